@@ -1,0 +1,167 @@
+# gpux — the build. GNU make.
+#
+#   make run      install missing packages, build, start gpux on its embedded default
+#   make check    install missing packages, build with warnings as errors, run every test
+#   make asan     the same tests with AddressSanitizer + UBSan (separate build dir)
+#   make bench    build and run the benchmarks in bench/
+#   make fuzz     run the fuzzers longer (FUZZ_SECONDS=300)
+#   make po       refresh i18n/po/*.po from the sources (xgettext + msgmerge)
+#
+# Every top-level folder below is a library with one public header; its *.c
+# (except main.c) become build/lib<folder>.a. Tests: tests/unit/test_*.c are
+# cmocka programs; tests/*/test_*.sh are end-to-end scripts (tests/run.sh).
+
+BUILD   ?= build
+CC      ?= cc
+OPT     ?= -O2 -g
+SAN     ?=
+WERROR  ?= -Werror
+
+PKGS_CLIENT := ncursesw libcurl libcjson
+PKGS_SERVER := libmicrohttpd sqlite3 libcrypto libcjson
+
+CPPFLAGS += -D_GNU_SOURCE -I. -I$(BUILD)/gen
+CFLAGS   := -std=c11 $(OPT) -Wall -Wextra -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wno-unused-parameter -Wformat=2 $(WERROR) \
+            -fno-common -MMD -MP $(CFLAGS)
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+LDFLAGS += -Wl,--as-needed -pthread
+
+# pkg-config is asked lazily, after scripts/deps.sh has run
+LIBS_CLIENT = $(shell pkg-config --libs $(PKGS_CLIENT) 2>/dev/null) -lreadline -lm
+LIBS_SERVER = $(shell pkg-config --libs $(PKGS_SERVER) 2>/dev/null) -lm
+LIBS_TEST   = $(shell pkg-config --libs cmocka 2>/dev/null)
+
+# Link order: a library before the ones it uses.
+CLIENT_MODS := cli tui widgets api view fit i18n data util
+SERVER_MODS := exchange data util
+ALL_MODS    := cli tui widgets api view exchange fit i18n data util
+
+lib_srcs = $(filter-out $(1)/main.c,$(wildcard $(1)/*.c))
+lib_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(call lib_srcs,$(1)))
+lib_file = $(BUILD)/lib$(1).a
+
+CLIENT_LIBS := $(foreach m,$(CLIENT_MODS),$(call lib_file,$(m)))
+SERVER_LIBS := $(foreach m,$(SERVER_MODS),$(call lib_file,$(m)))
+TEST_MODS   ?= $(ALL_MODS)
+TEST_LIBS   := $(foreach m,$(TEST_MODS),$(call lib_file,$(m)))
+
+# ---- embedded files: the catalogue and the compiled message catalogues ----
+DATA_FILES := $(wildcard data/*.json)
+PO_FILES   := $(wildcard i18n/po/*.po)
+MO_FILES   := $(patsubst i18n/po/%.po,$(BUILD)/mo/%.mo,$(PO_FILES))
+ASSETS_C   := $(BUILD)/gen/assets.c
+ASSETS_O   := $(BUILD)/obj/gen/assets.o
+
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+TOOL_SRCS  := $(wildcard tests/tools/*.c)
+TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRCS))
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
+
+.PHONY: all run check asan bench fuzz po deps deps-check clean install-man
+.DEFAULT_GOAL := all
+
+all: deps $(BUILD)/gpux $(BUILD)/gpuxd
+
+deps:
+	@scripts/deps.sh build
+deps-check:
+	@scripts/deps.sh check
+
+run: all
+	$(BUILD)/gpux
+
+check: deps-check
+	$(MAKE) --no-print-directory build-tests
+	@tests/run.sh $(BUILD)
+
+asan:
+	@scripts/deps.sh check
+	$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT="-O1 -g" build-tests
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		tests/run.sh build-asan
+
+.PHONY: build-tests
+build-tests: $(BUILD)/gpux $(BUILD)/gpuxd $(UNIT_BINS) $(TOOL_BINS) fuzz-build
+	@msgfmt --version >/dev/null
+
+bench: deps
+	@scripts/deps.sh bench
+	$(MAKE) --no-print-directory $(BUILD)/gpux $(BUILD)/gpuxd $(BENCH_BINS)
+	@bench/run.sh $(BUILD)
+
+# ---- fuzzers: libFuzzer with clang; built in check, run briefly there ----
+FUZZ_BUILD := $(BUILD)/fuzz
+FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
+FUZZ_LIB_SRCS = $(foreach m,$(CLIENT_MODS) exchange,$(call lib_srcs,$(m)))
+.PHONY: fuzz-build
+fuzz-build: $(FUZZ_BINS)
+$(FUZZ_BUILD)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(ASSETS_C)
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -D_GNU_SOURCE -I. -I$(BUILD)/gen -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(FUZZ_LIB_SRCS) $(ASSETS_C) $(LIBS_CLIENT) $(LIBS_SERVER) $(shell pkg-config --libs libmicrohttpd sqlite3) -lpthread
+fuzz: fuzz-build
+	@for f in $(FUZZ_BINS); do n=$$(basename $$f); \
+	  echo "fuzz: $$n for $${FUZZ_SECONDS:-300}s"; \
+	  $$f -max_total_time=$${FUZZ_SECONDS:-300} tests/fuzz/corpus/$$n || exit 1; done
+
+# ---- objects and libraries ----
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/gen/assets.o: $(ASSETS_C)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(filter-out -Wmissing-prototypes,$(CFLAGS)) -Wno-missing-prototypes -c -o $@ $<
+
+define lib_rule
+$(call lib_file,$(1)): $(call lib_objs,$(1))
+	@mkdir -p $$(@D)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach m,$(ALL_MODS),$(eval $(call lib_rule,$(m))))
+
+$(BUILD)/mo/%.mo: i18n/po/%.po
+	@mkdir -p $(@D)
+	msgfmt --check -o $@ $<
+
+$(ASSETS_C): tools/embed.sh $(DATA_FILES) $(MO_FILES)
+	@mkdir -p $(@D)
+	tools/embed.sh $@ $(DATA_FILES) $(foreach m,$(MO_FILES),$(m):i18n/$(notdir $(m)))
+
+# ---- programs ----
+$(BUILD)/gpux: $(BUILD)/obj/cli/main.o $(CLIENT_LIBS) $(ASSETS_O)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_CLIENT)
+
+$(BUILD)/gpuxd: $(BUILD)/obj/exchange/main.o $(SERVER_LIBS) $(ASSETS_O)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS_SERVER)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_LIBS) $(ASSETS_O)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_LIBS) $(ASSETS_O) $(LIBS_CLIENT) $(LIBS_SERVER) $(LIBS_TEST)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(TEST_LIBS) $(ASSETS_O)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_LIBS) $(ASSETS_O) $(LIBS_CLIENT) $(LIBS_SERVER)
+
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(TEST_LIBS) $(ASSETS_O)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_LIBS) $(ASSETS_O) $(LIBS_CLIENT) $(LIBS_SERVER)
+
+# ---- translations ----
+po:
+	xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 -kNP_:1,2 --add-comments=TRANSLATORS: \
+		-o i18n/po/gpux.pot $$(git ls-files '*.c' '*.h' | grep -v '^tests/')
+	@for p in $(PO_FILES); do msgmerge -q -U --backup=none $$p i18n/po/gpux.pot; done
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,91 @@
+# Shared helpers for the shell tests (sourced, POSIX sh).
+#
+#   ok "description"           record a pass
+#   fail "description" [why]   record a failure
+#   check "description" CMD... pass when CMD succeeds
+#   expect_eq "desc" GOT WANT  pass when the strings are equal
+#   start_gpuxd [ARGS...]      start a gpuxd on a free loopback port with a
+#                              fresh database; sets GPUXD_PID, GPUXD_URL, TMPD
+#   wait_for CMD...            retry CMD for up to 10 s
+#   tmux helpers: tui_start W H CMD..., tui_wait TEXT, tui_screen, tui_keys K...
+#
+# Tests print "ok - ..." / "not ok - ..."; tests/run.sh counts them.
+set -u
+: "${GPUX_BUILD:=$(pwd)/build}"
+GPUX="$GPUX_BUILD/gpux"
+GPUXD="$GPUX_BUILD/gpuxd"
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/gpuxtest.XXXXXX")
+_cleanups=""
+_failed=0
+
+ok() { echo "ok - $1"; }
+fail() { echo "not ok - $1${2:+: $2}"; _failed=$((_failed + 1)); }
+check() { d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else fail "$d"; fi; }
+expect_eq() {
+  if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got [$2], want [$3]"; fi
+}
+expect_match() { # desc text regex
+  if printf '%s' "$2" | grep -qE -- "$3"; then ok "$1"; else fail "$1" "[$2] does not match /$3/"; fi
+}
+at_exit() { _cleanups="$1; $_cleanups"; }
+_cleanup() { eval "$_cleanups"; rm -rf "$TMPD"; }
+trap _cleanup EXIT INT TERM
+
+wait_for() { # retry a command for up to 10 s
+  i=0
+  while [ $i -lt 100 ]; do
+    "$@" >/dev/null 2>&1 && return 0
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+
+free_port() { # a free loopback TCP port
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 30000 ))
+    if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then echo $p; return; fi
+  done
+  echo 23456
+}
+
+start_gpuxd() { # args passed to gpuxd; sets GPUXD_PID GPUXD_URL GPUXD_DB
+  GPUXD_PORT=$(free_port)
+  GPUXD_DB="$TMPD/gpuxd-$GPUXD_PORT.db"
+  "$GPUXD" --listen "127.0.0.1:$GPUXD_PORT" --db "$GPUXD_DB" "$@" \
+    >"$TMPD/gpuxd-$GPUXD_PORT.log" 2>&1 &
+  GPUXD_PID=$!
+  GPUXD_URL="http://127.0.0.1:$GPUXD_PORT"
+  at_exit "kill $GPUXD_PID 2>/dev/null"
+  if ! wait_for curl -fsS "$GPUXD_URL/v1/market"; then
+    fail "gpuxd starts" "$(tail -5 "$TMPD/gpuxd-$GPUXD_PORT.log")"
+    return 1
+  fi
+}
+
+# ---- the TUI in a real terminal (tmux) ----
+TMUX_SOCK="$TMPD/tmux.sock"
+tmx() { tmux -S "$TMUX_SOCK" -f /dev/null "$@"; }
+tui_start() { # W H command...
+  w=$1; h=$2; shift 2
+  tmx new-session -d -x "$w" -y "$h" -s t "$@"
+  at_exit "tmux -S '$TMUX_SOCK' kill-server 2>/dev/null"
+}
+tui_screen() { tmx capture-pane -p -t t; }
+tui_keys() { tmx send-keys -t t "$@"; }
+tui_resize() { tmx resize-window -t t -x "$1" -y "$2"; }
+tui_wait() { # wait until TEXT (a grep -E pattern) is on screen, 10 s
+  i=0
+  while [ $i -lt 100 ]; do
+    tui_screen | grep -qE -- "$1" && return 0
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+tui_wait_gone() {
+  i=0
+  while [ $i -lt 100 ]; do
+    tui_screen | grep -qE -- "$1" || return 0
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}

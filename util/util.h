@@ -1,0 +1,81 @@
+/*
+ * util — the few things every other folder needs: allocation that cannot
+ * fail (out of memory aborts through one path, after restoring the terminal),
+ * a growable byte buffer, sanitising text that came over the network, the
+ * files embedded into the binaries at build time, and error messages handed
+ * back through a `char **cause`.
+ *
+ * Error convention of the whole project: a function that can fail for a
+ * reason a user should read returns 0 on success and -1 on failure, and on
+ * failure stores a malloc'ed, human-readable message in *cause (the caller
+ * frees it). Out of memory is not such a reason: it aborts via fatal().
+ */
+#ifndef GPUX_UTIL_H
+#define GPUX_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- allocation: never returns NULL ------------------------------------ */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+/* Grow an array of n elements of size `size` to at least `want`, doubling. */
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* ---- fatal errors ------------------------------------------------------- */
+/* A hook run once before a fatal exit, e.g. to restore the terminal (endwin).
+ * Only one hook; setting it again replaces it. */
+void util_set_fatal_hook(void (*hook)(void));
+/* Runs the hook, prints "gpux: <message>" to stderr, exits with status 70. */
+_Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Store a formatted message in *cause (if cause is not NULL) and return -1,
+ * so error paths read `return set_cause(cause, "bad %s", x);`. */
+int set_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- growable buffer ---------------------------------------------------- */
+/* Always NUL-terminated after any append (data may be NULL while len == 0). */
+struct buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+void buf_append(struct buf *b, const void *data, size_t len);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, char c);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Give the contents to the caller (never NULL; "" when empty); b is reset. */
+char *buf_take(struct buf *b);
+void buf_reset(struct buf *b);
+void buf_free(struct buf *b);
+
+/* ---- text from outside ---------------------------------------------------- */
+/* Return a malloc'ed copy of `s` that is safe to print on a terminal: valid
+ * UTF-8 kept, C0/C1 control characters (ESC, CR, BEL, DEL, U+0080..U+009F)
+ * and invalid bytes replaced by U+FFFD ("?" when ascii is true), tabs and
+ * newlines by a space. At most max_bytes bytes of input are read. */
+char *util_sanitize(const char *s, size_t max_bytes, bool ascii);
+
+/* ---- embedded files ------------------------------------------------------ */
+/* Files compiled into the binary at build time (the JSON files of data/, the message
+ * catalogues), by path relative to the source tree, e.g. "data/gpus.json" or
+ * "i18n/pt_PT.mo". Returns NULL if no such file is embedded. The memory is
+ * static and read-only. */
+const unsigned char *assets_find(const char *path, size_t *len);
+
+/* Read a whole file into a malloc'ed NUL-terminated buffer; -1 and *cause on
+ * failure (cause names the path and the reason). */
+int util_read_file(const char *path, char **out, size_t *len, char **cause);
+
+/* Monotonic clock in milliseconds and microseconds. */
+int64_t util_now_ms(void);
+int64_t util_now_us(void);
+
+#endif

@@ -4,12 +4,14 @@
 #   fail "description" [why]   record a failure
 #   check "description" CMD... pass when CMD succeeds
 #   expect_eq "desc" GOT WANT  pass when the strings are equal
-#   start_gpuxd [ARGS...]      start a gpuxd on a free loopback port with a
-#                              fresh database; sets GPUXD_PID, GPUXD_URL, TMPD
+#   start_gpuxd [ARGS...]      start a gpuxd on a free loopback port (port 0 +
+#                              --port-file) with a fresh database (or $GPUXD_DB_KEEP);
+#                              sets GPUXD_PID, GPUXD_URL, GPUXD_DB, GPUXD_LOG
 #   wait_for CMD...            retry CMD for up to 10 s
 #   tmux helpers: tui_start W H CMD..., tui_wait TEXT, tui_screen, tui_keys K...
 #
 # Tests print "ok - ..." / "not ok - ..."; tests/run.sh counts them.
+# A test script ends with `finish`, which exits non-zero if anything failed.
 set -u
 : "${GPUX_BUILD:=$(pwd)/build}"
 GPUX="$GPUX_BUILD/gpux"
@@ -40,26 +42,23 @@ wait_for() { # retry a command for up to 10 s
   return 1
 }
 
-free_port() { # a free loopback TCP port
-  for _ in 1 2 3 4 5 6 7 8 9 10; do
-    p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 30000 ))
-    if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then echo $p; return; fi
-  done
-  echo 23456
-}
-
-start_gpuxd() { # args passed to gpuxd; sets GPUXD_PID GPUXD_URL GPUXD_DB
-  GPUXD_PORT=$(free_port)
-  GPUXD_DB="$TMPD/gpuxd-$GPUXD_PORT.db"
-  "$GPUXD" --listen "127.0.0.1:$GPUXD_PORT" --db "$GPUXD_DB" "$@" \
-    >"$TMPD/gpuxd-$GPUXD_PORT.log" 2>&1 &
+start_gpuxd() { # args passed to gpuxd; sets GPUXD_PID GPUXD_URL GPUXD_DB GPUXD_LOG
+  # port 0: the kernel picks a free port, gpuxd writes it to --port-file
+  _n=$(( ${_gpuxd_n:-0} + 1 )); _gpuxd_n=$_n
+  GPUXD_DB=${GPUXD_DB_KEEP:-"$TMPD/gpuxd-$_n.db"}
+  GPUXD_LOG="$TMPD/gpuxd-$_n.log"
+  rm -f "$TMPD/gpuxd-$_n.port"
+  "$GPUXD" --listen 127.0.0.1:0 --port-file "$TMPD/gpuxd-$_n.port" --db "$GPUXD_DB" "$@" \
+    >"$GPUXD_LOG" 2>&1 &
   GPUXD_PID=$!
-  GPUXD_URL="http://127.0.0.1:$GPUXD_PORT"
   at_exit "kill $GPUXD_PID 2>/dev/null"
-  if ! wait_for curl -fsS "$GPUXD_URL/v1/market"; then
-    fail "gpuxd starts" "$(tail -5 "$TMPD/gpuxd-$GPUXD_PORT.log")"
+  if ! wait_for test -s "$TMPD/gpuxd-$_n.port"; then
+    fail "gpuxd starts" "$(tail -5 "$GPUXD_LOG")"
     return 1
   fi
+  GPUXD_PORT=$(cat "$TMPD/gpuxd-$_n.port")
+  GPUXD_URL="http://127.0.0.1:$GPUXD_PORT"
+  wait_for curl -fsS "$GPUXD_URL/v1/market"
 }
 
 # ---- the TUI in a real terminal (tmux) ----
@@ -89,3 +88,5 @@ tui_wait_gone() {
   done
   return 1
 }
+
+finish() { [ "$_failed" -eq 0 ]; exit $?; }

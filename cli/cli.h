@@ -1,0 +1,168 @@
+/*
+ * cli — gpux's scriptable commands: `gpux table`, `gpux fit`, and the
+ * exchange commands (cli/cmd_exchange.c). cli/main.c parses the global flags,
+ * loads the catalogue and picks the language, then calls one command through
+ * the command table (data: name, function, options, one-line help).
+ *
+ * A command is `int cli_cmd_NAME(struct cli_ctx *ctx, int argc, char **argv)`:
+ * argv[0] is the command's name, the global flags have already been taken out
+ * (they may appear before or after the command), and it returns the exit
+ * status: CLI_OK (0), CLI_FAILED (1: the request was fine but could not be
+ * done: network, server, damaged catalogue) or CLI_USAGE (2: bad input).
+ *
+ * Output contract: results go to ctx->out only; every error goes to ctx->err
+ * as one line "gpux: <what was wrong>; <what is accepted>". Results are built
+ * as a struct cli_sheet (columns with stable ids, rows of cells that carry a
+ * localized display text AND a raw, locale-independent value) and printed by
+ * cli_sheet_print() in ctx->format: an aligned table measured in terminal
+ * columns, CSV (RFC 4180, raw values, empty = not published), or JSON (an
+ * array of objects keyed by column id, null = not published).
+ */
+#ifndef GPUX_CLI_H
+#define GPUX_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct catalog;
+
+enum cli_status {
+	CLI_OK = 0,
+	CLI_FAILED = 1,
+	CLI_USAGE = 2,
+};
+
+enum cli_format {
+	CLI_FORMAT_TABLE,  /* localized, aligned (the default) */
+	CLI_FORMAT_CSV,    /* raw numbers, column ids as the header */
+	CLI_FORMAT_JSON,   /* raw numbers, array of objects */
+};
+
+struct cli_ctx {
+	const char *lang;         /* language tag in use ("en", "pt-PT") */
+	enum cli_format format;
+	const char *api_url;      /* --api, else $GPUX_API, else NULL (local demo) */
+	const char *api_key;      /* --key, else $GPUX_API_KEY, else NULL; never print it */
+	const char *data_dir;     /* --data DIR, NULL = embedded catalogue */
+	bool ascii;               /* --ascii: no UTF-8 symbols in table output */
+	bool insecure;            /* --insecure: do not verify TLS certificates */
+	struct catalog *catalog;  /* loaded before any command runs; owned by main */
+	FILE *out;                /* results */
+	FILE *err;                /* errors */
+};
+
+/* ---- the command table --------------------------------------------------- */
+
+/* One option of a command: "--sort" takes a value (metavar "COLUMN[:desc]"),
+ * "--checkpointing" does not (metavar NULL). */
+struct cli_opt {
+	const char *name;         /* with the dashes: "--sort" */
+	const char *metavar;      /* NULL for a flag without a value */
+	const char *help;         /* English msgid, one line */
+};
+
+typedef int (*cli_cmd_fn)(struct cli_ctx *ctx, int argc, char **argv);
+
+struct cli_command {
+	const char *name;         /* "table" */
+	cli_cmd_fn fn;
+	const char *args;         /* synopsis after the name: "WORKLOAD" */
+	const char *help;         /* English msgid, one line */
+	const struct cli_opt *opts; /* terminated by {NULL}; NULL = no options */
+	bool needs_catalog;       /* main loads the catalogue before calling it */
+};
+
+/* The table itself, terminated by {NULL}; defined in cli/main.c. */
+extern const struct cli_command cli_commands[];
+
+/* Commands of cli/cmd_table.c and cli/cmd_fit.c. */
+int cli_cmd_table(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_table_opts[];
+extern const struct cli_opt cli_fit_opts[];
+
+/* Commands of cli/cmd_exchange.c (the API engineer's). */
+int cli_cmd_quotes(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_book(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_cancel(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_stop(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_account(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv);
+
+/* ---- errors ---------------------------------------------------------------- */
+
+/* Print "gpux: <message>" and a newline on ctx->err; return CLI_USAGE or
+ * CLI_FAILED, so error paths read `return cli_usage(ctx, "...", ...);`.
+ * The message should say what was wrong and what is accepted. */
+int cli_usage(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_fail(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- option parsing ----------------------------------------------------------- */
+
+/* The parsed options of one command: for each spec entry (same index), the
+ * value given (the flag's own name for a flag without value), or NULL when
+ * absent; and the positional arguments in order. Pointers point into argv. */
+struct cli_args {
+	const char **values;      /* one per spec entry */
+	const char **pos;
+	size_t n_pos;
+};
+
+/* Parse argv[1..argc-1] against opts (terminated by {NULL}): "--opt VALUE",
+ * "--opt=VALUE", flags, "--" ending the options. An argument that starts with
+ * '-' followed by a digit or '.' is a positional (so "-5" reaches the command
+ * and is rejected there with a reason). Unknown option, missing value, a
+ * value given to a flag, an option given twice, or more than max_pos
+ * positionals: message on ctx->err and CLI_USAGE (with *a emptied). On success
+ * CLI_OK and *a is filled (free with cli_args_free). */
+int cli_args_parse(struct cli_ctx *ctx, const char *cmd, const struct cli_opt *opts,
+		   int argc, char **argv, size_t max_pos, struct cli_args *a);
+/* The value of option `name` (e.g. "--sort"), or NULL if absent. */
+const char *cli_arg(const struct cli_args *a, const struct cli_opt *opts, const char *name);
+void cli_args_free(struct cli_args *a);
+
+/* Parse a whole number in [min, max] for option `what`; CLI_OK or a usage
+ * message and CLI_USAGE ("--gpus: "abc" is not a whole number; accepted: 1 to 4096"). */
+int cli_parse_int(struct cli_ctx *ctx, const char *what, const char *s, long long min,
+		  long long max, long long *out);
+
+/* ---- output: sheets of cells ---------------------------------------------------- */
+
+enum cli_align { CLI_LEFT, CLI_RIGHT };
+
+struct cli_sheet;
+
+/* A new, empty sheet; free with cli_sheet_free. */
+struct cli_sheet *cli_sheet_new(void);
+void cli_sheet_free(struct cli_sheet **s);
+/* Add a column: stable id (CSV header, JSON key), translated label (table
+ * header), alignment. Strings are copied. All columns before the first row. */
+void cli_sheet_column(struct cli_sheet *s, const char *id, const char *label, enum cli_align align);
+/* Start a new row; then one cell per column, in column order. */
+void cli_sheet_row(struct cli_sheet *s);
+/* Cells: `display` is what --format table prints (copied; NULL = ""), the
+ * other argument the raw value of csv/json. Not published: cli_sheet_null. */
+void cli_sheet_text(struct cli_sheet *s, const char *display, const char *raw);
+void cli_sheet_number(struct cli_sheet *s, const char *display, double raw); /* NAN = null */
+void cli_sheet_int(struct cli_sheet *s, const char *display, int64_t raw);
+void cli_sheet_bool(struct cli_sheet *s, const char *display, bool raw);
+void cli_sheet_null(struct cli_sheet *s, const char *display);
+/* A line printed under the table in --format table only (e.g. "3 of 15
+ * shown"); csv and json never carry it. Copied. */
+void cli_sheet_note(struct cli_sheet *s, const char *note);
+/* Print in ctx->format to ctx->out; 0, or -1 when writing failed. */
+int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s);
+
+/* Helpers for writers of other output: a JSON string literal with quotes and
+ * escapes, a CSV field (quoted when needed), the shortest decimal text that
+ * reads back as the same double ("4800", "0.5"), all malloc'ed. */
+char *cli_json_string(const char *s);
+char *cli_csv_field(const char *s);
+char *cli_raw_number(double v);
+
+#endif

@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "i18n/i18n.h"
+
 struct catalog;
 
 enum cli_status {
@@ -41,12 +43,12 @@ enum cli_format {
 };
 
 struct cli_ctx {
-	const char *lang;         /* language tag in use ("en", "pt-PT") */
+	enum i18n_lang lang;      /* --lang, else the environment; also set in i18n_init */
 	enum cli_format format;
 	const char *api_url;      /* --api, else $GPUX_API, else NULL (local demo) */
 	const char *api_key;      /* --key, else $GPUX_API_KEY, else NULL; never print it */
 	const char *data_dir;     /* --data DIR, NULL = embedded catalogue */
-	bool ascii;               /* --ascii: no UTF-8 symbols in table output */
+	bool ascii;               /* --ascii: table output transliterated to ASCII */
 	bool insecure;            /* --insecure: do not verify TLS certificates */
 	struct catalog *catalog;  /* loaded before any command runs; owned by main */
 	FILE *out;                /* results */

@@ -157,7 +157,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(TEST_LIBS) $(ASSETS_O)
 
 # ---- translations ----
 po:
-	xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 -kNP_:1,2 --add-comments=TRANSLATORS: \
+	xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 -kNP_:1,2 -kC_:1c,2 --add-comments=TRANSLATORS: \
 		-o i18n/po/gpux.pot $$(git ls-files '*.c' '*.h' | grep -v '^tests/')
 	@for p in $(PO_FILES); do msgmerge -q -U --backup=none $$p i18n/po/gpux.pot; done
 

@@ -63,19 +63,24 @@ enum i18n_lang i18n_current(void);
 
 /* Translation of msgid in the current language, or msgid itself. Never NULL
  * for a non-NULL msgid; the result is static (embedded) or msgid. */
-const char *i18n_gettext(const char *msgid);
+const char *i18n_gettext(const char *msgid) __attribute__((format_arg(1)));
 /* Plural: the form for n in the current language; untranslated → one if
  * n == 1 else many (English rule). */
-const char *i18n_ngettext(const char *one, const char *many, unsigned long n);
+const char *i18n_ngettext(const char *one, const char *many, unsigned long n)
+	__attribute__((format_arg(1), format_arg(2)));
 /* With a context (msgctxt), for the same English word meaning two things,
  * e.g. C_("order side", "Buy") vs C_("button", "Buy"). */
-const char *i18n_pgettext(const char *ctx, const char *msgid);
+const char *i18n_pgettext(const char *ctx, const char *msgid) __attribute__((format_arg(2)));
 /* The same in an explicit language, without global state (ctx may be NULL). */
-const char *i18n_dgettext(enum i18n_lang lang, const char *ctx, const char *msgid);
+const char *i18n_dgettext(enum i18n_lang lang, const char *ctx, const char *msgid)
+	__attribute__((format_arg(3)));
 const char *i18n_dngettext(enum i18n_lang lang, const char *ctx, const char *one,
-                           const char *many, unsigned long n);
+                           const char *many, unsigned long n)
+	__attribute__((format_arg(3), format_arg(4)));
 
-/* Keywords known to `make po` (xgettext): _ N_ P_:1,2 C_:1c,2 */
+/* Keywords known to `make po` (xgettext): _ N_ P_:1,2 C_:1c,2. The
+ * format_arg attributes above let printf(_("from %s"), x) be checked against
+ * the English format under -Wformat=2. */
 #define _(s) i18n_gettext(s)
 #define N_(s) (s)
 #define P_(one, many, n) i18n_ngettext((one), (many), (n))
@@ -143,7 +148,8 @@ char *i18n_fmt_money(enum i18n_lang lang, int64_t minor, const char *ccy);
 char *i18n_fmt_billions(enum i18n_lang lang, long b, bool ascii);
 
 /* A duration in seconds, two largest units, rounded down: "45 s", "20 min",
- * "3 h 20 min", "2 d 4 h" (fr "2 j 4 h", de "2 T 4 h"); zero parts are left
+ * "5 min 30 s", "3 h 20 min", "2 d 4 h" (fr "2 j 4 h"; "d" is the SI symbol
+ * that de, es and pt also use); zero parts are left
  * out ("3 h", "2 d"); negative: leading "-". */
 char *i18n_fmt_duration(enum i18n_lang lang, int64_t seconds);
 

@@ -1,0 +1,296 @@
+/*
+ * fit — how much GPU memory a job needs, whether it fits, how many GPUs it
+ * takes, how long a training run lasts, how fast inference decodes, and what
+ * it costs. Pure C: no I/O, no globals, no ncurses, no catalogue. The view
+ * layer converts catalogue entries into the small input structs below.
+ *
+ * Two models live here:
+ *
+ * 1. The seed-table rule (fit_capacity_prudent): the marketplace pages'
+ *    "largest model" columns. usable = 80 % of the memory; capacity in
+ *    billions of parameters = usable GB / bytes-per-param × GPUs; shown as a
+ *    "prudent" figure (fit_prudent). Computed in integers so that boundary
+ *    cells (141 GB × 0.8 / 2.5 = 45.12 → 45) never suffer float error.
+ *
+ * 2. The calculator (fit_memory, fit_evaluate): weights, gradients, optimizer
+ *    states (ZeRO paper, per-stage division across GPUs), activations
+ *    (Korthikanti et al. 2022), KV cache with grouped-query attention, a
+ *    margin; fits against the GPU's FULL memory (the margin is the explicit
+ *    headroom); GPUs needed; training time and cost, decode tokens/s.
+ *    Every assumption is a field of struct fit_job, with the default from
+ *    fit_job_defaults(), so the user interface can show and edit each one.
+ *
+ * Units: memory in GB = 10^9 bytes (as GPU spec sheets and the ZeRO paper
+ * count), parameters and tokens in billions, bandwidth in GB/s, compute in
+ * dense TFLOPS, money in integer cents (never a float in a final figure).
+ * NAN in a GPU figure means "not published"; results then say "unknown".
+ *
+ * Error texts (*cause) are fixed English msgids without interpolation, so a
+ * caller may translate them with _(cause); they are malloc'ed, caller frees.
+ */
+#ifndef GPUX_FIT_H
+#define GPUX_FIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- the seed-table rule ------------------------------------------------ */
+
+#define FIT_USABLE_FRACTION 0.8  /* the seeds count 80 % of the memory */
+#define FIT_BPP_FULL  16.0       /* full training, mixed precision + Adam */
+#define FIT_BPP_LORA   2.5       /* LoRA on a 16-bit base, with margin */
+#define FIT_BPP_QLORA  1.0       /* QLoRA on a 4-bit base, with margin */
+
+/* The seeds' "prudent" display of a size in billions: below 10 floored to
+ * a whole number, from 10 to below 100 floored to a multiple of 5, from 100
+ * floored to a multiple of 10 (14.4 → 10, 45.12 → 45, 115.2 → 110). A value
+ * within 1e-9 (relative) below a boundary counts as the boundary (float
+ * noise). Returns -1 for NAN, negative or infinite input. */
+long fit_prudent(double billions);
+
+/* The seed-table cell: largest model, in billions of parameters, that
+ * `gpus` GPUs of memory_gb each hold at bytes_per_param, shown prudently.
+ * memory_gb and bytes_per_param are taken to 0.1 (tenths) and the rest is
+ * integer arithmetic. Returns -1 when memory_gb is NAN (not published) or
+ * any input is not positive. */
+long fit_capacity_prudent(double memory_gb, double bytes_per_param, int gpus);
+
+/* The same capacity before rounding (billions), NAN when unknown. */
+double fit_capacity_b(double memory_gb, double bytes_per_param, int gpus);
+
+/* ---- inputs --------------------------------------------------------------- */
+
+enum fit_method {
+	FIT_FULL,        /* "full": full training / full fine-tuning */
+	FIT_LORA,        /* "lora": LoRA adapters on a frozen 16-bit base */
+	FIT_QLORA,       /* "qlora": LoRA adapters on a frozen 4-bit (NF4) base */
+	FIT_INFER_FP16,  /* "infer-fp16": inference, 16-bit weights (FP16/BF16) */
+	FIT_INFER_FP8,   /* "infer-fp8" */
+	FIT_INFER_INT8,  /* "infer-int8" */
+	FIT_INFER_INT4,  /* "infer-int4": 4-bit weights + quantisation constants */
+	FIT_DIFFUSION,   /* "diffusion": image/video generation at 16 bits */
+	FIT_METHOD_COUNT
+};
+
+enum fit_sharding {
+	FIT_SHARD_NONE,  /* "none" (also "0"): every GPU holds all states */
+	FIT_SHARD_ZERO1, /* "zero1" ("1"): optimizer states sharded */
+	FIT_SHARD_ZERO2, /* "zero2" ("2"): + gradients */
+	FIT_SHARD_ZERO3, /* "zero3" ("3", "fsdp"): + weights */
+	FIT_SHARD_COUNT
+};
+
+enum fit_optimizer {
+	FIT_OPT_ADAM,    /* "adam" ("adamw"): fp32 master + m + v = 12 B/param */
+	FIT_OPT_ADAM8,   /* "adam8" ("adam-8bit"): fp32 master + 8-bit m, v = 6 B */
+	FIT_OPT_SGD,     /* "sgd": fp32 master + momentum = 8 B/param */
+	FIT_OPT_COUNT
+};
+
+/* A GPU as the fit model sees it. NAN = not published. */
+struct fit_gpu {
+	double memory_gb;      /* total memory per GPU */
+	double bandwidth_gbs;  /* memory bandwidth */
+	double bf16_tflops;    /* dense tensor BF16 (no sparsity) */
+	double fp8_tflops;     /* dense tensor FP8 (not used by the model yet) */
+	int64_t price_cents;   /* best ask per GPU-hour in cents; -1 = no price */
+};
+
+/* A model. A size typed by the user has only params_b: call
+ * fit_model_from_size() to fill a guessed architecture. Unknown integer
+ * fields are 0 (or negative), unknown doubles NAN or 0. */
+struct fit_model {
+	double params_b;         /* total parameters (all experts), billions */
+	double active_params_b;  /* per token (MoE); 0/NAN = params_b (dense) */
+	int layers;
+	int hidden;
+	int heads;               /* query heads */
+	int kv_heads;            /* key/value heads (GQA); 0 = heads */
+	int head_dim;            /* 0 = hidden / heads */
+	int vocab;               /* 0 = no logits term */
+	int ffn;                 /* FFN intermediate size; 0 = derived */
+	int kv_latent_dim;       /* MLA (DeepSeek-V3): cached elements per token
+	                            per layer; 0 = ordinary attention */
+	bool diffusion;          /* a diffusion model (see FIT_DIFFUSION) */
+	double extra_params_b;   /* diffusion: text encoders + VAE, billions */
+	bool guessed;            /* architecture guessed from the size */
+};
+
+/* A job: the model, the method and every assumption. */
+struct fit_job {
+	struct fit_model model;
+	enum fit_method method;
+
+	/* shape of the work */
+	int seq_len;             /* tokens per sequence: training sequence length,
+	                            inference context (prompt + output) */
+	int batch;               /* training micro-batch per GPU; inference:
+	                            sequences decoded together; diffusion: images */
+	bool checkpointing;      /* full activation recomputation */
+	bool flash_attention;    /* attention scores not stored (drops 5as/h) */
+	int gpus;                /* GPUs the job runs on */
+	enum fit_sharding sharding;   /* training methods only */
+	enum fit_optimizer optimizer; /* training methods only */
+
+	/* precisions and method details */
+	int lora_rank;           /* adapters on every linear layer of each block */
+	double quant4_bits;      /* bits per weight of a 4-bit base incl. constants */
+	double kv_bytes;         /* bytes per KV-cache element (2 = 16-bit) */
+
+	/* margin: overhead_gb + margin_fraction × (everything else), per GPU */
+	double overhead_gb;      /* CUDA context, framework, communication buffers */
+	double margin_fraction;  /* allocator fragmentation, temporaries */
+
+	/* training run */
+	double tokens_b;         /* tokens trained on, billions */
+	double mfu;              /* model FLOPs utilisation, 0..1 */
+
+	/* inference */
+	double bw_efficiency;    /* achieved / peak memory bandwidth, 0..1 */
+
+	/* diffusion */
+	int width, height;       /* output resolution in pixels */
+	int frames;              /* 1 for an image */
+	bool cfg;                /* classifier-free guidance doubles the batch */
+	double act_bytes_per_pixel; /* peak activation bytes per output pixel */
+};
+
+/* Fill *job with the defaults (documented in fit.c, shown by the UI):
+ * method full, seq 2048, batch 1, checkpointing on, Korthikanti's formula
+ * (flash_attention off), 1 GPU, ZeRO-3, Adam, LoRA rank 16, 4.127-bit 4-bit
+ * base, 16-bit KV cache, 1 GB + 10 % margin, 1 B tokens, MFU 0.40,
+ * bandwidth efficiency 0.70, 1024×1024 single image with CFG. The model is
+ * zeroed (set it with fit_model_from_size or from a preset). */
+void fit_job_defaults(struct fit_job *job);
+
+/* Guess a dense decoder's architecture from its size (billions): hidden ≈
+ * cbrt(params × 128 / 12) rounded to 128, layers = hidden / 128, heads of
+ * 128 dims, 8 KV heads (GQA, as Llama 3 / Qwen2.5 / Mistral), vocab 128256,
+ * guessed = true. Returns 0, or -1 and *cause for an unusable size. */
+int fit_model_from_size(double params_b, struct fit_model *out, char **cause);
+
+/* Check every field of a job; 0, or -1 and *cause naming the bad field. */
+int fit_job_check(const struct fit_job *job, char **cause);
+
+/* ---- outputs ----------------------------------------------------------- */
+
+/* Memory per GPU, GB. total = the sum of the others. */
+struct fit_breakdown {
+	double weights;
+	double gradients;
+	double optimizer;
+	double activations;
+	double kv_cache;
+	double margin;
+	double total;
+};
+
+/* Memory each GPU needs when the job runs on `gpus` GPUs (independent of
+ * which GPU). Training methods divide states per the sharding stage;
+ * inference splits weights, KV cache and activations across the GPUs
+ * (tensor parallelism); diffusion is replicated on every GPU. */
+void fit_memory(const struct fit_job *job, int gpus, struct fit_breakdown *out);
+
+/* Model-state bytes per parameter (weights, gradients, optimizer) of a
+ * method + optimizer before sharding: e.g. full + Adam = 2 + 2 + 12. */
+void fit_state_bytes(const struct fit_job *job, double *weights, double *grads, double *opt);
+
+/* Adapter parameters (billions) of a LoRA/QLoRA job; 0 for other methods. */
+double fit_lora_params_b(const struct fit_job *job);
+
+/* KV-cache bytes per token per sequence (all layers) at job->kv_bytes. */
+double fit_kv_bytes_per_token(const struct fit_job *job);
+
+/* Activation bytes of one transformer layer (Korthikanti et al. 2022,
+ * tensor parallel 1): s·b·h·(34 + 5·a·s/h), or s·b·h·34 with flash
+ * attention; 2·s·b·h when checkpointed (the layer's input only). */
+double fit_layer_activation_bytes(int seq, int batch, int hidden, int heads,
+                                  bool checkpointed, bool flash_attention);
+
+#define FIT_MAX_GPUS 1048576
+
+/* Smallest GPU count that fits the job on GPUs of memory_gb: 1..FIT_MAX_GPUS;
+ * 0 when no count does (unsharded states that exceed one GPU, or more than
+ * FIT_MAX_GPUS); -1 when memory_gb is NAN. Inference counts are rounded up
+ * to a divisor of the attention heads (tensor parallelism) when known. */
+int fit_gpus_needed(const struct fit_job *job, double memory_gb);
+
+/* Everything the panel and `gpux fit` show for one GPU. */
+struct fit_result {
+	struct fit_breakdown mem;  /* per GPU at job->gpus */
+	double available_gb;       /* the GPU's full memory (what mem.total is
+	                              compared against); NAN = not published */
+	int fits;                  /* 1 fits at job->gpus, 0 no, -1 unknown */
+	int gpus_needed;           /* as fit_gpus_needed() */
+	int gpus_run;              /* the count time and cost use: job->gpus if
+	                              it fits, else gpus_needed; 0 if none */
+	int64_t hourly_cents;      /* gpus_run × price; -1 unknown */
+	double train_hours;        /* training methods; NAN otherwise/unknown */
+	int64_t run_cents;         /* whole hours × gpus_run × price; -1 unknown */
+	double decode_tokens_s;    /* inference, per sequence; NAN otherwise */
+	double decode_tokens_s_total; /* × batch */
+};
+
+void fit_evaluate(const struct fit_job *job, const struct fit_gpu *gpu, struct fit_result *out);
+
+/* ---- time and money -------------------------------------------------------- */
+
+/* Training hours on `gpus` GPUs: k · active params · tokens ÷ (gpus × dense
+ * BF16 FLOPS × MFU), k = 6 for full training, 4 for LoRA/QLoRA (no weight
+ * gradients for the frozen base). NAN for other methods or unknown FLOPS. */
+double fit_train_hours(const struct fit_job *job, double bf16_tflops, int gpus);
+
+/* Decode tokens/s per sequence on `gpus` GPUs (bandwidth-bound): one
+ * decoding step reads the weights once (active params at the precision) and
+ * the KV cache of every sequence (batch × seq_len tokens, the full context:
+ * a conservative bound), so step/s = gpus × bandwidth × efficiency ÷ bytes
+ * per step; each sequence gains one token per step (× batch for the total).
+ * NAN for non-inference methods or unknown bandwidth. */
+double fit_decode_tokens_s(const struct fit_job *job, double bandwidth_gbs, int gpus);
+
+/* Cost of renting `gpus` GPUs for one hour; -1 if the price is unknown
+ * (negative) or the product overflows. */
+int64_t fit_hourly_cents(int gpus, int64_t price_cents);
+
+/* Cost of a run of `hours` on `gpus` GPUs, billed per started hour (as the
+ * exchange bills rentals): ceil(hours) × gpus × price. -1 when unknown
+ * (NAN hours, negative price) or on overflow. */
+int64_t fit_run_cents(double hours, int gpus, int64_t price_cents);
+
+/* ---- ids for the CLI and the panel ---------------------------------------- */
+
+/* Stable ids ("full", "lora", "qlora", "infer-fp16", "infer-fp8",
+ * "infer-int8", "infer-int4", "diffusion"); NULL when out of range. */
+const char *fit_method_id(enum fit_method m);
+/* English label (an msgid: translate with _()), e.g. "Full training". */
+const char *fit_method_label(enum fit_method m);
+/* Parse an id (case-insensitive); 0, or -1 and *cause. */
+int fit_method_parse(const char *s, enum fit_method *out, char **cause);
+bool fit_method_is_training(enum fit_method m);  /* full, lora, qlora */
+bool fit_method_is_inference(enum fit_method m); /* infer-* */
+/* Bytes per weight of an inference method (2, 1, 1, quant4_bits/8). */
+double fit_infer_weight_bytes(const struct fit_job *job);
+
+/* "none" "zero1" "zero2" "zero3"; parse also takes 0-3, "zero-3", "fsdp". */
+const char *fit_sharding_id(enum fit_sharding s);
+const char *fit_sharding_label(enum fit_sharding s);
+int fit_sharding_parse(const char *s, enum fit_sharding *out, char **cause);
+
+/* "adam" "adam8" "sgd"; parse also takes "adamw", "adam-8bit", "8bit". */
+const char *fit_optimizer_id(enum fit_optimizer o);
+const char *fit_optimizer_label(enum fit_optimizer o);
+int fit_optimizer_parse(const char *s, enum fit_optimizer *out, char **cause);
+
+/* ---- parsing a size as people type it --------------------------------------- */
+
+#define FIT_SIZE_MAX_B 100000.0 /* 100T parameters: anything above is a typo */
+#define FIT_SIZE_MIN_B 0.001    /* 1M parameters */
+
+/* Parse a model size in billions: "70", "70B", "70b", "7.5", "1.3T",
+ * "350M", " 70 B ". The decimal separator is decimal_sep ('.' or ','); with
+ * ',' a '.' is accepted too. No exponents, signs, thousands separators,
+ * nan/inf. Returns 0 and *billions, or -1 and *cause (empty, not a number,
+ * negative, zero, too small, too large). */
+int fit_parse_size(const char *s, char decimal_sep, double *billions, char **cause);
+
+#endif

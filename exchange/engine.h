@@ -65,12 +65,18 @@ void engine_free(struct engine **e);           /* frees and sets *e = NULL */
  * the unfilled remainder; GTC rests it (keeping o->id), IOC drops it, FOK either fills
  * completely or produces no fills at all and changes nothing.
  * dry_run: compute the same fills without changing the book (for previews).
- * Returns the number of GPUs filled. */
+ * Returns the number of GPUs filled.
+ * Details: o->gpus is reduced by the GPUs filled in a dry run too (the book is what a
+ * dry run leaves alone), and left as it was when a FOK fails; an order with gpus <= 0
+ * does nothing and returns 0; fills may be NULL when only the count is wanted.
+ * A GTC remainder must have an id > 0 not already resting (else fatal()). */
 int32_t engine_submit(struct engine *e, size_t book, struct eng_order *o, bool dry_run,
                       struct eng_fills *fills);
 
 /* Re-insert a resting order when rebuilding from the database at start-up; calls must be
- * made in the orders' original acceptance order, so time priority is kept. */
+ * made in the orders' original acceptance order, so time priority is kept. It does not
+ * match anything (prices may cross where the hours rule or self-trade prevention kept
+ * orders apart); gpus <= 0 is ignored. */
 void engine_restore(struct engine *e, size_t book, const struct eng_order *o);
 
 /* Remove resting order `id`; 0 and a copy in *out (may be NULL), or -1 if not resting. */
@@ -82,7 +88,8 @@ bool engine_best(const struct engine *e, size_t book, enum eng_side side, struct
 size_t engine_depth(const struct engine *e, size_t book, enum eng_side side,
                     struct eng_level *out, size_t max);
 
-/* Look up a resting order (NULL if not resting). */
+/* Look up a resting order (NULL if not resting, or resting in another book). The
+ * pointer is the engine's and is valid until the next submit, restore or cancel. */
 const struct eng_order *engine_find(const struct engine *e, size_t book, int64_t id);
 
 #endif

@@ -1,0 +1,239 @@
+/*
+ * view — the view model of a GPU table, shared by `gpux table`/`gpux fit`
+ * and the TUI. Pure: no ncurses, no network, no global state (the language
+ * is an argument; labels are translated with i18n_dgettext).
+ *
+ * A struct view_table is built from the catalogue, one workload (or every
+ * GPU), the live prices and an optional fit job, and holds rows × cells:
+ *
+ *   columns  the workload's columns of data/workloads.json (same ids, labels
+ *            translated), and with a job the "your model" columns inserted
+ *            after the GPU column: job_mem_gb (memory needed per GPU),
+ *            job_avail_gb (available), job_fits, job_gpus (GPUs needed),
+ *            job_cost (cost per hour of the job at the best ask);
+ *   cells    a raw value (number, cents, text or bool; or none = not
+ *            published / no price / not computable, flag VIEW_CELL_UNKNOWN),
+ *            the display text in the view's language (through the i18n
+ *            formatter: "4.800 GB/s", "≈ 10 mil M", "US$ 4,19", "Não
+ *            publicado"), the alignment and flags;
+ *   rows     one per GPU, in the current sort order; each knows whether it
+ *            passes the filter and, with a job, its fit result (the panel's
+ *            figures: breakdown, GPUs needed, cost).
+ *
+ * Sorting is by any column, ascending or descending, with unknown values
+ * LAST in both directions and ties broken by GPU name then id, so the order
+ * is a total, stable function of the data. The sort, filter, job and prices
+ * are state of the table: changing one keeps the others (re-sorting after a
+ * price update), and view_find() gives a GPU's new position so a cursor can
+ * stay on it.
+ *
+ * Ownership: the table owns every string in it; it borrows the catalogue
+ * (which must outlive it). Inputs (prices, job) are copied.
+ */
+#ifndef GPUX_VIEW_H
+#define GPUX_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/catalog.h"
+#include "fit/fit.h"
+#include "i18n/i18n.h"
+
+/* ---- text width ------------------------------------------------------------ */
+
+/* Width of a code point in terminal columns (0, 1 or 2): wcwidth() when the
+ * C library knows it, else the project's table of zero- and double-width
+ * ranges; control characters and invalid bytes count 1 (they are printed as
+ * a replacement character). */
+int view_char_width(uint32_t cp);
+/* Width of UTF-8 text in terminal columns, never bytes. NULL is 0. */
+size_t view_text_width(const char *utf8);
+/* A malloc'ed copy of utf8 at most `cols` columns wide; cut text ends with
+ * "…" ("~" when ascii). */
+char *view_text_cut(const char *utf8, size_t cols, bool ascii);
+
+/* ---- live prices ----------------------------------------------------------- */
+
+/* Best ask of one GPU: US cents per GPU-hour, or -1 when there is no ask. */
+struct view_price {
+	const char *gpu_id;       /* "h200" */
+	int64_t cents;
+};
+
+/* A snapshot of the exchange's best asks. GPUs not listed have no price.
+ * stale: the snapshot is old (exchange unreachable); price cells then carry
+ * VIEW_CELL_STALE. Borrowed by view_new/view_set_prices, which copy it. */
+struct view_prices {
+	const struct view_price *items;
+	size_t n;
+	bool stale;
+};
+
+/* ---- columns, cells, rows ---------------------------------------------------- */
+
+enum view_col_kind {
+	VIEW_COL_GPU,       /* name (and architecture as detail), frozen */
+	VIEW_COL_FIELD,     /* a figure of gpus.json */
+	VIEW_COL_CAPACITY,  /* seed-table rule (fit_capacity_prudent) */
+	VIEW_COL_DECODE,    /* decode tokens/s of a model preset (fit) */
+	VIEW_COL_PRICE,     /* live best ask */
+	VIEW_COL_JOB_MEM,   /* your model: memory needed per GPU, GB */
+	VIEW_COL_JOB_AVAIL, /* memory available per GPU, GB */
+	VIEW_COL_JOB_FITS,  /* fits at the job's GPU count */
+	VIEW_COL_JOB_GPUS,  /* GPUs needed */
+	VIEW_COL_JOB_COST,  /* cost per hour of the job (GPUs it runs on × ask) */
+};
+
+enum view_align { VIEW_LEFT, VIEW_RIGHT, VIEW_CENTER };
+
+struct view_column {
+	char *id;                 /* stable: "memory", "fit_full_1", "job_fits" */
+	char *label;              /* translated header */
+	enum view_col_kind kind;
+	bool numeric;             /* sorts and aligns as a number */
+	enum view_align align;
+	size_t width;             /* preferred width in terminal columns: the
+	                             widest of the header and every cell */
+	const struct catalog_column *source; /* the catalogue's column; NULL for job columns */
+};
+
+enum view_raw {
+	VIEW_RAW_NONE,            /* not published / no price / not computable */
+	VIEW_RAW_NUMBER,          /* .number (capacity: whole billions) */
+	VIEW_RAW_CENTS,           /* .cents (US cents) */
+	VIEW_RAW_TEXT,            /* .text */
+	VIEW_RAW_BOOL,            /* .flag */
+};
+
+/* Cell flags. */
+enum {
+	VIEW_CELL_UNKNOWN = 1 << 0, /* no value: shown as "not published" or "—" */
+	VIEW_CELL_FITS    = 1 << 1, /* the job fits (job columns of a fitting row) */
+	VIEW_CELL_NOFIT   = 1 << 2, /* the job does not fit */
+	VIEW_CELL_STALE   = 1 << 3, /* a price from a stale snapshot */
+	VIEW_CELL_CHANGED = 1 << 4, /* changed by the last view_set_prices */
+	VIEW_CELL_UP      = 1 << 5, /* ... and went up */
+	VIEW_CELL_DOWN    = 1 << 6, /* ... and went down */
+};
+
+struct view_cell {
+	enum view_raw raw;
+	double number;
+	int64_t cents;
+	const char *text;         /* VIEW_RAW_TEXT: points into the catalogue */
+	bool flag;
+	char *display;            /* localized text, owned; never NULL */
+	char *detail;             /* secondary text (GPU column: the architecture)
+	                             or NULL; owned */
+	enum view_align align;
+	unsigned flags;
+};
+
+/* Row flags. */
+enum {
+	VIEW_ROW_DIMMED = 1 << 0, /* with a job: this GPU cannot take it */
+	VIEW_ROW_HIDDEN = 1 << 1, /* filtered out */
+};
+
+struct view_row {
+	const struct catalog_gpu *gpu;
+	size_t seq;               /* position in the catalogue's (the seeds') order */
+	struct view_cell *cells;  /* n_columns, same order as the columns */
+	unsigned flags;
+	int64_t price_cents;      /* best ask, -1 none */
+	bool has_job;
+	struct fit_result job;    /* valid when has_job */
+};
+
+struct view_table {
+	const struct catalog *catalog;
+	const struct catalog_workload *workload; /* NULL: every GPU of the catalogue */
+	enum i18n_lang lang;
+	bool ascii;
+
+	struct view_column *columns;
+	size_t n_columns;
+	struct view_row *rows;    /* every GPU, in sort order */
+	size_t n_rows;
+	size_t *shown;            /* indexes into rows that pass the filter, in order */
+	size_t n_shown;
+
+	/* state; change it through the functions below */
+	int sort_col;             /* column index; -1 = catalogue order */
+	bool sort_desc;
+	bool sort_cheapest;       /* "cheapest GPU-hours for this job" */
+	char *filter;             /* NULL = none */
+	bool has_job;
+	struct fit_job job;
+	bool stale;
+};
+
+/* ---- building and updating ---------------------------------------------------- */
+
+/* Build the table of workload w (NULL: every GPU of the catalogue, columns
+ * GPU, memory, bandwidth, price) in language lang. prices and job may be
+ * NULL (no prices / no "your model" columns). The job should have passed
+ * fit_job_check(). Never fails; free with view_free. Rows start in the
+ * catalogue's order (the seeds' order). */
+struct view_table *view_new(const struct catalog *c, const struct catalog_workload *w,
+			    const struct view_prices *prices, const struct fit_job *job,
+			    enum i18n_lang lang, bool ascii);
+void view_free(struct view_table **t);
+
+/* Replace the prices (NULL = none): price and job-cost cells are recomputed,
+ * cells whose value changed get VIEW_CELL_CHANGED (and UP/DOWN), others lose
+ * it; the current sort is re-applied. Returns the number of changed cells. */
+size_t view_set_prices(struct view_table *t, const struct view_prices *prices);
+
+/* Set or clear (NULL) the fit job: the "your model" columns appear or
+ * disappear (indexes of the columns after the GPU column shift), rows are
+ * dimmed when the job does not fit; sort (by column id), filter and prices
+ * are kept. A sort on a job column is dropped when the job is cleared. */
+void view_set_job(struct view_table *t, const struct fit_job *job);
+
+/* ---- sorting, filtering, finding ------------------------------------------------- */
+
+/* Index of the column with this id, or -1. */
+int view_column_index(const struct view_table *t, const char *id);
+
+/* Sort the rows by column col (0..n_columns-1; -1 = catalogue order),
+ * ascending or descending. Unknown values last either way; ties by GPU name,
+ * then id. Clears sort_cheapest. */
+void view_sort(struct view_table *t, int col, bool desc);
+
+/* Sort by the job's hourly cost (GPUs it runs on × best ask) among the GPUs
+ * where it fits (at the job's GPU count, or with more GPUs: gpus_run > 0);
+ * GPUs with no price, then those that cannot take the job at all, come last.
+ * Without a job: catalogue order. */
+void view_sort_cheapest(struct view_table *t);
+
+/* Keep only rows whose GPU name, architecture, vendor or id contains text
+ * (case-insensitive); NULL or "" shows every row. Updates t->shown. */
+void view_filter(struct view_table *t, const char *text);
+
+/* Position of a GPU among the shown rows (index into t->shown), or -1 when it
+ * is filtered out or unknown. */
+int view_find(const struct view_table *t, const char *gpu_id);
+
+/* The i-th shown row (i < t->n_shown). */
+const struct view_row *view_shown_row(const struct view_table *t, size_t i);
+
+/* "N of M shown", translated (malloc'ed). */
+char *view_count_text(const struct view_table *t);
+
+/* ---- helpers shared with the calculator panel -------------------------------------- */
+
+/* The fit model's view of a catalogue GPU at a price (-1 = none). */
+void view_fit_gpu(const struct catalog_gpu *g, int64_t price_cents, struct fit_gpu *out);
+/* A model preset as the fit model's input. */
+void view_fit_model(const struct catalog_model *m, struct fit_model *out);
+/* Put a preset into a job: the model, and for a diffusion preset its
+ * resolution and frames; the method is left alone. */
+void view_job_use_preset(struct fit_job *job, const struct catalog_model *m);
+/* A job's answer formatted as the job columns show it: memory in GB
+ * ("63,4 GB" in pt-PT). malloc'ed. */
+char *view_fmt_gb(enum i18n_lang lang, double gb);
+
+#endif

@@ -406,7 +406,8 @@ static int32_t ref_submit(struct ref_book *rb, struct eng_order *t, bool dry,
 {
 	struct ref_book w = { .n = rb->n, .cap = rb->n };
 	w.v = malloc((rb->n + 1) * sizeof *w.v);
-	memcpy(w.v, rb->v, rb->n * sizeof *w.v);
+	if (rb->n > 0)
+		memcpy(w.v, rb->v, rb->n * sizeof *w.v);
 	if (t->tif == ENG_FOK) {
 		int64_t avail = 0;
 		for (size_t i = 0; i < w.n; i++)
@@ -568,7 +569,8 @@ static void differential_run(uint64_t seed, long steps, int32_t price_span)
 			engine_free(&e);
 			e = engine_new(NBOOKS);
 			for (size_t k = 0; k < NBOOKS; k++) {
-				qsort(rb[k].v, rb[k].n, sizeof *rb[k].v, cmp_seq);
+				if (rb[k].n > 1)
+					qsort(rb[k].v, rb[k].n, sizeof *rb[k].v, cmp_seq);
 				for (size_t i = 0; i < rb[k].n; i++)
 					engine_restore(e, k, &rb[k].v[i].o);
 			}

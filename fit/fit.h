@@ -151,15 +151,16 @@ struct fit_job {
 	/* diffusion */
 	int width, height;       /* output resolution in pixels */
 	int frames;              /* 1 for an image */
-	bool cfg;                /* classifier-free guidance doubles the batch */
-	double act_bytes_per_pixel; /* peak activation bytes per output pixel */
+	double act_bytes_per_pixel; /* peak activation bytes per output pixel and
+	                            image (denoiser with classifier-free guidance,
+	                            VAE decode), see fit.c */
 };
 
 /* Fill *job with the defaults (documented in fit.c, shown by the UI):
  * method full, seq 2048, batch 1, checkpointing on, Korthikanti's formula
  * (flash_attention off), 1 GPU, ZeRO-3, Adam, LoRA rank 16, 4.127-bit 4-bit
  * base, 16-bit KV cache, 1 GB + 10 % margin, 1 B tokens, MFU 0.40,
- * bandwidth efficiency 0.70, 1024×1024 single image with CFG. The model is
+ * bandwidth efficiency 0.70, one 1024×1024 image at 2048 B/pixel. The model is
  * zeroed (set it with fit_model_from_size or from a preset). */
 void fit_job_defaults(struct fit_job *job);
 
@@ -191,9 +192,15 @@ struct fit_breakdown {
  * (tensor parallelism); diffusion is replicated on every GPU. */
 void fit_memory(const struct fit_job *job, int gpus, struct fit_breakdown *out);
 
-/* Model-state bytes per parameter (weights, gradients, optimizer) of a
- * method + optimizer before sharding: e.g. full + Adam = 2 + 2 + 12. */
-void fit_state_bytes(const struct fit_job *job, double *weights, double *grads, double *opt);
+/* Model states of a training method before sharding, GB: full training
+ * with Adam = (2 + 2 + 12) bytes × params; LoRA/QLoRA = the frozen base at
+ * 2 bytes (or quant4_bits/8) per param + adapters at 2 + 2 + optimizer. */
+void fit_model_states(const struct fit_job *job, double *weights_gb, double *grads_gb,
+                      double *opt_gb);
+
+/* Optimizer bytes per trained parameter, fp32 master copy included:
+ * Adam 12, 8-bit Adam 6, SGD with momentum 8. */
+double fit_optimizer_bytes(enum fit_optimizer o);
 
 /* Adapter parameters (billions) of a LoRA/QLoRA job; 0 for other methods. */
 double fit_lora_params_b(const struct fit_job *job);

@@ -91,6 +91,7 @@ struct catalog_gpu {
 	double tdp_w;          /* board power, W */
 	bool ecc;              /* ECC on the GPU memory */
 	char *source;          /* manufacturer document name + URL */
+	char *notes;           /* how the figures were read (sparsity halved, ...), or NULL */
 	int64_t demo_from_cents; /* demo market's opening best ask in US cents; -1 if none */
 };
 

@@ -29,6 +29,17 @@
 #include "i18n/i18n.h"
 
 struct catalog;
+struct view_prices;
+struct cli_ctx;
+
+/* The exchange's best asks for `gpux table` and `gpux fit`. Until the
+ * exchange client wires it (cli/main.c, ctx.get_prices), it is NULL and the
+ * price columns stay empty. On success it returns 0 and fills *out with a
+ * malloc'ed items array whose gpu_id strings are malloc'ed too (release with
+ * cli_prices_free); on failure -1 and *cause (the table is then printed
+ * without prices and the cause as a warning on stderr). */
+typedef int (*cli_prices_fn)(struct cli_ctx *ctx, struct view_prices *out, char **cause);
+void cli_prices_free(struct view_prices *p);
 
 enum cli_status {
 	CLI_OK = 0,
@@ -53,6 +64,7 @@ struct cli_ctx {
 	struct catalog *catalog;  /* loaded before any command runs; owned by main */
 	FILE *out;                /* results */
 	FILE *err;                /* errors */
+	cli_prices_fn get_prices; /* NULL until the exchange client provides it */
 };
 
 /* ---- the command table --------------------------------------------------- */
@@ -74,6 +86,7 @@ struct cli_command {
 	const char *help;         /* English msgid, one line */
 	const struct cli_opt *opts; /* terminated by {NULL}; NULL = no options */
 	bool needs_catalog;       /* main loads the catalogue before calling it */
+	const char *more;         /* English msgid: more lines for --help, or NULL */
 };
 
 /* The table itself, terminated by {NULL}; defined in cli/main.c. */
@@ -137,6 +150,10 @@ int cli_parse_int(struct cli_ctx *ctx, const char *what, const char *s, long lon
 
 enum cli_align { CLI_LEFT, CLI_RIGHT };
 
+/* Which formats print a column: all, --format table only (e.g. a GPU's name
+ * with its architecture), or csv/json only (e.g. ids, memory breakdowns). */
+enum cli_show { CLI_SHOW_ALL, CLI_SHOW_TABLE, CLI_SHOW_DATA };
+
 struct cli_sheet;
 
 /* A new, empty sheet; free with cli_sheet_free. */
@@ -145,6 +162,8 @@ void cli_sheet_free(struct cli_sheet **s);
 /* Add a column: stable id (CSV header, JSON key), translated label (table
  * header), alignment. Strings are copied. All columns before the first row. */
 void cli_sheet_column(struct cli_sheet *s, const char *id, const char *label, enum cli_align align);
+void cli_sheet_column_for(struct cli_sheet *s, const char *id, const char *label,
+			  enum cli_align align, enum cli_show show);
 /* Start a new row; then one cell per column, in column order. */
 void cli_sheet_row(struct cli_sheet *s);
 /* Cells: `display` is what --format table prints (copied; NULL = ""), the

@@ -1,0 +1,340 @@
+/*
+ * gpux's main: global flags, language, catalogue, then one command from the
+ * command table (data: name, function, options, help), or the interactive
+ * screen when there is no command.
+ *
+ * Global flags may stand before or after the command (`gpux --lang pt-PT
+ * table training` and `gpux table training --lang pt-PT` are the same): main
+ * takes them out of argv, using the command's option table to step over the
+ * values of the command's own options, and hands the rest to the command.
+ * The language is settled first (from --lang, else the environment) so that
+ * every later message is in it. Exit status: 0 ok, 1 failed, 2 bad usage.
+ */
+#include "cli/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "util/util.h"
+#include "view/view.h"
+
+#define GPUX_VERSION "0.1.0"
+
+const struct cli_command cli_commands[] = {
+	{"table", cli_cmd_table, "WORKLOAD", N_("print a workload's GPU table"), cli_table_opts, true,
+	 N_("WORKLOAD: training, finetune, inference, imagegen, rendering, hpc.\n"
+	    "COLUMN: a column id as in the csv header, e.g. memory, bandwidth, fit_full_8, price.\n"
+	    "csv and json give raw numbers (price in US cents per GPU-hour); empty or null = not published.")},
+	{"fit", cli_cmd_fit, "SIZE|PRESET", N_("which GPUs a model fits on, how many it needs, and the cost"),
+	 cli_fit_opts, true,
+	 N_("SIZE: billions of parameters (70, 70B, 7.5, 1.3T, 350M); PRESET: a model id such as\n"
+	    "llama-3.1-70b, qwen2.5-7b, mixtral-8x7b, deepseek-v3, sdxl, flux.1-dev.\n"
+	    "Memory is per GPU in GB (10^9 bytes); csv and json add the breakdown (mem_*_gb),\n"
+	    "price and cost in US cents, train_hours, decode_tokens_s.")},
+	/* ---- exchange commands (cli/cmd_exchange.c): add their rows HERE ---------
+	 * quotes book order orders cancel rentals stop account deposit, e.g.
+	 * {"book", cli_cmd_book, "GPU", N_("..."), cli_book_opts, true, NULL},
+	 * ---- end of exchange commands --------------------------------------------- */
+	{NULL, NULL, NULL, NULL, NULL, false, NULL},
+};
+
+static const struct cli_opt global_opts[] = {
+	{"--lang", "L", N_("language: en, pt-PT, pt-BR, es, fr, de (default: LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")},
+	{"--format", "FORMAT", N_("table (default, localized), csv or json (raw numbers, stable ids)")},
+	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else a local demo exchange)")},
+	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed")},
+	{"--data", "DIR", N_("read the catalogue's JSON files from DIR instead of the embedded copy")},
+	{"--ascii", NULL, N_("ASCII only: no UTF-8 symbols, borders or accents")},
+	{"--insecure", NULL, N_("do not verify the exchange's TLS certificate")},
+	{"--help", NULL, N_("show this help (after a command: the command's help)")},
+	{"--version", NULL, N_("show the version")},
+	{NULL, NULL, NULL},
+};
+
+enum { G_LANG, G_FORMAT, G_API, G_KEY, G_DATA, G_ASCII, G_INSECURE, G_HELP, G_VERSION, G_COUNT };
+
+static int find_opt(const struct cli_opt *opts, const char *arg, size_t len)
+{
+	int k;
+
+	for (k = 0; opts != NULL && opts[k].name != NULL; k++)
+		if (strlen(opts[k].name) == len && strncmp(opts[k].name, arg, len) == 0)
+			return k;
+	return -1;
+}
+
+static const struct cli_command *find_command(const char *name)
+{
+	const struct cli_command *c;
+
+	for (c = cli_commands; c->name != NULL; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static char *command_names(void)
+{
+	struct buf b = {0};
+	const struct cli_command *c;
+
+	for (c = cli_commands; c->name != NULL; c++)
+		buf_printf(&b, "%s%s", c == cli_commands ? "" : ", ", c->name);
+	return buf_take(&b);
+}
+
+/* ---- help --------------------------------------------------------------------- */
+
+static void print_opts(FILE *out, const struct cli_opt *opts)
+{
+	size_t k, w = 0;
+
+	for (k = 0; opts != NULL && opts[k].name != NULL; k++) {
+		size_t n = strlen(opts[k].name) + (opts[k].metavar ? 1 + strlen(opts[k].metavar) : 0);
+		if (n > w)
+			w = n;
+	}
+	for (k = 0; opts != NULL && opts[k].name != NULL; k++) {
+		char *left = opts[k].metavar ? xasprintf("%s %s", opts[k].name, opts[k].metavar)
+					     : xstrdup(opts[k].name);
+		fprintf(out, "  %-*s  %s\n", (int)w, left, _(opts[k].help));
+		free(left);
+	}
+}
+
+static void help_main(FILE *out)
+{
+	const struct cli_command *c;
+	size_t w = 0;
+
+	fprintf(out, "%s\n\n", _("usage: gpux [OPTIONS] [COMMAND [ARGS...]]"));
+	fprintf(out, "%s\n\n", _("A terminal client for a spot exchange of GPU hours. Without a command, gpux opens the interactive screen."));
+	fprintf(out, "%s\n", _("Commands:"));
+	for (c = cli_commands; c->name != NULL; c++) {
+		size_t n = strlen(c->name) + 1 + strlen(c->args);
+		if (n > w)
+			w = n;
+	}
+	for (c = cli_commands; c->name != NULL; c++) {
+		char *left = xasprintf("%s %s", c->name, c->args);
+		fprintf(out, "  %-*s  %s\n", (int)w, left, _(c->help));
+		free(left);
+	}
+	fprintf(out, "\n%s\n", _("Options (before or after the command):"));
+	print_opts(out, global_opts);
+	fprintf(out, "\n%s\n", _("Environment: GPUX_API, GPUX_API_KEY; LANGUAGE, LC_ALL, LC_MESSAGES, LANG choose the language."));
+	fprintf(out, "%s\n", _("Exit status: 0 done, 1 failed (catalogue, exchange, output), 2 bad usage."));
+	fprintf(out, "%s\n", _("See gpux COMMAND --help and man gpux."));
+}
+
+static void help_command(FILE *out, const struct cli_command *c)
+{
+	char *usage = xasprintf("gpux %s %s [OPTIONS]", c->name, c->args);
+
+	fprintf(out, _("usage: %s"), usage);
+	fprintf(out, "\n%s\n", _(c->help));
+	if (c->opts != NULL && c->opts[0].name != NULL) {
+		fprintf(out, "\n%s\n", _("Options:"));
+		print_opts(out, c->opts);
+	}
+	if (c->more != NULL)
+		fprintf(out, "\n%s\n", _(c->more));
+	fprintf(out, "\n%s\n", _("Global options (gpux --help): --lang, --format, --api, --key, --data, --ascii, --insecure."));
+	free(usage);
+}
+
+/* ---- the interactive screen ----------------------------------------------------- */
+
+/* TODO(tui): the TUI engineer wires the interactive screen here, e.g.
+ *   #include "tui/tui.h"  ...  return tui_run(ctx);
+ * Until tui/tui.h exists, `gpux` alone says so and points to the commands. */
+static int run_tui(struct cli_ctx *ctx)
+{
+	fprintf(ctx->err, "gpux: %s\n", _("the interactive screen is not built yet; try gpux table training"));
+	return CLI_OK;
+}
+
+/* ---- main -------------------------------------------------------------------------- */
+
+/* The language for messages, settled before anything is parsed: --lang if
+ * given and valid (a bad one is reported later, in that fallback language),
+ * else the environment. */
+static enum i18n_lang early_lang(int argc, char **argv)
+{
+	enum i18n_lang lang = i18n_lang_from_env();
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *v = NULL;
+
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc)
+			v = argv[i + 1];
+		else if (strncmp(argv[i], "--lang=", 7) == 0)
+			v = argv[i] + 7;
+		if (v != NULL) {
+			enum i18n_lang l;
+			if (i18n_lang_parse(v, &l) == 0)
+				lang = l;
+			break;
+		}
+	}
+	return lang;
+}
+
+static int parse_format(struct cli_ctx *ctx, const char *v)
+{
+	if (strcasecmp(v, "table") == 0)
+		ctx->format = CLI_FORMAT_TABLE;
+	else if (strcasecmp(v, "csv") == 0)
+		ctx->format = CLI_FORMAT_CSV;
+	else if (strcasecmp(v, "json") == 0)
+		ctx->format = CLI_FORMAT_JSON;
+	else
+		return cli_usage(ctx, _("unknown format \"%s\"; accepted: table, csv, json"), v);
+	return CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_ctx ctx = {0};
+	const char *gv[G_COUNT] = {0};
+	const struct cli_command *cmd = NULL;
+	char **cargv = xcalloc((size_t)argc + 1, sizeof *cargv);
+	int cargc = 0, rc = CLI_OK, i;
+	bool only_pos = false;
+	char *cause = NULL;
+
+	ctx.out = stdout;
+	ctx.err = stderr;
+	ctx.format = CLI_FORMAT_TABLE;
+	ctx.lang = early_lang(argc, argv);
+	i18n_init(ctx.lang);
+
+	for (i = 1; i < argc && rc == CLI_OK; i++) {
+		const char *arg = argv[i];
+		const char *eq = strchr(arg, '=');
+		size_t len = eq != NULL && arg[0] == '-' ? (size_t)(eq - arg) : strlen(arg);
+		int g;
+
+		if (only_pos || arg[0] != '-' || arg[1] == '\0') {
+			if (cmd == NULL) {
+				cmd = find_command(arg);
+				if (cmd == NULL) {
+					char *names = command_names();
+					rc = cli_usage(&ctx, _("unknown command \"%s\"; accepted: %s (see gpux --help)"),
+						       arg, names);
+					free(names);
+					break;
+				}
+			}
+			cargv[cargc++] = argv[i];
+			continue;
+		}
+		if (strcmp(arg, "--") == 0) {
+			if (cmd == NULL) {
+				only_pos = true;
+				continue;
+			}
+			only_pos = true;
+			cargv[cargc++] = argv[i];
+			continue;
+		}
+		if (strcmp(arg, "-h") == 0) {
+			arg = "--help";
+			len = strlen(arg);
+		}
+		g = find_opt(global_opts, arg, len);
+		if (g < 0) {
+			int k = cmd != NULL ? find_opt(cmd->opts, arg, len) : -1;
+
+			if (cmd == NULL) {
+				rc = cli_usage(&ctx, _("unknown option \"%.*s\"; accepted before the command: --lang, --format, --api, --key, --data, --ascii, --insecure, --help, --version"),
+					       (int)len, arg);
+				break;
+			}
+			/* the command's own option: pass it on, with its value */
+			cargv[cargc++] = argv[i];
+			if (k >= 0 && cmd->opts[k].metavar != NULL && eq == NULL && i + 1 < argc)
+				cargv[cargc++] = argv[++i];
+			continue;
+		}
+		if (gv[g] != NULL) {
+			rc = cli_usage(&ctx, _("%s given twice; give it once"), global_opts[g].name);
+			break;
+		}
+		if (global_opts[g].metavar == NULL) {
+			if (eq != NULL) {
+				rc = cli_usage(&ctx, _("%s takes no value; write just %s"), global_opts[g].name,
+					       global_opts[g].name);
+				break;
+			}
+			gv[g] = global_opts[g].name;
+			continue;
+		}
+		if (eq != NULL)
+			gv[g] = eq + 1;
+		else if (i + 1 < argc)
+			gv[g] = argv[++i];
+		if (gv[g] == NULL || gv[g][0] == '\0') {
+			rc = cli_usage(&ctx, _("%s needs a value: %s %s"), global_opts[g].name,
+				       global_opts[g].name, global_opts[g].metavar);
+			break;
+		}
+	}
+	if (rc != CLI_OK)
+		goto out;
+
+	if (gv[G_LANG] != NULL && i18n_lang_parse(gv[G_LANG], &ctx.lang) != 0) {
+		rc = cli_usage(&ctx, _("unknown language \"%s\"; accepted: %s"), gv[G_LANG], i18n_lang_list());
+		goto out;
+	}
+	i18n_init(ctx.lang);
+	if (gv[G_HELP] != NULL) {
+		if (cmd != NULL)
+			help_command(stdout, cmd);
+		else
+			help_main(stdout);
+		goto out;
+	}
+	if (gv[G_VERSION] != NULL) {
+		printf("gpux %s\n", GPUX_VERSION);
+		goto out;
+	}
+	if (gv[G_FORMAT] != NULL && (rc = parse_format(&ctx, gv[G_FORMAT])) != CLI_OK)
+		goto out;
+	ctx.api_url = gv[G_API] != NULL ? gv[G_API] : getenv("GPUX_API");
+	if (ctx.api_url != NULL && ctx.api_url[0] == '\0')
+		ctx.api_url = NULL;
+	ctx.api_key = gv[G_KEY] != NULL ? gv[G_KEY] : getenv("GPUX_API_KEY");
+	if (ctx.api_key != NULL && ctx.api_key[0] == '\0')
+		ctx.api_key = NULL;
+	ctx.data_dir = gv[G_DATA];
+	ctx.ascii = gv[G_ASCII] != NULL;
+	ctx.insecure = gv[G_INSECURE] != NULL;
+	/* ---- the exchange client sets ctx.get_prices HERE (live best asks) ---- */
+
+	if (cmd == NULL) {
+		rc = run_tui(&ctx);
+		goto out;
+	}
+	if (cmd->needs_catalog || ctx.data_dir != NULL) {
+		if (catalog_load(ctx.data_dir, &ctx.catalog, &cause) != 0) {
+			rc = cli_fail(&ctx, "%s", cause != NULL ? cause : _("the catalogue could not be loaded"));
+			free(cause);
+			goto out;
+		}
+	}
+	cargv[cargc] = NULL;
+	rc = cmd->fn(&ctx, cargc, cargv);
+out:
+	catalog_free(&ctx.catalog);
+	free(cargv);
+	if (fflush(stdout) != 0 && rc == CLI_OK)
+		rc = CLI_FAILED;
+	return rc;
+}

@@ -1,0 +1,181 @@
+/*
+ * From a view table to a sheet: the bridge between view/ (cells with raw
+ * values and display texts) and the output writers (cli/sheet.c), plus the
+ * two things every table command does the same way: --sort parsing and
+ * asking the exchange for prices.
+ */
+#include "cli/cli_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+static char *column_ids(const struct view_table *t, bool cheapest)
+{
+	struct buf b = {0};
+	size_t k;
+
+	for (k = 0; k < t->n_columns; k++)
+		buf_printf(&b, "%s%s", k > 0 ? ", " : "", t->columns[k].id);
+	if (cheapest)
+		buf_puts(&b, ", cheapest");
+	return buf_take(&b);
+}
+
+int cli_apply_sort(struct cli_ctx *ctx, const char *cmd, struct view_table *t, const char *spec,
+		   bool allow_cheapest)
+{
+	const char *colon;
+	char *name;
+	bool desc = false;
+	int col;
+
+	if (spec == NULL)
+		return CLI_OK;
+	colon = strchr(spec, ':');
+	name = colon != NULL ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec);
+	if (colon != NULL) {
+		if (strcasecmp(colon + 1, "desc") == 0) {
+			desc = true;
+		} else if (strcasecmp(colon + 1, "asc") != 0) {
+			free(name);
+			return cli_usage(ctx, _("%s: unknown sort direction \"%s\" in --sort %s; accepted: COLUMN, COLUMN:asc, COLUMN:desc"),
+					 cmd, colon + 1, spec);
+		}
+	}
+	if (allow_cheapest && strcasecmp(name, "cheapest") == 0) {
+		free(name);
+		if (desc)
+			return cli_usage(ctx, _("%s: --sort cheapest has no direction; write --sort cheapest"), cmd);
+		view_sort_cheapest(t);
+		return CLI_OK;
+	}
+	col = view_column_index(t, name);
+	if (col < 0) {
+		char *ids = column_ids(t, allow_cheapest);
+		int rc = cli_usage(ctx, _("%s: unknown column \"%s\" in --sort; accepted: %s (add :desc to reverse)"),
+				   cmd, name, ids);
+		free(ids);
+		free(name);
+		return rc;
+	}
+	free(name);
+	view_sort(t, col, desc);
+	return CLI_OK;
+}
+
+void cli_prices_free(struct view_prices *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	for (i = 0; i < p->n; i++)
+		free((char *)p->items[i].gpu_id);
+	free((void *)p->items);
+	memset(p, 0, sizeof *p);
+}
+
+void cli_load_prices(struct cli_ctx *ctx, struct view_prices *p)
+{
+	char *cause = NULL;
+
+	memset(p, 0, sizeof *p);
+	if (ctx->get_prices == NULL)
+		return; /* no exchange client yet: the price column stays empty */
+	if (ctx->get_prices(ctx, p, &cause) != 0) {
+		fprintf(ctx->err, "gpux: %s: %s\n", _("no live prices"), cause != NULL ? cause : "?");
+		free(cause);
+		memset(p, 0, sizeof *p);
+	}
+}
+
+static enum cli_align align_of(const struct view_column *c)
+{
+	return c->align == VIEW_LEFT ? CLI_LEFT : CLI_RIGHT;
+}
+
+void cli_sheet_view_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds)
+{
+	size_t k;
+
+	for (k = 0; k < t->n_columns; k++) {
+		const struct view_column *c = &t->columns[k];
+
+		if ((kinds & CLI_KIND(c->kind)) == 0)
+			continue;
+		if (c->kind == VIEW_COL_GPU) {
+			cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_TABLE);
+			cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_DATA);
+			cli_sheet_column_for(s, "name", "name", CLI_LEFT, CLI_SHOW_DATA);
+			cli_sheet_column_for(s, "arch", "arch", CLI_LEFT, CLI_SHOW_DATA);
+			continue;
+		}
+		cli_sheet_column(s, c->id, c->label, align_of(c));
+	}
+}
+
+void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
+			  const struct view_row *r, unsigned kinds)
+{
+	size_t k;
+
+	for (k = 0; k < t->n_columns; k++) {
+		const struct view_column *col = &t->columns[k];
+		const struct view_cell *c = &r->cells[k];
+
+		if ((kinds & CLI_KIND(col->kind)) == 0)
+			continue;
+		if (col->kind == VIEW_COL_GPU) {
+			char *shown = c->detail != NULL ? xasprintf("%s (%s)", c->display, c->detail)
+							: xstrdup(c->display);
+			cli_sheet_text(s, shown, NULL);
+			cli_sheet_text(s, r->gpu->id, r->gpu->id);
+			cli_sheet_text(s, r->gpu->name, r->gpu->name);
+			cli_sheet_text(s, r->gpu->arch, r->gpu->arch);
+			free(shown);
+			continue;
+		}
+		switch (c->raw) {
+		case VIEW_RAW_NONE:
+			cli_sheet_null(s, c->display);
+			break;
+		case VIEW_RAW_NUMBER:
+			cli_sheet_number(s, c->display, c->number);
+			break;
+		case VIEW_RAW_CENTS:
+			cli_sheet_int(s, c->display, c->cents);
+			break;
+		case VIEW_RAW_TEXT:
+			cli_sheet_text(s, c->display, c->text != NULL ? c->text : c->display);
+			break;
+		case VIEW_RAW_BOOL:
+			cli_sheet_bool(s, c->display, c->flag);
+			break;
+		}
+	}
+}
+
+char *cli_workload_ids(const struct catalog *c)
+{
+	struct buf b = {0};
+	size_t i;
+
+	for (i = 0; i < c->n_workloads; i++)
+		buf_printf(&b, "%s%s", i > 0 ? ", " : "", c->workloads[i].id);
+	return buf_take(&b);
+}
+
+char *cli_model_ids(const struct catalog *c)
+{
+	struct buf b = {0};
+	size_t i;
+
+	for (i = 0; i < c->n_models; i++)
+		buf_printf(&b, "%s%s", i > 0 ? ", " : "", c->models[i].id);
+	return buf_take(&b);
+}

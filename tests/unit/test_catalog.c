@@ -709,6 +709,64 @@ static void test_missing_file(void **state)
 	}
 }
 
+/* Damage of every kind (truncation anywhere, one byte replaced by a JSON
+ * metacharacter, a control or an invalid UTF-8 byte) never crashes (run under
+ * make asan) and always either loads or names the damaged file. */
+static void test_mutations_never_crash(void **state)
+{
+	static const char repl[] = {'"', '}', ']', ',', ':', '1', '-', 'n', '\x01', '\xff', ' '};
+	struct tmpdir t;
+	size_t runs = 0, failures = 0;
+
+	make_variant(&t, NULL, NULL, NULL);
+	for (size_t fi = 0; fi < 4; fi++) {
+		size_t len;
+		char *name = xasprintf("data/%s", FILES[fi]);
+		const char *orig = (const char *)assets_find(name, &len);
+		char *copy = xmalloc(len + 1);
+		char *want = xasprintf("%s/%s: ", t.path, FILES[fi]);
+
+		for (size_t pos = 0; pos < len; pos += 1 + len / 60) {
+			for (size_t k = 0; k <= sizeof repl; k++) {
+				struct catalog *c = NULL;
+				char *cause = NULL;
+				size_t n = len;
+				int r;
+
+				memcpy(copy, orig, len);
+				if (k == sizeof repl)
+					n = pos; /* truncated */
+				else
+					copy[pos] = repl[k];
+				write_file(t.path, FILES[fi], copy, n);
+				r = catalog_load(t.path, &c, &cause);
+				runs++;
+				if (r == 0) {
+					assert_non_null(c);
+					assert_null(cause);
+					catalog_free(&c);
+				} else {
+					failures++;
+					assert_int_equal(r, -1);
+					assert_null(c);
+					assert_non_null(cause);
+					if (strncmp(cause, want, strlen(want)) != 0)
+						print_error("cause does not name %s: %s\n", want, cause);
+					assert_true(strncmp(cause, want, strlen(want)) == 0);
+					free(cause);
+				}
+			}
+		}
+		write_file(t.path, FILES[fi], orig, len); /* restore */
+		free(want);
+		free(copy);
+		free(name);
+	}
+	print_message("  %zu damaged catalogues, %zu refused\n", runs, failures);
+	assert_true(failures > runs / 2);
+	remove_dir(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -728,6 +786,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_references),
 		cmocka_unit_test(test_structure_rules),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_mutations_never_crash),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,11 +4,13 @@
  * catalogue. Opening a catalogue only checks its 28-byte header, so the
  * explicit-language functions open it on every call and keep no state; the
  * current language of _() is the one piece of global state, set by
- * i18n_init() from the main thread.
+ * i18n_init() (atomic, so that a worker thread translating while the TUI
+ * switches language reads one language or the other, never a torn value).
  */
 #include "i18n/i18n.h"
 #include "util/util.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 static const char *const mo_paths[I18N_NLANGS] = {
@@ -20,16 +22,17 @@ static const char *const mo_paths[I18N_NLANGS] = {
 	[I18N_DE] = "i18n/de.mo",
 };
 
-static enum i18n_lang current = I18N_EN;
+static _Atomic int current = I18N_EN;
 
 void i18n_init(enum i18n_lang lang)
 {
-	current = (unsigned)lang < I18N_NLANGS ? lang : I18N_EN;
+	atomic_store_explicit(&current, (unsigned)lang < I18N_NLANGS ? (int)lang : I18N_EN,
+	                      memory_order_relaxed);
 }
 
 enum i18n_lang i18n_current(void)
 {
-	return current;
+	return (enum i18n_lang)atomic_load_explicit(&current, memory_order_relaxed);
 }
 
 static bool open_lang(enum i18n_lang lang, struct i18n_mo *mo)
@@ -65,15 +68,15 @@ const char *i18n_dngettext(enum i18n_lang lang, const char *ctx, const char *one
 
 const char *i18n_gettext(const char *msgid)
 {
-	return i18n_dgettext(current, NULL, msgid);
+	return i18n_dgettext(i18n_current(), NULL, msgid);
 }
 
 const char *i18n_ngettext(const char *one, const char *many, unsigned long n)
 {
-	return i18n_dngettext(current, NULL, one, many, n);
+	return i18n_dngettext(i18n_current(), NULL, one, many, n);
 }
 
 const char *i18n_pgettext(const char *ctx, const char *msgid)
 {
-	return i18n_dgettext(current, ctx, msgid);
+	return i18n_dgettext(i18n_current(), ctx, msgid);
 }

@@ -56,8 +56,9 @@ const char *i18n_lang_list(void);
 enum i18n_lang i18n_lang_from_env(void);
 
 /* ---- messages ------------------------------------------------------------- */
-/* Select the language of _(), P_() and C_() for the whole program (call from
- * the main thread, before other threads translate). Default: English. */
+/* Select the language of _(), P_() and C_() for the whole program; may be
+ * called again (a language switch in the TUI). Default: English. Strings
+ * already returned stay valid: they are never freed. */
 void i18n_init(enum i18n_lang lang);
 enum i18n_lang i18n_current(void);
 

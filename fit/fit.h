@@ -164,10 +164,12 @@ struct fit_job {
  * zeroed (set it with fit_model_from_size or from a preset). */
 void fit_job_defaults(struct fit_job *job);
 
-/* Guess a dense decoder's architecture from its size (billions): hidden ≈
- * cbrt(params × 128 / 12) rounded to 128, layers = hidden / 128, heads of
- * 128 dims, 8 KV heads (GQA, as Llama 3 / Qwen2.5 / Mistral), vocab 128256,
- * guessed = true. Returns 0, or -1 and *cause for an unusable size. */
+/* Guess a dense decoder's architecture from its size (billions), Llama-like:
+ * about 13·hidden² parameters per layer and hidden/layers ≈ 128, hidden
+ * rounded to a multiple of 1024 (256 for small models), heads of 128 dims,
+ * 8 KV heads (GQA, as Llama 3 / Qwen2.5 / Mistral), FFN 3.5 × hidden,
+ * vocab 128256; guessed = true. Returns 0, or -1 and *cause for a size
+ * outside FIT_SIZE_MIN_B..FIT_SIZE_MAX_B. */
 int fit_model_from_size(double params_b, struct fit_model *out, char **cause);
 
 /* Check every field of a job; 0, or -1 and *cause naming the bad field. */

@@ -105,12 +105,20 @@ int fit_model_from_size(double params_b, struct fit_model *out, char **cause)
 	memset(out, 0, sizeof *out);
 	out->params_b = params_b;
 	out->active_params_b = params_b;
-	/* params ≈ 12 · layers · hidden², with hidden / layers ≈ 128 (GPT-3,
-	 * Llama 2 7B, Llama 3 405B all sit near that ratio). */
-	double h = cbrt(params_b * 1e9 * 128.0 / 12.0);
-	int hidden = round_up(h, 128);
+	/* A Llama-like block (grouped-query attention, SwiGLU FFN of 3.5·h)
+	 * holds about 13·h² parameters, and hidden / layers ≈ 128 (Llama 2 7B:
+	 * 4096/32, Llama 3 405B: 16384/126), so params ≈ 13·h³/128. hidden is
+	 * rounded to a multiple of 1024 (256 below 3584) so that the head count
+	 * has the small divisors tensor parallelism needs; layers then follow
+	 * from the size: 7B → 4096 × 32 layers, 13B → 5120 × 38, 70B →
+	 * 9216 × 63, 405B → 15360 × 132. */
+	double h = cbrt(params_b * 1e9 * 128.0 / 13.0);
+	int step = h >= 3584 ? 1024 : 256;
+	int hidden = (int)lround(h / step) * step;
+	if (hidden < 256)
+		hidden = 256;
 	out->hidden = hidden;
-	out->layers = (int)lround(fmax(1.0, (double)hidden / 128.0));
+	out->layers = (int)lround(fmax(1.0, params_b * 1e9 / (13.0 * hidden * (double)hidden)));
 	out->head_dim = 128;
 	out->heads = hidden / 128;
 	out->kv_heads = out->heads < 8 ? out->heads : 8;

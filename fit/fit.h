@@ -153,10 +153,10 @@ struct fit_job {
 	int frames;              /* 1 for an image */
 	double act_bytes_per_pixel; /* peak activation bytes per output pixel and
 	                            image (denoiser with classifier-free guidance,
-	                            VAE decode), see fit.c */
+	                            VAE decode), see fit/model.c */
 };
 
-/* Fill *job with the defaults (documented in fit.c, shown by the UI):
+/* Fill *job with the defaults (documented in fit/model.c, shown by the UI):
  * method full, seq 2048, batch 1, checkpointing on, Korthikanti's formula
  * (flash_attention off), 1 GPU, ZeRO-3, Adam, LoRA rank 16, 4.127-bit 4-bit
  * base, 16-bit KV cache, 1 GB + 10 % margin, 1 B tokens, MFU 0.40,

@@ -1,0 +1,537 @@
+/*
+ * api — gpux's client for the exchange's HTTP+JSON API (docs/API.md), on
+ * libcurl's multi interface and cJSON.
+ *
+ * Non-blocking core. An api_client owns one curl multi handle (and so one
+ * connection cache: keep-alive, HTTP/2 multiplexing where TLS offers it).
+ * A request is started with api_<endpoint>_start(client, ..., callback,
+ * userdata), which returns at once; nothing happens on the wire until the
+ * owner of the poll loop pumps the client:
+ *
+ *     struct pollfd fds[16 + 1];          // the keyboard in fds[0]
+ *     int timeout = 1000;                 // what the loop would wait anyway
+ *     int n = api_fds(client, fds + 1, 16, &timeout);   // lowers timeout
+ *     poll(fds, n + 1, timeout);
+ *     api_perform(client);                // never blocks; runs callbacks
+ *
+ * Callbacks run only from inside api_perform() (or a blocking call), never
+ * from inside a *_start function. A callback receives either the decoded
+ * reply, which it then OWNS (free it with the type's _free function), or an
+ * error, which it only BORROWS (valid during the callback); exactly one of
+ * them is non-NULL. Callbacks may start new requests; they must not free the
+ * client.
+ *
+ * Blocking convenience: api_<endpoint>(client, ..., &out, &err) runs the
+ * same machinery until that request is done (for the scriptable commands).
+ * Returns 0 and *out, or -1 and *err (the caller frees it with
+ * api_error_free).
+ *
+ * Strictness: every reply is decoded into typed structs; a missing field, a
+ * wrong type, a number that is not a whole number where one is required, a
+ * negative amount of money, a number beyond 2^53, a truncated or non-JSON or
+ * oversized (> API_MAX_REPLY bytes) body becomes an API_ERR_PROTOCOL error
+ * naming the field; no zero is ever taken silently for a price. Every string
+ * that came from the server is passed through util_sanitize() before it is
+ * stored, so it is safe to print on a terminal.
+ *
+ * Retries: reads (GET) are retried with exponential backoff and jitter on
+ * network errors, timeouts, 5xx and 429 (honouring Retry-After). An order
+ * carries a client_order_id generated once per intent; after a timeout, a
+ * reset or a 5xx it is sent again with the SAME id, which the exchange
+ * answers with the original order (docs/API.md, idempotency), so it can
+ * never be placed twice. If no attempt gets an answer the error is
+ * API_ERR_UNKNOWN_OUTCOME, naming the client_order_id.
+ *
+ * The API key is sent in the Authorization header only; it never appears in
+ * an error, a message or a log line of this library.
+ */
+#ifndef GPUX_API_H
+#define GPUX_API_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest reply body accepted, after decompression. */
+#define API_MAX_REPLY (8u * 1024u * 1024u)
+
+/* ---- errors ------------------------------------------------------------------ */
+
+enum api_err {
+	API_ERR_NETWORK = 1,    /* could not connect, connection reset, DNS */
+	API_ERR_TIMEOUT,        /* no (complete) answer within the timeout */
+	API_ERR_TLS,            /* certificate or TLS handshake failure */
+	API_ERR_HTTP,           /* the exchange answered with an error (4xx/5xx) */
+	API_ERR_PROTOCOL,       /* the reply could not be understood (or was too big) */
+	API_ERR_UNKNOWN_OUTCOME,/* an order was sent but no attempt got an answer */
+	API_ERR_CONFIG,         /* bad URL, key file, local exchange could not start */
+};
+
+struct api_error {
+	enum api_err kind;
+	int http_status;        /* 0 when no HTTP status was received */
+	char *code;             /* the server's code, e.g. "INSUFFICIENT_FUNDS", or NULL */
+	char *message;          /* readable, sanitised, never NULL */
+	char *request_id;       /* the server's request id, or NULL */
+	int retry_after_s;      /* from Retry-After (429/503), else 0 */
+	char *client_order_id;  /* for order errors (and UNKNOWN_OUTCOME), else NULL */
+	int attempts;           /* how many times the request was sent */
+};
+
+/* A new error of `kind` with a formatted message (no code, no status). */
+struct api_error *api_error_new(enum api_err kind, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Free and set *e to NULL; NULL and *e == NULL are fine. */
+void api_error_free(struct api_error **e);
+/* One line a user can read (translated), malloc'ed, e.g.
+ *   "the exchange refused: INSUFFICIENT_FUNDS: available 12.00 USD (request r-9f2)"
+ *   "cannot reach the exchange at 127.0.0.1:8080: Connection refused"
+ * Never contains the API key. */
+char *api_error_text(const struct api_error *e);
+/* The stable name of a kind: "network", "timeout", "tls", "http", "protocol",
+ * "unknown_outcome", "config" (static; for JSON output and tests). */
+const char *api_err_name(enum api_err kind);
+
+/* ---- configuration ----------------------------------------------------------- */
+
+struct api_config {
+	const char *url;          /* "https://host[:port][/prefix]", "http://…", "unix:/path.sock" */
+	const char *key;          /* API key (Bearer), or NULL for public endpoints only */
+	long connect_timeout_ms;  /* 0: 5000 */
+	long timeout_ms;          /* whole request, per attempt; 0: 15000 */
+	int max_attempts;         /* per request, including the first; 0: 4; 1: no retry */
+	long backoff_ms;          /* first retry delay before jitter; 0: 250 */
+	bool insecure;            /* do not verify TLS certificates (say so loudly) */
+	bool local_demo;          /* this is gpux's own local demo exchange */
+};
+
+/* ---- the client ---------------------------------------------------------------- */
+
+struct api_client;
+
+/* A new client for cfg (strings are copied); NULL and *cause on a bad URL. */
+struct api_client *api_client_new(const struct api_config *cfg, char **cause);
+/* Free the client, abandoning every pending request without calling its
+ * callback; sets *c to NULL. Not from inside a callback. */
+void api_client_free(struct api_client **c);
+/* True when the client talks to gpux's own local demo exchange (see
+ * api_local_start); everything that prints should say so. */
+bool api_client_is_local_demo(const struct api_client *c);
+/* "127.0.0.1:8080", "exchange.example.com", "local demo exchange" — for
+ * status lines and messages (static inside the client; no credentials). */
+const char *api_client_label(const struct api_client *c);
+
+/* ---- the pump (poll integration) ------------------------------------------------ */
+
+/* Fill fds[0..max-1] with the sockets the client waits on (events set,
+ * revents 0) and return how many were written. Lower *timeout_ms (in/out;
+ * -1 = infinite) to when the client next needs api_perform() even if no
+ * socket is ready (curl's timers, retry backoff); never raises it.
+ * With more sockets than max, only max are written and *timeout_ms is
+ * lowered to a few ms so the others are still served. */
+int api_fds(struct api_client *c, struct pollfd *fds, int max, int *timeout_ms);
+/* Do whatever can be done now without waiting: read/write ready sockets,
+ * run expired timers, start due retries, decode finished replies, call
+ * their callbacks. Cheap when there is nothing to do. */
+void api_perform(struct api_client *c);
+/* Number of requests started and not yet delivered. */
+int api_pending(const struct api_client *c);
+/* Abandon request `id` (returned by a *_start): its callback will not be
+ * called. An order already sent may still be placed: only abandon an order
+ * when quitting. Unknown ids are ignored. */
+void api_abandon(struct api_client *c, uint64_t id);
+
+/* ---- wire types (docs/API.md) --------------------------------------------------
+ * Conventions of every decoded struct: strings are malloc'ed and sanitised;
+ * money is int64 minor units (prices: US cents per GPU-hour); a price or id
+ * that may be absent (JSON null) is -1; times are Unix seconds of the
+ * exchange clock, -1 when null. Each type has a _free(T **) that frees it
+ * and sets the pointer to NULL (NULL is fine). */
+
+enum api_side { API_BUY, API_SELL };
+enum api_order_type { API_LIMIT, API_MARKET };
+enum api_tif { API_TIF_DEFAULT = -1, API_GTC = 0, API_IOC, API_FOK };
+enum api_order_status {
+	API_ORDER_OPEN, API_ORDER_PARTIALLY_FILLED, API_ORDER_FILLED,
+	API_ORDER_CANCELLED, API_ORDER_EXPIRED, API_ORDER_REJECTED,
+};
+enum api_role { API_ROLE_BUYER, API_ROLE_SELLER, API_ROLE_BOTH };
+enum api_market_state { API_MARKET_PRE_OPEN, API_MARKET_OPEN, API_MARKET_HALTED };
+enum api_rental_status { API_RENTAL_ACTIVE, API_RENTAL_COMPLETED, API_RENTAL_STOPPED };
+enum api_ledger_kind {
+	API_LEDGER_DEPOSIT, API_LEDGER_HOLD, API_LEDGER_RELEASE, API_LEDGER_CHARGE,
+	API_LEDGER_VAT, API_LEDGER_PAYOUT,
+};
+
+/* The wire names ("buy", "partially_filled", "pre_open", …); static. */
+const char *api_side_name(enum api_side v);
+const char *api_order_type_name(enum api_order_type v);
+const char *api_tif_name(enum api_tif v);            /* "gtc"; "" for DEFAULT */
+const char *api_order_status_name(enum api_order_status v);
+const char *api_role_name(enum api_role v);
+const char *api_market_state_name(enum api_market_state v);
+const char *api_rental_status_name(enum api_rental_status v);
+const char *api_ledger_kind_name(enum api_ledger_kind v);
+/* Parse a wire name; 0 and *out, or -1. */
+int api_tif_parse(const char *s, enum api_tif *out);
+
+/* A named integer rate: FX ("EUR" → 920000 micro-units per USD) or VAT
+ * ("PT" → 2300 basis points). */
+struct api_rate {
+	char *key;
+	int64_t value;
+};
+
+/* GET /v1/market */
+struct api_market {
+	enum api_market_state state;
+	int64_t opens_at;          /* -1: not announced */
+	int64_t server_time;
+	double clock_speed;        /* exchange seconds per real second */
+	bool demo, simulated_payments;
+	char **currencies;
+	size_t n_currencies;
+	char *fx_date, *fx_note;
+	struct api_rate *fx;       /* rate_micro, units of C per USD × 10^6 */
+	size_t n_fx;
+	char *vat_date, *vat_source;
+	struct api_rate *vat;      /* rate_bp per country */
+	size_t n_vat;
+	int64_t gpus_max, hours_max, price_cents_max; /* from "limits"; -1 if absent */
+};
+void api_market_free(struct api_market **p);
+
+/* GET /v1/gpus (the catalogue; the fields gpux uses from the exchange) */
+struct api_gpu {
+	char *id, *name, *arch, *vendor;
+	double memory_gb;
+};
+struct api_gpus {
+	struct api_gpu *v;
+	size_t n;
+};
+void api_gpus_free(struct api_gpus **p);
+
+/* GET /v1/workloads */
+struct api_workload {
+	char *id, *title;
+	char **gpus;               /* GPU ids, in table order */
+	size_t n_gpus;
+};
+struct api_workloads {
+	struct api_workload *v;
+	size_t n;
+};
+void api_workloads_free(struct api_workloads **p);
+
+/* GET /v1/quotes */
+struct api_quote {
+	char *gpu;
+	int64_t best_ask_cents;    /* -1: no ask */
+	int64_t ask_gpus;
+	int64_t best_bid_cents;    /* -1: no bid */
+	int64_t bid_gpus;
+	int64_t last_cents;        /* -1: no trade yet */
+};
+struct api_quotes {
+	bool unchanged;            /* 304: same as the reply whose ETag was sent; v empty */
+	char *etag;                /* send it back as the etag of the next request */
+	int64_t seq;               /* -1 when unchanged */
+	int64_t server_time;       /* -1 when unchanged */
+	struct api_quote *v;
+	size_t n;
+};
+void api_quotes_free(struct api_quotes **p);
+/* The quote of gpu id, or NULL. */
+const struct api_quote *api_quotes_find(const struct api_quotes *q, const char *gpu);
+
+/* GET /v1/books/{gpu} */
+struct api_level {
+	int64_t price_cents, gpus, orders;
+};
+struct api_book {
+	char *gpu;
+	int64_t seq, server_time;
+	struct api_level *asks;    /* best (lowest) first */
+	size_t n_asks;
+	struct api_level *bids;    /* best (highest) first */
+	size_t n_bids;
+};
+void api_book_free(struct api_book **p);
+
+/* GET /v1/trades/{gpu} */
+struct api_trade {
+	int64_t id, price_cents, gpus, hours;
+	enum api_side taker_side;
+	int64_t at;
+};
+struct api_trades {
+	char *gpu;
+	struct api_trade *v;       /* newest first */
+	size_t n;
+	char *next_cursor;         /* NULL on the last page */
+};
+void api_trades_free(struct api_trades **p);
+
+/* POST /v1/accounts and GET /v1/account */
+struct api_balance {
+	int64_t available_minor, held_minor, total_minor;
+};
+struct api_account {
+	int64_t id;
+	char *api_key;             /* only from api_account_create: shown once; wiped by _free */
+	char *email, *country, *currency;
+	enum api_role role;
+	int64_t vat_rate_bp;
+	int64_t fx_rate_micro;     /* -1 from create */
+	int64_t created_at;
+	bool has_balance;          /* false from create */
+	struct api_balance balance;
+	int64_t open_orders, active_rentals; /* -1 from create */
+};
+void api_account_free(struct api_account **p);
+
+/* POST /v1/deposits */
+struct api_deposit {
+	int64_t id, account_id, amount_minor;
+	char *currency;
+	int64_t at;
+	struct api_balance balance;
+};
+void api_deposit_free(struct api_deposit **p);
+
+/* GET /v1/ledger */
+struct api_ledger_row {
+	int64_t id, entry_id;
+	enum api_ledger_kind kind;
+	bool held;                 /* bucket "held" (else "available") */
+	int64_t amount_minor;      /* signed */
+	char *currency;
+	int64_t order_id, rental_id; /* -1 when null */
+	int64_t at;
+};
+struct api_ledger {
+	struct api_ledger_row *v;
+	size_t n;
+	char *next_cursor;
+};
+void api_ledger_free(struct api_ledger **p);
+
+/* An order as the client asks for it (POST /v1/orders and /preview). */
+struct api_order_req {
+	const char *client_order_id; /* place: NULL = a new one is generated (see
+	                                api_client_order_id_new); preview: ignored */
+	const char *gpu;
+	enum api_side side;
+	enum api_order_type type;
+	int gpus, hours;
+	int64_t price_cents;       /* limit price; for a market order its cap
+	                              (max_price_cents of a buy, min_price_cents of a sell) */
+	enum api_tif tif;          /* API_TIF_DEFAULT: the exchange's default */
+};
+
+/* POST /v1/orders/preview */
+struct api_preview_fill {
+	int64_t price_cents, gpus;
+};
+struct api_preview {
+	char *gpu;
+	enum api_side side;
+	enum api_order_type type;
+	enum api_tif tif;
+	int64_t gpus, hours, price_cents;
+	enum api_market_state market_state;
+	struct api_preview_fill *fills;
+	size_t n_fills;
+	int64_t fill_gpus, rest_gpus, expire_gpus;
+	char *currency;
+	int64_t fx_rate_micro, vat_rate_bp;
+	int64_t unit_minor, hold_minor;
+	int64_t net_minor, vat_minor, total_minor;   /* cost of the fills */
+	int64_t balance_available_minor, balance_after_minor; /* after may be < 0 if rejected */
+	enum api_order_status would_status;
+	char *reject_code, *reject_message;          /* NULL unless it would be rejected */
+};
+void api_preview_free(struct api_preview **p);
+
+/* POST /v1/orders, GET /v1/orders/{id}, DELETE /v1/orders/{id} */
+struct api_fill {
+	int64_t trade_id, price_cents, gpus, hours, rental_id;
+	bool maker;                /* liquidity "maker" (it was resting) */
+	int64_t at;
+};
+struct api_order {
+	int64_t id;
+	char *client_order_id;
+	char *gpu;
+	enum api_side side;
+	enum api_order_type type;
+	enum api_tif tif;
+	int64_t gpus, hours, price_cents; /* limit price, or the cap/floor of a market order */
+	enum api_order_status status;
+	int64_t filled_gpus, remaining_gpus, filled_value_cents;
+	char *currency;
+	int64_t hold_minor;
+	int64_t created_at, updated_at;
+	bool has_fills;            /* false in lists */
+	struct api_fill *fills;    /* oldest first */
+	size_t n_fills;
+	bool replayed;             /* place: the exchange had this client_order_id already
+	                              (a retry found the original order) */
+	bool reconciled;           /* place: found by client_order_id after the POSTs got
+	                              no answer */
+};
+void api_order_free(struct api_order **p);
+
+/* GET /v1/orders */
+struct api_orders {
+	struct api_order *v;
+	size_t n;
+	char *next_cursor;
+};
+void api_orders_free(struct api_orders **p);
+
+/* GET /v1/rentals, POST /v1/rentals/{id}/stop */
+struct api_rental {
+	int64_t id;
+	char *gpu;
+	bool seller;               /* role "seller" (else "buyer") */
+	int64_t order_id, trade_id, gpus, hours, price_cents;
+	enum api_rental_status status;
+	int64_t hours_billed;
+	int64_t started_at, ends_at, stopped_at, next_bill_at; /* -1 when null */
+	char *currency;
+	int64_t unit_minor, hourly_minor, hourly_vat_minor;
+	int64_t billed_minor, refunded_minor, held_minor;
+};
+void api_rental_free(struct api_rental **p);
+struct api_rentals {
+	struct api_rental *v;
+	size_t n;
+	char *next_cursor;
+};
+void api_rentals_free(struct api_rentals **p);
+
+/* Filters and paging of the list endpoints; NULL / 0 = not sent.
+ * orders: status ("open", "closed", "all" or a status name), gpu, side,
+ * client_order_id; rentals: status ("active", "ended", "all"), gpu;
+ * ledger and trades: only cursor and limit. */
+struct api_list_query {
+	const char *status;
+	const char *gpu;
+	const char *side;
+	const char *client_order_id;
+	const char *cursor;
+	int limit;                 /* 1..200; 0 = the exchange's default (50) */
+};
+
+/* A new client order id (32 hex digits, 128 random bits), malloc'ed. Make ONE
+ * per intent to trade and send that same id again when retrying it. */
+char *api_client_order_id_new(void);
+
+/* ---- asynchronous calls ------------------------------------------------------
+ * Each returns the request's id (> 0) for api_abandon(). The callback gets
+ * (userdata, reply, NULL) — and owns reply — or (userdata, NULL, error) —
+ * and only borrows error. Arguments are copied; nothing needs to outlive the
+ * call. */
+typedef void (*api_market_cb)(void *ud, struct api_market *r, const struct api_error *e);
+typedef void (*api_gpus_cb)(void *ud, struct api_gpus *r, const struct api_error *e);
+typedef void (*api_workloads_cb)(void *ud, struct api_workloads *r, const struct api_error *e);
+typedef void (*api_quotes_cb)(void *ud, struct api_quotes *r, const struct api_error *e);
+typedef void (*api_book_cb)(void *ud, struct api_book *r, const struct api_error *e);
+typedef void (*api_trades_cb)(void *ud, struct api_trades *r, const struct api_error *e);
+typedef void (*api_account_cb)(void *ud, struct api_account *r, const struct api_error *e);
+typedef void (*api_deposit_cb)(void *ud, struct api_deposit *r, const struct api_error *e);
+typedef void (*api_ledger_cb)(void *ud, struct api_ledger *r, const struct api_error *e);
+typedef void (*api_preview_cb)(void *ud, struct api_preview *r, const struct api_error *e);
+typedef void (*api_order_cb)(void *ud, struct api_order *r, const struct api_error *e);
+typedef void (*api_orders_cb)(void *ud, struct api_orders *r, const struct api_error *e);
+typedef void (*api_rental_cb)(void *ud, struct api_rental *r, const struct api_error *e);
+typedef void (*api_rentals_cb)(void *ud, struct api_rentals *r, const struct api_error *e);
+
+uint64_t api_market_start(struct api_client *c, api_market_cb cb, void *ud);
+uint64_t api_gpus_start(struct api_client *c, api_gpus_cb cb, void *ud);
+uint64_t api_workloads_start(struct api_client *c, api_workloads_cb cb, void *ud);
+/* etag: the last reply's ETag or NULL; an unchanged book gives r->unchanged. */
+uint64_t api_quotes_start(struct api_client *c, const char *etag, api_quotes_cb cb, void *ud);
+/* depth 0: the exchange's default (20). */
+uint64_t api_book_start(struct api_client *c, const char *gpu, int depth, api_book_cb cb,
+			void *ud);
+uint64_t api_trades_start(struct api_client *c, const char *gpu,
+			  const struct api_list_query *q, api_trades_cb cb, void *ud);
+/* POST /v1/accounts: currency "EUR"|"USD"|"GBP", role: buyer|seller|both.
+ * Not retried unless the request surely did not leave (it is not idempotent). */
+uint64_t api_account_create_start(struct api_client *c, const char *email,
+				  const char *country, const char *currency, enum api_role role,
+				  api_account_cb cb, void *ud);
+uint64_t api_account_start(struct api_client *c, api_account_cb cb, void *ud);
+/* POST /v1/deposits to the caller's own account (demo exchanges). Not retried
+ * unless the request surely did not leave. */
+uint64_t api_deposit_start(struct api_client *c, int64_t amount_minor, api_deposit_cb cb,
+			   void *ud);
+uint64_t api_ledger_start(struct api_client *c, const struct api_list_query *q,
+			  api_ledger_cb cb, void *ud);
+uint64_t api_order_preview_start(struct api_client *c, const struct api_order_req *o,
+				 api_preview_cb cb, void *ud);
+/* Place an order: retried with the same client_order_id after a timeout, a
+ * reset, a 5xx or a 429; if no attempt is answered, the exchange is asked for
+ * the order by client_order_id (r->reconciled), and if that fails too the
+ * error is API_ERR_UNKNOWN_OUTCOME. Errors carry e->client_order_id. */
+uint64_t api_order_place_start(struct api_client *c, const struct api_order_req *o,
+			       api_order_cb cb, void *ud);
+uint64_t api_order_get_start(struct api_client *c, int64_t id, api_order_cb cb, void *ud);
+uint64_t api_order_cancel_start(struct api_client *c, int64_t id, api_order_cb cb, void *ud);
+uint64_t api_orders_start(struct api_client *c, const struct api_list_query *q,
+			  api_orders_cb cb, void *ud);
+uint64_t api_rentals_start(struct api_client *c, const struct api_list_query *q,
+			   api_rentals_cb cb, void *ud);
+uint64_t api_rental_stop_start(struct api_client *c, int64_t id, api_rental_cb cb, void *ud);
+
+/* ---- blocking calls (scriptable commands) ---------------------------------------
+ * The same requests, run to the end: 0 and *out (caller frees), or -1 and *err
+ * (caller frees with api_error_free). Other pending requests of the client
+ * progress meanwhile (and their callbacks run). */
+int api_market(struct api_client *c, struct api_market **out, struct api_error **err);
+int api_gpus(struct api_client *c, struct api_gpus **out, struct api_error **err);
+int api_workloads(struct api_client *c, struct api_workloads **out, struct api_error **err);
+int api_quotes(struct api_client *c, const char *etag, struct api_quotes **out,
+	       struct api_error **err);
+int api_book(struct api_client *c, const char *gpu, int depth, struct api_book **out,
+	     struct api_error **err);
+int api_trades(struct api_client *c, const char *gpu, const struct api_list_query *q,
+	       struct api_trades **out, struct api_error **err);
+int api_account_create(struct api_client *c, const char *email, const char *country,
+		       const char *currency, enum api_role role, struct api_account **out,
+		       struct api_error **err);
+int api_account(struct api_client *c, struct api_account **out, struct api_error **err);
+int api_deposit(struct api_client *c, int64_t amount_minor, struct api_deposit **out,
+		struct api_error **err);
+int api_ledger(struct api_client *c, const struct api_list_query *q, struct api_ledger **out,
+	       struct api_error **err);
+int api_order_preview(struct api_client *c, const struct api_order_req *o,
+		      struct api_preview **out, struct api_error **err);
+int api_order_place(struct api_client *c, const struct api_order_req *o, struct api_order **out,
+		    struct api_error **err);
+int api_order_get(struct api_client *c, int64_t id, struct api_order **out,
+		  struct api_error **err);
+int api_order_cancel(struct api_client *c, int64_t id, struct api_order **out,
+		     struct api_error **err);
+int api_orders(struct api_client *c, const struct api_list_query *q, struct api_orders **out,
+	       struct api_error **err);
+int api_rentals(struct api_client *c, const struct api_list_query *q, struct api_rentals **out,
+		struct api_error **err);
+int api_rental_stop(struct api_client *c, int64_t id, struct api_rental **out,
+		    struct api_error **err);
+
+/* ---- reply decoders (exposed for tests and fuzzers) -------------------------------
+ * Decode a reply body of `len` bytes (NUL-terminated at data[len]) as the
+ * reply of endpoint `name` ("market", "gpus", "workloads", "quotes", "book",
+ * "trades", "account", "deposit", "ledger", "preview", "order", "orders",
+ * "rental", "rentals", "error") with HTTP status `status`. 0 and *out (free
+ * with api_reply_free(name, &out)), or -1 and *cause. */
+int api_decode(const char *name, long status, const char *data, size_t len, void **out,
+	       char **cause);
+void api_reply_free(const char *name, void **out);
+
+#endif

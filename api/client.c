@@ -1,0 +1,878 @@
+/*
+ * The exchange client's engine: one curl multi handle driven through
+ * curl_multi_socket_action(). libcurl tells us which sockets it wants watched
+ * (CURLMOPT_SOCKETFUNCTION) and when it next needs time (CURLMOPT_TIMERFUNCTION);
+ * we keep both in the client, so api_fds() can hand them to the caller's poll()
+ * and api_perform() can serve exactly what is ready (a zero-timeout poll over
+ * our own sockets tells it which) without ever waiting.
+ *
+ * A call is one request as the caller sees it; it may take several attempts.
+ * Each attempt gets a fresh easy handle (connections stay in the multi's cache,
+ * so keep-alive and HTTP/2 reuse still work). When an attempt ends it is
+ * classified: success (decoded by the endpoint's decoder), a final error, or a
+ * retryable failure, which schedules the next attempt after an exponential
+ * backoff with jitter (or the server's Retry-After). Finished calls are
+ * delivered to their typed callbacks at the end of api_perform(), after curl
+ * is done with them, so a callback may start new calls.
+ */
+#include "api/internal.h"
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+
+#define DEFAULT_CONNECT_MS 5000
+#define DEFAULT_TIMEOUT_MS 15000
+#define DEFAULT_ATTEMPTS 4
+#define DEFAULT_BACKOFF_MS 250
+#define MAX_BACKOFF_MS 8000
+#define MAX_RETRY_AFTER_S 30   /* a longer Retry-After is reported, not waited for */
+
+struct api_sock {
+	curl_socket_t fd;
+	short events;
+};
+
+struct api_call {
+	struct api_call *next;
+	struct api_client *c;
+	uint64_t id;
+	struct api_req req;
+	int attempts;
+	int64_t retry_at;          /* ms (util_now_ms), -1 when not waiting */
+	bool maybe_sent;           /* an attempt may have reached the exchange */
+	bool reconciling;          /* an order: asking for it by client_order_id */
+	struct api_error *post_err; /* an order: the last POST's failure, while reconciling */
+	bool abandoned;
+	/* the attempt in flight */
+	CURL *easy;
+	struct curl_slist *headers;
+	struct buf body;
+	bool too_big;
+	char *etag_seen;
+	char *request_id_seen;
+	char errbuf[CURL_ERROR_SIZE]; /* curl's API wants a buffer of this size */
+	/* the outcome */
+	bool done;
+	void *reply;
+	struct api_error *err;
+};
+
+struct api_client {
+	CURLM *multi;
+	char *base;                /* "https://host:port/prefix", no trailing '/' */
+	char *unix_path;           /* or NULL */
+	char *auth;                /* "Authorization: Bearer KEY" or NULL; wiped on free */
+	char *label;
+	long connect_ms, total_ms, backoff_ms;
+	int max_attempts;
+	bool insecure, local;
+	struct api_sock *socks;
+	size_t n_socks;
+	struct pollfd *scratch;
+	size_t cap_scratch;
+	int64_t timer_at;          /* -1: curl needs no timeout call */
+	struct api_call *calls;    /* started, not yet finished */
+	struct api_call *delivering; /* finished, being handed to callbacks */
+	uint64_t next_id;
+};
+
+static bool curl_ready;
+
+/* ---- random ------------------------------------------------------------------ */
+
+static void random_bytes(void *p, size_t n)
+{
+	unsigned char *b = p;
+
+	while (n > 0) {
+		ssize_t r = getrandom(b, n, 0);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			fatal("getrandom: %s", strerror(errno));
+		}
+		b += r;
+		n -= (size_t)r;
+	}
+}
+
+uint64_t api_random64(void)
+{
+	uint64_t v;
+
+	random_bytes(&v, sizeof v);
+	return v;
+}
+
+char *api_new_client_order_id(void)
+{
+	unsigned char raw[16];
+	char *s = xmalloc(33);
+
+	random_bytes(raw, sizeof raw);
+	for (size_t i = 0; i < sizeof raw; i++) {
+		s[2 * i] = "0123456789abcdef"[raw[i] >> 4];
+		s[2 * i + 1] = "0123456789abcdef"[raw[i] & 15];
+	}
+	s[32] = '\0';
+	return s;
+}
+
+/* ---- curl's callbacks ----------------------------------------------------------- */
+
+static int on_socket(CURL *easy, curl_socket_t fd, int what, void *userp, void *socketp)
+{
+	struct api_client *c = userp;
+	size_t i;
+
+	for (i = 0; i < c->n_socks; i++)
+		if (c->socks[i].fd == fd)
+			break;
+	if (what == CURL_POLL_REMOVE) {
+		if (i < c->n_socks)
+			c->socks[i] = c->socks[--c->n_socks];
+		return 0;
+	}
+	if (i == c->n_socks) {
+		c->socks = xreallocarray(c->socks, c->n_socks + 1, sizeof *c->socks);
+		c->socks[c->n_socks++].fd = fd;
+	}
+	c->socks[i].events = (short)(((what & CURL_POLL_IN) ? POLLIN : 0) |
+				     ((what & CURL_POLL_OUT) ? POLLOUT : 0));
+	return 0;
+}
+
+static int on_timer(CURLM *multi, long timeout_ms, void *userp)
+{
+	struct api_client *c = userp;
+
+	c->timer_at = timeout_ms < 0 ? -1 : util_now_ms() + timeout_ms;
+	return 0;
+}
+
+static size_t on_body(char *data, size_t size, size_t n, void *userp)
+{
+	struct api_call *call = userp;
+	size_t len = size * n;
+
+	if (call->body.len + len > API_MAX_REPLY) {
+		call->too_big = true;
+		return 0;    /* aborts the transfer with CURLE_WRITE_ERROR */
+	}
+	buf_append(&call->body, data, len);
+	return len;
+}
+
+/* The value of header line `line` if its name is `name`, trimmed, malloc'ed. */
+static char *header_value(const char *line, size_t len, const char *name)
+{
+	size_t nl = strlen(name);
+	const char *v, *end;
+
+	if (len <= nl || strncasecmp(line, name, nl) != 0 || line[nl] != ':')
+		return NULL;
+	v = line + nl + 1;
+	end = line + len;
+	while (v < end && (*v == ' ' || *v == '\t'))
+		v++;
+	while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	return util_sanitize(v, (size_t)(end - v), true);
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *userp)
+{
+	struct api_call *call = userp;
+	size_t len = size * n;
+	char *v;
+
+	if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
+		/* a new response (after 100 Continue, say): forget the last one's headers */
+		free(call->etag_seen);
+		free(call->request_id_seen);
+		call->etag_seen = call->request_id_seen = NULL;
+	} else if ((v = header_value(data, len, "ETag")) != NULL) {
+		free(call->etag_seen);
+		call->etag_seen = v;
+	} else if ((v = header_value(data, len, "X-Request-Id")) != NULL) {
+		free(call->request_id_seen);
+		call->request_id_seen = v;
+	}
+	return len;
+}
+
+/* ---- the client ------------------------------------------------------------------- */
+
+static int parse_url(struct api_client *c, const char *url, char **cause)
+{
+	CURLU *u;
+	char *host = NULL, *port = NULL, *scheme = NULL;
+	size_t len;
+
+	if (url == NULL || *url == '\0')
+		return set_cause(cause, _("no exchange URL given"));
+	if (strncmp(url, "unix:", 5) == 0) {
+		if (url[5] != '/')
+			return set_cause(cause, _("\"%s\" is not an exchange URL; accepted: "
+						  "unix:/PATH/TO.sock"), url);
+		c->unix_path = xstrdup(url + 5);
+		c->base = xstrdup("http://localhost");
+		c->label = xstrdup(url);
+		return 0;
+	}
+	u = curl_url();
+	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0) ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+		char *shown = util_sanitize(url, 200, true);
+		curl_free(scheme);
+		curl_url_cleanup(u);
+		set_cause(cause, _("\"%s\" is not an exchange URL; accepted: https://HOST[:PORT], "
+				   "http://HOST[:PORT], unix:/PATH/TO.sock"), shown);
+		free(shown);
+		return -1;
+	}
+	if (curl_url_get(u, CURLUPART_PORT, &port, 0) == CURLUE_OK)
+		c->label = xasprintf("%s:%s", host, port);
+	else
+		c->label = xstrdup(host);
+	curl_free(host);
+	curl_free(port);
+	curl_free(scheme);
+	curl_url_cleanup(u);
+	c->base = xstrdup(url);
+	len = strlen(c->base);
+	while (len > 0 && c->base[len - 1] == '/')
+		c->base[--len] = '\0';
+	return 0;
+}
+
+struct api_client *api_client_new(const struct api_config *cfg, char **cause)
+{
+	struct api_client *c;
+
+	if (!curl_ready) {
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+			set_cause(cause, "libcurl could not be initialised");
+			return NULL;
+		}
+		curl_ready = true;
+	}
+	c = xcalloc(1, sizeof *c);
+	if (parse_url(c, cfg->url, cause) != 0) {
+		free(c->base);
+		free(c->unix_path);
+		free(c->label);
+		free(c);
+		return NULL;
+	}
+	if (cfg->local_demo) {
+		free(c->label);
+		c->label = xstrdup(_("local demo exchange"));
+	}
+	if (cfg->key != NULL && *cfg->key != '\0')
+		c->auth = xasprintf("Authorization: Bearer %s", cfg->key);
+	c->connect_ms = cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms : DEFAULT_CONNECT_MS;
+	c->total_ms = cfg->timeout_ms > 0 ? cfg->timeout_ms : DEFAULT_TIMEOUT_MS;
+	c->max_attempts = cfg->max_attempts > 0 ? cfg->max_attempts : DEFAULT_ATTEMPTS;
+	c->backoff_ms = cfg->backoff_ms > 0 ? cfg->backoff_ms : DEFAULT_BACKOFF_MS;
+	c->insecure = cfg->insecure;
+	c->local = cfg->local_demo;
+	c->timer_at = -1;
+	c->next_id = 1;
+	c->multi = curl_multi_init();
+	if (c->multi == NULL)
+		fatal("curl_multi_init failed");
+	curl_multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+	curl_multi_setopt(c->multi, CURLMOPT_SOCKETDATA, c);
+	curl_multi_setopt(c->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+	curl_multi_setopt(c->multi, CURLMOPT_TIMERDATA, c);
+	curl_multi_setopt(c->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
+	curl_multi_setopt(c->multi, CURLMOPT_MAX_HOST_CONNECTIONS, 6L);
+	return c;
+}
+
+bool api_client_is_local_demo(const struct api_client *c)
+{
+	return c != NULL && c->local;
+}
+
+const char *api_client_label(const struct api_client *c)
+{
+	return c->label;
+}
+
+static void attempt_end(struct api_call *call)
+{
+	if (call->easy != NULL) {
+		curl_multi_remove_handle(call->c->multi, call->easy);
+		curl_easy_cleanup(call->easy);
+		call->easy = NULL;
+	}
+	curl_slist_free_all(call->headers);
+	call->headers = NULL;
+	buf_free(&call->body);
+	call->too_big = false;
+	free(call->etag_seen);
+	free(call->request_id_seen);
+	call->etag_seen = call->request_id_seen = NULL;
+}
+
+static void call_free(struct api_call *call)
+{
+	attempt_end(call);
+	free(call->req.path);
+	free(call->req.body);
+	free(call->req.etag);
+	free(call->req.client_order_id);
+	if (call->reply != NULL)
+		call->req.ep->free_reply(call->reply);
+	api_error_free(&call->err);
+	api_error_free(&call->post_err);
+	free(call->req.reconcile_path);
+	free(call);
+}
+
+void api_client_free(struct api_client **pc)
+{
+	struct api_client *c;
+
+	if (pc == NULL || *pc == NULL)
+		return;
+	c = *pc;
+	while (c->calls != NULL) {
+		struct api_call *next = c->calls->next;
+		call_free(c->calls);
+		c->calls = next;
+	}
+	while (c->delivering != NULL) {
+		struct api_call *next = c->delivering->next;
+		call_free(c->delivering);
+		c->delivering = next;
+	}
+	curl_multi_cleanup(c->multi);
+	if (c->auth != NULL) {
+		explicit_bzero(c->auth, strlen(c->auth));
+		free(c->auth);
+	}
+	free(c->base);
+	free(c->unix_path);
+	free(c->label);
+	free(c->socks);
+	free(c->scratch);
+	free(c);
+	*pc = NULL;
+}
+
+/* ---- attempts ------------------------------------------------------------------------ */
+
+static void attempt_start(struct api_call *call)
+{
+	struct api_client *c = call->c;
+	CURL *e = curl_easy_init();
+	char *url;
+
+	if (e == NULL)
+		fatal("curl_easy_init failed");
+	call->easy = e;
+	call->attempts++;
+	call->retry_at = -1;
+	call->errbuf[0] = '\0';
+	url = xasprintf("%s%s", c->base, call->req.path);
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	free(url);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, call);
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, call->errbuf);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, call);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, call);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, c->connect_ms);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->total_ms);
+	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)API_MAX_REPLY);
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, "gpux");
+	if (c->unix_path != NULL)
+		curl_easy_setopt(e, CURLOPT_UNIX_SOCKET_PATH, c->unix_path);
+	if (c->insecure) {
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+	}
+	call->headers = curl_slist_append(call->headers, "Accept: application/json");
+	call->headers = curl_slist_append(call->headers, "Expect:");
+	if (c->auth != NULL)
+		call->headers = curl_slist_append(call->headers, c->auth);
+	if (call->req.etag != NULL) {
+		char *h = xasprintf("If-None-Match: %s", call->req.etag);
+		call->headers = curl_slist_append(call->headers, h);
+		free(h);
+	}
+	if (call->req.body != NULL) {
+		call->headers = curl_slist_append(call->headers, "Content-Type: application/json");
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(call->req.body));
+		curl_easy_setopt(e, CURLOPT_POSTFIELDS, call->req.body);
+	}
+	if (strcmp(call->req.method, "GET") != 0) {
+		if (call->req.body == NULL && strcmp(call->req.method, "POST") == 0) {
+			curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, 0L);
+			curl_easy_setopt(e, CURLOPT_POSTFIELDS, "");
+		} else if (strcmp(call->req.method, "POST") != 0) {
+			curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, call->req.method);
+		}
+	}
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, call->headers);
+	if (curl_multi_add_handle(c->multi, e) != CURLM_OK)
+		fatal("curl_multi_add_handle failed");
+}
+
+uint64_t api_call_start(struct api_client *c, struct api_req *req)
+{
+	struct api_call *call = xcalloc(1, sizeof *call);
+
+	call->c = c;
+	call->id = c->next_id++;
+	call->req = *req;
+	memset(req, 0, sizeof *req);
+	call->retry_at = -1;
+	call->next = c->calls;
+	c->calls = call;
+	attempt_start(call);
+	return call->id;
+}
+
+void (*api_call_cb(const struct api_call *call))(void)
+{
+	return call->req.cb;
+}
+
+void *api_call_ud(const struct api_call *call)
+{
+	return call->req.ud;
+}
+
+/* ---- classifying an ended attempt ---------------------------------------------------- */
+
+/* Milliseconds as people read a timeout: "15 s", "1.5 s", "500 ms". */
+static char *fmt_ms(long ms)
+{
+	if (ms < 1000)
+		return xasprintf("%ld ms", ms);
+	if (ms % 1000 == 0)
+		return xasprintf("%ld s", ms / 1000);
+	return xasprintf("%ld.%ld s", ms / 1000, (ms % 1000) / 100);
+}
+
+static const char *curl_reason(const struct api_call *call, CURLcode rc)
+{
+	/* For a Unix socket curl's text speaks of "localhost port 80": say less. */
+	if (call->errbuf[0] != '\0' && call->c->unix_path == NULL)
+		return call->errbuf;
+	return curl_easy_strerror(rc);
+}
+
+static void finish_ok(struct api_call *call, long status)
+{
+	char *cause = NULL;
+	cJSON *root;
+	void *reply = NULL;
+
+	if (status == 304 && call->req.ep->not_modified != NULL && call->req.etag != NULL) {
+		call->reply = call->req.ep->not_modified(call->req.etag);
+		call->done = true;
+		return;
+	}
+	if (call->body.len == 0 && call->req.ep->empty_ok)
+		root = cJSON_CreateObject();
+	else
+		root = api_json_parse(call->body.data, call->body.len, &cause);
+	if (root != NULL && call->req.ep->decode(root, status, &reply, &cause) == 0) {
+		call->reply = reply;
+		if (call->etag_seen != NULL && call->req.ep->set_etag != NULL)
+			call->req.ep->set_etag(reply, call->etag_seen);
+	} else if (call->reconciling) {
+		char *why = api_error_text(call->post_err);
+		call->err = api_error_new(API_ERR_UNKNOWN_OUTCOME,
+			_("no answer after %d attempts (last: %s), and the exchange does not list "
+			  "the order (%s); it was probably not placed: send it again with the same "
+			  "client order id, which can never place it twice"),
+			call->post_err->attempts, why, cause != NULL ? cause : "?");
+		free(why);
+		call->err->client_order_id = xstrdup(call->req.client_order_id);
+		call->err->attempts = call->post_err->attempts;
+	} else {
+		call->err = api_error_new(API_ERR_PROTOCOL, "%s (%s %s, HTTP %ld)",
+					  cause != NULL ? cause : "?", call->req.method,
+					  call->req.path, status);
+		call->err->http_status = (int)status;
+	}
+	free(cause);
+	cJSON_Delete(root);
+	call->done = true;
+}
+
+/* After an attempt ended: fill call->reply or call->err and set done, or
+ * schedule another attempt. */
+static void attempt_ended(struct api_call *call, CURLcode rc)
+{
+	struct api_client *c = call->c;
+	long status = 0, req_size = 0;
+	curl_off_t retry_after = 0;
+	struct api_error *e = NULL;
+	bool retry = false;           /* worth another attempt */
+	bool sent = true;             /* the request may have reached the server */
+	enum api_retry policy = call->req.retry;
+	char *t;
+
+	curl_easy_getinfo(call->easy, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_getinfo(call->easy, CURLINFO_REQUEST_SIZE, &req_size);
+	curl_easy_getinfo(call->easy, CURLINFO_RETRY_AFTER, &retry_after);
+	if (retry_after < 0 || retry_after > 86400)
+		retry_after = 0;
+
+	if (rc == CURLE_OK && ((status >= 200 && status < 300) || status == 304)) {
+		if (status == 304 && (call->req.etag == NULL || call->req.ep->not_modified == NULL)) {
+			e = api_error_new(API_ERR_PROTOCOL, _("unexpected HTTP 304 for %s %s"),
+					  call->req.method, call->req.path);
+			e->http_status = 304;
+		} else {
+			finish_ok(call, status);
+			attempt_end(call);
+			return;
+		}
+	} else if (rc == CURLE_OK) {
+		e = api_error_from_reply(status, call->body.data, call->body.len,
+					 call->request_id_seen);
+		if (status == 429) {
+			retry = true;
+			sent = false;     /* rate limited: not processed */
+			e->retry_after_s = (int)(retry_after > 0 ? retry_after : 1);
+		} else if (status == 500 || status == 502 || status == 503 || status == 504) {
+			retry = policy != API_RETRY_UNSAFE;
+			if (retry_after > 0)
+				e->retry_after_s = (int)retry_after;
+		} else if (status < 400) {
+			e->kind = API_ERR_PROTOCOL;
+			free(e->message);
+			e->message = xasprintf(_("unexpected HTTP %ld for %s %s"), status,
+					       call->req.method, call->req.path);
+		}
+	} else if (call->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
+		e = api_error_new(API_ERR_PROTOCOL, _("the reply to %s %s is larger than %u MiB"),
+				  call->req.method, call->req.path, API_MAX_REPLY >> 20);
+	} else {
+		switch (rc) {
+		case CURLE_COULDNT_CONNECT:
+		case CURLE_COULDNT_RESOLVE_HOST:
+			sent = false;
+			retry = true;
+			e = api_error_new(API_ERR_NETWORK, _("cannot reach the exchange at %s: %s"),
+					  c->label, curl_reason(call, rc));
+			break;
+		case CURLE_OPERATION_TIMEDOUT:
+			t = fmt_ms(req_size == 0 ? c->connect_ms : c->total_ms);
+			if (req_size == 0)
+				sent = false;
+			retry = true;
+			e = api_error_new(API_ERR_TIMEOUT, _("the exchange at %s did not answer within %s"),
+					  c->label, t);
+			free(t);
+			break;
+		case CURLE_SEND_ERROR:
+		case CURLE_RECV_ERROR:
+		case CURLE_GOT_NOTHING:
+		case CURLE_PARTIAL_FILE:
+		case CURLE_HTTP2:
+		case CURLE_HTTP2_STREAM:
+			retry = true;
+			e = api_error_new(API_ERR_NETWORK,
+					  rc == CURLE_PARTIAL_FILE
+						  ? _("the connection to %s broke in the middle of the reply: %s")
+						  : _("the connection to %s broke: %s"),
+					  c->label, curl_reason(call, rc));
+			break;
+		case CURLE_PEER_FAILED_VERIFICATION:
+		case CURLE_SSL_CONNECT_ERROR:
+		case CURLE_SSL_CERTPROBLEM:
+		case CURLE_SSL_CACERT_BADFILE:
+		case CURLE_SSL_ISSUER_ERROR:
+		case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+			sent = false;
+			e = api_error_new(API_ERR_TLS, _("TLS with %s failed: %s (the certificate is "
+							 "checked unless --insecure is given)"),
+					  c->label, curl_reason(call, rc));
+			break;
+		case CURLE_BAD_CONTENT_ENCODING:
+		case CURLE_WEIRD_SERVER_REPLY:
+		case CURLE_UNSUPPORTED_PROTOCOL:
+			e = api_error_new(API_ERR_PROTOCOL, "%s (%s %s)", curl_reason(call, rc),
+					  call->req.method, call->req.path);
+			break;
+		default:
+			e = api_error_new(API_ERR_NETWORK, _("request to %s failed: %s"), c->label,
+					  curl_reason(call, rc));
+			break;
+		}
+	}
+	if (sent && rc != CURLE_OK)
+		call->maybe_sent = true;
+	if (sent && rc == CURLE_OK && status >= 500)
+		call->maybe_sent = true;
+	if (policy == API_RETRY_UNSAFE && sent)
+		retry = false;
+	if (retry_after > MAX_RETRY_AFTER_S)
+		retry = false;
+	attempt_end(call);
+
+	if (retry && call->attempts < c->max_attempts) {
+		int64_t delay = c->backoff_ms;
+		for (int i = 1; i < call->attempts && delay < MAX_BACKOFF_MS; i++)
+			delay *= 2;
+		if (delay > MAX_BACKOFF_MS)
+			delay = MAX_BACKOFF_MS;
+		/* "equal jitter": half fixed, half random, so retries of many clients spread */
+		delay = delay / 2 + (int64_t)(api_random64() % (uint64_t)(delay / 2 + 1));
+		if (retry_after > 0 && retry_after * 1000 > delay)
+			delay = retry_after * 1000;
+		call->retry_at = util_now_ms() + delay;
+		api_error_free(&call->err);
+		call->err = e;      /* kept in case the next attempts never happen */
+		return;
+	}
+	api_error_free(&call->err);
+	e->attempts = call->attempts;
+	if (call->req.client_order_id != NULL)
+		e->client_order_id = xstrdup(call->req.client_order_id);
+	if (call->reconciling) {
+		/* the check by client_order_id failed too: the outcome stays open */
+		char *why = api_error_text(call->post_err), *why2 = api_error_text(e);
+		struct api_error *u = api_error_new(API_ERR_UNKNOWN_OUTCOME,
+			_("no answer after %d attempts (last: %s), and asking the exchange for it "
+			  "failed (%s); it may or may not have been placed: list your orders to "
+			  "see, or send it again with the same client order id, which can never "
+			  "place it twice"),
+			call->post_err->attempts, why, why2);
+		free(why);
+		free(why2);
+		u->attempts = call->post_err->attempts;
+		u->client_order_id = xstrdup(call->req.client_order_id);
+		api_error_free(&e);
+		e = u;
+	} else if (policy == API_RETRY_ORDER && retry && call->maybe_sent) {
+		if (call->req.reconcile_path != NULL) {
+			/* every POST failed in a way that leaves the order's fate open:
+			 * ask for it by client_order_id (a read, retried as reads are) */
+			call->reconciling = true;
+			call->post_err = e;
+			free(call->req.path);
+			call->req.path = call->req.reconcile_path;
+			call->req.reconcile_path = NULL;
+			free(call->req.body);
+			call->req.body = NULL;
+			call->req.method = "GET";
+			call->req.retry = API_RETRY_READ;
+			call->req.ep = call->req.reconcile_ep;
+			call->attempts = 0;
+			call->retry_at = util_now_ms() + c->backoff_ms;
+			return;
+		}
+		char *why = api_error_text(e);
+		struct api_error *u = api_error_new(API_ERR_UNKNOWN_OUTCOME,
+			_("no answer after %d attempts (last: %s); it may or may not have been "
+			  "placed: list your orders to see, or send it again with the same "
+			  "client order id, which can never place it twice"),
+			call->attempts, why);
+		free(why);
+		u->attempts = call->attempts;
+		u->client_order_id = xstrdup(call->req.client_order_id);
+		u->http_status = e->http_status;
+		api_error_free(&e);
+		e = u;
+	}
+	call->err = e;
+	call->done = true;
+}
+
+/* ---- the pump -------------------------------------------------------------------------- */
+
+int api_fds(struct api_client *c, struct pollfd *fds, int max, int *timeout_ms)
+{
+	int n = 0;
+	int64_t now = util_now_ms(), next = -1;
+
+	for (size_t i = 0; i < c->n_socks; i++) {
+		if (n >= max) {
+			next = now + 5;
+			break;
+		}
+		fds[n].fd = c->socks[i].fd;
+		fds[n].events = c->socks[i].events;
+		fds[n].revents = 0;
+		n++;
+	}
+	if (c->timer_at >= 0 && (next < 0 || c->timer_at < next))
+		next = c->timer_at;
+	for (struct api_call *call = c->calls; call != NULL; call = call->next)
+		if (call->retry_at >= 0 && (next < 0 || call->retry_at < next))
+			next = call->retry_at;
+	if (c->delivering != NULL)
+		next = now;
+	if (next >= 0) {
+		int64_t wait = next > now ? next - now : 0;
+		if (*timeout_ms < 0 || wait < *timeout_ms)
+			*timeout_ms = (int)(wait > 1000000 ? 1000000 : wait);
+	}
+	return n;
+}
+
+static void serve_sockets(struct api_client *c)
+{
+	size_t n = c->n_socks;
+	int running;
+
+	if (n == 0)
+		return;
+	if (c->cap_scratch < n) {
+		c->scratch = xreallocarray(c->scratch, n, sizeof *c->scratch);
+		c->cap_scratch = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		c->scratch[i].fd = c->socks[i].fd;
+		c->scratch[i].events = c->socks[i].events;
+		c->scratch[i].revents = 0;
+	}
+	if (poll(c->scratch, (nfds_t)n, 0) <= 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		short r = c->scratch[i].revents;
+		int mask = 0;
+		if (r == 0)
+			continue;
+		if (r & POLLIN)
+			mask |= CURL_CSELECT_IN;
+		if (r & POLLOUT)
+			mask |= CURL_CSELECT_OUT;
+		if (r & (POLLERR | POLLHUP | POLLNVAL))
+			mask |= CURL_CSELECT_ERR;
+		curl_multi_socket_action(c->multi, c->scratch[i].fd, mask, &running);
+	}
+}
+
+static void collect_finished(struct api_client *c)
+{
+	CURLMsg *m;
+	int left;
+
+	while ((m = curl_multi_info_read(c->multi, &left)) != NULL) {
+		struct api_call *call = NULL;
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&call);
+		if (call == NULL || call->easy != m->easy_handle)
+			continue;
+		attempt_ended(call, m->data.result);
+	}
+}
+
+void api_perform(struct api_client *c)
+{
+	int running;
+	int64_t now;
+	struct api_call **pp;
+
+	serve_sockets(c);
+	if (c->timer_at >= 0 && util_now_ms() >= c->timer_at) {
+		c->timer_at = -1;
+		curl_multi_socket_action(c->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	}
+	collect_finished(c);
+
+	now = util_now_ms();
+	for (struct api_call *call = c->calls; call != NULL; call = call->next)
+		if (!call->done && call->easy == NULL && call->retry_at >= 0 && call->retry_at <= now)
+			attempt_start(call);
+
+	/* move finished calls to the delivery list, keeping their order */
+	for (pp = &c->calls; *pp != NULL;) {
+		struct api_call *call = *pp;
+		if (call->done) {
+			struct api_call **tail = &c->delivering;
+			*pp = call->next;
+			while (*tail != NULL)
+				tail = &(*tail)->next;
+			call->next = NULL;
+			*tail = call;
+		} else {
+			pp = &call->next;
+		}
+	}
+	while (c->delivering != NULL) {
+		struct api_call *call = c->delivering;
+		c->delivering = call->next;
+		if (!call->abandoned) {
+			void *reply = call->reply;
+			call->reply = NULL;   /* the callback owns it now */
+			call->req.ep->deliver(call, reply, reply != NULL ? NULL : call->err);
+		}
+		call_free(call);
+	}
+}
+
+int api_pending(const struct api_client *c)
+{
+	int n = 0;
+
+	for (const struct api_call *call = c->calls; call != NULL; call = call->next)
+		n++;
+	for (const struct api_call *call = c->delivering; call != NULL; call = call->next)
+		n += !call->abandoned;
+	return n;
+}
+
+void api_abandon(struct api_client *c, uint64_t id)
+{
+	for (struct api_call **pp = &c->calls; *pp != NULL; pp = &(*pp)->next) {
+		if ((*pp)->id == id) {
+			struct api_call *call = *pp;
+			*pp = call->next;
+			call_free(call);
+			return;
+		}
+	}
+	for (struct api_call *call = c->delivering; call != NULL; call = call->next)
+		if (call->id == id)
+			call->abandoned = true;
+}
+
+void api_run_until_done(struct api_client *c, uint64_t id, const bool *done)
+{
+	struct pollfd *fds = NULL;
+	size_t cap = 0;
+
+	while (!*done) {
+		int timeout = 200, n;
+		if (cap < c->n_socks + 1) {
+			cap = c->n_socks + 4;
+			fds = xreallocarray(fds, cap, sizeof *fds);
+		}
+		n = api_fds(c, fds, (int)cap, &timeout);
+		if (timeout != 0)
+			poll(fds, (nfds_t)n, timeout);
+		api_perform(c);
+	}
+	free(fds);
+	(void)id;
+}

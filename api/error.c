@@ -1,0 +1,91 @@
+/*
+ * Errors of the exchange client: one struct for every failure (network,
+ * timeout, TLS, the server's own error, a reply that cannot be read, an order
+ * whose outcome is unknown), and one function that turns it into a line a
+ * user can read. Messages are built from sanitised parts only and never from
+ * request headers, so the API key cannot leak into them.
+ */
+#include "api/api.h"
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+struct api_error *api_error_new(enum api_err kind, const char *fmt, ...)
+{
+	struct api_error *e = xcalloc(1, sizeof *e);
+	va_list ap;
+
+	e->kind = kind;
+	va_start(ap, fmt);
+	e->message = xvasprintf(fmt, ap);
+	va_end(ap);
+	return e;
+}
+
+void api_error_free(struct api_error **pe)
+{
+	struct api_error *e;
+
+	if (pe == NULL || *pe == NULL)
+		return;
+	e = *pe;
+	free(e->code);
+	free(e->message);
+	free(e->request_id);
+	free(e->client_order_id);
+	free(e);
+	*pe = NULL;
+}
+
+const char *api_err_name(enum api_err kind)
+{
+	switch (kind) {
+	case API_ERR_NETWORK: return "network";
+	case API_ERR_TIMEOUT: return "timeout";
+	case API_ERR_TLS: return "tls";
+	case API_ERR_HTTP: return "http";
+	case API_ERR_PROTOCOL: return "protocol";
+	case API_ERR_UNKNOWN_OUTCOME: return "unknown_outcome";
+	case API_ERR_CONFIG: return "config";
+	}
+	return "error";
+}
+
+char *api_error_text(const struct api_error *e)
+{
+	struct buf b = {0};
+	const char *msg;
+
+	if (e == NULL)
+		return xstrdup("");
+	msg = e->message != NULL ? e->message : "";
+	switch (e->kind) {
+	case API_ERR_HTTP:
+		if (e->code != NULL)
+			buf_printf(&b, _("the exchange refused: %s: %s"), e->code, msg);
+		else
+			buf_printf(&b, _("the exchange answered HTTP %d: %s"), e->http_status, msg);
+		break;
+	case API_ERR_PROTOCOL:
+		buf_printf(&b, _("the exchange sent a reply gpux cannot use: %s"), msg);
+		break;
+	case API_ERR_UNKNOWN_OUTCOME:
+		buf_printf(&b, _("the outcome of order %s is unknown: %s"),
+			   e->client_order_id != NULL ? e->client_order_id : "?", msg);
+		break;
+	case API_ERR_NETWORK:
+	case API_ERR_TIMEOUT:
+	case API_ERR_TLS:
+	case API_ERR_CONFIG:
+		buf_puts(&b, msg);
+		break;
+	}
+	if (e->retry_after_s > 0)
+		buf_printf(&b, _(" (try again in %d s)"), e->retry_after_s);
+	if (e->request_id != NULL)
+		buf_printf(&b, _(" (request %s)"), e->request_id);
+	return buf_take(&b);
+}

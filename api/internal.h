@@ -1,0 +1,159 @@
+/*
+ * api/internal.h — what the files of api/ share and nobody else sees: the
+ * request record, the description of an endpoint (how to decode its reply,
+ * how to hand it to its typed callback), and the strict JSON readers.
+ */
+#ifndef GPUX_API_INTERNAL_H
+#define GPUX_API_INTERNAL_H
+
+#include "api/api.h"
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+struct api_call;
+
+/* How a failed attempt may be repeated. */
+enum api_retry {
+	API_RETRY_READ,   /* idempotent: network, timeout, 5xx, 429 */
+	API_RETRY_ORDER,  /* same client_order_id: network, timeout, 5xx, 429 */
+	API_RETRY_UNSAFE, /* only when the request surely did not leave (connect failed, 429) */
+};
+
+/* One endpoint's reply type. */
+struct api_ep {
+	const char *what;  /* for messages: "quotes", "order book" */
+	/* Decode a 2xx reply body (root is never NULL); 0 and *out, or -1 and
+	 * *cause naming the field. */
+	int (*decode)(const cJSON *root, long status, void **out, char **cause);
+	/* Free a decoded reply (as the type's public _free does). */
+	void (*free_reply)(void *reply);
+	/* Call the typed callback stored in the call with reply or err. */
+	void (*deliver)(struct api_call *call, void *reply, const struct api_error *err);
+	/* For 304 Not Modified (ETag): build the "unchanged" reply; NULL = none. */
+	void *(*not_modified)(const char *etag);
+	/* Store the reply's ETag header in a decoded reply; NULL = not wanted. */
+	void (*set_etag)(void *reply, const char *etag);
+	/* Accept an empty 2xx body (e.g. 204): decode gets an empty object. */
+	bool empty_ok;
+};
+
+/* What an endpoint function hands to api_call_start (strings are taken). */
+struct api_req {
+	const char *method;     /* "GET", "POST", "DELETE" (static) */
+	char *path;             /* "/v1/quotes" (taken) */
+	char *body;             /* JSON body or NULL (taken) */
+	char *etag;             /* If-None-Match or NULL (taken) */
+	char *client_order_id;  /* for orders: copied into errors (taken) */
+	enum api_retry retry;
+	const struct api_ep *ep;
+	/* Orders: when no attempt got an answer, GET this path (taken) and decode
+	 * it with reconcile_ep, whose reply has the type of ep's. */
+	char *reconcile_path;
+	const struct api_ep *reconcile_ep;
+	void (*cb)(void);       /* the typed callback, cast back by ep->deliver */
+	void *ud;
+};
+
+/* The typed callback and userdata of a call (for ep->deliver). */
+void (*api_call_cb(const struct api_call *call))(void);
+void *api_call_ud(const struct api_call *call);
+
+/* Start a request; returns its id (> 0). Takes ownership of req's strings. */
+uint64_t api_call_start(struct api_client *c, struct api_req *req);
+
+/* The error of a non-2xx reply: {"error":{"code","message","request_id"}}
+ * read leniently (a body that is not such an object still gives a readable
+ * message quoting its start). */
+struct api_error *api_error_from_reply(long status, const char *data, size_t len,
+				       const char *request_id_header);
+
+/* Run the client until call `id` has been delivered (the blocking API). */
+void api_run_until_done(struct api_client *c, uint64_t id, const bool *done);
+
+/* A new client_order_id: 32 lowercase hex digits from getrandom(). */
+char *api_new_client_order_id(void);
+
+/* Random 64-bit value from getrandom() (jitter). */
+uint64_t api_random64(void);
+
+/* ---- strict JSON readers (api/json.c) ----------------------------------------
+ * Each reads member `name` of object `obj`; on failure returns -1 and sets
+ * *cause to "PATH.NAME: what was expected, what was found". `path` names the
+ * object in the reply ("quotes[3]", or "" for the root). */
+
+#define API_SAFE_INT ((int64_t)9007199254740991) /* 2^53 - 1 */
+
+/* Parse a reply body (len bytes, NUL-terminated) as one JSON value with
+ * nothing after it; NULL and *cause on failure. */
+cJSON *api_json_parse(const char *data, size_t len, char **cause);
+/* Required whole number in [min, max] (max at most 2^53 - 1). */
+int api_json_int(const cJSON *obj, const char *path, const char *name, int64_t min,
+		 int64_t max, int64_t *out, char **cause);
+/* The same, but null or absent gives `none`. */
+int api_json_int_opt(const cJSON *obj, const char *path, const char *name, int64_t min,
+		     int64_t max, int64_t none, int64_t *out, char **cause);
+/* Required string, sanitised; at most maxlen bytes; empty allowed if
+ * allow_empty. */
+int api_json_str(const cJSON *obj, const char *path, const char *name, size_t maxlen,
+		 bool allow_empty, char **out, char **cause);
+/* Optional string: null or absent gives NULL. */
+int api_json_str_opt(const cJSON *obj, const char *path, const char *name, size_t maxlen,
+		     char **out, char **cause);
+/* Required (or, with optional, null → -1) time "YYYY-MM-DDTHH:MM:SSZ" as Unix
+ * seconds. */
+int api_json_time(const cJSON *obj, const char *path, const char *name, bool optional,
+		  int64_t *out, char **cause);
+/* Required number (finite), as a double. */
+int api_json_double(const cJSON *obj, const char *path, const char *name, double min,
+		    double max, double *out, char **cause);
+/* Required boolean. */
+int api_json_bool(const cJSON *obj, const char *path, const char *name, bool *out,
+		  char **cause);
+/* Required string that must be one of names[0..n-1]; *out is its index. */
+int api_json_enum(const cJSON *obj, const char *path, const char *name,
+		  const char *const *names, int n, int *out, char **cause);
+/* Required array / object member; NULL and *cause otherwise. */
+const cJSON *api_json_array(const cJSON *obj, const char *path, const char *name,
+			    char **cause);
+const cJSON *api_json_object(const cJSON *obj, const char *path, const char *name,
+			     char **cause);
+/* "path.name" or "name" (malloc'ed), and "path[i]". */
+char *api_json_path(const char *path, const char *name);
+char *api_json_index(const char *path, const char *name, size_t i);
+
+/* ---- decoders and frees of the reply types (api/wire.c) ---------------------- */
+int api_dec_market(const cJSON *root, long status, void **out, char **cause);
+int api_dec_gpus(const cJSON *root, long status, void **out, char **cause);
+int api_dec_workloads(const cJSON *root, long status, void **out, char **cause);
+int api_dec_quotes(const cJSON *root, long status, void **out, char **cause);
+int api_dec_book(const cJSON *root, long status, void **out, char **cause);
+int api_dec_trades(const cJSON *root, long status, void **out, char **cause);
+int api_dec_account(const cJSON *root, long status, void **out, char **cause);
+int api_dec_deposit(const cJSON *root, long status, void **out, char **cause);
+int api_dec_ledger(const cJSON *root, long status, void **out, char **cause);
+int api_dec_preview(const cJSON *root, long status, void **out, char **cause);
+int api_dec_order(const cJSON *root, long status, void **out, char **cause);
+int api_dec_order_cancel(const cJSON *root, long status, void **out, char **cause);
+int api_dec_order_found(const cJSON *root, long status, void **out, char **cause);
+int api_dec_orders(const cJSON *root, long status, void **out, char **cause);
+int api_dec_rental(const cJSON *root, long status, void **out, char **cause);
+int api_dec_rentals(const cJSON *root, long status, void **out, char **cause);
+void api_free_market(void *reply);
+void api_free_gpus(void *reply);
+void api_free_workloads(void *reply);
+void api_free_quotes(void *reply);
+void api_free_book(void *reply);
+void api_free_trades(void *reply);
+void api_free_account(void *reply);
+void api_free_deposit(void *reply);
+void api_free_ledger(void *reply);
+void api_free_preview(void *reply);
+void api_free_order(void *reply);
+void api_free_orders(void *reply);
+void api_free_rental(void *reply);
+void api_free_rentals(void *reply);
+void *api_quotes_not_modified(const char *etag);
+void api_quotes_set_etag(void *reply, const char *etag);
+
+#endif

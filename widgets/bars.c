@@ -1,0 +1,266 @@
+/*
+ * The one-line bars: the status bar (segments of text with roles, left ones
+ * joined by " · ", right ones right-aligned and the first to go when space
+ * runs out) and the F-key bar (htop's FunctionBar: "F1" in the key role,
+ * "Help" in the label role, each item padded to a common width).
+ *
+ * The status bar is rebuilt by its owner every tick (begin/add/commit), but
+ * marked dirty only when its contents really changed, so a clock that ticks
+ * while nothing changes sends nothing to the terminal.
+ */
+#include "widgets/widgets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* ---- status bar ----------------------------------------------------------------- */
+
+static void segs_free(struct wstatus_seg *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(s[i].text);
+}
+
+void wstatus_render_line(const struct wstatus *s, int width, struct wcells *out)
+{
+	struct wcells right;
+	bool first = true;
+
+	wcells_reset(out);
+	out->ascii = s->base.ui->ascii;
+	wcells_pad(out, 1, WR_STATUS);
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->seg[i].right)
+			continue;
+		if (!first) {
+			wcells_pad(out, 1, WR_STATUS);
+			wcells_add_sym(out, WSYM_SEP, WR_STATUS, 0);
+			wcells_pad(out, 1, WR_STATUS);
+		}
+		wcells_add(out, s->seg[i].text, s->seg[i].role, 0);
+		first = false;
+	}
+	wcells_init(&right, out->ascii);
+	first = true;
+	for (size_t i = 0; i < s->n; i++) {
+		if (!s->seg[i].right)
+			continue;
+		if (!first) {
+			wcells_pad(&right, 1, WR_STATUS);
+			wcells_add_sym(&right, WSYM_SEP, WR_STATUS, 0);
+			wcells_pad(&right, 1, WR_STATUS);
+		}
+		wcells_add(&right, s->seg[i].text, s->seg[i].role, 0);
+		first = false;
+	}
+	if (right.width > 0)
+		wcells_pad(&right, 1, WR_STATUS);
+	if (right.width > 0 && out->width + 2 + right.width <= width) {
+		wcells_pad(out, width - out->width - right.width, WR_STATUS);
+		wcells_cat(out, &right);
+	}
+	wcells_free(&right);
+	wcells_fit(out, width, WALIGN_LEFT, WR_STATUS);
+}
+
+static void status_draw(struct wwidget *w)
+{
+	struct wstatus *s = (struct wstatus *)w;
+	struct wcells line;
+
+	wcells_init(&line, w->ui->ascii);
+	wstatus_render_line(s, w->w, &line);
+	wcells_draw(&line, w->win, 0, 0, w->w, w->ui);
+	wcells_free(&line);
+}
+
+static void status_destroy(struct wwidget *w)
+{
+	struct wstatus *s = (struct wstatus *)w;
+
+	segs_free(s->seg, s->n);
+	segs_free(s->next, s->n_next);
+	free(s->seg);
+	free(s->next);
+}
+
+static const struct wwidget_class status_class = {
+	.name = "status",
+	.draw = status_draw,
+	.destroy = status_destroy,
+};
+
+struct wstatus *wstatus_new(const struct wui *ui)
+{
+	struct wstatus *s = xcalloc(1, sizeof *s);
+
+	wwidget_init(&s->base, &status_class, ui);
+	return s;
+}
+
+void wstatus_free(struct wstatus **s)
+{
+	struct wwidget *w = *s ? &(*s)->base : NULL;
+
+	wwidget_free(&w);
+	*s = NULL;
+}
+
+void wstatus_begin(struct wstatus *s)
+{
+	segs_free(s->next, s->n_next);
+	s->n_next = 0;
+}
+
+void wstatus_add(struct wstatus *s, const char *text, enum wrole role, bool right)
+{
+	if (text == NULL || text[0] == '\0')
+		return;
+	if (s->n_next == s->cap_next) {
+		s->cap_next = s->cap_next ? s->cap_next * 2 : 8;
+		s->next = xreallocarray(s->next, s->cap_next, sizeof *s->next);
+	}
+	s->next[s->n_next++] = (struct wstatus_seg){ xstrdup(text), role, right };
+}
+
+void wstatus_commit(struct wstatus *s)
+{
+	bool same = s->n == s->n_next;
+
+	for (size_t i = 0; same && i < s->n; i++)
+		same = s->seg[i].role == s->next[i].role && s->seg[i].right == s->next[i].right &&
+		       strcmp(s->seg[i].text, s->next[i].text) == 0;
+	if (same) {
+		wstatus_begin(s);
+		return;
+	}
+	/* swap: next becomes current, the old current is emptied */
+	struct wstatus_seg *tseg = s->seg;
+	size_t tn = s->n, tcap = s->cap;
+	s->seg = s->next;
+	s->n = s->n_next;
+	s->cap = s->cap_next;
+	s->next = tseg;
+	s->cap_next = tcap;
+	s->n_next = tn;
+	wstatus_begin(s);
+	s->base.dirty = true;
+}
+
+/* ---- F-key bar ------------------------------------------------------------------- */
+
+/* Item i's layout: key label then text padded to 6 columns (htop). */
+static void fkeys_layout(struct wfkeys *f, int width)
+{
+	int pos = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		int kw = wtext_width(f->items[i].label, f->base.ui->ascii);
+		int tw = wtext_width(f->items[i].text, f->base.ui->ascii);
+		int w = kw + (tw < 6 ? 6 : tw);
+		f->x[i] = pos;
+		f->w[i] = pos + w <= width ? w : (pos < width ? width - pos : 0);
+		pos += w;
+	}
+}
+
+static void fkeys_draw(struct wwidget *w)
+{
+	struct wfkeys *f = (struct wfkeys *)w;
+	struct wcells line, item;
+
+	fkeys_layout(f, w->w);
+	wcells_init(&line, w->ui->ascii);
+	wcells_init(&item, w->ui->ascii);
+	for (size_t i = 0; i < f->n && f->w[i] > 0; i++) {
+		wcells_reset(&item);
+		wcells_add(&item, f->items[i].label, WR_FKEY_KEY, 0);
+		int kw = item.width;
+		struct wcells txt;
+		wcells_init(&txt, w->ui->ascii);
+		wcells_add(&txt, f->items[i].text, WR_FKEY_LABEL, 0);
+		wcells_fit(&txt, f->w[i] - kw, WALIGN_LEFT, WR_FKEY_LABEL);
+		wcells_cat(&item, &txt);
+		wcells_free(&txt);
+		wcells_fit(&item, f->w[i], WALIGN_LEFT, WR_FKEY_LABEL);
+		wcells_cat(&line, &item);
+	}
+	if (line.width < w->w)
+		wcells_pad(&line, w->w - line.width, WR_FKEY_LABEL);
+	wcells_draw(&line, w->win, 0, 0, w->w, w->ui);
+	wcells_free(&line);
+	wcells_free(&item);
+}
+
+static unsigned fkeys_handle(struct wwidget *w, const struct wevent *ev)
+{
+	struct wfkeys *f = (struct wfkeys *)w;
+
+	if (ev->type != WEV_MOUSE || ev->mouse != WM_CLICK || !wwidget_contains(w, ev->y, ev->x))
+		return W_IGNORED;
+	fkeys_layout(f, w->w);
+	for (size_t i = 0; i < f->n; i++) {
+		int lx = ev->x - w->x;
+		if (f->w[i] > 0 && lx >= f->x[i] && lx < f->x[i] + f->w[i]) {
+			f->clicked = f->items[i].key;
+			return W_HANDLED | W_ACTION;
+		}
+	}
+	return W_HANDLED;
+}
+
+static void fkeys_destroy(struct wwidget *w)
+{
+	struct wfkeys *f = (struct wfkeys *)w;
+
+	wfkeys_clear(f);
+	free(f->items);
+	free(f->x);
+	free(f->w);
+}
+
+static const struct wwidget_class fkeys_class = {
+	.name = "fkeys",
+	.draw = fkeys_draw,
+	.handle = fkeys_handle,
+	.destroy = fkeys_destroy,
+};
+
+struct wfkeys *wfkeys_new(const struct wui *ui)
+{
+	struct wfkeys *f = xcalloc(1, sizeof *f);
+
+	wwidget_init(&f->base, &fkeys_class, ui);
+	return f;
+}
+
+void wfkeys_free(struct wfkeys **f)
+{
+	struct wwidget *w = *f ? &(*f)->base : NULL;
+
+	wwidget_free(&w);
+	*f = NULL;
+}
+
+void wfkeys_add(struct wfkeys *f, wkey key, const char *label, const char *text)
+{
+	f->items = xreallocarray(f->items, f->n + 1, sizeof *f->items);
+	f->x = xreallocarray(f->x, f->n + 1, sizeof *f->x);
+	f->w = xreallocarray(f->w, f->n + 1, sizeof *f->w);
+	f->items[f->n] = (struct wfkeys_item){ key, xstrdup(label), xstrdup(text) };
+	f->x[f->n] = f->w[f->n] = 0;
+	f->n++;
+	f->base.dirty = true;
+}
+
+void wfkeys_clear(struct wfkeys *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->items[i].label);
+		free(f->items[i].text);
+	}
+	f->n = 0;
+	f->base.dirty = true;
+}

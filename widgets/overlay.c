@@ -1,0 +1,608 @@
+/*
+ * Overlays: boxed windows drawn on top of the screen — the help (generated
+ * from key maps: the keys of one action on one line), a yes/no confirmation
+ * and a checklist for choosing and ordering columns. Each is an ordinary
+ * widget whose handle() returns W_CLOSE when it is done; the owner reads the
+ * result field, frees it and touches what lay beneath. Boxes shrink with
+ * the terminal and fall back to the whole screen when it is tiny.
+ */
+#include "widgets/widgets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+/* ---- box ------------------------------------------------------------------------- */
+
+/* Frame w's window: border, title in the top line, hint in the bottom line,
+ * interior filled with `fill`. */
+static void draw_box(struct wwidget *w, const char *title, const char *hint, enum wrole fill)
+{
+	struct wcells c;
+	bool a = w->ui->ascii;
+
+	wcells_init(&c, a);
+	for (int y = 0; y < w->h; y++) {
+		wcells_reset(&c);
+		if (y == 0 || y == w->h - 1) {
+			const char *txt = y == 0 ? title : hint;
+			wcells_add_sym(&c, y == 0 ? WSYM_TL : WSYM_BL, fill, 0);
+			if (txt != NULL && txt[0] != '\0' && w->w > 4) {
+				wcells_add_sym(&c, WSYM_HLINE, fill, 0);
+				struct wcells t;
+				wcells_init(&t, a);
+				wcells_pad(&t, 1, y == 0 ? WR_DIALOG_TITLE : fill);
+				wcells_add(&t, txt, y == 0 ? WR_DIALOG_TITLE : fill, 0);
+				wcells_pad(&t, 1, y == 0 ? WR_DIALOG_TITLE : fill);
+				if (t.width > w->w - 3)
+					wcells_fit(&t, w->w - 3, WALIGN_LEFT, fill);
+				wcells_cat(&c, &t);
+				wcells_free(&t);
+			}
+			while (c.width < w->w - 1)
+				wcells_add_sym(&c, WSYM_HLINE, fill, 0);
+			if (w->w > 1)
+				wcells_add_sym(&c, y == 0 ? WSYM_TR : WSYM_BR, fill, 0);
+		} else {
+			wcells_add_sym(&c, WSYM_VLINE, fill, 0);
+			wcells_pad(&c, w->w - 2, fill);
+			if (w->w > 1)
+				wcells_add_sym(&c, WSYM_VLINE, fill, 0);
+		}
+		wcells_draw(&c, w->win, y, 0, w->w, w->ui);
+	}
+	wcells_free(&c);
+}
+
+/* Centre a box of (want_h, want_w) on the screen, shrunk to fit with a
+ * margin; the whole screen when it is tiny. */
+static void place_centered(struct wwidget *w, int lines, int cols, int want_h, int want_w)
+{
+	int h = want_h, wd = want_w;
+
+	if (h > lines - 2)
+		h = lines - 2;
+	if (wd > cols - 4)
+		wd = cols - 4;
+	if (h < 3 || wd < 10) {
+		h = lines;
+		wd = cols;
+	}
+	wwidget_place(w, (lines - h) / 2, (cols - wd) / 2, h, wd);
+}
+
+/* ---- help ---------------------------------------------------------------------------- */
+
+static void help_draw(struct wwidget *w)
+{
+	struct whelp *h = (struct whelp *)w;
+	int inner = w->h - 2;
+	struct wcells c;
+
+	draw_box(w, h->title, h->hint, WR_DIALOG);
+	if (inner <= 0)
+		return;
+	if (h->n_lines > (size_t)inner && h->top > h->n_lines - (size_t)inner)
+		h->top = h->n_lines - (size_t)inner;
+	wcells_init(&c, w->ui->ascii);
+	for (int y = 0; y < inner && h->top + (size_t)y < h->n_lines; y++) {
+		wcells_reset(&c);
+		wcells_cat(&c, &h->lines[h->top + (size_t)y]);
+		wcells_fit(&c, w->w - 4, WALIGN_LEFT, WR_DIALOG);
+		wcells_draw(&c, w->win, y + 1, 2, w->w - 4, w->ui);
+	}
+	/* more below / above */
+	if (h->top + (size_t)inner < h->n_lines) {
+		wcells_reset(&c);
+		wcells_add_sym(&c, WSYM_ARROW_DOWN, WR_DIALOG_TITLE, 0);
+		wcells_draw(&c, w->win, w->h - 1, w->w - 2 - c.width, c.width, w->ui);
+	}
+	if (h->top > 0) {
+		wcells_reset(&c);
+		wcells_add_sym(&c, WSYM_ARROW_UP, WR_DIALOG_TITLE, 0);
+		wcells_draw(&c, w->win, 0, w->w - 2 - c.width, c.width, w->ui);
+	}
+	wcells_free(&c);
+}
+
+static unsigned help_scroll(struct whelp *h, long d)
+{
+	long top = (long)h->top + d;
+	long max = (long)h->n_lines - (h->base.h - 2);
+
+	if (max < 0)
+		max = 0;
+	if (top > max)
+		top = max;
+	if (top < 0)
+		top = 0;
+	if ((size_t)top != h->top) {
+		h->top = (size_t)top;
+		h->base.dirty = true;
+		return W_HANDLED | W_REDRAW;
+	}
+	return W_HANDLED;
+}
+
+static unsigned help_handle(struct wwidget *w, const struct wevent *ev)
+{
+	struct whelp *h = (struct whelp *)w;
+	long page = w->h - 2 > 1 ? w->h - 2 : 1;
+
+	if (ev->type == WEV_MOUSE) {
+		if (ev->mouse == WM_WHEEL_UP)
+			return help_scroll(h, -3);
+		if (ev->mouse == WM_WHEEL_DOWN)
+			return help_scroll(h, 3);
+		return W_HANDLED | W_CLOSE;
+	}
+	switch (ev->key) {
+	case WKEY_UP: case 'k': return help_scroll(h, -1);
+	case WKEY_DOWN: case 'j': return help_scroll(h, 1);
+	case WKEY_PGUP: return help_scroll(h, -page);
+	case WKEY_PGDN: case ' ': return help_scroll(h, page);
+	case WKEY_HOME: case 'g': return help_scroll(h, -(long)h->n_lines);
+	case WKEY_END: case 'G': return help_scroll(h, (long)h->n_lines);
+	case WKEY_RESIZE: return W_IGNORED;
+	default: return W_HANDLED | W_CLOSE;
+	}
+}
+
+static void help_destroy(struct wwidget *w)
+{
+	struct whelp *h = (struct whelp *)w;
+
+	for (size_t i = 0; i < h->n_lines; i++)
+		wcells_free(&h->lines[i]);
+	free(h->lines);
+	free(h->title);
+	free(h->hint);
+}
+
+static const struct wbinding help_bindings[] = {
+	{ WKEY_UP, 0, N_("Scroll the help") },
+	{ WKEY_DOWN, 0, N_("Scroll the help") },
+};
+
+static const struct wwidget_class help_class = {
+	.name = "help",
+	.draw = help_draw,
+	.handle = help_handle,
+	.destroy = help_destroy,
+	.bindings = help_bindings,
+	.n_bindings = sizeof help_bindings / sizeof help_bindings[0],
+};
+
+static struct wcells *help_line(struct whelp *h, size_t *cap)
+{
+	if (h->n_lines == *cap) {
+		*cap = *cap ? *cap * 2 : 32;
+		h->lines = xreallocarray(h->lines, *cap, sizeof *h->lines);
+	}
+	struct wcells *c = &h->lines[h->n_lines++];
+	wcells_init(c, h->base.ui->ascii);
+	return c;
+}
+
+/* True when the space-separated list has the word tok. */
+static bool has_token(const char *list, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (const char *p = list; p != NULL && *p != '\0';) {
+		const char *e = strchr(p, ' ');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == n && memcmp(p, tok, n) == 0)
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+/* Keys of the bindings with the same action and help as map[i], joined. */
+static char *keys_of(const struct wbinding *map, size_t n, size_t i, bool ascii)
+{
+	struct buf b = {0};
+
+	for (size_t j = 0; j < n; j++) {
+		if (map[j].action != map[i].action || map[j].help == NULL ||
+		    strcmp(map[j].help, map[i].help) != 0)
+			continue;
+		char *name = wkey_name(map[j].key, ascii);
+		if (!has_token(b.data, name)) {
+			if (b.len > 0)
+				buf_putc(&b, ' ');
+			buf_puts(&b, name);
+		}
+		free(name);
+	}
+	return buf_take(&b);
+}
+
+/* True when an earlier binding already produced this help line. */
+static bool listed_before(const struct wbinding *map, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (map[j].action == map[i].action && map[j].help != NULL &&
+		    strcmp(map[j].help, map[i].help) == 0)
+			return true;
+	return false;
+}
+
+struct whelp *whelp_new(const struct wui *ui, const char *title, const char *hint,
+			const struct whelp_section *s, size_t n)
+{
+	struct whelp *h = xcalloc(1, sizeof *h);
+	size_t cap = 0;
+	int keyw = 0;
+
+	wwidget_init(&h->base, &help_class, ui);
+	h->title = xstrdup(title ? title : "");
+	h->hint = xstrdup(hint ? hint : "");
+	/* the width of the key column */
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < s[k].n; i++) {
+			if (s[k].bindings[i].help == NULL || listed_before(s[k].bindings, i))
+				continue;
+			char *keys = keys_of(s[k].bindings, s[k].n, i, ui->ascii);
+			int w = wtext_width(keys, ui->ascii);
+			if (w > keyw)
+				keyw = w;
+			free(keys);
+		}
+	if (keyw > 24)
+		keyw = 24;
+	for (size_t k = 0; k < n; k++) {
+		if (k > 0)
+			help_line(h, &cap);
+		if (s[k].title != NULL)
+			wcells_add(help_line(h, &cap), s[k].title, WR_DIALOG, WAT_BOLD | WAT_UNDERLINE);
+		for (size_t i = 0; i < s[k].n; i++) {
+			const struct wbinding *b = &s[k].bindings[i];
+			if (b->help == NULL || listed_before(s[k].bindings, i))
+				continue;
+			char *keys = keys_of(s[k].bindings, s[k].n, i, ui->ascii);
+			struct wcells *c = help_line(h, &cap);
+			struct wcells kc;
+			wcells_init(&kc, ui->ascii);
+			wcells_add(&kc, keys, WR_DIALOG, WAT_BOLD);
+			wcells_fit(&kc, keyw, WALIGN_LEFT, WR_DIALOG);
+			wcells_pad(c, 1, WR_DIALOG);
+			wcells_cat(c, &kc);
+			wcells_pad(c, 2, WR_DIALOG);
+			wcells_add(c, _(b->help), WR_DIALOG, 0);
+			wcells_free(&kc);
+			free(keys);
+		}
+	}
+	return h;
+}
+
+void whelp_free(struct whelp **h)
+{
+	struct wwidget *w = *h ? &(*h)->base : NULL;
+
+	wwidget_free(&w);
+	*h = NULL;
+}
+
+void whelp_place(struct whelp *h, int lines, int cols)
+{
+	int w = wtext_width(h->title, h->base.ui->ascii) + 8;
+	int hw = wtext_width(h->hint, h->base.ui->ascii) + 8;
+
+	if (hw > w)
+		w = hw;
+	for (size_t i = 0; i < h->n_lines; i++)
+		if (h->lines[i].width + 4 > w)
+			w = h->lines[i].width + 4;
+	place_centered(&h->base, lines, cols, (int)h->n_lines + 2, w);
+}
+
+/* ---- confirmation dialog ---------------------------------------------------------------- */
+
+static void dialog_draw(struct wwidget *w)
+{
+	struct wdialog *d = (struct wdialog *)w;
+	char **lines;
+	size_t n = wtext_wrap(d->text, w->w - 4, w->ui->ascii, &lines);
+	struct wcells c;
+
+	draw_box(w, d->title, d->hint, WR_DIALOG);
+	wcells_init(&c, w->ui->ascii);
+	for (size_t i = 0; i < n && (int)i < w->h - 2; i++) {
+		wcells_reset(&c);
+		wcells_add(&c, lines[i], WR_DIALOG, 0);
+		wcells_fit(&c, w->w - 4, WALIGN_LEFT, WR_DIALOG);
+		wcells_draw(&c, w->win, (int)i + 1, 2, w->w - 4, w->ui);
+	}
+	wcells_free(&c);
+	wtext_lines_free(lines, n);
+}
+
+static unsigned dialog_handle(struct wwidget *w, const struct wevent *ev)
+{
+	struct wdialog *d = (struct wdialog *)w;
+
+	if (ev->type == WEV_MOUSE) {
+		if (ev->mouse == WM_WHEEL_UP || ev->mouse == WM_WHEEL_DOWN)
+			return W_HANDLED;
+		if (wwidget_contains(w, ev->y, ev->x))
+			return W_HANDLED;
+		d->confirmed = false;
+		return W_HANDLED | W_CLOSE;
+	}
+	if (ev->key == WKEY_RESIZE)
+		return W_IGNORED;
+	d->confirmed = ev->key == 'y' || ev->key == 'Y' || ev->key == WKEY_RETURN ||
+		       ev->key == WKEY_ENTER;
+	return W_HANDLED | W_CLOSE;
+}
+
+static void dialog_destroy(struct wwidget *w)
+{
+	struct wdialog *d = (struct wdialog *)w;
+
+	free(d->title);
+	free(d->text);
+	free(d->hint);
+}
+
+static const struct wbinding dialog_bindings[] = {
+	{ 'y', 1, N_("Confirm") },
+	{ WKEY_RETURN, 1, N_("Confirm") },
+	{ WKEY_ESC, 0, N_("Cancel (any other key too)") },
+};
+
+static const struct wwidget_class dialog_class = {
+	.name = "dialog",
+	.draw = dialog_draw,
+	.handle = dialog_handle,
+	.destroy = dialog_destroy,
+	.bindings = dialog_bindings,
+	.n_bindings = sizeof dialog_bindings / sizeof dialog_bindings[0],
+};
+
+struct wdialog *wdialog_new(const struct wui *ui, const char *title, const char *text,
+			    const char *hint)
+{
+	struct wdialog *d = xcalloc(1, sizeof *d);
+
+	wwidget_init(&d->base, &dialog_class, ui);
+	d->title = xstrdup(title ? title : "");
+	d->text = xstrdup(text ? text : "");
+	d->hint = xstrdup(hint ? hint : "");
+	return d;
+}
+
+void wdialog_free(struct wdialog **d)
+{
+	struct wwidget *w = *d ? &(*d)->base : NULL;
+
+	wwidget_free(&w);
+	*d = NULL;
+}
+
+void wdialog_place(struct wdialog *d, int lines, int cols)
+{
+	int w = 56, tw, hw;
+	char **l;
+	size_t n;
+
+	tw = wtext_width(d->title, d->base.ui->ascii) + 8;
+	hw = wtext_width(d->hint, d->base.ui->ascii) + 6;
+	if (tw > w)
+		w = tw;
+	if (hw > w)
+		w = hw;
+	if (w > cols - 4)
+		w = cols - 4;
+	if (w < 10)
+		w = cols;
+	n = wtext_wrap(d->text, w - 4, d->base.ui->ascii, &l);
+	wtext_lines_free(l, n);
+	place_centered(&d->base, lines, cols, (int)n + 2, w);
+}
+
+/* ---- checklist ------------------------------------------------------------------------------ */
+
+static void check_keep_visible(struct wchecklist *c)
+{
+	size_t inner = c->base.h > 2 ? (size_t)(c->base.h - 2) : 1;
+
+	if (c->sel < c->top)
+		c->top = c->sel;
+	if (c->sel >= c->top + inner)
+		c->top = c->sel - inner + 1;
+}
+
+static void check_draw(struct wwidget *w)
+{
+	struct wchecklist *c = (struct wchecklist *)w;
+	struct wcells line;
+	int inner = w->h - 2;
+
+	draw_box(w, c->title, c->hint, WR_DIALOG);
+	check_keep_visible(c);
+	wcells_init(&line, w->ui->ascii);
+	for (int y = 0; y < inner && c->top + (size_t)y < c->n; y++) {
+		size_t i = c->top + (size_t)y;
+		const struct wcheck_item *it = &c->items[i];
+		enum wrole r = i == c->sel ? WR_SELECTED : WR_DIALOG;
+		wcells_reset(&line);
+		wcells_add(&line, "[", r, 0);
+		if (it->on)
+			wcells_add_sym(&line, WSYM_CHECK, r, WAT_BOLD);
+		else
+			wcells_pad(&line, 1, r);
+		wcells_add(&line, "] ", r, 0);
+		wcells_add(&line, it->label, r, it->fixed ? WAT_DIM : 0);
+		wcells_fit(&line, w->w - 4, WALIGN_LEFT, r);
+		wcells_draw(&line, w->win, y + 1, 2, w->w - 4, w->ui);
+	}
+	wcells_free(&line);
+}
+
+static unsigned check_do(struct wchecklist *c, enum wcheck_action a)
+{
+	struct wcheck_item tmp;
+
+	switch (a) {
+	case WCHECK_UP:
+		if (c->sel > 0)
+			c->sel--;
+		break;
+	case WCHECK_DOWN:
+		if (c->sel + 1 < c->n)
+			c->sel++;
+		break;
+	case WCHECK_TOGGLE:
+		if (c->n == 0 || c->items[c->sel].fixed)
+			return W_HANDLED;
+		c->items[c->sel].on = !c->items[c->sel].on;
+		c->base.dirty = true;
+		return W_HANDLED | W_REDRAW | W_CHANGED;
+	case WCHECK_MOVE_UP:
+		if (c->sel == 0 || c->items[c->sel].fixed || c->items[c->sel - 1].fixed)
+			return W_HANDLED;
+		tmp = c->items[c->sel];
+		c->items[c->sel] = c->items[c->sel - 1];
+		c->items[c->sel - 1] = tmp;
+		c->sel--;
+		c->base.dirty = true;
+		return W_HANDLED | W_REDRAW | W_CHANGED;
+	case WCHECK_MOVE_DOWN:
+		if (c->sel + 1 >= c->n || c->items[c->sel].fixed || c->items[c->sel + 1].fixed)
+			return W_HANDLED;
+		tmp = c->items[c->sel];
+		c->items[c->sel] = c->items[c->sel + 1];
+		c->items[c->sel + 1] = tmp;
+		c->sel++;
+		c->base.dirty = true;
+		return W_HANDLED | W_REDRAW | W_CHANGED;
+	case WCHECK_ACCEPT:
+		c->accepted = true;
+		return W_HANDLED | W_CLOSE;
+	case WCHECK_CANCEL:
+		c->accepted = false;
+		return W_HANDLED | W_CLOSE;
+	}
+	c->base.dirty = true;
+	return W_HANDLED | W_REDRAW;
+}
+
+static const struct wbinding check_bindings[] = {
+	{ WKEY_UP, WCHECK_UP, N_("Previous column") },
+	{ 'k', WCHECK_UP, N_("Previous column") },
+	{ WKEY_DOWN, WCHECK_DOWN, N_("Next column") },
+	{ 'j', WCHECK_DOWN, N_("Next column") },
+	{ ' ', WCHECK_TOGGLE, N_("Show or hide the column") },
+	{ 'x', WCHECK_TOGGLE, N_("Show or hide the column") },
+	{ '[', WCHECK_MOVE_UP, N_("Move the column left (up the list)") },
+	{ 'K', WCHECK_MOVE_UP, N_("Move the column left (up the list)") },
+	{ '-', WCHECK_MOVE_UP, N_("Move the column left (up the list)") },
+	{ ']', WCHECK_MOVE_DOWN, N_("Move the column right (down the list)") },
+	{ 'J', WCHECK_MOVE_DOWN, N_("Move the column right (down the list)") },
+	{ '+', WCHECK_MOVE_DOWN, N_("Move the column right (down the list)") },
+	{ WKEY_RETURN, WCHECK_ACCEPT, N_("Save the columns") },
+	{ WKEY_ENTER, WCHECK_ACCEPT, N_("Save the columns") },
+	{ WKEY_F10, WCHECK_ACCEPT, N_("Save the columns") },
+	{ WKEY_ESC, WCHECK_CANCEL, N_("Cancel") },
+	{ 'q', WCHECK_CANCEL, N_("Cancel") },
+};
+
+static unsigned check_handle(struct wwidget *w, const struct wevent *ev)
+{
+	struct wchecklist *c = (struct wchecklist *)w;
+
+	if (ev->type == WEV_MOUSE) {
+		if (ev->mouse == WM_WHEEL_UP)
+			return check_do(c, WCHECK_UP);
+		if (ev->mouse == WM_WHEEL_DOWN)
+			return check_do(c, WCHECK_DOWN);
+		if (!wwidget_contains(w, ev->y, ev->x))
+			return W_HANDLED;
+		int ly = ev->y - w->y - 1;
+		if (ly >= 0 && ly < w->h - 2 && c->top + (size_t)ly < c->n) {
+			size_t i = c->top + (size_t)ly;
+			if (i == c->sel)
+				return check_do(c, WCHECK_TOGGLE);
+			c->sel = i;
+			c->base.dirty = true;
+			return W_HANDLED | W_REDRAW;
+		}
+		return W_HANDLED;
+	}
+	const struct wbinding *b = wbinding_find(check_bindings,
+		sizeof check_bindings / sizeof check_bindings[0], ev->key);
+	if (b == NULL)
+		return ev->key == WKEY_RESIZE ? W_IGNORED : W_HANDLED;
+	return check_do(c, (enum wcheck_action)b->action);
+}
+
+static void check_destroy(struct wwidget *w)
+{
+	struct wchecklist *c = (struct wchecklist *)w;
+
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->items[i].id);
+		free(c->items[i].label);
+	}
+	free(c->items);
+	free(c->title);
+	free(c->hint);
+}
+
+static const struct wwidget_class check_class = {
+	.name = "checklist",
+	.draw = check_draw,
+	.handle = check_handle,
+	.destroy = check_destroy,
+	.bindings = check_bindings,
+	.n_bindings = sizeof check_bindings / sizeof check_bindings[0],
+};
+
+struct wchecklist *wchecklist_new(const struct wui *ui, const char *title, const char *hint,
+				  const struct wcheck_item *items, size_t n)
+{
+	struct wchecklist *c = xcalloc(1, sizeof *c);
+
+	wwidget_init(&c->base, &check_class, ui);
+	c->title = xstrdup(title ? title : "");
+	c->hint = xstrdup(hint ? hint : "");
+	c->items = xcalloc(n ? n : 1, sizeof *c->items);
+	c->n = n;
+	for (size_t i = 0; i < n; i++) {
+		c->items[i] = items[i];
+		c->items[i].id = xstrdup(items[i].id ? items[i].id : "");
+		c->items[i].label = xstrdup(items[i].label ? items[i].label : "");
+		if (c->items[i].fixed)
+			c->items[i].on = true;
+	}
+	return c;
+}
+
+void wchecklist_free(struct wchecklist **c)
+{
+	struct wwidget *w = *c ? &(*c)->base : NULL;
+
+	wwidget_free(&w);
+	*c = NULL;
+}
+
+void wchecklist_place(struct wchecklist *c, int lines, int cols)
+{
+	int w = wtext_width(c->title, c->base.ui->ascii) + 8;
+	int hw = wtext_width(c->hint, c->base.ui->ascii) + 6;
+
+	if (hw > w)
+		w = hw;
+	for (size_t i = 0; i < c->n; i++) {
+		int lw = wtext_width(c->items[i].label, c->base.ui->ascii) + 8;
+		if (lw > w)
+			w = lw;
+	}
+	place_centered(&c->base, lines, cols, (int)c->n + 2, w);
+}

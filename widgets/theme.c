@@ -1,0 +1,262 @@
+/*
+ * Colour roles, themes, symbols and key names — all tables (htop's CRT.c
+ * colour schemes, nnn's bindings[]). A theme maps each role to colours and
+ * attributes; the monochrome theme uses attributes only, so NO_COLOR and
+ * terminals without colour (vt100) still show the header, the cursor row and
+ * a flash. wui_init() resolves a theme once into curses attributes and colour
+ * pairs (pair i+1 for role i).
+ */
+#include "widgets/widgets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+#define D (-1) /* the terminal's default colour */
+
+const struct wtheme wtheme_color = {
+	.name = "color",
+	.color = true,
+	.role = {
+		[WR_NORMAL] = { D, D, 0 },
+		[WR_DIM] = { COLOR_BLACK, D, WAT_BOLD },  /* "bright black": grey */
+		[WR_HEADER] = { COLOR_BLACK, COLOR_GREEN, 0 },
+		[WR_HEADER_SORT] = { COLOR_BLACK, COLOR_CYAN, WAT_BOLD },
+		[WR_SELECTED] = { COLOR_BLACK, COLOR_CYAN, 0 },
+		[WR_FLASH] = { COLOR_BLACK, COLOR_YELLOW, WAT_BOLD },
+		[WR_FLASH_UP] = { COLOR_WHITE, COLOR_RED, WAT_BOLD },
+		[WR_FLASH_DOWN] = { COLOR_BLACK, COLOR_GREEN, WAT_BOLD },
+		[WR_GOOD] = { COLOR_GREEN, D, WAT_BOLD },
+		[WR_BAD] = { COLOR_RED, D, 0 },
+		[WR_MARKER] = { COLOR_YELLOW, COLOR_GREEN, WAT_BOLD },
+		[WR_TAB] = { D, D, 0 },
+		[WR_TAB_ACTIVE] = { COLOR_BLACK, COLOR_CYAN, WAT_BOLD },
+		[WR_STATUS] = { COLOR_WHITE, COLOR_BLUE, 0 },
+		[WR_STATUS_WARN] = { COLOR_BLACK, COLOR_YELLOW, 0 },
+		[WR_STATUS_ERROR] = { COLOR_WHITE, COLOR_RED, WAT_BOLD },
+		[WR_FKEY_KEY] = { D, D, 0 },
+		[WR_FKEY_LABEL] = { COLOR_BLACK, COLOR_CYAN, 0 },
+		[WR_PROMPT] = { COLOR_BLACK, COLOR_CYAN, 0 },
+		[WR_DIALOG] = { COLOR_BLACK, COLOR_WHITE, 0 },
+		[WR_DIALOG_TITLE] = { COLOR_WHITE, COLOR_BLUE, WAT_BOLD },
+		[WR_FIELD] = { D, D, WAT_UNDERLINE },
+		[WR_FIELD_FOCUS] = { COLOR_BLACK, COLOR_WHITE, 0 },
+		[WR_FIELD_ERROR] = { COLOR_RED, D, WAT_BOLD },
+	},
+};
+
+const struct wtheme wtheme_mono = {
+	.name = "mono",
+	.color = false,
+	.role = {
+		[WR_NORMAL] = { D, D, 0 },
+		[WR_DIM] = { D, D, WAT_DIM },
+		[WR_HEADER] = { D, D, WAT_REVERSE },
+		[WR_HEADER_SORT] = { D, D, WAT_REVERSE | WAT_BOLD | WAT_UNDERLINE },
+		[WR_SELECTED] = { D, D, WAT_REVERSE },
+		[WR_FLASH] = { D, D, WAT_BOLD | WAT_UNDERLINE },
+		[WR_FLASH_UP] = { D, D, WAT_BOLD | WAT_UNDERLINE },
+		[WR_FLASH_DOWN] = { D, D, WAT_BOLD | WAT_UNDERLINE },
+		[WR_GOOD] = { D, D, WAT_BOLD },
+		[WR_BAD] = { D, D, 0 },
+		[WR_MARKER] = { D, D, WAT_REVERSE | WAT_BOLD },
+		[WR_TAB] = { D, D, 0 },
+		[WR_TAB_ACTIVE] = { D, D, WAT_REVERSE | WAT_BOLD },
+		[WR_STATUS] = { D, D, WAT_REVERSE },
+		[WR_STATUS_WARN] = { D, D, WAT_REVERSE | WAT_BOLD },
+		[WR_STATUS_ERROR] = { D, D, WAT_REVERSE | WAT_BOLD | WAT_UNDERLINE },
+		[WR_FKEY_KEY] = { D, D, WAT_BOLD },
+		[WR_FKEY_LABEL] = { D, D, WAT_REVERSE },
+		[WR_PROMPT] = { D, D, WAT_REVERSE },
+		[WR_DIALOG] = { D, D, 0 },
+		[WR_DIALOG_TITLE] = { D, D, WAT_REVERSE | WAT_BOLD },
+		[WR_FIELD] = { D, D, WAT_UNDERLINE },
+		[WR_FIELD_FOCUS] = { D, D, WAT_REVERSE },
+		[WR_FIELD_ERROR] = { D, D, WAT_BOLD },
+	},
+};
+
+#undef D
+
+static attr_t wa_to_attr(unsigned wa)
+{
+	attr_t a = A_NORMAL;
+
+	if (wa & WAT_BOLD)
+		a |= A_BOLD;
+	if (wa & WAT_UNDERLINE)
+		a |= A_UNDERLINE;
+	if (wa & WAT_REVERSE)
+		a |= A_REVERSE;
+	if (wa & WAT_DIM)
+		a |= A_DIM;
+	return a;
+}
+
+bool wui_want_color(void)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (nc != NULL && nc[0] != '\0')
+		return false;
+	return has_colors();
+}
+
+void wui_init(struct wui *ui, const struct wtheme *theme, bool ascii, bool curses)
+{
+	bool color = theme->color;
+
+	memset(ui, 0, sizeof *ui);
+	ui->ascii = ascii;
+	if (color && curses) {
+		if (start_color() == ERR || COLOR_PAIRS < WR_COUNT + 1)
+			color = false;
+		else
+			use_default_colors();
+	} else {
+		color = false;
+	}
+	if (!color && theme->color)
+		theme = &wtheme_mono;
+	ui->theme = theme;
+	for (int r = 0; r < WR_COUNT; r++) {
+		const struct wtheme_entry *e = &theme->role[r];
+		ui->attr[r] = wa_to_attr(e->attrs);
+		ui->pair[r] = 0;
+		if (color && (e->fg != -1 || e->bg != -1)) {
+			short fg = e->fg, bg = e->bg;
+			/* bright black is not on 8-colour terminals: plain bold instead */
+			if (r == WR_DIM && COLORS < 16) {
+				fg = -1;
+				ui->attr[r] = A_DIM;
+			}
+			init_pair((short)(r + 1), fg, bg);
+			ui->pair[r] = (short)(r + 1);
+		}
+	}
+}
+
+/* ---- symbols ------------------------------------------------------------------ */
+
+static const char *const symbols[WSYM_COUNT][2] = {
+	[WSYM_SORT_UP] = { "\u25B2", "^" },
+	[WSYM_SORT_DOWN] = { "\u25BC", "v" },
+	[WSYM_MORE_LEFT] = { "\u2039", "<" },
+	[WSYM_MORE_RIGHT] = { "\u203A", ">" },
+	[WSYM_CHECK] = { "\u2713", "+" },
+	[WSYM_CROSS] = { "\u2717", "x" },
+	[WSYM_ELLIPSIS] = { "\u2026", "~" },
+	[WSYM_HLINE] = { "\u2500", "-" },
+	[WSYM_VLINE] = { "\u2502", "|" },
+	[WSYM_TL] = { "\u250C", "+" },
+	[WSYM_TR] = { "\u2510", "+" },
+	[WSYM_BL] = { "\u2514", "+" },
+	[WSYM_BR] = { "\u2518", "+" },
+	[WSYM_SEP] = { "\u00B7", "|" },
+	[WSYM_BLOCK_FULL] = { "\u2588", "#" },
+	[WSYM_BLOCK_LIGHT] = { "\u2591", "." },
+	[WSYM_ARROW_UP] = { "\u2191", "Up" },
+	[WSYM_ARROW_DOWN] = { "\u2193", "Down" },
+	[WSYM_ARROW_LEFT] = { "\u2190", "Left" },
+	[WSYM_ARROW_RIGHT] = { "\u2192", "Right" },
+	[WSYM_CURSOR_ROW] = { "\u25B6", ">" },
+};
+
+const char *wsym(enum wsym s, bool ascii)
+{
+	if ((int)s < 0 || s >= WSYM_COUNT)
+		return "?";
+	return symbols[s][ascii ? 1 : 0];
+}
+
+/* ---- keys ------------------------------------------------------------------------- */
+
+wkey wkey_from_curses(int rc, wint_t ch)
+{
+	if (rc == KEY_CODE_YES) {
+		/* some terminals send KEY_ENTER for Return */
+		return WKEY_FN + (wkey)ch;
+	}
+	if (ch == '\n')
+		return WKEY_RETURN;
+	return (wkey)ch;
+}
+
+bool wkey_printable(wkey k)
+{
+	return k >= 0x20 && k != 0x7F && k < WKEY_FN && !(k >= 0x80 && k < 0xA0);
+}
+
+static const struct {
+	wkey key;
+	const char *utf8, *ascii;
+} key_names[] = {
+	{ WKEY_UP, "\u2191", "Up" },
+	{ WKEY_DOWN, "\u2193", "Down" },
+	{ WKEY_LEFT, "\u2190", "Left" },
+	{ WKEY_RIGHT, "\u2192", "Right" },
+	{ WKEY_PGUP, "PgUp", "PgUp" },
+	{ WKEY_PGDN, "PgDn", "PgDn" },
+	{ WKEY_HOME, "Home", "Home" },
+	{ WKEY_END, "End", "End" },
+	{ WKEY_BTAB, "Shift-Tab", "Shift-Tab" },
+	{ WKEY_ENTER, "Enter", "Enter" },
+	{ WKEY_RETURN, "Enter", "Enter" },
+	{ WKEY_TAB, "Tab", "Tab" },
+	{ WKEY_ESC, "Esc", "Esc" },
+	{ ' ', "Space", "Space" },
+	{ WKEY_BACKSPACE, "Backspace", "Backspace" },
+	{ 127, "Backspace", "Backspace" },
+	{ WKEY_DELETE, "Delete", "Delete" },
+	{ WKEY_INSERT, "Insert", "Insert" },
+};
+
+char *wkey_name(wkey k, bool ascii)
+{
+	for (size_t i = 0; i < sizeof key_names / sizeof key_names[0]; i++)
+		if (key_names[i].key == k)
+			return xstrdup(ascii ? key_names[i].ascii : key_names[i].utf8);
+	if (k >= WKEY_F1 && k <= WKEY_FN + KEY_F0 + 63)
+		return xasprintf("F%d", k - (WKEY_FN + KEY_F0));
+	if (k > 0 && k < 0x20)
+		return xasprintf("Ctrl-%c", (char)('@' + k));
+	if (wkey_printable(k)) {
+		struct wcells c;
+		char s[5] = {0};
+		uint32_t cp = (uint32_t)k;
+		if (cp < 0x80) {
+			s[0] = (char)cp;
+		} else if (cp < 0x800) {
+			s[0] = (char)(0xC0 | (cp >> 6));
+			s[1] = (char)(0x80 | (cp & 0x3F));
+		} else if (cp < 0x10000) {
+			s[0] = (char)(0xE0 | (cp >> 12));
+			s[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+			s[2] = (char)(0x80 | (cp & 0x3F));
+		} else {
+			s[0] = (char)(0xF0 | (cp >> 18));
+			s[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+			s[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+			s[3] = (char)(0x80 | (cp & 0x3F));
+		}
+		wcells_init(&c, ascii);
+		wcells_add(&c, s, WR_NORMAL, 0);
+		char *r = wcells_text(&c);
+		wcells_free(&c);
+		return r;
+	}
+	if (k >= WKEY_FN) {
+		const char *n = keyname(k - WKEY_FN);
+		return xstrdup(n ? n : "?");
+	}
+	return xstrdup("?");
+}
+
+const struct wbinding *wbinding_find(const struct wbinding *map, size_t n, wkey key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (map[i].key == key)
+			return &map[i];
+	return NULL;
+}

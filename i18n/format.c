@@ -207,6 +207,15 @@ char *i18n_fmt_money(enum i18n_lang lang, int64_t minor, const char *ccy)
 	return buf_take(&b);
 }
 
+char *i18n_fmt_price_from(enum i18n_lang lang, int64_t minor, const char *ccy)
+{
+	char *m = i18n_fmt_money(lang, minor, ccy);
+	/* TRANSLATORS: a best price, "from $8.99"; pt-PT seed: "a partir de US$ 8,99" */
+	char *s = xasprintf(i18n_dgettext(lang, NULL, N_("from %s")), m);
+	free(m);
+	return s;
+}
+
 /* ---- billions of parameters ------------------------------------------------- */
 char *i18n_fmt_billions(enum i18n_lang lang, long bn, bool ascii)
 {

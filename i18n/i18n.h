@@ -142,6 +142,10 @@ char *i18n_fmt_percent(enum i18n_lang lang, double v, int decimals);
  * i18n_fmt_number ("US$ 1.234,56"). ccy NULL or "": the number alone. */
 char *i18n_fmt_money(enum i18n_lang lang, int64_t minor, const char *ccy);
 
+/* A best price as the seed tables print it: "from " + i18n_fmt_money, through
+ * the catalogue's "from %s": pt-PT "a partir de US$ 8,99", en "from $8.99". */
+char *i18n_fmt_price_from(enum i18n_lang lang, int64_t minor, const char *ccy);
+
 /* "Billions of parameters" as the fit tables show them, b whole billions:
  *   en "≈ 7B"  pt-PT "≈ 7 mil M" (seeds)  pt-BR "≈ 7 bi"  es "≈ 7 mil M"
  *   fr "≈ 7 Md"  de "≈ 7 Mrd."

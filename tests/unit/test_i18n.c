@@ -68,9 +68,11 @@ static void test_seed_strings_pt_pt(void **state)
 	assert_string_equal(_("Full training, 1 GPU"), "Treino completo, 1 GPU");
 	assert_string_equal(_("Full training, 8 GPUs"), "Treino completo, 8 GPU");
 	assert_string_equal(_("Price/h"), "Preço/h");
-	assert_string_equal(_("QLoRA, base model"), "QLoRA, modelo base");
-	assert_string_equal(_("LoRA 16-bit, base model"), "LoRA 16 bits, modelo base");
+	assert_string_equal(_("QLoRA base model"), "QLoRA, modelo base");
+	assert_string_equal(_("LoRA 16-bit base model"), "LoRA 16 bits, modelo base");
 	assert_string_equal(_("from %s"), "a partir de %s");
+	eq(i18n_fmt_price_from(I18N_PT_PT, 899, "USD"), "a partir de US$ 8,99");   /* seed 000, B300 */
+	eq(i18n_fmt_price_from(I18N_EN, 899, "USD"), "from $8.99");
 	/* untranslated: the English msgid itself */
 	const char *msgid = "No such message in any catalogue";
 	assert_ptr_equal(_(msgid), msgid);
@@ -569,8 +571,13 @@ static void test_mo_big_endian(void **state)
 	assert_int_equal(i18n_mo_open(&be, m, len, NULL), 0);
 	assert_true(be.swap);
 	assert_int_equal(be.n, le.n);
-	assert_string_equal(i18n_mo_lookup(&be, NULL, "Not published", 0, NULL), "Não publicado");
-	assert_string_equal(i18n_mo_lookup(&be, NULL, "from %s", 0, NULL), "a partir de %s");
+	const char *t = i18n_mo_lookup(&be, NULL, "Not published", 0, NULL);
+	assert_non_null(t);
+	assert_string_equal(t, "Não publicado");
+	t = i18n_mo_lookup(&be, NULL, "from %s", 0, NULL);
+	assert_non_null(t);
+	assert_string_equal(t, "a partir de %s");
+	assert_null(i18n_mo_lookup(&be, NULL, "No such message", 0, NULL));
 	free(m);
 }
 

@@ -234,7 +234,7 @@ void wtable_render_line(struct wtable *t, size_t row, int width, struct wcells *
 	wcells_reset(out);
 	out->ascii = t->base.ui->ascii;
 	t->tmp.ascii = out->ascii;
-	if (t->lay.width != width || t->ncols == 0) {
+	if (t->lay.width != width || t->lay.first != t->scroll) {
 		int saved = t->base.w;
 		t->base.w = width;
 		relayout(t);

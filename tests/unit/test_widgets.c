@@ -1,0 +1,558 @@
+/*
+ * Unit tests of widgets/ without a terminal: the cell buffer (widths in
+ * columns, cutting with "…" never mid-character, grapheme clusters, control
+ * characters, the ASCII fallback), the table's pure layout (which columns a
+ * width shows, where the ‹ › markers go, the frozen column), a table row and
+ * header rendered exactly as drawn, tabs, the status bar, the help generated
+ * from key maps, wrapping and the line editor behind the text field.
+ */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "widgets/widgets.h"
+#include "util/util.h"
+
+static struct wui UI, UI_ASCII;
+
+static char *fit_text(const char *s, int width, enum walign a, bool ascii)
+{
+	struct wcells c;
+	wcells_init(&c, ascii);
+	wcells_add(&c, s, WR_NORMAL, 0);
+	wcells_fit(&c, width, a, WR_NORMAL);
+	assert_int_equal(c.width, width);
+	char *r = wcells_text(&c);
+	wcells_free(&c);
+	return r;
+}
+
+static void test_cells_width(void **state)
+{
+	(void)state;
+	assert_int_equal(wtext_width("H200", false), 4);
+	/* "≈ 10 mil M" is 10 columns, 12 bytes */
+	assert_int_equal(wtext_width("\u2248 10 mil M", false), 10);
+	assert_int_equal(wtext_width("N\u00e3o publicado", false), 13);
+	/* a combining acute accent joins the "e": one cell, one column */
+	struct wcells c;
+	wcells_init(&c, false);
+	wcells_add(&c, "e\u0301", WR_NORMAL, 0);
+	assert_int_equal(c.len, 1);
+	assert_int_equal(c.width, 1);
+	wcells_reset(&c);
+	/* double-width CJK */
+	wcells_add(&c, "\u65e5\u672c", WR_NORMAL, 0);
+	assert_int_equal(c.width, 4);
+	wcells_free(&c);
+}
+
+static void test_cells_cut(void **state)
+{
+	(void)state;
+	char *s = fit_text("N\u00e3o publicado", 8, WALIGN_LEFT, false);
+	assert_string_equal(s, "N\u00e3o pub\u2026");
+	free(s);
+	/* never mid-character: 日本語 in 4 columns is "日…" and a space */
+	s = fit_text("\u65e5\u672c\u8a9e", 4, WALIGN_LEFT, false);
+	assert_string_equal(s, "\u65e5\u2026 ");
+	free(s);
+	s = fit_text("4.800 GB/s", 12, WALIGN_RIGHT, false);
+	assert_string_equal(s, "  4.800 GB/s");
+	free(s);
+	s = fit_text("ab", 6, WALIGN_CENTER, false);
+	assert_string_equal(s, "  ab  ");
+	free(s);
+	s = fit_text("abcdef", 1, WALIGN_LEFT, false);
+	assert_string_equal(s, "\u2026");
+	free(s);
+	s = fit_text("abcdef", 4, WALIGN_LEFT, true);
+	assert_string_equal(s, "abc~");
+	free(s);
+}
+
+static void test_cells_sanitise_and_ascii(void **state)
+{
+	(void)state;
+	struct wcells c;
+	char *s;
+
+	/* an escape sequence from the network cannot reach the terminal */
+	wcells_init(&c, false);
+	wcells_add(&c, "a\x1b[2Jb\x07", WR_NORMAL, 0);
+	s = wcells_text(&c);
+	assert_string_equal(s, "a\ufffd[2Jb\ufffd");
+	free(s);
+	wcells_free(&c);
+	/* invalid UTF-8 */
+	wcells_init(&c, false);
+	wcells_add(&c, "x\xff\xc3y", WR_NORMAL, 0);
+	s = wcells_text(&c);
+	assert_string_equal(s, "x\ufffd\ufffdy");
+	free(s);
+	wcells_free(&c);
+	/* ASCII fallback: the seeds' strings transliterated */
+	wcells_init(&c, true);
+	wcells_add(&c, "\u2248 10 mil M \u00b7 N\u00e3o publicado", WR_NORMAL, 0);
+	wcells_add_sym(&c, WSYM_SORT_UP, WR_NORMAL, 0);
+	wcells_add(&c, "\x1b", WR_NORMAL, 0);
+	s = wcells_text(&c);
+	for (const char *p = s; *p; p++)
+		assert_true((unsigned char)*p < 0x80);
+	assert_non_null(strstr(s, "~ 10 mil M"));
+	assert_non_null(strstr(s, "Nao publicado^?"));
+	free(s);
+	wcells_free(&c);
+}
+
+static void test_symbols(void **state)
+{
+	(void)state;
+	static const char *ascii[] = { "^", "v", "<", ">", "+", "x", "~" };
+	for (int i = 0; i <= WSYM_ELLIPSIS; i++) {
+		assert_string_equal(wsym((enum wsym)i, true), ascii[i]);
+		assert_int_equal(wtext_width(wsym((enum wsym)i, false), false), 1);
+	}
+	assert_string_equal(wsym(WSYM_SORT_DOWN, false), "\u25BC");
+}
+
+/* ---- layout ---------------------------------------------------------------------- */
+
+static void test_layout_all_fit(void **state)
+{
+	(void)state;
+	int nat[] = { 20, 10, 10, 10, 10 }, x[5], w[5];
+	struct wtable_layout l;
+	size_t s = wtable_layout(nat, 5, 1, 80, &l, x, w);
+
+	assert_int_equal(s, 1);
+	assert_int_equal(l.first, 1);
+	assert_int_equal(l.end, 5);
+	assert_false(l.more_left);
+	assert_false(l.more_right);
+	assert_int_equal(l.left_x, -1);
+	assert_int_equal(l.right_x, -1);
+	assert_int_equal(x[0], 0);
+	assert_int_equal(w[0], 20);
+	assert_int_equal(x[1], 20 + WTABLE_FROZEN_GAP);
+	assert_int_equal(x[2], x[1] + 10 + WTABLE_GAP);
+	assert_int_equal(l.used, x[4] + 10);
+}
+
+static void test_layout_scrolling(void **state)
+{
+	(void)state;
+	int nat[] = { 20, 10, 10, 10, 10 }, x[5], w[5];
+	struct wtable_layout l;
+
+	/* 40 columns: the GPU column, then column 1; › at the right edge */
+	size_t s = wtable_layout(nat, 5, 1, 40, &l, x, w);
+	assert_int_equal(s, 1);
+	assert_int_equal(l.first, 1);
+	assert_int_equal(l.end, 2);
+	assert_false(l.more_left);
+	assert_true(l.more_right);
+	assert_int_equal(l.right_x, 39);
+	assert_int_equal(x[2], -1);
+	/* scrolled by one: column 2 shown, the GPU column stays, ‹ after it */
+	s = wtable_layout(nat, 5, 2, 40, &l, x, w);
+	assert_int_equal(s, 2);
+	assert_int_equal(x[0], 0);
+	assert_int_equal(w[0], 20);
+	assert_int_equal(x[1], -1);
+	assert_int_equal(x[2], 23);
+	assert_true(l.more_left);
+	assert_int_equal(l.left_x, 21);
+	assert_true(l.more_right);
+	/* the last column: no › */
+	s = wtable_layout(nat, 5, 4, 40, &l, x, w);
+	assert_int_equal(s, 4);
+	assert_int_equal(l.end, 5);
+	assert_false(l.more_right);
+	/* scrolling past the end is clamped */
+	s = wtable_layout(nat, 5, 99, 40, &l, x, w);
+	assert_int_equal(s, 4);
+	/* a wider terminal pulls the columns back into view */
+	s = wtable_layout(nat, 5, 3, 200, &l, x, w);
+	assert_int_equal(s, 1);
+	assert_false(l.more_left);
+	assert_false(l.more_right);
+}
+
+static void test_layout_narrow(void **state)
+{
+	(void)state;
+	int nat[] = { 24, 12, 9 }, x[3], w[3];
+	struct wtable_layout l;
+
+	/* 20 columns (the smallest screen): the frozen column is cut to half,
+	 * the first data column shown cut to what is left */
+	wtable_layout(nat, 3, 1, 20, &l, x, w);
+	assert_int_equal(w[0], 10);
+	assert_int_equal(x[1], 13);
+	assert_int_equal(w[1], 20 - 2 - 13);
+	assert_true(l.more_right);
+	/* tiny widths never crash and never overflow the line */
+	for (int width = 0; width <= 30; width++) {
+		for (size_t sc = 0; sc < 4; sc++) {
+			wtable_layout(nat, 3, sc, width, &l, x, w);
+			for (int i = 0; i < 3; i++)
+				if (x[i] >= 0)
+					assert_true(x[i] + w[i] <= width);
+			assert_true(l.right_x < width);
+		}
+	}
+	/* one column only */
+	int one[] = { 30 };
+	wtable_layout(one, 1, 1, 12, &l, x, w);
+	assert_int_equal(w[0], 12);
+}
+
+/* ---- a table over test data --------------------------------------------------------- */
+
+struct fake {
+	const char *head[4];
+	const char *cells[3][4];
+	size_t rows;
+};
+
+static size_t f_rows(void *ctx) { return ((struct fake *)ctx)->rows; }
+static size_t f_cols(void *ctx) { (void)ctx; return 4; }
+static void f_header(void *ctx, size_t c, struct wcells *out)
+{
+	wcells_add(out, ((struct fake *)ctx)->head[c], WR_NORMAL, 0);
+}
+static void f_cell(void *ctx, size_t r, size_t c, struct wcells *out)
+{
+	const char *s = ((struct fake *)ctx)->cells[r][c];
+	wcells_add(out, s, c == 3 && r == 1 ? WR_FLASH : WR_NORMAL, 0);
+}
+static enum walign f_align(void *ctx, size_t c) { (void)ctx; return c == 0 ? WALIGN_LEFT : WALIGN_RIGHT; }
+
+static struct fake FAKE = {
+	.head = { "GPU", "Memory", "Bandwidth", "Price/h" },
+	.cells = {
+		{ "B300 Blackwell Ultra", "288 GB", "Not published", "$8.99" },
+		{ "H200 Hopper", "141 GB", "4,800 GB/s", "$4.19" },
+		{ "RTX 4090 Ada", "24 GB", "1,008 GB/s", "$0.39" },
+	},
+	.rows = 3,
+};
+
+static struct wtable *fake_table(bool ascii)
+{
+	struct wtable_source src = { &FAKE, f_rows, f_cols, f_header, f_cell, f_align };
+	return wtable_new(ascii ? &UI_ASCII : &UI, &src);
+}
+
+static char *line_of(struct wtable *t, size_t row, int width, struct wcells *c)
+{
+	wtable_render_line(t, row, width, c);
+	assert_true(c->width <= width);
+	return wcells_text(c);
+}
+
+static void test_table_render(void **state)
+{
+	(void)state;
+	struct wtable *t = fake_table(false);
+	struct wcells c;
+	char *s;
+
+	wcells_init(&c, false);
+	/* natural widths: the widest of header + 2 (sort indicator) and cells */
+	assert_int_equal(t->nat[0], 20);
+	assert_int_equal(t->nat[2], 13);
+	wtable_set_sort(t, 3, false);
+	s = line_of(t, SIZE_MAX, 80, &c);
+	/* header: sort indicator ▲ on Price/h, the line padded to the width */
+	assert_non_null(strstr(s, "Price/h \u25B2"));
+	assert_int_equal(c.width, 80);
+	for (size_t i = 0; i < c.len; i++)
+		assert_true(c.cell[i].role == WR_HEADER || c.cell[i].role == WR_HEADER_SORT);
+	free(s);
+	s = line_of(t, 1, 80, &c);
+	/* GPU 20 columns + " ‹ " gap 3, Memory 8 (header + indicator room),
+	 * Bandwidth 13, Price/h 9, gaps of 2, numbers right-aligned */
+	assert_string_equal(s, "H200 Hopper" "         " "   " "  141 GB" "  "
+			       "   4,800 GB/s" "  " "    $4.19");
+	free(s);
+	/* the cursor row (row 0) is recoloured; a flash keeps its role */
+	wtable_select(t, 1);
+	line_of(t, 1, 80, &c);
+	bool flash = false;
+	for (size_t i = 0; i < c.len; i++) {
+		assert_true(c.cell[i].role == WR_SELECTED || c.cell[i].role == WR_FLASH);
+		flash |= c.cell[i].role == WR_FLASH;
+	}
+	assert_true(flash);
+	wcells_free(&c);
+	wtable_free(&t);
+	assert_null(t);
+}
+
+static void test_table_markers(void **state)
+{
+	(void)state;
+	struct wtable *t = fake_table(false);
+	struct wcells c;
+	char *s;
+
+	wcells_init(&c, false);
+	/* 40 columns: GPU + Memory, then › at column 39 */
+	s = line_of(t, SIZE_MAX, 40, &c);
+	assert_int_equal(c.width, 40);
+	assert_string_equal(s + strlen(s) - 3, "\u203A");
+	assert_int_equal(c.cell[39].role, WR_MARKER);
+	free(s);
+	s = line_of(t, 1, 40, &c);
+	assert_string_equal(s, "H200 Hopper" "         " "   " "  141 GB");
+	free(s);
+	/* one column right: the GPU column stays, ‹ after it, Bandwidth shown */
+	t->base.w = 40;
+	assert_true(wtable_do(t, WTABLE_RIGHT) & W_REDRAW);
+	s = line_of(t, SIZE_MAX, 40, &c);
+	assert_int_equal(c.cell[21].role, WR_MARKER);
+	assert_int_equal((int)c.cell[21].ch[0], 0x2039);
+	assert_non_null(strstr(s, "GPU"));
+	assert_non_null(strstr(s, "Bandwidth"));
+	assert_null(strstr(s, "Memory"));
+	free(s);
+	s = line_of(t, 0, 40, &c);
+	assert_string_equal(s, "B300 Blackwell Ultra   Not published");
+	free(s);
+	/* ASCII markers */
+	struct wtable *a = fake_table(true);
+	a->base.w = 40;
+	wtable_do(a, WTABLE_RIGHT);
+	s = line_of(a, SIZE_MAX, 40, &c);
+	assert_int_equal((int)c.cell[21].ch[0], '<');
+	assert_int_equal((int)c.cell[39].ch[0], '>');
+	free(s);
+	/* left again, and no further */
+	assert_true(wtable_do(t, WTABLE_LEFT) & W_REDRAW);
+	assert_int_equal(t->scroll, 1);
+	assert_false(wtable_do(t, WTABLE_LEFT) & W_REDRAW);
+	wcells_free(&c);
+	wtable_free(&t);
+	wtable_free(&a);
+}
+
+static void test_table_navigation(void **state)
+{
+	(void)state;
+	struct wtable *t = fake_table(false);
+
+	t->base.h = 3; /* header + two rows */
+	assert_int_equal(t->sel, 0);
+	assert_true(wtable_do(t, WTABLE_DOWN) & W_SELECT);
+	assert_true(wtable_do(t, WTABLE_DOWN) & W_SELECT);
+	assert_int_equal(t->sel, 2);
+	assert_int_equal(t->top, 1);            /* kept visible */
+	assert_false(wtable_do(t, WTABLE_DOWN) & W_SELECT);
+	wtable_do(t, WTABLE_HOME);
+	assert_int_equal(t->sel, 0);
+	assert_int_equal(t->top, 0);
+	wtable_do(t, WTABLE_END);
+	assert_int_equal(t->sel, 2);
+	/* fewer rows (a filter): the cursor is clamped */
+	FAKE.rows = 1;
+	wtable_reload(t, true);
+	assert_int_equal(t->sel, 0);
+	FAKE.rows = 0;
+	wtable_reload(t, true);
+	assert_int_equal(wtable_do(t, WTABLE_DOWN), W_HANDLED);
+	FAKE.rows = 3;
+	wtable_free(&t);
+}
+
+/* ---- tabs, status, help ----------------------------------------------------------------- */
+
+static void test_tabs_layout(void **state)
+{
+	(void)state;
+	const char *labels[] = { "1 Training", "2 Fine-tuning", "3 Inference", "4 Image & video",
+				 "5 Rendering", "6 HPC" };
+	struct wtabs *t = wtabs_new(&UI, labels, 6);
+	int x[6], w[6];
+
+	wtabs_layout(t, 100, x, w);
+	assert_int_equal(x[0], 0);
+	assert_int_equal(w[0], 12);
+	assert_int_equal(x[1], 13);
+	wtabs_layout(t, 40, x, w);
+	assert_true(x[5] + w[5] <= 40);
+	assert_true(w[0] >= 3);
+	/* 12 columns: numbers only */
+	wtabs_layout(t, 12, x, w);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(w[i], 1);
+	wtabs_free(&t);
+}
+
+static void test_status_line(void **state)
+{
+	(void)state;
+	struct wstatus *s = wstatus_new(&UI);
+	struct wcells c;
+	char *txt;
+
+	wcells_init(&c, false);
+	wstatus_begin(s);
+	wstatus_add(s, "local demo exchange", WR_STATUS_WARN, false);
+	wstatus_add(s, "pre-open", WR_STATUS, false);
+	wstatus_add(s, "updated 3 s ago", WR_STATUS, true);
+	wstatus_commit(s);
+	assert_true(s->base.dirty);
+	wstatus_render_line(s, 60, &c);
+	txt = wcells_text(&c);
+	assert_int_equal(c.width, 60);
+	assert_non_null(strstr(txt, "local demo exchange \u00b7 pre-open"));
+	assert_string_equal(txt + strlen(txt) - strlen("updated 3 s ago "), "updated 3 s ago ");
+	free(txt);
+	/* narrow: the right part goes first */
+	wstatus_render_line(s, 36, &c);
+	txt = wcells_text(&c);
+	assert_null(strstr(txt, "updated"));
+	assert_non_null(strstr(txt, "local demo"));
+	free(txt);
+	/* the same contents again: not dirty */
+	s->base.dirty = false;
+	wstatus_begin(s);
+	wstatus_add(s, "local demo exchange", WR_STATUS_WARN, false);
+	wstatus_add(s, "pre-open", WR_STATUS, false);
+	wstatus_add(s, "updated 3 s ago", WR_STATUS, true);
+	wstatus_commit(s);
+	assert_false(s->base.dirty);
+	wcells_free(&c);
+	wstatus_free(&s);
+}
+
+static void test_help_generated(void **state)
+{
+	(void)state;
+	static const struct wbinding map[] = {
+		{ WKEY_DOWN, 1, "Move down" },
+		{ 'j', 1, "Move down" },
+		{ 'q', 2, "Quit" },
+		{ WKEY_F10, 2, "Quit" },
+		{ 'x', 3, NULL },
+	};
+	struct whelp_section sec = { "Keys", map, 5 };
+	struct whelp *h = whelp_new(&UI, "Help", "any key closes", &sec, 1);
+	char *l;
+
+	assert_int_equal(h->n_lines, 3); /* title + two actions; x has no help */
+	l = wcells_text(&h->lines[1]);
+	assert_non_null(strstr(l, "\u2193 j"));
+	assert_non_null(strstr(l, "Move down"));
+	free(l);
+	l = wcells_text(&h->lines[2]);
+	assert_non_null(strstr(l, "q F10"));
+	free(l);
+	whelp_free(&h);
+}
+
+static void test_wrap(void **state)
+{
+	(void)state;
+	char **lines;
+	size_t n = wtext_wrap("Buy 8 H200 for 24 hours at market?\nTotal $805.00", 16, false, &lines);
+
+	assert_int_equal(n, 4);
+	assert_string_equal(lines[0], "Buy 8 H200 for");
+	assert_string_equal(lines[1], "24 hours at");
+	assert_string_equal(lines[2], "market?");
+	assert_string_equal(lines[3], "Total $805.00");
+	for (size_t i = 0; i < n; i++)
+		assert_true(wtext_width(lines[i], false) <= 16);
+	wtext_lines_free(lines, n);
+	n = wtext_wrap("abcdefghij", 4, false, &lines);
+	assert_int_equal(n, 3);
+	wtext_lines_free(lines, n);
+}
+
+static void test_key_names(void **state)
+{
+	(void)state;
+	char *s;
+	s = wkey_name(WKEY_UP, false); assert_string_equal(s, "\u2191"); free(s);
+	s = wkey_name(WKEY_UP, true); assert_string_equal(s, "Up"); free(s);
+	s = wkey_name(WKEY_F10, true); assert_string_equal(s, "F10"); free(s);
+	s = wkey_name(WKEY_BTAB, true); assert_string_equal(s, "Shift-Tab"); free(s);
+	s = wkey_name('L' - '@', true); assert_string_equal(s, "Ctrl-L"); free(s);
+	s = wkey_name('<', true); assert_string_equal(s, "<"); free(s);
+	s = wkey_name(' ', true); assert_string_equal(s, "Space"); free(s);
+}
+
+/* ---- field -------------------------------------------------------------------------------- */
+
+static unsigned feed(struct wfield *f, wkey k)
+{
+	struct wevent ev = { .type = WEV_KEY, .key = k };
+	return wwidget_handle(&f->base, &ev);
+}
+
+static void test_field_editing(void **state)
+{
+	(void)state;
+	struct wfield *f = wfield_new(&UI, "Filter: ", NULL);
+
+	assert_true(feed(f, 'h') & W_CHANGED);
+	feed(f, '1');
+	feed(f, '0');
+	assert_string_equal(wfield_text(f), "h10");
+	assert_false(feed(f, WKEY_LEFT) & W_CHANGED);
+	feed(f, 0xE3); /* ã, two bytes */
+	assert_string_equal(wfield_text(f), "h1\u00e30");
+	feed(f, 127);   /* backspace removes the whole character */
+	assert_string_equal(wfield_text(f), "h10");
+	feed(f, WKEY_HOME);
+	feed(f, WKEY_DELETE);
+	assert_string_equal(wfield_text(f), "10");
+	feed(f, WKEY_END);
+	feed(f, ' ');
+	feed(f, 'x');
+	feed(f, 'W' - '@');
+	assert_string_equal(wfield_text(f), "10 ");
+	feed(f, 'U' - '@');
+	assert_string_equal(wfield_text(f), "");
+	assert_true(feed(f, WKEY_RETURN) & W_CLOSE);
+	assert_true(f->submitted);
+	assert_true(feed(f, WKEY_ESC) & W_CLOSE);
+	assert_false(f->submitted);
+	wfield_set_text(f, "H100");
+	assert_string_equal(wfield_text(f), "H100");
+	wfield_free(&f);
+}
+
+int main(void)
+{
+	setlocale(LC_CTYPE, "C.UTF-8");
+	wui_init(&UI, &wtheme_color, false, false);
+	wui_init(&UI_ASCII, &wtheme_mono, true, false);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cells_width),
+		cmocka_unit_test(test_cells_cut),
+		cmocka_unit_test(test_cells_sanitise_and_ascii),
+		cmocka_unit_test(test_symbols),
+		cmocka_unit_test(test_layout_all_fit),
+		cmocka_unit_test(test_layout_scrolling),
+		cmocka_unit_test(test_layout_narrow),
+		cmocka_unit_test(test_table_render),
+		cmocka_unit_test(test_table_markers),
+		cmocka_unit_test(test_table_navigation),
+		cmocka_unit_test(test_tabs_layout),
+		cmocka_unit_test(test_status_line),
+		cmocka_unit_test(test_help_generated),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_key_names),
+		cmocka_unit_test(test_field_editing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -180,8 +180,9 @@ void cli_sheet_note(struct cli_sheet *s, const char *note);
 int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s);
 
 /* Helpers for writers of other output: a JSON string literal with quotes and
- * escapes, a CSV field (quoted when needed), the shortest decimal text that
- * reads back as the same double ("4800", "0.5"), all malloc'ed. */
+ * escapes, a CSV field (quoted when needed), a double as decimal text with
+ * at most 15 significant digits ("4800", "0.5", "47.3299535336"; "" for NAN
+ * or infinity), all malloc'ed. */
 char *cli_json_string(const char *s);
 char *cli_csv_field(const char *s);
 char *cli_raw_number(double v);

@@ -177,11 +177,9 @@ char *cli_raw_number(double v)
 		return xstrdup("");
 	if (v == 0)
 		return xstrdup("0"); /* also for -0 */
+	/* 15 significant digits: exact for every figure of the catalogue and
+	 * for integers below 10^15, without float noise such as 47.329953533600005 */
 	s = xasprintf("%.15g", v);
-	if (strtod(s, NULL) != v) {
-		free(s);
-		s = xasprintf("%.17g", v);
-	}
 	return s;
 }
 

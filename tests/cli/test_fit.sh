@@ -1,0 +1,81 @@
+#!/bin/bash
+# gpux fit: the calculator as a command. Its numbers are fit/'s (through
+# view/, as the TUI panel shows them); here they are held against published
+# cases and the issues' own examples.
+. "$(dirname "$0")/../lib.sh"
+
+# ---- issue 6: 70B with QLoRA fits an H200 on one GPU and not an RTX 4090 ----
+"$GPUX" fit 70 --method qlora --format json >"$TMPD/q.json" 2>"$TMPD/err"
+expect_eq "fit 70 --method qlora exits 0" "$?" 0
+expect_eq "fit: nothing on stderr" "$(cat "$TMPD/err")" ""
+check "fit json parses" jq -e . "$TMPD/q.json"
+expect_eq "fit: one row per GPU of the catalogue (15)" "$(jq length "$TMPD/q.json")" 15
+expect_eq "QLoRA 70B: H200 fits on 1 GPU" "$(jq -c '.[] | select(.gpu == "h200") | [.job_fits, .job_gpus, .job_avail_gb]' "$TMPD/q.json")" '[true,1,141]'
+expect_eq "QLoRA 70B: RTX 4090 does not fit, needs more than 1" \
+  "$(jq -c '.[] | select(.gpu == "rtx-4090") | [.job_fits, (.job_gpus > 1)]' "$TMPD/q.json")" '[false,true]'
+expect_eq "memory needed per GPU is the sum of the breakdown" \
+  "$(jq -r '[.[0] | (.job_mem_gb - (.mem_weights_gb + .mem_gradients_gb + .mem_optimizer_gb + .mem_activations_gb + .mem_kv_cache_gb + .mem_margin_gb)) | fabs < 1e-6] | .[0]' "$TMPD/q.json")" true
+
+# ---- "70B" and "70" are the same model ----------------------------------------------
+expect_eq "fit 70B = fit 70" "$("$GPUX" fit 70B --method qlora --format csv)" "$("$GPUX" fit 70 --method qlora --format csv)"
+expect_eq "fit 70b = fit 70" "$("$GPUX" fit 70b --method qlora --format csv)" "$("$GPUX" fit 70 --method qlora --format csv)"
+expect_eq "fit 0.07T = fit 70" "$("$GPUX" fit 0.07T --method qlora --format csv)" "$("$GPUX" fit 70 --method qlora --format csv)"
+# pt-PT writes a decimal comma: 7,5 there is 7.5
+expect_eq "--lang pt-PT fit 7,5 = fit 7.5 (csv)" "$("$GPUX" --lang pt-PT fit 7,5 --format csv)" "$("$GPUX" fit 7.5 --format csv)"
+
+# ---- ZeRO paper (Rajbhandari et al. 2020, Fig. 1): 7.5B parameters, 64 GPUs,
+# model states per GPU 120 / 31.4 / 16.6 / 1.9 GB for no ZeRO / ZeRO-1 / -2 / -3
+states() { "$GPUX" fit 7.5 --gpus 64 --zero "$1" --format json |
+  jq -r '.[0] | (.mem_weights_gb + .mem_gradients_gb + .mem_optimizer_gb) * 10 | round / 10'; }
+expect_eq "ZeRO paper Fig. 1: no ZeRO 120 GB" "$(states 0)" 120
+expect_eq "ZeRO paper Fig. 1: ZeRO-1 31.4 GB" "$(states 1)" 31.4
+expect_eq "ZeRO paper Fig. 1: ZeRO-2 16.6 GB" "$(states 2)" 16.6
+expect_eq "ZeRO paper Fig. 1: ZeRO-3 1.9 GB" "$(states 3)" 1.9
+
+# ---- issue 6: full training with 8 GPUs and ZeRO-3 changes needed memory and fits ---
+one=$("$GPUX" fit llama-3.1-70b --method full --format json | jq -c '.[] | select(.gpu == "h200") | [.job_mem_gb, .job_fits]')
+eight=$("$GPUX" fit llama-3.1-70b --method full --gpus 8 --zero 3 --format json | jq -c '.[] | select(.gpu == "h200") | [.job_mem_gb, .job_fits]')
+expect_match "70B full training on 1 H200: does not fit" "$one" ',false\]$'
+expect_eq "70B full training, ZeRO-3: 8 GPUs need less per GPU than 1" \
+  "$(jq -n --argjson a "$one" --argjson b "$eight" '$b[0] < $a[0] / 4')" true
+expect_eq "checkpointing off needs more activation memory" \
+  "$(jq -n --argjson a "$("$GPUX" fit 8 --seq 8192 --format json | jq '.[0].mem_activations_gb')" \
+          --argjson b "$("$GPUX" fit 8 --seq 8192 --no-checkpointing --format json | jq '.[0].mem_activations_gb')" '$b > $a')" true
+expect_eq "8-bit Adam needs less optimizer memory than Adam" \
+  "$(jq -n --argjson a "$("$GPUX" fit 8 --optimizer adam --format json | jq '.[0].mem_optimizer_gb')" \
+          --argjson b "$("$GPUX" fit 8 --optimizer adam8bit --format json | jq '.[0].mem_optimizer_gb')" '$b < $a')" true
+
+# ---- methods and their extra columns ------------------------------------------------------
+hdr=$("$GPUX" fit 8 --method infer-int4 --format csv | head -1)
+expect_match "inference: decode tokens/s column" "$hdr" 'decode_tokens_s'
+hdr=$("$GPUX" fit 8 --method full --tokens 300 --mfu 40% --format csv | head -1)
+expect_match "training: run time and cost columns" "$hdr" 'train_hours,run_cost'
+expect_eq "training hours scale with tokens (300B = 300 x 1B)" \
+  "$(jq -n --argjson a "$("$GPUX" fit 8 --tokens 1 --format json | jq '.[] | select(.gpu == "h100-sxm") | .train_hours')" \
+          --argjson b "$("$GPUX" fit 8 --tokens 300B --format json | jq '.[] | select(.gpu == "h100-sxm") | .train_hours')" '($b / $a - 300 | fabs) < 1e-6')" true
+expect_eq "--mfu 0.4 = --mfu 40%" "$("$GPUX" fit 8 --mfu 0.4 --format csv)" "$("$GPUX" fit 8 --mfu 40% --format csv)"
+for m in full lora qlora infer-fp16 infer-fp8 infer-int8 infer-int4 diffusion; do
+  "$GPUX" fit 13 --method "$m" --format json >"$TMPD/m.json" 2>"$TMPD/err"
+  expect_eq "fit --method $m exits 0 with 15 rows" "$?:$(jq length "$TMPD/m.json")" "0:15"
+done
+expect_match "a diffusion preset defaults to the diffusion method" "$("$GPUX" fit sdxl | tail -1)" 'Diffusion'
+expect_match "a preset's name is in the assumptions line" "$("$GPUX" fit llama-3.1-8b --method lora | tail -1)" '^Llama 3.1 8B'
+expect_match "a typed size says its architecture is guessed" "$("$GPUX" fit 8 | tail -1)" 'guessed'
+
+# ---- rows: --workload, --filter, --sort -------------------------------------------------------
+expect_eq "--workload finetune: its 9 GPUs" "$("$GPUX" fit 70 --method qlora --workload finetune --format json | jq length)" 9
+expect_eq "--filter hopper" "$("$GPUX" fit 70 --filter hopper --format csv | cut -d, -f1 | tail -n +2 | tr '\n' ' ')" "h200 h100-nvl h100-sxm "
+expect_eq "--sort job_avail_gb:desc: B300 first" "$("$GPUX" fit 70 --sort job_avail_gb:desc --format csv | sed -n 2p | cut -d, -f1)" b300
+expect_eq "--sort cheapest: GPUs that cannot take the job come last" \
+  "$("$GPUX" fit 70 --method full --zero 0 --sort cheapest --format json | jq -c '[.[].gpus_run > 0] | . == (sort | reverse)')" true
+
+# ---- table format: localized, the job columns, the assumptions --------------------------------
+out=$("$GPUX" fit 70 --method qlora --lang pt-PT)
+expect_match "pt-PT: header translated" "$(printf '%s\n' "$out" | head -1)" '^GPU +Precisa/GPU'
+expect_match "pt-PT: H200 row with decimal comma and ✓" "$(printf '%s\n' "$out" | grep '^H200')" '[0-9]+,[0-9] GB +141 GB +✓ +1'
+expect_match "pt-PT: RTX 4090 does not fit ✗" "$(printf '%s\n' "$out" | grep '^RTX 4090')" '✗'
+out=$("$GPUX" fit 70 --method qlora --ascii)
+expect_eq "--ascii fit: only ASCII" "$(printf '%s' "$out" | LC_ALL=C grep -c '[^ -~]')" 0
+expect_match "--ascii fit: yes/no for the fit" "$(printf '%s\n' "$out" | grep '^H200')" ' yes '
+
+finish

@@ -106,6 +106,88 @@ struct api_config {
 	bool local_demo;          /* this is gpux's own local demo exchange */
 };
 
+/* ---- the configuration file ----------------------------------------------------
+ * $XDG_CONFIG_HOME/gpux/config (default ~/.config/gpux/config): lines of
+ * `name = value` (a value may be "quoted"), `#` comments. Known names:
+ *   api = URL               the exchange (else the local demo exchange)
+ *   key = KEY               its API key (the file must then be chmod 600)
+ *   timeout = SECONDS       per request (default 15); connect_timeout (default 5)
+ *   country = PT, currency = EUR   the local demo account (default US, USD)
+ * and whatever the TUI keeps there (lang = pt-PT, …). Shared by the CLI and
+ * the TUI. */
+struct api_conf;
+
+struct api_conf *api_conf_new(void);
+/* Parse text (path only names it in messages); 0 and *out, or -1 and *cause
+ * ("FILE, line 3: expected "name = value"" — a line is never quoted). */
+int api_conf_parse(const char *path, const char *data, struct api_conf **out, char **cause);
+/* Read a file; a missing file gives an empty conf. A file holding `key` that
+ * group or others can read is refused ("… run: chmod 600 FILE"). */
+int api_conf_load(const char *path, struct api_conf **out, char **cause);
+/* The value of name (the last one if repeated), or NULL. Borrowed. */
+const char *api_conf_get(const struct api_conf *c, const char *name);
+/* Set name to value (copied), or remove it (value NULL), keeping other lines. */
+void api_conf_set(struct api_conf *c, const char *name, const char *value);
+/* Write atomically (temporary file + rename), mode 0600, creating the
+ * directory (0700); comments and order are kept. */
+int api_conf_save(const struct api_conf *c, const char *path, char **cause);
+void api_conf_free(struct api_conf **c);
+/* $XDG_CONFIG_HOME/gpux/config and $XDG_DATA_HOME/gpux (HOME-based defaults),
+ * malloc'ed; NULL when neither the variable nor HOME is set. */
+char *api_conf_path(void);
+char *api_data_dir(void);
+
+/* The exchange settings, resolved: each from the flag (argument), else the
+ * environment (GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT), else the config file. */
+struct api_settings {
+	char *url;                  /* NULL: none configured → the local demo exchange */
+	char *key;                  /* NULL: none */
+	long timeout_ms;            /* 0: default */
+	long connect_timeout_ms;    /* 0: default */
+	char *demo_country, *demo_currency; /* for the local demo account, or NULL */
+	char *config_path;          /* the file consulted (may not exist), or NULL */
+};
+int api_settings_resolve(const char *flag_url, const char *flag_key, struct api_settings *out,
+			 char **cause);
+void api_settings_clear(struct api_settings *s);
+
+/* ---- the local demo exchange (the embedded default) ----------------------------
+ * With no exchange configured gpux uses its own gpuxd --demo on a Unix socket
+ * ($XDG_RUNTIME_DIR/gpux/gpuxd.sock, else /tmp/gpux-UID/), its database and
+ * log in $XDG_DATA_HOME/gpux/ (else ~/.local/share/gpux/), started as a daemon
+ * the first time and reused afterwards; the demo account's key is kept in
+ * that data directory (demo.key, 0600), not in the user's config. */
+struct api_local {
+	char *url;                 /* "unix:/…/gpuxd.sock" */
+	char *socket_path;
+	char *data_dir;
+	char *log_path;
+	char *key;                 /* the demo account's key (never print it) */
+	int pid;                   /* gpuxd's pid (from gpuxd.pid), 0 if unknown */
+	bool started;              /* started now (else an exchange already running) */
+	bool account_created;      /* the demo account was opened now */
+};
+/* Find or start the local demo exchange and its account (blocks up to ~15 s
+ * the first time). country/currency: the demo account's (NULL: "US", "USD").
+ * 0 and *l filled (free with api_local_clear), or -1 and *cause. */
+int api_local_start(struct api_local *l, const char *country, const char *currency,
+		    char **cause);
+void api_local_clear(struct api_local *l);
+
+/* Everything a front end needs to get a client: resolve the settings (flag,
+ * environment, config file), and with no exchange configured start or reuse
+ * the local demo exchange (api_client_is_local_demo() is then true: say so).
+ * Blocks while the local exchange starts. If used is not NULL it receives
+ * the settings (free with api_settings_clear). NULL and *cause on failure. */
+struct api_open_opts {
+	const char *url;           /* --api, or NULL */
+	const char *key;           /* --key, or NULL */
+	bool insecure;             /* --insecure */
+	long timeout_ms;           /* 0: config or default */
+};
+struct api_client *api_open(const struct api_open_opts *o, struct api_settings *used,
+			    char **cause);
+
 /* ---- the client ---------------------------------------------------------------- */
 
 struct api_client;

@@ -1,0 +1,549 @@
+/*
+ * The embedded default: with no exchange configured, gpux talks to a local
+ * demo gpuxd of its own, on a Unix socket.
+ *
+ *   runtime dir  $XDG_RUNTIME_DIR/gpux, else /tmp/gpux-UID (0700, ours, checked)
+ *                gpuxd.sock, gpuxd.lock (startup lock), gpuxd.pid
+ *   data dir     $XDG_DATA_HOME/gpux, else ~/.local/share/gpux (0700)
+ *                demo.db, gpuxd.log, demo.key (0600: the demo account's key,
+ *                kept apart from the user's own config)
+ *
+ * Under an exclusive flock on gpuxd.lock (so two gpux started at once agree):
+ * if something answers GET /v1/market on the socket it is reused; otherwise
+ * gpuxd is found next to our own binary (/proc/self/exe), else on PATH, and
+ * started daemonised (double fork, setsid, stdio to gpuxd.log, pid in
+ * gpuxd.pid); then we wait until it answers. The first time (or when the
+ * stored key is no longer known, e.g. the database was removed) a demo
+ * account is opened and given a demo balance, and its key is stored.
+ */
+#include "api/internal.h"
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEMO_DEPOSIT_MINOR 1000000   /* 10 000.00 in the account's currency */
+#define START_WAIT_MS 15000
+
+/* mkdir -p with mode 0700 for the directories created. */
+static int mkdirs(const char *path, char **cause)
+{
+	char *p = xstrdup(path);
+
+	for (char *q = p + 1; *q != '\0'; q++) {
+		if (*q != '/')
+			continue;
+		*q = '\0';
+		if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+			set_cause(cause, _("cannot create %s: %s"), p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		*q = '/';
+	}
+	if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+		set_cause(cause, _("cannot create %s: %s"), p, strerror(errno));
+		free(p);
+		return -1;
+	}
+	free(p);
+	return 0;
+}
+
+/* The runtime directory: $XDG_RUNTIME_DIR/gpux, or /tmp/gpux-UID, which must
+ * be a directory of ours that nobody else can enter. */
+static char *runtime_dir(char **cause)
+{
+	const char *x = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	char *d;
+
+	if (x != NULL && x[0] == '/') {
+		d = xasprintf("%s/gpux", x);
+		if (mkdirs(d, cause) != 0) {
+			free(d);
+			return NULL;
+		}
+		return d;
+	}
+	d = xasprintf("%s/gpux-%u", "/tmp", (unsigned)getuid());
+	if (mkdir(d, 0700) != 0 && errno != EEXIST) {
+		set_cause(cause, _("cannot create %s: %s"), d, strerror(errno));
+		free(d);
+		return NULL;
+	}
+	if (lstat(d, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+	    (st.st_mode & 077) != 0) {
+		set_cause(cause, _("%s is not a private directory of yours (owner and mode 0700 "
+				   "expected); remove it or set XDG_RUNTIME_DIR"), d);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* gpuxd next to our own binary, else on PATH; NULL if none. */
+static char *find_gpuxd(void)
+{
+	char self[PATH_MAX + 1];
+	ssize_t n = readlink("/proc/self/exe", self, PATH_MAX);
+	const char *env = getenv("GPUX_GPUXD"), *path;
+
+	if (env != NULL && env[0] == '/' && access(env, X_OK) == 0)
+		return xstrdup(env);
+	if (n > 0) {
+		char *slash, *cand;
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			cand = xasprintf("%s/gpuxd", self);
+			if (access(cand, X_OK) == 0)
+				return cand;
+			free(cand);
+		}
+	}
+	path = getenv("PATH");
+	if (path == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path != '\0') {
+		const char *colon = strchr(path, ':');
+		size_t len = colon != NULL ? (size_t)(colon - path) : strlen(path);
+		if (len > 0) {
+			char *cand = xasprintf("%.*s/gpuxd", (int)len, path);
+			if (cand[0] == '/' && access(cand, X_OK) == 0)
+				return cand;
+			free(cand);
+		}
+		path += len + (colon != NULL);
+	}
+	return NULL;
+}
+
+/* Is anything accepting connections on the socket? */
+static bool socket_alive(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+	ok = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+	close(fd);
+	return ok;
+}
+
+/* Does the exchange on the socket answer GET /v1/market? */
+static bool exchange_answers(const char *url, long timeout_ms)
+{
+	struct api_config cfg = {.url = url, .timeout_ms = timeout_ms,
+				 .connect_timeout_ms = timeout_ms, .max_attempts = 1};
+	struct api_client *c = api_client_new(&cfg, NULL);
+	struct api_market *m = NULL;
+	struct api_error *e = NULL;
+	bool ok;
+
+	if (c == NULL)
+		return false;
+	ok = api_market(c, &m, &e) == 0;
+	api_market_free(&m);
+	api_error_free(&e);
+	api_client_free(&c);
+	return ok;
+}
+
+/* The last non-empty line of a log file, for an error message (sanitised). */
+static char *log_tail(const char *path)
+{
+	char *data = NULL, *cause = NULL, *end, *start, *r;
+	size_t len = 0;
+
+	if (util_read_file(path, &data, &len, &cause) != 0) {
+		free(cause);
+		return xstrdup("");
+	}
+	end = data + len;
+	while (end > data && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	*end = '\0';
+	start = strrchr(data, '\n');
+	start = start != NULL ? start + 1 : data;
+	r = util_sanitize(start, 300, false);
+	free(data);
+	return r;
+}
+
+static void write_all(int fd, const void *p, size_t n)
+{
+	const char *b = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		b += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Start gpuxd as a daemon; 0 and *pid, or -1 and *cause. */
+static int spawn(const char *gpuxd, const char *sock, const char *db, const char *log,
+		 const char *pidfile, pid_t *pid, char **cause)
+{
+	int pfd[2];
+	pid_t child;
+	int status, err = 0;
+	ssize_t r;
+	struct {
+		int err;
+		pid_t pid;
+	} msg;
+
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		return set_cause(cause, "pipe: %s", strerror(errno));
+	child = fork();
+	if (child < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return set_cause(cause, "fork: %s", strerror(errno));
+	}
+	if (child == 0) {
+		/* the intermediate child: new session, fork the daemon, leave */
+		pid_t d;
+		close(pfd[0]);
+		setsid();
+		d = fork();
+		if (d != 0) {
+			if (d < 0) {
+				msg.err = errno;
+				msg.pid = 0;
+				write_all(pfd[1], &msg, sizeof msg);
+			}
+			_exit(0);
+		}
+		{
+			int null = open("/dev/null", O_RDONLY);
+			int lfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+			int pidfd;
+			char num[32];
+			const char *argv[] = {gpuxd, "--demo", "--socket", sock, "--db", db, NULL};
+
+			if (null >= 0)
+				dup2(null, 0);
+			if (lfd >= 0) {
+				dup2(lfd, 1);
+				dup2(lfd, 2);
+			}
+			umask(077);
+			if (chdir("/") != 0)
+				_exit(127);
+			signal(SIGPIPE, SIG_DFL);
+			signal(SIGHUP, SIG_IGN);
+			pidfd = open(pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+			if (pidfd >= 0) {
+				snprintf(num, sizeof num, "%d\n", (int)getpid());
+				write_all(pidfd, num, strlen(num));
+				close(pidfd);
+			}
+			for (int fd = 3; fd < 1024; fd++)
+				if (fd != pfd[1])
+					close(fd);
+			execv(gpuxd, (char *const *)argv);
+			msg.err = errno;
+			msg.pid = getpid();
+			write_all(pfd[1], &msg, sizeof msg);
+			_exit(127);
+		}
+	}
+	close(pfd[1]);
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	/* EOF once the daemon has exec'ed (the pipe is close-on-exec) */
+	do
+		r = read(pfd[0], &msg, sizeof msg);
+	while (r < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (r == (ssize_t)sizeof msg) {
+		err = msg.err;
+		return set_cause(cause, _("cannot start %s: %s"), gpuxd, strerror(err));
+	}
+	*pid = 0;
+	{
+		char *data = NULL, *c2 = NULL;
+		size_t len;
+		if (util_read_file(pidfile, &data, &len, &c2) == 0)
+			*pid = (pid_t)atoi(data);
+		free(data);
+		free(c2);
+	}
+	return 0;
+}
+
+static int read_key(const char *path, char **key)
+{
+	char *data = NULL, *cause = NULL;
+	size_t len = 0;
+
+	*key = NULL;
+	if (util_read_file(path, &data, &len, &cause) != 0) {
+		free(cause);
+		return -1;
+	}
+	while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == ' '))
+		data[--len] = '\0';
+	if (len == 0) {
+		free(data);
+		return -1;
+	}
+	*key = data;
+	return 0;
+}
+
+static int write_key(const char *path, const char *key, char **cause)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int rc = 0;
+
+	if (fd < 0) {
+		rc = set_cause(cause, _("cannot write %s: %s"), tmp, strerror(errno));
+		free(tmp);
+		return rc;
+	}
+	write_all(fd, key, strlen(key));
+	write_all(fd, "\n", 1);
+	if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+		rc = set_cause(cause, _("cannot write %s: %s"), path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+/* Make sure the stored demo key works; open an account when it does not. */
+static int ensure_account(struct api_local *l, const char *keyfile, const char *country,
+			  const char *currency, char **cause)
+{
+	struct api_config cfg = {.url = l->url, .local_demo = true};
+	struct api_client *c;
+	struct api_account *a = NULL;
+	struct api_deposit *d = NULL;
+	struct api_error *e = NULL;
+	char *key = NULL, *t;
+	int rc = -1;
+
+	if (read_key(keyfile, &key) == 0) {
+		cfg.key = key;
+		c = api_client_new(&cfg, cause);
+		if (c == NULL)
+			goto out;
+		if (api_account(c, &a, &e) == 0) {
+			l->key = key;
+			key = NULL;
+			api_account_free(&a);
+			api_client_free(&c);
+			rc = 0;
+			goto out;
+		}
+		api_client_free(&c);
+		if (e->kind != API_ERR_HTTP || e->http_status != 401) {
+			t = api_error_text(e);
+			set_cause(cause, "%s", t);
+			free(t);
+			goto out;
+		}
+		api_error_free(&e);   /* an old key (a new database): open a new account */
+	}
+	cfg.key = NULL;
+	if ((c = api_client_new(&cfg, cause)) == NULL)
+		goto out;
+	if (api_account_create(c, "you@demo.gpux", country, currency, API_ROLE_BOTH, &a, &e) != 0 ||
+	    a->api_key == NULL) {
+		t = e != NULL ? api_error_text(e) : xstrdup("no key in the reply");
+		set_cause(cause, _("cannot open the local demo account: %s"), t);
+		free(t);
+		api_client_free(&c);
+		goto out;
+	}
+	api_client_free(&c);
+	cfg.key = a->api_key;
+	if ((c = api_client_new(&cfg, cause)) == NULL)
+		goto out;
+	if (api_deposit(c, DEMO_DEPOSIT_MINOR, &d, &e) != 0) {
+		t = api_error_text(e);
+		set_cause(cause, _("cannot fund the local demo account: %s"), t);
+		free(t);
+		api_client_free(&c);
+		goto out;
+	}
+	api_client_free(&c);
+	if (write_key(keyfile, a->api_key, cause) != 0)
+		goto out;
+	l->key = xstrdup(a->api_key);
+	l->account_created = true;
+	rc = 0;
+out:
+	if (key != NULL) {
+		explicit_bzero(key, strlen(key));
+		free(key);
+	}
+	api_account_free(&a);
+	api_deposit_free(&d);
+	api_error_free(&e);
+	return rc;
+}
+
+void api_local_clear(struct api_local *l)
+{
+	free(l->url);
+	free(l->socket_path);
+	free(l->data_dir);
+	free(l->log_path);
+	if (l->key != NULL) {
+		explicit_bzero(l->key, strlen(l->key));
+		free(l->key);
+	}
+	memset(l, 0, sizeof *l);
+}
+
+int api_local_start(struct api_local *l, const char *country, const char *currency,
+		    char **cause)
+{
+	char *rdir = NULL, *lock = NULL, *pidfile = NULL, *db = NULL, *keyfile = NULL;
+	char *gpuxd = NULL, *t;
+	int lfd = -1, rc = -1;
+	struct sockaddr_un sa;
+
+	memset(l, 0, sizeof *l);
+	if ((rdir = runtime_dir(cause)) == NULL)
+		goto out;
+	if ((l->data_dir = api_data_dir()) == NULL) {
+		set_cause(cause, _("neither XDG_DATA_HOME nor HOME is set: no place for the "
+				   "local demo exchange's data; set one, or give --api URL"));
+		goto out;
+	}
+	if (mkdirs(l->data_dir, cause) != 0)
+		goto out;
+	l->socket_path = xasprintf("%s/gpuxd.sock", rdir);
+	if (strlen(l->socket_path) >= sizeof sa.sun_path) {
+		set_cause(cause, _("the socket path %s is too long for a Unix socket; set "
+				   "XDG_RUNTIME_DIR to a shorter directory"), l->socket_path);
+		goto out;
+	}
+	l->url = xasprintf("unix:%s", l->socket_path);
+	l->log_path = xasprintf("%s/gpuxd.log", l->data_dir);
+	lock = xasprintf("%s/gpuxd.lock", rdir);
+	pidfile = xasprintf("%s/gpuxd.pid", rdir);
+	db = xasprintf("%s/demo.db", l->data_dir);
+	keyfile = xasprintf("%s/demo.key", l->data_dir);
+
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
+		set_cause(cause, _("cannot lock %s: %s"), lock, strerror(errno));
+		goto out;
+	}
+	if (socket_alive(l->socket_path) && exchange_answers(l->url, 3000)) {
+		char *data = NULL, *c2 = NULL;
+		size_t len;
+		if (util_read_file(pidfile, &data, &len, &c2) == 0)
+			l->pid = (pid_t)atoi(data);
+		free(data);
+		free(c2);
+	} else {
+		int64_t deadline;
+		if ((gpuxd = find_gpuxd()) == NULL) {
+			set_cause(cause, _("no exchange is configured and gpuxd (the local demo "
+					   "exchange) is neither next to gpux nor on PATH; install "
+					   "it, or give an exchange with --api URL"));
+			goto out;
+		}
+		unlink(l->socket_path);   /* stale: nobody answers on it (we hold the lock) */
+		if (spawn(gpuxd, l->socket_path, db, l->log_path, pidfile, &l->pid, cause) != 0)
+			goto out;
+		l->started = true;
+		deadline = util_now_ms() + START_WAIT_MS;
+		while (!(socket_alive(l->socket_path) && exchange_answers(l->url, 2000))) {
+			struct timespec ts = {0, 50 * 1000 * 1000};
+			if (util_now_ms() > deadline ||
+			    (l->pid > 0 && kill(l->pid, 0) != 0 && errno == ESRCH)) {
+				t = log_tail(l->log_path);
+				set_cause(cause, _("the local demo exchange did not start (see %s): %s"),
+					  l->log_path, t);
+				free(t);
+				goto out;
+			}
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (ensure_account(l, keyfile, country != NULL ? country : "US",
+			   currency != NULL ? currency : "USD", cause) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (lfd >= 0)
+		close(lfd);     /* releases the lock */
+	free(rdir);
+	free(lock);
+	free(pidfile);
+	free(db);
+	free(keyfile);
+	free(gpuxd);
+	if (rc != 0)
+		api_local_clear(l);
+	return rc;
+}
+
+/* ---- one call for the CLI and the TUI ------------------------------------------------ */
+
+struct api_client *api_open(const struct api_open_opts *o, struct api_settings *used,
+			    char **cause)
+{
+	struct api_settings s;
+	struct api_local l;
+	struct api_config cfg = {0};
+	struct api_client *c;
+
+	if (api_settings_resolve(o->url, o->key, &s, cause) != 0)
+		return NULL;
+	cfg.timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : s.timeout_ms;
+	cfg.connect_timeout_ms = s.connect_timeout_ms;
+	cfg.insecure = o->insecure;
+	if (s.url != NULL) {
+		cfg.url = s.url;
+		cfg.key = s.key;
+		c = api_client_new(&cfg, cause);
+	} else {
+		if (api_local_start(&l, s.demo_country, s.demo_currency, cause) != 0) {
+			api_settings_clear(&s);
+			return NULL;
+		}
+		cfg.url = l.url;
+		cfg.key = l.key;
+		cfg.local_demo = true;
+		c = api_client_new(&cfg, cause);
+		api_local_clear(&l);
+	}
+	if (used != NULL)
+		*used = s;
+	else
+		api_settings_clear(&s);
+	return c;
+}

@@ -185,6 +185,16 @@ static int build_job(struct cli_ctx *ctx, const struct cli_args *a, struct fit_j
 	return CLI_OK;
 }
 
+/* Decimals that show a typed figure as typed: 70 → 0, 7.5 → 1, 0.35 → 2. */
+static int decimals_of(double v)
+{
+	if (fabs(v - round(v)) < 1e-9)
+		return 0;
+	if (fabs(v * 10 - round(v * 10)) < 1e-9)
+		return 1;
+	return v < 0.01 ? 3 : 2;
+}
+
 /* One line of the job's assumptions under the table: every input shown. */
 static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
 			 const struct catalog_model *preset)
@@ -196,13 +206,13 @@ static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
 	if (preset != NULL) {
 		buf_puts(&b, preset->name);
 	} else {
-		n = i18n_fmt_number(l, job->model.params_b, job->model.params_b < 10 ? 1 : 0);
+		n = i18n_fmt_number(l, job->model.params_b, decimals_of(job->model.params_b));
 		buf_printf(&b, _("%s B parameters"), n);
 		free(n);
 	}
 	buf_printf(&b, " \u00b7 %s", _(fit_method_label(job->method)));
-	buf_printf(&b, " \u00b7 %s", _("GPUs"));
-	buf_printf(&b, " %d", job->gpus);
+	buf_puts(&b, " \u00b7 ");
+	buf_printf(&b, P_("%d GPU", "%d GPUs", (unsigned long)job->gpus), job->gpus);
 	if (job->method != FIT_DIFFUSION) {
 		buf_printf(&b, " \u00b7 %s %d", _("sequence"), job->seq_len);
 	}
@@ -211,7 +221,7 @@ static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
 		buf_printf(&b, " \u00b7 %s", job->checkpointing ? _("checkpointing") : _("no checkpointing"));
 		buf_printf(&b, " \u00b7 %s \u00b7 %s", _(fit_sharding_label(job->sharding)),
 			   _(fit_optimizer_label(job->optimizer)));
-		n = i18n_fmt_number(l, job->tokens_b, job->tokens_b < 10 ? 1 : 0);
+		n = i18n_fmt_number(l, job->tokens_b, decimals_of(job->tokens_b));
 		buf_printf(&b, " \u00b7 %s %s", n, _("B tokens"));
 		free(n);
 		n = i18n_fmt_percent(l, job->mfu * 100, 0);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +17,18 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
+/* The line is sanitised: a value echoed back (an argument, a file name)
+ * must not bring control characters or invalid UTF-8 to the terminal. */
 static int vreport(struct cli_ctx *ctx, int status, const char *fmt, va_list ap)
 {
 	FILE *err = ctx != NULL && ctx->err != NULL ? ctx->err : stderr;
+	char *msg = xvasprintf(fmt, ap);
+	char *safe = util_sanitize(msg, SIZE_MAX, false);
 
-	fputs("gpux: ", err);
-	vfprintf(err, fmt, ap);
-	fputc('\n', err);
+	fprintf(err, "gpux: %s\n", safe);
 	fflush(err);
+	free(safe);
+	free(msg);
 	return status;
 }
 

@@ -88,7 +88,10 @@ void cli_load_prices(struct cli_ctx *ctx, struct view_prices *p)
 	if (ctx->get_prices == NULL)
 		return; /* no exchange client yet: the price column stays empty */
 	if (ctx->get_prices(ctx, p, &cause) != 0) {
-		fprintf(ctx->err, "gpux: %s: %s\n", _("no live prices"), cause != NULL ? cause : "?");
+		/* a warning, not a failure: the table is still worth printing */
+		char *safe = util_sanitize(cause != NULL ? cause : "?", 4096, false);
+		fprintf(ctx->err, "gpux: %s: %s\n", _("no live prices"), safe);
+		free(safe);
 		free(cause);
 		memset(p, 0, sizeof *p);
 	}

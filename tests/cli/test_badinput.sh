@@ -77,6 +77,11 @@ table training --format|--format|FORMAT
 --data|--data|DIR
 CASES
 
+# a bad value is echoed back sanitised: no escape sequence reaches the terminal
+"$GPUX" table "$(printf 'x\033[2J\007y')" >/dev/null 2>"$TMPD/err"
+expect_eq "an argument with control characters: exit 2" "$?" 2
+expect_eq "... and no control character on stderr" "$(LC_ALL=C tr -d '\n' <"$TMPD/err" | LC_ALL=C grep -c '[[:cntrl:]]')" 0
+
 # the messages follow the language
 err=$("$GPUX" --lang pt-PT table nope 2>&1 >/dev/null)
 expect_match "pt-PT: the error is translated" "$err" '^gpux: table: .*desconhecida.*nope'

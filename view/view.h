@@ -173,7 +173,7 @@ struct view_table {
 /* ---- building and updating ---------------------------------------------------- */
 
 /* Build the table of workload w (NULL: every GPU of the catalogue, columns
- * GPU, memory, bandwidth, price) in language lang. prices and job may be
+ * gpu, memory, bandwidth, bf16, price) in language lang. prices and job may be
  * NULL (no prices / no "your model" columns). The job should have passed
  * fit_job_check(). Never fails; free with view_free. Rows start in the
  * catalogue's order (the seeds' order). */

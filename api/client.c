@@ -518,6 +518,7 @@ static void finish_ok(struct api_call *call, long status)
 					  cause != NULL ? cause : "?", call->req.method,
 					  call->req.path, status);
 		call->err->http_status = (int)status;
+		call->err->attempts = call->attempts;
 	}
 	free(cause);
 	cJSON_Delete(root);

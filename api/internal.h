@@ -93,6 +93,9 @@ int api_json_int(const cJSON *obj, const char *path, const char *name, int64_t m
 /* The same, but null or absent gives `none`. */
 int api_json_int_opt(const cJSON *obj, const char *path, const char *name, int64_t min,
 		     int64_t max, int64_t none, int64_t *out, char **cause);
+/* Required member that is a whole number in [min, max] or null (→ none). */
+int api_json_int_null(const cJSON *obj, const char *path, const char *name, int64_t min,
+		      int64_t max, int64_t none, int64_t *out, char **cause);
 /* Required string, sanitised; at most maxlen bytes; empty allowed if
  * allow_empty. */
 int api_json_str(const cJSON *obj, const char *path, const char *name, size_t maxlen,

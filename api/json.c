@@ -59,6 +59,34 @@ static int field_error(char **cause, const char *path, const char *name, const c
 	return -1;
 }
 
+/* True when data is a JSON text cut short: it ends inside a string or with
+ * an object or array still open. */
+static bool ends_early(const char *data, size_t len)
+{
+	size_t depth = 0;
+	bool in_str = false, esc = false, seen = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = data[i];
+		if (in_str) {
+			if (esc)
+				esc = false;
+			else if (ch == '\\')
+				esc = true;
+			else if (ch == '"')
+				in_str = false;
+			continue;
+		}
+		if (ch == '"')
+			in_str = true;
+		else if (ch == '{' || ch == '[')
+			depth++, seen = true;
+		else if ((ch == '}' || ch == ']') && depth > 0)
+			depth--;
+	}
+	return seen && (in_str || depth > 0);
+}
+
 cJSON *api_json_parse(const char *data, size_t len, char **cause)
 {
 	const char *end = NULL;
@@ -75,8 +103,7 @@ cJSON *api_json_parse(const char *data, size_t len, char **cause)
 	root = cJSON_ParseWithOpts(data, &end, 1);
 	if (root == NULL) {
 		size_t at = (end != NULL && end >= data) ? (size_t)(end - data) : 0;
-		/* cJSON reports an error at the end as the last byte */
-		if (at + 1 >= len)
+		if (ends_early(data, len))
 			set_cause(cause, "the reply ends before its JSON is complete "
 				  "(truncated after %zu bytes)", len);
 		else
@@ -129,6 +156,20 @@ int api_json_int(const cJSON *obj, const char *path, const char *name, int64_t m
 {
 	return read_int(cJSON_GetObjectItemCaseSensitive(obj, name), path, name, min, max,
 			out, cause);
+}
+
+int api_json_int_null(const cJSON *obj, const char *path, const char *name, int64_t min,
+		      int64_t max, int64_t none, int64_t *out, char **cause)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	if (v == NULL)
+		return field_error(cause, path, name, "a whole number or null", v);
+	if (cJSON_IsNull(v)) {
+		*out = none;
+		return 0;
+	}
+	return read_int(v, path, name, min, max, out, cause);
 }
 
 int api_json_int_opt(const cJSON *obj, const char *path, const char *name, int64_t min,

@@ -32,6 +32,8 @@
 	do { int64_t v_; if (api_json_int((o), (p), (n), (lo), (hi), &v_, cause) != 0) goto fail; (dst) = v_; } while (0)
 #define DEC_INT_OPT(o, p, n, lo, hi, dst) \
 	do { int64_t v_; if (api_json_int_opt((o), (p), (n), (lo), (hi), -1, &v_, cause) != 0) goto fail; (dst) = v_; } while (0)
+#define DEC_INT_NULL(o, p, n, lo, hi, dst) \
+	do { int64_t v_; if (api_json_int_null((o), (p), (n), (lo), (hi), -1, &v_, cause) != 0) goto fail; (dst) = v_; } while (0)
 #define DEC_STR(o, p, n, max, dst) \
 	do { if (api_json_str((o), (p), (n), (max), false, &(dst), cause) != 0) goto fail; } while (0)
 #define DEC_STR_OPT(o, p, n, max, dst) \
@@ -367,11 +369,11 @@ int api_dec_quotes(const cJSON *o, long status, void **out, char **cause)
 			goto fail;
 		}
 		DEC_STR(it, p, "gpu", SHORT, x->gpu);
-		DEC_INT_OPT(it, p, "best_ask_cents", 1, MAX_PRICE, x->best_ask_cents);
+		DEC_INT_NULL(it, p, "best_ask_cents", 1, MAX_PRICE, x->best_ask_cents);
 		DEC_INT(it, p, "ask_gpus", 0, MAX_COUNT, x->ask_gpus);
-		DEC_INT_OPT(it, p, "best_bid_cents", 1, MAX_PRICE, x->best_bid_cents);
+		DEC_INT_NULL(it, p, "best_bid_cents", 1, MAX_PRICE, x->best_bid_cents);
 		DEC_INT(it, p, "bid_gpus", 0, MAX_COUNT, x->bid_gpus);
-		DEC_INT_OPT(it, p, "last_cents", 1, MAX_PRICE, x->last_cents);
+		DEC_INT_NULL(it, p, "last_cents", 1, MAX_PRICE, x->last_cents);
 		/* a side with a price has GPUs at it, and one without has none */
 		if ((x->best_ask_cents < 0) != (x->ask_gpus == 0) ||
 		    (x->best_bid_cents < 0) != (x->bid_gpus == 0)) {

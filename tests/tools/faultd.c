@@ -1,0 +1,432 @@
+/*
+ * faultd — a tiny HTTP/1.1 server on loopback that misbehaves on purpose, for
+ * the exchange client's tests. One connection at a time, one request per
+ * connection (every reply says "Connection: close").
+ *
+ *   faultd --listen 127.0.0.1:0 --port-file F --mode MODE [--upstream HOST:PORT]
+ *          [--times N] [--delay-ms MS] [--log FILE]
+ *
+ * MODE says what to do with the first N requests that the fault applies to
+ * (--times, default: all); every other request is proxied to --upstream (a
+ * real gpuxd), or answered with a canned, valid quotes reply without one.
+ *
+ *   proxy          no fault
+ *   nonjson        200 with an HTML body
+ *   truncated      200, Content-Length 4096, 60 bytes sent, connection closed
+ *   truncated-json 200 without Content-Length, half a JSON object, closed
+ *   wrongtypes     200, quotes whose best_ask_cents is a string
+ *   negative       200, a negative price
+ *   bignum         200, a price of 9007199254740993 (beyond 2^53)
+ *   fraction       200, a price of 4.19 (not whole cents)
+ *   missing        200, a quote without best_ask_cents
+ *   huge           200, a 9 MiB JSON body without Content-Length
+ *   huge-cl        the same with Content-Length
+ *   500            500 {"error":{"code":"INTERNAL",…}}
+ *   503            503 with Retry-After: 1 {"error":{"code":"UNAVAILABLE",…}}
+ *   502-html       502 with an HTML body
+ *   slow           waits --delay-ms before answering (proxied or canned)
+ *   reset          closes the connection with a TCP reset instead of answering
+ *   reset-order    forwards POST /v1/orders to the upstream, waits for its
+ *                  (committed) answer, then resets the connection instead of
+ *                  passing the answer on; other requests are proxied
+ *
+ * --log FILE gets one line per request: "METHOD PATH BODY" (never headers, so
+ * never a key), and "FAULT <mode>" when the fault was applied.
+ */
+#include "util/util.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_REQ (1024 * 1024)
+
+static const char *mode = "proxy";
+static const char *upstream_host;
+static int upstream_port;
+static long times = -1;      /* faults left; -1 = unlimited */
+static long delay_ms = 0;
+static FILE *log_file;
+
+static const char canned_quotes[] =
+	"{\"seq\":7,\"server_time\":\"2025-06-02T09:00:00Z\",\"quotes\":["
+	"{\"gpu\":\"h200\",\"best_ask_cents\":419,\"ask_gpus\":16,\"best_bid_cents\":405,"
+	"\"bid_gpus\":8,\"last_cents\":null}]}";
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: faultd --listen HOST:PORT --port-file FILE --mode MODE "
+			"[--upstream HOST:PORT] [--times N] [--delay-ms MS] [--log FILE]\n");
+	exit(2);
+}
+
+static void send_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void reply(int fd, int status, const char *reason, const char *extra_headers,
+		  const char *body, bool content_length)
+{
+	struct buf b = {0};
+
+	buf_printf(&b, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n"
+		       "X-Request-Id: rfault\r\nConnection: close\r\n%s", status, reason,
+		   extra_headers != NULL ? extra_headers : "");
+	if (content_length)
+		buf_printf(&b, "Content-Length: %zu\r\n", strlen(body));
+	buf_puts(&b, "\r\n");
+	buf_puts(&b, body);
+	send_all(fd, b.data, b.len);
+	buf_free(&b);
+}
+
+static void reset(int fd)
+{
+	struct linger lg = {.l_onoff = 1, .l_linger = 0};
+
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+	close(fd);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* Read one request: headers and a Content-Length body. 0 or -1. */
+static int read_request(int fd, struct buf *req, size_t *head_len)
+{
+	char chunk[8192];
+	char *end;
+	size_t want = 0;
+
+	for (;;) {
+		ssize_t r = recv(fd, chunk, sizeof chunk, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		buf_append(req, chunk, (size_t)r);
+		if (req->len > MAX_REQ)
+			return -1;
+		if (want == 0 && (end = strstr(req->data, "\r\n\r\n")) != NULL) {
+			const char *cl;
+			*head_len = (size_t)(end - req->data) + 4;
+			want = *head_len;
+			for (cl = req->data; (cl = strcasestr(cl, "\r\ncontent-length:")) != NULL &&
+					     cl < end; cl++) {
+				want += strtoul(cl + 17, NULL, 10);
+				break;
+			}
+		}
+		if (want > 0 && req->len >= want)
+			return 0;
+	}
+}
+
+static int connect_upstream(void)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)upstream_port)};
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	inet_pton(AF_INET, upstream_host, &sa.sin_addr);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Forward the request (with "Connection: close") and read the whole answer. */
+static int forward(const struct buf *req, size_t head_len, struct buf *resp)
+{
+	struct buf out = {0};
+	const char *line = req->data, *head_end = req->data + head_len - 2;
+	char chunk[16384];
+	int fd = connect_upstream();
+
+	if (fd < 0)
+		return -1;
+	/* copy the header lines except Connection, then ours */
+	while (line < head_end) {
+		const char *nl = strstr(line, "\r\n");
+		if (nl == NULL || nl > head_end)
+			break;
+		if (strncasecmp(line, "connection:", 11) != 0)
+			buf_append(&out, line, (size_t)(nl - line) + 2);
+		line = nl + 2;
+	}
+	buf_puts(&out, "Connection: close\r\n\r\n");
+	buf_append(&out, req->data + head_len, req->len - head_len);
+	send_all(fd, out.data, out.len);
+	buf_free(&out);
+	for (;;) {
+		ssize_t r = recv(fd, chunk, sizeof chunk, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		buf_append(resp, chunk, (size_t)r);
+	}
+	close(fd);
+	return resp->len > 0 ? 0 : -1;
+}
+
+/* Pass an upstream answer on, with its Connection header replaced. */
+static void relay(int fd, const struct buf *resp)
+{
+	struct buf out = {0};
+	const char *end = strstr(resp->data, "\r\n\r\n"), *line = resp->data;
+
+	if (end == NULL) {
+		send_all(fd, resp->data, resp->len);
+		return;
+	}
+	while (line < end) {
+		const char *nl = strstr(line, "\r\n");
+		if (strncasecmp(line, "connection:", 11) != 0 &&
+		    strncasecmp(line, "keep-alive:", 11) != 0)
+			buf_append(&out, line, (size_t)(nl - line) + 2);
+		line = nl + 2;
+	}
+	buf_puts(&out, "Connection: close\r\n\r\n");
+	buf_append(&out, end + 4, resp->len - (size_t)(end + 4 - resp->data));
+	send_all(fd, out.data, out.len);
+	buf_free(&out);
+}
+
+/* No fault: proxy, or the canned reply. */
+static void pass(int fd, const struct buf *req, size_t head_len)
+{
+	struct buf resp = {0};
+
+	if (upstream_host == NULL) {
+		reply(fd, 200, "OK", NULL, canned_quotes, true);
+		return;
+	}
+	if (forward(req, head_len, &resp) != 0)
+		reply(fd, 502, "Bad Gateway", NULL,
+		      "{\"error\":{\"code\":\"UPSTREAM\",\"message\":\"faultd: no upstream\"}}", true);
+	else
+		relay(fd, &resp);
+	buf_free(&resp);
+}
+
+static void huge(int fd, bool cl)
+{
+	const size_t target = 9u * 1024 * 1024;
+	struct buf b = {0};
+	char head[256];
+
+	buf_puts(&b, "{\"seq\":1,\"server_time\":\"2025-06-02T09:00:00Z\",\"pad\":\"");
+	while (b.len < target)
+		buf_puts(&b, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	buf_puts(&b, "\",\"quotes\":[]}");
+	if (cl)
+		snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+			 "Connection: close\r\nContent-Length: %zu\r\n\r\n", b.len);
+	else
+		snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+			 "Connection: close\r\n\r\n");
+	send_all(fd, head, strlen(head));
+	send_all(fd, b.data, b.len);
+	buf_free(&b);
+}
+
+static void serve(int fd)
+{
+	struct buf req = {0};
+	size_t head_len = 0;
+	char method[16] = "", path[1024] = "";
+	const char *body;
+	bool is_order, fault;
+
+	if (read_request(fd, &req, &head_len) != 0) {
+		close(fd);
+		buf_free(&req);
+		return;
+	}
+	sscanf(req.data, "%15s %1023s", method, path);
+	body = req.data + head_len;
+	is_order = strcmp(method, "POST") == 0 && strcmp(path, "/v1/orders") == 0;
+	if (log_file != NULL) {
+		fprintf(log_file, "%s %s %.*s\n", method, path, (int)(req.len - head_len), body);
+		fflush(log_file);
+	}
+	if (strcmp(mode, "reset-order") == 0)
+		fault = is_order && times != 0;
+	else
+		fault = strcmp(mode, "proxy") != 0 && times != 0;
+	if (fault && times > 0)
+		times--;
+	if (fault && log_file != NULL) {
+		fprintf(log_file, "FAULT %s\n", mode);
+		fflush(log_file);
+	}
+	if (!fault) {
+		pass(fd, &req, head_len);
+	} else if (strcmp(mode, "nonjson") == 0) {
+		reply(fd, 200, "OK", NULL, "<html><body>It works!</body></html>", true);
+	} else if (strcmp(mode, "truncated") == 0) {
+		static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+					   "Connection: close\r\nContent-Length: 4096\r\n\r\n";
+		send_all(fd, head, strlen(head));
+		send_all(fd, canned_quotes, 60);
+	} else if (strcmp(mode, "truncated-json") == 0) {
+		reply(fd, 200, "OK", NULL, "{\"seq\":7,\"server_time\":\"2025-06-02T09:00:00Z\","
+					   "\"quotes\":[{\"gpu\":\"h2", false);
+	} else if (strcmp(mode, "wrongtypes") == 0) {
+		reply(fd, 200, "OK", NULL, "{\"seq\":7,\"server_time\":\"2025-06-02T09:00:00Z\","
+		      "\"quotes\":[{\"gpu\":\"h200\",\"best_ask_cents\":\"419\",\"ask_gpus\":16,"
+		      "\"best_bid_cents\":null,\"bid_gpus\":0,\"last_cents\":null}]}", true);
+	} else if (strcmp(mode, "negative") == 0) {
+		reply(fd, 200, "OK", NULL, "{\"seq\":7,\"server_time\":\"2025-06-02T09:00:00Z\","
+		      "\"quotes\":[{\"gpu\":\"h200\",\"best_ask_cents\":-419,\"ask_gpus\":16,"
+		      "\"best_bid_cents\":null,\"bid_gpus\":0,\"last_cents\":null}]}", true);
+	} else if (strcmp(mode, "bignum") == 0) {
+		reply(fd, 200, "OK", NULL, "{\"seq\":7,\"server_time\":\"2025-06-02T09:00:00Z\","
+		      "\"quotes\":[{\"gpu\":\"h200\",\"best_ask_cents\":9007199254740993,\"ask_gpus\":16,"
+		      "\"best_bid_cents\":null,\"bid_gpus\":0,\"last_cents\":null}]}", true);
+	} else if (strcmp(mode, "fraction") == 0) {
+		reply(fd, 200, "OK", NULL, "{\"seq\":7,\"server_time\":\"2025-06-02T09:00:00Z\","
+		      "\"quotes\":[{\"gpu\":\"h200\",\"best_ask_cents\":4.19,\"ask_gpus\":16,"
+		      "\"best_bid_cents\":null,\"bid_gpus\":0,\"last_cents\":null}]}", true);
+	} else if (strcmp(mode, "missing") == 0) {
+		reply(fd, 200, "OK", NULL, "{\"seq\":7,\"server_time\":\"2025-06-02T09:00:00Z\","
+		      "\"quotes\":[{\"gpu\":\"h200\",\"ask_gpus\":16,"
+		      "\"best_bid_cents\":null,\"bid_gpus\":0,\"last_cents\":null}]}", true);
+	} else if (strcmp(mode, "huge") == 0) {
+		huge(fd, false);
+	} else if (strcmp(mode, "huge-cl") == 0) {
+		huge(fd, true);
+	} else if (strcmp(mode, "500") == 0) {
+		reply(fd, 500, "Internal Server Error", NULL,
+		      "{\"error\":{\"code\":\"INTERNAL\",\"message\":\"faultd: a bug\","
+		      "\"request_id\":\"rfault500\"}}", true);
+	} else if (strcmp(mode, "503") == 0) {
+		reply(fd, 503, "Service Unavailable", "Retry-After: 1\r\n",
+		      "{\"error\":{\"code\":\"UNAVAILABLE\",\"message\":\"faultd: busy\","
+		      "\"request_id\":\"rfault503\"}}", true);
+	} else if (strcmp(mode, "502-html") == 0) {
+		reply(fd, 502, "Bad Gateway", NULL,
+		      "<html><head><title>502 Bad Gateway</title></head>\x1b[31m</html>", true);
+	} else if (strcmp(mode, "slow") == 0) {
+		sleep_ms(delay_ms);
+		pass(fd, &req, head_len);
+	} else if (strcmp(mode, "reset") == 0) {
+		reset(fd);
+		fd = -1;
+	} else if (strcmp(mode, "reset-order") == 0) {
+		struct buf resp = {0};
+		forward(&req, head_len, &resp);   /* the exchange commits it ... */
+		buf_free(&resp);
+		reset(fd);                        /* ... and the client never hears */
+		fd = -1;
+	} else {
+		fprintf(stderr, "faultd: unknown mode %s\n", mode);
+		exit(2);
+	}
+	if (fd >= 0) {
+		shutdown(fd, SHUT_WR);
+		close(fd);
+	}
+	buf_free(&req);
+}
+
+int main(int argc, char **argv)
+{
+	const char *listen_on = NULL, *port_file = NULL, *log_path = NULL;
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t sl = sizeof sa;
+	int lfd, one = 1;
+	char host[64];
+	int port;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (v == NULL)
+			usage();
+		if (strcmp(a, "--listen") == 0)
+			listen_on = v;
+		else if (strcmp(a, "--port-file") == 0)
+			port_file = v;
+		else if (strcmp(a, "--mode") == 0)
+			mode = v;
+		else if (strcmp(a, "--upstream") == 0)
+			upstream_host = v;
+		else if (strcmp(a, "--times") == 0)
+			times = atol(v);
+		else if (strcmp(a, "--delay-ms") == 0)
+			delay_ms = atol(v);
+		else if (strcmp(a, "--log") == 0)
+			log_path = v;
+		else
+			usage();
+		i++;
+	}
+	if (listen_on == NULL || sscanf(listen_on, "%63[^:]:%d", host, &port) != 2)
+		usage();
+	if (upstream_host != NULL) {
+		static char uh[64];
+		const char *u = upstream_host;
+		if (strncmp(u, "http://", 7) == 0)
+			u += 7;
+		if (sscanf(u, "%63[^:]:%d", uh, &upstream_port) != 2)
+			usage();
+		upstream_host = uh;
+	}
+	if (log_path != NULL && (log_file = fopen(log_path, "a")) == NULL) {
+		perror(log_path);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	sa.sin_port = htons((uint16_t)port);
+	inet_pton(AF_INET, host, &sa.sin_addr);
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(lfd, 64) != 0) {
+		perror("faultd: bind");
+		return 1;
+	}
+	getsockname(lfd, (struct sockaddr *)&sa, &sl);
+	if (port_file != NULL) {
+		FILE *f = fopen(port_file, "w");
+		if (f == NULL) {
+			perror(port_file);
+			return 1;
+		}
+		fprintf(f, "%d\n", ntohs(sa.sin_port));
+		fclose(f);
+	}
+	for (;;) {
+		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("faultd: accept");
+			return 1;
+		}
+		serve(fd);
+	}
+}

@@ -1,0 +1,219 @@
+/*
+ * exchange/demo.c — the demo market of `gpuxd --demo` (docs/API.md, "The
+ * demo market").
+ *
+ * Per GPU, three seller accounts rest a ladder of asks whose best price is
+ * the seed pages' "from" price, with depth above it, and two buyer accounts
+ * (shared by all GPUs) rest bids a few percent below. Each ladder is a pure
+ * function of the GPU's base price P and an offset of d ticks (a tick is
+ * 0.5 % of P, at least one cent): the best ask is P + d·tick, so at start
+ * (d = 0) it is exactly P.
+ *
+ * The drift is a deterministic random walk on the exchange clock: every
+ * STEP_MS of exchange time one GPU, chosen by a hash of (seed, step), moves
+ * its offset one tick up or down (reflecting at ±MAX_TICKS), and its makers
+ * cancel their resting orders and re-quote the whole ladder at full size
+ * (which also replenishes what buyers took). The offsets at a given clock
+ * reading depend only on the seed, so a restarted daemon continues the same
+ * walk. Demo accounts have no API keys; they are kind 'demo' in the database.
+ */
+#include "exchange/xd.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+#define STEP_MS 2000
+#define MAX_TICKS 10
+#define MAKERS 3
+#define BUYERS 2
+#define MAX_RESTING 16
+
+struct xd_demo {
+	uint64_t seed;
+	int64_t epoch;          /* exchange ms of step 0 */
+	int64_t step;           /* last step applied */
+	int32_t *offset;        /* per GPU, ticks */
+	bool *dirty;            /* per GPU: re-quote at the next tick */
+	int64_t (*makers)[MAKERS];
+	int64_t buyers[BUYERS];
+	int64_t (*resting)[MAX_RESTING];   /* per GPU, demo order ids that may rest */
+	size_t *n_resting;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	/* splitmix64 finaliser */
+	x += 0x9E3779B97F4A7C15ULL;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+	return x ^ (x >> 31);
+}
+
+static void apply_step(struct xd_demo *d, size_t n_gpus, int64_t k)
+{
+	uint64_t h = mix(d->seed * 0x100000001B3ULL ^ (uint64_t)k);
+	size_t g = (size_t)(h % n_gpus);
+	int dir = (h >> 40) & 1 ? 1 : -1;
+	if (d->offset[g] + dir > MAX_TICKS || d->offset[g] + dir < -MAX_TICKS)
+		dir = -dir;
+	d->offset[g] += dir;
+	d->dirty[g] = true;
+}
+
+static void place(struct xd_writer *w, int64_t account, int gpu, enum eng_side side,
+                  int64_t price, int32_t gpus, int32_t hours)
+{
+	struct xd_demo *d = w->demo;
+	if (price < 1)
+		return;
+	struct xd_order_in in = {
+		.gpu = gpu, .side = side, .type = XD_LIMIT, .tif = ENG_GTC, .gpus = gpus,
+		.hours = hours, .price = price,
+	};
+	int64_t id = xd_ops_place(w, account, &in);
+	if (id > 0 && engine_find(w->eng, (size_t)gpu, id) && d->n_resting[gpu] < MAX_RESTING)
+		d->resting[gpu][d->n_resting[gpu]++] = id;
+}
+
+static int64_t pct(int64_t p, int64_t per_mille, int64_t min)
+{
+	int64_t x = p * per_mille / 1000;
+	return x < min ? min : x;
+}
+
+static void requote(struct xd_writer *w, int g)
+{
+	struct xd_demo *d = w->demo;
+	int64_t base = w->t->demo_from_cents[g];
+	if (base <= 0)
+		return;
+	for (size_t i = 0; i < d->n_resting[g]; i++)
+		xd_ops_cancel(w, d->resting[g][i]);   /* -1 if it filled meanwhile: fine */
+	d->n_resting[g] = 0;
+	int64_t tick = base / 200 > 0 ? base / 200 : 1;
+	int64_t p = base + d->offset[g] * tick;
+	if (p < 1)
+		p = 1;
+	const int64_t *mk = d->makers[g];
+	place(w, mk[0], g, ENG_SELL, p, 16, 720);
+	place(w, mk[1], g, ENG_SELL, p, 8, 720);
+	place(w, mk[2], g, ENG_SELL, p + pct(p, 10, 1), 32, 720);
+	place(w, mk[0], g, ENG_SELL, p + pct(p, 25, 2), 48, 720);
+	place(w, mk[1], g, ENG_SELL, p + pct(p, 50, 3), 64, 720);
+	place(w, d->buyers[0], g, ENG_BUY, p - pct(p, 30, 1), 8, 4);
+	place(w, d->buyers[1], g, ENG_BUY, p - pct(p, 60, 2), 16, 2);
+}
+
+void xd_demo_tick(struct xd_writer *w)
+{
+	struct xd_demo *d = w->demo;
+	if (!d)
+		return;
+	int64_t k = (w->now - d->epoch) / STEP_MS;
+	for (int64_t s = d->step + 1; s <= k; s++)
+		apply_step(d, w->t->n_gpus, s);
+	if (k > d->step)
+		d->step = k;
+	for (size_t g = 0; g < w->t->n_gpus; g++) {
+		if (d->dirty[g]) {
+			d->dirty[g] = false;
+			requote(w, (int)g);
+		}
+	}
+}
+
+int64_t xd_demo_next_ms(struct xd_writer *w)
+{
+	struct xd_demo *d = w->demo;
+	if (!d)
+		return INT64_MAX;
+	return d->epoch + (d->step + 1) * STEP_MS - w->now;
+}
+
+static int64_t find_account(struct xd_writer *w, const char *email)
+{
+	sqlite3_stmt *st = xd_stmt(w->st, "SELECT id FROM accounts WHERE kind = 'demo' AND email = ?1");
+	sqlite3_bind_text(st, 1, email, -1, SQLITE_STATIC);
+	int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_reset(st);
+	return id;
+}
+
+static int64_t demo_account(struct xd_writer *w, const char *email, int role, bool funded)
+{
+	int64_t id = find_account(w, email);
+	if (id)
+		return id;
+	id = xd_ops_account(w, "demo", email, "US", XD_USD, role, NULL);
+	if (funded)
+		xd_ops_deposit(w, id, 10000000000000LL);   /* US$ 100 billion of bids */
+	return id;
+}
+
+int xd_demo_init(struct xd_writer *w, uint64_t seed, char **cause)
+{
+	size_t n = w->t->n_gpus;
+	struct xd_demo *d = xcalloc(1, sizeof *d);
+	d->seed = seed;
+	d->offset = xcalloc(n, sizeof *d->offset);
+	d->dirty = xcalloc(n, sizeof *d->dirty);
+	d->makers = xcalloc(n, sizeof *d->makers);
+	d->resting = xcalloc(n, sizeof *d->resting);
+	d->n_resting = xcalloc(n, sizeof *d->n_resting);
+	w->demo = d;
+	xd_ops_begin(w);
+	bool fresh = xd_meta_get(w->st, "demo_epoch", -1) < 0;
+	if (fresh)
+		xd_meta_set(w->st, "demo_epoch", w->now);
+	d->epoch = xd_meta_get(w->st, "demo_epoch", w->now);
+	for (int b = 0; b < BUYERS; b++) {
+		char *email = xasprintf("buyer-%d@demo.gpux", b + 1);
+		d->buyers[b] = demo_account(w, email, XD_ROLE_BUYER, true);
+		free(email);
+	}
+	for (size_t g = 0; g < n; g++) {
+		for (int k = 0; k < MAKERS; k++) {
+			char *email = xasprintf("maker-%s-%d@demo.gpux", w->t->gpu_ids[g], k + 1);
+			d->makers[g][k] = demo_account(w, email, XD_ROLE_SELLER, false);
+			free(email);
+		}
+	}
+	/* what rests from an earlier run: cancelled at the first re-quote */
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"SELECT o.id, o.gpu FROM orders o JOIN accounts a ON a.id = o.account "
+		"WHERE o.remaining > 0 AND a.kind = 'demo' ORDER BY o.id");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int g = xd_tables_gpu(w->t, (const char *)sqlite3_column_text(st, 1));
+		if (g >= 0 && d->n_resting[g] < MAX_RESTING)
+			d->resting[g][d->n_resting[g]++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_reset(st);
+	/* replay the walk up to now; every ladder is (re)quoted */
+	d->step = 0;
+	int64_t k = (w->now - d->epoch) / STEP_MS;
+	for (int64_t s = 1; s <= k; s++)
+		apply_step(d, n, s);
+	d->step = k > 0 ? k : 0;
+	for (size_t g = 0; g < n; g++)
+		d->dirty[g] = true;
+	xd_demo_tick(w);
+	(void)cause;
+	return 0;
+}
+
+void xd_demo_free(struct xd_demo **dp)
+{
+	struct xd_demo *d = *dp;
+	if (!d)
+		return;
+	free(d->offset);
+	free(d->dirty);
+	free(d->makers);
+	free(d->resting);
+	free(d->n_resting);
+	free(d);
+	*dp = NULL;
+}

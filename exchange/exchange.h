@@ -1,0 +1,69 @@
+/*
+ * exchange — gpuxd, the reference exchange: an HTTP+JSON API (docs/API.md)
+ * over libmicrohttpd, per-GPU order books (engine.h), accounts, a
+ * double-entry ledger and hourly billing in SQLite.
+ *
+ * Shape: HTTP threads (a libmicrohttpd thread pool) parse and validate a
+ * request, answer reads from their own read-only SQLite connection, and hand
+ * every write (order, cancel, deposit, signup, rental stop, clock) to ONE
+ * writer thread through a queue, suspending the connection meanwhile. The
+ * writer owns the engine and the write connection; it takes a batch of
+ * queued jobs, runs them in one transaction, commits (group commit), and only
+ * then answers them. On start the books are rebuilt from the database.
+ *
+ * This header is what gpuxd's main and the tests need: the daemon's
+ * configuration and entry point, and the pure money arithmetic (the rounding
+ * rules of docs/API.md) so unit tests can hold it to the documented figures.
+ */
+#ifndef GPUX_EXCHANGE_H
+#define GPUX_EXCHANGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define EXCHANGE_VERSION "0.1.0"
+
+enum exchange_state { EXCHANGE_PRE_OPEN = 0, EXCHANGE_OPEN = 1, EXCHANGE_HALTED = 2 };
+
+struct exchange_config {
+	const char *listen;         /* "HOST:PORT" (port 0: the kernel picks), or NULL */
+	const char *socket_path;    /* Unix socket path (mode 0600), or NULL */
+	const char *port_file;      /* write the bound TCP port here, or NULL */
+	const char *db_path;        /* SQLite database file */
+	const char *data_dir;       /* catalogue directory, NULL = embedded */
+	const char *admin_key_file; /* first line = the operator's admin key, or NULL */
+	bool demo;                  /* demo market, simulated payments, open admin routes */
+	int state;                  /* enum exchange_state, or -1 for the default */
+	int64_t opens_at_ms;        /* announced opening (Unix ms), or -1 */
+	double clock_speed;         /* exchange seconds per real second (> 0) */
+	uint64_t seed;              /* demo drift seed */
+	int rate_per_key;           /* requests/s per API key, 0 = unlimited */
+	int rate_per_addr;          /* requests/s per client address, 0 = unlimited */
+	int threads;                /* HTTP threads per listening socket */
+	bool quiet;                 /* no per-request log lines */
+};
+
+/* Fill *c with the defaults (listen 127.0.0.1:8420, db gpuxd.db, speed 1, …). */
+void exchange_config_defaults(struct exchange_config *c);
+
+/* Run gpuxd until SIGINT or SIGTERM: open the database, rebuild the books,
+ * seed the demo market if asked, listen, serve. Returns 0 after a clean
+ * shutdown, or -1 with *cause (malloc'ed) if it could not start. */
+int exchange_run(const struct exchange_config *c, char **cause);
+
+/* Parse "2025-06-02T09:00:00Z" (also with a fraction of a second, or an
+ * offset like +01:00) to Unix milliseconds; 0 on success, -1 if malformed. */
+int exchange_parse_time(const char *s, int64_t *ms);
+
+/* ---- money: docs/API.md "Money, VAT, FX and rounding" ---------------------- */
+/* Net price of one GPU-hour at price_cents (US cents) in a currency whose rate
+ * is rate_micro units per USD × 10^6: ceil(price × rate / 10^6). */
+int64_t exchange_net_unit(int64_t price_cents, int64_t rate_micro);
+/* VAT on a net amount at vat_bp basis points: ceil(net × bp / 10^4). */
+int64_t exchange_vat_unit(int64_t net_minor, int32_t vat_bp);
+/* What a buyer pays per GPU-hour, VAT included: net_unit + vat_unit. */
+int64_t exchange_unit(int64_t price_cents, int64_t rate_micro, int32_t vat_bp);
+/* What a seller gets per GPU-hour: floor(price × rate / 10^6). */
+int64_t exchange_payout_unit(int64_t price_cents, int64_t rate_micro);
+
+#endif

@@ -1,0 +1,688 @@
+/*
+ * exchange/http.c — gpuxd's HTTP server on libmicrohttpd.
+ *
+ * We create the listening sockets ourselves (TCP from --listen, where port 0
+ * lets the kernel pick and --port-file tells the tests which; a Unix socket
+ * from --socket, mode 0600) and hand each to its own MHD daemon, run with an
+ * internal thread pool on epoll and suspend/resume enabled.
+ *
+ * MHD calls the access handler several times per request; a per-request
+ * state (struct req) carries it through: NEW (collecting the body, capped at
+ * 16 KiB), then routed once the body is complete. A read is answered on the
+ * spot; a write is queued to the writer thread and the connection suspended
+ * (state WAIT) until the writer has committed and resumes it (state DONE),
+ * so a slow commit never blocks a pool thread. When MHD is done with the
+ * request, one log line goes to stderr: request id, method, path, status and
+ * milliseconds — never a key or a body.
+ *
+ * Rate limits are token buckets per client address (TCP only) and per API
+ * key, checked before the handler runs; over the limit is 429 with
+ * Retry-After. Keys are checked here: SHA-256 (OpenSSL EVP) of the presented
+ * key looked up in the accounts, the hash compared in constant time; the
+ * admin key is compared in constant time too.
+ */
+#include "exchange/xd.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+#include "util/util.h"
+
+enum req_state { R_NEW, R_WAIT, R_DONE };
+
+struct bucket {
+	char key[64];
+	double tokens;
+	int64_t last_us;
+};
+
+struct limiter {
+	pthread_mutex_t mu;
+	struct bucket *b;
+	size_t cap, n;
+	double rate, burst;
+};
+
+struct xd_server {
+	struct MHD_Daemon *tcp, *unx;
+	int tcp_fd, unix_fd;
+	char *socket_path;
+	struct xd_market *m;
+	struct xd_server_config cfg;
+	struct limiter by_key, by_addr;
+	_Atomic uint64_t counter;
+};
+
+struct req {
+	struct xd_server *srv;
+	struct MHD_Connection *conn;
+	char rid[20];
+	int64_t t0_us;
+	struct buf body;
+	bool too_large;
+	enum req_state state;
+	char *path;          /* scratch holding the route's {} params */
+	char *logpath;       /* the URL, for the log line */
+	char method[16];
+	struct xd_ctx ctx;
+	struct xd_job job;
+};
+
+/* ---- rate limits ------------------------------------------------------------------ */
+
+static void limiter_init(struct limiter *l, int rate)
+{
+	pthread_mutex_init(&l->mu, NULL);
+	l->rate = rate;
+	l->burst = 2.0 * rate;
+	l->cap = 4096;
+	l->b = xcalloc(l->cap, sizeof *l->b);
+}
+
+static void limiter_free(struct limiter *l)
+{
+	pthread_mutex_destroy(&l->mu);
+	free(l->b);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Take one token for key; 0 if allowed, else the seconds to wait. */
+static int limiter_take(struct limiter *l, const char *key)
+{
+	if (l->rate <= 0)
+		return 0;
+	int64_t now = util_now_us();
+	pthread_mutex_lock(&l->mu);
+	if (l->n * 10 >= l->cap * 7) {   /* full of stale clients: start afresh */
+		memset(l->b, 0, l->cap * sizeof *l->b);
+		l->n = 0;
+	}
+	size_t i = (size_t)hash_str(key) & (l->cap - 1);
+	while (l->b[i].key[0] && strcmp(l->b[i].key, key) != 0)
+		i = (i + 1) & (l->cap - 1);
+	struct bucket *b = &l->b[i];
+	if (!b->key[0]) {
+		snprintf(b->key, sizeof b->key, "%s", key);
+		b->tokens = l->burst;
+		b->last_us = now;
+		l->n++;
+	}
+	b->tokens += (double)(now - b->last_us) / 1e6 * l->rate;
+	if (b->tokens > l->burst)
+		b->tokens = l->burst;
+	b->last_us = now;
+	int wait = 0;
+	if (b->tokens >= 1.0) {
+		b->tokens -= 1.0;
+	} else {
+		wait = (int)ceil((1.0 - b->tokens) / l->rate);
+		if (wait < 1)
+			wait = 1;
+	}
+	pthread_mutex_unlock(&l->mu);
+	return wait;
+}
+
+/* ---- replies ------------------------------------------------------------------------ */
+
+static enum MHD_Result send_reply(struct req *r)
+{
+	struct xd_reply *rep = &r->ctx.reply;
+	if (rep->status == 0)
+		xd_reply_error(rep, 500, "INTERNAL", "no reply was produced");
+	struct MHD_Response *resp;
+	if (rep->status == 304) {
+		resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	} else {
+		char *text;
+		if (rep->raw) {
+			text = rep->raw;
+			rep->raw = NULL;
+		} else {
+			if (!rep->body)
+				rep->body = cJSON_CreateObject();
+			cJSON *err = cJSON_GetObjectItemCaseSensitive(rep->body, "error");
+			if (cJSON_IsObject(err) && !cJSON_GetObjectItemCaseSensitive(err, "request_id"))
+				cJSON_AddStringToObject(err, "request_id", r->rid);
+			if (r->ctx.new_key[0] && rep->status == 201)
+				cJSON_AddStringToObject(rep->body, "api_key", r->ctx.new_key);
+			char *json = cJSON_PrintUnformatted(rep->body);
+			if (!json)
+				fatal("gpuxd: out of memory printing a reply");
+			text = xasprintf("%s\n", json);
+			cJSON_free(json);
+		}
+		resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	}
+	OPENSSL_cleanse(r->ctx.new_key, sizeof r->ctx.new_key);
+	MHD_add_response_header(resp, "X-Request-Id", r->rid);
+	if (rep->etag) {
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, rep->etag);
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+	}
+	if (rep->retry_after > 0) {
+		char s[16];
+		snprintf(s, sizeof s, "%d", rep->retry_after);
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, s);
+	}
+	if (rep->allow)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, rep->allow);
+	if (rep->status == 401)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+	enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)rep->status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+/* ---- routing and auth ------------------------------------------------------------- */
+
+static bool match(const char *pattern, const char *path, const char *params[2], char **store)
+{
+	/* "/v1/orders/{}" against "/v1/orders/42"; {} is one non-empty segment */
+	const char *p = pattern, *s = path;
+	int n = 0;
+	char *out = *store;
+	while (*p) {
+		if (p[0] == '{' && p[1] == '}') {
+			const char *e = s;
+			while (*e && *e != '/')
+				e++;
+			if (e == s || n == 2)
+				return false;
+			memcpy(out, s, (size_t)(e - s));
+			out[e - s] = 0;
+			params[n++] = out;
+			out += e - s + 1;
+			s = e;
+			p += 2;
+			continue;
+		}
+		if (*p != *s)
+			return false;
+		p++, s++;
+	}
+	if (*s)
+		return false;
+	*store = out;
+	return true;
+}
+
+static void authenticate(struct req *r)
+{
+	struct xd_ctx *c = &r->ctx;
+	const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	if (!h || strncasecmp(h, "Bearer ", 7) != 0)
+		return;
+	const char *key = h + 7;
+	while (*key == ' ')
+		key++;
+	size_t n = strlen(key);
+	while (n && key[n - 1] == ' ')
+		n--;
+	const char *admin = r->srv->cfg.admin_key;
+	if (admin && strlen(admin) == n && CRYPTO_memcmp(admin, key, n) == 0) {
+		c->admin = true;
+		return;
+	}
+	if (n != 69 || strncmp(key, "gpux_", 5) != 0)
+		return;
+	for (size_t i = 5; i < n; i++)
+		if (!((key[i] >= '0' && key[i] <= '9') || (key[i] >= 'a' && key[i] <= 'f')))
+			return;
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	if (!EVP_Digest(key, n, md, &len, EVP_sha256(), NULL) || len != 32)
+		return;
+	c->account = xd_read_key(xd_store_reader(), md);
+}
+
+static void client_addr(struct req *r, char *out, size_t size)
+{
+	out[0] = 0;
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (!ci || !ci->client_addr)
+		return;
+	const struct sockaddr *sa = ci->client_addr;
+	if (sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)size);
+	else if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)size);
+}
+
+static void dispatch(struct req *r, const char *url, const char *method)
+{
+	struct xd_server *srv = r->srv;
+	struct xd_ctx *c = &r->ctx;
+	c->m = srv->m;
+	c->method = method;
+	c->path = url;
+	c->conn = r->conn;
+	c->cfg = &srv->cfg;
+	c->job = &r->job;
+	c->body = r->body.data ? r->body.data : "";
+	c->body_len = r->body.len;
+
+	char addr[INET6_ADDRSTRLEN + 2];
+	client_addr(r, addr, sizeof addr);
+	if (addr[0]) {
+		char key[80];
+		snprintf(key, sizeof key, "a:%s", addr);
+		int wait = limiter_take(&srv->by_addr, key);
+		if (wait) {
+			cJSON *e = xd_reply_error(&c->reply, 429, "RATE_LIMITED",
+			                          "too many requests from this address; retry in %d s", wait);
+			xd_jint(e, "retry_after", wait);
+			c->reply.retry_after = wait;
+			return;
+		}
+	}
+	if (r->too_large) {
+		cJSON *e = xd_reply_error(&c->reply, 413, "BODY_TOO_LARGE",
+		                          "the request body is larger than %d bytes", XD_BODY_MAX);
+		xd_jint(e, "max", XD_BODY_MAX);
+		return;
+	}
+
+	const struct xd_route *route = NULL;
+	bool path_known = false;
+	char allow[64] = "";
+	char *store = xmalloc(2 * strlen(url) + 8);
+	char *scratch = store;
+	for (size_t i = 0; i < xd_n_routes; i++) {
+		const char *params[2] = { NULL, NULL };
+		char *s = scratch;
+		if (!match(xd_routes[i].pattern, url, params, &s))
+			continue;
+		path_known = true;
+		if (strlen(allow) + strlen(xd_routes[i].method) + 3 < sizeof allow)
+			snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
+			         allow[0] ? ", " : "", xd_routes[i].method);
+		if (!route && strcmp(xd_routes[i].method, method) == 0) {
+			route = &xd_routes[i];
+			c->params[0] = params[0];
+			c->params[1] = params[1];
+			scratch = s;
+		}
+	}
+	if (!route) {
+		free(store);
+		if (path_known) {
+			xd_reply_error(&c->reply, 405, "METHOD_NOT_ALLOWED", "%s is not allowed here; use %s",
+			               method, allow);
+			c->reply.allow = xstrdup(allow);
+		} else {
+			xd_reply_error(&c->reply, 404, "NOT_FOUND", "no such route");
+		}
+		return;
+	}
+	r->path = store;   /* keeps the params alive */
+
+	authenticate(r);
+	bool demo = xd_market_demo(srv->m);
+	switch (route->auth) {
+	case XD_PUBLIC:
+		break;
+	case XD_ACCOUNT:
+		if (!c->account) {
+			xd_reply_error(&c->reply, 401, "UNAUTHORIZED",
+			               "this route needs \"Authorization: Bearer <api key>\" with a valid key");
+			return;
+		}
+		break;
+	case XD_ACCOUNT_OR_ADMIN:
+		if (!c->account && !c->admin) {
+			xd_reply_error(&c->reply, 401, "UNAUTHORIZED",
+			               "this route needs \"Authorization: Bearer <api key>\" with a valid key");
+			return;
+		}
+		break;
+	case XD_ADMIN_OR_DEMO:
+		if (!c->admin && !demo) {
+			if (c->account)
+				xd_reply_error(&c->reply, 403, "FORBIDDEN", "this route needs the admin key");
+			else
+				xd_reply_error(&c->reply, 401, "UNAUTHORIZED", "this route needs the admin key");
+			return;
+		}
+		break;
+	}
+	if (c->account && !c->admin) {
+		char key[40];
+		snprintf(key, sizeof key, "k:%" PRId64, c->account);
+		int wait = limiter_take(&srv->by_key, key);
+		if (wait) {
+			cJSON *e = xd_reply_error(&c->reply, 429, "RATE_LIMITED",
+			                          "too many requests with this key; retry in %d s", wait);
+			xd_jint(e, "retry_after", wait);
+			c->reply.retry_after = wait;
+			return;
+		}
+	}
+	route->handler(c);
+}
+
+/* ---- the writer's answer ------------------------------------------------------------ */
+
+static void job_done(struct xd_job *j)
+{
+	struct req *r = j->arg;
+	xd_reply_move(&r->ctx.reply, &j->reply);
+	r->state = R_DONE;
+	MHD_resume_connection(r->conn);
+}
+
+void xd_ctx_submit(struct xd_ctx *c)
+{
+	struct req *r = (struct req *)((char *)c - offsetof(struct req, ctx));
+	c->job->done = job_done;
+	c->job->arg = r;
+	c->submitted = true;
+	r->state = R_WAIT;
+	MHD_suspend_connection(r->conn);
+	if (xd_market_submit(c->m, c->job) != 0) {
+		xd_reply_error(&c->reply, 503, "UNAVAILABLE",
+		               "the exchange is busy or shutting down; retry (with the same client_order_id)");
+		c->reply.retry_after = 1;
+		r->state = R_DONE;
+		MHD_resume_connection(r->conn);
+	}
+}
+
+/* ---- MHD callbacks -------------------------------------------------------------------- */
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload, size_t *upload_size, void **con_cls)
+{
+	struct xd_server *srv = cls;
+	struct req *r = *con_cls;
+	(void)version;
+	if (!r) {
+		r = xcalloc(1, sizeof *r);
+		r->srv = srv;
+		r->conn = conn;
+		r->t0_us = util_now_us();
+		snprintf(r->method, sizeof r->method, "%s", method);
+		r->logpath = util_sanitize(url, 200, true);
+		snprintf(r->rid, sizeof r->rid, "r%012" PRIx64, ++srv->counter);
+		*con_cls = r;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		if (!r->too_large && r->body.len + *upload_size <= XD_BODY_MAX)
+			buf_append(&r->body, upload, *upload_size);
+		else
+			r->too_large = true;
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (r->state == R_NEW) {
+		dispatch(r, url, method);
+		if (r->state == R_WAIT)
+			return MHD_YES;
+	}
+	if (r->state == R_WAIT)
+		return MHD_YES;   /* resumed spuriously: wait on */
+	r->state = R_DONE;
+	return send_reply(r);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+	struct xd_server *srv = cls;
+	struct req *r = *con_cls;
+	(void)conn;
+	(void)toe;
+	if (!r)
+		return;
+	if (!srv->cfg.quiet) {
+		double ms = (double)(util_now_us() - r->t0_us) / 1000.0;
+		char t[40];
+		xd_time_fmt((int64_t)time(NULL) * 1000, t, sizeof t);   /* wall clock */
+		fprintf(stderr, "%s %s %s %s %d %.2fms\n", t, r->rid, r->method, r->logpath,
+		        r->ctx.reply.status, ms);
+	}
+	xd_reply_clear(&r->ctx.reply);
+	xd_reply_clear(&r->job.reply);
+	buf_free(&r->body);
+	free(r->path);
+	free(r->logpath);
+	free(r);
+	*con_cls = NULL;
+}
+
+/* ---- sockets ------------------------------------------------------------------------- */
+
+static int listen_tcp(const char *spec, int *fd_out, int *port_out, char **cause)
+{
+	char *host, *port;
+	const char *colon = strrchr(spec, ':');
+	if (!colon || !colon[1])
+		return set_cause(cause, "--listen %s: expected HOST:PORT", spec);
+	if (spec[0] == '[') {
+		const char *end = strchr(spec, ']');
+		if (!end || end + 1 != colon)
+			return set_cause(cause, "--listen %s: expected [IPV6]:PORT", spec);
+		host = xstrndup(spec + 1, (size_t)(end - spec - 1));
+	} else {
+		host = xstrndup(spec, (size_t)(colon - spec));
+	}
+	port = xstrdup(colon + 1);
+	char *end;
+	long pn = strtol(port, &end, 10);
+	if (*end || pn < 0 || pn > 65535) {
+		free(host);
+		free(port);
+		return set_cause(cause, "--listen %s: the port must be 0..65535", spec);
+	}
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+	                          .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo *res = NULL;
+	int e = getaddrinfo(host[0] && strcmp(host, "*") ? host : NULL, port, &hints, &res);
+	free(port);
+	if (e != 0) {
+		int rc = set_cause(cause, "--listen %s: %s", spec, gai_strerror(e));
+		free(host);
+		return rc;
+	}
+	free(host);
+	int fd = -1, err = 0;
+	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
+		if (fd < 0) {
+			err = errno;
+			continue;
+		}
+		int one = 1;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, SOMAXCONN) == 0)
+			break;
+		err = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return set_cause(cause, "--listen %s: %s", spec, strerror(err));
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	getsockname(fd, (struct sockaddr *)&ss, &sl);
+	*port_out = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+	                                           : ((struct sockaddr_in *)&ss)->sin_port);
+	*fd_out = fd;
+	return 0;
+}
+
+static int listen_unix(const char *path, int *fd_out, char **cause)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	if (strlen(path) >= sizeof sa.sun_path)
+		return set_cause(cause, "--socket %s: the path is too long", path);
+	strcpy(sa.sun_path, path);
+	struct stat st;
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode))
+			return set_cause(cause, "--socket %s: exists and is not a socket", path);
+		unlink(path);   /* a stale socket from an earlier run */
+	}
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return set_cause(cause, "--socket %s: %s", path, strerror(errno));
+	mode_t old = umask(0177);
+	int rc = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+	int e = errno;
+	umask(old);
+	if (rc != 0 || chmod(path, 0600) != 0 || listen(fd, SOMAXCONN) != 0) {
+		if (rc == 0)
+			e = errno;
+		close(fd);
+		return set_cause(cause, "--socket %s: %s", path, strerror(e));
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+static int write_port_file(const char *path, int port, char **cause)
+{
+	char *tmp = xasprintf("%s.tmp%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%d\n", port) < 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
+		int rc = set_cause(cause, "--port-file %s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return rc;
+	}
+	free(tmp);
+	return 0;
+}
+
+static struct MHD_Daemon *start_daemon(struct xd_server *s, int fd, unsigned threads)
+{
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+	                 MHD_USE_ERROR_LOG;
+	if (threads > 1)
+		return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+		                        MHD_OPTION_LISTEN_SOCKET, fd,
+		                        MHD_OPTION_THREAD_POOL_SIZE, threads,
+		                        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+		                        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+		                        MHD_OPTION_END);
+	return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+	                        MHD_OPTION_LISTEN_SOCKET, fd,
+	                        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+	                        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+	                        MHD_OPTION_END);
+}
+
+int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
+                    struct xd_server **out, char **cause)
+{
+	struct xd_server *s = xcalloc(1, sizeof *s);
+	*out = NULL;
+	s->cfg = *c;
+	s->cfg.admin_key = c->admin_key ? xstrdup(c->admin_key) : NULL;
+	s->m = m;
+	s->tcp_fd = s->unix_fd = -1;
+	limiter_init(&s->by_key, c->rate_per_key);
+	limiter_init(&s->by_addr, c->rate_per_addr);
+	unsigned threads = c->threads > 0 ? (unsigned)c->threads : 2;
+	if (!c->listen && !c->socket_path) {
+		xd_server_stop(&s);
+		return set_cause(cause, "nothing to listen on: give --listen or --socket");
+	}
+	if (c->listen) {
+		int port = 0;
+		if (listen_tcp(c->listen, &s->tcp_fd, &port, cause) != 0) {
+			xd_server_stop(&s);
+			return -1;
+		}
+		s->tcp = start_daemon(s, s->tcp_fd, threads);
+		if (!s->tcp) {
+			xd_server_stop(&s);
+			return set_cause(cause, "--listen %s: libmicrohttpd would not start", c->listen);
+		}
+		if (c->port_file && write_port_file(c->port_file, port, cause) != 0) {
+			xd_server_stop(&s);
+			return -1;
+		}
+		if (!c->quiet)
+			fprintf(stderr, "gpuxd: listening on %s (port %d)\n", c->listen, port);
+	}
+	if (c->socket_path) {
+		if (listen_unix(c->socket_path, &s->unix_fd, cause) != 0) {
+			xd_server_stop(&s);
+			return -1;
+		}
+		s->socket_path = xstrdup(c->socket_path);
+		s->unx = start_daemon(s, s->unix_fd, threads);
+		if (!s->unx) {
+			xd_server_stop(&s);
+			return set_cause(cause, "--socket %s: libmicrohttpd would not start", c->socket_path);
+		}
+		if (!c->quiet)
+			fprintf(stderr, "gpuxd: listening on unix:%s\n", c->socket_path);
+	}
+	*out = s;
+	return 0;
+}
+
+void xd_server_quiesce(struct xd_server *s)
+{
+	if (s->tcp)
+		MHD_quiesce_daemon(s->tcp);
+	if (s->unx)
+		MHD_quiesce_daemon(s->unx);
+}
+
+void xd_server_stop(struct xd_server **sp)
+{
+	struct xd_server *s = *sp;
+	if (!s)
+		return;
+	if (s->tcp)
+		MHD_stop_daemon(s->tcp);
+	if (s->unx)
+		MHD_stop_daemon(s->unx);
+	if (s->tcp_fd >= 0)
+		close(s->tcp_fd);
+	if (s->unix_fd >= 0)
+		close(s->unix_fd);
+	if (s->socket_path) {
+		unlink(s->socket_path);
+		free(s->socket_path);
+	}
+	if (s->cfg.admin_key) {
+		OPENSSL_cleanse(s->cfg.admin_key, strlen(s->cfg.admin_key));
+		free(s->cfg.admin_key);
+	}
+	limiter_free(&s->by_key);
+	limiter_free(&s->by_addr);
+	free(s);
+	*sp = NULL;
+}

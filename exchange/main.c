@@ -1,0 +1,168 @@
+/*
+ * gpuxd — the reference exchange of gpux. Parses the flags into a
+ * struct exchange_config and runs exchange_run() (exchange/exchange.h).
+ * Exit status: 0 after a clean shutdown, 1 if it could not start, 2 for a
+ * bad command line.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange/exchange.h"
+#include "util/util.h"
+
+static const char usage[] =
+	"usage: gpuxd [options]\n"
+	"\n"
+	"The reference exchange of gpux: an HTTP+JSON API (docs/API.md) with order\n"
+	"books, accounts, a ledger and hourly billing in SQLite.\n"
+	"\n"
+	"  --listen HOST:PORT     listen on TCP (default 127.0.0.1:8420; port 0: any free port)\n"
+	"  --port-file PATH       write the TCP port there once listening\n"
+	"  --socket PATH          listen on a Unix socket, mode 0600 (alone: only there;\n"
+	"                         with --listen: on both)\n"
+	"  --db PATH              the database (default gpuxd.db; created if missing)\n"
+	"  --demo                 demo market: makers at the seed prices with a drift,\n"
+	"                         simulated payments, admin routes without a key\n"
+	"  --market STATE         open, pre_open or halted (default: open with --demo,\n"
+	"                         else pre_open)\n"
+	"  --opens-at TIME        the announced opening, ISO 8601 (2025-09-01T09:00:00Z)\n"
+	"  --clock-speed N        the exchange clock runs N times real time (default 1)\n"
+	"  --admin-key-file PATH  the operator's admin key (first line, >= 16 characters)\n"
+	"  --data DIR             catalogue directory (default: the embedded catalogue)\n"
+	"  --seed N               seed of the demo drift (default 1)\n"
+	"  --rate-limit N         requests/s per API key, bursts of 2N (default 100; 0: off)\n"
+	"  --ip-rate-limit N      requests/s per client address (default 1000; 0: off)\n"
+	"  --threads N            HTTP threads per listening socket (default 2)\n"
+	"  --quiet                no log line per request\n"
+	"  --help, --version\n";
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "gpuxd: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n(gpuxd --help lists the options)\n");
+	va_end(ap);
+	return 2;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_LISTEN = 256, O_PORT_FILE, O_SOCKET, O_DB, O_DEMO, O_MARKET, O_OPENS_AT, O_SPEED,
+	       O_ADMIN, O_DATA, O_SEED, O_RATE, O_IPRATE, O_THREADS, O_QUIET, O_HELP, O_VERSION };
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, O_LISTEN },
+		{ "port-file", required_argument, NULL, O_PORT_FILE },
+		{ "socket", required_argument, NULL, O_SOCKET },
+		{ "db", required_argument, NULL, O_DB },
+		{ "demo", no_argument, NULL, O_DEMO },
+		{ "market", required_argument, NULL, O_MARKET },
+		{ "opens-at", required_argument, NULL, O_OPENS_AT },
+		{ "clock-speed", required_argument, NULL, O_SPEED },
+		{ "admin-key-file", required_argument, NULL, O_ADMIN },
+		{ "data", required_argument, NULL, O_DATA },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "rate-limit", required_argument, NULL, O_RATE },
+		{ "ip-rate-limit", required_argument, NULL, O_IPRATE },
+		{ "threads", required_argument, NULL, O_THREADS },
+		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "help", no_argument, NULL, O_HELP },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct exchange_config c;
+	exchange_config_defaults(&c);
+	bool listen_given = false;
+	int o;
+	long v;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case O_LISTEN:
+			c.listen = strcmp(optarg, "none") == 0 ? NULL : optarg;
+			listen_given = true;
+			break;
+		case O_PORT_FILE: c.port_file = optarg; break;
+		case O_SOCKET: c.socket_path = optarg; break;
+		case O_DB: c.db_path = optarg; break;
+		case O_DEMO: c.demo = true; break;
+		case O_MARKET:
+			if (strcmp(optarg, "open") == 0) c.state = EXCHANGE_OPEN;
+			else if (strcmp(optarg, "pre_open") == 0 || strcmp(optarg, "pre-open") == 0)
+				c.state = EXCHANGE_PRE_OPEN;
+			else if (strcmp(optarg, "halted") == 0) c.state = EXCHANGE_HALTED;
+			else return bad("--market %s: expected open, pre_open or halted", optarg);
+			break;
+		case O_OPENS_AT:
+			if (exchange_parse_time(optarg, &c.opens_at_ms) != 0 || c.opens_at_ms < 0)
+				return bad("--opens-at %s: expected an ISO 8601 time such as 2025-09-01T09:00:00Z",
+				           optarg);
+			break;
+		case O_SPEED: {
+			char *end;
+			double d = strtod(optarg, &end);
+			if (!*optarg || *end || !(d >= 0.001 && d <= 1000000))
+				return bad("--clock-speed %s: expected a number from 0.001 to 1000000", optarg);
+			c.clock_speed = d;
+			break;
+		}
+		case O_ADMIN: c.admin_key_file = optarg; break;
+		case O_DATA: c.data_dir = optarg; break;
+		case O_SEED: {
+			char *end;
+			unsigned long long s = strtoull(optarg, &end, 10);
+			if (!*optarg || *end || optarg[0] == '-')
+				return bad("--seed %s: expected a non-negative integer", optarg);
+			c.seed = s;
+			break;
+		}
+		case O_RATE:
+			if (parse_long(optarg, 0, 1000000, &v))
+				return bad("--rate-limit %s: expected an integer 0..1000000", optarg);
+			c.rate_per_key = (int)v;
+			break;
+		case O_IPRATE:
+			if (parse_long(optarg, 0, 1000000, &v))
+				return bad("--ip-rate-limit %s: expected an integer 0..1000000", optarg);
+			c.rate_per_addr = (int)v;
+			break;
+		case O_THREADS:
+			if (parse_long(optarg, 1, 64, &v))
+				return bad("--threads %s: expected an integer 1..64", optarg);
+			c.threads = (int)v;
+			break;
+		case O_QUIET: c.quiet = true; break;
+		case O_HELP: fputs(usage, stdout); return 0;
+		case O_VERSION: printf("gpuxd %s\n", EXCHANGE_VERSION); return 0;
+		default:
+			return bad("unknown or incomplete option %s", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument %s", argv[optind]);
+	if (c.socket_path && !listen_given)
+		c.listen = NULL;   /* --socket alone: only the socket */
+	char *cause = NULL;
+	if (exchange_run(&c, &cause) != 0) {
+		fprintf(stderr, "gpuxd: %s\n", cause ? cause : "failed");
+		free(cause);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,455 @@
+/*
+ * exchange/market.c — the writer thread, its queue, the exchange clock and
+ * the market-data snapshot.
+ *
+ * HTTP threads queue jobs (struct xd_job) and return at once; the writer
+ * wakes, takes everything queued (group commit), runs the due billing and
+ * the demo drift, runs each job inside ONE transaction, COMMITs, publishes
+ * the changed books to the snapshot, and only then calls each job's done()
+ * — so no client ever hears of an order that is not on disk. With nothing
+ * queued it still wakes every 50 ms to bill the hours that fall due.
+ *
+ * The exchange clock is real time × clock_speed plus whatever the admin
+ * route has added; it never goes back across restarts (it starts from the
+ * later of the wall clock and the last committed clock).
+ *
+ * Readers of market data (quotes, books) never touch the engine: they copy
+ * from the snapshot under a mutex. `seq` counts snapshot changes; the ETag of
+ * /v1/quotes is "q-<boot id>-<seq>".
+ */
+#include "exchange/xd.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "util/util.h"
+
+#define QUEUE_MAX 20000
+#define BATCH_MAX 1024
+#define IDLE_WAKE_MS 50
+
+struct snap_book {
+	size_t n_ask, n_bid;
+	struct eng_level ask[XD_DEPTH_MAX], bid[XD_DEPTH_MAX];
+	int64_t last;
+};
+
+struct xd_market {
+	const struct xd_tables *t;
+	bool demo;
+	double speed;
+	char boot[16];
+
+	pthread_mutex_t clock_mu;
+	int64_t base_exch, base_mono_us, offset;
+
+	pthread_mutex_t info_mu;
+	int state;
+	int64_t opens_at;
+
+	pthread_mutex_t q_mu;
+	pthread_cond_t q_cv;
+	struct xd_job *head, *tail;
+	size_t qlen;
+	bool stopping;
+	pthread_t thread;
+	bool running;
+
+	struct xd_writer w;
+
+	pthread_mutex_t snap_mu;
+	struct snap_book *books;
+	uint64_t seq;
+};
+
+/* ---- clock ---------------------------------------------------------------------- */
+
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t xd_market_now(struct xd_market *m)
+{
+	pthread_mutex_lock(&m->clock_mu);
+	double real_ms = (double)(util_now_us() - m->base_mono_us) / 1000.0;
+	int64_t now = m->base_exch + (int64_t)(real_ms * m->speed) + m->offset;
+	pthread_mutex_unlock(&m->clock_mu);
+	return now;
+}
+
+static void clock_advance(struct xd_market *m, int64_t ms)
+{
+	pthread_mutex_lock(&m->clock_mu);
+	m->offset += ms;
+	pthread_mutex_unlock(&m->clock_mu);
+}
+
+/* ---- snapshot ------------------------------------------------------------------- */
+
+static void publish(struct xd_market *m)
+{
+	struct xd_writer *w = &m->w;
+	bool any = false;
+	for (size_t g = 0; g < m->t->n_gpus; g++) {
+		if (!w->book_changed[g])
+			continue;
+		w->book_changed[g] = false;
+		any = true;
+		struct snap_book tmp;
+		tmp.n_ask = engine_depth(w->eng, g, ENG_SELL, tmp.ask, XD_DEPTH_MAX);
+		tmp.n_bid = engine_depth(w->eng, g, ENG_BUY, tmp.bid, XD_DEPTH_MAX);
+		tmp.last = w->last_price[g];
+		pthread_mutex_lock(&m->snap_mu);
+		m->books[g] = tmp;
+		pthread_mutex_unlock(&m->snap_mu);
+	}
+	if (any) {
+		pthread_mutex_lock(&m->snap_mu);
+		m->seq++;
+		pthread_mutex_unlock(&m->snap_mu);
+	}
+}
+
+static char *make_etag(struct xd_market *m, uint64_t seq)
+{
+	return xasprintf("\"q-%s-%" PRIu64 "\"", m->boot, seq);
+}
+
+cJSON *xd_market_quotes(struct xd_market *m, const char *etag_in, char **etag)
+{
+	pthread_mutex_lock(&m->snap_mu);
+	uint64_t seq = m->seq;
+	*etag = make_etag(m, seq);
+	if (etag_in && strstr(etag_in, *etag)) {
+		pthread_mutex_unlock(&m->snap_mu);
+		return NULL;
+	}
+	cJSON *o = cJSON_CreateObject();
+	xd_jint(o, "seq", (int64_t)seq);
+	cJSON *arr = cJSON_CreateArray();
+	for (size_t g = 0; g < m->t->n_gpus; g++) {
+		const struct snap_book *b = &m->books[g];
+		cJSON *q = cJSON_CreateObject();
+		cJSON_AddStringToObject(q, "gpu", m->t->gpu_ids[g]);
+		xd_jint_or_null(q, "best_ask_cents", b->n_ask ? b->ask[0].price_cents : 0, b->n_ask > 0);
+		xd_jint(q, "ask_gpus", b->n_ask ? b->ask[0].gpus : 0);
+		xd_jint_or_null(q, "best_bid_cents", b->n_bid ? b->bid[0].price_cents : 0, b->n_bid > 0);
+		xd_jint(q, "bid_gpus", b->n_bid ? b->bid[0].gpus : 0);
+		xd_jint_or_null(q, "last_cents", b->last, b->last >= 0);
+		cJSON_AddItemToArray(arr, q);
+	}
+	pthread_mutex_unlock(&m->snap_mu);
+	xd_jtime(o, "server_time", xd_market_now(m));
+	cJSON_AddItemToObject(o, "quotes", arr);
+	return o;
+}
+
+cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "gpu", m->t->gpu_ids[gpu]);
+	cJSON *asks = cJSON_CreateArray(), *bids = cJSON_CreateArray();
+	pthread_mutex_lock(&m->snap_mu);
+	xd_jint(o, "seq", (int64_t)m->seq);
+	const struct snap_book *b = &m->books[gpu];
+	for (int side = 0; side < 2; side++) {
+		const struct eng_level *lv = side ? b->bid : b->ask;
+		size_t n = side ? b->n_bid : b->n_ask;
+		for (size_t i = 0; i < n && (int)i < depth; i++) {
+			cJSON *l = cJSON_CreateObject();
+			xd_jint(l, "price_cents", lv[i].price_cents);
+			xd_jint(l, "gpus", lv[i].gpus);
+			xd_jint(l, "orders", lv[i].orders);
+			cJSON_AddItemToArray(side ? bids : asks, l);
+		}
+	}
+	pthread_mutex_unlock(&m->snap_mu);
+	xd_jtime(o, "server_time", xd_market_now(m));
+	cJSON_AddItemToObject(o, "asks", asks);
+	cJSON_AddItemToObject(o, "bids", bids);
+	return o;
+}
+
+cJSON *xd_market_info(struct xd_market *m)
+{
+	const struct xd_tables *t = m->t;
+	cJSON *o = cJSON_CreateObject();
+	pthread_mutex_lock(&m->info_mu);
+	int state = m->state;
+	int64_t opens = m->opens_at;
+	pthread_mutex_unlock(&m->info_mu);
+	cJSON_AddStringToObject(o, "state", xd_state_names[state]);
+	xd_jtime(o, "opens_at", opens);
+	xd_jtime(o, "server_time", xd_market_now(m));
+	cJSON_AddNumberToObject(o, "clock_speed", m->speed);
+	cJSON_AddBoolToObject(o, "demo", m->demo);
+	cJSON_AddBoolToObject(o, "simulated_payments", m->demo);
+	cJSON *c = cJSON_AddArrayToObject(o, "currencies");
+	for (int i = 0; i < XD_NCUR; i++)
+		cJSON_AddItemToArray(c, cJSON_CreateString(xd_cur_names[i]));
+	cJSON *fx = cJSON_AddObjectToObject(o, "fx");
+	cJSON_AddStringToObject(fx, "base", "USD");
+	cJSON_AddStringToObject(fx, "date", t->fx_date);
+	cJSON_AddStringToObject(fx, "note", t->fx_note);
+	cJSON *r = cJSON_AddObjectToObject(fx, "rate_micro");
+	for (int i = 0; i < XD_NCUR; i++)
+		xd_jint(r, xd_cur_names[i], t->fx_micro[i]);
+	cJSON *vat = cJSON_AddObjectToObject(o, "vat");
+	cJSON_AddStringToObject(vat, "date", t->vat_date);
+	cJSON_AddStringToObject(vat, "source", t->vat_source);
+	r = cJSON_AddObjectToObject(vat, "rate_bp");
+	for (size_t i = 0; i < t->n_vat; i++)
+		xd_jint(r, t->vat[i].country, t->vat[i].bp);
+	return o;
+}
+
+const struct xd_tables *xd_market_tables(const struct xd_market *m) { return m->t; }
+bool xd_market_demo(const struct xd_market *m) { return m->demo; }
+
+/* ---- the writer ----------------------------------------------------------------- */
+
+static void run_job(struct xd_market *m, struct xd_job *j)
+{
+	struct xd_writer *w = &m->w;
+	w->now = xd_market_now(m);
+	switch (j->kind) {
+	case XD_JOB_CLOCK: {
+		clock_advance(m, j->advance_ms);
+		w->now = xd_market_now(m);
+		int64_t billed = xd_ops_bill(w);
+		if (w->demo)
+			xd_demo_tick(w);
+		cJSON *o = cJSON_CreateObject();
+		xd_jtime(o, "server_time", w->now);
+		xd_jint(o, "billed_hours", billed);
+		xd_reply_json(&j->reply, 200, o);
+		break;
+	}
+	case XD_JOB_STATE:
+		w->state = j->state;
+		if (j->opens_at_given)
+			w->opens_at_ms = j->opens_at_ms;
+		pthread_mutex_lock(&m->info_mu);
+		m->state = w->state;
+		m->opens_at = w->opens_at_ms;
+		pthread_mutex_unlock(&m->info_mu);
+		xd_reply_json(&j->reply, 200, xd_market_info(m));
+		break;
+	default:
+		xd_ops_run(w, j);
+		break;
+	}
+}
+
+static void *writer_main(void *arg)
+{
+	struct xd_market *m = arg;
+	struct xd_writer *w = &m->w;
+	for (;;) {
+		pthread_mutex_lock(&m->q_mu);
+		if (!m->head && !m->stopping) {
+			struct timespec ts;
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			ts.tv_nsec += IDLE_WAKE_MS * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&m->q_cv, &m->q_mu, &ts);
+		}
+		struct xd_job *batch = m->head, *last = NULL;
+		size_t n = 0;
+		for (struct xd_job *j = batch; j && n < BATCH_MAX; j = j->next, n++)
+			last = j;
+		if (last) {
+			m->head = last->next;
+			if (!m->head)
+				m->tail = NULL;
+			last->next = NULL;
+			m->qlen -= n;
+		}
+		bool stop = m->stopping && !m->head;
+		pthread_mutex_unlock(&m->q_mu);
+
+		w->now = xd_market_now(m);
+		xd_ops_bill(w);
+		if (w->demo)
+			xd_demo_tick(w);
+		for (struct xd_job *j = batch; j; j = j->next)
+			run_job(m, j);
+		xd_ops_commit(w);
+		publish(m);
+		for (struct xd_job *j = batch, *next; j; j = next) {
+			next = j->next;
+			j->done(j);
+		}
+		if (stop && !batch)
+			break;
+	}
+	return NULL;
+}
+
+int xd_market_submit(struct xd_market *m, struct xd_job *j)
+{
+	j->next = NULL;
+	pthread_mutex_lock(&m->q_mu);
+	if (m->stopping || !m->running || m->qlen >= QUEUE_MAX) {
+		pthread_mutex_unlock(&m->q_mu);
+		return -1;
+	}
+	if (m->tail)
+		m->tail->next = j;
+	else
+		m->head = j;
+	m->tail = j;
+	m->qlen++;
+	pthread_cond_signal(&m->q_cv);
+	pthread_mutex_unlock(&m->q_mu);
+	return 0;
+}
+
+struct waiter {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool done;
+};
+
+static void wake_waiter(struct xd_job *j)
+{
+	struct waiter *wt = j->arg;
+	pthread_mutex_lock(&wt->mu);
+	wt->done = true;
+	pthread_cond_signal(&wt->cv);
+	pthread_mutex_unlock(&wt->mu);
+}
+
+void xd_market_call(struct xd_market *m, struct xd_job *j)
+{
+	struct waiter wt = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false };
+	j->done = wake_waiter;
+	j->arg = &wt;
+	if (xd_market_submit(m, j) != 0) {
+		xd_reply_error(&j->reply, 503, "UNAVAILABLE", "the exchange is shutting down");
+		return;
+	}
+	pthread_mutex_lock(&wt.mu);
+	while (!wt.done)
+		pthread_cond_wait(&wt.cv, &wt.mu);
+	pthread_mutex_unlock(&wt.mu);
+	pthread_mutex_destroy(&wt.mu);
+	pthread_cond_destroy(&wt.cv);
+}
+
+/* ---- open and close -------------------------------------------------------------- */
+
+int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
+{
+	struct xd_market *m = xcalloc(1, sizeof *m);
+	*out = NULL;
+	m->t = c->tables;
+	m->demo = c->demo;
+	m->speed = c->clock_speed > 0 ? c->clock_speed : 1.0;
+	unsigned char rnd[3] = { 0 };
+	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+		memset(rnd, 0, sizeof rnd);
+	snprintf(m->boot, sizeof m->boot, "%02x%02x%02x", rnd[0], rnd[1], rnd[2]);
+	pthread_mutex_init(&m->clock_mu, NULL);
+	pthread_mutex_init(&m->info_mu, NULL);
+	pthread_mutex_init(&m->q_mu, NULL);
+	pthread_mutex_init(&m->snap_mu, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&m->q_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	m->books = xcalloc(m->t->n_gpus, sizeof *m->books);
+	for (size_t g = 0; g < m->t->n_gpus; g++)
+		m->books[g].last = -1;
+
+	struct xd_writer *w = &m->w;
+	w->m = m;
+	w->t = m->t;
+	if (xd_store_open(c->db_path, true, &w->st, cause) != 0) {
+		xd_market_close(&m);
+		return -1;
+	}
+	int64_t stored = xd_meta_get(w->st, "clock_ms", 0);
+	int64_t wall = wall_ms();
+	m->base_exch = wall > stored ? wall : stored;
+	m->base_mono_us = util_now_us();
+	w->eng = engine_new(m->t->n_gpus);
+	w->book_changed = xcalloc(m->t->n_gpus, sizeof *w->book_changed);
+	w->last_price = xcalloc(m->t->n_gpus, sizeof *w->last_price);
+	w->state = c->state;
+	w->opens_at_ms = c->opens_at_ms;
+	m->state = c->state;
+	m->opens_at = c->opens_at_ms;
+	w->now = xd_market_now(m);
+	if (xd_ops_restore(w, cause) != 0) {
+		xd_market_close(&m);
+		return -1;
+	}
+	if (c->demo) {
+		w->demo = NULL;
+		if (xd_demo_init(w, c->seed, cause) != 0) {
+			xd_market_close(&m);
+			return -1;
+		}
+	}
+	xd_ops_commit(w);
+	publish(m);
+	m->seq = 1;
+	xd_store_readers_init(c->db_path);
+	m->running = true;
+	int e = pthread_create(&m->thread, NULL, writer_main, m);
+	if (e != 0) {
+		m->running = false;
+		xd_market_close(&m);
+		return set_cause(cause, "cannot start the writer thread: %s", strerror(e));
+	}
+	*out = m;
+	return 0;
+}
+
+void xd_market_close(struct xd_market **mp)
+{
+	struct xd_market *m = *mp;
+	if (!m)
+		return;
+	if (m->running) {
+		pthread_mutex_lock(&m->q_mu);
+		m->stopping = true;
+		pthread_cond_signal(&m->q_cv);
+		pthread_mutex_unlock(&m->q_mu);
+		pthread_join(m->thread, NULL);
+		m->running = false;
+	}
+	struct xd_writer *w = &m->w;
+	if (w->st && w->in_tx)
+		xd_ops_commit(w);
+	xd_demo_free(&w->demo);
+	xd_store_readers_close();
+	xd_store_close(&w->st);
+	engine_free(&w->eng);
+	eng_fills_free(&w->fills);
+	free(w->accts);
+	free(w->dirty);
+	free(w->book_changed);
+	free(w->last_price);
+	free(m->books);
+	pthread_mutex_destroy(&m->clock_mu);
+	pthread_mutex_destroy(&m->info_mu);
+	pthread_mutex_destroy(&m->q_mu);
+	pthread_mutex_destroy(&m->snap_mu);
+	pthread_cond_destroy(&m->q_cv);
+	free(m);
+	*mp = NULL;
+}

@@ -1,0 +1,873 @@
+/*
+ * exchange/ops.c — what the writer thread does, inside its transaction:
+ * accounts, deposits, orders and their fills, holds, rentals, hourly billing
+ * and the double-entry ledger (docs/API.md is the contract).
+ *
+ * The writer is the only code that changes the books or the database, so it
+ * keeps every account's balances in memory (w->accts, indexed by id) and
+ * writes the changed ones back once per transaction. Every money movement goes
+ * through post(): one ledger entry of two rows in one currency that sum to
+ * zero, and a customer's bucket going below zero is a bug that stops the
+ * daemon before anything is committed.
+ *
+ * Each job checks everything that can refuse it (idempotency, role, market
+ * state, funds) before it changes anything, so a refused job leaves the
+ * engine and the transaction as they were. Amounts follow the rounding rules:
+ * per GPU-hour, up for buyers, down for sellers (exchange_unit & co.).
+ */
+#include "exchange/xd.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* The writer's view of one order row. */
+struct ord {
+	int64_t id, account;
+	int gpu;
+	enum eng_side side;
+	enum xd_otype type;
+	enum eng_tif tif;
+	int32_t gpus, hours, filled, remaining;
+	int64_t price, unit, filled_value, hold;
+	const char *status;
+};
+
+struct rental {
+	int64_t id, buyer, seller, buy_order, sell_order;
+	int32_t gpus, hours, billed_h;
+	int64_t net_unit, vat_unit, payout_unit, started, billed, paid_out;
+};
+
+/* ---- transactions and balances ---------------------------------------------- */
+
+void xd_ops_begin(struct xd_writer *w)
+{
+	if (!w->in_tx) {
+		xd_exec(w->st, "BEGIN IMMEDIATE");
+		w->in_tx = true;
+	}
+}
+
+static struct xd_acct *acct(struct xd_writer *w, int64_t id)
+{
+	if (id <= 0 || (size_t)id >= w->n_accts || !w->accts[id].exists)
+		return NULL;
+	return &w->accts[id];
+}
+
+static struct xd_acct *acct_slot(struct xd_writer *w, int64_t id)
+{
+	if ((size_t)id >= w->n_accts) {
+		size_t n = w->n_accts ? w->n_accts : 64;
+		while (n <= (size_t)id)
+			n *= 2;
+		w->accts = xrealloc(w->accts, n * sizeof *w->accts);
+		memset(w->accts + w->n_accts, 0, (n - w->n_accts) * sizeof *w->accts);
+		w->n_accts = n;
+	}
+	return &w->accts[id];
+}
+
+static void mark_dirty(struct xd_writer *w, int64_t id)
+{
+	struct xd_acct *a = &w->accts[id];
+	if (a->dirty)
+		return;
+	a->dirty = true;
+	if (w->n_dirty == w->cap_dirty) {
+		w->cap_dirty = w->cap_dirty ? 2 * w->cap_dirty : 64;
+		w->dirty = xrealloc(w->dirty, w->cap_dirty * sizeof *w->dirty);
+	}
+	w->dirty[w->n_dirty++] = id;
+}
+
+void xd_ops_commit(struct xd_writer *w)
+{
+	if (!w->in_tx)
+		return;
+	for (size_t i = 0; i < w->n_dirty; i++) {
+		struct xd_acct *a = &w->accts[w->dirty[i]];
+		sqlite3_stmt *st = xd_stmt(w->st, "UPDATE accounts SET available = ?2, held = ?3 WHERE id = ?1");
+		sqlite3_bind_int64(st, 1, w->dirty[i]);
+		sqlite3_bind_int64(st, 2, a->avail);
+		sqlite3_bind_int64(st, 3, a->held);
+		xd_step_done(w->st, st);
+		a->dirty = false;
+	}
+	w->n_dirty = 0;
+	xd_meta_set(w->st, "clock_ms", w->now);
+	xd_exec(w->st, "COMMIT");
+	w->in_tx = false;
+}
+
+/* Move amount from (from, bucket) to (to, bucket) as one ledger entry of two
+ * rows. held: the customer's "held" bucket, else "available". */
+static void post(struct xd_writer *w, const char *kind, int64_t from, bool from_held, int64_t to,
+                 bool to_held, int64_t amount, int64_t order_id, int64_t rental_id)
+{
+	if (amount == 0)
+		return;
+	struct xd_acct *a = acct(w, from), *b = acct(w, to);
+	if (!a || !b || a->cur != b->cur || amount < 0)
+		fatal("gpuxd: bad ledger movement %s %" PRId64 " -> %" PRId64 " of %" PRId64, kind, from,
+		      to, amount);
+	int64_t *fa = from_held ? &a->held : &a->avail;
+	int64_t *tb = to_held ? &b->held : &b->avail;
+	*fa -= amount;
+	*tb += amount;
+	if (!a->system && *fa < 0)
+		fatal("gpuxd: %s would leave account %" PRId64 " negative", kind, from);
+	mark_dirty(w, from);
+	mark_dirty(w, to);
+	int64_t entry = w->next_entry++;
+	for (int side = 0; side < 2; side++) {
+		sqlite3_stmt *st = xd_stmt(w->st,
+			"INSERT INTO ledger(entry, account, bucket, currency, amount, kind, order_id, "
+			"rental_id, at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+		sqlite3_bind_int64(st, 1, entry);
+		sqlite3_bind_int64(st, 2, side ? to : from);
+		sqlite3_bind_text(st, 3, (side ? to_held : from_held) ? "held" : "available", -1,
+		                  SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, xd_cur_names[a->cur], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 5, side ? amount : -amount);
+		sqlite3_bind_text(st, 6, kind, -1, SQLITE_STATIC);
+		if (order_id > 0)
+			sqlite3_bind_int64(st, 7, order_id);
+		if (rental_id > 0)
+			sqlite3_bind_int64(st, 8, rental_id);
+		sqlite3_bind_int64(st, 9, w->now);
+		xd_step_done(w->st, st);
+	}
+}
+
+/* ---- accounts ------------------------------------------------------------------ */
+
+int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
+                       const char *country, int cur, int role, const unsigned char *key_hash)
+{
+	xd_ops_begin(w);
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"INSERT INTO accounts(kind, key_hash, email, country, currency, role, created_ms) "
+		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	if (key_hash)
+		sqlite3_bind_blob(st, 2, key_hash, 32, SQLITE_STATIC);
+	if (email)
+		sqlite3_bind_text(st, 3, email, -1, SQLITE_STATIC);
+	if (country)
+		sqlite3_bind_text(st, 4, country, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, xd_cur_names[cur], -1, SQLITE_STATIC);
+	if (role >= 0)
+		sqlite3_bind_text(st, 6, xd_role_names[role], -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, w->now);
+	xd_step_done(w->st, st);
+	int64_t id = sqlite3_last_insert_rowid(w->st->db);
+	struct xd_acct *a = acct_slot(w, id);
+	memset(a, 0, sizeof *a);
+	a->exists = true;
+	a->cur = cur;
+	a->role = role;
+	a->system = role < 0;
+	int32_t bp = country ? xd_tables_vat(w->t, country) : 0;
+	a->vat_bp = bp < 0 ? 0 : bp;
+	return id;
+}
+
+void xd_ops_deposit(struct xd_writer *w, int64_t account, int64_t amount)
+{
+	xd_ops_begin(w);
+	struct xd_acct *a = acct(w, account);
+	post(w, "deposit", w->sys_external[a->cur], false, account, false, amount, 0, 0);
+}
+
+/* ---- orders -------------------------------------------------------------------- */
+
+static bool load_order(struct xd_writer *w, int64_t id, struct ord *o)
+{
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"SELECT account, gpu, side, type, tif, gpus, hours, filled, remaining, price, unit, "
+		"filled_value, hold FROM orders WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_reset(st);
+		return false;
+	}
+	o->id = id;
+	o->account = sqlite3_column_int64(st, 0);
+	o->gpu = xd_tables_gpu(w->t, (const char *)sqlite3_column_text(st, 1));
+	o->side = (enum eng_side)xd_lookup(xd_side_names, (const char *)sqlite3_column_text(st, 2));
+	o->type = (enum xd_otype)xd_lookup(xd_type_names, (const char *)sqlite3_column_text(st, 3));
+	o->tif = (enum eng_tif)xd_lookup(xd_tif_names, (const char *)sqlite3_column_text(st, 4));
+	o->gpus = sqlite3_column_int(st, 5);
+	o->hours = sqlite3_column_int(st, 6);
+	o->filled = sqlite3_column_int(st, 7);
+	o->remaining = sqlite3_column_int(st, 8);
+	o->price = sqlite3_column_int64(st, 9);
+	o->unit = sqlite3_column_int64(st, 10);
+	o->filled_value = sqlite3_column_int64(st, 11);
+	o->hold = sqlite3_column_int64(st, 12);
+	o->status = NULL;
+	sqlite3_reset(st);
+	return true;
+}
+
+static void save_order(struct xd_writer *w, const struct ord *o)
+{
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"UPDATE orders SET status = ?2, filled = ?3, remaining = ?4, filled_value = ?5, "
+		"hold = ?6, updated_ms = ?7 WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, o->id);
+	sqlite3_bind_text(st, 2, o->status, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, o->filled);
+	sqlite3_bind_int(st, 4, o->remaining);
+	sqlite3_bind_int64(st, 5, o->filled_value);
+	sqlite3_bind_int64(st, 6, o->hold);
+	sqlite3_bind_int64(st, 7, w->now);
+	xd_step_done(w->st, st);
+}
+
+static const char *resting_status(const struct ord *o)
+{
+	return o->filled > 0 ? "partially_filled" : "open";
+}
+
+/* Bill nh hours of a rental: the buyer's hold pays net and VAT, the seller is
+ * paid. The caller saves the rental row. */
+static void bill_hours(struct xd_writer *w, struct rental *r, int32_t nh)
+{
+	struct xd_acct *b = acct(w, r->buyer), *s = acct(w, r->seller);
+	int64_t net = (int64_t)nh * r->gpus * r->net_unit;
+	int64_t vat = (int64_t)nh * r->gpus * r->vat_unit;
+	int64_t pay = (int64_t)nh * r->gpus * r->payout_unit;
+	post(w, "charge", r->buyer, true, w->sys_clearing[b->cur], false, net, r->buy_order, r->id);
+	post(w, "vat", r->buyer, true, w->sys_vat[b->cur], false, vat, r->buy_order, r->id);
+	post(w, "payout", w->sys_clearing[s->cur], false, r->seller, false, pay, r->sell_order, r->id);
+	r->billed_h += nh;
+	r->billed += net + vat;
+	r->paid_out += pay;
+}
+
+/* One fill: a trade, a rental with its first hour billed, the buy order's hold
+ * narrowed to the trade price, the maker's row updated. */
+static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, struct ord *taker)
+{
+	struct ord maker;
+	if (!load_order(w, f->maker_id, &maker))
+		fatal("gpuxd: resting order %" PRId64 " is not in the database", f->maker_id);
+	struct ord *buy = taker->side == ENG_BUY ? taker : &maker;
+	struct ord *sell = taker->side == ENG_BUY ? &maker : taker;
+	int64_t p = f->price_cents;
+	int32_t g = f->gpus, h = f->hours;
+
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"INSERT INTO trades(gpu, price, gpus, hours, buy_order, sell_order, maker_order, "
+		"taker_side, at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+	sqlite3_bind_text(st, 1, w->t->gpu_ids[gpu], -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, p);
+	sqlite3_bind_int(st, 3, g);
+	sqlite3_bind_int(st, 4, h);
+	sqlite3_bind_int64(st, 5, buy->id);
+	sqlite3_bind_int64(st, 6, sell->id);
+	sqlite3_bind_int64(st, 7, maker.id);
+	sqlite3_bind_text(st, 8, xd_side_names[taker->side], -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 9, w->now);
+	xd_step_done(w->st, st);
+	int64_t tid = sqlite3_last_insert_rowid(w->st->db);
+
+	struct xd_acct *ba = acct(w, buy->account), *sa = acct(w, sell->account);
+	struct rental r = {
+		.id = tid, .buyer = buy->account, .seller = sell->account, .buy_order = buy->id,
+		.sell_order = sell->id, .gpus = g, .hours = h, .started = w->now,
+	};
+	r.net_unit = exchange_net_unit(p, w->t->fx_micro[ba->cur]);
+	r.vat_unit = exchange_vat_unit(r.net_unit, ba->vat_bp);
+	if (r.net_unit + r.vat_unit > buy->unit) {
+		/* only if the tables changed while the order rested: never charge more
+		 * than the hold the buyer agreed to */
+		r.vat_unit = r.vat_unit < buy->unit ? r.vat_unit : buy->unit;
+		r.net_unit = buy->unit - r.vat_unit;
+	}
+	r.payout_unit = exchange_payout_unit(p, w->t->fx_micro[sa->cur]);
+
+	/* the buy order's hold for these GPUs becomes the rental's; the rest is freed */
+	int64_t consumed = (int64_t)g * h * buy->unit;
+	int64_t kept = (int64_t)g * h * (r.net_unit + r.vat_unit);
+	buy->hold -= consumed;
+	post(w, "release", buy->account, true, buy->account, false, consumed - kept, buy->id, 0);
+
+	bill_hours(w, &r, 1);
+	st = xd_stmt(w->st,
+		"INSERT INTO rentals(id, gpu, buyer, seller, buy_order, sell_order, gpus, hours, price, "
+		"net_unit, vat_unit, payout_unit, hours_billed, status, started_ms, next_ms, billed, "
+		"paid_out) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'active', ?14, "
+		"?15, ?16, ?17)");
+	sqlite3_bind_int64(st, 1, tid);
+	sqlite3_bind_text(st, 2, w->t->gpu_ids[gpu], -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, r.buyer);
+	sqlite3_bind_int64(st, 4, r.seller);
+	sqlite3_bind_int64(st, 5, r.buy_order);
+	sqlite3_bind_int64(st, 6, r.sell_order);
+	sqlite3_bind_int(st, 7, g);
+	sqlite3_bind_int(st, 8, h);
+	sqlite3_bind_int64(st, 9, p);
+	sqlite3_bind_int64(st, 10, r.net_unit);
+	sqlite3_bind_int64(st, 11, r.vat_unit);
+	sqlite3_bind_int64(st, 12, r.payout_unit);
+	sqlite3_bind_int(st, 13, r.billed_h);
+	sqlite3_bind_int64(st, 14, r.started);
+	/* the next event: the start of hour 2, or the end of a one-hour rental */
+	sqlite3_bind_int64(st, 15, r.started + XD_HOUR_MS);
+	sqlite3_bind_int64(st, 16, r.billed);
+	sqlite3_bind_int64(st, 17, r.paid_out);
+	xd_step_done(w->st, st);
+
+	maker.filled += g;
+	maker.remaining -= g;
+	maker.filled_value += p * g;
+	maker.status = maker.remaining > 0 ? "partially_filled" : "filled";
+	save_order(w, &maker);
+	taker->filled += g;
+	taker->remaining -= g;
+	taker->filled_value += p * g;
+	w->last_price[gpu] = p;
+}
+
+int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order_in *in)
+{
+	xd_ops_begin(w);
+	struct xd_acct *a = acct(w, account);
+	struct ord o = {
+		.account = account, .gpu = in->gpu, .side = in->side, .type = in->type, .tif = in->tif,
+		.gpus = in->gpus, .hours = in->hours, .remaining = in->gpus, .price = in->price,
+	};
+	if (o.side == ENG_BUY) {
+		o.unit = exchange_unit(o.price, w->t->fx_micro[a->cur], a->vat_bp);
+		o.hold = (int64_t)o.gpus * o.hours * o.unit;
+		if (o.hold > a->avail)
+			return 0;
+	}
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"INSERT INTO orders(account, client_order_id, gpu, side, type, tif, gpus, hours, price, "
+		"unit, status, remaining, hold, created_ms, updated_ms) "
+		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'open', ?7, ?11, ?12, ?12)");
+	sqlite3_bind_int64(st, 1, account);
+	if (in->coid[0])
+		sqlite3_bind_text(st, 2, in->coid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, w->t->gpu_ids[o.gpu], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, xd_side_names[o.side], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, xd_type_names[o.type], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, xd_tif_names[o.tif], -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, o.gpus);
+	sqlite3_bind_int(st, 8, o.hours);
+	sqlite3_bind_int64(st, 9, o.price);
+	sqlite3_bind_int64(st, 10, o.unit);
+	sqlite3_bind_int64(st, 11, o.hold);
+	sqlite3_bind_int64(st, 12, w->now);
+	xd_step_done(w->st, st);
+	o.id = sqlite3_last_insert_rowid(w->st->db);
+	post(w, "hold", account, false, account, true, o.hold, o.id, 0);
+
+	struct eng_order e = {
+		.id = o.id, .account = account, .side = o.side, .tif = o.tif, .price_cents = o.price,
+		.gpus = o.gpus, .hours = o.hours,
+	};
+	eng_fills_reset(&w->fills);
+	engine_submit(w->eng, (size_t)o.gpu, &e, false, &w->fills);
+	for (size_t i = 0; i < w->fills.n; i++)
+		do_fill(w, o.gpu, &w->fills.v[i], &o);
+	if (o.remaining != e.gpus)
+		fatal("gpuxd: engine and ledger disagree on order %" PRId64, o.id);
+	if (o.tif == ENG_GTC && o.remaining > 0) {
+		o.status = resting_status(&o);
+	} else {
+		if (o.remaining > 0 && o.side == ENG_BUY) {
+			int64_t rel = (int64_t)o.remaining * o.hours * o.unit;
+			o.hold -= rel;
+			post(w, "release", account, true, account, false, rel, o.id, 0);
+		}
+		o.status = o.filled == o.gpus ? "filled" : "expired";
+		o.remaining = 0;
+	}
+	save_order(w, &o);
+	w->book_changed[o.gpu] = true;
+	return o.id;
+}
+
+int xd_ops_cancel(struct xd_writer *w, int64_t id)
+{
+	struct ord o;
+	if (!load_order(w, id, &o) || o.remaining <= 0)
+		return -1;
+	xd_ops_begin(w);
+	if (engine_cancel(w->eng, (size_t)o.gpu, id, NULL) != 0)
+		fatal("gpuxd: order %" PRId64 " rests in the database but not in the book", id);
+	post(w, "release", o.account, true, o.account, false, o.hold, o.id, 0);
+	o.hold = 0;
+	o.remaining = 0;
+	o.status = "cancelled";
+	save_order(w, &o);
+	w->book_changed[o.gpu] = true;
+	return 0;
+}
+
+/* ---- rentals and billing ------------------------------------------------------- */
+
+static bool load_rental(struct xd_writer *w, int64_t id, struct rental *r, const char **status)
+{
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"SELECT buyer, seller, buy_order, sell_order, gpus, hours, hours_billed, net_unit, "
+		"vat_unit, payout_unit, started_ms, billed, paid_out, status FROM rentals WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_reset(st);
+		return false;
+	}
+	r->id = id;
+	r->buyer = sqlite3_column_int64(st, 0);
+	r->seller = sqlite3_column_int64(st, 1);
+	r->buy_order = sqlite3_column_int64(st, 2);
+	r->sell_order = sqlite3_column_int64(st, 3);
+	r->gpus = sqlite3_column_int(st, 4);
+	r->hours = sqlite3_column_int(st, 5);
+	r->billed_h = sqlite3_column_int(st, 6);
+	r->net_unit = sqlite3_column_int64(st, 7);
+	r->vat_unit = sqlite3_column_int64(st, 8);
+	r->payout_unit = sqlite3_column_int64(st, 9);
+	r->started = sqlite3_column_int64(st, 10);
+	r->billed = sqlite3_column_int64(st, 11);
+	r->paid_out = sqlite3_column_int64(st, 12);
+	const char *s = (const char *)sqlite3_column_text(st, 13);
+	*status = strcmp(s, "active") == 0 ? "active" : strcmp(s, "stopped") == 0 ? "stopped" : "completed";
+	sqlite3_reset(st);
+	return true;
+}
+
+static void save_rental(struct xd_writer *w, const struct rental *r, const char *status,
+                        int64_t refunded)
+{
+	bool active = strcmp(status, "active") == 0;
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"UPDATE rentals SET hours_billed = ?2, billed = ?3, paid_out = ?4, status = ?5, "
+		"next_ms = ?6, stopped_ms = ?7, refunded = refunded + ?8 WHERE id = ?1");
+	sqlite3_bind_int64(st, 1, r->id);
+	sqlite3_bind_int(st, 2, r->billed_h);
+	sqlite3_bind_int64(st, 3, r->billed);
+	sqlite3_bind_int64(st, 4, r->paid_out);
+	sqlite3_bind_text(st, 5, status, -1, SQLITE_STATIC);
+	if (active)
+		sqlite3_bind_int64(st, 6, r->started + (int64_t)r->billed_h * XD_HOUR_MS);
+	if (strcmp(status, "stopped") == 0)
+		sqlite3_bind_int64(st, 7, w->now);
+	sqlite3_bind_int64(st, 8, refunded);
+	xd_step_done(w->st, st);
+}
+
+int64_t xd_ops_bill(struct xd_writer *w)
+{
+	int64_t total = 0;
+	for (;;) {
+		sqlite3_stmt *st = xd_stmt(w->st,
+			"SELECT id FROM rentals WHERE status = 'active' AND next_ms <= ?1 "
+			"ORDER BY next_ms, id LIMIT 256");
+		sqlite3_bind_int64(st, 1, w->now);
+		int64_t ids[256];
+		size_t n = 0;
+		while (n < 256 && sqlite3_step(st) == SQLITE_ROW)
+			ids[n++] = sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+		if (n == 0)
+			break;
+		xd_ops_begin(w);
+		for (size_t i = 0; i < n; i++) {
+			struct rental r;
+			const char *status;
+			if (!load_rental(w, ids[i], &r, &status))
+				continue;
+			int64_t elapsed = w->now - r.started;
+			int64_t due = elapsed / XD_HOUR_MS + 1;   /* hours begun */
+			if (due > r.hours)
+				due = r.hours;
+			if (due > r.billed_h) {
+				total += due - r.billed_h;
+				bill_hours(w, &r, (int32_t)(due - r.billed_h));
+			}
+			bool over = elapsed >= (int64_t)r.hours * XD_HOUR_MS;
+			save_rental(w, &r, over ? "completed" : "active", 0);
+		}
+	}
+	return total;
+}
+
+/* ---- the jobs ------------------------------------------------------------------ */
+
+static const char *const status_err_code[] = { "MARKET_NOT_OPEN", NULL, "MARKET_HALTED" };
+
+/* Refusals that come before any change (role, market state); NULL if none. */
+static const char *refusal(struct xd_writer *w, const struct xd_acct *a, enum eng_side side,
+                           char **msg)
+{
+	if (side == ENG_BUY && a->role == XD_ROLE_SELLER) {
+		*msg = xstrdup("this account's role is seller: it cannot buy");
+		return "FORBIDDEN";
+	}
+	if (side == ENG_SELL && a->role == XD_ROLE_BUYER) {
+		*msg = xstrdup("this account's role is buyer: it cannot sell");
+		return "FORBIDDEN";
+	}
+	if (w->state != EXCHANGE_OPEN) {
+		if (w->state == EXCHANGE_PRE_OPEN) {
+			if (w->opens_at_ms >= 0) {
+				char t[40];
+				xd_time_fmt(w->opens_at_ms, t, sizeof t);
+				*msg = xasprintf("the market is not open yet: it opens at %s", t);
+			} else {
+				*msg = xstrdup("the market is not open yet");
+			}
+		} else {
+			*msg = xstrdup("trading is halted");
+		}
+		return status_err_code[w->state];
+	}
+	return NULL;
+}
+
+static void refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *code, char *msg)
+{
+	int status = strcmp(code, "FORBIDDEN") == 0 ? 403 : 422;
+	cJSON *e = xd_reply_error(r, status, code, "%s", msg);
+	free(msg);
+	if (status == 422) {
+		cJSON_AddStringToObject(e, "state", xd_state_names[w->state]);
+		if (w->state == EXCHANGE_PRE_OPEN)
+			xd_jtime(e, "opens_at", w->opens_at_ms);
+	}
+}
+
+static void funds_reply(struct xd_reply *r, const struct xd_acct *a, int64_t need)
+{
+	cJSON *e = xd_reply_error(r, 422, "INSUFFICIENT_FUNDS",
+	                          "the order needs a hold of %" PRId64 " %s minor units; %" PRId64
+	                          " are available", need, xd_cur_names[a->cur], a->avail);
+	xd_jint(e, "required_minor", need);
+	xd_jint(e, "available_minor", a->avail);
+	cJSON_AddStringToObject(e, "currency", xd_cur_names[a->cur]);
+}
+
+static void job_order(struct xd_writer *w, struct xd_job *j)
+{
+	const struct xd_order_in *in = &j->order;
+	struct xd_acct *a = acct(w, j->account);
+	if (!a) {
+		xd_reply_error(&j->reply, 401, "UNAUTHORIZED", "unknown account");
+		return;
+	}
+	/* idempotency first: a replay gets the original whatever happened since */
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"SELECT id, gpu, side, type, tif, gpus, hours, price FROM orders "
+		"WHERE account = ?1 AND client_order_id = ?2");
+	sqlite3_bind_int64(st, 1, j->account);
+	sqlite3_bind_text(st, 2, in->coid, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		bool same = strcmp((const char *)sqlite3_column_text(st, 1), w->t->gpu_ids[in->gpu]) == 0 &&
+		            strcmp((const char *)sqlite3_column_text(st, 2), xd_side_names[in->side]) == 0 &&
+		            strcmp((const char *)sqlite3_column_text(st, 3), xd_type_names[in->type]) == 0 &&
+		            strcmp((const char *)sqlite3_column_text(st, 4), xd_tif_names[in->tif]) == 0 &&
+		            sqlite3_column_int(st, 5) == in->gpus && sqlite3_column_int(st, 6) == in->hours &&
+		            sqlite3_column_int64(st, 7) == in->price;
+		sqlite3_reset(st);
+		if (same) {
+			xd_reply_json(&j->reply, 200, xd_read_order(w->st, j->account, id, true));
+		} else {
+			cJSON *e = xd_reply_error(&j->reply, 409, "IDEMPOTENCY_CONFLICT",
+			                          "client_order_id \"%s\" was already used for order %" PRId64
+			                          " with a different body", in->coid, id);
+			xd_jint(e, "order_id", id);
+		}
+		return;
+	}
+	sqlite3_reset(st);
+	char *msg = NULL;
+	const char *code = refusal(w, a, in->side, &msg);
+	if (code) {
+		refusal_reply(w, &j->reply, code, msg);
+		return;
+	}
+	int64_t id = xd_ops_place(w, j->account, in);
+	if (id == 0) {
+		funds_reply(&j->reply, a,
+		            (int64_t)in->gpus * in->hours *
+		            exchange_unit(in->price, w->t->fx_micro[a->cur], a->vat_bp));
+		return;
+	}
+	xd_reply_json(&j->reply, 201, xd_read_order(w->st, j->account, id, true));
+}
+
+static void job_preview(struct xd_writer *w, struct xd_job *j)
+{
+	const struct xd_order_in *in = &j->order;
+	struct xd_acct *a = acct(w, j->account);
+	if (!a) {
+		xd_reply_error(&j->reply, 401, "UNAUTHORIZED", "unknown account");
+		return;
+	}
+	int64_t rate = w->t->fx_micro[a->cur];
+	struct eng_order e = {
+		.id = INT64_MAX, .account = j->account, .side = in->side, .tif = in->tif,
+		.price_cents = in->price, .gpus = in->gpus, .hours = in->hours,
+	};
+	eng_fills_reset(&w->fills);
+	int32_t filled = engine_submit(w->eng, (size_t)in->gpu, &e, true, &w->fills);
+	int32_t left = in->gpus - filled;
+	bool buy = in->side == ENG_BUY;
+	int64_t unit = buy ? exchange_unit(in->price, rate, a->vat_bp) : 0;
+	int64_t net = 0, vat = 0;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "gpu", w->t->gpu_ids[in->gpu]);
+	cJSON_AddStringToObject(o, "side", xd_side_names[in->side]);
+	cJSON_AddStringToObject(o, "type", xd_type_names[in->type]);
+	cJSON_AddStringToObject(o, "time_in_force", xd_tif_names[in->tif]);
+	xd_jint(o, "gpus", in->gpus);
+	xd_jint(o, "hours", in->hours);
+	xd_jint(o, "price_cents", in->price);
+	cJSON_AddStringToObject(o, "market_state", xd_state_names[w->state]);
+	cJSON *arr = cJSON_AddArrayToObject(o, "fills");
+	for (size_t i = 0; i < w->fills.n; i++) {
+		const struct eng_fill *f = &w->fills.v[i];
+		cJSON *x = cJSON_CreateObject();
+		xd_jint(x, "price_cents", f->price_cents);
+		xd_jint(x, "gpus", f->gpus);
+		cJSON_AddItemToArray(arr, x);
+		int64_t gh = (int64_t)f->gpus * f->hours;
+		if (buy) {
+			int64_t nu = exchange_net_unit(f->price_cents, rate);
+			net += gh * nu;
+			vat += gh * exchange_vat_unit(nu, a->vat_bp);
+		} else {
+			net += gh * exchange_payout_unit(f->price_cents, rate);
+		}
+	}
+	int32_t rest = in->tif == ENG_GTC ? left : 0;
+	xd_jint(o, "fill_gpus", filled);
+	xd_jint(o, "rest_gpus", rest);
+	xd_jint(o, "expire_gpus", left - rest);
+	cJSON_AddStringToObject(o, "currency", xd_cur_names[a->cur]);
+	xd_jint(o, "fx_rate_micro", rate);
+	xd_jint(o, "vat_rate_bp", buy ? a->vat_bp : 0);
+	xd_jint(o, "unit_minor", unit);
+	int64_t hold = (int64_t)in->gpus * in->hours * unit;
+	xd_jint(o, "hold_minor", hold);
+	cJSON *c = cJSON_AddObjectToObject(o, "cost");
+	xd_jint(c, "net_minor", net);
+	xd_jint(c, "vat_minor", vat);
+	xd_jint(c, "total_minor", net + vat);
+	xd_jint(o, "balance_available_minor", a->avail);
+	int64_t after = a->avail;
+	if (buy)
+		after -= net + vat + (int64_t)rest * in->hours * unit;
+	xd_jint(o, "balance_after_minor", after);
+	const char *ws = filled == in->gpus ? "filled"
+	               : in->tif != ENG_GTC ? "expired"
+	               : filled > 0 ? "partially_filled" : "open";
+	cJSON_AddStringToObject(o, "would_status", ws);
+	char *msg = NULL;
+	const char *code = refusal(w, a, in->side, &msg);
+	if (!code && buy && hold > a->avail) {
+		code = "INSUFFICIENT_FUNDS";
+		msg = xasprintf("the order needs a hold of %" PRId64 " %s minor units; %" PRId64
+		                " are available", hold, xd_cur_names[a->cur], a->avail);
+	}
+	if (code) {
+		cJSON *r = cJSON_AddObjectToObject(o, "would_reject");
+		cJSON_AddStringToObject(r, "code", code);
+		cJSON_AddStringToObject(r, "message", msg);
+		free(msg);
+	} else {
+		cJSON_AddNullToObject(o, "would_reject");
+	}
+	xd_reply_json(&j->reply, 200, o);
+}
+
+static void job_cancel(struct xd_writer *w, struct xd_job *j)
+{
+	struct ord o;
+	if (!load_order(w, j->target, &o) || o.account != j->account) {
+		xd_reply_error(&j->reply, 404, "NOT_FOUND", "no order %" PRId64, j->target);
+		return;
+	}
+	if (o.remaining <= 0) {
+		cJSON *row = xd_read_order(w->st, j->account, j->target, false);
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(row, "status");
+		cJSON *e = xd_reply_error(&j->reply, 409, "ORDER_NOT_OPEN", "order %" PRId64 " is %s",
+		                          j->target, cJSON_IsString(s) ? s->valuestring : "closed");
+		cJSON_AddStringToObject(e, "status", cJSON_IsString(s) ? s->valuestring : "closed");
+		cJSON_Delete(row);
+		return;
+	}
+	xd_ops_cancel(w, j->target);
+	xd_reply_json(&j->reply, 200, xd_read_order(w->st, j->account, j->target, true));
+}
+
+static void job_deposit(struct xd_writer *w, struct xd_job *j)
+{
+	int64_t id = j->admin ? j->target : j->account;
+	struct xd_acct *a = acct(w, id);
+	if (!a || a->system) {
+		xd_reply_error(&j->reply, 404, "NOT_FOUND", "no account %" PRId64, id);
+		return;
+	}
+	xd_ops_deposit(w, id, j->amount);
+	cJSON *o = cJSON_CreateObject();
+	xd_jint(o, "id", w->next_entry - 1);
+	xd_jint(o, "account_id", id);
+	xd_jint(o, "amount_minor", j->amount);
+	cJSON_AddStringToObject(o, "currency", xd_cur_names[a->cur]);
+	xd_jtime(o, "at", w->now);
+	cJSON *b = cJSON_AddObjectToObject(o, "balance");
+	xd_jint(b, "available_minor", a->avail);
+	xd_jint(b, "held_minor", a->held);
+	xd_jint(b, "total_minor", a->avail + a->held);
+	xd_reply_json(&j->reply, 201, o);
+}
+
+static void job_account(struct xd_writer *w, struct xd_job *j)
+{
+	int64_t id = xd_ops_account(w, "customer", j->email, j->country, j->cur, j->role, j->key_hash);
+	cJSON *o = cJSON_CreateObject();
+	xd_jint(o, "id", id);
+	cJSON_AddStringToObject(o, "email", j->email);
+	cJSON_AddStringToObject(o, "country", j->country);
+	cJSON_AddStringToObject(o, "currency", xd_cur_names[j->cur]);
+	cJSON_AddStringToObject(o, "role", xd_role_names[j->role]);
+	xd_jint(o, "vat_rate_bp", w->accts[id].vat_bp);
+	xd_jtime(o, "created_at", w->now);
+	xd_reply_json(&j->reply, 201, o);
+}
+
+static void job_stop(struct xd_writer *w, struct xd_job *j)
+{
+	struct rental r;
+	const char *status;
+	if (!load_rental(w, j->target, &r, &status) ||
+	    (r.buyer != j->account && r.seller != j->account)) {
+		xd_reply_error(&j->reply, 404, "NOT_FOUND", "no rental %" PRId64, j->target);
+		return;
+	}
+	if (r.buyer != j->account) {
+		xd_reply_error(&j->reply, 403, "FORBIDDEN", "only the buyer can stop rental %" PRId64,
+		               j->target);
+		return;
+	}
+	if (strcmp(status, "active") != 0) {
+		cJSON *e = xd_reply_error(&j->reply, 409, "RENTAL_NOT_ACTIVE", "rental %" PRId64 " is %s",
+		                          j->target, status);
+		cJSON_AddStringToObject(e, "status", status);
+		return;
+	}
+	xd_ops_begin(w);
+	int64_t refund = (int64_t)(r.hours - r.billed_h) * r.gpus * (r.net_unit + r.vat_unit);
+	post(w, "release", r.buyer, true, r.buyer, false, refund, r.buy_order, r.id);
+	save_rental(w, &r, "stopped", refund);
+	xd_reply_json(&j->reply, 200, xd_read_rental(w->st, j->account, j->target));
+}
+
+void xd_ops_run(struct xd_writer *w, struct xd_job *j)
+{
+	switch (j->kind) {
+	case XD_JOB_ORDER: job_order(w, j); break;
+	case XD_JOB_PREVIEW: job_preview(w, j); break;
+	case XD_JOB_CANCEL: job_cancel(w, j); break;
+	case XD_JOB_DEPOSIT: job_deposit(w, j); break;
+	case XD_JOB_ACCOUNT: job_account(w, j); break;
+	case XD_JOB_STOP: job_stop(w, j); break;
+	case XD_JOB_CLOCK:
+	case XD_JOB_STATE:
+		break;   /* market.c handles these: they touch the clock and the state */
+	}
+}
+
+/* ---- start-up ------------------------------------------------------------------ */
+
+int xd_ops_restore(struct xd_writer *w, char **cause)
+{
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"SELECT id, kind, currency, country, role, available, held FROM accounts ORDER BY id");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *kind = (const char *)sqlite3_column_text(st, 1);
+		int cur = xd_lookup(xd_cur_names, (const char *)sqlite3_column_text(st, 2));
+		if (cur < 0) {
+			sqlite3_reset(st);
+			return set_cause(cause, "account %" PRId64 " has an unknown currency", id);
+		}
+		struct xd_acct *a = acct_slot(w, id);
+		memset(a, 0, sizeof *a);
+		a->exists = true;
+		a->cur = cur;
+		a->avail = sqlite3_column_int64(st, 5);
+		a->held = sqlite3_column_int64(st, 6);
+		const char *role = (const char *)sqlite3_column_text(st, 4);
+		a->role = role ? xd_lookup(xd_role_names, role) : -1;
+		a->system = a->role < 0;
+		const char *cc = (const char *)sqlite3_column_text(st, 3);
+		int32_t bp = cc ? xd_tables_vat(w->t, cc) : 0;
+		a->vat_bp = bp < 0 ? 0 : bp;
+		if (a->system) {
+			if (strcmp(kind, "external") == 0) w->sys_external[cur] = id;
+			else if (strcmp(kind, "clearing") == 0) w->sys_clearing[cur] = id;
+			else if (strcmp(kind, "vat") == 0) w->sys_vat[cur] = id;
+		}
+	}
+	sqlite3_reset(st);
+	for (int c = 0; c < XD_NCUR; c++) {
+		if (!w->sys_external[c])
+			w->sys_external[c] = xd_ops_account(w, "external", NULL, NULL, c, -1, NULL);
+		if (!w->sys_clearing[c])
+			w->sys_clearing[c] = xd_ops_account(w, "clearing", NULL, NULL, c, -1, NULL);
+		if (!w->sys_vat[c])
+			w->sys_vat[c] = xd_ops_account(w, "vat", NULL, NULL, c, -1, NULL);
+	}
+	w->next_entry = 1;
+	st = xd_stmt(w->st, "SELECT max(entry) FROM ledger");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		w->next_entry = sqlite3_column_int64(st, 0) + 1;
+	sqlite3_reset(st);
+
+	/* the books, in acceptance order so time priority is kept */
+	st = xd_stmt(w->st, "SELECT id, account, gpu, side, tif, price, remaining, hours FROM orders "
+	                    "WHERE remaining > 0 ORDER BY id");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int gpu = xd_tables_gpu(w->t, (const char *)sqlite3_column_text(st, 2));
+		if (gpu < 0) {
+			char *g = xstrdup((const char *)sqlite3_column_text(st, 2));
+			sqlite3_reset(st);
+			int rc = set_cause(cause, "resting orders for GPU \"%s\", which the catalogue does "
+			                   "not have", g);
+			free(g);
+			return rc;
+		}
+		struct eng_order o = {
+			.id = sqlite3_column_int64(st, 0),
+			.account = sqlite3_column_int64(st, 1),
+			.side = (enum eng_side)xd_lookup(xd_side_names, (const char *)sqlite3_column_text(st, 3)),
+			.tif = ENG_GTC,
+			.price_cents = sqlite3_column_int64(st, 5),
+			.gpus = sqlite3_column_int(st, 6),
+			.hours = sqlite3_column_int(st, 7),
+		};
+		engine_restore(w->eng, (size_t)gpu, &o);
+		w->book_changed[gpu] = true;
+	}
+	sqlite3_reset(st);
+
+	for (size_t g = 0; g < w->t->n_gpus; g++) {
+		st = xd_stmt(w->st, "SELECT price FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
+		sqlite3_bind_text(st, 1, w->t->gpu_ids[g], -1, SQLITE_STATIC);
+		w->last_price[g] = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+		sqlite3_reset(st);
+	}
+	return 0;
+}

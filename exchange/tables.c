@@ -1,0 +1,324 @@
+/*
+ * exchange/tables.c — what gpuxd reads from data/: the GPU ids in catalogue
+ * order (each GPU is one book, its index the engine's book number), the demo
+ * market's opening prices, the VAT table and the FX rates, and the raw
+ * catalogue files it serves verbatim on GET /v1/gpus and /v1/workloads.
+ *
+ * Files come from --data DIR when given (a file missing there falls back to
+ * the embedded copy), else from the copies embedded at build time. Until the
+ * catalogue files exist, the fifteen GPUs of the seed pages and their "from"
+ * prices are built in, so gpuxd always has a market.
+ */
+#include "exchange/xd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* The seed pages' GPUs and "a partir de" prices (US cents per GPU-hour),
+ * used only when data/gpus.json or data/demo_market.json is absent. */
+static const struct { const char *id, *name; int64_t cents; } builtin[] = {
+	{ "b300", "B300", 899 },       { "b200", "B200", 799 },
+	{ "mi325x", "MI325X", 482 },   { "mi300x", "MI300X", 416 },
+	{ "h200", "H200", 419 },       { "h100-nvl", "H100 NVL", 319 },
+	{ "h100-sxm", "H100 SXM", 288 }, { "a100-sxm", "A100 SXM", 179 },
+	{ "a100-pcie", "A100 PCIe", 179 }, { "rtx-4090", "RTX 4090", 33 },
+	{ "rtx-5090", "RTX 5090", 69 }, { "rtx-a6000", "RTX A6000", 33 },
+	{ "l40s", "L40S", 79 },        { "rtx-6000-ada", "RTX 6000 Ada", 74 },
+	{ "rtx-pro-6000", "RTX PRO 6000 Blackwell", 169 },
+};
+#define N_BUILTIN (sizeof builtin / sizeof builtin[0])
+
+/* Read DIR/name, else the embedded data/name; NULL if neither exists. */
+static char *read_data(const char *dir, const char *name, char **where)
+{
+	if (dir) {
+		char *path = xasprintf("%s/%s", dir, name);
+		char *text;
+		size_t len;
+		if (util_read_file(path, &text, &len, NULL) == 0) {
+			*where = path;
+			return text;
+		}
+		free(path);
+	}
+	char *key = xasprintf("data/%s", name);
+	size_t len;
+	const unsigned char *p = assets_find(key, &len);
+	if (!p) {
+		free(key);
+		return NULL;
+	}
+	*where = key;
+	return xstrndup((const char *)p, len);
+}
+
+static int vat_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct xd_vat *)a)->country, ((const struct xd_vat *)b)->country);
+}
+
+static int load_gpus(struct xd_tables *t, const char *dir, char **cause)
+{
+	char *where = NULL;
+	char *text = read_data(dir, "gpus.json", &where);
+	if (!text) {
+		struct buf b = { 0 };
+		buf_puts(&b, "{\"gpus\":[");
+		t->n_gpus = N_BUILTIN;
+		t->gpu_ids = xcalloc(N_BUILTIN, sizeof *t->gpu_ids);
+		for (size_t i = 0; i < N_BUILTIN; i++) {
+			t->gpu_ids[i] = xstrdup(builtin[i].id);
+			buf_printf(&b, "%s{\"id\":\"%s\",\"name\":\"%s\"}", i ? "," : "", builtin[i].id,
+			           builtin[i].name);
+		}
+		buf_puts(&b, "]}");
+		t->gpus_json = buf_take(&b);
+		return 0;
+	}
+	cJSON *j = cJSON_Parse(text);
+	cJSON *arr = cJSON_IsArray(j) ? j : cJSON_GetObjectItemCaseSensitive(j, "gpus");
+	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0) {
+		cJSON_Delete(j);
+		free(text);
+		int rc = set_cause(cause, "%s: expected an array \"gpus\" of GPUs", where);
+		free(where);
+		return rc;
+	}
+	t->n_gpus = (size_t)cJSON_GetArraySize(arr);
+	t->gpu_ids = xcalloc(t->n_gpus, sizeof *t->gpu_ids);
+	size_t i = 0;
+	const cJSON *g;
+	cJSON_ArrayForEach(g, arr) {
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(g, "id");
+		if (!cJSON_IsString(id) || !id->valuestring[0] || strlen(id->valuestring) > 32) {
+			cJSON_Delete(j);
+			free(text);
+			int rc = set_cause(cause, "%s: gpus[%zu]: \"id\" must be a short string", where, i);
+			free(where);
+			return rc;
+		}
+		for (size_t k = 0; k < i; k++) {
+			if (strcmp(t->gpu_ids[k], id->valuestring) == 0) {
+				cJSON_Delete(j);
+				free(text);
+				int rc = set_cause(cause, "%s: gpus[%zu]: duplicate id \"%s\"", where, i,
+				                   t->gpu_ids[k]);
+				free(where);
+				return rc;
+			}
+		}
+		t->gpu_ids[i++] = xstrdup(id->valuestring);
+	}
+	/* served verbatim, but always as an object {"gpus":[…]} */
+	if (cJSON_IsArray(j)) {
+		t->gpus_json = xasprintf("{\"gpus\":%s}", text);
+		free(text);
+	} else {
+		t->gpus_json = text;
+	}
+	cJSON_Delete(j);
+	free(where);
+	return 0;
+}
+
+static int load_demo_prices(struct xd_tables *t, const char *dir, char **cause)
+{
+	t->demo_from_cents = xcalloc(t->n_gpus, sizeof *t->demo_from_cents);
+	for (size_t i = 0; i < t->n_gpus; i++) {
+		t->demo_from_cents[i] = -1;
+		for (size_t k = 0; k < N_BUILTIN; k++)
+			if (strcmp(builtin[k].id, t->gpu_ids[i]) == 0)
+				t->demo_from_cents[i] = builtin[k].cents;
+	}
+	char *where = NULL;
+	char *text = read_data(dir, "demo_market.json", &where);
+	if (!text)
+		return 0;
+	cJSON *j = cJSON_Parse(text);
+	free(text);
+	const cJSON *arr = j;
+	if (cJSON_IsObject(j)) {
+		arr = NULL;
+		for (const cJSON *c = j->child; c; c = c->next)
+			if (cJSON_IsArray(c))
+				arr = c;
+	}
+	if (!cJSON_IsArray(arr)) {
+		cJSON_Delete(j);
+		int rc = set_cause(cause, "%s: expected an array of {\"gpu\",\"from_cents\"}", where);
+		free(where);
+		return rc;
+	}
+	size_t n = 0;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, arr) {
+		const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(e, "gpu");
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "from_cents");
+		int gi = cJSON_IsString(gpu) ? xd_tables_gpu(t, gpu->valuestring) : -1;
+		if (gi < 0 || !cJSON_IsNumber(c) || c->valuedouble < 1 || c->valuedouble > XD_PRICE_MAX ||
+		    c->valuedouble != (double)(int64_t)c->valuedouble) {
+			cJSON_Delete(j);
+			int rc = set_cause(cause, "%s: [%zu]: needs a known \"gpu\" and an integer "
+			                   "\"from_cents\" in 1..%d", where, n, XD_PRICE_MAX);
+			free(where);
+			return rc;
+		}
+		t->demo_from_cents[gi] = (int64_t)c->valuedouble;
+		n++;
+	}
+	cJSON_Delete(j);
+	free(where);
+	return 0;
+}
+
+static int load_vat(struct xd_tables *t, const char *dir, char **cause)
+{
+	char *where = NULL;
+	char *text = read_data(dir, "vat.json", &where);
+	if (!text)
+		return set_cause(cause, "data/vat.json is missing");
+	cJSON *j = cJSON_Parse(text);
+	free(text);
+	const cJSON *rates = cJSON_GetObjectItemCaseSensitive(j, "rates_bp");
+	const cJSON *date = cJSON_GetObjectItemCaseSensitive(j, "date");
+	const cJSON *src = cJSON_GetObjectItemCaseSensitive(j, "source");
+	int rc = 0;
+	if (!cJSON_IsObject(rates) || !cJSON_IsString(date) || !cJSON_IsString(src)) {
+		rc = set_cause(cause, "%s: needs \"rates_bp\" (object), \"date\" and \"source\"", where);
+		goto out;
+	}
+	t->n_vat = (size_t)cJSON_GetArraySize(rates);
+	t->vat = xcalloc(t->n_vat + 1, sizeof *t->vat);
+	size_t i = 0;
+	for (const cJSON *c = rates->child; c; c = c->next, i++) {
+		const char *k = c->string;
+		if (!k || strlen(k) != 2 || k[0] < 'A' || k[0] > 'Z' || k[1] < 'A' || k[1] > 'Z' ||
+		    !cJSON_IsNumber(c) || c->valuedouble < 0 || c->valuedouble > 10000 ||
+		    c->valuedouble != (double)(int32_t)c->valuedouble) {
+			rc = set_cause(cause, "%s: rates_bp: \"%s\" must be an upper-case country code "
+			               "with an integer rate in 0..10000", where, k ? k : "");
+			goto out;
+		}
+		memcpy(t->vat[i].country, k, 3);
+		t->vat[i].bp = (int32_t)c->valuedouble;
+	}
+	qsort(t->vat, t->n_vat, sizeof *t->vat, vat_cmp);
+	t->vat_date = xstrdup(date->valuestring);
+	t->vat_source = xstrdup(src->valuestring);
+out:
+	cJSON_Delete(j);
+	free(where);
+	return rc;
+}
+
+static int load_fx(struct xd_tables *t, const char *dir, char **cause)
+{
+	char *where = NULL;
+	char *text = read_data(dir, "fx.json", &where);
+	if (!text)
+		return set_cause(cause, "data/fx.json is missing");
+	cJSON *j = cJSON_Parse(text);
+	free(text);
+	const cJSON *rates = cJSON_GetObjectItemCaseSensitive(j, "rate_micro");
+	const cJSON *date = cJSON_GetObjectItemCaseSensitive(j, "date");
+	const cJSON *about = cJSON_GetObjectItemCaseSensitive(j, "about");
+	int rc = 0;
+	if (!cJSON_IsObject(rates) || !cJSON_IsString(date)) {
+		rc = set_cause(cause, "%s: needs \"rate_micro\" (object) and \"date\"", where);
+		goto out;
+	}
+	for (int c = 0; c < XD_NCUR; c++) {
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(rates, xd_cur_names[c]);
+		if (!cJSON_IsNumber(r) || r->valuedouble < 1 || r->valuedouble > 1e9 ||
+		    r->valuedouble != (double)(int64_t)r->valuedouble) {
+			rc = set_cause(cause, "%s: rate_micro.%s must be an integer in 1..10^9", where,
+			               xd_cur_names[c]);
+			goto out;
+		}
+		t->fx_micro[c] = (int64_t)r->valuedouble;
+	}
+	if (t->fx_micro[XD_USD] != 1000000) {
+		rc = set_cause(cause, "%s: rate_micro.USD must be 1000000 (USD is the base)", where);
+		goto out;
+	}
+	t->fx_date = xstrdup(date->valuestring);
+	t->fx_note = xstrdup("fixed demo rates, not live market data");
+	(void)about;
+out:
+	cJSON_Delete(j);
+	free(where);
+	return rc;
+}
+
+static char *load_workloads(const char *dir)
+{
+	char *where = NULL;
+	char *text = read_data(dir, "workloads.json", &where);
+	free(where);
+	if (!text)
+		return xstrdup("{\"workloads\":[]}");
+	cJSON *j = cJSON_Parse(text);
+	if (cJSON_IsArray(j)) {
+		char *w = xasprintf("{\"workloads\":%s}", text);
+		free(text);
+		text = w;
+	} else if (!cJSON_IsObject(j)) {
+		free(text);
+		text = xstrdup("{\"workloads\":[]}");
+	}
+	cJSON_Delete(j);
+	return text;
+}
+
+int xd_tables_load(const char *dir, struct xd_tables **out, char **cause)
+{
+	struct xd_tables *t = xcalloc(1, sizeof *t);
+	*out = NULL;
+	if (load_gpus(t, dir, cause) || load_demo_prices(t, dir, cause) || load_vat(t, dir, cause) ||
+	    load_fx(t, dir, cause)) {
+		xd_tables_free(&t);
+		return -1;
+	}
+	t->workloads_json = load_workloads(dir);
+	*out = t;
+	return 0;
+}
+
+void xd_tables_free(struct xd_tables **tp)
+{
+	struct xd_tables *t = *tp;
+	if (!t)
+		return;
+	for (size_t i = 0; t->gpu_ids && i < t->n_gpus; i++)
+		free(t->gpu_ids[i]);
+	free(t->gpu_ids);
+	free(t->demo_from_cents);
+	free(t->gpus_json);
+	free(t->workloads_json);
+	free(t->vat);
+	free(t->vat_date);
+	free(t->vat_source);
+	free(t->fx_date);
+	free(t->fx_note);
+	free(t);
+	*tp = NULL;
+}
+
+int xd_tables_gpu(const struct xd_tables *t, const char *id)
+{
+	for (size_t i = 0; id && i < t->n_gpus; i++)
+		if (strcmp(t->gpu_ids[i], id) == 0)
+			return (int)i;
+	return -1;
+}
+
+int32_t xd_tables_vat(const struct xd_tables *t, const char *cc)
+{
+	if (!cc || strlen(cc) != 2)
+		return -1;
+	struct xd_vat key = { .country = { cc[0], cc[1], 0 } };
+	const struct xd_vat *v = bsearch(&key, t->vat, t->n_vat, sizeof key, vat_cmp);
+	return v ? v->bp : -1;
+}

@@ -1,0 +1,341 @@
+/*
+ * exchange/xd.h — gpuxd's internal interfaces, shared by the files of
+ * exchange/ only (others include exchange/exchange.h). Every name here has
+ * the prefix xd_.
+ *
+ *   tables.c   the catalogue's GPU ids, VAT and FX tables, served JSON files
+ *   reply.c    replies and errors, JSON output helpers, times
+ *   body.c     strict validation of request bodies
+ *   store.c    SQLite connections, schema, cached prepared statements
+ *   reads.c    JSON views of accounts, orders, rentals, ledger, trades
+ *   market.c   the writer thread: queue, group commit, clock, snapshot
+ *   ops.c      what the writer does: orders, fills, holds, billing, ledger
+ *   demo.c     the demo market and its drift
+ *   http.c     libmicrohttpd, per-request state, rate limits, logging
+ *   routes.c   the router and the handlers
+ */
+#ifndef GPUX_EXCHANGE_XD_H
+#define GPUX_EXCHANGE_XD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+
+#include "exchange/engine.h"
+#include "exchange/exchange.h"
+
+#define XD_BODY_MAX 16384
+#define XD_GPUS_MAX 512
+#define XD_HOURS_MAX 720
+#define XD_PRICE_MAX 1000000
+#define XD_DEPOSIT_MAX 100000000000LL
+#define XD_COID_MAX 64
+#define XD_EMAIL_MAX 254
+#define XD_DEPTH_MAX 100
+#define XD_LIMIT_MAX 200
+#define XD_ADVANCE_MAX 31536000LL
+#define XD_HOUR_MS 3600000LL
+
+enum xd_cur { XD_EUR = 0, XD_USD = 1, XD_GBP = 2, XD_NCUR = 3 };
+extern const char *const xd_cur_names[XD_NCUR + 1];  /* NULL-terminated */
+enum xd_role { XD_ROLE_BUYER = 0, XD_ROLE_SELLER = 1, XD_ROLE_BOTH = 2 };
+extern const char *const xd_role_names[4];
+extern const char *const xd_state_names[4];            /* enum exchange_state */
+/* Index of s in a NULL-terminated list, or -1. */
+int xd_lookup(const char *const *list, const char *s);
+
+/* ---- tables.c ------------------------------------------------------------ */
+struct xd_vat { char country[3]; int32_t bp; };
+struct xd_tables {
+	size_t n_gpus;
+	char **gpu_ids;              /* catalogue order; the index is the engine's book */
+	int64_t *demo_from_cents;    /* the seeds' "from" price, -1 if none */
+	char *gpus_json;             /* served by GET /v1/gpus, verbatim */
+	char *workloads_json;        /* served by GET /v1/workloads */
+	struct xd_vat *vat;          /* sorted by country */
+	size_t n_vat;
+	char *vat_date, *vat_source;
+	int64_t fx_micro[XD_NCUR];
+	char *fx_date, *fx_note;
+};
+/* Load from dir (NULL = embedded files); -1 and *cause naming file and field. */
+int xd_tables_load(const char *dir, struct xd_tables **out, char **cause);
+void xd_tables_free(struct xd_tables **t);
+int xd_tables_gpu(const struct xd_tables *t, const char *id);      /* index or -1 */
+int32_t xd_tables_vat(const struct xd_tables *t, const char *cc);  /* bp or -1 */
+
+/* ---- reply.c ------------------------------------------------------------- */
+struct xd_reply {
+	int status;          /* 0 = not answered yet */
+	cJSON *body;         /* owned; NULL for 304 or a raw body */
+	char *raw;           /* owned JSON text sent as is (catalogue files), or NULL */
+	char *etag;          /* owned, or NULL */
+	int retry_after;     /* seconds, 0 = none */
+	char *allow;         /* owned "GET, POST" for a 405, or NULL */
+};
+/* Set the reply to (status, body), taking ownership of body. */
+void xd_reply_json(struct xd_reply *r, int status, cJSON *body);
+/* Set an error reply {"error":{"code","message"}} and return the inner error
+ * object (owned by the reply) so the caller can add fields. Returns NULL-safe. */
+cJSON *xd_reply_error(struct xd_reply *r, int status, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A validation error: like xd_reply_error (status 400) with "field". */
+cJSON *xd_reply_field(struct xd_reply *r, const char *code, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void xd_reply_clear(struct xd_reply *r);
+/* Move src into dst (dst cleared first); src is left empty. */
+void xd_reply_move(struct xd_reply *dst, struct xd_reply *src);
+
+/* JSON output: exact integers (raw, never through a double), strings or null. */
+void xd_jint(cJSON *o, const char *k, int64_t v);
+void xd_jint_or_null(cJSON *o, const char *k, int64_t v, bool present);
+void xd_jstr(cJSON *o, const char *k, const char *s);  /* NULL -> null */
+/* Exchange-clock time as ISO 8601 UTC; ms < 0 -> null. */
+void xd_jtime(cJSON *o, const char *k, int64_t ms);
+/* Format ms as "2025-06-02T09:00:00Z" into out (at least 32 bytes). */
+void xd_time_fmt(int64_t ms, char *out, size_t size);
+
+/* ---- body.c: strict request bodies ---------------------------------------- */
+/* Parse a body (UTF-8 JSON object, nothing after it). An empty body is {}
+ * when allow_empty. 0 and *out (owned), or -1 with an error reply. */
+int xd_body_parse(const char *data, size_t len, bool allow_empty, cJSON **out, struct xd_reply *r);
+/* Every member's name must be in allowed (NULL-terminated), and appear once. */
+int xd_body_fields(const cJSON *o, const char *const *allowed, struct xd_reply *r);
+/* Integer member in [min, max]. Returns 1 if present (and *out set), 0 if
+ * absent and not required, -1 with an error reply otherwise. */
+int xd_body_int(const cJSON *o, const char *k, bool required, int64_t min, int64_t max,
+                int64_t *out, struct xd_reply *r);
+/* String member, 1..maxlen bytes. *out points into o. Same returns. */
+int xd_body_str(const cJSON *o, const char *k, bool required, size_t maxlen,
+                const char **out, struct xd_reply *r);
+/* String member that must be one of vals (NULL-terminated); *out its index. */
+int xd_body_enum(const cJSON *o, const char *k, bool required, const char *const *vals,
+                 int *out, struct xd_reply *r);
+/* Valid UTF-8 without NUL? */
+bool xd_utf8_valid(const char *s, size_t len);
+
+/* ---- store.c ------------------------------------------------------------- */
+struct xd_store {
+	sqlite3 *db;
+	struct xd_stmt_slot { const char *sql; sqlite3_stmt *st; } *stmts;
+	size_t n_stmts;
+	bool writer;
+};
+/* Open the database (the writer creates the schema). -1 and *cause. */
+int xd_store_open(const char *path, bool writer, struct xd_store **out, char **cause);
+void xd_store_close(struct xd_store **s);
+/* The prepared statement for sql (cached by the pointer: pass string
+ * literals), reset and with bindings cleared. fatal() if it cannot compile. */
+sqlite3_stmt *xd_stmt(struct xd_store *s, const char *sql);
+/* Run a statement with no result rows (one step); fatal() on error. */
+void xd_exec(struct xd_store *s, const char *sql);
+/* Step a statement that writes; fatal() on error (the writer must not go on
+ * with an engine that no longer matches the database). */
+void xd_step_done(struct xd_store *s, sqlite3_stmt *st);
+int64_t xd_meta_get(struct xd_store *s, const char *key, int64_t dflt);
+void xd_meta_set(struct xd_store *s, const char *key, int64_t v);
+/* The calling thread's read-only connection (opened on first use). */
+struct xd_store *xd_store_reader(void);
+/* Where reader connections are opened from; close them all at shutdown. */
+void xd_store_readers_init(const char *path);
+void xd_store_readers_close(void);
+
+/* ---- reads.c ------------------------------------------------------------- */
+struct xd_ctx;
+/* JSON of an order (with fills if asked); NULL if it is not account's. */
+cJSON *xd_read_order(struct xd_store *s, int64_t account, int64_t id, bool fills);
+/* Account JSON (balances from the database). NULL if there is no such account. */
+cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id);
+cJSON *xd_read_rental(struct xd_store *s, int64_t account, int64_t id);
+/* Parse the list query (limit, cursor) — defaults and ranges of docs/API.md. */
+struct xd_page { int64_t limit; int64_t before; };  /* before = INT64_MAX: first page */
+cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_filter,
+                      const char *gpu, const char *side, const char *coid,
+                      const struct xd_page *p);
+cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_filter,
+                       const char *gpu, const struct xd_page *p);
+cJSON *xd_read_ledger(struct xd_store *s, int64_t account, const struct xd_page *p);
+cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page *p);
+/* Look up an API key's hash: the account id, or 0 if unknown. */
+int64_t xd_read_key(struct xd_store *s, const unsigned char hash[32]);
+
+/* ---- market.c + ops.c: the writer --------------------------------------- */
+enum xd_job_kind {
+	XD_JOB_ORDER, XD_JOB_PREVIEW, XD_JOB_CANCEL, XD_JOB_DEPOSIT, XD_JOB_ACCOUNT,
+	XD_JOB_STOP, XD_JOB_CLOCK, XD_JOB_STATE,
+};
+enum xd_otype { XD_LIMIT = 0, XD_MARKET = 1 };
+extern const char *const xd_side_names[3], *const xd_type_names[3], *const xd_tif_names[4];
+
+struct xd_order_in {
+	char coid[XD_COID_MAX + 1];  /* "" for none (preview, demo) */
+	int gpu;
+	enum eng_side side;
+	enum xd_otype type;
+	enum eng_tif tif;
+	int32_t gpus, hours;
+	int64_t price;               /* limit, or the market order's cap/floor */
+};
+
+struct xd_job {
+	enum xd_job_kind kind;
+	int64_t account;             /* the caller; 0 for none/admin */
+	bool admin;
+	struct xd_order_in order;    /* ORDER, PREVIEW */
+	int64_t target;              /* order id, rental id, deposit's account */
+	int64_t amount;              /* deposit */
+	int64_t advance_ms;          /* CLOCK */
+	int state;                   /* STATE: enum exchange_state */
+	bool opens_at_given;
+	int64_t opens_at_ms;         /* STATE: -1 = null */
+	/* ACCOUNT */
+	char email[XD_EMAIL_MAX + 1];
+	char country[3];
+	int cur, role;
+	unsigned char key_hash[32];
+	/* result, set by the writer before done() */
+	struct xd_reply reply;
+	void (*done)(struct xd_job *j);  /* called on the writer thread after commit */
+	void *arg;
+	struct xd_job *next;
+};
+
+struct xd_market_config {
+	const struct xd_tables *tables;
+	const char *db_path;
+	bool demo;
+	int state;
+	int64_t opens_at_ms;
+	double clock_speed;
+	uint64_t seed;
+};
+struct xd_market;
+int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause);
+/* Finish queued jobs, stop the writer, close the database. */
+void xd_market_close(struct xd_market **m);
+/* Queue a job (the writer calls j->done after commit). -1 if the queue is
+ * full or the market is shutting down: the caller answers 503 itself. */
+int xd_market_submit(struct xd_market *m, struct xd_job *j);
+/* Run a job on the calling thread and wait for it (tests, start-up). */
+void xd_market_call(struct xd_market *m, struct xd_job *j);
+/* Exchange clock now (Unix ms), thread-safe. */
+int64_t xd_market_now(struct xd_market *m);
+/* GET /v1/market body. */
+cJSON *xd_market_info(struct xd_market *m);
+/* GET /v1/quotes: body (NULL when etag_in matches: 304), *etag set. */
+cJSON *xd_market_quotes(struct xd_market *m, const char *etag_in, char **etag);
+/* GET /v1/books/{gpu}. */
+cJSON *xd_market_book(struct xd_market *m, int gpu, int depth);
+const struct xd_tables *xd_market_tables(const struct xd_market *m);
+bool xd_market_demo(const struct xd_market *m);
+
+/* ---- the writer's state, shared by market.c, ops.c and demo.c ------------- */
+struct xd_acct {
+	int64_t avail, held;
+	int cur;
+	int32_t vat_bp;
+	int role;            /* -1 for the exchange's own accounts */
+	bool dirty, exists, system;
+};
+
+struct xd_demo;
+struct xd_writer {
+	struct xd_market *m;
+	const struct xd_tables *t;
+	struct xd_store *st;
+	struct engine *eng;
+	struct eng_fills fills;
+	struct xd_acct *accts;       /* indexed by account id */
+	size_t n_accts;
+	int64_t *dirty;              /* ids of dirty accounts */
+	size_t n_dirty, cap_dirty;
+	int64_t next_entry;
+	int64_t now;                 /* exchange clock at the start of this job */
+	bool in_tx;
+	bool *book_changed;          /* per GPU, since the last snapshot */
+	int64_t *last_price;         /* per GPU, -1 = no trade yet */
+	int64_t sys_external[XD_NCUR], sys_clearing[XD_NCUR], sys_vat[XD_NCUR];
+	int state;
+	int64_t opens_at_ms;
+	struct xd_demo *demo;
+};
+
+/* ops.c — all run on the writer thread, inside its transaction. */
+void xd_ops_begin(struct xd_writer *w);            /* BEGIN if not in a transaction */
+void xd_ops_commit(struct xd_writer *w);           /* flush balances, COMMIT */
+int xd_ops_restore(struct xd_writer *w, char **cause);
+void xd_ops_run(struct xd_writer *w, struct xd_job *j);
+/* Bill every rental hour due at or before w->now; returns the hours billed. */
+int64_t xd_ops_bill(struct xd_writer *w);
+/* Create an account; returns its id. role -1 and cur for the exchange's own. */
+int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
+                       const char *country, int cur, int role, const unsigned char *key_hash);
+void xd_ops_deposit(struct xd_writer *w, int64_t account, int64_t amount);
+/* Place an order for account (no idempotency, state or role checks: demo and
+ * internal use). Returns the order id, or 0 if funds were short. */
+int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order_in *o);
+/* Cancel a resting order (any owner). 0, or -1 if it is not resting. */
+int xd_ops_cancel(struct xd_writer *w, int64_t id);
+
+/* demo.c */
+int xd_demo_init(struct xd_writer *w, uint64_t seed, char **cause);
+/* Advance the drift to w->now; re-quote what moved. */
+void xd_demo_tick(struct xd_writer *w);
+/* Milliseconds of exchange time until the next drift step. */
+int64_t xd_demo_next_ms(struct xd_writer *w);
+void xd_demo_free(struct xd_demo **d);
+
+/* ---- http.c + routes.c --------------------------------------------------- */
+struct xd_server_config {
+	const char *listen, *socket_path, *port_file;
+	int rate_per_key, rate_per_addr, threads;
+	bool quiet;
+	char *admin_key;             /* NULL = none */
+};
+struct xd_server;
+int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
+                    struct xd_server **out, char **cause);
+/* Stop accepting new connections (existing ones are still served). */
+void xd_server_quiesce(struct xd_server *s);
+/* Stop the daemons (after xd_market_close has answered every queued job). */
+void xd_server_stop(struct xd_server **s);
+
+/* What a handler sees. */
+struct xd_ctx {
+	struct xd_market *m;
+	const char *method;
+	const char *path;
+	const char *params[2];       /* the {} segments of the route */
+	const char *body;
+	size_t body_len;
+	int64_t account;             /* authenticated account, 0 = none */
+	bool admin;                  /* the admin key was presented */
+	struct MHD_Connection *conn;
+	const struct xd_server_config *cfg;
+	struct xd_reply reply;
+	struct xd_job *job;          /* zeroed storage for a write; see xd_ctx_submit */
+	bool submitted;              /* a handler queued c->job */
+	char new_key[72];            /* POST /v1/accounts: the key to show once */
+};
+enum xd_auth { XD_PUBLIC, XD_ACCOUNT, XD_ADMIN_OR_DEMO, XD_ACCOUNT_OR_ADMIN };
+struct xd_route {
+	const char *method;
+	const char *pattern;         /* "/v1/orders/{}" */
+	enum xd_auth auth;
+	void (*handler)(struct xd_ctx *c);
+};
+extern const struct xd_route xd_routes[];
+extern const size_t xd_n_routes;
+/* A query parameter (NULL if absent). */
+const char *xd_query(struct xd_ctx *c, const char *name);
+/* Every query parameter's name must be in allowed; 400 BAD_PARAM otherwise. */
+int xd_query_check(struct xd_ctx *c, const char *const *allowed);
+/* Hand c->job (filled in by the handler) to the writer; the reply comes when
+ * it is committed. */
+void xd_ctx_submit(struct xd_ctx *c);
+
+#endif

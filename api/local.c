@@ -526,6 +526,7 @@ struct api_client *api_open(const struct api_open_opts *o, struct api_settings *
 	cfg.timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : s.timeout_ms;
 	cfg.connect_timeout_ms = s.connect_timeout_ms;
 	cfg.insecure = o->insecure;
+	cfg.max_attempts = o->max_attempts;
 	if (s.url != NULL) {
 		cfg.url = s.url;
 		cfg.key = s.key;

@@ -16,8 +16,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
+#include "tui/tui.h"
 #include "util/util.h"
 #include "view/view.h"
 
@@ -34,10 +36,27 @@ const struct cli_command cli_commands[] = {
 	    "llama-3.1-70b, qwen2.5-7b, mixtral-8x7b, deepseek-v3, sdxl, flux.1-dev.\n"
 	    "Memory is per GPU in GB (10^9 bytes); csv and json add the breakdown (mem_*_gb),\n"
 	    "price and cost in US cents, train_hours, decode_tokens_s.")},
-	/* ---- exchange commands (cli/cmd_exchange.c): add their rows HERE ---------
-	 * quotes book order orders cancel rentals stop account deposit, e.g.
-	 * {"book", cli_cmd_book, "GPU", N_("..."), cli_book_opts, true, NULL},
-	 * ---- end of exchange commands --------------------------------------------- */
+	/* ---- exchange commands (cli/cmd_exchange.c) ---------------------------- */
+	{"quotes", cli_cmd_quotes, "", N_("best bid and ask of every GPU on the exchange"),
+	 cli_quotes_opts, true,
+	 N_("csv and json give prices in US cents per GPU-hour; null = no order on that side.")},
+	{"book", cli_cmd_book, "GPU", N_("the order book of one GPU"), cli_book_opts, true, NULL},
+	{"order", cli_cmd_order, "buy|sell GPU", N_("preview and place an order"), cli_order_opts, true,
+	 N_("PRICE: US$ per GPU-hour before tax, as you write it: 4.19 (or 4,19 in languages\n"
+	    "with a decimal comma). The exchange's preview is shown first; on a terminal gpux\n"
+	    "asks before placing, elsewhere it needs --yes. Example:\n"
+	    "  gpux order buy h200 --gpus 8 --hours 24 --market --max-price 5 --yes")},
+	{"orders", cli_cmd_orders, "", N_("your orders"), cli_orders_opts, true, NULL},
+	{"cancel", cli_cmd_cancel, "ORDER", N_("cancel the resting part of an order"), cli_cancel_opts,
+	 false, NULL},
+	{"rentals", cli_cmd_rentals, "", N_("your rentals (GPU-hours bought or sold)"), cli_rentals_opts,
+	 true, NULL},
+	{"stop", cli_cmd_stop, "RENTAL", N_("stop a rental now; unused hours are refunded"),
+	 cli_stop_opts, false, NULL},
+	{"account", cli_cmd_account, "", N_("your account and balances"), cli_account_opts, false, NULL},
+	{"deposit", cli_cmd_deposit, "AMOUNT", N_("top up your balance (demo exchanges)"),
+	 cli_deposit_opts, false, NULL},
+	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };
 
@@ -148,13 +167,25 @@ static void help_command(FILE *out, const struct cli_command *c)
 
 /* ---- the interactive screen ----------------------------------------------------- */
 
-/* TODO(tui): the TUI engineer wires the interactive screen here, e.g.
- *   #include "tui/tui.h"  ...  return tui_run(ctx);
- * Until tui/tui.h exists, `gpux` alone says so and points to the commands. */
+/* `gpux` alone: the interactive screen (tui/), on the exchange of --api /
+ * GPUX_API / the config file, else the local demo exchange. */
 static int run_tui(struct cli_ctx *ctx)
 {
-	fprintf(ctx->err, "gpux: %s\n", _("the interactive screen is not built yet; try gpux table training"));
-	return CLI_OK;
+	struct api_open_opts open = {
+		.url = ctx->api_url, .key = ctx->api_key, .insecure = ctx->insecure,
+	};
+	struct tui_options o = {
+		.lang = ctx->lang, .ascii = ctx->ascii, .open = &open,
+	};
+	char *cause = NULL;
+
+	if (catalog_load(ctx->data_dir, &ctx->catalog, &cause) != 0) {
+		int rc = cli_fail(ctx, "%s", cause != NULL ? cause : _("the catalogue could not be loaded"));
+		free(cause);
+		return rc;
+	}
+	o.catalog = ctx->catalog;
+	return tui_run(&o);
 }
 
 /* ---- main -------------------------------------------------------------------------- */
@@ -316,7 +347,7 @@ int main(int argc, char **argv)
 	ctx.data_dir = gv[G_DATA];
 	ctx.ascii = gv[G_ASCII] != NULL;
 	ctx.insecure = gv[G_INSECURE] != NULL;
-	/* ---- the exchange client sets ctx.get_prices HERE (live best asks) ---- */
+	ctx.get_prices = cli_exchange_prices;   /* live best asks (cli/cmd_exchange.c) */
 
 	if (cmd == NULL) {
 		rc = run_tui(&ctx);

@@ -1,0 +1,1360 @@
+/*
+ * The exchange commands of gpux: quotes, book, order, orders, cancel,
+ * rentals, stop, account, deposit — and the live prices of `gpux table`.
+ *
+ * Each command opens a client with api_open() (flag, environment, config
+ * file; with none of them the local demo exchange, which is then named on
+ * stderr), makes its requests with the blocking calls of api/, and prints a
+ * sheet (table, csv or json) on stdout. Errors go to stderr as one line and
+ * set the exit status: 0 done, 1 the exchange could not do it (network,
+ * refusal, unknown outcome), 2 bad usage (checked here before anything is
+ * sent: GPU ids against the catalogue, counts and prices against the
+ * contract's ranges).
+ *
+ * Prices are typed as people write them ("4.19", or "4,19" in a language
+ * whose decimal separator is the comma) and converted exactly to cents by
+ * i18n_parse_decimal; money is printed with i18n_fmt_money in tables and as
+ * raw minor units in csv/json.
+ *
+ * An order is always previewed by the exchange first; it is placed only with
+ * --yes or after a "y" on a terminal, with one client_order_id made for this
+ * intent (api/ re-sends it, never a new one, until the exchange answers).
+ */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "util/util.h"
+#include "view/view.h"
+
+#define MAX_GPUS 512        /* docs/API.md, limits */
+#define MAX_HOURS 720
+#define MAX_PRICE_CENTS 1000000
+#define MAX_DEPOSIT_MINOR 100000000000LL
+#define MAX_PAGES 50
+
+/* ---- options ----------------------------------------------------------------------- */
+
+const struct cli_opt cli_quotes_opts[] = {{NULL, NULL, NULL}};
+const struct cli_opt cli_book_opts[] = {
+	{"--depth", "N", N_("price levels per side, 1 to 100 (default 10)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_order_opts[] = {
+	{"--gpus", "N", N_("number of GPUs, 1 to 512")},
+	{"--hours", "H", N_("hours: a buy rents exactly H hours, a sell offers up to H (1 to 720)")},
+	{"--limit", "PRICE", N_("limit order at PRICE US$ per GPU-hour (e.g. 4.19)")},
+	{"--market", NULL, N_("market order (needs --max-price to buy, --min-price to sell)")},
+	{"--max-price", "PRICE", N_("market buy: the most to pay per GPU-hour (sizes the hold)")},
+	{"--min-price", "PRICE", N_("market sell: the least to accept per GPU-hour")},
+	{"--tif", "TIF", N_("time in force: gtc (limit default), ioc (market default), fok")},
+	{"--dry-run", NULL, N_("show the exchange's preview and place nothing")},
+	{"--yes", NULL, N_("place without asking (needed when not on a terminal)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_orders_opts[] = {
+	{"--status", "STATUS", N_("open (resting), done (filled, cancelled, expired) or all (default)")},
+	{"--gpu", "GPU", N_("only this GPU")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_cancel_opts[] = {{NULL, NULL, NULL}};
+const struct cli_opt cli_rentals_opts[] = {
+	{"--status", "STATUS", N_("active, ended or all (default)")},
+	{"--gpu", "GPU", N_("only this GPU")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_stop_opts[] = {{NULL, NULL, NULL}};
+const struct cli_opt cli_account_opts[] = {{NULL, NULL, NULL}};
+const struct cli_opt cli_deposit_opts[] = {{NULL, NULL, NULL}};
+
+/* ---- helpers -------------------------------------------------------------------------- */
+
+/* Print a line of human text on ctx->out (transliterated with --ascii). */
+static void say(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct cli_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (ctx->ascii) {
+		char *a = i18n_ascii(s);
+		free(s);
+		s = a;
+	}
+	fprintf(ctx->out, "%s\n", s);
+	free(s);
+}
+
+/* A note on stderr, prefixed "gpux: ". */
+static void note(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct cli_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (ctx->ascii) {
+		char *a = i18n_ascii(s);
+		free(s);
+		s = a;
+	}
+	fprintf(ctx->err, "gpux: %s\n", s);
+	free(s);
+}
+
+static int fail_api(struct cli_ctx *ctx, const struct api_error *e)
+{
+	char *t = api_error_text(e);
+	int rc = cli_fail(ctx, "%s", t);
+
+	free(t);
+	return rc;
+}
+
+/* Open the exchange named by the flags/environment/config, or the local demo
+ * one; NULL after printing why. */
+static struct api_client *open_client(struct cli_ctx *ctx, int max_attempts, long timeout_ms,
+				      bool quiet, char **cause_out)
+{
+	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
+				  .insecure = ctx->insecure, .timeout_ms = timeout_ms,
+				  .max_attempts = max_attempts};
+	struct api_client *c;
+	char *cause = NULL;
+
+	if (ctx->insecure)
+		note(ctx, "%s", _("WARNING: --insecure: the exchange's TLS certificate is NOT "
+				  "verified; anyone on the network path can read and change what "
+				  "gpux sends and receives, including your API key"));
+	c = api_open(&o, NULL, &cause);
+	if (c == NULL) {
+		if (cause_out != NULL)
+			*cause_out = cause;
+		else {
+			cli_fail(ctx, "%s", cause != NULL ? cause : "?");
+			free(cause);
+		}
+		return NULL;
+	}
+	if (api_client_is_local_demo(c) && !quiet)
+		note(ctx, "%s", _("local demo exchange (simulated money; give --api URL or set "
+				  "GPUX_API for a real exchange)"));
+	return c;
+}
+
+static char *fmt_money(const struct cli_ctx *ctx, int64_t minor, const char *ccy)
+{
+	return i18n_fmt_money(ctx->lang, minor, ccy);
+}
+
+/* A price in US cents, or "—" for none (-1). */
+static char *fmt_usd(const struct cli_ctx *ctx, int64_t cents)
+{
+	if (cents < 0)
+		return xstrdup("—");
+	return fmt_money(ctx, cents, "USD");
+}
+
+static char *iso_time(int64_t t)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+	char b[32];
+
+	if (t < 0 || gmtime_r(&tt, &tm) == NULL)
+		return NULL;
+	strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return xstrdup(b);
+}
+
+/* Cells for money/prices/times: display localized, raw for csv/json. */
+static void cell_usd(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t cents)
+{
+	char *d = fmt_usd(ctx, cents);
+
+	if (cents < 0)
+		cli_sheet_null(s, d);
+	else
+		cli_sheet_int(s, d, cents);
+	free(d);
+}
+
+static void cell_money(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t minor,
+		       const char *ccy)
+{
+	char *d = fmt_money(ctx, minor, ccy);
+
+	cli_sheet_int(s, d, minor);
+	free(d);
+}
+
+static void cell_int(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t v)
+{
+	char *d = i18n_fmt_number(ctx->lang, (double)v, 0);
+
+	cli_sheet_int(s, d, v);
+	free(d);
+}
+
+static void cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t)
+{
+	char *raw = iso_time(t), *d;
+
+	if (raw == NULL) {
+		cli_sheet_null(s, "—");
+		return;
+	}
+	d = i18n_fmt_date(ctx->lang, t, I18N_UTC);
+	cli_sheet_text(s, d, raw);
+	free(d);
+	free(raw);
+}
+
+/* The catalogue's name of a GPU id ("H200"), or the id itself. */
+static const char *gpu_name(const struct cli_ctx *ctx, const char *id)
+{
+	const struct catalog_gpu *g = ctx->catalog != NULL ? catalog_gpu(ctx->catalog, id) : NULL;
+
+	return g != NULL ? g->name : id;
+}
+
+static char *gpu_ids(const struct catalog *c)
+{
+	struct buf b = {0};
+
+	for (size_t i = 0; i < c->n_gpus; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", c->gpus[i].id);
+	return buf_take(&b);
+}
+
+/* A GPU id of the catalogue, case-insensitively ("H200" → "h200"). */
+static int check_gpu(struct cli_ctx *ctx, const char *cmd, const char *id, const char **out)
+{
+	char *ids;
+	int rc;
+
+	for (size_t i = 0; ctx->catalog != NULL && i < ctx->catalog->n_gpus; i++) {
+		if (strcasecmp(ctx->catalog->gpus[i].id, id) == 0) {
+			*out = ctx->catalog->gpus[i].id;
+			return CLI_OK;
+		}
+	}
+	if (ctx->catalog == NULL) {
+		*out = id;
+		return CLI_OK;
+	}
+	ids = gpu_ids(ctx->catalog);
+	rc = cli_usage(ctx, _("%s: unknown GPU \"%s\"; accepted: %s"), cmd, id, ids);
+	free(ids);
+	return rc;
+}
+
+/* A price as people type it ("4.19", "4,19") → cents in 1..MAX_PRICE_CENTS. */
+static int parse_price(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *cents)
+{
+	char *cause = NULL;
+	char *lo, *hi;
+	int rc;
+
+	if (i18n_parse_decimal(ctx->lang, s, 2, cents, &cause) != 0) {
+		rc = cli_usage(ctx, _("%s: %s; accepted: a price in US$ per GPU-hour such as %s"),
+			       opt, cause != NULL ? cause : "?",
+			       i18n_decimal_sep(ctx->lang) == ',' ? "4,19" : "4.19");
+		free(cause);
+		return rc;
+	}
+	if (*cents < 1 || *cents > MAX_PRICE_CENTS) {
+		lo = fmt_usd(ctx, 1);
+		hi = fmt_usd(ctx, MAX_PRICE_CENTS);
+		rc = cli_usage(ctx, _("%s: \"%s\" is out of range; accepted: %s to %s per GPU-hour"),
+			       opt, s, lo, hi);
+		free(lo);
+		free(hi);
+		return rc;
+	}
+	return CLI_OK;
+}
+
+/* An id given on the command line: a whole number ≥ 1. */
+static int parse_id(struct cli_ctx *ctx, const char *what, const char *s, int64_t *id)
+{
+	long long v;
+	int rc = cli_parse_int(ctx, what, s, 1, 9007199254740991LL, &v);
+
+	*id = v;
+	return rc;
+}
+
+/* ---- gpux quotes ---------------------------------------------------------------------- */
+
+int cli_cmd_quotes(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c;
+	struct api_quotes *q = NULL;
+	struct api_error *e = NULL;
+	struct cli_sheet *s;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "quotes", cli_quotes_opts, argc, argv, 0, &a)) != CLI_OK)
+		return rc;
+	cli_args_free(&a);
+	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL)
+		return CLI_FAILED;
+	if (api_quotes(c, NULL, &q, &e) != 0) {
+		rc = fail_api(ctx, e);
+		api_error_free(&e);
+		api_client_free(&c);
+		return rc;
+	}
+	s = cli_sheet_new();
+	cli_sheet_column_for(s, "gpu", _("GPU"), CLI_LEFT, CLI_SHOW_ALL);
+	cli_sheet_column_for(s, "name", _("Name"), CLI_LEFT, CLI_SHOW_ALL);
+	cli_sheet_column(s, "best_ask_cents", _("Best ask"), CLI_RIGHT);
+	cli_sheet_column(s, "ask_gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "best_bid_cents", _("Best bid"), CLI_RIGHT);
+	cli_sheet_column(s, "bid_gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "last_cents", _("Last"), CLI_RIGHT);
+	for (size_t i = 0; i < q->n; i++) {
+		const struct api_quote *x = &q->v[i];
+		cli_sheet_row(s);
+		cli_sheet_text(s, x->gpu, x->gpu);
+		cli_sheet_text(s, gpu_name(ctx, x->gpu), gpu_name(ctx, x->gpu));
+		cell_usd(s, ctx, x->best_ask_cents);
+		cell_int(s, ctx, x->ask_gpus);
+		cell_usd(s, ctx, x->best_bid_cents);
+		cell_int(s, ctx, x->bid_gpus);
+		cell_usd(s, ctx, x->last_cents);
+	}
+	cli_sheet_note(s, _("Prices per GPU-hour, before tax."));
+	if (api_client_is_local_demo(c))
+		cli_sheet_note(s, _("Local demo exchange: simulated money."));
+	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+	cli_sheet_free(&s);
+	api_quotes_free(&q);
+	api_client_free(&c);
+	return rc;
+}
+
+/* ---- gpux book GPU [--depth N] --------------------------------------------------------- */
+
+static void book_row(struct cli_sheet *s, const struct cli_ctx *ctx, const char *side,
+		     const char *side_text, const struct api_level *l)
+{
+	cli_sheet_row(s);
+	cli_sheet_text(s, side_text, side);
+	cell_usd(s, ctx, l->price_cents);
+	cell_int(s, ctx, l->gpus);
+	cell_int(s, ctx, l->orders);
+}
+
+int cli_cmd_book(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_book *b = NULL;
+	struct api_error *e = NULL;
+	struct cli_sheet *s = NULL;
+	const char *gpu = NULL, *v;
+	long long depth = 10;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "book", cli_book_opts, argc, argv, 1, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 1) {
+		rc = cli_usage(ctx, _("book: which GPU? e.g. gpux book h200"));
+		goto out;
+	}
+	if ((rc = check_gpu(ctx, "book", a.pos[0], &gpu)) != CLI_OK)
+		goto out;
+	if ((v = cli_arg(&a, cli_book_opts, "--depth")) != NULL &&
+	    (rc = cli_parse_int(ctx, "--depth", v, 1, 100, &depth)) != CLI_OK)
+		goto out;
+	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	if (api_book(c, gpu, (int)depth, &b, &e) != 0) {
+		rc = fail_api(ctx, e);
+		goto out;
+	}
+	s = cli_sheet_new();
+	cli_sheet_column(s, "side", _("Side"), CLI_LEFT);
+	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
+	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "orders", _("Orders"), CLI_RIGHT);
+	/* a ladder: asks from the highest down to the best, then bids from the best */
+	for (size_t i = b->n_asks; i-- > 0;)
+		book_row(s, ctx, "ask", C_("book side", "ask"), &b->asks[i]);
+	for (size_t i = 0; i < b->n_bids; i++)
+		book_row(s, ctx, "bid", C_("book side", "bid"), &b->bids[i]);
+	if (b->n_asks > 0 && b->n_bids > 0) {
+		char *sp = fmt_usd(ctx, b->asks[0].price_cents - b->bids[0].price_cents);
+		char *n = xasprintf(_("%s: spread %s; prices per GPU-hour, before tax."),
+				    gpu_name(ctx, gpu), sp);
+		cli_sheet_note(s, n);
+		free(n);
+		free(sp);
+	}
+	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+out:
+	cli_sheet_free(&s);
+	api_book_free(&b);
+	api_error_free(&e);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+/* ---- gpux order ------------------------------------------------------------------------ */
+
+static const char *side_text(enum api_side s)
+{
+	return s == API_BUY ? C_("order side", "buy") : C_("order side", "sell");
+}
+
+static const char *status_text(enum api_order_status st)
+{
+	switch (st) {
+	case API_ORDER_OPEN: return _("resting");
+	case API_ORDER_PARTIALLY_FILLED: return _("partly filled, resting");
+	case API_ORDER_FILLED: return _("filled");
+	case API_ORDER_CANCELLED: return _("cancelled");
+	case API_ORDER_EXPIRED: return _("expired");
+	case API_ORDER_REJECTED: return _("rejected");
+	}
+	return "?";
+}
+
+static void print_preview(struct cli_ctx *ctx, const struct api_preview *p)
+{
+	struct cli_sheet *s = cli_sheet_new();
+	char *t;
+
+	if (ctx->format != CLI_FORMAT_TABLE) {
+		cli_sheet_column(s, "gpu", "gpu", CLI_LEFT);
+		cli_sheet_column(s, "side", "side", CLI_LEFT);
+		cli_sheet_column(s, "type", "type", CLI_LEFT);
+		cli_sheet_column(s, "time_in_force", "time_in_force", CLI_LEFT);
+		cli_sheet_column(s, "gpus", "gpus", CLI_RIGHT);
+		cli_sheet_column(s, "hours", "hours", CLI_RIGHT);
+		cli_sheet_column(s, "price_cents", "price_cents", CLI_RIGHT);
+		cli_sheet_column(s, "fill_gpus", "fill_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "rest_gpus", "rest_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "expire_gpus", "expire_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
+		cli_sheet_column(s, "net_minor", "net_minor", CLI_RIGHT);
+		cli_sheet_column(s, "vat_minor", "vat_minor", CLI_RIGHT);
+		cli_sheet_column(s, "total_minor", "total_minor", CLI_RIGHT);
+		cli_sheet_column(s, "hold_minor", "hold_minor", CLI_RIGHT);
+		cli_sheet_column(s, "balance_available_minor", "balance_available_minor", CLI_RIGHT);
+		cli_sheet_column(s, "balance_after_minor", "balance_after_minor", CLI_RIGHT);
+		cli_sheet_column(s, "would_status", "would_status", CLI_LEFT);
+		cli_sheet_column(s, "would_reject", "would_reject", CLI_LEFT);
+		cli_sheet_row(s);
+		cli_sheet_text(s, p->gpu, p->gpu);
+		cli_sheet_text(s, NULL, api_side_name(p->side));
+		cli_sheet_text(s, NULL, api_order_type_name(p->type));
+		cli_sheet_text(s, NULL, api_tif_name(p->tif));
+		cli_sheet_int(s, NULL, p->gpus);
+		cli_sheet_int(s, NULL, p->hours);
+		cli_sheet_int(s, NULL, p->price_cents);
+		cli_sheet_int(s, NULL, p->fill_gpus);
+		cli_sheet_int(s, NULL, p->rest_gpus);
+		cli_sheet_int(s, NULL, p->expire_gpus);
+		cli_sheet_text(s, NULL, p->currency);
+		cli_sheet_int(s, NULL, p->net_minor);
+		cli_sheet_int(s, NULL, p->vat_minor);
+		cli_sheet_int(s, NULL, p->total_minor);
+		cli_sheet_int(s, NULL, p->hold_minor);
+		cli_sheet_int(s, NULL, p->balance_available_minor);
+		cli_sheet_int(s, NULL, p->balance_after_minor);
+		cli_sheet_text(s, NULL, api_order_status_name(p->would_status));
+		if (p->reject_code != NULL)
+			cli_sheet_text(s, NULL, p->reject_code);
+		else
+			cli_sheet_null(s, NULL);
+		cli_sheet_print(ctx, s);
+		cli_sheet_free(&s);
+		return;
+	}
+	cli_sheet_free(&s);
+	{
+		char *price = fmt_usd(ctx, p->price_cents);
+		say(ctx, _("Preview: %s %lld × %s GPUs for %lld h, %s %s %s (%s)"),
+		    side_text(p->side), (long long)p->gpus, gpu_name(ctx, p->gpu), (long long)p->hours,
+		    p->type == API_LIMIT ? _("limit") : (p->side == API_BUY ? _("market, at most")
+									  : _("market, at least")),
+		    price, _("per GPU-hour"), api_tif_name(p->tif));
+		free(price);
+	}
+	for (size_t i = 0; i < p->n_fills; i++) {
+		t = fmt_usd(ctx, p->fills[i].price_cents);
+		say(ctx, _("  would fill %lld GPUs at %s"), (long long)p->fills[i].gpus, t);
+		free(t);
+	}
+	if (p->n_fills == 0)
+		say(ctx, "%s", _("  no fill now"));
+	if (p->rest_gpus > 0)
+		say(ctx, _("  %lld GPUs would rest on the book"), (long long)p->rest_gpus);
+	if (p->expire_gpus > 0)
+		say(ctx, _("  %lld GPUs would expire unfilled"), (long long)p->expire_gpus);
+	if (p->side == API_BUY) {
+		char *net = fmt_money(ctx, p->net_minor, p->currency);
+		char *vat = fmt_money(ctx, p->vat_minor, p->currency);
+		char *tot = fmt_money(ctx, p->total_minor, p->currency);
+		char *bp = i18n_fmt_percent(ctx->lang, (double)p->vat_rate_bp / 100.0, 2);
+		say(ctx, _("  cost of the fills: %s + VAT %s (%s) = %s"), net, vat, bp, tot);
+		free(net);
+		free(vat);
+		free(tot);
+		free(bp);
+		if (p->hold_minor > 0) {
+			char *h = fmt_money(ctx, p->hold_minor, p->currency);
+			say(ctx, _("  hold at acceptance: %s"), h);
+			free(h);
+		}
+	} else {
+		char *tot = fmt_money(ctx, p->total_minor, p->currency);
+		say(ctx, _("  the fills would pay you %s"), tot);
+		free(tot);
+	}
+	{
+		char *av = fmt_money(ctx, p->balance_available_minor, p->currency);
+		char *af = fmt_money(ctx, p->balance_after_minor, p->currency);
+		say(ctx, _("  available balance: %s → %s"), av, af);
+		free(av);
+		free(af);
+	}
+	if (strcmp(p->currency, "USD") != 0) {
+		char *fx = i18n_fmt_number(ctx->lang, (double)p->fx_rate_micro / 1e6, 4);
+		say(ctx, _("  exchange rate: 1 USD = %s %s (the exchange's fixed rate)"), fx,
+		    p->currency);
+		free(fx);
+	}
+	if (p->reject_code != NULL)
+		say(ctx, _("  the exchange would reject it: %s: %s"), p->reject_code,
+		    p->reject_message != NULL ? p->reject_message : "");
+	else
+		say(ctx, _("  it would be: %s"), status_text(p->would_status));
+}
+
+/* The average fill price, rounded to the cent. */
+static int64_t avg_price(const struct api_order *o)
+{
+	if (o->filled_gpus <= 0)
+		return -1;
+	return (o->filled_value_cents + o->filled_gpus / 2) / o->filled_gpus;
+}
+
+static void print_order_result(struct cli_ctx *ctx, const struct api_order *o)
+{
+	struct cli_sheet *s;
+	char *t, *u;
+
+	if (ctx->format != CLI_FORMAT_TABLE) {
+		s = cli_sheet_new();
+		cli_sheet_column(s, "id", "id", CLI_RIGHT);
+		cli_sheet_column(s, "client_order_id", "client_order_id", CLI_LEFT);
+		cli_sheet_column(s, "gpu", "gpu", CLI_LEFT);
+		cli_sheet_column(s, "side", "side", CLI_LEFT);
+		cli_sheet_column(s, "type", "type", CLI_LEFT);
+		cli_sheet_column(s, "time_in_force", "time_in_force", CLI_LEFT);
+		cli_sheet_column(s, "status", "status", CLI_LEFT);
+		cli_sheet_column(s, "gpus", "gpus", CLI_RIGHT);
+		cli_sheet_column(s, "hours", "hours", CLI_RIGHT);
+		cli_sheet_column(s, "price_cents", "price_cents", CLI_RIGHT);
+		cli_sheet_column(s, "filled_gpus", "filled_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "remaining_gpus", "remaining_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "avg_price_cents", "avg_price_cents", CLI_RIGHT);
+		cli_sheet_column(s, "filled_value_cents", "filled_value_cents", CLI_RIGHT);
+		cli_sheet_column(s, "hold_minor", "hold_minor", CLI_RIGHT);
+		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
+		cli_sheet_column(s, "rental_ids", "rental_ids", CLI_LEFT);
+		cli_sheet_row(s);
+		cli_sheet_int(s, NULL, o->id);
+		cli_sheet_text(s, NULL, o->client_order_id);
+		cli_sheet_text(s, NULL, o->gpu);
+		cli_sheet_text(s, NULL, api_side_name(o->side));
+		cli_sheet_text(s, NULL, api_order_type_name(o->type));
+		cli_sheet_text(s, NULL, api_tif_name(o->tif));
+		cli_sheet_text(s, NULL, api_order_status_name(o->status));
+		cli_sheet_int(s, NULL, o->gpus);
+		cli_sheet_int(s, NULL, o->hours);
+		cli_sheet_int(s, NULL, o->price_cents);
+		cli_sheet_int(s, NULL, o->filled_gpus);
+		cli_sheet_int(s, NULL, o->remaining_gpus);
+		if (o->filled_gpus > 0)
+			cli_sheet_int(s, NULL, avg_price(o));
+		else
+			cli_sheet_null(s, NULL);
+		cli_sheet_int(s, NULL, o->filled_value_cents);
+		cli_sheet_int(s, NULL, o->hold_minor);
+		cli_sheet_text(s, NULL, o->currency);
+		{
+			struct buf b = {0};
+			for (size_t i = 0; i < o->n_fills; i++)
+				buf_printf(&b, "%s%lld", i ? " " : "", (long long)o->fills[i].rental_id);
+			cli_sheet_text(s, NULL, b.data != NULL ? b.data : "");
+			buf_free(&b);
+		}
+		cli_sheet_print(ctx, s);
+		cli_sheet_free(&s);
+		return;
+	}
+	t = fmt_usd(ctx, avg_price(o));
+	switch (o->status) {
+	case API_ORDER_FILLED:
+		say(ctx, _("Filled: order %lld, %lld × %s GPUs for %lld h at %s per GPU-hour (average)."),
+		    (long long)o->id, (long long)o->filled_gpus, gpu_name(ctx, o->gpu),
+		    (long long)o->hours, t);
+		break;
+	case API_ORDER_PARTIALLY_FILLED:
+		u = fmt_usd(ctx, o->price_cents);
+		say(ctx, _("Partly filled: order %lld, %lld of %lld GPUs at %s (average); %lld GPUs "
+			   "rest on the book at %s."),
+		    (long long)o->id, (long long)o->filled_gpus, (long long)o->gpus, t,
+		    (long long)o->remaining_gpus, u);
+		free(u);
+		break;
+	case API_ORDER_OPEN:
+		u = fmt_usd(ctx, o->price_cents);
+		say(ctx, _("Resting: order %lld, %lld × %s GPUs at %s per GPU-hour is on the book; "
+			   "nothing filled yet."),
+		    (long long)o->id, (long long)o->remaining_gpus, gpu_name(ctx, o->gpu), u);
+		free(u);
+		break;
+	case API_ORDER_EXPIRED:
+		u = fmt_usd(ctx, o->price_cents);
+		if (o->filled_gpus > 0)
+			say(ctx, _("Partly filled: order %lld, %lld of %lld GPUs at %s (average); the "
+				   "other %lld expired (%s)."),
+			    (long long)o->id, (long long)o->filled_gpus, (long long)o->gpus, t,
+			    (long long)(o->gpus - o->filled_gpus), api_tif_name(o->tif));
+		else
+			say(ctx, _("Not filled: order %lld expired (%s): not enough GPUs offered at %s "
+				   "or better for %lld h."),
+			    (long long)o->id, api_tif_name(o->tif), u, (long long)o->hours);
+		free(u);
+		break;
+	case API_ORDER_CANCELLED:
+	case API_ORDER_REJECTED:
+		say(ctx, _("Order %lld: %s."), (long long)o->id, status_text(o->status));
+		break;
+	}
+	free(t);
+	for (size_t i = 0; i < o->n_fills; i++) {
+		char *p = fmt_usd(ctx, o->fills[i].price_cents);
+		say(ctx, _("  fill: %lld GPUs × %lld h at %s — rental %lld"),
+		    (long long)o->fills[i].gpus, (long long)o->fills[i].hours, p,
+		    (long long)o->fills[i].rental_id);
+		free(p);
+	}
+	if (o->replayed || o->reconciled)
+		say(ctx, _("  (the exchange already had this order, client id %s: it was placed once)"),
+		    o->client_order_id);
+}
+
+/* Ask y/N on the terminal; true for yes. */
+static bool confirm(struct cli_ctx *ctx)
+{
+	char line[64];
+	const char *yes = _("yes");
+
+	fprintf(ctx->err, "%s ", _("Place this order? [y/N]"));
+	fflush(ctx->err);
+	if (fgets(line, sizeof line, stdin) == NULL)
+		return false;
+	line[strcspn(line, "\r\n")] = '\0';
+	return strcasecmp(line, "y") == 0 || strcasecmp(line, "yes") == 0 ||
+	       strcasecmp(line, yes) == 0 ||
+	       (line[0] != '\0' && line[1] == '\0' && strncasecmp(line, yes, 1) == 0);
+}
+
+int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_preview *pv = NULL;
+	struct api_order *o = NULL;
+	struct api_error *e = NULL;
+	struct api_order_req r = {.tif = API_TIF_DEFAULT};
+	const char *v, *lim, *maxp, *minp, *tif;
+	char *coid = NULL;
+	long long n;
+	bool market, dry, yes;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "order", cli_order_opts, argc, argv, 2, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 2) {
+		rc = cli_usage(ctx, _("order: buy or sell what? e.g. gpux order buy h200 --gpus 8 "
+				      "--hours 24 --market --max-price 5"));
+		goto out;
+	}
+	if (strcmp(a.pos[0], "buy") == 0)
+		r.side = API_BUY;
+	else if (strcmp(a.pos[0], "sell") == 0)
+		r.side = API_SELL;
+	else {
+		rc = cli_usage(ctx, _("order: \"%s\" is not a side; accepted: buy, sell"), a.pos[0]);
+		goto out;
+	}
+	if ((rc = check_gpu(ctx, "order", a.pos[1], &r.gpu)) != CLI_OK)
+		goto out;
+	if ((v = cli_arg(&a, cli_order_opts, "--gpus")) == NULL) {
+		rc = cli_usage(ctx, _("order: --gpus N is required (1 to %d)"), MAX_GPUS);
+		goto out;
+	}
+	if ((rc = cli_parse_int(ctx, "--gpus", v, 1, MAX_GPUS, &n)) != CLI_OK)
+		goto out;
+	r.gpus = (int)n;
+	if ((v = cli_arg(&a, cli_order_opts, "--hours")) == NULL) {
+		rc = cli_usage(ctx, _("order: --hours H is required (1 to %d)"), MAX_HOURS);
+		goto out;
+	}
+	if ((rc = cli_parse_int(ctx, "--hours", v, 1, MAX_HOURS, &n)) != CLI_OK)
+		goto out;
+	r.hours = (int)n;
+	lim = cli_arg(&a, cli_order_opts, "--limit");
+	market = cli_arg(&a, cli_order_opts, "--market") != NULL;
+	maxp = cli_arg(&a, cli_order_opts, "--max-price");
+	minp = cli_arg(&a, cli_order_opts, "--min-price");
+	if ((lim != NULL) == market) {
+		rc = cli_usage(ctx, "%s", _("order: give either --limit PRICE or --market (with "
+					    "--max-price to buy, --min-price to sell)"));
+		goto out;
+	}
+	if (lim != NULL) {
+		if (maxp != NULL || minp != NULL) {
+			rc = cli_usage(ctx, "%s", _("order: --max-price and --min-price go with "
+						    "--market; a limit order has its price in --limit"));
+			goto out;
+		}
+		r.type = API_LIMIT;
+		if ((rc = parse_price(ctx, "--limit", lim, &r.price_cents)) != CLI_OK)
+			goto out;
+	} else {
+		r.type = API_MARKET;
+		if (r.side == API_BUY && (maxp == NULL || minp != NULL)) {
+			rc = cli_usage(ctx, "%s", _("order: a market buy needs --max-price PRICE, the "
+						    "most to pay per GPU-hour (it sizes the hold)"));
+			goto out;
+		}
+		if (r.side == API_SELL && (minp == NULL || maxp != NULL)) {
+			rc = cli_usage(ctx, "%s", _("order: a market sell needs --min-price PRICE, the "
+						    "least to accept per GPU-hour"));
+			goto out;
+		}
+		if ((rc = parse_price(ctx, maxp != NULL ? "--max-price" : "--min-price",
+				      maxp != NULL ? maxp : minp, &r.price_cents)) != CLI_OK)
+			goto out;
+	}
+	if ((tif = cli_arg(&a, cli_order_opts, "--tif")) != NULL) {
+		if (api_tif_parse(tif, &r.tif) != 0) {
+			rc = cli_usage(ctx, _("--tif: \"%s\" is not a time in force; accepted: gtc, "
+					      "ioc, fok"), tif);
+			goto out;
+		}
+		if (r.type == API_MARKET && r.tif == API_GTC) {
+			rc = cli_usage(ctx, "%s", _("--tif: a market order cannot rest on the book; "
+						    "accepted: ioc, fok"));
+			goto out;
+		}
+	}
+	dry = cli_arg(&a, cli_order_opts, "--dry-run") != NULL;
+	yes = cli_arg(&a, cli_order_opts, "--yes") != NULL;
+	if (!dry && !yes && !isatty(STDIN_FILENO)) {
+		rc = cli_usage(ctx, "%s", _("order: not on a terminal, so nobody can confirm: pass "
+					    "--yes to place it, or --dry-run to see the preview"));
+		goto out;
+	}
+
+	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	if (api_order_preview(c, &r, &pv, &e) != 0) {
+		rc = fail_api(ctx, e);
+		goto out;
+	}
+	if (dry || !yes || ctx->format == CLI_FORMAT_TABLE)
+		print_preview(ctx, pv);
+	if (pv->reject_code != NULL) {
+		rc = cli_fail(ctx, _("the exchange would reject this order: %s: %s"), pv->reject_code,
+			      pv->reject_message != NULL ? pv->reject_message : "");
+		goto out;
+	}
+	if (dry) {
+		rc = CLI_OK;
+		goto out;
+	}
+	if (!yes && !confirm(ctx)) {
+		note(ctx, "%s", _("not placed"));
+		rc = CLI_FAILED;
+		goto out;
+	}
+	/* one client order id for this intent: every retry re-sends this one */
+	coid = api_client_order_id_new();
+	r.client_order_id = coid;
+	if (api_order_place(c, &r, &o, &e) != 0) {
+		if (e->kind == API_ERR_HTTP && e->http_status >= 400 && e->http_status < 500)
+			rc = cli_fail(ctx, _("rejected by the exchange: %s: %s"),
+				      e->code != NULL ? e->code : "?", e->message);
+		else
+			rc = fail_api(ctx, e);
+		if (e->kind == API_ERR_UNKNOWN_OUTCOME)
+			note(ctx, _("to check: gpux orders --format json | grep %s"), coid);
+		goto out;
+	}
+	if (ctx->format == CLI_FORMAT_TABLE)
+		say(ctx, "%s", "");
+	print_order_result(ctx, o);
+	/* nothing traded and nothing resting: say so in the exit status too */
+	rc = (o->status == API_ORDER_EXPIRED && o->filled_gpus == 0) ? CLI_FAILED : CLI_OK;
+out:
+	free(coid);
+	api_preview_free(&pv);
+	api_order_free(&o);
+	api_error_free(&e);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+/* ---- gpux orders, gpux cancel ----------------------------------------------------------- */
+
+int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_orders *l = NULL;
+	struct api_error *e = NULL;
+	struct cli_sheet *s = NULL;
+	struct api_list_query q = {.status = "all", .limit = 200};
+	const char *st, *g;
+	char *cursor = NULL;
+	int rc, pages = 0;
+
+	if ((rc = cli_args_parse(ctx, "orders", cli_orders_opts, argc, argv, 0, &a)) != CLI_OK)
+		return rc;
+	if ((st = cli_arg(&a, cli_orders_opts, "--status")) != NULL) {
+		if (strcmp(st, "open") == 0)
+			q.status = "open";
+		else if (strcmp(st, "done") == 0 || strcmp(st, "closed") == 0)
+			q.status = "closed";
+		else if (strcmp(st, "all") == 0)
+			q.status = "all";
+		else {
+			rc = cli_usage(ctx, _("--status: \"%s\" is not a status; accepted: open, done, all"),
+				       st);
+			goto out;
+		}
+	}
+	if ((g = cli_arg(&a, cli_orders_opts, "--gpu")) != NULL &&
+	    (rc = check_gpu(ctx, "orders", g, &q.gpu)) != CLI_OK)
+		goto out;
+	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	s = cli_sheet_new();
+	cli_sheet_column(s, "id", _("Order"), CLI_RIGHT);
+	cli_sheet_column_for(s, "client_order_id", "client_order_id", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column(s, "gpu", _("GPU"), CLI_LEFT);
+	cli_sheet_column(s, "side", _("Side"), CLI_LEFT);
+	cli_sheet_column(s, "type", _("Type"), CLI_LEFT);
+	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
+	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "hours", _("Hours"), CLI_RIGHT);
+	cli_sheet_column(s, "filled_gpus", _("Filled"), CLI_RIGHT);
+	cli_sheet_column(s, "remaining_gpus", _("Resting"), CLI_RIGHT);
+	cli_sheet_column(s, "status", _("Status"), CLI_LEFT);
+	cli_sheet_column(s, "time_in_force", _("TIF"), CLI_LEFT);
+	cli_sheet_column_for(s, "hold_minor", "hold_minor", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column(s, "created_at", _("Created"), CLI_LEFT);
+	do {
+		q.cursor = cursor;
+		if (api_orders(c, &q, &l, &e) != 0) {
+			rc = fail_api(ctx, e);
+			goto out;
+		}
+		for (size_t i = 0; i < l->n; i++) {
+			const struct api_order *o = &l->v[i];
+			cli_sheet_row(s);
+			cli_sheet_int(s, NULL, o->id);
+			cli_sheet_text(s, NULL, o->client_order_id);
+			cli_sheet_text(s, gpu_name(ctx, o->gpu), o->gpu);
+			cli_sheet_text(s, side_text(o->side), api_side_name(o->side));
+			cli_sheet_text(s, o->type == API_LIMIT ? _("limit") : _("market"),
+				       api_order_type_name(o->type));
+			cell_usd(s, ctx, o->price_cents);
+			cell_int(s, ctx, o->gpus);
+			cell_int(s, ctx, o->hours);
+			cell_int(s, ctx, o->filled_gpus);
+			cell_int(s, ctx, o->remaining_gpus);
+			cli_sheet_text(s, status_text(o->status), api_order_status_name(o->status));
+			cli_sheet_text(s, api_tif_name(o->tif), api_tif_name(o->tif));
+			cli_sheet_int(s, NULL, o->hold_minor);
+			cli_sheet_text(s, NULL, o->currency);
+			cell_time(s, ctx, o->created_at);
+		}
+		free(cursor);
+		cursor = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
+		api_orders_free(&l);
+	} while (cursor != NULL && ++pages < MAX_PAGES);
+	if (cursor != NULL)
+		cli_sheet_note(s, _("More orders exist than are shown here."));
+	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+out:
+	free(cursor);
+	cli_sheet_free(&s);
+	api_orders_free(&l);
+	api_error_free(&e);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+int cli_cmd_cancel(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_order *o = NULL;
+	struct api_error *e = NULL;
+	int64_t id;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "cancel", cli_cancel_opts, argc, argv, 1, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 1) {
+		rc = cli_usage(ctx, "%s", _("cancel: which order? e.g. gpux cancel 41 (ids: gpux orders)"));
+		goto out;
+	}
+	if ((rc = parse_id(ctx, "cancel", a.pos[0], &id)) != CLI_OK)
+		goto out;
+	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	if (api_order_cancel(c, id, &o, &e) != 0) {
+		if (e->kind == API_ERR_HTTP && e->http_status == 409)
+			rc = cli_fail(ctx, _("order %lld is not resting any more: %s"), (long long)id,
+				      e->message);
+		else if (e->kind == API_ERR_HTTP && e->http_status == 404)
+			rc = cli_fail(ctx, _("you have no order %lld (see gpux orders)"), (long long)id);
+		else
+			rc = fail_api(ctx, e);
+		goto out;
+	}
+	if (ctx->format == CLI_FORMAT_TABLE)
+		say(ctx, _("Cancelled order %lld (%lld of %lld GPUs had filled)."), (long long)o->id,
+		    (long long)o->filled_gpus, (long long)o->gpus);
+	else
+		print_order_result(ctx, o);
+	rc = CLI_OK;
+out:
+	api_order_free(&o);
+	api_error_free(&e);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+/* ---- gpux rentals, gpux stop -------------------------------------------------------------- */
+
+static const char *rental_status_text(enum api_rental_status s)
+{
+	switch (s) {
+	case API_RENTAL_ACTIVE: return _("active");
+	case API_RENTAL_COMPLETED: return _("completed");
+	case API_RENTAL_STOPPED: return _("stopped");
+	}
+	return "?";
+}
+
+int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_rentals *l = NULL;
+	struct api_error *e = NULL;
+	struct cli_sheet *s = NULL;
+	struct api_list_query q = {.status = "all", .limit = 200};
+	const char *st, *g;
+	char *cursor = NULL;
+	int rc, pages = 0;
+
+	if ((rc = cli_args_parse(ctx, "rentals", cli_rentals_opts, argc, argv, 0, &a)) != CLI_OK)
+		return rc;
+	if ((st = cli_arg(&a, cli_rentals_opts, "--status")) != NULL) {
+		if (strcmp(st, "active") != 0 && strcmp(st, "ended") != 0 && strcmp(st, "all") != 0) {
+			rc = cli_usage(ctx, _("--status: \"%s\" is not a status; accepted: active, "
+					      "ended, all"), st);
+			goto out;
+		}
+		q.status = st;
+	}
+	if ((g = cli_arg(&a, cli_rentals_opts, "--gpu")) != NULL &&
+	    (rc = check_gpu(ctx, "rentals", g, &q.gpu)) != CLI_OK)
+		goto out;
+	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	s = cli_sheet_new();
+	cli_sheet_column(s, "id", _("Rental"), CLI_RIGHT);
+	cli_sheet_column(s, "gpu", _("GPU"), CLI_LEFT);
+	cli_sheet_column(s, "role", _("Role"), CLI_LEFT);
+	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "hours", _("Hours"), CLI_RIGHT);
+	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
+	cli_sheet_column(s, "status", _("Status"), CLI_LEFT);
+	cli_sheet_column(s, "hours_billed", _("Billed h"), CLI_RIGHT);
+	cli_sheet_column(s, "hourly_minor", _("Per hour"), CLI_RIGHT);
+	cli_sheet_column(s, "billed_minor", _("Billed"), CLI_RIGHT);
+	cli_sheet_column(s, "refunded_minor", _("Refunded"), CLI_RIGHT);
+	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "order_id", "order_id", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column(s, "started_at", _("Started"), CLI_LEFT);
+	cli_sheet_column(s, "ends_at", _("Ends"), CLI_LEFT);
+	do {
+		q.cursor = cursor;
+		if (api_rentals(c, &q, &l, &e) != 0) {
+			rc = fail_api(ctx, e);
+			goto out;
+		}
+		for (size_t i = 0; i < l->n; i++) {
+			const struct api_rental *r = &l->v[i];
+			cli_sheet_row(s);
+			cli_sheet_int(s, NULL, r->id);
+			cli_sheet_text(s, gpu_name(ctx, r->gpu), r->gpu);
+			cli_sheet_text(s, r->seller ? _("seller") : _("buyer"),
+				       r->seller ? "seller" : "buyer");
+			cell_int(s, ctx, r->gpus);
+			cell_int(s, ctx, r->hours);
+			cell_usd(s, ctx, r->price_cents);
+			cli_sheet_text(s, rental_status_text(r->status),
+				       api_rental_status_name(r->status));
+			cell_int(s, ctx, r->hours_billed);
+			cell_money(s, ctx, r->hourly_minor, r->currency);
+			cell_money(s, ctx, r->billed_minor, r->currency);
+			cell_money(s, ctx, r->refunded_minor, r->currency);
+			cli_sheet_text(s, NULL, r->currency);
+			cli_sheet_int(s, NULL, r->order_id);
+			cell_time(s, ctx, r->started_at);
+			cell_time(s, ctx, r->stopped_at >= 0 ? r->stopped_at : r->ends_at);
+		}
+		free(cursor);
+		cursor = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
+		api_rentals_free(&l);
+	} while (cursor != NULL && ++pages < MAX_PAGES);
+	if (cursor != NULL)
+		cli_sheet_note(s, _("More rentals exist than are shown here."));
+	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+out:
+	free(cursor);
+	cli_sheet_free(&s);
+	api_rentals_free(&l);
+	api_error_free(&e);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+int cli_cmd_stop(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_rental *r = NULL;
+	struct api_error *e = NULL;
+	int64_t id;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "stop", cli_stop_opts, argc, argv, 1, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 1) {
+		rc = cli_usage(ctx, "%s", _("stop: which rental? e.g. gpux stop 9 (ids: gpux rentals)"));
+		goto out;
+	}
+	if ((rc = parse_id(ctx, "stop", a.pos[0], &id)) != CLI_OK)
+		goto out;
+	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	if (api_rental_stop(c, id, &r, &e) != 0) {
+		if (e->kind == API_ERR_HTTP && e->http_status == 409)
+			rc = cli_fail(ctx, _("rental %lld has already ended: %s"), (long long)id,
+				      e->message);
+		else if (e->kind == API_ERR_HTTP && e->http_status == 404)
+			rc = cli_fail(ctx, _("you have no rental %lld (see gpux rentals)"), (long long)id);
+		else
+			rc = fail_api(ctx, e);
+		goto out;
+	}
+	if (ctx->format == CLI_FORMAT_TABLE) {
+		char *b = fmt_money(ctx, r->billed_minor, r->currency);
+		char *f = fmt_money(ctx, r->refunded_minor, r->currency);
+		say(ctx, _("Stopped rental %lld: %lld of %lld hours billed (%s), %s refunded."),
+		    (long long)r->id, (long long)r->hours_billed, (long long)r->hours, b, f);
+		free(b);
+		free(f);
+	} else {
+		struct cli_sheet *s = cli_sheet_new();
+		cli_sheet_column(s, "id", "id", CLI_RIGHT);
+		cli_sheet_column(s, "status", "status", CLI_LEFT);
+		cli_sheet_column(s, "hours", "hours", CLI_RIGHT);
+		cli_sheet_column(s, "hours_billed", "hours_billed", CLI_RIGHT);
+		cli_sheet_column(s, "billed_minor", "billed_minor", CLI_RIGHT);
+		cli_sheet_column(s, "refunded_minor", "refunded_minor", CLI_RIGHT);
+		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
+		cli_sheet_row(s);
+		cli_sheet_int(s, NULL, r->id);
+		cli_sheet_text(s, NULL, api_rental_status_name(r->status));
+		cli_sheet_int(s, NULL, r->hours);
+		cli_sheet_int(s, NULL, r->hours_billed);
+		cli_sheet_int(s, NULL, r->billed_minor);
+		cli_sheet_int(s, NULL, r->refunded_minor);
+		cli_sheet_text(s, NULL, r->currency);
+		cli_sheet_print(ctx, s);
+		cli_sheet_free(&s);
+	}
+	rc = CLI_OK;
+out:
+	api_rental_free(&r);
+	api_error_free(&e);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+/* ---- gpux account, gpux deposit --------------------------------------------------------------- */
+
+static void kv_money(struct cli_sheet *s, const struct cli_ctx *ctx, const char *label,
+		     int64_t v, const char *ccy)
+{
+	char *d = fmt_money(ctx, v, ccy);
+
+	cli_sheet_row(s);
+	cli_sheet_text(s, label, label);
+	cli_sheet_text(s, d, d);
+	free(d);
+}
+
+static void kv_text(struct cli_sheet *s, const char *label, const char *v)
+{
+	cli_sheet_row(s);
+	cli_sheet_text(s, label, label);
+	cli_sheet_text(s, v, v);
+}
+
+static void print_account(struct cli_ctx *ctx, const struct api_account *a, bool local)
+{
+	struct cli_sheet *s = cli_sheet_new();
+	char *t;
+
+	if (ctx->format != CLI_FORMAT_TABLE) {
+		cli_sheet_column(s, "id", "id", CLI_RIGHT);
+		cli_sheet_column(s, "email", "email", CLI_LEFT);
+		cli_sheet_column(s, "country", "country", CLI_LEFT);
+		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
+		cli_sheet_column(s, "role", "role", CLI_LEFT);
+		cli_sheet_column(s, "vat_rate_bp", "vat_rate_bp", CLI_RIGHT);
+		cli_sheet_column(s, "available_minor", "available_minor", CLI_RIGHT);
+		cli_sheet_column(s, "held_minor", "held_minor", CLI_RIGHT);
+		cli_sheet_column(s, "total_minor", "total_minor", CLI_RIGHT);
+		cli_sheet_column(s, "open_orders", "open_orders", CLI_RIGHT);
+		cli_sheet_column(s, "active_rentals", "active_rentals", CLI_RIGHT);
+		cli_sheet_column(s, "local_demo", "local_demo", CLI_LEFT);
+		cli_sheet_row(s);
+		cli_sheet_int(s, NULL, a->id);
+		cli_sheet_text(s, NULL, a->email);
+		cli_sheet_text(s, NULL, a->country);
+		cli_sheet_text(s, NULL, a->currency);
+		cli_sheet_text(s, NULL, api_role_name(a->role));
+		cli_sheet_int(s, NULL, a->vat_rate_bp);
+		cli_sheet_int(s, NULL, a->balance.available_minor);
+		cli_sheet_int(s, NULL, a->balance.held_minor);
+		cli_sheet_int(s, NULL, a->balance.total_minor);
+		cli_sheet_int(s, NULL, a->open_orders);
+		cli_sheet_int(s, NULL, a->active_rentals);
+		cli_sheet_bool(s, NULL, local);
+	} else {
+		cli_sheet_column(s, "field", "", CLI_LEFT);
+		cli_sheet_column(s, "value", "", CLI_LEFT);
+		t = xasprintf("%lld", (long long)a->id);
+		kv_text(s, _("Account"), t);
+		free(t);
+		kv_text(s, _("Email"), a->email);
+		t = i18n_fmt_percent(ctx->lang, (double)a->vat_rate_bp / 100.0, 2);
+		{
+			char *cv = xasprintf("%s (%s %s)", a->country, _("VAT"), t);
+			kv_text(s, _("Country"), cv);
+			free(cv);
+		}
+		free(t);
+		kv_text(s, _("Currency"), a->currency);
+		kv_text(s, _("Role"), api_role_name(a->role));
+		kv_money(s, ctx, _("Available"), a->balance.available_minor, a->currency);
+		kv_money(s, ctx, _("Held"), a->balance.held_minor, a->currency);
+		kv_money(s, ctx, _("Total"), a->balance.total_minor, a->currency);
+		t = xasprintf("%lld", (long long)a->open_orders);
+		kv_text(s, _("Open orders"), t);
+		free(t);
+		t = xasprintf("%lld", (long long)a->active_rentals);
+		kv_text(s, _("Active rentals"), t);
+		free(t);
+		if (local)
+			cli_sheet_note(s, _("Local demo exchange: simulated money."));
+	}
+	cli_sheet_print(ctx, s);
+	cli_sheet_free(&s);
+}
+
+int cli_cmd_account(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c;
+	struct api_account *acc = NULL;
+	struct api_error *e = NULL;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "account", cli_account_opts, argc, argv, 0, &a)) != CLI_OK)
+		return rc;
+	cli_args_free(&a);
+	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL)
+		return CLI_FAILED;
+	if (api_account(c, &acc, &e) != 0) {
+		rc = fail_api(ctx, e);
+		if (e->http_status == 401)
+			note(ctx, "%s", _("give your API key with --key, GPUX_API_KEY or \"key = …\" in "
+					  "the config file"));
+	} else {
+		print_account(ctx, acc, api_client_is_local_demo(c));
+		rc = CLI_OK;
+	}
+	api_account_free(&acc);
+	api_error_free(&e);
+	api_client_free(&c);
+	return rc;
+}
+
+int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_account *acc = NULL;
+	struct api_deposit *d = NULL;
+	struct api_error *e = NULL;
+	int64_t amount;
+	char *cause = NULL;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "deposit", cli_deposit_opts, argc, argv, 1, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 1) {
+		rc = cli_usage(ctx, "%s", _("deposit: how much? e.g. gpux deposit 500 (in your "
+					    "account's currency)"));
+		goto out;
+	}
+	if (i18n_parse_decimal(ctx->lang, a.pos[0], 2, &amount, &cause) != 0 || amount < 1 ||
+	    amount > MAX_DEPOSIT_MINOR) {
+		rc = cli_usage(ctx, _("deposit: \"%s\" is not an amount%s%s; accepted: 0.01 to "
+				      "1000000000 in your account's currency, e.g. %s"),
+			       a.pos[0], cause != NULL ? ": " : "", cause != NULL ? cause : "",
+			       i18n_decimal_sep(ctx->lang) == ',' ? "500,00" : "500.00");
+		free(cause);
+		goto out;
+	}
+	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	if (api_deposit(c, amount, &d, &e) != 0) {
+		rc = fail_api(ctx, e);
+		if (e->http_status == 403)
+			note(ctx, "%s", _("this exchange takes real payments: top up through its "
+					  "operator, not with gpux deposit"));
+		goto out;
+	}
+	if (ctx->format == CLI_FORMAT_TABLE) {
+		char *x = fmt_money(ctx, d->amount_minor, d->currency);
+		char *av = fmt_money(ctx, d->balance.available_minor, d->currency);
+		say(ctx, _("Deposited %s; available now %s."), x, av);
+		free(x);
+		free(av);
+	} else {
+		struct cli_sheet *s = cli_sheet_new();
+		cli_sheet_column(s, "id", "id", CLI_RIGHT);
+		cli_sheet_column(s, "amount_minor", "amount_minor", CLI_RIGHT);
+		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
+		cli_sheet_column(s, "available_minor", "available_minor", CLI_RIGHT);
+		cli_sheet_column(s, "held_minor", "held_minor", CLI_RIGHT);
+		cli_sheet_column(s, "total_minor", "total_minor", CLI_RIGHT);
+		cli_sheet_row(s);
+		cli_sheet_int(s, NULL, d->id);
+		cli_sheet_int(s, NULL, d->amount_minor);
+		cli_sheet_text(s, NULL, d->currency);
+		cli_sheet_int(s, NULL, d->balance.available_minor);
+		cli_sheet_int(s, NULL, d->balance.held_minor);
+		cli_sheet_int(s, NULL, d->balance.total_minor);
+		cli_sheet_print(ctx, s);
+		cli_sheet_free(&s);
+	}
+	rc = CLI_OK;
+out:
+	api_account_free(&acc);
+	api_deposit_free(&d);
+	api_error_free(&e);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+/* ---- the live prices of gpux table / gpux fit ----------------------------------------------------- */
+
+int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cause)
+{
+	struct api_client *c;
+	struct api_quotes *q = NULL;
+	struct api_error *e = NULL;
+	struct view_price *items;
+
+	memset(out, 0, sizeof *out);
+	/* a table is worth printing without prices: do not wait long for them */
+	if ((c = open_client(ctx, 2, 5000, false, cause)) == NULL)
+		return -1;
+	if (api_quotes(c, NULL, &q, &e) != 0) {
+		*cause = api_error_text(e);
+		api_error_free(&e);
+		api_client_free(&c);
+		return -1;
+	}
+	items = xcalloc(q->n + 1, sizeof *items);
+	for (size_t i = 0; i < q->n; i++) {
+		items[i].gpu_id = xstrdup(q->v[i].gpu);
+		items[i].cents = q->v[i].best_ask_cents;
+	}
+	out->items = items;
+	out->n = q->n;
+	out->stale = false;
+	api_quotes_free(&q);
+	api_client_free(&c);
+	return 0;
+}

@@ -159,7 +159,7 @@ static void fkeys_layout(struct wfkeys *f, int width)
 	for (size_t i = 0; i < f->n; i++) {
 		int kw = wtext_width(f->items[i].label, f->base.ui->ascii);
 		int tw = wtext_width(f->items[i].text, f->base.ui->ascii);
-		int w = kw + (tw < 6 ? 6 : tw);
+		int w = kw + (tw + 1 < 6 ? 6 : tw + 1);
 		f->x[i] = pos;
 		f->w[i] = pos + w <= width ? w : (pos < width ? width - pos : 0);
 		pos += w;

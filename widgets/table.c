@@ -344,6 +344,26 @@ void wtable_set_scroll(struct wtable *t, size_t col)
 	t->base.dirty = true;
 }
 
+void wtable_show_column(struct wtable *t, size_t col)
+{
+	relayout(t);
+	if (col == 0 || col >= t->ncols || (col >= t->lay.first && col < t->lay.end))
+		return;
+	if (col < t->lay.first) {
+		t->scroll = col;
+	} else {
+		/* the smallest scroll that shows col */
+		while (t->scroll < col) {
+			t->scroll++;
+			relayout(t);
+			if (col < t->lay.end)
+				break;
+		}
+	}
+	relayout(t);
+	t->base.dirty = true;
+}
+
 void wtable_set_empty_text(struct wtable *t, const char *text)
 {
 	free(t->empty_text);

@@ -45,6 +45,8 @@ int wwidget_place(struct wwidget *w, int y, int x, int h, int wd)
 	w->win = newwin(h, wd, y, x);
 	if (w->win == NULL)
 		return -1;
+	/* the terminal cursor stays where the frame's focused field puts it */
+	leaveok(w->win, TRUE);
 	w->y = y;
 	w->x = x;
 	w->h = h;

@@ -438,6 +438,9 @@ void wtable_select(struct wtable *t, size_t row);
 void wtable_set_sort(struct wtable *t, int col, bool desc);
 /* Scroll so that scrollable column `col` is shown first. */
 void wtable_set_scroll(struct wtable *t, size_t col);
+/* Scroll as little as needed for column col to be shown (e.g. the column
+ * just chosen for sorting). */
+void wtable_show_column(struct wtable *t, size_t col);
 void wtable_set_empty_text(struct wtable *t, const char *text);
 /* The column under screen column x (from the last layout), or -1. */
 int wtable_column_at(const struct wtable *t, int x);
@@ -637,5 +640,32 @@ void wfield_set_error(struct wfield *f, const char *utf8);
 void wfield_focus(struct wfield *f, bool on);
 /* Where the terminal cursor belongs (screen coordinates); false if hidden. */
 bool wfield_cursor(const struct wfield *f, int *y, int *x);
+
+/* ---- text field: the GNU readline engine (widgets/rlfield.c) ------------------------------- */
+
+/* A field engine on GNU readline's callback interface: readline's emacs keys,
+ * kill ring (shared by all fields) and the user's inputrc (editing-mode stays
+ * emacs: Esc cancels), and a history list per history_id, recalled with ↑/↓:
+ * fields with the same id share one list, which outlives them (a form opened
+ * again recalls what was typed last time); NULL gives a private list.
+ * Readline has one line buffer: each engine keeps its own text and is loaded
+ * into readline on focus(on) or its first key, saved on focus(off) or when
+ * another engine loads. Keys readline does not use (Tab, PgUp, F-keys, Ctrl
+ * keys it leaves unbound) return W_IGNORED. Text is UTF-8 whatever the
+ * locale. Nothing reaches the terminal. UI thread only. */
+/* A key reader that tells Alt-x from Esc then x may deliver WFIELD_KEY_ALT | x
+ * (ESC x to readline: Alt-B/F/D, Alt-Backspace, Alt-←/→); a lone Esc cancels. */
+enum { WFIELD_KEY_ALT = 0x400000 };
+extern const struct wfield_engine wfield_readline;
+/* An engine state for wfield_new_engine(&wfield_readline, ...): initial text
+ * (NULL: empty), at most max_bytes bytes (0: 1024; longer input is refused),
+ * history_id copied (NULL: private). Freed by wfield_readline.destroy. */
+void *wfield_readline_new(const char *initial, size_t max_bytes, const char *history_id);
+/* A field with the readline engine (1024 bytes at most). */
+struct wfield *wfield_new_readline(const struct wui *ui, const char *prompt, const char *initial,
+				   const char *history_id);
+/* At exit, once every readline engine is destroyed: free the named history
+ * lists and readline's hooks (for leak checkers). A later engine starts over. */
+void wfield_readline_shutdown(void);
 
 #endif

@@ -1,0 +1,272 @@
+/*
+ * The exchange feed of the TUI: best asks every 2 s (GET /v1/quotes with the
+ * last ETag, so an unchanged book costs a 304), the market state and the
+ * account every 10 s, all through the client's non-blocking calls pumped by
+ * the main loop. Nothing here waits.
+ *
+ * Failure is a state, not an event: a failed or unanswered request (no
+ * answer for TUI_STALE_MS is abandoned) marks the prices stale with the
+ * client's one-line reason; the last prices stay on screen, dimmed; the next
+ * tick simply tries again, and the first good reply clears it all.
+ *
+ * A price that changed between two replies flashes for TUI_FLASH_MS
+ * (per GPU, with its direction), decided here by comparing the two replies,
+ * so every tab agrees on what is flashing.
+ */
+#include "tui/tui_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+static int64_t price_in(const struct view_price *p, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(p[i].gpu_id, id) == 0)
+			return p[i].cents;
+	return -1;
+}
+
+static void prices_free(struct tui_market *m)
+{
+	for (size_t i = 0; i < m->n_prices; i++)
+		free((char *)m->prices[i].gpu_id);
+	free(m->prices);
+	m->prices = NULL;
+	m->n_prices = 0;
+}
+
+static void set_stale(struct tui *t, const char *reason)
+{
+	bool was = t->m.stale;
+
+	free(t->m.stale_reason);
+	t->m.stale_reason = xstrdup(reason);
+	t->m.stale = true;
+	if (!was && t->m.have_prices)
+		tui_apply_prices(t); /* price cells turn dim */
+}
+
+static void on_quotes(void *ud, struct api_quotes *r, const struct api_error *e)
+{
+	struct tui *t = ud;
+	struct tui_market *m = &t->m;
+	int64_t now = util_now_ms();
+
+	m->quotes_req = 0;
+	if (e != NULL) {
+		char *why = api_error_text(e);
+		set_stale(t, why);
+		free(why);
+		return;
+	}
+	if (r->unchanged && m->have_prices) {
+		bool was = m->stale;
+		m->stale = false;
+		m->updated_ms = now;
+		if (was)
+			tui_apply_prices(t);
+		api_quotes_free(&r);
+		return;
+	}
+	struct view_price *np = xcalloc(r->n ? r->n : 1, sizeof *np);
+	for (size_t i = 0; i < r->n; i++) {
+		np[i].gpu_id = xstrdup(r->v[i].gpu);
+		np[i].cents = r->v[i].best_ask_cents;
+	}
+	if (m->have_prices) {
+		for (size_t g = 0; g < t->cat->n_gpus; g++) {
+			const char *id = t->cat->gpus[g].id;
+			int64_t a = price_in(m->prices, m->n_prices, id);
+			int64_t b = price_in(np, r->n, id);
+			if (a == b)
+				continue;
+			m->flash_until[g] = now + TUI_FLASH_MS;
+			m->flash_dir[g] = a >= 0 && b >= 0 ? (b > a ? 1 : -1) : 2;
+		}
+	}
+	prices_free(m);
+	m->prices = np;
+	m->n_prices = r->n;
+	free(m->etag);
+	m->etag = r->etag ? xstrdup(r->etag) : NULL;
+	m->have_prices = true;
+	m->stale = false;
+	m->updated_ms = now;
+	api_quotes_free(&r);
+	tui_apply_prices(t);
+}
+
+static void on_market(void *ud, struct api_market *r, const struct api_error *e)
+{
+	struct tui *t = ud;
+
+	t->m.market_req = 0;
+	if (e != NULL)
+		return; /* the quotes say whether the exchange is there */
+	t->m.have_market = true;
+	t->m.state = r->state;
+	t->m.opens_at = r->opens_at;
+	api_market_free(&r);
+}
+
+static void on_account(void *ud, struct api_account *r, const struct api_error *e)
+{
+	struct tui *t = ud;
+
+	t->m.account_req = 0;
+	if (e != NULL) {
+		/* no key, or an exchange without accounts: no balance shown */
+		if (e->http_status == 401 || e->http_status == 403 || e->http_status == 404) {
+			free(t->m.balance);
+			t->m.balance = NULL;
+		}
+		return;
+	}
+	free(t->m.balance);
+	t->m.balance = r->has_balance
+		? i18n_fmt_money(t->o->lang, r->balance.available_minor, r->currency)
+		: NULL;
+	api_account_free(&r);
+}
+
+void tui_market_init(struct tui *t)
+{
+	t->m.flash_until = xcalloc(t->cat->n_gpus + 1, sizeof *t->m.flash_until);
+	t->m.flash_dir = xcalloc(t->cat->n_gpus + 1, sizeof *t->m.flash_dir);
+	t->m.next_quotes_ms = 0;
+	t->m.next_market_ms = 0;
+}
+
+void tui_market_free(struct tui *t)
+{
+	prices_free(&t->m);
+	free(t->m.stale_reason);
+	free(t->m.etag);
+	free(t->m.balance);
+	free(t->m.flash_until);
+	free(t->m.flash_dir);
+	memset(&t->m, 0, sizeof t->m);
+}
+
+int tui_market_tick(struct tui *t, int64_t now)
+{
+	struct tui_market *m = &t->m;
+	int64_t next;
+
+	if (t->api == NULL)
+		return -1;
+	if (m->quotes_req != 0 && now - m->quotes_sent_ms >= TUI_STALE_MS) {
+		/* a hung exchange: give up on this request, say so, ask again */
+		api_abandon(t->api, m->quotes_req);
+		m->quotes_req = 0;
+		char *why = xasprintf(_("no answer from the exchange for %d s"), TUI_STALE_MS / 1000);
+		set_stale(t, why);
+		free(why);
+		m->next_quotes_ms = now;
+	}
+	if (m->quotes_req == 0 && now >= m->next_quotes_ms) {
+		m->quotes_sent_ms = now;
+		m->next_quotes_ms = now + TUI_REFRESH_MS;
+		m->quotes_req = api_quotes_start(t->api, m->etag, on_quotes, t);
+	}
+	if (now >= m->next_market_ms) {
+		m->next_market_ms = now + TUI_MARKET_MS;
+		if (m->market_req == 0)
+			m->market_req = api_market_start(t->api, on_market, t);
+		if (m->account_req == 0)
+			m->account_req = api_account_start(t->api, on_account, t);
+	}
+	next = m->next_quotes_ms < m->next_market_ms ? m->next_quotes_ms : m->next_market_ms;
+	if (m->quotes_req != 0 && m->quotes_sent_ms + TUI_STALE_MS < next)
+		next = m->quotes_sent_ms + TUI_STALE_MS;
+	return next <= now ? 0 : (int)(next - now);
+}
+
+int tui_flash(const struct tui *t, size_t g, int64_t now)
+{
+	if (t->m.flash_until == NULL || g >= t->cat->n_gpus || now >= t->m.flash_until[g])
+		return 0;
+	return t->m.flash_dir[g];
+}
+
+int64_t tui_market_next_change(struct tui *t, int64_t now)
+{
+	int64_t next = -1;
+
+	for (size_t g = 0; g < t->cat->n_gpus; g++)
+		if (t->m.flash_until[g] > now && (next < 0 || t->m.flash_until[g] < next))
+			next = t->m.flash_until[g];
+	if (t->m.have_prices) {
+		/* the "updated N s ago" clock */
+		int64_t tick = t->m.updated_ms + ((now - t->m.updated_ms) / 1000 + 1) * 1000;
+		if (next < 0 || tick < next)
+			next = tick;
+	}
+	if (t->msg != NULL && (next < 0 || t->msg_until < next))
+		next = t->msg_until;
+	return next;
+}
+
+static const char *state_name(enum api_market_state s)
+{
+	switch (s) {
+	case API_MARKET_PRE_OPEN: return _("pre-open");
+	case API_MARKET_OPEN: return _("market open");
+	case API_MARKET_HALTED: return _("trading halted");
+	}
+	return "?";
+}
+
+void tui_status_update(struct tui *t, int64_t now)
+{
+	struct wstatus *s = t->status;
+	struct tui_tab *tb = &t->tab[t->cur];
+	char *x;
+
+	wstatus_begin(s);
+	if (t->msg != NULL && now < t->msg_until)
+		wstatus_add(s, t->msg, WR_STATUS_WARN, false);
+	if (t->api == NULL) {
+		wstatus_add(s, t->api_error ? t->api_error
+				: _("no exchange yet: the catalogue without prices"),
+			    WR_STATUS_WARN, false);
+	} else {
+		bool local = api_client_is_local_demo(t->api);
+		wstatus_add(s, local ? _("local demo exchange") : api_client_label(t->api),
+			    local ? WR_STATUS_WARN : WR_STATUS, false);
+		if (t->m.stale) {
+			x = xasprintf(_("STALE: %s"), t->m.stale_reason ? t->m.stale_reason : "?");
+			wstatus_add(s, x, WR_STATUS_ERROR, false);
+			free(x);
+		}
+		if (t->m.have_market)
+			wstatus_add(s, state_name(t->m.state), WR_STATUS, false);
+		if (t->m.balance != NULL) {
+			x = xasprintf(_("balance %s"), t->m.balance);
+			wstatus_add(s, x, WR_STATUS, false);
+			free(x);
+		}
+	}
+	if (tb->filter != NULL && t->filter == NULL) {
+		char *n = tui_count_text(t);
+		x = xasprintf(_("filter \"%s\": %s"), tb->filter, n);
+		wstatus_add(s, x, WR_STATUS, false);
+		free(x);
+		free(n);
+	}
+	if (t->api != NULL) {
+		if (t->m.have_prices) {
+			long ago = (long)((now - t->m.updated_ms) / 1000);
+			x = xasprintf(P_("prices updated %ld s ago", "prices updated %ld s ago",
+					 (unsigned long)ago), ago);
+			wstatus_add(s, x, t->m.stale ? WR_STATUS_ERROR : WR_STATUS, true);
+			free(x);
+		} else if (!t->m.stale) {
+			wstatus_add(s, _("waiting for prices"), WR_STATUS, true);
+		}
+	}
+	wstatus_commit(s);
+}

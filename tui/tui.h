@@ -1,0 +1,51 @@
+/*
+ * tui — gpux's interactive screen: per-workload GPU tables with live prices
+ * (and, on top of the same loop and widgets, the fit panel and the order
+ * form of the next issues).
+ *
+ * One thread, one poll(): the keyboard (stdin), a self-pipe written by the
+ * signal handlers (SIGWINCH, SIGTERM, SIGINT, SIGHUP), the exchange client's
+ * sockets (api_fds/api_perform) and a timeout from the nearest timer (price
+ * refresh every 2 s, a flash ending, the status clock). Key handlers change
+ * state and return W_* flags; one frame function then renders the widgets
+ * that are dirty (wnoutrefresh each) and ends with one doupdate(). The
+ * terminal is restored on every way out: normal return, SIGTERM/SIGINT/
+ * SIGHUP, fatal() (util_set_fatal_hook) and crashing signals.
+ */
+#ifndef GPUX_TUI_H
+#define GPUX_TUI_H
+
+#include <stdbool.h>
+
+#include "i18n/i18n.h"
+
+struct catalog;
+struct api_client;
+struct api_config;
+struct api_open_opts;
+
+struct tui_options {
+	const struct catalog *catalog; /* borrowed; must outlive tui_run */
+	enum i18n_lang lang;           /* for the views' formatting (i18n_init is the caller's) */
+	bool ascii;                    /* --ascii: ASCII symbols and text even on UTF-8 */
+	/* The exchange, the first of these that is set: a client already open
+	 * (borrowed; the TUI pumps it in its poll loop); a configuration to make
+	 * one from; the options of api_open() (flag, environment, config file,
+	 * else the local demo exchange, started before the screen opens). None:
+	 * the catalogue without prices, and the status bar says so. A client
+	 * that cannot be made leaves the reason in the status bar. */
+	struct api_client *client;
+	const struct api_config *api;
+	const struct api_open_opts *open;
+	/* Where the column choices are remembered (`columns.WORKLOAD = id,id,…`
+	 * lines of the shared config file). NULL: api_conf_path(). "" : nowhere. */
+	const char *config_path;
+};
+
+/* Run the interactive screen until the user quits. Returns the exit status:
+ * 0 after q/F10, 1 when there is no usable terminal (stdin or stdout not a
+ * terminal, TERM unset, "dumb" or unknown: a message on stderr points to the
+ * scriptable commands), 128 + N after signal N (SIGTERM, SIGINT, SIGHUP). */
+int tui_run(const struct tui_options *opts);
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * Internal to tui/: the application state shared by the loop (app.c), the
+ * key map (keys.c), the browse screen (browse.c), the exchange feed
+ * (market.c) and the remembered settings (settings.c).
+ */
+#ifndef GPUX_TUI_INT_H
+#define GPUX_TUI_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "tui/tui.h"
+#include "view/view.h"
+#include "widgets/widgets.h"
+
+enum {
+	TUI_MIN_COLS = 20,
+	TUI_MIN_LINES = 6,
+	TUI_REFRESH_MS = 2000,      /* prices */
+	TUI_MARKET_MS = 10000,      /* market state and account */
+	TUI_FLASH_MS = 1000,        /* a changed price flashes this long */
+	TUI_MSG_MS = 4000,          /* a transient message in the status bar */
+	TUI_STALE_MS = 6000,        /* no answer for this long: stale */
+};
+
+/* Actions of the application's key map (the table's own navigation keys are
+ * the table widget's bindings). */
+enum tui_action {
+	A_NONE,
+	A_QUIT,
+	A_HELP,
+	A_TAB,          /* the tab of the digit pressed */
+	A_TAB_NEXT,
+	A_TAB_PREV,
+	A_SORT_NEXT,
+	A_SORT_PREV,
+	A_SORT_REVERSE,
+	A_FILTER,
+	A_COLUMNS,
+	A_ESCAPE,
+	A_REDRAW,
+};
+
+/* One workload's tab. */
+struct tui_tab {
+	const struct catalog_workload *w;
+	struct view_table *view;    /* built when first shown */
+	char **col_ids;             /* the chosen columns after GPU, in order */
+	size_t n_col_ids;
+	size_t *vis;                /* visible columns: indexes into view->columns */
+	size_t n_vis;
+	char *cursor_gpu;           /* the GPU under the cursor (id), or NULL */
+	size_t scroll;              /* sideways scroll of the table */
+	char *filter;               /* NULL: none */
+};
+
+/* What the exchange last told us. */
+struct tui_market {
+	struct view_price *prices;  /* gpu ids owned */
+	size_t n_prices;
+	bool have_prices;
+	bool stale;
+	char *stale_reason;
+	int64_t updated_ms;         /* monotonic time of the last good quotes */
+	char *etag;
+	uint64_t quotes_req;        /* in flight, 0 none */
+	int64_t quotes_sent_ms;
+	int64_t next_quotes_ms;
+	bool have_market;
+	enum api_market_state state;
+	int64_t opens_at;
+	uint64_t market_req;
+	int64_t next_market_ms;
+	char *balance;              /* formatted, or NULL */
+	uint64_t account_req;
+	int64_t *flash_until;       /* per catalogue GPU */
+	int *flash_dir;             /* +1 up, -1 down, 0 new */
+};
+
+enum tui_overlay { OV_NONE, OV_HELP, OV_COLUMNS, OV_DIALOG };
+
+struct tui {
+	const struct tui_options *o;
+	const struct catalog *cat;
+	struct wui ui;
+	bool ascii;
+	int lines, cols;
+	bool too_small;
+	bool small_dirty;           /* the too-small notice must be drawn */
+	bool need_layout;
+	WINDOW *inwin;              /* input only; never drawn */
+
+	struct wtabs *tabs;
+	struct wtable *table;
+	struct wstatus *status;
+	struct wfkeys *fkeys;
+	struct wfield *filter;      /* while a filter is typed */
+	struct wwidget *overlay;
+	enum tui_overlay ov;
+
+	struct tui_tab *tab;
+	size_t n_tabs, cur;
+
+	struct api_client *api;
+	bool api_owned;             /* made by the TUI from o->api (else borrowed) */
+	char *api_error;            /* the client could not be made */
+	struct tui_market m;
+
+	char *msg;                  /* transient status message */
+	int64_t msg_until;
+
+	char *conf_path;            /* NULL: settings are not remembered */
+
+	int exit_status;
+	bool quit;
+};
+
+/* ---- app.c ---- */
+/* A transient message in the status bar (copied). */
+void tui_message(struct tui *t, const char *msg);
+/* Recompute the layout before the next frame. */
+void tui_relayout(struct tui *t);
+
+/* ---- keys.c ---- */
+/* Handle one event in the browse screen; returns W_* flags. */
+unsigned tui_handle_event(struct tui *t, const struct wevent *ev);
+/* The help overlay generated from the key maps. */
+struct whelp *tui_help_new(struct tui *t);
+
+/* ---- browse.c ---- */
+void tui_browse_init(struct tui *t);
+void tui_browse_free(struct tui *t);
+/* Switch to tab i (builds its view); keeps each tab's cursor and scroll. */
+void tui_show_tab(struct tui *t, size_t i);
+/* The current tab's view changed (prices, sort, filter, columns): reload the
+ * table and put the cursor back on its GPU. keep_widths: columns do not
+ * shrink (a price update). */
+void tui_refresh_table(struct tui *t, bool keep_widths);
+/* Remember the GPU under the cursor of the current tab. */
+void tui_note_cursor(struct tui *t);
+void tui_sort_step(struct tui *t, int dir);
+void tui_sort_reverse(struct tui *t);
+/* Sort by visible column vc (a header click): again on the same column reverses. */
+void tui_sort_visible(struct tui *t, size_t vc);
+void tui_set_filter(struct tui *t, const char *text);
+/* Open the column chooser; apply its result. */
+void tui_columns_open(struct tui *t);
+void tui_columns_apply(struct tui *t, const struct wchecklist *c);
+/* "N of M shown" for the current tab (malloc'ed). */
+char *tui_count_text(struct tui *t);
+/* Apply the market's prices to every built view (no flash bookkeeping). */
+void tui_apply_prices(struct tui *t);
+
+/* ---- market.c ---- */
+void tui_market_init(struct tui *t);
+void tui_market_free(struct tui *t);
+/* Start what is due (quotes, market, account); returns the ms until the
+ * next thing is due. */
+int tui_market_tick(struct tui *t, int64_t now);
+/* Build the status bar from the market state. */
+void tui_status_update(struct tui *t, int64_t now);
+/* Earliest time something on screen changes by itself (flash end, status
+ * clock), or -1. */
+int64_t tui_market_next_change(struct tui *t, int64_t now);
+/* Whether GPU index g is flashing now: 0 no, else +1 up / -1 down / 2 new. */
+int tui_flash(const struct tui *t, size_t g, int64_t now);
+
+/* ---- settings.c ---- */
+/* The column ids remembered for workload id (malloc'ed array of malloc'ed
+ * strings), or 0 when nothing is remembered. */
+size_t tui_settings_columns(struct tui *t, const char *workload, char ***ids);
+/* Remember them; a failure is reported as a status message. */
+void tui_settings_save_columns(struct tui *t, const char *workload, char *const *ids, size_t n);
+
+#endif

@@ -210,6 +210,15 @@ static void cell_int(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t v)
 	free(d);
 }
 
+/* An id: plain digits in every format. */
+static void cell_id(struct cli_sheet *s, int64_t v)
+{
+	char *d = xasprintf("%lld", (long long)v);
+
+	cli_sheet_int(s, d, v);
+	free(d);
+}
+
 static void cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t)
 {
 	char *raw = iso_time(t), *d;
@@ -513,7 +522,7 @@ static void print_preview(struct cli_ctx *ctx, const struct api_preview *p)
 		say(ctx, _("  %lld GPUs would rest on the book"), (long long)p->rest_gpus);
 	if (p->expire_gpus > 0)
 		say(ctx, _("  %lld GPUs would expire unfilled"), (long long)p->expire_gpus);
-	if (p->side == API_BUY) {
+	if (p->side == API_BUY && p->n_fills > 0) {
 		char *net = fmt_money(ctx, p->net_minor, p->currency);
 		char *vat = fmt_money(ctx, p->vat_minor, p->currency);
 		char *tot = fmt_money(ctx, p->total_minor, p->currency);
@@ -523,15 +532,15 @@ static void print_preview(struct cli_ctx *ctx, const struct api_preview *p)
 		free(vat);
 		free(tot);
 		free(bp);
-		if (p->hold_minor > 0) {
-			char *h = fmt_money(ctx, p->hold_minor, p->currency);
-			say(ctx, _("  hold at acceptance: %s"), h);
-			free(h);
-		}
-	} else {
+	} else if (p->side == API_SELL && p->n_fills > 0) {
 		char *tot = fmt_money(ctx, p->total_minor, p->currency);
 		say(ctx, _("  the fills would pay you %s"), tot);
 		free(tot);
+	}
+	if (p->side == API_BUY && p->hold_minor > 0) {
+		char *h = fmt_money(ctx, p->hold_minor, p->currency);
+		say(ctx, _("  hold at acceptance: %s"), h);
+		free(h);
 	}
 	{
 		char *av = fmt_money(ctx, p->balance_available_minor, p->currency);
@@ -897,7 +906,7 @@ int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
 		for (size_t i = 0; i < l->n; i++) {
 			const struct api_order *o = &l->v[i];
 			cli_sheet_row(s);
-			cli_sheet_int(s, NULL, o->id);
+			cell_id(s, o->id);
 			cli_sheet_text(s, NULL, o->client_order_id);
 			cli_sheet_text(s, gpu_name(ctx, o->gpu), o->gpu);
 			cli_sheet_text(s, side_text(o->side), api_side_name(o->side));
@@ -1042,7 +1051,7 @@ int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
 		for (size_t i = 0; i < l->n; i++) {
 			const struct api_rental *r = &l->v[i];
 			cli_sheet_row(s);
-			cli_sheet_int(s, NULL, r->id);
+			cell_id(s, r->id);
 			cli_sheet_text(s, gpu_name(ctx, r->gpu), r->gpu);
 			cli_sheet_text(s, r->seller ? _("seller") : _("buyer"),
 				       r->seller ? "seller" : "buyer");
@@ -1056,7 +1065,7 @@ int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
 			cell_money(s, ctx, r->billed_minor, r->currency);
 			cell_money(s, ctx, r->refunded_minor, r->currency);
 			cli_sheet_text(s, NULL, r->currency);
-			cli_sheet_int(s, NULL, r->order_id);
+			cell_id(s, r->order_id);
 			cell_time(s, ctx, r->started_at);
 			cell_time(s, ctx, r->stopped_at >= 0 ? r->stopped_at : r->ends_at);
 		}
@@ -1196,10 +1205,10 @@ static void print_account(struct cli_ctx *ctx, const struct api_account *a, bool
 		cli_sheet_int(s, NULL, a->active_rentals);
 		cli_sheet_bool(s, NULL, local);
 	} else {
-		cli_sheet_column(s, "field", "", CLI_LEFT);
+		cli_sheet_column(s, "field", _("Account"), CLI_LEFT);
 		cli_sheet_column(s, "value", "", CLI_LEFT);
 		t = xasprintf("%lld", (long long)a->id);
-		kv_text(s, _("Account"), t);
+		kv_text(s, _("Id"), t);
 		free(t);
 		kv_text(s, _("Email"), a->email);
 		t = i18n_fmt_percent(ctx->lang, (double)a->vat_rate_bp / 100.0, 2);

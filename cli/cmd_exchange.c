@@ -1346,8 +1346,9 @@ int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cau
 	struct view_price *items;
 
 	memset(out, 0, sizeof *out);
-	/* a table is worth printing without prices: do not wait long for them */
-	if ((c = open_client(ctx, 2, 5000, false, cause)) == NULL)
+	/* a table is worth printing without prices: do not wait long for them.
+	 * Quiet: `gpux table` keeps stderr for errors (its tests hold it to that) */
+	if ((c = open_client(ctx, 2, 5000, true, cause)) == NULL)
 		return -1;
 	if (api_quotes(c, NULL, &q, &e) != 0) {
 		*cause = api_error_text(e);

@@ -30,7 +30,20 @@ expect_match() { # desc text regex
   if printf '%s' "$2" | grep -qE -- "$3"; then ok "$1"; else fail "$1" "[$2] does not match /$3/"; fi
 }
 at_exit() { _cleanups="$1; $_cleanups"; }
-_cleanup() { eval "$_cleanups"; rm -rf "$TMPD"; }
+# Every test has its own HOME and XDG directories: gpux's config file and the
+# local demo exchange that gpux starts when no exchange is configured (the
+# embedded default, api/local.c) live and die with the test.
+export HOME="$TMPD/home" XDG_CONFIG_HOME="$TMPD/home/.config"
+export XDG_DATA_HOME="$TMPD/home/.local/share" XDG_RUNTIME_DIR="$TMPD/run"
+unset GPUX_API GPUX_API_KEY GPUX_TIMEOUT
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+stop_local_gpuxd() { # the local demo exchange gpux may have started
+  if [ -s "$XDG_RUNTIME_DIR/gpux/gpuxd.pid" ]; then
+    kill "$(cat "$XDG_RUNTIME_DIR/gpux/gpuxd.pid")" 2>/dev/null
+    rm -f "$XDG_RUNTIME_DIR/gpux/gpuxd.pid"
+  fi
+}
+_cleanup() { eval "$_cleanups"; stop_local_gpuxd; rm -rf "$TMPD"; }
 trap _cleanup EXIT INT TERM
 
 wait_for() { # retry a command for up to 10 s

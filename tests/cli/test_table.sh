@@ -83,12 +83,13 @@ expect_match "English B300 row" "$(printf '%s\n' "$out" | grep '^B300')" 'Not pu
 expect_match "English header" "$(printf '%s\n' "$out" | head -1)" '^GPU +Memory +Memory type +Bandwidth +Tensor BF16 +Full training, 1 GPU +Full training, 8 GPUs +Price/h$'
 
 # ---- json --------------------------------------------------------------------------
-"$GPUX" table training --format json >"$TMPD/t.json"
+# an unreachable exchange: the table comes without prices (and a warning on stderr)
+GPUX_API=http://127.0.0.1:9 "$GPUX" table training --format json >"$TMPD/t.json" 2>/dev/null
 check "json parses" jq -e . "$TMPD/t.json"
 expect_eq "json: 9 rows" "$(jq length "$TMPD/t.json")" 9
 expect_eq "json: B300 bandwidth is null (not published)" "$(jq -c '.[0] | [.gpu, .bandwidth, .bf16, .fit_full_1, .fit_full_8]' "$TMPD/t.json")" '["b300",null,null,10,110]'
 expect_eq "json: H200 raw numbers" "$(jq -c '.[] | select(.gpu == "h200") | [.memory, .bandwidth, .bf16, .memory_type]' "$TMPD/t.json")" '[141,4800,989,"HBM3e"]'
-expect_eq "json: no live price yet -> null" "$(jq -c '[.[].price] | unique' "$TMPD/t.json")" '[null]'
+expect_eq "json: exchange unreachable -> price null" "$(jq -c '[.[].price] | unique' "$TMPD/t.json")" '[null]'
 for w in inference imagegen rendering hpc; do
   "$GPUX" table "$w" --format json >"$TMPD/$w.json" 2>"$TMPD/err"
   check "table $w --format json is valid json with rows" jq -e 'length > 0 and (.[0] | has("gpu") and has("price"))' "$TMPD/$w.json"

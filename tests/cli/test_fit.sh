@@ -69,6 +69,13 @@ expect_eq "--sort job_avail_gb:desc: B300 first" "$("$GPUX" fit 70 --sort job_av
 expect_eq "--sort cheapest: GPUs that cannot take the job come last" \
   "$("$GPUX" fit 70 --method full --zero 0 --sort cheapest --format json | jq -c '[.[].gpus_run > 0] | . == (sort | reverse)')" true
 
+# ---- the job's cost per hour at the live best ask (local demo exchange) -----------------
+"$GPUX" fit 70 --method qlora --format json >"$TMPD/c.json" 2>/dev/null
+expect_eq "job_cost = GPUs it runs on x best ask, for every priced GPU" \
+  "$(jq -c '[.[] | select(.price != null and .gpus_run > 0)] | (length > 0) and all(.job_cost == .gpus_run * .price)' "$TMPD/c.json")" true
+expect_eq "--sort cheapest: job cost ascending among priced GPUs" \
+  "$("$GPUX" fit 70 --method qlora --sort cheapest --format json 2>/dev/null | jq -c '[.[] | select(.job_cost != null) | .job_cost] | (length > 0) and . == sort')" true
+
 # ---- table format: localized, the job columns, the assumptions --------------------------------
 out=$("$GPUX" fit 70 --method qlora --lang pt-PT)
 expect_match "pt-PT: header translated" "$(printf '%s\n' "$out" | head -1)" '^GPU +Precisa/GPU'

@@ -119,6 +119,19 @@ expect_eq "--filter nothing: just the header in csv" "$("$GPUX" table training -
 expect_eq "global flags after the command: same as before it" \
   "$("$GPUX" --lang pt-PT --format csv table hpc)" "$("$GPUX" table hpc --format csv --lang pt-PT)"
 
+# ---- live prices (the local demo exchange gpux starts by itself) ----------------------
+"$GPUX" table training --format json --sort price >"$TMPD/p.json" 2>"$TMPD/err"
+if jq -e '[.[].price] | all(. != null)' "$TMPD/p.json" >/dev/null 2>&1; then
+  expect_eq "live prices: integer cents, ascending with --sort price" \
+    "$(jq -c '[.[].price] | (all(type == "number" and . == floor and . > 0)) and (. == sort)' "$TMPD/p.json")" true
+  expect_eq "live prices: --sort price:desc is the reverse order of prices" \
+    "$("$GPUX" table training --format json --sort price:desc 2>/dev/null | jq -c '[.[].price] | . == (sort | reverse)')" true
+  out=$("$GPUX" table training --lang pt-PT 2>/dev/null)
+  expect_match "live prices in pt-PT: US\$ with a decimal comma" "$(printf '%s\n' "$out" | grep '^H200')" 'US\$ [0-9]+,[0-9]{2}$'
+else
+  fail "live prices from the local demo exchange" "$(cat "$TMPD/err")"
+fi
+
 # ---- --ascii ------------------------------------------------------------------------------
 out=$("$GPUX" table training --lang pt-PT --ascii)
 expect_eq "--ascii: only ASCII bytes" "$(printf '%s' "$out" | LC_ALL=C grep -c '[^ -~]')" 0

@@ -183,7 +183,7 @@ struct api_open_opts {
 	const char *url;           /* --api, or NULL */
 	const char *key;           /* --key, or NULL */
 	bool insecure;             /* --insecure */
-	long timeout_ms;           /* 0: config or default */
+	long timeout_ms;           /* at most this per attempt (0: config or default) */
 	int max_attempts;          /* 0: default */
 };
 struct api_client *api_open(const struct api_open_opts *o, struct api_settings *used,

@@ -523,7 +523,10 @@ struct api_client *api_open(const struct api_open_opts *o, struct api_settings *
 
 	if (api_settings_resolve(o->url, o->key, &s, cause) != 0)
 		return NULL;
-	cfg.timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : s.timeout_ms;
+	/* the configured timeout, capped by the caller's */
+	cfg.timeout_ms = s.timeout_ms;
+	if (o->timeout_ms > 0 && (cfg.timeout_ms <= 0 || o->timeout_ms < cfg.timeout_ms))
+		cfg.timeout_ms = o->timeout_ms;
 	cfg.connect_timeout_ms = s.connect_timeout_ms;
 	cfg.insecure = o->insecure;
 	cfg.max_attempts = o->max_attempts;

@@ -132,7 +132,7 @@ static int read_int(const cJSON *v, const char *path, const char *name, int64_t 
 		if (isfinite(d) && d == floor(d))
 			set_cause(cause, "%s: %.17g is too large to be exact (limit 2^53)", p, d);
 		else
-			set_cause(cause, "%s: expected a whole number, got %.17g", p, d);
+			set_cause(cause, "%s: expected a whole number, got %.15g", p, d);
 		free(p);
 		return -1;
 	}

@@ -363,8 +363,10 @@ int api_settings_resolve(const char *url, const char *key, struct api_settings *
 	memset(out, 0, sizeof *out);
 	path = api_conf_path();
 	out->config_path = path;
-	if (path != NULL && api_conf_load(path, &conf, cause) != 0)
+	if (path != NULL && api_conf_load(path, &conf, cause) != 0) {
+		api_settings_clear(out);
 		return -1;
+	}
 	if (url == NULL || *url == '\0')
 		url = getenv("GPUX_API");
 	if (url == NULL || *url == '\0')

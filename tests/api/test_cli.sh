@@ -87,6 +87,31 @@ expect_match "too expensive: the exchange's reason" "$(cat "$TMPD/err")" 'INSUFF
 g order sell h200 --gpus 1 --hours 1 --limit 900 --yes --format json
 expect_eq "a sell at 900.00 rests on the book" "$(jq -r '.[0].status' "$TMPD/out")" open
 
+# ---- on a terminal, without --yes: the preview, then a question ----------------------
+tui_start 120 30 sh -c "GPUX_API='$GPUXD_URL' GPUX_API_KEY='$KEY' '$GPUX' order buy h200 --gpus 1 --hours 3 --limit 2.22; echo EXIT=\$?; sleep 30"
+if tui_wait 'Place this order\? \[y/N\]'; then
+  expect_match "terminal: the preview comes before the question" "$(tui_screen)" 'Preview: buy 1 × H200 GPUs for 3 h, limit \$2\.22'
+  tui_keys n Enter
+  tui_wait 'EXIT=' || true
+  expect_match "terminal: n → not placed, exit 1" "$(tui_screen)" 'not placed'
+  expect_match "terminal: n → exit 1" "$(tui_screen)" 'EXIT=1'
+else
+  fail "terminal: asks before placing" "$(tui_screen)"
+fi
+tmx kill-server 2>/dev/null
+tui_start 120 30 sh -c "GPUX_API='$GPUXD_URL' GPUX_API_KEY='$KEY' '$GPUX' order buy h200 --gpus 1 --hours 3 --limit 2.22; echo EXIT=\$?; sleep 30"
+if tui_wait 'Place this order\? \[y/N\]'; then
+  tui_keys y Enter
+  tui_wait 'EXIT=' || true
+  expect_match "terminal: y → placed, resting" "$(tui_screen)" 'Resting: order [0-9]+, 1 × H200 GPUs at \$2\.22'
+  expect_match "terminal: y → exit 0" "$(tui_screen)" 'EXIT=0'
+else
+  fail "terminal: asks before placing (2)" "$(tui_screen)"
+fi
+tmx kill-server 2>/dev/null
+oid=$(curl -sS -H "Authorization: Bearer $KEY" "$GPUXD_URL/v1/orders?status=open" | jq '.orders[] | select(.price_cents == 222) | .id')
+g cancel "$oid" >/dev/null
+
 # ---- bad input: exit 2, one line saying what is accepted, nothing sent ----------------
 while IFS='|' read -r args want; do
   # shellcheck disable=SC2086
@@ -118,7 +143,7 @@ deposit -5|deposit
 orders --status pending|accepted: open, done, all
 book|which GPU
 CASES
-expect_eq "bad input sent no order" "$(curl -sS -H "Authorization: Bearer $KEY" "$GPUXD_URL/v1/orders?status=all" | jq '.orders | length')" 4
+expect_eq "bad input sent no order" "$(curl -sS -H "Authorization: Bearer $KEY" "$GPUXD_URL/v1/orders?status=all" | jq '.orders | length')" 5
 
 # ---- the key ---------------------------------------------------------------------------
 g --insecure account

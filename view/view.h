@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/api.h"   /* the wire types read by view/order.c (types only) */
 #include "data/catalog.h"
 #include "fit/fit.h"
 #include "i18n/i18n.h"
@@ -235,5 +236,43 @@ void view_job_use_preset(struct fit_job *job, const struct catalog_model *m);
 /* A job's answer formatted as the job columns show it: memory in GB
  * ("63,4 GB" in pt-PT). malloc'ed. */
 char *view_fmt_gb(enum i18n_lang lang, double gb);
+
+/* ---- orders in plain words (view/order.c) ---------------------------------------
+ * Shared by `gpux order` and the TUI's order form. Pure; the api/ structs are
+ * only read. Results are malloc'ed UTF-8, lines joined by "\n". */
+/* What gpux knows around a refusal, for words with numbers in them; -1 / NULL
+ * where unknown. */
+struct view_order_ctx {
+	const char *currency;       /* the account's (amounts below are in it) */
+	int64_t required_minor;     /* the hold the order needs */
+	int64_t available_minor;    /* the available balance */
+	int64_t opens_at;           /* the market's announced opening (Unix s) */
+};
+
+/* "resting", "partly filled, resting", "filled", … (static, translated). */
+const char *view_order_status_text(enum i18n_lang lang, enum api_order_status st);
+/* A time in force in plain words ("IOC, immediate or cancel: …"); DEFAULT is
+ * the exchange's default for a market (ioc) or limit (gtc) order. Static. */
+const char *view_tif_text(enum i18n_lang lang, enum api_tif tif, bool market);
+/* Average fill price in US cents (rounded), -1 when nothing filled. */
+int64_t view_order_avg_price(const struct api_order *o);
+/* The confirmation: side, count, GPU, hours, type, price or cap, time in
+ * force, and with the exchange's preview p (may be NULL) what fills now, the
+ * total with VAT, the hold, the rate and the balance after. */
+char *view_order_summary(enum i18n_lang lang, const char *gpu_name, const struct api_order_req *r,
+			 const struct api_preview *p);
+/* What an order placed did: filled at which price, partly filled and
+ * resting, resting, expired; its fills and rentals; whether a retry found it
+ * already placed. The same lines as `gpux order` prints. */
+char *view_order_result(enum i18n_lang lang, const char *gpu_name, const struct api_order *o);
+/* A refusal by the exchange's stable code (MARKET_NOT_OPEN, INSUFFICIENT_FUNDS,
+ * …; a preview's would_reject) in words a buyer understands, with what to do
+ * next; x may be NULL. */
+char *view_refusal_text(enum i18n_lang lang, const char *code, const char *message,
+			const struct view_order_ctx *x);
+/* Any error of the exchange client in such words: refusals by code, an
+ * unknown order outcome (with its client order id), timeouts, network. */
+char *view_api_error_words(enum i18n_lang lang, const struct api_error *e,
+			   const struct view_order_ctx *x);
 
 #endif

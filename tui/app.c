@@ -173,6 +173,7 @@ static void layout(struct tui *t)
 			wwidget_hide(&t->filter->base);
 		if (t->overlay != NULL)
 			wwidget_hide(t->overlay);
+		tui_trade_layout(t); /* order.c */
 		return;
 	}
 	wwidget_place(&t->tabs->base, 0, 0, 1, t->cols);
@@ -188,6 +189,7 @@ static void layout(struct tui *t)
 	place_overlay(t);
 	/* windows were made afresh: let the table keep its cursor in view */
 	wtable_select(t->table, t->table->sel);
+	tui_trade_layout(t); /* order.c: a page over the tables */
 }
 
 static void draw_too_small(struct tui *t)
@@ -242,6 +244,7 @@ static void frame(struct tui *t)
 		any |= wwidget_render(&t->filter->base);
 	else
 		any |= wwidget_render(&t->fkeys->base);
+	any |= tui_trade_render(t, any); /* order.c */
 	if (t->overlay != NULL) {
 		if (any)
 			wwidget_touch(t->overlay);
@@ -255,6 +258,9 @@ static void frame(struct tui *t)
 			curs_set(1);
 			any = true;
 		}
+	} else if (t->overlay == NULL && tui_trade_cursor(t)) { /* order.c */
+		curs_set(1);
+		any = true;
 	} else {
 		curs_set(0);
 	}
@@ -419,6 +425,7 @@ static void make_widgets(struct tui *t)
 	wfkeys_add(t->fkeys, WKEY_F1, "F1", _("Help"));
 	wfkeys_add(t->fkeys, WKEY_F2, "F2", _("Columns"));
 	wfkeys_add(t->fkeys, WKEY_F3, "F3", _("Filter"));
+	wfkeys_add(t->fkeys, WKEY_F5, "F5", _("Buy")); /* order.c */
 	wfkeys_add(t->fkeys, WKEY_F6, "F6", _("Sort"));
 	wfkeys_add(t->fkeys, WKEY_F10, "F10", _("Quit"));
 	tui_browse_init(t);
@@ -426,6 +433,7 @@ static void make_widgets(struct tui *t)
 
 static void free_all(struct tui *t)
 {
+	tui_trade_free(t); /* order.c */
 	wwidget_free(&t->overlay);
 	wfield_free(&t->filter);
 	tui_browse_free(t);
@@ -450,6 +458,7 @@ static void run_loop(struct tui *t)
 
 		if (t->api != NULL)
 			timeout = tui_market_tick(t, now);
+		tui_trade_tick(t, now, &timeout); /* order.c */
 		int64_t next = tui_market_next_change(t, now);
 		if (next >= 0 && (timeout < 0 || next - now < timeout))
 			timeout = next <= now ? 0 : (int)(next - now);

@@ -34,6 +34,14 @@ static const struct wbinding bindings[] = {
 	{ WKEY_F3, A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)") },
 	{ 'c', A_COLUMNS, N_("Choose and order the columns") },
 	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns") },
+	/* order.c: order entry, orders, rentals, account */
+	{ 'b', A_BUY, N_("Buy the selected GPU: the order form") },
+	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form") },
+	{ 's', A_SELL, N_("Sell the selected GPU (seller accounts)") },
+	{ 'o', A_ORDERS, N_("Your orders (cancel with x)") },
+	{ WKEY_F7, A_ORDERS, N_("Your orders (cancel with x)") },
+	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)") },
+	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger") },
 	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter") },
 	{ 'L' - '@', A_REDRAW, N_("Redraw the screen") },
 	{ '?', A_HELP, N_("This help") },
@@ -132,6 +140,24 @@ static unsigned do_action(struct tui *t, enum tui_action a, wkey key)
 		clearok(curscr, TRUE);
 		tui_relayout(t);
 		return W_HANDLED | W_REDRAW;
+	/* order.c */
+	case A_BUY:
+	case A_SELL:
+		tui_note_cursor(t);
+		if (t->tab[t->cur].cursor_gpu == NULL)
+			tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		else
+			tui_order_open(t, t->tab[t->cur].cursor_gpu, a == A_SELL, 0, 0);
+		return W_HANDLED | W_REDRAW;
+	case A_ORDERS:
+		tui_orders_open(t);
+		return W_HANDLED | W_REDRAW;
+	case A_RENTALS:
+		tui_rentals_open(t);
+		return W_HANDLED | W_REDRAW;
+	case A_ACCOUNT:
+		tui_account_open(t);
+		return W_HANDLED | W_REDRAW;
 	case A_NONE:
 		break;
 	}
@@ -158,6 +184,7 @@ static unsigned overlay_event(struct tui *t, const struct wevent *ev)
 	wwidget_touch(&t->fkeys->base);
 	if (t->filter != NULL)
 		wwidget_touch(&t->filter->base);
+	tui_trade_touch(t); /* order.c */
 	return W_HANDLED | W_REDRAW;
 }
 
@@ -227,6 +254,8 @@ unsigned tui_handle_event(struct tui *t, const struct wevent *ev)
 		}
 		return W_HANDLED;
 	}
+	if (tui_trade_shown(t)) /* order.c: a page replaces the tables */
+		return tui_trade_event(t, ev);
 	if (t->filter != NULL) {
 		r = filter_event(t, ev);
 		if (r != W_IGNORED)

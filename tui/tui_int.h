@@ -42,6 +42,12 @@ enum tui_action {
 	A_COLUMNS,
 	A_ESCAPE,
 	A_REDRAW,
+	/* order.c: order entry, orders, rentals, account */
+	A_BUY,
+	A_SELL,
+	A_ORDERS,
+	A_RENTALS,
+	A_ACCOUNT,
 };
 
 /* One workload's tab. */
@@ -114,6 +120,9 @@ struct tui {
 
 	char *conf_path;            /* NULL: settings are not remembered */
 
+	struct tui_trade *trade;    /* order.c: the order, orders, rentals and account
+	                               pages (made when first shown), or NULL */
+
 	int exit_status;
 	bool quit;
 };
@@ -167,6 +176,34 @@ void tui_status_update(struct tui *t, int64_t now);
 int64_t tui_market_next_change(struct tui *t, int64_t now);
 /* Whether GPU index g is flashing now: 0 no, else +1 up / -1 down / 2 new. */
 int tui_flash(const struct tui *t, size_t g, int64_t now);
+
+/* ---- order.c ---- (tui/order*.c, tui/rentals.c, tui/account.c: issue 7)
+ * Pages that replace the tables: the order form, your orders, your rentals,
+ * your account. Esc goes back to the tables. */
+/* Open the order form for catalogue GPU gpu_id: buy, or sell (seller
+ * accounts only: a buyer gets a message instead), gpus × hours prefilled
+ * (<= 0: the form's defaults). Callable from any screen (the fit panel). */
+void tui_order_open(struct tui *t, const char *gpu_id, bool sell, int gpus, int hours);
+void tui_orders_open(struct tui *t);
+void tui_rentals_open(struct tui *t);
+void tui_account_open(struct tui *t);
+/* True while one of those pages is shown (it gets every event). */
+bool tui_trade_shown(const struct tui *t);
+/* Hooks of the loop (app.c, keys.c): layout() ends with tui_trade_layout
+ * (hides the browse widgets under a page, or the page's when it is not
+ * shown); frame() renders the page after the browse widgets (true when
+ * something was copied; under: something beneath changed) and asks it for
+ * the terminal cursor (true: moved into the page's focused field); events
+ * go to tui_trade_event while a page is shown; tui_trade_tick starts due
+ * requests and lowers *timeout_ms (-1 infinite); tui_trade_touch after an
+ * overlay closed; tui_trade_free at the end. */
+void tui_trade_layout(struct tui *t);
+bool tui_trade_render(struct tui *t, bool under);
+bool tui_trade_cursor(struct tui *t);
+unsigned tui_trade_event(struct tui *t, const struct wevent *ev);
+void tui_trade_tick(struct tui *t, int64_t now, int *timeout_ms);
+void tui_trade_touch(struct tui *t);
+void tui_trade_free(struct tui *t);
 
 /* ---- settings.c ---- */
 /* The column ids remembered for workload id (malloc'ed array of malloc'ed

@@ -99,6 +99,7 @@ else
   fail "terminal: asks before placing" "$(tui_screen)"
 fi
 tmx kill-server 2>/dev/null
+TMUX_SOCK="$TMPD/tmux2.sock"   # a fresh server: the old one may still be going away
 tui_start 120 30 sh -c "GPUX_API='$GPUXD_URL' GPUX_API_KEY='$KEY' '$GPUX' order buy h200 --gpus 1 --hours 3 --limit 2.22; echo EXIT=\$?; sleep 30"
 if tui_wait 'Place this order\? \[y/N\]'; then
   tui_keys y Enter

@@ -327,8 +327,8 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		cli_sheet_int(s, NULL, j->gpus_run);
 		if (training) {
 			if (isfinite(j->train_hours)) {
-				double secs = j->train_hours * 3600;
-				char *d = i18n_fmt_duration(ctx->lang, secs < 9e18 ? (int64_t)secs : INT64_MAX);
+				/* the fit panel's figure too (view/fitfmt.c) */
+				char *d = view_fmt_run_time(ctx->lang, j->train_hours, ctx->ascii);
 				cli_sheet_number(s, d, j->train_hours);
 				free(d);
 			} else {
@@ -344,7 +344,7 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		}
 		if (inference) {
 			if (isfinite(j->decode_tokens_s)) {
-				char *d = i18n_fmt_number(ctx->lang, j->decode_tokens_s, 0);
+				char *d = view_fmt_tokens_s(ctx->lang, j->decode_tokens_s, ctx->ascii);
 				cli_sheet_number(s, d, j->decode_tokens_s);
 				free(d);
 			} else {

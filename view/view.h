@@ -236,6 +236,12 @@ void view_job_use_preset(struct fit_job *job, const struct catalog_model *m);
 /* A job's answer formatted as the job columns show it: memory in GB
  * ("63,4 GB" in pt-PT). malloc'ed. */
 char *view_fmt_gb(enum i18n_lang lang, double gb);
+/* (view/fitfmt.c) A training run's duration from hours, as `gpux fit` and
+ * the fit panel show it ("8 d 4 h"); "—" ("-" when ascii) when unknown. */
+char *view_fmt_run_time(enum i18n_lang lang, double hours, bool ascii);
+/* Decode tokens/s as `gpux fit` and the fit panel show it: a whole number
+ * ("1.234" in pt-PT); "—" ("-") when unknown. malloc'ed, both. */
+char *view_fmt_tokens_s(enum i18n_lang lang, double tokens_s, bool ascii);
 
 /* ---- orders in plain words (view/order.c) ---------------------------------------
  * Shared by `gpux order` and the TUI's order form. Pure; the api/ structs are

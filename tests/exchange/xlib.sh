@@ -1,0 +1,75 @@
+# Helpers for the gpuxd black-box tests (sourced after tests/lib.sh).
+#
+#   xd_start [ARGS...]        start gpuxd on loopback with the admin key of these
+#                             tests (market open unless ARGS say otherwise)
+#   req METHOD PATH [BODY] [KEY]   one request; sets ST (HTTP status) and BODY
+#   jqb FILTER                jq -r FILTER on BODY
+#   signup CC CUR ROLE        open an account; sets ACC and KEY
+#   deposit ACC AMOUNT        admin deposit
+#   balance KEY               prints "available held"
+#   sql QUERY                 read-only query on the running gpuxd's database
+#   ledger_check              the ledger's invariants hold (prints why not)
+#
+# Money in these tests is checked to the minor unit against the formulas of
+# docs/API.md ("Money, VAT, FX and rounding"), worked out by hand in comments.
+ADMIN_KEY=test-admin-key-0123456789abcdef
+printf '%s\n' "$ADMIN_KEY" >"$TMPD/admin.key"
+
+xd_start() {
+  start_gpuxd --admin-key-file "$TMPD/admin.key" --quiet "$@"
+}
+
+req() { # METHOD PATH [BODY] [KEY]
+  _m=$1 _p=$2 _b=${3:-} _k=${4:-}
+  set -- -s -o "$TMPD/resp" -w '%{http_code}' -X "$_m"
+  if [ -n "$_k" ]; then set -- "$@" -H "Authorization: Bearer $_k"; fi
+  if [ -n "$_b" ]; then set -- "$@" --data-binary "$_b"; fi
+  ST=$(curl "$@" "$GPUXD_URL$_p")
+  BODY=$(cat "$TMPD/resp")
+}
+
+jqb() { printf '%s' "$BODY" | jq -r "$1"; }
+
+signup() { # CC CUR ROLE
+  req POST /v1/accounts "{\"email\":\"t$RANDOM@example.com\",\"country\":\"$1\",\"currency\":\"$2\",\"role\":\"$3\"}"
+  ACC=$(jqb .id)
+  KEY=$(jqb .api_key)
+}
+
+deposit() { # ACC AMOUNT
+  req POST /v1/deposits "{\"account_id\":$1,\"amount_minor\":$2}" "$ADMIN_KEY"
+}
+
+balance() { # KEY
+  req GET /v1/account "" "$1"
+  jqb '"\(.balance.available_minor) \(.balance.held_minor)"'
+}
+
+advance() { # SECONDS
+  req POST /v1/admin/clock "{\"advance_seconds\":$1}" "$ADMIN_KEY"
+}
+
+sql() { sqlite3 -readonly "$GPUXD_DB" "$1"; }
+
+# The ledger's invariants (docs/API.md): every entry is two rows in one
+# currency summing to zero; each currency sums to zero; every balance in the
+# accounts table equals the sum of its ledger rows, bucket by bucket; no
+# customer balance is negative; held equals the holds of resting orders plus
+# the unbilled hours of active rentals.
+ledger_check() {
+  _why=""
+  _bad=$(sql "SELECT entry FROM ledger GROUP BY entry HAVING count(*) <> 2 OR sum(amount) <> 0 OR count(DISTINCT currency) <> 1 LIMIT 3")
+  [ -n "$_bad" ] && _why="$_why entries not balanced: $_bad;"
+  _bad=$(sql "SELECT currency, sum(amount) FROM ledger GROUP BY currency HAVING sum(amount) <> 0")
+  [ -n "$_bad" ] && _why="$_why currency sums: $_bad;"
+  _bad=$(sql "SELECT a.id FROM accounts a WHERE a.available <> (SELECT coalesce(sum(amount),0) FROM ledger l WHERE l.account = a.id AND l.bucket = 'available') OR a.held <> (SELECT coalesce(sum(amount),0) FROM ledger l WHERE l.account = a.id AND l.bucket = 'held') LIMIT 3")
+  [ -n "$_bad" ] && _why="$_why balances differ from the ledger: $_bad;"
+  _bad=$(sql "SELECT id FROM accounts WHERE kind IN ('customer','demo') AND (available < 0 OR held < 0) LIMIT 3")
+  [ -n "$_bad" ] && _why="$_why negative: $_bad;"
+  _bad=$(sql "SELECT a.id FROM accounts a WHERE a.kind IN ('customer','demo') AND a.held <> (SELECT coalesce(sum(hold),0) FROM orders o WHERE o.account = a.id) + (SELECT coalesce(sum((hours - hours_billed) * gpus * (net_unit + vat_unit)),0) FROM rentals r WHERE r.buyer = a.id AND r.status = 'active') LIMIT 3")
+  [ -n "$_bad" ] && _why="$_why held is not holds + unbilled rentals: $_bad;"
+  _bad=$(sql "SELECT currency FROM (SELECT l.currency, sum(l.amount) s FROM ledger l JOIN accounts a ON a.id = l.account WHERE a.kind <> 'external' GROUP BY l.currency) x WHERE s <> (SELECT coalesce(sum(amount),0) FROM ledger d WHERE d.kind = 'deposit' AND d.amount > 0 AND d.currency = x.currency)")
+  [ -n "$_bad" ] && _why="$_why sum over accounts is not the deposits: $_bad;"
+  if [ -n "$_why" ]; then echo "$_why"; return 1; fi
+  return 0
+}

@@ -174,10 +174,12 @@ static void layout(struct tui *t)
 		if (t->overlay != NULL)
 			wwidget_hide(t->overlay);
 		tui_trade_layout(t); /* order.c */
+		tui_fit_place(t, 0, 0, 0, 0); /* fitpanel.c: hidden */
 		return;
 	}
 	wwidget_place(&t->tabs->base, 0, 0, 1, t->cols);
 	wwidget_place(&t->table->base, 1, 0, t->lines - 3, t->cols);
+	tui_fit_place(t, 1, 0, t->lines - 3, t->cols); /* fitpanel.c: beside or below the table */
 	wwidget_place(&t->status->base, t->lines - 2, 0, 1, t->cols);
 	if (t->filter != NULL) {
 		wwidget_hide(&t->fkeys->base);
@@ -238,6 +240,7 @@ static void frame(struct tui *t)
 	}
 	tui_status_update(t, now);
 	any |= wwidget_render(&t->tabs->base);
+	any |= tui_fit_render(t); /* fitpanel.c: before the table (puts the job into its view) */
 	any |= wwidget_render(&t->table->base);
 	any |= wwidget_render(&t->status->base);
 	if (t->filter != NULL)
@@ -259,6 +262,9 @@ static void frame(struct tui *t)
 			any = true;
 		}
 	} else if (t->overlay == NULL && tui_trade_cursor(t)) { /* order.c */
+		curs_set(1);
+		any = true;
+	} else if (t->overlay == NULL && tui_fit_cursor(t)) { /* fitpanel.c */
 		curs_set(1);
 		any = true;
 	} else {
@@ -425,6 +431,7 @@ static void make_widgets(struct tui *t)
 	wfkeys_add(t->fkeys, WKEY_F1, "F1", _("Help"));
 	wfkeys_add(t->fkeys, WKEY_F2, "F2", _("Columns"));
 	wfkeys_add(t->fkeys, WKEY_F3, "F3", _("Filter"));
+	wfkeys_add(t->fkeys, WKEY_F4, "F4", _("Fit")); /* fitpanel.c */
 	wfkeys_add(t->fkeys, WKEY_F5, "F5", _("Buy")); /* order.c */
 	wfkeys_add(t->fkeys, WKEY_F6, "F6", _("Sort"));
 	wfkeys_add(t->fkeys, WKEY_F10, "F10", _("Quit"));
@@ -434,6 +441,7 @@ static void make_widgets(struct tui *t)
 static void free_all(struct tui *t)
 {
 	tui_trade_free(t); /* order.c */
+	tui_fit_free(t); /* fitpanel.c */
 	wwidget_free(&t->overlay);
 	wfield_free(&t->filter);
 	tui_browse_free(t);

@@ -421,3 +421,11 @@ void tui_apply_prices(struct tui *t)
 			view_set_prices(t->tab[i].view, t->m.have_prices ? &p : NULL);
 	tui_refresh_table(t, true);
 }
+
+/* ---- for the fit panel (fitpanel.c) ------------------------------------------------------------------- */
+
+void tui_tab_columns_changed(struct tui *t, size_t i)
+{
+	if (i < t->n_tabs && t->tab[i].view != NULL)
+		compute_vis(&t->tab[i]);
+}

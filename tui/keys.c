@@ -34,6 +34,10 @@ static const struct wbinding bindings[] = {
 	{ WKEY_F3, A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)") },
 	{ 'c', A_COLUMNS, N_("Choose and order the columns") },
 	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns") },
+	/* fitpanel.c: the fit calculator */
+	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)") },
+	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator") },
+	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)") },
 	/* order.c: order entry, orders, rentals, account */
 	{ 'b', A_BUY, N_("Buy the selected GPU: the order form") },
 	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form") },
@@ -61,11 +65,13 @@ static const struct wbinding *table_bindings(const struct tui *t, size_t *n)
 
 struct whelp *tui_help_new(struct tui *t)
 {
-	size_t nt;
+	size_t nt, nf;
 	const struct wbinding *tb = table_bindings(t, &nt);
+	const struct wbinding *fb = tui_fit_bindings(&nf); /* fitpanel.c */
 	struct whelp_section s[] = {
 		{ _("Moving around"), tb, nt },
 		{ _("Tables"), bindings, n_bindings },
+		{ _("Fit calculator (while it has the keyboard)"), fb, nf },
 	};
 
 	return whelp_new(&t->ui, _("gpux keys"),
@@ -146,8 +152,22 @@ static unsigned do_action(struct tui *t, enum tui_action a, wkey key)
 		tui_note_cursor(t);
 		if (t->tab[t->cur].cursor_gpu == NULL)
 			tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
-		else
-			tui_order_open(t, t->tab[t->cur].cursor_gpu, a == A_SELL, 0, 0);
+		else {
+			int gpus = 0, hours = 0; /* fitpanel.c: what the job needs on this GPU */
+			if (a == A_BUY)
+				tui_fit_order_size(t, t->tab[t->cur].cursor_gpu, &gpus, &hours);
+			tui_order_open(t, t->tab[t->cur].cursor_gpu, a == A_SELL, gpus, hours);
+		}
+		return W_HANDLED | W_REDRAW;
+	/* fitpanel.c */
+	case A_FIT:
+		tui_fit_open(t);
+		return W_HANDLED | W_REDRAW;
+	case A_FIT_TOGGLE:
+		tui_fit_toggle(t);
+		return W_HANDLED | W_REDRAW;
+	case A_FIT_CHEAPEST:
+		tui_fit_sort_cheapest(t);
 		return W_HANDLED | W_REDRAW;
 	case A_ORDERS:
 		tui_orders_open(t);
@@ -185,6 +205,7 @@ static unsigned overlay_event(struct tui *t, const struct wevent *ev)
 	if (t->filter != NULL)
 		wwidget_touch(&t->filter->base);
 	tui_trade_touch(t); /* order.c */
+	tui_fit_touch(t); /* fitpanel.c */
 	return W_HANDLED | W_REDRAW;
 }
 
@@ -261,6 +282,9 @@ unsigned tui_handle_event(struct tui *t, const struct wevent *ev)
 		if (r != W_IGNORED)
 			return r;
 	}
+	r = tui_fit_event(t, ev); /* fitpanel.c: its keys while focused, clicks on it */
+	if (r != W_IGNORED)
+		return r;
 	if (ev->type == WEV_MOUSE)
 		return mouse_event(t, ev);
 	const struct wbinding *b = wbinding_find(bindings, n_bindings, ev->key);

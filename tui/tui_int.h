@@ -48,6 +48,10 @@ enum tui_action {
 	A_ORDERS,
 	A_RENTALS,
 	A_ACCOUNT,
+	/* fitpanel.c: the fit calculator */
+	A_FIT,
+	A_FIT_TOGGLE,
+	A_FIT_CHEAPEST,
 };
 
 /* One workload's tab. */
@@ -122,6 +126,8 @@ struct tui {
 
 	struct tui_trade *trade;    /* order.c: the order, orders, rentals and account
 	                               pages (made when first shown), or NULL */
+	struct tui_fit *fit;        /* fitpanel.c: the fit calculator (made when first
+	                               opened), or NULL */
 
 	int exit_status;
 	bool quit;
@@ -204,6 +210,38 @@ unsigned tui_trade_event(struct tui *t, const struct wevent *ev);
 void tui_trade_tick(struct tui *t, int64_t now, int *timeout_ms);
 void tui_trade_touch(struct tui *t);
 void tui_trade_free(struct tui *t);
+
+/* ---- fitpanel.c ---- (tui/fit*.c: issue 6)
+ * The live-fit calculator: a panel beside the table (120 columns and more)
+ * or below it, whose job gives the current tab its "your model" columns. */
+/* f: show the panel and give it the keyboard; F4: show or hide it. */
+void tui_fit_open(struct tui *t);
+void tui_fit_toggle(struct tui *t);
+bool tui_fit_focused(const struct tui *t);
+/* $: order the current tab by the job's cost per hour among the GPUs that
+ * can take it (again: catalogue order); a message when there is no job. */
+void tui_fit_sort_cheapest(struct tui *t);
+/* For the order form: the GPUs the job runs on with gpu_id and, for a
+ * training run, its hours (rounded up); 0 when there is no job. */
+void tui_fit_order_size(struct tui *t, const char *gpu_id, int *gpus, int *hours);
+/* Hooks of the loop: layout() gives the table's area (the panel takes its
+ * share and re-places the table); frame() calls tui_fit_render before the
+ * table (puts the job into the current view, draws the panel; true when
+ * something was copied) and tui_fit_cursor for the terminal cursor (true:
+ * moved into the focused field); tui_fit_event gets events after the filter
+ * (W_IGNORED: not for the panel); tui_fit_touch after an overlay closed;
+ * tui_fit_free at the end. */
+void tui_fit_place(struct tui *t, int y, int x, int h, int w);
+bool tui_fit_render(struct tui *t);
+bool tui_fit_cursor(struct tui *t);
+unsigned tui_fit_event(struct tui *t, const struct wevent *ev);
+void tui_fit_touch(struct tui *t);
+void tui_fit_free(struct tui *t);
+/* The panel's keys, for the help overlay. */
+const struct wbinding *tui_fit_bindings(size_t *n);
+/* (browse.c) Tab i's view got or lost columns (the fit job): recompute
+ * which are shown. */
+void tui_tab_columns_changed(struct tui *t, size_t i);
 
 /* ---- settings.c ---- */
 /* The column ids remembered for workload id (malloc'ed array of malloc'ed

@@ -1,0 +1,1490 @@
+/*
+ * The live-fit calculator panel (issue 6): a form of the job's inputs and,
+ * for the GPU under the table's cursor, the answer — memory per GPU broken
+ * down and drawn as a bar, GPUs needed, cost per hour at the live best ask,
+ * a training run's time and cost or inference's decode speed.
+ *
+ * Where: beside the table on terminals of FIT_WIDE_COLS columns or more
+ * (a column of FIT_SIDE_* width, full height), below it otherwise (fields
+ * in a grid of ~38-column cells, the table shrinks to what is left, at least
+ * FIT_TABLE_MIN lines, or 2 — header and the cursor row — while the panel
+ * is being edited on a short terminal). What does not fit is given up in a
+ * fixed order (blank line, detailed answer → compact, architecture, hints,
+ * then the fields scroll around the focused one), so 80×24 stays usable and
+ * 200×50 shows everything.
+ *
+ * Keys (the panel's map below, listed by the help overlay): `f` shows and
+ * focuses it, F4 shows/hides it, Esc goes back to the table (the panel
+ * stays, answering for the row under the cursor). Tab/↓ and Shift-Tab/↑
+ * move between fields; ←/→ or Space change a choice; text fields are GNU
+ * readline (emacs keys, Ctrl-P/Ctrl-N recall that field's history; what a
+ * field held when it was left is added to it). In the model field, while
+ * the text is a search, ↑/↓ choose among the matching presets and Enter
+ * takes one. F-keys and PgUp/PgDn still reach the application and table.
+ *
+ * Live: every change of a field re-reads the form (tui/fitform.c) into a
+ * job. Before each frame tui_fit_render() makes the current tab's view carry
+ * that job (view_set_job: the "your model" columns, dimmed rows; the cursor
+ * stays on its GPU), then composes the panel's lines as cells (pure), and
+ * redraws the panel's window only when a line differs. The text fields are
+ * wfield widgets with the readline engine, placed over the panel's value
+ * areas. Bad input leaves the last valid job in place: the answer is
+ * greyed and the field says why.
+ */
+#include "tui/tui_int.h"
+#include "tui/fitform.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+enum {
+	FIT_WIDE_COLS = 120,    /* from here the panel stands beside the table */
+	FIT_SIDE_W = 46,        /* its width there (56 from 160 columns) */
+	FIT_SIDE_W_WIDE = 56,
+	FIT_CELL_W = 38,        /* a field's cell in the grid below the table */
+	FIT_TABLE_MIN = 5,      /* table lines kept below which the panel gives up lines */
+	FIT_VALUE_MAX = 20,     /* widest text field */
+	FIT_SUGGEST_MAX = 6,    /* presets listed beside the model field */
+};
+
+/* The panel's own keys (data: the help overlay lists them). */
+enum fit_key_action {
+	FA_NEXT = 1, FA_PREV, FA_CHOICE_NEXT, FA_CHOICE_PREV, FA_DONE, FA_BACK, FA_HIDE,
+	FA_READLINE,
+};
+
+static const struct wbinding panel_keys[] = {
+	{ WKEY_TAB, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)") },
+	{ WKEY_DOWN, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)") },
+	{ WKEY_BTAB, FA_PREV, N_("Previous field") },
+	{ WKEY_UP, FA_PREV, N_("Previous field") },
+	{ WKEY_RIGHT, FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)") },
+	{ WKEY_LEFT, FA_CHOICE_PREV, N_("Change a choice (in a text field: move the cursor)") },
+	{ ' ', FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)") },
+	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next") },
+	{ WKEY_ESC, FA_BACK, N_("Back to the table (the panel keeps answering)") },
+	{ WKEY_F4, FA_HIDE, N_("Hide the fit calculator") },
+	{ 'P' - '@', FA_READLINE, N_("Text fields: earlier entries of the field (Ctrl-N: later)") },
+	{ 'A' - '@', FA_READLINE, N_("Text fields: readline's emacs keys (Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-Y, Alt-B …)") },
+};
+
+enum fit_mode { FM_HIDDEN, FM_SIDE, FM_BELOW };
+
+struct slot {
+	int y, x, w;            /* in the panel's window */
+	bool on;
+};
+
+struct lines {
+	struct wcells *l;
+	size_t n, cap;
+	bool ascii;
+};
+
+struct tui_fit {
+	struct wwidget base;    /* the panel's window: everything but the text fields */
+	struct tui *t;
+	struct tui_ff ff;
+	struct wfield *field[FF_COUNT]; /* text fields (NULL for choices and toggles) */
+	bool shown, focused;
+	enum tui_ff_id cur;     /* the field with the focus */
+	enum fit_mode mode;
+	int ay, ax, ah, aw;     /* the table's area, given by the layout */
+	int placed_h;           /* panel height at the last placement (below) */
+	int top;                /* first line of the fields block on screen */
+	struct lines shown_lines; /* what the window shows (composed) */
+	struct slot slot[FF_COUNT];
+	struct slot placed[FF_COUNT];
+	int sug_y;              /* the first suggestion line (side mode), -1 */
+	size_t sug_first, sug_n;
+};
+
+/* ---- lines of cells ------------------------------------------------------------- */
+
+static struct wcells *lines_add(struct lines *ls)
+{
+	if (ls->n == ls->cap) {
+		ls->cap = ls->cap ? ls->cap * 2 : 16;
+		ls->l = xreallocarray(ls->l, ls->cap, sizeof *ls->l);
+	}
+	wcells_init(&ls->l[ls->n], ls->ascii);
+	return &ls->l[ls->n++];
+}
+
+static void lines_free(struct lines *ls)
+{
+	for (size_t i = 0; i < ls->n; i++)
+		wcells_free(&ls->l[i]);
+	free(ls->l);
+	ls->l = NULL;
+	ls->n = ls->cap = 0;
+}
+
+/* Move src's lines [from, from + n) to the end of dst. */
+static void lines_take(struct lines *dst, struct lines *src, size_t from, size_t n)
+{
+	for (size_t i = from; i < from + n && i < src->n; i++) {
+		struct wcells *d = lines_add(dst);
+		wcells_free(d);
+		*d = src->l[i];
+		wcells_init(&src->l[i], src->ascii);
+	}
+}
+
+/* Text wrapped into at most max lines of width w, each in role. */
+static void add_wrapped(struct lines *ls, const char *text, int w, size_t max, enum wrole role,
+			int indent)
+{
+	char **wl;
+	size_t n;
+
+	if (text == NULL || w - indent < 4 || max == 0)
+		return;
+	n = wtext_wrap(text, w - indent, ls->ascii, &wl);
+	for (size_t i = 0; i < n && i < max; i++) {
+		struct wcells *c = lines_add(ls);
+		wcells_pad(c, indent, WR_NORMAL);
+		wcells_add(c, wl[i], role, 0);
+		if (i + 1 == max && i + 1 < n) {
+			/* more than fits: end the last line with "…" */
+			wcells_add_sym(c, WSYM_ELLIPSIS, role, 0);
+			wcells_add(c, wl[i + 1], role, 0);
+		}
+		wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
+	}
+	wtext_lines_free(wl, n);
+}
+
+/* Items laid out left to right, wrapped between items. */
+struct flow {
+	struct lines *ls;
+	int width, gap;
+	struct wcells *cur;
+	size_t max, made;
+};
+
+static void flow_item(struct flow *f, const struct wcells *item)
+{
+	if (item->width == 0)
+		return;
+	if (f->cur == NULL || f->cur->width + f->gap + item->width > f->width) {
+		if (f->made == f->max)
+			return;
+		if (f->cur != NULL)
+			wcells_fit(f->cur, f->width, WALIGN_LEFT, WR_NORMAL);
+		f->cur = lines_add(f->ls);
+		f->made++;
+	} else {
+		wcells_pad(f->cur, f->gap, WR_NORMAL);
+	}
+	wcells_cat(f->cur, item);
+}
+
+static void flow_end(struct flow *f)
+{
+	if (f->cur != NULL)
+		wcells_fit(f->cur, f->width, WALIGN_LEFT, WR_NORMAL);
+}
+
+/* ---- the answer for one GPU (pure) ------------------------------------------------ */
+
+/* Glyphs of the memory bar and its legend; ASCII: letters. */
+static const char *const glyph_utf8[6] = { "\u2588", "\u2593", "\u2592", "\u2591", "\u259a", "\u00b7" };
+static const char *const glyph_ascii[6] = { "W", "G", "O", "A", "K", "M" };
+static const char *const part_label[6] = {
+	N_("Weights"), N_("Gradients"), N_("Optimizer"), N_("Activations"), N_("KV cache"),
+	N_("Margin"),
+};
+
+static double part(const struct fit_breakdown *m, int k)
+{
+	switch (k) {
+	case 0: return m->weights;
+	case 1: return m->gradients;
+	case 2: return m->optimizer;
+	case 3: return m->activations;
+	case 4: return m->kv_cache;
+	default: return m->margin;
+	}
+}
+
+static enum wrole r_(bool grey, enum wrole r)
+{
+	return grey ? WR_DIM : r;
+}
+
+/* "[████▓▓▒▒▒░·   ]": the parts of the memory per GPU to scale against the
+ * GPU's memory; what lies beyond the memory in the bad role, "│" where the
+ * memory ends when the job does not fit. */
+static void memory_bar(struct wcells *c, const struct fit_result *j, int width, bool grey)
+{
+	int inner = width - 2, availpos;
+	double total = j->mem.total, avail = j->available_gb, scale;
+	double cum = 0;
+	int k = 0, prev = 0;
+	int *owner;
+
+	if (inner < 4 || !isfinite(total))
+		return;
+	scale = isfinite(avail) && avail > total ? avail : total;
+	if (!(scale > 0))
+		scale = 1;
+	availpos = isfinite(avail) ? (int)lround(inner * avail / scale) : -1;
+	owner = xcalloc((size_t)inner, sizeof *owner);
+	for (int i = 0; i < inner; i++)
+		owner[i] = -1;
+	for (k = 0; k < 6; k++) {
+		double v = part(&j->mem, k);
+		int pos;
+		cum += isfinite(v) && v > 0 ? v : 0;
+		pos = (int)lround(inner * cum / scale);
+		if (pos > inner)
+			pos = inner;
+		for (int i = prev; i < pos; i++)
+			owner[i] = k;
+		if (pos > prev)
+			prev = pos;
+	}
+	wcells_add(c, "[", WR_DIM, 0);
+	for (int i = 0; i < inner; i++) {
+		if (owner[i] < 0) {
+			wcells_pad(c, 1, WR_NORMAL);
+			continue;
+		}
+		bool over = availpos >= 0 && i >= availpos;
+		enum wrole role = over ? WR_BAD : j->fits == 1 ? WR_GOOD : WR_NORMAL;
+		if (over && i == availpos && j->fits == 0) {
+			wcells_add_sym(c, WSYM_VLINE, r_(grey, WR_BAD), WAT_BOLD);
+			continue;
+		}
+		wcells_add(c, c->ascii ? glyph_ascii[owner[i]] : glyph_utf8[owner[i]], r_(grey, role), 0);
+	}
+	wcells_add(c, "]", WR_DIM, 0);
+	free(owner);
+}
+
+static void add_fits_mark(struct wcells *c, const struct fit_result *j, bool grey)
+{
+	if (j->fits == 1)
+		wcells_add_sym(c, WSYM_CHECK, r_(grey, WR_GOOD), 0);
+	else if (j->fits == 0)
+		wcells_add_sym(c, WSYM_CROSS, r_(grey, WR_BAD), 0);
+	else
+		wcells_add(c, "?", WR_DIM, 0);
+}
+
+/* "Needs 161 GB per GPU, has 80 GB" */
+static char *needs_text(enum i18n_lang l, const struct fit_result *j)
+{
+	char *need = view_fmt_gb(l, j->mem.total);
+	char *has = isfinite(j->available_gb) ? view_fmt_gb(l, j->available_gb)
+					      : xstrdup(i18n_dgettext(l, NULL, N_("Not published")));
+	char *s = xasprintf(_("Needs %s per GPU, has %s"), need, has);
+
+	free(need);
+	free(has);
+	return s;
+}
+
+static char *gpus_text(const struct fit_result *j)
+{
+	if (j->gpus_needed > 0 && j->gpus_run > 0 && j->gpus_run != j->gpus_needed)
+		return xasprintf(P_("%d GPU needed, runs on %d", "%d GPUs needed, runs on %d",
+				    (unsigned long)j->gpus_needed), j->gpus_needed, j->gpus_run);
+	if (j->gpus_needed > 0)
+		return xasprintf(P_("%d GPU needed", "%d GPUs needed", (unsigned long)j->gpus_needed),
+				 j->gpus_needed);
+	if (j->gpus_needed == 0)
+		return xstrdup(_("too big: no number of these GPUs holds it (shard the states)"));
+	return xstrdup(_("GPUs needed unknown: memory not published"));
+}
+
+/* "$48.96/h = 17 × $2.88" */
+static char *cost_text(enum i18n_lang l, const struct view_row *r)
+{
+	const struct fit_result *j = &r->job;
+	char *all, *one, *s;
+
+	if (j->gpus_run <= 0)
+		return xstrdup(_("no cost: it does not run on these GPUs"));
+	if (r->price_cents < 0 || j->hourly_cents < 0)
+		return xstrdup(_("no price: nobody sells this GPU now"));
+	all = i18n_fmt_money(l, j->hourly_cents, "USD");
+	one = i18n_fmt_money(l, r->price_cents, "USD");
+	s = xasprintf(_("%s/h = %d \u00d7 %s at the best ask"), all, j->gpus_run, one);
+	free(all);
+	free(one);
+	return s;
+}
+
+static char *order_text(const struct view_row *r)
+{
+	int n = r->job.gpus_run > 0 ? r->job.gpus_run : 1;
+	/* TRANSLATORS: what b does from the fit panel: "b: buy 4 × H100 SXM" */
+	return xasprintf(_("b: buy %d \u00d7 %s"), n, r->gpu->name);
+}
+
+/* A label padded to lw and a value: one line of the detailed answer. */
+static void label_value(struct lines *ls, int w, int lw, const char *glyph, const char *label,
+			const char *value, enum wrole role)
+{
+	struct wcells *c = lines_add(ls);
+	struct wcells lab;
+
+	wcells_init(&lab, ls->ascii);
+	if (glyph != NULL) {
+		wcells_add(&lab, glyph, role, 0);
+		wcells_pad(&lab, 1, WR_NORMAL);
+	}
+	wcells_add(&lab, label, role == WR_DIM ? WR_DIM : WR_NORMAL, 0);
+	wcells_fit(&lab, lw, WALIGN_LEFT, WR_NORMAL);
+	wcells_cat(c, &lab);
+	wcells_pad(c, 1, WR_NORMAL);
+	wcells_add(c, value, role, 0);
+	wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
+	wcells_free(&lab);
+}
+
+static const char *glyph(bool ascii, int k)
+{
+	return ascii ? glyph_ascii[k] : glyph_utf8[k];
+}
+
+size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, int width,
+			    bool detailed, bool ascii, struct wcells **out)
+{
+	struct lines ls = { .ascii = ascii };
+	enum i18n_lang l = ff->lang;
+	bool grey = !ff->valid;
+	struct wcells *c;
+	char *s;
+
+	if (width < 8) {
+		*out = NULL;
+		return 0;
+	}
+	if (!ff->have_job) {
+		add_wrapped(&ls, _("Type a model: a size in billions (70, 7.5, 1.3T) or words of a preset's name (llama 70). The table gains its columns as you type."),
+			    width, detailed ? 4 : 2, WR_DIM, 0);
+		*out = ls.l;
+		return ls.n;
+	}
+	if (grey)
+		add_wrapped(&ls, _("The last valid answer, greyed: fix the marked field."), width, 1,
+			    WR_FIELD_ERROR, 0);
+	if (r == NULL || !r->has_job) {
+		add_wrapped(&ls, _("No GPU under the cursor: clear the filter (Esc) and choose a row."),
+			    width, 2, WR_DIM, 0);
+		*out = ls.l;
+		return ls.n;
+	}
+	const struct fit_result *j = &r->job;
+	enum wrole base = grey ? WR_DIM : WR_NORMAL;
+
+	if (detailed) {
+		int lw = 0;
+		const char *labels[] = { N_("GPUs needed"), N_("Cost per hour"), N_("Run time"),
+					 N_("Run cost"), N_("Decode") };
+
+		for (int k = 0; k < 6; k++)
+			if (wtext_width(_(part_label[k]), ascii) + 2 > lw)
+				lw = wtext_width(_(part_label[k]), ascii) + 2;
+		for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++)
+			if (wtext_width(_(labels[k]), ascii) > lw)
+				lw = wtext_width(_(labels[k]), ascii);
+		if (lw > width / 2)
+			lw = width / 2;
+
+		c = lines_add(&ls);
+		wcells_add(c, r->gpu->name, base, grey ? 0 : WAT_BOLD);
+		if (r->gpu->arch != NULL) {
+			wcells_pad(c, 1, WR_NORMAL);
+			wcells_add(c, r->gpu->arch, WR_DIM, 0);
+		}
+		wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+
+		c = lines_add(&ls);
+		s = needs_text(l, j);
+		wcells_add(c, s, base, 0);
+		free(s);
+		wcells_pad(c, 1, WR_NORMAL);
+		add_fits_mark(c, j, grey);
+		wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+
+		c = lines_add(&ls);
+		memory_bar(c, j, width, grey);
+		wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+
+		for (int k = 0; k < 6; k++) {
+			char *v = view_fmt_gb(l, part(&j->mem, k));
+			label_value(&ls, width, lw, glyph(ascii, k), _(part_label[k]), v, base);
+			free(v);
+		}
+		s = gpus_text(j);
+		label_value(&ls, width, lw, NULL, _("GPUs needed"), s, base);
+		free(s);
+		s = cost_text(l, r);
+		label_value(&ls, width, lw, NULL, _("Cost per hour"), s, base);
+		free(s);
+		if (fit_method_is_training(ff->job.method)) {
+			s = view_fmt_run_time(l, j->train_hours, ascii);
+			label_value(&ls, width, lw, NULL, _("Run time"), s, base);
+			free(s);
+			s = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
+					      : xstrdup(ascii ? "-" : "\u2014");
+			label_value(&ls, width, lw, NULL, _("Run cost"), s, base);
+			free(s);
+		}
+		if (fit_method_is_inference(ff->job.method)) {
+			char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
+			if (ff->job.batch > 1 && isfinite(j->decode_tokens_s_total)) {
+				char *all = view_fmt_tokens_s(l, j->decode_tokens_s_total, ascii);
+				s = xasprintf(_("%s tok/s per sequence, %s in all"), v, all);
+				free(all);
+			} else {
+				s = xasprintf(_("%s tok/s per sequence"), v);
+			}
+			free(v);
+			label_value(&ls, width, lw, NULL, _("Decode"), s, base);
+			free(s);
+		}
+		s = order_text(r);
+		add_wrapped(&ls, s, width, 1, WR_DIM, 0);
+		free(s);
+		*out = ls.l;
+		return ls.n;
+	}
+
+	/* compact: the GPU, its need and the bar; the parts; the figures */
+	c = lines_add(&ls);
+	wcells_add(c, r->gpu->name, base, grey ? 0 : WAT_BOLD);
+	wcells_add(c, ": ", base, 0);
+	s = needs_text(l, j);
+	wcells_add(c, s, base, 0);
+	free(s);
+	wcells_pad(c, 1, WR_NORMAL);
+	add_fits_mark(c, j, grey);
+	if (width - c->width - 2 >= 12) {
+		int bw = width - c->width - 2;
+		wcells_pad(c, 2, WR_NORMAL);
+		memory_bar(c, j, bw > 40 ? 40 : bw, grey);
+	}
+	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+	{
+		struct flow f = { .ls = &ls, .width = width, .gap = 2, .max = 2 };
+		struct wcells item;
+		wcells_init(&item, ascii);
+		for (int k = 0; k < 6; k++) {
+			double v = part(&j->mem, k);
+			char *gb;
+			if (!(v > 0) && k != 0 && k != 5)
+				continue;
+			wcells_reset(&item);
+			wcells_add(&item, glyph(ascii, k), base, 0);
+			wcells_pad(&item, 1, WR_NORMAL);
+			wcells_add(&item, _(part_label[k]), grey ? WR_DIM : WR_NORMAL, 0);
+			wcells_pad(&item, 1, WR_NORMAL);
+			gb = view_fmt_gb(l, v);
+			wcells_add(&item, gb, base, 0);
+			free(gb);
+			flow_item(&f, &item);
+		}
+		flow_end(&f);
+
+		struct flow g = { .ls = &ls, .width = width, .gap = 0, .max = 2 };
+		const char *sep = ascii ? " | " : " \u00b7 ";
+		bool first = true;
+		char *parts[5] = { NULL };
+		size_t np = 0;
+		parts[np++] = gpus_text(j);
+		parts[np++] = cost_text(l, r);
+		if (fit_method_is_training(ff->job.method) && isfinite(j->train_hours)) {
+			char *t = view_fmt_run_time(l, j->train_hours, ascii);
+			char *m = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
+						    : xstrdup(ascii ? "-" : "\u2014");
+			parts[np++] = xasprintf(_("run %s, %s"), t, m);
+			free(t);
+			free(m);
+		}
+		if (fit_method_is_inference(ff->job.method)) {
+			char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
+			parts[np++] = xasprintf(_("%s tok/s per sequence"), v);
+			free(v);
+		}
+		parts[np++] = order_text(r);
+		for (size_t i = 0; i < np; i++) {
+			wcells_reset(&item);
+			if (!first)
+				wcells_add(&item, sep, WR_DIM, 0);
+			wcells_add(&item, parts[i], i + 1 == np ? WR_DIM : base, 0);
+			first = false;
+			flow_item(&g, &item);
+			free(parts[i]);
+		}
+		flow_end(&g);
+		wcells_free(&item);
+	}
+	*out = ls.l;
+	return ls.n;
+}
+
+/* ---- the fields block (pure but for the panel's state) --------------------------------- */
+
+struct fblock {
+	struct lines ls;
+	struct slot slot[FF_COUNT];   /* y: line within the block */
+	int focus_first, focus_last;  /* lines of the focused field, its error and list */
+	int sug_line;                 /* first suggestion line (side), -1 */
+	size_t sug_first, sug_n;
+};
+
+static bool show_error(const struct tui_fit *p, enum tui_ff_id id)
+{
+	return p->ff.f[id].error != NULL;
+}
+
+/* The value area of a choice or toggle: "‹ QLoRA (4-bit base) ›". */
+static void choice_cells(const struct tui_fit *p, enum tui_ff_id id, struct wcells *c, int w)
+{
+	bool foc = p->focused && p->cur == id;
+	enum wrole role = foc ? WR_FIELD_FOCUS : WR_FIELD;
+
+	if (tui_ff_kind(id) == FFK_TOGGLE) {
+		wcells_add(c, p->ff.f[id].choice ? "[x] " : "[ ] ", role, 0);
+		wcells_add(c, tui_ff_choice_text(&p->ff, id), role, 0);
+	} else {
+		wcells_add_sym(c, WSYM_MORE_LEFT, role, 0);
+		wcells_pad(c, 1, role);
+		wcells_add(c, tui_ff_choice_text(&p->ff, id), role, 0);
+		wcells_pad(c, 1, role);
+		wcells_add_sym(c, WSYM_MORE_RIGHT, role, 0);
+	}
+	if (c->width > w)
+		wcells_fit(c, w, WALIGN_LEFT, role);
+}
+
+static bool is_default(const struct tui_ff *ff, enum tui_ff_id id)
+{
+	char *d = tui_ff_default_text(ff, id);
+	const char *now = tui_ff_kind(id) == FFK_TEXT ? ff->f[id].text : tui_ff_choice_text(ff, id);
+	bool same = strcmp(d, now) == 0;
+
+	free(d);
+	return same;
+}
+
+/* One field's cell of cw columns at column x of line c; records its slot. */
+static void field_cell(const struct tui_fit *p, struct fblock *b, enum tui_ff_id id, struct wcells *c,
+		       int cw, int lw, int vw, int uw, bool notes, int line)
+{
+	const struct tui_ff *ff = &p->ff;
+	struct wcells cell;
+	int x0 = c->width;
+	bool err = show_error(p, id), foc = p->focused && p->cur == id;
+
+	wcells_init(&cell, b->ls.ascii);
+	if (err)
+		wcells_add_sym(&cell, WSYM_CROSS, WR_FIELD_ERROR, 0);
+	else if (foc)
+		wcells_add_sym(&cell, WSYM_CURSOR_ROW, WR_NORMAL, WAT_BOLD);
+	else
+		wcells_pad(&cell, 1, WR_NORMAL);
+	{
+		struct wcells lab;
+		wcells_init(&lab, b->ls.ascii);
+		wcells_add(&lab, _(tui_ff_label(ff, id)), err ? WR_FIELD_ERROR : WR_NORMAL,
+			   foc ? WAT_BOLD : 0);
+		wcells_fit(&lab, lw, WALIGN_LEFT, WR_NORMAL);
+		wcells_cat(&cell, &lab);
+		wcells_free(&lab);
+	}
+	wcells_pad(&cell, 1, WR_NORMAL);
+	if (tui_ff_kind(id) == FFK_TEXT) {
+		const char *unit = tui_ff_unit(id);
+		b->slot[id] = (struct slot){ .y = line, .x = x0 + cell.width, .w = vw, .on = true };
+		wcells_pad(&cell, vw, WR_FIELD);   /* the field's window lies here */
+		if (unit != NULL) {
+			wcells_pad(&cell, 1, WR_NORMAL);
+			wcells_add(&cell, unit, WR_NORMAL, 0);
+		}
+		while (cell.width < 1 + lw + 1 + vw + uw)
+			wcells_pad(&cell, 1, WR_NORMAL);
+	} else {
+		struct wcells ch;
+		wcells_init(&ch, b->ls.ascii);
+		choice_cells(p, id, &ch, cw - cell.width - 1);
+		b->slot[id] = (struct slot){ .y = line, .x = x0 + cell.width, .w = ch.width, .on = true };
+		wcells_cat(&cell, &ch);
+		wcells_free(&ch);
+	}
+	if (notes && id != FF_MODEL && cw - cell.width >= 12 && !is_default(ff, id)) {
+		char *d = tui_ff_default_text(ff, id);
+		char *n = xasprintf(_("default %s"), d);
+		wcells_pad(&cell, 1, WR_NORMAL);
+		wcells_add(&cell, n, WR_DIM, 0);
+		free(n);
+		free(d);
+	}
+	wcells_fit(&cell, cw, WALIGN_LEFT, WR_NORMAL);
+	wcells_cat(c, &cell);
+	wcells_free(&cell);
+}
+
+static void suggestions(const struct tui_fit *p, struct fblock *b, int w, bool side)
+{
+	const struct tui_ff *ff = &p->ff;
+
+	if (side) {
+		size_t n = ff->n_matches < FIT_SUGGEST_MAX ? ff->n_matches : FIT_SUGGEST_MAX;
+		size_t first = 0;
+		if (ff->match_sel >= n)
+			first = ff->match_sel - n + 1;
+		b->sug_line = (int)b->ls.n;
+		b->sug_first = first;
+		b->sug_n = n;
+		for (size_t i = first; i < first + n; i++) {
+			struct wcells *c = lines_add(&b->ls);
+			bool sel = i == ff->match_sel;
+			wcells_pad(c, 3, WR_NORMAL);
+			wcells_add(c, ff->matches[i]->name, sel ? WR_SELECTED : WR_NORMAL, 0);
+			wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
+		}
+		return;
+	}
+	/* one line: the matches from the chosen one on, the chosen one marked */
+	struct wcells *c = lines_add(&b->ls);
+	size_t start = ff->match_sel > 0 ? ff->match_sel - 1 : 0;
+	wcells_pad(c, 3, WR_NORMAL);
+	if (start > 0)
+		wcells_add_sym(c, WSYM_ELLIPSIS, WR_DIM, 0);
+	for (size_t i = start; i < ff->n_matches && c->width < w; i++) {
+		if (i > start || start > 0)
+			wcells_pad(c, 2, WR_NORMAL);
+		wcells_add(c, ff->matches[i]->name, i == ff->match_sel ? WR_SELECTED : WR_DIM, 0);
+	}
+	wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
+}
+
+static void fields_block(const struct tui_fit *p, struct fblock *b, int w, bool side)
+{
+	enum tui_ff_id vis[FF_COUNT];
+	size_t n = tui_ff_visible(&p->ff, vis);
+	int gc = side ? 1 : w / FIT_CELL_W;
+	int lw = 0, uw = 0, vw, cw;
+
+	memset(b->slot, 0, sizeof b->slot);
+	b->focus_first = b->focus_last = 0;
+	b->sug_line = -1;
+	if (gc < 1)
+		gc = 1;
+	if (gc > 3)
+		gc = 3;
+	cw = w / gc;
+	for (size_t i = 0; i < n; i++) {
+		int lwi = wtext_width(_(tui_ff_label(&p->ff, vis[i])), b->ls.ascii);
+		const char *u = tui_ff_unit(vis[i]);
+		if (lwi > lw)
+			lw = lwi;
+		if (u != NULL && (int)strlen(u) + 1 > uw)
+			uw = (int)strlen(u) + 1;
+	}
+	if (lw > cw / 3)
+		lw = cw / 3;
+	vw = cw - 1 - lw - 1 - uw - (gc > 1 ? 2 : 0);
+	if (vw > FIT_VALUE_MAX)
+		vw = FIT_VALUE_MAX;
+	if (vw < 4)
+		vw = 4;
+	for (size_t i = 0; i < n; i += (size_t)gc) {
+		int line = (int)b->ls.n;
+		struct wcells *c = lines_add(&b->ls);
+		bool has_focus = false;
+		for (size_t k = i; k < i + (size_t)gc && k < n; k++) {
+			/* the last cell of a full row takes what is left */
+			int this_w = k + 1 == i + (size_t)gc ? w - c->width : cw;
+			field_cell(p, b, vis[k], c, this_w, lw, vw, uw, side, line);
+			has_focus |= p->cur == vis[k];
+		}
+		c = &b->ls.l[line];
+		wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
+		if (has_focus)
+			b->focus_first = line;
+		for (size_t k = i; k < i + (size_t)gc && k < n; k++)
+			if (show_error(p, vis[k]))
+				add_wrapped(&b->ls, p->ff.f[vis[k]].error, w, side ? 2 : 1,
+					    WR_FIELD_ERROR, 3);
+		for (size_t k = i; k < i + (size_t)gc && k < n; k++)
+			if (vis[k] == FF_MODEL && p->focused && p->cur == FF_MODEL &&
+			    tui_ff_searching(&p->ff))
+				suggestions(p, b, w, side);
+		if (has_focus)
+			b->focus_last = (int)b->ls.n - 1;
+	}
+	if (p->ff.job_error != NULL && p->ff.have_job)
+		add_wrapped(&b->ls, p->ff.job_error, w, 2, WR_FIELD_ERROR, 1);
+}
+
+/* ---- composing the panel ------------------------------------------------------------------- */
+
+static const struct view_row *selected_row(const struct tui *t)
+{
+	const struct view_table *v = t->tab[t->cur].view;
+
+	if (v == NULL || t->table == NULL || v->n_shown == 0)
+		return NULL;
+	return view_shown_row(v, t->table->sel < v->n_shown ? t->table->sel : 0);
+}
+
+static void title_line(const struct tui_fit *p, struct wcells *c, int w)
+{
+	const struct view_table *v = p->t->tab[p->t->cur].view;
+	const char *sep = c->ascii ? " | " : " \u00b7 ";
+
+	wcells_add(c, " ", WR_HEADER, 0);
+	wcells_add(c, _("Fit calculator"), WR_HEADER, WAT_BOLD);
+	if (v != NULL && v->sort_cheapest) {
+		wcells_add(c, sep, WR_HEADER, 0);
+		wcells_add(c, _("sorted: cheapest per hour"), WR_HEADER, 0);
+	}
+	wcells_add(c, sep, WR_HEADER, 0);
+	if (p->focused)
+		wcells_add(c, _("Tab \u2191\u2193 fields, \u2190\u2192 choices, Esc table, F4 hide"),
+			   WR_HEADER, 0);
+	else
+		wcells_add(c, _("f edit, F4 hide, $ cheapest, b buy"), WR_HEADER, 0);
+	wcells_fit(c, w, WALIGN_LEFT, WR_HEADER);
+}
+
+static void hint_lines(const struct tui_fit *p, struct lines *ls, int w, size_t max)
+{
+	struct buf b = {0};
+	char *s;
+
+	if (!p->focused)
+		return;
+	if (p->cur == FF_MODEL && tui_ff_searching(&p->ff)) {
+		buf_puts(&b, _("\u2191\u2193 choose a preset, Enter takes it; or type a size"));
+	} else {
+		buf_puts(&b, _(tui_ff_help(p->cur)));
+		if (p->cur != FF_MODEL) {
+			char *d = tui_ff_default_text(&p->ff, p->cur);
+			const char *u = tui_ff_unit(p->cur);
+			buf_puts(&b, " \u00b7 ");
+			buf_printf(&b, _("default %s"), d);
+			if (u != NULL)
+				buf_printf(&b, " %s", u);
+			free(d);
+		}
+	}
+	s = buf_take(&b);
+	add_wrapped(ls, s, w, max, WR_DIM, 1);
+	free(s);
+}
+
+/* Compose the panel's h lines of w columns (side: with a border column)
+ * into p->shown_lines and the fields' slots; returns the natural height (all
+ * parts, compact answer) for the layout. */
+static int compose(struct tui_fit *p, int w, int h, bool side)
+{
+	bool ascii = p->t->ascii;
+	int cw = side ? w - 2 : w;    /* content width: "│ " before it on the side */
+	int ox = side ? 2 : 0;
+	struct fblock fb = { .ls = { .ascii = ascii } };
+	struct lines arch = { .ascii = ascii }, hint = { .ascii = ascii };
+	struct lines det = { .ascii = ascii }, comp = { .ascii = ascii }, out = { .ascii = ascii };
+	const struct view_row *r = selected_row(p->t);
+	char *a;
+	int natural;
+
+	if (cw < 8)
+		cw = 8;
+	fields_block(p, &fb, cw, side);
+	a = tui_ff_arch_text(&p->ff);
+	if (a != NULL) {
+		add_wrapped(&arch, a, cw, side ? 2 : 1, WR_DIM, 1);
+		free(a);
+	}
+	hint_lines(p, &hint, cw, side ? 2 : 1);
+	det.l = NULL;
+	if (side)
+		det.n = tui_fit_answer_lines(&p->ff, r, cw, true, ascii, &det.l);
+	det.cap = det.n;
+	comp.n = tui_fit_answer_lines(&p->ff, r, cw, false, ascii, &comp.l);
+	comp.cap = comp.n;
+
+	int nT = 1, nA = (int)arch.n, nF = (int)fb.ls.n, nH = (int)hint.n, nB = side ? 1 : 0;
+	bool use_det = side && det.n > 0;
+	int nR = use_det ? (int)det.n : (int)comp.n;
+	natural = nT + nA + nF + nH + (int)comp.n;
+#define TOTAL (nT + nA + nF + nH + nB + nR)
+	if (TOTAL > h)
+		nB = 0;
+	if (TOTAL > h && use_det) {
+		use_det = false;
+		nR = (int)comp.n;
+	}
+	if (TOTAL > h && nA > 1)
+		nA = 1;
+	if (TOTAL > h && nH > 1)
+		nH = 1;
+	if (TOTAL > h)
+		nA = 0;
+	if (p->focused) {
+		int span = fb.focus_last - fb.focus_first + 1;
+		if (TOTAL > h && nR > 1)
+			nR = 1;
+		if (TOTAL > h)
+			nF = h - (nT + nA + nH + nB + nR) > span ? h - (nT + nA + nH + nB + nR) : span;
+		if (TOTAL > h)
+			nH = 0;
+		if (TOTAL > h)
+			nR = 0;
+		if (TOTAL > h)
+			nF = h - nT > 1 ? h - nT : 1;
+	} else {
+		if (TOTAL > h)
+			nF = h - (nT + nA + nH + nB + nR) > 0 ? h - (nT + nA + nH + nB + nR) : 0;
+		if (TOTAL > h)
+			nR = h - nT > 0 ? h - nT : 0;
+	}
+	if (TOTAL > h)
+		nT = 0;
+#undef TOTAL
+	if (nF > (int)fb.ls.n)
+		nF = (int)fb.ls.n;
+	if (nF < 0)
+		nF = 0;
+
+	/* the fields' window: keep the focused field in it */
+	if (nF < (int)fb.ls.n) {
+		if (fb.focus_first < p->top)
+			p->top = fb.focus_first;
+		if (fb.focus_last >= p->top + nF)
+			p->top = fb.focus_last - nF + 1;
+		if (p->top > fb.focus_first)
+			p->top = fb.focus_first;
+		if (p->top > (int)fb.ls.n - nF)
+			p->top = (int)fb.ls.n - nF;
+		if (p->top < 0)
+			p->top = 0;
+	} else {
+		p->top = 0;
+	}
+
+	/* assemble */
+	if (nT > 0)
+		title_line(p, lines_add(&out), cw + ox);
+	int y_fields = (int)out.n;
+	lines_take(&out, &fb.ls, (size_t)p->top, (size_t)nF);
+	lines_take(&out, &arch, 0, (size_t)nA);
+	lines_take(&out, &hint, 0, (size_t)nH);
+	if (nB > 0)
+		lines_add(&out);
+	lines_take(&out, use_det ? &det : &comp, 0, (size_t)nR);
+	while ((int)out.n < h)
+		lines_add(&out);
+
+	/* the border on the side, and every line exactly w wide */
+	for (size_t i = 0; i < out.n; i++) {
+		struct wcells *c = &out.l[i];
+		if (side && !(nT > 0 && i == 0)) {
+			struct wcells b;
+			wcells_init(&b, ascii);
+			wcells_add_sym(&b, WSYM_VLINE, WR_DIM, 0);
+			wcells_pad(&b, 1, WR_NORMAL);
+			wcells_cat(&b, c);
+			wcells_free(c);
+			*c = b;
+		}
+		wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
+	}
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		struct slot s = fb.slot[i];
+		p->slot[i] = (struct slot){ 0 };
+		if (!s.on || s.y < p->top || s.y >= p->top + nF)
+			continue;
+		p->slot[i] = (struct slot){ .y = y_fields + s.y - p->top, .x = ox + s.x,
+					    .w = s.w, .on = true };
+		if (p->slot[i].x + p->slot[i].w > w)
+			p->slot[i].w = w - p->slot[i].x;
+		if (p->slot[i].w < 1)
+			p->slot[i].on = false;
+	}
+	p->sug_y = fb.sug_line >= p->top && fb.sug_line < p->top + nF ? y_fields + fb.sug_line - p->top
+								    : -1;
+	p->sug_first = fb.sug_first;
+	p->sug_n = fb.sug_n;
+
+	lines_free(&p->shown_lines);
+	p->shown_lines = out;
+	lines_free(&fb.ls);
+	lines_free(&arch);
+	lines_free(&hint);
+	lines_free(&det);
+	lines_free(&comp);
+	return natural;
+}
+
+/* ---- the widget ------------------------------------------------------------------------------- */
+
+static void panel_draw(struct wwidget *w)
+{
+	struct tui_fit *p = (struct tui_fit *)w;
+
+	for (size_t i = 0; i < p->shown_lines.n && (int)i < w->h; i++)
+		wcells_draw(&p->shown_lines.l[i], w->win, (int)i, 0, w->w, w->ui);
+}
+
+static const struct wwidget_class panel_class = {
+	.name = "fitpanel",
+	.draw = panel_draw,
+	.bindings = panel_keys,
+	.n_bindings = sizeof panel_keys / sizeof panel_keys[0],
+};
+
+static bool cells_equal(const struct wcells *a, const struct wcells *b)
+{
+	if (a->len != b->len || a->width != b->width)
+		return false;
+	for (size_t i = 0; i < a->len; i++) {
+		const struct wcell *x = &a->cell[i], *y = &b->cell[i];
+		if (x->width != y->width || x->role != y->role || x->attrs != y->attrs ||
+		    wmemcmp(x->ch, y->ch, WCELL_CHARS) != 0)
+			return false;
+	}
+	return true;
+}
+
+const struct wbinding *tui_fit_bindings(size_t *n)
+{
+	*n = sizeof panel_keys / sizeof panel_keys[0];
+	return panel_keys;
+}
+
+/* ---- fields ------------------------------------------------------------------------------------- */
+
+static const char *const history_id[FF_COUNT] = {
+	[FF_MODEL] = "fit.model", [FF_SEQ] = "fit.seq", [FF_BATCH] = "fit.batch",
+	[FF_GPUS] = "fit.gpus", [FF_TOKENS] = "fit.tokens", [FF_MFU] = "fit.mfu",
+	[FF_BWEFF] = "fit.bweff", [FF_RANK] = "fit.rank", [FF_RES] = "fit.resolution",
+	[FF_FRAMES] = "fit.frames", [FF_OVERHEAD] = "fit.overhead", [FF_MARGIN] = "fit.margin",
+};
+
+static void field_hide(struct tui_fit *p, enum tui_ff_id id)
+{
+	if (p->field[id] != NULL)
+		wwidget_hide(&p->field[id]->base);
+	p->placed[id] = (struct slot){ 0 };
+}
+
+static void fields_hide(struct tui_fit *p)
+{
+	for (size_t i = 0; i < FF_COUNT; i++)
+		field_hide(p, (enum tui_ff_id)i);
+}
+
+/* Put the text fields' windows where compose() left their slots. */
+static void fields_place(struct tui_fit *p)
+{
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		struct wfield *f = p->field[i];
+		struct slot s = p->slot[i], *was = &p->placed[i];
+		if (f == NULL)
+			continue;
+		if (!s.on || p->base.win == NULL) {
+			field_hide(p, (enum tui_ff_id)i);
+			continue;
+		}
+		if (was->on && was->y == s.y && was->x == s.x && was->w == s.w && f->base.win != NULL)
+			continue;
+		wwidget_place(&f->base, p->base.y + s.y, p->base.x + s.x, 1, s.w);
+		*was = s;
+	}
+}
+
+/* Copy texts the form replaced (a preset's resolution) into the editors. */
+static void fields_pull(struct tui_fit *p)
+{
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		if (!p->ff.f[i].text_changed)
+			continue;
+		p->ff.f[i].text_changed = false;
+		if (p->field[i] != NULL)
+			wfield_set_text(p->field[i], p->ff.f[i].text);
+	}
+}
+
+static void focus_field(struct tui_fit *p, enum tui_ff_id id, bool on)
+{
+	if (p->field[id] != NULL)
+		wfield_focus(p->field[id], on);
+}
+
+/* Leaving a text field: what it holds goes into its history (as Enter
+ * would, through readline's own line handler). */
+static void commit_field(struct tui_fit *p, enum tui_ff_id id)
+{
+	struct wfield *f = p->field[id];
+	struct wevent ev = { .type = WEV_KEY, .key = WKEY_RETURN };
+
+	if (f == NULL || !f->base.focused || wfield_text(f)[0] == '\0')
+		return;
+	wwidget_handle(&f->base, &ev);
+}
+
+static void move_focus(struct tui_fit *p, enum tui_ff_id to)
+{
+	if (to == p->cur)
+		return;
+	commit_field(p, p->cur);
+	focus_field(p, p->cur, false);
+	p->cur = to;
+	if (p->focused)
+		focus_field(p, to, true);
+}
+
+static void step_focus(struct tui_fit *p, int dir)
+{
+	enum tui_ff_id vis[FF_COUNT];
+	size_t n = tui_ff_visible(&p->ff, vis), i;
+
+	for (i = 0; i < n && vis[i] != p->cur; i++)
+		;
+	if (i == n)
+		i = 0;
+	else
+		i = dir > 0 ? (i + 1) % n : (i + n - 1) % n;
+	move_focus(p, vis[i]);
+}
+
+/* The focused field must be one that is shown (a method change hides some). */
+static void keep_focus_shown(struct tui_fit *p)
+{
+	if (!tui_ff_shown(&p->ff, p->cur))
+		move_focus(p, FF_METHOD);
+}
+
+/* ---- the job in the tables ------------------------------------------------------------------------ */
+
+/* Make the current tab's view carry the panel's job (or none). */
+static void sync_view(struct tui *t)
+{
+	struct tui_fit *p = t->fit;
+	struct tui_tab *tb = &t->tab[t->cur];
+	struct view_table *v = tb->view;
+	const struct fit_job *want = NULL;
+	bool had;
+
+	if (v == NULL)
+		return;
+	if (p != NULL && p->shown && p->ff.have_job)
+		want = &p->ff.job;
+	if (want == NULL ? !v->has_job : v->has_job && memcmp(&v->job, want, sizeof *want) == 0)
+		return;
+	had = v->has_job;
+	tui_note_cursor(t);
+	view_set_job(v, want);
+	tui_tab_columns_changed(t, t->cur);
+	if (!had && want != NULL) {
+		/* the "your model" columns come right after the GPU: show them */
+		tb->scroll = 1;
+		wtable_set_scroll(t->table, 1);
+	}
+	tui_refresh_table(t, had && want != NULL);
+}
+
+void tui_fit_sort_cheapest(struct tui *t)
+{
+	struct view_table *v = t->tab[t->cur].view;
+
+	sync_view(t);
+	if (v == NULL || !v->has_job) {
+		tui_message(t, _("Sorting by the job's cost needs a job: press f and type a model"));
+		return;
+	}
+	tui_note_cursor(t);
+	if (v->sort_cheapest) {
+		view_sort(v, -1, false);
+		tui_message(t, _("Catalogue order"));
+	} else {
+		view_sort_cheapest(v);
+		tui_message(t, _("Cheapest per hour for this job first (GPUs that cannot take it last)"));
+	}
+	tui_refresh_table(t, true);
+}
+
+void tui_fit_order_size(struct tui *t, const char *gpu_id, int *gpus, int *hours)
+{
+	const struct view_table *v = t->tab[t->cur].view;
+	int pos;
+
+	*gpus = 0;
+	*hours = 0;
+	if (t->fit == NULL || !t->fit->shown || v == NULL || !v->has_job || gpu_id == NULL)
+		return;
+	pos = view_find(v, gpu_id);
+	if (pos < 0)
+		return;
+	const struct fit_result *j = &view_shown_row(v, (size_t)pos)->job;
+	if (j->gpus_run > 0)
+		*gpus = j->gpus_run;
+	if (fit_method_is_training(v->job.method) && isfinite(j->train_hours) && j->train_hours > 0 &&
+	    j->train_hours < 1e6)
+		*hours = (int)ceil(j->train_hours - 1e-9);
+}
+
+/* ---- layout ------------------------------------------------------------------------------------------ */
+
+static void hide_all(struct tui_fit *p)
+{
+	fields_hide(p);
+	wwidget_hide(&p->base);
+	p->mode = FM_HIDDEN;
+}
+
+/* Share the table's area between the table and the panel. */
+static void place(struct tui *t)
+{
+	struct tui_fit *p = t->fit;
+	int y = p->ay, x = p->ax, h = p->ah, w = p->aw;
+
+	if (!p->shown || h <= 0 || w <= 0 || tui_trade_shown(t)) {
+		hide_all(p);
+		return;
+	}
+	if (w >= FIT_WIDE_COLS) {
+		int pw = w >= 160 ? FIT_SIDE_W_WIDE : FIT_SIDE_W;
+		p->mode = FM_SIDE;
+		wwidget_place(&t->table->base, y, x, h, w - pw);
+		wwidget_place(&p->base, y, x + w - pw, h, pw);
+	} else {
+		int natural = compose(p, w, 1000, false);
+		int tmin = p->focused ? 2 : FIT_TABLE_MIN;
+		int ph = natural + (p->focused ? 1 : 0); /* a line for an error or the presets */
+		if (ph > h - tmin)
+			ph = h - tmin;
+		if (ph < 2 && p->focused)
+			ph = h; /* nothing else fits: the panel alone */
+		if (ph < 2) {
+			hide_all(p);
+			wwidget_place(&t->table->base, y, x, h, w);
+			wtable_select(t->table, t->table->sel);
+			return;
+		}
+		p->mode = FM_BELOW;
+		p->placed_h = ph;
+		wwidget_place(&t->table->base, y, x, h - ph, w);
+		wwidget_place(&p->base, y + h - ph, x, ph, w);
+	}
+	wtable_select(t->table, t->table->sel);
+	for (size_t i = 0; i < FF_COUNT; i++)
+		p->placed[i].on = false;
+}
+
+void tui_fit_place(struct tui *t, int y, int x, int h, int w)
+{
+	struct tui_fit *p = t->fit;
+
+	if (p == NULL)
+		return;
+	p->ay = y;
+	p->ax = x;
+	p->ah = h;
+	p->aw = w;
+	if (t->too_small) {
+		hide_all(p);
+		return;
+	}
+	place(t);
+}
+
+/* ---- rendering ------------------------------------------------------------------------------------------ */
+
+bool tui_fit_render(struct tui *t)
+{
+	struct tui_fit *p = t->fit;
+	struct lines before;
+	bool changed = false, any = false;
+
+	if (p == NULL || t->too_small)
+		return false;
+	if (!p->shown || tui_trade_shown(t)) {
+		if (p->mode != FM_HIDDEN)
+			hide_all(p);
+		sync_view(t);
+		return false;
+	}
+	sync_view(t);
+	fields_pull(p);
+	keep_focus_shown(p);
+	if (p->mode == FM_HIDDEN && p->ah > 0)
+		place(t);
+	if (p->base.win == NULL)
+		return false;
+	if (p->mode == FM_BELOW) {
+		/* the content grew or shrank (a method with more fields): share again */
+		int natural = compose(p, p->base.w, 1000, false);
+		int want = natural + (p->focused ? 1 : 0);
+		int cap = p->ah - (p->focused ? 2 : FIT_TABLE_MIN);
+		if (want > cap)
+			want = cap;
+		if (want >= 2 && want != p->placed_h)
+			place(t);
+	}
+	before = p->shown_lines;
+	p->shown_lines = (struct lines){ .ascii = t->ascii };
+	compose(p, p->base.w, p->base.h, p->mode == FM_SIDE);
+	if (before.n != p->shown_lines.n)
+		changed = true;
+	for (size_t i = 0; !changed && i < before.n; i++)
+		changed = !cells_equal(&before.l[i], &p->shown_lines.l[i]);
+	lines_free(&before);
+	if (changed)
+		wwidget_dirty(&p->base);
+	fields_place(p);
+	if (p->base.dirty) {
+		/* the panel is redrawn under the fields: copy them again */
+		for (size_t i = 0; i < FF_COUNT; i++)
+			if (p->field[i] != NULL && p->field[i]->base.win != NULL)
+				wwidget_touch(&p->field[i]->base);
+	}
+	any |= wwidget_render(&p->base);
+	for (size_t i = 0; i < FF_COUNT; i++)
+		if (p->field[i] != NULL)
+			any |= wwidget_render(&p->field[i]->base);
+	return any;
+}
+
+void tui_fit_touch(struct tui *t)
+{
+	struct tui_fit *p = t->fit;
+
+	if (p == NULL)
+		return;
+	wwidget_touch(&p->base);
+	for (size_t i = 0; i < FF_COUNT; i++)
+		if (p->field[i] != NULL)
+			wwidget_touch(&p->field[i]->base);
+}
+
+bool tui_fit_cursor(struct tui *t)
+{
+	struct tui_fit *p = t->fit;
+	struct wfield *f;
+	int y, x;
+
+	if (p == NULL || !p->shown || !p->focused || t->too_small || tui_trade_shown(t))
+		return false;
+	f = p->field[p->cur];
+	if (f == NULL || f->base.win == NULL || !wfield_cursor(f, &y, &x))
+		return false;
+	wmove(f->base.win, 0, x - f->base.x);
+	wnoutrefresh(f->base.win);
+	return true;
+}
+
+/* ---- opening, closing -------------------------------------------------------------------------------------- */
+
+static struct tui_fit *fit_new(struct tui *t)
+{
+	struct tui_fit *p = xcalloc(1, sizeof *p);
+
+	wwidget_init(&p->base, &panel_class, &t->ui);
+	p->t = t;
+	p->shown_lines.ascii = t->ascii;
+	p->sug_y = -1;
+	tui_ff_init(&p->ff, t->cat, t->o->lang, t->ascii);
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		if (tui_ff_kind((enum tui_ff_id)i) != FFK_TEXT)
+			continue;
+		p->field[i] = wfield_new_readline(&t->ui, "", p->ff.f[i].text, history_id[i]);
+	}
+	p->cur = FF_MODEL;
+	return p;
+}
+
+static void set_focus(struct tui *t, bool on)
+{
+	struct tui_fit *p = t->fit;
+
+	if (p->focused == on)
+		return;
+	if (!on)
+		commit_field(p, p->cur);
+	p->focused = on;
+	focus_field(p, p->cur, on);
+	wwidget_dirty(&p->base);
+	tui_relayout(t);
+}
+
+void tui_fit_open(struct tui *t)
+{
+	if (t->fit == NULL)
+		t->fit = fit_new(t);
+	if (!t->fit->shown) {
+		t->fit->shown = true;
+		tui_relayout(t);
+	}
+	set_focus(t, true);
+}
+
+void tui_fit_toggle(struct tui *t)
+{
+	if (t->fit != NULL && t->fit->shown) {
+		set_focus(t, false);
+		t->fit->shown = false;
+		tui_relayout(t);
+	} else {
+		tui_fit_open(t);
+	}
+}
+
+bool tui_fit_focused(const struct tui *t)
+{
+	return t->fit != NULL && t->fit->shown && t->fit->focused;
+}
+
+void tui_fit_free(struct tui *t)
+{
+	struct tui_fit *p = t->fit;
+	struct wwidget *w;
+
+	if (p == NULL)
+		return;
+	for (size_t i = 0; i < FF_COUNT; i++)
+		wfield_free(&p->field[i]);
+	tui_ff_free(&p->ff);
+	lines_free(&p->shown_lines);
+	w = &p->base;
+	wwidget_free(&w);
+	t->fit = NULL;
+	wfield_readline_shutdown(); /* only acts once no readline field is left */
+}
+
+/* ---- events ---------------------------------------------------------------------------------------------- */
+
+/* The form changed: the fields that the method shows may differ. */
+static unsigned form_changed(struct tui_fit *p)
+{
+	fields_pull(p);
+	keep_focus_shown(p);
+	wwidget_dirty(&p->base);
+	return W_HANDLED | W_REDRAW | W_CHANGED;
+}
+
+static unsigned mouse(struct tui *t, const struct wevent *ev)
+{
+	struct tui_fit *p = t->fit;
+	int y = ev->y - p->base.y, x = ev->x - p->base.x;
+
+	if (!wwidget_contains(&p->base, ev->y, ev->x))
+		return W_IGNORED;
+	if (ev->mouse != WM_CLICK && ev->mouse != WM_DOUBLE)
+		return W_HANDLED;
+	if (p->sug_y >= 0 && y >= p->sug_y && y < p->sug_y + (int)p->sug_n) {
+		tui_ff_pick(&p->ff, p->sug_first + (size_t)(y - p->sug_y));
+		if (p->field[FF_MODEL] != NULL)
+			wfield_set_text(p->field[FF_MODEL], p->ff.f[FF_MODEL].text);
+		return form_changed(p);
+	}
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		struct slot s = p->slot[i];
+		if (!s.on || y != s.y || x < s.x - 1 || x >= s.x + s.w)
+			continue;
+		if (!p->focused)
+			set_focus(t, true);
+		if (p->cur == (enum tui_ff_id)i && tui_ff_kind((enum tui_ff_id)i) != FFK_TEXT) {
+			tui_ff_cycle(&p->ff, (enum tui_ff_id)i, +1);
+			return form_changed(p);
+		}
+		move_focus(p, (enum tui_ff_id)i);
+		wwidget_dirty(&p->base);
+		return W_HANDLED | W_REDRAW;
+	}
+	return W_HANDLED;
+}
+
+/* Keys that go on to the application or the table while the panel has
+ * the keyboard: F-keys (help, buy, quit …), PgUp/PgDn (move the table's
+ * cursor), resize. */
+static bool passes_through(wkey k)
+{
+	return (k >= WKEY_F1 && k <= WKEY_F12 && k != WKEY_F4) || k == WKEY_PGUP || k == WKEY_PGDN ||
+	       k == WKEY_RESIZE || k == 'L' - '@';
+}
+
+unsigned tui_fit_event(struct tui *t, const struct wevent *ev)
+{
+	struct tui_fit *p = t->fit;
+	const struct wbinding *b;
+	enum tui_ff_id id;
+	unsigned r;
+
+	if (p == NULL || !p->shown || p->base.win == NULL)
+		return W_IGNORED;
+	if (ev->type == WEV_MOUSE)
+		return mouse(t, ev);
+	if (!p->focused || ev->type != WEV_KEY)
+		return W_IGNORED;
+	if (passes_through(ev->key))
+		return W_IGNORED;
+	id = p->cur;
+	b = wbinding_find(panel_keys, sizeof panel_keys / sizeof panel_keys[0], ev->key);
+	if (ev->key == WKEY_ENTER || ev->key == '\n')
+		b = wbinding_find(panel_keys, sizeof panel_keys / sizeof panel_keys[0], WKEY_RETURN);
+	bool text = tui_ff_kind(id) == FFK_TEXT;
+	bool searching = id == FF_MODEL && tui_ff_searching(&p->ff);
+	bool choosing = searching && p->ff.n_matches > 1; /* ↑↓ choose among presets */
+
+	switch (b != NULL ? b->action : 0) {
+	case FA_NEXT:
+	case FA_PREV:
+		if (choosing && ev->key != WKEY_TAB && ev->key != WKEY_BTAB) {
+			tui_ff_match_step(&p->ff, b->action == FA_NEXT ? +1 : -1);
+			return form_changed(p);
+		}
+		if (searching && ev->key != WKEY_BTAB && ev->key != WKEY_UP) {
+			/* Tab takes the preset chosen, as Enter does */
+			tui_ff_pick(&p->ff, p->ff.match_sel);
+			wfield_set_text(p->field[FF_MODEL], p->ff.f[FF_MODEL].text);
+		}
+		step_focus(p, b->action == FA_NEXT ? +1 : -1);
+		return form_changed(p);
+	case FA_DONE:
+		if (searching) {
+			tui_ff_pick(&p->ff, p->ff.match_sel);
+			wfield_set_text(p->field[FF_MODEL], p->ff.f[FF_MODEL].text);
+		}
+		step_focus(p, +1);
+		return form_changed(p);
+	case FA_BACK:
+		set_focus(t, false);
+		return W_HANDLED | W_REDRAW;
+	case FA_HIDE:
+		tui_fit_toggle(t);
+		return W_HANDLED | W_REDRAW;
+	case FA_CHOICE_NEXT:
+	case FA_CHOICE_PREV:
+		if (!text) {
+			tui_ff_cycle(&p->ff, id, b->action == FA_CHOICE_NEXT ? +1 : -1);
+			return form_changed(p);
+		}
+		break;
+	default:
+		break;
+	}
+	if (!text)
+		return W_HANDLED; /* typing on a choice does nothing (and is not a command) */
+	r = wwidget_handle(&p->field[id]->base, ev);
+	if (r & W_CHANGED) {
+		tui_ff_set_text(&p->ff, id, wfield_text(p->field[id]));
+		return form_changed(p);
+	}
+	if (r == W_IGNORED)
+		return W_HANDLED; /* keys readline does not use are not commands here */
+	return r | W_HANDLED;
+}

@@ -77,6 +77,12 @@ struct api_error {
 	int retry_after_s;      /* from Retry-After (429/503), else 0 */
 	char *client_order_id;  /* for order errors (and UNKNOWN_OUTCOME), else NULL */
 	int attempts;           /* how many times the request was sent */
+	/* extra fields of the server's error object (docs/API.md, Errors), when sent: */
+	char *field;            /* the request field a validation error is about, or NULL */
+	int64_t required_minor; /* INSUFFICIENT_FUNDS: the hold needed; -1 if not sent */
+	int64_t available_minor;/* INSUFFICIENT_FUNDS: the available balance; -1 */
+	char *currency;         /* INSUFFICIENT_FUNDS: their currency, or NULL */
+	int64_t opens_at;       /* MARKET_NOT_OPEN: the announced opening (Unix s); -1 */
 };
 
 /* A new error of `kind` with a formatted message (no code, no status). */

@@ -337,6 +337,8 @@ static struct api_error *error_copy(const struct api_error *e)
 	c->message = xstrdup(e->message != NULL ? e->message : "");
 	c->request_id = e->request_id != NULL ? xstrdup(e->request_id) : NULL;
 	c->client_order_id = e->client_order_id != NULL ? xstrdup(e->client_order_id) : NULL;
+	c->field = e->field != NULL ? xstrdup(e->field) : NULL;
+	c->currency = e->currency != NULL ? xstrdup(e->currency) : NULL;
 	return c;
 }
 

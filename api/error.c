@@ -19,6 +19,7 @@ struct api_error *api_error_new(enum api_err kind, const char *fmt, ...)
 	va_list ap;
 
 	e->kind = kind;
+	e->required_minor = e->available_minor = e->opens_at = -1;
 	va_start(ap, fmt);
 	e->message = xvasprintf(fmt, ap);
 	va_end(ap);
@@ -36,6 +37,8 @@ void api_error_free(struct api_error **pe)
 	free(e->message);
 	free(e->request_id);
 	free(e->client_order_id);
+	free(e->field);
+	free(e->currency);
 	free(e);
 	*pe = NULL;
 }

@@ -1077,6 +1077,27 @@ struct api_error *api_error_from_reply(long status, const char *data, size_t len
 		if (api_json_int(err, "error", "retry_after", 1, 86400, &ra, &cause) == 0)
 			e->retry_after_s = (int)ra;
 		free(cause);
+		cause = NULL;
+		/* the extras some codes add; each only when well-formed */
+		if (api_json_str(err, "error", "field", SHORT, false, &s, &cause) == 0)
+			e->field = s;
+		free(cause);
+		cause = NULL;
+		if (api_json_int(err, "error", "required_minor", 0, MAX_MONEY, &ra, &cause) == 0)
+			e->required_minor = ra;
+		free(cause);
+		cause = NULL;
+		if (api_json_int(err, "error", "available_minor", 0, MAX_MONEY, &ra, &cause) == 0)
+			e->available_minor = ra;
+		free(cause);
+		cause = NULL;
+		if (api_json_str(err, "error", "currency", SHORT, false, &s, &cause) == 0)
+			e->currency = s;
+		free(cause);
+		cause = NULL;
+		if (api_json_time(err, "error", "opens_at", false, &ra, &cause) == 0)
+			e->opens_at = ra;
+		free(cause);
 	} else if (data != NULL && len > 0) {
 		snippet = util_sanitize(data, MAX_SNIPPET, false);
 		free(e->message);

@@ -436,20 +436,26 @@ static const char *side_text(enum api_side s)
 	return s == API_BUY ? C_("order side", "buy") : C_("order side", "sell");
 }
 
-static const char *status_text(enum api_order_status st)
+static const char *status_text(const struct cli_ctx *ctx, enum api_order_status st)
 {
-	switch (st) {
-	case API_ORDER_OPEN: return _("resting");
-	case API_ORDER_PARTIALLY_FILLED: return _("partly filled, resting");
-	case API_ORDER_FILLED: return _("filled");
-	case API_ORDER_CANCELLED: return _("cancelled");
-	case API_ORDER_EXPIRED: return _("expired");
-	case API_ORDER_REJECTED: return _("rejected");
-	}
-	return "?";
+	return view_order_status_text(ctx->lang, st);
 }
 
-static void print_preview(struct cli_ctx *ctx, const struct api_preview *p)
+/* Print several lines of text (joined by "\n") with say(). */
+static void say_lines(struct cli_ctx *ctx, const char *text)
+{
+	const char *p = text;
+
+	while (p != NULL && *p != '\0') {
+		const char *nl = strchr(p, '\n');
+		int len = nl != NULL ? (int)(nl - p) : (int)strlen(p);
+		say(ctx, "%.*s", len, p);
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+}
+
+static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
+			  const struct api_preview *p)
 {
 	struct cli_sheet *s = cli_sheet_new();
 	char *t;
@@ -502,78 +508,16 @@ static void print_preview(struct cli_ctx *ctx, const struct api_preview *p)
 		return;
 	}
 	cli_sheet_free(&s);
-	{
-		char *price = fmt_usd(ctx, p->price_cents);
-		say(ctx, _("Preview: %s %lld × %s GPUs for %lld h, %s %s %s (%s)"),
-		    side_text(p->side), (long long)p->gpus, gpu_name(ctx, p->gpu), (long long)p->hours,
-		    p->type == API_LIMIT ? _("limit") : (p->side == API_BUY ? _("market, at most")
-									  : _("market, at least")),
-		    price, _("per GPU-hour"), api_tif_name(p->tif));
-		free(price);
-	}
-	for (size_t i = 0; i < p->n_fills; i++) {
-		t = fmt_usd(ctx, p->fills[i].price_cents);
-		say(ctx, _("  would fill %lld GPUs at %s"), (long long)p->fills[i].gpus, t);
-		free(t);
-	}
-	if (p->n_fills == 0)
-		say(ctx, "%s", _("  no fill now"));
-	if (p->rest_gpus > 0)
-		say(ctx, _("  %lld GPUs would rest on the book"), (long long)p->rest_gpus);
-	if (p->expire_gpus > 0)
-		say(ctx, _("  %lld GPUs would expire unfilled"), (long long)p->expire_gpus);
-	if (p->side == API_BUY && p->n_fills > 0) {
-		char *net = fmt_money(ctx, p->net_minor, p->currency);
-		char *vat = fmt_money(ctx, p->vat_minor, p->currency);
-		char *tot = fmt_money(ctx, p->total_minor, p->currency);
-		char *bp = i18n_fmt_percent(ctx->lang, (double)p->vat_rate_bp / 100.0, 2);
-		say(ctx, _("  cost of the fills: %s + VAT %s (%s) = %s"), net, vat, bp, tot);
-		free(net);
-		free(vat);
-		free(tot);
-		free(bp);
-	} else if (p->side == API_SELL && p->n_fills > 0) {
-		char *tot = fmt_money(ctx, p->total_minor, p->currency);
-		say(ctx, _("  the fills would pay you %s"), tot);
-		free(tot);
-	}
-	if (p->side == API_BUY && p->hold_minor > 0) {
-		char *h = fmt_money(ctx, p->hold_minor, p->currency);
-		say(ctx, _("  hold at acceptance: %s"), h);
-		free(h);
-	}
-	{
-		char *av = fmt_money(ctx, p->balance_available_minor, p->currency);
-		char *af = fmt_money(ctx, p->balance_after_minor, p->currency);
-		say(ctx, _("  available balance: %s → %s"), av, af);
-		free(av);
-		free(af);
-	}
-	if (strcmp(p->currency, "USD") != 0) {
-		char *fx = i18n_fmt_number(ctx->lang, (double)p->fx_rate_micro / 1e6, 4);
-		say(ctx, _("  exchange rate: 1 USD = %s %s (the exchange's fixed rate)"), fx,
-		    p->currency);
-		free(fx);
-	}
-	if (p->reject_code != NULL)
-		say(ctx, _("  the exchange would reject it: %s: %s"), p->reject_code,
-		    p->reject_message != NULL ? p->reject_message : "");
-	else
-		say(ctx, _("  it would be: %s"), status_text(p->would_status));
-}
-
-/* The average fill price, rounded to the cent. */
-static int64_t avg_price(const struct api_order *o)
-{
-	if (o->filled_gpus <= 0)
-		return -1;
-	return (o->filled_value_cents + o->filled_gpus / 2) / o->filled_gpus;
+	/* the same confirmation as the TUI's order form (view/order.c) */
+	t = view_order_summary(ctx->lang, gpu_name(ctx, p->gpu), r, p);
+	say_lines(ctx, t);
+	free(t);
 }
 
 static void print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 {
 	struct cli_sheet *s;
-	char *t, *u;
+	char *t;
 
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		s = cli_sheet_new();
@@ -608,7 +552,7 @@ static void print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 		cli_sheet_int(s, NULL, o->filled_gpus);
 		cli_sheet_int(s, NULL, o->remaining_gpus);
 		if (o->filled_gpus > 0)
-			cli_sheet_int(s, NULL, avg_price(o));
+			cli_sheet_int(s, NULL, view_order_avg_price(o));
 		else
 			cli_sheet_null(s, NULL);
 		cli_sheet_int(s, NULL, o->filled_value_cents);
@@ -625,57 +569,10 @@ static void print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 		cli_sheet_free(&s);
 		return;
 	}
-	t = fmt_usd(ctx, avg_price(o));
-	switch (o->status) {
-	case API_ORDER_FILLED:
-		say(ctx, _("Filled: order %lld, %lld × %s GPUs for %lld h at %s per GPU-hour (average)."),
-		    (long long)o->id, (long long)o->filled_gpus, gpu_name(ctx, o->gpu),
-		    (long long)o->hours, t);
-		break;
-	case API_ORDER_PARTIALLY_FILLED:
-		u = fmt_usd(ctx, o->price_cents);
-		say(ctx, _("Partly filled: order %lld, %lld of %lld GPUs at %s (average); %lld GPUs "
-			   "rest on the book at %s."),
-		    (long long)o->id, (long long)o->filled_gpus, (long long)o->gpus, t,
-		    (long long)o->remaining_gpus, u);
-		free(u);
-		break;
-	case API_ORDER_OPEN:
-		u = fmt_usd(ctx, o->price_cents);
-		say(ctx, _("Resting: order %lld, %lld × %s GPUs at %s per GPU-hour is on the book; "
-			   "nothing filled yet."),
-		    (long long)o->id, (long long)o->remaining_gpus, gpu_name(ctx, o->gpu), u);
-		free(u);
-		break;
-	case API_ORDER_EXPIRED:
-		u = fmt_usd(ctx, o->price_cents);
-		if (o->filled_gpus > 0)
-			say(ctx, _("Partly filled: order %lld, %lld of %lld GPUs at %s (average); the "
-				   "other %lld expired (%s)."),
-			    (long long)o->id, (long long)o->filled_gpus, (long long)o->gpus, t,
-			    (long long)(o->gpus - o->filled_gpus), api_tif_name(o->tif));
-		else
-			say(ctx, _("Not filled: order %lld expired (%s): not enough GPUs offered at %s "
-				   "or better for %lld h."),
-			    (long long)o->id, api_tif_name(o->tif), u, (long long)o->hours);
-		free(u);
-		break;
-	case API_ORDER_CANCELLED:
-	case API_ORDER_REJECTED:
-		say(ctx, _("Order %lld: %s."), (long long)o->id, status_text(o->status));
-		break;
-	}
+	/* the same words as the TUI's order form (view/order.c) */
+	t = view_order_result(ctx->lang, gpu_name(ctx, o->gpu), o);
+	say_lines(ctx, t);
 	free(t);
-	for (size_t i = 0; i < o->n_fills; i++) {
-		char *p = fmt_usd(ctx, o->fills[i].price_cents);
-		say(ctx, _("  fill: %lld GPUs × %lld h at %s — rental %lld"),
-		    (long long)o->fills[i].gpus, (long long)o->fills[i].hours, p,
-		    (long long)o->fills[i].rental_id);
-		free(p);
-	}
-	if (o->replayed || o->reconciled)
-		say(ctx, _("  (the exchange already had this order, client id %s: it was placed once)"),
-		    o->client_order_id);
 }
 
 /* Ask y/N on the terminal; true for yes. */
@@ -802,10 +699,14 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (dry || !yes || ctx->format == CLI_FORMAT_TABLE)
-		print_preview(ctx, pv);
+		print_preview(ctx, &r, pv);
 	if (pv->reject_code != NULL) {
-		rc = cli_fail(ctx, _("the exchange would reject this order: %s: %s"), pv->reject_code,
-			      pv->reject_message != NULL ? pv->reject_message : "");
+		struct view_order_ctx x = {.currency = pv->currency, .required_minor = pv->hold_minor,
+					   .available_minor = pv->balance_available_minor,
+					   .opens_at = -1};
+		char *w = view_refusal_text(ctx->lang, pv->reject_code, pv->reject_message, &x);
+		rc = cli_fail(ctx, "%s [%s]", w, pv->reject_code);
+		free(w);
 		goto out;
 	}
 	if (dry) {
@@ -821,13 +722,22 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 	coid = api_client_order_id_new();
 	r.client_order_id = coid;
 	if (api_order_place(c, &r, &o, &e) != 0) {
-		if (e->kind == API_ERR_HTTP && e->http_status >= 400 && e->http_status < 500)
-			rc = cli_fail(ctx, _("rejected by the exchange: %s: %s"),
-				      e->code != NULL ? e->code : "?", e->message);
+		struct view_order_ctx x = {.currency = e->currency, .required_minor = e->required_minor,
+					   .available_minor = e->available_minor,
+					   .opens_at = e->opens_at};
+		char *w = view_api_error_words(ctx->lang, e, &x);
+		if (e->code != NULL)
+			rc = cli_fail(ctx, "%s [%s]", w, e->code);
 		else
-			rc = fail_api(ctx, e);
+			rc = cli_fail(ctx, "%s", w);
+		free(w);
+		if (e->kind == API_ERR_UNKNOWN_OUTCOME || e->kind == API_ERR_PROTOCOL) {
+			char *t = api_error_text(e);
+			note(ctx, "%s", t);
+			free(t);
+		}
 		if (e->kind == API_ERR_UNKNOWN_OUTCOME)
-			note(ctx, _("to check: gpux orders --format json | grep %s"), coid);
+			note(ctx, _("to check: gpux orders --format csv | grep %s"), coid);
 		goto out;
 	}
 	if (ctx->format == CLI_FORMAT_TABLE)
@@ -917,7 +827,7 @@ int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
 			cell_int(s, ctx, o->hours);
 			cell_int(s, ctx, o->filled_gpus);
 			cell_int(s, ctx, o->remaining_gpus);
-			cli_sheet_text(s, status_text(o->status), api_order_status_name(o->status));
+			cli_sheet_text(s, status_text(ctx, o->status), api_order_status_name(o->status));
 			cli_sheet_text(s, api_tif_name(o->tif), api_tif_name(o->tif));
 			cli_sheet_int(s, NULL, o->hold_minor);
 			cli_sheet_text(s, NULL, o->currency);

@@ -50,7 +50,8 @@ expect_eq "no --yes and not a terminal: usage, exit 2" "$?" 2
 expect_match "no --yes and not a terminal: says to pass --yes" "$(cat "$TMPD/err")" 'pass --yes'
 g order buy h200 --gpus 8 --hours 24 --market --max-price 5 --yes
 expect_eq "market buy --yes: exit 0" "$?" 0
-expect_match "market buy: shows the preview first" "$(cat "$TMPD/out")" '^Preview: buy 8 × H200 GPUs for 24 h, market, at most €?\$?5\.00'
+expect_match "market buy: shows the preview first" "$(head -1 "$TMPD/out")" '^Buy 8 × H200 for 24 hours at the best prices on offer, paying at most \$5\.00 per GPU-hour'
+expect_match "market buy: the preview has the total with VAT" "$(cat "$TMPD/out")" 'Total with VAT: €[0-9.,]+ \(€[0-9.,]+ before tax \+ €[0-9.,]+ VAT at 23%\)'
 expect_match "market buy: filled, at which price" "$(cat "$TMPD/out")" "Filled: order [0-9]+, 8 × H200 GPUs for 24 h at \\\$4\\.[0-9]{2} per GPU-hour"
 g orders --format json
 expect_eq "orders: the buy is there, filled" "$(jq -c '[.[] | select(.gpu == "h200") | [.side, .type, .status, .filled_gpus]]' "$TMPD/out")" '[["buy","market","filled",8]]'
@@ -83,14 +84,14 @@ expect_eq "market buy below every ask: exit 1" "$?" 1
 expect_match "market buy below every ask: not filled, says why" "$(cat "$TMPD/out")" '^Not filled: order [0-9]+ expired \(ioc\)'
 g order buy b300 --gpus 512 --hours 720 --limit 9 --yes
 expect_eq "too expensive: exit 1" "$?" 1
-expect_match "too expensive: the exchange's reason" "$(cat "$TMPD/err")" 'INSUFFICIENT_FUNDS'
+expect_match "too expensive: the exchange's reason, in words and code" "$(cat "$TMPD/err")" '^gpux: Not enough money: this order needs .* held and .* is available\..*\[INSUFFICIENT_FUNDS\]$'
 g order sell h200 --gpus 1 --hours 1 --limit 900 --yes --format json
 expect_eq "a sell at 900.00 rests on the book" "$(jq -r '.[0].status' "$TMPD/out")" open
 
 # ---- on a terminal, without --yes: the preview, then a question ----------------------
 tui_start 120 30 sh -c "GPUX_API='$GPUXD_URL' GPUX_API_KEY='$KEY' '$GPUX' order buy h200 --gpus 1 --hours 3 --limit 2.22; echo EXIT=\$?; sleep 30"
 if tui_wait 'Place this order\? \[y/N\]'; then
-  expect_match "terminal: the preview comes before the question" "$(tui_screen)" 'Preview: buy 1 × H200 GPUs for 3 h, limit \$2\.22'
+  expect_match "terminal: the preview comes before the question" "$(tui_screen)" 'Buy 1 × H200 for 3 hours at \$2\.22 per GPU-hour or less'
   tui_keys n Enter
   tui_wait 'EXIT=' || true
   expect_match "terminal: n → not placed, exit 1" "$(tui_screen)" 'not placed'

@@ -265,6 +265,10 @@ static void test_error_bodies(void **state)
 	assert_int_equal(e->http_status, 422);
 	assert_string_equal(e->code, "INSUFFICIENT_FUNDS");
 	assert_string_equal(e->request_id, "r00000000002a");
+	assert_int_equal(e->required_minor, 9120);
+	assert_int_equal(e->available_minor, 5000);
+	assert_null(e->currency);
+	assert_int_equal(e->opens_at, -1);
 	t = api_error_text(e);
 	assert_string_equal(t, "the exchange refused: INSUFFICIENT_FUNDS: the order needs a hold of "
 			       "9120 EUR cents; 5000 are available (request r00000000002a)");

@@ -1,0 +1,77 @@
+# Transport and plumbing: the Unix socket (mode 0600), keep-alive, ETag and
+# 304 on /v1/quotes, cursor pagination and filters, the catalogue routes,
+# and gpuxd's command line.
+. tests/lib.sh
+. tests/exchange/xlib.sh
+SOCK="$TMPD/gpuxd.sock"
+xd_start --market open --socket "$SOCK" || finish
+
+expect_eq "the Unix socket is mode 0600" "$(stat -c %a "$SOCK")" 600
+body=$(curl -s --unix-socket "$SOCK" http://localhost/v1/market)
+expect_eq "the API answers on the Unix socket" "$(printf '%s' "$body" | jq -r .state)" open
+code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket "$SOCK" http://x/v1/account)
+expect_eq "... with the same auth rules" "$code" 401
+out=$(curl -s -w '%{num_connects} ' -o /dev/null "$GPUXD_URL/v1/market" -o /dev/null "$GPUXD_URL/v1/quotes" -o /dev/null "$GPUXD_URL/v1/gpus")
+expect_eq "keep-alive: three requests, one connection" "$out" "1 0 0 "
+
+req GET /v1/gpus ""
+expect_eq "GET /v1/gpus: the catalogue's 15 GPUs" "$(jqb '.gpus | length') $(jqb '[.gpus[].id] | index("h200") != null')" "15 true"
+req GET /v1/workloads ""
+expect_eq "GET /v1/workloads: an object with workloads" "$ST $(jqb '.workloads | type')" "200 array"
+
+hdr=$(curl -s -D - -o "$TMPD/q" "$GPUXD_URL/v1/quotes" | tr -d '\r')
+etag=$(printf '%s' "$hdr" | sed -n 's/^ETag: //p')
+expect_match "quotes carry an ETag" "$etag" '^"q-[0-9a-f]+-[0-9]+"$'
+: >"$TMPD/q2"
+code=$(curl -s -o "$TMPD/q2" -w '%{http_code}' -H "If-None-Match: $etag" "$GPUXD_URL/v1/quotes")
+expect_eq "If-None-Match with the same ETag: 304, no body" "$code $(wc -c <"$TMPD/q2")" "304 0"
+signup US USD seller; SK=$KEY
+req POST /v1/orders '{"client_order_id":"e1","gpu":"h200","side":"sell","type":"limit","gpus":1,"hours":1,"price_cents":400}' "$SK"
+code=$(curl -s -o "$TMPD/q3" -w '%{http_code}' -H "If-None-Match: $etag" "$GPUXD_URL/v1/quotes")
+expect_eq "after the book changed: 200 with the new best ask" "$code $(jq -r '.quotes[] | select(.gpu=="h200") | .best_ask_cents' "$TMPD/q3")" "200 400"
+expect_eq "seq increased" "$(( $(jq .seq "$TMPD/q3") > $(jq .seq "$TMPD/q") ))" 1
+
+i=0
+while [ $i -lt 5 ]; do
+  i=$((i + 1))
+  req POST /v1/orders "{\"client_order_id\":\"p$i\",\"gpu\":\"l40s\",\"side\":\"sell\",\"type\":\"limit\",\"gpus\":1,\"hours\":1,\"price_cents\":$((100 + i))}" "$SK"
+done
+all=""; cursor=""; pages=0
+while :; do
+  req GET "/v1/orders?gpu=l40s&limit=2${cursor:+&cursor=$cursor}" "" "$SK"
+  all="$all $(jqb '[.orders[].client_order_id] | join(" ")')"
+  pages=$((pages + 1))
+  cursor=$(jqb .next_cursor)
+  [ "$cursor" = null ] && break
+done
+expect_eq "pagination: newest first, three pages of 2, 2, 1" "$pages:$all" "3: p5 p4 p3 p2 p1"
+req GET "/v1/orders?client_order_id=p3" "" "$SK"
+expect_eq "filter by client_order_id" "$(jqb '[.orders[].client_order_id] | join(",")')" "p3"
+req GET "/v1/orders?status=filled" "" "$SK"
+expect_eq "filter by status" "$(jqb '.orders | length')" 0
+req GET "/v1/orders?status=open&side=sell&gpu=h200" "" "$SK"
+expect_eq "filters combine" "$(jqb '[.orders[].client_order_id] | join(",")')" "e1"
+
+# the command line
+"$GPUXD" --help >"$TMPD/help" 2>&1
+expect_eq "--help exits 0 and lists --listen" "$?:$(grep -c -- '--listen HOST' "$TMPD/help")" "0:1"
+"$GPUXD" --version >"$TMPD/v" 2>&1
+expect_match "--version" "$(cat "$TMPD/v")" "^gpuxd [0-9]+\.[0-9]+"
+"$GPUXD" --bogus >/dev/null 2>"$TMPD/e"; rc=$?
+expect_eq "an unknown flag: exit 2 with a message" "$rc:$(grep -c 'bogus' "$TMPD/e")" "2:1"
+"$GPUXD" --market sideways >/dev/null 2>"$TMPD/e"; rc=$?
+expect_eq "a bad --market: exit 2" "$rc" 2
+"$GPUXD" --clock-speed abc >/dev/null 2>&1; rc=$?
+expect_eq "a bad --clock-speed: exit 2" "$rc" 2
+"$GPUXD" --listen 127.0.0.1:0 --db "$TMPD/nodir/x.db" >/dev/null 2>"$TMPD/e"; rc=$?
+expect_eq "a database that cannot be opened: exit 1 naming it" "$rc:$(grep -c 'nodir/x.db' "$TMPD/e")" "1:1"
+"$GPUXD" --listen 127.0.0.1:99999 --db "$TMPD/y.db" >/dev/null 2>"$TMPD/e"; rc=$?
+expect_eq "a bad port: exit 1" "$rc" 1
+printf 'short\n' >"$TMPD/weak.key"
+"$GPUXD" --listen 127.0.0.1:0 --db "$TMPD/z.db" --admin-key-file "$TMPD/weak.key" >/dev/null 2>"$TMPD/e"; rc=$?
+expect_eq "an admin key under 16 characters is refused" "$rc" 1
+
+# a clean shutdown on SIGTERM removes the socket
+kill "$GPUXD_PID"; { wait "$GPUXD_PID"; } 2>/dev/null
+expect_eq "SIGTERM: the socket file is removed" "$(test -e "$SOCK" && echo there || echo gone)" gone
+finish

@@ -1,25 +1,886 @@
 /*
- * The pages of issue 7 (order form, orders, rentals, account): stubs until
- * the pages land, so the key map and the fit panel can call them.
+ * The frame of the order pages (issue 7): the order form, your orders, your
+ * rentals and your account replace the tables (Esc goes back) under a line
+ * of page tabs, above the app's status bar and a per-page F-key bar. This
+ * file holds what they share and the hooks the app loop calls:
+ *
+ *  - the account (role, currency, balances) and the market (state, opening
+ *    time, whether deposits are simulated), fetched while a page is shown
+ *    and after anything that moves money, so every page shows the same;
+ *  - one dialog at a time (confirmations and results), over the page: its
+ *    answer goes back to the page that opened it;
+ *  - struct tpanel (lines of cells, redrawn only when they change) and
+ *    struct tp_grid (rows of texts the table widget shows, the cursor
+ *    following its row's id, not its position, as rows come and go);
+ *  - formatting in the TUI's language and the exchange's errors in words.
+ *
+ * Nothing waits: every request is started from the tick (or a key) and its
+ * callback stores the reply and rebuilds what shows it.
  */
-#include "tui/tui_int.h"
+#include "tui/order_int.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #include "i18n/i18n.h"
+#include "util/util.h"
+
+static const struct tp_page_ops *const page_ops[TP_COUNT] = {
+	[TP_FORM] = &tp_form_ops,
+	[TP_ORDERS] = &tp_orders_ops,
+	[TP_RENTALS] = &tp_rentals_ops,
+	[TP_ACCOUNT] = &tp_account_ops,
+};
+
+static const struct tp_page_ops *ops(enum tp_page p)
+{
+	return p > TP_NONE && p < TP_COUNT ? page_ops[p] : NULL;
+}
+
+/* ---- panels -------------------------------------------------------------------------------- */
+
+static void panel_draw(struct wwidget *w)
+{
+	struct tpanel *p = (struct tpanel *)w;
+
+	for (size_t i = 0; i < p->n && (int)i < w->h; i++)
+		wcells_draw(&p->line[i], w->win, (int)i, 0, w->w, w->ui);
+}
+
+static void panel_destroy(struct wwidget *w)
+{
+	struct tpanel *p = (struct tpanel *)w;
+
+	for (size_t i = 0; i < p->cap; i++)
+		wcells_free(&p->line[i]);
+	for (size_t i = 0; i < p->cap_next; i++)
+		wcells_free(&p->next[i]);
+	free(p->line);
+	free(p->next);
+}
+
+static const struct wwidget_class panel_class = {
+	.name = "panel",
+	.draw = panel_draw,
+	.destroy = panel_destroy,
+};
+
+struct tpanel *tpanel_new(const struct wui *ui)
+{
+	struct tpanel *p = xcalloc(1, sizeof *p);
+
+	wwidget_init(&p->base, &panel_class, ui);
+	return p;
+}
+
+void tpanel_free(struct tpanel **p)
+{
+	struct wwidget *w = *p ? &(*p)->base : NULL;
+
+	wwidget_free(&w);
+	*p = NULL;
+}
+
+void tpanel_begin(struct tpanel *p)
+{
+	p->n_next = 0;
+}
+
+struct wcells *tpanel_add(struct tpanel *p)
+{
+	if (p->n_next == p->cap_next) {
+		size_t cap = p->cap_next ? p->cap_next * 2 : 16;
+		p->next = xreallocarray(p->next, cap, sizeof *p->next);
+		for (size_t i = p->cap_next; i < cap; i++)
+			wcells_init(&p->next[i], p->base.ui->ascii);
+		p->cap_next = cap;
+	}
+	wcells_reset(&p->next[p->n_next]);
+	return &p->next[p->n_next++];
+}
+
+void tpanel_text(struct tpanel *p, const char *text, enum wrole role, int indent)
+{
+	char **lines;
+	int width = p->base.w - indent;
+	size_t n;
+
+	if (text == NULL || text[0] == '\0')
+		return;
+	if (width < 8)
+		width = 8;
+	n = wtext_wrap(text, width, p->base.ui->ascii, &lines);
+	for (size_t i = 0; i < n; i++) {
+		struct wcells *c = tpanel_add(p);
+		wcells_pad(c, indent, WR_NORMAL);
+		wcells_add(c, lines[i], role, 0);
+	}
+	if (n > 0)
+		wtext_lines_free(lines, n);
+}
+
+static bool cells_equal(const struct wcells *a, const struct wcells *b)
+{
+	if (a->len != b->len)
+		return false;
+	for (size_t i = 0; i < a->len; i++) {
+		const struct wcell *x = &a->cell[i], *y = &b->cell[i];
+		if (x->width != y->width || x->role != y->role || x->attrs != y->attrs ||
+		    wcscmp(x->ch, y->ch) != 0)
+			return false;
+	}
+	return true;
+}
+
+void tpanel_commit(struct tpanel *p)
+{
+	bool same = p->n == p->n_next;
+	struct wcells *tl;
+	size_t tc;
+
+	for (size_t i = 0; i < p->n_next; i++)
+		if (p->base.w > 0)
+			wcells_fit(&p->next[i], p->base.w, WALIGN_LEFT, WR_NORMAL);
+	for (size_t i = 0; same && i < p->n; i++)
+		same = cells_equal(&p->line[i], &p->next[i]);
+	if (same)
+		return;
+	tl = p->line;
+	tc = p->cap;
+	p->line = p->next;
+	p->cap = p->cap_next;
+	p->n = p->n_next;
+	p->next = tl;
+	p->cap_next = tc;
+	p->n_next = 0;
+	p->base.dirty = true;
+}
+
+void tp_kv(struct wcells *c, int label_w, const char *label, const char *value,
+	   enum wrole vrole, unsigned vattrs)
+{
+	int w0 = c->width;
+
+	wcells_add(c, label, WR_DIM, 0);
+	wcells_pad(c, label_w - (c->width - w0) > 1 ? label_w - (c->width - w0) : 1, WR_NORMAL);
+	wcells_add(c, value, vrole, vattrs);
+}
+
+/* ---- grids under the table widget ---------------------------------------------------------------- */
+
+void tp_grid_init(struct tp_grid *g, size_t n_cols, const char *const *head,
+		  const enum walign *align)
+{
+	memset(g, 0, sizeof *g);
+	g->n_cols = n_cols;
+	g->head = head;
+	g->align = align;
+}
+
+void tp_grid_clear(struct tp_grid *g)
+{
+	for (size_t i = 0; i < g->n_rows * g->n_cols; i++)
+		free(g->text[i]);
+	g->n_rows = 0;
+}
+
+void tp_grid_free(struct tp_grid *g)
+{
+	tp_grid_clear(g);
+	free(g->text);
+	free(g->role);
+	free(g->key);
+	g->text = NULL;
+	g->role = NULL;
+	g->key = NULL;
+	g->cap = 0;
+}
+
+void tp_grid_row(struct tp_grid *g, int64_t key, enum wrole role)
+{
+	if (g->n_rows == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 32;
+		g->text = xreallocarray(g->text, cap * g->n_cols, sizeof *g->text);
+		g->role = xreallocarray(g->role, cap, sizeof *g->role);
+		g->key = xreallocarray(g->key, cap, sizeof *g->key);
+		g->cap = cap;
+	}
+	for (size_t c = 0; c < g->n_cols; c++)
+		g->text[g->n_rows * g->n_cols + c] = NULL;
+	g->role[g->n_rows] = (unsigned char)role;
+	g->key[g->n_rows] = key;
+	g->n_rows++;
+}
+
+void tp_grid_put(struct tp_grid *g, size_t col, char *text)
+{
+	char **slot = &g->text[(g->n_rows - 1) * g->n_cols + col];
+
+	free(*slot);
+	*slot = text;
+}
+
+void tp_grid_puts(struct tp_grid *g, size_t col, const char *text)
+{
+	tp_grid_put(g, col, xstrdup(text != NULL ? text : ""));
+}
+
+static size_t grid_rows(void *ctx)
+{
+	return ((struct tp_grid *)ctx)->n_rows;
+}
+
+static size_t grid_cols(void *ctx)
+{
+	return ((struct tp_grid *)ctx)->n_cols;
+}
+
+static void grid_header(void *ctx, size_t col, struct wcells *out)
+{
+	struct tp_grid *g = ctx;
+	wcells_add(out, _(g->head[col]), WR_HEADER, 0);
+}
+
+static void grid_cell(void *ctx, size_t row, size_t col, struct wcells *out)
+{
+	struct tp_grid *g = ctx;
+	const char *s = g->text[row * g->n_cols + col];
+	wcells_add(out, s != NULL ? s : "", (enum wrole)g->role[row], 0);
+}
+
+static enum walign grid_align(void *ctx, size_t col)
+{
+	struct tp_grid *g = ctx;
+	return g->align != NULL ? g->align[col] : WALIGN_LEFT;
+}
+
+struct wtable *tp_table_new(struct tui *t, struct tp_grid *g, const char *empty)
+{
+	struct wtable_source src = {
+		.ctx = g, .rows = grid_rows, .cols = grid_cols, .header = grid_header,
+		.cell = grid_cell, .align = grid_align,
+	};
+	struct wtable *tb = wtable_new(&t->ui, &src);
+
+	wtable_set_empty_text(tb, empty);
+	wwidget_set_focus(&tb->base, true);
+	return tb;
+}
+
+int64_t tp_table_key(const struct wtable *tb, const struct tp_grid *g)
+{
+	if (tb == NULL || g->n_rows == 0 || tb->sel >= g->n_rows)
+		return -1;
+	return g->key[tb->sel];
+}
+
+void tp_table_reload(struct wtable *tb, const struct tp_grid *g, int64_t key)
+{
+	wtable_reload(tb, true);
+	if (key < 0)
+		return;
+	for (size_t i = 0; i < g->n_rows; i++) {
+		if (g->key[i] == key) {
+			if (i != tb->sel)
+				wtable_select(tb, i);
+			return;
+		}
+	}
+}
+
+/* ---- formatting -------------------------------------------------------------------------------------- */
+
+char *tp_usd(const struct tui *t, int64_t cents)
+{
+	return cents < 0 ? xstrdup("—") : i18n_fmt_money(t->o->lang, cents, "USD");
+}
+
+char *tp_money(const struct tui *t, int64_t minor, const char *ccy)
+{
+	return i18n_fmt_money(t->o->lang, minor, ccy);
+}
+
+char *tp_int(const struct tui *t, int64_t v)
+{
+	return i18n_fmt_number(t->o->lang, (double)v, 0);
+}
+
+char *tp_date(const struct tui *t, int64_t unix_s)
+{
+	return unix_s < 0 ? xstrdup("—") : i18n_fmt_date(t->o->lang, unix_s, I18N_UTC);
+}
+
+const char *tp_gpu_name(const struct tui *t, const char *id)
+{
+	const struct catalog_gpu *g = id != NULL ? catalog_gpu(t->cat, id) : NULL;
+
+	return g != NULL ? g->name : (id != NULL ? id : "?");
+}
+
+int64_t tp_best_ask(const struct tui *t, const char *gpu)
+{
+	for (size_t i = 0; gpu != NULL && i < t->m.n_prices; i++)
+		if (strcmp(t->m.prices[i].gpu_id, gpu) == 0)
+			return t->m.prices[i].cents;
+	return -1;
+}
+
+const char *tp_currency(const struct tui *t)
+{
+	return t->trade != NULL && t->trade->acct != NULL ? t->trade->acct->currency : NULL;
+}
+
+char *tp_error_words(struct tui *t, const struct api_error *e)
+{
+	struct tui_trade *tr = t->trade;
+	struct view_order_ctx x = {
+		.currency = tp_currency(t), .required_minor = -1, .available_minor = -1,
+		.opens_at = -1,
+	};
+
+	if (tr != NULL && tr->market != NULL)
+		x.opens_at = tr->market->opens_at;
+	else if (t->m.have_market)
+		x.opens_at = t->m.opens_at;
+	if (tr != NULL && tr->acct != NULL && tr->acct->has_balance)
+		x.available_minor = tr->acct->balance.available_minor;
+	return view_api_error_words(t->o->lang, e, &x);
+}
+
+/* ---- the account and the market ------------------------------------------------------------------------ */
+
+static void on_account(void *ud, struct api_account *r, const struct api_error *e)
+{
+	struct tui *t = ud;
+	struct tui_trade *tr = t->trade;
+
+	tr->acct_req = 0;
+	free(tr->acct_error);
+	tr->acct_error = NULL;
+	if (e != NULL) {
+		tr->acct_error = tp_error_words(t, e);
+	} else {
+		api_account_free(&tr->acct);
+		tr->acct = r;
+		if (tr->form != NULL)
+			tp_form_account_changed(t);
+	}
+	tp_rebuild_all(t);
+}
+
+static void on_market(void *ud, struct api_market *r, const struct api_error *e)
+{
+	struct tui *t = ud;
+	struct tui_trade *tr = t->trade;
+
+	tr->market_req = 0;
+	if (e != NULL)
+		return; /* the status bar says whether the exchange is there */
+	api_market_free(&tr->market);
+	tr->market = r;
+	tp_rebuild_all(t);
+}
+
+void tp_account_soon(struct tui *t)
+{
+	struct tui_trade *tr = tp_get(t);
+
+	tr->acct_next = 0;
+	t->m.next_market_ms = 0; /* the status bar's balance too */
+}
+
+void tp_rebuild_all(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	if (tr == NULL)
+		return;
+	if (tr->form != NULL)
+		tp_form_ops.rebuild(t);
+	if (tr->orders != NULL)
+		tp_orders_ops.rebuild(t);
+	if (tr->rentals != NULL)
+		tp_rentals_ops.rebuild(t);
+	if (tr->account != NULL)
+		tp_account_ops.rebuild(t);
+}
+
+/* ---- the frame ---------------------------------------------------------------------------------------------- */
+
+struct tui_trade *tp_get(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+	const char *labels[TP_COUNT - 1];
+
+	if (tr != NULL)
+		return tr;
+	tr = t->trade = xcalloc(1, sizeof *tr);
+	labels[TP_FORM - 1] = _("Order form");
+	labels[TP_ORDERS - 1] = _("Orders");
+	labels[TP_RENTALS - 1] = _("Rentals");
+	labels[TP_ACCOUNT - 1] = _("Account");
+	tr->tabs = wtabs_new(&t->ui, labels, TP_COUNT - 1);
+	tr->fkeys = wfkeys_new(&t->ui);
+	return tr;
+}
+
+static void hide_all(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	wwidget_hide(&tr->tabs->base);
+	wwidget_hide(&tr->fkeys->base);
+	if (tr->dlg != NULL)
+		wwidget_hide(&tr->dlg->base);
+	for (int p = TP_FORM; p < TP_COUNT; p++)
+		ops((enum tp_page)p)->hide(t);
+}
+
+void tp_fkeys_changed(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	wfkeys_clear(tr->fkeys);
+	if (ops(tr->page) != NULL)
+		ops(tr->page)->fkeys(t, tr->fkeys);
+}
+
+void tp_show(struct tui *t, enum tp_page page)
+{
+	struct tui_trade *tr = tp_get(t);
+
+	if (ops(page) == NULL)
+		return;
+	if (tr->page != page && ops(tr->page) != NULL)
+		ops(tr->page)->shown(t, false);
+	if (tr->page == TP_NONE) {
+		/* from the tables: ask for what every page shows */
+		tr->acct_next = 0;
+		tr->market_next = 0;
+	}
+	tr->page = page;
+	wtabs_set_active(tr->tabs, (size_t)(page - 1));
+	ops(page)->shown(t, true);
+	tp_fkeys_changed(t);
+	tui_relayout(t);
+}
+
+void tp_back(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	if (tr == NULL || tr->page == TP_NONE)
+		return;
+	ops(tr->page)->shown(t, false);
+	tr->page = TP_NONE;
+	hide_all(t);
+	tui_relayout(t);
+}
+
+void tp_dialog(struct tui *t, enum tp_dialog kind, int64_t id, const char *title,
+	       const char *text, const char *hint)
+{
+	struct tui_trade *tr = tp_get(t);
+
+	wdialog_free(&tr->dlg);
+	tr->dlg = wdialog_new(&t->ui, title, text, hint);
+	tr->dlg_kind = kind;
+	tr->dlg_id = id;
+	if (!t->too_small && tr->page != TP_NONE)
+		wdialog_place(tr->dlg, t->lines, t->cols);
+}
+
+/* ---- help and the keys every list page shares ---------------------------------------------------------------- */
+
+enum { TK_ORDERS = 1, TK_RENTALS, TK_ACCOUNT, TK_NEXT, TK_PREV, TK_BUY, TK_SELL, TK_BACK, TK_HELP,
+       TK_QUIT, TK_REDRAW };
+
+static const struct wbinding common_bindings[] = {
+	{ 'o', TK_ORDERS, N_("Your orders") },
+	{ WKEY_F7, TK_ORDERS, N_("Your orders") },
+	{ 'R', TK_RENTALS, N_("Your rentals") },
+	{ 'a', TK_ACCOUNT, N_("Your account") },
+	{ WKEY_TAB, TK_NEXT, N_("Next page") },
+	{ WKEY_BTAB, TK_PREV, N_("Previous page") },
+	{ 'b', TK_BUY, N_("Order form: buy the selected row's GPU") },
+	{ WKEY_F5, TK_BUY, N_("Order form: buy the selected row's GPU") },
+	{ 's', TK_SELL, N_("Order form: sell the selected row's GPU (seller accounts)") },
+	{ WKEY_ESC, TK_BACK, N_("Back to the tables") },
+	{ 'L' - '@', TK_REDRAW, N_("Redraw the screen") },
+	{ '?', TK_HELP, N_("This help") },
+	{ WKEY_F1, TK_HELP, N_("This help") },
+	{ 'q', TK_QUIT, N_("Quit") },
+	{ WKEY_F10, TK_QUIT, N_("Quit") },
+};
+
+void tp_help(struct tui *t, const struct whelp_section *extra, size_t n_extra)
+{
+	struct tui_trade *tr = t->trade;
+	const struct tp_page_ops *o = ops(tr->page);
+	struct whelp_section s[8];
+	size_t n = 0;
+	struct whelp *h;
+
+	s[n++] = (struct whelp_section){ _(o->help_title), o->bindings, o->n_bindings };
+	if (tr->page != TP_FORM)
+		s[n++] = (struct whelp_section){ _("Pages"), common_bindings,
+						 sizeof common_bindings / sizeof common_bindings[0] };
+	for (size_t i = 0; i < n_extra && n < 8; i++)
+		s[n++] = extra[i];
+	h = whelp_new(&t->ui, _("gpux keys"), _("any key closes"), s, n);
+	wwidget_free(&t->overlay);
+	whelp_place(h, t->lines, t->cols);
+	t->overlay = &h->base;
+	t->ov = OV_HELP;
+}
+
+static const char *selected_gpu(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+	const char *g = NULL;
+
+	if (tr->page == TP_ORDERS)
+		g = tp_orders_gpu(t);
+	else if (tr->page == TP_RENTALS)
+		g = tp_rentals_gpu(t);
+	return g;
+}
+
+static void cycle(struct tui *t, int dir)
+{
+	struct tui_trade *tr = t->trade;
+	int p = tr->page;
+
+	for (int i = 0; i < TP_COUNT; i++) {
+		p = (p - 1 + dir + (TP_COUNT - 1)) % (TP_COUNT - 1) + 1;
+		if (p != TP_FORM || tr->form != NULL)
+			break;
+	}
+	if (p == TP_FORM)
+		tp_show(t, TP_FORM);
+	else
+		tp_show(t, (enum tp_page)p);
+}
+
+static void open_form(struct tui *t, bool sell)
+{
+	const char *g = selected_gpu(t);
+
+	if (g != NULL) {
+		char *id = xstrdup(g);
+		tui_order_open(t, id, sell, 0, 0);
+		free(id);
+	} else if (t->trade->form != NULL) {
+		tp_show(t, TP_FORM);
+	} else {
+		tui_message(t, _("Choose a GPU in the tables (Esc) and press b to buy it"));
+	}
+}
+
+unsigned tp_common_key(struct tui *t, wkey k)
+{
+	const struct wbinding *b = wbinding_find(common_bindings,
+		sizeof common_bindings / sizeof common_bindings[0], k);
+
+	if (b == NULL)
+		return W_IGNORED;
+	switch (b->action) {
+	case TK_ORDERS: tp_show(t, TP_ORDERS); break;
+	case TK_RENTALS: tp_show(t, TP_RENTALS); break;
+	case TK_ACCOUNT: tp_show(t, TP_ACCOUNT); break;
+	case TK_NEXT: cycle(t, 1); break;
+	case TK_PREV: cycle(t, -1); break;
+	case TK_BUY: open_form(t, false); break;
+	case TK_SELL: open_form(t, true); break;
+	case TK_BACK: tp_back(t); break;
+	case TK_HELP: tp_help(t, NULL, 0); break;
+	case TK_REDRAW:
+		clearok(curscr, TRUE);
+		tui_relayout(t);
+		break;
+	case TK_QUIT:
+		t->quit = true;
+		return W_HANDLED | W_QUIT;
+	}
+	return W_HANDLED | W_REDRAW;
+}
+
+/* ---- the hooks of the app loop ----------------------------------------------------------------------------- */
+
+bool tui_trade_shown(const struct tui *t)
+{
+	return t->trade != NULL && t->trade->page != TP_NONE;
+}
+
+void tui_trade_layout(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	if (tr == NULL)
+		return;
+	if (tr->page == TP_NONE || t->too_small) {
+		hide_all(t);
+		return;
+	}
+	wwidget_hide(&t->tabs->base);
+	wwidget_hide(&t->table->base);
+	wwidget_hide(&t->fkeys->base);
+	if (t->filter != NULL)
+		wwidget_hide(&t->filter->base);
+	for (int p = TP_FORM; p < TP_COUNT; p++)
+		if (p != (int)tr->page)
+			ops((enum tp_page)p)->hide(t);
+	wwidget_place(&tr->tabs->base, 0, 0, 1, t->cols);
+	tr->body_y = 1;
+	tr->body_h = t->lines - 3;
+	ops(tr->page)->layout(t, tr->body_y, tr->body_h);
+	ops(tr->page)->rebuild(t);
+	wwidget_place(&tr->fkeys->base, t->lines - 1, 0, 1, t->cols);
+	if (tr->dlg != NULL)
+		wdialog_place(tr->dlg, t->lines, t->cols);
+}
+
+bool tui_trade_render(struct tui *t, bool under)
+{
+	struct tui_trade *tr = t->trade;
+	bool any = false;
+
+	if (!tui_trade_shown(t) || t->too_small)
+		return false;
+	any |= wwidget_render(&tr->tabs->base);
+	any |= ops(tr->page)->render(t, false);
+	any |= wwidget_render(&tr->fkeys->base);
+	if (tr->dlg != NULL) {
+		if (any || under)
+			wwidget_touch(&tr->dlg->base);
+		any |= wwidget_render(&tr->dlg->base);
+	}
+	return any;
+}
+
+bool tui_trade_cursor(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	if (!tui_trade_shown(t) || t->too_small || tr->dlg != NULL)
+		return false;
+	return ops(tr->page)->cursor(t);
+}
+
+void tui_trade_touch(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	if (!tui_trade_shown(t))
+		return;
+	wwidget_touch(&tr->tabs->base);
+	wwidget_touch(&tr->fkeys->base);
+	ops(tr->page)->render(t, true); /* touches, renders what is dirty */
+	if (tr->dlg != NULL)
+		wwidget_touch(&tr->dlg->base);
+}
+
+static unsigned dialog_event(struct tui *t, const struct wevent *ev)
+{
+	struct tui_trade *tr = t->trade;
+	unsigned r;
+	enum tp_dialog kind;
+	int64_t id;
+	bool yes;
+
+	if (ev->type == WEV_KEY && ev->key == WKEY_RESIZE)
+		return W_IGNORED;
+	r = wwidget_handle(&tr->dlg->base, ev);
+	if (!(r & W_CLOSE))
+		return W_HANDLED;
+	kind = tr->dlg_kind;
+	id = tr->dlg_id;
+	yes = tr->dlg->confirmed;
+	tr->dlg_key = ev->type == WEV_KEY ? ev->key : 0;
+	wdialog_free(&tr->dlg);
+	tr->dlg_kind = TD_NONE;
+	tui_trade_touch(t);
+	switch (kind) {
+	case TD_CONFIRM:
+	case TD_RESULT:
+		tp_form_dialog(t, kind, yes, tr->dlg_key);
+		break;
+	case TD_CANCEL:
+		tp_orders_dialog(t, kind, id, yes);
+		break;
+	case TD_STOP:
+		tp_rentals_dialog(t, kind, id, yes);
+		break;
+	case TD_DEPOSIT:
+		tp_account_dialog(t, kind, id, yes);
+		break;
+	case TD_INFO:
+	case TD_NONE:
+		break;
+	}
+	return W_HANDLED | W_REDRAW;
+}
+
+unsigned tui_trade_event(struct tui *t, const struct wevent *ev)
+{
+	struct tui_trade *tr = t->trade;
+	unsigned r;
+
+	if (tr->dlg != NULL)
+		return dialog_event(t, ev);
+	if (ev->type == WEV_KEY && ev->key == WKEY_RESIZE)
+		return W_IGNORED;
+	if (ev->type == WEV_MOUSE && wwidget_contains(&tr->tabs->base, ev->y, ev->x)) {
+		r = wwidget_handle(&tr->tabs->base, ev);
+		if (r & W_ACTION) {
+			enum tp_page p = (enum tp_page)(tr->tabs->clicked + 1);
+			if (p == TP_FORM && tr->form == NULL)
+				tui_message(t, _("Choose a GPU in the tables (Esc) and press b to buy it"));
+			else
+				tp_show(t, p);
+		}
+		return W_HANDLED | W_REDRAW;
+	}
+	if (ev->type == WEV_MOUSE && wwidget_contains(&tr->fkeys->base, ev->y, ev->x)) {
+		r = wwidget_handle(&tr->fkeys->base, ev);
+		if (r & W_ACTION) {
+			struct wevent k = { .type = WEV_KEY, .key = tr->fkeys->clicked };
+			return ops(tr->page)->event(t, &k);
+		}
+		return W_HANDLED;
+	}
+	return ops(tr->page)->event(t, ev);
+}
+
+static void lower(int64_t *next, int64_t when)
+{
+	if (when >= 0 && (*next < 0 || when < *next))
+		*next = when;
+}
+
+void tui_trade_tick(struct tui *t, int64_t now, int *timeout_ms)
+{
+	struct tui_trade *tr = t->trade;
+	int64_t next = -1;
+
+	if (t->api == NULL)
+		return;
+	if (tr == NULL || tr->page == TP_NONE) {
+		/* from the start: the account's role decides whether s may sell */
+		if (tr == NULL)
+			tr = tp_get(t);
+		if (tr->acct == NULL && tr->acct_req == 0 && now >= tr->acct_next) {
+			tr->acct_next = now + TP_MARKET_MS;
+			tr->acct_req = api_account_start(t->api, on_account, t);
+		}
+		return;
+	}
+	if (tr->acct_req == 0 && now >= tr->acct_next) {
+		tr->acct_next = now + TP_ACCOUNT_MS;
+		tr->acct_req = api_account_start(t->api, on_account, t);
+	}
+	if (tr->market_req == 0 && now >= tr->market_next) {
+		tr->market_next = now + TP_MARKET_MS;
+		tr->market_req = api_market_start(t->api, on_market, t);
+	}
+	if (tr->acct_req == 0)
+		lower(&next, tr->acct_next);
+	if (tr->market_req == 0)
+		lower(&next, tr->market_next);
+	ops(tr->page)->tick(t, now, &next);
+	if (next >= 0) {
+		int64_t ms = next <= now ? 0 : next - now;
+		if (*timeout_ms < 0 || ms < *timeout_ms)
+			*timeout_ms = (int)ms;
+	}
+}
+
+void tui_trade_free(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	if (tr == NULL)
+		return;
+	for (int p = TP_FORM; p < TP_COUNT; p++)
+		ops((enum tp_page)p)->free(t);
+	if (t->api != NULL) {
+		/* quitting: nothing of ours may call back into freed state */
+		if (tr->acct_req != 0)
+			api_abandon(t->api, tr->acct_req);
+		if (tr->market_req != 0)
+			api_abandon(t->api, tr->market_req);
+	}
+	wdialog_free(&tr->dlg);
+	wtabs_free(&tr->tabs);
+	wfkeys_free(&tr->fkeys);
+	api_account_free(&tr->acct);
+	api_market_free(&tr->market);
+	free(tr->acct_error);
+	free(tr);
+	t->trade = NULL;
+}
+
+/* ---- entry points ------------------------------------------------------------------------------------------------ */
 
 void tui_order_open(struct tui *t, const char *gpu_id, bool sell, int gpus, int hours)
 {
-	(void)gpu_id; (void)sell; (void)gpus; (void)hours;
-	tui_message(t, _("The order form is not ready yet"));
+	struct tui_trade *tr = tp_get(t);
+
+	if (gpu_id == NULL || catalog_gpu(t->cat, gpu_id) == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		return;
+	}
+	if (tr->acct != NULL) {
+		if (sell && tr->acct->role == API_ROLE_BUYER) {
+			tui_message(t, _("Your account is a buyer account: selling GPU hours needs a "
+					 "seller account. Press b to buy."));
+			return;
+		}
+		if (!sell && tr->acct->role == API_ROLE_SELLER) {
+			tui_message(t, _("Your account is a seller account: buying GPU hours needs a "
+					 "buyer account. Press s to sell."));
+			return;
+		}
+	}
+	tp_form_setup(t, gpu_id, sell, gpus, hours);
+	tp_show(t, TP_FORM);
 }
 
-void tui_orders_open(struct tui *t) { tui_order_open(t, NULL, false, 0, 0); }
-void tui_rentals_open(struct tui *t) { tui_order_open(t, NULL, false, 0, 0); }
-void tui_account_open(struct tui *t) { tui_order_open(t, NULL, false, 0, 0); }
-bool tui_trade_shown(const struct tui *t) { (void)t; return false; }
-void tui_trade_layout(struct tui *t) { (void)t; }
-bool tui_trade_render(struct tui *t, bool under) { (void)t; (void)under; return false; }
-bool tui_trade_cursor(struct tui *t) { (void)t; return false; }
-unsigned tui_trade_event(struct tui *t, const struct wevent *ev) { (void)t; (void)ev; return W_IGNORED; }
-void tui_trade_tick(struct tui *t, int64_t now, int *timeout_ms) { (void)t; (void)now; (void)timeout_ms; }
-void tui_trade_touch(struct tui *t) { (void)t; }
-void tui_trade_free(struct tui *t) { (void)t; }
+void tui_orders_open(struct tui *t)
+{
+	tp_show(t, TP_ORDERS);
+}
+
+void tui_rentals_open(struct tui *t)
+{
+	tp_show(t, TP_RENTALS);
+}
+
+void tui_account_open(struct tui *t)
+{
+	tp_show(t, TP_ACCOUNT);
+}
+
+void tp_balance_line(struct tui *t, struct wcells *c)
+{
+	struct tui_trade *tr = t->trade;
+	const struct api_account *a = tr != NULL ? tr->acct : NULL;
+	char *av, *hd, *x;
+
+	if (a == NULL || !a->has_balance) {
+		wcells_add(c, tr != NULL && tr->acct_error != NULL ? tr->acct_error
+			   : _("asking the exchange for your balance…"),
+			   tr != NULL && tr->acct_error != NULL ? WR_BAD : WR_DIM, 0);
+		return;
+	}
+	av = tp_money(t, a->balance.available_minor, a->currency);
+	hd = tp_money(t, a->balance.held_minor, a->currency);
+	x = xasprintf(_("Available %s"), av);
+	wcells_add(c, x, WR_NORMAL, WAT_BOLD);
+	free(x);
+	x = xasprintf(_(" · held %s"), hd);
+	wcells_add(c, x, WR_NORMAL, 0);
+	free(x);
+	free(av);
+	free(hd);
+}

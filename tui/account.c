@@ -1,0 +1,523 @@
+/*
+ * Your account (a): who it is (id, email, country and VAT, currency, role),
+ * the balances available and held (and what the held part is for), and the
+ * ledger, newest first, refreshed every few seconds with the cursor staying
+ * on its row. d tops the balance up where the exchange allows it (the local
+ * demo exchange: a simulated payment): the amount is typed as people write
+ * it in their language, confirmed, and the new balance shows at once.
+ */
+#include "tui/order_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+enum { LC_ID, LC_AT, LC_KIND, LC_BUCKET, LC_AMOUNT, LC_ORDER, LC_RENTAL, LC_N };
+
+static const char *const head[LC_N] = {
+	N_("Entry"), N_("When"), N_("Kind"), N_("Bucket"), N_("Amount"), N_("Order"), N_("Rental"),
+};
+static const enum walign align[LC_N] = {
+	WALIGN_RIGHT, WALIGN_LEFT, WALIGN_LEFT, WALIGN_LEFT, WALIGN_RIGHT, WALIGN_RIGHT,
+	WALIGN_RIGHT,
+};
+
+enum { AC_HEAD_LINES = 9 };
+#define AC_MAX_DEPOSIT_MINOR 100000000000LL /* docs/API.md, limits */
+
+struct tp_account {
+	struct tpanel *head;
+	struct wtable *table;
+	struct tp_grid grid;
+	struct api_ledger *ledger;
+	uint64_t ledger_req;
+	int64_t next;
+	char *error;
+	struct wfield *input;       /* the amount of a deposit, while typed */
+	uint64_t deposit_req;
+	char *note;
+	enum wrole note_role;
+};
+
+static struct tp_account *account(struct tui *t)
+{
+	return t->trade != NULL ? t->trade->account : NULL;
+}
+
+static void set_note(struct tp_account *s, char *text, enum wrole role)
+{
+	free(s->note);
+	s->note = text;
+	s->note_role = role;
+}
+
+static const char *kind_text(enum api_ledger_kind k)
+{
+	switch (k) {
+	case API_LEDGER_DEPOSIT: return _("deposit");
+	case API_LEDGER_HOLD: return _("hold");
+	case API_LEDGER_RELEASE: return _("release");
+	case API_LEDGER_CHARGE: return _("charge");
+	case API_LEDGER_VAT: return _("VAT");
+	case API_LEDGER_PAYOUT: return _("payout");
+	}
+	return "?";
+}
+
+static const char *role_text(enum api_role r)
+{
+	switch (r) {
+	case API_ROLE_BUYER: return _("buyer");
+	case API_ROLE_SELLER: return _("seller");
+	case API_ROLE_BOTH: return _("buyer and seller");
+	}
+	return "?";
+}
+
+/* Whether this exchange takes deposits from gpux (simulated payments). */
+static bool can_deposit(const struct tui *t)
+{
+	const struct api_market *m = t->trade->market;
+
+	return m == NULL || m->simulated_payments;
+}
+
+static void head_lines(struct tui *t)
+{
+	struct tp_account *s = account(t);
+	const struct api_account *a = t->trade->acct;
+	struct tpanel *p = s->head;
+	struct wcells *c;
+	int lw = 0;
+	const char *labels[] = { _("Available"), _("Held"), _("Total") };
+	char *x, *m;
+
+	tpanel_begin(p);
+	if (a == NULL) {
+		tpanel_text(p, t->trade->acct_error != NULL ? t->trade->acct_error
+			    : _("asking the exchange for your account…"),
+			    t->trade->acct_error != NULL ? WR_BAD : WR_DIM, 1);
+		tpanel_commit(p);
+		return;
+	}
+	for (size_t i = 0; i < 3; i++)
+		if (wtext_width(labels[i], t->ascii) > lw)
+			lw = wtext_width(labels[i], t->ascii);
+	lw += 3;
+	c = tpanel_add(p);
+	wcells_pad(c, 1, WR_NORMAL);
+	x = xasprintf(_("Account %lld · %s · %s"), (long long)a->id, a->email, role_text(a->role));
+	wcells_add(c, x, WR_NORMAL, WAT_BOLD);
+	free(x);
+	c = tpanel_add(p);
+	wcells_pad(c, 1, WR_NORMAL);
+	{
+		char *bp = i18n_fmt_percent(t->o->lang, (double)a->vat_rate_bp / 100.0,
+					    a->vat_rate_bp % 100 != 0 ? 2 : 0);
+		x = xasprintf(_("%s, VAT %s · pays in %s"), a->country, bp, a->currency);
+		wcells_add(c, x, WR_DIM, 0);
+		free(x);
+		free(bp);
+		if (a->fx_rate_micro > 0 && strcmp(a->currency, "USD") != 0) {
+			char *fx = i18n_fmt_number(t->o->lang, (double)a->fx_rate_micro / 1e6, 4);
+			x = xasprintf(_(" · 1 USD = %s %s (the exchange's rate)"), fx, a->currency);
+			wcells_add(c, x, WR_DIM, 0);
+			free(x);
+			free(fx);
+		}
+	}
+	tpanel_add(p);
+	if (a->has_balance) {
+		c = tpanel_add(p);
+		wcells_pad(c, 1, WR_NORMAL);
+		m = tp_money(t, a->balance.available_minor, a->currency);
+		tp_kv(c, lw, _("Available"), m, WR_NORMAL, WAT_BOLD);
+		free(m);
+		c = tpanel_add(p);
+		wcells_pad(c, 1, WR_NORMAL);
+		m = tp_money(t, a->balance.held_minor, a->currency);
+		tp_kv(c, lw, _("Held"), m, WR_NORMAL, 0);
+		wcells_add(c, _("  for resting orders and rental hours not begun yet"), WR_DIM, 0);
+		free(m);
+		c = tpanel_add(p);
+		wcells_pad(c, 1, WR_NORMAL);
+		m = tp_money(t, a->balance.total_minor, a->currency);
+		tp_kv(c, lw, _("Total"), m, WR_NORMAL, 0);
+		free(m);
+	}
+	c = tpanel_add(p);
+	wcells_pad(c, 1, WR_NORMAL);
+	{
+		char *o = xasprintf(P_("%lld resting order", "%lld resting orders",
+				       (unsigned long)a->open_orders), (long long)a->open_orders);
+		char *r = xasprintf(P_("%lld active rental", "%lld active rentals",
+				       (unsigned long)a->active_rentals), (long long)a->active_rentals);
+		x = xasprintf("%s · %s", o, r);
+		wcells_add(c, x, WR_NORMAL, 0);
+		free(x);
+		free(o);
+		free(r);
+	}
+	c = tpanel_add(p);
+	wcells_pad(c, 1, WR_NORMAL);
+	if (s->note != NULL)
+		wcells_add(c, s->note, s->note_role, 0);
+	else if (s->error != NULL)
+		wcells_add(c, s->error, WR_BAD, 0);
+	else if (!can_deposit(t))
+		wcells_add(c, _("Top-ups go through the exchange's operator."), WR_DIM, 0);
+	else if (t->api != NULL && api_client_is_local_demo(t->api))
+		wcells_add(c, _("Local demo exchange, simulated money: d deposits (tops up)."),
+			   WR_DIM, 0);
+	else
+		wcells_add(c, _("d deposits (tops up): a simulated payment on this exchange."),
+			   WR_DIM, 0);
+	tpanel_commit(p);
+}
+
+static void account_rebuild(struct tui *t)
+{
+	struct tp_account *s = account(t);
+	int64_t key;
+
+	if (s == NULL || s->table == NULL)
+		return;
+	head_lines(t);
+	key = tp_table_key(s->table, &s->grid);
+	tp_grid_clear(&s->grid);
+	for (size_t i = 0; s->ledger != NULL && i < s->ledger->n; i++) {
+		const struct api_ledger_row *r = &s->ledger->v[i];
+		tp_grid_row(&s->grid, r->id, WR_NORMAL);
+		tp_grid_put(&s->grid, LC_ID, xasprintf("%lld", (long long)r->id));
+		tp_grid_put(&s->grid, LC_AT, tp_date(t, r->at));
+		tp_grid_puts(&s->grid, LC_KIND, kind_text(r->kind));
+		tp_grid_puts(&s->grid, LC_BUCKET, r->held ? _("held") : _("available"));
+		tp_grid_put(&s->grid, LC_AMOUNT, tp_money(t, r->amount_minor, r->currency));
+		tp_grid_put(&s->grid, LC_ORDER, r->order_id >= 0
+			    ? xasprintf("%lld", (long long)r->order_id) : xstrdup(""));
+		tp_grid_put(&s->grid, LC_RENTAL, r->rental_id >= 0
+			    ? xasprintf("%lld", (long long)r->rental_id) : xstrdup(""));
+	}
+	tp_table_reload(s->table, &s->grid, key);
+}
+
+static void on_ledger(void *ud, struct api_ledger *r, const struct api_error *e)
+{
+	struct tui *t = ud;
+	struct tp_account *s = account(t);
+
+	s->ledger_req = 0;
+	free(s->error);
+	s->error = NULL;
+	if (e != NULL) {
+		s->error = tp_error_words(t, e);
+	} else {
+		api_ledger_free(&s->ledger);
+		s->ledger = r;
+	}
+	account_rebuild(t);
+}
+
+/* ---- deposits ---------------------------------------------------------------------------------- */
+
+static void close_input(struct tui *t)
+{
+	struct tp_account *s = account(t);
+
+	if (s->input == NULL)
+		return;
+	wfield_free(&s->input);
+	tui_relayout(t);
+	tp_fkeys_changed(t);
+}
+
+static void on_deposit(void *ud, struct api_deposit *d, const struct api_error *e)
+{
+	struct tui *t = ud;
+	struct tp_account *s = account(t);
+	struct tui_trade *tr = t->trade;
+
+	s->deposit_req = 0;
+	if (e != NULL) {
+		char *w = e->http_status == 403
+			? xstrdup(_("This exchange takes real payments: top up through its operator."))
+			: tp_error_words(t, e);
+		set_note(s, w, WR_BAD);
+	} else {
+		char *x = tp_money(t, d->amount_minor, d->currency);
+		char *av = tp_money(t, d->balance.available_minor, d->currency);
+		set_note(s, xasprintf(_("Deposited %s; available now %s."), x, av), WR_GOOD);
+		free(x);
+		free(av);
+		if (tr->acct != NULL && strcmp(tr->acct->currency, d->currency) == 0) {
+			tr->acct->balance = d->balance;
+			tr->acct->has_balance = true;
+		}
+		tui_message(t, s->note);
+		api_deposit_free(&d);
+		close_input(t);
+	}
+	tp_account_soon(t);
+	s->next = 0;
+	tp_rebuild_all(t);
+}
+
+void tp_account_dialog(struct tui *t, enum tp_dialog kind, int64_t amount, bool yes)
+{
+	struct tp_account *s = account(t);
+
+	if (s == NULL || kind != TD_DEPOSIT)
+		return;
+	if (!yes) {
+		set_note(s, xstrdup(_("Nothing was deposited.")), WR_DIM);
+	} else if (s->deposit_req == 0 && t->api != NULL) {
+		s->deposit_req = api_deposit_start(t->api, amount, on_deposit, t);
+		set_note(s, xstrdup(_("Depositing…")), WR_DIM);
+	}
+	account_rebuild(t);
+}
+
+static void open_input(struct tui *t)
+{
+	struct tp_account *s = account(t);
+	const char *ccy = tp_currency(t);
+	char *prompt;
+
+	if (t->trade->acct == NULL) {
+		tui_message(t, _("Your account is not known yet: wait for it, then press d again"));
+		return;
+	}
+	if (!can_deposit(t)) {
+		set_note(s, xstrdup(_("This exchange takes real payments: top up through its "
+				      "operator.")), WR_BAD);
+		account_rebuild(t);
+		return;
+	}
+	if (s->input != NULL)
+		return;
+	prompt = xasprintf(_("Deposit (%s): "), ccy);
+	s->input = wfield_new_readline(&t->ui, prompt, "", "account.deposit");
+	free(prompt);
+	wfield_set_after(s->input, _("Enter: review · Esc: cancel"));
+	wfield_focus(s->input, true);
+	tui_relayout(t);
+}
+
+static void submit_input(struct tui *t)
+{
+	struct tp_account *s = account(t);
+	const char *ccy = tp_currency(t);
+	char *cause = NULL, *m, *text, *title;
+	int64_t amount = 0;
+
+	if (i18n_parse_decimal(t->o->lang, wfield_text(s->input), 2, &amount, &cause) != 0 ||
+	    amount < 1 || amount > AC_MAX_DEPOSIT_MINOR) {
+		set_note(s, xasprintf(_("Not an amount%s%s: type e.g. %s, in %s"),
+				      cause != NULL ? ": " : "", cause != NULL ? cause : "",
+				      i18n_decimal_sep(t->o->lang) == ',' ? "500,00" : "500.00", ccy),
+			 WR_BAD);
+		wfield_set_error(s->input, _("not an amount"));
+		free(cause);
+		account_rebuild(t);
+		return;
+	}
+	m = tp_money(t, amount, ccy);
+	text = xasprintf(_("Deposit %s into account %lld. %s"), m, (long long)t->trade->acct->id,
+			 t->trade->market != NULL && t->trade->market->demo
+			 ? _("This is a simulated payment: no real money moves.")
+			 : _("The exchange records it as a payment into your balance."));
+	title = xasprintf(_("Deposit %s?"), m);
+	tp_dialog(t, TD_DEPOSIT, amount, title, text, _("y or Enter: deposit · any other key: do not"));
+	free(title);
+	free(text);
+	free(m);
+}
+
+/* ---- the page -------------------------------------------------------------------------------------- */
+
+static const struct wbinding account_bindings[] = {
+	{ 'd', 1, N_("Deposit (top up), where the exchange allows it") },
+	{ '+', 1, N_("Deposit (top up), where the exchange allows it") },
+};
+
+static unsigned account_event(struct tui *t, const struct wevent *ev)
+{
+	struct tp_account *s = account(t);
+	unsigned r;
+
+	if (s->input != NULL) {
+		if (ev->type != WEV_KEY)
+			return W_HANDLED;
+		r = wwidget_handle(&s->input->base, ev);
+		if (r & W_CLOSE) {
+			if (s->input->submitted)
+				submit_input(t);
+			else
+				close_input(t);
+		}
+		return W_HANDLED | W_REDRAW;
+	}
+	if (ev->type == WEV_KEY) {
+		if (ev->key == 'd' || ev->key == '+') {
+			open_input(t);
+			return W_HANDLED | W_REDRAW;
+		}
+		if (ev->key == '?' || ev->key == WKEY_F1) {
+			struct whelp_section h = { _("Moving around"), s->table->base.cls->bindings,
+						   s->table->base.cls->n_bindings };
+			tp_help(t, &h, 1);
+			return W_HANDLED | W_REDRAW;
+		}
+		if ((r = tp_common_key(t, ev->key)) != W_IGNORED)
+			return r;
+	}
+	return wwidget_handle(&s->table->base, ev) | W_HANDLED;
+}
+
+static void account_layout(struct tui *t, int y, int h)
+{
+	struct tp_account *s = account(t);
+	int hh = h < AC_HEAD_LINES ? h : AC_HEAD_LINES;
+	int th = h - hh - (s->input != NULL ? 1 : 0);
+
+	wwidget_place(&s->head->base, y, 0, hh, t->cols);
+	wwidget_place(&s->table->base, y + hh, 0, th, t->cols);
+	if (s->input != NULL) {
+		wwidget_place(&s->input->base, y + h - 1, 0, 1, t->cols);
+		if (s->input->base.win != NULL)
+			leaveok(s->input->base.win, FALSE);
+	}
+}
+
+static void account_hide(struct tui *t)
+{
+	struct tp_account *s = account(t);
+
+	if (s == NULL)
+		return;
+	wwidget_hide(&s->head->base);
+	wwidget_hide(&s->table->base);
+	if (s->input != NULL)
+		wwidget_hide(&s->input->base);
+}
+
+static bool account_render(struct tui *t, bool touch)
+{
+	struct tp_account *s = account(t);
+	bool any = false;
+
+	if (touch) {
+		wwidget_touch(&s->head->base);
+		wwidget_touch(&s->table->base);
+		if (s->input != NULL)
+			wwidget_touch(&s->input->base);
+	}
+	any |= wwidget_render(&s->head->base);
+	any |= wwidget_render(&s->table->base);
+	if (s->input != NULL)
+		any |= wwidget_render(&s->input->base);
+	return any;
+}
+
+static bool account_cursor(struct tui *t)
+{
+	struct tp_account *s = account(t);
+	int y, x;
+
+	if (s->input == NULL || !wfield_cursor(s->input, &y, &x))
+		return false;
+	wmove(s->input->base.win, 0, x - s->input->base.x);
+	wnoutrefresh(s->input->base.win);
+	return true;
+}
+
+static void account_tick(struct tui *t, int64_t now, int64_t *next)
+{
+	struct tp_account *s = account(t);
+	struct api_list_query q = { .limit = 100 };
+
+	if (s->ledger_req == 0 && now >= s->next) {
+		s->next = now + TP_ACCOUNT_MS;
+		s->ledger_req = api_ledger_start(t->api, &q, on_ledger, t);
+	}
+	if (s->ledger_req == 0 && (*next < 0 || s->next < *next))
+		*next = s->next;
+}
+
+static void account_shown(struct tui *t, bool on)
+{
+	struct tui_trade *tr = tp_get(t);
+	struct tp_account *s = tr->account;
+
+	if (!on) {
+		if (s != NULL && s->input != NULL)
+			wfield_free(&s->input);
+		return;
+	}
+	if (s == NULL) {
+		s = tr->account = xcalloc(1, sizeof *s);
+		s->head = tpanel_new(&t->ui);
+		tp_grid_init(&s->grid, LC_N, head, align);
+		s->table = tp_table_new(t, &s->grid, _("No ledger entries yet"));
+	}
+	s->next = 0;
+}
+
+void tp_ledger_soon(struct tui *t)
+{
+	struct tp_account *s = account(t);
+
+	if (s != NULL)
+		s->next = 0;
+}
+
+static void account_fkeys(struct tui *t, struct wfkeys *k)
+{
+	wfkeys_add(k, 'd', "d", _("Deposit"));
+	wfkeys_add(k, 'o', "o", _("Orders"));
+	wfkeys_add(k, 'R', "R", _("Rentals"));
+	wfkeys_add(k, WKEY_ESC, "Esc", _("Back"));
+	wfkeys_add(k, WKEY_F1, "F1", _("Help"));
+	wfkeys_add(k, WKEY_F10, "F10", _("Quit"));
+}
+
+static void account_free(struct tui *t)
+{
+	struct tp_account *s = account(t);
+
+	if (s == NULL)
+		return;
+	if (t->api != NULL) {
+		if (s->ledger_req != 0)
+			api_abandon(t->api, s->ledger_req);
+		if (s->deposit_req != 0)
+			api_abandon(t->api, s->deposit_req);
+	}
+	tpanel_free(&s->head);
+	wtable_free(&s->table);
+	tp_grid_free(&s->grid);
+	wfield_free(&s->input);
+	api_ledger_free(&s->ledger);
+	free(s->error);
+	free(s->note);
+	free(s);
+	t->trade->account = NULL;
+}
+
+const struct tp_page_ops tp_account_ops = {
+	.layout = account_layout,
+	.hide = account_hide,
+	.render = account_render,
+	.cursor = account_cursor,
+	.event = account_event,
+	.tick = account_tick,
+	.shown = account_shown,
+	.rebuild = account_rebuild,
+	.fkeys = account_fkeys,
+	.bindings = account_bindings,
+	.n_bindings = sizeof account_bindings / sizeof account_bindings[0],
+	.help_title = N_("Your account"),
+	.free = account_free,
+};

@@ -331,12 +331,23 @@ char *view_api_error_words(enum i18n_lang lang, const struct api_error *e,
 			   const struct view_order_ctx *x)
 {
 	const char *msg = e->message != NULL ? e->message : "";
+	struct view_order_ctx m = { NULL, -1, -1, -1 };
 	char *s;
 
+	/* what the exchange's error object says wins over what gpux knew */
+	if (x != NULL)
+		m = *x;
+	if (e->required_minor >= 0 && e->available_minor >= 0 && e->currency != NULL) {
+		m.required_minor = e->required_minor;
+		m.available_minor = e->available_minor;
+		m.currency = e->currency;
+	}
+	if (e->opens_at >= 0)
+		m.opens_at = e->opens_at;
 	switch (e->kind) {
 	case API_ERR_HTTP:
 		if (e->code != NULL &&
-		    (s = refusal(lang, e->code, msg, e->retry_after_s, x)) != NULL)
+		    (s = refusal(lang, e->code, msg, e->retry_after_s, &m)) != NULL)
 			return s;
 		if (e->http_status >= 500)
 			return xasprintf(TR(N_("The exchange could not do it just now (%s). Try again "

@@ -6,7 +6,7 @@
  *
  * Where: beside the table on terminals of FIT_WIDE_COLS columns or more
  * (a column of FIT_SIDE_* width, full height), below it otherwise (fields
- * in a grid of ~38-column cells, the table shrinks to what is left, at least
+ * in a grid of cells of at least 34 columns, the table shrinks to what is left, at least
  * FIT_TABLE_MIN lines, or 2 — header and the cursor row — while the panel
  * is being edited on a short terminal). What does not fit is given up in a
  * fixed order (blank line, detailed answer → compact, architecture, hints,
@@ -45,9 +45,10 @@ enum {
 	FIT_WIDE_COLS = 120,    /* from here the panel stands beside the table */
 	FIT_SIDE_W = 46,        /* its width there (56 from 160 columns) */
 	FIT_SIDE_W_WIDE = 56,
-	FIT_CELL_W = 38,        /* a field's cell in the grid below the table */
+	FIT_CELL_W = 34,        /* a field's cell in the grid below the table */
 	FIT_TABLE_MIN = 5,      /* table lines kept below which the panel gives up lines */
-	FIT_VALUE_MAX = 20,     /* widest text field */
+	FIT_VALUE_MAX = 15,     /* widest text field ("Llama 3.1 405B" and the cursor) */
+	FIT_VALUE_SIDE = 15,    /* ... beside the table */
 	FIT_SUGGEST_MAX = 6,    /* presets listed beside the model field */
 };
 
@@ -150,8 +151,8 @@ static void add_wrapped(struct lines *ls, const char *text, int w, size_t max, e
 		wcells_pad(c, indent, WR_NORMAL);
 		wcells_add(c, wl[i], role, 0);
 		if (i + 1 == max && i + 1 < n) {
-			/* more than fits: end the last line with "…" */
-			wcells_add_sym(c, WSYM_ELLIPSIS, role, 0);
+			/* more than fits: the last line ends with "…" */
+			wcells_pad(c, 1, role);
 			wcells_add(c, wl[i + 1], role, 0);
 		}
 		wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
@@ -193,7 +194,7 @@ static void flow_end(struct flow *f)
 /* ---- the answer for one GPU (pure) ------------------------------------------------ */
 
 /* Glyphs of the memory bar and its legend; ASCII: letters. */
-static const char *const glyph_utf8[6] = { "\u2588", "\u2593", "\u2592", "\u2591", "\u259a", "\u00b7" };
+static const char *const glyph_utf8[6] = { "\u2588", "\u2593", "\u2592", "\u2591", "\u259a", "\u2596" };
 static const char *const glyph_ascii[6] = { "W", "G", "O", "A", "K", "M" };
 static const char *const part_label[6] = {
 	N_("Weights"), N_("Gradients"), N_("Optimizer"), N_("Activations"), N_("KV cache"),
@@ -290,8 +291,13 @@ static char *needs_text(enum i18n_lang l, const struct fit_result *j)
 	return s;
 }
 
-static char *gpus_text(const struct fit_result *j)
+/* detailed: the figure for the "GPUs needed" line; else a phrase. */
+static char *gpus_text(const struct fit_result *j, bool detailed)
 {
+	if (detailed && j->gpus_needed > 0 && j->gpus_run > 0 && j->gpus_run != j->gpus_needed)
+		return xasprintf(_("%d (runs on %d)"), j->gpus_needed, j->gpus_run);
+	if (detailed && j->gpus_needed > 0)
+		return xasprintf("%d", j->gpus_needed);
 	if (j->gpus_needed > 0 && j->gpus_run > 0 && j->gpus_run != j->gpus_needed)
 		return xasprintf(P_("%d GPU needed, runs on %d", "%d GPUs needed, runs on %d",
 				    (unsigned long)j->gpus_needed), j->gpus_needed, j->gpus_run);
@@ -315,7 +321,8 @@ static char *cost_text(enum i18n_lang l, const struct view_row *r)
 		return xstrdup(_("no price: nobody sells this GPU now"));
 	all = i18n_fmt_money(l, j->hourly_cents, "USD");
 	one = i18n_fmt_money(l, r->price_cents, "USD");
-	s = xasprintf(_("%s/h = %d \u00d7 %s at the best ask"), all, j->gpus_run, one);
+	/* TRANSLATORS: the job's cost per hour: all its GPUs, then GPUs × best ask */
+	s = xasprintf(_("%s/h (%d \u00d7 %s)"), all, j->gpus_run, one);
 	free(all);
 	free(one);
 	return s;
@@ -424,7 +431,7 @@ size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, i
 			label_value(&ls, width, lw, glyph(ascii, k), _(part_label[k]), v, base);
 			free(v);
 		}
-		s = gpus_text(j);
+		s = gpus_text(j, true);
 		label_value(&ls, width, lw, NULL, _("GPUs needed"), s, base);
 		free(s);
 		s = cost_text(l, r);
@@ -475,8 +482,12 @@ size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, i
 	}
 	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
 	{
-		struct flow f = { .ls = &ls, .width = width, .gap = 2, .max = 2 };
+		/* one flow: the parts, then the figures, at most three lines */
+		struct flow f = { .ls = &ls, .width = width, .gap = 2, .max = 3 };
 		struct wcells item;
+		char *parts[4] = { NULL };
+		size_t np = 0;
+
 		wcells_init(&item, ascii);
 		for (int k = 0; k < 6; k++) {
 			double v = part(&j->mem, k);
@@ -493,14 +504,7 @@ size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, i
 			free(gb);
 			flow_item(&f, &item);
 		}
-		flow_end(&f);
-
-		struct flow g = { .ls = &ls, .width = width, .gap = 0, .max = 2 };
-		const char *sep = ascii ? " | " : " \u00b7 ";
-		bool first = true;
-		char *parts[5] = { NULL };
-		size_t np = 0;
-		parts[np++] = gpus_text(j);
+		parts[np++] = gpus_text(j, false);
 		parts[np++] = cost_text(l, r);
 		if (fit_method_is_training(ff->job.method) && isfinite(j->train_hours)) {
 			char *t = view_fmt_run_time(l, j->train_hours, ascii);
@@ -518,14 +522,12 @@ size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, i
 		parts[np++] = order_text(r);
 		for (size_t i = 0; i < np; i++) {
 			wcells_reset(&item);
-			if (!first)
-				wcells_add(&item, sep, WR_DIM, 0);
-			wcells_add(&item, parts[i], i + 1 == np ? WR_DIM : base, 0);
-			first = false;
-			flow_item(&g, &item);
+			wcells_add(&item, parts[i], i + 1 == np ? WR_DIM : base,
+				   i == 0 && !grey ? WAT_BOLD : 0);
+			flow_item(&f, &item);
 			free(parts[i]);
 		}
-		flow_end(&g);
+		flow_end(&f);
 		wcells_free(&item);
 	}
 	*out = ls.l;
@@ -695,8 +697,8 @@ static void fields_block(const struct tui_fit *p, struct fblock *b, int w, bool 
 	if (lw > cw / 3)
 		lw = cw / 3;
 	vw = cw - 1 - lw - 1 - uw - (gc > 1 ? 2 : 0);
-	if (vw > FIT_VALUE_MAX)
-		vw = FIT_VALUE_MAX;
+	if (vw > (side ? FIT_VALUE_SIDE : FIT_VALUE_MAX))
+		vw = side ? FIT_VALUE_SIDE : FIT_VALUE_MAX;
 	if (vw < 4)
 		vw = 4;
 	for (size_t i = 0; i < n; i += (size_t)gc) {
@@ -809,6 +811,14 @@ static int compose(struct tui_fit *p, int w, int h, bool side)
 		free(a);
 	}
 	hint_lines(p, &hint, cw, side ? 2 : 1);
+	if (!side && p->focused) {
+		/* below the table, one line of either: the model's architecture
+		 * while its field has the keyboard, else the field's help */
+		if (p->cur == FF_MODEL && arch.n > 0 && !tui_ff_searching(&p->ff))
+			lines_free(&hint);
+		else
+			lines_free(&arch);
+	}
 	det.l = NULL;
 	if (side)
 		det.n = tui_fit_answer_lines(&p->ff, r, cw, true, ascii, &det.l);
@@ -1164,7 +1174,7 @@ static void place(struct tui *t)
 	} else {
 		int natural = compose(p, w, 1000, false);
 		int tmin = p->focused ? 2 : FIT_TABLE_MIN;
-		int ph = natural + (p->focused ? 1 : 0); /* a line for an error or the presets */
+		int ph = natural;
 		if (ph > h - tmin)
 			ph = h - tmin;
 		if (ph < 2 && p->focused)
@@ -1228,7 +1238,7 @@ bool tui_fit_render(struct tui *t)
 	if (p->mode == FM_BELOW) {
 		/* the content grew or shrank (a method with more fields): share again */
 		int natural = compose(p, p->base.w, 1000, false);
-		int want = natural + (p->focused ? 1 : 0);
+		int want = natural;
 		int cap = p->ah - (p->focused ? 2 : FIT_TABLE_MIN);
 		if (want > cap)
 			want = cap;

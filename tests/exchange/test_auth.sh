@@ -92,4 +92,4 @@ while [ $i -lt 8 ]; do
   i=$((i + 1))
 done
 expect_match "per address: a burst, then 429" "$codes" "429"
-finish
+xd_finish

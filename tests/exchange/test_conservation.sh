@@ -69,4 +69,4 @@ why=$(ledger_check) && ok "ledger invariants hold at the end" || fail "ledger in
 vat=$(sql "SELECT sum(amount) FROM ledger WHERE kind = 'vat' AND amount > 0")
 rows=$(sql "SELECT coalesce(sum(gpus * hours_billed * vat_unit),0) FROM rentals")
 expect_eq "the VAT accounts hold exactly the VAT of the hours billed" "$vat" "$rows"
-finish
+xd_finish

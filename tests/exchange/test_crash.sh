@@ -73,4 +73,4 @@ expect_eq "with every resting GPU" "$(jqb '[.asks[].gpus] | add // 0')" "$gpus"
 req POST /v1/orders '{"client_order_id":"after","gpu":"h200","side":"buy","type":"limit","gpus":1,"hours":1,"price_cents":500}' "$1"
 expect_eq "trading goes on after the restart" "$ST" 201
 why=$(ledger_check) && ok "and the ledger still adds up" || fail "and the ledger still adds up" "$why"
-finish
+xd_finish

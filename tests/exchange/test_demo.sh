@@ -73,4 +73,4 @@ expect_eq "a restarted demo keeps its accounts" "$(sql "SELECT count(*) FROM acc
 req GET /v1/quotes ""
 expect_eq "and its prices" "$(jqb '[.quotes[] | "\(.gpu):\(.best_ask_cents)"] | join(" ")')" "$q3"
 why=$(ledger_check) && ok "ledger invariants hold in the demo" || fail "ledger invariants hold in the demo" "$why"
-finish
+xd_finish

@@ -57,4 +57,4 @@ expect_eq "exactly one order in the database" \
   "$(sql "SELECT count(*) FROM orders WHERE client_order_id = 'burst-7'")" 1
 expect_eq "held once: 4*24*700 on top of nothing" "$(balance "$BK")" "932800 67200"
 why=$(ledger_check) && ok "ledger invariants hold" || fail "ledger invariants hold" "$why"
-finish
+xd_finish

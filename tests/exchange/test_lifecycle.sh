@@ -108,4 +108,4 @@ expect_eq "after its hours the rental is completed, all billed" \
 expect_eq "and the hold is used up exactly" "$(balance "$UK")" "934 0"
 
 why=$(ledger_check) && ok "ledger invariants hold" || fail "ledger invariants hold" "$why"
-finish
+xd_finish

@@ -113,4 +113,4 @@ req GET /v1/quotes ""
 expect_eq "quotes: last trade price per GPU" "$(jqb '.quotes[] | select(.gpu=="l40s") | .last_cents')" 320
 
 why=$(ledger_check) && ok "ledger invariants hold" || fail "ledger invariants hold" "$why"
-finish
+xd_finish

@@ -56,4 +56,4 @@ expect_eq "--market halted" "$(jqb .state)" "halted"
 start_gpuxd --demo --quiet || finish
 req GET /v1/market ""
 expect_eq "--demo opens the market" "$(jqb .state) $(jqb .simulated_payments)" "open true"
-finish
+xd_finish

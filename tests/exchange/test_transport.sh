@@ -74,4 +74,4 @@ expect_eq "an admin key under 16 characters is refused" "$rc" 1
 # a clean shutdown on SIGTERM removes the socket
 kill "$GPUXD_PID"; { wait "$GPUXD_PID"; } 2>/dev/null
 expect_eq "SIGTERM: the socket file is removed" "$(test -e "$SOCK" && echo there || echo gone)" gone
-finish
+xd_finish

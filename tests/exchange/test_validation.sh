@@ -125,4 +125,4 @@ expect_eq "the error's request_id is the X-Request-Id header" "$(jq -r .error.re
 expect_match "errors are JSON" "$hdr" "Content-Type: application/json"
 
 why=$(ledger_check) && ok "ledger invariants hold" || fail "ledger invariants hold" "$why"
-finish
+xd_finish

@@ -73,3 +73,23 @@ ledger_check() {
   if [ -n "$_why" ]; then echo "$_why"; return 1; fi
   return 0
 }
+
+# Every gpuxd these tests start is remembered, so xd_finish can stop them
+# cleanly and look in their logs for sanitizer reports (under `make asan`,
+# gpuxd's stderr goes to its log, not to the test's).
+_xd_pids=""
+eval "$(declare -f start_gpuxd | sed '1s/^start_gpuxd/_lib_start_gpuxd/')"
+start_gpuxd() {
+  _lib_start_gpuxd "$@"
+  _rc=$?
+  _xd_pids="$_xd_pids $GPUXD_PID"
+  return $_rc
+}
+
+xd_finish() {
+  for _p in $_xd_pids; do kill -TERM "$_p" 2>/dev/null; done
+  for _p in $_xd_pids; do { wait "$_p"; } 2>/dev/null; done
+  _san=$(grep -h -E -A3 "ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error" "$TMPD"/gpuxd-*.log 2>/dev/null | head -20)
+  if [ -n "$_san" ]; then fail "gpuxd ran clean (sanitizers)" "$_san"; else ok "gpuxd ran clean (sanitizers)"; fi
+  finish
+}

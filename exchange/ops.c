@@ -751,6 +751,7 @@ static void job_stop(struct xd_writer *w, struct xd_job *j)
 {
 	struct rental r;
 	const char *status;
+	xd_ops_bill(w);   /* an hour that began since the batch started is billed, not refunded */
 	if (!load_rental(w, j->target, &r, &status) ||
 	    (r.buyer != j->account && r.seller != j->account)) {
 		xd_reply_error(&j->reply, 404, "NOT_FOUND", "no rental %" PRId64, j->target);

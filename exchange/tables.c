@@ -4,31 +4,19 @@
  * market's opening prices, the VAT table and the FX rates, and the raw
  * catalogue files it serves verbatim on GET /v1/gpus and /v1/workloads.
  *
- * Files come from --data DIR when given (a file missing there falls back to
- * the embedded copy), else from the copies embedded at build time. Until the
- * catalogue files exist, the fifteen GPUs of the seed pages and their "from"
- * prices are built in, so gpuxd always has a market.
+ * The GPUs and their demo prices come from the catalogue library
+ * (data/catalog.h: catalog_load validates every file strictly, from --data
+ * DIR or the embedded copies). The VAT and FX tables and the raw files served
+ * verbatim come from DIR when it has them, else from the embedded copies.
  */
 #include "exchange/xd.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/catalog.h"
 #include "util/util.h"
 
-/* The seed pages' GPUs and "a partir de" prices (US cents per GPU-hour),
- * used only when data/gpus.json or data/demo_market.json is absent. */
-static const struct { const char *id, *name; int64_t cents; } builtin[] = {
-	{ "b300", "B300", 899 },       { "b200", "B200", 799 },
-	{ "mi325x", "MI325X", 482 },   { "mi300x", "MI300X", 416 },
-	{ "h200", "H200", 419 },       { "h100-nvl", "H100 NVL", 319 },
-	{ "h100-sxm", "H100 SXM", 288 }, { "a100-sxm", "A100 SXM", 179 },
-	{ "a100-pcie", "A100 PCIe", 179 }, { "rtx-4090", "RTX 4090", 33 },
-	{ "rtx-5090", "RTX 5090", 69 }, { "rtx-a6000", "RTX A6000", 33 },
-	{ "l40s", "L40S", 79 },        { "rtx-6000-ada", "RTX 6000 Ada", 74 },
-	{ "rtx-pro-6000", "RTX PRO 6000 Blackwell", 169 },
-};
-#define N_BUILTIN (sizeof builtin / sizeof builtin[0])
 
 /* Read DIR/name, else the embedded data/name; NULL if neither exists. */
 static char *read_data(const char *dir, const char *name, char **where)
@@ -61,57 +49,24 @@ static int vat_cmp(const void *a, const void *b)
 
 static int load_gpus(struct xd_tables *t, const char *dir, char **cause)
 {
+	struct catalog *cat = NULL;
+	if (catalog_load(dir, &cat, cause) != 0)
+		return -1;
+	t->n_gpus = cat->n_gpus;
+	t->gpu_ids = xcalloc(t->n_gpus, sizeof *t->gpu_ids);
+	t->demo_from_cents = xcalloc(t->n_gpus, sizeof *t->demo_from_cents);
+	for (size_t i = 0; i < t->n_gpus; i++) {
+		t->gpu_ids[i] = xstrdup(cat->gpus[i].id);
+		t->demo_from_cents[i] = cat->gpus[i].demo_from_cents;
+	}
+	catalog_free(&cat);
+	/* served verbatim, but always as an object {"gpus":[…]} */
 	char *where = NULL;
 	char *text = read_data(dir, "gpus.json", &where);
-	if (!text) {
-		struct buf b = { 0 };
-		buf_puts(&b, "{\"gpus\":[");
-		t->n_gpus = N_BUILTIN;
-		t->gpu_ids = xcalloc(N_BUILTIN, sizeof *t->gpu_ids);
-		for (size_t i = 0; i < N_BUILTIN; i++) {
-			t->gpu_ids[i] = xstrdup(builtin[i].id);
-			buf_printf(&b, "%s{\"id\":\"%s\",\"name\":\"%s\"}", i ? "," : "", builtin[i].id,
-			           builtin[i].name);
-		}
-		buf_puts(&b, "]}");
-		t->gpus_json = buf_take(&b);
-		return 0;
-	}
+	free(where);
+	if (!text)
+		return set_cause(cause, "data/gpus.json is missing");
 	cJSON *j = cJSON_Parse(text);
-	cJSON *arr = cJSON_IsArray(j) ? j : cJSON_GetObjectItemCaseSensitive(j, "gpus");
-	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0) {
-		cJSON_Delete(j);
-		free(text);
-		int rc = set_cause(cause, "%s: expected an array \"gpus\" of GPUs", where);
-		free(where);
-		return rc;
-	}
-	t->n_gpus = (size_t)cJSON_GetArraySize(arr);
-	t->gpu_ids = xcalloc(t->n_gpus, sizeof *t->gpu_ids);
-	size_t i = 0;
-	const cJSON *g;
-	cJSON_ArrayForEach(g, arr) {
-		const cJSON *id = cJSON_GetObjectItemCaseSensitive(g, "id");
-		if (!cJSON_IsString(id) || !id->valuestring[0] || strlen(id->valuestring) > 32) {
-			cJSON_Delete(j);
-			free(text);
-			int rc = set_cause(cause, "%s: gpus[%zu]: \"id\" must be a short string", where, i);
-			free(where);
-			return rc;
-		}
-		for (size_t k = 0; k < i; k++) {
-			if (strcmp(t->gpu_ids[k], id->valuestring) == 0) {
-				cJSON_Delete(j);
-				free(text);
-				int rc = set_cause(cause, "%s: gpus[%zu]: duplicate id \"%s\"", where, i,
-				                   t->gpu_ids[k]);
-				free(where);
-				return rc;
-			}
-		}
-		t->gpu_ids[i++] = xstrdup(id->valuestring);
-	}
-	/* served verbatim, but always as an object {"gpus":[…]} */
 	if (cJSON_IsArray(j)) {
 		t->gpus_json = xasprintf("{\"gpus\":%s}", text);
 		free(text);
@@ -119,57 +74,6 @@ static int load_gpus(struct xd_tables *t, const char *dir, char **cause)
 		t->gpus_json = text;
 	}
 	cJSON_Delete(j);
-	free(where);
-	return 0;
-}
-
-static int load_demo_prices(struct xd_tables *t, const char *dir, char **cause)
-{
-	t->demo_from_cents = xcalloc(t->n_gpus, sizeof *t->demo_from_cents);
-	for (size_t i = 0; i < t->n_gpus; i++) {
-		t->demo_from_cents[i] = -1;
-		for (size_t k = 0; k < N_BUILTIN; k++)
-			if (strcmp(builtin[k].id, t->gpu_ids[i]) == 0)
-				t->demo_from_cents[i] = builtin[k].cents;
-	}
-	char *where = NULL;
-	char *text = read_data(dir, "demo_market.json", &where);
-	if (!text)
-		return 0;
-	cJSON *j = cJSON_Parse(text);
-	free(text);
-	const cJSON *arr = j;
-	if (cJSON_IsObject(j)) {
-		arr = NULL;
-		for (const cJSON *c = j->child; c; c = c->next)
-			if (cJSON_IsArray(c))
-				arr = c;
-	}
-	if (!cJSON_IsArray(arr)) {
-		cJSON_Delete(j);
-		int rc = set_cause(cause, "%s: expected an array of {\"gpu\",\"from_cents\"}", where);
-		free(where);
-		return rc;
-	}
-	size_t n = 0;
-	const cJSON *e;
-	cJSON_ArrayForEach(e, arr) {
-		const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(e, "gpu");
-		const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "from_cents");
-		int gi = cJSON_IsString(gpu) ? xd_tables_gpu(t, gpu->valuestring) : -1;
-		if (gi < 0 || !cJSON_IsNumber(c) || c->valuedouble < 1 || c->valuedouble > XD_PRICE_MAX ||
-		    c->valuedouble != (double)(int64_t)c->valuedouble) {
-			cJSON_Delete(j);
-			int rc = set_cause(cause, "%s: [%zu]: needs a known \"gpu\" and an integer "
-			                   "\"from_cents\" in 1..%d", where, n, XD_PRICE_MAX);
-			free(where);
-			return rc;
-		}
-		t->demo_from_cents[gi] = (int64_t)c->valuedouble;
-		n++;
-	}
-	cJSON_Delete(j);
-	free(where);
 	return 0;
 }
 
@@ -276,7 +180,7 @@ int xd_tables_load(const char *dir, struct xd_tables **out, char **cause)
 {
 	struct xd_tables *t = xcalloc(1, sizeof *t);
 	*out = NULL;
-	if (load_gpus(t, dir, cause) || load_demo_prices(t, dir, cause) || load_vat(t, dir, cause) ||
+	if (load_gpus(t, dir, cause) || load_vat(t, dir, cause) ||
 	    load_fx(t, dir, cause)) {
 		xd_tables_free(&t);
 		return -1;

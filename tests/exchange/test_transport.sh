@@ -5,6 +5,7 @@
 . tests/exchange/xlib.sh
 SOCK="$TMPD/gpuxd.sock"
 xd_start --market open --socket "$SOCK" || finish
+SOCK_PID=$GPUXD_PID
 
 expect_eq "the Unix socket is mode 0600" "$(stat -c %a "$SOCK")" 600
 body=$(curl -s --unix-socket "$SOCK" http://localhost/v1/market)
@@ -71,7 +72,21 @@ printf 'short\n' >"$TMPD/weak.key"
 "$GPUXD" --listen 127.0.0.1:0 --db "$TMPD/z.db" --admin-key-file "$TMPD/weak.key" >/dev/null 2>"$TMPD/e"; rc=$?
 expect_eq "an admin key under 16 characters is refused" "$rc" 1
 
+# --data DIR: the catalogue and the tables from a directory
+mkdir -p "$TMPD/cat" "$TMPD/badcat"
+cp data/*.json "$TMPD/cat/"
+jq '.rate_micro.EUR = 900000' data/fx.json >"$TMPD/cat/fx.json"
+cp data/*.json "$TMPD/badcat/"
+jq 'del(.gpus[0].id)' data/gpus.json >"$TMPD/badcat/gpus.json"
+"$GPUXD" --listen 127.0.0.1:0 --db "$TMPD/bad.db" --data "$TMPD/badcat" >/dev/null 2>"$TMPD/e"; rc=$?
+expect_eq "a damaged catalogue: exit 1 naming the file" "$rc:$(grep -c 'gpus.json' "$TMPD/e")" "1:1"
+start_gpuxd --data "$TMPD/cat" --quiet || finish
+req GET /v1/market ""
+expect_eq "--data DIR: its fx.json is used" "$(jqb .fx.rate_micro.EUR)" 900000
+req GET /v1/gpus ""
+expect_eq "--data DIR: its GPUs are served" "$(jqb '.gpus | length')" 15
+
 # a clean shutdown on SIGTERM removes the socket
-kill "$GPUXD_PID"; { wait "$GPUXD_PID"; } 2>/dev/null
+kill "$SOCK_PID"; { wait "$SOCK_PID"; } 2>/dev/null
 expect_eq "SIGTERM: the socket file is removed" "$(test -e "$SOCK" && echo there || echo gone)" gone
 xd_finish

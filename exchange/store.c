@@ -11,6 +11,11 @@
  * would no longer match the database, and the cure is a restart, which
  * rebuilds them from what was committed.
  *
+ * The writer never checkpoints (wal_autocheckpoint=0): a checkpoint copies
+ * pages into the database file and syncs it, which would stall the commits
+ * that acknowledge orders. A checkpointer thread of market.c does it instead,
+ * on its own connection, in PASSIVE mode (it never blocks the writer).
+ *
  * Money columns are integer minor units; times are exchange-clock Unix ms.
  */
 #include "exchange/xd.h"
@@ -101,7 +106,7 @@ int xd_store_open(const char *path, bool writer, struct xd_store **out, char **c
 		}
 		sqlite3_finalize(st);
 		if (pragma(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=OFF;"
-		               "PRAGMA wal_autocheckpoint=4000;", cause, path) ||
+		               "PRAGMA wal_autocheckpoint=0;", cause, path) ||
 		    pragma(db, schema, cause, path)) {
 			sqlite3_close(db);
 			return -1;

@@ -320,6 +320,7 @@ void tp_form_setup(struct tui *t, const char *gpu, bool sell, int gpus, int hour
 		/* the same form again: keep what was typed, not the last outcome */
 		if (f->place_req == 0)
 			set_note(f, NULL, WR_NORMAL);
+		set_focus(t, TF_GPUS);
 		return;
 	}
 	if (f->gpu == NULL || strcmp(f->gpu, gpu) != 0) {

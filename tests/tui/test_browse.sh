@@ -1,0 +1,245 @@
+#!/bin/sh
+# The TUI's browse screen, end to end: the real gpux in a real terminal
+# (tmux), against a real gpuxd --demo (clock 10x, so prices move often).
+# Every check polls the screen until it shows what a user would see.
+. tests/lib.sh
+
+start_gpuxd --demo --clock-speed 10 || finish
+CFG="$TMPD/cfg"
+WL=data/workloads.json
+
+# A wrapper that says how gpux ended, and keeps the pane open afterwards.
+cat >"$TMPD/gpux-wrap" <<EOF
+#!/bin/sh
+"$GPUX" "\$@"
+echo "EXIT=\$?"
+exec sleep 600
+EOF
+chmod +x "$TMPD/gpux-wrap"
+
+H=30
+nsock=0
+open_tui() { # W H [VAR=value...]: gpux on the demo exchange, monochrome, UTF-8
+  # each run in a tmux server of its own (a server being killed cannot race it)
+  tmx kill-server 2>/dev/null
+  nsock=$((nsock + 1)); TMUX_SOCK="$TMPD/tmux-$nsock.sock"
+  w=$1; H=$2; shift 2
+  tui_start "$w" "$H" env NO_COLOR=1 LANG=C.UTF-8 XDG_CONFIG_HOME="$CFG" "$@" \
+    "$TMPD/gpux-wrap" --api "$GPUXD_URL"
+}
+header() { tui_screen | sed -n 2p; }
+rows() { tui_screen | sed -n "3,$((H - 2))p" | grep -v '^ *$'; }
+# The cursor row: the data row drawn in reverse video (monochrome theme).
+cursor_row() {
+  tmx capture-pane -e -p -t t | sed -n "3,$((H - 2))p" | grep -E "$(printf '\033')\\[([0-9;]*;)?7m" |
+    sed "s/$(printf '\033')\\[[0-9;]*m//g" | head -1
+}
+wait_cursor() { # grep -E pattern of the cursor row
+  wc=0
+  while [ $wc -lt 100 ]; do
+    cursor_row | grep -qE -- "$1" && return 0
+    sleep 0.1; wc=$((wc + 1))
+  done
+  return 1
+}
+# Prices of the data rows, in screen order, as integers of cents ("-" none).
+prices() {
+  rows | sed -E 's/.*\$([0-9,]+)\.([0-9][0-9]) *$/\1\2/; t; s/.*/-/' | tr -d ,
+}
+sorted_ok() { # asc|desc: the known prices in order, unknown ones last
+  prices | awk -v dir="$1" '
+    $1 == "-" { seen_none = 1; next }
+    seen_none { bad = 1 }
+    NR > 1 && have && ((dir == "asc" && $1 < last) || (dir == "desc" && $1 > last)) { bad = 1 }
+    { last = $1; have = 1 }
+    END { exit bad }'
+}
+
+# ---- each tab shows its columns ------------------------------------------------
+open_tui 120 30
+if ! tui_wait 'H200 Hopper'; then fail "the table appears" "$(tui_screen)"; finish; fi
+tui_wait 'prices updated' && ok "the status bar says when prices were updated" ||
+  fail "status: prices updated" "$(tui_screen | tail -2)"
+n=$(jq '.workloads | length' $WL)
+tab=0
+while [ $tab -lt "$n" ]; do
+  tui_keys $((tab + 1))
+  first=$(jq -r ".workloads[$tab].columns[1].label" $WL)
+  tui_wait "$first" || true
+  seen=""
+  k=0
+  while [ $k -lt 10 ]; do # scroll right through every column
+    seen="$seen|$(header)"
+    tui_keys l
+    k=$((k + 1))
+  done
+  sleep 0.3; seen="$seen|$(header)"
+  tui_keys h h h h h h h h h h
+  missing=""
+  for label in $(jq -r ".workloads[$tab].columns[].label | gsub(\" \"; \"_\")" $WL); do
+    l=$(printf '%s' "$label" | tr _ ' ')
+    printf '%s' "$seen" | grep -qF -- "$l" || missing="$missing [$l]"
+  done
+  id=$(jq -r ".workloads[$tab].id" $WL)
+  expect_eq "tab $((tab + 1)) ($id) shows all its columns" "$missing" ""
+  tab=$((tab + 1))
+done
+
+# ---- sorting by price, both ways ------------------------------------------------
+tui_keys 1 '<'
+tui_wait 'Price/h ▲' && ok "< sorts by the price column (▲ in its header)" ||
+  fail "sort indicator" "$(header)"
+check "prices ascending" sorted_ok asc
+tui_keys r
+tui_wait 'Price/h ▼' || fail "r reverses" "$(header)"
+check "prices descending after r" sorted_ok desc
+
+# ---- unpublished values last both ways (training BF16: B300, B200 "Not published")
+k=0
+while [ $k -lt 10 ] && ! header | grep -q 'Tensor BF16 ▲'; do
+  tui_keys '>'; sleep 0.1; k=$((k + 1))
+done
+tui_wait 'Tensor BF16 ▲' || fail "> reaches the BF16 column" "$(header)"
+last2=$(rows | tail -2 | awk '{print $1}' | tr '\n' ' ')
+expect_eq "BF16 ascending: Not published (B200, B300) last" "$last2" "B200 B300 "
+tui_keys r
+tui_wait 'Tensor BF16 ▼' || fail "BF16 descending" "$(header)"
+last2=$(rows | tail -2 | awk '{print $1}' | tr '\n' ' ')
+expect_eq "BF16 descending: Not published still last" "$last2" "B200 B300 "
+expect_match "BF16 descending: 1,307 TFLOPS first" "$(rows | head -1)" '^MI3'
+
+# ---- ← → keep the GPU column and reveal the next columns -------------------------
+open_tui 80 24
+tui_wait 'H200 Hopper' || fail "table at 80x24"
+expect_match "80 columns: the price column is hidden at first" "$(header | grep -c 'Price/h')" '^0$'
+k=0
+while [ $k -lt 10 ] && ! header | grep -q 'Price/h'; do tui_keys l; sleep 0.1; k=$((k + 1)); done
+expect_match "→ reveals the price column" "$(header)" 'Price/h'
+expect_match "→ keeps the GPU column first" "$(header)" '^GPU +‹'
+expect_match "→ keeps the GPU names in the rows" "$(rows | head -1)" '^B300 Blackwell Ultra'
+expect_match "the columns left of the view are gone" "$(header | grep -c 'Memory type')" '^0$'
+tui_keys h h h h h h h h h h
+tui_wait 'Memory type' && ok "← brings the first columns back" || fail "← scrolls back" "$(header)"
+expect_match "at the left edge there is no ‹" "$(header | grep -c '‹')" '^0$'
+expect_match "columns hidden on the right: › at the edge" "$(header)" '›$'
+
+# ---- filtering as you type --------------------------------------------------------
+tui_keys / h 2
+tui_wait '1 of 9 shown' && ok "/ filters as you type: 1 of 9 shown" ||
+  fail "filter count" "$(tui_screen | tail -2)"
+expect_eq "the filter keeps H200 only" "$(rows | awk '{print $1}' | tr '\n' ' ')" "H200 "
+tui_keys Enter
+tui_wait 'filter "h2": 1 of 9 shown' && ok "Enter keeps the filter, the status bar says so" ||
+  fail "kept filter" "$(tui_screen | tail -2)"
+tui_keys Escape
+tui_wait 'B300 Blackwell' && ok "Esc clears the filter" || fail "Esc clears" "$(rows)"
+tui_keys / z z z
+tui_wait 'No GPU matches' && ok "a filter that matches nothing says so" || fail "empty filter"
+tui_keys Escape
+tui_wait 'B300 Blackwell' || fail "Esc in the field clears the filter"
+
+# ---- the cursor stays on its GPU across a sort and price updates -------------------
+tui_keys g j j j j
+wait_cursor '^H200' && ok "the cursor is on H200" || fail "cursor on H200" "[$(cursor_row)]"
+tui_keys '<'
+tui_wait 'Price/h ▲' || fail "sort by price again"
+wait_cursor '^H200' && ok "after sorting by price the cursor is still on H200" ||
+  fail "cursor after sort" "[$(cursor_row)]"
+before=$(prices | tr '\n' ' ')
+k=0
+while [ $k -lt 100 ] && [ "$(prices | tr '\n' ' ')" = "$before" ]; do sleep 0.1; k=$((k + 1)); done
+[ "$(prices | tr '\n' ' ')" != "$before" ] && ok "prices update live" || fail "prices update"
+expect_match "after a price update the cursor is still on H200" "$(cursor_row)" '^H200'
+check "after a price update the rows are still sorted" sorted_ok asc
+# a changed price flashes (bold + underline in the monochrome theme)
+flash=0
+k=0
+while [ $k -lt 100 ]; do
+  if tmx capture-pane -e -p -t t | sed -n "3,$((H - 2))p" |
+     grep -qE "$(printf '\033')\\[([0-9;]*;)?4(;[0-9;]*)?m"; then flash=1; break; fi
+  sleep 0.1; k=$((k + 1))
+done
+expect_eq "a changed price flashes" "$flash" 1
+
+# ---- help, generated from the key map ----------------------------------------------
+tui_keys '?'
+tui_wait 'Sort by the next column' && ok "? shows the help with every key" || fail "help"
+expect_match "the help lists the table's keys too" "$(tui_screen)" 'Scroll columns right'
+tui_keys x
+tui_wait_gone 'Sort by the next column' && ok "any key closes the help" || fail "help closes"
+
+# ---- choosing columns, remembered in the config file --------------------------------
+tui_keys c
+tui_wait 'Columns of' || fail "c opens the column chooser"
+tui_keys j Space Enter   # hide "Memory" (the first column after GPU)
+tui_wait_gone 'Columns of' || fail "Enter closes the chooser"
+expect_match "the hidden column is gone" "$(header | grep -c 'Memory  ')" '^0$'
+expect_match "the choice is saved" "$(grep '^columns.training' "$CFG/gpux/config")" \
+  '^columns.training = memory_type,'
+tui_keys q
+tui_wait 'EXIT=0' && ok "q quits with status 0" || fail "q quits" "$(tui_screen | tail -3)"
+open_tui 80 24
+tui_wait 'H200 Hopper' || fail "restart"
+expect_match "the column choice is remembered" "$(header)" '^GPU +Memory type'
+
+# ---- any terminal size: 30 resizes, then a correct screen ------------------------------
+for sz in 10x3 250x70 20x6 11x4 137x41 19x5 80x24 249x69 33x7 10x3 200x3 10x60 \
+          64x20 121x33 20x5 21x6 250x70 10x3 45x12 88x30 160x50 12x9 30x10 99x31 \
+          230x66 10x3 77x22 150x40 20x6 100x30; do
+  tui_resize "${sz%x*}" "${sz#*x}"
+done
+H=30
+tui_wait '^ 1 LLM training' && ok "after 30 resizes the tabs are back" || fail "tabs after resizes"
+tui_wait 'H200 Hopper' && ok "after 30 resizes the table is back" || fail "table after resizes"
+expect_match "after 30 resizes the status bar is on the second-last line" \
+  "$(tui_screen | sed -n 29p)" 'prices updated'
+expect_eq "after 30 resizes gpux still runs" "$(tui_screen | grep -c EXIT=)" 0
+tui_resize 10 3
+tui_wait 'too small' && ok "below 20x6 a 'too small' notice" || fail "too small" "$(tui_screen)"
+tui_resize 1 1
+sleep 0.2
+tui_resize 100 30
+tui_wait 'H200 Hopper' && ok "from 1x1 back to 100x30" || fail "back from 1x1"
+
+# ---- the exchange goes away, then comes back ---------------------------------------------
+kill "$GPUXD_PID"
+wait_for sh -c "! kill -0 $GPUXD_PID 2>/dev/null"
+tui_wait 'STALE: ' && ok "exchange killed: the status bar says STALE with the reason" ||
+  fail "stale marker" "$(tui_screen | tail -2)"
+expect_match "the reason is one readable line" "$(tui_screen | sed -n 29p)" 'STALE: .*(reach|connect)'
+expect_match "the data stays on screen" "$(rows | head -3)" 'Hopper|Blackwell|CDNA'
+"$GPUXD" --listen "127.0.0.1:$GPUXD_PORT" --db "$GPUXD_DB" --demo --clock-speed 10 \
+  >"$TMPD/gpuxd-restart.log" 2>&1 &
+GPUXD_PID=$!
+at_exit "kill $GPUXD_PID 2>/dev/null"
+wait_for curl -fsS "$GPUXD_URL/v1/market" || fail "gpuxd restarts on the same port"
+tui_wait_gone 'STALE' && ok "the exchange is back: the stale marker goes by itself" ||
+  fail "recovers" "$(tui_screen | tail -2)"
+
+# ---- leaving: signals restore the terminal ----------------------------------------------------
+pid=$(pgrep -f -n "^$GPUX --api $GPUXD_URL")
+[ -n "$pid" ] && kill -TERM "$pid"
+tui_wait 'EXIT=143' && ok "SIGTERM: gpux leaves with status 143" || fail "SIGTERM" "$(tui_screen | tail -3)"
+expect_eq "SIGTERM: the terminal left the alternate screen" \
+  "$(tmx display-message -p -t t '#{alternate_on}')" 0
+
+# ---- terminals: TERM values, ASCII, monochrome, no terminal ------------------------------------
+for term in xterm xterm-256color screen tmux vt100 linux; do
+  open_tui 80 24 TERM=$term
+  if tui_wait 'H100 SXM'; then ok "TERM=$term: the table shows"; else fail "TERM=$term" "$(tui_screen)"; fi
+  tui_keys q
+  tui_wait 'EXIT=0' || fail "TERM=$term: q quits"
+done
+open_tui 80 24 LANG=C
+tui_wait 'H200 Hopper' || fail "LANG=C shows the table"
+nonascii=$(tui_screen | LC_ALL=C grep -c '[^ -~]')
+expect_eq "LANG=C: only ASCII on screen" "$nonascii" 0
+expect_match "LANG=C: the › marker is >" "$(header)" '>$'
+open_tui 80 24 TERM=dumb
+tui_wait 'EXIT=1' && ok "TERM=dumb: exit status 1" || fail "TERM=dumb" "$(tui_screen)"
+expect_match "TERM=dumb: points to the scriptable commands" "$(tui_screen)" 'gpux table training'
+out=$("$GPUX" --api "$GPUXD_URL" </dev/null 2>&1 >/dev/null); rc=$?
+expect_eq "not a terminal: exit status 1" "$rc" 1
+expect_match "not a terminal: points to the scriptable commands" "$out" 'gpux table training'
+
+finish

@@ -795,7 +795,11 @@ static void build_preview(struct tui *t, int lw)
 		tpanel_text(p, w, WR_BAD, 2);
 		free(w);
 	} else if (v->fill_gpus == 0 && v->rest_gpus == 0) {
-		tpanel_text(p, _("No liquidity at this price: nothing would fill now."), WR_BAD, 2);
+		tpanel_text(p, v->side == API_BUY
+			     ? _("No liquidity: no GPUs offered at this price or lower for these "
+				 "hours; nothing would fill now.")
+			     : _("No liquidity: no bid at this price or higher for these hours or "
+				 "fewer; nothing would fill now."), WR_BAD, 2);
 	} else if (v->fill_gpus == 0 && v->type == API_LIMIT) {
 		tpanel_text(p, _("Nothing fills at this price now: the order would wait on the book."),
 			    WR_DIM, 2);
@@ -1097,20 +1101,31 @@ static unsigned form_mouse(struct tui *t, const struct wevent *ev)
 }
 
 static const struct wbinding form_bindings[] = {
-	{ WKEY_RETURN, 1, N_("Review the order, then place it (y) or not (any other key)") },
+	{ WKEY_RETURN, 1, N_("Review, then place it (y) or not (any other key)") },
 	{ WKEY_TAB, 2, N_("Next field") },
 	{ WKEY_DOWN, 2, N_("Next field") },
 	{ WKEY_BTAB, 3, N_("Previous field") },
 	{ WKEY_UP, 3, N_("Previous field") },
-	{ WKEY_LEFT, 4, N_("Change a choice: side, type, time in force") },
-	{ WKEY_RIGHT, 4, N_("Change a choice: side, type, time in force") },
-	{ ' ', 4, N_("Change a choice: side, type, time in force") },
-	{ 'P' - '@', 5, N_("In a field: what was typed there before (Ctrl-N: after)") },
+	{ WKEY_LEFT, 4, N_("Change a choice (side, type, in force)") },
+	{ WKEY_RIGHT, 4, N_("Change a choice (side, type, in force)") },
+	{ ' ', 4, N_("Change a choice (side, type, in force)") },
 	{ WKEY_F7, 6, N_("Your orders") },
-	{ WKEY_ESC, 7, N_("Back to the tables (the form keeps what was typed)") },
+	{ WKEY_ESC, 7, N_("Back to the tables (keeps what was typed)") },
 	{ 'L' - '@', 8, N_("Redraw the screen") },
 	{ WKEY_F1, 9, N_("This help") },
 	{ WKEY_F10, 10, N_("Quit") },
+};
+
+/* The readline keys of the fields, for the help (the fields' own map names
+ * Enter and Esc, which the form takes). */
+static const struct wbinding field_bindings[] = {
+	{ WKEY_LEFT, 1, N_("Move the cursor") },
+	{ WKEY_RIGHT, 1, N_("Move the cursor") },
+	{ WKEY_HOME, 2, N_("Start / end of the text") },
+	{ WKEY_END, 2, N_("Start / end of the text") },
+	{ 'U' - '@', 3, N_("Delete to the start of the text") },
+	{ 'W' - '@', 4, N_("Delete the word before the cursor") },
+	{ 'P' - '@', 5, N_("Earlier values of the field (Ctrl-N: later)") },
 };
 
 static unsigned form_event(struct tui *t, const struct wevent *ev)
@@ -1126,8 +1141,8 @@ static unsigned form_event(struct tui *t, const struct wevent *ev)
 		tp_back(t);
 		return W_HANDLED | W_REDRAW;
 	case WKEY_F1: {
-		struct whelp_section s = { _("Editing a field"), f->field[0]->base.cls->bindings,
-					   f->field[0]->base.cls->n_bindings };
+		struct whelp_section s = { _("Editing a field"), field_bindings,
+					   sizeof field_bindings / sizeof field_bindings[0] };
 		tp_help(t, &s, 1);
 		return W_HANDLED | W_REDRAW;
 	}

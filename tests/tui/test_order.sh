@@ -39,6 +39,7 @@ n_orders() { api /v1/orders | jq '.orders | length'; }
 
 open_tui() { # URL KEY [env...]: gpux at 80×24, monochrome, English, UTF-8
   tmx kill-server 2>/dev/null
+  i=0; while [ -S "$TMUX_SOCK" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
   u=$1; k=$2; shift 2
   tui_start 80 24 env NO_COLOR=1 LANG=C.UTF-8 GPUX_API_KEY="$k" "$@" "$TMPD/gpux-run" --api "$u"
   tui_wait 'H200 Hopper' || { fail "the tables appear" "$(tui_screen)"; finish; }

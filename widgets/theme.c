@@ -126,10 +126,16 @@ void wui_init(struct wui *ui, const struct wtheme *theme, bool ascii, bool curse
 		ui->pair[r] = 0;
 		if (color && (e->fg != -1 || e->bg != -1)) {
 			short fg = e->fg, bg = e->bg;
-			/* bright black is not on 8-colour terminals: plain bold instead */
-			if (r == WR_DIM && COLORS < 16) {
-				fg = -1;
-				ui->attr[r] = A_DIM;
+			/* grey: bright black (colour 8, one short SGR) where the terminal
+			 * has 16 colours or more, else the dim attribute */
+			if (r == WR_DIM) {
+				if (COLORS >= 16) {
+					fg = 8;
+					ui->attr[r] = A_NORMAL;
+				} else {
+					fg = -1;
+					ui->attr[r] = A_DIM;
+				}
 			}
 			init_pair((short)(r + 1), fg, bg);
 			ui->pair[r] = (short)(r + 1);

@@ -1,0 +1,435 @@
+/*
+ * bench_tui — the TUI through a pseudo-terminal, beside htop measured the
+ * same way on the same machine in the same run, and view_sort on 100,000
+ * rows.
+ *
+ * gpux runs in a forkpty() of 80×24 (TERM=xterm-256color, LANG=C.UTF-8)
+ * against a gpuxd --demo this program starts (BUILD/gpuxd beside this
+ * program's directory, or $GPUXD). Figures:
+ *
+ *   first frame         from fork to the first complete frame (the F-key bar,
+ *                       which is drawn last, is out) — and for gpux also to
+ *                       the first frame with live prices ("prices updated")
+ *   row down            bytes written to the terminal for one ↓ (ESC O B),
+ *                       after the screen settled; ten times, min and median
+ *   column right        the same for → (gpux)
+ *   price change        bytes of the frame that shows a new best ask, from a
+ *                       second exchange whose demo prices drift (clock ×1),
+ *                       and the bytes of that frame, escaped, so one can see
+ *                       it rewrites the price cell (and the status clock)
+ *   sort 100,000 rows   view_sort on a synthetic table of 100,000 GPUs
+ *                       (the catalogue's GPUs repeated, memory and bandwidth
+ *                       varied, a fifth "not published")
+ *
+ * A "frame" is what the program writes until the terminal has been quiet for
+ * 40 ms. htop runs with -d 100 (10 s between its own refreshes) so that its
+ * periodic redraw does not land in the measurement. Nothing is asserted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "util/util.h"
+#include "view/view.h"
+
+enum { ROWS = 24, COLS = 80, QUIET_MS = 40 };
+
+struct term {
+	pid_t pid;
+	int fd;
+	struct buf out;
+	int64_t t0_us;
+};
+
+static char *dir_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? xstrndup(path, (size_t)(s - path)) : xstrdup(".");
+}
+
+static int spawn(struct term *t, char *const argv[], const char *home)
+{
+	struct winsize ws = { .ws_row = ROWS, .ws_col = COLS };
+
+	memset(t, 0, sizeof *t);
+	t->t0_us = util_now_us();
+	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
+	if (t->pid < 0)
+		return -1;
+	if (t->pid == 0) {
+		setenv("TERM", "xterm-256color", 1);
+		setenv("LANG", "C.UTF-8", 1);
+		unsetenv("LC_ALL");
+		unsetenv("NO_COLOR");
+		setenv("HOME", home, 1);
+		setenv("XDG_CONFIG_HOME", home, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	fcntl(t->fd, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/* Read what is there within timeout_ms; returns bytes read, -1 at EOF. */
+static long read_some(struct term *t, int timeout_ms)
+{
+	struct pollfd p = { .fd = t->fd, .events = POLLIN };
+	char chunk[65536];
+	long total = 0;
+
+	if (poll(&p, 1, timeout_ms) <= 0)
+		return 0;
+	for (;;) {
+		ssize_t n = read(t->fd, chunk, sizeof chunk);
+		if (n > 0) {
+			buf_append(&t->out, chunk, (size_t)n);
+			total += n;
+			continue;
+		}
+		if (n < 0 && errno == EAGAIN)
+			return total;
+		return total > 0 ? total : -1;
+	}
+}
+
+static bool has(const struct term *t, size_t from, const char *needle)
+{
+	return t->out.len > from && memmem(t->out.data + from, t->out.len - from, needle,
+					    strlen(needle)) != NULL;
+}
+
+/* Read until needle appears after offset `from`; the time in ms since the
+ * spawn, or -1 after max_ms. */
+static double read_until(struct term *t, size_t from, const char *needle, int max_ms)
+{
+	int64_t end = util_now_us() + (int64_t)max_ms * 1000;
+
+	while (!has(t, from, needle)) {
+		if (util_now_us() > end || read_some(t, 20) < 0)
+			return -1;
+	}
+	return (double)(util_now_us() - t->t0_us) / 1000.0;
+}
+
+/* Read one frame: bytes until QUIET_MS of silence (at most max_ms). */
+static size_t read_frame(struct term *t, int max_ms)
+{
+	size_t start = t->out.len;
+	int64_t end = util_now_us() + (int64_t)max_ms * 1000;
+
+	while (util_now_us() < end) {
+		long n = read_some(t, QUIET_MS);
+		if (n <= 0)
+			break;
+	}
+	return t->out.len - start;
+}
+
+/* Wait up to max_ms for output to start, then read that frame. */
+static size_t read_next_frame(struct term *t, int max_ms)
+{
+	size_t start = t->out.len;
+
+	if (read_some(t, max_ms) <= 0)
+		return 0;
+	read_frame(t, 1000);
+	return t->out.len - start;
+}
+
+static void settle(struct term *t)
+{
+	for (int i = 0; i < 100 && read_frame(t, 500) > 0; i++)
+		;
+}
+
+static void stop(struct term *t)
+{
+	if (t->pid > 0) {
+		kill(t->pid, SIGTERM);
+		for (int i = 0; i < 50; i++) {
+			read_some(t, 10);
+			if (waitpid(t->pid, NULL, WNOHANG) == t->pid) {
+				t->pid = 0;
+				break;
+			}
+		}
+		if (t->pid > 0) {
+			kill(t->pid, SIGKILL);
+			waitpid(t->pid, NULL, 0);
+		}
+	}
+	close(t->fd);
+	buf_free(&t->out);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One row down four times, then up four times (a table has at least 9
+ * rows), each a frame; min and median bytes. */
+static void row_moves(struct term *t, size_t *min, size_t *med)
+{
+	size_t v[8];
+
+	for (int i = 0; i < 8; i++) {
+		if (write(t->fd, i < 4 ? "\033OB" : "\033OA", 3) != 3)
+			break;
+		v[i] = read_frame(t, 1000);
+	}
+	qsort(v, 8, sizeof v[0], cmp_size);
+	*min = v[0];
+	*med = v[4];
+}
+
+/* ---- gpuxd ------------------------------------------------------------------------ */
+
+static pid_t start_gpuxd(const char *gpuxd, const char *dir, const char *tag, const char *speed,
+			 char **url)
+{
+	char *portf = xasprintf("%s/%s.port", dir, tag), *db = xasprintf("%s/%s.db", dir, tag);
+	char *logf = xasprintf("%s/%s.log", dir, tag);
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open(logf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execl(gpuxd, gpuxd, "--listen", "127.0.0.1:0", "--port-file", portf, "--db", db,
+		      "--demo", "--quiet", "--clock-speed", speed, (char *)NULL);
+		_exit(127);
+	}
+	*url = NULL;
+	for (int i = 0; i < 200 && pid > 0; i++) {
+		char *s = NULL;
+		size_t len;
+		if (util_read_file(portf, &s, &len, NULL) == 0 && len > 0) {
+			*url = xasprintf("http://127.0.0.1:%d", atoi(s));
+			free(s);
+			break;
+		}
+		free(s);
+		usleep(20000);
+	}
+	free(portf);
+	free(db);
+	free(logf);
+	return pid;
+}
+
+/* ---- the pieces ---------------------------------------------------------------------- */
+
+static void print_escaped(const char *s, size_t n)
+{
+	printf("     ");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == 27)
+			printf("\\e");
+		else if (c < 32 || c == 127)
+			printf("^%c", c ^ 64);
+		else
+			putchar(c);
+	}
+	printf("\n");
+}
+
+static void bench_gpux(const char *gpux, const char *url_still, const char *url_moving,
+		       const char *home)
+{
+	struct term t;
+	char *argv[] = { (char *)gpux, "--api", (char *)url_still, NULL };
+	double first, priced;
+	size_t mn, md;
+
+	if (spawn(&t, argv, home) != 0) {
+		printf("   gpux: forkpty failed: %s\n", strerror(errno));
+		return;
+	}
+	first = read_until(&t, 0, "Quit", 5000);
+	priced = read_until(&t, 0, "prices updated", 5000);
+	printf("   gpux  first frame                   %8.1f ms   (%zu bytes so far)\n", first,
+	       t.out.len);
+	printf("   gpux  first frame with live prices  %8.1f ms   (target < 50 ms)\n", priced);
+	settle(&t);
+	row_moves(&t, &mn, &md);
+	printf("   gpux  one row down/up (↓ ↑)         %8zu bytes min, %zu median   (target < 200)\n",
+	       mn, md);
+	if (getenv("BENCH_TUI_SHOW") != NULL) {
+		size_t from = t.out.len;
+		if (write(t.fd, "\033OB", 3) == 3) {
+			size_t n = read_frame(&t, 1000);
+			print_escaped(t.out.data + from, n);
+		}
+	}
+	if (write(t.fd, "g", 1) == 1)
+		settle(&t);
+	size_t from = t.out.len;
+	if (write(t.fd, "\033OC", 3) == 3) {
+		size_t n = read_frame(&t, 1000);
+		printf("   gpux  one column right (→)          %8zu bytes\n", n);
+		if (getenv("BENCH_TUI_SHOW") != NULL)
+			print_escaped(t.out.data + from, n);
+	}
+	stop(&t);
+
+	/* a price change, on an exchange whose demo prices drift */
+	char *argv2[] = { (char *)gpux, "--api", (char *)url_moving, NULL };
+	if (spawn(&t, argv2, home) != 0)
+		return;
+	read_until(&t, 0, "prices updated", 5000);
+	/* scroll right until the price column is on screen (no sort: rows stay put) */
+	if (write(t.fd, "llllll", 6) != 6)
+		return;
+	settle(&t);
+	int64_t end = util_now_us() + 20 * 1000000;
+	bool shown = false;
+	while (util_now_us() < end && !shown) {
+		from = t.out.len;
+		size_t n = read_frame(&t, 3000);
+		/* a flash: the background of a flash role (red, green or yellow) */
+		if (n == 0 || !(has(&t, from, "41m") || has(&t, from, "42m") || has(&t, from, "43m")))
+			continue;
+		printf("   gpux  one live price change         %8zu bytes (the frame with the new price):\n", n);
+		print_escaped(t.out.data + from, n);
+		from = t.out.len;
+		size_t m = read_next_frame(&t, 1500);
+		printf("   gpux  the next frame (flash ends)   %8zu bytes:\n", m);
+		print_escaped(t.out.data + from, m);
+		shown = true;
+	}
+	if (!shown)
+		printf("   gpux  one live price change: no change seen in 20 s\n");
+	stop(&t);
+}
+
+static void bench_htop(const char *home)
+{
+	const char *htop = access("/usr/bin/htop", X_OK) == 0 ? "/usr/bin/htop" : NULL;
+	struct term t;
+	size_t mn, md;
+
+	if (htop == NULL) {
+		printf("   htop  not installed (scripts/deps.sh bench installs it)\n");
+		return;
+	}
+	char *argv[] = { (char *)htop, "-d", "100", NULL };
+	if (spawn(&t, argv, home) != 0)
+		return;
+	double first = read_until(&t, 0, "Quit", 5000);
+	printf("   htop  first frame                   %8.1f ms   (%zu bytes so far)\n", first,
+	       t.out.len);
+	settle(&t);
+	row_moves(&t, &mn, &md);
+	printf("   htop  one row down/up (↓ ↑)         %8zu bytes min, %zu median\n", mn, md);
+	stop(&t);
+}
+
+static void bench_sort(void)
+{
+	struct catalog *real = NULL, fake;
+	char *cause = NULL;
+	enum { N = 100000 };
+
+	if (catalog_load(NULL, &real, &cause) != 0) {
+		printf("   sort: catalogue: %s\n", cause);
+		free(cause);
+		return;
+	}
+	memset(&fake, 0, sizeof fake);
+	fake.n_gpus = N;
+	fake.gpus = xcalloc(N, sizeof *fake.gpus);
+	srand(42);
+	for (size_t i = 0; i < N; i++) {
+		struct catalog_gpu *g = &fake.gpus[i];
+		*g = real->gpus[i % real->n_gpus];
+		g->name = xasprintf("%s #%zu", real->gpus[i % real->n_gpus].name, i);
+		g->memory_gb = 16 + rand() % 273;
+		g->bandwidth_gbs = rand() % 5 == 0 ? NAN : 500 + rand() % 7500;
+	}
+	struct view_price *pr = xcalloc(real->n_gpus, sizeof *pr);
+	for (size_t i = 0; i < real->n_gpus; i++)
+		pr[i] = (struct view_price){ real->gpus[i].id, 100 + (int64_t)(rand() % 900) };
+	struct view_prices prices = { pr, real->n_gpus, false };
+	int64_t t0 = util_now_us();
+	struct view_table *v = view_new(&fake, NULL, &prices, NULL, I18N_EN, false);
+	int64_t t1 = util_now_us();
+	printf("   view_new, %d rows, 4 columns         %8.1f ms\n", N, (double)(t1 - t0) / 1000.0);
+	static const char *cols[] = { "memory", "bandwidth", "price", "gpu" };
+	for (size_t k = 0; k < 4; k++) {
+		int c = view_column_index(v, cols[k]);
+		if (c < 0)
+			continue;
+		for (int desc = 0; desc <= 1; desc++) {
+			int64_t s0 = util_now_us();
+			view_sort(v, c, desc);
+			int64_t s1 = util_now_us();
+			printf("   view_sort 100,000 rows by %-9s %s %8.1f ms\n", cols[k],
+			       desc ? "desc" : "asc ", (double)(s1 - s0) / 1000.0);
+		}
+	}
+	view_free(&v);
+	for (size_t i = 0; i < N; i++)
+		free(fake.gpus[i].name);
+	free(fake.gpus);
+	free(pr);
+	catalog_free(&real);
+}
+
+int main(int argc, char **argv)
+{
+	char *bindir = dir_of(argc > 0 ? argv[0] : ".");
+	char *gpux = getenv("GPUX") ? xstrdup(getenv("GPUX")) : xasprintf("%s/../gpux", bindir);
+	char *gpuxd = getenv("GPUXD") ? xstrdup(getenv("GPUXD")) : xasprintf("%s/../gpuxd", bindir);
+	char tmpl[] = "/tmp/bench_tui.XXXXXX";
+	char *dir = mkdtemp(tmpl), *url_still = NULL, *url_moving = NULL;
+	pid_t still, moving;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (dir == NULL)
+		fatal("bench_tui: mkdtemp: %s", strerror(errno));
+	printf("   terminal %dx%d, TERM=xterm-256color, LANG=C.UTF-8; a frame ends after %d ms of quiet\n",
+	       COLS, ROWS, QUIET_MS);
+	still = start_gpuxd(gpuxd, dir, "still", "0.001", &url_still);
+	moving = start_gpuxd(gpuxd, dir, "moving", "1", &url_moving);
+	if (url_still == NULL || url_moving == NULL) {
+		printf("   gpuxd did not start (%s); the TUI figures are skipped\n", gpuxd);
+	} else {
+		bench_gpux(gpux, url_still, url_moving, dir);
+	}
+	bench_htop(dir);
+	bench_sort();
+	if (still > 0) {
+		kill(still, SIGTERM);
+		waitpid(still, NULL, 0);
+	}
+	if (moving > 0) {
+		kill(moving, SIGTERM);
+		waitpid(moving, NULL, 0);
+	}
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	if (system(rm) != 0)
+		printf("   (could not remove %s)\n", dir);
+	free(rm);
+	free(url_still);
+	free(url_moving);
+	free(gpux);
+	free(gpuxd);
+	free(bindir);
+	return 0;
+}

@@ -65,13 +65,12 @@ static size_t gpu_index(const struct tui *t, const struct catalog_gpu *g)
 	return (size_t)(g - t->cat->gpus);
 }
 
-static void src_cell(void *ctx, size_t row, size_t col, struct wcells *out)
+void tui_format_cell(const struct view_table *v, size_t shown_row, size_t column, int flash,
+		     struct wcells *out)
 {
-	struct tui *t = ctx;
-	struct tui_tab *tb = cur_tab(t);
-	const struct view_row *r = view_shown_row(tb->view, row);
-	const struct view_column *vc = &tb->view->columns[tb->vis[col]];
-	const struct view_cell *c = &r->cells[tb->vis[col]];
+	const struct view_row *r = view_shown_row(v, shown_row);
+	const struct view_column *vc = &v->columns[column];
+	const struct view_cell *c = &r->cells[column];
 	enum wrole role = WR_NORMAL;
 
 	if (c->flags & (VIEW_CELL_UNKNOWN | VIEW_CELL_STALE))
@@ -81,20 +80,23 @@ static void src_cell(void *ctx, size_t row, size_t col, struct wcells *out)
 	if (r->flags & VIEW_ROW_DIMMED)
 		role = WR_DIM;
 	if ((vc->kind == VIEW_COL_PRICE || vc->kind == VIEW_COL_JOB_COST) &&
-	    !(c->flags & VIEW_CELL_STALE)) {
-		int f = tui_flash(t, gpu_index(t, r->gpu), util_now_ms());
-		if (f > 0 && f != 2)
-			role = WR_FLASH_UP;
-		else if (f < 0)
-			role = WR_FLASH_DOWN;
-		else if (f == 2)
-			role = WR_FLASH;
-	}
+	    !(c->flags & VIEW_CELL_STALE) && flash != 0)
+		role = flash == 2 ? WR_FLASH : flash > 0 ? WR_FLASH_UP : WR_FLASH_DOWN;
 	wcells_add(out, c->display, role, 0);
 	if (vc->kind == VIEW_COL_GPU && c->detail != NULL) {
 		wcells_pad(out, 1, role);
 		wcells_add(out, c->detail, WR_DIM, 0);
 	}
+}
+
+static void src_cell(void *ctx, size_t row, size_t col, struct wcells *out)
+{
+	struct tui *t = ctx;
+	struct tui_tab *tb = cur_tab(t);
+	const struct view_row *r = view_shown_row(tb->view, row);
+	int flash = tui_flash(t, gpu_index(t, r->gpu), util_now_ms());
+
+	tui_format_cell(tb->view, row, tb->vis[col], flash, out);
 }
 
 /* ---- columns ------------------------------------------------------------------------------------ */

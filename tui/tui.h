@@ -23,6 +23,8 @@ struct catalog;
 struct api_client;
 struct api_config;
 struct api_open_opts;
+struct view_table;
+struct wcells;
 
 struct tui_options {
 	const struct catalog *catalog; /* borrowed; must outlive tui_run */
@@ -47,5 +49,14 @@ struct tui_options {
  * terminal, TERM unset, "dumb" or unknown: a message on stderr points to the
  * scriptable commands), 128 + N after signal N (SIGTERM, SIGINT, SIGHUP). */
 int tui_run(const struct tui_options *opts);
+
+/* The browse table's row formatter, pure (no terminal): appends the cell
+ * of view column `column` of shown row `shown_row` to out, with its colour
+ * roles: "not published", "no price" and stale prices WR_DIM, fits ✓ WR_GOOD
+ * and ✗ WR_BAD, every cell of a row that cannot take the job WR_DIM, a price
+ * that just changed WR_FLASH_UP / WR_FLASH_DOWN / WR_FLASH (flash +1, -1,
+ * 2; 0 none), the GPU's architecture WR_DIM after its name. */
+void tui_format_cell(const struct view_table *v, size_t shown_row, size_t column, int flash,
+		     struct wcells *out);
 
 #endif

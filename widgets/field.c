@@ -254,7 +254,8 @@ static void field_draw(struct wwidget *w)
 		size_t i = 0;
 		while (i < tx.len && skip < f->hscroll)
 			skip += tx.cell[i++].width;
-		memmove(tx.cell, tx.cell + i, (tx.len - i) * sizeof *tx.cell);
+		if (i > 0) /* (an empty text has no cell array: no memmove(NULL)) */
+			memmove(tx.cell, tx.cell + i, (tx.len - i) * sizeof *tx.cell);
 		tx.len -= i;
 		tx.width -= skip;
 		if (skip > f->hscroll)

@@ -724,6 +724,10 @@ static void build_preview(struct tui *t, int lw)
 		wcells_pad(c, 1, WR_NORMAL);
 		wcells_add(c, _("updating…"), WR_DIM, 0);
 	}
+	if (t->api == NULL) {
+		tpanel_text(p, _("No exchange: orders need one (see the status bar)."), WR_BAD, 2);
+		return;
+	}
 	if (!f->valid) {
 		tpanel_text(p, _("Fix the marked field to see the price."), WR_DIM, 2);
 		return;

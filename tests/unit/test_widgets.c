@@ -284,7 +284,7 @@ static void test_table_render(void **state)
 	free(s);
 	/* the cursor row (row 0) is recoloured; a flash keeps its role */
 	wtable_select(t, 1);
-	line_of(t, 1, 80, &c);
+	free(line_of(t, 1, 80, &c));
 	bool flash = false;
 	for (size_t i = 0; i < c.len; i++) {
 		assert_true(c.cell[i].role == WR_SELECTED || c.cell[i].role == WR_FLASH);

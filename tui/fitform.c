@@ -403,6 +403,20 @@ static void search(struct tui_ff *ff, const char *q)
 			ff->match_sel = i;
 }
 
+/* Digits, signs, separators and spaces, perhaps ending in a unit letter:
+ * meant as a size. */
+static bool numeric(const char *q)
+{
+	size_t n = strlen(q);
+
+	if (n > 0 && strchr("bBmMtT", q[n - 1]) != NULL)
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if (strchr("0123456789.,+- \t", q[i]) == NULL)
+			return false;
+	return n > 0;
+}
+
 /* Read the model field: sets model_is_size/size_b or the matches and the
  * live preset, and the field's error. */
 static void read_model(struct tui_ff *ff)
@@ -426,6 +440,15 @@ static void read_model(struct tui_ff *ff)
 		ff->model_is_size = true;
 		ff->size_b = b;
 		ff->n_matches = 0;
+		free(q);
+		return;
+	}
+	if (numeric(q)) {
+		/* "0", "-5", "1000T": a size, just not a good one (never a search
+		 * for presets whose names hold a 0) */
+		ff->n_matches = 0;
+		set_error(f, _(cause));
+		free(cause);
 		free(q);
 		return;
 	}

@@ -1434,10 +1434,12 @@ unsigned tui_fit_event(struct tui *t, const struct wevent *ev)
 	enum tui_ff_id id;
 	unsigned r;
 
-	if (p == NULL || !p->shown || p->base.win == NULL)
+	/* keys typed right after f arrive before the panel has a window: they
+	 * are the panel's all the same */
+	if (p == NULL || !p->shown || t->too_small || tui_trade_shown(t))
 		return W_IGNORED;
 	if (ev->type == WEV_MOUSE)
-		return mouse(t, ev);
+		return p->base.win != NULL ? mouse(t, ev) : W_IGNORED;
 	if (!p->focused || ev->type != WEV_KEY)
 		return W_IGNORED;
 	if (passes_through(ev->key))

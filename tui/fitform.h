@@ -140,7 +140,25 @@ int tui_ff_parse_int(const char *s, long min, long max, const char *range_msgid,
 int tui_ff_parse_percent(enum i18n_lang lang, const char *s, double lo, bool lo_incl, double hi,
 			 const char *range_msgid, double *out, char **cause);
 
-/* ---- the answer (tui/fitpanel.c) ---- */
+/* ---- lines of cells (tui/fitanswer.c) ---- */
+/* A growable list of lines, each a struct wcells. */
+struct tui_lines {
+	struct wcells *l;
+	size_t n, cap;
+	bool ascii;
+};
+/* Append an empty line and return it (valid until the next add). */
+struct wcells *tui_lines_add(struct tui_lines *ls);
+/* Free every line and the list; ls is empty (and reusable) after. */
+void tui_lines_free(struct tui_lines *ls);
+/* Move src's lines [from, from + n) to the end of dst (src keeps empty ones). */
+void tui_lines_take(struct tui_lines *dst, struct tui_lines *src, size_t from, size_t n);
+/* Append text wrapped to w columns after `indent` spaces, at most max lines
+ * (the last one cut with "…" when more would follow), in role. */
+void tui_lines_wrap(struct tui_lines *ls, const char *text, int w, size_t max, enum wrole role,
+		    int indent);
+
+/* ---- the answer (tui/fitanswer.c) ---- */
 /* The panel's answer for one GPU row of a view carrying ff's job, as drawn:
  * lines of `width` columns (malloc'ed array of n cells, caller frees each
  * with wcells_free and the array). detailed: one figure a line (breakdown,

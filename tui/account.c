@@ -96,9 +96,13 @@ static void head_lines(struct tui *t)
 
 	tpanel_begin(p);
 	if (a == NULL) {
-		tpanel_text(p, t->trade->acct_error != NULL ? t->trade->acct_error
-			    : _("asking the exchange for your account…"),
-			    t->trade->acct_error != NULL ? WR_BAD : WR_DIM, 1);
+		if (t->api == NULL)
+			tpanel_text(p, _("No exchange: orders need one (see the status bar)."),
+				    WR_BAD, 1);
+		else
+			tpanel_text(p, t->trade->acct_error != NULL ? t->trade->acct_error
+				    : _("asking the exchange for your account…"),
+				    t->trade->acct_error != NULL ? WR_BAD : WR_DIM, 1);
 		tpanel_commit(p);
 		return;
 	}
@@ -166,6 +170,8 @@ static void head_lines(struct tui *t)
 		wcells_add(c, s->note, s->note_role, 0);
 	else if (s->error != NULL)
 		wcells_add(c, s->error, WR_BAD, 0);
+	else if (t->api == NULL)
+		wcells_add(c, _("No exchange: orders need one (see the status bar)."), WR_BAD, 0);
 	else if (!can_deposit(t))
 		wcells_add(c, _("Top-ups go through the exchange's operator."), WR_DIM, 0);
 	else if (t->api != NULL && api_client_is_local_demo(t->api))

@@ -147,6 +147,8 @@ static void orders_rebuild(struct tui *t)
 		wcells_add(c, s->note, s->note_role, 0);
 	else if (s->error != NULL)
 		wcells_add(c, s->error, WR_BAD, 0);
+	else if (t->api == NULL)
+		wcells_add(c, _("No exchange: orders need one (see the status bar)."), WR_BAD, 0);
 	else if (s->open == NULL)
 		wcells_add(c, _("asking the exchange for your orders…"), WR_DIM, 0);
 	else if (n_open > 0)

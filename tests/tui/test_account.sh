@@ -116,6 +116,15 @@ tui_wait "^ +$r1 +H100 SXM +2 +stopped" && ok "the row shows it stopped" || fail
 tui_keys Escape
 tui_wait 'H200 Hopper' && ok "Esc goes back to the tables" || fail "Esc from rentals"
 
+# ---- a key the exchange does not know: words that say what to do --------------------------------
+open_tui "gpux_0000000000000000000000000000000000000000000000000000000000000000"
+tui_keys o
+tui_wait 'did not accept your API key' && ok "a bad key: the orders page says the key was refused" ||
+  fail "bad key, orders" "$(tui_screen | sed -n 2,4p)"
+tui_keys a
+tui_wait 'Give your key with --key' && ok "a bad key: the account page says how to give one" ||
+  fail "bad key, account" "$(tui_screen | sed -n 2,5p)"
+
 # ---- a seller sells; a seller pressing b is told why not ------------------------------------------
 KEY=$(new_account seller 100)
 open_tui "$KEY"

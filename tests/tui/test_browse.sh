@@ -34,6 +34,14 @@ cursor_row() {
   tmx capture-pane -e -p -t t | sed -n "3,$((H - 2))p" | grep -E "$(printf '\033')\\[([0-9;]*;)?7m" |
     sed "s/$(printf '\033')\\[[0-9;]*m//g" | head -1
 }
+wait_cursor_quick() { # the cursor row matches within 1 s
+  wq=0
+  while [ $wq -lt 10 ]; do
+    cursor_row | grep -qE -- "$1" && return 0
+    sleep 0.1; wq=$((wq + 1))
+  done
+  return 1
+}
 wait_cursor() { # grep -E pattern of the cursor row
   wc=0
   while [ $wc -lt 100 ]; do
@@ -138,11 +146,51 @@ tui_wait 'No GPU matches' && ok "a filter that matches nothing says so" || fail 
 tui_keys Escape
 tui_wait 'B300 Blackwell' || fail "Esc in the field clears the filter"
 
+# ---- the mouse: X10 reports typed into the pane, as a terminal sends them ------------
+mouse() { # CODE X Y: one report
+  fmt="\\033[M\\$(printf %03o $((32 + $1)))\\$(printf %03o $((33 + $2)))\\$(printf %03o $((33 + $3)))"
+  tmx send-keys -t t -l "$(printf "$fmt")"
+}
+click() { # X Y (0-based cell) [BUTTON: 0 left (press and release), 64/65 wheel up/down]
+  mouse "${3:-0}" "$1" "$2"
+  [ "${3:-0}" = 0 ] && mouse 3 "$1" "$2"
+}
+x=$(header | awk '{print index($0, "Memory") - 1}')
+click "$x" 1
+tui_wait 'Memory ▲' && ok "a click on a header sorts by it" || fail "header click" "$(header)"
+click "$x" 1
+tui_wait 'Memory ▼' && ok "a second click reverses the sort" || fail "header click again" "$(header)"
+label2=$(jq -r '.workloads[1].columns[1].label' $WL)
+x=$(tui_screen | sed -n 1p | awk '{print index($0, "2 ")}')
+click "$x" 0
+tui_wait "^GPU +$label2" && ok "a click on a tab opens it" || fail "tab click" "$(header)"
+tui_keys 1
+tui_wait 'Memory ▼' || fail "back to tab 1 with its sort"
+click 3 5
+row4=$(rows | sed -n 4p | awk '{print $1}')
+wait_cursor "^$row4" && ok "a click on a row puts the cursor there" || fail "row click" "[$(cursor_row)]"
+click 3 5 65
+row7=$(rows | sed -n 7p | awk '{print $1}')
+wait_cursor "^$row7" && ok "the wheel moves the cursor three rows" || fail "wheel" "[$(cursor_row)]"
+tui_keys '<'   # back to a sort the next checks expect
+
 # ---- the cursor stays on its GPU across a sort and price updates -------------------
-tui_keys g j j j j
+tui_keys 2 1 # catalogue order is gone with the sort; the cursor walks down to H200
+tui_keys g
+k=0
+while [ $k -lt 9 ] && ! wait_cursor_quick '^H200'; do tui_keys j; k=$((k + 1)); done
 wait_cursor '^H200' && ok "the cursor is on H200" || fail "cursor on H200" "[$(cursor_row)]"
-tui_keys '<'
-tui_wait 'Price/h ▲' || fail "sort by price again"
+k=0
+while [ $k -lt 10 ] && ! header | grep -q 'Tensor BF16 ▲'; do
+  tui_keys '>'; sleep 0.1; k=$((k + 1))
+done
+wait_cursor '^H200' && ok "after sorting by BF16 the cursor is still on H200" ||
+  fail "cursor after BF16 sort" "[$(cursor_row)]"
+k=0
+while [ $k -lt 10 ] && ! header | grep -q 'Price/h ▲'; do
+  tui_keys '<'; sleep 0.1; k=$((k + 1))
+done
+tui_wait 'Price/h ▲' || fail "sort by price again" "$(header)"
 wait_cursor '^H200' && ok "after sorting by price the cursor is still on H200" ||
   fail "cursor after sort" "[$(cursor_row)]"
 before=$(prices | tr '\n' ' ')

@@ -252,7 +252,8 @@ const char *tui_ff_label(const struct tui_ff *ff, enum tui_ff_id id)
 const char *tui_ff_unit(enum tui_ff_id id)
 {
 	switch (id) {
-	case FF_TOKENS: return "B";
+	/* TRANSLATORS: the unit after the tokens field: billions (pt-PT "mil M") */
+	case FF_TOKENS: return C_("unit", "B");
 	case FF_MFU:
 	case FF_BWEFF:
 	case FF_MARGIN: return "%";

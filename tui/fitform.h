@@ -95,7 +95,7 @@ enum tui_ff_kind tui_ff_kind(enum tui_ff_id id);
  * "Micro-batch" for training, "Sequences" for inference, "Images" for
  * diffusion; the sequence length "Context" for inference. */
 const char *tui_ff_label(const struct tui_ff *ff, enum tui_ff_id id);
-/* A unit shown after the value ("B", "%", "GB") or NULL (static). */
+/* A unit shown after the value ("B" translated, "%", "GB") or NULL (static). */
 const char *tui_ff_unit(enum tui_ff_id id);
 /* One line of help for the focused field (English msgid). */
 const char *tui_ff_help(enum tui_ff_id id);

@@ -256,8 +256,8 @@ static void fields_block(const struct tui_fit *p, struct fblock *b, int w, bool 
 		const char *u = tui_ff_unit(vis[i]);
 		if (lwi > lw)
 			lw = lwi;
-		if (u != NULL && (int)strlen(u) + 1 > uw)
-			uw = (int)strlen(u) + 1;
+		if (u != NULL && wtext_width(u, b->ls.ascii) + 1 > uw)
+			uw = wtext_width(u, b->ls.ascii) + 1;
 	}
 	if (lw > cw / 3)
 		lw = cw / 3;

@@ -8,6 +8,8 @@
  */
 #include "widgets/widgets.h"
 
+#include <term.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,21 +122,26 @@ void wui_init(struct wui *ui, const struct wtheme *theme, bool ascii, bool curse
 	if (!color && theme->color)
 		theme = &wtheme_mono;
 	ui->theme = theme;
+	const char *dim = color ? tigetstr("dim") : NULL;
+	bool has_dim = dim != NULL && dim != (char *)-1;
+
 	for (int r = 0; r < WR_COUNT; r++) {
 		const struct wtheme_entry *e = &theme->role[r];
 		ui->attr[r] = wa_to_attr(e->attrs);
 		ui->pair[r] = 0;
 		if (color && (e->fg != -1 || e->bg != -1)) {
 			short fg = e->fg, bg = e->bg;
-			/* grey: bright black (colour 8, one short SGR) where the terminal
-			 * has 16 colours or more, else the dim attribute */
+			/* grey: the terminal's faint attribute where it has one (no colour
+			 * pair to switch, the fewest bytes per row), else bright black
+			 * (colour 8) with 16 colours, else bold black */
 			if (r == WR_DIM) {
+				if (has_dim) {
+					ui->attr[r] = A_DIM;
+					continue;
+				}
 				if (COLORS >= 16) {
 					fg = 8;
 					ui->attr[r] = A_NORMAL;
-				} else {
-					fg = -1;
-					ui->attr[r] = A_DIM;
 				}
 			}
 			init_pair((short)(r + 1), fg, bg);

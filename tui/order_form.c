@@ -361,6 +361,8 @@ static void on_book(void *ud, struct api_book *r, const struct api_error *e)
 		f->book_error = tp_error_words(t, e);
 	} else if (f->gpu != NULL && strcmp(r->gpu, f->gpu) == 0) {
 		bool first = f->book == NULL;
+		if (!first && r->seq != f->book->seq)
+			f->pv_ms = 0; /* the book moved: the preview again, so they agree */
 		free(f->book_error);
 		f->book_error = NULL;
 		api_book_free(&f->book);

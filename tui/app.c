@@ -275,13 +275,13 @@ static void frame(struct tui *t)
 }
 
 /* Flash starts and ends, and the clock: mark what must be drawn again. */
-static void check_time(struct tui *t, int *last_flash_sig)
+static void check_time(struct tui *t, uint64_t *last_flash_sig)
 {
 	int64_t now = util_now_ms();
-	int sig = 0;
+	uint64_t sig = 1469598103934665603u; /* FNV-1a over which GPUs flash */
 
 	for (size_t g = 0; g < t->cat->n_gpus; g++)
-		sig = sig * 3 + (tui_flash(t, g, now) != 0) + 1;
+		sig = (sig ^ (uint64_t)(tui_flash(t, g, now) != 0)) * 1099511628211u;
 	if (sig != *last_flash_sig) {
 		*last_flash_sig = sig;
 		wwidget_dirty(&t->table->base);
@@ -458,7 +458,7 @@ static void free_all(struct tui *t)
 static void run_loop(struct tui *t)
 {
 	struct pollfd fds[2 + MAX_API_FDS];
-	int last_flash = 0;
+	uint64_t last_flash = 0;
 
 	while (!t->quit) {
 		int64_t now = util_now_ms();

@@ -87,6 +87,10 @@ struct tp_form {
 	struct api_order_req placing;
 	char *placing_gpu;
 	struct view_order_ctx placing_ctx;
+	/* the last order placed from this form, to ask before the same again */
+	struct api_order_req last;
+	char *last_gpu;
+	int64_t last_id;
 
 	char *note;                 /* the last action's outcome, under the fields */
 	enum wrole note_role;
@@ -434,6 +438,16 @@ static char *reject_words(struct tui *t, const struct api_preview *p)
 	return view_refusal_text(t->o->lang, p->reject_code, p->reject_message, &x);
 }
 
+/* The inputs are those of the last order placed from this form. */
+static bool same_as_last(const struct tp_form *f)
+{
+	const struct api_order_req *a = &f->req, *b = &f->last;
+
+	return f->last_gpu != NULL && strcmp(f->last_gpu, f->gpu) == 0 && a->side == b->side &&
+	       a->type == b->type && a->gpus == b->gpus && a->hours == b->hours &&
+	       a->price_cents == b->price_cents && a->tif == b->tif;
+}
+
 /* The current preview is in: refuse in words, or ask for confirmation. */
 static void decide(struct tui *t)
 {
@@ -450,9 +464,34 @@ static void decide(struct tui *t)
 	text = view_order_summary(t->o->lang, tp_gpu_name(t, f->gpu), &f->req, f->pv);
 	f->confirm_gen = f->gen;
 	set_note(f, NULL, WR_NORMAL);
-	tp_dialog(t, TD_CONFIRM, 0, _("Place this order?"), text,
-		  _("y or Enter: place it · any other key: do not"));
+	if (same_as_last(f)) {
+		/* Enter pressed on and on must not buy the same thing twice: the same
+		 * order again is confirmed with y only */
+		char *again = f->last_id >= 0
+			? xasprintf(_("You placed this same order a moment ago (order %lld). "
+				      "Place it again?\n%s"), (long long)f->last_id, text)
+			: xasprintf(_("This same order may have been placed a moment ago (its "
+				      "outcome is unknown: check your orders). Place it again?\n%s"),
+				    text);
+		tp_dialog(t, TD_CONFIRM, 0, _("Place the same order again?"), again,
+			  _("y: place it again · any other key, Enter too: do not"));
+		t->trade->dlg_y_only = true;
+		free(again);
+	} else {
+		tp_dialog(t, TD_CONFIRM, 0, _("Place this order?"), text,
+			  _("y or Enter: place it · any other key: do not"));
+	}
 	free(text);
+}
+
+static void remember_last(struct tp_form *f, int64_t id)
+{
+	f->last = f->placing;
+	f->last.client_order_id = NULL;
+	free(f->last_gpu);
+	f->last_gpu = xstrdup(f->placing_gpu);
+	f->last.gpu = f->last_gpu;
+	f->last_id = id;
 }
 
 static void on_place(void *ud, struct api_order *o, const struct api_error *e)
@@ -464,6 +503,8 @@ static void on_place(void *ud, struct api_order *o, const struct api_error *e)
 	bool good;
 
 	f->place_req = 0;
+	if (e != NULL && e->kind == API_ERR_UNKNOWN_OUTCOME)
+		remember_last(f, -1); /* it may exist: ask before the same again */
 	if (e != NULL) {
 		f->placing_ctx.currency = tp_currency(t); /* the account's, now */
 		text = view_api_error_words(t->o->lang, e, &f->placing_ctx);
@@ -472,6 +513,7 @@ static void on_place(void *ud, struct api_order *o, const struct api_error *e)
 	} else {
 		text = view_order_result(t->o->lang, tp_gpu_name(t, o->gpu), o);
 		good = !(o->status == API_ORDER_EXPIRED && o->filled_gpus == 0);
+		remember_last(f, o->id);
 		title = good ? _("Order placed") : _("Order placed: nothing filled");
 		api_order_free(&o);
 	}
@@ -1290,6 +1332,7 @@ static void form_free(struct tui *t)
 	free(f->book_error);
 	free(f->coid);
 	free(f->placing_gpu);
+	free(f->last_gpu);
 	free(f->note);
 	free(f);
 	t->trade->form = NULL;

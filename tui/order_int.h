@@ -130,6 +130,7 @@ struct tui_trade {
 	enum tp_dialog dlg_kind;
 	int64_t dlg_id;
 	wkey dlg_key;                /* the key that closed it */
+	bool dlg_y_only;             /* only y confirms (Enter does not) */
 
 	/* The account and the market, as every page needs them. */
 	struct api_account *acct;    /* NULL until the first reply */

@@ -486,6 +486,7 @@ void tp_dialog(struct tui *t, enum tp_dialog kind, int64_t id, const char *title
 	tr->dlg = wdialog_new(&t->ui, title, text, hint);
 	tr->dlg_kind = kind;
 	tr->dlg_id = id;
+	tr->dlg_y_only = false;
 	if (!t->too_small && tr->page != TP_NONE)
 		wdialog_place(tr->dlg, t->lines, t->cols);
 }
@@ -697,6 +698,8 @@ static unsigned dialog_event(struct tui *t, const struct wevent *ev)
 	id = tr->dlg_id;
 	yes = tr->dlg->confirmed;
 	tr->dlg_key = ev->type == WEV_KEY ? ev->key : 0;
+	if (tr->dlg_y_only && tr->dlg_key != 'y' && tr->dlg_key != 'Y')
+		yes = false;
 	wdialog_free(&tr->dlg);
 	tr->dlg_kind = TD_NONE;
 	tui_trade_touch(t);

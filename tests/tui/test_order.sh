@@ -110,6 +110,15 @@ tui_keys Escape
 tui_wait 'H200 Hopper' || fail "Esc goes back to the tables"
 tui_keys b
 tui_wait 'Preview by the exchange' || fail "b opens the form again"
+# the same order again (Enter pressed on and on): only y would place it
+tui_keys Enter
+tui_wait 'Place the same order again\?' && ok "the same order again: asked as such" ||
+  fail "same order again" "$(tui_screen)"
+expect_match "... naming the order placed a moment ago" "$(dialog_text)" 'You placed this same order a moment ago \(order [0-9]+\)'
+tui_keys Enter
+tui_wait 'Not placed: nothing was sent' && ok "the same order again: Enter does not place it" ||
+  fail "Enter on the same order" "$(tui_screen)"
+expect_eq "the same order again: still one order" "$(n_orders)" 1
 # the form kept what was typed; Type is the row above GPUs
 tui_keys BTab Right Tab Tab Tab C-u 3
 tui_wait 'Limit price/h' || fail "→ on Type makes a limit order" "$(tui_screen)"

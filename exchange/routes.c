@@ -254,35 +254,51 @@ static bool email_ok(const char *s)
 	return true;
 }
 
-static void h_signup(struct xd_ctx *c)
+int xd_parse_signup(const struct xd_tables *t, const char *body, size_t len, struct xd_job *j,
+                    struct xd_reply *r)
 {
 	static const char *const fields[] = { "email", "country", "currency", "role", NULL };
 	cJSON *b = NULL;
 	const char *email, *country;
-	int cur, role;
-	if (!no_query(c) || xd_body_parse(c->body, c->body_len, false, &b, &c->reply) ||
-	    xd_body_fields(b, fields, &c->reply) ||
-	    xd_body_str(b, "email", true, XD_EMAIL_MAX, &email, &c->reply) < 0 ||
-	    xd_body_str(b, "country", true, 2, &country, &c->reply) < 0 ||
-	    xd_body_enum(b, "currency", true, xd_cur_names, &cur, &c->reply) < 0 ||
-	    xd_body_enum(b, "role", true, xd_role_names, &role, &c->reply) < 0)
+	int cur, role, rc = -1;
+	if (xd_body_parse(body, len, false, &b, r) ||
+	    xd_body_fields(b, fields, r) ||
+	    xd_body_str(b, "email", true, XD_EMAIL_MAX, &email, r) < 0 ||
+	    xd_body_str(b, "country", true, 2, &country, r) < 0 ||
+	    xd_body_enum(b, "currency", true, xd_cur_names, &cur, r) < 0 ||
+	    xd_body_enum(b, "role", true, xd_role_names, &role, r) < 0)
 		goto out;
 	if (!email_ok(email)) {
-		xd_reply_field(&c->reply, "BAD_VALUE", "email", "\"email\" must look like name@domain, "
+		xd_reply_field(r, "BAD_VALUE", "email", "\"email\" must look like name@domain, "
 		               "without spaces");
 		goto out;
 	}
-	if (xd_tables_vat(xd_market_tables(c->m), country) < 0) {
+	if (xd_tables_vat(t, country) < 0) {
 		char *safe = util_sanitize(country, 8, true);
-		xd_reply_field(&c->reply, "UNKNOWN_COUNTRY", "country", "country \"%s\" is not in the "
+		xd_reply_field(r, "UNKNOWN_COUNTRY", "country", "country \"%s\" is not in the "
 		               "VAT table (GET /v1/market lists the countries)", safe);
 		free(safe);
 		goto out;
 	}
+	snprintf(j->email, sizeof j->email, "%s", email);
+	memcpy(j->country, country, 3);
+	j->cur = cur;
+	j->role = role;
+	rc = 0;
+out:
+	cJSON_Delete(b);
+	return rc;
+}
+
+static void h_signup(struct xd_ctx *c)
+{
+	if (!no_query(c) || xd_parse_signup(xd_market_tables(c->m), c->body, c->body_len, c->job,
+	                                    &c->reply))
+		return;
 	unsigned char raw[32];
 	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
 		xd_reply_error(&c->reply, 503, "UNAVAILABLE", "no randomness for a key; retry");
-		goto out;
+		return;
 	}
 	char *k = c->new_key;
 	memcpy(k, "gpux_", 5);
@@ -295,17 +311,11 @@ static void h_signup(struct xd_ctx *c)
 	if (!EVP_Digest(k, 69, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32) {
 		memset(c->new_key, 0, sizeof c->new_key);
 		xd_reply_error(&c->reply, 500, "INTERNAL", "cannot hash the key");
-		goto out;
+		return;
 	}
 	j->kind = XD_JOB_ACCOUNT;
 	memcpy(j->key_hash, md, 32);
-	snprintf(j->email, sizeof j->email, "%s", email);
-	memcpy(j->country, country, 3);
-	j->cur = cur;
-	j->role = role;
 	xd_ctx_submit(c);
-out:
-	cJSON_Delete(b);
 }
 
 static void h_account(struct xd_ctx *c)
@@ -319,28 +329,38 @@ static void h_account(struct xd_ctx *c)
 		xd_reply_error(&c->reply, 401, "UNAUTHORIZED", "unknown account");
 }
 
-static void h_deposit(struct xd_ctx *c)
+int xd_parse_deposit(const char *body, size_t len, bool admin, int64_t *amount, int64_t *target,
+                     struct xd_reply *r)
 {
 	static const char *const fields[] = { "amount_minor", "account_id", NULL };
 	cJSON *b = NULL;
-	int64_t amount, target = 0;
-	int has_target;
-	if (!no_query(c) || xd_body_parse(c->body, c->body_len, false, &b, &c->reply) ||
-	    xd_body_fields(b, fields, &c->reply) ||
-	    xd_body_int(b, "amount_minor", true, 1, XD_DEPOSIT_MAX, &amount, &c->reply) < 0 ||
-	    (has_target = xd_body_int(b, "account_id", c->admin, 1, INT64_C(9007199254740991),
-	                              &target, &c->reply)) < 0)
-		goto out;
+	int rc = -1;
+	*target = 0;
+	if (xd_body_parse(body, len, false, &b, r) == 0 &&
+	    xd_body_fields(b, fields, r) == 0 &&
+	    xd_body_int(b, "amount_minor", true, 1, XD_DEPOSIT_MAX, amount, r) >= 0 &&
+	    xd_body_int(b, "account_id", admin, 1, INT64_C(9007199254740991), target, r) >= 0)
+		rc = 0;
+	cJSON_Delete(b);
+	return rc;
+}
+
+static void h_deposit(struct xd_ctx *c)
+{
+	int64_t amount, target;
+	if (!no_query(c) || xd_parse_deposit(c->body, c->body_len, c->admin, &amount, &target,
+	                                     &c->reply))
+		return;
 	bool demo = xd_market_demo(c->m);
 	if (!c->admin) {
 		if (!demo) {
 			xd_reply_error(&c->reply, 403, "FORBIDDEN", "this exchange takes no simulated "
 			               "payments: deposits are made by the operator (admin key)");
-			goto out;
+			return;
 		}
-		if (has_target && target != c->account) {
+		if (target && target != c->account) {
 			xd_reply_error(&c->reply, 403, "FORBIDDEN", "an account can only deposit to itself");
-			goto out;
+			return;
 		}
 	}
 	struct xd_job *j = c->job;
@@ -350,8 +370,6 @@ static void h_deposit(struct xd_ctx *c)
 	j->target = c->admin ? target : c->account;
 	j->amount = amount;
 	xd_ctx_submit(c);
-out:
-	cJSON_Delete(b);
 }
 
 static void h_ledger(struct xd_ctx *c)
@@ -374,8 +392,8 @@ static bool coid_ok(const char *s)
 	return true;
 }
 
-/* Parse an order body into *o; -1 with an error reply. */
-static int parse_order(struct xd_ctx *c, bool need_coid, struct xd_order_in *o)
+int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool need_coid,
+                   struct xd_order_in *o, struct xd_reply *r)
 {
 	static const char *const fields[] = {
 		"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
@@ -388,43 +406,43 @@ static int parse_order(struct xd_ctx *c, bool need_coid, struct xd_order_in *o)
 	int has_coid, has_price, has_max, has_min, has_tif;
 	int rc = -1;
 	memset(o, 0, sizeof *o);
-	if (xd_body_parse(c->body, c->body_len, false, &b, &c->reply) ||
-	    xd_body_fields(b, fields, &c->reply) ||
-	    (has_coid = xd_body_str(b, "client_order_id", need_coid, XD_COID_MAX, &coid, &c->reply)) < 0)
+	if (xd_body_parse(body, len, false, &b, r) ||
+	    xd_body_fields(b, fields, r) ||
+	    (has_coid = xd_body_str(b, "client_order_id", need_coid, XD_COID_MAX, &coid, r)) < 0)
 		goto out;
 	if (has_coid && !coid_ok(coid)) {
-		xd_reply_field(&c->reply, "BAD_VALUE", "client_order_id", "\"client_order_id\" may only "
+		xd_reply_field(r, "BAD_VALUE", "client_order_id", "\"client_order_id\" may only "
 		               "hold letters, digits and _ - . :");
 		goto out;
 	}
-	if (xd_body_str(b, "gpu", true, 64, &gpu, &c->reply) < 0)
+	if (xd_body_str(b, "gpu", true, 64, &gpu, r) < 0)
 		goto out;
-	o->gpu = xd_tables_gpu(xd_market_tables(c->m), gpu);
+	o->gpu = xd_tables_gpu(t, gpu);
 	if (o->gpu < 0) {
 		char *safe = util_sanitize(gpu, 40, true);
-		xd_reply_field(&c->reply, "UNKNOWN_GPU", "gpu", "unknown GPU \"%s\" (GET /v1/gpus lists "
+		xd_reply_field(r, "UNKNOWN_GPU", "gpu", "unknown GPU \"%s\" (GET /v1/gpus lists "
 		               "them)", safe);
 		free(safe);
 		goto out;
 	}
-	if (xd_body_enum(b, "side", true, xd_side_names, &side, &c->reply) < 0 ||
-	    xd_body_enum(b, "type", true, xd_type_names, &type, &c->reply) < 0 ||
-	    xd_body_int(b, "gpus", true, 1, XD_GPUS_MAX, &gpus, &c->reply) < 0 ||
-	    xd_body_int(b, "hours", true, 1, XD_HOURS_MAX, &hours, &c->reply) < 0 ||
-	    (has_price = xd_body_int(b, "price_cents", false, 1, XD_PRICE_MAX, &price, &c->reply)) < 0 ||
-	    (has_max = xd_body_int(b, "max_price_cents", false, 1, XD_PRICE_MAX, &maxp, &c->reply)) < 0 ||
-	    (has_min = xd_body_int(b, "min_price_cents", false, 1, XD_PRICE_MAX, &minp, &c->reply)) < 0 ||
-	    (has_tif = xd_body_enum(b, "time_in_force", false, xd_tif_names, &tif, &c->reply)) < 0)
+	if (xd_body_enum(b, "side", true, xd_side_names, &side, r) < 0 ||
+	    xd_body_enum(b, "type", true, xd_type_names, &type, r) < 0 ||
+	    xd_body_int(b, "gpus", true, 1, XD_GPUS_MAX, &gpus, r) < 0 ||
+	    xd_body_int(b, "hours", true, 1, XD_HOURS_MAX, &hours, r) < 0 ||
+	    (has_price = xd_body_int(b, "price_cents", false, 1, XD_PRICE_MAX, &price, r)) < 0 ||
+	    (has_max = xd_body_int(b, "max_price_cents", false, 1, XD_PRICE_MAX, &maxp, r)) < 0 ||
+	    (has_min = xd_body_int(b, "min_price_cents", false, 1, XD_PRICE_MAX, &minp, r)) < 0 ||
+	    (has_tif = xd_body_enum(b, "time_in_force", false, xd_tif_names, &tif, r)) < 0)
 		goto out;
 	if (type == XD_LIMIT) {
 		if (has_max || has_min) {
 			const char *f = has_max ? "max_price_cents" : "min_price_cents";
-			xd_reply_field(&c->reply, "BAD_COMBINATION", f, "\"%s\" is for market orders; a limit "
+			xd_reply_field(r, "BAD_COMBINATION", f, "\"%s\" is for market orders; a limit "
 			               "order takes \"price_cents\"", f);
 			goto out;
 		}
 		if (!has_price) {
-			xd_reply_field(&c->reply, "MISSING_FIELD", "price_cents", "a limit order needs "
+			xd_reply_field(r, "MISSING_FIELD", "price_cents", "a limit order needs "
 			               "\"price_cents\"");
 			goto out;
 		}
@@ -435,18 +453,18 @@ static int parse_order(struct xd_ctx *c, bool need_coid, struct xd_order_in *o)
 		if (has_price || (side == ENG_BUY && has_min) || (side == ENG_SELL && has_max)) {
 			const char *f = has_price ? "price_cents" : side == ENG_BUY ? "min_price_cents"
 			                                                             : "max_price_cents";
-			xd_reply_field(&c->reply, "BAD_COMBINATION", f, "a market %s takes \"%s\", not \"%s\"",
+			xd_reply_field(r, "BAD_COMBINATION", f, "a market %s takes \"%s\", not \"%s\"",
 			               xd_side_names[side], want, f);
 			goto out;
 		}
 		if (!(side == ENG_BUY ? has_max : has_min)) {
-			xd_reply_field(&c->reply, "MISSING_FIELD", want, "a market %s needs \"%s\" (its price "
+			xd_reply_field(r, "MISSING_FIELD", want, "a market %s needs \"%s\" (its price "
 			               "%s)", xd_side_names[side], want, side == ENG_BUY ? "cap" : "floor");
 			goto out;
 		}
 		o->price = side == ENG_BUY ? maxp : minp;
 		if (has_tif && tif == ENG_GTC) {
-			xd_reply_field(&c->reply, "BAD_COMBINATION", "time_in_force", "a market order is "
+			xd_reply_field(r, "BAD_COMBINATION", "time_in_force", "a market order is "
 			               "\"ioc\" or \"fok\", never \"gtc\"");
 			goto out;
 		}
@@ -466,7 +484,8 @@ out:
 
 static void h_order(struct xd_ctx *c)
 {
-	if (!no_query(c) || parse_order(c, true, &c->job->order) != 0)
+	if (!no_query(c) || xd_parse_order(xd_market_tables(c->m), c->body, c->body_len, true,
+	                                   &c->job->order, &c->reply) != 0)
 		return;
 	c->job->kind = XD_JOB_ORDER;
 	c->job->account = c->account;
@@ -475,7 +494,8 @@ static void h_order(struct xd_ctx *c)
 
 static void h_preview(struct xd_ctx *c)
 {
-	if (!no_query(c) || parse_order(c, false, &c->job->order) != 0)
+	if (!no_query(c) || xd_parse_order(xd_market_tables(c->m), c->body, c->body_len, false,
+	                                   &c->job->order, &c->reply) != 0)
 		return;
 	c->job->kind = XD_JOB_PREVIEW;
 	c->job->account = c->account;
@@ -545,18 +565,20 @@ static void h_rentals(struct xd_ctx *c)
 	xd_reply_json(&c->reply, 200, xd_read_rentals(xd_store_reader(), c->account, status, gpu, &p));
 }
 
-static void h_rental_stop(struct xd_ctx *c)
+int xd_parse_stop(const char *body, size_t len, struct xd_reply *r)
 {
 	static const char *const fields[] = { NULL };
-	int64_t id;
 	cJSON *b = NULL;
-	if (!no_query(c) || !path_id(c, "rental", &id) ||
-	    xd_body_parse(c->body, c->body_len, true, &b, &c->reply) ||
-	    xd_body_fields(b, fields, &c->reply)) {
-		cJSON_Delete(b);
-		return;
-	}
+	int rc = xd_body_parse(body, len, true, &b, r) || xd_body_fields(b, fields, r) ? -1 : 0;
 	cJSON_Delete(b);
+	return rc;
+}
+
+static void h_rental_stop(struct xd_ctx *c)
+{
+	int64_t id;
+	if (!no_query(c) || !path_id(c, "rental", &id) || xd_parse_stop(c->body, c->body_len, &c->reply))
+		return;
 	c->job->kind = XD_JOB_STOP;
 	c->job->account = c->account;
 	c->job->target = id;
@@ -565,54 +587,67 @@ static void h_rental_stop(struct xd_ctx *c)
 
 /* ---- admin ------------------------------------------------------------------------------ */
 
-static void h_clock(struct xd_ctx *c)
+int xd_parse_clock(const char *body, size_t len, int64_t *advance_ms, struct xd_reply *r)
 {
 	static const char *const fields[] = { "advance_seconds", NULL };
 	cJSON *b = NULL;
 	int64_t secs;
-	if (!no_query(c) || xd_body_parse(c->body, c->body_len, false, &b, &c->reply) ||
-	    xd_body_fields(b, fields, &c->reply) ||
-	    xd_body_int(b, "advance_seconds", true, 1, XD_ADVANCE_MAX, &secs, &c->reply) < 0) {
-		cJSON_Delete(b);
-		return;
+	int rc = -1;
+	if (xd_body_parse(body, len, false, &b, r) == 0 && xd_body_fields(b, fields, r) == 0 &&
+	    xd_body_int(b, "advance_seconds", true, 1, XD_ADVANCE_MAX, &secs, r) >= 0) {
+		*advance_ms = secs * 1000;
+		rc = 0;
 	}
 	cJSON_Delete(b);
+	return rc;
+}
+
+static void h_clock(struct xd_ctx *c)
+{
+	if (!no_query(c) || xd_parse_clock(c->body, c->body_len, &c->job->advance_ms, &c->reply))
+		return;
 	c->job->kind = XD_JOB_CLOCK;
-	c->job->advance_ms = secs * 1000;
 	xd_ctx_submit(c);
 }
 
-static void h_state(struct xd_ctx *c)
+int xd_parse_state(const char *body, size_t len, struct xd_job *j, struct xd_reply *r)
 {
 	static const char *const fields[] = { "state", "opens_at", NULL };
 	cJSON *b = NULL;
-	int state;
-	if (!no_query(c) || xd_body_parse(c->body, c->body_len, false, &b, &c->reply) ||
-	    xd_body_fields(b, fields, &c->reply) ||
-	    xd_body_enum(b, "state", true, xd_state_names, &state, &c->reply) < 0)
+	int state, rc = -1;
+	if (xd_body_parse(body, len, false, &b, r) ||
+	    xd_body_fields(b, fields, r) ||
+	    xd_body_enum(b, "state", true, xd_state_names, &state, r) < 0)
 		goto out;
 	const cJSON *oa = cJSON_GetObjectItemCaseSensitive(b, "opens_at");
-	struct xd_job *j = c->job;
 	if (oa) {
 		j->opens_at_given = true;
 		j->opens_at_ms = -1;
 		if (cJSON_IsString(oa)) {
 			if (exchange_parse_time(oa->valuestring, &j->opens_at_ms) != 0 || j->opens_at_ms < 0) {
-				xd_reply_field(&c->reply, "BAD_VALUE", "opens_at", "\"opens_at\" must be an ISO "
+				xd_reply_field(r, "BAD_VALUE", "opens_at", "\"opens_at\" must be an ISO "
 				               "8601 time such as 2025-09-01T09:00:00Z, or null");
 				goto out;
 			}
 		} else if (!cJSON_IsNull(oa)) {
-			xd_reply_field(&c->reply, "WRONG_TYPE", "opens_at", "\"opens_at\" must be a string "
+			xd_reply_field(r, "WRONG_TYPE", "opens_at", "\"opens_at\" must be a string "
 			               "or null");
 			goto out;
 		}
 	}
-	j->kind = XD_JOB_STATE;
 	j->state = state;
-	xd_ctx_submit(c);
+	rc = 0;
 out:
 	cJSON_Delete(b);
+	return rc;
+}
+
+static void h_state(struct xd_ctx *c)
+{
+	if (!no_query(c) || xd_parse_state(c->body, c->body_len, c->job, &c->reply))
+		return;
+	c->job->kind = XD_JOB_STATE;
+	xd_ctx_submit(c);
 }
 
 const struct xd_route xd_routes[] = {

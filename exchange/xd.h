@@ -338,4 +338,21 @@ int xd_query_check(struct xd_ctx *c, const char *const *allowed);
  * it is committed. */
 void xd_ctx_submit(struct xd_ctx *c);
 
+/* The write routes' body validation (routes.c), pure: no database, no
+ * connection, no state. Each takes the body (len bytes, not necessarily
+ * NUL-terminated) and returns 0 with the typed result, or -1 with a 400 error
+ * reply in *r. The handlers call them after their query and path checks;
+ * tests/fuzz/fuzz_exchange_body.c calls them directly.
+ *   signup: j->email, country, cur, role     deposit: *target = 0 if absent
+ *   state:  j->state, opens_at_given, opens_at_ms (-1 for null) */
+int xd_parse_signup(const struct xd_tables *t, const char *body, size_t len, struct xd_job *j,
+                    struct xd_reply *r);
+int xd_parse_deposit(const char *body, size_t len, bool admin, int64_t *amount, int64_t *target,
+                     struct xd_reply *r);
+int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool need_coid,
+                   struct xd_order_in *o, struct xd_reply *r);
+int xd_parse_stop(const char *body, size_t len, struct xd_reply *r);
+int xd_parse_clock(const char *body, size_t len, int64_t *advance_ms, struct xd_reply *r);
+int xd_parse_state(const char *body, size_t len, struct xd_job *j, struct xd_reply *r);
+
 #endif

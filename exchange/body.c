@@ -46,11 +46,32 @@ bool xd_utf8_valid(const char *str, size_t len)
 	return true;
 }
 
+/* JSON whitespace (strchr would also match the NUL byte). */
+static bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* A \u0000 escape in any string of a parsed body (every backslash is in a
+ * string and starts a two-character escape): cJSON's C strings would end
+ * there and silently drop the rest of the name or value. */
+static bool has_nul_escape(const char *data, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (data[i] != '\\')
+			continue;
+		if (i + 6 <= len && memcmp(data + i + 1, "u0000", 5) == 0)
+			return true;
+		i++;
+	}
+	return false;
+}
+
 int xd_body_parse(const char *data, size_t len, bool allow_empty, cJSON **out, struct xd_reply *r)
 {
 	*out = NULL;
 	size_t i = 0;
-	while (i < len && strchr(" \t\r\n", data[i]))
+	while (i < len && is_ws(data[i]))
 		i++;
 	if (i == len) {
 		if (allow_empty) {
@@ -75,7 +96,7 @@ int xd_body_parse(const char *data, size_t len, bool allow_empty, cJSON **out, s
 		return -1;
 	}
 	for (const char *p = end; p && p < data + len; p++) {
-		if (!strchr(" \t\r\n", *p)) {
+		if (!is_ws(*p)) {
 			cJSON_Delete(j);
 			xd_reply_error(r, 400, "BAD_JSON", "the request body has text after the JSON value");
 			return -1;
@@ -84,6 +105,11 @@ int xd_body_parse(const char *data, size_t len, bool allow_empty, cJSON **out, s
 	if (!cJSON_IsObject(j)) {
 		cJSON_Delete(j);
 		xd_reply_error(r, 400, "BAD_JSON", "the request body must be a JSON object");
+		return -1;
+	}
+	if (has_nul_escape(data, len)) {
+		cJSON_Delete(j);
+		xd_reply_error(r, 400, "BAD_JSON", "the request body holds a NUL character (\\u0000)");
 		return -1;
 	}
 	*out = j;

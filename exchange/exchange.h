@@ -52,7 +52,8 @@ void exchange_config_defaults(struct exchange_config *c);
 int exchange_run(const struct exchange_config *c, char **cause);
 
 /* Parse "2025-06-02T09:00:00Z" (also with a fraction of a second, or an
- * offset like +01:00) to Unix milliseconds; 0 on success, -1 if malformed. */
+ * offset like +01:00) to Unix milliseconds; 0 on success, -1 if malformed or
+ * if the instant is outside the years 0000..9999 UTC. */
 int exchange_parse_time(const char *s, int64_t *ms);
 
 /* ---- money: docs/API.md "Money, VAT, FX and rounding" ---------------------- */

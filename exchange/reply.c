@@ -194,7 +194,13 @@ int exchange_parse_time(const char *s, int64_t *ms)
 	int doy = (153 * (M + (M > 2 ? -3 : 9)) + 2) / 5 + D - 1;
 	int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	int64_t days = (int64_t)era * 146097 + doe - 719468;
-	*ms = ((days * 86400 + h * 3600 + m * 60 + sec) - off) * 1000 + frac;
+	int64_t v = ((days * 86400 + h * 3600 + m * 60 + sec) - off) * 1000 + frac;
+	/* the instant itself must fall in the years 0000..9999 UTC, so that it
+	 * prints back with four digits (an offset or a leap second can carry
+	 * 9999-12-31 into the year 10000) */
+	if (v < INT64_C(-62167219200000) || v >= INT64_C(253402300800000))
+		return -1;
+	*ms = v;
 	return 0;
 }
 

@@ -73,6 +73,18 @@ bad POST /v1/orders '{"client_order_id":"v-1","gpu":"h200","side":"buy","type":"
 bad POST /v1/orders '{"client_order_id":"v-1","gpu":"h200","side":"buy","type":"market","gpus":2,"hours":3}' 400 MISSING_FIELD max_price_cents
 bad POST /v1/orders '{"client_order_id":"v-1","gpu":"h200","side":"sell","type":"market","gpus":2,"hours":3,"max_price_cents":400}' 400 BAD_COMBINATION max_price_cents
 bad POST /v1/orders '{"client_order_id":"v-1","gpu":"h200","side":"buy","type":"market","gpus":2,"hours":3,"max_price_cents":400,"time_in_force":"gtc"}' 400 BAD_COMBINATION time_in_force
+# a NUL (\u0000) would cut a name or value short: "h200\u0000x" taken as h200
+# (found by tests/fuzz/fuzz_exchange_body.c)
+bad POST /v1/orders "$(o client_order_id '"v-1\u0000x"')" 400 BAD_JSON
+bad POST /v1/orders "$(o gpu '"h200\u0000x"')" 400 BAD_JSON
+bad POST /v1/orders "$(o gpus 2 | sed 's/"gpus"/"gpus\\u0000"/')" 400 BAD_JSON
+bad POST /v1/accounts '{"email":"a@b.pt\u0000 x","country":"PT","currency":"EUR","role":"buyer"}' 400 BAD_JSON
+printf '\0' >"$TMPD/nul"
+before=$(snapshot)
+st=$(curl -s -o "$TMPD/resp" -w '%{http_code}' -X POST -H "Authorization: Bearer $BK" \
+  --data-binary @"$TMPD/nul" "$GPUXD_URL/v1/rentals/1/stop")
+expect_eq "a rental stop whose body is a NUL byte: BAD_JSON (not an empty body)" \
+  "$st $(jq -r .error.code "$TMPD/resp") $(snapshot)" "400 BAD_JSON $before"
 big=$(printf '{"client_order_id":"%s"}' "$(head -c 20000 /dev/zero | tr '\0' 'a')")
 bad POST /v1/orders "$big" 413 BODY_TOO_LARGE
 # business refusals change nothing either
@@ -101,6 +113,9 @@ req POST /v1/deposits "{\"account_id\":$B,\"amount_minor\":\"5\"}" "$ADMIN_KEY"
 expect_eq "deposit of a string: WRONG_TYPE" "$ST $(jqb .error.code) $(snapshot)" "400 WRONG_TYPE $before"
 req POST /v1/admin/clock '{"advance_seconds":0}' "$ADMIN_KEY"
 expect_eq "clock: advance_seconds 0 is OUT_OF_RANGE" "$ST $(jqb .error.code)" "400 OUT_OF_RANGE"
+req POST /v1/admin/market '{"state":"pre_open","opens_at":"9999-12-31T23:59:60Z"}' "$ADMIN_KEY"
+expect_eq "opens_at that falls in the year 10000 (leap second): BAD_VALUE" \
+  "$ST $(jqb .error.code) $(jqb .error.field)" "400 BAD_VALUE opens_at"
 
 # paths and queries
 bad GET "/v1/books/h200?depth=abc" "" 400 BAD_PARAM depth

@@ -1,0 +1,366 @@
+/*
+ * libFuzzer target over gpuxd's request-body validation (exchange/body.c and
+ * the pure xd_parse_* functions of exchange/routes.c): every write endpoint's
+ * body, and the ISO 8601 time parser behind "opens_at" and --opens-at.
+ *
+ * Input: the first byte picks the endpoint ('0'..'8', any other byte modulo
+ * 9), the rest is the request body, handed over in a buffer of exactly its
+ * length (no NUL after it, as the HTTP layer may hand it) so ASan sees any
+ * read past the end. No SQLite, no threads: the catalogue tables come from
+ * the embedded data/ files.
+ *
+ *   '0' POST /v1/accounts          '5' POST /v1/rentals/{id}/stop
+ *   '1' POST /v1/deposits (key)    '6' POST /v1/admin/clock
+ *   '2' POST /v1/deposits (admin)  '7' POST /v1/admin/market
+ *   '3' POST /v1/orders/preview    '8' exchange_parse_time (the rest, as a string)
+ *   '4' POST /v1/orders
+ *
+ * Besides crashes, leaks and UB, it checks what docs/API.md promises and
+ * abort()s on a violation: a refusal is a 400 with a documented code, a
+ * printable message and the "field" it names; an accepted body holds no NUL
+ * and only known, unique members, and its typed result is within the
+ * documented ranges (gpus 1..512, hours 1..720, price 1..1 000 000, a
+ * catalogue GPU, a valid side/type/time in force, a market order never GTC,
+ * a client order id of allowed characters, a known VAT country, …) and
+ * equal to the values in the JSON; an accepted time survives a round trip
+ * through the reply formatter.
+ *
+ *   make build/fuzz/fuzz_exchange_body && build/fuzz/fuzz_exchange_body \
+ *       -max_len=16384 -max_total_time=300 tests/fuzz/corpus/fuzz_exchange_body
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange/xd.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct xd_tables *tables;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	char *cause = NULL;
+	(void)argc;
+	(void)argv;
+	if (xd_tables_load(NULL, &tables, &cause) != 0) {
+		fprintf(stderr, "fuzz_exchange_body: cannot load the catalogue: %s\n", cause);
+		abort();
+	}
+	return 0;
+}
+
+#define CHECK(cond) do { if (!(cond)) { \
+	fprintf(stderr, "invariant failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+	abort(); } } while (0)
+
+static const char *const codes[] = {
+	"BAD_JSON", "UNKNOWN_FIELD", "DUPLICATE_FIELD", "MISSING_FIELD", "WRONG_TYPE", "NOT_INTEGER",
+	"OUT_OF_RANGE", "BAD_VALUE", "STRING_TOO_LONG", "BAD_COMBINATION", "UNKNOWN_GPU",
+	"UNKNOWN_COUNTRY", NULL,
+};
+
+static const char *const f_signup[] = { "email", "country", "currency", "role", NULL };
+static const char *const f_deposit[] = { "amount_minor", "account_id", NULL };
+static const char *const f_order[] = {
+	"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
+	"max_price_cents", "min_price_cents", "time_in_force", NULL,
+};
+static const char *const f_none[] = { NULL };
+static const char *const f_clock[] = { "advance_seconds", NULL };
+static const char *const f_state[] = { "state", "opens_at", NULL };
+
+/* An integer member of an error object (written raw by xd_jint). */
+static bool int_member(const cJSON *e, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, k);
+	if (cJSON_IsNumber(v))
+		return true;
+	if (!cJSON_IsRaw(v) || !v->valuestring[0])
+		return false;
+	for (const char *p = v->valuestring + (v->valuestring[0] == '-'); *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+static bool printable(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			return false;
+	return true;
+}
+
+/* A refusal: status 400, {"error":{"code","message","field"…}} as documented. */
+static void check_refusal(const struct xd_reply *r, const char *const *fields)
+{
+	CHECK(r->status == 400);
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->body, "error");
+	const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e, "message");
+	const cJSON *field = cJSON_GetObjectItemCaseSensitive(e, "field");
+	CHECK(cJSON_IsString(code) && xd_lookup(codes, code->valuestring) >= 0);
+	CHECK(cJSON_IsString(msg) && msg->valuestring[0] && printable(msg->valuestring));
+	if (strcmp(code->valuestring, "BAD_JSON") == 0) {
+		CHECK(field == NULL);
+	} else {
+		/* an unknown field is named (sanitized); any other code names one of
+		 * the endpoint's own fields */
+		CHECK(cJSON_IsString(field) && printable(field->valuestring));
+		if (strcmp(code->valuestring, "UNKNOWN_FIELD") != 0)
+			CHECK(xd_lookup(fields, field->valuestring) >= 0);
+	}
+	if (strcmp(code->valuestring, "OUT_OF_RANGE") == 0)
+		CHECK(int_member(e, "min") && int_member(e, "max"));
+	if (strcmp(code->valuestring, "STRING_TOO_LONG") == 0)
+		CHECK(int_member(e, "max"));
+	char *text = cJSON_PrintUnformatted(r->body);   /* what http.c sends */
+	CHECK(text != NULL && xd_utf8_valid(text, strlen(text)));
+	free(text);
+}
+
+/* An accepted body: no NUL byte and no \u0000 escape (nothing was cut off
+ * silently), one JSON object of known, unique members. Returns the tree
+ * (owned by the caller) so the typed result can be compared with it. */
+static cJSON *check_accepted(const char *body, size_t len, const char *const *fields)
+{
+	CHECK(memchr(body, 0, len) == NULL);
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (body[i] != '\\')
+			continue;
+		CHECK(!(i + 5 < len && memcmp(body + i + 1, "u0000", 5) == 0));
+		i++;   /* skip the escaped character (a backslash escapes one) */
+	}
+	cJSON *b = cJSON_ParseWithLength(body, len);
+	if (b == NULL) {
+		/* only an empty body (rental stop) is accepted without a tree */
+		for (size_t i = 0; i < len; i++)
+			CHECK(strchr(" \t\r\n", body[i]) != NULL && body[i] != 0);
+		return cJSON_CreateObject();
+	}
+	CHECK(cJSON_IsObject(b));
+	for (const cJSON *c = b->child; c; c = c->next) {
+		CHECK(c->string && xd_lookup(fields, c->string) >= 0);
+		for (const cJSON *d = c->next; d; d = d->next)
+			CHECK(strcmp(c->string, d->string) != 0);
+	}
+	return b;
+}
+
+static const char *member_str(const cJSON *b, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(b, k);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool streq(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+/* The member k is a number whose value is exactly want. */
+static bool member_is(const cJSON *b, const char *k, int64_t want)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(b, k);
+	return cJSON_IsNumber(v) && v->valuedouble == (double)want;
+}
+
+static bool coid_chars(const char *s)
+{
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:", *s))
+			return false;
+	return true;
+}
+
+static void check_order(const cJSON *b, const struct xd_order_in *o, bool need_coid)
+{
+	CHECK(o->gpu >= 0 && (size_t)o->gpu < tables->n_gpus);
+	const char *gpu = member_str(b, "gpu");
+	CHECK(streq(gpu, tables->gpu_ids[o->gpu]));
+	CHECK(o->side == ENG_BUY || o->side == ENG_SELL);
+	CHECK(o->type == XD_LIMIT || o->type == XD_MARKET);
+	CHECK(o->tif == ENG_GTC || o->tif == ENG_IOC || o->tif == ENG_FOK);
+	CHECK(o->gpus >= 1 && o->gpus <= XD_GPUS_MAX && member_is(b, "gpus", o->gpus));
+	CHECK(o->hours >= 1 && o->hours <= XD_HOURS_MAX && member_is(b, "hours", o->hours));
+	CHECK(o->price >= 1 && o->price <= XD_PRICE_MAX);
+	CHECK(streq(member_str(b, "side"), xd_side_names[o->side]));
+	CHECK(streq(member_str(b, "type"), xd_type_names[o->type]));
+	const char *tif = member_str(b, "time_in_force");
+	CHECK(tif ? streq(tif, xd_tif_names[o->tif])
+	          : o->tif == (o->type == XD_LIMIT ? ENG_GTC : ENG_IOC));
+	bool has_p = cJSON_HasObjectItem(b, "price_cents"), has_max = cJSON_HasObjectItem(b, "max_price_cents"),
+	     has_min = cJSON_HasObjectItem(b, "min_price_cents");
+	if (o->type == XD_LIMIT) {
+		CHECK(has_p && !has_max && !has_min && member_is(b, "price_cents", o->price));
+	} else {
+		CHECK(o->tif != ENG_GTC && !has_p);
+		if (o->side == ENG_BUY)
+			CHECK(has_max && !has_min && member_is(b, "max_price_cents", o->price));
+		else
+			CHECK(has_min && !has_max && member_is(b, "min_price_cents", o->price));
+	}
+	const char *coid = member_str(b, "client_order_id");
+	CHECK(strlen(o->coid) <= XD_COID_MAX && coid_chars(o->coid));
+	CHECK(coid ? streq(coid, o->coid) && o->coid[0] : o->coid[0] == 0);
+	if (need_coid)
+		CHECK(o->coid[0] != 0);
+}
+
+static void check_signup(const cJSON *b, const struct xd_job *j)
+{
+	size_t n = strlen(j->email);
+	CHECK(n >= 3 && n <= XD_EMAIL_MAX && streq(member_str(b, "email"), j->email));
+	CHECK(xd_utf8_valid(j->email, n));
+	const char *at = strchr(j->email, '@');
+	CHECK(at && at != j->email && at[1] && !strchr(at + 1, '@'));
+	for (const unsigned char *p = (const unsigned char *)j->email; *p; p++)
+		CHECK(*p > ' ' && *p != 0x7f);
+	CHECK(strlen(j->country) == 2 && xd_tables_vat(tables, j->country) >= 0);
+	CHECK(streq(member_str(b, "country"), j->country));
+	CHECK(j->cur >= 0 && j->cur < XD_NCUR && streq(member_str(b, "currency"), xd_cur_names[j->cur]));
+	CHECK(j->role >= 0 && j->role <= XD_ROLE_BOTH &&
+	      streq(member_str(b, "role"), xd_role_names[j->role]));
+}
+
+/* An accepted time t: formatting it as a reply does and parsing that back
+ * gives the same second (xd_time_fmt goes through gmtime, the parser through
+ * days-from-civil: two independent calendars). */
+static void check_time(int64_t ms)
+{
+	if (ms < 0)
+		return;   /* before 1970: refused by every caller */
+	char buf[64];
+	int64_t back;
+	xd_time_fmt(ms, buf, sizeof buf);
+	CHECK(exchange_parse_time(buf, &back) == 0);
+	CHECK(back == ms - ms % 1000);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	unsigned which = (uint8_t)(data[0] - '0') % 9;
+	size_t len = size - 1;
+	char *body = malloc(len ? len : 1);
+	if (len)
+		memcpy(body, data + 1, len);
+	struct xd_reply r = { 0 };
+	struct xd_job *j = calloc(1, sizeof *j);
+	int rc = 0;
+	cJSON *b;
+
+	switch (which) {
+	case 0:
+		rc = xd_parse_signup(tables, body, len, j, &r);
+		if (rc == 0) {
+			b = check_accepted(body, len, f_signup);
+			check_signup(b, j);
+			cJSON_Delete(b);
+		} else {
+			check_refusal(&r, f_signup);
+		}
+		break;
+	case 1:
+	case 2: {
+		bool admin = which == 2;
+		int64_t amount = -1, target = -1;
+		rc = xd_parse_deposit(body, len, admin, &amount, &target, &r);
+		if (rc == 0) {
+			b = check_accepted(body, len, f_deposit);
+			CHECK(amount >= 1 && amount <= XD_DEPOSIT_MAX && member_is(b, "amount_minor", amount));
+			if (admin || target)
+				CHECK(target >= 1 && target < (INT64_C(1) << 53) && member_is(b, "account_id", target));
+			else
+				CHECK(target == 0 && !cJSON_HasObjectItem(b, "account_id"));
+			cJSON_Delete(b);
+		} else {
+			check_refusal(&r, f_deposit);
+		}
+		break;
+	}
+	case 3:
+	case 4: {
+		bool need_coid = which == 4;
+		rc = xd_parse_order(tables, body, len, need_coid, &j->order, &r);
+		if (rc == 0) {
+			b = check_accepted(body, len, f_order);
+			check_order(b, &j->order, need_coid);
+			/* what cJSON prints of the body is the same order again */
+			char *again = cJSON_PrintUnformatted(b);
+			struct xd_order_in o2;
+			struct xd_reply r2 = { 0 };
+			CHECK(xd_parse_order(tables, again, strlen(again), need_coid, &o2, &r2) == 0);
+			CHECK(memcmp(&o2, &j->order, sizeof o2) == 0);
+			xd_reply_clear(&r2);
+			free(again);
+			cJSON_Delete(b);
+		} else {
+			check_refusal(&r, f_order);
+		}
+		break;
+	}
+	case 5:
+		rc = xd_parse_stop(body, len, &r);
+		if (rc == 0)
+			cJSON_Delete(check_accepted(body, len, f_none));
+		else
+			check_refusal(&r, f_none);
+		break;
+	case 6: {
+		int64_t ms = -1;
+		rc = xd_parse_clock(body, len, &ms, &r);
+		if (rc == 0) {
+			b = check_accepted(body, len, f_clock);
+			CHECK(ms >= 1000 && ms <= XD_ADVANCE_MAX * 1000 && ms % 1000 == 0);
+			CHECK(member_is(b, "advance_seconds", ms / 1000));
+			cJSON_Delete(b);
+		} else {
+			check_refusal(&r, f_clock);
+		}
+		break;
+	}
+	case 7:
+		rc = xd_parse_state(body, len, j, &r);
+		if (rc == 0) {
+			b = check_accepted(body, len, f_state);
+			CHECK(j->state >= EXCHANGE_PRE_OPEN && j->state <= EXCHANGE_HALTED);
+			CHECK(streq(member_str(b, "state"), xd_state_names[j->state]));
+			const cJSON *oa = cJSON_GetObjectItemCaseSensitive(b, "opens_at");
+			CHECK(j->opens_at_given == (oa != NULL));
+			if (cJSON_IsNull(oa))
+				CHECK(j->opens_at_ms == -1);
+			else if (oa) {
+				CHECK(j->opens_at_ms >= 0);
+				check_time(j->opens_at_ms);
+			}
+			cJSON_Delete(b);
+		} else {
+			check_refusal(&r, f_state);
+		}
+		break;
+	case 8: {
+		char *s = malloc(len + 1);
+		memcpy(s, data + 1, len);
+		s[len] = 0;
+		int64_t ms;
+		if (exchange_parse_time(s, &ms) == 0) {
+			/* 0000-01-01T00:00:00Z <= the instant < 10000-01-01T00:00:00Z */
+			CHECK(ms >= INT64_C(-62167219200000) && ms < INT64_C(253402300800000));
+			check_time(ms);
+		}
+		free(s);
+		break;
+	}
+	}
+	xd_reply_clear(&r);
+	free(j);
+	free(body);
+	return 0;
+}

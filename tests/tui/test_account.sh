@@ -165,6 +165,7 @@ tui_keys C-u '4.500'
 tui_wait 'no máximo 2 casas' && ok "pt-PT: \"4.500\" is refused, never taken as 4.5 or 4500" ||
   fail "pt-PT bad price" "$(tui_screen)"
 tui_keys Escape
+tui_wait 'H200 Hopper' || fail "Esc from the pt-PT form" "$(tui_screen)"
 tui_keys q
 tui_wait 'EXIT=0' && ok "q quits" || fail "quit" "$(tui_screen | tail -3)"
 finish

@@ -7,8 +7,11 @@
  * table training` and `gpux table training --lang pt-PT` are the same): main
  * takes them out of argv, using the command's option table to step over the
  * values of the command's own options, and hands the rest to the command.
- * The language is settled first (from --lang, else the environment) so that
- * every later message is in it. Exit status: 0 ok, 1 failed, 2 bad usage.
+ * The language is settled first so that every later message is in it:
+ * --lang, else the language chosen in the interactive screen (L), which is
+ * remembered in the config file as `lang = pt-BR`, else LANGUAGE, LC_ALL,
+ * LC_MESSAGES, LANG, else English (i18n_lang_resolve). Exit status: 0 ok,
+ * 1 failed, 2 bad usage.
  */
 #include "cli/cli.h"
 
@@ -145,6 +148,7 @@ static void help_main(FILE *out)
 	fprintf(out, "\n%s\n", _("Options (before or after the command):"));
 	print_opts(out, global_opts);
 	fprintf(out, "\n%s\n", _("Environment: GPUX_API, GPUX_API_KEY; LANGUAGE, LC_ALL, LC_MESSAGES, LANG choose the language."));
+	fprintf(out, "%s\n", _("Language: --lang, else the one chosen with L in the interactive screen (lang in the config file), else the environment, else English."));
 	fprintf(out, "%s\n", _("Exit status: 0 done, 1 failed (catalogue, exchange, output), 2 bad usage."));
 	fprintf(out, "%s\n", _("See gpux COMMAND --help and man gpux."));
 }
@@ -190,13 +194,34 @@ static int run_tui(struct cli_ctx *ctx)
 
 /* ---- main -------------------------------------------------------------------------- */
 
+/* issue 8: the language the interactive screen remembered (`lang = pt-BR`
+ * in the config file), malloc'ed, or NULL. A file that cannot be read is
+ * left to the commands that need it to say so. */
+static char *remembered_lang(void)
+{
+	char *path = api_conf_path(), *cause = NULL, *v = NULL;
+	struct api_conf *c = NULL;
+
+	if (path != NULL && api_conf_load(path, &c, &cause) == 0) {
+		const char *s = api_conf_get(c, "lang");
+		if (s != NULL && s[0] != '\0')
+			v = xstrdup(s);
+	}
+	api_conf_free(&c);
+	free(cause);
+	free(path);
+	return v;
+}
+
 /* The language for messages, settled before anything is parsed: --lang if
  * given and valid (a bad one is reported later, in that fallback language),
- * else the environment. */
-static enum i18n_lang early_lang(int argc, char **argv)
+ * else the remembered one, else the environment. */
+static enum i18n_lang early_lang(int argc, char **argv, const char *remembered)
 {
-	enum i18n_lang lang = i18n_lang_from_env();
+	enum i18n_lang lang;
 	int i;
+
+	i18n_lang_resolve(NULL, remembered, &lang, NULL);
 
 	for (i = 1; i < argc; i++) {
 		const char *v = NULL;
@@ -238,12 +263,13 @@ int main(int argc, char **argv)
 	char **cargv = xcalloc((size_t)argc + 1, sizeof *cargv);
 	int cargc = 0, rc = CLI_OK, i;
 	bool only_pos = false;
-	char *cause = NULL;
+	char *cause = NULL, *remembered = NULL;
 
 	ctx.out = stdout;
 	ctx.err = stderr;
 	ctx.format = CLI_FORMAT_TABLE;
-	ctx.lang = early_lang(argc, argv);
+	remembered = remembered_lang();
+	ctx.lang = early_lang(argc, argv, remembered);
 	i18n_init(ctx.lang);
 
 	for (i = 1; i < argc && rc == CLI_OK; i++) {
@@ -320,11 +346,17 @@ int main(int argc, char **argv)
 	if (rc != CLI_OK)
 		goto out;
 
-	if (gv[G_LANG] != NULL && i18n_lang_parse(gv[G_LANG], &ctx.lang) != 0) {
+	if (i18n_lang_resolve(gv[G_LANG], remembered, &ctx.lang, NULL) != 0) {
 		rc = cli_usage(&ctx, _("unknown language \"%s\"; accepted: %s"), gv[G_LANG], i18n_lang_list());
 		goto out;
 	}
 	i18n_init(ctx.lang);
+	if (gv[G_LANG] == NULL && remembered != NULL) {
+		enum i18n_lang l;
+		if (i18n_lang_parse(remembered, &l) != 0)
+			cli_usage(&ctx, _("the config file's lang \"%s\" is unknown (accepted: %s); the environment's language is used"),
+				  remembered, i18n_lang_list());
+	}
 	if (gv[G_HELP] != NULL) {
 		if (cmd != NULL)
 			help_command(stdout, cmd);
@@ -365,6 +397,7 @@ int main(int argc, char **argv)
 out:
 	catalog_free(&ctx.catalog);
 	free(cargv);
+	free(remembered);
 	if (fflush(stdout) != 0 && rc == CLI_OK)
 		rc = CLI_FAILED;
 	return rc;

@@ -54,6 +54,19 @@ const char *i18n_lang_list(void);
  * gives English); unlike glibc ≥ 2.39 it is honoured under "C.UTF-8" and
  * whether or not the locale is installed. Reads the variables only. */
 enum i18n_lang i18n_lang_from_env(void);
+/* Where the language in use came from. */
+enum i18n_lang_source { I18N_FROM_FLAG, I18N_FROM_CONFIG, I18N_FROM_ENV };
+/* gpux's choice of language, in this order: flag (--lang) when not NULL;
+ * else `remembered` (the config file's `lang = pt-BR` line, which the
+ * interactive screen's language menu writes) when not NULL and known; else
+ * the environment (i18n_lang_from_env, English when it names nothing known).
+ * An explicit choice made inside gpux beats a generic LANG=C.UTF-8 of the
+ * session, an explicit --lang beats both. Returns 0 with *out (and *src when
+ * not NULL), or -1 when flag is given and unknown (*out untouched; the
+ * caller says so, listing i18n_lang_list()). An unknown remembered value is
+ * skipped (the caller may warn: i18n_lang_parse fails on it). */
+int i18n_lang_resolve(const char *flag, const char *remembered, enum i18n_lang *out,
+		      enum i18n_lang_source *src);
 
 /* ---- messages ------------------------------------------------------------- */
 /* Select the language of _(), P_() and C_() for the whole program; may be

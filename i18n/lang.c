@@ -5,6 +5,9 @@
  *
  * A tag is LL[-_]SUBTAG…[.CODESET][@MODIFIER]; only the language and, for
  * Portuguese, a "BR" subtag matter. Matching is case-insensitive.
+ *
+ * Precedence (i18n_lang_resolve): --lang, then the choice remembered in the
+ * config file, then the environment, then English.
  */
 #include "i18n/i18n.h"
 
@@ -133,6 +136,28 @@ enum i18n_lang i18n_lang_from_env(void)
 	if (loc != NULL && i18n_lang_parse(loc, &l) == 0)
 		return l;
 	return I18N_EN;
+}
+
+int i18n_lang_resolve(const char *flag, const char *remembered, enum i18n_lang *out,
+		      enum i18n_lang_source *src)
+{
+	enum i18n_lang l;
+	enum i18n_lang_source from;
+
+	if (flag != NULL) {
+		if (i18n_lang_parse(flag, &l) != 0)
+			return -1;
+		from = I18N_FROM_FLAG;
+	} else if (remembered != NULL && i18n_lang_parse(remembered, &l) == 0) {
+		from = I18N_FROM_CONFIG;
+	} else {
+		l = i18n_lang_from_env();
+		from = I18N_FROM_ENV;
+	}
+	*out = l;
+	if (src != NULL)
+		*src = from;
+	return 0;
 }
 
 unsigned i18n_plural_index(enum i18n_lang lang, unsigned long n)

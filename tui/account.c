@@ -466,7 +466,7 @@ static void account_shown(struct tui *t, bool on)
 		s = tr->account = xcalloc(1, sizeof *s);
 		s->head = tpanel_new(&t->ui);
 		tp_grid_init(&s->grid, LC_N, head, align);
-		s->table = tp_table_new(t, &s->grid, _("No ledger entries yet"));
+		s->table = tp_table_new(t, &s->grid, N_("No ledger entries yet"));
 	}
 	s->next = 0;
 }

@@ -154,6 +154,7 @@ static void place_overlay(struct tui *t)
 	case OV_HELP: whelp_place((struct whelp *)t->overlay, t->lines, t->cols); break;
 	case OV_COLUMNS: wchecklist_place((struct wchecklist *)t->overlay, t->lines, t->cols); break;
 	case OV_DIALOG: wdialog_place((struct wdialog *)t->overlay, t->lines, t->cols); break;
+	case OV_LANG: tui_lang_place(t); break; /* lang.c */
 	case OV_NONE: break;
 	}
 }
@@ -177,6 +178,7 @@ static void layout(struct tui *t)
 		tui_fit_place(t, 0, 0, 0, 0); /* fitpanel.c: hidden */
 		return;
 	}
+	tui_browse_tabs_width(t, t->cols); /* browse.c: brief titles when narrow */
 	wwidget_place(&t->tabs->base, 0, 0, 1, t->cols);
 	wwidget_place(&t->table->base, 1, 0, t->lines - 3, t->cols);
 	tui_fit_place(t, 1, 0, t->lines - 3, t->cols); /* fitpanel.c: beside or below the table */
@@ -424,10 +426,10 @@ static void teardown_terminal(struct tui *t)
 	util_set_fatal_hook(NULL);
 }
 
-static void make_widgets(struct tui *t)
+/* lang.c calls this again after a language switch */
+void tui_fkeys_fill(struct tui *t)
 {
-	t->status = wstatus_new(&t->ui);
-	t->fkeys = wfkeys_new(&t->ui);
+	wfkeys_clear(t->fkeys);
 	wfkeys_add(t->fkeys, WKEY_F1, "F1", _("Help"));
 	wfkeys_add(t->fkeys, WKEY_F2, "F2", _("Columns"));
 	wfkeys_add(t->fkeys, WKEY_F3, "F3", _("Filter"));
@@ -435,6 +437,13 @@ static void make_widgets(struct tui *t)
 	wfkeys_add(t->fkeys, WKEY_F5, "F5", _("Buy")); /* order.c */
 	wfkeys_add(t->fkeys, WKEY_F6, "F6", _("Sort"));
 	wfkeys_add(t->fkeys, WKEY_F10, "F10", _("Quit"));
+}
+
+static void make_widgets(struct tui *t)
+{
+	t->status = wstatus_new(&t->ui);
+	t->fkeys = wfkeys_new(&t->ui);
+	tui_fkeys_fill(t);
 	tui_browse_init(t);
 }
 
@@ -506,7 +515,8 @@ int tui_run(const struct tui_options *o)
 		return refuse(_("the interactive screen needs a terminal that can move the cursor "
 				"(TERM is unset or \"dumb\")"));
 	memset(t, 0, sizeof *t);
-	t->o = o;
+	t->opts = *o;
+	t->o = &t->opts; /* lang.c changes t->opts.lang */
 	t->cat = o->catalog;
 	utf8 = pick_ctype();
 	t->ascii = o->ascii || !utf8;

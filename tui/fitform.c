@@ -718,6 +718,38 @@ bool tui_ff_set_text(struct tui_ff *ff, enum tui_ff_id id, const char *text)
 	return reread(ff);
 }
 
+/* issue 8 (tui/lang.c): a number typed with the old decimal separator takes
+ * the new one ("7,5" becomes "7.5" in English, where "7,5" is refused); the
+ * model field only when it reads as a size (never "Llama 3.1 70B"),
+ * elsewhere a separator between two digits. */
+void tui_ff_set_lang(struct tui_ff *ff, enum i18n_lang lang)
+{
+	char from = i18n_decimal_sep(ff->lang), to = i18n_decimal_sep(lang);
+	const struct catalog_model *before = ff->preset;
+
+	for (size_t i = 0; i < FF_COUNT && from != to; i++) {
+		char *s = ff->f[i].text;
+		bool changed = false;
+		if (tui_ff_kind((enum tui_ff_id)i) != FFK_TEXT || s == NULL)
+			continue;
+		if (i == FF_MODEL && !numeric(s))
+			continue;
+		for (char *p = s; *p != '\0'; p++) {
+			if (*p == from && p > s && isdigit((unsigned char)p[-1]) &&
+			    isdigit((unsigned char)p[1])) {
+				*p = to;
+				changed = true;
+			}
+		}
+		if (changed)
+			ff->f[i].text_changed = true;
+	}
+	ff->lang = lang;
+	read_model(ff);
+	model_changed(ff, before);
+	reread(ff);
+}
+
 bool tui_ff_cycle(struct tui_ff *ff, enum tui_ff_id id, int dir)
 {
 	int n;

@@ -918,6 +918,17 @@ void tui_fit_toggle(struct tui *t)
 	}
 }
 
+/* issue 8 (tui/lang.c): the language changed. The form's numbers and
+ * messages follow (the panel's lines are composed on every frame). */
+void tui_fit_lang_changed(struct tui *t)
+{
+	if (t->fit == NULL)
+		return;
+	tui_ff_set_lang(&t->fit->ff, t->o->lang);
+	wwidget_dirty(&t->fit->base);
+	tui_relayout(t);
+}
+
 bool tui_fit_focused(const struct tui *t)
 {
 	return t->fit != NULL && t->fit->shown && t->fit->focused;

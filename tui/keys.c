@@ -47,6 +47,7 @@ static const struct wbinding bindings[] = {
 	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)") },
 	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger") },
 	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter") },
+	{ 'L', A_LANG, N_("Language (remembered for the next start)") }, /* lang.c */
 	{ 'L' - '@', A_REDRAW, N_("Redraw the screen") },
 	{ '?', A_HELP, N_("This help") },
 	{ WKEY_F1, A_HELP, N_("This help") },
@@ -178,26 +179,18 @@ static unsigned do_action(struct tui *t, enum tui_action a, wkey key)
 	case A_ACCOUNT:
 		tui_account_open(t);
 		return W_HANDLED | W_REDRAW;
+	case A_LANG: /* lang.c */
+		tui_lang_open(t);
+		return W_HANDLED | W_REDRAW;
 	case A_NONE:
 		break;
 	}
 	return W_IGNORED;
 }
 
-static unsigned overlay_event(struct tui *t, const struct wevent *ev)
+/* What lies beneath an overlay is copied to the screen again. */
+static void touch_beneath(struct tui *t)
 {
-	unsigned r = wwidget_handle(t->overlay, ev);
-
-	if (!(r & W_CLOSE))
-		return r | W_HANDLED;
-	if (t->ov == OV_COLUMNS) {
-		struct wchecklist *c = (struct wchecklist *)t->overlay;
-		if (c->accepted)
-			tui_columns_apply(t, c);
-	}
-	wwidget_free(&t->overlay);
-	t->ov = OV_NONE;
-	/* what lay beneath is copied to the screen again */
 	wwidget_touch(&t->tabs->base);
 	wwidget_touch(&t->table->base);
 	wwidget_touch(&t->status->base);
@@ -206,6 +199,32 @@ static unsigned overlay_event(struct tui *t, const struct wevent *ev)
 		wwidget_touch(&t->filter->base);
 	tui_trade_touch(t); /* order.c */
 	tui_fit_touch(t); /* fitpanel.c */
+}
+
+static unsigned overlay_event(struct tui *t, const struct wevent *ev)
+{
+	unsigned r;
+
+	/* lang.c: L on a help screen (of the tables or of a page) opens the
+	 * language menu in its place */
+	if (t->ov == OV_HELP && ev->type == WEV_KEY && ev->key == 'L') {
+		tui_lang_open(t);
+		touch_beneath(t);
+		return W_HANDLED | W_REDRAW;
+	}
+	r = wwidget_handle(t->overlay, ev);
+	if (!(r & W_CLOSE))
+		return r | W_HANDLED;
+	if (t->ov == OV_COLUMNS) {
+		struct wchecklist *c = (struct wchecklist *)t->overlay;
+		if (c->accepted)
+			tui_columns_apply(t, c);
+	}
+	if (t->ov == OV_LANG) /* lang.c: switch now if a language was chosen */
+		tui_lang_menu_closed(t);
+	wwidget_free(&t->overlay);
+	t->ov = OV_NONE;
+	touch_beneath(t); /* what lay beneath is copied to the screen again */
 	return W_HANDLED | W_REDRAW;
 }
 

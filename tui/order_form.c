@@ -1338,6 +1338,32 @@ static void form_free(struct tui *t)
 	t->trade->form = NULL;
 }
 
+/* issue 8 (tui/lang.c, through order_pages.c): the language changed. The
+ * labels' width, a typed price's decimal separator ("4,19" is refused in
+ * English, "4.19" shown as "4,19" elsewhere) and the messages follow. */
+void tp_form_lang_changed(struct tui *t)
+{
+	struct tp_form *f = form(t);
+	char to = i18n_decimal_sep(t->o->lang), from = to == '.' ? ',' : '.';
+	char *s;
+	bool conv = false;
+
+	if (f == NULL)
+		return;
+	compute_label_w(t);
+	s = xstrdup(wfield_text(f->field[2]));
+	for (char *p = s; *p != '\0'; p++) {
+		if (*p == from && p > s && isdigit((unsigned char)p[-1]) && isdigit((unsigned char)p[1])) {
+			*p = to;
+			conv = true;
+		}
+	}
+	if (conv)
+		wfield_set_text(f->field[2], s);
+	free(s);
+	validate(t);
+}
+
 const struct tp_page_ops tp_form_ops = {
 	.layout = form_layout,
 	.hide = form_hide,

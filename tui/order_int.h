@@ -65,6 +65,8 @@ struct tp_grid {
 	char **text;                /* n_rows × n_cols, owned */
 	unsigned char *role;        /* enum wrole of each row */
 	int64_t *key;               /* the id the cursor follows */
+	const char *empty;          /* msgid of the empty table's text (issue 8:
+	                               translated again on each reload) */
 };
 
 void tp_grid_init(struct tp_grid *g, size_t n_cols, const char *const *head,
@@ -76,7 +78,9 @@ void tp_grid_free(struct tp_grid *g);
 void tp_grid_row(struct tp_grid *g, int64_t key, enum wrole role);
 void tp_grid_put(struct tp_grid *g, size_t col, char *text);
 void tp_grid_puts(struct tp_grid *g, size_t col, const char *text);
-/* A table widget over g. */
+/* A table widget over g; empty: what it says without rows, an English
+ * msgid (N_(), translated here and on each reload, so a language switch
+ * reaches it). */
 struct wtable *tp_table_new(struct tui *t, struct tp_grid *g, const char *empty);
 /* The key under the cursor, or -1. */
 int64_t tp_table_key(const struct wtable *tb, const struct tp_grid *g);
@@ -190,6 +194,8 @@ const char *tp_currency(const struct tui *t);
 /* order_form.c: (re)fill the form for a GPU; the account arrived (role). */
 void tp_form_setup(struct tui *t, const char *gpu, bool sell, int gpus, int hours);
 void tp_form_account_changed(struct tui *t);
+/* issue 8: the language changed (label width, the price's separator). */
+void tp_form_lang_changed(struct tui *t);
 /* A dialog of the form closed (confirmed or not). */
 void tp_form_dialog(struct tui *t, enum tp_dialog kind, bool yes, wkey key);
 /* orders.c, rentals.c, account.c: a dialog of theirs closed; refresh now. */

@@ -262,7 +262,8 @@ struct wtable *tp_table_new(struct tui *t, struct tp_grid *g, const char *empty)
 	};
 	struct wtable *tb = wtable_new(&t->ui, &src);
 
-	wtable_set_empty_text(tb, empty);
+	g->empty = empty;
+	wtable_set_empty_text(tb, _(empty));
 	wwidget_set_focus(&tb->base, true);
 	return tb;
 }
@@ -276,6 +277,8 @@ int64_t tp_table_key(const struct wtable *tb, const struct tp_grid *g)
 
 void tp_table_reload(struct wtable *tb, const struct tp_grid *g, int64_t key)
 {
+	if (g->empty != NULL)
+		wtable_set_empty_text(tb, _(g->empty)); /* issue 8: in today's language */
 	wtable_reload(tb, true);
 	if (key < 0)
 		return;
@@ -407,21 +410,46 @@ void tp_rebuild_all(struct tui *t)
 
 /* ---- the frame ---------------------------------------------------------------------------------------------- */
 
-struct tui_trade *tp_get(struct tui *t)
+/* The page tabs, in the current language (again after a switch). */
+static struct wtabs *page_tabs(struct tui *t)
 {
-	struct tui_trade *tr = t->trade;
 	const char *labels[TP_COUNT - 1];
 
-	if (tr != NULL)
-		return tr;
-	tr = t->trade = xcalloc(1, sizeof *tr);
 	labels[TP_FORM - 1] = _("Order form");
 	labels[TP_ORDERS - 1] = _("Orders");
 	labels[TP_RENTALS - 1] = _("Rentals");
 	labels[TP_ACCOUNT - 1] = _("Account");
-	tr->tabs = wtabs_new(&t->ui, labels, TP_COUNT - 1);
+	return wtabs_new(&t->ui, labels, TP_COUNT - 1);
+}
+
+struct tui_trade *tp_get(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	if (tr != NULL)
+		return tr;
+	tr = t->trade = xcalloc(1, sizeof *tr);
+	tr->tabs = page_tabs(t);
 	tr->fkeys = wfkeys_new(&t->ui);
 	return tr;
+}
+
+/* issue 8 (tui/lang.c): the language changed. The page tabs, the F-keys,
+ * the form and every page's panels and tables are made again in it. */
+void tui_trade_lang_changed(struct tui *t)
+{
+	struct tui_trade *tr = t->trade;
+
+	if (tr == NULL)
+		return;
+	wtabs_free(&tr->tabs);
+	tr->tabs = page_tabs(t);
+	if (tr->page != TP_NONE)
+		wtabs_set_active(tr->tabs, (size_t)(tr->page - 1));
+	tp_form_lang_changed(t);
+	tp_fkeys_changed(t);
+	tp_rebuild_all(t);
+	tui_relayout(t);
 }
 
 static void hide_all(struct tui *t)

@@ -370,7 +370,7 @@ static void orders_shown(struct tui *t, bool on)
 		s = tr->orders = xcalloc(1, sizeof *s);
 		s->head = tpanel_new(&t->ui);
 		tp_grid_init(&s->grid, OC_N, head, align);
-		s->table = tp_table_new(t, &s->grid, _("No orders yet: press Esc, choose a GPU and "
+		s->table = tp_table_new(t, &s->grid, N_("No orders yet: press Esc, choose a GPU and "
 						       "press b to buy"));
 	}
 	s->next = 0;

@@ -375,7 +375,7 @@ static void rentals_shown(struct tui *t, bool on)
 		s = tr->rentals = xcalloc(1, sizeof *s);
 		s->head = tpanel_new(&t->ui);
 		tp_grid_init(&s->grid, RC_N, head, align);
-		s->table = tp_table_new(t, &s->grid, _("No rentals yet: a filled buy order starts one"));
+		s->table = tp_table_new(t, &s->grid, N_("No rentals yet: a filled buy order starts one"));
 	}
 	s->next = 0;
 }

@@ -6,7 +6,8 @@
  *     columns.training = gpu,memory,bandwidth,price
  *
  * (ids of data/workloads.json, in display order; ids the catalogue no
- * longer has are skipped when read). The file is read when asked and
+ * longer has are skipped when read), and the language chosen in the
+ * language menu (`lang = pt-BR`, issue 8). The file is read when asked and
  * rewritten whole on each change; a failure to write is reported in the
  * status bar and changes nothing on screen.
  */
@@ -86,4 +87,42 @@ void tui_settings_save_columns(struct tui *t, const char *workload, char *const 
 		free(cause);
 	}
 	api_conf_free(&c);
+}
+
+/* ---- the language (issue 8, tui/lang.c) ----------------------------------------------------------
+ * `lang = pt-BR`: the language menu's choice, read again by cli/main.c at
+ * the next start (after --lang, before the environment). */
+
+char *tui_settings_lang(struct tui *t)
+{
+	struct api_conf *c = NULL;
+	char *cause = NULL, *v = NULL;
+	const char *s;
+
+	if (t->conf_path == NULL)
+		return NULL;
+	if (api_conf_load(t->conf_path, &c, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	s = api_conf_get(c, "lang");
+	if (s != NULL && s[0] != '\0')
+		v = xstrdup(s);
+	api_conf_free(&c);
+	return v;
+}
+
+int tui_settings_save_lang(struct tui *t, const char *tag, char **cause)
+{
+	struct api_conf *c = NULL;
+	int rc;
+
+	if (t->conf_path == NULL)
+		return set_cause(cause, "XDG_CONFIG_HOME, HOME: unset");
+	if (api_conf_load(t->conf_path, &c, cause) != 0)
+		return -1;
+	api_conf_set(c, "lang", tag);
+	rc = api_conf_save(c, t->conf_path, cause);
+	api_conf_free(&c);
+	return rc;
 }

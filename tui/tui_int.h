@@ -52,6 +52,8 @@ enum tui_action {
 	A_FIT,
 	A_FIT_TOGGLE,
 	A_FIT_CHEAPEST,
+	/* lang.c: the language menu (issue 8) */
+	A_LANG,
 };
 
 /* One workload's tab. */
@@ -90,10 +92,12 @@ struct tui_market {
 	int *flash_dir;             /* +1 up, -1 down, 0 new */
 };
 
-enum tui_overlay { OV_NONE, OV_HELP, OV_COLUMNS, OV_DIALOG };
+enum tui_overlay { OV_NONE, OV_HELP, OV_COLUMNS, OV_DIALOG, OV_LANG /* lang.c */ };
 
 struct tui {
-	const struct tui_options *o;
+	const struct tui_options *o;  /* = &opts */
+	struct tui_options opts;    /* the caller's, copied: a language switch changes
+	                               opts.lang (lang.c) */
 	const struct catalog *cat;
 	struct wui ui;
 	bool ascii;
@@ -104,6 +108,7 @@ struct tui {
 	WINDOW *inwin;              /* input only; never drawn */
 
 	struct wtabs *tabs;
+	bool tabs_brief;            /* the tabs show brief titles (browse.c) */
 	struct wtable *table;
 	struct wstatus *status;
 	struct wfkeys *fkeys;
@@ -138,6 +143,9 @@ struct tui {
 void tui_message(struct tui *t, const char *msg);
 /* Recompute the layout before the next frame. */
 void tui_relayout(struct tui *t);
+
+/* F-key bar of the tables, in the current language (again after a switch). */
+void tui_fkeys_fill(struct tui *t);
 
 /* ---- keys.c ---- */
 /* Handle one event in the browse screen; returns W_* flags. */
@@ -243,11 +251,36 @@ const struct wbinding *tui_fit_bindings(size_t *n);
  * which are shown. */
 void tui_tab_columns_changed(struct tui *t, size_t i);
 
+/* ---- lang.c ---- (issue 8: the language of the screen)
+ * L in the tables (and L on any help screen) opens the language menu, an
+ * overlay (OV_LANG); when it closes, tui_lang_menu_closed() switches and
+ * remembers the choice. tui_lang_set() is the one path of a switch: it
+ * calls the *_lang_changed hooks below, each of which makes again the
+ * texts its part keeps. */
+void tui_lang_open(struct tui *t);
+void tui_lang_place(struct tui *t);
+void tui_lang_menu_closed(struct tui *t);
+void tui_lang_set(struct tui *t, enum i18n_lang lang);
+/* browse.c: tab titles, empty text, every built view (sort, filter, columns,
+ * cursor kept). fitpanel.c: the form's numbers and messages. order_pages.c:
+ * page tabs, F-keys, panels, the order form. */
+void tui_browse_lang_changed(struct tui *t);
+/* browse.c, from the layout: full workload titles in the tabs when they fit
+ * in width columns, else brief ones ("Training", "HPC"), abbreviated with
+ * intent rather than cut (issue 8). */
+void tui_browse_tabs_width(struct tui *t, int width);
+void tui_fit_lang_changed(struct tui *t);
+void tui_trade_lang_changed(struct tui *t);
+
 /* ---- settings.c ---- */
 /* The column ids remembered for workload id (malloc'ed array of malloc'ed
  * strings), or 0 when nothing is remembered. */
 size_t tui_settings_columns(struct tui *t, const char *workload, char ***ids);
 /* Remember them; a failure is reported as a status message. */
 void tui_settings_save_columns(struct tui *t, const char *workload, char *const *ids, size_t n);
+/* The remembered language tag (`lang = …`, malloc'ed), or NULL. */
+char *tui_settings_lang(struct tui *t);
+/* Remember tag (NULL: forget, the environment decides). 0, or -1 and *cause. */
+int tui_settings_save_lang(struct tui *t, const char *tag, char **cause);
 
 #endif

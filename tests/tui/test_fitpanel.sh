@@ -151,6 +151,23 @@ EOF
   fi
   panel_part | grep -qE "b: buy $gpus × $name" && ok "the panel says what b orders: $gpus × $name" ||
     fail "what b orders" "$(panel_part | grep 'b:')"
+  # b on the row: the order form (issue 7) prefilled with that GPU, the GPUs
+  # the job runs on and the run's hours rounded up (gpux fit's train_hours)
+  hours=$("$GPUX" --api "$GPUXD_URL" fit 70 --method full --gpus 8 --zero 3 --workload finetune --format csv |
+    awk -F, -v id="$id" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+      $c["gpu"] == id { h = $c["train_hours"]; n = int(h); if (n < h) n++; print n }')
+  tui_keys Escape
+  tui_wait 'f edit, F4 hide' >/dev/null
+  tui_keys b
+  if tui_wait "Buy $name" && tui_wait "GPUs +$gpus( |$)" && tui_wait "Hours +$hours( |$)"; then
+    ok "b opens the order form for $gpus × $name for $hours h"
+  else
+    fail "b prefills the order form" "want $gpus × $name, $hours h: $(tui_screen | head -12)"
+  fi
+  tui_keys Escape
+  tui_wait 'Fit calculator' || fail "Esc from the order form: the tables and the panel" "$(tui_screen | head -3)"
+  tui_keys f
+  tui_wait '▶GPUs' || fail "f: the panel again, on the field it had" "$(panel_part | head -8)"
 fi
 
 # ---- a preset fills its architecture ------------------------------------------------------
@@ -215,7 +232,9 @@ tui_wait_gone 'Needs/GPU' && ok "F4 hides the panel and its columns" || fail "F4
 tui_keys f
 tui_wait 'Needs/GPU' && tui_wait 'Model  *70' && ok "f shows it again with what was typed" ||
   fail "f again" "$(tui_screen)"
-tui_keys Escape q
+tui_keys Escape
+tui_wait 'f edit, F4 hide' >/dev/null
+tui_keys q
 tui_wait 'EXIT=0' && ok "q quits cleanly with the panel open" || fail "quit" "$(tui_screen | tail -3)"
 
 # ---- 80×24: usable, compact -------------------------------------------------------------------
@@ -257,7 +276,9 @@ if [ -z "$missing" ]; then ok "200x50: the detailed answer and the inference ass
 else fail "200x50: the panel shows everything" "missing$missing: $s"; fi
 if tui_screen | sed -n 3p | grep -qE '^[A-Z].{100,}│ '; then ok "200x50: the panel stands beside the table"; else fail "beside" "$(tui_screen | head -3)"; fi
 # the decode speed for H200 (filtered to it, so it is under the cursor)
-tui_keys Escape / H 2 0 0 Enter
+tui_keys Escape
+tui_wait 'f edit, F4 hide' >/dev/null
+tui_keys / H 2 0 0 Enter
 tui_wait '1 of [0-9]+ shown|f edit' >/dev/null
 v=$("$GPUX" --api "$GPUXD_URL" fit llama-3.1-8b --method infer-int4 --workload inference --format csv |
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["gpu"] == "h200" { printf "%.0f", $c["decode_tokens_s"] }')

@@ -8,6 +8,11 @@
  * All numbers go through put_digits(), which takes the sign, the integer
  * digits and the fraction digits and applies the language's separators and
  * grouping rule. Rounding is half away from zero.
+ *
+ * French typography (CLDR fr): the space inside "1 307", before "%" and
+ * before a currency or "Md" is a no-break one (U+202F, U+00A0), so a
+ * wrapped line never leaves "€" or "%" alone at the start of the next; the
+ * other languages use the plain space of the seed pages ("US$ 4,19").
  */
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -134,7 +139,8 @@ char *i18n_fmt_percent(enum i18n_lang lang, double v, int decimals)
 {
 	struct buf b = {0};
 	put_number(&b, lang, v, decimals);
-	buf_puts(&b, lang == I18N_EN ? "%" : " %");
+	/* French: a narrow no-break space (CLDR), so "80 %" never breaks */
+	buf_puts(&b, lang == I18N_EN ? "%" : lang == I18N_FR ? "\u202f%" : " %");
 	return buf_take(&b);
 }
 
@@ -148,13 +154,13 @@ struct ccyfmt {
 static const struct ccyfmt ccyfmts[] = {
 	{ "USD",
 	  { [I18N_EN] = "$", [I18N_PT_PT] = "US$ ", [I18N_PT_BR] = "US$ " },
-	  { [I18N_ES] = " US$", [I18N_FR] = " $US", [I18N_DE] = " $" } },
+	  { [I18N_ES] = " US$", [I18N_FR] = "\u00a0$US", [I18N_DE] = " $" } },
 	{ "EUR",
 	  { [I18N_EN] = "€", [I18N_PT_BR] = "€ " },
-	  { [I18N_PT_PT] = " €", [I18N_ES] = " €", [I18N_FR] = " €", [I18N_DE] = " €" } },
+	  { [I18N_PT_PT] = " €", [I18N_ES] = " €", [I18N_FR] = "\u00a0€", [I18N_DE] = " €" } },
 	{ "GBP",
 	  { [I18N_EN] = "£", [I18N_PT_BR] = "£ " },
-	  { [I18N_PT_PT] = " £", [I18N_ES] = " GBP", [I18N_FR] = " £GB", [I18N_DE] = " £" } },
+	  { [I18N_PT_PT] = " £", [I18N_ES] = " GBP", [I18N_FR] = "\u00a0£GB", [I18N_DE] = " £" } },
 };
 
 /* Minor units of a currency: 0 for the few without cents, else 2. */
@@ -194,7 +200,8 @@ char *i18n_fmt_money(enum i18n_lang lang, int64_t minor, const char *ccy)
 		} else if (lang == I18N_EN || lang == I18N_PT_BR) {
 			pre = own = xasprintf("%s ", code);    /* "CHF 4.19" */
 		} else {
-			post = own = xasprintf(" %s", code);   /* "4,19 CHF" */
+			/* "4,19 CHF" (French: a no-break space, as its symbols) */
+			post = own = xasprintf(lang == I18N_FR ? "\u00a0%s" : " %s", code);
 		}
 	}
 	struct buf b = {0};
@@ -221,7 +228,7 @@ char *i18n_fmt_billions(enum i18n_lang lang, long bn, bool ascii)
 {
 	static const char *const suffix[I18N_NLANGS] = {
 		[I18N_EN] = "B",          [I18N_PT_PT] = " mil M", [I18N_PT_BR] = " bi",
-		[I18N_ES] = " mil M",     [I18N_FR] = " Md",      [I18N_DE] = " Mrd.",
+		[I18N_ES] = " mil M",     [I18N_FR] = "\u00a0Md", [I18N_DE] = " Mrd.",
 	};
 	if ((unsigned)lang >= I18N_NLANGS)
 		lang = I18N_EN;
@@ -229,7 +236,8 @@ char *i18n_fmt_billions(enum i18n_lang lang, long bn, bool ascii)
 	buf_puts(&b, ascii ? "~ " : "≈ ");
 	bool neg = bn < 0;
 	put_scaled(&b, lang, neg, neg ? (uint64_t)0 - (uint64_t)bn : (uint64_t)bn, 0);
-	buf_puts(&b, suffix[lang]);
+	/* ASCII: the plain space instead of French's no-break one */
+	buf_puts(&b, ascii && lang == I18N_FR ? " Md" : suffix[lang]);
 	return buf_take(&b);
 }
 

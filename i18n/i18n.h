@@ -141,13 +141,14 @@ char *i18n_fmt_number(enum i18n_lang lang, double v, int decimals);
 /* Number, a space, unit: "4.800 GB/s", "989 TFLOPS", "141 GB". The unit is
  * copied as given (units are international). */
 char *i18n_fmt_unit(enum i18n_lang lang, double v, int decimals, const char *unit);
-/* A percentage (v in percent): en "80%", others "80 %". */
+/* A percentage (v in percent): en "80%", others "80 %" (fr with U+202F). */
 char *i18n_fmt_percent(enum i18n_lang lang, double v, int decimals);
 
 /* Money from integer minor units (cents) and an ISO 4217 code ("USD", "EUR",
  * "GBP"; other codes are shown as the code; JPY has no minor unit).
  *   USD: en "$4.19"   pt-PT "US$ 4,19" (seeds)  pt-BR "US$ 4,19"  es "4,19 US$"
- *        fr "4,19 $US"  de "4,19 $"
+ *        fr "4,19 $US" (U+00A0 before the symbol in every French amount)
+ *        de "4,19 $"
  *   EUR: en "€4.19"   pt-PT "4,19 €"  pt-BR "€ 4,19"  es, fr, de "4,19 €"
  *   GBP: en "£4.19"   pt-PT "4,19 £"  pt-BR "£ 4,19"  es "4,19 GBP"
  *        fr "4,19 £GB"  de "4,19 £"
@@ -161,7 +162,7 @@ char *i18n_fmt_price_from(enum i18n_lang lang, int64_t minor, const char *ccy);
 
 /* "Billions of parameters" as the fit tables show them, b whole billions:
  *   en "≈ 7B"  pt-PT "≈ 7 mil M" (seeds)  pt-BR "≈ 7 bi"  es "≈ 7 mil M"
- *   fr "≈ 7 Md"  de "≈ 7 Mrd."
+ *   fr "≈ 7 Md" (U+00A0)  de "≈ 7 Mrd."
  * ascii: "~" instead of "≈" ("~ 7B"). Grouping as i18n_fmt_number. */
 char *i18n_fmt_billions(enum i18n_lang lang, long b, bool ascii);
 

@@ -117,6 +117,8 @@ static void test_numbers(void **state)
 	eq(i18n_fmt_percent(I18N_EN, 80, 0), "80%");
 	eq(i18n_fmt_percent(I18N_PT_PT, 80, 0), "80 %");   /* seeds: "contando 80 % da memória" */
 	eq(i18n_fmt_percent(I18N_DE, 19.5, 1), "19,5 %");
+	eq(i18n_fmt_percent(I18N_FR, 80, 0), "80\u202f%");       /* CLDR fr: narrow no-break */
+	eq(i18n_fmt_percent(I18N_ES, 40, 0), "40 %");
 	assert_int_equal(i18n_decimal_sep(I18N_EN), '.');
 	for (int l = I18N_PT_PT; l < I18N_NLANGS; l++)
 		assert_int_equal(i18n_decimal_sep((enum i18n_lang)l), ',');
@@ -133,19 +135,19 @@ static void test_money(void **state)
 		{ I18N_PT_PT, 419, "USD", "US$ 4,19" },
 		{ I18N_PT_BR, 419, "USD", "US$ 4,19" },
 		{ I18N_ES, 419, "USD", "4,19 US$" },
-		{ I18N_FR, 419, "USD", "4,19 $US" },
+		{ I18N_FR, 419, "USD", "4,19\u00a0$US" }    /* CLDR fr: no-break space */,
 		{ I18N_DE, 419, "USD", "4,19 $" },
 		{ I18N_EN, 419, "EUR", "€4.19" },
 		{ I18N_PT_PT, 419, "EUR", "4,19 €" },
 		{ I18N_PT_BR, 419, "EUR", "€ 4,19" },
 		{ I18N_ES, 419, "EUR", "4,19 €" },
-		{ I18N_FR, 419, "EUR", "4,19 €" },
+		{ I18N_FR, 419, "EUR", "4,19\u00a0€" },
 		{ I18N_DE, 419, "EUR", "4,19 €" },
 		{ I18N_EN, 419, "GBP", "£4.19" },
 		{ I18N_PT_PT, 419, "GBP", "4,19 £" },
 		{ I18N_PT_BR, 419, "GBP", "£ 4,19" },
 		{ I18N_ES, 419, "GBP", "4,19 GBP" },
-		{ I18N_FR, 419, "GBP", "4,19 £GB" },
+		{ I18N_FR, 419, "GBP", "4,19\u00a0£GB" },
 		{ I18N_DE, 419, "GBP", "4,19 £" },
 		{ I18N_EN, -419, "USD", "-$4.19" },
 		{ I18N_PT_PT, -419, "USD", "-US$ 4,19" },
@@ -153,12 +155,14 @@ static void test_money(void **state)
 		{ I18N_EN, 0, "USD", "$0.00" },
 		{ I18N_EN, 123456789, "USD", "$1,234,567.89" },
 		{ I18N_PT_PT, 123456, "USD", "US$ 1.234,56" },
-		{ I18N_FR, 123456, "EUR", "1\u202f234,56 €" },
+		{ I18N_FR, 123456, "EUR", "1\u202f234,56\u00a0€" },
 		{ I18N_ES, 123456, "EUR", "1234,56 €" },
 		{ I18N_EN, 1500, "usd", "$15.00" },               /* code case-insensitive */
 		{ I18N_EN, 1500, "JPY", "JPY 1,500" },            /* no minor unit */
 		{ I18N_EN, 419, "CHF", "CHF 4.19" },
 		{ I18N_DE, 419, "CHF", "4,19 CHF" },
+		{ I18N_FR, 419, "CHF", "4,19\u00a0CHF" },
+		{ I18N_FR, -5, "USD", "-0,05\u00a0$US" },
 		{ I18N_EN, 419, NULL, "4.19" },
 		{ I18N_EN, 419, "", "4.19" },
 		{ I18N_EN, 419, "US\x1b", "??? 4.19" },           /* never prints a bad code */
@@ -174,7 +178,7 @@ static void test_billions(void **state)
 {
 	(void)state;
 	static const char *const want[I18N_NLANGS] = {
-		"≈ 7B", "≈ 7 mil M", "≈ 7 bi", "≈ 7 mil M", "≈ 7 Md", "≈ 7 Mrd.",
+		"≈ 7B", "≈ 7 mil M", "≈ 7 bi", "≈ 7 mil M", "≈ 7\u00a0Md", "≈ 7 Mrd.",
 	};
 	static const char *const want_ascii[I18N_NLANGS] = {
 		"~ 7B", "~ 7 mil M", "~ 7 bi", "~ 7 mil M", "~ 7 Md", "~ 7 Mrd.",
@@ -265,6 +269,49 @@ static void test_lang_parse(void **state)
 	assert_string_equal(i18n_lang_list(), "en, pt-PT, pt-BR, es, fr, de");
 	assert_string_equal(i18n_lang_name(I18N_PT_BR), "Português (Brasil)");
 	assert_string_equal(i18n_lang_tag((enum i18n_lang)42), "en");
+}
+
+/* Precedence (issue 8): --lang, then the language remembered in the config
+ * file (the TUI's menu), then the environment, then English. */
+static void env(const char *language, const char *lc_all, const char *lc_messages,
+                const char *lang);
+
+static void test_lang_resolve(void **state)
+{
+	(void)state;
+	enum i18n_lang l = (enum i18n_lang)77;
+	enum i18n_lang_source src = (enum i18n_lang_source)77;
+
+	env(NULL, NULL, NULL, "de_DE.UTF-8");
+	/* --lang beats the remembered choice and the environment */
+	assert_int_equal(i18n_lang_resolve("pt-BR", "fr", &l, &src), 0);
+	assert_int_equal(l, I18N_PT_BR);
+	assert_int_equal(src, I18N_FROM_FLAG);
+	/* the remembered choice beats the environment */
+	assert_int_equal(i18n_lang_resolve(NULL, "fr", &l, &src), 0);
+	assert_int_equal(l, I18N_FR);
+	assert_int_equal(src, I18N_FROM_CONFIG);
+	env("es", NULL, NULL, "de_DE.UTF-8");             /* LANGUAGE too */
+	assert_int_equal(i18n_lang_resolve(NULL, "pt-PT", &l, &src), 0);
+	assert_int_equal(l, I18N_PT_PT);
+	/* nothing remembered, or something unknown: the environment */
+	assert_int_equal(i18n_lang_resolve(NULL, NULL, &l, &src), 0);
+	assert_int_equal(l, I18N_ES);
+	assert_int_equal(src, I18N_FROM_ENV);
+	assert_int_equal(i18n_lang_resolve(NULL, "klingon", &l, NULL), 0);
+	assert_int_equal(l, I18N_ES);
+	env(NULL, NULL, NULL, "C.UTF-8");                 /* nothing known: English */
+	assert_int_equal(i18n_lang_resolve(NULL, "", &l, &src), 0);
+	assert_int_equal(l, I18N_EN);
+	assert_int_equal(src, I18N_FROM_ENV);
+	/* an unknown --lang is an error, nothing changed */
+	l = (enum i18n_lang)77;
+	src = (enum i18n_lang_source)77;
+	assert_int_equal(i18n_lang_resolve("xx", "fr", &l, &src), -1);
+	assert_int_equal(l, 77);
+	assert_int_equal(src, 77);
+	assert_int_equal(i18n_lang_resolve("", NULL, &l, NULL), -1);
+	env(NULL, NULL, NULL, NULL);
 }
 
 static void env(const char *language, const char *lc_all, const char *lc_messages,
@@ -740,6 +787,10 @@ static void test_ascii(void **state)
 	eq(i18n_ascii("£ 4,19"), "GBP 4,19");
 	eq(i18n_ascii("4,19 £GB"), "4,19 GBP");
 	eq(i18n_ascii("1\u202f234,56 €"), "1 234,56 EUR");
+	eq(i18n_ascii("1\u202f234,56\u00a0€"), "1 234,56 EUR");
+	eq(i18n_ascii("80\u202f%"), "80 %");
+	/* ASCII billions: no no-break space either */
+	eq(i18n_fmt_billions(I18N_FR, 7, true), "~ 7 Md");
 	eq(i18n_ascii("Größe « Entraînement »"), "Grosse \" Entrainement \"");
 	eq(i18n_ascii("Preço ▲"), "Preco ^");
 	eq(i18n_ascii("a\xff" "b"), "a?b");
@@ -755,6 +806,8 @@ static void test_ascii(void **state)
 			i18n_fmt_money((enum i18n_lang)l, 123456, "GBP"),
 			i18n_fmt_number((enum i18n_lang)l, 1234567, 0),
 			i18n_fmt_billions((enum i18n_lang)l, 1000, false),
+			i18n_fmt_money((enum i18n_lang)l, 419, "USD"),
+			i18n_fmt_percent((enum i18n_lang)l, 80, 0),
 			(char *)xstrdup(i18n_dgettext((enum i18n_lang)l, NULL, "Not published")),
 		};
 		for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
@@ -780,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_lang_parse),
 		cmocka_unit_test(test_lang_from_env),
 		cmocka_unit_test(test_plural_rules_match_catalogues),
+		cmocka_unit_test(test_lang_resolve),
 		cmocka_unit_test(test_mo_handbuilt),
 		cmocka_unit_test(test_mo_big_endian),
 		cmocka_unit_test(test_mo_damaged),

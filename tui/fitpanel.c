@@ -353,8 +353,9 @@ static void hint_lines(const struct tui_fit *p, struct tui_lines *ls, int w, siz
 }
 
 /* Compose the panel's h lines of w columns (side: with a border column)
- * into p->shown_lines and the fields' slots; returns the natural height (all
- * parts, compact answer) for the layout. */
+ * into p->shown_lines and the fields' slots, and return the natural height
+ * (all parts, compact answer) the layout shares by; h < 0: only measure
+ * (nothing of the panel changes). */
 static int compose(struct tui_fit *p, int w, int h, bool side)
 {
 	bool ascii = p->t->ascii;
@@ -395,6 +396,14 @@ static int compose(struct tui_fit *p, int w, int h, bool side)
 	bool use_det = side && det.n > 0;
 	int nR = use_det ? (int)det.n : (int)comp.n;
 	natural = nT + nA + nF + nH + (int)comp.n;
+	if (h < 0) {
+		tui_lines_free(&fb.ls);
+		tui_lines_free(&arch);
+		tui_lines_free(&hint);
+		tui_lines_free(&det);
+		tui_lines_free(&comp);
+		return natural;
+	}
 #define TOTAL (nT + nA + nF + nH + nB + nR)
 	if (TOTAL > h)
 		nB = 0;
@@ -737,7 +746,7 @@ static void place(struct tui *t)
 		wwidget_place(&t->table->base, y, x, h, w - pw);
 		wwidget_place(&p->base, y, x + w - pw, h, pw);
 	} else {
-		int natural = compose(p, w, 1000, false);
+		int natural = compose(p, w, -1, false);
 		int tmin = p->focused ? 2 : FIT_TABLE_MIN;
 		int ph = natural;
 		if (ph > h - tmin)
@@ -802,7 +811,7 @@ bool tui_fit_render(struct tui *t)
 		return false;
 	if (p->mode == FM_BELOW) {
 		/* the content grew or shrank (a method with more fields): share again */
-		int natural = compose(p, p->base.w, 1000, false);
+		int natural = compose(p, p->base.w, -1, false);
 		int want = natural;
 		int cap = p->ah - (p->focused ? 2 : FIT_TABLE_MIN);
 		if (want > cap)

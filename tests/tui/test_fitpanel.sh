@@ -218,9 +218,16 @@ tui_keys C-u 7 0
 tui_keys Escape
 tui_wait 'f edit, F4 hide' && ok "Esc: back to the table, the panel stays" || fail "Esc" "$(panel_part | head -2)"
 tui_keys j
-sleep 0.2
+tui_wait '^ RTX 5090 Blackwell' >/dev/null || true
 tui_keys '$'
 tui_wait 'sorted: cheapest per hour' || fail "\$ sorts by the job's cost" "$(tui_screen | head -3)"
+# the cursor stays on its GPU as the rows move: the panel still answers for it
+at=$(table_part | sed -n '3,12p' | grep -n '^RTX 5090 ' | cut -d: -f1)
+if panel_part | grep -q '^ RTX 5090 Blackwell' && [ -n "$at" ]; then
+  ok "\$: the cursor stays on RTX 5090 (now row $at), the panel answers for it"
+else
+  fail "cursor across the cheapest sort" "row [$at]: $(panel_part | sed -n '15,20p')"
+fi
 costs=$(table_part | sed -n '3,12p' | grep -E '✓|✗' | sed -E 's/^[^$]*\$([0-9,]+\.[0-9]{2}).*/\1/' | tr -d , | head -9)
 if printf '%s\n' "$costs" | awk 'NR > 1 && $1 + 0 < last + 0 { bad = 1 } { last = $1 } END { exit bad }'; then
   ok "\$: rows by the job's cost per hour, cheapest first"

@@ -178,7 +178,6 @@ static void layout(struct tui *t)
 		tui_fit_place(t, 0, 0, 0, 0); /* fitpanel.c: hidden */
 		return;
 	}
-	tui_browse_tabs_width(t, t->cols); /* browse.c: brief titles when narrow */
 	wwidget_place(&t->tabs->base, 0, 0, 1, t->cols);
 	wwidget_place(&t->table->base, 1, 0, t->lines - 3, t->cols);
 	tui_fit_place(t, 1, 0, t->lines - 3, t->cols); /* fitpanel.c: beside or below the table */

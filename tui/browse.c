@@ -163,44 +163,13 @@ static void build_view(struct tui *t, struct tui_tab *tb)
 
 /* ---- life cycle ---------------------------------------------------------------------------------- */
 
-/* A workload's tab title where the full titles do not fit (issue 8:
- * abbreviated with intent, not cut), or NULL for a workload of another
- * catalogue (its full title is cut then). */
-static const char *brief_title(const char *id)
-{
-	/* TRANSLATORS: tab titles used when the workloads' full titles do not
-	 * fit on one line: the six together, with "1 " … "6 ", in at most 63
-	 * columns (80-column terminal), so about 8 characters each. */
-	if (strcmp(id, "training") == 0)
-		return C_("tab", "Training");
-	if (strcmp(id, "finetune") == 0)
-		return C_("tab", "Fine-tune");
-	if (strcmp(id, "inference") == 0)
-		return C_("tab", "Inference");
-	if (strcmp(id, "imagegen") == 0)
-		return C_("tab", "Image/video");
-	if (strcmp(id, "rendering") == 0)
-		return C_("tab", "Rendering");
-	if (strcmp(id, "hpc") == 0)
-		return C_("tab", "HPC");
-	return NULL;
-}
-
-static char *tab_label(const struct tui *t, size_t i, bool brief)
-{
-	const char *b = brief ? brief_title(t->tab[i].w->id) : NULL;
-
-	return xasprintf("%zu %s", i + 1, b != NULL ? b : _(t->tab[i].w->title));
-}
-
-/* The tabs, titled in the current language (again after a switch, or when
- * the width calls for the other titles): full titles, or the brief ones. */
+/* The tabs, titled in the current language (again after a switch). */
 static void make_tabs(struct tui *t)
 {
 	char **labels = xcalloc(t->n_tabs ? t->n_tabs : 1, sizeof *labels);
 
 	for (size_t i = 0; i < t->n_tabs; i++)
-		labels[i] = tab_label(t, i, t->tabs_brief);
+		labels[i] = xasprintf("%zu %s", i + 1, _(t->tab[i].w->title));
 	wtabs_free(&t->tabs);
 	t->tabs = wtabs_new(&t->ui, (const char *const *)labels, t->n_tabs);
 	for (size_t i = 0; i < t->n_tabs; i++)
@@ -267,25 +236,6 @@ void tui_browse_lang_changed(struct tui *t)
 	wtable_set_empty_text(t->table, _("No GPU matches the filter (Esc clears it)"));
 	tui_refresh_table(t, false);
 	wtable_set_scroll(t->table, t->tab[t->cur].scroll);
-}
-
-void tui_browse_tabs_width(struct tui *t, int width)
-{
-	int need = 0;
-	bool brief;
-
-	/* as widgets/tabs.c lays them out: a space each side, one between */
-	for (size_t i = 0; i < t->n_tabs; i++) {
-		char *l = tab_label(t, i, false);
-		need += wtext_width(l, t->ascii) + 2 + (i > 0 ? 1 : 0);
-		free(l);
-	}
-	brief = need > width;
-	if (brief == t->tabs_brief)
-		return;
-	t->tabs_brief = brief;
-	make_tabs(t);
-	wtabs_set_active(t->tabs, t->cur);
 }
 
 void tui_browse_free(struct tui *t)

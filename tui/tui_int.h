@@ -108,7 +108,6 @@ struct tui {
 	WINDOW *inwin;              /* input only; never drawn */
 
 	struct wtabs *tabs;
-	bool tabs_brief;            /* the tabs show brief titles (browse.c) */
 	struct wtable *table;
 	struct wstatus *status;
 	struct wfkeys *fkeys;
@@ -265,10 +264,6 @@ void tui_lang_set(struct tui *t, enum i18n_lang lang);
  * cursor kept). fitpanel.c: the form's numbers and messages. order_pages.c:
  * page tabs, F-keys, panels, the order form. */
 void tui_browse_lang_changed(struct tui *t);
-/* browse.c, from the layout: full workload titles in the tabs when they fit
- * in width columns, else brief ones ("Training", "HPC"), abbreviated with
- * intent rather than cut (issue 8). */
-void tui_browse_tabs_width(struct tui *t, int width);
 void tui_fit_lang_changed(struct tui *t);
 void tui_trade_lang_changed(struct tui *t);
 

@@ -41,6 +41,8 @@ wait_joined() { # wait until the panel's joined text contains TEXT (fixed string
 }
 # The table row of a GPU (its name then a space and its architecture).
 row() { table_part | grep -E "^$1 " | head -1; }
+# The first "N GB" of a GPU's row: the memory its job needs per GPU.
+need_of() { row "$1" | grep -oE '[0-9][0-9,.]* GB' | head -1; }
 wait_row() { # GPU regex: wait until its row matches
   i=0
   while [ $i -lt 100 ]; do
@@ -186,7 +188,7 @@ compare_rows "Llama 3.1 70B preset, full, 8 GPUs" llama-3.1-70b --method full --
 tui_keys Tab Tab Tab Tab  # Enter took the preset and went on to Method
 tui_wait '▶GPUs' || fail "to the GPUs field" "$(panel_part | head -8)"
 for bad in abc -3 0 99999999 ''; do
-  before=$(row 'H200' | sed -E 's/^.{35}  *([0-9,.]+ GB).*/\1/')
+  before=$(need_of 'H200')
   tui_keys C-u
   [ -n "$bad" ] && tui_keys -l -- "$bad"
   if tui_wait 'GPUs must be a whole number from 1 to 1048576' && tui_wait '✗GPUs' &&
@@ -198,7 +200,7 @@ for bad in abc -3 0 99999999 ''; do
   s=$(tui_screen)
   # typed key by key, "99999999" passes through 999999, a valid count: that
   # is then the last valid job; the others never were valid on the way
-  now=$(row H200 | sed -E 's/^.{35}  *([0-9,.]+ GB).*/\1/')
+  now=$(need_of 'H200')
   case "$bad" in 9*) keep=true ;; *) keep=$([ "$now" = "$before" ] && echo true || echo false) ;; esac
   if printf '%s' "$s" | grep -q 'F10Quit' && printf '%s' "$s" | grep -q 'market open' &&
      printf '%s' "$now" | grep -qE '^[0-9,.]+ GB$' && [ "$keep" = true ] &&

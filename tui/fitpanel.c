@@ -4,18 +4,20 @@
  * down and drawn as a bar, GPUs needed, cost per hour at the live best ask,
  * a training run's time and cost or inference's decode speed.
  *
- * Where: beside the table on terminals of FIT_WIDE_COLS columns or more
- * (a column of FIT_SIDE_* width, full height), below it otherwise (fields
- * in a grid of cells of at least 34 columns, the table shrinks to what is left, at least
- * FIT_TABLE_MIN lines, or 2 — header and the cursor row — while the panel
+ * Where: beside the table on terminals of FIT_WIDE_COLS columns or more (a
+ * column of FIT_SIDE_* width, full height), below it otherwise (fields in a
+ * grid of cells of at least 34 columns; the table keeps what is left, at
+ * least FIT_TABLE_MIN lines, or 2 — header and cursor row — while the panel
  * is being edited on a short terminal). What does not fit is given up in a
  * fixed order (blank line, detailed answer → compact, architecture, hints,
  * then the fields scroll around the focused one), so 80×24 stays usable and
  * 200×50 shows everything.
  *
  * Keys (the panel's map below, listed by the help overlay): `f` shows and
- * focuses it, F4 shows/hides it, Esc goes back to the table (the panel
- * stays, answering for the row under the cursor). Tab/↓ and Shift-Tab/↑
+ * focuses it (again: focuses it), F4 shows/hides it, Esc goes back to the
+ * table (the panel stays, answering for the row under the cursor), `$`
+ * sorts the tab by the job's cost per hour, `b` (F5) opens the order form
+ * with the GPUs the job runs on (tui_fit_order_size). Tab/↓ and Shift-Tab/↑
  * move between fields; ←/→ or Space change a choice; text fields are GNU
  * readline (emacs keys, Ctrl-P/Ctrl-N recall that field's history; what a
  * field held when it was left is added to it). In the model field, while
@@ -26,8 +28,8 @@
  * job. Before each frame tui_fit_render() makes the current tab's view carry
  * that job (view_set_job: the "your model" columns, dimmed rows; the cursor
  * stays on its GPU), then composes the panel's lines as cells (pure; the
- * answer's lines come from tui/fitanswer.c), and
- * redraws the panel's window only when a line differs. The text fields are
+ * answer's lines come from tui/fitanswer.c), and redraws the panel's window
+ * only when a line differs. The text fields are
  * wfield widgets with the readline engine, placed over the panel's value
  * areas. Bad input leaves the last valid job in place: the answer is
  * greyed and the field says why.

@@ -136,8 +136,8 @@ static void menu_draw(struct wwidget *w)
 static unsigned menu_do(struct langmenu *m, int action)
 {
 	switch (action) {
-	case LM_UP: m->sel = m->sel > 0 ? m->sel - 1 : LANG_ITEMS - 1; break;
-	case LM_DOWN: m->sel = (m->sel + 1) % LANG_ITEMS; break;
+	case LM_UP: m->sel = m->sel > 0 ? m->sel - 1 : 0; break;
+	case LM_DOWN: m->sel = m->sel + 1 < LANG_ITEMS ? m->sel + 1 : m->sel; break;
 	case LM_FIRST: m->sel = 0; break;
 	case LM_LAST: m->sel = LANG_ITEMS - 1; break;
 	case LM_ACCEPT:

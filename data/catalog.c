@@ -42,6 +42,7 @@
 #define MAX_FILE_BYTES (16u << 20)
 #define MAX_TEXT_BYTES 2000
 #define MAX_NAME_CHARS 40
+#define MAX_SHORT_TITLE_CHARS 14 /* a narrow tab: "Image/video" */
 #define MAX_LABEL_CHARS 22
 #define MAX_NUMBER 1e7
 
@@ -836,7 +837,8 @@ static int parse_column(const struct catalog *c, struct ctx *x, const cJSON *obj
 static int parse_workload(const struct catalog *c, struct ctx *x, const cJSON *obj,
                           struct catalog_workload *w)
 {
-	static const char *const keys[] = {"id", "title", "blurb", "gpus", "columns", NULL};
+	static const char *const keys[] = {"id", "title", "short_title", "blurb", "gpus", "columns",
+					   NULL};
 	const cJSON *gpus, *cols, *item;
 	char *where = x->where != NULL ? xstrdup(x->where) : xstrdup("");
 	size_t i = 0;
@@ -848,6 +850,7 @@ static int parse_workload(const struct catalog *c, struct ctx *x, const cJSON *o
 	}
 	if (check_keys(x, obj, keys) < 0 || get_id(x, obj, "id", &w->id) < 0 ||
 	    get_text(x, obj, "title", true, false, MAX_NAME_CHARS, &w->title) < 0 ||
+	    get_text(x, obj, "short_title", true, false, MAX_SHORT_TITLE_CHARS, &w->short_title) < 0 ||
 	    get_text(x, obj, "blurb", true, false, 120, &w->blurb) < 0 ||
 	    member(x, obj, "gpus", true, &gpus) < 0 || member(x, obj, "columns", true, &cols) < 0)
 		goto out;
@@ -1068,6 +1071,7 @@ void catalog_free(struct catalog **cp)
 		struct catalog_workload *w = &c->workloads[i];
 		free(w->id);
 		free(w->title);
+		free(w->short_title);
 		free(w->blurb);
 		free(w->gpus);
 		for (size_t j = 0; j < w->n_columns; j++) {

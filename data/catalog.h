@@ -185,6 +185,7 @@ struct catalog_column {
 struct catalog_workload {
 	char *id;                   /* "training" */
 	char *title;                /* English msgid: "LLM training" */
+	char *short_title;          /* English msgid, for narrow tabs: "Training" */
 	char *blurb;                /* English msgid, one line */
 	const struct catalog_gpu **gpus; /* the rows, in the seed order */
 	size_t n_gpus;

@@ -1,13 +1,16 @@
 /*
- * Every translatable text of the catalogue's JSON files, wrapped in N_() so
- * that xgettext (make po) extracts them: the JSON labels are English msgids
- * and the view translates them with _() at run time. A unit test
- * (tests/unit/test_catalog.c) checks that this list and the texts of
+ * Every translatable text of the catalogue's JSON files (workload titles,
+ * short titles and blurbs, column labels), wrapped in N_() so that xgettext
+ * (make po) extracts them: the JSON labels are English msgids and the view
+ * translates them with _() at run time. Short workload titles are marked
+ * C_("tab", …): the browse screen looks them up with that context. A unit
+ * test (tests/unit/test_catalog.c) checks that this list and the texts of
  * data/workloads.json are the same set, so they cannot drift: when you add
- * or change a title, blurb or column label there, change it here too.
+ * or change a title, short title, blurb or column label there, change it
+ * here too.
  *
- * N_ is defined locally (it only marks strings) so that libdata, which
- * gpuxd links as well, does not depend on the i18n library.
+ * N_ and C_ are defined locally (they only mark strings) so that libdata,
+ * which gpuxd links as well, does not depend on the i18n library.
  */
 #include "data/catalog.h"
 
@@ -15,6 +18,10 @@
 
 #ifndef N_
 #define N_(s) (s)
+#endif
+/* a text with a context (xgettext -kC_:1c,2); the context is the caller's */
+#ifndef C_
+#define C_(ctx, s) (s)
 #endif
 
 const char *const catalog_labels[] = {
@@ -37,6 +44,18 @@ const char *const catalog_labels[] = {
 	/* TRANSLATORS: workload tab title; short */
 	N_("Scientific computing & HPC"),
 	N_("Simulation and HPC codes on data-centre GPUs with HBM memory."),
+
+	/* ---- short workload titles (tabs of a narrow terminal), with the
+	 * context "tab" ---- */
+	/* TRANSLATORS: tab titles used when the workloads' full titles do not
+	 * fit on one line: the six together, with "1 " … "6 ", in at most 63
+	 * columns (80-column terminal), so about 8 characters each. */
+	C_("tab", "Training"),
+	C_("tab", "Fine-tune"),
+	C_("tab", "Inference"),
+	C_("tab", "Image/video"),
+	C_("tab", "Rendering"),
+	C_("tab", "HPC"),
 
 	/* ---- column headers: at most 22 columns wide ---- */
 	/* TRANSLATORS: column header (max 22 columns) */

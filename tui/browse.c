@@ -12,7 +12,17 @@
  *
  * Which columns a tab shows, and in which order, is a list of column ids
  * (remembered in the config file); the GPU column is always first, and
- * "your model" columns (fit panel) follow it whenever the view has them.
+ * "your model" columns (fit panel) follow it whenever the view has them; the
+ * price, what a buyer compares first, is always last and stays pinned at the
+ * right edge while the others scroll (the GPU column's twin on the left).
+ *
+ * When columns are hidden the GPU column earns its width: the table cuts it
+ * to a share of the terminal, and the formatter cuts the architecture first
+ * ("B300 Blackwell U…", then "B300"), the name only after it and never below
+ * its short form ("RTX PRO 6000…", view_gpu_short_width).
+ *
+ * The tabs carry each workload's title and its short title (data/
+ * workloads.json); the tabs widget picks what fits.
  */
 #include "tui/tui_int.h"
 
@@ -68,6 +78,12 @@ static size_t gpu_index(const struct tui *t, const struct catalog_gpu *g)
 void tui_format_cell(const struct view_table *v, size_t shown_row, size_t column, int flash,
 		     struct wcells *out)
 {
+	tui_format_cell_fit(v, shown_row, column, flash, -1, out);
+}
+
+void tui_format_cell_fit(const struct view_table *v, size_t shown_row, size_t column, int flash,
+			 int width, struct wcells *out)
+{
 	const struct view_row *r = view_shown_row(v, shown_row);
 	const struct view_column *vc = &v->columns[column];
 	const struct view_cell *c = &r->cells[column];
@@ -84,8 +100,20 @@ void tui_format_cell(const struct view_table *v, size_t shown_row, size_t column
 		role = flash == 2 ? WR_FLASH : flash > 0 ? WR_FLASH_UP : WR_FLASH_DOWN;
 	wcells_add(out, c->display, role, 0);
 	if (vc->kind == VIEW_COL_GPU && c->detail != NULL) {
+		/* the architecture after the name, cut first; dropped when no
+		 * more than "Hop…" of it would show */
+		int room = width - out->width - 1;
+		struct wcells d;
+
+		if (width >= 0 && room < 4)
+			return;
+		wcells_init(&d, out->ascii);
+		wcells_add(&d, c->detail, WR_DIM, 0);
+		if (width >= 0 && d.width > room)
+			wcells_fit(&d, room, WALIGN_LEFT, WR_DIM);
 		wcells_pad(out, 1, role);
-		wcells_add(out, c->detail, WR_DIM, 0);
+		wcells_cat(out, &d);
+		wcells_free(&d);
 	}
 }
 
@@ -97,6 +125,42 @@ static void src_cell(void *ctx, size_t row, size_t col, struct wcells *out)
 	int flash = tui_flash(t, gpu_index(t, r->gpu), util_now_ms());
 
 	tui_format_cell(tb->view, row, tb->vis[col], flash, out);
+}
+
+static void src_cell_fit(void *ctx, size_t row, size_t col, int width, struct wcells *out)
+{
+	struct tui *t = ctx;
+	struct tui_tab *tb = cur_tab(t);
+	const struct view_row *r = view_shown_row(tb->view, row);
+	int flash = tui_flash(t, gpu_index(t, r->gpu), util_now_ms());
+
+	tui_format_cell_fit(tb->view, row, tb->vis[col], flash, width, out);
+}
+
+/* The GPU column is cut no narrower than the widest short form of a name. */
+static int src_frozen_min(void *ctx)
+{
+	struct tui *t = ctx;
+	const struct view_table *v = cur_tab(t)->view;
+	size_t m = 0;
+
+	for (size_t i = 0; v != NULL && i < v->n_rows; i++) {
+		size_t w = view_gpu_short_width(v->rows[i].gpu);
+		if (w > m)
+			m = w;
+	}
+	return (int)m;
+}
+
+/* The price column (always last when shown) stays at the right edge. */
+static size_t src_pinned(void *ctx)
+{
+	struct tui *t = ctx;
+	const struct tui_tab *tb = cur_tab(t);
+
+	if (tb->view == NULL || tb->n_vis < 3)
+		return 0;
+	return tb->view->columns[tb->vis[tb->n_vis - 1]].kind == VIEW_COL_PRICE ? 1 : 0;
 }
 
 /* ---- columns ------------------------------------------------------------------------------------ */
@@ -131,6 +195,15 @@ static void compute_vis(struct tui_tab *tb)
 		if (!dup)
 			tb->vis[n++] = (size_t)i;
 	}
+	/* the price last, whatever the order chosen (it is pinned there) */
+	for (size_t j = 0; j + 1 < n; j++) {
+		if (v->columns[tb->vis[j]].kind == VIEW_COL_PRICE) {
+			size_t p = tb->vis[j];
+			memmove(&tb->vis[j], &tb->vis[j + 1], (n - j - 1) * sizeof *tb->vis);
+			tb->vis[n - 1] = p;
+			break;
+		}
+	}
 	tb->n_vis = n;
 }
 
@@ -163,7 +236,9 @@ static void build_view(struct tui *t, struct tui_tab *tb)
 
 /* ---- life cycle ---------------------------------------------------------------------------------- */
 
-/* The tabs, titled in the current language (again after a switch). */
+/* The tabs, titled in the current language (again after a switch): each
+ * workload's title and, for narrow terminals, its short title (C_("tab",
+ * …), as data/labels.c marks them); the widget picks what fits. */
 static void make_tabs(struct tui *t)
 {
 	char **labels = xcalloc(t->n_tabs ? t->n_tabs : 1, sizeof *labels);
@@ -172,8 +247,12 @@ static void make_tabs(struct tui *t)
 		labels[i] = xasprintf("%zu %s", i + 1, _(t->tab[i].w->title));
 	wtabs_free(&t->tabs);
 	t->tabs = wtabs_new(&t->ui, (const char *const *)labels, t->n_tabs);
-	for (size_t i = 0; i < t->n_tabs; i++)
+	for (size_t i = 0; i < t->n_tabs; i++) {
+		char *s = xasprintf("%zu %s", i + 1, C_("tab", t->tab[i].w->short_title));
+		wtabs_set_short(t->tabs, i, s);
+		free(s);
 		free(labels[i]);
+	}
 	free(labels);
 }
 
@@ -181,7 +260,8 @@ void tui_browse_init(struct tui *t)
 {
 	struct wtable_source src = {
 		.ctx = t, .rows = src_rows, .cols = src_cols, .header = src_header,
-		.cell = src_cell, .align = src_align,
+		.cell = src_cell, .align = src_align, .cell_fit = src_cell_fit,
+		.frozen_min = src_frozen_min, .pinned = src_pinned,
 	};
 
 	t->n_tabs = t->cat->n_workloads;
@@ -409,9 +489,10 @@ void tui_columns_open(struct tui *t)
 	for (size_t i = 0; i < v->n_columns; i++)
 		if (v->columns[i].kind == VIEW_COL_GPU)
 			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, true, true };
-	for (size_t k = 0; k < tb->n_col_ids; k++) {
-		int i = view_column_index(v, tb->col_ids[k]);
-		if (i >= 0 && v->columns[i].kind != VIEW_COL_GPU && v->columns[i].kind < VIEW_COL_JOB_MEM)
+	/* the shown columns in the order shown (the price last) */
+	for (size_t k = 0; k < tb->n_vis; k++) {
+		size_t i = tb->vis[k];
+		if (v->columns[i].kind != VIEW_COL_GPU && v->columns[i].kind < VIEW_COL_JOB_MEM)
 			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, true, false };
 	}
 	for (size_t i = 0; i < v->n_columns; i++) {

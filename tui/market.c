@@ -12,6 +12,11 @@
  * A price that changed between two replies flashes for TUI_FLASH_MS
  * (per GPU, with its direction), decided here by comparing the two replies,
  * so every tab agrees on what is flashing.
+ *
+ * The status bar says it all in segments with priorities (PRIO_*): on a
+ * narrow terminal "market open" and the balance go first, a stale marker and
+ * the prices' age never (they are cut if they must), and the exchange is not
+ * named twice when the stale reason names it.
  */
 #include "tui/tui_int.h"
 
@@ -220,6 +225,21 @@ static const char *state_name(enum api_market_state s)
 	return "?";
 }
 
+/* Status segments, most important last to go: stale data and its age are
+ * never dropped (cut if they must); then a message the user just caused, a
+ * filter that hides rows, the exchange, a market that is not open, the
+ * prices' age, the balance, and "market open" (the usual state) first. */
+enum {
+	PRIO_MSG = WSTATUS_HIGH + 10,
+	PRIO_FILTER = WSTATUS_HIGH - 5,
+	PRIO_EXCHANGE = WSTATUS_HIGH - 10,
+	PRIO_MARKET_SHUT = WSTATUS_HIGH - 15,
+	PRIO_UPDATED = WSTATUS_NORMAL + 5,
+	PRIO_BALANCE = WSTATUS_NORMAL - 20,
+	PRIO_MARKET_OPEN = WSTATUS_LOW,
+	FILTER_SHOWN = 16,          /* columns of the filter's text quoted */
+};
+
 void tui_status_update(struct tui *t, int64_t now)
 {
 	struct wstatus *s = t->status;
@@ -227,34 +247,41 @@ void tui_status_update(struct tui *t, int64_t now)
 	char *x;
 
 	wstatus_begin(s);
+	if (t->api != NULL && t->m.stale) {
+		x = xasprintf(_("STALE: %s"), t->m.stale_reason ? t->m.stale_reason : "?");
+		wstatus_add_prio(s, x, WR_STATUS_ERROR, false, WSTATUS_KEEP);
+		free(x);
+	}
 	if (t->msg != NULL && now < t->msg_until)
-		wstatus_add(s, t->msg, WR_STATUS_WARN, false);
+		wstatus_add_prio(s, t->msg, WR_STATUS_WARN, false, PRIO_MSG);
 	if (t->api == NULL) {
-		wstatus_add(s, t->api_error ? t->api_error
-				: _("no exchange yet: the catalogue without prices"),
-			    WR_STATUS_WARN, false);
+		wstatus_add_prio(s, t->api_error ? t->api_error
+				     : _("no exchange yet: the catalogue without prices"),
+				 WR_STATUS_WARN, false, WSTATUS_KEEP);
 	} else {
 		bool local = api_client_is_local_demo(t->api);
-		wstatus_add(s, local ? _("local demo exchange") : api_client_label(t->api),
-			    local ? WR_STATUS_WARN : WR_STATUS, false);
-		if (t->m.stale) {
-			x = xasprintf(_("STALE: %s"), t->m.stale_reason ? t->m.stale_reason : "?");
-			wstatus_add(s, x, WR_STATUS_ERROR, false);
-			free(x);
-		}
+		const char *label = local ? _("local demo exchange") : api_client_label(t->api);
+		/* a stale reason names the exchange already: not twice */
+		if (!t->m.stale || t->m.stale_reason == NULL || strstr(t->m.stale_reason, label) == NULL)
+			wstatus_add_prio(s, label, local ? WR_STATUS_WARN : WR_STATUS, false,
+					 PRIO_EXCHANGE);
 		if (t->m.have_market)
-			wstatus_add(s, state_name(t->m.state), WR_STATUS, false);
+			wstatus_add_prio(s, state_name(t->m.state), WR_STATUS, false,
+					 t->m.state == API_MARKET_OPEN ? PRIO_MARKET_OPEN
+								       : PRIO_MARKET_SHUT);
 		if (t->m.balance != NULL) {
 			x = xasprintf(_("balance %s"), t->m.balance);
-			wstatus_add(s, x, WR_STATUS, false);
+			wstatus_add_prio(s, x, WR_STATUS, false, PRIO_BALANCE);
 			free(x);
 		}
 	}
 	if (tb->filter != NULL && t->filter == NULL) {
 		char *n = tui_count_text(t);
-		x = xasprintf(_("filter \"%s\": %s"), tb->filter, n);
-		wstatus_add(s, x, WR_STATUS, false);
+		char *f = view_text_cut(tb->filter, FILTER_SHOWN, t->ascii);
+		x = xasprintf(_("filter \"%s\": %s"), f, n);
+		wstatus_add_prio(s, x, WR_STATUS, false, PRIO_FILTER);
 		free(x);
+		free(f);
 		free(n);
 	}
 	if (t->api != NULL) {
@@ -262,10 +289,13 @@ void tui_status_update(struct tui *t, int64_t now)
 			long ago = (long)((now - t->m.updated_ms) / 1000);
 			x = xasprintf(P_("prices updated %ld s ago", "prices updated %ld s ago",
 					 (unsigned long)ago), ago);
-			wstatus_add(s, x, t->m.stale ? WR_STATUS_ERROR : WR_STATUS, true);
+			if (t->m.stale)
+				wstatus_add_prio(s, x, WR_STATUS_ERROR, true, WSTATUS_KEEP);
+			else
+				wstatus_add_prio(s, x, WR_STATUS, true, PRIO_UPDATED);
 			free(x);
 		} else if (!t->m.stale) {
-			wstatus_add(s, _("waiting for prices"), WR_STATUS, true);
+			wstatus_add_prio(s, _("waiting for prices"), WR_STATUS, true, PRIO_UPDATED);
 		}
 	}
 	wstatus_commit(s);

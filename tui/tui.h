@@ -58,5 +58,11 @@ int tui_run(const struct tui_options *opts);
  * 2; 0 none), the GPU's architecture WR_DIM after its name. */
 void tui_format_cell(const struct view_table *v, size_t shown_row, size_t column, int flash,
 		     struct wcells *out);
+/* The same, for a column `width` terminal columns wide (-1: no limit): the
+ * GPU column shortens its architecture first ("B300 Blackwell U…") and
+ * leaves it out when less than "Hop…" of it would show; other cells are as
+ * tui_format_cell makes them (the table cuts what is still too wide). */
+void tui_format_cell_fit(const struct view_table *v, size_t shown_row, size_t column, int flash,
+			 int width, struct wcells *out);
 
 #endif

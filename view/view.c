@@ -394,7 +394,7 @@ static void fill_cell(const struct view_table *t, struct view_row *r, size_t col
 		c->raw = VIEW_RAW_TEXT;
 		c->text = r->gpu->name;
 		c->display = xstrdup(r->gpu->name);
-		c->detail = r->gpu->arch != NULL ? xstrdup(r->gpu->arch) : NULL;
+		c->detail = view_gpu_detail(r->gpu);
 		break;
 	case VIEW_COL_FIELD:
 		fill_field(t, c, vc->source, r->gpu);

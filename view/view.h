@@ -55,6 +55,18 @@ size_t view_text_width(const char *utf8);
  * "…" ("~" when ascii). */
 char *view_text_cut(const char *utf8, size_t cols, bool ascii);
 
+/* ---- GPU names (view/gpuname.c) ------------------------------------------------ */
+
+/* The architecture to show after a GPU's name (malloc'ed), or NULL when there
+ * is none or the name already says it ("RTX PRO 6000 Blackwell", "RTX 6000
+ * Ada": no "Blackwell"/"Ada Lovelace" after them). The GPU column's detail. */
+char *view_gpu_detail(const struct catalog_gpu *g);
+/* The narrowest a GPU's name may be cut to on screen, in terminal columns:
+ * its short form, the name without trailing words that repeat its
+ * architecture, plus one column for "…" ("RTX PRO 6000…": 13); a name
+ * without such words cannot be cut (its full width). */
+size_t view_gpu_short_width(const struct catalog_gpu *g);
+
 /* ---- live prices ----------------------------------------------------------- */
 
 /* Best ask of one GPU: US cents per GPU-hour, or -1 when there is no ask. */
@@ -126,8 +138,8 @@ struct view_cell {
 	const char *text;         /* VIEW_RAW_TEXT: points into the catalogue */
 	bool flag;
 	char *display;            /* localized text, owned; never NULL */
-	char *detail;             /* secondary text (GPU column: the architecture)
-	                             or NULL; owned */
+	char *detail;             /* secondary text (GPU column: the architecture,
+	                             unless the name says it) or NULL; owned */
 	enum view_align align;
 	unsigned flags;
 };

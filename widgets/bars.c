@@ -1,7 +1,8 @@
 /*
- * The one-line bars: the status bar (segments of text with roles, left ones
- * joined by " · ", right ones right-aligned and the first to go when space
- * runs out) and the F-key bar (htop's FunctionBar: "F1" in the key role,
+ * The one-line bars: the status bar (segments of text with roles and
+ * priorities, left ones joined by " · ", right ones right-aligned; when space
+ * runs out the least important go first, and what must stay — stale data —
+ * is cut rather than dropped) and the F-key bar (htop's FunctionBar: "F1" in the key role,
  * "Help" in the label role, each item padded to a common width).
  *
  * The status bar is rebuilt by its owner every tick (begin/add/commit), but
@@ -23,16 +24,13 @@ static void segs_free(struct wstatus_seg *s, size_t n)
 		free(s[i].text);
 }
 
-void wstatus_render_line(const struct wstatus *s, int width, struct wcells *out)
+/* Segments of one side (kept ones only) joined by " · ". */
+static void join(const struct wstatus *s, const bool *keep, bool right, struct wcells *out)
 {
-	struct wcells right;
 	bool first = true;
 
-	wcells_reset(out);
-	out->ascii = s->base.ui->ascii;
-	wcells_pad(out, 1, WR_STATUS);
 	for (size_t i = 0; i < s->n; i++) {
-		if (s->seg[i].right)
+		if (s->seg[i].right != right || !keep[i])
 			continue;
 		if (!first) {
 			wcells_pad(out, 1, WR_STATUS);
@@ -42,26 +40,65 @@ void wstatus_render_line(const struct wstatus *s, int width, struct wcells *out)
 		wcells_add(out, s->seg[i].text, s->seg[i].role, 0);
 		first = false;
 	}
+}
+
+/* Width of the line with the kept segments: " left  right ". */
+static int line_width(const struct wstatus *s, const bool *keep, struct wcells *tmp)
+{
+	int w;
+
+	wcells_reset(tmp);
+	join(s, keep, false, tmp);
+	w = 1 + tmp->width;
+	wcells_reset(tmp);
+	join(s, keep, true, tmp);
+	if (tmp->width > 0)
+		w += 2 + tmp->width + 1;
+	return w;
+}
+
+void wstatus_render_line(const struct wstatus *s, int width, struct wcells *out)
+{
+	struct wcells right;
+	bool *keep = xcalloc(s->n ? s->n : 1, sizeof *keep);
+
+	for (size_t i = 0; i < s->n; i++)
+		keep[i] = true;
+	wcells_reset(out);
+	out->ascii = s->base.ui->ascii;
 	wcells_init(&right, out->ascii);
-	first = true;
-	for (size_t i = 0; i < s->n; i++) {
-		if (!s->seg[i].right)
-			continue;
-		if (!first) {
-			wcells_pad(&right, 1, WR_STATUS);
-			wcells_add_sym(&right, WSYM_SEP, WR_STATUS, 0);
-			wcells_pad(&right, 1, WR_STATUS);
-		}
-		wcells_add(&right, s->seg[i].text, s->seg[i].role, 0);
-		first = false;
+	/* drop the least important segments until the rest fits (the last one
+	 * left is cut rather than dropped: the bar is never blank) */
+	for (size_t kept = s->n; kept > 1 && line_width(s, keep, &right) > width; kept--) {
+		size_t drop = SIZE_MAX;
+		for (size_t i = 0; i < s->n; i++)
+			if (keep[i] && s->seg[i].prio < WSTATUS_KEEP &&
+			    (drop == SIZE_MAX || s->seg[i].prio <= s->seg[drop].prio))
+				drop = i;
+		if (drop == SIZE_MAX)
+			break;
+		keep[drop] = false;
+	}
+	wcells_pad(out, 1, WR_STATUS);
+	join(s, keep, false, out);
+	wcells_reset(&right);
+	join(s, keep, true, &right);
+	if (out->width == 1 && right.width > 0) {
+		/* only a right segment is left: it takes the whole bar */
+		wcells_cat(out, &right);
+		wcells_reset(&right);
 	}
 	if (right.width > 0)
 		wcells_pad(&right, 1, WR_STATUS);
-	if (right.width > 0 && out->width + 2 + right.width <= width) {
+	if (right.width > 0 && right.width + 2 + 2 <= width) {
+		/* what must stay and is too long: the left side is cut */
+		if (out->width + 2 + right.width > width)
+			wcells_fit(out, width - 2 - right.width, WALIGN_LEFT, WR_STATUS);
 		wcells_pad(out, width - out->width - right.width, WR_STATUS);
 		wcells_cat(out, &right);
 	}
 	wcells_free(&right);
+	free(keep);
 	wcells_fit(out, width, WALIGN_LEFT, WR_STATUS);
 }
 
@@ -116,13 +153,21 @@ void wstatus_begin(struct wstatus *s)
 
 void wstatus_add(struct wstatus *s, const char *text, enum wrole role, bool right)
 {
+	int prio = role == WR_STATUS_ERROR ? WSTATUS_KEEP
+		 : role == WR_STATUS_WARN ? WSTATUS_HIGH : WSTATUS_NORMAL;
+
+	wstatus_add_prio(s, text, role, right, prio);
+}
+
+void wstatus_add_prio(struct wstatus *s, const char *text, enum wrole role, bool right, int prio)
+{
 	if (text == NULL || text[0] == '\0')
 		return;
 	if (s->n_next == s->cap_next) {
 		s->cap_next = s->cap_next ? s->cap_next * 2 : 8;
 		s->next = xreallocarray(s->next, s->cap_next, sizeof *s->next);
 	}
-	s->next[s->n_next++] = (struct wstatus_seg){ xstrdup(text), role, right };
+	s->next[s->n_next++] = (struct wstatus_seg){ xstrdup(text), role, right, prio };
 }
 
 void wstatus_commit(struct wstatus *s)
@@ -131,7 +176,7 @@ void wstatus_commit(struct wstatus *s)
 
 	for (size_t i = 0; same && i < s->n; i++)
 		same = s->seg[i].role == s->next[i].role && s->seg[i].right == s->next[i].right &&
-		       strcmp(s->seg[i].text, s->next[i].text) == 0;
+		       s->seg[i].prio == s->next[i].prio && strcmp(s->seg[i].text, s->next[i].text) == 0;
 	if (same) {
 		wstatus_begin(s);
 		return;

@@ -10,8 +10,17 @@
  *     GPU column   ‹ col  col  col  ›
  *     ^frozen_w    ^ " ‹ " gap        ^ " ›" when columns are hidden right
  *
- * The markers are drawn on the header line only. Cells come from the owner's
- * formatter (struct wtable_source), are cut or padded to their column, and
+ * or, with a pinned last column (the price) while columns are hidden:
+ *
+ *     GPU column   ‹ col  col       ›  Price/h
+ *                                   ^ right_x  ^ pin_x = width - its width
+ *
+ * While columns are hidden the frozen column is cut to a share of the width
+ * (not below the floor its owner gives: the GPU names' short form), and
+ * pinned columns stay at the right edge, so → never moves them. The markers
+ * are drawn on the header line only. Cells come from the owner's formatter
+ * (struct wtable_source; cell_fit when a cell shortens itself better than by
+ * cutting its end), are cut or padded to their column, and
  * the cursor row is recoloured (keeping flash roles, so a price that changes
  * under the cursor still flashes). The cursor row's bar ends with the last
  * column rather than at the window's edge: moving the cursor then rewrites
@@ -27,23 +36,43 @@
 
 /* ---- layout (pure) ----------------------------------------------------------- */
 
-static bool tail_fits(const int *nat, size_t ncols, size_t from, int start, int width)
+/* Whether columns [from, to) fit between start and limit. */
+static bool tail_fits(const int *nat, size_t from, size_t to, int start, int limit)
 {
 	int x = start;
 
-	for (size_t i = from; i < ncols; i++)
+	for (size_t i = from; i < to; i++)
 		x += nat[i] + (i > from ? WTABLE_GAP : 0);
-	return x <= width;
+	return x <= limit;
 }
 
-size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width,
-		     struct wtable_layout *out, int *col_x, int *col_w)
+/* Columns [from, to) side by side from x while they fit before limit. */
+static size_t place_run(const int *nat, size_t from, size_t to, int x, int limit,
+			struct wtable_layout *out, int *col_x, int *col_w)
 {
-	int fw, cap, start, x;
+	size_t end = from;
+
+	for (size_t i = from; i < to; i++) {
+		if (x + nat[i] > limit)
+			break;
+		col_x[i] = x;
+		col_w[i] = nat[i];
+		out->used = x + nat[i];
+		end = i + 1;
+		x += nat[i] + WTABLE_GAP;
+	}
+	return end;
+}
+
+size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width, int frozen_min,
+		     size_t pinned, struct wtable_layout *out, int *col_x, int *col_w)
+{
+	int fw, cap, start, limit, pin_w = 0;
+	size_t send;            /* scrollable columns are [1, send) */
 
 	memset(out, 0, sizeof *out);
 	out->width = width;
-	out->left_x = out->right_x = -1;
+	out->left_x = out->right_x = out->pin_x = -1;
 	out->first = out->end = 1;
 	for (size_t i = 0; i < ncols; i++) {
 		col_x[i] = -1;
@@ -69,17 +98,44 @@ size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width,
 		cap = WTABLE_MIN_FROZEN < width ? WTABLE_MIN_FROZEN : width;
 	if (fw > cap)
 		fw = cap;
+	if (!tail_fits(nat, 1, ncols, fw + WTABLE_FROZEN_GAP, width)) {
+		/* columns will be hidden: the frozen one earns its width */
+		int rel = width * WTABLE_FROZEN_PCT / 100;
+		if (rel < frozen_min)
+			rel = frozen_min;
+		if (rel < WTABLE_MIN_FROZEN)
+			rel = WTABLE_MIN_FROZEN;
+		if (fw > rel)
+			fw = rel;
+		/* pinned columns: only with room for them and 6 columns of another */
+		if (pinned >= ncols - 1 || tail_fits(nat, 1, ncols, fw + WTABLE_FROZEN_GAP, width))
+			pinned = 0;
+		for (size_t i = ncols - pinned; i < ncols; i++)
+			pin_w += nat[i] + (i > ncols - pinned ? WTABLE_GAP : 0);
+		if (pinned > 0 && fw + WTABLE_FROZEN_GAP + 6 + WTABLE_FROZEN_GAP + pin_w > width)
+			pinned = 0;
+	} else {
+		pinned = 0;
+	}
 	col_x[0] = 0;
 	col_w[0] = fw;
 	out->frozen_w = fw;
 	out->used = fw;
+	send = ncols - pinned;
+	start = fw + WTABLE_FROZEN_GAP;
+	if (pinned > 0) {
+		out->pinned = pinned;
+		out->pin_x = width - pin_w;
+		limit = out->pin_x - WTABLE_FROZEN_GAP; /* " › " before the pinned */
+	} else {
+		limit = width - 2;                      /* " ›" at the edge */
+	}
 
 	if (scroll < 1)
 		scroll = 1;
-	if (scroll > ncols - 1)
-		scroll = ncols - 1;
-	start = fw + WTABLE_FROZEN_GAP;
-	while (scroll > 1 && tail_fits(nat, ncols, scroll - 1, start, width))
+	if (scroll > send - 1)
+		scroll = send - 1;
+	while (scroll > 1 && tail_fits(nat, scroll - 1, send, start, pinned ? limit : width))
 		scroll--;
 	out->first = out->end = scroll;
 	out->more_left = scroll > 1;
@@ -90,30 +146,11 @@ size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width,
 	}
 	if (out->more_left)
 		out->left_x = fw + 1;
-
-	if (tail_fits(nat, ncols, scroll, start, width)) {
-		x = start;
-		for (size_t i = scroll; i < ncols; i++) {
-			col_x[i] = x;
-			col_w[i] = nat[i];
-			out->used = x + nat[i];
-			x += nat[i] + WTABLE_GAP;
-		}
-		out->end = ncols;
+	if (!pinned && tail_fits(nat, scroll, send, start, width)) {
+		out->end = place_run(nat, scroll, send, start, width, out, col_x, col_w);
 		return scroll;
 	}
-	/* some columns are hidden on the right: keep room for " ›" */
-	int limit = width - 2;
-	x = start;
-	for (size_t i = scroll; i < ncols; i++) {
-		if (x + nat[i] > limit)
-			break;
-		col_x[i] = x;
-		col_w[i] = nat[i];
-		out->used = x + nat[i];
-		out->end = i + 1;
-		x += nat[i] + WTABLE_GAP;
-	}
+	out->end = place_run(nat, scroll, send, start, limit, out, col_x, col_w);
 	if (out->end == scroll && limit - start >= 1) {
 		/* the first column alone is too wide: show it cut */
 		col_x[scroll] = start;
@@ -121,9 +158,14 @@ size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width,
 		out->used = limit;
 		out->end = scroll + 1;
 	}
-	out->more_right = out->end < ncols;
-	if (out->more_right)
+	out->more_right = out->end < send;
+	if (pinned > 0) {
+		place_run(nat, send, ncols, out->pin_x, width, out, col_x, col_w);
+		if (out->more_right)
+			out->right_x = out->pin_x - 2;
+	} else if (out->more_right) {
 		out->right_x = width - 1;
+	}
 	return scroll;
 }
 
@@ -176,11 +218,11 @@ static void relayout(struct wtable *t)
 {
 	if (t->ncols == 0) {
 		memset(&t->lay, 0, sizeof t->lay);
-		t->lay.left_x = t->lay.right_x = -1;
+		t->lay.left_x = t->lay.right_x = t->lay.pin_x = -1;
 		return;
 	}
-	t->scroll = wtable_layout(t->nat, t->ncols, t->scroll, t->base.w, &t->lay, t->col_x,
-				  t->col_w);
+	t->scroll = wtable_layout(t->nat, t->ncols, t->scroll, t->base.w, t->frozen_min,
+				  t->pinned, &t->lay, t->col_x, t->col_w);
 }
 
 void wtable_reload(struct wtable *t, bool keep_widths)
@@ -216,6 +258,8 @@ void wtable_reload(struct wtable *t, bool keep_widths)
 		if (w > t->nat[c])
 			t->nat[c] = w;
 	}
+	t->frozen_min = t->src.frozen_min ? t->src.frozen_min(t->src.ctx) : 0;
+	t->pinned = t->src.pinned ? t->src.pinned(t->src.ctx) : 0;
 	if (t->scroll < 1)
 		t->scroll = 1;
 	keep_visible(t);
@@ -240,6 +284,7 @@ void wtable_render_line(struct wtable *t, size_t row, int width, struct wcells *
 		relayout(t);
 		t->base.w = saved;
 	}
+	bool marked = false;    /* the › marker is drawn */
 	for (size_t c = 0; c < t->ncols; c++) {
 		int cx = t->col_x[c], cw = t->col_w[c];
 		if (cx < 0 || cw <= 0)
@@ -249,6 +294,13 @@ void wtable_render_line(struct wtable *t, size_t row, int width, struct wcells *
 			if (c == t->lay.first && t->lay.more_left && header) {
 				wcells_pad(out, t->lay.left_x - out->width, base);
 				wcells_add_sym(out, WSYM_MORE_LEFT, WR_MARKER, 0);
+			}
+			if (header && t->lay.more_right && !marked && t->lay.right_x < cx &&
+			    t->lay.right_x >= out->width) {
+				/* columns hidden before the pinned ones */
+				wcells_pad(out, t->lay.right_x - out->width, base);
+				wcells_add_sym(out, WSYM_MORE_RIGHT, WR_MARKER, 0);
+				marked = true;
 			}
 			wcells_pad(out, cx - out->width, base);
 		}
@@ -274,13 +326,16 @@ void wtable_render_line(struct wtable *t, size_t row, int width, struct wcells *
 			}
 			wcells_fit(&t->tmp, cw, col_align(t, c), r);
 		} else {
-			t->src.cell(t->src.ctx, row, c, &t->tmp);
+			if (t->src.cell_fit != NULL)
+				t->src.cell_fit(t->src.ctx, row, c, cw, &t->tmp);
+			else
+				t->src.cell(t->src.ctx, row, c, &t->tmp);
 			wcells_fit(&t->tmp, cw, col_align(t, c), base);
 		}
 		wcells_cat(out, &t->tmp);
 	}
 	if (header) {
-		if (t->lay.more_right && t->lay.right_x >= out->width) {
+		if (t->lay.more_right && !marked && t->lay.right_x >= out->width) {
 			wcells_pad(out, t->lay.right_x - out->width, base);
 			wcells_add_sym(out, WSYM_MORE_RIGHT, WR_MARKER, 0);
 		}
@@ -347,16 +402,16 @@ void wtable_set_scroll(struct wtable *t, size_t col)
 void wtable_show_column(struct wtable *t, size_t col)
 {
 	relayout(t);
-	if (col == 0 || col >= t->ncols || (col >= t->lay.first && col < t->lay.end))
-		return;
+	if (col == 0 || col >= t->ncols || t->col_w[col] > 0)
+		return; /* the frozen, a pinned or a shown column */
 	if (col < t->lay.first) {
 		t->scroll = col;
 	} else {
 		/* the smallest scroll that shows col */
-		while (t->scroll < col) {
+		for (size_t guard = 0; t->scroll < col && guard < t->ncols; guard++) {
 			t->scroll++;
 			relayout(t);
-			if (col < t->lay.end)
+			if (t->col_w[col] > 0)
 				break;
 		}
 	}
@@ -472,7 +527,7 @@ static unsigned table_handle(struct wwidget *w, const struct wevent *ev)
 	if (ly == 0) {
 		if (t->lay.more_left && lx >= t->lay.left_x - 1 && lx <= t->lay.left_x + 1)
 			return wtable_do(t, WTABLE_LEFT);
-		if (t->lay.more_right && lx >= t->lay.right_x - 1)
+		if (t->lay.more_right && lx >= t->lay.right_x - 1 && lx <= t->lay.right_x + 1)
 			return wtable_do(t, WTABLE_RIGHT);
 		int c = wtable_column_at(t, lx);
 		if (c < 0)
@@ -523,7 +578,7 @@ struct wtable *wtable_new(const struct wui *ui, const struct wtable_source *src)
 	t->scroll = 1;
 	wcells_init(&t->tmp, ui->ascii);
 	wcells_init(&t->line, ui->ascii);
-	t->lay.left_x = t->lay.right_x = -1;
+	t->lay.left_x = t->lay.right_x = t->lay.pin_x = -1;
 	wtable_reload(t, false);
 	return t;
 }

@@ -367,6 +367,17 @@ struct wtable_source {
 	void (*header)(void *ctx, size_t col, struct wcells *out);
 	void (*cell)(void *ctx, size_t row, size_t col, struct wcells *out);
 	enum walign (*align)(void *ctx, size_t col);  /* NULL: left */
+	/* Optional. The cell drawn at most `width` columns wide (it arrives
+	 * empty), for a column that shortens better than by cutting its end: the
+	 * GPU column cuts the architecture before the name. NULL: cell(), cut. */
+	void (*cell_fit)(void *ctx, size_t row, size_t col, int width, struct wcells *out);
+	/* Optional. The narrowest column 0 may be cut to (the GPU names' short
+	 * form) when other columns are hidden; NULL or 0: no floor. */
+	int (*frozen_min)(void *ctx);
+	/* Optional. How many of the last columns stay pinned at the right edge
+	 * while the others scroll (the price, as the GPU column stays on the
+	 * left); NULL: none. */
+	size_t (*pinned)(void *ctx);
 };
 
 enum {
@@ -374,6 +385,8 @@ enum {
 	WTABLE_FROZEN_GAP = 3,  /* between the frozen column and the rest: " ‹ " */
 	WTABLE_MAX_COL = 40,    /* no column is wider than this */
 	WTABLE_MIN_FROZEN = 6,  /* the frozen column is cut no narrower than this */
+	WTABLE_FROZEN_PCT = 30, /* ... and no wider than this % of the width (or
+	                           its floor) while other columns are hidden */
 };
 
 /* Which columns are shown for a width (pure; see wtable_layout()). */
@@ -384,6 +397,9 @@ struct wtable_layout {
 	bool more_left;         /* columns 1..first-1 are hidden: ‹ at left_x */
 	bool more_right;        /* columns end.. are hidden: › at right_x */
 	int left_x, right_x;    /* marker positions, -1 when none */
+	size_t pinned;          /* the last `pinned` columns are at pin_x, the
+	                           right edge (0: none pinned) */
+	int pin_x;              /* -1 when none */
 	int used;               /* columns used by the shown columns */
 };
 
@@ -391,10 +407,15 @@ struct wtable_layout {
  * column) in `width` terminal columns, scrolled so that scrollable column
  * `scroll` (>= 1) comes first; scroll is clamped, and pulled left while the
  * columns before it would fit too (so widening the terminal reveals them).
- * Fills col_x[i]/col_w[i] (arrays of ncols) with each column's position and
- * width, -1/0 for hidden columns. Returns the effective scroll. Pure. */
-size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width,
-		     struct wtable_layout *out, int *col_x, int *col_w);
+ * When not every column fits: column 0 is cut to WTABLE_FROZEN_PCT % of the
+ * width, but not below frozen_min (nor wider than leaves 8 columns or half
+ * the width to the others), and the last `pinned` columns (if there is room
+ * for them and one other column) stay at the right edge, after the › marker,
+ * while columns 1 .. ncols-pinned-1 scroll. Fills col_x[i]/col_w[i] (arrays
+ * of ncols) with each column's position and width, -1/0 for hidden columns.
+ * Returns the effective scroll. Pure. */
+size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width, int frozen_min,
+		     size_t pinned, struct wtable_layout *out, int *col_x, int *col_w);
 
 struct wtable {
 	struct wwidget base;
@@ -412,6 +433,8 @@ struct wtable {
 	int *nat;               /* natural widths, ncols */
 	int *col_x, *col_w;
 	size_t ncols, nat_cap;
+	int frozen_min;         /* from the source at the last reload */
+	size_t pinned;
 	struct wtable_layout lay;
 	struct wcells tmp, line;
 };
@@ -456,17 +479,27 @@ void wtable_render_line(struct wtable *t, size_t row, int width, struct wcells *
 struct wtabs {
 	struct wwidget base;
 	char **labels;
+	char **shorts;           /* short labels, NULL entries: none */
 	size_t n;
 	size_t active;
 	size_t clicked;          /* W_ACTION: the tab clicked */
 	int *x, *w;              /* last layout, for clicks */
 };
 
-/* Tabs with these labels (copied), e.g. "1 Training". */
+/* Tabs with these labels (copied), e.g. "1 LLM training". */
 struct wtabs *wtabs_new(const struct wui *ui, const char *const *labels, size_t n);
 void wtabs_free(struct wtabs **t);
 void wtabs_set_active(struct wtabs *t, size_t i);
-/* Lay the tabs out in `width` columns (pure): fills x[]/w[] (n entries). */
+/* Give tab i a short label (copied), e.g. "1 Training", used when the full
+ * labels do not fit. NULL removes it. */
+void wtabs_set_short(struct wtabs *t, size_t i, const char *label);
+/* Lay the tabs out in `width` columns (pure): fills x[]/w[] (n entries).
+ * The first that fits of: every full label; the active tab's full label and
+ * the others' short ones; every short label; the active short label whole
+ * and the others cut alike (no shorter than "2 Fi…"); the active short label
+ * and the others' numbers; numbers only. A tab of width w shows its full
+ * label if it fits in w - 2 columns, else its short one, cut if need be; a
+ * tab of width 1 shows its label's first character (its number). */
 void wtabs_layout(const struct wtabs *t, int width, int *x, int *w);
 
 /* ---- status bar ------------------------------------------------------------------------------ */
@@ -475,6 +508,17 @@ struct wstatus_seg {
 	char *text;
 	enum wrole role;
 	bool right;             /* right-aligned group */
+	int prio;               /* higher stays longer; WSTATUS_KEEP: never dropped */
+};
+
+/* Priorities of status segments: when the bar is too narrow, the segment of
+ * lowest priority goes first (the last added among equals); WSTATUS_KEEP
+ * segments (stale data) are never dropped, the left ones are cut with "…". */
+enum {
+	WSTATUS_LOW = 10,
+	WSTATUS_NORMAL = 50,
+	WSTATUS_HIGH = 80,
+	WSTATUS_KEEP = 100,
 };
 
 struct wstatus {
@@ -488,10 +532,14 @@ struct wstatus {
 struct wstatus *wstatus_new(const struct wui *ui);
 void wstatus_free(struct wstatus **s);
 /* Build the next contents: begin, add segments, commit. Left segments are
- * joined by " · "; right ones are right-aligned and dropped first when space
- * runs out. Commit marks the bar dirty only when the contents changed. */
+ * joined by " · "; right ones are right-aligned, two columns at least after
+ * the left ones. When space runs out segments are dropped by priority (see
+ * WSTATUS_*). Commit marks the bar dirty only when the contents changed. */
 void wstatus_begin(struct wstatus *s);
+/* A segment of priority WSTATUS_KEEP for WR_STATUS_ERROR, WSTATUS_HIGH for
+ * WR_STATUS_WARN, else WSTATUS_NORMAL. */
 void wstatus_add(struct wstatus *s, const char *text, enum wrole role, bool right);
+void wstatus_add_prio(struct wstatus *s, const char *text, enum wrole role, bool right, int prio);
 void wstatus_commit(struct wstatus *s);
 /* Render the bar's line into out (pure; for tests). */
 void wstatus_render_line(const struct wstatus *s, int width, struct wcells *out);

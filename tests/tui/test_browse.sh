@@ -116,20 +116,62 @@ last2=$(rows | tail -2 | awk '{print $1}' | tr '\n' ' ')
 expect_eq "BF16 descending: Not published still last" "$last2" "B200 B300 "
 expect_match "BF16 descending: 1,307 TFLOPS first" "$(rows | head -1)" '^MI3'
 
-# ---- ← → keep the GPU column and reveal the next columns -------------------------
+# ---- ← → keep the GPU column and reveal the next columns; the price stays -----------
 open_tui 80 24
 tui_wait 'H200 Hopper' || fail "table at 80x24"
-expect_match "80 columns: the price column is hidden at first" "$(header | grep -c 'Price/h')" '^0$'
+# the price is what a buyer compares: pinned at the right edge, as the GPU
+# column is at the left, with › before it while columns between are hidden
+expect_match "80 columns: the price column shows at once, at the right edge" "$(header)" '› +Price/h$'
+expect_match "80 columns: each row ends with its price" "$(rows | grep 'H200')" '\$[0-9]+\.[0-9][0-9]$'
 k=0
-while [ $k -lt 10 ] && ! header | grep -q 'Price/h'; do tui_keys l; sleep 0.1; k=$((k + 1)); done
-expect_match "→ reveals the price column" "$(header)" 'Price/h'
+while [ $k -lt 10 ] && ! header | grep -q 'Full training, 8 GPUs'; do tui_keys l; sleep 0.1; k=$((k + 1)); done
+expect_match "→ reveals the last columns" "$(header)" 'Full training, 8 GPUs'
 expect_match "→ keeps the GPU column first" "$(header)" '^GPU +‹'
+expect_match "→ keeps the price at the right edge" "$(header)" 'Price/h$'
 expect_match "→ keeps the GPU names in the rows" "$(rows | head -1)" '^B300 Blackwell Ultra'
 expect_match "the columns left of the view are gone" "$(header | grep -c 'Memory type')" '^0$'
+expect_match "scrolled to the end: no › left" "$(header | grep -c '›')" '^0$'
 tui_keys h h h h h h h h h h
 tui_wait 'Memory type' && ok "← brings the first columns back" || fail "← scrolls back" "$(header)"
 expect_match "at the left edge there is no ‹" "$(header | grep -c '‹')" '^0$'
-expect_match "columns hidden on the right: › at the edge" "$(header)" '›$'
+expect_match "columns hidden on the right: › before the pinned price" "$(header)" '› +Price/h$'
+
+# ---- 80x24, the fine-tuning tab: names whole, every tab title whole -------------------
+tui_keys 2
+tui_wait 'QLoRA base model' || fail "the fine-tuning tab at 80x24" "$(header)"
+expect_match "80x24 fine-tuning: GPU, memory, bandwidth and the price" "$(header)" \
+  '^GPU +Memory +Bandwidth .*Price/h$'
+expect_match "80x24: the GPU name is whole, its architecture not said twice" \
+  "$(rows | grep 'RTX PRO')" '^RTX PRO 6000 Blackwell +[0-9]+ GB'
+expect_eq "80x24: no tab title is cut" "$(tui_screen | sed -n 1p | grep -c '…')" 0
+expect_match "80x24: short tab titles, the current tab's in full" "$(tui_screen | sed -n 1p)" \
+  '^ 1 Training +2 Fine-tuning +3 Inference +4 Image/video +5 Rendering +6 HPC'
+expect_match "80x24: the status bar keeps the prices' age" "$(tui_screen | sed -n 23p)" \
+  'prices updated [0-9]+ s ago *$'
+open_tui 80 24 LANGUAGE=pt_PT
+tui_wait 'H200 Hopper' || fail "pt-PT at 80x24" "$(tui_screen)"
+tui_keys 2
+tui_wait 'Largura de banda' || fail "pt-PT fine-tuning tab" "$(header)"
+expect_match "pt-PT 80x24 fine-tuning: GPU, Memória, Largura de banda and Preço/h" "$(header)" \
+  '^GPU +Memória +Largura de banda .*Preço/h$'
+expect_match "pt-PT 80x24: prices in the house style at the right edge" "$(rows | grep 'H200')" \
+  'US\$ [0-9]+,[0-9][0-9]$'
+expect_eq "pt-PT 80x24: no tab title is cut" "$(tui_screen | sed -n 1p | grep -c '…')" 0
+expect_match "pt-PT 80x24: short tab titles" "$(tui_screen | sed -n 1p)" \
+  '^ 1 Treino +2 Afinação +3 Inferência +4 Imagem/vídeo +5 Renderização +6 HPC'
+tui_wait 'preços atualizados há [0-9]+ s *$' &&
+  ok "pt-PT 80x24: the status bar keeps \"preços atualizados há N s\" (the balance goes first)" ||
+  fail "pt-PT status bar" "$(tui_screen | sed -n 23p)"
+# narrower: the GPU column is cut to a share of the width, the architecture first
+tui_resize 50 24
+tui_wait '^GPU ' || fail "50 columns"
+expect_match "50 columns: the price still shows" "$(header)" 'Preço/h$'
+expect_match "50 columns: the architecture is cut before the name" "$(rows | grep 'RTX 4090')" \
+  '^RTX 4090 Ada? ?[A-Za-z]*… +[0-9]+ GB'
+expect_match "50 columns: a long name keeps its short form" "$(rows | grep 'RTX PRO')" \
+  '^RTX PRO 6000( B…|…) '
+open_tui 80 24   # English again, the first tab, for what follows
+tui_wait 'H200 Hopper' || fail "80x24 again" "$(tui_screen)"
 
 # ---- filtering as you type --------------------------------------------------------
 tui_keys / h 2
@@ -255,6 +297,13 @@ wait_for sh -c "! kill -0 $GPUXD_PID 2>/dev/null"
 tui_wait 'STALE: ' && ok "exchange killed: the status bar says STALE with the reason" ||
   fail "stale marker" "$(tui_screen | tail -2)"
 expect_match "the reason is one readable line" "$(tui_screen | sed -n 29p)" 'STALE: .*(reach|connect)'
+expect_match "stale: the prices' age stays on the line" "$(tui_screen | sed -n 29p)" \
+  'prices updated [0-9]+ s ago *$'
+tui_resize 80 30
+tui_wait '^GPU ' || fail "stale at 80 columns"
+expect_match "stale at 80 columns: STALE and the prices' age both stay" "$(tui_screen | sed -n 29p)" \
+  '^ STALE: .*…  prices updated [0-9]+ s ago *$'
+tui_resize 100 30
 expect_match "the data stays on screen" "$(rows | head -3)" 'Hopper|Blackwell|CDNA'
 "$GPUXD" --listen "127.0.0.1:$GPUXD_PORT" --db "$GPUXD_DB" --demo --clock-speed 10 \
   >"$TMPD/gpuxd-restart.log" 2>&1 &
@@ -284,7 +333,7 @@ open_tui 80 24 LANG=C
 tui_wait 'H200 Hopper' || fail "LANG=C shows the table"
 nonascii=$(tui_screen | LC_ALL=C grep -c '[^ -~]')
 expect_eq "LANG=C: only ASCII on screen" "$nonascii" 0
-expect_match "LANG=C: the › marker is >" "$(header)" '>$'
+expect_match "LANG=C: the › marker is >" "$(header)" '> +Price/h$'
 open_tui 80 24 TERM=dumb
 tui_wait 'EXIT=1' && ok "TERM=dumb: exit status 1" || fail "TERM=dumb" "$(tui_screen)"
 expect_match "TERM=dumb: points to the scriptable commands" "$(tui_screen)" 'gpux table training'

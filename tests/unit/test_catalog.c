@@ -434,9 +434,9 @@ static void test_labels_match_json(void **state)
 	assert_non_null(used);
 	for (size_t i = 0; i < c->n_workloads; i++) {
 		const struct catalog_workload *w = &c->workloads[i];
-		const char *texts[2] = {w->title, w->blurb};
+		const char *texts[3] = {w->title, w->blurb, w->short_title};
 
-		for (size_t t = 0; t < 2; t++) {
+		for (size_t t = 0; t < 3; t++) {
 			if (!in_labels(texts[t]))
 				print_error("not in data/labels.c: \"%s\"\n", texts[t]);
 			assert_true(in_labels(texts[t]));
@@ -452,6 +452,7 @@ static void test_labels_match_json(void **state)
 			for (size_t j = 0; j < w->n_columns; j++)
 				if (strcmp(catalog_labels[k], w->columns[j].label) == 0 ||
 				    strcmp(catalog_labels[k], w->title) == 0 ||
+				    strcmp(catalog_labels[k], w->short_title) == 0 ||
 				    strcmp(catalog_labels[k], w->blurb) == 0)
 					used[k] = true;
 	}

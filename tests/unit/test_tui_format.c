@@ -156,7 +156,8 @@ static enum walign s_align(void *ctx, size_t c)
 static void test_row_in_table(void **state)
 {
 	(void)state;
-	struct wtable_source src = { NULL, s_rows, s_cols, s_header, s_cell, s_align };
+	struct wtable_source src = { .rows = s_rows, .cols = s_cols, .header = s_header,
+				     .cell = s_cell, .align = s_align };
 	struct wtable *t;
 	struct wcells line;
 	char *s;

@@ -14,6 +14,7 @@
  * 6. A fit job: "your model" columns, dimmed rows, the cheapest sort, the
  *    job set and cleared while sort and filter are kept.
  * 7. Text width in terminal columns, cutting.
+ * 8. GPU names: no architecture after a name that says it, short forms.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -121,6 +122,35 @@ static void test_columns_training(void **state)
 	assert_order(t, "b300 b200 mi325x mi300x h200 h100-nvl h100-sxm a100-sxm a100-pcie");
 	view_free(&t);
 	assert_null(t);
+}
+
+/* The GPU column's architecture and the names' short forms (the catalogue's
+ * names: "RTX PRO 6000 Blackwell", "RTX 6000 Ada", arch "Ada Lovelace"). */
+static void test_gpu_names(void **state)
+{
+	struct view_table *t = table("finetune", I18N_EN);
+	const struct catalog_gpu *pro = catalog_gpu(cat, "rtx-pro-6000");
+	const struct catalog_gpu *ada = catalog_gpu(cat, "rtx-6000-ada");
+	const struct catalog_gpu *h200 = catalog_gpu(cat, "h200");
+	const struct catalog_gpu *b300 = catalog_gpu(cat, "b300");
+	char *d;
+
+	(void)state;
+	/* the name says the architecture already: not twice */
+	assert_string_equal(cell(t, "rtx-pro-6000", "gpu")->display, "RTX PRO 6000 Blackwell");
+	assert_null(cell(t, "rtx-pro-6000", "gpu")->detail);
+	assert_null(cell(t, "rtx-6000-ada", "gpu")->detail);
+	assert_string_equal(cell(t, "rtx-4090", "gpu")->detail, "Ada Lovelace");
+	assert_string_equal(cell(t, "rtx-5090", "gpu")->detail, "Blackwell");
+	d = view_gpu_detail(b300);
+	assert_string_equal(d, "Blackwell Ultra");
+	free(d);
+	/* short forms: the name without the architecture's words, and "…" */
+	assert_int_equal(view_gpu_short_width(pro), strlen("RTX PRO 6000") + 1);
+	assert_int_equal(view_gpu_short_width(ada), strlen("RTX 6000") + 1);
+	assert_int_equal(view_gpu_short_width(h200), strlen("H200"));
+	assert_int_equal(view_gpu_short_width(b300), strlen("B300"));
+	view_free(&t);
 }
 
 static void test_format_en(void **state)
@@ -602,6 +632,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_columns_training),
+		cmocka_unit_test(test_gpu_names),
 		cmocka_unit_test(test_format_en),
 		cmocka_unit_test(test_format_pt),
 		cmocka_unit_test(test_format_ascii),

@@ -3,7 +3,8 @@
  * columns, cutting with "…" never mid-character, grapheme clusters, control
  * characters, the ASCII fallback), the table's pure layout (which columns a
  * width shows, where the ‹ › markers go, the frozen column), a table row and
- * header rendered exactly as drawn, tabs, the status bar, the help generated
+ * header rendered exactly as drawn (a pinned price column too), tabs with
+ * short titles, the status bar and its priorities, the help generated
  * from key maps, wrapping and the line editor behind the text field.
  */
 #include <locale.h>
@@ -128,7 +129,7 @@ static void test_layout_all_fit(void **state)
 	(void)state;
 	int nat[] = { 20, 10, 10, 10, 10 }, x[5], w[5];
 	struct wtable_layout l;
-	size_t s = wtable_layout(nat, 5, 1, 80, &l, x, w);
+	size_t s = wtable_layout(nat, 5, 1, 80, 0, 0, &l, x, w);
 
 	assert_int_equal(s, 1);
 	assert_int_equal(l.first, 1);
@@ -150,8 +151,9 @@ static void test_layout_scrolling(void **state)
 	int nat[] = { 20, 10, 10, 10, 10 }, x[5], w[5];
 	struct wtable_layout l;
 
+	/* (a floor of 20: the frozen column is never cut here) */
 	/* 40 columns: the GPU column, then column 1; › at the right edge */
-	size_t s = wtable_layout(nat, 5, 1, 40, &l, x, w);
+	size_t s = wtable_layout(nat, 5, 1, 40, 20, 0, &l, x, w);
 	assert_int_equal(s, 1);
 	assert_int_equal(l.first, 1);
 	assert_int_equal(l.end, 2);
@@ -160,7 +162,7 @@ static void test_layout_scrolling(void **state)
 	assert_int_equal(l.right_x, 39);
 	assert_int_equal(x[2], -1);
 	/* scrolled by one: column 2 shown, the GPU column stays, ‹ after it */
-	s = wtable_layout(nat, 5, 2, 40, &l, x, w);
+	s = wtable_layout(nat, 5, 2, 40, 20, 0, &l, x, w);
 	assert_int_equal(s, 2);
 	assert_int_equal(x[0], 0);
 	assert_int_equal(w[0], 20);
@@ -170,15 +172,15 @@ static void test_layout_scrolling(void **state)
 	assert_int_equal(l.left_x, 21);
 	assert_true(l.more_right);
 	/* the last column: no › */
-	s = wtable_layout(nat, 5, 4, 40, &l, x, w);
+	s = wtable_layout(nat, 5, 4, 40, 20, 0, &l, x, w);
 	assert_int_equal(s, 4);
 	assert_int_equal(l.end, 5);
 	assert_false(l.more_right);
 	/* scrolling past the end is clamped */
-	s = wtable_layout(nat, 5, 99, 40, &l, x, w);
+	s = wtable_layout(nat, 5, 99, 40, 20, 0, &l, x, w);
 	assert_int_equal(s, 4);
 	/* a wider terminal pulls the columns back into view */
-	s = wtable_layout(nat, 5, 3, 200, &l, x, w);
+	s = wtable_layout(nat, 5, 3, 200, 20, 0, &l, x, w);
 	assert_int_equal(s, 1);
 	assert_false(l.more_left);
 	assert_false(l.more_right);
@@ -190,9 +192,10 @@ static void test_layout_narrow(void **state)
 	int nat[] = { 24, 12, 9 }, x[3], w[3];
 	struct wtable_layout l;
 
-	/* 20 columns (the smallest screen): the frozen column is cut to half,
-	 * the first data column shown cut to what is left */
-	wtable_layout(nat, 3, 1, 20, &l, x, w);
+	/* 20 columns (the smallest screen): the frozen column is cut to its
+	 * floor (10 here; at most half the width), the first data column shown
+	 * cut to what is left */
+	wtable_layout(nat, 3, 1, 20, 10, 0, &l, x, w);
 	assert_int_equal(w[0], 10);
 	assert_int_equal(x[1], 13);
 	assert_int_equal(w[1], 20 - 2 - 13);
@@ -200,17 +203,90 @@ static void test_layout_narrow(void **state)
 	/* tiny widths never crash and never overflow the line */
 	for (int width = 0; width <= 30; width++) {
 		for (size_t sc = 0; sc < 4; sc++) {
-			wtable_layout(nat, 3, sc, width, &l, x, w);
-			for (int i = 0; i < 3; i++)
-				if (x[i] >= 0)
-					assert_true(x[i] + w[i] <= width);
-			assert_true(l.right_x < width);
+			for (size_t pin = 0; pin < 3; pin++) {
+				wtable_layout(nat, 3, sc, width, 13, pin, &l, x, w);
+				for (int i = 0; i < 3; i++)
+					if (x[i] >= 0)
+						assert_true(x[i] + w[i] <= width);
+				assert_true(l.right_x < width);
+				for (int i = 1; i < 3; i++) /* no overlaps */
+					if (x[i] >= 0 && x[i - 1] >= 0)
+						assert_true(x[i - 1] + w[i - 1] < x[i]);
+			}
 		}
 	}
 	/* one column only */
 	int one[] = { 30 };
-	wtable_layout(one, 1, 1, 12, &l, x, w);
+	wtable_layout(one, 1, 1, 12, 0, 0, &l, x, w);
 	assert_int_equal(w[0], 12);
+}
+
+static void test_layout_frozen_share(void **state)
+{
+	(void)state;
+	int nat[] = { 30, 10, 10, 10, 10, 10, 10 }, x[7], w[7];
+	struct wtable_layout l;
+
+	/* everything fits: the frozen column keeps its natural width */
+	wtable_layout(nat, 7, 1, 200, 0, 0, &l, x, w);
+	assert_int_equal(w[0], 30);
+	assert_false(l.more_right);
+	/* columns hidden: it is cut to 30 % of 80 ... */
+	wtable_layout(nat, 7, 1, 80, 0, 0, &l, x, w);
+	assert_int_equal(w[0], 24);
+	assert_int_equal(x[1], 24 + WTABLE_FROZEN_GAP);
+	assert_true(l.more_right);
+	/* ... but never below its floor (the names' short form) */
+	wtable_layout(nat, 7, 1, 80, 27, 0, &l, x, w);
+	assert_int_equal(w[0], 27);
+	/* a floor wider than the column changes nothing */
+	wtable_layout(nat, 7, 1, 80, 45, 0, &l, x, w);
+	assert_int_equal(w[0], 30);
+	/* cutting it to 30 % makes everything fit: no marker */
+	int nat2[] = { 40, 20, 20 };
+	wtable_layout(nat2, 3, 1, 70, 0, 1, &l, x, w);
+	assert_int_equal(w[0], 21);
+	assert_false(l.more_right);
+	assert_int_equal(l.pinned, 0);
+	assert_int_equal(x[2], 21 + WTABLE_FROZEN_GAP + 20 + WTABLE_GAP);
+}
+
+static void test_layout_pinned(void **state)
+{
+	(void)state;
+	int nat[] = { 20, 10, 10, 10, 10, 9 }, x[6], w[6];
+	struct wtable_layout l;
+
+	/* 60 columns, the last column pinned: GPU, columns 1 and 2, › and the
+	 * pinned column at the right edge */
+	size_t s = wtable_layout(nat, 6, 1, 60, 0, 1, &l, x, w);
+	assert_int_equal(s, 1);
+	assert_int_equal(l.pinned, 1);
+	assert_int_equal(l.pin_x, 51);
+	assert_int_equal(x[5], 51);
+	assert_int_equal(w[5], 9);
+	assert_int_equal(x[1], 18 + WTABLE_FROZEN_GAP);   /* GPU cut to 30 % */
+	assert_int_equal(l.end, 3);
+	assert_int_equal(x[3], -1);
+	assert_true(l.more_right);
+	assert_int_equal(l.right_x, 49);
+	/* scrolled to the end: the pinned column stays where it was, no › */
+	s = wtable_layout(nat, 6, 9, 60, 0, 1, &l, x, w);
+	assert_int_equal(s, 3);
+	assert_int_equal(x[3], 21);
+	assert_int_equal(x[4], 33);
+	assert_int_equal(x[5], 51);
+	assert_true(l.more_left);
+	assert_false(l.more_right);
+	/* too narrow to pin it and show another column: it scrolls as before */
+	wtable_layout(nat, 6, 1, 25, 0, 1, &l, x, w);
+	assert_int_equal(l.pinned, 0);
+	assert_int_equal(x[5], -1);
+	assert_int_equal(l.right_x, 24);
+	/* wide enough for all: nothing pinned, the columns in their order */
+	wtable_layout(nat, 6, 1, 100, 0, 1, &l, x, w);
+	assert_int_equal(l.pinned, 0);
+	assert_int_equal(x[5], x[4] + 10 + WTABLE_GAP);
 }
 
 /* ---- a table over test data --------------------------------------------------------- */
@@ -233,6 +309,8 @@ static void f_cell(void *ctx, size_t r, size_t c, struct wcells *out)
 	wcells_add(out, s, c == 3 && r == 1 ? WR_FLASH : WR_NORMAL, 0);
 }
 static enum walign f_align(void *ctx, size_t c) { (void)ctx; return c == 0 ? WALIGN_LEFT : WALIGN_RIGHT; }
+/* the names are never cut (so the scrolling below is the only change) */
+static int f_frozen_min(void *ctx) { (void)ctx; return 20; }
 
 static struct fake FAKE = {
 	.head = { "GPU", "Memory", "Bandwidth", "Price/h" },
@@ -246,7 +324,9 @@ static struct fake FAKE = {
 
 static struct wtable *fake_table(bool ascii)
 {
-	struct wtable_source src = { &FAKE, f_rows, f_cols, f_header, f_cell, f_align };
+	struct wtable_source src = { .ctx = &FAKE, .rows = f_rows, .cols = f_cols,
+				     .header = f_header, .cell = f_cell, .align = f_align,
+				     .frozen_min = f_frozen_min };
 	return wtable_new(ascii ? &UI_ASCII : &UI, &src);
 }
 
@@ -343,6 +423,66 @@ static void test_table_markers(void **state)
 	wtable_free(&a);
 }
 
+/* The same table with the price pinned right and a GPU cell that knows how
+ * to shorten itself (as tui/browse.c does it). */
+static size_t f_pinned(void *ctx) { (void)ctx; return 1; }
+static void f_cell_fit(void *ctx, size_t r, size_t c, int width, struct wcells *out)
+{
+	if (c == 0 && width < 20 && r == 0) {
+		wcells_add(out, "B300", WR_NORMAL, 0); /* the detail left out */
+		return;
+	}
+	f_cell(ctx, r, c, out);
+}
+
+static void test_table_pinned(void **state)
+{
+	(void)state;
+	struct wtable_source src = { .ctx = &FAKE, .rows = f_rows, .cols = f_cols,
+				     .header = f_header, .cell = f_cell, .align = f_align,
+				     .frozen_min = f_frozen_min, .pinned = f_pinned,
+				     .cell_fit = f_cell_fit };
+	struct wtable *t = wtable_new(&UI, &src);
+	struct wcells c;
+	char *s;
+
+	wcells_init(&c, false);
+	/* 48 columns: GPU, Memory, › and the price at the right edge */
+	s = line_of(t, SIZE_MAX, 48, &c);
+	assert_int_equal(c.width, 48);
+	assert_string_equal(s + strlen(s) - strlen("›   Price/h"), "›   Price/h");
+	assert_int_equal(c.cell[48 - 9 - 2].role, WR_MARKER);
+	assert_null(strstr(s, "Bandwidth"));
+	free(s);
+	s = line_of(t, 1, 48, &c);
+	assert_string_equal(s, "H200 Hopper" "         " "   " "  141 GB" "        " "    $4.19");
+	free(s);
+	/* → scrolls Bandwidth in; the price stays */
+	t->base.w = 48;
+	wtable_do(t, WTABLE_RIGHT);
+	s = line_of(t, 1, 48, &c);
+	assert_string_equal(s, "H200 Hopper" "         " "   " "   4,800 GB/s" "   " "    $4.19");
+	free(s);
+	/* no further: Bandwidth was the last column that scrolls */
+	assert_false(wtable_do(t, WTABLE_RIGHT) & W_REDRAW);
+	/* the cursor row's bar reaches the pinned price */
+	wtable_select(t, 1);
+	free(line_of(t, 1, 48, &c));
+	assert_int_equal(c.width, 48);
+	assert_int_equal(c.cell[38].role, WR_SELECTED);
+	assert_int_equal(c.cell[47].role, WR_FLASH);
+	/* the GPU cell is told its width: whole at 20 columns, its own short
+	 * form ("B300") rather than a cut when narrower (30: 19 columns) */
+	s = line_of(t, 0, 48, &c);
+	assert_true(strncmp(s, "B300 Blackwell Ultra", 20) == 0);
+	free(s);
+	s = line_of(t, 0, 30, &c);
+	assert_true(strncmp(s, "B300               ", 19) == 0);
+	free(s);
+	wcells_free(&c);
+	wtable_free(&t);
+}
+
 static void test_table_navigation(void **state)
 {
 	(void)state;
@@ -393,6 +533,118 @@ static void test_tabs_layout(void **state)
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(w[i], 1);
 	wtabs_free(&t);
+}
+
+static void test_tabs_short(void **state)
+{
+	(void)state;
+	const char *labels[] = { "1 LLM training", "2 Fine-tuning", "3 LLM inference",
+				 "4 Image & video generation", "5 3D rendering & VFX",
+				 "6 Scientific computing & HPC" };
+	const char *shorts[] = { "1 Training", "2 Fine-tune", "3 Inference", "4 Image/video",
+				 "5 Rendering", "6 HPC" };
+	struct wtabs *t = wtabs_new(&UI, labels, 6);
+	int x[6], w[6];
+
+	for (size_t i = 0; i < 6; i++)
+		wtabs_set_short(t, i, shorts[i]);
+	/* wide: every full title */
+	wtabs_layout(t, 140, x, w);
+	assert_int_equal(w[3], 26 + 2);
+	/* 100 columns: the active tab's full title, the others short */
+	wtabs_layout(t, 100, x, w);
+	assert_int_equal(w[0], 14 + 2);
+	assert_int_equal(w[1], 11 + 2);
+	assert_int_equal(w[5], 5 + 2);
+	wtabs_set_active(t, 3);
+	wtabs_layout(t, 100, x, w);
+	assert_int_equal(w[0], 10 + 2);
+	assert_int_equal(w[3], 26 + 2);
+	/* 80 columns: every short title, none cut (78 columns) */
+	wtabs_set_active(t, 0);
+	wtabs_layout(t, 80, x, w);
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(w[i], (int)strlen(shorts[i]) + 2);
+	assert_int_equal(x[5] + w[5], 78);
+	/* ... and the active one full when it still fits: "2 Fine-tuning" */
+	wtabs_set_active(t, 1);
+	wtabs_layout(t, 80, x, w);
+	assert_int_equal(w[1], 13 + 2);
+	assert_true(x[5] + w[5] <= 80);
+	/* 60: the active one short and whole, the others cut alike */
+	wtabs_layout(t, 60, x, w);
+	assert_int_equal(w[1], 11 + 2);
+	assert_true(x[5] + w[5] <= 60);
+	for (size_t i = 0; i < 6; i++)
+		assert_true(w[i] >= 5 + 2);
+	/* 40: the active one short, the others their numbers */
+	wtabs_layout(t, 40, x, w);
+	assert_int_equal(w[1], 11 + 2);
+	assert_int_equal(w[0], 1 + 2);
+	assert_int_equal(w[5], 1 + 2);
+	/* 20: numbers only */
+	wtabs_layout(t, 20, x, w);
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(w[i], 1);
+	wtabs_free(&t);
+}
+
+static char *status_at(struct wstatus *s, int width, struct wcells *c)
+{
+	wstatus_render_line(s, width, c);
+	assert_int_equal(c->width, width);
+	return wcells_text(c);
+}
+
+static void test_status_priorities(void **state)
+{
+	(void)state;
+	struct wstatus *s = wstatus_new(&UI);
+	struct wcells c;
+	char *txt;
+
+	wcells_init(&c, false);
+	wstatus_begin(s);
+	wstatus_add_prio(s, "local demo exchange", WR_STATUS_WARN, false, 70);
+	wstatus_add_prio(s, "market open", WR_STATUS, false, WSTATUS_LOW);
+	wstatus_add_prio(s, "balance $10,000.00", WR_STATUS, false, 30);
+	wstatus_add_prio(s, "prices updated 1 s ago", WR_STATUS, true, 55);
+	wstatus_commit(s);
+	txt = status_at(s, 100, &c);
+	assert_non_null(strstr(txt, "market open"));
+	free(txt);
+	/* 70 columns: "market open" goes first, the prices' age stays right */
+	txt = status_at(s, 70, &c);
+	assert_null(strstr(txt, "market open"));
+	assert_non_null(strstr(txt, "balance"));
+	assert_string_equal(txt + strlen(txt) - strlen("prices updated 1 s ago "),
+			    "prices updated 1 s ago ");
+	free(txt);
+	/* 50: then the balance */
+	txt = status_at(s, 50, &c);
+	assert_null(strstr(txt, "balance"));
+	assert_non_null(strstr(txt, "local demo exchange"));
+	assert_non_null(strstr(txt, "prices updated"));
+	free(txt);
+	/* 12: the last segment left is cut, never a blank bar */
+	txt = status_at(s, 12, &c);
+	assert_string_equal(txt, " local demo…");
+	free(txt);
+
+	/* stale: the reason and the age are never dropped; the reason is cut */
+	wstatus_begin(s);
+	wstatus_add(s, "STALE: cannot reach the exchange: Connection refused", WR_STATUS_ERROR, false);
+	wstatus_add_prio(s, "local demo exchange", WR_STATUS_WARN, false, 70);
+	wstatus_add(s, "prices updated 40 s ago", WR_STATUS_ERROR, true);
+	wstatus_commit(s);
+	txt = status_at(s, 60, &c);
+	assert_true(strncmp(txt, " STALE: cannot reach", 20) == 0);
+	assert_null(strstr(txt, "local demo"));
+	assert_string_equal(txt + strlen(txt) - strlen("…  prices updated 40 s ago "),
+			    "…  prices updated 40 s ago ");
+	free(txt);
+	wcells_free(&c);
+	wstatus_free(&s);
 }
 
 static void test_status_line(void **state)
@@ -544,11 +796,16 @@ int main(void)
 		cmocka_unit_test(test_layout_all_fit),
 		cmocka_unit_test(test_layout_scrolling),
 		cmocka_unit_test(test_layout_narrow),
+		cmocka_unit_test(test_layout_frozen_share),
+		cmocka_unit_test(test_layout_pinned),
 		cmocka_unit_test(test_table_render),
 		cmocka_unit_test(test_table_markers),
+		cmocka_unit_test(test_table_pinned),
 		cmocka_unit_test(test_table_navigation),
 		cmocka_unit_test(test_tabs_layout),
+		cmocka_unit_test(test_tabs_short),
 		cmocka_unit_test(test_status_line),
+		cmocka_unit_test(test_status_priorities),
 		cmocka_unit_test(test_help_generated),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_key_names),

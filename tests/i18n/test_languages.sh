@@ -306,6 +306,31 @@ screen_holds() { # lang W
   expect_eq "$L ${W}×24: every header label whole or cut with …" "$bad" ""
 }
 
+# 0. each language from LANG alone (none of these locales is installed): the
+# F-keys, tabs and headers at 80×24, then its formats in the rows at 200×30
+for L in $LANGS; do
+  case $L in
+  en) loc=en_US.UTF-8 ;; pt-PT) loc=pt_PT.UTF-8 ;; pt-BR) loc=pt_BR.UTF-8 ;;
+  es) loc=es_ES.UTF-8 ;; fr) loc=fr_FR.UTF-8 ;; de) loc=de_DE.UTF-8 ;;
+  esac
+  open_tui 80 24 LANG=$loc
+  if wait_text "$(fkey 1 "$L" Help)" && wait_text "$(tr_ "$L" Memory)"; then
+    ok "TUI $L: opens in $L from LANG=$loc alone (env -i)"
+  else
+    fail "TUI $L: opens in $L from LANG=$loc alone" "$(tui_screen)"
+  fi
+  wait_text "H200" || true
+  screen_holds "$L" 80
+  tui_resize 200 30
+  formats "$L"
+  if wait_text "$C1" && wait_text "$PR" && wait_text "$BW"; then
+    ok "TUI $L: the rows in $L's formats ($C1, $BW, $PR)"
+  else
+    fail "TUI $L: the rows in $L's formats ($C1, $BW, $PR)" "$(tui_screen)"
+  fi
+  quit_tui
+done
+
 # 1. German from LANG alone (de_DE is not installed), at 80×24
 open_tui 80 24 LANG=de_DE.UTF-8
 if wait_text "$(fkey 1 de Help)"; then

@@ -8,7 +8,9 @@
  * cannot read the current language still finds theirs. Enter (or a click)
  * switches at once and remembers the choice as `lang = pt-BR` in the config
  * file (tui/settings.c, the file and writer of the column choices);
- * "Automatic" removes that line. At the next start cli/main.c chooses by
+ * "Automatic" removes that line. In the menu: ↑↓ (k j), Home End, Enter or
+ * Space (or a click) choose, 1–7 choose an entry directly, Esc q L close
+ * it; the language in use is marked. At the next start cli/main.c chooses by
  * i18n_lang_resolve: --lang, then the remembered choice, then the
  * environment, then English.
  *

@@ -196,7 +196,9 @@ void wstatus_commit(struct wstatus *s)
 
 /* ---- F-key bar ------------------------------------------------------------------- */
 
-/* Item i's layout: key label then text padded to 6 columns (htop). */
+/* Item i's layout: key label then text padded to 6 columns (htop). An item
+ * that does not fit whole is left out (a lone "F3" or "Filt…" says nothing),
+ * except the first, cut. */
 static void fkeys_layout(struct wfkeys *f, int width)
 {
 	int pos = 0;
@@ -206,8 +208,13 @@ static void fkeys_layout(struct wfkeys *f, int width)
 		int tw = wtext_width(f->items[i].text, f->base.ui->ascii);
 		int w = kw + (tw + 1 < 6 ? 6 : tw + 1);
 		f->x[i] = pos;
-		f->w[i] = pos + w <= width ? w : (pos < width ? width - pos : 0);
-		pos += w;
+		if (pos + kw + tw <= width) {
+			f->w[i] = pos + w <= width ? w : width - pos; /* whole, padding or not */
+			pos += w;
+		} else {
+			f->w[i] = i == 0 && width > 0 ? width : 0;
+			pos = width > pos ? width : pos; /* and none after it */
+		}
 	}
 }
 

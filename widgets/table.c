@@ -364,12 +364,22 @@ static void table_draw(struct wwidget *w)
 		wtable_render_line(t, r, w->w, &t->line);
 		wcells_draw(&t->line, w->win, y, 0, w->w, w->ui);
 	}
-	if (n == 0 && t->empty_text != NULL && w->h > 1) {
-		wcells_reset(&t->line);
-		t->line.ascii = w->ui->ascii;
-		wcells_add(&t->line, t->empty_text, WR_DIM, 0);
-		wcells_fit(&t->line, w->w, WALIGN_CENTER, WR_NORMAL);
-		wcells_draw(&t->line, w->win, w->h > 3 ? w->h / 2 : 1, 0, w->w, w->ui);
+	if (n == 0 && t->empty_text != NULL && w->h > 1 && w->w > 0) {
+		/* wrapped to the width, centred, as many lines as the body has */
+		char **lines;
+		size_t nl = wtext_wrap(t->empty_text, w->w, w->ui->ascii, &lines);
+		int body = w->h - 1, y0 = 1 + (body - (int)nl) / 2;
+		if (y0 < 1)
+			y0 = 1;
+		for (size_t i = 0; i < nl && y0 + (int)i < w->h; i++) {
+			wcells_reset(&t->line);
+			t->line.ascii = w->ui->ascii;
+			wcells_add(&t->line, lines[i], WR_DIM, 0);
+			wcells_fit(&t->line, w->w, WALIGN_CENTER, WR_NORMAL);
+			wcells_draw(&t->line, w->win, y0 + (int)i, 0, w->w, w->ui);
+		}
+		if (nl > 0)
+			wtext_lines_free(lines, nl);
 	}
 }
 

@@ -43,28 +43,46 @@ const struct cli_command cli_commands[] = {
 	{"quotes", cli_cmd_quotes, "", N_("best bid and ask of every GPU on the exchange"),
 	 cli_quotes_opts, true,
 	 N_("csv and json give prices in US cents per GPU-hour; null = no order on that side.")},
-	{"book", cli_cmd_book, "GPU", N_("the order book of one GPU"), cli_book_opts, true, NULL},
+	{"book", cli_cmd_book, "GPU", N_("the order book of one GPU"), cli_book_opts, true,
+	 N_("GPU: a catalogue id such as h200, b200, mi300x, rtx-4090 (see gpux quotes).\n"
+	    "csv and json: side (ask, bid), price_cents (US cents per GPU-hour), gpus, orders.")},
 	{"order", cli_cmd_order, "buy|sell GPU", N_("preview and place an order"), cli_order_opts, true,
 	 N_("PRICE: US$ per GPU-hour before tax, as you write it: 4.19 (or 4,19 in languages\n"
 	    "with a decimal comma). The exchange's preview is shown first; on a terminal gpux\n"
-	    "asks before placing, elsewhere it needs --yes. Example:\n"
+	    "asks before placing, elsewhere it needs --yes. Exit status 1 when it is refused,\n"
+	    "not confirmed, or expires with nothing filled. csv and json: one row, prices in\n"
+	    "US cents (*_cents), money in minor units of the account's currency (*_minor).\n"
+	    "Example:\n"
 	    "  gpux order buy h200 --gpus 8 --hours 24 --market --max-price 5 --yes")},
-	{"orders", cli_cmd_orders, "", N_("your orders"), cli_orders_opts, true, NULL},
+	{"orders", cli_cmd_orders, "", N_("your orders"), cli_orders_opts, true,
+	 N_("csv and json add client_order_id, hold_minor and currency: price_cents in US cents\n"
+	    "per GPU-hour, the hold in minor units of that currency, created_at in ISO 8601 UTC.")},
 	{"cancel", cli_cmd_cancel, "ORDER", N_("cancel the resting part of an order"), cli_cancel_opts,
-	 false, NULL},
+	 false,
+	 N_("ORDER: an order id (see gpux orders). Fills already made stay; the hold for the\n"
+	    "rest is released. Exit status 1 when the order no longer rests or is not yours.")},
 	{"rentals", cli_cmd_rentals, "", N_("your rentals (GPU-hours bought or sold)"), cli_rentals_opts,
-	 true, NULL},
+	 true,
+	 N_("csv and json add currency and order_id: price_cents in US cents per GPU-hour,\n"
+	    "*_minor in minor units of that currency (VAT included), times in ISO 8601 UTC.")},
 	{"stop", cli_cmd_stop, "RENTAL", N_("stop a rental now; unused hours are refunded"),
-	 cli_stop_opts, false, NULL},
-	{"account", cli_cmd_account, "", N_("your account and balances"), cli_account_opts, false, NULL},
+	 cli_stop_opts, false,
+	 N_("RENTAL: a rental id (see gpux rentals). Hours already begun stay billed, the rest\n"
+	    "are refunded at once. Exit status 1 when it has ended or is not yours.")},
+	{"account", cli_cmd_account, "", N_("your account and balances"), cli_account_opts, false,
+	 N_("csv and json: balances in minor units of the currency (available_minor, held_minor,\n"
+	    "total_minor), vat_rate_bp in basis points (2300 is 23 percent), local_demo.")},
 	{"deposit", cli_cmd_deposit, "AMOUNT", N_("top up your balance (demo exchanges)"),
-	 cli_deposit_opts, false, NULL},
+	 cli_deposit_opts, false,
+	 N_("AMOUNT: in your account's currency, as you write it: 500 or 500.00 (500,00 in\n"
+	    "languages with a decimal comma). Only demo exchanges take deposits from gpux.\n"
+	    "csv and json: amount_minor and the balances, in minor units of the currency.")},
 	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };
 
 static const struct cli_opt global_opts[] = {
-	{"--lang", "L", N_("language: en, pt-PT, pt-BR, es, fr, de (default: LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")},
+	{"--lang", "L", N_("language: en, pt-PT, pt-BR, es, fr, de (default: see Language below)")},
 	{"--format", "FORMAT", N_("table (default, localized), csv or json (raw numbers, stable ids)")},
 	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else a local demo exchange)")},
 	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed")},
@@ -147,15 +165,18 @@ static void help_main(FILE *out)
 	}
 	fprintf(out, "\n%s\n", _("Options (before or after the command):"));
 	print_opts(out, global_opts);
-	fprintf(out, "\n%s\n", _("Environment: GPUX_API, GPUX_API_KEY; LANGUAGE, LC_ALL, LC_MESSAGES, LANG choose the language."));
+	fprintf(out, "\n%s\n", _("Environment: GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT (seconds per request), GPUX_GPUXD (the gpuxd to start), NO_COLOR; LANGUAGE, LC_ALL, LC_MESSAGES, LANG choose the language."));
 	fprintf(out, "%s\n", _("Language: --lang, else the one chosen with L in the interactive screen (lang in the config file), else the environment, else English."));
+	fprintf(out, "%s\n", _("Config file: $XDG_CONFIG_HOME/gpux/config (api, key, timeout, connect_timeout, country, currency, lang); chmod 600 when it holds a key."));
+	fprintf(out, "%s\n", _("Interactive screen: ? or F1 lists the keys of each screen; q or F10 quits."));
 	fprintf(out, "%s\n", _("Exit status: 0 done, 1 failed (catalogue, exchange, output), 2 bad usage."));
 	fprintf(out, "%s\n", _("See gpux COMMAND --help and man gpux."));
 }
 
 static void help_command(FILE *out, const struct cli_command *c)
 {
-	char *usage = xasprintf("gpux %s %s [OPTIONS]", c->name, c->args);
+	char *usage = c->args[0] != '\0' ? xasprintf("gpux %s %s [OPTIONS]", c->name, c->args)
+					  : xasprintf("gpux %s [OPTIONS]", c->name);
 
 	fprintf(out, _("usage: %s"), usage);
 	fprintf(out, "\n%s\n", _(c->help));

@@ -83,6 +83,18 @@ struct api_error {
 	int64_t available_minor;/* INSUFFICIENT_FUNDS: the available balance; -1 */
 	char *currency;         /* INSUFFICIENT_FUNDS: their currency, or NULL */
 	int64_t opens_at;       /* MARKET_NOT_OPEN: the announced opening (Unix s); -1 */
+	/* API_ERR_NETWORK: what went wrong, for a short status line */
+	enum api_net {
+		API_NET_OTHER = 0,
+		API_NET_REFUSED,        /* nothing listens there (ECONNREFUSED) */
+		API_NET_NO_SOCKET,      /* the Unix socket is gone (ENOENT) */
+		API_NET_UNKNOWN_HOST,   /* the host name does not resolve */
+		API_NET_NO_ROUTE,       /* network or host unreachable */
+		API_NET_LOST,           /* the connection broke (reset, nothing received) */
+	} net;
+	bool restarting;        /* the local demo exchange was not there and is being
+	                           started again (api_local_respawn): the next request
+	                           should find it */
 };
 
 /* A new error of `kind` with a formatted message (no code, no status). */
@@ -179,6 +191,16 @@ struct api_local {
 int api_local_start(struct api_local *l, const char *country, const char *currency,
 		    char **cause);
 void api_local_clear(struct api_local *l);
+/* The local demo exchange on socket_path died while a client runs: start it
+ * again in the background, without waiting (a detached process holds the
+ * startup lock until the socket accepts, so two gpux never start two; same
+ * database, so the demo account's key stays valid). Returns 1 when it is
+ * being started, 0 when there is nothing to do (it accepts again, or another
+ * gpux is starting it), -1 and *cause when it cannot be (no gpuxd, the
+ * environment moved the socket). The client calls it itself (at most every
+ * API_RESPAWN_MS) when a request of a local demo client cannot connect. */
+int api_local_respawn(const char *socket_path, char **cause);
+#define API_RESPAWN_MS 5000
 
 /* Everything a front end needs to get a client: resolve the settings (flag,
  * environment, config file), and with no exchange configured start or reuse

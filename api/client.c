@@ -14,6 +14,11 @@
  * backoff with jitter (or the server's Retry-After). Finished calls are
  * delivered to their typed callbacks at the end of api_perform(), after curl
  * is done with them, so a callback may start new calls.
+ *
+ * A client of the local demo exchange whose request cannot connect to the
+ * socket (gpuxd died) has it started again in the background
+ * (api_local_respawn, rate-limited) and ends that request at once with
+ * e->restarting set; the next request finds the new exchange.
  */
 #include "api/internal.h"
 
@@ -79,6 +84,7 @@ struct api_client {
 	struct pollfd *scratch;
 	size_t cap_scratch;
 	int64_t timer_at;          /* -1: curl needs no timeout call */
+	int64_t respawn_after;     /* local demo: no restart of gpuxd before this (ms) */
 	struct api_call *calls;    /* started, not yet finished */
 	struct api_call *delivering; /* finished, being handed to callbacks */
 	uint64_t next_id;
@@ -484,6 +490,45 @@ static const char *curl_reason(const struct api_call *call, CURLcode rc)
 	return curl_easy_strerror(rc);
 }
 
+/* What a failed connection's errno says, for a short status line. */
+static enum api_net net_cause(struct api_call *call, CURLcode rc)
+{
+	long os_errno = 0;
+
+	if (rc == CURLE_COULDNT_RESOLVE_HOST)
+		return API_NET_UNKNOWN_HOST;
+	curl_easy_getinfo(call->easy, CURLINFO_OS_ERRNO, &os_errno);
+	switch (os_errno) {
+	case ECONNREFUSED: return API_NET_REFUSED;
+	case ENOENT: return call->c->unix_path != NULL ? API_NET_NO_SOCKET : API_NET_OTHER;
+	case ENETUNREACH: case EHOSTUNREACH: return API_NET_NO_ROUTE;
+	case ECONNRESET: case EPIPE: case ECONNABORTED: return API_NET_LOST;
+	}
+	return API_NET_OTHER;
+}
+
+/* A local demo client could not connect to its socket: gpuxd died. Start it
+ * again in the background (at most every API_RESPAWN_MS); true when that
+ * happened. A failure to do so is added to e's message. */
+static bool local_respawn(struct api_client *c, struct api_error *e)
+{
+	int64_t now = util_now_ms();
+	char *cause = NULL;
+	int r;
+
+	if (!c->local || c->unix_path == NULL || now < c->respawn_after)
+		return false;
+	c->respawn_after = now + API_RESPAWN_MS;
+	r = api_local_respawn(c->unix_path, &cause);
+	if (r < 0 && cause != NULL) {
+		char *m = xasprintf(_("%s; starting it again failed: %s"), e->message, cause);
+		free(e->message);
+		e->message = m;
+	}
+	free(cause);
+	return r == 1;
+}
+
 static void finish_ok(struct api_call *call, long status)
 {
 	char *cause = NULL;
@@ -582,6 +627,13 @@ static void attempt_ended(struct api_call *call, CURLcode rc)
 			retry = true;
 			e = api_error_new(API_ERR_NETWORK, _("cannot reach the exchange at %s: %s"),
 					  c->label, curl_reason(call, rc));
+			e->net = net_cause(call, rc);
+			if (rc == CURLE_COULDNT_CONNECT && local_respawn(c, e)) {
+				/* no use knocking again at once: the next request (a
+				 * refresh, or the user trying again) finds the new one */
+				e->restarting = true;
+				retry = false;
+			}
 			break;
 		case CURLE_OPERATION_TIMEDOUT:
 			t = fmt_ms(req_size == 0 ? c->connect_ms : c->total_ms);
@@ -604,6 +656,7 @@ static void attempt_ended(struct api_call *call, CURLcode rc)
 						  ? _("the connection to %s broke in the middle of the reply: %s")
 						  : _("the connection to %s broke: %s"),
 					  c->label, curl_reason(call, rc));
+			e->net = API_NET_LOST;
 			break;
 		case CURLE_PEER_FAILED_VERIFICATION:
 		case CURLE_SSL_CONNECT_ERROR:
@@ -625,6 +678,7 @@ static void attempt_ended(struct api_call *call, CURLcode rc)
 		default:
 			e = api_error_new(API_ERR_NETWORK, _("request to %s failed: %s"), c->label,
 					  curl_reason(call, rc));
+			e->net = net_cause(call, rc);
 			break;
 		}
 	}

@@ -15,6 +15,14 @@
  * gpuxd.pid); then we wait until it answers. The first time (or when the
  * stored key is no longer known, e.g. the database was removed) a demo
  * account is opened and given a demo balance, and its key is stored.
+ *
+ * When the exchange dies while a client runs (api_local_respawn, called by
+ * the client when a request cannot connect to the socket) it is started
+ * again without waiting: the lock is taken without blocking (held: another
+ * gpux is starting it already), and a detached starter process, which
+ * inherits the locked descriptor, spawns gpuxd as above and keeps the lock
+ * until the socket accepts, so that nobody starts a second one meanwhile.
+ * Same database, so the demo account's key stays valid.
  */
 #include "api/internal.h"
 
@@ -94,6 +102,59 @@ static char *runtime_dir(char **cause)
 		return NULL;
 	}
 	return d;
+}
+
+/* Where the local demo exchange lives (all malloc'ed). */
+struct local_paths {
+	char *data_dir, *sock, *lock, *pidfile, *db, *log, *keyfile;
+};
+
+static void local_paths_clear(struct local_paths *p)
+{
+	free(p->data_dir);
+	free(p->sock);
+	free(p->lock);
+	free(p->pidfile);
+	free(p->db);
+	free(p->log);
+	free(p->keyfile);
+	memset(p, 0, sizeof *p);
+}
+
+/* Compute (and create) the runtime and data directories' paths; 0, or -1
+ * and *cause. */
+static int local_paths(struct local_paths *p, char **cause)
+{
+	struct sockaddr_un sa;
+	char *rdir;
+
+	memset(p, 0, sizeof *p);
+	if ((rdir = runtime_dir(cause)) == NULL)
+		return -1;
+	if ((p->data_dir = api_data_dir()) == NULL) {
+		free(rdir);
+		return set_cause(cause, _("neither XDG_DATA_HOME nor HOME is set: no place for the "
+					  "local demo exchange's data; set one, or give --api URL"));
+	}
+	if (mkdirs(p->data_dir, cause) != 0) {
+		free(rdir);
+		local_paths_clear(p);
+		return -1;
+	}
+	p->sock = xasprintf("%s/gpuxd.sock", rdir);
+	p->lock = xasprintf("%s/gpuxd.lock", rdir);
+	p->pidfile = xasprintf("%s/gpuxd.pid", rdir);
+	p->db = xasprintf("%s/demo.db", p->data_dir);
+	p->log = xasprintf("%s/gpuxd.log", p->data_dir);
+	p->keyfile = xasprintf("%s/demo.key", p->data_dir);
+	free(rdir);
+	if (strlen(p->sock) >= sizeof sa.sun_path) {
+		set_cause(cause, _("the socket path %s is too long for a Unix socket; set "
+				   "XDG_RUNTIME_DIR to a shorter directory"), p->sock);
+		local_paths_clear(p);
+		return -1;
+	}
+	return 0;
 }
 
 /* gpuxd next to our own binary, else on PATH; NULL if none. */
@@ -202,6 +263,12 @@ static void write_all(int fd, const void *p, size_t n)
 		b += w;
 		n -= (size_t)w;
 	}
+}
+
+static const char *no_gpuxd_text(void)
+{
+	return _("no exchange is configured and gpuxd (the local demo exchange) is neither "
+		 "next to gpux nor on PATH; install it, or give an exchange with --api URL");
 }
 
 /* Start gpuxd as a daemon; 0 and *pid, or -1 and *cause. */
@@ -427,37 +494,21 @@ void api_local_clear(struct api_local *l)
 int api_local_start(struct api_local *l, const char *country, const char *currency,
 		    char **cause)
 {
-	char *rdir = NULL, *lock = NULL, *pidfile = NULL, *db = NULL, *keyfile = NULL;
+	struct local_paths p;
 	char *gpuxd = NULL, *t;
 	int lfd = -1, rc = -1;
-	struct sockaddr_un sa;
 
 	memset(l, 0, sizeof *l);
-	if ((rdir = runtime_dir(cause)) == NULL)
-		goto out;
-	if ((l->data_dir = api_data_dir()) == NULL) {
-		set_cause(cause, _("neither XDG_DATA_HOME nor HOME is set: no place for the "
-				   "local demo exchange's data; set one, or give --api URL"));
-		goto out;
-	}
-	if (mkdirs(l->data_dir, cause) != 0)
-		goto out;
-	l->socket_path = xasprintf("%s/gpuxd.sock", rdir);
-	if (strlen(l->socket_path) >= sizeof sa.sun_path) {
-		set_cause(cause, _("the socket path %s is too long for a Unix socket; set "
-				   "XDG_RUNTIME_DIR to a shorter directory"), l->socket_path);
-		goto out;
-	}
-	l->url = xasprintf("unix:%s", l->socket_path);
-	l->log_path = xasprintf("%s/gpuxd.log", l->data_dir);
-	lock = xasprintf("%s/gpuxd.lock", rdir);
-	pidfile = xasprintf("%s/gpuxd.pid", rdir);
-	db = xasprintf("%s/demo.db", l->data_dir);
-	keyfile = xasprintf("%s/demo.key", l->data_dir);
+	if (local_paths(&p, cause) != 0)
+		return -1;
+	l->data_dir = xstrdup(p.data_dir);
+	l->socket_path = xstrdup(p.sock);
+	l->url = xasprintf("unix:%s", p.sock);
+	l->log_path = xstrdup(p.log);
 
-	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	lfd = open(p.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
-		set_cause(cause, _("cannot lock %s: %s"), lock, strerror(errno));
+		set_cause(cause, _("cannot lock %s: %s"), p.lock, strerror(errno));
 		goto out;
 	}
 	/* someone accepts on our private socket: that is our gpuxd (a hung one
@@ -465,20 +516,18 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 	if (socket_alive(l->socket_path)) {
 		char *data = NULL, *c2 = NULL;
 		size_t len;
-		if (util_read_file(pidfile, &data, &len, &c2) == 0)
+		if (util_read_file(p.pidfile, &data, &len, &c2) == 0)
 			l->pid = (pid_t)atoi(data);
 		free(data);
 		free(c2);
 	} else {
 		int64_t deadline;
 		if ((gpuxd = find_gpuxd()) == NULL) {
-			set_cause(cause, _("no exchange is configured and gpuxd (the local demo "
-					   "exchange) is neither next to gpux nor on PATH; install "
-					   "it, or give an exchange with --api URL"));
+			set_cause(cause, "%s", no_gpuxd_text());
 			goto out;
 		}
 		unlink(l->socket_path);   /* stale: nobody answers on it (we hold the lock) */
-		if (spawn(gpuxd, l->socket_path, db, l->log_path, pidfile, &l->pid, cause) != 0)
+		if (spawn(gpuxd, l->socket_path, p.db, l->log_path, p.pidfile, &l->pid, cause) != 0)
 			goto out;
 		l->started = true;
 		deadline = util_now_ms() + START_WAIT_MS;
@@ -495,21 +544,116 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 			nanosleep(&ts, NULL);
 		}
 	}
-	if (ensure_account(l, keyfile, country != NULL ? country : "US",
+	if (ensure_account(l, p.keyfile, country != NULL ? country : "US",
 			   currency != NULL ? currency : "USD", cause) != 0)
 		goto out;
 	rc = 0;
 out:
 	if (lfd >= 0)
 		close(lfd);     /* releases the lock */
-	free(rdir);
-	free(lock);
-	free(pidfile);
-	free(db);
-	free(keyfile);
+	local_paths_clear(&p);
 	free(gpuxd);
 	if (rc != 0)
 		api_local_clear(l);
+	return rc;
+}
+
+/* ---- started again while a client runs -------------------------------------------------- */
+
+/* The starter: a detached process that holds the startup lock (lfd, inherited)
+ * while gpuxd starts, and leaves once the socket accepts (or gpuxd died, or
+ * START_WAIT_MS passed). Never returns. */
+static void __attribute__((noreturn)) starter(const struct local_paths *p, const char *gpuxd,
+					      int lfd)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigset_t none;
+	pid_t pid = 0;
+	char *cause = NULL;
+	int null;
+	int64_t deadline;
+
+	setsid();
+	/* the client's handlers (a TUI's signal pipe) are not ours */
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+	}
+	/* not the terminal, not the client's sockets: only the lock */
+	for (int fd = 3; fd < 1024; fd++)
+		if (fd != lfd)
+			close(fd);
+	if (spawn(gpuxd, p->sock, p->db, p->log, p->pidfile, &pid, &cause) != 0)
+		_exit(1);
+	deadline = util_now_ms() + START_WAIT_MS;
+	while (!socket_alive(p->sock) && util_now_ms() < deadline &&
+	       !(pid > 0 && kill(pid, 0) != 0 && errno == ESRCH)) {
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	_exit(0);
+}
+
+int api_local_respawn(const char *socket_path, char **cause)
+{
+	struct local_paths p;
+	char *gpuxd = NULL;
+	int lfd = -1, rc = -1, status;
+	pid_t child;
+
+	if (local_paths(&p, cause) != 0)
+		return -1;
+	if (socket_path == NULL || strcmp(socket_path, p.sock) != 0) {
+		set_cause(cause, _("the local demo exchange's socket is no longer %s "
+				   "(XDG_RUNTIME_DIR changed?)"), socket_path ? socket_path : "?");
+		goto out;
+	}
+	lfd = open(p.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lfd < 0) {
+		set_cause(cause, _("cannot lock %s: %s"), p.lock, strerror(errno));
+		goto out;
+	}
+	if (flock(lfd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EWOULDBLOCK || errno == EINTR)
+			rc = 0;     /* another gpux is starting it right now */
+		else
+			set_cause(cause, _("cannot lock %s: %s"), p.lock, strerror(errno));
+		goto out;
+	}
+	if (socket_alive(p.sock)) {
+		rc = 0;         /* back already (another gpux started it) */
+		goto out;
+	}
+	if ((gpuxd = find_gpuxd()) == NULL) {
+		set_cause(cause, "%s", no_gpuxd_text());
+		goto out;
+	}
+	unlink(p.sock);   /* stale: nobody answers on it (we hold the lock) */
+	child = fork();
+	if (child < 0) {
+		set_cause(cause, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (child == 0) {
+		/* leave at once: the starter is then nobody's child to wait for */
+		if (fork() == 0)
+			starter(&p, gpuxd, lfd);
+		_exit(0);
+	}
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	rc = 1;
+out:
+	if (lfd >= 0)
+		close(lfd);     /* the starter keeps its copy, and so the lock */
+	local_paths_clear(&p);
+	free(gpuxd);
 	return rc;
 }
 

@@ -5,9 +5,11 @@
  * the main loop. Nothing here waits.
  *
  * Failure is a state, not an event: a failed or unanswered request (no
- * answer for TUI_STALE_MS is abandoned) marks the prices stale with the
- * client's one-line reason; the last prices stay on screen, dimmed; the next
- * tick simply tries again, and the first good reply clears it all.
+ * answer for TUI_STALE_MS is abandoned) marks the prices stale with a short
+ * reason ("exchange unreachable (connection refused)"); the last prices stay
+ * on screen, dimmed; the next tick simply tries again, and the first good
+ * reply clears it all. A local demo exchange that died is started again by
+ * the client itself (api_local_respawn), so the next tick finds it.
  *
  * A price that changed between two replies flashes for TUI_FLASH_MS
  * (per GPU, with its direction), decided here by comparing the two replies,
@@ -54,6 +56,49 @@ static void set_stale(struct tui *t, const char *reason)
 		tui_apply_prices(t); /* price cells turn dim */
 }
 
+/* Why the prices are stale, in a few plain words that stay whole on an
+ * 80-column status bar beside the prices' age: "exchange unreachable
+ * (connection refused)" rather than the client's full sentence with the
+ * exchange's address (which the bar shows in a segment of its own). */
+static char *stale_reason(const struct api_error *e)
+{
+	const char *why = NULL;
+
+	if (e->restarting) {
+		/* TRANSLATORS: the reason of stale prices in the status bar, after
+		 * "STALE: ": keep it within about 45 columns */
+		return xstrdup(_("local demo exchange stopped; restarting it"));
+	}
+	switch (e->kind) {
+	case API_ERR_NETWORK:
+		switch (e->net) {
+		case API_NET_REFUSED: why = _("connection refused"); break;
+		case API_NET_NO_SOCKET: why = _("not running"); break;
+		case API_NET_UNKNOWN_HOST: why = _("unknown host"); break;
+		case API_NET_NO_ROUTE: why = _("no route to it"); break;
+		case API_NET_LOST: why = _("connection lost"); break;
+		case API_NET_OTHER: break;
+		}
+		/* TRANSLATORS: %s is "connection refused", "not running", … */
+		return why != NULL ? xasprintf(_("exchange unreachable (%s)"), why)
+				   : xstrdup(_("exchange unreachable"));
+	case API_ERR_TIMEOUT:
+		return xstrdup(_("exchange not answering"));
+	case API_ERR_TLS:
+		return xstrdup(_("exchange unreachable (TLS failed)"));
+	case API_ERR_HTTP:
+		if (e->code != NULL)
+			return xasprintf(_("exchange error (%s)"), e->code);
+		return xasprintf(_("exchange error (HTTP %d)"), e->http_status);
+	case API_ERR_PROTOCOL:
+		return xstrdup(_("unreadable reply from the exchange"));
+	case API_ERR_UNKNOWN_OUTCOME:
+	case API_ERR_CONFIG:
+		break;
+	}
+	return api_error_text(e);
+}
+
 static void on_quotes(void *ud, struct api_quotes *r, const struct api_error *e)
 {
 	struct tui *t = ud;
@@ -62,7 +107,7 @@ static void on_quotes(void *ud, struct api_quotes *r, const struct api_error *e)
 
 	m->quotes_req = 0;
 	if (e != NULL) {
-		char *why = api_error_text(e);
+		char *why = stale_reason(e);
 		set_stale(t, why);
 		free(why);
 		return;

@@ -75,6 +75,20 @@ static void place_centered(struct wwidget *w, int lines, int cols, int want_h, i
 
 /* ---- help ---------------------------------------------------------------------------- */
 
+/* One entry of the help before it is laid out: a blank line between
+ * sections, a section title, or a binding's keys and description. */
+enum { HE_BLANK, HE_TITLE, HE_KEYS };
+
+struct whelp_entry {
+	int kind;
+	struct wcells keys;     /* HE_KEYS: the key names, exactly keyw columns */
+	char *text;             /* the title or the (translated) description */
+};
+
+/* Below this many columns for the description, a key line's description
+ * goes under its keys instead of beside them. */
+enum { HELP_MIN_DESC = 12, HELP_NARROW_INDENT = 3 };
+
 static void help_draw(struct wwidget *w)
 {
 	struct whelp *h = (struct whelp *)w;
@@ -157,6 +171,11 @@ static void help_destroy(struct wwidget *w)
 	for (size_t i = 0; i < h->n_lines; i++)
 		wcells_free(&h->lines[i]);
 	free(h->lines);
+	for (size_t i = 0; i < h->n_ent; i++) {
+		wcells_free(&h->ent[i].keys);
+		free(h->ent[i].text);
+	}
+	free(h->ent);
 	free(h->title);
 	free(h->hint);
 }
@@ -175,15 +194,103 @@ static const struct wwidget_class help_class = {
 	.n_bindings = sizeof help_bindings / sizeof help_bindings[0],
 };
 
-static struct wcells *help_line(struct whelp *h, size_t *cap)
+static struct whelp_entry *help_entry(struct whelp *h, int kind, const char *text)
 {
-	if (h->n_lines == *cap) {
-		*cap = *cap ? *cap * 2 : 32;
-		h->lines = xreallocarray(h->lines, *cap, sizeof *h->lines);
+	struct whelp_entry *e;
+
+	h->ent = xreallocarray(h->ent, h->n_ent + 1, sizeof *h->ent);
+	e = &h->ent[h->n_ent++];
+	e->kind = kind;
+	wcells_init(&e->keys, h->base.ui->ascii);
+	e->text = xstrdup(text != NULL ? text : "");
+	return e;
+}
+
+static struct wcells *help_line(struct whelp *h)
+{
+	if (h->n_lines == h->cap_lines) {
+		h->cap_lines = h->cap_lines ? h->cap_lines * 2 : 32;
+		h->lines = xreallocarray(h->lines, h->cap_lines, sizeof *h->lines);
 	}
 	struct wcells *c = &h->lines[h->n_lines++];
 	wcells_init(c, h->base.ui->ascii);
 	return c;
+}
+
+/* The columns an entry takes unwrapped. */
+static int entry_width(const struct whelp *h, const struct whelp_entry *e)
+{
+	bool a = h->base.ui->ascii;
+
+	switch (e->kind) {
+	case HE_TITLE: return wtext_width(e->text, a);
+	case HE_KEYS: return 1 + h->keyw + 2 + wtext_width(e->text, a);
+	}
+	return 0;
+}
+
+/* Append text wrapped in `width` columns (<= 0: one line), each line after
+ * `indent` spaces (the first line after first_indent); the first line goes
+ * on the end of `first` when given (a line of h->lines, written before any
+ * line is added, as adding one may move them). */
+static void help_wrapped(struct whelp *h, const char *text, int width, int first_indent,
+			 int indent, unsigned attrs, struct wcells *first)
+{
+	bool a = h->base.ui->ascii;
+	char **l;
+	size_t n;
+
+	if (width <= 0 || wtext_width(text, a) <= width) {
+		if (first == NULL)
+			first = help_line(h);
+		wcells_pad(first, first_indent, WR_DIALOG);
+		wcells_add(first, text, WR_DIALOG, attrs);
+		return;
+	}
+	n = wtext_wrap(text, width, a, &l);
+	for (size_t i = 0; i < n; i++) {
+		struct wcells *c = i == 0 && first != NULL ? first : help_line(h);
+		wcells_pad(c, i == 0 ? first_indent : indent, WR_DIALOG);
+		wcells_add(c, l[i], WR_DIALOG, attrs);
+	}
+	wtext_lines_free(l, n);
+}
+
+void whelp_layout(struct whelp *h, int width)
+{
+	for (size_t i = 0; i < h->n_lines; i++)
+		wcells_free(&h->lines[i]);
+	h->n_lines = 0;
+	for (size_t i = 0; i < h->n_ent; i++) {
+		const struct whelp_entry *e = &h->ent[i];
+		int desc = 1 + h->keyw + 2;   /* the description column */
+		struct wcells *c;
+
+		switch (e->kind) {
+		case HE_BLANK:
+			help_line(h);
+			break;
+		case HE_TITLE:
+			help_wrapped(h, e->text, width, 0, 0, WAT_BOLD | WAT_UNDERLINE, NULL);
+			break;
+		case HE_KEYS:
+			c = help_line(h);
+			wcells_pad(c, 1, WR_DIALOG);
+			wcells_cat(c, &e->keys);
+			if (width <= 0 || width - desc >= HELP_MIN_DESC ||
+			    entry_width(h, e) <= width) {
+				help_wrapped(h, e->text, width > 0 ? width - desc : 0, 2, desc, 0, c);
+			} else {
+				/* too narrow beside the keys: under them */
+				int w = width - HELP_NARROW_INDENT;
+				help_wrapped(h, e->text, w > 0 ? w : 1, HELP_NARROW_INDENT,
+					     HELP_NARROW_INDENT, 0, NULL);
+			}
+			break;
+		}
+	}
+	if (h->top > 0 && h->top >= h->n_lines)
+		h->top = h->n_lines > 0 ? h->n_lines - 1 : 0;
 }
 
 /* True when the space-separated list has the word tok. */
@@ -235,7 +342,6 @@ struct whelp *whelp_new(const struct wui *ui, const char *title, const char *hin
 			const struct whelp_section *s, size_t n)
 {
 	struct whelp *h = xcalloc(1, sizeof *h);
-	size_t cap = 0;
 	int keyw = 0;
 
 	wwidget_init(&h->base, &help_class, ui);
@@ -254,29 +360,24 @@ struct whelp *whelp_new(const struct wui *ui, const char *title, const char *hin
 		}
 	if (keyw > 24)
 		keyw = 24;
+	h->keyw = keyw;
 	for (size_t k = 0; k < n; k++) {
 		if (k > 0)
-			help_line(h, &cap);
+			help_entry(h, HE_BLANK, NULL);
 		if (s[k].title != NULL)
-			wcells_add(help_line(h, &cap), s[k].title, WR_DIALOG, WAT_BOLD | WAT_UNDERLINE);
+			help_entry(h, HE_TITLE, s[k].title);
 		for (size_t i = 0; i < s[k].n; i++) {
 			const struct wbinding *b = &s[k].bindings[i];
 			if (b->help == NULL || listed_before(s[k].bindings, i))
 				continue;
 			char *keys = keys_of(s[k].bindings, s[k].n, i, ui->ascii);
-			struct wcells *c = help_line(h, &cap);
-			struct wcells kc;
-			wcells_init(&kc, ui->ascii);
-			wcells_add(&kc, keys, WR_DIALOG, WAT_BOLD);
-			wcells_fit(&kc, keyw, WALIGN_LEFT, WR_DIALOG);
-			wcells_pad(c, 1, WR_DIALOG);
-			wcells_cat(c, &kc);
-			wcells_pad(c, 2, WR_DIALOG);
-			wcells_add(c, _(b->help), WR_DIALOG, 0);
-			wcells_free(&kc);
+			struct whelp_entry *e = help_entry(h, HE_KEYS, _(b->help));
+			wcells_add(&e->keys, keys, WR_DIALOG, WAT_BOLD);
+			wcells_fit(&e->keys, keyw, WALIGN_LEFT, WR_DIALOG);
 			free(keys);
 		}
 	}
+	whelp_layout(h, 0);
 	return h;
 }
 
@@ -290,15 +391,25 @@ void whelp_free(struct whelp **h)
 
 void whelp_place(struct whelp *h, int lines, int cols)
 {
-	int w = wtext_width(h->title, h->base.ui->ascii) + 8;
-	int hw = wtext_width(h->hint, h->base.ui->ascii) + 8;
+	bool a = h->base.ui->ascii;
+	int w = wtext_width(h->title, a) + 8;
+	int hw = wtext_width(h->hint, a) + 8;
 
 	if (hw > w)
 		w = hw;
-	for (size_t i = 0; i < h->n_lines; i++)
-		if (h->lines[i].width + 4 > w)
-			w = h->lines[i].width + 4;
+	for (size_t i = 0; i < h->n_ent; i++)
+		if (entry_width(h, &h->ent[i]) + 4 > w)
+			w = entry_width(h, &h->ent[i]) + 4;
+	/* the width place_centered will give, then the height of the text
+	 * wrapped to it */
+	if (w > cols - 4)
+		w = cols - 4;
+	if (w < 10)
+		w = cols;
+	whelp_layout(h, w - 4);
 	place_centered(&h->base, lines, cols, (int)h->n_lines + 2, w);
+	if (h->base.w > 0 && h->base.w != w)
+		whelp_layout(h, h->base.w - 4);   /* the whole screen after all */
 }
 
 /* ---- confirmation dialog ---------------------------------------------------------------- */

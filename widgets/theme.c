@@ -2,9 +2,9 @@
  * Colour roles, themes, symbols and key names — all tables (htop's CRT.c
  * colour schemes, nnn's bindings[]). A theme maps each role to colours and
  * attributes; the monochrome theme uses attributes only, so NO_COLOR and
- * terminals without colour (vt100) still show the header, the cursor row and
- * a flash. wui_init() resolves a theme once into curses attributes and colour
- * pairs (pair i+1 for role i).
+ * terminals without colour (vt100) still show the header (bold, underlined),
+ * the cursor row (reverse video) and a flash. wui_init() resolves a theme
+ * once into curses attributes and colour pairs (pair i+1 for role i).
  */
 #include "widgets/widgets.h"
 
@@ -54,8 +54,10 @@ const struct wtheme wtheme_mono = {
 	.role = {
 		[WR_NORMAL] = { D, D, 0 },
 		[WR_DIM] = { D, D, WAT_DIM },
-		[WR_HEADER] = { D, D, WAT_REVERSE },
-		[WR_HEADER_SORT] = { D, D, WAT_REVERSE | WAT_BOLD | WAT_UNDERLINE },
+		/* never reverse: the cursor row is, and on the first data row the
+		 * two would merge; the sorted column is told by its ▲ ▼ */
+		[WR_HEADER] = { D, D, WAT_BOLD | WAT_UNDERLINE },
+		[WR_HEADER_SORT] = { D, D, WAT_BOLD | WAT_UNDERLINE },
 		[WR_SELECTED] = { D, D, WAT_REVERSE },
 		[WR_FLASH] = { D, D, WAT_BOLD | WAT_UNDERLINE },
 		[WR_FLASH_UP] = { D, D, WAT_BOLD | WAT_UNDERLINE },

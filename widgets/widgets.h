@@ -574,21 +574,37 @@ struct whelp_section {
 	size_t n;
 };
 
+struct whelp_entry;          /* private to widgets/overlay.c */
+
 struct whelp {
 	struct wwidget base;
 	char *title, *hint;
-	struct wcells *lines;   /* the generated text, one entry per line */
+	struct wcells *lines;   /* the text laid out (whelp_layout), one entry per line */
 	size_t n_lines;
 	size_t top;
+	/* private */
+	struct whelp_entry *ent; /* the text before wrapping: titles and key lines */
+	size_t n_ent;
+	int keyw;               /* the key column's width */
+	size_t cap_lines;
 };
 
 /* A help overlay listing each section's bindings, keys with the same action
  * on one line ("↓ j     Move down"), generated from the maps themselves.
- * title and hint ("↑↓ scroll · any other key closes") are translated text. */
+ * title and hint ("↑↓ scroll · any other key closes") are translated text.
+ * Until placed, each entry is one line (not wrapped). */
 struct whelp *whelp_new(const struct wui *ui, const char *title, const char *hint,
 			const struct whelp_section *s, size_t n);
 void whelp_free(struct whelp **h);
-/* Place centred on a screen of lines × cols. */
+/* Lay the text out in lines of at most `width` terminal columns (<= 0: no
+ * wrapping) into h->lines: a description too long for its line wraps at
+ * spaces (inside a word only when the word is longer than a line; never
+ * inside a character), its continuation lines indented under the
+ * description column; a section title wraps too. Pure (no curses); keeps
+ * h->top within the new lines. whelp_place calls it with the box's inner
+ * width. */
+void whelp_layout(struct whelp *h, int width);
+/* Place centred on a screen of lines × cols, the text wrapped to the box. */
 void whelp_place(struct whelp *h, int lines, int cols);
 
 /* ---- dialog (confirmation) ----------------------------------------------------------------- */

@@ -65,6 +65,36 @@ expect_eq "two at once: both exit 0" "$ra$rb" 00
 expect_eq "two at once: one gpuxd" "$(local_pids | wc -l)" 1
 expect_eq "two at once: one demo account for both" "$("$GPUX" account --format json 2>/dev/null | jq '.[0].available_minor')" 1000000
 
+# ---- the interactive screen on the embedded default: its gpuxd dies, and comes back ----
+# (only processes whose command line holds this test's own runtime dir are killed)
+stop_local_gpuxd
+i=0; while [ -n "$(local_pids)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+tui_start 100 24 env NO_COLOR=1 LANG=C.UTF-8 "$GPUX"
+if tui_wait 'prices updated'; then ok "TUI from nothing: prices from its own local demo exchange"
+else fail "TUI from nothing" "$(tui_screen | tail -3)"; fi
+pid=$(local_pids)
+expect_eq "TUI: one local gpuxd (pid $pid)" "$(local_pids | wc -l)" 1
+restarted() { # STATUS-LINE-PATTERN: after a kill, STALE with the reason, then prices again
+  t0=$(date +%s)
+  if tui_wait 'STALE: '; then ok "$1: the status bar says STALE"
+  else fail "$1: STALE" "$(tui_screen | sed -n 23p)"; fi
+  expect_match "$1: a short plain reason, whole on the line" "$(tui_screen | sed -n 23p)" "$2"
+  if tui_wait_gone 'STALE'; then ok "$1: prices again, by itself ($(( $(date +%s) - t0 )) s)"
+  else fail "$1: recovers" "$(tui_screen | sed -n 23p)"; fi
+  expect_match "$1: fresh prices" "$(tui_screen | sed -n 23p)" 'prices updated [0-2] s ago *$'
+  sleep 1   # a second gpuxd would show by now
+  new=$(local_pids)
+  expect_eq "$1: exactly one gpuxd afterwards" "$(printf '%s\n' "$new" | grep -c .)" 1
+  check "$1: a new gpuxd (pid $new), in the pid file" test "$new" != "$pid" -a "$(cat "$RUN/gpuxd.pid")" = "$new"
+  pid=$new
+}
+kill "$pid"   # SIGTERM: gpuxd removes its socket
+restarted "gpuxd stopped under the TUI" '^ STALE: local demo exchange stopped; restarting it'
+expect_match "the same demo account after the restart" "$(tui_screen | sed -n 23p)" 'balance \$'
+kill -9 "$pid"   # SIGKILL: the socket stays, nobody listens (soon after the last restart)
+restarted "gpuxd killed under the TUI" '^ STALE: (local demo exchange stopped; restarting it|exchange unreachable \(connection refused\))'
+tmx kill-server 2>/dev/null
+
 # gpuxd cannot be found: a clear message, exit 1
 stop_local_gpuxd
 mkdir -p "$TMPD/bin" && cp "$GPUX" "$TMPD/bin/gpux"

@@ -305,13 +305,15 @@ kill "$GPUXD_PID"
 wait_for sh -c "! kill -0 $GPUXD_PID 2>/dev/null"
 tui_wait 'STALE: ' && ok "exchange killed: the status bar says STALE with the reason" ||
   fail "stale marker" "$(tui_screen | tail -2)"
-expect_match "the reason is one readable line" "$(tui_screen | sed -n 29p)" 'STALE: .*(reach|connect)'
+expect_match "the reason is short and plain" "$(tui_screen | sed -n 29p)" \
+  'STALE: exchange unreachable \(connection refused\) · 127\.0\.0\.1:[0-9]+ '
 expect_match "stale: the prices' age stays on the line" "$(tui_screen | sed -n 29p)" \
   'prices updated [0-9]+ s ago *$'
 tui_resize 80 30
 tui_wait '^GPU ' || fail "stale at 80 columns"
-expect_match "stale at 80 columns: STALE and the prices' age both stay" "$(tui_screen | sed -n 29p)" \
-  '^ STALE: .*…  prices updated [0-9]+ s ago *$'
+expect_match "stale at 80 columns: STALE, its reason whole, and the prices' age" "$(tui_screen | sed -n 29p)" \
+  '^ STALE: exchange unreachable \(connection refused\)( · [^ ]+)? +prices updated [0-9]+ s ago *$'
+expect_eq "stale at 80 columns: nothing cut" "$(tui_screen | sed -n 29p | grep -c '…')" 0
 tui_resize 100 30
 expect_match "the data stays on screen" "$(rows | head -3)" 'Hopper|Blackwell|CDNA'
 "$GPUXD" --listen "127.0.0.1:$GPUXD_PORT" --db "$GPUXD_DB" --demo --clock-speed 10 \
@@ -349,5 +351,49 @@ expect_match "TERM=dumb: points to the scriptable commands" "$(tui_screen)" 'gpu
 out=$("$GPUX" --api "$GPUXD_URL" </dev/null 2>&1 >/dev/null); rc=$?
 expect_eq "not a terminal: exit status 1" "$rc" 1
 expect_match "not a terminal: points to the scriptable commands" "$out" 'gpux table training'
+
+# ---- monochrome: the header and the cursor row never merge ------------------------------------
+# (the cursor row is reverse video; the header bold and underlined, never reverse)
+ESC=$(printf '\033')
+sgr_at() { # LINE: the attributes (SGR parameters) the line starts with, as ;1;4;
+  tmx capture-pane -e -p -t t | sed -n "$1p" | sed -n "s/^$ESC\[\([0-9;]*\)m.*/;\1;/p"
+}
+for mono in NO_COLOR=1 TERM=vt100; do
+  open_tui 80 24 NO_COLOR= NCURSES_GPM_TERMS= $mono
+  tui_wait 'H200 Hopper' || fail "$mono: the table"
+  tui_keys g
+  wait_cursor '^B300' || fail "$mono: the cursor on the first row" "[$(cursor_row)]"
+  hdr=$(sgr_at 2) cur=$(sgr_at 3)
+  expect_match "$mono: the header is bold and underlined" "$hdr" ';1;(.*;)?4;'
+  expect_eq "$mono: the header is not reverse video" "$(printf '%s' "$hdr" | grep -c ';7;')" 0
+  expect_match "$mono: the cursor on the first row is reverse video, under the header" "$cur" ';7;'
+  expect_eq "$mono: the cursor row is not underlined like the header" "$(printf '%s' "$cur" | grep -c ';4;')" 0
+  tui_keys q
+  tui_wait 'EXIT=0' || fail "$mono: q quits"
+done
+
+# ---- the help wraps its long lines at 80 columns -------------------------------------------
+open_tui 80 24
+tui_wait 'H200 Hopper' || fail "80x24 for the help"
+tui_keys '?'
+tui_wait 'Fit calculator: show it' || fail "the help at 80x24" "$(tui_screen)"
+k=0   # scroll until the line's continuation shows
+while [ $k -lt 10 ] && ! tui_screen | grep -A1 'Fit calculator: show it' | tail -1 | grep -q 'table)'; do
+  tui_keys j; sleep 0.1; k=$((k + 1))
+done
+expect_eq "help at 80 columns: no line cut with …" "$(tui_screen | sed -n '2,22p' | grep -c '…')" 0
+# the continuation starts in the column of the description above it
+pos=$(tui_screen | LC_ALL=C.UTF-8 awk '
+  /Fit calculator: show it/ { c = index($0, "Fit calculator"); n = NR; next }
+  n && NR == n + 1 { print (index($0, "table)") == c && c > 0) ? "under" : "at " index($0, "table)") " not " c; exit }')
+expect_eq "help at 80 columns: \"…(Esc back to the table)\" wraps under its description" "$pos" under
+tui_keys End
+# at the end: ↑ (more above) in the top border, no ↓ (more below) in the bottom one
+tui_wait_gone 'Moving around' && tui_wait '┌─ gpux keys ─+↑─┐' && tui_wait_gone 'any key closes ↓' &&
+  ok "the wrapped help scrolls to its last line with End" || fail "help End" "$(tui_screen)"
+tui_keys Home
+tui_wait 'Moving around' && ok "... and back with Home" || fail "help Home" "$(tui_screen)"
+tui_keys x
+tui_wait_gone 'Moving around' || fail "the help closes"
 
 finish

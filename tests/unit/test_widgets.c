@@ -5,7 +5,8 @@
  * width shows, where the ‹ › markers go, the frozen column), a table row and
  * header rendered exactly as drawn (a pinned price column too), tabs with
  * short titles, the status bar and its priorities, the help generated
- * from key maps, wrapping and the line editor behind the text field.
+ * from key maps (and wrapped to its box), wrapping and the line editor
+ * behind the text field.
  */
 #include <locale.h>
 #include <setjmp.h>
@@ -710,6 +711,143 @@ static void test_help_generated(void **state)
 	whelp_free(&h);
 }
 
+/* The words of text, one space between them (to compare wrapped lines with
+ * what they came from). */
+static char *words_of(const char *text)
+{
+	struct buf b = {0};
+	const char *p = text;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		const char *e = p;
+		while (*e != '\0' && *e != ' ')
+			e++;
+		if (e > p) {
+			if (b.len > 0)
+				buf_putc(&b, ' ');
+			buf_append(&b, p, (size_t)(e - p));
+		}
+		p = e;
+	}
+	return buf_take(&b);
+}
+
+/* Long help lines wrap in terminal columns, continuation lines under the
+ * description column, nothing lost, never cut inside a character; the
+ * scroll keys still reach the last line. */
+static void test_help_wraps(void **state)
+{
+	(void)state;
+	/* tui/keys.c's longest line, the one cut at 80 columns before */
+	const char *fit = "Fit calculator: show it and type in it (Esc back to the table)";
+	/* double-width characters (2 columns each) and a combining accent */
+	const char *wide = "\u65e5\u672c\u8a9e\u306e\u8aac\u660e\u6587 "
+			   "\u65e5\u672c\u8a9e\u306e\u8aac\u660e\u6587\u3067\u3059 cafe\u0301 ok";
+	static struct wbinding map[] = {
+		{ 'f', 1, NULL },
+		{ WKEY_DOWN, 2, "Move down" },
+		{ 'j', 2, "Move down" },
+		{ 'w', 3, NULL },
+	};
+	map[0].help = fit;
+	map[3].help = wide;
+	struct whelp_section sec = { "Keys of the tables", map, 4 };
+	struct whelp *h = whelp_new(&UI, "gpux keys", "any key closes", &sec, 1);
+	char *l;
+
+	/* unwrapped until laid out: one line each */
+	assert_int_equal(h->n_lines, 4);
+	l = wcells_text(&h->lines[1]);
+	assert_string_equal(l, " f    Fit calculator: show it and type in it (Esc back to the table)");
+	free(l);
+
+	/* the help box at 80 columns is 76 wide: 72 inside, the line fits */
+	whelp_layout(h, 72);
+	assert_int_equal(h->n_lines, 4);
+
+	/* 40 columns: the description column is 1 + 3 (keys "↓ j") + 2 = 6 */
+	whelp_layout(h, 40);
+	struct buf fit_back = {0}, wide_back = {0};
+	int fit_lines = 0, wide_lines = 0;
+	for (size_t i = 0; i < h->n_lines; i++) {
+		const struct wcells *c = &h->lines[i];
+		assert_true(c->width <= 40);
+		l = wcells_text(c);
+		/* what wcells measure is what the text is: no half character */
+		assert_int_equal(wtext_width(l, false), c->width);
+		if (i >= 1 && i < 1 + 2) {  /* the f line and its continuation */
+			assert_memory_equal(l, i == 1 ? " f    " : "      ", 6);
+			assert_true(l[6] != ' ');
+			buf_puts(&fit_back, l + 6);
+			buf_putc(&fit_back, ' ');
+			fit_lines++;
+		}
+		if (i >= 4) {               /* the w line and its continuations */
+			assert_memory_equal(l, i == 4 ? " w    " : "      ", 6);
+			buf_puts(&wide_back, l + 6);
+			buf_putc(&wide_back, ' ');
+			wide_lines++;
+		}
+		free(l);
+	}
+	assert_int_equal(fit_lines, 2);
+	l = wcells_text(&h->lines[0]);
+	assert_string_equal(l, "Keys of the tables");
+	free(l);
+	l = wcells_text(&h->lines[3]);
+	assert_string_equal(l, " \u2193 j  Move down");
+	free(l);
+	char *a = words_of(fit_back.data), *b = words_of(fit);
+	assert_string_equal(a, b);   /* every word kept, in order */
+	free(a);
+	free(b);
+	/* "日本語の説明文" is 14 columns, "日本語の説明文です" 18: at 34 columns
+	 * for the description, the two words cannot share a line */
+	assert_true(wide_lines >= 2);
+	a = words_of(wide_back.data);
+	b = words_of(wide);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	buf_free(&fit_back);
+	buf_free(&wide_back);
+
+	/* a word longer than the description column is split between
+	 * characters, each piece within the line */
+	whelp_layout(h, 6 + 12);
+	for (size_t i = 0; i < h->n_lines; i++) {
+		assert_true(h->lines[i].width <= 18);
+		l = wcells_text(&h->lines[i]);
+		assert_int_equal(wtext_width(l, false), h->lines[i].width);
+		free(l);
+	}
+
+	/* scrolling reaches the last wrapped line and stops there (a box of 4
+	 * text lines: the help's height minus its border) */
+	size_t n = h->n_lines;
+	assert_true(n > 6);
+	h->base.h = 6;
+	struct wevent down = { .type = WEV_KEY, .key = WKEY_DOWN };
+	struct wevent end = { .type = WEV_KEY, .key = WKEY_END };
+	struct wevent home = { .type = WEV_KEY, .key = WKEY_HOME };
+	assert_true(wwidget_handle(&h->base, &down) & W_REDRAW);
+	assert_int_equal(h->top, 1);
+	wwidget_handle(&h->base, &end);
+	assert_int_equal(h->top, n - 4);
+	assert_false(wwidget_handle(&h->base, &down) & W_REDRAW);
+	assert_int_equal(h->top, n - 4);
+	wwidget_handle(&h->base, &home);
+	assert_int_equal(h->top, 0);
+	/* laid out wider again: fewer lines, top kept inside them */
+	h->top = n - 1;
+	whelp_layout(h, 0);
+	assert_int_equal(h->n_lines, 4);
+	assert_true(h->top < h->n_lines);
+	whelp_free(&h);
+}
+
 static void test_wrap(void **state)
 {
 	(void)state;
@@ -807,6 +945,7 @@ int main(void)
 		cmocka_unit_test(test_status_line),
 		cmocka_unit_test(test_status_priorities),
 		cmocka_unit_test(test_help_generated),
+		cmocka_unit_test(test_help_wraps),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_key_names),
 		cmocka_unit_test(test_field_editing),

@@ -401,13 +401,37 @@ size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, i
 	}
 	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
 	{
-		/* one flow: the parts, then the figures, at most three lines */
+		/* one flow of at most three lines: the figures a buyer decides on
+		 * first (GPUs needed, cost per hour, run time or decode speed),
+		 * then the memory parts, then the order hint, so what a short
+		 * panel gives up is the detail, never the answer */
 		struct flow f = { .ls = &ls, .width = width, .gap = 2, .max = 3 };
 		struct wcells item;
-		char *parts[4] = { NULL };
-		size_t np = 0;
+		char *figs[3] = { NULL };
+		size_t nf = 0;
+		char *order;
 
 		wcells_init(&item, ascii);
+		figs[nf++] = gpus_text(j, false);
+		figs[nf++] = cost_text(l, r);
+		if (fit_method_is_training(ff->job.method) && isfinite(j->train_hours)) {
+			char *t = view_fmt_run_time(l, j->train_hours, ascii);
+			char *m = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
+						    : xstrdup(ascii ? "-" : "\u2014");
+			figs[nf++] = xasprintf(_("run %s, %s"), t, m);
+			free(t);
+			free(m);
+		} else if (fit_method_is_inference(ff->job.method)) {
+			char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
+			figs[nf++] = xasprintf(_("%s tok/s per sequence"), v);
+			free(v);
+		}
+		for (size_t i = 0; i < nf; i++) {
+			wcells_reset(&item);
+			wcells_add(&item, figs[i], base, i == 0 && !grey ? WAT_BOLD : 0);
+			flow_item(&f, &item);
+			free(figs[i]);
+		}
 		for (int k = 0; k < 6; k++) {
 			double v = part(&j->mem, k);
 			char *gb;
@@ -423,29 +447,11 @@ size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, i
 			free(gb);
 			flow_item(&f, &item);
 		}
-		parts[np++] = gpus_text(j, false);
-		parts[np++] = cost_text(l, r);
-		if (fit_method_is_training(ff->job.method) && isfinite(j->train_hours)) {
-			char *t = view_fmt_run_time(l, j->train_hours, ascii);
-			char *m = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
-						    : xstrdup(ascii ? "-" : "\u2014");
-			parts[np++] = xasprintf(_("run %s, %s"), t, m);
-			free(t);
-			free(m);
-		}
-		if (fit_method_is_inference(ff->job.method)) {
-			char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
-			parts[np++] = xasprintf(_("%s tok/s per sequence"), v);
-			free(v);
-		}
-		parts[np++] = order_text(r);
-		for (size_t i = 0; i < np; i++) {
-			wcells_reset(&item);
-			wcells_add(&item, parts[i], i + 1 == np ? WR_DIM : base,
-				   i == 0 && !grey ? WAT_BOLD : 0);
-			flow_item(&f, &item);
-			free(parts[i]);
-		}
+		order = order_text(r);
+		wcells_reset(&item);
+		wcells_add(&item, order, WR_DIM, 0);
+		flow_item(&f, &item);
+		free(order);
 		flow_end(&f);
 		wcells_free(&item);
 	}

@@ -65,8 +65,7 @@ static char *stale_reason(const struct api_error *e)
 	const char *why = NULL;
 
 	if (e->restarting) {
-		/* TRANSLATORS: the reason of stale prices in the status bar, after
-		 * "STALE: ": keep it within about 45 columns */
+		/* TRANSLATORS: why prices are stale, after "STALE: "; ≤ 45 columns */
 		return xstrdup(_("local demo exchange stopped; restarting it"));
 	}
 	switch (e->kind) {

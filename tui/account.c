@@ -28,17 +28,10 @@ enum { AC_HEAD_LINES = 9 };
 #define AC_MAX_DEPOSIT_MINOR 100000000000LL /* docs/API.md, limits */
 
 struct tp_account {
-	struct tpanel *head;
-	struct wtable *table;
-	struct tp_grid grid;
+	struct tp_list l;           /* l.input: the amount of a deposit, while typed */
 	struct api_ledger *ledger;
 	uint64_t ledger_req;
-	int64_t next;
-	char *error;
-	struct wfield *input;       /* the amount of a deposit, while typed */
 	uint64_t deposit_req;
-	char *note;
-	enum wrole note_role;
 };
 
 static struct tp_account *account(struct tui *t)
@@ -46,11 +39,16 @@ static struct tp_account *account(struct tui *t)
 	return t->trade != NULL ? t->trade->account : NULL;
 }
 
+static struct tp_list *list(struct tui *t)
+{
+	struct tp_account *s = account(t);
+
+	return s != NULL ? &s->l : NULL;
+}
+
 static void set_note(struct tp_account *s, char *text, enum wrole role)
 {
-	free(s->note);
-	s->note = text;
-	s->note_role = role;
+	tp_list_note(&s->l, text, role);
 }
 
 static const char *kind_text(enum api_ledger_kind k)
@@ -88,7 +86,7 @@ static void head_lines(struct tui *t)
 {
 	struct tp_account *s = account(t);
 	const struct api_account *a = t->trade->acct;
-	struct tpanel *p = s->head;
+	struct tpanel *p = s->l.head;
 	struct wcells *c;
 	int lw = 0;
 	const char *labels[] = { _("Available"), _("Held"), _("Total") };
@@ -166,10 +164,10 @@ static void head_lines(struct tui *t)
 	}
 	c = tpanel_add(p);
 	wcells_pad(c, 1, WR_NORMAL);
-	if (s->note != NULL)
-		wcells_add(c, s->note, s->note_role, 0);
-	else if (s->error != NULL)
-		wcells_add(c, s->error, WR_BAD, 0);
+	if (s->l.note != NULL)
+		wcells_add(c, s->l.note, s->l.note_role, 0);
+	else if (s->l.error != NULL)
+		wcells_add(c, s->l.error, WR_BAD, 0);
 	else if (t->api == NULL)
 		wcells_add(c, _("No exchange: orders need one (see the status bar)."), WR_BAD, 0);
 	else if (!can_deposit(t))
@@ -188,25 +186,25 @@ static void account_rebuild(struct tui *t)
 	struct tp_account *s = account(t);
 	int64_t key;
 
-	if (s == NULL || s->table == NULL)
+	if (s == NULL || s->l.table == NULL)
 		return;
 	head_lines(t);
-	key = tp_table_key(s->table, &s->grid);
-	tp_grid_clear(&s->grid);
+	key = tp_table_key(s->l.table, &s->l.grid);
+	tp_grid_clear(&s->l.grid);
 	for (size_t i = 0; s->ledger != NULL && i < s->ledger->n; i++) {
 		const struct api_ledger_row *r = &s->ledger->v[i];
-		tp_grid_row(&s->grid, r->id, WR_NORMAL);
-		tp_grid_put(&s->grid, LC_ID, xasprintf("%lld", (long long)r->id));
-		tp_grid_put(&s->grid, LC_AT, tp_date(t, r->at));
-		tp_grid_puts(&s->grid, LC_KIND, kind_text(r->kind));
-		tp_grid_puts(&s->grid, LC_BUCKET, r->held ? _("held") : _("available"));
-		tp_grid_put(&s->grid, LC_AMOUNT, tp_money(t, r->amount_minor, r->currency));
-		tp_grid_put(&s->grid, LC_ORDER, r->order_id >= 0
+		tp_grid_row(&s->l.grid, r->id, WR_NORMAL);
+		tp_grid_put(&s->l.grid, LC_ID, xasprintf("%lld", (long long)r->id));
+		tp_grid_put(&s->l.grid, LC_AT, tp_date(t, r->at));
+		tp_grid_puts(&s->l.grid, LC_KIND, kind_text(r->kind));
+		tp_grid_puts(&s->l.grid, LC_BUCKET, r->held ? _("held") : _("available"));
+		tp_grid_put(&s->l.grid, LC_AMOUNT, tp_money(t, r->amount_minor, r->currency));
+		tp_grid_put(&s->l.grid, LC_ORDER, r->order_id >= 0
 			    ? xasprintf("%lld", (long long)r->order_id) : xstrdup(""));
-		tp_grid_put(&s->grid, LC_RENTAL, r->rental_id >= 0
+		tp_grid_put(&s->l.grid, LC_RENTAL, r->rental_id >= 0
 			    ? xasprintf("%lld", (long long)r->rental_id) : xstrdup(""));
 	}
-	tp_table_reload(s->table, &s->grid, key);
+	tp_table_reload(s->l.table, &s->l.grid, key);
 }
 
 static void on_ledger(void *ud, struct api_ledger *r, const struct api_error *e)
@@ -215,11 +213,7 @@ static void on_ledger(void *ud, struct api_ledger *r, const struct api_error *e)
 	struct tp_account *s = account(t);
 
 	s->ledger_req = 0;
-	free(s->error);
-	s->error = NULL;
-	if (e != NULL) {
-		s->error = tp_error_words(t, e);
-	} else {
+	if (tp_list_reply(t, &s->l, e)) {
 		api_ledger_free(&s->ledger);
 		s->ledger = r;
 	}
@@ -232,9 +226,9 @@ static void close_input(struct tui *t)
 {
 	struct tp_account *s = account(t);
 
-	if (s->input == NULL)
+	if (s->l.input == NULL)
 		return;
-	wfield_free(&s->input);
+	wfield_free(&s->l.input);
 	tui_relayout(t);
 	tp_fkeys_changed(t);
 }
@@ -261,12 +255,12 @@ static void on_deposit(void *ud, struct api_deposit *d, const struct api_error *
 			tr->acct->balance = d->balance;
 			tr->acct->has_balance = true;
 		}
-		tui_message(t, s->note);
+		tui_message(t, s->l.note);
 		api_deposit_free(&d);
 		close_input(t);
 	}
 	tp_account_soon(t);
-	s->next = 0;
+	s->l.next = 0;
 	tp_rebuild_all(t);
 }
 
@@ -301,13 +295,13 @@ static void open_input(struct tui *t)
 		account_rebuild(t);
 		return;
 	}
-	if (s->input != NULL)
+	if (s->l.input != NULL)
 		return;
 	prompt = xasprintf(_("Deposit (%s): "), ccy);
-	s->input = wfield_new_readline(&t->ui, prompt, "", "account.deposit");
+	s->l.input = wfield_new_readline(&t->ui, prompt, "", "account.deposit");
 	free(prompt);
-	wfield_set_after(s->input, _("Enter: review · Esc: cancel"));
-	wfield_focus(s->input, true);
+	wfield_set_after(s->l.input, _("Enter: review · Esc: cancel"));
+	wfield_focus(s->l.input, true);
 	tui_relayout(t);
 }
 
@@ -318,13 +312,13 @@ static void submit_input(struct tui *t)
 	char *cause = NULL, *m, *text, *title;
 	int64_t amount = 0;
 
-	if (i18n_parse_decimal(t->o->lang, wfield_text(s->input), 2, &amount, &cause) != 0 ||
+	if (i18n_parse_decimal(t->o->lang, wfield_text(s->l.input), 2, &amount, &cause) != 0 ||
 	    amount < 1 || amount > AC_MAX_DEPOSIT_MINOR) {
 		set_note(s, xasprintf(_("Not an amount%s%s: type e.g. %s, in %s"),
 				      cause != NULL ? ": " : "", cause != NULL ? cause : "",
 				      i18n_decimal_sep(t->o->lang) == ',' ? "500,00" : "500.00", ccy),
 			 WR_BAD);
-		wfield_set_error(s->input, _("not an amount"));
+		wfield_set_error(s->l.input, _("not an amount"));
 		free(cause);
 		account_rebuild(t);
 		return;
@@ -353,90 +347,43 @@ static unsigned account_event(struct tui *t, const struct wevent *ev)
 	struct tp_account *s = account(t);
 	unsigned r;
 
-	if (s->input != NULL) {
+	if (s->l.input != NULL) {
 		if (ev->type != WEV_KEY)
 			return W_HANDLED;
-		r = wwidget_handle(&s->input->base, ev);
+		r = wwidget_handle(&s->l.input->base, ev);
 		if (r & W_CLOSE) {
-			if (s->input->submitted)
+			if (s->l.input->submitted)
 				submit_input(t);
 			else
 				close_input(t);
 		}
 		return W_HANDLED | W_REDRAW;
 	}
-	if (ev->type == WEV_KEY) {
-		if (ev->key == 'd' || ev->key == '+') {
-			open_input(t);
-			return W_HANDLED | W_REDRAW;
-		}
-		if (ev->key == '?' || ev->key == WKEY_F1) {
-			struct whelp_section h = { _("Moving around"), s->table->base.cls->bindings,
-						   s->table->base.cls->n_bindings };
-			tp_help(t, &h, 1);
-			return W_HANDLED | W_REDRAW;
-		}
-		if ((r = tp_common_key(t, ev->key)) != W_IGNORED)
-			return r;
+	if (ev->type == WEV_KEY && (ev->key == 'd' || ev->key == '+')) {
+		open_input(t);
+		return W_HANDLED | W_REDRAW;
 	}
-	return wwidget_handle(&s->table->base, ev) | W_HANDLED;
+	return tp_list_event(t, &s->l, ev);
 }
 
 static void account_layout(struct tui *t, int y, int h)
 {
-	struct tp_account *s = account(t);
-	int hh = h < AC_HEAD_LINES ? h : AC_HEAD_LINES;
-	int th = h - hh - (s->input != NULL ? 1 : 0);
-
-	wwidget_place(&s->head->base, y, 0, hh, t->cols);
-	wwidget_place(&s->table->base, y + hh, 0, th, t->cols);
-	if (s->input != NULL) {
-		wwidget_place(&s->input->base, y + h - 1, 0, 1, t->cols);
-		if (s->input->base.win != NULL)
-			leaveok(s->input->base.win, FALSE);
-	}
+	tp_list_layout(t, list(t), y, h);
 }
 
 static void account_hide(struct tui *t)
 {
-	struct tp_account *s = account(t);
-
-	if (s == NULL)
-		return;
-	wwidget_hide(&s->head->base);
-	wwidget_hide(&s->table->base);
-	if (s->input != NULL)
-		wwidget_hide(&s->input->base);
+	tp_list_hide(list(t));
 }
 
 static bool account_render(struct tui *t, bool touch)
 {
-	struct tp_account *s = account(t);
-	bool any = false;
-
-	if (touch) {
-		wwidget_touch(&s->head->base);
-		wwidget_touch(&s->table->base);
-		if (s->input != NULL)
-			wwidget_touch(&s->input->base);
-	}
-	any |= wwidget_render(&s->head->base);
-	any |= wwidget_render(&s->table->base);
-	if (s->input != NULL)
-		any |= wwidget_render(&s->input->base);
-	return any;
+	return tp_list_render(list(t), touch);
 }
 
 static bool account_cursor(struct tui *t)
 {
-	struct tp_account *s = account(t);
-	int y, x;
-
-	if (s->input == NULL || !wfield_cursor(s->input, &y, &x))
-		return false;
-	wmove(s->input->base.win, 0, x - s->input->base.x);
-	wnoutrefresh(s->input->base.win);
-	return true;
+	return tp_list_cursor(list(t));
 }
 
 static void account_tick(struct tui *t, int64_t now, int64_t *next)
@@ -444,12 +391,9 @@ static void account_tick(struct tui *t, int64_t now, int64_t *next)
 	struct tp_account *s = account(t);
 	struct api_list_query q = { .limit = 100 };
 
-	if (s->ledger_req == 0 && now >= s->next) {
-		s->next = now + TP_ACCOUNT_MS;
+	if (tp_list_due(&s->l, s->ledger_req != 0, now, TP_ACCOUNT_MS))
 		s->ledger_req = api_ledger_start(t->api, &q, on_ledger, t);
-	}
-	if (s->ledger_req == 0 && (*next < 0 || s->next < *next))
-		*next = s->next;
+	tp_list_wake(&s->l, s->ledger_req != 0, next);
 }
 
 static void account_shown(struct tui *t, bool on)
@@ -458,17 +402,15 @@ static void account_shown(struct tui *t, bool on)
 	struct tp_account *s = tr->account;
 
 	if (!on) {
-		if (s != NULL && s->input != NULL)
-			wfield_free(&s->input);
+		if (s != NULL && s->l.input != NULL)
+			wfield_free(&s->l.input);
 		return;
 	}
 	if (s == NULL) {
 		s = tr->account = xcalloc(1, sizeof *s);
-		s->head = tpanel_new(&t->ui);
-		tp_grid_init(&s->grid, LC_N, head, align);
-		s->table = tp_table_new(t, &s->grid, N_("No ledger entries yet"));
+		tp_list_init(t, &s->l, AC_HEAD_LINES, LC_N, head, align, N_("No ledger entries yet"));
 	}
-	s->next = 0;
+	s->l.next = 0;
 }
 
 void tp_ledger_soon(struct tui *t)
@@ -476,7 +418,7 @@ void tp_ledger_soon(struct tui *t)
 	struct tp_account *s = account(t);
 
 	if (s != NULL)
-		s->next = 0;
+		s->l.next = 0;
 }
 
 static void account_fkeys(struct tui *t, struct wfkeys *k)
@@ -495,19 +437,8 @@ static void account_free(struct tui *t)
 
 	if (s == NULL)
 		return;
-	if (t->api != NULL) {
-		if (s->ledger_req != 0)
-			api_abandon(t->api, s->ledger_req);
-		if (s->deposit_req != 0)
-			api_abandon(t->api, s->deposit_req);
-	}
-	tpanel_free(&s->head);
-	wtable_free(&s->table);
-	tp_grid_free(&s->grid);
-	wfield_free(&s->input);
+	tp_list_free(t, &s->l, (const uint64_t[]){ s->ledger_req, s->deposit_req }, 2);
 	api_ledger_free(&s->ledger);
-	free(s->error);
-	free(s->note);
 	free(s);
 	t->trade->account = NULL;
 }

@@ -87,6 +87,49 @@ int64_t tp_table_key(const struct wtable *tb, const struct tp_grid *g);
 /* The grid changed: reload, the cursor back on the row of key (if any). */
 void tp_table_reload(struct wtable *tb, const struct tp_grid *g, int64_t key);
 
+/* ---- a list page: a head panel over a table ---------------------------------------------- */
+
+/* What the orders, rentals and account pages share, embedded in each: the
+ * head panel (head_lines rows) over the table, a line being typed under the
+ * table (or none), when the list is asked again, the last reply's error and
+ * the note of the last action. The page keeps its columns, requests, rows
+ * and keys; these do the rest. */
+struct tp_list {
+	struct tpanel *head;
+	struct wtable *table;
+	struct tp_grid grid;
+	int head_lines;
+	struct wfield *input;       /* owned; NULL unless something is typed */
+	int64_t next;               /* ms (monotonic) when the list is due */
+	char *error;                /* the last reply's, in words; NULL if good */
+	char *note;                 /* the last action's outcome, or NULL */
+	enum wrole note_role;
+};
+
+/* Make the widgets (empty: as for tp_table_new). */
+void tp_list_init(struct tui *t, struct tp_list *l, int head_lines, size_t n_cols,
+		  const char *const *head, const enum walign *align, const char *empty);
+/* Abandon the n requests in reqs that are running (ids 0 are not), free
+ * everything l owns (not l). */
+void tp_list_free(struct tui *t, struct tp_list *l, const uint64_t *reqs, size_t n);
+/* The note replaced by text (taken; NULL for none). */
+void tp_list_note(struct tp_list *l, char *text, enum wrole role);
+/* A reply came: l->error set from e (or cleared); true if it carries data. */
+bool tp_list_reply(struct tui *t, struct tp_list *l, const struct api_error *e);
+/* The page ops' layout, hide (l may be NULL), render and cursor. */
+void tp_list_layout(struct tui *t, struct tp_list *l, int y, int h);
+void tp_list_hide(struct tp_list *l);
+bool tp_list_render(struct tp_list *l, bool touch);
+bool tp_list_cursor(struct tp_list *l);
+/* After the page's own keys: help (with the table's keys), the common keys,
+ * then the table. */
+unsigned tp_list_event(struct tui *t, struct tp_list *l, const struct wevent *ev);
+/* Tick: true when the page should start its requests now (none running,
+ * next reached; next moved every_ms on). Then tp_list_wake lowers *next to
+ * l->next unless a request is running. */
+bool tp_list_due(struct tp_list *l, bool busy, int64_t now, int every_ms);
+void tp_list_wake(const struct tp_list *l, bool busy, int64_t *next);
+
 /* ---- pages -------------------------------------------------------------------------------- */
 
 struct tp_page_ops {

@@ -12,6 +12,8 @@
  *  - struct tpanel (lines of cells, redrawn only when they change) and
  *    struct tp_grid (rows of texts the table widget shows, the cursor
  *    following its row's id, not its position, as rows come and go);
+ *  - struct tp_list: a head panel over a table, the plumbing of the orders,
+ *    rentals and account pages (layout, render, keys, when to ask again);
  *  - formatting in the TUI's language and the exchange's errors in words.
  *
  * Nothing waits: every request is started from the tick (or a key) and its
@@ -289,6 +291,127 @@ void tp_table_reload(struct wtable *tb, const struct tp_grid *g, int64_t key)
 			return;
 		}
 	}
+}
+
+/* ---- a list page: a head panel over a table ------------------------------------------------------- */
+
+void tp_list_init(struct tui *t, struct tp_list *l, int head_lines, size_t n_cols,
+		  const char *const *head, const enum walign *align, const char *empty)
+{
+	l->head = tpanel_new(&t->ui);
+	l->head_lines = head_lines;
+	tp_grid_init(&l->grid, n_cols, head, align);
+	l->table = tp_table_new(t, &l->grid, empty);
+}
+
+void tp_list_free(struct tui *t, struct tp_list *l, const uint64_t *reqs, size_t n)
+{
+	for (size_t i = 0; t->api != NULL && i < n; i++)
+		if (reqs[i] != 0)
+			api_abandon(t->api, reqs[i]);
+	tpanel_free(&l->head);
+	wtable_free(&l->table);
+	tp_grid_free(&l->grid);
+	wfield_free(&l->input);
+	free(l->error);
+	free(l->note);
+}
+
+void tp_list_note(struct tp_list *l, char *text, enum wrole role)
+{
+	free(l->note);
+	l->note = text;
+	l->note_role = role;
+}
+
+bool tp_list_reply(struct tui *t, struct tp_list *l, const struct api_error *e)
+{
+	free(l->error);
+	l->error = e != NULL ? tp_error_words(t, e) : NULL;
+	return e == NULL;
+}
+
+void tp_list_layout(struct tui *t, struct tp_list *l, int y, int h)
+{
+	int hh = h < l->head_lines ? h : l->head_lines;
+	int th = h - hh - (l->input != NULL ? 1 : 0);
+
+	wwidget_place(&l->head->base, y, 0, hh, t->cols);
+	wwidget_place(&l->table->base, y + hh, 0, th, t->cols);
+	if (l->input != NULL) {
+		wwidget_place(&l->input->base, y + h - 1, 0, 1, t->cols);
+		if (l->input->base.win != NULL)
+			leaveok(l->input->base.win, FALSE);
+	}
+}
+
+void tp_list_hide(struct tp_list *l)
+{
+	if (l == NULL)
+		return;
+	wwidget_hide(&l->head->base);
+	wwidget_hide(&l->table->base);
+	if (l->input != NULL)
+		wwidget_hide(&l->input->base);
+}
+
+bool tp_list_render(struct tp_list *l, bool touch)
+{
+	bool any = false;
+
+	if (touch) {
+		wwidget_touch(&l->head->base);
+		wwidget_touch(&l->table->base);
+		if (l->input != NULL)
+			wwidget_touch(&l->input->base);
+	}
+	any |= wwidget_render(&l->head->base);
+	any |= wwidget_render(&l->table->base);
+	if (l->input != NULL)
+		any |= wwidget_render(&l->input->base);
+	return any;
+}
+
+bool tp_list_cursor(struct tp_list *l)
+{
+	int y, x;
+
+	if (l->input == NULL || !wfield_cursor(l->input, &y, &x))
+		return false;
+	wmove(l->input->base.win, 0, x - l->input->base.x);
+	wnoutrefresh(l->input->base.win);
+	return true;
+}
+
+unsigned tp_list_event(struct tui *t, struct tp_list *l, const struct wevent *ev)
+{
+	unsigned r;
+
+	if (ev->type == WEV_KEY) {
+		if (ev->key == '?' || ev->key == WKEY_F1) {
+			struct whelp_section h = { _("Moving around"), l->table->base.cls->bindings,
+						   l->table->base.cls->n_bindings };
+			tp_help(t, &h, 1);
+			return W_HANDLED | W_REDRAW;
+		}
+		if ((r = tp_common_key(t, ev->key)) != W_IGNORED)
+			return r;
+	}
+	return wwidget_handle(&l->table->base, ev) | W_HANDLED;
+}
+
+bool tp_list_due(struct tp_list *l, bool busy, int64_t now, int every_ms)
+{
+	if (busy || now < l->next)
+		return false;
+	l->next = now + every_ms;
+	return true;
+}
+
+void tp_list_wake(const struct tp_list *l, bool busy, int64_t *next)
+{
+	if (!busy && (*next < 0 || l->next < *next))
+		*next = l->next;
 }
 
 /* ---- formatting -------------------------------------------------------------------------------------- */

@@ -27,16 +27,10 @@ static const enum walign align[OC_N] = {
 };
 
 struct tp_orders {
-	struct tpanel *head;
-	struct wtable *table;
-	struct tp_grid grid;
+	struct tp_list l;
 	struct api_orders *open, *done;
 	uint64_t open_req, done_req;
-	int64_t next;
-	char *error;
 	uint64_t cancel_req;
-	char *note;
-	enum wrole note_role;
 };
 
 static struct tp_orders *orders(struct tui *t)
@@ -44,11 +38,16 @@ static struct tp_orders *orders(struct tui *t)
 	return t->trade != NULL ? t->trade->orders : NULL;
 }
 
-static void set_note(struct tp_orders *o, char *text, enum wrole role)
+static struct tp_list *list(struct tui *t)
 {
-	free(o->note);
-	o->note = text;
-	o->note_role = role;
+	struct tp_orders *s = orders(t);
+
+	return s != NULL ? &s->l : NULL;
+}
+
+static void set_note(struct tp_orders *s, char *text, enum wrole role)
+{
+	tp_list_note(&s->l, text, role);
 }
 
 static bool resting(const struct api_order *o)
@@ -72,9 +71,9 @@ const char *tp_orders_gpu(struct tui *t)
 	struct tp_orders *s = orders(t);
 	const struct api_order *o;
 
-	if (s == NULL || s->table == NULL)
+	if (s == NULL || s->l.table == NULL)
 		return NULL;
-	o = find(s, tp_table_key(s->table, &s->grid));
+	o = find(s, tp_table_key(s->l.table, &s->l.grid));
 	return o != NULL ? o->gpu : NULL;
 }
 
@@ -118,22 +117,22 @@ static void orders_rebuild(struct tui *t)
 	size_t n_open = 0, n_done = 0;
 	char *x;
 
-	if (s == NULL || s->table == NULL)
+	if (s == NULL || s->l.table == NULL)
 		return;
-	key = tp_table_key(s->table, &s->grid);
-	tp_grid_clear(&s->grid);
+	key = tp_table_key(s->l.table, &s->l.grid);
+	tp_grid_clear(&s->l.grid);
 	for (size_t i = 0; s->open != NULL && i < s->open->n; i++, n_open++)
-		add_row(t, &s->grid, &s->open->v[i]);
+		add_row(t, &s->l.grid, &s->open->v[i]);
 	for (size_t i = 0; s->done != NULL && i < s->done->n; i++) {
 		if (resting(&s->done->v[i]))
 			continue; /* listed above already */
-		add_row(t, &s->grid, &s->done->v[i]);
+		add_row(t, &s->l.grid, &s->done->v[i]);
 		n_done++;
 	}
-	tp_table_reload(s->table, &s->grid, key);
+	tp_table_reload(s->l.table, &s->l.grid, key);
 
-	tpanel_begin(s->head);
-	c = tpanel_add(s->head);
+	tpanel_begin(s->l.head);
+	c = tpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
 	tp_balance_line(t, c);
 	if (s->open != NULL) {
@@ -141,12 +140,12 @@ static void orders_rebuild(struct tui *t)
 		wcells_add(c, x, WR_NORMAL, 0);
 		free(x);
 	}
-	c = tpanel_add(s->head);
+	c = tpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
-	if (s->note != NULL)
-		wcells_add(c, s->note, s->note_role, 0);
-	else if (s->error != NULL)
-		wcells_add(c, s->error, WR_BAD, 0);
+	if (s->l.note != NULL)
+		wcells_add(c, s->l.note, s->l.note_role, 0);
+	else if (s->l.error != NULL)
+		wcells_add(c, s->l.error, WR_BAD, 0);
 	else if (t->api == NULL)
 		wcells_add(c, _("No exchange: orders need one (see the status bar)."), WR_BAD, 0);
 	else if (s->open == NULL)
@@ -155,20 +154,13 @@ static void orders_rebuild(struct tui *t)
 		wcells_add(c, _("x cancels the resting order under the cursor"), WR_DIM, 0);
 	else
 		wcells_add(c, _("No resting order: recent done ones are listed (dim)."), WR_DIM, 0);
-	tpanel_commit(s->head);
+	tpanel_commit(s->l.head);
 }
 
 static void on_list(struct tui *t, struct api_orders **slot, struct api_orders *r,
 		    const struct api_error *e)
 {
-	struct tp_orders *s = orders(t);
-
-	if (e != NULL) {
-		free(s->error);
-		s->error = tp_error_words(t, e);
-	} else {
-		free(s->error);
-		s->error = NULL;
+	if (tp_list_reply(t, list(t), e)) {
 		api_orders_free(slot);
 		*slot = r;
 	}
@@ -219,7 +211,7 @@ static void on_cancel(void *ud, struct api_order *o, const struct api_error *e)
 					      (long long)o->id, (long long)o->filled_gpus,
 					      (long long)o->gpus), WR_GOOD);
 		}
-		tui_message(t, s->note);
+		tui_message(t, s->l.note);
 		api_order_free(&o);
 	}
 	tp_account_soon(t);
@@ -245,7 +237,7 @@ void tp_orders_dialog(struct tui *t, enum tp_dialog kind, int64_t id, bool yes)
 static void ask_cancel(struct tui *t)
 {
 	struct tp_orders *s = orders(t);
-	const struct api_order *o = find(s, tp_table_key(s->table, &s->grid));
+	const struct api_order *o = find(s, tp_table_key(s->l.table, &s->l.grid));
 	char *line, *text, *title;
 
 	if (o == NULL) {
@@ -286,62 +278,31 @@ static const struct wbinding orders_bindings[] = {
 
 static unsigned orders_event(struct tui *t, const struct wevent *ev)
 {
-	struct tp_orders *s = orders(t);
-	unsigned r;
-
-	if (ev->type == WEV_KEY) {
-		if (ev->key == 'x' || ev->key == WKEY_DELETE) {
-			ask_cancel(t);
-			return W_HANDLED | W_REDRAW;
-		}
-		if (ev->key == '?' || ev->key == WKEY_F1) {
-			struct whelp_section h = { _("Moving around"), s->table->base.cls->bindings,
-						   s->table->base.cls->n_bindings };
-			tp_help(t, &h, 1);
-			return W_HANDLED | W_REDRAW;
-		}
-		if ((r = tp_common_key(t, ev->key)) != W_IGNORED)
-			return r;
+	if (ev->type == WEV_KEY && (ev->key == 'x' || ev->key == WKEY_DELETE)) {
+		ask_cancel(t);
+		return W_HANDLED | W_REDRAW;
 	}
-	r = wwidget_handle(&s->table->base, ev);
-	return r | W_HANDLED;
+	return tp_list_event(t, list(t), ev);
 }
 
 static void orders_layout(struct tui *t, int y, int h)
 {
-	struct tp_orders *s = orders(t);
-
-	wwidget_place(&s->head->base, y, 0, h < 2 ? h : 2, t->cols);
-	wwidget_place(&s->table->base, y + 2, 0, h - 2, t->cols);
+	tp_list_layout(t, list(t), y, h);
 }
 
 static void orders_hide(struct tui *t)
 {
-	struct tp_orders *s = orders(t);
-
-	if (s == NULL)
-		return;
-	wwidget_hide(&s->head->base);
-	wwidget_hide(&s->table->base);
+	tp_list_hide(list(t));
 }
 
 static bool orders_render(struct tui *t, bool touch)
 {
-	struct tp_orders *s = orders(t);
-	bool any = false;
-
-	if (touch) {
-		wwidget_touch(&s->head->base);
-		wwidget_touch(&s->table->base);
-	}
-	any |= wwidget_render(&s->head->base);
-	any |= wwidget_render(&s->table->base);
-	return any;
+	return tp_list_render(list(t), touch);
 }
 
 static bool orders_cursor(struct tui *t)
 {
-	return false;
+	return tp_list_cursor(list(t));
 }
 
 static void orders_tick(struct tui *t, int64_t now, int64_t *next)
@@ -350,13 +311,11 @@ static void orders_tick(struct tui *t, int64_t now, int64_t *next)
 	struct api_list_query qo = { .status = "open", .limit = 200 };
 	struct api_list_query qd = { .status = "closed", .limit = 50 };
 
-	if (s->open_req == 0 && s->done_req == 0 && now >= s->next) {
-		s->next = now + TP_LIST_MS;
+	if (tp_list_due(&s->l, s->open_req != 0 || s->done_req != 0, now, TP_LIST_MS)) {
 		s->open_req = api_orders_start(t->api, &qo, on_open, t);
 		s->done_req = api_orders_start(t->api, &qd, on_done, t);
 	}
-	if (s->open_req == 0 && s->done_req == 0 && (*next < 0 || s->next < *next))
-		*next = s->next;
+	tp_list_wake(&s->l, s->open_req != 0 || s->done_req != 0, next);
 }
 
 static void orders_shown(struct tui *t, bool on)
@@ -368,12 +327,10 @@ static void orders_shown(struct tui *t, bool on)
 		return;
 	if (s == NULL) {
 		s = tr->orders = xcalloc(1, sizeof *s);
-		s->head = tpanel_new(&t->ui);
-		tp_grid_init(&s->grid, OC_N, head, align);
-		s->table = tp_table_new(t, &s->grid, N_("No orders yet: press Esc, choose a GPU and "
-						       "press b to buy"));
+		tp_list_init(t, &s->l, 2, OC_N, head, align,
+			     N_("No orders yet: press Esc, choose a GPU and press b to buy"));
 	}
-	s->next = 0;
+	s->l.next = 0;
 }
 
 static void orders_fkeys(struct tui *t, struct wfkeys *k)
@@ -392,19 +349,9 @@ static void orders_free(struct tui *t)
 
 	if (s == NULL)
 		return;
-	if (t->api != NULL) {
-		uint64_t ids[3] = { s->open_req, s->done_req, s->cancel_req };
-		for (int i = 0; i < 3; i++)
-			if (ids[i] != 0)
-				api_abandon(t->api, ids[i]);
-	}
-	tpanel_free(&s->head);
-	wtable_free(&s->table);
-	tp_grid_free(&s->grid);
+	tp_list_free(t, &s->l, (const uint64_t[]){ s->open_req, s->done_req, s->cancel_req }, 3);
 	api_orders_free(&s->open);
 	api_orders_free(&s->done);
-	free(s->error);
-	free(s->note);
 	free(s);
 	t->trade->orders = NULL;
 }
@@ -416,7 +363,7 @@ void tp_lists_soon(struct tui *t)
 	if (tr == NULL)
 		return;
 	if (tr->orders != NULL)
-		tr->orders->next = 0;
+		tr->orders->l.next = 0;
 	tp_rentals_soon(t);
 	tp_ledger_soon(t);
 }

@@ -27,16 +27,10 @@ static const enum walign align[RC_N] = {
 };
 
 struct tp_rentals {
-	struct tpanel *head;
-	struct wtable *table;
-	struct tp_grid grid;
+	struct tp_list l;
 	struct api_rentals *active, *ended;
 	uint64_t active_req, ended_req;
-	int64_t next;
-	char *error;
 	uint64_t stop_req;
-	char *note;
-	enum wrole note_role;
 };
 
 static struct tp_rentals *rentals(struct tui *t)
@@ -44,11 +38,16 @@ static struct tp_rentals *rentals(struct tui *t)
 	return t->trade != NULL ? t->trade->rentals : NULL;
 }
 
+static struct tp_list *list(struct tui *t)
+{
+	struct tp_rentals *s = rentals(t);
+
+	return s != NULL ? &s->l : NULL;
+}
+
 static void set_note(struct tp_rentals *s, char *text, enum wrole role)
 {
-	free(s->note);
-	s->note = text;
-	s->note_role = role;
+	tp_list_note(&s->l, text, role);
 }
 
 static const struct api_rental *find(struct tp_rentals *s, int64_t id)
@@ -67,9 +66,9 @@ const char *tp_rentals_gpu(struct tui *t)
 	struct tp_rentals *s = rentals(t);
 	const struct api_rental *r;
 
-	if (s == NULL || s->table == NULL)
+	if (s == NULL || s->l.table == NULL)
 		return NULL;
-	r = find(s, tp_table_key(s->table, &s->grid));
+	r = find(s, tp_table_key(s->l.table, &s->l.grid));
 	return r != NULL ? r->gpu : NULL;
 }
 
@@ -111,13 +110,13 @@ static void rentals_rebuild(struct tui *t)
 	const char *ccy = NULL;
 	char *x;
 
-	if (s == NULL || s->table == NULL)
+	if (s == NULL || s->l.table == NULL)
 		return;
-	key = tp_table_key(s->table, &s->grid);
-	tp_grid_clear(&s->grid);
+	key = tp_table_key(s->l.table, &s->l.grid);
+	tp_grid_clear(&s->l.grid);
 	for (size_t i = 0; s->active != NULL && i < s->active->n; i++) {
 		const struct api_rental *r = &s->active->v[i];
-		add_row(t, &s->grid, r);
+		add_row(t, &s->l.grid, r);
 		n_active++;
 		if (!r->seller) {
 			billed += r->billed_minor;
@@ -127,11 +126,11 @@ static void rentals_rebuild(struct tui *t)
 	}
 	for (size_t i = 0; s->ended != NULL && i < s->ended->n; i++)
 		if (s->ended->v[i].status != API_RENTAL_ACTIVE)
-			add_row(t, &s->grid, &s->ended->v[i]);
-	tp_table_reload(s->table, &s->grid, key);
+			add_row(t, &s->l.grid, &s->ended->v[i]);
+	tp_table_reload(s->l.table, &s->l.grid, key);
 
-	tpanel_begin(s->head);
-	c = tpanel_add(s->head);
+	tpanel_begin(s->l.head);
+	c = tpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
 	tp_balance_line(t, c);
 	if (s->active != NULL) {
@@ -147,12 +146,12 @@ static void rentals_rebuild(struct tui *t)
 		free(b);
 		free(h);
 	}
-	c = tpanel_add(s->head);
+	c = tpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
-	if (s->note != NULL)
-		wcells_add(c, s->note, s->note_role, 0);
-	else if (s->error != NULL)
-		wcells_add(c, s->error, WR_BAD, 0);
+	if (s->l.note != NULL)
+		wcells_add(c, s->l.note, s->l.note_role, 0);
+	else if (s->l.error != NULL)
+		wcells_add(c, s->l.error, WR_BAD, 0);
 	else if (t->api == NULL)
 		wcells_add(c, _("No exchange: orders need one (see the status bar)."), WR_BAD, 0);
 	else if (s->active == NULL)
@@ -162,19 +161,13 @@ static void rentals_rebuild(struct tui *t)
 			   WR_DIM, 0);
 	else
 		wcells_add(c, _("No active rental: recent ended ones are listed (dim)."), WR_DIM, 0);
-	tpanel_commit(s->head);
+	tpanel_commit(s->l.head);
 }
 
 static void on_list(struct tui *t, struct api_rentals **slot, struct api_rentals *r,
 		    const struct api_error *e)
 {
-	struct tp_rentals *s = rentals(t);
-
-	free(s->error);
-	s->error = NULL;
-	if (e != NULL) {
-		s->error = tp_error_words(t, e);
-	} else {
+	if (tp_list_reply(t, list(t), e)) {
 		api_rentals_free(slot);
 		*slot = r;
 	}
@@ -219,7 +212,7 @@ static void on_stop(void *ud, struct api_rental *r, const struct api_error *e)
 			tr->acct->balance.available_minor += r->refunded_minor;
 			tr->acct->balance.held_minor -= r->refunded_minor;
 		}
-		tui_message(t, s->note);
+		tui_message(t, s->l.note);
 		api_rental_free(&r);
 	}
 	tp_account_soon(t);
@@ -245,7 +238,7 @@ void tp_rentals_dialog(struct tui *t, enum tp_dialog kind, int64_t id, bool yes)
 static void ask_stop(struct tui *t)
 {
 	struct tp_rentals *s = rentals(t);
-	const struct api_rental *r = find(s, tp_table_key(s->table, &s->grid));
+	const struct api_rental *r = find(s, tp_table_key(s->l.table, &s->l.grid));
 	char *text, *title, *p, *billed, *back;
 	int64_t left;
 
@@ -292,61 +285,31 @@ static const struct wbinding rentals_bindings[] = {
 
 static unsigned rentals_event(struct tui *t, const struct wevent *ev)
 {
-	struct tp_rentals *s = rentals(t);
-	unsigned r;
-
-	if (ev->type == WEV_KEY) {
-		if (ev->key == 'x' || ev->key == WKEY_DELETE) {
-			ask_stop(t);
-			return W_HANDLED | W_REDRAW;
-		}
-		if (ev->key == '?' || ev->key == WKEY_F1) {
-			struct whelp_section h = { _("Moving around"), s->table->base.cls->bindings,
-						   s->table->base.cls->n_bindings };
-			tp_help(t, &h, 1);
-			return W_HANDLED | W_REDRAW;
-		}
-		if ((r = tp_common_key(t, ev->key)) != W_IGNORED)
-			return r;
+	if (ev->type == WEV_KEY && (ev->key == 'x' || ev->key == WKEY_DELETE)) {
+		ask_stop(t);
+		return W_HANDLED | W_REDRAW;
 	}
-	return wwidget_handle(&s->table->base, ev) | W_HANDLED;
+	return tp_list_event(t, list(t), ev);
 }
 
 static void rentals_layout(struct tui *t, int y, int h)
 {
-	struct tp_rentals *s = rentals(t);
-
-	wwidget_place(&s->head->base, y, 0, h < 2 ? h : 2, t->cols);
-	wwidget_place(&s->table->base, y + 2, 0, h - 2, t->cols);
+	tp_list_layout(t, list(t), y, h);
 }
 
 static void rentals_hide(struct tui *t)
 {
-	struct tp_rentals *s = rentals(t);
-
-	if (s == NULL)
-		return;
-	wwidget_hide(&s->head->base);
-	wwidget_hide(&s->table->base);
+	tp_list_hide(list(t));
 }
 
 static bool rentals_render(struct tui *t, bool touch)
 {
-	struct tp_rentals *s = rentals(t);
-	bool any = false;
-
-	if (touch) {
-		wwidget_touch(&s->head->base);
-		wwidget_touch(&s->table->base);
-	}
-	any |= wwidget_render(&s->head->base);
-	any |= wwidget_render(&s->table->base);
-	return any;
+	return tp_list_render(list(t), touch);
 }
 
 static bool rentals_cursor(struct tui *t)
 {
-	return false;
+	return tp_list_cursor(list(t));
 }
 
 static void rentals_tick(struct tui *t, int64_t now, int64_t *next)
@@ -355,13 +318,11 @@ static void rentals_tick(struct tui *t, int64_t now, int64_t *next)
 	struct api_list_query qa = { .status = "active", .limit = 200 };
 	struct api_list_query qe = { .status = "ended", .limit = 50 };
 
-	if (s->active_req == 0 && s->ended_req == 0 && now >= s->next) {
-		s->next = now + TP_LIST_MS;
+	if (tp_list_due(&s->l, s->active_req != 0 || s->ended_req != 0, now, TP_LIST_MS)) {
 		s->active_req = api_rentals_start(t->api, &qa, on_active, t);
 		s->ended_req = api_rentals_start(t->api, &qe, on_ended, t);
 	}
-	if (s->active_req == 0 && s->ended_req == 0 && (*next < 0 || s->next < *next))
-		*next = s->next;
+	tp_list_wake(&s->l, s->active_req != 0 || s->ended_req != 0, next);
 }
 
 static void rentals_shown(struct tui *t, bool on)
@@ -373,11 +334,10 @@ static void rentals_shown(struct tui *t, bool on)
 		return;
 	if (s == NULL) {
 		s = tr->rentals = xcalloc(1, sizeof *s);
-		s->head = tpanel_new(&t->ui);
-		tp_grid_init(&s->grid, RC_N, head, align);
-		s->table = tp_table_new(t, &s->grid, N_("No rentals yet: a filled buy order starts one"));
+		tp_list_init(t, &s->l, 2, RC_N, head, align,
+			     N_("No rentals yet: a filled buy order starts one"));
 	}
-	s->next = 0;
+	s->l.next = 0;
 }
 
 void tp_rentals_soon(struct tui *t)
@@ -385,7 +345,7 @@ void tp_rentals_soon(struct tui *t)
 	struct tp_rentals *s = rentals(t);
 
 	if (s != NULL)
-		s->next = 0;
+		s->l.next = 0;
 }
 
 static void rentals_fkeys(struct tui *t, struct wfkeys *k)
@@ -404,19 +364,9 @@ static void rentals_free(struct tui *t)
 
 	if (s == NULL)
 		return;
-	if (t->api != NULL) {
-		uint64_t ids[3] = { s->active_req, s->ended_req, s->stop_req };
-		for (int i = 0; i < 3; i++)
-			if (ids[i] != 0)
-				api_abandon(t->api, ids[i]);
-	}
-	tpanel_free(&s->head);
-	wtable_free(&s->table);
-	tp_grid_free(&s->grid);
+	tp_list_free(t, &s->l, (const uint64_t[]){ s->active_req, s->ended_req, s->stop_req }, 3);
 	api_rentals_free(&s->active);
 	api_rentals_free(&s->ended);
-	free(s->error);
-	free(s->note);
 	free(s);
 	t->trade->rentals = NULL;
 }

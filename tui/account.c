@@ -366,26 +366,6 @@ static unsigned account_event(struct tui *t, const struct wevent *ev)
 	return tp_list_event(t, &s->l, ev);
 }
 
-static void account_layout(struct tui *t, int y, int h)
-{
-	tp_list_layout(t, list(t), y, h);
-}
-
-static void account_hide(struct tui *t)
-{
-	tp_list_hide(list(t));
-}
-
-static bool account_render(struct tui *t, bool touch)
-{
-	return tp_list_render(list(t), touch);
-}
-
-static bool account_cursor(struct tui *t)
-{
-	return tp_list_cursor(list(t));
-}
-
 static void account_tick(struct tui *t, int64_t now, int64_t *next)
 {
 	struct tp_account *s = account(t);
@@ -444,10 +424,7 @@ static void account_free(struct tui *t)
 }
 
 const struct tp_page_ops tp_account_ops = {
-	.layout = account_layout,
-	.hide = account_hide,
-	.render = account_render,
-	.cursor = account_cursor,
+	.list = list,
 	.event = account_event,
 	.tick = account_tick,
 	.shown = account_shown,

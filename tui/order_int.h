@@ -133,6 +133,10 @@ void tp_list_wake(const struct tp_list *l, bool busy, int64_t *next);
 /* ---- pages -------------------------------------------------------------------------------- */
 
 struct tp_page_ops {
+	/* A list page: its struct tp_list (NULL until first shown), through
+	 * which the frame lays out, hides, renders and places the cursor; its
+	 * layout, hide, render and cursor are NULL. NULL for other pages. */
+	struct tp_list *(*list)(struct tui *t);
 	/* Place the page's widgets in rows y .. y+h-1 (full width); hide them. */
 	void (*layout)(struct tui *t, int y, int h);
 	void (*hide)(struct tui *t);

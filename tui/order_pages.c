@@ -39,6 +39,34 @@ static const struct tp_page_ops *ops(enum tp_page p)
 	return p > TP_NONE && p < TP_COUNT ? page_ops[p] : NULL;
 }
 
+/* The page's own layout, hide, render and cursor, or its list's. */
+static void page_layout(struct tui *t, enum tp_page p, int y, int h)
+{
+	if (ops(p)->list != NULL)
+		tp_list_layout(t, ops(p)->list(t), y, h);
+	else
+		ops(p)->layout(t, y, h);
+}
+
+static void page_hide(struct tui *t, enum tp_page p)
+{
+	if (ops(p)->list != NULL)
+		tp_list_hide(ops(p)->list(t));
+	else
+		ops(p)->hide(t);
+}
+
+static bool page_render(struct tui *t, enum tp_page p, bool touch)
+{
+	return ops(p)->list != NULL ? tp_list_render(ops(p)->list(t), touch)
+				    : ops(p)->render(t, touch);
+}
+
+static bool page_cursor(struct tui *t, enum tp_page p)
+{
+	return ops(p)->list != NULL ? tp_list_cursor(ops(p)->list(t)) : ops(p)->cursor(t);
+}
+
 /* ---- panels -------------------------------------------------------------------------------- */
 
 static void panel_draw(struct wwidget *w)
@@ -584,7 +612,7 @@ static void hide_all(struct tui *t)
 	if (tr->dlg != NULL)
 		wwidget_hide(&tr->dlg->base);
 	for (int p = TP_FORM; p < TP_COUNT; p++)
-		ops((enum tp_page)p)->hide(t);
+		page_hide(t, (enum tp_page)p);
 }
 
 void tp_fkeys_changed(struct tui *t)
@@ -781,11 +809,11 @@ void tui_trade_layout(struct tui *t)
 		wwidget_hide(&t->filter->base);
 	for (int p = TP_FORM; p < TP_COUNT; p++)
 		if (p != (int)tr->page)
-			ops((enum tp_page)p)->hide(t);
+			page_hide(t, (enum tp_page)p);
 	wwidget_place(&tr->tabs->base, 0, 0, 1, t->cols);
 	tr->body_y = 1;
 	tr->body_h = t->lines - 3;
-	ops(tr->page)->layout(t, tr->body_y, tr->body_h);
+	page_layout(t, tr->page, tr->body_y, tr->body_h);
 	ops(tr->page)->rebuild(t);
 	wwidget_place(&tr->fkeys->base, t->lines - 1, 0, 1, t->cols);
 	if (tr->dlg != NULL)
@@ -800,7 +828,7 @@ bool tui_trade_render(struct tui *t, bool under)
 	if (!tui_trade_shown(t) || t->too_small)
 		return false;
 	any |= wwidget_render(&tr->tabs->base);
-	any |= ops(tr->page)->render(t, false);
+	any |= page_render(t, tr->page, false);
 	any |= wwidget_render(&tr->fkeys->base);
 	if (tr->dlg != NULL) {
 		if (any || under)
@@ -816,7 +844,7 @@ bool tui_trade_cursor(struct tui *t)
 
 	if (!tui_trade_shown(t) || t->too_small || tr->dlg != NULL)
 		return false;
-	return ops(tr->page)->cursor(t);
+	return page_cursor(t, tr->page);
 }
 
 void tui_trade_touch(struct tui *t)
@@ -827,7 +855,7 @@ void tui_trade_touch(struct tui *t)
 		return;
 	wwidget_touch(&tr->tabs->base);
 	wwidget_touch(&tr->fkeys->base);
-	ops(tr->page)->render(t, true); /* touches, renders what is dirty */
+	page_render(t, tr->page, true); /* touches, renders what is dirty */
 	if (tr->dlg != NULL)
 		wwidget_touch(&tr->dlg->base);
 }

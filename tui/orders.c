@@ -285,26 +285,6 @@ static unsigned orders_event(struct tui *t, const struct wevent *ev)
 	return tp_list_event(t, list(t), ev);
 }
 
-static void orders_layout(struct tui *t, int y, int h)
-{
-	tp_list_layout(t, list(t), y, h);
-}
-
-static void orders_hide(struct tui *t)
-{
-	tp_list_hide(list(t));
-}
-
-static bool orders_render(struct tui *t, bool touch)
-{
-	return tp_list_render(list(t), touch);
-}
-
-static bool orders_cursor(struct tui *t)
-{
-	return tp_list_cursor(list(t));
-}
-
 static void orders_tick(struct tui *t, int64_t now, int64_t *next)
 {
 	struct tp_orders *s = orders(t);
@@ -369,10 +349,7 @@ void tp_lists_soon(struct tui *t)
 }
 
 const struct tp_page_ops tp_orders_ops = {
-	.layout = orders_layout,
-	.hide = orders_hide,
-	.render = orders_render,
-	.cursor = orders_cursor,
+	.list = list,
 	.event = orders_event,
 	.tick = orders_tick,
 	.shown = orders_shown,

@@ -292,26 +292,6 @@ static unsigned rentals_event(struct tui *t, const struct wevent *ev)
 	return tp_list_event(t, list(t), ev);
 }
 
-static void rentals_layout(struct tui *t, int y, int h)
-{
-	tp_list_layout(t, list(t), y, h);
-}
-
-static void rentals_hide(struct tui *t)
-{
-	tp_list_hide(list(t));
-}
-
-static bool rentals_render(struct tui *t, bool touch)
-{
-	return tp_list_render(list(t), touch);
-}
-
-static bool rentals_cursor(struct tui *t)
-{
-	return tp_list_cursor(list(t));
-}
-
 static void rentals_tick(struct tui *t, int64_t now, int64_t *next)
 {
 	struct tp_rentals *s = rentals(t);
@@ -372,10 +352,7 @@ static void rentals_free(struct tui *t)
 }
 
 const struct tp_page_ops tp_rentals_ops = {
-	.layout = rentals_layout,
-	.hide = rentals_hide,
-	.render = rentals_render,
-	.cursor = rentals_cursor,
+	.list = list,
 	.event = rentals_event,
 	.tick = rentals_tick,
 	.shown = rentals_shown,

@@ -755,19 +755,123 @@ out:
 	return rc;
 }
 
+/* ---- what the listing and id commands share ------------------------------------------ */
+
+/* One page of a listing: ask for q (its cursor set), add the rows to s,
+ * *next the next page's cursor (malloc'ed) or NULL at the end. 0, or -1
+ * with *e filled. */
+typedef int list_page_fn(struct cli_ctx *ctx, struct api_client *c, const struct api_list_query *q,
+			 struct cli_sheet *s, char **next, struct api_error **e);
+
+/* Every page of a listing (MAX_PAGES at the most: more, the note that says
+ * some are left out) into s, then s printed. CLI_OK or CLI_FAILED. */
+static int list_pages(struct cli_ctx *ctx, struct api_client *c, struct api_list_query *q,
+		      struct cli_sheet *s, list_page_fn *page, const char *more)
+{
+	struct api_error *e = NULL;
+	char *cursor = NULL, *next;
+	int rc, pages = 0;
+
+	do {
+		q->cursor = cursor;
+		if (page(ctx, c, q, s, &next, &e) != 0) {
+			rc = fail_api(ctx, e);
+			goto out;
+		}
+		free(cursor);
+		cursor = next;
+	} while (cursor != NULL && ++pages < MAX_PAGES);
+	if (cursor != NULL)
+		cli_sheet_note(s, more);
+	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+out:
+	free(cursor);
+	api_error_free(&e);
+	return rc;
+}
+
+/* gpux cancel ID, gpux stop ID: the one id (which: what a missing one
+ * says, a msgid translated here, after the options) and a client to ask (*c, the caller's to free). CLI_OK or the
+ * command's return code, said already. */
+static int id_command(struct cli_ctx *ctx, const char *cmd, const struct cli_opt *opts, int argc,
+		      char **argv, const char *which, int64_t *id, struct api_client **c)
+{
+	struct cli_args a;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, cmd, opts, argc, argv, 1, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 1)
+		rc = cli_usage(ctx, "%s", _(which));
+	else if ((rc = parse_id(ctx, cmd, a.pos[0], id)) == CLI_OK &&
+		 (*c = open_client(ctx, 0, 0, false, NULL)) == NULL)
+		rc = CLI_FAILED;
+	cli_args_free(&a);
+	return rc;
+}
+
+/* What a refused cancel of order id (rental: stop of rental id) says: 409,
+ * it is over already (with the exchange's words); 404, not yours; else the
+ * error as any other. */
+static int fail_id(struct cli_ctx *ctx, const struct api_error *e, int64_t id, bool rental)
+{
+	if (e->kind == API_ERR_HTTP && e->http_status == 409)
+		return rental ? cli_fail(ctx, _("rental %lld has already ended: %s"), (long long)id,
+					 e->message)
+			      : cli_fail(ctx, _("order %lld is not resting any more: %s"),
+					 (long long)id, e->message);
+	if (e->kind == API_ERR_HTTP && e->http_status == 404)
+		return rental ? cli_fail(ctx, _("you have no rental %lld (see gpux rentals)"),
+					 (long long)id)
+			      : cli_fail(ctx, _("you have no order %lld (see gpux orders)"),
+					 (long long)id);
+	return fail_api(ctx, e);
+}
+
 /* ---- gpux orders, gpux cancel ----------------------------------------------------------- */
+
+static int orders_page(struct cli_ctx *ctx, struct api_client *c, const struct api_list_query *q,
+		       struct cli_sheet *s, char **next, struct api_error **e)
+{
+	struct api_orders *l = NULL;
+
+	if (api_orders(c, q, &l, e) != 0) {
+		api_orders_free(&l);
+		return -1;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const struct api_order *o = &l->v[i];
+		cli_sheet_row(s);
+		cell_id(s, o->id);
+		cli_sheet_text(s, NULL, o->client_order_id);
+		cli_sheet_text(s, gpu_name(ctx, o->gpu), o->gpu);
+		cli_sheet_text(s, side_text(o->side), api_side_name(o->side));
+		cli_sheet_text(s, o->type == API_LIMIT ? _("limit") : _("market"),
+			       api_order_type_name(o->type));
+		cell_usd(s, ctx, o->price_cents);
+		cell_int(s, ctx, o->gpus);
+		cell_int(s, ctx, o->hours);
+		cell_int(s, ctx, o->filled_gpus);
+		cell_int(s, ctx, o->remaining_gpus);
+		cli_sheet_text(s, status_text(ctx, o->status), api_order_status_name(o->status));
+		cli_sheet_text(s, api_tif_name(o->tif), api_tif_name(o->tif));
+		cli_sheet_int(s, NULL, o->hold_minor);
+		cli_sheet_text(s, NULL, o->currency);
+		cell_time(s, ctx, o->created_at);
+	}
+	*next = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
+	api_orders_free(&l);
+	return 0;
+}
 
 int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_args a;
 	struct api_client *c = NULL;
-	struct api_orders *l = NULL;
-	struct api_error *e = NULL;
 	struct cli_sheet *s = NULL;
 	struct api_list_query q = {.status = "all", .limit = 200};
 	const char *st, *g;
-	char *cursor = NULL;
-	int rc, pages = 0;
+	int rc;
 
 	if ((rc = cli_args_parse(ctx, "orders", cli_orders_opts, argc, argv, 0, &a)) != CLI_OK)
 		return rc;
@@ -807,44 +911,9 @@ int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "hold_minor", "hold_minor", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "created_at", _("Created"), CLI_LEFT);
-	do {
-		q.cursor = cursor;
-		if (api_orders(c, &q, &l, &e) != 0) {
-			rc = fail_api(ctx, e);
-			goto out;
-		}
-		for (size_t i = 0; i < l->n; i++) {
-			const struct api_order *o = &l->v[i];
-			cli_sheet_row(s);
-			cell_id(s, o->id);
-			cli_sheet_text(s, NULL, o->client_order_id);
-			cli_sheet_text(s, gpu_name(ctx, o->gpu), o->gpu);
-			cli_sheet_text(s, side_text(o->side), api_side_name(o->side));
-			cli_sheet_text(s, o->type == API_LIMIT ? _("limit") : _("market"),
-				       api_order_type_name(o->type));
-			cell_usd(s, ctx, o->price_cents);
-			cell_int(s, ctx, o->gpus);
-			cell_int(s, ctx, o->hours);
-			cell_int(s, ctx, o->filled_gpus);
-			cell_int(s, ctx, o->remaining_gpus);
-			cli_sheet_text(s, status_text(ctx, o->status), api_order_status_name(o->status));
-			cli_sheet_text(s, api_tif_name(o->tif), api_tif_name(o->tif));
-			cli_sheet_int(s, NULL, o->hold_minor);
-			cli_sheet_text(s, NULL, o->currency);
-			cell_time(s, ctx, o->created_at);
-		}
-		free(cursor);
-		cursor = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
-		api_orders_free(&l);
-	} while (cursor != NULL && ++pages < MAX_PAGES);
-	if (cursor != NULL)
-		cli_sheet_note(s, _("More orders exist than are shown here."));
-	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+	rc = list_pages(ctx, c, &q, s, orders_page, _("More orders exist than are shown here."));
 out:
-	free(cursor);
 	cli_sheet_free(&s);
-	api_orders_free(&l);
-	api_error_free(&e);
 	api_client_free(&c);
 	cli_args_free(&a);
 	return rc;
@@ -852,33 +921,18 @@ out:
 
 int cli_cmd_cancel(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct cli_args a;
 	struct api_client *c = NULL;
 	struct api_order *o = NULL;
 	struct api_error *e = NULL;
 	int64_t id;
 	int rc;
 
-	if ((rc = cli_args_parse(ctx, "cancel", cli_cancel_opts, argc, argv, 1, &a)) != CLI_OK)
-		return rc;
-	if (a.n_pos != 1) {
-		rc = cli_usage(ctx, "%s", _("cancel: which order? e.g. gpux cancel 41 (ids: gpux orders)"));
+	if ((rc = id_command(ctx, "cancel", cli_cancel_opts, argc, argv,
+			     N_("cancel: which order? e.g. gpux cancel 41 (ids: gpux orders)"), &id,
+			     &c)) != CLI_OK)
 		goto out;
-	}
-	if ((rc = parse_id(ctx, "cancel", a.pos[0], &id)) != CLI_OK)
-		goto out;
-	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL) {
-		rc = CLI_FAILED;
-		goto out;
-	}
 	if (api_order_cancel(c, id, &o, &e) != 0) {
-		if (e->kind == API_ERR_HTTP && e->http_status == 409)
-			rc = cli_fail(ctx, _("order %lld is not resting any more: %s"), (long long)id,
-				      e->message);
-		else if (e->kind == API_ERR_HTTP && e->http_status == 404)
-			rc = cli_fail(ctx, _("you have no order %lld (see gpux orders)"), (long long)id);
-		else
-			rc = fail_api(ctx, e);
+		rc = fail_id(ctx, e, id, false);
 		goto out;
 	}
 	if (ctx->format == CLI_FORMAT_TABLE)
@@ -891,7 +945,6 @@ out:
 	api_order_free(&o);
 	api_error_free(&e);
 	api_client_free(&c);
-	cli_args_free(&a);
 	return rc;
 }
 
@@ -907,17 +960,49 @@ static const char *rental_status_text(enum api_rental_status s)
 	return "?";
 }
 
+static int rentals_page(struct cli_ctx *ctx, struct api_client *c, const struct api_list_query *q,
+			struct cli_sheet *s, char **next, struct api_error **e)
+{
+	struct api_rentals *l = NULL;
+
+	if (api_rentals(c, q, &l, e) != 0) {
+		api_rentals_free(&l);
+		return -1;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const struct api_rental *r = &l->v[i];
+		cli_sheet_row(s);
+		cell_id(s, r->id);
+		cli_sheet_text(s, gpu_name(ctx, r->gpu), r->gpu);
+		cli_sheet_text(s, r->seller ? _("seller") : _("buyer"),
+			       r->seller ? "seller" : "buyer");
+		cell_int(s, ctx, r->gpus);
+		cell_int(s, ctx, r->hours);
+		cell_usd(s, ctx, r->price_cents);
+		cli_sheet_text(s, rental_status_text(r->status),
+			       api_rental_status_name(r->status));
+		cell_int(s, ctx, r->hours_billed);
+		cell_money(s, ctx, r->hourly_minor, r->currency);
+		cell_money(s, ctx, r->billed_minor, r->currency);
+		cell_money(s, ctx, r->refunded_minor, r->currency);
+		cli_sheet_text(s, NULL, r->currency);
+		cell_id(s, r->order_id);
+		cell_time(s, ctx, r->started_at);
+		cell_time(s, ctx, r->stopped_at >= 0 ? r->stopped_at : r->ends_at);
+	}
+	*next = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
+	api_rentals_free(&l);
+	return 0;
+}
+
 int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_args a;
 	struct api_client *c = NULL;
-	struct api_rentals *l = NULL;
-	struct api_error *e = NULL;
 	struct cli_sheet *s = NULL;
 	struct api_list_query q = {.status = "all", .limit = 200};
 	const char *st, *g;
-	char *cursor = NULL;
-	int rc, pages = 0;
+	int rc;
 
 	if ((rc = cli_args_parse(ctx, "rentals", cli_rentals_opts, argc, argv, 0, &a)) != CLI_OK)
 		return rc;
@@ -952,45 +1037,9 @@ int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "order_id", "order_id", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "started_at", _("Started"), CLI_LEFT);
 	cli_sheet_column(s, "ends_at", _("Ends"), CLI_LEFT);
-	do {
-		q.cursor = cursor;
-		if (api_rentals(c, &q, &l, &e) != 0) {
-			rc = fail_api(ctx, e);
-			goto out;
-		}
-		for (size_t i = 0; i < l->n; i++) {
-			const struct api_rental *r = &l->v[i];
-			cli_sheet_row(s);
-			cell_id(s, r->id);
-			cli_sheet_text(s, gpu_name(ctx, r->gpu), r->gpu);
-			cli_sheet_text(s, r->seller ? _("seller") : _("buyer"),
-				       r->seller ? "seller" : "buyer");
-			cell_int(s, ctx, r->gpus);
-			cell_int(s, ctx, r->hours);
-			cell_usd(s, ctx, r->price_cents);
-			cli_sheet_text(s, rental_status_text(r->status),
-				       api_rental_status_name(r->status));
-			cell_int(s, ctx, r->hours_billed);
-			cell_money(s, ctx, r->hourly_minor, r->currency);
-			cell_money(s, ctx, r->billed_minor, r->currency);
-			cell_money(s, ctx, r->refunded_minor, r->currency);
-			cli_sheet_text(s, NULL, r->currency);
-			cell_id(s, r->order_id);
-			cell_time(s, ctx, r->started_at);
-			cell_time(s, ctx, r->stopped_at >= 0 ? r->stopped_at : r->ends_at);
-		}
-		free(cursor);
-		cursor = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
-		api_rentals_free(&l);
-	} while (cursor != NULL && ++pages < MAX_PAGES);
-	if (cursor != NULL)
-		cli_sheet_note(s, _("More rentals exist than are shown here."));
-	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+	rc = list_pages(ctx, c, &q, s, rentals_page, _("More rentals exist than are shown here."));
 out:
-	free(cursor);
 	cli_sheet_free(&s);
-	api_rentals_free(&l);
-	api_error_free(&e);
 	api_client_free(&c);
 	cli_args_free(&a);
 	return rc;
@@ -998,33 +1047,18 @@ out:
 
 int cli_cmd_stop(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct cli_args a;
 	struct api_client *c = NULL;
 	struct api_rental *r = NULL;
 	struct api_error *e = NULL;
 	int64_t id;
 	int rc;
 
-	if ((rc = cli_args_parse(ctx, "stop", cli_stop_opts, argc, argv, 1, &a)) != CLI_OK)
-		return rc;
-	if (a.n_pos != 1) {
-		rc = cli_usage(ctx, "%s", _("stop: which rental? e.g. gpux stop 9 (ids: gpux rentals)"));
+	if ((rc = id_command(ctx, "stop", cli_stop_opts, argc, argv,
+			     N_("stop: which rental? e.g. gpux stop 9 (ids: gpux rentals)"), &id,
+			     &c)) != CLI_OK)
 		goto out;
-	}
-	if ((rc = parse_id(ctx, "stop", a.pos[0], &id)) != CLI_OK)
-		goto out;
-	if ((c = open_client(ctx, 0, 0, false, NULL)) == NULL) {
-		rc = CLI_FAILED;
-		goto out;
-	}
 	if (api_rental_stop(c, id, &r, &e) != 0) {
-		if (e->kind == API_ERR_HTTP && e->http_status == 409)
-			rc = cli_fail(ctx, _("rental %lld has already ended: %s"), (long long)id,
-				      e->message);
-		else if (e->kind == API_ERR_HTTP && e->http_status == 404)
-			rc = cli_fail(ctx, _("you have no rental %lld (see gpux rentals)"), (long long)id);
-		else
-			rc = fail_api(ctx, e);
+		rc = fail_id(ctx, e, id, true);
 		goto out;
 	}
 	if (ctx->format == CLI_FORMAT_TABLE) {
@@ -1059,7 +1093,6 @@ out:
 	api_rental_free(&r);
 	api_error_free(&e);
 	api_client_free(&c);
-	cli_args_free(&a);
 	return rc;
 }
 

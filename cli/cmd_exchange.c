@@ -1162,7 +1162,7 @@ static void print_account(struct cli_ctx *ctx, const struct api_account *a, bool
 		}
 		free(t);
 		kv_text(s, _("Currency"), a->currency);
-		kv_text(s, _("Role"), api_role_name(a->role));
+		kv_text(s, _("Role"), view_role_text(ctx->lang, a->role));
 		kv_money(s, ctx, _("Available"), a->balance.available_minor, a->currency);
 		kv_money(s, ctx, _("Held"), a->balance.held_minor, a->currency);
 		kv_money(s, ctx, _("Total"), a->balance.total_minor, a->currency);

@@ -64,16 +64,6 @@ static const char *kind_text(enum api_ledger_kind k)
 	return "?";
 }
 
-static const char *role_text(enum api_role r)
-{
-	switch (r) {
-	case API_ROLE_BUYER: return _("buyer");
-	case API_ROLE_SELLER: return _("seller");
-	case API_ROLE_BOTH: return _("buyer and seller");
-	}
-	return "?";
-}
-
 /* Whether this exchange takes deposits from gpux (simulated payments). */
 static bool can_deposit(const struct tui *t)
 {
@@ -110,7 +100,7 @@ static void head_lines(struct tui *t)
 	lw += 3;
 	c = tpanel_add(p);
 	wcells_pad(c, 1, WR_NORMAL);
-	x = xasprintf(_("Account %lld · %s · %s"), (long long)a->id, a->email, role_text(a->role));
+	x = xasprintf(_("Account %lld · %s · %s"), (long long)a->id, a->email, view_role_text(t->o->lang, a->role));
 	wcells_add(c, x, WR_NORMAL, WAT_BOLD);
 	free(x);
 	c = tpanel_add(p);

@@ -888,6 +888,7 @@ static void level_line(struct tui *t, const char *side, const struct api_level *
 	wcells_add(&col, g, WR_NORMAL, 0);
 	wcells_fit(&col, 7, WALIGN_RIGHT, WR_NORMAL);
 	wcells_cat(c, &col);
+	wcells_pad(c, 1, WR_NORMAL); /* a gap: "GPUs" and a long "Orders" never touch */
 	wcells_reset(&col);
 	wcells_add(&col, o, WR_DIM, 0);
 	wcells_fit(&col, 8, WALIGN_RIGHT, WR_NORMAL);
@@ -930,6 +931,7 @@ static void build_book(struct tui *t)
 		wcells_add(&col, _("GPUs"), WR_DIM, 0);
 		wcells_fit(&col, 7, WALIGN_RIGHT, WR_NORMAL);
 		wcells_cat(c, &col);
+		wcells_pad(c, 1, WR_NORMAL); /* a gap: "GPUs" and a long "Orders" never touch */
 		wcells_reset(&col);
 		wcells_add(&col, _("Orders"), WR_DIM, 0);
 		wcells_fit(&col, 8, WALIGN_RIGHT, WR_NORMAL);

@@ -49,6 +49,16 @@ const char *view_order_status_text(enum i18n_lang lang, enum api_order_status st
 	return "?";
 }
 
+const char *view_role_text(enum i18n_lang lang, enum api_role role)
+{
+	switch (role) {
+	case API_ROLE_BUYER: return TR(N_("buyer"));
+	case API_ROLE_SELLER: return TR(N_("seller"));
+	case API_ROLE_BOTH: return TR(N_("buyer and seller"));
+	}
+	return "?";
+}
+
 const char *view_tif_text(enum i18n_lang lang, enum api_tif tif, bool market)
 {
 	switch (tif) {

@@ -272,6 +272,9 @@ const char *view_order_status_text(enum i18n_lang lang, enum api_order_status st
 /* A time in force in plain words ("IOC, immediate or cancel: …"); DEFAULT is
  * the exchange's default for a market (ioc) or limit (gtc) order. Static. */
 const char *view_tif_text(enum i18n_lang lang, enum api_tif tif, bool market);
+/* An account's role in plain words ("buyer", "seller", "buyer and seller";
+ * static, translated). */
+const char *view_role_text(enum i18n_lang lang, enum api_role role);
 /* Average fill price in US cents (rounded), -1 when nothing filled. */
 int64_t view_order_avg_price(const struct api_order *o);
 /* The confirmation: side, count, GPU, hours, type, price or cap, time in

@@ -869,6 +869,17 @@ static void build_preview(struct tui *t, int lw)
 	}
 }
 
+/* The book's side column: as wide as the wider of the two translated words
+ * ("ask"/"bid", pt "compra"), at least 3 and at most 10 columns. */
+static int side_width(const struct tui *t)
+{
+	int a = wtext_width(C_("book side", "ask"), t->ascii);
+	int b = wtext_width(C_("book side", "bid"), t->ascii);
+	int w = a > b ? a : b;
+
+	return w < 3 ? 3 : w > 10 ? 10 : w;
+}
+
 static void level_line(struct tui *t, const char *side, const struct api_level *l, bool best)
 {
 	struct wcells *c = tpanel_add(form(t)->right);
@@ -878,7 +889,7 @@ static void level_line(struct tui *t, const char *side, const struct api_level *
 	wcells_init(&col, t->ascii);
 	wcells_pad(c, 2, WR_NORMAL);
 	wcells_add(&col, side, WR_DIM, 0);
-	wcells_fit(&col, 5, WALIGN_LEFT, WR_NORMAL);
+	wcells_fit(&col, side_width(t), WALIGN_LEFT, WR_NORMAL);
 	wcells_cat(c, &col);
 	wcells_reset(&col);
 	wcells_add(&col, pr, WR_NORMAL, best ? WAT_BOLD : 0);
@@ -923,7 +934,7 @@ static void build_book(struct tui *t)
 	{
 		struct wcells col;
 		wcells_init(&col, t->ascii);
-		wcells_pad(c, 7, WR_NORMAL);
+		wcells_pad(c, 2 + side_width(t), WR_NORMAL);
 		wcells_add(&col, _("Price"), WR_DIM, 0);
 		wcells_fit(&col, 12, WALIGN_RIGHT, WR_NORMAL);
 		wcells_cat(c, &col);

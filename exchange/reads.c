@@ -40,6 +40,31 @@ static void next_cursor(cJSON *o, bool more, int64_t last)
 	}
 }
 
+/* One page of a keyset-paginated listing. `st` yields rows newest first, its
+ * first column the id, at most p->limit + 1 of them (the extra one only tells
+ * that more exist). The first p->limit rows go, as row(st, ctx), into an array
+ * `key` of root; then st is reset and root gets next_cursor (the last id shown,
+ * or null when there is no more). */
+static void page_rows(sqlite3_stmt *st, const struct xd_page *p, cJSON *root, const char *key,
+                      cJSON *(*row)(sqlite3_stmt *st, const void *ctx), const void *ctx)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, key);
+	int64_t n = 0, last = 0;
+	bool more = false;
+
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n == p->limit) {
+			more = true;
+			break;
+		}
+		last = col_i(st, 0);
+		cJSON_AddItemToArray(arr, row(st, ctx));
+		n++;
+	}
+	sqlite3_reset(st);
+	next_cursor(root, more, last);
+}
+
 /* ---- orders -------------------------------------------------------------------- */
 
 #define ORDER_COLS "o.id, o.client_order_id, o.gpu, o.side, o.type, o.tif, o.gpus, o.hours, " \
@@ -113,6 +138,11 @@ cJSON *xd_read_order(struct xd_store *s, int64_t account, int64_t id, bool fills
 	return o;
 }
 
+static cJSON *order_row(sqlite3_stmt *st, const void *ctx)
+{
+	return order_json(st);
+}
+
 cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_filter,
                       const char *gpu, const char *side, const char *coid,
                       const struct xd_page *p)
@@ -137,20 +167,7 @@ cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_fi
 	if (mode == 3) sqlite3_bind_text(st, 7, status_filter, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 8, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
-	cJSON *arr = cJSON_AddArrayToObject(root, "orders");
-	int64_t n = 0, last = 0;
-	bool more = false;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (n == p->limit) {
-			more = true;
-			break;
-		}
-		last = col_i(st, 0);
-		cJSON_AddItemToArray(arr, order_json(st));
-		n++;
-	}
-	sqlite3_reset(st);
-	next_cursor(root, more, last);
+	page_rows(st, p, root, "orders", order_row, NULL);
 	return root;
 }
 
@@ -214,6 +231,11 @@ cJSON *xd_read_rental(struct xd_store *s, int64_t account, int64_t id)
 	return o;
 }
 
+static cJSON *rental_row(sqlite3_stmt *st, const void *account)
+{
+	return rental_json(st, *(const int64_t *)account);
+}
+
 cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_filter,
                        const char *gpu, const struct xd_page *p)
 {
@@ -234,24 +256,26 @@ cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_f
 	sqlite3_bind_int(st, 4, mode);
 	sqlite3_bind_int64(st, 5, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
-	cJSON *arr = cJSON_AddArrayToObject(root, "rentals");
-	int64_t n = 0, last = 0;
-	bool more = false;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (n == p->limit) {
-			more = true;
-			break;
-		}
-		last = col_i(st, 0);
-		cJSON_AddItemToArray(arr, rental_json(st, account));
-		n++;
-	}
-	sqlite3_reset(st);
-	next_cursor(root, more, last);
+	page_rows(st, p, root, "rentals", rental_row, &account);
 	return root;
 }
 
 /* ---- ledger, trades ------------------------------------------------------------ */
+
+static cJSON *ledger_row(sqlite3_stmt *st, const void *ctx)
+{
+	cJSON *e = cJSON_CreateObject();
+	xd_jint(e, "id", col_i(st, 0));
+	xd_jint(e, "entry_id", col_i(st, 1));
+	xd_jstr(e, "kind", col_text(st, 2));
+	xd_jstr(e, "bucket", col_text(st, 3));
+	xd_jint(e, "amount_minor", col_i(st, 4));
+	xd_jstr(e, "currency", col_text(st, 5));
+	xd_jint_or_null(e, "order_id", col_i(st, 6), sqlite3_column_type(st, 6) != SQLITE_NULL);
+	xd_jint_or_null(e, "rental_id", col_i(st, 7), sqlite3_column_type(st, 7) != SQLITE_NULL);
+	xd_jtime(e, "at", col_i(st, 8));
+	return e;
+}
 
 cJSON *xd_read_ledger(struct xd_store *s, int64_t account, const struct xd_page *p)
 {
@@ -262,31 +286,20 @@ cJSON *xd_read_ledger(struct xd_store *s, int64_t account, const struct xd_page 
 	sqlite3_bind_int64(st, 2, p->before);
 	sqlite3_bind_int64(st, 3, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
-	cJSON *arr = cJSON_AddArrayToObject(root, "entries");
-	int64_t n = 0, last = 0;
-	bool more = false;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (n == p->limit) {
-			more = true;
-			break;
-		}
-		cJSON *e = cJSON_CreateObject();
-		last = col_i(st, 0);
-		xd_jint(e, "id", last);
-		xd_jint(e, "entry_id", col_i(st, 1));
-		xd_jstr(e, "kind", col_text(st, 2));
-		xd_jstr(e, "bucket", col_text(st, 3));
-		xd_jint(e, "amount_minor", col_i(st, 4));
-		xd_jstr(e, "currency", col_text(st, 5));
-		xd_jint_or_null(e, "order_id", col_i(st, 6), sqlite3_column_type(st, 6) != SQLITE_NULL);
-		xd_jint_or_null(e, "rental_id", col_i(st, 7), sqlite3_column_type(st, 7) != SQLITE_NULL);
-		xd_jtime(e, "at", col_i(st, 8));
-		cJSON_AddItemToArray(arr, e);
-		n++;
-	}
-	sqlite3_reset(st);
-	next_cursor(root, more, last);
+	page_rows(st, p, root, "entries", ledger_row, NULL);
 	return root;
+}
+
+static cJSON *trade_row(sqlite3_stmt *st, const void *ctx)
+{
+	cJSON *e = cJSON_CreateObject();
+	xd_jint(e, "id", col_i(st, 0));
+	xd_jint(e, "price_cents", col_i(st, 1));
+	xd_jint(e, "gpus", col_i(st, 2));
+	xd_jint(e, "hours", col_i(st, 3));
+	xd_jstr(e, "taker_side", col_text(st, 4));
+	xd_jtime(e, "at", col_i(st, 5));
+	return e;
 }
 
 cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page *p)
@@ -299,27 +312,7 @@ cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page 
 	sqlite3_bind_int64(st, 3, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "gpu", gpu);
-	cJSON *arr = cJSON_AddArrayToObject(root, "trades");
-	int64_t n = 0, last = 0;
-	bool more = false;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (n == p->limit) {
-			more = true;
-			break;
-		}
-		cJSON *e = cJSON_CreateObject();
-		last = col_i(st, 0);
-		xd_jint(e, "id", last);
-		xd_jint(e, "price_cents", col_i(st, 1));
-		xd_jint(e, "gpus", col_i(st, 2));
-		xd_jint(e, "hours", col_i(st, 3));
-		xd_jstr(e, "taker_side", col_text(st, 4));
-		xd_jtime(e, "at", col_i(st, 5));
-		cJSON_AddItemToArray(arr, e);
-		n++;
-	}
-	sqlite3_reset(st);
-	next_cursor(root, more, last);
+	page_rows(st, p, root, "trades", trade_row, NULL);
 	return root;
 }
 

@@ -41,6 +41,7 @@ struct exchange_config {
 	int rate_per_addr;          /* requests/s per client address, 0 = unlimited */
 	int threads;                /* HTTP threads per listening socket */
 	bool quiet;                 /* no per-request log lines */
+	int stream_backlog;         /* market-stream events kept for replay, 0: default */
 };
 
 /* Fill *c with the defaults (listen 127.0.0.1:8420, db gpuxd.db, speed 1, …). */

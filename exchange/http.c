@@ -151,6 +151,14 @@ static int limiter_take(struct limiter *l, const char *key)
 static enum MHD_Result send_reply(struct req *r)
 {
 	struct xd_reply *rep = &r->ctx.reply;
+	if (rep->response) {   /* a ready response: the market stream */
+		struct MHD_Response *sr = rep->response;
+		rep->response = NULL;
+		MHD_add_response_header(sr, "X-Request-Id", r->rid);
+		enum MHD_Result sret = MHD_queue_response(r->conn, (unsigned)rep->status, sr);
+		MHD_destroy_response(sr);
+		return sret;
+	}
 	if (rep->status == 0)
 		xd_reply_error(rep, 500, "INTERNAL", "no reply was produced");
 	struct MHD_Response *resp;

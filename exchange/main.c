@@ -37,6 +37,7 @@ static const char usage[] =
 	"  --rate-limit N         requests/s per API key, bursts of 2N (default 100; 0: off)\n"
 	"  --ip-rate-limit N      requests/s per client address (default 1000; 0: off)\n"
 	"  --threads N            HTTP threads per listening socket (default 2)\n"
+	"  --stream-backlog N     market-stream events kept for replay (default 4096)\n"
 	"  --quiet                no log line per request\n"
 	"  --help, --version\n";
 
@@ -65,7 +66,8 @@ static int parse_long(const char *s, long min, long max, long *out)
 int main(int argc, char **argv)
 {
 	enum { O_LISTEN = 256, O_PORT_FILE, O_SOCKET, O_DB, O_DEMO, O_MARKET, O_OPENS_AT, O_SPEED,
-	       O_ADMIN, O_DATA, O_SEED, O_RATE, O_IPRATE, O_THREADS, O_QUIET, O_HELP, O_VERSION };
+	       O_ADMIN, O_DATA, O_SEED, O_RATE, O_IPRATE, O_THREADS, O_QUIET, O_HELP, O_VERSION,
+	       O_BACKLOG };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "port-file", required_argument, NULL, O_PORT_FILE },
@@ -82,6 +84,7 @@ int main(int argc, char **argv)
 		{ "ip-rate-limit", required_argument, NULL, O_IPRATE },
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "stream-backlog", required_argument, NULL, O_BACKLOG },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -148,6 +151,11 @@ int main(int argc, char **argv)
 			c.threads = (int)v;
 			break;
 		case O_QUIET: c.quiet = true; break;
+		case O_BACKLOG:
+			if (parse_long(optarg, 16, 1000000, &v))
+				return bad("--stream-backlog %s: expected an integer 16..1000000", optarg);
+			c.stream_backlog = (int)v;
+			break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("gpuxd %s\n", EXCHANGE_VERSION); return 0;
 		default:

@@ -276,6 +276,7 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 	sqlite3_bind_int64(st, 9, w->now);
 	xd_step_done(w->st, st);
 	int64_t tid = sqlite3_last_insert_rowid(w->st->db);
+	xd_stream_trade(w->stream, gpu, tid, p, g, h, (int)taker->side, w->now);
 
 	struct xd_acct *ba = acct(w, buy->account), *sa = acct(w, sell->account);
 	struct rental r = {

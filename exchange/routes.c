@@ -241,6 +241,16 @@ static void h_trades(struct xd_ctx *c)
 		              xd_market_tables(c->m)->gpu_ids[g], &p));
 }
 
+static void h_stream(struct xd_ctx *c)
+{
+	xd_stream_handle(c, xd_market_stream(c->m));
+}
+
+static void h_candles(struct xd_ctx *c)
+{
+	xd_candles_handle(c);
+}
+
 /* ---- accounts -------------------------------------------------------------------------- */
 
 static bool email_ok(const char *s)
@@ -657,6 +667,8 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/quotes", XD_PUBLIC, h_quotes },
 	{ "GET", "/v1/books/{}", XD_PUBLIC, h_book },
 	{ "GET", "/v1/trades/{}", XD_PUBLIC, h_trades },
+	{ "GET", "/v1/candles/{}", XD_PUBLIC, h_candles },
+	{ "GET", "/v1/stream", XD_PUBLIC, h_stream },
 	{ "POST", "/v1/accounts", XD_PUBLIC, h_signup },
 	{ "GET", "/v1/account", XD_ACCOUNT, h_account },
 	{ "POST", "/v1/deposits", XD_ACCOUNT_OR_ADMIN, h_deposit },

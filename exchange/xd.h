@@ -13,6 +13,8 @@
  *   demo.c     the demo market and its drift
  *   http.c     libmicrohttpd, per-request state, rate limits, logging
  *   routes.c   the router and the handlers
+ *   stream.c   GET /v1/stream: the hub, its event ring, SSE connections
+ *   candles.c  GET /v1/candles/{gpu}: OHLC from the trades table
  */
 #ifndef GPUX_EXCHANGE_XD_H
 #define GPUX_EXCHANGE_XD_H
@@ -76,6 +78,7 @@ struct xd_reply {
 	char *etag;          /* owned, or NULL */
 	int retry_after;     /* seconds, 0 = none */
 	char *allow;         /* owned "GET, POST" for a 405, or NULL */
+	void *response;      /* a ready struct MHD_Response (the stream), queued as is */
 };
 /* Set the reply to (status, body), taking ownership of body. */
 void xd_reply_json(struct xd_reply *r, int status, cJSON *body);
@@ -212,6 +215,7 @@ struct xd_market_config {
 	int64_t opens_at_ms;
 	double clock_speed;
 	uint64_t seed;
+	size_t stream_backlog;       /* events the stream keeps for replay; 0: default */
 };
 struct xd_market;
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause);
@@ -262,6 +266,7 @@ struct xd_writer {
 	int state;
 	int64_t opens_at_ms;
 	struct xd_demo *demo;
+	struct xd_stream *stream;    /* market data for GET /v1/stream */
 };
 
 /* ops.c — all run on the writer thread, inside its transaction. */
@@ -288,6 +293,30 @@ void xd_demo_tick(struct xd_writer *w);
 /* Milliseconds of exchange time until the next drift step. */
 int64_t xd_demo_next_ms(struct xd_writer *w);
 void xd_demo_free(struct xd_demo **d);
+
+/* ---- stream.c: GET /v1/stream -------------------------------------------- */
+#define XD_STREAM_BACKLOG 4096
+struct xd_stream;
+struct xd_stream *xd_stream_new(const struct xd_tables *t, size_t backlog);
+/* The writer, during a job: a trade (held back until xd_stream_commit). */
+void xd_stream_trade(struct xd_stream *s, int gpu, int64_t id, int64_t price, int32_t gpus,
+                     int32_t hours, int taker_side, int64_t at_ms);
+/* The writer, after COMMIT: a book as published to the snapshot... */
+void xd_stream_book(struct xd_stream *s, int gpu, const struct eng_level *ask, size_t n_ask,
+                    const struct eng_level *bid, size_t n_bid, int64_t last);
+/* ...then the batch's events under the market's new seq. */
+void xd_stream_commit(struct xd_stream *s, uint64_t seq);
+void xd_stream_set_seq(struct xd_stream *s, uint64_t seq);
+/* Say goodbye to every stream, stop the heartbeat, drop the market's
+ * reference (connections hold theirs until they end); *s = NULL. */
+void xd_stream_shutdown(struct xd_stream **s);
+/* Streams connected now. */
+size_t xd_stream_clients(struct xd_stream *s);
+struct xd_market;
+struct xd_stream *xd_market_stream(struct xd_market *m);
+/* ---- candles.c: GET /v1/candles/{gpu} ------------------------------------- */
+struct xd_ctx;
+void xd_candles_handle(struct xd_ctx *c);
 
 /* ---- http.c + routes.c --------------------------------------------------- */
 struct xd_server_config {
@@ -337,6 +366,8 @@ int xd_query_check(struct xd_ctx *c, const char *const *allowed);
 /* Hand c->job (filled in by the handler) to the writer; the reply comes when
  * it is committed. */
 void xd_ctx_submit(struct xd_ctx *c);
+/* GET /v1/stream (stream.c): sets c->reply.response, or an error reply. */
+void xd_stream_handle(struct xd_ctx *c, struct xd_stream *s);
 
 /* The write routes' body validation (routes.c), pure: no database, no
  * connection, no state. Each takes the body (len bytes, not necessarily

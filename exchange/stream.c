@@ -802,6 +802,7 @@ void xd_stream_handle(struct xd_ctx *x, struct xd_stream *s)
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
 	MHD_add_response_header(r, "X-Accel-Buffering", "no");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");   /* never reused */
 	x->reply.status = 200;
 	x->reply.response = r;
 }

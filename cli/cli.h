@@ -111,6 +111,11 @@ int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_quotes_opts[], cli_book_opts[], cli_order_opts[],
 	cli_orders_opts[], cli_cancel_opts[], cli_rentals_opts[], cli_stop_opts[],
 	cli_account_opts[], cli_deposit_opts[];
+/* Commands of cli/cmd_market.c: market data (trades, candles, the stream). */
+int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_trades_opts[], cli_candles_opts[], cli_watch_opts[];
 /* The live best asks for `gpux table`/`gpux fit` (a cli_prices_fn): from the
  * configured exchange, else the local demo exchange. */
 int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cause);

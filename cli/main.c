@@ -77,6 +77,22 @@ const struct cli_command cli_commands[] = {
 	 N_("AMOUNT: in your account's currency, as you write it: 500 or 500.00 (500,00 in\n"
 	    "languages with a decimal comma). Only demo exchanges take deposits from gpux.\n"
 	    "csv and json: amount_minor and the balances, in minor units of the currency.")},
+	/* ---- market data (cli/cmd_market.c) ------------------------------------------ */
+	{"trades", cli_cmd_trades, "GPU", N_("the latest trades of one GPU"), cli_trades_opts, true,
+	 N_("csv and json: id, at (ISO 8601 UTC), price_cents (US cents per GPU-hour), gpus,\n"
+	    "hours, taker_side (buy: a buyer took an ask; sell: a seller hit a bid).")},
+	{"candles", cli_cmd_candles, "GPU", N_("price history of one GPU: open, high, low, close per interval"),
+	 cli_candles_opts, true,
+	 N_("Computed by the exchange from its trades; an interval without trades is left out.\n"
+	    "csv and json: start (ISO 8601 UTC), open_cents, high_cents, low_cents, close_cents\n"
+	    "(US cents per GPU-hour), gpus, gpu_hours, trades.")},
+	{"watch", cli_cmd_watch, "[GPU...]", N_("print trades and price changes as they happen"),
+	 cli_watch_opts, true,
+	 N_("Follows the exchange's market stream until interrupted (Ctrl-C): one line per trade\n"
+	    "or change of a GPU's best bid, best ask or last price; all GPUs when none is given.\n"
+	    "csv: a header, then one row per change; json: one object per line. Columns: at, gpu,\n"
+	    "kind (trade, quote), trade_id, price_cents, gpus, hours, taker_side, best_bid_cents,\n"
+	    "best_ask_cents, last_cents. Exit status 1 when the stream cannot be had.")},
 	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };

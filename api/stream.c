@@ -11,8 +11,8 @@
  * kept: an increment whose prev is newer than what we hold means an event
  * was missed, and the stream reconnects without Last-Event-ID for fresh
  * snapshots. A failure of any kind (network, HTTP error, garbage, a
- * `closing` event, silence longer than the stall time, which curl's low
- * speed limit measures) ends the transfer and schedules a reconnect after
+ * `closing` event, no byte for longer than the stall time — heartbeats
+ * come at least every 10 s) ends the transfer and schedules a reconnect after
  * an exponential backoff with jitter, sending the id of the last event
  * received. An exchange that does not stream (404, 405, 501, or a reply
  * that is not text/event-stream) is polled instead: GET /v1/quotes through
@@ -70,6 +70,7 @@ struct api_stream {
 	char *fail;                /* why the parser gave up (malloc'ed) */
 	enum api_err fail_kind;
 	bool resync;
+	int64_t last_rx;           /* when the last byte came (util_now_ms) */
 	/* state */
 	enum api_stream_state state;
 	int64_t since;
@@ -312,6 +313,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *userp)
 	struct api_stream *s = userp;
 	size_t len = size * n;
 
+	s->last_rx = util_now_ms();
 	if (!s->started_body) {
 		char *ct = NULL;
 		s->started_body = true;
@@ -368,6 +370,7 @@ static void connect_stream(struct api_stream *s)
 	s->started_body = s->is_sse = s->got_event = false;
 	s->status = 0;
 	s->errbuf[0] = '\0';
+	s->last_rx = util_now_ms();
 	curl_easy_setopt(e, CURLOPT_URL, url);
 	free(url);
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -376,8 +379,6 @@ static void connect_stream(struct api_stream *s)
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, s);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (s->stall_ms + 999) / 1000);
 	curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, "gpux");
 	if (unix_path != NULL)
@@ -438,8 +439,6 @@ static void transfer_done(struct api_stream *s, CURLcode rc)
 		why = s->status >= 400 ? api_error_from_reply(s->status, s->errbody.data ? s->errbody.data : "",
 							     s->errbody.len, NULL)
 				       : api_error_new(API_ERR_PROTOCOL, _("the exchange does not stream market data"));
-	} else if (rc == CURLE_OPERATION_TIMEDOUT && s->started_body) {
-		why = api_error_new(API_ERR_TIMEOUT, _("the stream went silent for %ld s"), (s->stall_ms + 999) / 1000);
 	} else if (rc != CURLE_OK) {
 		why = api_error_new(rc == CURLE_OPERATION_TIMEDOUT ? API_ERR_TIMEOUT : API_ERR_NETWORK,
 				    _("the stream to the exchange failed: %s"),
@@ -560,6 +559,8 @@ int api_stream_fds(struct api_stream *s, struct pollfd *fds, int max, int *timeo
 		next = s->timer_at;
 	if (s->retry_at >= 0 && (next < 0 || s->retry_at < next))
 		next = s->retry_at;
+	if (s->easy != NULL && (next < 0 || s->last_rx + s->stall_ms < next))
+		next = s->last_rx + s->stall_ms;
 	if (s->polling && s->poll_id == 0 && (next < 0 || s->poll_at < next))
 		next = s->poll_at;
 	if (next >= 0) {
@@ -599,6 +600,11 @@ void api_stream_perform(struct api_stream *s)
 		if (m->msg == CURLMSG_DONE && m->easy_handle == s->easy)
 			transfer_done(s, m->data.result);
 	now = util_now_ms();
+	if (s->easy != NULL && now - s->last_rx >= s->stall_ms) {
+		give_up(s, API_ERR_TIMEOUT, xasprintf(_("the stream went silent for %ld s"),
+						      (s->stall_ms + 999) / 1000));
+		transfer_done(s, CURLE_OPERATION_TIMEDOUT);
+	}
 	if (s->easy == NULL && s->retry_at >= 0 && now >= s->retry_at)
 		connect_stream(s);
 	poll_step(s, now);

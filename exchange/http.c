@@ -503,8 +503,13 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		double ms = (double)(util_now_us() - r->t0_us) / 1000.0;
 		char t[40];
 		xd_time_fmt((int64_t)time(NULL) * 1000, t, sizeof t);   /* wall clock */
-		fprintf(stderr, "%s %s %s %s %d %.2fms\n", t, r->rid, r->method, r->logpath,
-		        r->ctx.reply.status, ms);
+		/* "-": no method (the request line was refused) or no status (the
+		 * reply, if any, was libmicrohttpd's own) */
+		char st[12] = "-";
+		if (r->ctx.reply.status)
+			snprintf(st, sizeof st, "%d", r->ctx.reply.status);
+		fprintf(stderr, "%s %s %s %s %s %.2fms\n", t, r->rid, r->method[0] ? r->method : "-",
+		        r->logpath, st, ms);
 	}
 	xd_reply_clear(&r->ctx.reply);
 	xd_reply_clear(&r->job.reply);

@@ -35,7 +35,10 @@
  * stored, so it is safe to print on a terminal.
  *
  * Retries: reads (GET) are retried with exponential backoff and jitter on
- * network errors, timeouts, 5xx and 429 (honouring Retry-After). An order
+ * network errors, timeouts, 5xx and 429 (honouring Retry-After, in seconds
+ * or as an HTTP date), all within one deadline: the request's timeout is the
+ * whole time it may take, every try and wait included (one try takes at
+ * most half of it, so that a stuck connection leaves room for another). An order
  * carries a client_order_id generated once per intent; after a timeout, a
  * reset or a 5xx it is sent again with the SAME id, which the exchange
  * answers with the original order (docs/API.md, idempotency), so it can
@@ -117,7 +120,7 @@ struct api_config {
 	const char *url;          /* "https://host[:port][/prefix]", "http://…", "unix:/path.sock" */
 	const char *key;          /* API key (Bearer), or NULL for public endpoints only */
 	long connect_timeout_ms;  /* 0: 5000 */
-	long timeout_ms;          /* whole request, per attempt; 0: 15000 */
+	long timeout_ms;          /* the whole request, retries included; 0: 15000 */
 	int max_attempts;         /* per request, including the first; 0: 4; 1: no retry */
 	long backoff_ms;          /* first retry delay before jitter; 0: 250 */
 	bool insecure;            /* do not verify TLS certificates (say so loudly) */
@@ -129,7 +132,8 @@ struct api_config {
  * `name = value` (a value may be "quoted"), `#` comments. Known names:
  *   api = URL               the exchange (else the local demo exchange)
  *   key = KEY               its API key (the file must then be chmod 600)
- *   timeout = SECONDS       per request (default 15); connect_timeout (default 5)
+ *   timeout = SECONDS       the whole of one request, retries included (default
+ *                           15); connect_timeout (per try, default 5)
  *   country = PT, currency = EUR   the local demo account (default US, USD)
  * and whatever the TUI keeps there (lang = pt-PT, …). Shared by the CLI and
  * the TUI. */
@@ -211,7 +215,7 @@ struct api_open_opts {
 	const char *url;           /* --api, or NULL */
 	const char *key;           /* --key, or NULL */
 	bool insecure;             /* --insecure */
-	long timeout_ms;           /* at most this per attempt (0: config or default) */
+	long timeout_ms;           /* at most this per request (0: config or default) */
 	int max_attempts;          /* 0: default */
 };
 struct api_client *api_open(const struct api_open_opts *o, struct api_settings *used,
@@ -248,6 +252,11 @@ int api_fds(struct api_client *c, struct pollfd *fds, int max, int *timeout_ms);
 void api_perform(struct api_client *c);
 /* Number of requests started and not yet delivered. */
 int api_pending(const struct api_client *c);
+/* Request `id` in flight: which try it is on (1, 2, …), and when the
+ * request and that try started (util_now_ms clock), for "Sending… 3 s,
+ * try 2". -1 when it is not pending (delivered or unknown). */
+int api_call_try(const struct api_client *c, uint64_t id, int64_t *started_ms,
+		 int64_t *try_started_ms);
 /* Abandon request `id` (returned by a *_start): its callback will not be
  * called. An order already sent may still be placed: only abandon an order
  * when quitting. Unknown ids are ignored. */

@@ -689,6 +689,8 @@ struct api_client *api_open(const struct api_open_opts *o, struct api_settings *
 		cfg.key = l.key;
 		cfg.local_demo = true;
 		c = api_client_new(&cfg, cause);
+		if (c != NULL)
+			api_client_set_respawn(c, api_local_respawn);
 		api_local_clear(&l);
 	}
 	if (used != NULL)

@@ -688,7 +688,8 @@ struct api_verdict api_classify(const struct api_attempt *a)
 			v.reason = API_R_UNEXPECTED;
 			v.kind = API_ERR_PROTOCOL;
 		}
-	} else if (a->header_too_big) {
+	} else if (a->header_too_big || a->curl_code == CURLE_OUT_OF_MEMORY) {
+		/* curl's "out of memory" is its refusal of a header line over 100 KB */
 		v.reason = API_R_HEADER_TOO_BIG;
 		v.kind = API_ERR_PROTOCOL;
 	} else if (a->body_too_big || a->curl_code == CURLE_FILESIZE_EXCEEDED) {
@@ -800,7 +801,9 @@ static struct api_error *attempt_error(struct api_call *call, const struct api_a
 		e->net = net_cause(call, rc);
 		return e;
 	case API_R_TIMEOUT:
-		t = fmt_ms(util_now_ms() - call->t0_ms);
+		/* the time it took, which is the deadline when that is what ended it */
+		t = fmt_ms(util_now_ms() - call->t0_ms < c->total_ms ? util_now_ms() - call->t0_ms
+								     : c->total_ms);
 		e = api_error_new(API_ERR_TIMEOUT, P_("no answer from the exchange at %s in %s "
 						      "after %d try",
 						      "no answer from the exchange at %s in %s "

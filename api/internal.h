@@ -107,7 +107,7 @@ struct api_verdict api_classify(const struct api_attempt *a);
  * turned into seconds from now; 0 when absent, past or malformed; at most
  * 86400. */
 long api_retry_after(const char *value, time_t now);
-#define API_MAX_HEADER (64u * 1024u)   /* largest reply header accepted */
+#define API_MAX_HEADER (100u * 1024u)  /* largest reply header accepted (curl's own cap for a line) */
 
 /* The local demo exchange's restart (api_local_respawn), set on a local demo
  * client by api_open: the client calls it when a request cannot connect. */

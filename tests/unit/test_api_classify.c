@@ -105,6 +105,9 @@ static void test_sizes_and_waits(void **state)
 	assert_int_equal(v.kind, API_ERR_PROTOCOL);
 	assert_false(v.retry);
 	a.header_too_big = false;
+	a.curl_code = CURLE_OUT_OF_MEMORY;      /* curl's refusal of one header line over 100 KB */
+	assert_int_equal(api_classify(&a).reason, API_R_HEADER_TOO_BIG);
+	a.curl_code = CURLE_WRITE_ERROR;
 	a.body_too_big = true;
 	assert_int_equal(api_classify(&a).reason, API_R_TOO_BIG);
 	a = (struct api_attempt){.curl_code = CURLE_OK, .status = 503, .policy = API_RETRY_READ,

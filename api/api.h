@@ -175,9 +175,10 @@ void api_settings_clear(struct api_settings *s);
 
 /* ---- the local demo exchange (the embedded default) ----------------------------
  * With no exchange configured gpux uses its own gpuxd --demo on a Unix socket
- * ($XDG_RUNTIME_DIR/gpux/gpuxd.sock, else /tmp/gpux-UID/), its database and
- * log in $XDG_DATA_HOME/gpux/ (else ~/.local/share/gpux/), started as a daemon
- * the first time and reused afterwards; the demo account's key is kept in
+ * ($XDG_RUNTIME_DIR/gpux/d-HASH/gpuxd.sock, else /tmp/gpux-UID/d-HASH/, one
+ * per data directory), its database and log in $XDG_DATA_HOME/gpux/ (else
+ * ~/.local/share/gpux/), started as a daemon the first time and reused
+ * afterwards (replaced when it runs another gpuxd binary); the demo account's key is kept in
  * that data directory (demo.key, 0600), not in the user's config. */
 struct api_local {
 	char *url;                 /* "unix:/…/gpuxd.sock" */
@@ -205,6 +206,26 @@ void api_local_clear(struct api_local *l);
  * API_RESPAWN_MS) when a request of a local demo client cannot connect. */
 int api_local_respawn(const char *socket_path, char **cause);
 #define API_RESPAWN_MS 5000
+
+/* `gpux demo`: the local demo exchange seen from outside. It is started in
+ * the background the first time gpux needs it and exits by itself after
+ * GPUX_DEMO_IDLE seconds (default 300) without a connection. */
+struct api_local_status {
+	char *data_dir, *socket_path, *log_path, *db_path;
+	int pid;                   /* its process (from the pid file), 0 if none */
+	bool running;              /* its socket accepts connections */
+	bool stale_binary;         /* it runs another gpuxd than the one gpux would start
+	                              (it is replaced the next time gpux uses it) */
+	int64_t db_bytes, wal_bytes; /* -1: no such file */
+	bool has_account;          /* the demo account's key is kept */
+};
+int api_local_status(struct api_local_status *st, char **cause);
+void api_local_status_clear(struct api_local_status *st);
+/* Stop it: 1 stopped, 0 it was not running, -1 and *cause. */
+int api_local_stop(char **cause);
+/* Stop it and remove its database (and WAL) and the demo account's key: the
+ * next gpux starts a fresh demo market with a new account. 0, or -1. */
+int api_local_reset(char **cause);
 
 /* Everything a front end needs to get a client: resolve the settings (flag,
  * environment, config file), and with no exchange configured start or reuse

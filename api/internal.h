@@ -9,6 +9,7 @@
 #include "api/api.h"
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -113,6 +114,26 @@ long api_retry_after(const char *value, time_t now);
  * client by api_open: the client calls it when a request cannot connect. */
 typedef int (*api_respawn_fn)(const char *socket_path, char **cause);
 void api_client_set_respawn(struct api_client *c, api_respawn_fn fn);
+
+/* ---- the local demo exchange's files and process (api/local.c, api/localctl.c) -- */
+struct local_paths {
+	char *data_dir, *run_dir, *sock, *lock, *pidfile, *db, *log, *keyfile;
+};
+/* Compute (and create) the runtime and data directories; 0, or -1 and *cause. */
+int api_local_paths(struct local_paths *p, char **cause);
+void api_local_paths_clear(struct local_paths *p);
+/* gpuxd next to our own binary, else on PATH ($GPUX_GPUXD first); NULL if none. */
+char *api_local_find_gpuxd(void);
+/* Is anything accepting connections on the socket? */
+bool api_local_socket_alive(const char *path);
+/* The pid in the pid file if that process is our gpuxd on p->sock; else 0. */
+int api_local_pid(const struct local_paths *p);
+/* Does process pid run the binary at path (same file: device and inode)?
+ * True when that cannot be told. */
+bool api_local_same_binary(int pid, const char *path);
+/* SIGTERM our gpuxd pid and wait (up to 10 s) until its socket is gone;
+ * 0, or -1 and *cause. */
+int api_local_stop_pid(const struct local_paths *p, int pid, char **cause);
 
 /* Run the client until call `id` has been delivered (the blocking API). */
 void api_run_until_done(struct api_client *c, uint64_t id, const bool *done);

@@ -79,6 +79,15 @@ const struct cli_command cli_commands[] = {
 	 N_("AMOUNT: in your account's currency, as you write it: 500 or 500.00 (500,00 in\n"
 	    "languages with a decimal comma). Only demo exchanges take deposits from gpux.\n"
 	    "csv and json: amount_minor and the balances, in minor units of the currency.")},
+	{"demo", cli_cmd_demo, "status|stop|reset", N_("the local demo exchange in the background: see, stop or reset it"),
+	 cli_demo_opts, false,
+	 N_("With no exchange configured gpux starts a demo exchange of its own in the background\n"
+	    "(gpuxd --demo on a Unix socket, data in $XDG_DATA_HOME/gpux); it stops by itself\n"
+	    "after 5 minutes without a connection (GPUX_DEMO_IDLE seconds).\n"
+	    "status: whether it runs, its process, socket and files (csv and json: running, pid,\n"
+	    "stale_binary, socket, data_dir, db_bytes, wal_bytes, log). stop: stop it now.\n"
+	    "reset: stop it and delete its market and demo account (asks first; --yes)."),
+	},
 	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };

@@ -79,4 +79,10 @@ expect_eq "a 40 KB header: 431" "$(status)" 431
 check "the log shows the method's escape character as \\x1b" grep -qF 'GE\x1b[2JT /v1/market' "$GPUXD_LOG"
 check "the log shows the path as sent (%0a, no line break)" grep -q ' /v1/market%0afake 400 ' "$GPUXD_LOG"
 check "no raw escape character in the log" test "$(tr -dc '\033' <"$GPUXD_LOG" | wc -c)" -eq 0
+
+# an admin key file that group or others can read is refused, as gpux does for its config
+printf 'an-admin-key-of-enough-length\n' >"$TMPD/open.key"
+chmod 644 "$TMPD/open.key"
+"$GPUXD" --listen 127.0.0.1:0 --db "$TMPD/k.db" --admin-key-file "$TMPD/open.key" >/dev/null 2>"$TMPD/e"; rc=$?
+expect_eq "--admin-key-file readable by others: exit 1, says chmod 600" "$rc:$(grep -c 'chmod 600' "$TMPD/e")" "1:1"
 xd_finish

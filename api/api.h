@@ -35,7 +35,10 @@
  * stored, so it is safe to print on a terminal.
  *
  * Retries: reads (GET) are retried with exponential backoff and jitter on
- * network errors, timeouts, 5xx and 429 (honouring Retry-After). An order
+ * network errors, timeouts, 5xx and 429 (honouring Retry-After, in seconds
+ * or as an HTTP date), all within one deadline: the request's timeout is the
+ * whole time it may take, every try and wait included (one try takes at
+ * most half of it, so that a stuck connection leaves room for another). An order
  * carries a client_order_id generated once per intent; after a timeout, a
  * reset or a 5xx it is sent again with the SAME id, which the exchange
  * answers with the original order (docs/API.md, idempotency), so it can
@@ -117,7 +120,7 @@ struct api_config {
 	const char *url;          /* "https://host[:port][/prefix]", "http://…", "unix:/path.sock" */
 	const char *key;          /* API key (Bearer), or NULL for public endpoints only */
 	long connect_timeout_ms;  /* 0: 5000 */
-	long timeout_ms;          /* whole request, per attempt; 0: 15000 */
+	long timeout_ms;          /* the whole request, retries included; 0: 15000 */
 	int max_attempts;         /* per request, including the first; 0: 4; 1: no retry */
 	long backoff_ms;          /* first retry delay before jitter; 0: 250 */
 	bool insecure;            /* do not verify TLS certificates (say so loudly) */
@@ -129,7 +132,8 @@ struct api_config {
  * `name = value` (a value may be "quoted"), `#` comments. Known names:
  *   api = URL               the exchange (else the local demo exchange)
  *   key = KEY               its API key (the file must then be chmod 600)
- *   timeout = SECONDS       per request (default 15); connect_timeout (default 5)
+ *   timeout = SECONDS       the whole of one request, retries included (default
+ *                           15); connect_timeout (per try, default 5)
  *   country = PT, currency = EUR   the local demo account (default US, USD)
  * and whatever the TUI keeps there (lang = pt-PT, …). Shared by the CLI and
  * the TUI. */
@@ -171,9 +175,10 @@ void api_settings_clear(struct api_settings *s);
 
 /* ---- the local demo exchange (the embedded default) ----------------------------
  * With no exchange configured gpux uses its own gpuxd --demo on a Unix socket
- * ($XDG_RUNTIME_DIR/gpux/gpuxd.sock, else /tmp/gpux-UID/), its database and
- * log in $XDG_DATA_HOME/gpux/ (else ~/.local/share/gpux/), started as a daemon
- * the first time and reused afterwards; the demo account's key is kept in
+ * ($XDG_RUNTIME_DIR/gpux/d-HASH/gpuxd.sock, else /tmp/gpux-UID/d-HASH/, one
+ * per data directory), its database and log in $XDG_DATA_HOME/gpux/ (else
+ * ~/.local/share/gpux/), started as a daemon the first time and reused
+ * afterwards (replaced when it runs another gpuxd binary); the demo account's key is kept in
  * that data directory (demo.key, 0600), not in the user's config. */
 struct api_local {
 	char *url;                 /* "unix:/…/gpuxd.sock" */
@@ -202,6 +207,26 @@ void api_local_clear(struct api_local *l);
 int api_local_respawn(const char *socket_path, char **cause);
 #define API_RESPAWN_MS 5000
 
+/* `gpux demo`: the local demo exchange seen from outside. It is started in
+ * the background the first time gpux needs it and exits by itself after
+ * GPUX_DEMO_IDLE seconds (default 300) without a connection. */
+struct api_local_status {
+	char *data_dir, *socket_path, *log_path, *db_path;
+	int pid;                   /* its process (from the pid file), 0 if none */
+	bool running;              /* its socket accepts connections */
+	bool stale_binary;         /* it runs another gpuxd than the one gpux would start
+	                              (it is replaced the next time gpux uses it) */
+	int64_t db_bytes, wal_bytes; /* -1: no such file */
+	bool has_account;          /* the demo account's key is kept */
+};
+int api_local_status(struct api_local_status *st, char **cause);
+void api_local_status_clear(struct api_local_status *st);
+/* Stop it: 1 stopped, 0 it was not running, -1 and *cause. */
+int api_local_stop(char **cause);
+/* Stop it and remove its database (and WAL) and the demo account's key: the
+ * next gpux starts a fresh demo market with a new account. 0, or -1. */
+int api_local_reset(char **cause);
+
 /* Everything a front end needs to get a client: resolve the settings (flag,
  * environment, config file), and with no exchange configured start or reuse
  * the local demo exchange (api_client_is_local_demo() is then true: say so).
@@ -211,7 +236,7 @@ struct api_open_opts {
 	const char *url;           /* --api, or NULL */
 	const char *key;           /* --key, or NULL */
 	bool insecure;             /* --insecure */
-	long timeout_ms;           /* at most this per attempt (0: config or default) */
+	long timeout_ms;           /* at most this per request (0: config or default) */
 	int max_attempts;          /* 0: default */
 };
 struct api_client *api_open(const struct api_open_opts *o, struct api_settings *used,
@@ -248,6 +273,11 @@ int api_fds(struct api_client *c, struct pollfd *fds, int max, int *timeout_ms);
 void api_perform(struct api_client *c);
 /* Number of requests started and not yet delivered. */
 int api_pending(const struct api_client *c);
+/* Request `id` in flight: which try it is on (1, 2, …), and when the
+ * request and that try started (util_now_ms clock), for "Sending… 3 s,
+ * try 2". -1 when it is not pending (delivered or unknown). */
+int api_call_try(const struct api_client *c, uint64_t id, int64_t *started_ms,
+		 int64_t *try_started_ms);
 /* Abandon request `id` (returned by a *_start): its callback will not be
  * called. An order already sent may still be placed: only abandon an order
  * when quitting. Unknown ids are ignored. */

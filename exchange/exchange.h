@@ -42,6 +42,15 @@ struct exchange_config {
 	int threads;                /* HTTP threads per listening socket */
 	bool quiet;                 /* no per-request log lines */
 	int stream_backlog;         /* market-stream events kept for replay, 0: default */
+	/* docs/API.md "Limits": per listening socket */
+	int max_conns;              /* request connections (default 1024) */
+	int max_conns_per_addr;     /* ... from one client address (default 128) */
+	int max_streams;            /* streaming connections (default 2048) */
+	int max_streams_per_addr;   /* ... from one client address (default 512) */
+	int header_timeout_s;       /* a complete request header within (default 5) */
+	int body_timeout_s;         /* the whole body within, after the header (default 5) */
+	int idle_exit_s;            /* exit after this long without a connection; 0 = never */
+	const char *pid_file;       /* written at start, removed at exit, or NULL */
 };
 
 /* Fill *c with the defaults (listen 127.0.0.1:8420, db gpuxd.db, speed 1, …). */

@@ -478,8 +478,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	}
 	/* the checkpointer: best effort; without it the WAL is checkpointed at close */
 	char *ignored = NULL;
-	if (xd_store_open(c->db_path, false, &m->ckpt_db, &ignored) == 0) {
-		sqlite3_exec(m->ckpt_db->db, "PRAGMA query_only=0", NULL, NULL, NULL);
+	if (xd_store_open_checkpointer(c->db_path, &m->ckpt_db, &ignored) == 0) {
 		m->ckpt_running = pthread_create(&m->ckpt_thread, NULL, ckpt_main, m) == 0;
 	}
 	free(ignored);

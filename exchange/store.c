@@ -14,7 +14,11 @@
  * The writer never checkpoints (wal_autocheckpoint=0): a checkpoint copies
  * pages into the database file and syncs it, which would stall the commits
  * that acknowledge orders. A checkpointer thread of market.c does it instead,
- * on its own connection, in PASSIVE mode (it never blocks the writer).
+ * on its own read-write connection (xd_store_open_checkpointer: a read-only
+ * one cannot checkpoint), in PASSIVE mode (it never blocks the writer). Once
+ * a checkpoint has copied the whole WAL the writer starts it again from the
+ * beginning, and journal_size_limit cuts the file back to 4 MiB then, so the
+ * WAL stays bounded however long gpuxd runs.
  *
  * Money columns are integer minor units; times are exchange-clock Unix ms.
  */
@@ -106,7 +110,8 @@ int xd_store_open(const char *path, bool writer, struct xd_store **out, char **c
 		}
 		sqlite3_finalize(st);
 		if (pragma(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=OFF;"
-		               "PRAGMA wal_autocheckpoint=0;", cause, path) ||
+		               "PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=4194304;",
+		           cause, path) ||
 		    pragma(db, schema, cause, path)) {
 			sqlite3_close(db);
 			return -1;
@@ -118,6 +123,29 @@ int xd_store_open(const char *path, bool writer, struct xd_store **out, char **c
 	struct xd_store *s = xcalloc(1, sizeof *s);
 	s->db = db;
 	s->writer = writer;
+	*out = s;
+	return 0;
+}
+
+int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **cause)
+{
+	sqlite3 *db = NULL;
+	*out = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		int rc = set_cause(cause, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_busy_timeout(db, 100);
+	/* the read makes the connection open the WAL: until then it would take
+	 * the database for one without a WAL, and checkpoint nothing */
+	if (pragma(db, "PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=4194304;"
+	               "SELECT count(*) FROM sqlite_master;", cause, path)) {
+		sqlite3_close(db);
+		return -1;
+	}
+	struct xd_store *s = xcalloc(1, sizeof *s);
+	s->db = db;
 	*out = s;
 	return 0;
 }

@@ -778,6 +778,11 @@ void xd_stream_handle(struct xd_ctx *x, struct xd_stream *s)
 		xd_reply_error(&x->reply, 503, "UNAVAILABLE", "the exchange is shutting down");
 		return;
 	}
+	if (xd_conn_stream(x->conn) != 0) {
+		xd_reply_error(&x->reply, 503, "TOO_MANY_STREAMS",
+		               "too many market streams are open; try again later");
+		return;
+	}
 	struct sconn *c = xcalloc(1, sizeof *c);
 	c->hub = s;
 	c->conn = x->conn;

@@ -12,6 +12,8 @@
  *   ops.c      what the writer does: orders, fills, holds, billing, ledger
  *   demo.c     the demo market and its drift
  *   http.c     libmicrohttpd, per-request state, rate limits, logging
+ *   guard.c    connection caps and deadlines, strict request line and headers,
+ *              log fields safe on a terminal
  *   routes.c   the router and the handlers
  *   stream.c   GET /v1/stream: the hub, its event ring, SSE connections
  *   candles.c  GET /v1/candles/{gpu}: OHLC from the trades table
@@ -41,6 +43,8 @@
 #define XD_LIMIT_MAX 200
 #define XD_ADVANCE_MAX 31536000LL
 #define XD_HOUR_MS 3600000LL
+#define XD_QUERY_VALUE_MAX 256
+#define XD_HEADER_MEMORY 32768   /* libmicrohttpd's memory per connection: header + URL */
 
 enum xd_cur { XD_EUR = 0, XD_USD = 1, XD_GBP = 2, XD_NCUR = 3 };
 extern const char *const xd_cur_names[XD_NCUR + 1];  /* NULL-terminated */
@@ -130,6 +134,9 @@ struct xd_store {
 };
 /* Open the database (the writer creates the schema). -1 and *cause. */
 int xd_store_open(const char *path, bool writer, struct xd_store **out, char **cause);
+/* A read-write connection that only checkpoints the WAL (market.c's
+ * checkpointer thread); it never writes rows. */
+int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **cause);
 void xd_store_close(struct xd_store **s);
 /* The prepared statement for sql (cached by the pointer: pass string
  * literals), reset and with bindings cleared. fatal() if it cannot compile. */
@@ -317,6 +324,51 @@ struct xd_stream *xd_market_stream(struct xd_market *m);
 /* ---- candles.c: GET /v1/candles/{gpu} ------------------------------------- */
 struct xd_ctx;
 void xd_candles_handle(struct xd_ctx *c);
+/* ---- guard.c: connection caps, deadlines, strict HTTP, log fields ---------- */
+/* The caps and deadlines of docs/API.md "Limits", per listening socket. */
+struct xd_limits {
+	int max_conns, max_conns_per_addr;       /* request connections */
+	int max_streams, max_streams_per_addr;   /* connections turned into streams */
+	int header_timeout_s, body_timeout_s;
+};
+enum xd_phase { XD_PHASE_HEADER, XD_PHASE_BODY, XD_PHASE_BUSY, XD_PHASE_STREAM };
+struct xd_guard;
+struct MHD_Connection;
+struct sockaddr;
+struct xd_guard *xd_guard_new(const struct xd_limits *l);
+/* After the daemon using it has stopped. */
+void xd_guard_free(struct xd_guard **g);
+/* libmicrohttpd's accept policy: false when the caps are reached. */
+bool xd_guard_accept(struct xd_guard *g, const struct sockaddr *addr);
+/* Connection started / closed (libmicrohttpd's socket context in *ctx). */
+void xd_guard_open(struct xd_guard *g, struct MHD_Connection *conn, void **ctx);
+void xd_guard_close(struct xd_guard *g, void **ctx);
+/* The request on conn moved on: HEADER (waiting for the next request's
+ * header, the header deadline runs), BODY (header read: the body deadline
+ * runs), BUSY (being answered: no deadline). */
+void xd_conn_phase(struct MHD_Connection *conn, enum xd_phase p);
+/* Turn conn into a long-lived stream (for a streaming route's handler): it
+ * leaves the request connections' caps and deadlines for the streams' caps.
+ * 0, or -1 when max_streams (or max_streams_per_addr) is reached: the
+ * handler then answers 503 TOO_MANY_STREAMS. Idempotent. */
+int xd_conn_stream(struct MHD_Connection *conn);
+/* Counters since start: connections refused at accept, cut at the header
+ * deadline, cut at the body deadline. */
+void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body);
+/* How long no connection has been open (0 while one is). */
+int64_t xd_guard_idle_us(struct xd_guard *g);
+/* The numeric address of sa ("" if not IP). */
+void xd_addr_text(const struct sockaddr *sa, char *out, size_t size);
+/* A log field: printable text kept, control characters, backslashes and
+ * bytes that are not UTF-8 escaped (\x1b, \\), at most max bytes of input
+ * then "...". Malloc'ed. */
+char *xd_log_field(const char *s, size_t max);
+/* The strict checks of docs/API.md "Strict HTTP", run once the header is
+ * complete and before the body is read: 0, or -1 with a 400 (or 413) error
+ * reply. raw_uri is the request target as sent (not percent-decoded). */
+struct xd_reply;
+int xd_strict_request(struct MHD_Connection *conn, const char *method, const char *raw_uri,
+                      struct xd_reply *r);
 
 /* ---- http.c + routes.c --------------------------------------------------- */
 struct xd_server_config {
@@ -324,10 +376,13 @@ struct xd_server_config {
 	int rate_per_key, rate_per_addr, threads;
 	bool quiet;
 	char *admin_key;             /* NULL = none */
+	struct xd_limits limits;
 };
 struct xd_server;
 int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
                     struct xd_server **out, char **cause);
+/* How long neither socket has had a connection open (0 while one is). */
+int64_t xd_server_idle_us(struct xd_server *s);
 /* Stop accepting new connections (existing ones are still served). */
 void xd_server_quiesce(struct xd_server *s);
 /* Stop the daemons (after xd_market_close has answered every queued job). */

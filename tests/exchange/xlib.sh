@@ -14,6 +14,7 @@
 # docs/API.md ("Money, VAT, FX and rounding"), worked out by hand in comments.
 ADMIN_KEY=test-admin-key-0123456789abcdef
 printf '%s\n' "$ADMIN_KEY" >"$TMPD/admin.key"
+chmod 600 "$TMPD/admin.key"
 
 xd_start() {
   start_gpuxd --admin-key-file "$TMPD/admin.key" --quiet "$@"

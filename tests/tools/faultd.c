@@ -29,6 +29,12 @@
  *   reset-order    forwards POST /v1/orders to the upstream, waits for its
  *                  (committed) answer, then resets the connection instead of
  *                  passing the answer on; other requests are proxied
+ *   hang           reads the request and never answers; holds the connection
+ *                  until the client closes it (at most 120 s), then takes the
+ *                  next (which meanwhile waits in the listen backlog)
+ *   503-date       503 with Retry-After as an HTTP date --delay-ms from now
+ *                  (rounded up to a whole second)
+ *   huge-header    200 with a 200 KB header line before a valid body
  *
  * Stream modes apply to GET /v1/stream only; every other request is proxied
  * or canned as above, and a stream request the fault does not apply to gets
@@ -56,6 +62,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -338,6 +345,45 @@ static void serve_stream(int fd, bool fault)
 		send_all(fd, gap, strlen(gap));
 		sleep_ms(200);
 	}
+/* Hold fd without answering until the peer closes it (or 120 s pass). */
+static void hang(int fd)
+{
+	char b[4096];
+	time_t end = time(NULL) + 120;
+	struct timeval tv = {.tv_sec = 1};
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	while (time(NULL) < end) {
+		ssize_t r = recv(fd, b, sizeof b, 0);
+		if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR))
+			break;
+	}
+}
+
+static void reply_503_date(int fd)
+{
+	char date[64], head[96];
+	time_t t = time(NULL) + (delay_ms + 999) / 1000;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	snprintf(head, sizeof head, "Retry-After: %s\r\n", date);
+	reply(fd, 503, "Service Unavailable", head,
+	      "{\"error\":{\"code\":\"UNAVAILABLE\",\"message\":\"faultd: busy\","
+	      "\"request_id\":\"rfault503\"}}", true);
+}
+
+static void reply_huge_header(int fd)
+{
+	struct buf h = {0};
+
+	buf_puts(&h, "X-Pad: ");
+	while (h.len < 200 * 1024)
+		buf_puts(&h, "pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp");
+	buf_puts(&h, "\r\n");
+	reply(fd, 200, "OK", h.data, canned_quotes, true);
+	buf_free(&h);
 }
 
 static void serve(int fd)
@@ -431,6 +477,12 @@ static void serve(int fd)
 	} else if (strcmp(mode, "reset") == 0) {
 		reset(fd);
 		fd = -1;
+	} else if (strcmp(mode, "hang") == 0) {
+		hang(fd);
+	} else if (strcmp(mode, "503-date") == 0) {
+		reply_503_date(fd);
+	} else if (strcmp(mode, "huge-header") == 0) {
+		reply_huge_header(fd);
 	} else if (strcmp(mode, "reset-order") == 0) {
 		struct buf resp = {0};
 		forward(&req, head_len, &resp);   /* the exchange commits it ... */

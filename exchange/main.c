@@ -38,6 +38,8 @@ static const char usage[] =
 	"  --ip-rate-limit N      requests/s per client address (default 1000; 0: off)\n"
 	"  --threads N            HTTP threads per listening socket (default 2)\n"
 	"  --quiet                no log line per request\n"
+	"  --topup-url URL        where customers top up (shown by gpux; not with --demo)\n"
+	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details)\n"
 	"  --help, --version\n";
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -66,6 +68,7 @@ int main(int argc, char **argv)
 {
 	enum { O_LISTEN = 256, O_PORT_FILE, O_SOCKET, O_DB, O_DEMO, O_MARKET, O_OPENS_AT, O_SPEED,
 	       O_ADMIN, O_DATA, O_SEED, O_RATE, O_IPRATE, O_THREADS, O_QUIET, O_HELP, O_VERSION };
+	enum { O_TOPUP_URL = 512, O_TOPUP_TEXT };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "port-file", required_argument, NULL, O_PORT_FILE },
@@ -84,6 +87,8 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
+		{ "topup-url", required_argument, NULL, O_TOPUP_URL },
+		{ "topup-text", required_argument, NULL, O_TOPUP_TEXT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct exchange_config c;
@@ -148,6 +153,8 @@ int main(int argc, char **argv)
 			c.threads = (int)v;
 			break;
 		case O_QUIET: c.quiet = true; break;
+		case O_TOPUP_URL: c.topup_url = optarg; break;
+		case O_TOPUP_TEXT: c.topup_text = optarg; break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("gpuxd %s\n", EXCHANGE_VERSION); return 0;
 		default:
@@ -159,6 +166,8 @@ int main(int argc, char **argv)
 	if (c.socket_path && !listen_given)
 		c.listen = NULL;   /* --socket alone: only the socket */
 	char *cause = NULL;
+	if (exchange_topup_check(c.topup_url, c.topup_text, &cause) != 0)
+		return bad("%s", cause);
 	if (exchange_run(&c, &cause) != 0) {
 		fprintf(stderr, "gpuxd: %s\n", cause ? cause : "failed");
 		free(cause);

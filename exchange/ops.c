@@ -86,6 +86,7 @@ static void mark_dirty(struct xd_writer *w, int64_t id)
 
 void xd_ops_commit(struct xd_writer *w)
 {
+	xd_keys_flush(w);
 	if (!w->in_tx)
 		return;
 	for (size_t i = 0; i < w->n_dirty; i++) {
@@ -150,11 +151,9 @@ int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
 {
 	xd_ops_begin(w);
 	sqlite3_stmt *st = xd_stmt(w->st,
-		"INSERT INTO accounts(kind, key_hash, email, country, currency, role, created_ms) "
-		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+		"INSERT INTO accounts(kind, email, country, currency, role, created_ms) "
+		"VALUES(?1, ?3, ?4, ?5, ?6, ?7)");
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
-	if (key_hash)
-		sqlite3_bind_blob(st, 2, key_hash, 32, SQLITE_STATIC);
 	if (email)
 		sqlite3_bind_text(st, 3, email, -1, SQLITE_STATIC);
 	if (country)
@@ -165,6 +164,8 @@ int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
 	sqlite3_bind_int64(st, 7, w->now);
 	xd_step_done(w->st, st);
 	int64_t id = sqlite3_last_insert_rowid(w->st->db);
+	if (key_hash)
+		xd_keys_insert(w, id, key_hash, "default", XD_SCOPE_TRADE);
 	struct xd_acct *a = acct_slot(w, id);
 	memset(a, 0, sizeof *a);
 	a->exists = true;
@@ -784,6 +785,8 @@ void xd_ops_run(struct xd_writer *w, struct xd_job *j)
 	case XD_JOB_DEPOSIT: job_deposit(w, j); break;
 	case XD_JOB_ACCOUNT: job_account(w, j); break;
 	case XD_JOB_STOP: job_stop(w, j); break;
+	case XD_JOB_KEY_CREATE: xd_keys_job_create(w, j); break;
+	case XD_JOB_KEY_REVOKE: xd_keys_job_revoke(w, j); break;
 	case XD_JOB_CLOCK:
 	case XD_JOB_STATE:
 		break;   /* market.c handles these: they touch the clock and the state */

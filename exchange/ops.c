@@ -734,8 +734,27 @@ static void job_deposit(struct xd_writer *w, struct xd_job *j)
 	xd_reply_json(&j->reply, 201, o);
 }
 
+/* A customer account with this e-mail address (any case) exists already? */
+static bool email_taken(struct xd_writer *w, const char *email)
+{
+	sqlite3_stmt *st = xd_stmt(w->st, "SELECT 1 FROM accounts WHERE kind = 'customer' AND "
+	                                  "lower(email) = lower(?1) LIMIT 1");
+	sqlite3_bind_text(st, 1, email, -1, SQLITE_STATIC);
+	bool taken = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_reset(st);
+	return taken;
+}
+
 static void job_account(struct xd_writer *w, struct xd_job *j)
 {
+	/* one account per address on a real exchange; a demo market lets anyone
+	 * (and gpux's own local demo) open as many as it likes */
+	if (!w->demo && email_taken(w, j->email)) {
+		cJSON *e = xd_reply_error(&j->reply, 409, "EMAIL_TAKEN", "an account with this e-mail "
+		                          "address exists already");
+		cJSON_AddStringToObject(e, "field", "email");
+		return;
+	}
 	int64_t id = xd_ops_account(w, "customer", j->email, j->country, j->cur, j->role, j->key_hash);
 	cJSON *o = cJSON_CreateObject();
 	xd_jint(o, "id", id);

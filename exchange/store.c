@@ -79,13 +79,15 @@ static const char schema[] =
 
 /* Version 2: API keys as rows of their own (several per account, named,
  * scoped, last use). The one key each account had moves there as a trade key
- * named "default"; accounts.key_hash stays, always NULL from then on. */
+ * named "default"; accounts.key_hash stays, always NULL from then on. And an
+ * index to find a customer by e-mail (one account per address). */
 static const char migrate_v2[] =
 	"CREATE TABLE api_keys("
 	" id INTEGER PRIMARY KEY, account INTEGER NOT NULL, key_hash BLOB NOT NULL UNIQUE,"
 	" name TEXT NOT NULL, scope TEXT NOT NULL CHECK (scope IN ('trade','read')),"
 	" created_ms INTEGER NOT NULL, last_used_ms INTEGER, revoked_ms INTEGER);"
 	"CREATE INDEX api_keys_account ON api_keys(account, id);"
+	"CREATE INDEX accounts_email ON accounts(lower(email)) WHERE kind = 'customer';"
 	"INSERT INTO api_keys(account, key_hash, name, scope, created_ms)"
 	" SELECT id, key_hash, 'default', 'trade', created_ms FROM accounts"
 	" WHERE key_hash IS NOT NULL ORDER BY id;"

@@ -14,6 +14,12 @@ expect_eq "the market carries the operator's top-up link" "$(jqb .topup.url)" "h
 expect_match "... and the words" "$(jqb .topup.text)" "^Bank transfer to PT50"
 
 signup PT EUR both; A=$ACC; AK=$KEY
+req POST /v1/accounts '{"email":"Ana@Example.pt","country":"PT","currency":"EUR","role":"buyer"}'
+expect_eq "an e-mail address opens an account" "$ST" 201
+n=$(sql "SELECT count(*) FROM accounts")
+req POST /v1/accounts '{"email":"ana@example.PT","country":"PT","currency":"EUR","role":"buyer"}'
+expect_eq "... once: the same address in any case is 409 EMAIL_TAKEN" "$ST $(jqb .error.code) $(jqb .error.field)" "409 EMAIL_TAKEN email"
+expect_eq "... and nothing is created" "$(sql "SELECT count(*) FROM accounts") $(sql "SELECT count(*) FROM api_keys WHERE account > $A + 1")" "$n 0"
 signup US USD buyer; X=$ACC; XK=$KEY
 
 req GET /v1/keys "" "$AK"
@@ -127,7 +133,7 @@ kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
 xd_start --market open || finish
 signup DE EUR buyer; OA=$ACC; OK=$KEY
 kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
-sqlite3 "$GPUXD_DB" "UPDATE accounts SET key_hash = (SELECT key_hash FROM api_keys k WHERE k.account = accounts.id); DROP TABLE api_keys; PRAGMA user_version = 0;"
+sqlite3 "$GPUXD_DB" "UPDATE accounts SET key_hash = (SELECT key_hash FROM api_keys k WHERE k.account = accounts.id); DROP TABLE api_keys; DROP INDEX accounts_email; PRAGMA user_version = 0;"
 expect_eq "(the old layout: the key in accounts.key_hash, version 0)" "$(sqlite3 "$GPUXD_DB" 'PRAGMA user_version')/$(sqlite3 "$GPUXD_DB" "SELECT count(*) FROM accounts WHERE key_hash IS NOT NULL")" "0/1"
 GPUXD_DB_KEEP=$GPUXD_DB xd_start --market open || finish
 req GET /v1/account "" "$OK"
@@ -153,5 +159,8 @@ xd_start --demo --market open || finish
 req GET /v1/market ""
 expect_eq "a demo exchange without instructions: simulated payments, topup null" \
   "$(jqb .simulated_payments) $(jqb .topup.url) $(jqb .topup.text)" "true null null"
+req POST /v1/accounts '{"email":"you@demo.gpux","country":"PT","currency":"EUR","role":"both"}'
+req POST /v1/accounts '{"email":"you@demo.gpux","country":"PT","currency":"EUR","role":"both"}'
+expect_eq "a demo market lets an address open several accounts" "$ST" 201
 xd_finish
 finish

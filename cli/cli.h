@@ -111,6 +111,10 @@ int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_quotes_opts[], cli_book_opts[], cli_order_opts[],
 	cli_orders_opts[], cli_cancel_opts[], cli_rentals_opts[], cli_stop_opts[],
 	cli_account_opts[], cli_deposit_opts[];
+/* Commands of cli/cmd_account.c and cli/cmd_signup.c. */
+int cli_cmd_signup(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_keys(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_signup_opts[], cli_keys_opts[];
 /* The live best asks for `gpux table`/`gpux fit` (a cli_prices_fn): from the
  * configured exchange, else the local demo exchange. */
 int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cause);

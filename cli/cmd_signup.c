@@ -129,16 +129,23 @@ static int field_currency(const struct api_market *m, const char *s, struct sign
 	return -1;
 }
 
-static int field_role(const char *s, struct signup *f, char **why)
+/* A role: its wire name (buyer, seller, both) or its word in the language. */
+static int field_role(const char *s, struct signup *f, char **why, bool asked)
 {
+	const char *words[3] = {_("buyer"), _("seller"), _("both")};
+
 	for (int i = 0; role_words[i] != NULL; i++) {
-		if (strcasecmp(role_words[i], s) == 0) {
+		if (strcasecmp(role_words[i], s) == 0 || strcasecmp(words[i], s) == 0) {
 			f->role = i;
 			return 0;
 		}
 	}
 	char *safe = util_sanitize(s, 16, false);
-	*why = xasprintf(_("\"%s\" is not a role; accepted: buyer, seller, both"), safe);
+	if (asked)
+		*why = xasprintf(_("\"%s\" is not a role; accepted: %s, %s, %s"), safe, words[0],
+				 words[1], words[2]);
+	else
+		*why = xasprintf(_("\"%s\" is not a role; accepted: buyer, seller, both"), safe);
 	free(safe);
 	return -1;
 }
@@ -228,6 +235,8 @@ enum field { F_EMAIL, F_COUNTRY, F_CURRENCY, F_ROLE };
 static int ask_field(struct cli_ctx *ctx, const struct api_market *m, enum field k,
 		     struct signup *f, const char *const *countries)
 {
+	const char *role_local[4] = {NULL, NULL, NULL, NULL};
+
 	for (;;) {
 		char *prompt = NULL, *a, *why = NULL;
 		const char *dflt = NULL;
@@ -249,9 +258,13 @@ static int ask_field(struct cli_ctx *ctx, const struct api_market *m, enum field
 			break;
 		}
 		case F_ROLE:
-			dflt = "buyer";
-			prompt = xstrdup(_("Role: buyer, seller or both [buyer]: "));
-			words = role_words;
+			role_local[0] = _("buyer");
+			role_local[1] = _("seller");
+			role_local[2] = _("both");
+			dflt = role_local[0];
+			prompt = xasprintf(_("Role: %s, %s or %s [%s]: "), role_local[0], role_local[1],
+					   role_local[2], dflt);
+			words = role_local;
 			break;
 		}
 		prompt = cli_acct_ascii(ctx, prompt);
@@ -262,7 +275,7 @@ static int ask_field(struct cli_ctx *ctx, const struct api_market *m, enum field
 		int rc = k == F_EMAIL ? field_email(a, f, &why)
 		       : k == F_COUNTRY ? field_country(m, a, f, &why)
 		       : k == F_CURRENCY ? field_currency(m, a, f, &why)
-		       : field_role(a, f, &why);
+		       : field_role(a, f, &why, true);
 		free(a);
 		if (rc == 0) {
 			if (k == F_COUNTRY) {
@@ -330,7 +343,7 @@ static int signup_flags_offline(struct cli_ctx *ctx, struct signup_run *r)
 	int rc = CLI_OK;
 
 	if ((email != NULL && field_email(email, &r->f, &why) != 0) ||
-	    (role != NULL && field_role(role, &r->f, &why) != 0)) {
+	    (role != NULL && field_role(role, &r->f, &why, false) != 0)) {
 		rc = cli_usage(ctx, _("signup: %s; nothing was created"), why);
 		free(why);
 		return rc;

@@ -214,6 +214,9 @@ static char *ask(const char *prompt, const char *dflt, const char *const *words)
 
 	complete_words = words;
 	rl_attempted_completion_function = complete;
+	/* one Tab lists what fits when it is ambiguous (PL, PT) */
+	rl_variable_bind("show-all-if-ambiguous", "on");
+	rl_variable_bind("completion-ignore-case", "on");
 	line = readline(prompt);
 	complete_words = NULL;
 	if (line == NULL)

@@ -175,7 +175,7 @@ tui_keys "carla@example.pt" Enter
 check "... then the country" tui_wait "Country, two letters"
 tui_keys "zz" Enter
 check "... an unknown country is refused, listing the accepted ones" tui_wait '"zz" is not a country of this exchange.s VAT table; accepted: AT'
-tui_keys "p" Tab Tab
+tui_keys "p" Tab
 check "... Tab lists the country codes that fit" tui_wait "^PL +PT *$"
 tui_keys C-u "pt" Enter
 check "... it shows the VAT rate that will apply" tui_wait "PT: VAT of 23(\.00)?% is added to what you buy"
@@ -195,13 +195,13 @@ term pt-PT "$TMPD/t-pt"
 check "pt-PT: it asks in Portuguese" tui_wait "Endereço de e-mail:"
 tui_keys "dora@example.pt" Enter
 tui_keys "xx" Enter
-check "pt-PT: an unknown country, in Portuguese" tui_wait '"xx" não é um país'
+check "pt-PT: an unknown country, in Portuguese" tui_wait '«xx» não é um país'
 tui_keys "PT" Enter
 check "pt-PT: the VAT rate" tui_wait "IVA de 23"
 tui_keys Enter "cliente" Enter
-check "pt-PT: an unknown role is refused, listing the roles in Portuguese" tui_wait '"cliente" não é um papel; aceites: comprador, vendedor, ambos'
+check "pt-PT: an unknown role is refused, listing the roles in Portuguese" tui_wait '«cliente» não é um papel; aceites: comprador, vendedor, ambos'
 tui_keys "comprador" Enter
-check "pt-PT: the question" tui_wait "Criar esta conta\? \[s/N\]"
+check "pt-PT: the question" tui_wait "Criar esta conta\? \[y/N\]"
 tui_keys "s" Enter
 check "pt-PT: created" tui_wait "Conta [0-9]+ criada em"
 check "pt-PT: exit 0" tui_wait "rc=0"

@@ -789,4 +789,62 @@ int api_decode(const char *name, long status, const char *data, size_t len, void
 	       char **cause);
 void api_reply_free(const char *name, void **out);
 
+/* ---- API keys and the first steps of an account (api/keys.c) -------------------
+ * GET /v1/keys, POST /v1/keys, DELETE /v1/keys/{id} (docs/API.md, "API keys"),
+ * and what a new account needs from GET /v1/market: the opening time and
+ * how to top up. Same conventions as the wire types above. */
+enum api_key_scope { API_SCOPE_TRADE, API_SCOPE_READ };
+const char *api_key_scope_name(enum api_key_scope v);   /* "trade", "read" */
+struct api_key {
+	int64_t id;
+	char *name;
+	enum api_key_scope scope;
+	int64_t created_at, last_used_at, revoked_at; /* -1 when null; last use is
+	                                                  exact to about a minute */
+	bool current;              /* the key this client authenticated with */
+	char *api_key;             /* only from api_key_create: shown once; wiped by _free */
+};
+void api_key_free(struct api_key **p);
+struct api_keys {
+	struct api_key *v;         /* oldest first, active keys only */
+	size_t n;
+	int64_t max;               /* how many active keys an account may have */
+};
+void api_keys_free(struct api_keys **p);
+/* GET /v1/market, the fields of a first run. */
+struct api_topup {
+	enum api_market_state state;
+	int64_t opens_at;          /* -1: not announced */
+	bool simulated_payments;   /* a demo exchange: gpux deposit works */
+	char *url, *text;          /* the operator's top-up link and words, or NULL */
+};
+void api_topup_free(struct api_topup **p);
+
+int api_keys_list(struct api_client *c, struct api_keys **out, struct api_error **err);
+/* name NULL: the exchange names it. Not retried unless it surely did not leave. */
+int api_key_create(struct api_client *c, const char *name, enum api_key_scope scope,
+		   struct api_key **out, struct api_error **err);
+int api_key_revoke(struct api_client *c, int64_t id, struct api_key **out,
+		   struct api_error **err);
+int api_topup(struct api_client *c, struct api_topup **out, struct api_error **err);
+/* Decode a reply body as "keys", "key" or "topup" (tests, fuzzers); as
+ * api_decode. Free with api_keys_reply_free(name, &out). */
+int api_keys_decode(const char *name, long status, const char *data, size_t len, void **out,
+		    char **cause);
+void api_keys_reply_free(const char *name, void **out);
+
+/* ---- writing the key to the configuration file (api/config_write.c) -------------
+ * Check, before an account is created, that its key could be saved in the
+ * config file at path: the file parses, is not readable by others when it
+ * holds a key, holds no key unless force, and its directory can be written
+ * (created 0700 if missing). 0, or -1 and *cause (translated). */
+int api_conf_key_check(const char *path, bool force, char **cause);
+/* Put `key = KEY` (and `api = URL` when url is not NULL) into the config file
+ * at path, keeping its other lines: written to a temporary file in the same
+ * directory, mode 0600, synced, renamed over the file, the directory synced;
+ * a failure leaves the old file as it was. Refuses to replace an existing key
+ * unless force. 0, or -1 and *cause. Never puts the key in *cause. */
+int api_conf_store_key(const char *path, const char *url, const char *key, bool force,
+		       char **cause);
+
 #endif

@@ -119,6 +119,10 @@ extern const struct cli_opt cli_trades_opts[], cli_candles_opts[], cli_watch_opt
 /* gpux demo status|stop|reset (cli/cmd_demo.c) */
 int cli_cmd_demo(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_demo_opts[];
+/* Commands of cli/cmd_account.c and cli/cmd_signup.c. */
+int cli_cmd_signup(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_keys(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_signup_opts[], cli_keys_opts[];
 /* The live best asks for `gpux table`/`gpux fit` (a cli_prices_fn): from the
  * configured exchange, else the local demo exchange. */
 int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cause);

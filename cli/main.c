@@ -104,6 +104,23 @@ const struct cli_command cli_commands[] = {
 	    "stale_binary, socket, data_dir, db_bytes, wal_bytes, log). stop: stop it now.\n"
 	    "reset: stop it and delete its market and demo account (asks first; --yes)."),
 	},
+	/* ---- account commands (cli/cmd_signup.c, cli/cmd_account.c) -------------- */
+	{"signup", cli_cmd_signup, "", N_("open an account on the exchange; its key is saved for you"),
+	 cli_signup_opts, false,
+	 N_("Needs a real exchange: --api URL, GPUX_API or api = URL in the config file.\n"
+	    "On a terminal it asks for what the flags do not give; elsewhere it needs all four\n"
+	    "fields and --yes. The key is written to the config file (mode 0600), which then\n"
+	    "also names the exchange; it is printed only with --show-key.\n"
+	    "Example:\n"
+	    "  gpux signup --api https://exchange.example --email ana@example.pt --country PT \\\n"
+	    "    --currency EUR --role buyer --yes")},
+	{"keys", cli_cmd_keys, "[list|create|revoke ID]", N_("your API keys: list, create, revoke"),
+	 cli_keys_opts, false,
+	 N_("A trade key may do everything the account may; a read-only key (--read-only) may\n"
+	    "not order, cancel, stop rentals, deposit or manage keys. A new key is shown once.\n"
+	    "A revoked key stops working at once; the last trade key cannot be revoked.\n"
+	    "csv and json: id, name, scope (trade, read), created_at, last_used_at, current;\n"
+	    "create adds api_key, revoke gives revoked_at.")},
 	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };

@@ -279,7 +279,7 @@ static void authenticate(struct req *r)
 	unsigned int len = 0;
 	if (!EVP_Digest(key, n, md, &len, EVP_sha256(), NULL) || len != 32)
 		return;
-	c->account = xd_read_key(xd_store_reader(), md);
+	c->account = xd_keys_auth(c, md);
 }
 
 static void client_addr(struct req *r, char *out, size_t size)

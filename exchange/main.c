@@ -58,6 +58,8 @@ static const char usage[] =
 	"  --idle-exit S          exit after S seconds without any connection (default 0:\n"
 	"                         never); the local demo exchange of gpux runs with 600\n"
 	"  --pid-file PATH        write the process id there; removed at exit\n"
+	"  --topup-url URL        where customers top up (shown by gpux; not with --demo)\n"
+	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details)\n"
 	"  --help, --version\n";
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -109,6 +111,7 @@ static int limit_opt(struct exchange_config *c, int o, const char *arg)
 
 int main(int argc, char **argv)
 {
+	enum { O_TOPUP_URL = 512, O_TOPUP_TEXT };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "port-file", required_argument, NULL, O_PORT_FILE },
@@ -136,6 +139,8 @@ int main(int argc, char **argv)
 		{ "pid-file", required_argument, NULL, O_PIDF },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
+		{ "topup-url", required_argument, NULL, O_TOPUP_URL },
+		{ "topup-text", required_argument, NULL, O_TOPUP_TEXT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct exchange_config c;
@@ -210,6 +215,8 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case O_PIDF: c.pid_file = optarg; break;
+		case O_TOPUP_URL: c.topup_url = optarg; break;
+		case O_TOPUP_TEXT: c.topup_text = optarg; break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("gpuxd %s\n", EXCHANGE_VERSION); return 0;
 		default:
@@ -221,6 +228,8 @@ int main(int argc, char **argv)
 	if (c.socket_path && !listen_given)
 		c.listen = NULL;   /* --socket alone: only the socket */
 	char *cause = NULL;
+	if (exchange_topup_check(c.topup_url, c.topup_text, &cause) != 0)
+		return bad("%s", cause);
 	if (exchange_run(&c, &cause) != 0) {
 		fprintf(stderr, "gpuxd: %s\n", cause ? cause : "failed");
 		free(cause);

@@ -345,6 +345,8 @@ static void serve_stream(int fd, bool fault)
 		send_all(fd, gap, strlen(gap));
 		sleep_ms(200);
 	}
+}
+
 /* Hold fd without answering until the peer closes it (or 120 s pass). */
 static void hang(int fd)
 {

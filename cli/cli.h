@@ -115,6 +115,13 @@ extern const struct cli_opt cli_quotes_opts[], cli_book_opts[], cli_order_opts[]
  * configured exchange, else the local demo exchange. */
 int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cause);
 
+/* `gpux --completions bash|zsh|fish` (hidden; the build writes the files):
+ * the completion script for that shell, from the command table cmds, each
+ * command's option table, the global options and the embedded catalogue,
+ * on out. CLI_OK, CLI_USAGE (another shell) or CLI_FAILED. */
+int cli_completions(FILE *out, const char *shell, const struct cli_command *cmds,
+		    const struct cli_opt *global);
+
 /* ---- errors ---------------------------------------------------------------- */
 
 /* Print "gpux: <message>" and a newline on ctx->err; return CLI_USAGE or

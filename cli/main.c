@@ -292,6 +292,12 @@ int main(int argc, char **argv)
 	remembered = remembered_lang();
 	ctx.lang = early_lang(argc, argv, remembered);
 	i18n_init(ctx.lang);
+	/* hidden: the build writes the shell completions from the tables above */
+	if (argc == 3 && strcmp(argv[1], "--completions") == 0) {
+		free(cargv);
+		free(remembered);
+		return cli_completions(stdout, argv[2], cli_commands, global_opts);
+	}
 
 	for (i = 1; i < argc && rc == CLI_OK; i++) {
 		const char *arg = argv[i];

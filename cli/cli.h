@@ -189,6 +189,8 @@ void cli_sheet_null(struct cli_sheet *s, const char *display);
 /* A line printed under the table in --format table only (e.g. "3 of 15
  * shown"); csv and json never carry it. Copied. */
 void cli_sheet_note(struct cli_sheet *s, const char *note);
+/* The number of rows added so far. */
+size_t cli_sheet_rows(const struct cli_sheet *s);
 /* Print in ctx->format to ctx->out; 0, or -1 when writing failed. */
 int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s);
 

@@ -65,6 +65,8 @@ struct cli_ctx {
 	FILE *out;                /* results */
 	FILE *err;                /* errors */
 	cli_prices_fn get_prices; /* NULL until the exchange client provides it */
+	bool prices_live;         /* get_prices gave prices (cli_load_prices) */
+	bool prices_demo;         /* ... from the local demo exchange */
 };
 
 /* ---- the command table --------------------------------------------------- */

@@ -23,6 +23,11 @@ int cli_apply_sort(struct cli_ctx *ctx, const char *cmd, struct view_table *t, c
  * stays empty when there is no price source; a failing source prints a
  * warning on ctx->err and leaves *p empty. Release with cli_prices_free. */
 void cli_load_prices(struct cli_ctx *ctx, struct view_prices *p);
+/* Under a table with the prices of cli_load_prices (table format only):
+ * "Prices per GPU-hour, before tax." (with costs: "... and costs, ...")
+ * and, from the local demo exchange, that its money is simulated. Nothing
+ * when there were no prices. */
+void cli_sheet_price_notes(const struct cli_ctx *ctx, struct cli_sheet *s, bool costs);
 
 /* Add the columns of t whose kind is in `kinds` (a mask of 1u << enum
  * view_col_kind; CLI_ALL_KINDS for all) to a sheet. The GPU column becomes

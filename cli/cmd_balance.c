@@ -149,10 +149,19 @@ int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (i18n_parse_decimal(ctx->lang, a.pos[0], 2, &amount, &cause) != 0 || amount < 1 ||
 	    amount > MAX_DEPOSIT_MINOR) {
-		rc = cli_usage(ctx, _("deposit: \"%s\" is not an amount%s%s; accepted: 0.01 to "
-				      "1000000000 in your account's currency, e.g. %s"),
-			       a.pos[0], cause != NULL ? ": " : "", cause != NULL ? cause : "",
-			       i18n_decimal_sep(ctx->lang) == ',' ? "500,00" : "500.00");
+		char *lo = i18n_fmt_number(ctx->lang, 0.01, 2);
+		char *hi = i18n_fmt_number(ctx->lang, (double)MAX_DEPOSIT_MINOR / 100.0, 0);
+		const char *eg = i18n_decimal_sep(ctx->lang) == ',' ? "500,00" : "500.00";
+
+		/* the parser's cause quotes the amount already */
+		if (cause != NULL)
+			rc = cli_usage(ctx, _("deposit: %s; accepted: %s to %s in your account's "
+					      "currency, e.g. %s"), cause, lo, hi, eg);
+		else
+			rc = cli_usage(ctx, _("deposit: \"%s\" is out of range; accepted: %s to %s in "
+					      "your account's currency, e.g. %s"), a.pos[0], lo, hi, eg);
+		free(lo);
+		free(hi);
 		free(cause);
 		goto out;
 	}

@@ -387,21 +387,40 @@ int cli_id_command(struct cli_ctx *ctx, const char *cmd, const struct cli_opt *o
 	return rc;
 }
 
+/* The status word at the end of the exchange's 409 message ("order 177 is
+ * cancelled" → "cancelled"), or "". */
+static const char *status_word(const char *message)
+{
+	const char *sp = message != NULL ? strrchr(message, ' ') : NULL;
+
+	return sp != NULL ? sp + 1 : "";
+}
+
 /* What a refused cancel of order id (rental: stop of rental id) says: 409,
- * it is over already (with the exchange's words); 404, not yours; else the
- * error as any other. */
+ * it is over already, in one sentence with the reason; 404, not yours; else
+ * the error as any other. */
 int cli_fail_id(struct cli_ctx *ctx, const struct api_error *e, int64_t id, bool rental)
 {
-	if (e->kind == API_ERR_HTTP && e->http_status == 409)
-		return rental ? cli_fail(ctx, _("rental %lld has already ended: %s"), (long long)id,
-					 e->message)
-			      : cli_fail(ctx, _("order %lld is not resting any more: %s"),
-					 (long long)id, e->message);
+	long long n = (long long)id;
+
+	if (e->kind == API_ERR_HTTP && e->http_status == 409) {
+		const char *st = status_word(e->message);
+
+		if (rental && strcmp(st, "stopped") == 0)
+			return cli_fail(ctx, _("rental %lld was stopped already"), n);
+		if (rental)
+			return cli_fail(ctx, _("rental %lld has ended already: all its hours are used"), n);
+		if (strcmp(st, "filled") == 0)
+			return cli_fail(ctx, _("order %lld is filled: nothing of it is left to cancel"), n);
+		if (strcmp(st, "cancelled") == 0)
+			return cli_fail(ctx, _("order %lld was cancelled already"), n);
+		if (strcmp(st, "expired") == 0)
+			return cli_fail(ctx, _("order %lld has expired: nothing of it is resting"), n);
+		return cli_fail(ctx, _("order %lld is not resting any more"), n);
+	}
 	if (e->kind == API_ERR_HTTP && e->http_status == 404)
-		return rental ? cli_fail(ctx, _("you have no rental %lld (see gpux rentals)"),
-					 (long long)id)
-			      : cli_fail(ctx, _("you have no order %lld (see gpux orders)"),
-					 (long long)id);
+		return rental ? cli_fail(ctx, _("you have no rental %lld (see gpux rentals)"), n)
+			      : cli_fail(ctx, _("you have no order %lld (see gpux orders)"), n);
 	return cli_fail_api(ctx, e);
 }
 
@@ -433,6 +452,7 @@ int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cau
 	out->items = items;
 	out->n = q->n;
 	out->stale = false;
+	ctx->prices_demo = api_client_is_local_demo(c);
 	api_quotes_free(&q);
 	api_client_free(&c);
 	return 0;

@@ -359,6 +359,7 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		gb_cell(s, ctx, j->mem.kv_cache);
 		gb_cell(s, ctx, j->mem.margin);
 	}
+	cli_sheet_price_notes(ctx, s, true);
 	{
 		char *note = assumptions(ctx, &job, preset);
 		cli_sheet_note(s, note);

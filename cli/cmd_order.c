@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "api/api.h"
@@ -160,18 +161,196 @@ static bool confirm(struct cli_ctx *ctx)
 	       (line[0] != '\0' && line[1] == '\0' && strncasecmp(line, yes, 1) == 0);
 }
 
+/* The side, GPU, size and price of the order from the command line into *r.
+ * CLI_OK, or a usage message and CLI_USAGE. */
+static int parse_size(struct cli_ctx *ctx, const struct cli_args *a, struct api_order_req *r)
+{
+	const char *v;
+	long long n;
+	int rc;
+
+	if (strcmp(a->pos[0], "buy") == 0)
+		r->side = API_BUY;
+	else if (strcmp(a->pos[0], "sell") == 0)
+		r->side = API_SELL;
+	else
+		return cli_usage(ctx, _("order: \"%s\" is not a side; accepted: buy, sell"), a->pos[0]);
+	if ((rc = cli_check_gpu(ctx, "order", a->pos[1], &r->gpu)) != CLI_OK)
+		return rc;
+	if ((v = cli_arg(a, cli_order_opts, "--gpus")) == NULL)
+		return cli_usage(ctx, _("order: --gpus N is required (1 to %d)"), MAX_GPUS);
+	if ((rc = cli_parse_int(ctx, "--gpus", v, 1, MAX_GPUS, &n)) != CLI_OK)
+		return rc;
+	r->gpus = (int)n;
+	if ((v = cli_arg(a, cli_order_opts, "--hours")) == NULL)
+		return cli_usage(ctx, _("order: --hours H is required (1 to %d)"), MAX_HOURS);
+	if ((rc = cli_parse_int(ctx, "--hours", v, 1, MAX_HOURS, &n)) != CLI_OK)
+		return rc;
+	r->hours = (int)n;
+	return CLI_OK;
+}
+
+/* The type, price and time in force of the order into *r. */
+static int parse_price_tif(struct cli_ctx *ctx, const struct cli_args *a, struct api_order_req *r)
+{
+	const char *lim = cli_arg(a, cli_order_opts, "--limit");
+	const char *maxp = cli_arg(a, cli_order_opts, "--max-price");
+	const char *minp = cli_arg(a, cli_order_opts, "--min-price");
+	const char *tif = cli_arg(a, cli_order_opts, "--tif");
+	bool market = cli_arg(a, cli_order_opts, "--market") != NULL;
+
+	if ((lim != NULL) == market)
+		return cli_usage(ctx, "%s", _("order: give either --limit PRICE or --market (with "
+					      "--max-price to buy, --min-price to sell)"));
+	if (lim != NULL) {
+		if (maxp != NULL || minp != NULL)
+			return cli_usage(ctx, "%s", _("order: --max-price and --min-price go with "
+						      "--market; a limit order has its price in --limit"));
+		r->type = API_LIMIT;
+		if (cli_parse_price(ctx, "--limit", lim, &r->price_cents) != CLI_OK)
+			return CLI_USAGE;
+	} else {
+		r->type = API_MARKET;
+		if (r->side == API_BUY && (maxp == NULL || minp != NULL))
+			return cli_usage(ctx, "%s", _("order: a market buy needs --max-price PRICE, the "
+						      "most to pay per GPU-hour (it sizes the hold)"));
+		if (r->side == API_SELL && (minp == NULL || maxp != NULL))
+			return cli_usage(ctx, "%s", _("order: a market sell needs --min-price PRICE, the "
+						      "least to accept per GPU-hour"));
+		if (cli_parse_price(ctx, maxp != NULL ? "--max-price" : "--min-price",
+				    maxp != NULL ? maxp : minp, &r->price_cents) != CLI_OK)
+			return CLI_USAGE;
+	}
+	if (tif == NULL)
+		return CLI_OK;
+	if (api_tif_parse(tif, &r->tif) != 0)
+		return cli_usage(ctx, _("--tif: \"%s\" is not a time in force; accepted: gtc, ioc, fok"),
+				 tif);
+	if (r->type == API_MARKET && r->tif == API_GTC)
+		return cli_usage(ctx, "%s", _("--tif: a market order cannot rest on the book; "
+					      "accepted: ioc, fok"));
+	return CLI_OK;
+}
+
+/* A point in time in the user's language and time zone, in words:
+ * "1 September 2027 at 10:00 WEST"; malloc'ed. */
+static char *long_date(int64_t t)
+{
+	static const char *const months[12] = {
+		N_("January"), N_("February"), N_("March"), N_("April"), N_("May"), N_("June"),
+		N_("July"), N_("August"), N_("September"), N_("October"), N_("November"),
+		N_("December"),
+	};
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char hm[16], zone[16];
+
+	if (localtime_r(&tt, &tm) == NULL)
+		return xstrdup("?");
+	strftime(hm, sizeof hm, "%H:%M", &tm);
+	strftime(zone, sizeof zone, "%Z", &tm);
+	/* TRANSLATORS: a date and time: day, month name, year, hours:minutes and
+	 * time zone, e.g. "1 September 2027 at 10:00 WEST"; reorder with %1$d... */
+	return xasprintf(_("%1$d %2$s %3$d at %4$s %5$s"), tm.tm_mday, _(months[tm.tm_mon]),
+			 tm.tm_year + 1900, hm, zone);
+}
+
+/* An order refused because the market has not opened: when it opens, in
+ * words. NULL when no opening time is known (the caller's words then). */
+static char *not_open_text(const char *code, int64_t opens_at)
+{
+	char *d, *s;
+
+	if (code == NULL || strcmp(code, "MARKET_NOT_OPEN") != 0 || opens_at < 0)
+		return NULL;
+	d = long_date(opens_at);
+	s = xasprintf(_("The market is not open yet: trading opens on %s. No order can be placed "
+			"before then; previews, top-ups and cancels work now."), d);
+	free(d);
+	return s;
+}
+
+/* The announced opening of the market, or -1. */
+static int64_t market_opens_at(struct api_client *c)
+{
+	struct api_market *m = NULL;
+	struct api_error *e = NULL;
+	int64_t t = -1;
+
+	if (api_market(c, &m, &e) == 0)
+		t = m->opens_at;
+	api_market_free(&m);
+	api_error_free(&e);
+	return t;
+}
+
+/* The preview said the exchange would refuse the order: say why. */
+static int fail_preview(struct cli_ctx *ctx, struct api_client *c, const struct api_preview *pv)
+{
+	struct view_order_ctx x = {.currency = pv->currency, .required_minor = pv->hold_minor,
+				   .available_minor = pv->balance_available_minor, .opens_at = -1};
+	char *w;
+	int rc;
+
+	if (strcmp(pv->reject_code, "MARKET_NOT_OPEN") == 0)
+		x.opens_at = market_opens_at(c);
+	w = not_open_text(pv->reject_code, x.opens_at);
+	if (w == NULL)
+		w = view_refusal_text(ctx->lang, pv->reject_code, pv->reject_message, &x);
+	rc = cli_fail(ctx, "%s [%s]", w, pv->reject_code);
+	free(w);
+	return rc;
+}
+
+/* Place the previewed order, with one client order id for this intent
+ * (every retry re-sends this one), and print what became of it. */
+static int place(struct cli_ctx *ctx, struct api_client *c, struct api_order_req *r)
+{
+	struct api_order *o = NULL;
+	struct api_error *e = NULL;
+	char *coid = api_client_order_id_new();
+	int rc;
+
+	r->client_order_id = coid;
+	if (api_order_place(c, r, &o, &e) != 0) {
+		struct view_order_ctx x = {.currency = e->currency, .required_minor = e->required_minor,
+					   .available_minor = e->available_minor,
+					   .opens_at = e->opens_at};
+		char *w = not_open_text(e->code, e->opens_at);
+
+		if (w == NULL)
+			w = view_api_error_words(ctx->lang, e, &x);
+		rc = e->code != NULL ? cli_fail(ctx, "%s [%s]", w, e->code) : cli_fail(ctx, "%s", w);
+		free(w);
+		if (e->kind == API_ERR_UNKNOWN_OUTCOME || e->kind == API_ERR_PROTOCOL) {
+			char *t = api_error_text(e);
+			cli_note(ctx, "%s", t);
+			free(t);
+		}
+		if (e->kind == API_ERR_UNKNOWN_OUTCOME)
+			cli_note(ctx, _("to check: gpux orders --format csv | grep %s"), coid);
+	} else {
+		if (ctx->format == CLI_FORMAT_TABLE)
+			cli_say(ctx, "%s", "");
+		cli_print_order_result(ctx, o);
+		/* nothing traded and nothing resting: say so in the exit status too */
+		rc = (o->status == API_ORDER_EXPIRED && o->filled_gpus == 0) ? CLI_FAILED : CLI_OK;
+	}
+	r->client_order_id = NULL;
+	free(coid);
+	api_order_free(&o);
+	api_error_free(&e);
+	return rc;
+}
+
 int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_args a;
 	struct api_client *c = NULL;
 	struct api_preview *pv = NULL;
-	struct api_order *o = NULL;
 	struct api_error *e = NULL;
 	struct api_order_req r = {.tif = API_TIF_DEFAULT};
-	const char *v, *lim, *maxp, *minp, *tif;
-	char *coid = NULL;
-	long long n;
-	bool market, dry, yes;
+	bool dry, yes;
 	int rc;
 
 	if ((rc = cli_args_parse(ctx, "order", cli_order_opts, argc, argv, 2, &a)) != CLI_OK)
@@ -181,76 +360,8 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 				      "--hours 24 --market --max-price 5"));
 		goto out;
 	}
-	if (strcmp(a.pos[0], "buy") == 0)
-		r.side = API_BUY;
-	else if (strcmp(a.pos[0], "sell") == 0)
-		r.side = API_SELL;
-	else {
-		rc = cli_usage(ctx, _("order: \"%s\" is not a side; accepted: buy, sell"), a.pos[0]);
+	if ((rc = parse_size(ctx, &a, &r)) != CLI_OK || (rc = parse_price_tif(ctx, &a, &r)) != CLI_OK)
 		goto out;
-	}
-	if ((rc = cli_check_gpu(ctx, "order", a.pos[1], &r.gpu)) != CLI_OK)
-		goto out;
-	if ((v = cli_arg(&a, cli_order_opts, "--gpus")) == NULL) {
-		rc = cli_usage(ctx, _("order: --gpus N is required (1 to %d)"), MAX_GPUS);
-		goto out;
-	}
-	if ((rc = cli_parse_int(ctx, "--gpus", v, 1, MAX_GPUS, &n)) != CLI_OK)
-		goto out;
-	r.gpus = (int)n;
-	if ((v = cli_arg(&a, cli_order_opts, "--hours")) == NULL) {
-		rc = cli_usage(ctx, _("order: --hours H is required (1 to %d)"), MAX_HOURS);
-		goto out;
-	}
-	if ((rc = cli_parse_int(ctx, "--hours", v, 1, MAX_HOURS, &n)) != CLI_OK)
-		goto out;
-	r.hours = (int)n;
-	lim = cli_arg(&a, cli_order_opts, "--limit");
-	market = cli_arg(&a, cli_order_opts, "--market") != NULL;
-	maxp = cli_arg(&a, cli_order_opts, "--max-price");
-	minp = cli_arg(&a, cli_order_opts, "--min-price");
-	if ((lim != NULL) == market) {
-		rc = cli_usage(ctx, "%s", _("order: give either --limit PRICE or --market (with "
-					    "--max-price to buy, --min-price to sell)"));
-		goto out;
-	}
-	if (lim != NULL) {
-		if (maxp != NULL || minp != NULL) {
-			rc = cli_usage(ctx, "%s", _("order: --max-price and --min-price go with "
-						    "--market; a limit order has its price in --limit"));
-			goto out;
-		}
-		r.type = API_LIMIT;
-		if ((rc = cli_parse_price(ctx, "--limit", lim, &r.price_cents)) != CLI_OK)
-			goto out;
-	} else {
-		r.type = API_MARKET;
-		if (r.side == API_BUY && (maxp == NULL || minp != NULL)) {
-			rc = cli_usage(ctx, "%s", _("order: a market buy needs --max-price PRICE, the "
-						    "most to pay per GPU-hour (it sizes the hold)"));
-			goto out;
-		}
-		if (r.side == API_SELL && (minp == NULL || maxp != NULL)) {
-			rc = cli_usage(ctx, "%s", _("order: a market sell needs --min-price PRICE, the "
-						    "least to accept per GPU-hour"));
-			goto out;
-		}
-		if ((rc = cli_parse_price(ctx, maxp != NULL ? "--max-price" : "--min-price",
-				      maxp != NULL ? maxp : minp, &r.price_cents)) != CLI_OK)
-			goto out;
-	}
-	if ((tif = cli_arg(&a, cli_order_opts, "--tif")) != NULL) {
-		if (api_tif_parse(tif, &r.tif) != 0) {
-			rc = cli_usage(ctx, _("--tif: \"%s\" is not a time in force; accepted: gtc, "
-					      "ioc, fok"), tif);
-			goto out;
-		}
-		if (r.type == API_MARKET && r.tif == API_GTC) {
-			rc = cli_usage(ctx, "%s", _("--tif: a market order cannot rest on the book; "
-						    "accepted: ioc, fok"));
-			goto out;
-		}
-	}
 	dry = cli_arg(&a, cli_order_opts, "--dry-run") != NULL;
 	yes = cli_arg(&a, cli_order_opts, "--yes") != NULL;
 	if (!dry && !yes && !isatty(STDIN_FILENO)) {
@@ -258,7 +369,6 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 					    "--yes to place it, or --dry-run to see the preview"));
 		goto out;
 	}
-
 	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
 		rc = CLI_FAILED;
 		goto out;
@@ -269,55 +379,18 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (dry || !yes || ctx->format == CLI_FORMAT_TABLE)
 		print_preview(ctx, &r, pv);
-	if (pv->reject_code != NULL) {
-		struct view_order_ctx x = {.currency = pv->currency, .required_minor = pv->hold_minor,
-					   .available_minor = pv->balance_available_minor,
-					   .opens_at = -1};
-		char *w = view_refusal_text(ctx->lang, pv->reject_code, pv->reject_message, &x);
-		rc = cli_fail(ctx, "%s [%s]", w, pv->reject_code);
-		free(w);
-		goto out;
-	}
-	if (dry) {
+	if (pv->reject_code != NULL)
+		rc = fail_preview(ctx, c, pv);
+	else if (dry)
 		rc = CLI_OK;
-		goto out;
-	}
-	if (!yes && !confirm(ctx)) {
+	else if (!yes && !confirm(ctx)) {
 		cli_note(ctx, "%s", _("not placed"));
 		rc = CLI_FAILED;
-		goto out;
+	} else {
+		rc = place(ctx, c, &r);
 	}
-	/* one client order id for this intent: every retry re-sends this one */
-	coid = api_client_order_id_new();
-	r.client_order_id = coid;
-	if (api_order_place(c, &r, &o, &e) != 0) {
-		struct view_order_ctx x = {.currency = e->currency, .required_minor = e->required_minor,
-					   .available_minor = e->available_minor,
-					   .opens_at = e->opens_at};
-		char *w = view_api_error_words(ctx->lang, e, &x);
-		if (e->code != NULL)
-			rc = cli_fail(ctx, "%s [%s]", w, e->code);
-		else
-			rc = cli_fail(ctx, "%s", w);
-		free(w);
-		if (e->kind == API_ERR_UNKNOWN_OUTCOME || e->kind == API_ERR_PROTOCOL) {
-			char *t = api_error_text(e);
-			cli_note(ctx, "%s", t);
-			free(t);
-		}
-		if (e->kind == API_ERR_UNKNOWN_OUTCOME)
-			cli_note(ctx, _("to check: gpux orders --format csv | grep %s"), coid);
-		goto out;
-	}
-	if (ctx->format == CLI_FORMAT_TABLE)
-		cli_say(ctx, "%s", "");
-	cli_print_order_result(ctx, o);
-	/* nothing traded and nothing resting: say so in the exit status too */
-	rc = (o->status == API_ORDER_EXPIRED && o->filled_gpus == 0) ? CLI_FAILED : CLI_OK;
 out:
-	free(coid);
 	api_preview_free(&pv);
-	api_order_free(&o);
 	api_error_free(&e);
 	api_client_free(&c);
 	cli_args_free(&a);

@@ -145,8 +145,13 @@ int cli_cmd_cancel(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (ctx->format == CLI_FORMAT_TABLE)
-		cli_say(ctx, _("Cancelled order %lld (%lld of %lld GPUs had filled)."), (long long)o->id,
-		    (long long)o->filled_gpus, (long long)o->gpus);
+		if (o->filled_gpus == 0)
+			cli_say(ctx, _("Cancelled order %lld; none of it had filled."), (long long)o->id);
+		else
+			cli_say(ctx, P_("Cancelled order %lld; %lld of its %lld GPU had filled.",
+					"Cancelled order %lld; %lld of its %lld GPUs had filled.",
+					(unsigned long)o->gpus),
+				(long long)o->id, (long long)o->filled_gpus, (long long)o->gpus);
 	else
 		cli_print_order_result(ctx, o);
 	rc = CLI_OK;

@@ -103,6 +103,11 @@ int cli_id_command(struct cli_ctx *ctx, const char *cmd, const struct cli_opt *o
 /* What a refused cancel of order id (rental: stop of rental id) says. */
 int cli_fail_id(struct cli_ctx *ctx, const struct api_error *e, int64_t id, bool rental);
 
+/* Warn on ctx->err about each setting of the config file that gpux does
+ * not read ("FILE, line 3: unknown setting "kye" is ignored; did you mean
+ * "key"?"); silent when there is no file (cli/conf_check.c). */
+void cli_conf_warn_unknown(struct cli_ctx *ctx);
+
 /* Prints one placed, cancelled or expired order: words in --format table,
  * one row in csv/json (cli/cmd_order.c). */
 void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o);

@@ -130,6 +130,7 @@ struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long t
 	struct api_client *c;
 	char *cause = NULL;
 
+	cli_conf_warn_unknown(ctx);
 	if (ctx->insecure)
 		cli_note(ctx, "%s", _("WARNING: --insecure: the exchange's TLS certificate is NOT "
 				      "verified; anyone on the network path can read and change what "

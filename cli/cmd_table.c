@@ -17,7 +17,7 @@
 
 const struct cli_opt cli_table_opts[] = {
 	{"--sort", "COLUMN[:desc]", N_("sort by a column (its id), :desc to reverse; unpublished values last")},
-	{"--filter", "TEXT", N_("only GPUs whose name, architecture or vendor contains TEXT")},
+	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
 	{NULL, NULL, NULL},
 };
 

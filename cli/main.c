@@ -84,7 +84,7 @@ const struct cli_command cli_commands[] = {
 static const struct cli_opt global_opts[] = {
 	{"--lang", "L", N_("language: en, pt-PT, pt-BR, es, fr, de (default: see Language below)")},
 	{"--format", "FORMAT", N_("table (default, localized), csv or json (raw numbers, stable ids)")},
-	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else a local demo exchange)")},
+	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else api in the config file, else a local demo exchange)")},
 	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed")},
 	{"--data", "DIR", N_("read the catalogue's JSON files from DIR instead of the embedded copy")},
 	{"--ascii", NULL, N_("ASCII only: no UTF-8 symbols, borders or accents")},

@@ -215,7 +215,8 @@ uninstall:
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 # ---- Debian packages: built from a copy of the tree, so the packaging's own
-# clean step never touches this build directory and the .debs land in build/deb
+# clean step never touches this build directory and the .debs land in build/deb;
+# the copy's make must not inherit this make's variables (BUILD=...)
 DEB_DIR := $(BUILD)/deb
 .PHONY: deb
 deb:
@@ -223,7 +224,8 @@ deb:
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
 	tar -cf - --exclude=./build --exclude=./build-asan --exclude=./build-fuzz --exclude=./.git . \
 		| tar -xf - -C $(DEB_DIR)/src
-	cd $(DEB_DIR)/src && DEB_BUILD_OPTIONS="parallel=$${DEB_JOBS:-2} $${DEB_BUILD_OPTIONS:-}" \
+	cd $(DEB_DIR)/src && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		DEB_BUILD_OPTIONS="parallel=$${DEB_JOBS:-2} $${DEB_BUILD_OPTIONS:-}" \
 		dpkg-buildpackage -us -uc -b >../build.log 2>&1 \
 		|| { tail -30 ../build.log; exit 1; }
 	@ls $(DEB_DIR)/*.deb

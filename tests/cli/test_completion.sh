@@ -72,6 +72,19 @@ if command -v zsh >/dev/null 2>&1; then
   expect_eq "zsh: gpux ta<Tab> offers table" "$(zc gpux ta | tr ' ' '\n' | grep '^ta')" "table"
   expect_eq "zsh: gpux <Tab> offers every command" "$(zc gpux "''" | tr ' ' '\n' | sed 1d | sort)" "$help_cmds"
   expect_eq "zsh: gpux order sell <Tab> offers the GPU ids" "$(zc gpux order sell "''" | cut -c1-12)" "w b300 b200 "
+  # the real thing: an interactive zsh in a pseudo-terminal (zsh/zpty), Tab after "gpux ta"
+  # (each step waits for a marker the shell prints, not for a time)
+  cat >"$TMPD/zpty.zsh" <<ZEOF
+zmodload zsh/zpty
+zpty z 'zsh -f -i'
+zpty -w z "PS1='> '; fpath=('$TMPD/zfunc' \\\$fpath); autoload -U compinit; compinit -u -d '$TMPD/zcompdump3'; print READY\\\$((1+1))"
+zpty -r -m z out '*READY2*'
+zpty -n -w z \$'gpux ta\\t'
+zpty -r -m z out '*gpux table*' && print COMPLETED
+zpty -d z
+ZEOF
+  z=$(timeout 20 zsh -f "$TMPD/zpty.zsh" 2>&1 | tr -d '\r' | grep -x COMPLETED)
+  expect_eq "zsh, interactive: gpux ta<Tab> becomes gpux table" "$z" "COMPLETED"
 else
   fail "zsh is installed (scripts/deps.sh check installs it)"
 fi

@@ -153,8 +153,10 @@ int cli_cmd_stop(struct cli_ctx *ctx, int argc, char **argv)
 	if (ctx->format == CLI_FORMAT_TABLE) {
 		char *b = cli_fmt_money(ctx, r->billed_minor, r->currency);
 		char *f = cli_fmt_money(ctx, r->refunded_minor, r->currency);
-		cli_say(ctx, _("Stopped rental %lld: %lld of %lld hours billed (%s), %s refunded."),
-		    (long long)r->id, (long long)r->hours_billed, (long long)r->hours, b, f);
+		cli_say(ctx, P_("Stopped rental %lld: %lld of %lld hour billed (%s), %s refunded.",
+				"Stopped rental %lld: %lld of %lld hours billed (%s), %s refunded.",
+				(unsigned long)r->hours),
+			(long long)r->id, (long long)r->hours_billed, (long long)r->hours, b, f);
 		free(b);
 		free(f);
 	} else {

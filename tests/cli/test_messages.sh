@@ -93,6 +93,11 @@ curl -sS -X POST "$GPUXD_URL/v1/admin/clock" -H "Authorization: Bearer admin-key
   -d '{"advance_seconds": 18000}' >/dev/null
 expect_eq "stop of a rental that ran its hours: one sentence" "$(err_of "$GPUX" --key "$BUYER" stop "$rid2")" \
   "gpux: rental $rid2 has ended already: all its hours are used"
+"$GPUX" --key "$SELLER" order sell h200 --gpus 1 --hours 1 --limit 5 --yes >/dev/null 2>&1
+"$GPUX" --key "$BUYER" order buy h200 --gpus 1 --hours 1 --limit 5 --yes >/dev/null 2>&1
+rid3=$("$GPUX" --key "$BUYER" rentals --status active --format json 2>/dev/null | jq '.[0].id')
+expect_match "stop of a 1-hour rental: \"1 of 1 hour\", singular" "$("$GPUX" --key "$BUYER" stop "$rid3" 2>&1)" \
+  "^Stopped rental $rid3: 1 of 1 hour billed \("
 unset GPUX_API
 
 # ---- table and fit on the local demo exchange: the same notes as quotes -----------------------

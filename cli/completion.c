@@ -12,7 +12,7 @@
  * WORKLOAD → workload ids, L → languages, FILE → file names...), and a
  * metavar it does not know (N, PRICE, URL) is a free value: nothing offered.
  * A command's positional arguments are its synopsis ("buy|sell GPU") split
- * at spaces.
+ * at spaces; a last one written "GPU..." (or "[GPU...]") repeats.
  *
  * bash and zsh share one set of POSIX-shell functions (_gpux_cands decides,
  * from the words of the line, what may come next); each shell has a thin
@@ -178,6 +178,18 @@ static enum vkind resolve(struct buf *b, const struct catalog *cat, const char *
 	return kind;
 }
 
+/* A synopsis slot that repeats ("GPU...", "[GPU...]"): true, and the dots
+ * taken out of slot. */
+static bool strip_repeat(char *slot)
+{
+	size_t n = strlen(slot), end = n > 0 && slot[n - 1] == ']' ? n - 1 : n;
+
+	if (end < 3 || strncmp(slot + end - 3, "...", 3) != 0)
+		return false;
+	memmove(slot + end - 3, slot + end, n - end + 1);
+	return true;
+}
+
 /* ---- bash and zsh ---------------------------------------------------------------------- */
 
 /* "w WORDS", "f", "d" or "n" (a free value), as _gpux_cands prints it. */
@@ -248,9 +260,13 @@ static void sh_common(FILE *out, const struct cli_command *cmds, const struct cl
 
 		for (slot = strtok_r(syn, " ", &save); slot != NULL; slot = strtok_r(NULL, " ", &save)) {
 			struct buf w = {0};
+			bool rep = strip_repeat(slot);
 			enum vkind kind = resolve(&w, cat, c->name, slot);
 
-			fprintf(out, "    %s:%d) ", c->name, n++);
+			if (rep)
+				fprintf(out, "    %s:*) ", c->name);
+			else
+				fprintf(out, "    %s:%d) ", c->name, n++);
 			sh_answer(out, kind, &w);
 			fputs(" ;;\n", out);
 			buf_free(&w);
@@ -392,7 +408,7 @@ static void emit_fish(FILE *out, const struct cli_command *cmds, const struct cl
 	fprintf(out, "set -g __gpux_valued %s\n\n", valued.data != NULL ? valued.data : "");
 	buf_free(&valued);
 	fputs("# __gpux_is CMD [N]: the line's command is CMD ('' = none yet) and, with N, the\n"
-	      "# word being completed is its positional argument N (from 0)\n"
+	      "# word being completed is its positional argument N (from 0; N+: N or later)\n"
 	      "function __gpux_is\n"
 	      "    set -l cmd ''\n"
 	      "    set -l npos 0\n"
@@ -416,7 +432,12 @@ static void emit_fish(FILE *out, const struct cli_command *cmds, const struct cl
 	      "    end\n"
 	      "    test \"$cmd\" = \"$argv[1]\"; or return 1\n"
 	      "    set -q argv[2]; or return 0\n"
-	      "    test $skip = 0; and test \"$npos\" = \"$argv[2]\"\n"
+	      "    test $skip = 0; or return 1\n"
+	      "    if string match -q -- '*+' $argv[2]\n"
+	      "        test $npos -ge (string trim -c + -- $argv[2])\n"
+	      "    else\n"
+	      "        test \"$npos\" = \"$argv[2]\"\n"
+	      "    end\n"
 	      "end\n\n"
 	      "complete -c gpux -f\n", out);
 	for (c = cmds; c->name != NULL; c++) {
@@ -432,13 +453,14 @@ static void emit_fish(FILE *out, const struct cli_command *cmds, const struct cl
 		fish_opts(out, cat, c->name, c->opts);
 		for (slot = strtok_r(syn, " ", &save); slot != NULL; slot = strtok_r(NULL, " ", &save)) {
 			struct buf w = {0};
+			const char *more = strip_repeat(slot) ? "+" : "";
 			enum vkind kind = resolve(&w, cat, c->name, slot);
 
 			if (kind == V_WORDS)
-				fprintf(out, "complete -c gpux -n '__gpux_is %s %d' -a '%s'\n", c->name, n,
-					w.data);
+				fprintf(out, "complete -c gpux -n '__gpux_is %s %d%s' -a '%s'\n", c->name, n,
+					more, w.data);
 			else if (kind != V_FREE)
-				fprintf(out, "complete -c gpux -n '__gpux_is %s %d' -F\n", c->name, n);
+				fprintf(out, "complete -c gpux -n '__gpux_is %s %d%s' -F\n", c->name, n, more);
 			n++;
 			buf_free(&w);
 		}

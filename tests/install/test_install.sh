@@ -41,6 +41,27 @@ expect_eq "make install DESTDIR=... PREFIX=/usr exits 0" "$?" 0
 check "DESTDIR: usr/bin/gpux under the staging root" test -x "$TMPD/stage/usr/bin/gpux"
 check "DESTDIR: usr/share/man/man1/gpux.1 under the staging root" test -s "$TMPD/stage/usr/share/man/man1/gpux.1"
 
+# PREFIX=$HOME/.local: bash-completion and fish find the completions there by themselves
+L="$HOME/.local"
+mk install PREFIX="$L" >"$TMPD/local.log" 2>&1
+expect_eq "make install PREFIX=\$HOME/.local exits 0" "$?" 0
+if [ -r /usr/share/bash-completion/bash_completion ]; then
+  got=$(env PATH="$L/bin:/usr/bin:/bin" bash --norc --noprofile -c '
+    . /usr/share/bash-completion/bash_completion
+    _completion_loader gpux 2>/dev/null || __load_completion gpux
+    complete -p gpux' 2>&1)
+  expect_eq "bash-completion loads gpux's completion from \$HOME/.local by itself" "$got" "complete -F _gpux gpux"
+else
+  fail "bash-completion is installed (scripts/deps.sh check installs it)"
+fi
+if command -v fish >/dev/null 2>&1; then
+  expect_eq "fish completes gpux ta<Tab> from \$HOME/.local by itself" \
+    "$(env PATH="$L/bin:/usr/bin:/bin" fish -c 'complete -C "gpux ta"' 2>&1 | cut -f1)" "table"
+else
+  fail "fish is installed (scripts/deps.sh check installs it)"
+fi
+mk uninstall PREFIX="$L" >/dev/null 2>&1
+
 mk uninstall PREFIX="$P" >"$TMPD/uninstall.log" 2>&1
 expect_eq "make uninstall PREFIX=$P exits 0" "$?" 0
 left=$(cd "$P" && find . -type f | sort)

@@ -222,7 +222,8 @@ DEB_DIR := $(BUILD)/deb
 deb:
 	@scripts/deps.sh deb
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
-	tar -cf - --exclude=./build --exclude=./build-asan --exclude=./build-fuzz --exclude=./.git . \
+	tar -cf - --exclude=./build --exclude=./build-asan --exclude=./build-fuzz --exclude=./.git \
+		--exclude=./$(patsubst $(CURDIR)/%,%,$(abspath $(BUILD))) . \
 		| tar -xf - -C $(DEB_DIR)/src
 	cd $(DEB_DIR)/src && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 		DEB_BUILD_OPTIONS="parallel=$${DEB_JOBS:-2} $${DEB_BUILD_OPTIONS:-}" \

@@ -65,6 +65,8 @@ struct cli_ctx {
 	FILE *out;                /* results */
 	FILE *err;                /* errors */
 	cli_prices_fn get_prices; /* NULL until the exchange client provides it */
+	bool prices_live;         /* get_prices gave prices (cli_load_prices) */
+	bool prices_demo;         /* ... from the local demo exchange */
 };
 
 /* ---- the command table --------------------------------------------------- */
@@ -126,6 +128,13 @@ extern const struct cli_opt cli_signup_opts[], cli_keys_opts[];
 /* The live best asks for `gpux table`/`gpux fit` (a cli_prices_fn): from the
  * configured exchange, else the local demo exchange. */
 int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cause);
+
+/* `gpux --completions bash|zsh|fish` (hidden; the build writes the files):
+ * the completion script for that shell, from the command table cmds, each
+ * command's option table, the global options and the embedded catalogue,
+ * on out. CLI_OK, CLI_USAGE (another shell) or CLI_FAILED. */
+int cli_completions(FILE *out, const char *shell, const struct cli_command *cmds,
+		    const struct cli_opt *global);
 
 /* ---- errors ---------------------------------------------------------------- */
 
@@ -194,6 +203,8 @@ void cli_sheet_null(struct cli_sheet *s, const char *display);
 /* A line printed under the table in --format table only (e.g. "3 of 15
  * shown"); csv and json never carry it. Copied. */
 void cli_sheet_note(struct cli_sheet *s, const char *note);
+/* The number of rows added so far. */
+size_t cli_sheet_rows(const struct cli_sheet *s);
 /* Print in ctx->format to ctx->out; 0, or -1 when writing failed. */
 int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s);
 

@@ -26,7 +26,7 @@
 #include "util/util.h"
 #include "view/view.h"
 
-#include "cli/account_int.h"
+#include "cli/cli_int.h"
 
 #define MAX_DEPOSIT_MINOR 100000000000LL
 
@@ -53,41 +53,6 @@ char *cli_acct_ascii(const struct cli_ctx *ctx, char *s)
 	return s;
 }
 
-/* A line of human text on ctx->out. */
-void cli_acct_say(struct cli_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = cli_acct_ascii(ctx, xvasprintf(fmt, ap));
-	va_end(ap);
-	fprintf(ctx->out, "%s\n", s);
-	free(s);
-}
-
-/* A note on stderr, prefixed "gpux: ". */
-void cli_acct_note(struct cli_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = cli_acct_ascii(ctx, xvasprintf(fmt, ap));
-	va_end(ap);
-	fprintf(ctx->err, "gpux: %s\n", s);
-	free(s);
-}
-
-int cli_acct_fail_api(struct cli_ctx *ctx, const struct api_error *e)
-{
-	char *t = api_error_text(e);
-	int rc = cli_fail(ctx, "%s", t);
-
-	free(t);
-	return rc;
-}
-
 /* The exchange of the flags/environment/config (or the local demo one);
  * *key_given tells whether an API key was configured. NULL after saying why. */
 struct api_client *cli_acct_open(struct cli_ctx *ctx, bool *key_given)
@@ -98,8 +63,9 @@ struct api_client *cli_acct_open(struct cli_ctx *ctx, bool *key_given)
 	struct api_client *c;
 	char *cause = NULL;
 
+	cli_conf_warn_unknown(ctx);
 	if (ctx->insecure)
-		cli_acct_note(ctx, "%s", _("WARNING: --insecure: the exchange's TLS certificate is NOT "
+		cli_note(ctx, "%s", _("WARNING: --insecure: the exchange's TLS certificate is NOT "
 				  "verified; anyone on the network path can read and change what "
 				  "gpux sends and receives, including your API key"));
 	c = api_open(&o, &used, &cause);
@@ -112,14 +78,9 @@ struct api_client *cli_acct_open(struct cli_ctx *ctx, bool *key_given)
 		return NULL;
 	}
 	if (api_client_is_local_demo(c))
-		cli_acct_note(ctx, "%s", _("local demo exchange (simulated money; give --api URL or set "
+		cli_note(ctx, "%s", _("local demo exchange (simulated money; give --api URL or set "
 				  "GPUX_API for a real exchange)"));
 	return c;
-}
-
-static char *fmt_money(const struct cli_ctx *ctx, int64_t minor, const char *ccy)
-{
-	return i18n_fmt_money(ctx->lang, minor, ccy);
 }
 
 char *cli_acct_vat(const struct cli_ctx *ctx, int64_t bp)
@@ -159,16 +120,16 @@ char *cli_acct_opening(const struct cli_ctx *ctx, const struct api_topup *t)
 void cli_acct_topup(struct cli_ctx *ctx, const struct api_topup *t)
 {
 	if (t->simulated_payments) {
-		cli_acct_say(ctx, "%s", _("To top up: gpux deposit AMOUNT (simulated money on this demo "
+		cli_say(ctx, "%s", _("To top up: gpux deposit AMOUNT (simulated money on this demo "
 				 "exchange)."));
 		return;
 	}
 	if (t->text != NULL)
-		cli_acct_say(ctx, _("To top up: %s"), t->text);
+		cli_say(ctx, _("To top up: %s"), t->text);
 	if (t->url != NULL)
-		cli_acct_say(ctx, _("Top up at: %s"), t->url);
+		cli_say(ctx, _("Top up at: %s"), t->url);
 	if (t->text == NULL && t->url == NULL)
-		cli_acct_say(ctx, "%s", _("To top up, ask the exchange's operator: this exchange has not "
+		cli_say(ctx, "%s", _("To top up, ask the exchange's operator: this exchange has not "
 				 "published how."));
 }
 
@@ -200,7 +161,7 @@ static int keys_list(struct cli_ctx *ctx, struct api_client *c)
 	struct cli_sheet *s;
 
 	if (api_keys_list(c, &k, &e) != 0) {
-		int rc = cli_acct_fail_api(ctx, e);
+		int rc = cli_fail_api(ctx, e);
 		api_error_free(&e);
 		return rc;
 	}
@@ -275,7 +236,7 @@ static int keys_create(struct cli_ctx *ctx, struct api_client *c, const struct c
 			rc = cli_fail(ctx, "%s", _("keys: the account has as many keys as it may; "
 						   "revoke one first (gpux keys list)"));
 		else
-			rc = cli_acct_fail_api(ctx, e);
+			rc = cli_fail_api(ctx, e);
 		api_error_free(&e);
 		return rc;
 	}
@@ -290,11 +251,11 @@ static int keys_create(struct cli_ctx *ctx, struct api_client *c, const struct c
 				      revoked ? _("revoked again") : _("created: revoke it"));
 			api_key_free(&gone);
 		} else if (ctx->format == CLI_FORMAT_TABLE) {
-			cli_acct_say(ctx, _("Key %lld (%s, %s) created and written to %s (mode 0600)."),
+			cli_say(ctx, _("Key %lld (%s, %s) created and written to %s (mode 0600)."),
 			    (long long)k->id, k->name, scope_text(k->scope), file);
 		}
 	} else if (ctx->format == CLI_FORMAT_TABLE) {
-		cli_acct_say(ctx, _("Key %lld (%s, %s) created. It is shown this once; keep it now:"),
+		cli_say(ctx, _("Key %lld (%s, %s) created. It is shown this once; keep it now:"),
 		    (long long)k->id, k->name, scope_text(k->scope));
 		fprintf(ctx->out, "%s\n", k->api_key);
 	}
@@ -341,12 +302,12 @@ static int keys_revoke(struct cli_ctx *ctx, struct api_client *c, const char *ar
 			rc = cli_fail(ctx, "%s", _("keys: this is a read-only key; creating and "
 						   "revoking keys needs a trade key"));
 		else
-			rc = cli_acct_fail_api(ctx, e);
+			rc = cli_fail_api(ctx, e);
 		api_error_free(&e);
 		return rc;
 	}
 	if (ctx->format == CLI_FORMAT_TABLE)
-		cli_acct_say(ctx, _("Key %lld (%s) is revoked: it no longer works."), id, k->name);
+		cli_say(ctx, _("Key %lld (%s) is revoked: it no longer works."), id, k->name);
 	else {
 		struct cli_sheet *s = cli_sheet_new();
 		cli_sheet_column(s, "id", "id", CLI_RIGHT);
@@ -360,7 +321,7 @@ static int keys_revoke(struct cli_ctx *ctx, struct api_client *c, const char *ar
 		cli_sheet_free(&s);
 	}
 	if (k->current)
-		cli_acct_note(ctx, "%s", _("that was the key this gpux used: give it another one (--key, "
+		cli_note(ctx, "%s", _("that was the key this gpux used: give it another one (--key, "
 				  "GPUX_API_KEY or key = in the config file)"));
 	api_key_free(&k);
 	return CLI_OK;
@@ -415,7 +376,7 @@ static void kv_text(struct cli_sheet *s, const char *label, const char *v)
 static void kv_money(struct cli_sheet *s, const struct cli_ctx *ctx, const char *label,
 		     int64_t v, const char *ccy)
 {
-	char *d = fmt_money(ctx, v, ccy);
+	char *d = cli_fmt_money(ctx, v, ccy);
 
 	kv_text(s, label, d);
 	free(d);
@@ -533,13 +494,13 @@ int cli_cmd_account(struct cli_ctx *ctx, int argc, char **argv)
 	if ((c = cli_acct_open(ctx, &key_given)) == NULL)
 		return CLI_FAILED;
 	if (api_account(c, &acc, &e) != 0) {
-		rc = cli_acct_fail_api(ctx, e);
+		rc = cli_fail_api(ctx, e);
 		if (e->http_status == 401 && !key_given)
-			cli_acct_note(ctx, "%s", _("no API key is configured: open an account with gpux signup, "
+			cli_note(ctx, "%s", _("no API key is configured: open an account with gpux signup, "
 					  "or give your key with --key, GPUX_API_KEY or \"key = …\" in "
 					  "the config file"));
 		else if (e->http_status == 401)
-			cli_acct_note(ctx, "%s", _("the exchange does not know this API key, or it was revoked: "
+			cli_note(ctx, "%s", _("the exchange does not know this API key, or it was revoked: "
 					  "give another with --key, GPUX_API_KEY or \"key = …\" in the "
 					  "config file"));
 	} else {
@@ -558,9 +519,9 @@ int cli_cmd_account(struct cli_ctx *ctx, int argc, char **argv)
 static void print_deposit(struct cli_ctx *ctx, const struct api_deposit *d)
 {
 	if (ctx->format == CLI_FORMAT_TABLE) {
-		char *x = fmt_money(ctx, d->amount_minor, d->currency);
-		char *av = fmt_money(ctx, d->balance.available_minor, d->currency);
-		cli_acct_say(ctx, _("Deposited %s; available now %s."), x, av);
+		char *x = cli_fmt_money(ctx, d->amount_minor, d->currency);
+		char *av = cli_fmt_money(ctx, d->balance.available_minor, d->currency);
+		cli_say(ctx, _("Deposited %s; available now %s."), x, av);
 		free(x);
 		free(av);
 		return;
@@ -586,9 +547,9 @@ static void print_deposit(struct cli_ctx *ctx, const struct api_deposit *d)
 /* A real exchange: its top-up words instead of a deposit. */
 static int deposit_real(struct cli_ctx *ctx, const struct api_topup *t)
 {
-	cli_acct_say(ctx, "%s", _("This exchange takes real payments, so gpux cannot top up here."));
+	cli_say(ctx, "%s", _("This exchange takes real payments, so gpux cannot top up here."));
 	cli_acct_topup(ctx, t);
-	cli_acct_note(ctx, "%s", _("deposit: nothing was deposited; top up as the exchange says above"));
+	cli_note(ctx, "%s", _("deposit: nothing was deposited; top up as the exchange says above"));
 	return CLI_FAILED;
 }
 
@@ -607,10 +568,19 @@ int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (a.n_pos == 1 && (i18n_parse_decimal(ctx->lang, a.pos[0], 2, &amount, &cause) != 0 ||
 			     amount < 1 || amount > MAX_DEPOSIT_MINOR)) {
-		rc = cli_usage(ctx, _("deposit: \"%s\" is not an amount%s%s; accepted: 0.01 to "
-				      "1000000000 in your account's currency, e.g. %s"),
-			       a.pos[0], cause != NULL ? ": " : "", cause != NULL ? cause : "",
-			       i18n_decimal_sep(ctx->lang) == ',' ? "500,00" : "500.00");
+		char *lo = i18n_fmt_number(ctx->lang, 0.01, 2);
+		char *hi = i18n_fmt_number(ctx->lang, (double)MAX_DEPOSIT_MINOR / 100.0, 0);
+		const char *eg = i18n_decimal_sep(ctx->lang) == ',' ? "500,00" : "500.00";
+
+		/* the parser's cause quotes the amount already */
+		if (cause != NULL)
+			rc = cli_usage(ctx, _("deposit: %s; accepted: %s to %s in your account's "
+					      "currency, e.g. %s"), cause, lo, hi, eg);
+		else
+			rc = cli_usage(ctx, _("deposit: \"%s\" is out of range; accepted: %s to %s in "
+					      "your account's currency, e.g. %s"), a.pos[0], lo, hi, eg);
+		free(lo);
+		free(hi);
 		free(cause);
 		goto out;
 	}
@@ -619,7 +589,7 @@ int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (api_topup(c, &t, &e) != 0) {
-		rc = cli_acct_fail_api(ctx, e);
+		rc = cli_fail_api(ctx, e);
 		goto out;
 	}
 	if (!t->simulated_payments) {
@@ -632,9 +602,9 @@ int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (api_deposit(c, amount, &d, &e) != 0) {
-		rc = cli_acct_fail_api(ctx, e);
+		rc = cli_fail_api(ctx, e);
 		if (e->code != NULL && strcmp(e->code, "KEY_SCOPE") == 0)
-			cli_acct_note(ctx, "%s", _("this is a read-only key: deposits need a trade key"));
+			cli_note(ctx, "%s", _("this is a read-only key: deposits need a trade key"));
 		goto out;
 	}
 	print_deposit(ctx, d);

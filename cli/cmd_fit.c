@@ -33,7 +33,7 @@ const struct cli_opt cli_fit_opts[] = {
 	{"--mfu", "F", N_("model FLOPs utilisation, above 0 and at most 1, or a percentage such as 40% (default 0.4)")},
 	{"--workload", "W", N_("only the GPUs of one workload's table")},
 	{"--sort", "COLUMN[:desc]", N_("sort by a column id, or cheapest: the job's cost per hour among the GPUs that can take it")},
-	{"--filter", "TEXT", N_("only GPUs whose name, architecture or vendor contains TEXT")},
+	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
 	{NULL, NULL, NULL},
 };
 
@@ -359,6 +359,7 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		gb_cell(s, ctx, j->mem.kv_cache);
 		gb_cell(s, ctx, j->mem.margin);
 	}
+	cli_sheet_price_notes(ctx, s, true);
 	{
 		char *note = assumptions(ctx, &job, preset);
 		cli_sheet_note(s, note);

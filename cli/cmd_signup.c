@@ -28,7 +28,7 @@
 #include "util/util.h"
 #include "view/view.h"
 
-#include "cli/account_int.h"
+#include "cli/cli_int.h"
 
 #define MAX_EMAIL 254
 
@@ -283,12 +283,12 @@ static int ask_field(struct cli_ctx *ctx, const struct api_market *m, enum field
 		if (rc == 0) {
 			if (k == F_COUNTRY) {
 				char *v = cli_acct_vat(ctx, f->vat_bp);
-				cli_acct_say(ctx, _("  %s: VAT of %s is added to what you buy."), f->country, v);
+				cli_say(ctx, _("  %s: VAT of %s is added to what you buy."), f->country, v);
 				free(v);
 			}
 			return 0;
 		}
-		cli_acct_note(ctx, "%s", why);
+		cli_note(ctx, "%s", why);
 		free(why);
 	}
 }
@@ -399,8 +399,8 @@ static int signup_connect(struct cli_ctx *ctx, struct signup_run *r)
 		return rc;
 	}
 	if (api_market(r->c, &r->m, &r->e) != 0 || api_topup(r->c, &r->t, &r->e) != 0) {
-		cli_acct_fail_api(ctx, r->e);
-		cli_acct_note(ctx, "%s", _("nothing was created"));
+		cli_fail_api(ctx, r->e);
+		cli_note(ctx, "%s", _("nothing was created"));
 		return CLI_FAILED;
 	}
 	r->countries = xcalloc(r->m->n_vat + 1, sizeof *r->countries);
@@ -418,18 +418,18 @@ static int signup_ask(struct cli_ctx *ctx, struct signup_run *r)
 	    (r->f.country[0] == '\0' && ask_field(ctx, r->m, F_COUNTRY, &r->f, cc) != 0) ||
 	    (r->f.currency[0] == '\0' && ask_field(ctx, r->m, F_CURRENCY, &r->f, cc) != 0) ||
 	    (r->f.role < 0 && ask_field(ctx, r->m, F_ROLE, &r->f, cc) != 0)) {
-		cli_acct_say(ctx, "%s", "");
-		cli_acct_note(ctx, "%s", _("signup cancelled; nothing was created"));
+		cli_say(ctx, "%s", "");
+		cli_note(ctx, "%s", _("signup cancelled; nothing was created"));
 		return CLI_FAILED;
 	}
 	if (r->yes)
 		return CLI_OK;
 	char *v = cli_acct_vat(ctx, r->f.vat_bp);
-	cli_acct_say(ctx, _("Account on %s: %s, %s (VAT %s), %s, %s."), api_client_label(r->c), r->f.email,
+	cli_say(ctx, _("Account on %s: %s, %s (VAT %s), %s, %s."), api_client_label(r->c), r->f.email,
 	    r->f.country, v, r->f.currency, view_role_text(ctx->lang, (enum api_role)r->f.role));
 	free(v);
 	if (!ask_yes(ctx, _("Create this account? [y/N]"))) {
-		cli_acct_note(ctx, "%s", _("signup cancelled; nothing was created"));
+		cli_note(ctx, "%s", _("signup cancelled; nothing was created"));
 		return CLI_FAILED;
 	}
 	return CLI_OK;
@@ -448,12 +448,12 @@ static int signup_refused(struct cli_ctx *ctx, struct signup_run *r)
 	if (e->kind == API_ERR_HTTP && e->http_status >= 400 && e->http_status < 500)
 		return cli_fail(ctx, _("signup: the exchange refused it: %s; nothing was created"),
 				e->message);
-	cli_acct_fail_api(ctx, e);
+	cli_fail_api(ctx, e);
 	if ((e->kind == API_ERR_NETWORK && e->net != API_NET_LOST) || e->kind == API_ERR_CONFIG ||
 	    e->kind == API_ERR_TLS)
-		cli_acct_note(ctx, _("nothing was created, and %s is as it was"), r->set.config_path);
+		cli_note(ctx, _("nothing was created, and %s is as it was"), r->set.config_path);
 	else
-		cli_acct_note(ctx, _("the exchange may have created the account without gpux hearing back; "
+		cli_note(ctx, _("the exchange may have created the account without gpux hearing back; "
 			    "%s is as it was. Sign up again: if it was created, the exchange says "
 			    "the address is registered, and its operator can help"),
 		     r->set.config_path);
@@ -485,16 +485,16 @@ static void signup_print(struct cli_ctx *ctx, const struct signup_run *r)
 		return;
 	}
 	char *v = cli_acct_vat(ctx, a->vat_rate_bp), *open = cli_acct_opening(ctx, r->t);
-	cli_acct_say(ctx, _("Account %lld created on %s: %s, %s (VAT %s), %s, %s."), (long long)a->id,
+	cli_say(ctx, _("Account %lld created on %s: %s, %s (VAT %s), %s, %s."), (long long)a->id,
 	    api_client_label(r->c), a->email, a->country, v, a->currency,
 	    view_role_text(ctx->lang, a->role));
-	cli_acct_say(ctx, _("Its API key is saved in %s, readable only by you; gpux uses it from now on."),
+	cli_say(ctx, _("Its API key is saved in %s, readable only by you; gpux uses it from now on."),
 	    r->set.config_path);
 	if (r->show_key)
-		cli_acct_say(ctx, _("API key: %s"), a->api_key);
-	cli_acct_say(ctx, "%s", _("Next:"));
+		cli_say(ctx, _("API key: %s"), a->api_key);
+	cli_say(ctx, "%s", _("Next:"));
 	cli_acct_topup(ctx, r->t);
-	cli_acct_say(ctx, "%s", open);
+	cli_say(ctx, "%s", open);
 	free(v);
 	free(open);
 }

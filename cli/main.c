@@ -128,7 +128,7 @@ const struct cli_command cli_commands[] = {
 static const struct cli_opt global_opts[] = {
 	{"--lang", "L", N_("language: en, pt-PT, pt-BR, es, fr, de (default: see Language below)")},
 	{"--format", "FORMAT", N_("table (default, localized), csv or json (raw numbers, stable ids)")},
-	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else a local demo exchange)")},
+	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else api in the config file, else a local demo exchange)")},
 	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed; - reads it from standard input (on the command line others can see it in ps)")},
 	{"--key-file", "PATH", N_("read the API key from the first line of PATH (chmod 600)")},
 	{"--timeout", "SECONDS", N_("the whole time one request may take, retries included (default: $GPUX_TIMEOUT, else the config file, else 15)")},
@@ -408,6 +408,12 @@ int main(int argc, char **argv)
 	remembered = remembered_lang();
 	ctx.lang = early_lang(argc, argv, remembered);
 	i18n_init(ctx.lang);
+	/* hidden: the build writes the shell completions from the tables above */
+	if (argc == 3 && strcmp(argv[1], "--completions") == 0) {
+		free(cargv);
+		free(remembered);
+		return cli_completions(stdout, argv[2], cli_commands, global_opts);
+	}
 
 	for (i = 1; i < argc && rc == CLI_OK; i++) {
 		const char *arg = argv[i];

@@ -12,6 +12,7 @@
 
 ADMIN=test-admin-key-0123456789abcdef
 printf '%s\n' "$ADMIN" >"$TMPD/admin.key"
+chmod 600 "$TMPD/admin.key"
 TOPUP="Bank transfer to PT50 0002 0123 1234 5678 9015 4, reference: your account id"
 start_gpuxd --quiet --admin-key-file "$TMPD/admin.key" --opens-at 2027-09-01T09:00:00Z \
   --topup-text "$TOPUP" --topup-url "https://pay.example.com/top-up" || finish

@@ -135,6 +135,9 @@ struct fit_model {
 	                            per layer; 0 = ordinary attention */
 	bool diffusion;          /* a diffusion model (see FIT_DIFFUSION) */
 	double extra_params_b;   /* diffusion: text encoders + VAE, billions */
+	int latent_px;           /* diffusion transformer: output pixels per token
+	                            a side (VAE factor × patch); 0 = 16 (8 × 2) */
+	int latent_frames;       /* video: frames per latent frame; 0 = 4 */
 	bool guessed;            /* architecture guessed from the size */
 	const char *guess_from;  /* guessed: the published model whose config was
 	                            taken (static string), else NULL */

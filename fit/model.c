@@ -348,7 +348,8 @@ static void inference_memory(const struct fit_job *job, const struct fit_arch *a
  * bits (the encoders left out when offloaded) and the peak activations: a
  * transformer denoiser (hidden known) holds act_bytes_per_token × hidden per
  * latent token, the latent being 8× smaller a side, patches of 2 × 2 and
- * video frames 4× fewer (+1): tokens = (1 + (F-1)/4) × W/16 × H/16; a U-Net
+ * video frames 4× fewer (+1): tokens = (1 + (F-1)/4) × W/16 × H/16 (the
+ * model's latent_px and latent_frames where they differ); a U-Net
  * act_bytes_per_pixel per output pixel. */
 static void diffusion_memory(const struct fit_job *job, const struct fit_arch *a, double b,
                              struct fit_breakdown *out)
@@ -362,7 +363,9 @@ static void diffusion_memory(const struct fit_job *job, const struct fit_arch *a
 	double w = fit_clamp_int(job->width, 1, 1 << 16), h = fit_clamp_int(job->height, 1, 1 << 16);
 	double f = fit_clamp_int(job->frames, 1, 1 << 20);
 	if (job->model.hidden > 0) {
-		double tokens = (1 + floor((f - 1) / 4)) * ceil(w / 16) * ceil(h / 16);
+		double px = job->model.latent_px > 0 ? job->model.latent_px : 16;
+		double fr = job->model.latent_frames > 0 ? job->model.latent_frames : 4;
+		double tokens = (1 + floor((f - 1) / fr)) * ceil(w / px) * ceil(h / px);
 		double bpt = isfinite(job->act_bytes_per_token) && job->act_bytes_per_token > 0
 		                     ? job->act_bytes_per_token
 		                     : 0;

@@ -560,12 +560,12 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 			}
 			cli_sheet_number(s, NULL, j->decode_tokens_s_total);
 		}
-		gb_cell(s, ctx, j->mem_run.weights);
-		gb_cell(s, ctx, j->mem_run.gradients);
-		gb_cell(s, ctx, j->mem_run.optimizer);
-		gb_cell(s, ctx, j->mem_run.activations);
-		gb_cell(s, ctx, j->mem_run.kv_cache);
-		gb_cell(s, ctx, j->mem_run.margin);
+		gb_cell(s, ctx, j->mem.weights);
+		gb_cell(s, ctx, j->mem.gradients);
+		gb_cell(s, ctx, j->mem.optimizer);
+		gb_cell(s, ctx, j->mem.activations);
+		gb_cell(s, ctx, j->mem.kv_cache);
+		gb_cell(s, ctx, j->mem.margin);
 	}
 	{
 		char *note = assumptions(ctx, &job, preset);

@@ -297,9 +297,8 @@ int fit_gpus_needed(const struct fit_job *job, double memory_gb);
 
 /* Everything the panel and `gpux fit` show for one GPU. */
 struct fit_result {
-	struct fit_breakdown mem;  /* per GPU at job->gpus */
-	struct fit_breakdown mem_run; /* per GPU at mem_gpus GPUs: what the job
-	                              needs on the count it runs on */
+	struct fit_breakdown mem;  /* per GPU at mem_gpus GPUs: what the job needs
+	                              on the count it runs on */
 	int mem_gpus;              /* gpus_run, or job->gpus when none runs */
 	struct fit_breakdown mem_one; /* the whole job on one GPU */
 	double available_gb;       /* the GPU's full memory (what mem.total is

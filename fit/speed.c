@@ -121,7 +121,8 @@ void fit_evaluate(const struct fit_job *job, const struct fit_gpu *gpu, struct f
 {
 	memset(out, 0, sizeof *out);
 	int gpus = fit_clamp_int(job->gpus, 1, FIT_MAX_GPUS);
-	fit_memory(job, gpus, &out->mem);
+	struct fit_breakdown at_job;
+	fit_memory(job, gpus, &at_job);
 	fit_memory(job, 1, &out->mem_one);
 	out->available_gb = gpu->memory_gb;
 	if (!isfinite(gpu->memory_gb) || gpu->memory_gb <= 0) {
@@ -130,7 +131,7 @@ void fit_evaluate(const struct fit_job *job, const struct fit_gpu *gpu, struct f
 		out->gpus_needed = -1;
 		out->gpus_run = gpus;
 	} else {
-		out->fits = out->mem.total <= gpu->memory_gb * (1 + 1e-12);
+		out->fits = at_job.total <= gpu->memory_gb * (1 + 1e-12);
 		out->gpus_needed = fit_gpus_needed(job, gpu->memory_gb);
 		if (out->fits)
 			out->gpus_run = gpus;
@@ -141,9 +142,9 @@ void fit_evaluate(const struct fit_job *job, const struct fit_gpu *gpu, struct f
 	}
 	out->mem_gpus = out->gpus_run > 0 ? out->gpus_run : gpus;
 	if (out->mem_gpus == gpus)
-		out->mem_run = out->mem;
+		out->mem = at_job;
 	else
-		fit_memory(job, out->mem_gpus, &out->mem_run);
+		fit_memory(job, out->mem_gpus, &out->mem);
 	out->hourly_cents = fit_hourly_cents(out->gpus_run, gpu->price_cents);
 	out->train_hours = out->gpus_run > 0 ? fit_train_hours(job, gpu->bf16_tflops, out->gpus_run)
 	                                     : NAN;

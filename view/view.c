@@ -345,8 +345,8 @@ static void fill_job(const struct view_table *t, struct view_cell *c, enum view_
 
 	switch (kind) {
 	case VIEW_COL_JOB_MEM: /* per GPU at the count it runs on (N) */
-		if (isfinite(j->mem_run.total))
-			cell_number(c, j->mem_run.total, view_fmt_gb(t->lang, j->mem_run.total));
+		if (isfinite(j->mem.total))
+			cell_number(c, j->mem.total, view_fmt_gb(t->lang, j->mem.total));
 		else
 			cell_unknown(t, c, NULL);
 		break;

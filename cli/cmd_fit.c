@@ -456,6 +456,55 @@ static void gb_cell(struct cli_sheet *s, const struct cli_ctx *ctx, double gb)
 	free(d);
 }
 
+/* One GPU's row: the view's columns, then the fit figures. */
+static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct view_table *t,
+		    const struct view_row *r, unsigned kinds, const struct fit_job *job,
+		    const struct catalog_model *preset)
+{
+	const struct fit_result *j = &r->job;
+	bool training = fit_method_is_training(job->method);
+	bool inference = fit_method_is_inference(job->method);
+
+	cli_sheet_row(s);
+	cli_sheet_view_cells(s, t, r, kinds);
+	cli_sheet_int(s, NULL, j->gpus_run);
+	gb_cell(s, ctx, j->mem_one.total);
+	cli_sheet_text(s, NULL, arch_state(job, preset));
+	if (training) {
+		if (isfinite(j->train_hours)) {
+			/* the fit panel's figure too (view/fitfmt.c) */
+			char *d = view_fmt_run_time(ctx->lang, j->train_hours, ctx->ascii);
+			cli_sheet_number(s, d, j->train_hours);
+			free(d);
+		} else {
+			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
+		}
+		if (j->run_cents >= 0) {
+			char *d = i18n_fmt_money(ctx->lang, j->run_cents, "USD");
+			cli_sheet_int(s, d, j->run_cents);
+			free(d);
+		} else {
+			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
+		}
+	}
+	if (inference) {
+		if (isfinite(j->decode_tokens_s)) {
+			char *d = view_fmt_tokens_s(ctx->lang, j->decode_tokens_s, ctx->ascii);
+			cli_sheet_number(s, d, j->decode_tokens_s);
+			free(d);
+		} else {
+			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
+		}
+		cli_sheet_number(s, NULL, j->decode_tokens_s_total);
+	}
+	gb_cell(s, ctx, j->mem.weights);
+	gb_cell(s, ctx, j->mem.gradients);
+	gb_cell(s, ctx, j->mem.optimizer);
+	gb_cell(s, ctx, j->mem.activations);
+	gb_cell(s, ctx, j->mem.kv_cache);
+	gb_cell(s, ctx, j->mem.margin);
+}
+
 int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const unsigned kinds = CLI_KIND(VIEW_COL_GPU) | CLI_KIND(VIEW_COL_JOB_MEM) |
@@ -524,49 +573,8 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "mem_kv_cache_gb", "mem_kv_cache_gb", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "mem_margin_gb", "mem_margin_gb", CLI_RIGHT, CLI_SHOW_DATA);
 
-	for (i = 0; i < t->n_shown; i++) {
-		const struct view_row *r = view_shown_row(t, i);
-		const struct fit_result *j = &r->job;
-
-		cli_sheet_row(s);
-		cli_sheet_view_cells(s, t, r, kinds);
-		cli_sheet_int(s, NULL, j->gpus_run);
-		gb_cell(s, ctx, j->mem_one.total);
-		cli_sheet_text(s, NULL, arch_state(&job, preset));
-		if (training) {
-			if (isfinite(j->train_hours)) {
-				/* the fit panel's figure too (view/fitfmt.c) */
-				char *d = view_fmt_run_time(ctx->lang, j->train_hours, ctx->ascii);
-				cli_sheet_number(s, d, j->train_hours);
-				free(d);
-			} else {
-				cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-			}
-			if (j->run_cents >= 0) {
-				char *d = i18n_fmt_money(ctx->lang, j->run_cents, "USD");
-				cli_sheet_int(s, d, j->run_cents);
-				free(d);
-			} else {
-				cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-			}
-		}
-		if (inference) {
-			if (isfinite(j->decode_tokens_s)) {
-				char *d = view_fmt_tokens_s(ctx->lang, j->decode_tokens_s, ctx->ascii);
-				cli_sheet_number(s, d, j->decode_tokens_s);
-				free(d);
-			} else {
-				cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-			}
-			cli_sheet_number(s, NULL, j->decode_tokens_s_total);
-		}
-		gb_cell(s, ctx, j->mem.weights);
-		gb_cell(s, ctx, j->mem.gradients);
-		gb_cell(s, ctx, j->mem.optimizer);
-		gb_cell(s, ctx, j->mem.activations);
-		gb_cell(s, ctx, j->mem.kv_cache);
-		gb_cell(s, ctx, j->mem.margin);
-	}
+	for (i = 0; i < t->n_shown; i++)
+		fit_row(ctx, s, t, view_shown_row(t, i), kinds, &job, preset);
 	{
 		char *note = assumptions(ctx, &job, preset);
 		cli_sheet_note(s, note);

@@ -13,10 +13,14 @@
  *    cells (141 GB × 0.8 / 2.5 = 45.12 → 45) never suffer float error.
  *
  * 2. The calculator (fit_memory, fit_evaluate): weights, gradients, optimizer
- *    states (ZeRO paper, per-stage division across GPUs), activations
- *    (Korthikanti et al. 2022), KV cache with grouped-query attention, a
- *    margin; fits against the GPU's FULL memory (the margin is the explicit
- *    headroom); GPUs needed; training time and cost, decode tokens/s.
+ *    states (DeepSpeed's estimators or the ZeRO paper, per stage, with CPU
+ *    offload), activations (Korthikanti et al. 2022), KV cache with
+ *    grouped-query attention, a margin; fits against the GPU's FULL memory
+ *    (the margin is the explicit headroom); GPUs needed in realistic groups;
+ *    training time with the attention FLOPs, cost, decode tokens/s per
+ *    weight format and tensor-parallel degree. docs/FIT.md has every
+ *    formula with its source; tests/unit/test_fit_reference.c holds them
+ *    against published figures.
  *    Every assumption is a field of struct fit_job, with the default from
  *    fit_job_defaults(), so the user interface can show and edit each one.
  *
@@ -205,18 +209,19 @@ struct fit_job {
 
 /* Fill *job with the defaults (documented in fit/model.c, shown by the UI):
  * method full, seq 2048, batch 1, checkpointing on, Korthikanti's formula
- * (flash_attention off), 1 GPU, ZeRO-3, Adam, LoRA rank 16, 4.127-bit 4-bit
- * base, 16-bit KV cache, 1 GB + 10 % margin, 1 B tokens, MFU 0.40,
- * bandwidth efficiency 0.70, one 1024×1024 image at 2048 B/pixel. The model is
- * zeroed (set it with fit_model_from_size or from a preset). */
+ * (flash_attention off), 1 GPU, ZeRO-3 with DeepSpeed's accounting and no
+ * offload, Adam, LoRA rank 16, 4.127-bit 4-bit base, 16-bit KV cache, int4
+ * groups of 128, 1 GB + 10 % margin, 1 B tokens, MFU 0.40, bandwidth
+ * efficiency 0.70 (16-bit), 0.60 (8-bit), 0.50 (int4), all-reduce hop
+ * 5.9 µs, one 1024×1024 image at 2048 B/pixel or 100 B per DiT token and
+ * unit of width. The model is zeroed (set it with fit_model_from_size or
+ * from a preset). */
 void fit_job_defaults(struct fit_job *job);
 
-/* Guess a dense decoder's architecture from its size (billions), Llama-like:
- * about 13·hidden² parameters per layer and hidden/layers ≈ 128, hidden
- * rounded to a multiple of 1024 (256 for small models), heads of 128 dims,
- * 8 KV heads (GQA, as Llama 3 / Qwen2.5 / Mistral), FFN 3.5 × hidden,
- * vocab 128256; guessed = true. Returns 0, or -1 and *cause for a size
- * outside FIT_SIZE_MIN_B..FIT_SIZE_MAX_B. */
+/* Guess a dense decoder's architecture from its size (billions): the
+ * published config of fit_archs the size borrows (see struct fit_arch_row),
+ * guessed = true and guess_from its name. Returns 0, or -1 and *cause for a
+ * size outside FIT_SIZE_MIN_B..FIT_SIZE_MAX_B. */
 int fit_model_from_size(double params_b, struct fit_model *out, char **cause);
 
 /* Check every field of a job; 0, or -1 and *cause naming the bad field. */
@@ -268,7 +273,8 @@ void fit_memory(const struct fit_job *job, int gpus, struct fit_breakdown *out);
 
 /* Model states of a training method before sharding, GB: full training
  * with Adam = (2 + 2 + 12) bytes × params; LoRA/QLoRA = the frozen base at
- * 2 bytes (or quant4_bits/8) per param + adapters at 2 + 2 + optimizer. */
+ * 2 bytes (QLoRA: quant4_bits/8 for the blocks, 16 bits for the embedding
+ * and output layer) per param + adapters at 2 + 2 + optimizer. */
 void fit_model_states(const struct fit_job *job, double *weights_gb, double *grads_gb,
                       double *opt_gb);
 

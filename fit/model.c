@@ -1,51 +1,47 @@
 /*
- * The calculator: memory per GPU of a job, whether it fits, how many GPUs it
- * needs, and the time, cost and speed estimates built on that.
+ * The memory model: what each GPU holds for a job on N GPUs, whether it
+ * fits, and the smallest realistic GPU count that does. Every formula and
+ * its source: docs/FIT.md.
  *
  * Memory per GPU (GB = 10^9 bytes), for a job on N GPUs:
  *
- *   training (full, LoRA, QLoRA) — model states after Rajbhandari et al.
- *     2020 (ZeRO): full training with Adam in mixed precision keeps 2 bytes
- *     of 16-bit weights, 2 of 16-bit gradients and K = 12 of optimizer state
- *     (fp32 master weights, momentum, variance) per parameter; 8-bit Adam
- *     K = 6 (fp32 master + two 1-byte moments), SGD with momentum K = 8.
- *     ZeRO-1 divides the optimizer states by N, ZeRO-2 the gradients too,
- *     ZeRO-3/FSDP the weights too; "none" divides nothing (data parallel).
- *     LoRA: the frozen base at 2 bytes/param (QLoRA: quant4_bits/8, NF4 with
- *     double quantisation = 4.127 bits, Dettmers et al. 2023 §3) plus
- *     adapters of rank r on all seven linear maps of each block (q k v o
- *     gate up down), trained like full training (2 + 2 + K bytes each).
- *     Activations per GPU (a micro-batch per GPU; not divided by N), after
- *     Korthikanti et al. 2022 (§4.1, tensor parallel 1): s·b·h·(34 + 5·a·s/h)
- *     bytes per layer, 34·s·b·h with flash attention (no attention scores
- *     kept); with full recomputation 2·s·b·h per layer (the layer inputs)
- *     plus one layer's full activations being recomputed; plus the fp32
- *     logits of the output layer, 4·s·b·v (§4.3).
- *   inference — weights at the precision (2, 1, 1, quant4_bits/8 bytes),
- *     KV cache 2 · layers · kv_heads · head_dim · seq · batch · kv_bytes
- *     (grouped-query attention; MLA caches kv_latent_dim per layer), and a
- *     prefill working set of one layer, 2 bytes × s·b·(4h + 2·ffn), plus the
- *     last position's fp32 logits; all split across N GPUs (tensor
- *     parallelism), so N is rounded up to a divisor of the attention heads.
- *   diffusion — denoiser + text encoders + VAE at 16 bits, replicated on
- *     every GPU, and act_bytes_per_pixel × pixels × frames × batch of peak
- *     activations. 2048 B/pixel reproduces SDXL at 1024² in bf16 (batch 1,
- *     CFG, SDPA): 6.9 GB of weights + 2.1 GB ≈ the 8.8 GB peak measured by
- *     diffusion-fast (see tests/unit/test_fit.c).
- *   margin — overhead_gb (CUDA context, framework, communication buffers;
- *     default 1 GB) + margin_fraction (allocator fragmentation, temporaries;
- *     default 10 %) of everything above.
+ *   training (full, LoRA, QLoRA) — model states per parameter: 2 bytes of
+ *     16-bit weights, 2 of 16-bit gradients, K of optimizer state (Adam 12:
+ *     fp32 master + momentum + variance; 8-bit Adam 6; SGD 8; pure bf16:
+ *     Adam 4, others 2, no master). Sharded with DeepSpeed's accounting
+ *     (estimate_zero2/3_model_states_mem_needs, the default): ZeRO-1/2 keep
+ *     the 4 bytes in full and (K + 4)/N (the fp32 gradient partition
+ *     included); ZeRO-3 (2 + K + 4)/N plus the largest layer gathered at
+ *     16 bits with its gradient (2 + 2 bytes × its parameters); CPU offload
+ *     leaves 2 bytes (ZeRO-1/2), 2/N + the layer (ZeRO-3, optimizer), or the
+ *     layer alone (ZeRO-3, all). With the ZeRO paper's accounting
+ *     (Rajbhandari et al. 2020): optimizer /N (stage 1), + gradients /N
+ *     (stage 2), + weights /N (stage 3).
+ *     LoRA: the frozen base at 2 bytes/param; QLoRA: quant4_bits (NF4 with
+ *     double quantisation, 4.127 bits, Dettmers et al. 2023 §3) for the
+ *     blocks and 16 bits for the embedding and output layer, plus adapters
+ *     of rank r on the seven linear maps of each block, trained as above.
+ *     Activations per GPU after Korthikanti et al. 2022 (§4.1):
+ *     s·b·h·(34 + 5·a·s/h) bytes per layer, 34·s·b·h with flash attention;
+ *     with full recomputation 2·s·b·h per layer plus one layer recomputed;
+ *     plus the fp32 logits 4·s·b·v (4·1024·b·v with a chunked loss).
+ *   inference — weights at the format's bytes (int4 with a 16-bit scale and
+ *     zero per group), the KV cache 2 · layers · kv_heads · head_dim · s · b
+ *     · kv_bytes (MLA: kv_latent_dim per layer) and one layer's prefill
+ *     working set, split across N = tensor parallel t × pipeline N/t; the
+ *     KV cache is replicated where t exceeds the KV heads.
+ *   diffusion — denoiser + text encoders (unless offloaded) + VAE at 16
+ *     bits, replicated on every GPU, and the peak activations: a transformer
+ *     denoiser act_bytes_per_token × hidden per latent token (100 bytes from
+ *     HunyuanVideo's two published peaks; checked against Wan2.1, FLUX.1 and
+ *     LTX-Video), a U-Net act_bytes_per_pixel per output pixel (2048, SDXL).
+ *   margin — overhead_gb + margin_fraction × everything above.
  *
  * A job fits when the total, margin included, is at most the GPU's full
- * memory: the margin is the headroom, stated and editable. (The seed-table
- * rule in rule.c instead counts 80 % of the memory; the two are separate.)
- *
- * Time: k · active params · tokens ÷ (N × dense BF16 FLOPS × MFU), k = 6
- * (forward 2 + backward 4, Kaplan et al. 2020), 4 for LoRA/QLoRA (no weight
- * gradients for the frozen base). Decode: bandwidth-bound, N × bandwidth ×
- * efficiency ÷ (weights of the active params + the KV cache of every
- * sequence at full context) per step. Default efficiency 0.70: gpt-fast
- * reached 1397 GB/s of the A100-80GB's 2039 (0.685) decoding Llama-2-7B.
+ * memory. GPU counts come in the groups jobs run on: 1, 2, 4, 8, then whole
+ * nodes of 8 (fit_gpu_group); tensor parallelism takes the largest of 1, 2,
+ * 4, 8 that divides the heads (fit_tp_degree). The seed-table rule in
+ * rule.c is separate (80 % of the memory).
  */
 #include "fit/fit.h"
 #include "fit/fit_int.h"

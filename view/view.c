@@ -96,7 +96,7 @@ void view_fit_gpu(const struct catalog_gpu *g, int64_t price_cents, struct fit_g
 	out->memory_gb = g->memory_gb;
 	out->bandwidth_gbs = g->bandwidth_gbs;
 	out->bf16_tflops = g->bf16_tflops;
-	out->fp8_tflops = g->fp8_tflops;
+	out->fp8_tflops = catalog_supported(g->fp8_tflops) ? g->fp8_tflops : NAN;
 	/* GPU-to-GPU link for tensor parallelism: NVLink/Infinity Fabric as
 	 * published, else the PCIe slot (x16: 64 GB/s both ways at 4.0, 128 at
 	 * 5.0, PCI-SIG) */
@@ -254,6 +254,8 @@ static void fill_field(const struct view_table *t, struct view_cell *c,
 	case CATALOG_VALUE_NUMBER:
 		if (!catalog_known(v.number)) {
 			cell_unknown(t, c, T(t, N_("Not published")));
+		} else if (!catalog_supported(v.number)) {
+			cell_unknown(t, c, T(t, N_("Not supported")));
 		} else if (v.number == 0 && (cc->field == CATALOG_F_RT_CORES ||
 					      cc->field == CATALOG_F_VIDEO_ENCODERS)) {
 			/* a data-centre GPU without RT cores or encoders says so */

@@ -786,6 +786,79 @@ static void test_model_guess(void **state)
 	free(cause);
 }
 
+/* The precision and memory switches, each against its formula. */
+static void test_switches(void **state)
+{
+	(void)state;
+	struct fit_job j = job_for(llama3_8b(), FIT_INFER_INT4);
+	/* int4 with a 16-bit scale and zero per group: 4 + 32/G bits */
+	j.int4_group = 128;
+	near("int4 G=128 bytes", fit_infer_weight_bytes(&j), 4.25 / 8, 1e-12);
+	j.int4_group = 32;
+	near("int4 G=32 bytes", fit_infer_weight_bytes(&j), 5.0 / 8, 1e-12);
+	/* the KV cache splits over tensor parallelism by KV heads: Llama 3 8B's
+	 * 8 KV heads split 8 ways on 8 GPUs */
+	j.method = FIT_INFER_FP16;
+	struct fit_breakdown b1, b8;
+	fit_memory(&j, 1, &b1);
+	fit_memory(&j, 8, &b8);
+	near("KV per GPU on 8", b8.kv_cache, b1.kv_cache / 8, 1e-12);
+	/* Qwen2.5 7B: 4 KV heads, TP 4 on 4 GPUs splits 4 ways; on 8 GPUs its
+	 * 28 heads take TP 4 × 2 stages: 8 ways */
+	struct fit_job q = job_for((struct fit_model){.params_b = 7.62, .layers = 28, .hidden = 3584,
+	                                              .heads = 28, .kv_heads = 4, .head_dim = 128,
+	                                              .vocab = 152064, .ffn = 18944},
+	                           FIT_INFER_FP16);
+	fit_memory(&q, 1, &b1);
+	fit_memory(&q, 8, &b8);
+	near("Qwen KV per GPU on 8", b8.kv_cache, b1.kv_cache / 8, 1e-12);
+	/* a model with 2 KV heads on TP 8 (hypothetical 16 heads): replicated 4× */
+	q.model.heads = 16;
+	q.model.kv_heads = 2;
+	q.model.head_dim = 224;
+	fit_memory(&q, 1, &b1);
+	fit_memory(&q, 8, &b8);
+	near("KV replicated past the KV heads", b8.kv_cache, b1.kv_cache / 2, 1e-12);
+	/* the link term: on 2 GPUs a slower link costs more time */
+	j.seq_len = 205;
+	double fast = fit_decode_tokens_s(&j, 2039, 600, 2), slow = fit_decode_tokens_s(&j, 2039, 64, 2);
+	assert_true(slow < fast);
+	j.allreduce_hop_us = 0;
+	double one = fit_decode_tokens_s(&j, 2039, NAN, 1), two = fit_decode_tokens_s(&j, 2039, NAN, 2);
+	near_rel("no latency, no link: TP 2 doubles", two, 2 * one, 1e-12);
+
+	/* training: chunked loss keeps 1024 tokens of fp32 logits */
+	struct fit_job t = job_for(llama3_8b(), FIT_FULL);
+	t.seq_len = 8192;
+	struct fit_breakdown a, c;
+	fit_memory(&t, 1, &a);
+	t.chunked_loss = true;
+	fit_memory(&t, 1, &c);
+	near("chunked loss", a.activations - c.activations, 4.0 * (8192 - 1024) * 128256 / 1e9, 1e-9);
+	/* pure bf16 with Adam: 2 + 2 + 4 bytes per parameter (paper accounting,
+	 * no sharding) */
+	t.pure_bf16 = true;
+	t.sharding = FIT_SHARD_NONE;
+	t.accounting = FIT_ZACCT_PAPER;
+	fit_memory(&t, 1, &c);
+	near("pure bf16", c.weights + c.gradients + c.optimizer, 8 * 8.03, 1e-9);
+	/* offload needs a ZeRO stage; the check says so */
+	char *cause = NULL;
+	t.offload = FIT_OFFLOAD_OPTIMIZER;
+	assert_int_equal(fit_job_check(&t, &cause), -1);
+	assert_non_null(strstr(cause, "ZeRO"));
+	free(cause);
+	/* ids */
+	enum fit_offload o;
+	enum fit_zero_accounting acc;
+	assert_int_equal(fit_offload_parse("cpu", &o, NULL), 0);
+	assert_int_equal(o, FIT_OFFLOAD_OPTIMIZER);
+	assert_int_equal(fit_accounting_parse("PAPER", &acc, NULL), 0);
+	assert_int_equal(acc, FIT_ZACCT_PAPER);
+	assert_string_equal(fit_offload_id(FIT_OFFLOAD_ALL), "all");
+	assert_string_equal(fit_accounting_id(FIT_ZACCT_DEEPSPEED), "deepspeed");
+}
+
 /* ---- ids ---------------------------------------------------------------------------- */
 
 static void test_ids(void **state)
@@ -947,6 +1020,7 @@ int main(void)
 		cmocka_unit_test(test_evaluate),
 		cmocka_unit_test(test_defaults_and_check),
 		cmocka_unit_test(test_model_guess),
+		cmocka_unit_test(test_switches),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_parse_size_good),
 		cmocka_unit_test(test_parse_size_bad),

@@ -41,7 +41,7 @@ static const struct {
 	enum view_col_kind kind;
 	enum view_align align;
 } job_columns[] = {
-	{"job_mem_gb", N_("Needs/GPU"), VIEW_COL_JOB_MEM, VIEW_RIGHT},
+	{"job_mem_gb", N_("Per GPU at N"), VIEW_COL_JOB_MEM, VIEW_RIGHT},
 	{"job_avail_gb", N_("Has/GPU"), VIEW_COL_JOB_AVAIL, VIEW_RIGHT},
 	{"job_fits", N_("Fits"), VIEW_COL_JOB_FITS, VIEW_CENTER},
 	{"job_gpus", N_("GPUs needed"), VIEW_COL_JOB_GPUS, VIEW_RIGHT},
@@ -96,7 +96,15 @@ void view_fit_gpu(const struct catalog_gpu *g, int64_t price_cents, struct fit_g
 	out->memory_gb = g->memory_gb;
 	out->bandwidth_gbs = g->bandwidth_gbs;
 	out->bf16_tflops = g->bf16_tflops;
-	out->fp8_tflops = g->fp8_tflops;
+	out->fp8_tflops = catalog_supported(g->fp8_tflops) ? g->fp8_tflops : NAN;
+	/* GPU-to-GPU link for tensor parallelism: NVLink/Infinity Fabric as
+	 * published, else the PCIe slot (x16: 64 GB/s both ways at 4.0, 128 at
+	 * 5.0, PCI-SIG) */
+	out->link_gbs = g->interconnect_gbs;
+	if (!catalog_known(out->link_gbs) && g->interconnect != NULL)
+		out->link_gbs = strncmp(g->interconnect, "PCIe 5", 6) == 0   ? 128.0
+				: strncmp(g->interconnect, "PCIe 4", 6) == 0 ? 64.0
+									     : NAN;
 	out->price_cents = price_cents >= 0 ? price_cents : -1;
 }
 
@@ -246,6 +254,8 @@ static void fill_field(const struct view_table *t, struct view_cell *c,
 	case CATALOG_VALUE_NUMBER:
 		if (!catalog_known(v.number)) {
 			cell_unknown(t, c, T(t, N_("Not published")));
+		} else if (!catalog_supported(v.number)) {
+			cell_unknown(t, c, T(t, N_("Not supported")));
 		} else if (v.number == 0 && (cc->field == CATALOG_F_RT_CORES ||
 					      cc->field == CATALOG_F_VIDEO_ENCODERS)) {
 			/* a data-centre GPU without RT cores or encoders says so */
@@ -309,7 +319,7 @@ static void fill_decode(const struct view_table *t, struct view_cell *c,
 		c->flags |= VIEW_CELL_NOFIT;
 		return;
 	}
-	tps = fit_decode_tokens_s(&job, g->bandwidth_gbs, 1);
+	tps = fit_decode_tokens_s(&job, g->bandwidth_gbs, NAN, 1);
 	if (!isfinite(tps)) {
 		cell_unknown(t, c, T(t, N_("Not published")));
 		return;
@@ -336,7 +346,7 @@ static void fill_job(const struct view_table *t, struct view_cell *c, enum view_
 	const struct fit_result *j = &r->job;
 
 	switch (kind) {
-	case VIEW_COL_JOB_MEM:
+	case VIEW_COL_JOB_MEM: /* per GPU at the count it runs on (N) */
 		if (isfinite(j->mem.total))
 			cell_number(c, j->mem.total, view_fmt_gb(t->lang, j->mem.total));
 		else

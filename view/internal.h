@@ -34,6 +34,10 @@ struct view_memo {
 	char **texts;      /* NULL = empty slot */
 	unsigned *widths;  /* of each text, in terminal columns */
 	size_t cap, n;
+	/* the last text of the column measured outside the memo (a fixed text
+	 * such as "Not published" or a name) and its width */
+	const char *last_text;
+	unsigned last_width;
 };
 
 /* A text of the memo and its width. */

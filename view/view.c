@@ -484,8 +484,13 @@ static void fill_fresh_cell(const struct view_table *t, struct view_row *r, size
 			cell_unknown(t, c, NULL);
 		break;
 	}
-	if (c->width == 0)
-		c->width = (unsigned)view_text_width(c->display);
+	if (c->width != 0)
+		return;          /* a text of the memo, measured once */
+	if (c->display != m->last_text) {
+		m->last_text = c->display;
+		m->last_width = (unsigned)view_text_width(c->display);
+	}
+	c->width = m->last_width;
 }
 
 static void fill_cell(const struct view_table *t, struct view_row *r, size_t col)

@@ -488,6 +488,16 @@ void xd_stream_set_seq(struct xd_stream *s, uint64_t seq)
 	pthread_mutex_unlock(&s->mu);
 }
 
+void xd_stream_seed_trade(struct xd_stream *s, int gpu, int64_t id)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	if (id > s->last_tid[gpu])
+		s->last_tid[gpu] = id;
+	pthread_mutex_unlock(&s->mu);
+}
+
 /* ---- the content reader ----------------------------------------------------------------- */
 
 static void add_closing(struct sconn *c, const char *code, const char *message)

@@ -146,7 +146,9 @@ struct trader {
 
 static void *trader_main(void *arg)
 {
+	static int phase;            /* client order ids are new in every phase */
 	struct trader *t = arg;
+	int ph = ++phase;
 	struct buf reply = { 0 };
 	int64_t t0 = util_now_us();
 	for (long i = 0; t->run; i++) {
@@ -155,12 +157,12 @@ static void *trader_main(void *arg)
 			usleep((useconds_t)(due - now));
 		const char *ask = "{\"gpu\":\"h200\",\"side\":\"sell\",\"type\":\"limit\",\"gpus\":1,"
 		                  "\"hours\":1,\"price_cents\":400}";
-		char *a = xasprintf("{\"client_order_id\":\"s%ld\",%s", i, ask + 1);
+		char *a = xasprintf("{\"client_order_id\":\"s%d-%ld\",%s", ph, i, ask + 1);
 		http("POST", "/v1/orders", t->seller, a, &reply);
 		free(a);
-		char *b = xasprintf("{\"client_order_id\":\"b%ld\",\"gpu\":\"h200\",\"side\":\"buy\","
+		char *b = xasprintf("{\"client_order_id\":\"b%d-%ld\",\"gpu\":\"h200\",\"side\":\"buy\","
 		                    "\"type\":\"limit\",\"gpus\":1,\"hours\":1,\"price_cents\":400,"
-		                    "\"time_in_force\":\"ioc\"}", i);
+		                    "\"time_in_force\":\"ioc\"}", ph, i);
 		http("POST", "/v1/orders", t->buyer, b, &reply);
 		int64_t at = util_now_us();
 		free(b);

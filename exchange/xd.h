@@ -322,6 +322,8 @@ void xd_stream_book(struct xd_stream *s, int gpu, const struct eng_level *ask, s
 /* ...then the batch's events under the market's new seq. */
 void xd_stream_commit(struct xd_stream *s, uint64_t seq);
 void xd_stream_set_seq(struct xd_stream *s, uint64_t seq);
+/* The last trade of gpu already in the database (start-up, demo history). */
+void xd_stream_seed_trade(struct xd_stream *s, int gpu, int64_t id);
 /* Say goodbye to every stream, stop the heartbeat, drop the market's
  * reference (connections hold theirs until they end); *s = NULL. */
 void xd_stream_shutdown(struct xd_stream **s);

@@ -281,6 +281,33 @@ static void client_addr(struct req *r, char *out, size_t size)
 	xd_addr_text(ci ? ci->client_addr : NULL, out, size);
 }
 
+/* The route for method on url: its params in r->ctx (kept in *store, which
+ * the caller owns), or NULL; allow gets the methods the path takes ("" for
+ * an unknown path). */
+static const struct xd_route *find_route(struct req *r, const char *url, const char *method,
+                                         char *allow, size_t allow_size, char **store)
+{
+	const struct xd_route *route = NULL;
+	char *scratch;
+	*store = scratch = xmalloc(2 * strlen(url) + 8);
+	for (size_t i = 0; i < xd_n_routes; i++) {
+		const char *params[2] = { NULL, NULL };
+		char *s = scratch;
+		if (!match(xd_routes[i].pattern, url, params, &s))
+			continue;
+		if (strlen(allow) + strlen(xd_routes[i].method) + 3 < allow_size)
+			snprintf(allow + strlen(allow), allow_size - strlen(allow), "%s%s",
+			         allow[0] ? ", " : "", xd_routes[i].method);
+		if (!route && strcmp(xd_routes[i].method, method) == 0) {
+			route = &xd_routes[i];
+			r->ctx.params[0] = params[0];
+			r->ctx.params[1] = params[1];
+			scratch = s;
+		}
+	}
+	return route;
+}
+
 static void dispatch(struct req *r, const char *url, const char *method)
 {
 	struct xd_server *srv = r->srv;
@@ -315,30 +342,12 @@ static void dispatch(struct req *r, const char *url, const char *method)
 		return;
 	}
 
-	const struct xd_route *route = NULL;
-	bool path_known = false;
 	char allow[64] = "";
-	char *store = xmalloc(2 * strlen(url) + 8);
-	char *scratch = store;
-	for (size_t i = 0; i < xd_n_routes; i++) {
-		const char *params[2] = { NULL, NULL };
-		char *s = scratch;
-		if (!match(xd_routes[i].pattern, url, params, &s))
-			continue;
-		path_known = true;
-		if (strlen(allow) + strlen(xd_routes[i].method) + 3 < sizeof allow)
-			snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
-			         allow[0] ? ", " : "", xd_routes[i].method);
-		if (!route && strcmp(xd_routes[i].method, method) == 0) {
-			route = &xd_routes[i];
-			c->params[0] = params[0];
-			c->params[1] = params[1];
-			scratch = s;
-		}
-	}
+	char *store = NULL;
+	const struct xd_route *route = find_route(r, url, method, allow, sizeof allow, &store);
 	if (!route) {
 		free(store);
-		if (path_known) {
+		if (allow[0]) {
 			xd_reply_error(&c->reply, 405, "METHOD_NOT_ALLOWED", "%s is not allowed here; use %s",
 			               method, allow);
 			c->reply.allow = xstrdup(allow);

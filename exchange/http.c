@@ -451,14 +451,14 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 }
 
 /* The header is complete, nothing of the body read yet. */
-static enum MHD_Result on_header_done(struct req *r, const char *method)
+static enum MHD_Result on_header_done(struct req *r, const char *method, const char *version)
 {
 	char *m = xd_log_field(method, 24);
 	snprintf(r->method, sizeof r->method, "%s", m);
 	free(m);
 	r->header_done = true;
 	xd_conn_phase(r->conn, XD_PHASE_BODY);
-	if (xd_strict_request(r->conn, method, r->raw, &r->ctx.reply) == 0)
+	if (xd_strict_request(r->conn, method, version, r->raw, &r->ctx.reply) == 0)
 		return MHD_YES;
 	r->close = true;
 	r->state = R_DONE;
@@ -472,11 +472,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
 	struct xd_server *srv = cls;
 	struct req *r = *con_cls;
-	(void)version;
 	if (!r)
 		*con_cls = r = req_new(srv, conn, url);
 	if (!r->header_done)
-		return on_header_done(r, method);
+		return on_header_done(r, method, version);
 	if (r->state == R_DONE && r->close)
 		return MHD_YES;   /* refused: the body is not read */
 	if (*upload_size) {

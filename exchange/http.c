@@ -758,6 +758,17 @@ void xd_server_stop(struct xd_server **sp)
 		MHD_stop_daemon(s->tcp);
 	if (s->unx)
 		MHD_stop_daemon(s->unx);
+	struct xd_guard *gs[2] = { s->g_tcp, s->g_unx };
+	for (int i = 0; i < 2 && !s->cfg.quiet; i++) {
+		uint64_t refused, cut_h, cut_b;
+		if (!gs[i])
+			continue;
+		xd_guard_stats(gs[i], &refused, &cut_h, &cut_b);
+		if (refused || cut_h || cut_b)
+			fprintf(stderr, "gpuxd: %s: %" PRIu64 " connections refused at the caps, %" PRIu64
+			        " cut at the header deadline, %" PRIu64 " at the body deadline\n",
+			        i == 0 ? "tcp" : "unix", refused, cut_h, cut_b);
+	}
 	xd_guard_free(&s->g_tcp);
 	xd_guard_free(&s->g_unx);
 	if (s->tcp_fd >= 0)

@@ -325,6 +325,10 @@ void xd_conn_phase(struct MHD_Connection *conn, enum xd_phase p);
  * 0, or -1 when max_streams (or max_streams_per_addr) is reached: the
  * handler then answers 503 TOO_MANY_STREAMS. Idempotent. */
 int xd_conn_stream(struct MHD_Connection *conn);
+/* Until its handler calls xd_conn_stream, a connection counts as a request
+ * connection: a benchmark that opens N streams at once from one address
+ * needs N <= --max-connections-per-addr (default 128), or more addresses
+ * (any of 127.0.0.0/8), or that flag raised. */
 /* Counters since start: connections refused at accept, cut at the header
  * deadline, cut at the body deadline. */
 void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body);

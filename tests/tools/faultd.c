@@ -388,6 +388,20 @@ static void reply_huge_header(int fd)
 	buf_free(&h);
 }
 
+/* The faults that take a function of their own; false for another mode. */
+static bool extra_fault(int fd)
+{
+	if (strcmp(mode, "hang") == 0)
+		hang(fd);
+	else if (strcmp(mode, "503-date") == 0)
+		reply_503_date(fd);
+	else if (strcmp(mode, "huge-header") == 0)
+		reply_huge_header(fd);
+	else
+		return false;
+	return true;
+}
+
 static void serve(int fd)
 {
 	struct buf req = {0};
@@ -479,12 +493,8 @@ static void serve(int fd)
 	} else if (strcmp(mode, "reset") == 0) {
 		reset(fd);
 		fd = -1;
-	} else if (strcmp(mode, "hang") == 0) {
-		hang(fd);
-	} else if (strcmp(mode, "503-date") == 0) {
-		reply_503_date(fd);
-	} else if (strcmp(mode, "huge-header") == 0) {
-		reply_huge_header(fd);
+	} else if (extra_fault(fd)) {
+		/* hang, 503-date, huge-header */
 	} else if (strcmp(mode, "reset-order") == 0) {
 		struct buf resp = {0};
 		forward(&req, head_len, &resp);   /* the exchange commits it ... */

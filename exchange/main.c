@@ -38,7 +38,7 @@ static const char usage[] =
 	"  --ip-rate-limit N      requests/s per client address (default 1000; 0: off)\n"
 	"  --threads N            HTTP threads per listening socket (default 2)\n"
 	"  --quiet                no log line per request\n"
-	"  --topup-url URL        where customers top up (shown by gpux; not with --demo)\n"
+	"  --topup-url URL        where customers top up (gpux shows it on a real exchange)\n"
 	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details)\n"
 	"  --help, --version\n";
 

@@ -162,6 +162,34 @@ g keys list --read-only
 expect_eq "--read-only outside create: exit 2" "$rc" 2
 expect_eq "the key was never printed by any of these" "$(grep -c "$KEY" "$ALL")" 0
 
+# ---- the answer lost after the exchange created the account (tests/tools/faultd) --------------
+"$GPUX_BUILD/tests/faultd" --listen 127.0.0.1:0 --port-file "$TMPD/fport" --upstream "${GPUXD_URL#http://}" \
+  --mode reset-signup --log "$TMPD/flog" 2>>"$TMPD/faultd.err" &
+FPID=$!; at_exit "kill $FPID 2>/dev/null"
+wait_for test -s "$TMPD/fport" || fail "faultd starts"
+FURL="http://127.0.0.1:$(cat "$TMPD/fport")"
+HOME3="$TMPD/home3"; mkdir -p "$HOME3"
+n=$(accounts)
+XDG_CONFIG_HOME="$HOME3/.config" g signup --api "$FURL" --email fred@example.pt --country PT \
+  --currency EUR --role buyer --yes
+expect_eq "the answer to the signup lost: exit 1" "$rc" 1
+expect_match "... gpux says the account may exist" "$(cat "$TMPD/err")" "may have created the account without gpux hearing back"
+expect_eq "... (it does: the exchange committed it)" "$(accounts)" "$((n + 1))"
+check "... and no config file was written" test ! -e "$HOME3/.config/gpux/config"
+expect_eq "... nor a temporary file" "$(ls -A "$HOME3/.config/gpux" 2>/dev/null)" ""
+expect_match "... the signup was sent once (never retried)" "$(grep -c '^POST /v1/accounts' "$TMPD/flog")" "^1$"
+XDG_CONFIG_HOME="$HOME3/.config" g signup --api "$GPUXD_URL" --email fred@example.pt --country PT \
+  --currency EUR --role buyer --yes
+expect_match "signing up again says the address is registered" "$rc $(cat "$TMPD/err")" "^1 .*fred@example.pt has an account on this exchange already"
+kill "$FPID" 2>/dev/null
+
+# ---- a configured exchange, no key ----------------------------------------------------------------
+mkdir -p "$TMPD/home4/.config/gpux"
+printf 'api = %s\n' "$GPUXD_URL" >"$TMPD/home4/.config/gpux/config"
+XDG_CONFIG_HOME="$TMPD/home4/.config" g account
+expect_eq "gpux account with no key: exit 1" "$rc" 1
+expect_match "... it points to gpux signup" "$(cat "$TMPD/err")" "no API key is configured: open an account with gpux signup"
+
 # ---- the interactive signup in a real terminal --------------------------------------------------
 term() { # LANG-TAG HOME-DIR: gpux signup in tmux, the pane kept after it exits
   tmx kill-server 2>/dev/null

@@ -29,6 +29,8 @@
  *   reset-order    forwards POST /v1/orders to the upstream, waits for its
  *                  (committed) answer, then resets the connection instead of
  *                  passing the answer on; other requests are proxied
+ *   reset-signup   the same for POST /v1/accounts (the account is created,
+ *                  the client never hears of it)
  *
  * --log FILE gets one line per request: "METHOD PATH BODY" (never headers, so
  * never a key), and "FAULT <mode>" when the fault was applied.
@@ -260,7 +262,7 @@ static void serve(int fd)
 	size_t head_len = 0;
 	char method[16] = "", path[1024] = "";
 	const char *body;
-	bool is_order, fault;
+	bool is_order, is_signup, fault;
 
 	if (read_request(fd, &req, &head_len) != 0) {
 		close(fd);
@@ -270,12 +272,15 @@ static void serve(int fd)
 	sscanf(req.data, "%15s %1023s", method, path);
 	body = req.data + head_len;
 	is_order = strcmp(method, "POST") == 0 && strcmp(path, "/v1/orders") == 0;
+	is_signup = strcmp(method, "POST") == 0 && strcmp(path, "/v1/accounts") == 0;
 	if (log_file != NULL) {
 		fprintf(log_file, "%s %s %.*s\n", method, path, (int)(req.len - head_len), body);
 		fflush(log_file);
 	}
 	if (strcmp(mode, "reset-order") == 0)
 		fault = is_order && times != 0;
+	else if (strcmp(mode, "reset-signup") == 0)
+		fault = is_signup && times != 0;
 	else
 		fault = strcmp(mode, "proxy") != 0 && times != 0;
 	if (fault && times > 0)
@@ -337,7 +342,7 @@ static void serve(int fd)
 	} else if (strcmp(mode, "reset") == 0) {
 		reset(fd);
 		fd = -1;
-	} else if (strcmp(mode, "reset-order") == 0) {
+	} else if (strcmp(mode, "reset-order") == 0 || strcmp(mode, "reset-signup") == 0) {
 		struct buf resp = {0};
 		forward(&req, head_len, &resp);   /* the exchange commits it ... */
 		buf_free(&resp);

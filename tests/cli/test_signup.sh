@@ -224,11 +224,12 @@ expect_eq "... not on the screen" "$(tui_screen | grep -c gpux_)" 0
 term pt-PT "$TMPD/t-pt"
 check "pt-PT: it asks in Portuguese" tui_wait "Endereço de e-mail:"
 tui_keys "dora@example.pt" Enter
-tui_keys "xx" Enter
+tui_wait "País, duas letras" && tui_keys "xx" Enter
 check "pt-PT: an unknown country, in Portuguese" tui_wait '«xx» não é um país'
 tui_keys "PT" Enter
 check "pt-PT: the VAT rate" tui_wait "IVA de 23"
-tui_keys Enter "cliente" Enter
+tui_wait "Moeda \(" && tui_keys Enter
+tui_wait "Papel:" && tui_keys "cliente" Enter
 check "pt-PT: an unknown role is refused, listing the roles in Portuguese" tui_wait '«cliente» não é um papel; aceites: comprador, vendedor, ambos'
 tui_keys "comprador" Enter
 check "pt-PT: the question" tui_wait "Criar esta conta\? \[y/N\]"
@@ -238,7 +239,10 @@ check "pt-PT: exit 0" tui_wait "rc=0"
 
 # the exchange killed while the user answers: nothing created, no config written
 term en "$TMPD/t-kill"
-tui_keys "eva@example.pt" Enter "PT" Enter Enter "buyer" Enter
+tui_wait "E-mail address:" && tui_keys "eva@example.pt" Enter
+tui_wait "Country, two letters" && tui_keys "PT" Enter
+tui_wait "Currency \(" && tui_keys Enter
+tui_wait "Role:" && tui_keys "buyer" Enter
 check "killed during signup: at the question" tui_wait "Create this account\?"
 n=$(accounts)
 kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null

@@ -135,7 +135,10 @@ GPUX_API_KEY=$RK g order buy h200 --gpus 1 --hours 1 --limit 0.5 --yes
 expect_eq "... but an order is refused: exit 1" "$rc" 1
 expect_match "... by the exchange, 403 KEY_SCOPE" "$(cat "$TMPD/err")" "KEY_SCOPE"
 expect_eq "... and nothing was placed" "$(sqlite3 -readonly "$GPUXD_DB" "SELECT count(*) FROM orders WHERE account = $ACC")" 0
-L=pt-PT GPUX_API_KEY=$RK g cancel 1
+g order buy h200 --gpus 1 --hours 1 --limit 0.5 --yes
+expect_eq "once the operator credited the top-up, the signup's key places an order: exit 0" "$rc" 0
+expect_eq "... it rests on the book" "$(sqlite3 -readonly "$GPUXD_DB" "SELECT count(*) FROM orders WHERE account = $ACC AND status = 'open'")" 1
+L=pt-PT GPUX_API_KEY=$RK g cancel "$(sqlite3 -readonly "$GPUXD_DB" "SELECT id FROM orders WHERE account = $ACC")"
 expect_match "... nor a cancel, said in the user's language" "$rc $(cat "$TMPD/err")" "^1 .*esta chave da API é só de leitura"
 GPUX_API_KEY=$RK g keys revoke "$RID"
 expect_match "a read-only key cannot revoke keys" "$rc $(cat "$TMPD/err")" "^1 .*read-only key"

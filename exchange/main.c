@@ -58,7 +58,7 @@ static const char usage[] =
 	"  --idle-exit S          exit after S seconds without any connection (default 0:\n"
 	"                         never); the local demo exchange of gpux runs with 600\n"
 	"  --pid-file PATH        write the process id there; removed at exit\n"
-	"  --topup-url URL        where customers top up (shown by gpux; not with --demo)\n"
+		"  --topup-url URL        where customers top up (gpux shows it on a real exchange)\n"
 	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details)\n"
 	"  --help, --version\n";
 

@@ -21,11 +21,11 @@
  *            figures: breakdown, GPUs needed, cost).
  *
  * Sorting is by any column, ascending or descending, with unknown values
- * LAST in both directions and ties broken by GPU name then id, so the order
- * is a total, stable function of the data. The sort, filter, job and prices
- * are state of the table: changing one keeps the others (re-sorting after a
- * price update), and view_find() gives a GPU's new position so a cursor can
- * stay on it.
+ * LAST in both directions and ties broken by GPU name, id, then catalogue
+ * order, so the order is a total, stable function of the data. The sort,
+ * filter, job and prices are state of the table: changing one keeps the
+ * others (re-sorting after a price update), and view_find() gives a GPU's
+ * new position so a cursor can stay on it.
  *
  * Ownership: the table owns every string in it; it borrows the catalogue
  * (which must outlive it), and its cells point into both: into the
@@ -226,8 +226,9 @@ void view_set_job(struct view_table *t, const struct fit_job *job);
 int view_column_index(const struct view_table *t, const char *id);
 
 /* Sort the rows by column col (0..n_columns-1; -1 = catalogue order),
- * ascending or descending. Unknown values last either way; ties by GPU name,
- * then id. Clears sort_cheapest. */
+ * ascending or descending. Unknown values last either way; ties by GPU name
+ * (case-insensitively, then exactly), then id, then catalogue order. Clears
+ * sort_cheapest. */
 void view_sort(struct view_table *t, int col, bool desc);
 
 /* Sort by the job's hourly cost (GPUs it runs on × best ask) among the GPUs

@@ -718,7 +718,7 @@ bool tui_ff_set_text(struct tui_ff *ff, enum tui_ff_id id, const char *text)
 	return reread(ff);
 }
 
-/* issue 8 (tui/lang.c): a number typed with the old decimal separator takes
+/* The language changed (tui/lang.c): a number typed with the old decimal separator takes
  * the new one ("7,5" becomes "7.5" in English, where "7,5" is refused); the
  * model field only when it reads as a size (never "Llama 3.1 70B"),
  * elsewhere a separator between two digits. */

@@ -270,7 +270,7 @@ static void ask_stop(struct tui *t)
 			 (long long)r->gpus, tp_gpu_name(t, r->gpu), p, (long long)r->hours_billed,
 			 (long long)r->hours, billed, (long long)left, back);
 	title = xasprintf(_("Stop rental %lld now?"), (long long)r->id);
-	tp_dialog(t, TD_STOP, r->id, title, text, _("y or Enter: stop it · any other key: keep it"));
+	tp_dialog(t, TD_STOP, r->id, title, text, _("y or Enter: stop it · any other key: keep it"), false);
 	free(title);
 	free(text);
 	free(p);
@@ -278,14 +278,21 @@ static void ask_stop(struct tui *t)
 	free(back);
 }
 
+enum { RK_STOP = 1 };
+
 static const struct wbinding rentals_bindings[] = {
-	{ 'x', 1, N_("Stop the rental under the cursor early (asks first)") },
-	{ WKEY_DELETE, 1, N_("Stop the rental under the cursor early (asks first)") },
+	{ 'x', RK_STOP, N_("Stop the rental under the cursor early (asks first)") },
+	{ WKEY_DELETE, RK_STOP, N_("Stop the rental under the cursor early (asks first)") },
 };
 
 static unsigned rentals_event(struct tui *t, const struct wevent *ev)
 {
-	if (ev->type == WEV_KEY && (ev->key == 'x' || ev->key == WKEY_DELETE)) {
+	const struct wbinding *b = ev->type != WEV_KEY ? NULL
+		: wbinding_find(rentals_bindings, sizeof rentals_bindings / sizeof rentals_bindings[0],
+				ev->key);
+
+	switch (b != NULL ? b->action : 0) {
+	case RK_STOP:
 		ask_stop(t);
 		return W_HANDLED | W_REDRAW;
 	}

@@ -499,30 +499,20 @@ static void run_loop(struct tui *t)
 	}
 }
 
-int tui_run(const struct tui_options *o)
+/* What every session needs before it has a terminal: the options, the
+ * settings file, the exchange. */
+static void session_init(struct tui *t, const struct tui_options *o)
 {
-	struct tui tui, *t = &tui;
-	const char *term = getenv("TERM");
-	bool utf8;
 	char *cause = NULL;
 
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return refuse(_("the interactive screen needs a terminal, and input or output is "
-				"not one"));
-	if (term == NULL || term[0] == '\0' || strcmp(term, "dumb") == 0)
-		return refuse(_("the interactive screen needs a terminal that can move the cursor "
-				"(TERM is unset or \"dumb\")"));
 	memset(t, 0, sizeof *t);
 	t->opts = *o;
 	t->o = &t->opts; /* lang.c changes t->opts.lang */
 	t->cat = o->catalog;
-	utf8 = pick_ctype();
-	t->ascii = o->ascii || !utf8;
 	if (o->config_path != NULL)
 		t->conf_path = o->config_path[0] != '\0' ? xstrdup(o->config_path) : NULL;
 	else
 		t->conf_path = api_conf_path();
-
 	/* the exchange first: the local demo exchange may take a while to start */
 	if (o->client != NULL) {
 		t->api = o->client;
@@ -534,6 +524,51 @@ int tui_run(const struct tui_options *o)
 			free(cause);
 		}
 	}
+}
+
+void tui_session_init(struct tui *t, const struct tui_options *o)
+{
+	session_init(t, o);
+	t->ascii = o->ascii;
+}
+
+void tui_session_start(struct tui *t)
+{
+	tui_market_init(t);
+	t->status = wstatus_new(&t->ui);
+	tui_push(t, tui_browse_new(t));
+	t->need_layout = true;
+}
+
+int tui_session_frame(struct tui *t)
+{
+	int64_t now = util_now_ms();
+	int timeout = tick(t, now);
+
+	frame(t, now);
+	return timeout;
+}
+
+void tui_session_end(struct tui *t)
+{
+	free_all(t);
+}
+
+int tui_run(const struct tui_options *o)
+{
+	struct tui tui, *t = &tui;
+	const char *term = getenv("TERM");
+	bool utf8;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return refuse(_("the interactive screen needs a terminal, and input or output is "
+				"not one"));
+	if (term == NULL || term[0] == '\0' || strcmp(term, "dumb") == 0)
+		return refuse(_("the interactive screen needs a terminal that can move the cursor "
+				"(TERM is unset or \"dumb\")"));
+	session_init(t, o);
+	utf8 = pick_ctype();
+	t->ascii = o->ascii || !utf8;
 	if (pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
 		int rc = refuse(strerror(errno));
 		free_all(t);
@@ -551,10 +586,7 @@ int tui_run(const struct tui_options *o)
 		free_all(t);
 		return rc;
 	}
-	tui_market_init(t);
-	t->status = wstatus_new(&t->ui);
-	tui_push(t, tui_browse_new(t));
-	t->need_layout = true;
+	tui_session_start(t);
 	run_loop(t);
 	teardown_terminal(t);
 	free_all(t);

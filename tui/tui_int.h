@@ -124,6 +124,16 @@ void tui_redraw_all(struct tui *t);
  * global keys. For a click on an F-key bar, which stands for its key. */
 unsigned tui_feed_event(struct tui *t, const struct wevent *ev);
 
+/* A session without tui_run's terminal (the screen harness, tui/harness.c):
+ * init takes the options and makes the exchange client; start (once curses
+ * is set up and t->ui resolved) makes the market feed, the status bar and
+ * the bottom screen; frame runs one tick and one frame and returns the poll
+ * timeout (ms, -1 none); end frees everything. */
+void tui_session_init(struct tui *t, const struct tui_options *o);
+void tui_session_start(struct tui *t);
+int tui_session_frame(struct tui *t);
+void tui_session_end(struct tui *t);
+
 /* ---- browse.c, keys.c: the browse tables, the bottom screen ---- */
 struct tui_screen *tui_browse_new(struct tui *t);
 

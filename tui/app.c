@@ -355,22 +355,44 @@ static void mouse_event(struct tui *t)
 	tui_feed_event(t, &ev);
 }
 
+enum { KEY_BATCH = 256 };
+
+/* Keys as read, then decoded: an escape sequence curses left undecoded
+ * (its terminal description does not name it) is decoded here or
+ * swallowed whole (widgets/keys.c), never replayed as keys. */
 static void read_keys(struct tui *t)
 {
-	for (int i = 0; i < 256 && !t->quit; i++) {
-		wint_t ch;
-		int rc = wget_wch(t->inwin, &ch);
-		if (rc == ERR)
-			break;
-		if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
+	wint_t ch[KEY_BATCH];
+	int rc[KEY_BATCH];
+	wkey k[KEY_BATCH];
+	size_t n = 0;
+
+	while (n < KEY_BATCH && (rc[n] = wget_wch(t->inwin, &ch[n])) != ERR) {
+		k[n] = rc[n] == KEY_CODE_YES && (ch[n] == KEY_MOUSE || ch[n] == KEY_RESIZE)
+			? WKEY_NONE : wkey_from_curses(rc[n], ch[n]);
+		n++;
+	}
+	for (size_t i = 0; i < n && !t->quit; i++) {
+		wkey key;
+		size_t used;
+
+		if (rc[i] == KEY_CODE_YES && ch[i] == KEY_MOUSE) {
 			mouse_event(t);
 			continue;
 		}
-		if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
+		if (rc[i] == KEY_CODE_YES && ch[i] == KEY_RESIZE) {
 			tui_relayout(t);
 			continue;
 		}
-		struct wevent ev = { .type = WEV_KEY, .key = wkey_from_curses(rc, ch) };
+		used = k[i] == WKEY_ESC ? wkey_decode_escape(k + i, n - i, &key) : 0;
+		if (used > 0) {
+			i += used - 1;
+			if (key == WKEY_NONE)
+				continue;
+		} else {
+			key = k[i];
+		}
+		struct wevent ev = { .type = WEV_KEY, .key = key };
 		tui_feed_event(t, &ev);
 	}
 }

@@ -322,7 +322,9 @@ static void orders_shown(struct tui *t, bool on)
 
 static void orders_fkeys(struct tui *t, struct wfkeys *k)
 {
-	wfkeys_add(k, 'x', "x", _("Cancel"));
+	/* TRANSLATORS: F-key bar, x cancels the order under the cursor: the
+	 * verb of "Order 12 cancelled" (de "Stornieren", not "Abbrechen") */
+	wfkeys_add(k, 'x', "x", C_("fkey", "Cancel order"));
 	wfkeys_add(k, 'R', "R", _("Rentals"));
 	wfkeys_add(k, 'a', "a", _("Account"));
 	wfkeys_add(k, WKEY_ESC, "Esc", _("Back"));

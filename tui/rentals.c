@@ -239,7 +239,7 @@ static void ask_stop(struct tui *t)
 {
 	struct tp_rentals *s = rentals(t);
 	const struct api_rental *r = find(s, tp_table_key(s->l.table, &s->l.grid));
-	char *text, *title, *p, *billed, *back;
+	char *text, *title, *p, *billed, *back, *begun, *rest;
 	int64_t left;
 
 	if (r == NULL) {
@@ -264,11 +264,19 @@ static void ask_stop(struct tui *t)
 	p = tp_usd(t, r->price_cents);
 	billed = tp_money(t, r->billed_minor, r->currency);
 	back = tp_money(t, left * r->hourly_minor, r->currency);
-	text = xasprintf(_("%lld × %s at %s per GPU-hour: %lld of %lld hours have begun and stay "
-			   "billed (%s); the other %lld hours, %s, come back to your available "
-			   "balance."),
-			 (long long)r->gpus, tp_gpu_name(t, r->gpu), p, (long long)r->hours_billed,
-			 (long long)r->hours, billed, (long long)left, back);
+	begun = xasprintf(P_("%lld of %lld hours has begun and stays billed (%s)",
+			     "%lld of %lld hours have begun and stay billed (%s)",
+			     (unsigned long)r->hours_billed),
+			  (long long)r->hours_billed, (long long)r->hours, billed);
+	rest = xasprintf(P_("the other %lld hour, %s, comes back to your available balance.",
+			    "the other %lld hours, %s, come back to your available balance.",
+			    (unsigned long)left),
+			 (long long)left, back);
+	/* TRANSLATORS: "2 × H200 at $4.19 per GPU-hour: 1 of 3 hours has begun …; the other …" */
+	text = xasprintf(_("%lld × %s at %s per GPU-hour: %s; %s"), (long long)r->gpus,
+			 tp_gpu_name(t, r->gpu), p, begun, rest);
+	free(begun);
+	free(rest);
 	title = xasprintf(_("Stop rental %lld now?"), (long long)r->id);
 	tp_dialog(t, TD_STOP, r->id, title, text, _("y or Enter: stop it · any other key: keep it"), false);
 	free(title);

@@ -13,8 +13,9 @@
  * Which columns a tab shows, and in which order, is a list of column ids
  * (remembered in the config file); the GPU column is always first, and
  * "your model" columns (fit panel) follow it whenever the view has them; the
- * price, what a buyer compares first, is always last and stays pinned at the
- * right edge while the others scroll (the GPU column's twin on the left).
+ * price, what a buyer compares first, is last unless the user moved it, and
+ * while it is last it stays pinned at the right edge while the others scroll
+ * (the GPU column's twin on the left).
  *
  * When columns are hidden the GPU column earns its width: the table cuts it
  * to a share of the terminal, and the formatter cuts the architecture first
@@ -197,15 +198,8 @@ static void compute_vis(struct tui_tab *tb)
 		if (!dup)
 			tb->vis[n++] = (size_t)i;
 	}
-	/* the price last, whatever the order chosen (it is pinned there) */
-	for (size_t j = 0; j + 1 < n; j++) {
-		if (v->columns[tb->vis[j]].kind == VIEW_COL_PRICE) {
-			size_t p = tb->vis[j];
-			memmove(&tb->vis[j], &tb->vis[j + 1], (n - j - 1) * sizeof *tb->vis);
-			tb->vis[n - 1] = p;
-			break;
-		}
-	}
+	/* the order chosen is the order shown: a price moved off the end
+	 * scrolls with the others (it is pinned only where it is last) */
 	tb->n_vis = n;
 }
 

@@ -83,6 +83,8 @@ struct tp_form {
 
 	/* the order being placed */
 	uint64_t place_req;
+	int64_t place_sent_ms;      /* when it was sent (its note counts the seconds) */
+	long place_secs_shown;
 	char *coid;
 	struct api_order_req placing;
 	char *placing_gpu;
@@ -559,6 +561,8 @@ static void place(struct tui *t)
 	if (t->trade->market != NULL)
 		f->placing_ctx.opens_at = t->trade->market->opens_at;
 	f->place_req = api_order_place_start(t->api, &f->placing, on_place, t);
+	f->place_sent_ms = util_now_ms();
+	f->place_secs_shown = 0;
 	set_note(f, _("Sending the order to the exchange…"), WR_DIM);
 }
 
@@ -1268,6 +1272,27 @@ static unsigned form_event(struct tui *t, const struct wevent *ev)
 	return W_HANDLED | (r & W_REDRAW);
 }
 
+/* While the order is on its way its note says for how long (the client
+ * retries it under the same client_order_id: it is placed once). */
+static void sending_clock(struct tui *t, struct tp_form *f, int64_t now, int64_t *next)
+{
+	long secs = (long)((now - f->place_sent_ms) / 1000);
+	int64_t tick = f->place_sent_ms + (int64_t)(secs + 1) * 1000;
+
+	if (secs >= 1 && secs != f->place_secs_shown) {
+		char *n = xasprintf(P_("Sending the order to the exchange… %ld s (it is placed once, "
+				       "even when sent again)",
+				       "Sending the order to the exchange… %ld s (it is placed once, "
+				       "even when sent again)", (unsigned long)secs), secs);
+		f->place_secs_shown = secs;
+		set_note(f, n, WR_DIM);
+		free(n);
+		tp_form_ops.rebuild(t);
+	}
+	if (*next < 0 || tick < *next)
+		*next = tick;
+}
+
 static void form_tick(struct tui *t, int64_t now, int64_t *next)
 {
 	struct tp_form *f = form(t);
@@ -1275,6 +1300,8 @@ static void form_tick(struct tui *t, int64_t now, int64_t *next)
 
 	if (f == NULL || f->gpu == NULL)
 		return;
+	if (f->place_req != 0)
+		sending_clock(t, f, now, next);
 	if (f->book_req == 0 && now >= f->book_next) {
 		f->book_next = now + TP_BOOK_MS;
 		f->book_req = api_book_start(t->api, f->gpu, TF_BOOK_DEPTH, on_book, t);

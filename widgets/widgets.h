@@ -650,11 +650,12 @@ struct wchecklist {
 
 enum wcheck_action {
 	WCHECK_UP = 1, WCHECK_DOWN, WCHECK_TOGGLE, WCHECK_MOVE_UP, WCHECK_MOVE_DOWN,
-	WCHECK_ACCEPT, WCHECK_CANCEL,
+	WCHECK_ACCEPT, WCHECK_CANCEL, WCHECK_FIRST, WCHECK_LAST,
 };
 
-/* A list of items with check boxes: ↑↓ move, Space toggles, [ and ] (or
- * K/J) move the item up/down, Enter accepts, Esc cancels. Items copied. */
+/* A list of items with check boxes: ↑↓ move, Home/End (g/G) jump to the
+ * first/last, Space toggles, [ and ] (or K/J) move the item up/down, Enter
+ * accepts, Esc cancels. Items copied. */
 struct wchecklist *wchecklist_new(const struct wui *ui, const char *title, const char *hint,
 				  const struct wcheck_item *items, size_t n);
 void wchecklist_free(struct wchecklist **c);

@@ -22,6 +22,7 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
+#include "tui/browse.h"
 #include "tui/harness.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
@@ -365,6 +366,60 @@ static void test_stale_reason_counts(void **state)
 	tui_harness_free(&h);
 }
 
+static bool has_col(const struct tui_tab *tb, const char *id)
+{
+	for (size_t i = 0; i < tb->n_col_ids; i++)
+		if (strcmp(tb->col_ids[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* The column chooser: End reaches the last column (the price), Home the
+ * first; a price moved up the list is shown where it was put, not pinned
+ * back at the right edge. */
+static void test_column_chooser_order(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 35, 200);
+	struct tui *t = tui_harness_tui(h);
+	struct tui_browse *b = (struct tui_browse *)t->stack[0];
+	struct tui_tab *tb = &b->tab[b->cur];
+	size_t before = tb->n_col_ids;
+	char *head;
+
+	(void)state;
+	expect_on_screen(h, "Price/h");
+	assert_true(has_col(tb, "price"));
+	assert_string_equal(tb->col_ids[before - 1], "price");
+	/* End, Space: the last entry (the price) hidden */
+	tui_harness_key(h, 'c');
+	assert_string_equal(tui_harness_top(h), "overlay");
+	tui_harness_key(h, WKEY_END);
+	tui_harness_key(h, ' ');
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "browse");
+	assert_int_equal(tb->n_col_ids, before - 1);
+	assert_false(has_col(tb, "price"));
+	/* shown again (last), then Home, End, K: one place up */
+	tui_harness_key(h, 'c');
+	tui_harness_key(h, WKEY_END);
+	tui_harness_key(h, ' ');
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tb->col_ids[before - 1], "price");
+	tui_harness_key(h, 'c');
+	tui_harness_key(h, WKEY_HOME);
+	tui_harness_key(h, WKEY_END);
+	tui_harness_key(h, 'K');
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tb->col_ids[before - 2], "price");
+	assert_int_not_equal(tb->view->columns[tb->vis[tb->n_vis - 1]].kind, VIEW_COL_PRICE);
+	head = tui_harness_row(h, 1);
+	assert_true(strlen(head) > strlen("Price/h"));
+	assert_string_not_equal(head + strlen(head) - strlen("Price/h"), "Price/h");
+	assert_non_null(strstr(head, "Price/h"));
+	free(head);
+	tui_harness_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_dialog_survives_a_shrink),
 		cmocka_unit_test(test_help_scrolls_then_closes),
 		cmocka_unit_test(test_account_and_orders_pages),
+		cmocka_unit_test(test_column_chooser_order),
 		cmocka_unit_test(test_stale_reason_counts),
 	};
 

@@ -34,6 +34,8 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
+static void publish_sel(struct tui_browse *b);
+
 static struct tui_tab *cur_tab(struct tui_browse *b)
 {
 	return &b->tab[b->cur];
@@ -320,6 +322,7 @@ void browse_lang_changed(struct tui_browse *b)
 	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
 	browse_refresh_table(b, false);
 	wtable_set_scroll(b->table, b->tab[b->cur].scroll);
+	publish_sel(b);
 }
 
 void browse_free(struct tui_browse *b)
@@ -334,6 +337,7 @@ void browse_free(struct tui_browse *b)
 	}
 	free(b->tab);
 	b->tab = NULL;
+	b->base.t->sel.view = NULL;
 	wtable_free(&b->table);
 	wtabs_free(&b->tabs);
 	wfkeys_free(&b->fkeys);
@@ -601,10 +605,21 @@ static void pull_flashes(struct tui_browse *b, int64_t now)
 	}
 }
 
-void browse_recalc(struct tui_browse *b, int64_t now)
+/* The cursor, for the screens above (t->sel); again whenever a view is
+ * made or freed, so it never points at a freed view. */
+static void publish_sel(struct tui_browse *b)
 {
 	struct tui *t = b->base.t;
 	struct tui_tab *tb = cur_tab(b);
+
+	t->sel.view = tb->view;
+	t->sel.row = tb->view != NULL && b->table != NULL && b->table->sel < tb->view->n_shown
+		? b->table->sel : 0;
+}
+
+void browse_recalc(struct tui_browse *b, int64_t now)
+{
+	struct tui *t = b->base.t;
 
 	if (b->market_seen != t->m.gen) {
 		b->market_seen = t->m.gen;
@@ -612,8 +627,7 @@ void browse_recalc(struct tui_browse *b, int64_t now)
 	}
 	pull_job(b);
 	pull_flashes(b, now);
-	t->sel.view = tb->view;
-	t->sel.row = tb->view != NULL && b->table->sel < tb->view->n_shown ? b->table->sel : 0;
+	publish_sel(b);
 }
 
 void browse_sort_cheapest(struct tui_browse *b)

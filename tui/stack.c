@@ -212,12 +212,14 @@ static unsigned offer(struct tui *t, struct tui_screen *s, const struct wevent *
 unsigned tui_stack_event(struct tui *t, const struct wevent *ev)
 {
 	struct tui_screen *top = tui_top(t), *focus = tui_focused(t);
+	bool modal;
 	unsigned r;
 
 	if (top == NULL)
 		return W_IGNORED;
+	modal = (top->cls->flags & TS_MODAL) != 0; /* before the handler: it may close top */
 	r = offer(t, top, ev);
-	if ((r & W_HANDLED) || (top->cls->flags & TS_MODAL) || (r & W_CLOSE))
+	if ((r & (W_HANDLED | W_CLOSE)) || modal)
 		return r; /* keys an overlay does not use go to the global keys only */
 	if (focus != NULL && focus != top && index_of(t, focus) != SIZE_MAX) {
 		r |= offer(t, focus, ev);

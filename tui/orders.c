@@ -131,8 +131,8 @@ static void orders_rebuild(struct tui *t)
 	}
 	tp_table_reload(s->l.table, &s->l.grid, key);
 
-	tpanel_begin(s->l.head);
-	c = tpanel_add(s->l.head);
+	wpanel_begin(s->l.head);
+	c = wpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
 	tp_balance_line(t, c);
 	if (s->open != NULL) {
@@ -140,7 +140,7 @@ static void orders_rebuild(struct tui *t)
 		wcells_add(c, x, WR_NORMAL, 0);
 		free(x);
 	}
-	c = tpanel_add(s->l.head);
+	c = wpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
 	if (s->l.note != NULL)
 		wcells_add(c, s->l.note, s->l.note_role, 0);
@@ -154,7 +154,7 @@ static void orders_rebuild(struct tui *t)
 		wcells_add(c, _("x cancels the resting order under the cursor"), WR_DIM, 0);
 	else
 		wcells_add(c, _("No resting order: recent done ones are listed (dim)."), WR_DIM, 0);
-	tpanel_commit(s->l.head);
+	wpanel_commit(s->l.head);
 }
 
 static void on_list(struct tui *t, struct api_orders **slot, struct api_orders *r,
@@ -265,20 +265,27 @@ static void ask_cancel(struct tui *t)
 				 (long long)o->gpus);
 	}
 	title = xasprintf(_("Cancel order %lld?"), (long long)o->id);
-	tp_dialog(t, TD_CANCEL, o->id, title, text, _("y or Enter: cancel it · any other key: keep it"));
+	tp_dialog(t, TD_CANCEL, o->id, title, text, _("y or Enter: cancel it · any other key: keep it"), false);
 	free(title);
 	free(text);
 	free(line);
 }
 
+enum { OK_CANCEL = 1 };
+
 static const struct wbinding orders_bindings[] = {
-	{ 'x', 1, N_("Cancel the resting order under the cursor (asks first)") },
-	{ WKEY_DELETE, 1, N_("Cancel the resting order under the cursor (asks first)") },
+	{ 'x', OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
+	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
 };
 
 static unsigned orders_event(struct tui *t, const struct wevent *ev)
 {
-	if (ev->type == WEV_KEY && (ev->key == 'x' || ev->key == WKEY_DELETE)) {
+	const struct wbinding *b = ev->type != WEV_KEY ? NULL
+		: wbinding_find(orders_bindings, sizeof orders_bindings / sizeof orders_bindings[0],
+				ev->key);
+
+	switch (b != NULL ? b->action : 0) {
+	case OK_CANCEL:
 		ask_cancel(t);
 		return W_HANDLED | W_REDRAW;
 	}
@@ -315,7 +322,9 @@ static void orders_shown(struct tui *t, bool on)
 
 static void orders_fkeys(struct tui *t, struct wfkeys *k)
 {
-	wfkeys_add(k, 'x', "x", _("Cancel"));
+	/* TRANSLATORS: F-key bar, x cancels the order under the cursor: the
+	 * verb of "Order 12 cancelled" (de "Stornieren", not "Abbrechen") */
+	wfkeys_add(k, 'x', "x", C_("fkey", "Cancel order"));
 	wfkeys_add(k, 'R', "R", _("Rentals"));
 	wfkeys_add(k, 'a', "a", _("Account"));
 	wfkeys_add(k, WKEY_ESC, "Esc", _("Back"));

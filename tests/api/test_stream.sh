@@ -55,7 +55,8 @@ faultd sse-404
 out=$(probe "$FURL" quotes 1000 3)
 expect_match "a server that does not stream is polled" "$out" '^state polling'
 expect_match "the polled /v1/quotes arrive as quotes snapshots" "$out" 'event snapshot quotes seq=7 prev=-1 quotes=1 .*polled=1'
-expect_eq "polling: /v1/quotes every 2 s, not more" "$(grep -c '^GET /v1/quotes' "$TMPD/flog")" "2"
+expect_match "polling: /v1/quotes every 2 s (one or two in 3 s), not more" \
+  "$(grep -c '^GET /v1/quotes' "$TMPD/flog")" '^[12]$'
 
 # --- gpux watch against a real gpuxd -----------------------------------------------------
 ADMIN=stream-test-admin-key-0123456789

@@ -973,3 +973,12 @@ void api_run_until_done(struct api_client *c, uint64_t id, const bool *done)
 	free(fds);
 	(void)id;
 }
+
+void api_client_transport(const struct api_client *c, const char **base, const char **unix_path,
+			  bool *insecure, long *connect_ms)
+{
+	*base = c->base;
+	*unix_path = c->unix_path;
+	*insecure = c->insecure;
+	*connect_ms = c->connect_ms;
+}

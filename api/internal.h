@@ -70,6 +70,11 @@ uint64_t api_call_start(struct api_client *c, struct api_req *req);
 struct api_error *api_error_from_reply(long status, const char *data, size_t len,
 				       const char *request_id_header);
 
+/* How the client reaches the exchange (for api/stream.c's own transfers):
+ * the base URL ("http://localhost" for a Unix socket), the socket path or
+ * NULL, --insecure, the connect timeout. Borrowed. */
+void api_client_transport(const struct api_client *c, const char **base, const char **unix_path,
+			  bool *insecure, long *connect_ms);
 /* ---- classifying an ended attempt (api/client.c) -------------------------------
  * Pure: from the facts of one ended try to what it means. The client then
  * builds the error in words, retries (within the deadline), or, for an order
@@ -192,7 +197,19 @@ const cJSON *api_json_object(const cJSON *obj, const char *path, const char *nam
 char *api_json_path(const char *path, const char *name);
 char *api_json_index(const char *path, const char *name, size_t i);
 
-/* ---- decoders and frees of the reply types (api/wire.c) ---------------------- */
+/* Decode the array member `name` of o (path names o) into a new array of
+ * elements of `size` bytes (zeroed, one spare): each element must be an
+ * object and is decoded by item(element, "path.name[i]", dst, i, ctx, cause).
+ * 0 with *v and *n, or -1 and *cause; on failure *n counts the elements
+ * touched (the failed one too), so the caller's free releases them. */
+typedef int (*api_item_fn)(const cJSON *it, const char *path, void *dst, size_t i, void *ctx,
+			   char **cause);
+int api_dec_list(const cJSON *o, const char *path, const char *name, size_t size,
+		 api_item_fn item, void *ctx, void **v, size_t *n, char **cause);
+
+/* ---- decoders and frees of the reply types (api/wire*.c) --------------------- */
+int api_dec_candles(const cJSON *root, long status, void **out, char **cause);
+void api_free_candles(void *reply);
 int api_dec_market(const cJSON *root, long status, void **out, char **cause);
 int api_dec_gpus(const cJSON *root, long status, void **out, char **cause);
 int api_dec_workloads(const cJSON *root, long status, void **out, char **cause);

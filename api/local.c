@@ -559,7 +559,11 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 		l->started = true;
 		deadline = util_now_ms() + START_WAIT_MS;
 		while (!(api_local_socket_alive(l->socket_path) && exchange_answers(l->url, 2000))) {
-			struct timespec ts = {0, 50 * 1000 * 1000};
+			/* gpuxd listens within some 20 ms: look every millisecond at
+			 * first (a connect to a Unix socket costs microseconds), then
+			 * every 20 ms */
+			long wait_ms = util_now_ms() + START_WAIT_MS - deadline < 500 ? 1 : 20;
+			struct timespec ts = {0, wait_ms * 1000 * 1000};
 			if (util_now_ms() > deadline ||
 			    (l->pid > 0 && kill(l->pid, 0) != 0 && errno == ESRCH)) {
 				t = log_tail(l->log_path);

@@ -79,6 +79,22 @@ const struct cli_command cli_commands[] = {
 	 N_("AMOUNT: in your account's currency, as you write it: 500 or 500.00 (500,00 in\n"
 	    "languages with a decimal comma). Only demo exchanges take deposits from gpux.\n"
 	    "csv and json: amount_minor and the balances, in minor units of the currency.")},
+	/* ---- market data (cli/cmd_market.c) ------------------------------------------ */
+	{"trades", cli_cmd_trades, "GPU", N_("the latest trades of one GPU"), cli_trades_opts, true,
+	 N_("csv and json: id, at (ISO 8601 UTC), price_cents (US cents per GPU-hour), gpus,\n"
+	    "hours, taker_side (buy: a buyer took an ask; sell: a seller hit a bid).")},
+	{"candles", cli_cmd_candles, "GPU", N_("price history of one GPU: open, high, low, close per interval"),
+	 cli_candles_opts, true,
+	 N_("Computed by the exchange from its trades; an interval without trades is left out.\n"
+	    "csv and json: start (ISO 8601 UTC), open_cents, high_cents, low_cents, close_cents\n"
+	    "(US cents per GPU-hour), gpus, gpu_hours, trades.")},
+	{"watch", cli_cmd_watch, "[GPU...]", N_("print trades and price changes as they happen"),
+	 cli_watch_opts, true,
+	 N_("Follows the exchange's market stream until interrupted (Ctrl-C): one line per trade\n"
+	    "or change of a GPU's best bid, best ask or last price; all GPUs when none is given.\n"
+	    "csv: a header, then one row per change; json: one object per line. Columns: at, gpu,\n"
+	    "kind (trade, quote), trade_id, price_cents, gpus, hours, taker_side, best_bid_cents,\n"
+	    "best_ask_cents, last_cents. Exit status 1 when the stream cannot be had.")},
 	{"demo", cli_cmd_demo, "status|stop|reset", N_("the local demo exchange in the background: see, stop or reset it"),
 	 cli_demo_opts, false,
 	 N_("With no exchange configured gpux starts a demo exchange of its own in the background\n"
@@ -88,6 +104,23 @@ const struct cli_command cli_commands[] = {
 	    "stale_binary, socket, data_dir, db_bytes, wal_bytes, log). stop: stop it now.\n"
 	    "reset: stop it and delete its market and demo account (asks first; --yes)."),
 	},
+	/* ---- account commands (cli/cmd_signup.c, cli/cmd_account.c) -------------- */
+	{"signup", cli_cmd_signup, "", N_("open an account on the exchange; its key is saved for you"),
+	 cli_signup_opts, false,
+	 N_("Needs a real exchange: --api URL, GPUX_API or api = URL in the config file.\n"
+	    "On a terminal it asks for what the flags do not give; elsewhere it needs all four\n"
+	    "fields and --yes. The key is written to the config file (mode 0600), which then\n"
+	    "also names the exchange; it is printed only with --show-key.\n"
+	    "Example:\n"
+	    "  gpux signup --api https://exchange.example --email ana@example.pt --country PT \\\n"
+	    "    --currency EUR --role buyer --yes")},
+	{"keys", cli_cmd_keys, "[list|create|revoke ID]", N_("your API keys: list, create, revoke"),
+	 cli_keys_opts, false,
+	 N_("A trade key may do everything the account may; a read-only key (--read-only) may\n"
+	    "not order, cancel, stop rentals, deposit or manage keys. A new key is shown once.\n"
+	    "A revoked key stops working at once; the last trade key cannot be revoked.\n"
+	    "csv and json: id, name, scope (trade, read), created_at, last_used_at, current;\n"
+	    "create adds api_key, revoke gives revoked_at.")},
 	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };
@@ -95,7 +128,7 @@ const struct cli_command cli_commands[] = {
 static const struct cli_opt global_opts[] = {
 	{"--lang", "L", N_("language: en, pt-PT, pt-BR, es, fr, de (default: see Language below)")},
 	{"--format", "FORMAT", N_("table (default, localized), csv or json (raw numbers, stable ids)")},
-	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else a local demo exchange)")},
+	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else api in the config file, else a local demo exchange)")},
 	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed; - reads it from standard input (on the command line others can see it in ps)")},
 	{"--key-file", "PATH", N_("read the API key from the first line of PATH (chmod 600)")},
 	{"--timeout", "SECONDS", N_("the whole time one request may take, retries included (default: $GPUX_TIMEOUT, else the config file, else 15)")},
@@ -458,6 +491,12 @@ int main(int argc, char **argv)
 	remembered = remembered_lang();
 	ctx.lang = early_lang(argc, argv, remembered);
 	i18n_init(ctx.lang);
+	/* hidden: the build writes the shell completions from the tables above */
+	if (argc == 3 && strcmp(argv[1], "--completions") == 0) {
+		free(cargv);
+		free(remembered);
+		return cli_completions(stdout, argv[2], cli_commands, global_opts);
+	}
 
 	rc = take_args(&ctx, argc, argv, gv, &cmd, cargv, &cargc);
 	if (rc != CLI_OK)

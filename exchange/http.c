@@ -163,6 +163,14 @@ static int limiter_take(struct limiter *l, const char *key)
 static enum MHD_Result send_reply(struct req *r)
 {
 	struct xd_reply *rep = &r->ctx.reply;
+	if (rep->response) {   /* a ready response: the market stream */
+		struct MHD_Response *sr = rep->response;
+		rep->response = NULL;
+		MHD_add_response_header(sr, "X-Request-Id", r->rid);
+		enum MHD_Result sret = MHD_queue_response(r->conn, (unsigned)rep->status, sr);
+		MHD_destroy_response(sr);
+		return sret;
+	}
 	if (rep->status == 0)
 		xd_reply_error(rep, 500, "INTERNAL", "no reply was produced");
 	struct MHD_Response *resp;
@@ -271,7 +279,7 @@ static void authenticate(struct req *r)
 	unsigned int len = 0;
 	if (!EVP_Digest(key, n, md, &len, EVP_sha256(), NULL) || len != 32)
 		return;
-	c->account = xd_read_key(xd_store_reader(), md);
+	c->account = xd_keys_auth(c, md);
 }
 
 static void client_addr(struct req *r, char *out, size_t size)

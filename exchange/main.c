@@ -37,6 +37,7 @@ static const char usage[] =
 	"  --rate-limit N         requests/s per API key, bursts of 2N (default 100; 0: off)\n"
 	"  --ip-rate-limit N      requests/s per client address (default 1000; 0: off)\n"
 	"  --threads N            HTTP threads per listening socket (default 2)\n"
+	"  --stream-backlog N     market-stream events kept for replay (default 4096)\n"
 	"  --quiet                no log line per request\n"
 	"\n"
 	"Limits, per listening socket (docs/API.md, Limits; over a cap a new\n"
@@ -55,8 +56,10 @@ static const char usage[] =
 	"\n"
 	"Lifecycle:\n"
 	"  --idle-exit S          exit after S seconds without any connection (default 0:\n"
-	"                         never); the local demo exchange of gpux runs with 600\n"
+	"                         never); the local demo exchange of gpux runs with 300\n"
 	"  --pid-file PATH        write the process id there; removed at exit\n"
+	"  --topup-url URL        where customers top up (shown by gpux; not with --demo)\n"
+	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details)\n"
 	"  --help, --version\n";
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -83,7 +86,8 @@ static int parse_long(const char *s, long min, long max, long *out)
 
 enum { O_LISTEN = 256, O_PORT_FILE, O_SOCKET, O_DB, O_DEMO, O_MARKET, O_OPENS_AT, O_SPEED,
        O_ADMIN, O_DATA, O_SEED, O_RATE, O_IPRATE, O_THREADS, O_QUIET, O_HELP, O_VERSION,
-       O_MAXC, O_MAXCA, O_MAXS, O_MAXSA, O_HTO, O_BTO, O_IDLE, O_PIDF };
+       O_MAXC, O_MAXCA, O_MAXS, O_MAXSA, O_HTO, O_BTO, O_IDLE, O_PIDF, O_BACKLOG,
+       O_TOPUP_URL, O_TOPUP_TEXT };
 
 static const struct option opts[] = {
 	{ "listen", required_argument, NULL, O_LISTEN },
@@ -101,6 +105,7 @@ static const struct option opts[] = {
 	{ "ip-rate-limit", required_argument, NULL, O_IPRATE },
 	{ "threads", required_argument, NULL, O_THREADS },
 	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "stream-backlog", required_argument, NULL, O_BACKLOG },
 	{ "max-connections", required_argument, NULL, O_MAXC },
 	{ "max-connections-per-addr", required_argument, NULL, O_MAXCA },
 	{ "max-streams", required_argument, NULL, O_MAXS },
@@ -111,6 +116,8 @@ static const struct option opts[] = {
 	{ "pid-file", required_argument, NULL, O_PIDF },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
+	{ "topup-url", required_argument, NULL, O_TOPUP_URL },
+	{ "topup-text", required_argument, NULL, O_TOPUP_TEXT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -199,11 +206,18 @@ int main(int argc, char **argv)
 			c.threads = (int)v;
 			break;
 		case O_QUIET: c.quiet = true; break;
+		case O_BACKLOG:
+			if (parse_long(optarg, 16, 1000000, &v))
+				return bad("--stream-backlog %s: expected an integer 16..1000000", optarg);
+			c.stream_backlog = (int)v;
+			break;
 		case O_MAXC: case O_MAXCA: case O_MAXS: case O_MAXSA: case O_HTO: case O_BTO: case O_IDLE:
 			if (limit_opt(&c, o, optarg) != 0)
 				return 2;
 			break;
 		case O_PIDF: c.pid_file = optarg; break;
+		case O_TOPUP_URL: c.topup_url = optarg; break;
+		case O_TOPUP_TEXT: c.topup_text = optarg; break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("gpuxd %s\n", EXCHANGE_VERSION); return 0;
 		default:
@@ -215,6 +229,8 @@ int main(int argc, char **argv)
 	if (c.socket_path && !listen_given)
 		c.listen = NULL;   /* --socket alone: only the socket */
 	char *cause = NULL;
+	if (exchange_topup_check(c.topup_url, c.topup_text, &cause) != 0)
+		return bad("%s", cause);
 	if (exchange_run(&c, &cause) != 0) {
 		fprintf(stderr, "gpuxd: %s\n", cause ? cause : "failed");
 		free(cause);

@@ -102,6 +102,30 @@ static void remove_pid_file(const char *path)
 	free(cause);
 }
 
+int exchange_topup_check(const char *url, const char *text, char **cause)
+{
+	if (url) {
+		size_t n = strlen(url);
+		bool scheme = strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0;
+		bool chars = n > 0;
+		for (const char *p = url; *p && chars; p++)
+			chars = *p > ' ' && *p < 0x7f && !strchr("\"'<>\\^`{|}", *p);
+		if (!scheme || !chars || n > XD_TOPUP_URL_MAX || n <= (size_t)(url[4] == 's' ? 8 : 7))
+			return set_cause(cause, "--topup-url: expected an http:// or https:// URL of at "
+			                 "most %d characters, without spaces or quotes", XD_TOPUP_URL_MAX);
+	}
+	if (text) {
+		size_t n = strlen(text);
+		bool ok = n > 0 && n <= XD_TOPUP_TEXT_MAX && xd_utf8_valid(text, n);
+		for (const unsigned char *p = (const unsigned char *)text; *p && ok; p++)
+			ok = *p >= ' ' && *p != 0x7f && !(p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
+		if (!ok)
+			return set_cause(cause, "--topup-text: expected 1 to %d bytes of UTF-8 text on "
+			                 "one line, without control characters", XD_TOPUP_TEXT_MAX);
+	}
+	return 0;
+}
+
 static int read_admin_key(const char *path, char **out, char **cause)
 {
 	char *text;
@@ -159,13 +183,15 @@ int exchange_run(const struct exchange_config *c, char **cause)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (read_admin_key(c->admin_key_file, &admin, cause) != 0 ||
+	if (exchange_topup_check(c->topup_url, c->topup_text, cause) != 0 ||
+	    read_admin_key(c->admin_key_file, &admin, cause) != 0 ||
 	    xd_tables_load(c->data_dir, &t, cause) != 0)
 		goto out;
 	struct xd_market_config mc = {
 		.tables = t, .db_path = c->db_path, .demo = c->demo,
 		.state = c->state >= 0 ? c->state : c->demo ? EXCHANGE_OPEN : EXCHANGE_PRE_OPEN,
 		.opens_at_ms = c->opens_at_ms, .clock_speed = c->clock_speed, .seed = c->seed,
+		.stream_backlog = (size_t)c->stream_backlog,
 	};
 	if (xd_market_open(&mc, &m, cause) != 0)
 		goto out;
@@ -178,6 +204,7 @@ int exchange_run(const struct exchange_config *c, char **cause)
 			.max_streams = c->max_streams, .max_streams_per_addr = c->max_streams_per_addr,
 			.header_timeout_s = c->header_timeout_s, .body_timeout_s = c->body_timeout_s,
 		},
+		.topup_url = c->topup_url, .topup_text = c->topup_text,
 	};
 	fit_limits(&sc.limits, c->quiet);
 	if (xd_server_start(&sc, m, &srv, cause) != 0)

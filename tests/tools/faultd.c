@@ -36,6 +36,18 @@
  *                  (rounded up to a whole second)
  *   huge-header    200 with a 200 KB header line before a valid body
  *
+ * Stream modes apply to GET /v1/stream only; every other request is proxied
+ * or canned as above, and a stream request the fault does not apply to gets
+ * a canned, valid stream (a quotes snapshot, one quote increment, a
+ * heartbeat) held open for --delay-ms (default 1000), then closed:
+ *   sse-garbage    a snapshot, then a line that is not SSE
+ *   sse-huge       a snapshot, then a 2 MiB line
+ *   sse-stall      a snapshot, then nothing for --delay-ms
+ *   sse-drop       a snapshot, then half an event, then the connection closes
+ *   sse-gap        a snapshot at seq 7, then an increment whose prev is 9
+ *   sse-404        404 {"error":{"code":"NOT_FOUND",…}} (a server that does not stream)
+ * The log gets "LAST-EVENT-ID <value>" (or "-") for every stream request.
+ *
  * --log FILE gets one line per request: "METHOD PATH BODY" (never headers, so
  * never a key), and "FAULT <mode>" when the fault was applied.
  */
@@ -261,6 +273,80 @@ static void huge(int fd, bool cl)
 	buf_free(&b);
 }
 
+static const char sse_head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+				"Cache-Control: no-cache\r\nConnection: close\r\n\r\nretry: 100\n\n";
+static const char sse_snapshot[] =
+	"id: f-1\nevent: snapshot\ndata: {\"channel\":\"quotes\",\"seq\":7,\"quotes\":["
+	"{\"gpu\":\"h200\",\"best_ask_cents\":419,\"ask_gpus\":16,\"best_bid_cents\":405,"
+	"\"bid_gpus\":8,\"last_cents\":null}]}\n\n";
+static const char sse_quote[] =
+	"id: f-2\nevent: quote\ndata: {\"seq\":8,\"prev\":7,\"quotes\":["
+	"{\"gpu\":\"h200\",\"best_ask_cents\":420,\"ask_gpus\":4,\"best_bid_cents\":405,"
+	"\"bid_gpus\":8,\"last_cents\":419}]}\n\nevent: heartbeat\ndata: {\"seq\":8}\n\n";
+
+static void log_last_event_id(const struct buf *req, size_t head_len)
+{
+	const char *p = req->data, *end = req->data + head_len, *v = NULL;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			break;
+		if (strncasecmp(p, "Last-Event-ID:", 14) == 0)
+			v = p + 14;
+		if (v != NULL)
+			break;
+		p = nl + 1;
+	}
+	if (log_file == NULL)
+		return;
+	if (v == NULL) {
+		fprintf(log_file, "LAST-EVENT-ID -\n");
+	} else {
+		while (*v == ' ')
+			v++;
+		fprintf(log_file, "LAST-EVENT-ID %.*s\n", (int)strcspn(v, "\r\n"), v);
+	}
+	fflush(log_file);
+}
+
+/* A stream request: the fault of `mode`, or (fault false) the canned stream. */
+static void serve_stream(int fd, bool fault)
+{
+	if (fault && strcmp(mode, "sse-404") == 0) {
+		reply(fd, 404, "Not Found", NULL,
+		      "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":\"no such route\"}}", true);
+		return;
+	}
+	send_all(fd, sse_head, strlen(sse_head));
+	send_all(fd, sse_snapshot, strlen(sse_snapshot));
+	if (!fault) {
+		send_all(fd, sse_quote, strlen(sse_quote));
+		sleep_ms(delay_ms > 0 ? delay_ms : 1000);
+	} else if (strcmp(mode, "sse-garbage") == 0) {
+		static const char g[] = "<html>this is not an event</html>\n\n";
+		send_all(fd, g, strlen(g));
+		sleep_ms(200);
+	} else if (strcmp(mode, "sse-huge") == 0) {
+		struct buf b = {0};
+		buf_puts(&b, "data: ");
+		while (b.len < 2u * 1024 * 1024)
+			buf_puts(&b, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+		send_all(fd, b.data, b.len);
+		buf_free(&b);
+		sleep_ms(200);
+	} else if (strcmp(mode, "sse-stall") == 0) {
+		sleep_ms(delay_ms);
+	} else if (strcmp(mode, "sse-drop") == 0) {
+		static const char half[] = "id: f-2\nevent: quote\ndata: {\"seq\":8,\"prev";
+		send_all(fd, half, strlen(half));
+	} else if (strcmp(mode, "sse-gap") == 0) {
+		static const char gap[] = "id: f-3\nevent: quote\ndata: {\"seq\":10,\"prev\":9,\"quotes\":[]}\n\n";
+		send_all(fd, gap, strlen(gap));
+		sleep_ms(200);
+	}
+}
+
 /* Hold fd without answering until the peer closes it (or 120 s pass). */
 static void hang(int fd)
 {
@@ -336,8 +422,14 @@ static void serve(int fd)
 		fprintf(log_file, "%s %s %.*s\n", method, path, (int)(req.len - head_len), body);
 		fflush(log_file);
 	}
+	bool is_stream = strcmp(method, "GET") == 0 && strncmp(path, "/v1/stream", 10) == 0;
+	bool sse_mode = strncmp(mode, "sse-", 4) == 0;
+	if (is_stream)
+		log_last_event_id(&req, head_len);
 	if (strcmp(mode, "reset-order") == 0)
 		fault = is_order && times != 0;
+	else if (sse_mode || is_stream)
+		fault = sse_mode && is_stream && times != 0;
 	else
 		fault = strcmp(mode, "proxy") != 0 && times != 0;
 	if (fault && times > 0)
@@ -346,7 +438,9 @@ static void serve(int fd)
 		fprintf(log_file, "FAULT %s\n", mode);
 		fflush(log_file);
 	}
-	if (!fault) {
+	if (is_stream) {
+		serve_stream(fd, fault);
+	} else if (!fault) {
 		pass(fd, &req, head_len);
 	} else if (strcmp(mode, "nonjson") == 0) {
 		reply(fd, 200, "OK", NULL, "<html><body>It works!</body></html>", true);

@@ -56,9 +56,9 @@ static const char usage[] =
 	"\n"
 	"Lifecycle:\n"
 	"  --idle-exit S          exit after S seconds without any connection (default 0:\n"
-	"                         never); the local demo exchange of gpux runs with 600\n"
+	"                         never); the local demo exchange of gpux runs with 300\n"
 	"  --pid-file PATH        write the process id there; removed at exit\n"
-		"  --topup-url URL        where customers top up (gpux shows it on a real exchange)\n"
+	"  --topup-url URL        where customers top up (gpux shows it on a real exchange)\n"
 	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details)\n"
 	"  --help, --version\n";
 
@@ -118,6 +118,8 @@ static const struct option opts[] = {
 	{ "pid-file", required_argument, NULL, O_PIDF },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
+	{ "topup-url", required_argument, NULL, O_TOPUP_URL },
+	{ "topup-text", required_argument, NULL, O_TOPUP_TEXT },
 	{ NULL, 0, NULL, 0 },
 };
 

@@ -10,8 +10,8 @@ set -eu
 what=${1:-build}
 
 build="gcc make pkg-config libncurses-dev libcurl4-openssl-dev libcjson-dev \
-libreadline-dev libmicrohttpd-dev libsqlite3-dev libssl-dev gettext xxd"
-check="$build libcmocka-dev tmux curl jq sqlite3 clang libclang-rt-14-dev procps"
+libreadline-dev libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev gettext xxd"
+check="$build libcmocka-dev tmux curl jq sqlite3 postgresql clang libclang-rt-14-dev procps"
 bench="$check htop"
 
 case "$what" in

@@ -224,6 +224,12 @@ static int pg_open(struct xd_store *s, const char *target, char **cause)
 	s->impl = p;
 	s->shared = true;
 	p->c = PQconnectdb(target);
+	if (PQstatus(p->c) != CONNECTION_OK && !s->writer) {
+		/* a read connection is made again on next use; until then its
+		 * requests are answered 503 */
+		xd_store_fault(s, XD_FAULT_DOWN, PQerrorMessage(p->c));
+		return 0;
+	}
 	if (PQstatus(p->c) != CONNECTION_OK) {
 		char *e = xstrdup(PQerrorMessage(p->c));
 		e[strcspn(e, "\n")] = 0;

@@ -6,6 +6,10 @@
 #   make bench    build and run the benchmarks in bench/
 #   make fuzz     run the fuzzers longer (FUZZ_SECONDS=300)
 #   make po       refresh i18n/po/*.po from the sources (xgettext + msgmerge)
+#   make install  gpux, gpuxd, man pages, completions, docs under PREFIX
+#                 (default /usr/local; DESTDIR for staging); make uninstall
+#   make deb      the Debian packages gpux and gpuxd, built from a copy of the
+#                 tree under build/deb (dpkg-buildpackage -us -uc -b)
 #
 # Every top-level folder below is a library with one public header; its *.c
 # (except main.c) become build/lib<folder>.a. Tests: tests/unit/test_*.c are
@@ -69,7 +73,7 @@ FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
 .PHONY: all run check asan bench fuzz po deps deps-check clean install-man
 .DEFAULT_GOAL := all
 
-all: deps $(BUILD)/gpux $(BUILD)/gpuxd
+all: deps $(BUILD)/gpux $(BUILD)/gpuxd completions
 
 deps:
 	@scripts/deps.sh build
@@ -90,7 +94,7 @@ asan:
 		tests/run.sh build-asan
 
 .PHONY: build-tests
-build-tests: $(BUILD)/gpux $(BUILD)/gpuxd $(UNIT_BINS) $(TOOL_BINS) fuzz-build
+build-tests: $(BUILD)/gpux $(BUILD)/gpuxd completions $(UNIT_BINS) $(TOOL_BINS) fuzz-build
 	@msgfmt --version >/dev/null
 
 bench: deps
@@ -156,6 +160,78 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(TEST_LIBS) $(ASSETS_O)
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(TEST_LIBS) $(ASSETS_O)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_LIBS) $(ASSETS_O) $(LIBS_CLIENT) $(LIBS_SERVER)
+
+# The test programs' objects are intermediate files of a pattern rule: keep
+# them, so a second `make check` on an unchanged tree relinks nothing.
+.SECONDARY: $(patsubst tests/unit/%.c,$(BUILD)/obj/tests/unit/%.o,$(UNIT_SRCS)) \
+	$(patsubst tests/tools/%.c,$(BUILD)/obj/tests/tools/%.o,$(TOOL_SRCS)) \
+	$(patsubst bench/%.c,$(BUILD)/obj/bench/%.o,$(BENCH_SRCS))
+
+# ---- shell completions: written by gpux from its command and option tables ----
+COMPLETIONS := $(BUILD)/completions/gpux.bash $(BUILD)/completions/_gpux $(BUILD)/completions/gpux.fish
+.PHONY: completions programs
+completions: $(COMPLETIONS)
+# what a package build needs: the programs and their completions, no deps.sh
+programs: $(BUILD)/gpux $(BUILD)/gpuxd $(COMPLETIONS)
+$(BUILD)/completions/gpux.bash: $(BUILD)/gpux
+	@mkdir -p $(@D)
+	$(BUILD)/gpux --completions bash >$@.tmp && mv $@.tmp $@
+$(BUILD)/completions/_gpux: $(BUILD)/gpux
+	@mkdir -p $(@D)
+	$(BUILD)/gpux --completions zsh >$@.tmp && mv $@.tmp $@
+$(BUILD)/completions/gpux.fish: $(BUILD)/gpux
+	@mkdir -p $(@D)
+	$(BUILD)/gpux --completions fish >$@.tmp && mv $@.tmp $@
+
+# ---- install ----
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+DOCDIR      ?= $(PREFIX)/share/doc/gpux
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+INSTALL     ?= install
+.PHONY: install install-bin install-completions install-doc uninstall
+install: install-bin install-man install-completions install-doc
+install-bin: $(BUILD)/gpux $(BUILD)/gpuxd
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 755 $(BUILD)/gpux $(BUILD)/gpuxd $(DESTDIR)$(BINDIR)/
+install-man:
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 644 docs/gpux.1 $(DESTDIR)$(MANDIR)/man1/gpux.1
+	$(INSTALL) -m 644 docs/gpuxd.8 $(DESTDIR)$(MANDIR)/man8/gpuxd.8
+install-completions: $(COMPLETIONS)
+	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	$(INSTALL) -m 644 $(BUILD)/completions/gpux.bash $(DESTDIR)$(BASHCOMPDIR)/gpux
+	$(INSTALL) -m 644 $(BUILD)/completions/_gpux $(DESTDIR)$(ZSHCOMPDIR)/_gpux
+	$(INSTALL) -m 644 $(BUILD)/completions/gpux.fish $(DESTDIR)$(FISHCOMPDIR)/gpux.fish
+install-doc:
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 644 README.md docs/API.md $(DESTDIR)$(DOCDIR)/
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gpux $(DESTDIR)$(BINDIR)/gpuxd
+	rm -f $(DESTDIR)$(MANDIR)/man1/gpux.1 $(DESTDIR)$(MANDIR)/man8/gpuxd.8
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/gpux $(DESTDIR)$(ZSHCOMPDIR)/_gpux $(DESTDIR)$(FISHCOMPDIR)/gpux.fish
+	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/API.md
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# ---- Debian packages: built from a copy of the tree, so the packaging's own
+# clean step never touches this build directory and the .debs land in build/deb;
+# the copy's make must not inherit this make's variables (BUILD=...)
+DEB_DIR := $(BUILD)/deb
+.PHONY: deb
+deb:
+	@scripts/deps.sh deb
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	tar -cf - --exclude=./build --exclude=./build-asan --exclude=./build-fuzz --exclude=./.git \
+		--exclude=./$(patsubst $(CURDIR)/%,%,$(abspath $(BUILD))) . \
+		| tar -xf - -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		DEB_BUILD_OPTIONS="parallel=$${DEB_JOBS:-2} $${DEB_BUILD_OPTIONS:-}" \
+		dpkg-buildpackage -us -uc -b >../build.log 2>&1 \
+		|| { tail -30 ../build.log; exit 1; }
+	@ls $(DEB_DIR)/*.deb
 
 # ---- translations ----
 po:

@@ -35,7 +35,10 @@
  * stored, so it is safe to print on a terminal.
  *
  * Retries: reads (GET) are retried with exponential backoff and jitter on
- * network errors, timeouts, 5xx and 429 (honouring Retry-After). An order
+ * network errors, timeouts, 5xx and 429 (honouring Retry-After, in seconds
+ * or as an HTTP date), all within one deadline: the request's timeout is the
+ * whole time it may take, every try and wait included (one try takes at
+ * most half of it, so that a stuck connection leaves room for another). An order
  * carries a client_order_id generated once per intent; after a timeout, a
  * reset or a 5xx it is sent again with the SAME id, which the exchange
  * answers with the original order (docs/API.md, idempotency), so it can
@@ -117,7 +120,7 @@ struct api_config {
 	const char *url;          /* "https://host[:port][/prefix]", "http://…", "unix:/path.sock" */
 	const char *key;          /* API key (Bearer), or NULL for public endpoints only */
 	long connect_timeout_ms;  /* 0: 5000 */
-	long timeout_ms;          /* whole request, per attempt; 0: 15000 */
+	long timeout_ms;          /* the whole request, retries included; 0: 15000 */
 	int max_attempts;         /* per request, including the first; 0: 4; 1: no retry */
 	long backoff_ms;          /* first retry delay before jitter; 0: 250 */
 	bool insecure;            /* do not verify TLS certificates (say so loudly) */
@@ -129,7 +132,8 @@ struct api_config {
  * `name = value` (a value may be "quoted"), `#` comments. Known names:
  *   api = URL               the exchange (else the local demo exchange)
  *   key = KEY               its API key (the file must then be chmod 600)
- *   timeout = SECONDS       per request (default 15); connect_timeout (default 5)
+ *   timeout = SECONDS       the whole of one request, retries included (default
+ *                           15); connect_timeout (per try, default 5)
  *   country = PT, currency = EUR   the local demo account (default US, USD)
  * and whatever the TUI keeps there (lang = pt-PT, …). Shared by the CLI and
  * the TUI. */
@@ -171,9 +175,10 @@ void api_settings_clear(struct api_settings *s);
 
 /* ---- the local demo exchange (the embedded default) ----------------------------
  * With no exchange configured gpux uses its own gpuxd --demo on a Unix socket
- * ($XDG_RUNTIME_DIR/gpux/gpuxd.sock, else /tmp/gpux-UID/), its database and
- * log in $XDG_DATA_HOME/gpux/ (else ~/.local/share/gpux/), started as a daemon
- * the first time and reused afterwards; the demo account's key is kept in
+ * ($XDG_RUNTIME_DIR/gpux/d-HASH/gpuxd.sock, else /tmp/gpux-UID/d-HASH/, one
+ * per data directory), its database and log in $XDG_DATA_HOME/gpux/ (else
+ * ~/.local/share/gpux/), started as a daemon the first time and reused
+ * afterwards (replaced when it runs another gpuxd binary); the demo account's key is kept in
  * that data directory (demo.key, 0600), not in the user's config. */
 struct api_local {
 	char *url;                 /* "unix:/…/gpuxd.sock" */
@@ -202,6 +207,26 @@ void api_local_clear(struct api_local *l);
 int api_local_respawn(const char *socket_path, char **cause);
 #define API_RESPAWN_MS 5000
 
+/* `gpux demo`: the local demo exchange seen from outside. It is started in
+ * the background the first time gpux needs it and exits by itself after
+ * GPUX_DEMO_IDLE seconds (default 300) without a connection. */
+struct api_local_status {
+	char *data_dir, *socket_path, *log_path, *db_path;
+	int pid;                   /* its process (from the pid file), 0 if none */
+	bool running;              /* its socket accepts connections */
+	bool stale_binary;         /* it runs another gpuxd than the one gpux would start
+	                              (it is replaced the next time gpux uses it) */
+	int64_t db_bytes, wal_bytes; /* -1: no such file */
+	bool has_account;          /* the demo account's key is kept */
+};
+int api_local_status(struct api_local_status *st, char **cause);
+void api_local_status_clear(struct api_local_status *st);
+/* Stop it: 1 stopped, 0 it was not running, -1 and *cause. */
+int api_local_stop(char **cause);
+/* Stop it and remove its database (and WAL) and the demo account's key: the
+ * next gpux starts a fresh demo market with a new account. 0, or -1. */
+int api_local_reset(char **cause);
+
 /* Everything a front end needs to get a client: resolve the settings (flag,
  * environment, config file), and with no exchange configured start or reuse
  * the local demo exchange (api_client_is_local_demo() is then true: say so).
@@ -211,7 +236,7 @@ struct api_open_opts {
 	const char *url;           /* --api, or NULL */
 	const char *key;           /* --key, or NULL */
 	bool insecure;             /* --insecure */
-	long timeout_ms;           /* at most this per attempt (0: config or default) */
+	long timeout_ms;           /* at most this per request (0: config or default) */
 	int max_attempts;          /* 0: default */
 };
 struct api_client *api_open(const struct api_open_opts *o, struct api_settings *used,
@@ -248,6 +273,11 @@ int api_fds(struct api_client *c, struct pollfd *fds, int max, int *timeout_ms);
 void api_perform(struct api_client *c);
 /* Number of requests started and not yet delivered. */
 int api_pending(const struct api_client *c);
+/* Request `id` in flight: which try it is on (1, 2, …), and when the
+ * request and that try started (util_now_ms clock), for "Sending… 3 s,
+ * try 2". -1 when it is not pending (delivered or unknown). */
+int api_call_try(const struct api_client *c, uint64_t id, int64_t *started_ms,
+		 int64_t *try_started_ms);
 /* Abandon request `id` (returned by a *_start): its callback will not be
  * called. An order already sent may still be placed: only abandon an order
  * when quitting. Unknown ids are ignored. */
@@ -384,6 +414,21 @@ struct api_trades {
 	char *next_cursor;         /* NULL on the last page */
 };
 void api_trades_free(struct api_trades **p);
+
+/* GET /v1/candles/{gpu}: OHLC per interval; intervals without trades are
+ * not there (no price was made in them). */
+struct api_candle {
+	int64_t start;             /* Unix s, aligned to the interval (UTC) */
+	int64_t open_cents, high_cents, low_cents, close_cents;
+	int64_t gpus, gpu_hours, trades;
+};
+struct api_candles {
+	char *gpu, *interval;      /* "1m", "5m", "1h", "1d" */
+	int64_t interval_s, server_time;
+	struct api_candle *v;      /* oldest first */
+	size_t n;
+};
+void api_candles_free(struct api_candles **p);
 
 /* POST /v1/accounts and GET /v1/account */
 struct api_balance {
@@ -599,6 +644,105 @@ uint64_t api_rentals_start(struct api_client *c, const struct api_list_query *q,
 			   api_rentals_cb cb, void *ud);
 uint64_t api_rental_stop_start(struct api_client *c, int64_t id, api_rental_cb cb, void *ud);
 
+/* interval: "1m", "5m", "1h", "1d" or NULL (1h); from/to: Unix s, or -1;
+ * limit 0: the exchange's default (100). */
+struct api_candles_query {
+	const char *interval;
+	int64_t from, to;
+	int limit;
+};
+typedef void (*api_candles_cb)(void *ud, struct api_candles *r, const struct api_error *e);
+uint64_t api_candles_start(struct api_client *c, const char *gpu,
+			   const struct api_candles_query *q, api_candles_cb cb, void *ud);
+int api_candles(struct api_client *c, const char *gpu, const struct api_candles_query *q,
+		struct api_candles **out, struct api_error **err);
+
+/* ---- the market stream (GET /v1/stream, api/stream.c) ----------------------------
+ * Market data pushed by the exchange: one snapshot per channel, then
+ * sequenced increments. A stream has its own curl multi handle, pumped in
+ * the caller's poll loop next to the client's:
+ *
+ *     n = api_fds(client, fds + 1, 16, &timeout);
+ *     n += api_stream_fds(stream, fds + 1 + n, 16 - n, &timeout);
+ *     poll(fds, n + 1, timeout);
+ *     api_perform(client);
+ *     api_stream_perform(stream);      // never blocks; runs the callbacks
+ *
+ * It reconnects by itself after any failure (backoff with jitter, sending
+ * Last-Event-ID so that nothing is missed while the exchange still holds
+ * it), resyncs (reconnects for fresh snapshots) when an increment shows a
+ * gap, and treats garbage, a line over API_STREAM_LINE_MAX bytes and
+ * silence over the stall time as failures. When the exchange does not
+ * stream (404, or not text/event-stream), it polls GET /v1/quotes every 2 s
+ * through the client instead and delivers each new reply as a quotes
+ * snapshot (state API_STREAM_POLLING); it tries the stream again every
+ * minute. Events are delivered as decoded, strictly checked structs. */
+#define API_STREAM_LINE_MAX (1u << 20)
+
+enum api_stream_state {
+	API_STREAM_CONNECTING,     /* first connection under way */
+	API_STREAM_LIVE,           /* streamed: the snapshots have arrived */
+	API_STREAM_POLLING,        /* the exchange does not stream: /v1/quotes every 2 s */
+	API_STREAM_RETRYING,       /* the stream failed; waiting to reconnect */
+};
+const char *api_stream_state_name(enum api_stream_state s);  /* "live", … (static) */
+
+enum api_ev_kind {
+	API_EV_SNAPSHOT,           /* a channel's whole state (channel says which) */
+	API_EV_QUOTE,              /* quotes that changed */
+	API_EV_TRADE,              /* one GPU's new trades, oldest first */
+	API_EV_BOOK,               /* one GPU's changed levels; gpus 0 = the level is gone */
+	API_EV_HEARTBEAT,
+};
+enum api_channel { API_CH_QUOTES, API_CH_TRADES, API_CH_BOOK, API_CH_NONE };
+struct api_stream_event {
+	enum api_ev_kind kind;
+	enum api_channel channel;  /* of a snapshot or increment */
+	char *gpu;                 /* trades and book channels; NULL for quotes */
+	int64_t seq;               /* the exchange's seq (as in /v1/quotes) */
+	int64_t prev;              /* increments: seq of the channel's previous event; else -1 */
+	struct api_quote *quotes;  /* quotes snapshot: every GPU; quote: the changed ones */
+	size_t n_quotes;
+	struct api_level *asks, *bids; /* book snapshot: best first; book: changed levels */
+	size_t n_asks, n_bids;
+	struct api_trade *trades;  /* trades snapshot: newest first; trade: oldest first */
+	size_t n_trades;
+	bool polled;               /* made from a GET /v1/quotes reply (polling) */
+};
+void api_stream_event_free(struct api_stream_event **e);
+/* Decode one SSE event (its name and data, NUL-terminated at data[len]):
+ * 0 and *out, 1 for an event name this client does not know (ignored),
+ * -1 and *cause. For tests and fuzzers; the stream uses it itself. */
+int api_stream_decode(const char *event, const char *data, size_t len,
+		      struct api_stream_event **out, char **cause);
+
+struct api_stream_cbs {
+	/* An event (borrowed: valid during the call). */
+	void (*event)(void *ud, const struct api_stream_event *ev);
+	/* The state changed; why is the failure behind RETRYING or POLLING
+	 * (borrowed), else NULL. */
+	void (*state)(void *ud, enum api_stream_state st, const struct api_error *why);
+	void *ud;
+};
+struct api_stream_opts {
+	const char *channels;      /* "quotes,trades:h200,book:*"; NULL: "quotes" */
+	bool no_poll;              /* never fall back to polling (gpux watch) */
+	long stall_ms;             /* silence that counts as a failure; 0: 25000 */
+	long max_backoff_ms;       /* 0: 10000 */
+};
+struct api_stream;
+/* Start streaming (returns at once; nothing happens until pumped). The
+ * client must outlive the stream. */
+struct api_stream *api_stream_open(struct api_client *c, const struct api_stream_opts *o,
+				   const struct api_stream_cbs *cb);
+void api_stream_close(struct api_stream **s);
+int api_stream_fds(struct api_stream *s, struct pollfd *fds, int max, int *timeout_ms);
+void api_stream_perform(struct api_stream *s);
+/* The state and since when (Unix ms). */
+enum api_stream_state api_stream_state(const struct api_stream *s, int64_t *since_ms);
+/* Reconnects so far (after failures, gaps or the server's closing). */
+int api_stream_reconnects(const struct api_stream *s);
+
 /* ---- blocking calls (scriptable commands) ---------------------------------------
  * The same requests, run to the end: 0 and *out (caller frees), or -1 and *err
  * (caller frees with api_error_free). Other pending requests of the client
@@ -644,5 +788,63 @@ int api_rental_stop(struct api_client *c, int64_t id, struct api_rental **out,
 int api_decode(const char *name, long status, const char *data, size_t len, void **out,
 	       char **cause);
 void api_reply_free(const char *name, void **out);
+
+/* ---- API keys and the first steps of an account (api/keys.c) -------------------
+ * GET /v1/keys, POST /v1/keys, DELETE /v1/keys/{id} (docs/API.md, "API keys"),
+ * and what a new account needs from GET /v1/market: the opening time and
+ * how to top up. Same conventions as the wire types above. */
+enum api_key_scope { API_SCOPE_TRADE, API_SCOPE_READ };
+const char *api_key_scope_name(enum api_key_scope v);   /* "trade", "read" */
+struct api_key {
+	int64_t id;
+	char *name;
+	enum api_key_scope scope;
+	int64_t created_at, last_used_at, revoked_at; /* -1 when null; last use is
+	                                                  exact to about a minute */
+	bool current;              /* the key this client authenticated with */
+	char *api_key;             /* only from api_key_create: shown once; wiped by _free */
+};
+void api_key_free(struct api_key **p);
+struct api_keys {
+	struct api_key *v;         /* oldest first, active keys only */
+	size_t n;
+	int64_t max;               /* how many active keys an account may have */
+};
+void api_keys_free(struct api_keys **p);
+/* GET /v1/market, the fields of a first run. */
+struct api_topup {
+	enum api_market_state state;
+	int64_t opens_at;          /* -1: not announced */
+	bool simulated_payments;   /* a demo exchange: gpux deposit works */
+	char *url, *text;          /* the operator's top-up link and words, or NULL */
+};
+void api_topup_free(struct api_topup **p);
+
+int api_keys_list(struct api_client *c, struct api_keys **out, struct api_error **err);
+/* name NULL: the exchange names it. Not retried unless it surely did not leave. */
+int api_key_create(struct api_client *c, const char *name, enum api_key_scope scope,
+		   struct api_key **out, struct api_error **err);
+int api_key_revoke(struct api_client *c, int64_t id, struct api_key **out,
+		   struct api_error **err);
+int api_topup(struct api_client *c, struct api_topup **out, struct api_error **err);
+/* Decode a reply body as "keys", "key" or "topup" (tests, fuzzers); as
+ * api_decode. Free with api_keys_reply_free(name, &out). */
+int api_keys_decode(const char *name, long status, const char *data, size_t len, void **out,
+		    char **cause);
+void api_keys_reply_free(const char *name, void **out);
+
+/* ---- writing the key to the configuration file (api/config_write.c) -------------
+ * Check, before an account is created, that its key could be saved in the
+ * config file at path: the file parses, is not readable by others when it
+ * holds a key, holds no key unless force, and its directory can be written
+ * (created 0700 if missing). 0, or -1 and *cause (translated). */
+int api_conf_key_check(const char *path, bool force, char **cause);
+/* Put `key = KEY` (and `api = URL` when url is not NULL) into the config file
+ * at path, keeping its other lines: written to a temporary file in the same
+ * directory, mode 0600, synced, renamed over the file, the directory synced;
+ * a failure leaves the old file as it was. Refuses to replace an existing key
+ * unless force. 0, or -1 and *cause. Never puts the key in *cause. */
+int api_conf_store_key(const char *path, const char *url, const char *key, bool force,
+		       char **cause);
 
 #endif

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <time.h>
 
 #define DEFAULT_CONNECT_MS 5000
 #define DEFAULT_TIMEOUT_MS 15000
@@ -39,6 +40,7 @@
 #define DEFAULT_BACKOFF_MS 250
 #define MAX_BACKOFF_MS 8000
 #define MAX_RETRY_AFTER_S 30   /* a longer Retry-After is reported, not waited for */
+#define MIN_ATTEMPT_MS 200     /* no try is started with less time than this left */
 
 struct api_sock {
 	curl_socket_t fd;
@@ -51,6 +53,9 @@ struct api_call {
 	uint64_t id;
 	struct api_req req;
 	int attempts;
+	int64_t t0_ms;             /* when the call started (util_now_ms) */
+	int64_t deadline_ms;       /* when it must have ended, retries included */
+	int64_t attempt_t0_ms;     /* when the try in flight started */
 	int64_t retry_at;          /* ms (util_now_ms), -1 when not waiting */
 	bool maybe_sent;           /* an attempt may have reached the exchange */
 	bool reconciling;          /* an order: asking for it by client_order_id */
@@ -61,6 +66,9 @@ struct api_call {
 	struct curl_slist *headers;
 	struct buf body;
 	bool too_big;
+	bool header_too_big;       /* the reply's header passed API_MAX_HEADER */
+	size_t header_bytes;
+	long retry_after_s;        /* the reply's Retry-After (seconds or a date), 0 = none */
 	char *etag_seen;
 	char *request_id_seen;
 	char errbuf[CURL_ERROR_SIZE]; /* curl's API wants a buffer of this size */
@@ -85,6 +93,7 @@ struct api_client {
 	size_t cap_scratch;
 	int64_t timer_at;          /* -1: curl needs no timeout call */
 	int64_t respawn_after;     /* local demo: no restart of gpuxd before this (ms) */
+	api_respawn_fn respawn;    /* local demo: starts gpuxd again (set by api_open), or NULL */
 	struct api_call *calls;    /* started, not yet finished */
 	struct api_call *delivering; /* finished, being handed to callbacks */
 	uint64_t next_id;
@@ -194,17 +203,53 @@ static char *header_value(const char *line, size_t len, const char *name)
 	return util_sanitize(v, (size_t)(end - v), true);
 }
 
+long api_retry_after(const char *v, time_t now)
+{
+	char *end;
+	long s;
+	time_t t;
+
+	if (v == NULL)
+		return 0;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (*v >= '0' && *v <= '9') {
+		errno = 0;
+		s = strtol(v, &end, 10);
+		while (*end == ' ' || *end == '\t')
+			end++;
+		if (errno != 0 || *end != '\0' || s < 0 || s > 86400)
+			return 0;
+		return s;
+	}
+	t = curl_getdate(v, NULL);
+	if (t == (time_t)-1)
+		return 0;
+	if (t <= now)
+		return 0;
+	return t - now > 86400 ? 86400 : (long)(t - now);
+}
+
 static size_t on_header(char *data, size_t size, size_t n, void *userp)
 {
 	struct api_call *call = userp;
 	size_t len = size * n;
 	char *v;
 
+	call->header_bytes += len;
+	if (call->header_bytes > API_MAX_HEADER) {
+		call->header_too_big = true;
+		return 0;    /* aborts the transfer */
+	}
 	if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
 		/* a new response (after 100 Continue, say): forget the last one's headers */
 		free(call->etag_seen);
 		free(call->request_id_seen);
 		call->etag_seen = call->request_id_seen = NULL;
+		call->retry_after_s = 0;
+	} else if ((v = header_value(data, len, "Retry-After")) != NULL) {
+		call->retry_after_s = api_retry_after(v, time(NULL));
+		free(v);
 	} else if ((v = header_value(data, len, "ETag")) != NULL) {
 		free(call->etag_seen);
 		call->etag_seen = v;
@@ -307,6 +352,26 @@ struct api_client *api_client_new(const struct api_config *cfg, char **cause)
 	return c;
 }
 
+void api_client_set_respawn(struct api_client *c, api_respawn_fn fn)
+{
+	c->respawn = fn;
+}
+
+int api_call_try(const struct api_client *c, uint64_t id, int64_t *started_ms,
+		 int64_t *try_started_ms)
+{
+	for (const struct api_call *call = c->calls; call != NULL; call = call->next) {
+		if (call->id != id)
+			continue;
+		if (started_ms != NULL)
+			*started_ms = call->t0_ms;
+		if (try_started_ms != NULL)
+			*try_started_ms = call->attempt_t0_ms;
+		return call->attempts;
+	}
+	return -1;
+}
+
 bool api_client_is_local_demo(const struct api_client *c)
 {
 	return c != NULL && c->local;
@@ -327,7 +392,9 @@ static void attempt_end(struct api_call *call)
 	curl_slist_free_all(call->headers);
 	call->headers = NULL;
 	buf_free(&call->body);
-	call->too_big = false;
+	call->too_big = call->header_too_big = false;
+	call->header_bytes = 0;
+	call->retry_after_s = 0;
 	free(call->etag_seen);
 	free(call->request_id_seen);
 	call->etag_seen = call->request_id_seen = NULL;
@@ -381,16 +448,36 @@ void api_client_free(struct api_client **pc)
 
 /* ---- attempts ------------------------------------------------------------------------ */
 
+/* The time the current phase of a call must end by: the whole deadline, or
+ * for an order that can still be reconciled, the part of it left for its
+ * POSTs (the rest is for asking the exchange about it). */
+static int64_t phase_deadline(const struct api_call *call)
+{
+	if (call->req.reconcile_path != NULL)
+		return call->t0_ms + call->c->total_ms * 3 / 4;
+	return call->deadline_ms;
+}
+
 static void attempt_start(struct api_call *call)
 {
 	struct api_client *c = call->c;
 	CURL *e = curl_easy_init();
 	char *url;
+	int64_t now = util_now_ms(), left = phase_deadline(call) - now, cap = c->total_ms / 2;
 
 	if (e == NULL)
 		fatal("curl_easy_init failed");
+	/* one try may take half the time, so that a stuck connection leaves
+	 * room for another; never past the deadline */
+	if (cap < 2000)
+		cap = 2000;
+	if (left > cap)
+		left = cap;
+	if (left < 1)
+		left = 1;
 	call->easy = e;
 	call->attempts++;
+	call->attempt_t0_ms = now;
 	call->retry_at = -1;
 	call->errbuf[0] = '\0';
 	url = xasprintf("%s%s", c->base, call->req.path);
@@ -404,8 +491,8 @@ static void attempt_start(struct api_call *call)
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, call);
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(e, CURLOPT_HEADERDATA, call);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, c->connect_ms);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, c->total_ms);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, c->connect_ms < left ? c->connect_ms : (long)left);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)left);
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)API_MAX_REPLY);
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
@@ -454,6 +541,8 @@ uint64_t api_call_start(struct api_client *c, struct api_req *req)
 	call->req = *req;
 	memset(req, 0, sizeof *req);
 	call->retry_at = -1;
+	call->t0_ms = util_now_ms();
+	call->deadline_ms = call->t0_ms + c->total_ms;
 	call->next = c->calls;
 	c->calls = call;
 	attempt_start(call);
@@ -472,14 +561,17 @@ void *api_call_ud(const struct api_call *call)
 
 /* ---- classifying an ended attempt ---------------------------------------------------- */
 
-/* Milliseconds as people read a timeout: "15 s", "1.5 s", "500 ms". */
-static char *fmt_ms(long ms)
+/* Milliseconds as people read a time: "15 s", "1.5 s", "500 ms" (to the
+ * nearest tenth of a second from one second on). */
+static char *fmt_ms(int64_t ms)
 {
+	int64_t tenths = (ms + 50) / 100;
+
 	if (ms < 1000)
-		return xasprintf("%ld ms", ms);
-	if (ms % 1000 == 0)
-		return xasprintf("%ld s", ms / 1000);
-	return xasprintf("%ld.%ld s", ms / 1000, (ms % 1000) / 100);
+		return xasprintf("%ld ms", (long)ms);
+	if (tenths % 10 == 0)
+		return xasprintf("%ld s", (long)(tenths / 10));
+	return xasprintf("%ld.%ld s", (long)(tenths / 10), (long)(tenths % 10));
 }
 
 static const char *curl_reason(const struct api_call *call, CURLcode rc)
@@ -516,10 +608,10 @@ static bool local_respawn(struct api_client *c, struct api_error *e)
 	char *cause = NULL;
 	int r;
 
-	if (!c->local || c->unix_path == NULL || now < c->respawn_after)
+	if (!c->local || c->respawn == NULL || c->unix_path == NULL || now < c->respawn_after)
 		return false;
 	c->respawn_after = now + API_RESPAWN_MS;
-	r = api_local_respawn(c->unix_path, &cause);
+	r = c->respawn(c->unix_path, &cause);
 	if (r < 0 && cause != NULL) {
 		char *m = xasprintf(_("%s; starting it again failed: %s"), e->message, cause);
 		free(e->message);
@@ -570,79 +662,52 @@ static void finish_ok(struct api_call *call, long status)
 	call->done = true;
 }
 
-/* After an attempt ended: fill call->reply or call->err and set done, or
- * schedule another attempt. */
-static void attempt_ended(struct api_call *call, CURLcode rc)
+/* The classifier: what an ended attempt means, from its facts alone. */
+struct api_verdict api_classify(const struct api_attempt *a)
 {
-	struct api_client *c = call->c;
-	long status = 0, req_size = 0;
-	curl_off_t retry_after = 0;
-	struct api_error *e = NULL;
-	bool retry = false;           /* worth another attempt */
-	bool sent = true;             /* the request may have reached the server */
-	enum api_retry policy = call->req.retry;
-	char *t;
+	struct api_verdict v = {.reason = API_R_OTHER, .kind = API_ERR_NETWORK};
+	bool sent = true;          /* the request may have reached the server */
 
-	curl_easy_getinfo(call->easy, CURLINFO_RESPONSE_CODE, &status);
-	curl_easy_getinfo(call->easy, CURLINFO_REQUEST_SIZE, &req_size);
-	curl_easy_getinfo(call->easy, CURLINFO_RETRY_AFTER, &retry_after);
-	if (retry_after < 0 || retry_after > 86400)
-		retry_after = 0;
-
-	if (rc == CURLE_OK && ((status >= 200 && status < 300) || status == 304)) {
-		if (status == 304 && (call->req.etag == NULL || call->req.ep->not_modified == NULL)) {
-			e = api_error_new(API_ERR_PROTOCOL, _("unexpected HTTP 304 for %s %s"),
-					  call->req.method, call->req.path);
-			e->http_status = 304;
-		} else {
-			finish_ok(call, status);
-			attempt_end(call);
-			return;
+	if (a->curl_code == CURLE_OK && ((a->status >= 200 && a->status < 300) || a->status == 304)) {
+		if (a->status != 304 || a->conditional) {
+			v.reason = API_R_OK;
+			v.kind = 0;
+			return v;
 		}
-	} else if (rc == CURLE_OK) {
-		e = api_error_from_reply(status, call->body.data, call->body.len,
-					 call->request_id_seen);
-		if (status == 429) {
-			retry = true;
+		v.reason = API_R_UNEXPECTED;
+		v.kind = API_ERR_PROTOCOL;
+	} else if (a->curl_code == CURLE_OK) {
+		v.reason = API_R_HTTP;
+		v.kind = API_ERR_HTTP;
+		if (a->status == 429) {
+			v.retry = true;
 			sent = false;     /* rate limited: not processed */
-			e->retry_after_s = (int)(retry_after > 0 ? retry_after : 1);
-		} else if (status == 500 || status == 502 || status == 503 || status == 504) {
-			retry = policy != API_RETRY_UNSAFE;
-			if (retry_after > 0)
-				e->retry_after_s = (int)retry_after;
-		} else if (status < 400) {
-			e->kind = API_ERR_PROTOCOL;
-			free(e->message);
-			e->message = xasprintf(_("unexpected HTTP %ld for %s %s"), status,
-					       call->req.method, call->req.path);
+		} else if (a->status == 500 || a->status == 502 || a->status == 503 || a->status == 504) {
+			v.retry = true;
+		} else if (a->status < 400) {
+			v.reason = API_R_UNEXPECTED;
+			v.kind = API_ERR_PROTOCOL;
 		}
-	} else if (call->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
-		e = api_error_new(API_ERR_PROTOCOL, _("the reply to %s %s is larger than %u MiB"),
-				  call->req.method, call->req.path, API_MAX_REPLY >> 20);
+	} else if (a->header_too_big || a->curl_code == CURLE_OUT_OF_MEMORY) {
+		/* curl's "out of memory" is its refusal of a header line over 100 KB */
+		v.reason = API_R_HEADER_TOO_BIG;
+		v.kind = API_ERR_PROTOCOL;
+	} else if (a->body_too_big || a->curl_code == CURLE_FILESIZE_EXCEEDED) {
+		v.reason = API_R_TOO_BIG;
+		v.kind = API_ERR_PROTOCOL;
 	} else {
-		switch (rc) {
+		switch (a->curl_code) {
 		case CURLE_COULDNT_CONNECT:
 		case CURLE_COULDNT_RESOLVE_HOST:
+			v.reason = API_R_CONNECT;
+			v.retry = true;
 			sent = false;
-			retry = true;
-			e = api_error_new(API_ERR_NETWORK, _("cannot reach the exchange at %s: %s"),
-					  c->label, curl_reason(call, rc));
-			e->net = net_cause(call, rc);
-			if (rc == CURLE_COULDNT_CONNECT && local_respawn(c, e)) {
-				/* no use knocking again at once: the next request (a
-				 * refresh, or the user trying again) finds the new one */
-				e->restarting = true;
-				retry = false;
-			}
 			break;
 		case CURLE_OPERATION_TIMEDOUT:
-			t = fmt_ms(req_size == 0 ? c->connect_ms : c->total_ms);
-			if (req_size == 0)
-				sent = false;
-			retry = true;
-			e = api_error_new(API_ERR_TIMEOUT, _("the exchange at %s did not answer within %s"),
-					  c->label, t);
-			free(t);
+			v.reason = API_R_TIMEOUT;
+			v.kind = API_ERR_TIMEOUT;
+			v.retry = true;
+			sent = a->request_sent;
 			break;
 		case CURLE_SEND_ERROR:
 		case CURLE_RECV_ERROR:
@@ -650,13 +715,8 @@ static void attempt_ended(struct api_call *call, CURLcode rc)
 		case CURLE_PARTIAL_FILE:
 		case CURLE_HTTP2:
 		case CURLE_HTTP2_STREAM:
-			retry = true;
-			e = api_error_new(API_ERR_NETWORK,
-					  rc == CURLE_PARTIAL_FILE
-						  ? _("the connection to %s broke in the middle of the reply: %s")
-						  : _("the connection to %s broke: %s"),
-					  c->label, curl_reason(call, rc));
-			e->net = API_NET_LOST;
+			v.reason = a->curl_code == CURLE_PARTIAL_FILE ? API_R_BROKE_PARTIAL : API_R_BROKE;
+			v.retry = true;
 			break;
 		case CURLE_PEER_FAILED_VERIFICATION:
 		case CURLE_SSL_CONNECT_ERROR:
@@ -664,49 +724,171 @@ static void attempt_ended(struct api_call *call, CURLcode rc)
 		case CURLE_SSL_CACERT_BADFILE:
 		case CURLE_SSL_ISSUER_ERROR:
 		case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+			v.reason = API_R_TLS;
+			v.kind = API_ERR_TLS;
 			sent = false;
-			e = api_error_new(API_ERR_TLS, _("TLS with %s failed: %s (the certificate is "
-							 "checked unless --insecure is given)"),
-					  c->label, curl_reason(call, rc));
 			break;
 		case CURLE_BAD_CONTENT_ENCODING:
 		case CURLE_WEIRD_SERVER_REPLY:
 		case CURLE_UNSUPPORTED_PROTOCOL:
-			e = api_error_new(API_ERR_PROTOCOL, "%s (%s %s)", curl_reason(call, rc),
-					  call->req.method, call->req.path);
+			v.reason = API_R_PROTOCOL;
+			v.kind = API_ERR_PROTOCOL;
 			break;
 		default:
-			e = api_error_new(API_ERR_NETWORK, _("request to %s failed: %s"), c->label,
-					  curl_reason(call, rc));
-			e->net = net_cause(call, rc);
 			break;
 		}
 	}
-	if (sent && rc != CURLE_OK)
-		call->maybe_sent = true;
-	if (sent && rc == CURLE_OK && status >= 500)
-		call->maybe_sent = true;
-	if (policy == API_RETRY_UNSAFE && sent)
-		retry = false;
-	if (retry_after > MAX_RETRY_AFTER_S)
-		retry = false;
-	attempt_end(call);
+	v.maybe_sent = sent && (a->curl_code != CURLE_OK || a->status >= 500);
+	if (a->policy == API_RETRY_UNSAFE && sent)
+		v.retry = false;
+	if (a->retry_after_s > MAX_RETRY_AFTER_S)
+		v.retry = false;
+	return v;
+}
 
-	if (retry && call->attempts < c->max_attempts) {
-		int64_t delay = c->backoff_ms;
-		for (int i = 1; i < call->attempts && delay < MAX_BACKOFF_MS; i++)
-			delay *= 2;
-		if (delay > MAX_BACKOFF_MS)
-			delay = MAX_BACKOFF_MS;
-		/* "equal jitter": half fixed, half random, so retries of many clients spread */
-		delay = delay / 2 + (int64_t)(api_random64() % (uint64_t)(delay / 2 + 1));
-		if (retry_after > 0 && retry_after * 1000 > delay)
-			delay = retry_after * 1000;
-		call->retry_at = util_now_ms() + delay;
-		api_error_free(&call->err);
-		call->err = e;      /* kept in case the next attempts never happen */
-		return;
+/* The facts of the attempt that just ended. */
+static struct api_attempt attempt_facts(const struct api_call *call, CURLcode rc)
+{
+	struct api_attempt a = {.curl_code = rc, .policy = call->req.retry};
+	long req_size = 0;
+
+	curl_easy_getinfo(call->easy, CURLINFO_RESPONSE_CODE, &a.status);
+	curl_easy_getinfo(call->easy, CURLINFO_REQUEST_SIZE, &req_size);
+	a.request_sent = req_size > 0;
+	a.body_too_big = call->too_big;
+	a.header_too_big = call->header_too_big;
+	a.conditional = call->req.etag != NULL && call->req.ep->not_modified != NULL;
+	a.retry_after_s = call->retry_after_s;
+	return a;
+}
+
+/* The error of a failed attempt, in words. */
+static struct api_error *attempt_error(struct api_call *call, const struct api_attempt *a,
+				       const struct api_verdict *v, CURLcode rc)
+{
+	struct api_client *c = call->c;
+	struct api_error *e = NULL;
+	char *t;
+
+	switch (v->reason) {
+	case API_R_OK:
+		break;
+	case API_R_HTTP:
+	case API_R_UNEXPECTED:
+		if (a->curl_code == CURLE_OK && a->status != 304 && a->status >= 400) {
+			e = api_error_from_reply(a->status, call->body.data, call->body.len,
+						 call->request_id_seen);
+			if (a->status == 429)
+				e->retry_after_s = (int)(a->retry_after_s > 0 ? a->retry_after_s : 1);
+			else if (a->retry_after_s > 0)
+				e->retry_after_s = (int)a->retry_after_s;
+			return e;
+		}
+		e = api_error_new(API_ERR_PROTOCOL, _("unexpected HTTP %ld for %s %s"), a->status,
+				  call->req.method, call->req.path);
+		e->http_status = (int)a->status;
+		return e;
+	case API_R_HEADER_TOO_BIG:
+		return api_error_new(API_ERR_PROTOCOL, _("the exchange sent a reply header over %u KB "
+							 "(%s %s)"), API_MAX_HEADER / 1024,
+				     call->req.method, call->req.path);
+	case API_R_TOO_BIG:
+		return api_error_new(API_ERR_PROTOCOL, _("the reply to %s %s is larger than %u MiB"),
+				     call->req.method, call->req.path, API_MAX_REPLY >> 20);
+	case API_R_CONNECT:
+		e = api_error_new(API_ERR_NETWORK, _("cannot reach the exchange at %s: %s"),
+				  c->label, curl_reason(call, rc));
+		e->net = net_cause(call, rc);
+		return e;
+	case API_R_TIMEOUT:
+		/* the time it took, which is the deadline when that is what ended it */
+		t = fmt_ms(util_now_ms() - call->t0_ms < c->total_ms ? util_now_ms() - call->t0_ms
+								     : c->total_ms);
+		e = api_error_new(API_ERR_TIMEOUT, P_("no answer from the exchange at %s in %s "
+						      "after %d try",
+						      "no answer from the exchange at %s in %s "
+						      "after %d tries", (unsigned long)call->attempts),
+				  c->label, t, call->attempts);
+		free(t);
+		return e;
+	case API_R_BROKE:
+	case API_R_BROKE_PARTIAL:
+		e = api_error_new(API_ERR_NETWORK,
+				  v->reason == API_R_BROKE_PARTIAL
+					  ? _("the connection to %s broke in the middle of the reply: %s")
+					  : _("the connection to %s broke: %s"),
+				  c->label, curl_reason(call, rc));
+		e->net = API_NET_LOST;
+		return e;
+	case API_R_TLS:
+		return api_error_new(API_ERR_TLS, _("TLS with %s failed: %s (the certificate is "
+						    "checked unless --insecure is given)"),
+				     c->label, curl_reason(call, rc));
+	case API_R_PROTOCOL:
+		return api_error_new(API_ERR_PROTOCOL, "%s (%s %s)", curl_reason(call, rc),
+				     call->req.method, call->req.path);
+	case API_R_OTHER:
+		break;
 	}
+	e = api_error_new(API_ERR_NETWORK, _("request to %s failed: %s"), c->label,
+			  curl_reason(call, rc));
+	e->net = net_cause(call, rc);
+	return e;
+}
+
+/* Another attempt after a backoff, if tries and time are left; true when
+ * scheduled (e is then kept as the call's error until the next try). */
+static bool schedule_retry(struct api_call *call, struct api_error *e, long retry_after_s)
+{
+	struct api_client *c = call->c;
+	int64_t delay = c->backoff_ms, at;
+
+	if (call->attempts >= c->max_attempts)
+		return false;
+	for (int i = 1; i < call->attempts && delay < MAX_BACKOFF_MS; i++)
+		delay *= 2;
+	if (delay > MAX_BACKOFF_MS)
+		delay = MAX_BACKOFF_MS;
+	/* "equal jitter": half fixed, half random, so retries of many clients spread */
+	delay = delay / 2 + (int64_t)(api_random64() % (uint64_t)(delay / 2 + 1));
+	if (retry_after_s > 0 && retry_after_s * 1000 > delay)
+		delay = retry_after_s * 1000;
+	at = util_now_ms() + delay;
+	if (at + MIN_ATTEMPT_MS > phase_deadline(call))
+		return false;     /* no time left for a useful try */
+	call->retry_at = at;
+	api_error_free(&call->err);
+	call->err = e;
+	return true;
+}
+
+/* Every POST of an order failed in a way that leaves its fate open: ask for
+ * it by client_order_id (a read, retried as reads are) until the deadline.
+ * Takes e; false when the order has no reconcile path. */
+static bool start_reconcile(struct api_call *call, struct api_error *e)
+{
+	if (call->req.reconcile_path == NULL)
+		return false;
+	call->reconciling = true;
+	call->post_err = e;
+	free(call->req.path);
+	call->req.path = call->req.reconcile_path;
+	call->req.reconcile_path = NULL;
+	free(call->req.body);
+	call->req.body = NULL;
+	call->req.method = "GET";
+	call->req.retry = API_RETRY_READ;
+	call->req.ep = call->req.reconcile_ep;
+	call->attempts = 0;
+	call->retry_at = util_now_ms() + call->c->backoff_ms;
+	if (call->retry_at + MIN_ATTEMPT_MS > call->deadline_ms)
+		call->retry_at = util_now_ms();
+	return true;
+}
+
+/* The final error of a call whose last attempt failed with e (taken). */
+static void call_failed(struct api_call *call, struct api_error *e, bool retryable)
+{
 	api_error_free(&call->err);
 	e->attempts = call->attempts;
 	if (call->req.client_order_id != NULL)
@@ -726,24 +908,9 @@ static void attempt_ended(struct api_call *call, CURLcode rc)
 		u->client_order_id = xstrdup(call->req.client_order_id);
 		api_error_free(&e);
 		e = u;
-	} else if (policy == API_RETRY_ORDER && retry && call->maybe_sent) {
-		if (call->req.reconcile_path != NULL) {
-			/* every POST failed in a way that leaves the order's fate open:
-			 * ask for it by client_order_id (a read, retried as reads are) */
-			call->reconciling = true;
-			call->post_err = e;
-			free(call->req.path);
-			call->req.path = call->req.reconcile_path;
-			call->req.reconcile_path = NULL;
-			free(call->req.body);
-			call->req.body = NULL;
-			call->req.method = "GET";
-			call->req.retry = API_RETRY_READ;
-			call->req.ep = call->req.reconcile_ep;
-			call->attempts = 0;
-			call->retry_at = util_now_ms() + c->backoff_ms;
+	} else if (call->req.retry == API_RETRY_ORDER && retryable && call->maybe_sent) {
+		if (start_reconcile(call, e))
 			return;
-		}
 		char *why = api_error_text(e);
 		struct api_error *u = api_error_new(API_ERR_UNKNOWN_OUTCOME,
 			_("no answer after %d attempts (last: %s); it may or may not have been "
@@ -759,6 +926,34 @@ static void attempt_ended(struct api_call *call, CURLcode rc)
 	}
 	call->err = e;
 	call->done = true;
+}
+
+/* After an attempt ended: fill call->reply or call->err and set done, or
+ * schedule another attempt. */
+static void attempt_ended(struct api_call *call, CURLcode rc)
+{
+	struct api_attempt a = attempt_facts(call, rc);
+	struct api_verdict v = api_classify(&a);
+	struct api_error *e;
+
+	if (v.reason == API_R_OK) {
+		finish_ok(call, a.status);
+		attempt_end(call);
+		return;
+	}
+	e = attempt_error(call, &a, &v, rc);
+	if (v.reason == API_R_CONNECT && rc == CURLE_COULDNT_CONNECT && local_respawn(call->c, e)) {
+		/* no use knocking again at once: the next request (a refresh, or
+		 * the user trying again) finds the new one */
+		e->restarting = true;
+		v.retry = false;
+	}
+	if (v.maybe_sent)
+		call->maybe_sent = true;
+	attempt_end(call);
+	if (v.retry && schedule_retry(call, e, a.retry_after_s))
+		return;
+	call_failed(call, e, v.retry);
 }
 
 /* ---- the pump -------------------------------------------------------------------------- */
@@ -930,4 +1125,13 @@ void api_run_until_done(struct api_client *c, uint64_t id, const bool *done)
 	}
 	free(fds);
 	(void)id;
+}
+
+void api_client_transport(const struct api_client *c, const char **base, const char **unix_path,
+			  bool *insecure, long *connect_ms)
+{
+	*base = c->base;
+	*unix_path = c->unix_path;
+	*insecure = c->insecure;
+	*connect_ms = c->connect_ms;
 }

@@ -19,6 +19,7 @@
 #include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- typed delivery ------------------------------------------------------------------ */
 
@@ -34,6 +35,7 @@ DELIVER(workloads)
 DELIVER(quotes)
 DELIVER(book)
 DELIVER(trades)
+DELIVER(candles)
 DELIVER(account)
 DELIVER(deposit)
 DELIVER(ledger)
@@ -50,6 +52,7 @@ static const struct api_ep ep_quotes = {"quotes", api_dec_quotes, api_free_quote
 					 api_quotes_not_modified, api_quotes_set_etag, false};
 static const struct api_ep ep_book = {"book", api_dec_book, api_free_book, deliver_book, NULL, NULL, false};
 static const struct api_ep ep_trades = {"trades", api_dec_trades, api_free_trades, deliver_trades, NULL, NULL, false};
+static const struct api_ep ep_candles = {"candles", api_dec_candles, api_free_candles, deliver_candles, NULL, NULL, false};
 static const struct api_ep ep_account = {"account", api_dec_account, api_free_account, deliver_account, NULL, NULL, false};
 static const struct api_ep ep_deposit = {"deposit", api_dec_deposit, api_free_deposit, deliver_deposit, NULL, NULL, false};
 static const struct api_ep ep_ledger = {"ledger", api_dec_ledger, api_free_ledger, deliver_ledger, NULL, NULL, false};
@@ -215,6 +218,41 @@ uint64_t api_trades_start(struct api_client *c, const char *gpu,
 	return start(c, "GET", path, NULL, API_RETRY_READ, &ep_trades, CB(cb), ud);
 }
 
+static void iso_param(struct buf *b, const char *name, int64_t t)
+{
+	char s[32];
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t < 0)
+		return;
+	gmtime_r(&tt, &tm);
+	strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	buf_printf(b, "%c%s=%s", strchr(b->data, '?') ? '&' : '?', name, s);
+}
+
+uint64_t api_candles_start(struct api_client *c, const char *gpu,
+			   const struct api_candles_query *q, api_candles_cb cb, void *ud)
+{
+	char *g = escape(gpu);
+	struct buf b = {0};
+
+	buf_printf(&b, "/v1/candles/%s", g);
+	free(g);
+	if (q != NULL && q->interval != NULL) {
+		char *iv = escape(q->interval);
+		buf_printf(&b, "?interval=%s", iv);
+		free(iv);
+	}
+	if (q != NULL) {
+		iso_param(&b, "from", q->from);
+		iso_param(&b, "to", q->to);
+		if (q->limit > 0)
+			buf_printf(&b, "%climit=%d", strchr(b.data, '?') ? '&' : '?', q->limit);
+	}
+	return start(c, "GET", buf_take(&b), NULL, API_RETRY_READ, &ep_candles, CB(cb), ud);
+}
+
 uint64_t api_account_create_start(struct api_client *c, const char *email,
 				  const char *country, const char *currency, enum api_role role,
 				  api_account_cb cb, void *ud)
@@ -363,6 +401,7 @@ WAITER(workloads)
 WAITER(quotes)
 WAITER(book)
 WAITER(trades)
+WAITER(candles)
 WAITER(account)
 WAITER(deposit)
 WAITER(ledger)
@@ -426,6 +465,14 @@ int api_trades(struct api_client *c, const char *gpu, const struct api_list_quer
 {
 	struct wait w = {0};
 	uint64_t id = api_trades_start(c, gpu, q, wait_trades, &w);
+	return wait_finish(c, id, &w, (void **)out, err);
+}
+
+int api_candles(struct api_client *c, const char *gpu, const struct api_candles_query *q,
+		struct api_candles **out, struct api_error **err)
+{
+	struct wait w = {0};
+	uint64_t id = api_candles_start(c, gpu, q, wait_candles, &w);
 	return wait_finish(c, id, &w, (void **)out, err);
 }
 

@@ -9,7 +9,9 @@
 #include "api/api.h"
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 struct api_call;
 
@@ -68,6 +70,76 @@ uint64_t api_call_start(struct api_client *c, struct api_req *req);
 struct api_error *api_error_from_reply(long status, const char *data, size_t len,
 				       const char *request_id_header);
 
+/* How the client reaches the exchange (for api/stream.c's own transfers):
+ * the base URL ("http://localhost" for a Unix socket), the socket path or
+ * NULL, --insecure, the connect timeout. Borrowed. */
+void api_client_transport(const struct api_client *c, const char **base, const char **unix_path,
+			  bool *insecure, long *connect_ms);
+/* ---- classifying an ended attempt (api/client.c) -------------------------------
+ * Pure: from the facts of one ended try to what it means. The client then
+ * builds the error in words, retries (within the deadline), or, for an order
+ * whose fate is open, asks the exchange for it by client_order_id. */
+enum api_reason {
+	API_R_OK,               /* 2xx, or 304 to a conditional request */
+	API_R_HTTP,             /* an error status: the exchange's own error */
+	API_R_UNEXPECTED,       /* 1xx/3xx, or 304 to a request without an ETag */
+	API_R_TOO_BIG,          /* the body passed API_MAX_REPLY */
+	API_R_HEADER_TOO_BIG,   /* the header passed API_MAX_HEADER */
+	API_R_CONNECT,          /* could not connect, or the name does not resolve */
+	API_R_TIMEOUT,          /* the try's time ran out */
+	API_R_BROKE,            /* the connection broke (reset, nothing received) */
+	API_R_BROKE_PARTIAL,    /* ... in the middle of the reply */
+	API_R_TLS,              /* certificate or handshake */
+	API_R_PROTOCOL,         /* curl could not read the reply */
+	API_R_OTHER,
+};
+struct api_attempt {
+	int curl_code;          /* CURLcode */
+	long status;            /* HTTP status, 0 if none */
+	bool request_sent;      /* bytes of the request left (CURLINFO_REQUEST_SIZE > 0) */
+	bool body_too_big, header_too_big;
+	bool conditional;       /* If-None-Match sent, and the endpoint takes a 304 */
+	enum api_retry policy;
+	long retry_after_s;     /* the reply's Retry-After, 0 = none */
+};
+struct api_verdict {
+	enum api_reason reason;
+	enum api_err kind;      /* the error's kind (0 for API_R_OK) */
+	bool retry;             /* worth another try, if tries and time are left */
+	bool maybe_sent;        /* the request may have reached the exchange and been acted on */
+};
+struct api_verdict api_classify(const struct api_attempt *a);
+/* Retry-After: delta-seconds, or an HTTP date (IMF-fixdate, RFC 850, asctime)
+ * turned into seconds from now; 0 when absent, past or malformed; at most
+ * 86400. */
+long api_retry_after(const char *value, time_t now);
+#define API_MAX_HEADER (100u * 1024u)  /* largest reply header accepted (curl's own cap for a line) */
+
+/* The local demo exchange's restart (api_local_respawn), set on a local demo
+ * client by api_open: the client calls it when a request cannot connect. */
+typedef int (*api_respawn_fn)(const char *socket_path, char **cause);
+void api_client_set_respawn(struct api_client *c, api_respawn_fn fn);
+
+/* ---- the local demo exchange's files and process (api/local.c, api/localctl.c) -- */
+struct local_paths {
+	char *data_dir, *run_dir, *sock, *lock, *pidfile, *db, *log, *keyfile;
+};
+/* Compute (and create) the runtime and data directories; 0, or -1 and *cause. */
+int api_local_paths(struct local_paths *p, char **cause);
+void api_local_paths_clear(struct local_paths *p);
+/* gpuxd next to our own binary, else on PATH ($GPUX_GPUXD first); NULL if none. */
+char *api_local_find_gpuxd(void);
+/* Is anything accepting connections on the socket? */
+bool api_local_socket_alive(const char *path);
+/* The pid in the pid file if that process is our gpuxd on p->sock; else 0. */
+int api_local_pid(const struct local_paths *p);
+/* Does process pid run the binary at path (same file: device and inode)?
+ * True when that cannot be told. */
+bool api_local_same_binary(int pid, const char *path);
+/* SIGTERM our gpuxd pid and wait (up to 10 s) until its socket is gone;
+ * 0, or -1 and *cause. */
+int api_local_stop_pid(const struct local_paths *p, int pid, char **cause);
+
 /* Run the client until call `id` has been delivered (the blocking API). */
 void api_run_until_done(struct api_client *c, uint64_t id, const bool *done);
 
@@ -125,7 +197,19 @@ const cJSON *api_json_object(const cJSON *obj, const char *path, const char *nam
 char *api_json_path(const char *path, const char *name);
 char *api_json_index(const char *path, const char *name, size_t i);
 
-/* ---- decoders and frees of the reply types (api/wire.c) ---------------------- */
+/* Decode the array member `name` of o (path names o) into a new array of
+ * elements of `size` bytes (zeroed, one spare): each element must be an
+ * object and is decoded by item(element, "path.name[i]", dst, i, ctx, cause).
+ * 0 with *v and *n, or -1 and *cause; on failure *n counts the elements
+ * touched (the failed one too), so the caller's free releases them. */
+typedef int (*api_item_fn)(const cJSON *it, const char *path, void *dst, size_t i, void *ctx,
+			   char **cause);
+int api_dec_list(const cJSON *o, const char *path, const char *name, size_t size,
+		 api_item_fn item, void *ctx, void **v, size_t *n, char **cause);
+
+/* ---- decoders and frees of the reply types (api/wire*.c) --------------------- */
+int api_dec_candles(const cJSON *root, long status, void **out, char **cause);
+void api_free_candles(void *reply);
 int api_dec_market(const cJSON *root, long status, void **out, char **cause);
 int api_dec_gpus(const cJSON *root, long status, void **out, char **cause);
 int api_dec_workloads(const cJSON *root, long status, void **out, char **cause);

@@ -2,11 +2,20 @@
  * The embedded default: with no exchange configured, gpux talks to a local
  * demo gpuxd of its own, on a Unix socket.
  *
- *   runtime dir  $XDG_RUNTIME_DIR/gpux, else /tmp/gpux-UID (0700, ours, checked)
+ *   runtime dir  $XDG_RUNTIME_DIR/gpux, else /tmp/gpux-UID (0700, ours, checked),
+ *                and in it one directory per data directory, d-HASH (a hash of
+ *                the data directory's path), so two data directories (two
+ *                HOMEs of one user) never share an exchange:
  *                gpuxd.sock, gpuxd.lock (startup lock), gpuxd.pid
  *   data dir     $XDG_DATA_HOME/gpux, else ~/.local/share/gpux (0700)
  *                demo.db, gpuxd.log, demo.key (0600: the demo account's key,
  *                kept apart from the user's own config)
+ *
+ * The exchange ends by itself: it is started with --idle-exit (GPUX_DEMO_IDLE
+ * seconds, default 300) and exits that long after its last connection,
+ * folding its WAL into the database and removing its socket and pid file.
+ * A running exchange whose binary is not the gpuxd we would start (a
+ * rebuild, an upgrade) is stopped and replaced.
  *
  * Under an exclusive flock on gpuxd.lock (so two gpux started at once agree):
  * if something accepts connections on the socket it is reused; otherwise
@@ -104,14 +113,10 @@ static char *runtime_dir(char **cause)
 	return d;
 }
 
-/* Where the local demo exchange lives (all malloc'ed). */
-struct local_paths {
-	char *data_dir, *sock, *lock, *pidfile, *db, *log, *keyfile;
-};
-
-static void local_paths_clear(struct local_paths *p)
+void api_local_paths_clear(struct local_paths *p)
 {
 	free(p->data_dir);
+	free(p->run_dir);
 	free(p->sock);
 	free(p->lock);
 	free(p->pidfile);
@@ -123,10 +128,11 @@ static void local_paths_clear(struct local_paths *p)
 
 /* Compute (and create) the runtime and data directories' paths; 0, or -1
  * and *cause. */
-static int local_paths(struct local_paths *p, char **cause)
+int api_local_paths(struct local_paths *p, char **cause)
 {
 	struct sockaddr_un sa;
-	char *rdir;
+	char *rdir, *sub;
+	uint64_t h = 1469598103934665603ULL;
 
 	memset(p, 0, sizeof *p);
 	if ((rdir = runtime_dir(cause)) == NULL)
@@ -138,27 +144,43 @@ static int local_paths(struct local_paths *p, char **cause)
 	}
 	if (mkdirs(p->data_dir, cause) != 0) {
 		free(rdir);
-		local_paths_clear(p);
+		api_local_paths_clear(p);
 		return -1;
 	}
-	p->sock = xasprintf("%s/gpuxd.sock", rdir);
-	p->lock = xasprintf("%s/gpuxd.lock", rdir);
-	p->pidfile = xasprintf("%s/gpuxd.pid", rdir);
+	{
+		/* the data directory as the kernel resolves it, so two spellings
+		 * of one directory share its exchange */
+		char *real = realpath(p->data_dir, NULL);
+		for (const char *c = real != NULL ? real : p->data_dir; *c != '\0'; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+		free(real);
+	}
+	sub = xasprintf("%s/d-%016llx", rdir, (unsigned long long)h);
+	free(rdir);
+	if (mkdir(sub, 0700) != 0 && errno != EEXIST) {
+		set_cause(cause, _("cannot create %s: %s"), sub, strerror(errno));
+		free(sub);
+		api_local_paths_clear(p);
+		return -1;
+	}
+	p->run_dir = sub;
+	p->sock = xasprintf("%s/gpuxd.sock", sub);
+	p->lock = xasprintf("%s/gpuxd.lock", sub);
+	p->pidfile = xasprintf("%s/gpuxd.pid", sub);
 	p->db = xasprintf("%s/demo.db", p->data_dir);
 	p->log = xasprintf("%s/gpuxd.log", p->data_dir);
 	p->keyfile = xasprintf("%s/demo.key", p->data_dir);
-	free(rdir);
 	if (strlen(p->sock) >= sizeof sa.sun_path) {
 		set_cause(cause, _("the socket path %s is too long for a Unix socket; set "
 				   "XDG_RUNTIME_DIR to a shorter directory"), p->sock);
-		local_paths_clear(p);
+		api_local_paths_clear(p);
 		return -1;
 	}
 	return 0;
 }
 
 /* gpuxd next to our own binary, else on PATH; NULL if none. */
-static char *find_gpuxd(void)
+char *api_local_find_gpuxd(void)
 {
 	char self[PATH_MAX + 1];
 	ssize_t n = readlink("/proc/self/exe", self, PATH_MAX);
@@ -196,7 +218,7 @@ static char *find_gpuxd(void)
 }
 
 /* Is anything accepting connections on the socket? */
-static bool socket_alive(const char *path)
+bool api_local_socket_alive(const char *path)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -311,7 +333,10 @@ static int spawn(const char *gpuxd, const char *sock, const char *db, const char
 			int lfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
 			int pidfd;
 			char num[32];
-			const char *argv[] = {gpuxd, "--demo", "--socket", sock, "--db", db, NULL};
+			const char *idle = getenv("GPUX_DEMO_IDLE");
+			const char *argv[] = {gpuxd, "--demo", "--socket", sock, "--db", db,
+					      "--pid-file", pidfile, "--idle-exit",
+					      idle != NULL && idle[0] != '\0' ? idle : "300", NULL};
 
 			if (null >= 0)
 				dup2(null, 0);
@@ -499,7 +524,7 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 	int lfd = -1, rc = -1;
 
 	memset(l, 0, sizeof *l);
-	if (local_paths(&p, cause) != 0)
+	if (api_local_paths(&p, cause) != 0)
 		return -1;
 	l->data_dir = xstrdup(p.data_dir);
 	l->socket_path = xstrdup(p.sock);
@@ -513,26 +538,32 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 	}
 	/* someone accepts on our private socket: that is our gpuxd (a hung one
 	 * shows as a timeout on the first real request, with a clear message) */
-	if (socket_alive(l->socket_path)) {
-		char *data = NULL, *c2 = NULL;
-		size_t len;
-		if (util_read_file(p.pidfile, &data, &len, &c2) == 0)
-			l->pid = (pid_t)atoi(data);
-		free(data);
-		free(c2);
-	} else {
+	if (api_local_socket_alive(l->socket_path)) {
+		l->pid = api_local_pid(&p);
+		/* started from another gpuxd binary (a rebuild, an upgrade): replaced */
+		if ((gpuxd = api_local_find_gpuxd()) != NULL && l->pid > 0 &&
+		    !api_local_same_binary(l->pid, gpuxd) &&
+		    api_local_stop_pid(&p, l->pid, cause) != 0)
+			goto out;
+	}
+	if (!api_local_socket_alive(l->socket_path)) {
 		int64_t deadline;
-		if ((gpuxd = find_gpuxd()) == NULL) {
+		if (gpuxd == NULL && (gpuxd = api_local_find_gpuxd()) == NULL) {
 			set_cause(cause, "%s", no_gpuxd_text());
 			goto out;
 		}
 		unlink(l->socket_path);   /* stale: nobody answers on it (we hold the lock) */
+		unlink(p.pidfile);
 		if (spawn(gpuxd, l->socket_path, p.db, l->log_path, p.pidfile, &l->pid, cause) != 0)
 			goto out;
 		l->started = true;
 		deadline = util_now_ms() + START_WAIT_MS;
-		while (!(socket_alive(l->socket_path) && exchange_answers(l->url, 2000))) {
-			struct timespec ts = {0, 50 * 1000 * 1000};
+		while (!(api_local_socket_alive(l->socket_path) && exchange_answers(l->url, 2000))) {
+			/* gpuxd listens within some 20 ms: look every millisecond at
+			 * first (a connect to a Unix socket costs microseconds), then
+			 * every 20 ms */
+			long wait_ms = util_now_ms() + START_WAIT_MS - deadline < 500 ? 1 : 20;
+			struct timespec ts = {0, wait_ms * 1000 * 1000};
 			if (util_now_ms() > deadline ||
 			    (l->pid > 0 && kill(l->pid, 0) != 0 && errno == ESRCH)) {
 				t = log_tail(l->log_path);
@@ -551,7 +582,7 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 out:
 	if (lfd >= 0)
 		close(lfd);     /* releases the lock */
-	local_paths_clear(&p);
+	api_local_paths_clear(&p);
 	free(gpuxd);
 	if (rc != 0)
 		api_local_clear(l);
@@ -592,7 +623,7 @@ static void __attribute__((noreturn)) starter(const struct local_paths *p, const
 	if (spawn(gpuxd, p->sock, p->db, p->log, p->pidfile, &pid, &cause) != 0)
 		_exit(1);
 	deadline = util_now_ms() + START_WAIT_MS;
-	while (!socket_alive(p->sock) && util_now_ms() < deadline &&
+	while (!api_local_socket_alive(p->sock) && util_now_ms() < deadline &&
 	       !(pid > 0 && kill(pid, 0) != 0 && errno == ESRCH)) {
 		struct timespec ts = {0, 20 * 1000 * 1000};
 		nanosleep(&ts, NULL);
@@ -607,7 +638,7 @@ int api_local_respawn(const char *socket_path, char **cause)
 	int lfd = -1, rc = -1, status;
 	pid_t child;
 
-	if (local_paths(&p, cause) != 0)
+	if (api_local_paths(&p, cause) != 0)
 		return -1;
 	if (socket_path == NULL || strcmp(socket_path, p.sock) != 0) {
 		set_cause(cause, _("the local demo exchange's socket is no longer %s "
@@ -626,11 +657,11 @@ int api_local_respawn(const char *socket_path, char **cause)
 			set_cause(cause, _("cannot lock %s: %s"), p.lock, strerror(errno));
 		goto out;
 	}
-	if (socket_alive(p.sock)) {
+	if (api_local_socket_alive(p.sock)) {
 		rc = 0;         /* back already (another gpux started it) */
 		goto out;
 	}
-	if ((gpuxd = find_gpuxd()) == NULL) {
+	if ((gpuxd = api_local_find_gpuxd()) == NULL) {
 		set_cause(cause, "%s", no_gpuxd_text());
 		goto out;
 	}
@@ -652,7 +683,7 @@ int api_local_respawn(const char *socket_path, char **cause)
 out:
 	if (lfd >= 0)
 		close(lfd);     /* the starter keeps its copy, and so the lock */
-	local_paths_clear(&p);
+	api_local_paths_clear(&p);
 	free(gpuxd);
 	return rc;
 }
@@ -689,6 +720,8 @@ struct api_client *api_open(const struct api_open_opts *o, struct api_settings *
 		cfg.key = l.key;
 		cfg.local_demo = true;
 		c = api_client_new(&cfg, cause);
+		if (c != NULL)
+			api_client_set_respawn(c, api_local_respawn);
 		api_local_clear(&l);
 	}
 	if (used != NULL)

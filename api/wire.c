@@ -14,36 +14,12 @@
  * The DEC_* macros below are local shorthand for "read this field or jump to
  * fail"; they are not part of any interface.
  */
-#include "api/internal.h"
+#include "api/wire_int.h"
 
 #include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_ID API_SAFE_INT
-#define MAX_PRICE ((int64_t)100000000)   /* 10^6 US$ per GPU-hour: far above the 10^4 limit */
-#define MAX_COUNT ((int64_t)1000000000)
-#define MAX_MONEY API_SAFE_INT
-#define SHORT 128                        /* ids, codes, currencies, countries, cursors */
-#define LONG 4096                        /* messages, notes, sources */
-
-#define DEC_INT(o, p, n, lo, hi, dst) \
-	do { int64_t v_; if (api_json_int((o), (p), (n), (lo), (hi), &v_, cause) != 0) goto fail; (dst) = v_; } while (0)
-#define DEC_INT_OPT(o, p, n, lo, hi, dst) \
-	do { int64_t v_; if (api_json_int_opt((o), (p), (n), (lo), (hi), -1, &v_, cause) != 0) goto fail; (dst) = v_; } while (0)
-#define DEC_INT_NULL(o, p, n, lo, hi, dst) \
-	do { int64_t v_; if (api_json_int_null((o), (p), (n), (lo), (hi), -1, &v_, cause) != 0) goto fail; (dst) = v_; } while (0)
-#define DEC_STR(o, p, n, max, dst) \
-	do { if (api_json_str((o), (p), (n), (max), false, &(dst), cause) != 0) goto fail; } while (0)
-#define DEC_STR_OPT(o, p, n, max, dst) \
-	do { if (api_json_str_opt((o), (p), (n), (max), &(dst), cause) != 0) goto fail; } while (0)
-#define DEC_TIME(o, p, n, dst) \
-	do { if (api_json_time((o), (p), (n), false, &(dst), cause) != 0) goto fail; } while (0)
-#define DEC_TIME_OPT(o, p, n, dst) \
-	do { if (api_json_time((o), (p), (n), true, &(dst), cause) != 0) goto fail; } while (0)
-#define DEC_ENUM(o, p, n, names, dst) \
-	do { int i_; if (api_json_enum((o), (p), (n), (names), (int)(sizeof(names) / sizeof(names)[0]), &i_, cause) != 0) goto fail; (dst) = i_; } while (0)
 
 /* ---- enum names ------------------------------------------------------------------ */
 
@@ -94,6 +70,32 @@ static void free_strv(char **v, size_t n)
 static size_t array_len(const cJSON *a)
 {
 	return (size_t)cJSON_GetArraySize(a);
+}
+
+int api_dec_list(const cJSON *o, const char *path, const char *name, size_t size,
+		 api_item_fn item, void *ctx, void **v, size_t *n, char **cause)
+{
+	const cJSON *a = api_json_array(o, path, name, cause), *it;
+
+	*v = NULL;
+	*n = 0;
+	if (a == NULL)
+		return -1;
+	*v = xcalloc(array_len(a) + 1, size);
+	cJSON_ArrayForEach(it, a) {
+		char *p = api_json_index(path, name, *n);
+		void *dst = (char *)*v + *n * size;
+		int rc;
+		(*n)++;
+		if (!cJSON_IsObject(it))
+			rc = set_cause(cause, "%s: expected an object", p);
+		else
+			rc = item(it, p, dst, *n - 1, ctx, cause);
+		free(p);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int dec_balance(const cJSON *o, const char *path, struct api_balance *b, char **cause)
@@ -322,204 +324,6 @@ int api_dec_workloads(const cJSON *o, long status, void **out, char **cause)
 fail:
 	free(p);
 	api_workloads_free(&w);
-	return -1;
-}
-
-/* ---- quotes, book, trades ----------------------------------------------------------- */
-
-void api_quotes_free(struct api_quotes **pp)
-{
-	struct api_quotes *q;
-
-	if (pp == NULL || (q = *pp) == NULL)
-		return;
-	for (size_t i = 0; i < q->n; i++)
-		free(q->v[i].gpu);
-	free(q->v);
-	free(q->etag);
-	free(q);
-	*pp = NULL;
-}
-
-const struct api_quote *api_quotes_find(const struct api_quotes *q, const char *gpu)
-{
-	for (size_t i = 0; q != NULL && gpu != NULL && i < q->n; i++)
-		if (strcmp(q->v[i].gpu, gpu) == 0)
-			return &q->v[i];
-	return NULL;
-}
-
-int api_dec_quotes(const cJSON *o, long status, void **out, char **cause)
-{
-	struct api_quotes *q = xcalloc(1, sizeof *q);
-	const cJSON *a, *it;
-	char *p = NULL;
-
-	DEC_INT(o, "", "seq", 0, MAX_ID, q->seq);
-	DEC_TIME(o, "", "server_time", q->server_time);
-	if ((a = api_json_array(o, "", "quotes", cause)) == NULL)
-		goto fail;
-	q->v = xcalloc(array_len(a) + 1, sizeof *q->v);
-	cJSON_ArrayForEach(it, a) {
-		struct api_quote *x = &q->v[q->n];
-		p = api_json_index("", "quotes", q->n);
-		q->n++;
-		if (!cJSON_IsObject(it)) {
-			set_cause(cause, "%s: expected an object", p);
-			goto fail;
-		}
-		DEC_STR(it, p, "gpu", SHORT, x->gpu);
-		DEC_INT_NULL(it, p, "best_ask_cents", 1, MAX_PRICE, x->best_ask_cents);
-		DEC_INT(it, p, "ask_gpus", 0, MAX_COUNT, x->ask_gpus);
-		DEC_INT_NULL(it, p, "best_bid_cents", 1, MAX_PRICE, x->best_bid_cents);
-		DEC_INT(it, p, "bid_gpus", 0, MAX_COUNT, x->bid_gpus);
-		DEC_INT_NULL(it, p, "last_cents", 1, MAX_PRICE, x->last_cents);
-		/* a side with a price has GPUs at it, and one without has none */
-		if ((x->best_ask_cents < 0) != (x->ask_gpus == 0) ||
-		    (x->best_bid_cents < 0) != (x->bid_gpus == 0)) {
-			set_cause(cause, "%s: a best price and its GPU count disagree", p);
-			goto fail;
-		}
-		free(p);
-		p = NULL;
-	}
-	*out = q;
-	return 0;
-fail:
-	free(p);
-	api_quotes_free(&q);
-	return -1;
-}
-
-void *api_quotes_not_modified(const char *etag)
-{
-	struct api_quotes *q = xcalloc(1, sizeof *q);
-
-	q->unchanged = true;
-	q->etag = xstrdup(etag);
-	q->seq = q->server_time = -1;
-	return q;
-}
-
-void api_quotes_set_etag(void *reply, const char *etag)
-{
-	struct api_quotes *q = reply;
-
-	free(q->etag);
-	q->etag = xstrdup(etag);
-}
-
-void api_book_free(struct api_book **pp)
-{
-	struct api_book *b;
-
-	if (pp == NULL || (b = *pp) == NULL)
-		return;
-	free(b->gpu);
-	free(b->asks);
-	free(b->bids);
-	free(b);
-	*pp = NULL;
-}
-
-static int dec_levels(const cJSON *o, const char *name, bool asks, struct api_level **out,
-		      size_t *n, char **cause)
-{
-	const cJSON *a = api_json_array(o, "", name, cause), *it;
-	char *p = NULL;
-
-	if (a == NULL)
-		return -1;
-	*out = xcalloc(array_len(a) + 1, sizeof **out);
-	cJSON_ArrayForEach(it, a) {
-		struct api_level *x = &(*out)[*n];
-		p = api_json_index("", name, *n);
-		if (!cJSON_IsObject(it)) {
-			set_cause(cause, "%s: expected an object", p);
-			goto fail;
-		}
-		DEC_INT(it, p, "price_cents", 1, MAX_PRICE, x->price_cents);
-		DEC_INT(it, p, "gpus", 1, MAX_COUNT, x->gpus);
-		DEC_INT(it, p, "orders", 1, MAX_COUNT, x->orders);
-		/* best first: asks rise, bids fall, strictly (levels are aggregated) */
-		if (*n > 0 && (asks ? x->price_cents <= x[-1].price_cents
-				    : x->price_cents >= x[-1].price_cents)) {
-			set_cause(cause, "%s: levels are not in best-first price order", p);
-			goto fail;
-		}
-		(*n)++;
-		free(p);
-		p = NULL;
-	}
-	return 0;
-fail:
-	free(p);
-	return -1;
-}
-
-int api_dec_book(const cJSON *o, long status, void **out, char **cause)
-{
-	struct api_book *b = xcalloc(1, sizeof *b);
-
-	DEC_STR(o, "", "gpu", SHORT, b->gpu);
-	DEC_INT(o, "", "seq", 0, MAX_ID, b->seq);
-	DEC_TIME(o, "", "server_time", b->server_time);
-	if (dec_levels(o, "asks", true, &b->asks, &b->n_asks, cause) != 0 ||
-	    dec_levels(o, "bids", false, &b->bids, &b->n_bids, cause) != 0)
-		goto fail;
-	*out = b;
-	return 0;
-fail:
-	api_book_free(&b);
-	return -1;
-}
-
-void api_trades_free(struct api_trades **pp)
-{
-	struct api_trades *t;
-
-	if (pp == NULL || (t = *pp) == NULL)
-		return;
-	free(t->gpu);
-	free(t->v);
-	free(t->next_cursor);
-	free(t);
-	*pp = NULL;
-}
-
-int api_dec_trades(const cJSON *o, long status, void **out, char **cause)
-{
-	struct api_trades *t = xcalloc(1, sizeof *t);
-	const cJSON *a, *it;
-	char *p = NULL;
-
-	DEC_STR(o, "", "gpu", SHORT, t->gpu);
-	DEC_STR_OPT(o, "", "next_cursor", SHORT, t->next_cursor);
-	if ((a = api_json_array(o, "", "trades", cause)) == NULL)
-		goto fail;
-	t->v = xcalloc(array_len(a) + 1, sizeof *t->v);
-	cJSON_ArrayForEach(it, a) {
-		struct api_trade *x = &t->v[t->n];
-		p = api_json_index("", "trades", t->n);
-		t->n++;
-		if (!cJSON_IsObject(it)) {
-			set_cause(cause, "%s: expected an object", p);
-			goto fail;
-		}
-		DEC_INT(it, p, "id", 1, MAX_ID, x->id);
-		DEC_INT(it, p, "price_cents", 1, MAX_PRICE, x->price_cents);
-		DEC_INT(it, p, "gpus", 1, MAX_COUNT, x->gpus);
-		DEC_INT(it, p, "hours", 1, MAX_COUNT, x->hours);
-		DEC_ENUM(it, p, "taker_side", side_names, x->taker_side);
-		DEC_TIME(it, p, "at", x->at);
-		free(p);
-		p = NULL;
-	}
-	*out = t;
-	return 0;
-fail:
-	free(p);
-	api_trades_free(&t);
 	return -1;
 }
 
@@ -880,28 +684,22 @@ void api_orders_free(struct api_orders **pp)
 	*pp = NULL;
 }
 
+static int order_item(const cJSON *it, const char *p, void *dst, size_t i, void *ctx, char **cause)
+{
+	return dec_order_obj(it, p, false, dst, cause);
+}
+
 int api_dec_orders(const cJSON *o, long status, void **out, char **cause)
 {
 	struct api_orders *l = xcalloc(1, sizeof *l);
-	const cJSON *a, *it;
-	char *p = NULL;
 
 	DEC_STR_OPT(o, "", "next_cursor", SHORT, l->next_cursor);
-	if ((a = api_json_array(o, "", "orders", cause)) == NULL)
+	if (api_dec_list(o, "", "orders", sizeof *l->v, order_item, NULL, (void **)&l->v, &l->n,
+			 cause) != 0)
 		goto fail;
-	l->v = xcalloc(array_len(a) + 1, sizeof *l->v);
-	cJSON_ArrayForEach(it, a) {
-		p = api_json_index("", "orders", l->n);
-		l->n++;
-		if (dec_order_obj(it, p, false, &l->v[l->n - 1], cause) != 0)
-			goto fail;
-		free(p);
-		p = NULL;
-	}
 	*out = l;
 	return 0;
 fail:
-	free(p);
 	api_orders_free(&l);
 	return -1;
 }
@@ -1009,28 +807,22 @@ void api_rentals_free(struct api_rentals **pp)
 	*pp = NULL;
 }
 
+static int rental_item(const cJSON *it, const char *p, void *dst, size_t i, void *ctx, char **cause)
+{
+	return dec_rental_obj(it, p, dst, cause);
+}
+
 int api_dec_rentals(const cJSON *o, long status, void **out, char **cause)
 {
 	struct api_rentals *l = xcalloc(1, sizeof *l);
-	const cJSON *a, *it;
-	char *p = NULL;
 
 	DEC_STR_OPT(o, "", "next_cursor", SHORT, l->next_cursor);
-	if ((a = api_json_array(o, "", "rentals", cause)) == NULL)
+	if (api_dec_list(o, "", "rentals", sizeof *l->v, rental_item, NULL, (void **)&l->v, &l->n,
+			 cause) != 0)
 		goto fail;
-	l->v = xcalloc(array_len(a) + 1, sizeof *l->v);
-	cJSON_ArrayForEach(it, a) {
-		p = api_json_index("", "rentals", l->n);
-		l->n++;
-		if (dec_rental_obj(it, p, &l->v[l->n - 1], cause) != 0)
-			goto fail;
-		free(p);
-		p = NULL;
-	}
 	*out = l;
 	return 0;
 fail:
-	free(p);
 	api_rentals_free(&l);
 	return -1;
 }
@@ -1144,6 +936,7 @@ static const struct decoder decoders[] = {
 	{"quotes", api_dec_quotes, api_free_quotes},
 	{"book", api_dec_book, api_free_book},
 	{"trades", api_dec_trades, api_free_trades},
+	{"candles", api_dec_candles, api_free_candles},
 	{"account", api_dec_account, api_free_account},
 	{"deposit", api_dec_deposit, api_free_deposit},
 	{"ledger", api_dec_ledger, api_free_ledger},

@@ -32,6 +32,7 @@
 #include <strings.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,6 +208,7 @@ int main(int argc, char **argv)
 		fatal("bench_http: %s: %s", keyf, strerror(errno));
 	fprintf(f, "%s\n", admin_key);
 	fclose(f);
+	chmod(keyf, 0600);   /* gpuxd refuses a key file others can read */
 	pid_t pid = fork();
 	if (pid == 0) {
 		int fd = open(logf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -216,7 +218,7 @@ int main(int argc, char **argv)
 		}
 		execl(gpuxd_path, "gpuxd", "--listen", "127.0.0.1:0", "--port-file", portf, "--db", db,
 		      "--admin-key-file", keyf, "--market", "open", "--rate-limit", "0",
-		      "--ip-rate-limit", "0", "--quiet", (char *)NULL);
+		      "--ip-rate-limit", "0", "--max-connections-per-addr", "0", "--quiet", (char *)NULL);
 		_exit(127);
 	}
 	int port = 0;

@@ -1,11 +1,26 @@
 /*
  * bench_tui — the TUI through a pseudo-terminal, beside htop measured the
- * same way on the same machine in the same run, and view_sort on 100,000
- * rows.
+ * same way on the same machine in the same run (bench_view has the table
+ * model on 100,000 rows).
  *
- * gpux runs in a forkpty() of 80×24 (TERM=xterm-256color, LANG=C.UTF-8)
- * against a gpuxd --demo this program starts (BUILD/gpuxd beside this
- * program's directory, or $GPUXD). Figures:
+ * Part 1, the local demo at 120×35, as a user starts it: no --api, so gpux
+ * starts its own gpuxd on a Unix socket (under a fresh XDG_RUNTIME_DIR and
+ * XDG_DATA_HOME). Three rounds of:
+ *
+ *   cold start          the local gpuxd not running, its database there:
+ *                       from fork to the first frame with live prices
+ *                       ("prices updated"); round 1 is the very first start
+ *                       (no database, no account yet) and is shown apart
+ *   warm start          the same with the local gpuxd still running
+ *   resident memory     VmRSS of the running TUI after it settled, and its
+ *                       anonymous and file-backed parts (/proc/PID/status)
+ *
+ * and htop's first frame and resident memory at the same size, in the same
+ * rounds.
+ *
+ * Part 2, gpux in a forkpty() of 80×24 (TERM=xterm-256color, LANG=C.UTF-8)
+ * against a gpuxd --demo this program starts over TCP (BUILD/gpuxd beside
+ * this program's directory, or $GPUXD). Figures:
  *
  *   first frame         from fork to the first complete frame (the F-key bar,
  *                       which is drawn last, is out) — and for gpux also to
@@ -17,9 +32,6 @@
  *                       second exchange whose demo prices drift (clock ×1),
  *                       and the bytes of that frame, escaped, so one can see
  *                       it rewrites the price cell (and the status clock)
- *   sort 100,000 rows   view_sort on a synthetic table of 100,000 GPUs
- *                       (the catalogue's GPUs repeated, memory and bandwidth
- *                       varied, a fifth "not published")
  *
  * A "frame" is what the program writes until the terminal has been quiet for
  * 40 ms. htop runs with -d 100 (10 s between its own refreshes) so that its
@@ -38,12 +50,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "data/catalog.h"
-#include "i18n/i18n.h"
 #include "util/util.h"
-#include "view/view.h"
 
-enum { ROWS = 24, COLS = 80, QUIET_MS = 40 };
+enum { ROWS = 24, COLS = 80, BIG_ROWS = 35, BIG_COLS = 120, QUIET_MS = 40, ROUNDS = 4 };
 
 struct term {
 	pid_t pid;
@@ -58,9 +67,11 @@ static char *dir_of(const char *path)
 	return s ? xstrndup(path, (size_t)(s - path)) : xstrdup(".");
 }
 
-static int spawn(struct term *t, char *const argv[], const char *home)
+/* Run argv in a pseudo-terminal of rows × cols, with HOME and the XDG
+ * directories under home. */
+static int spawn_sized(struct term *t, char *const argv[], const char *home, int rows, int cols)
 {
-	struct winsize ws = { .ws_row = ROWS, .ws_col = COLS };
+	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
 
 	memset(t, 0, sizeof *t);
 	t->t0_us = util_now_us();
@@ -72,13 +83,21 @@ static int spawn(struct term *t, char *const argv[], const char *home)
 		setenv("LANG", "C.UTF-8", 1);
 		unsetenv("LC_ALL");
 		unsetenv("NO_COLOR");
+		unsetenv("GPUX_API");
 		setenv("HOME", home, 1);
 		setenv("XDG_CONFIG_HOME", home, 1);
+		setenv("XDG_DATA_HOME", home, 1);
+		setenv("XDG_RUNTIME_DIR", home, 1);
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	fcntl(t->fd, F_SETFL, O_NONBLOCK);
 	return 0;
+}
+
+static int spawn(struct term *t, char *const argv[], const char *home)
+{
+	return spawn_sized(t, argv, home, ROWS, COLS);
 }
 
 /* Read what is there within timeout_ms; returns bytes read, -1 at EOF. */
@@ -232,6 +251,153 @@ static pid_t start_gpuxd(const char *gpuxd, const char *dir, const char *tag, co
 	return pid;
 }
 
+/* ---- the local demo at 120×35, beside htop ---------------------------------------- */
+
+struct rss {
+	long vm, anon, file; /* kB */
+};
+
+struct start {
+	double first, priced; /* ms from fork; -1 = not seen */
+	struct rss rss;
+};
+
+static void read_rss(pid_t pid, struct rss *r)
+{
+	char *path = xasprintf("/proc/%d/status", (int)pid), line[256];
+	FILE *f = fopen(path, "r");
+
+	memset(r, 0, sizeof *r);
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		sscanf(line, "VmRSS: %ld", &r->vm);
+		sscanf(line, "RssAnon: %ld", &r->anon);
+		sscanf(line, "RssFile: %ld", &r->file);
+	}
+	if (f != NULL)
+		fclose(f);
+	free(path);
+}
+
+/* Stop the gpuxd that gpux started under home (its pid file), and wait
+ * until it is gone: it is not our child. */
+static void stop_local_gpuxd(const char *home)
+{
+	char *pidf = xasprintf("%s/gpux/gpuxd.pid", home), *s = NULL;
+	size_t len;
+	pid_t pid = 0;
+
+	if (util_read_file(pidf, &s, &len, NULL) == 0)
+		pid = (pid_t)atoi(s);
+	free(s);
+	free(pidf);
+	if (pid <= 1)
+		return;
+	kill(pid, SIGTERM);
+	for (int i = 0; i < 300 && kill(pid, 0) == 0; i++)
+		usleep(10000);
+	if (kill(pid, 0) == 0)
+		kill(pid, SIGKILL);
+}
+
+static void one_start(char *const argv[], const char *home, const char *priced_text,
+		      struct start *f)
+{
+	struct term t;
+
+	memset(f, 0, sizeof *f);
+	f->first = f->priced = -1;
+	if (spawn_sized(&t, argv, home, BIG_ROWS, BIG_COLS) != 0)
+		return;
+	f->first = read_until(&t, 0, "Quit", 10000);
+	if (priced_text != NULL)
+		f->priced = read_until(&t, 0, priced_text, 10000);
+	settle(&t);
+	read_rss(t.pid, &f->rss);
+	stop(&t);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Sort v (n) and give its median. */
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return v[n / 2];
+}
+
+static void print_starts(const char *what, const struct start *s, int from, int to, bool priced)
+{
+	double v[ROUNDS], mn;
+	int n = 0;
+
+	for (int i = from; i < to; i++)
+		v[n++] = priced ? s[i].priced : s[i].first;
+	mn = median(v, n);
+	printf("   %-44s %8.1f ms min %8.1f ms median  (", what, v[0], mn);
+	for (int i = from; i < to; i++)
+		printf("%s%.1f", i > from ? " " : "", priced ? s[i].priced : s[i].first);
+	printf(")\n");
+}
+
+static void print_rss(const char *who, const struct start *s, int from, int to)
+{
+	double vm[ROUNDS], an[ROUNDS], fi[ROUNDS];
+	int n = 0;
+
+	for (int i = from; i < to; i++, n++) {
+		vm[n] = (double)s[i].rss.vm / 1024;
+		an[n] = (double)s[i].rss.anon / 1024;
+		fi[n] = (double)s[i].rss.file / 1024;
+	}
+	printf("   %-5s resident (VmRSS, median)             %8.1f MB   (anonymous %.1f MB, "
+	       "file-backed %.1f MB)\n", who, median(vm, n), median(an, n), median(fi, n));
+}
+
+static void bench_local(const char *gpux, const char *dir)
+{
+	char *home = xasprintf("%s/local", dir);
+	char *argv[] = { (char *)gpux, NULL };
+	char *hargv[] = { (char *)"/usr/bin/htop", (char *)"-d", (char *)"100", NULL };
+	bool have_htop = access(hargv[0], X_OK) == 0;
+	struct start cold[ROUNDS], warm[ROUNDS], htop[ROUNDS];
+
+	mkdir(home, 0700);
+	printf("   the local demo (no --api), %dx%d, %d rounds:\n", BIG_COLS, BIG_ROWS, ROUNDS);
+	for (int r = 0; r < ROUNDS; r++) {
+		one_start(argv, home, "prices updated", &cold[r]);
+		one_start(argv, home, "prices updated", &warm[r]);
+		if (have_htop)
+			one_start(hargv, home, NULL, &htop[r]);
+		stop_local_gpuxd(home);
+	}
+	printf("   gpux  very first start (no database yet), to prices %8.1f ms  (first frame %.1f)\n",
+	       cold[0].priced, cold[0].first);
+	print_starts("gpux  cold start to the first frame with prices", cold, 1, ROUNDS, true);
+	print_starts("gpux  warm start to the first frame with prices", warm, 0, ROUNDS, true);
+	print_starts("gpux  warm start to the first frame", warm, 0, ROUNDS, false);
+	if (have_htop) {
+		print_starts("htop  first frame", htop, 0, ROUNDS, false);
+		double w[ROUNDS], h[ROUNDS];
+		for (int r = 0; r < ROUNDS; r++) {
+			w[r] = warm[r].priced;
+			h[r] = htop[r].first;
+		}
+		printf("   gpux warm start with prices ÷ htop first frame (medians) %6.2f   "
+		       "(target <= 0.10)\n", median(w, ROUNDS) / median(h, ROUNDS));
+	} else {
+		printf("   htop  not installed (scripts/deps.sh bench installs it)\n");
+	}
+	print_rss("gpux", warm, 0, ROUNDS);
+	if (have_htop)
+		print_rss("htop", htop, 0, ROUNDS);
+	printf("   targets: cold start <= 30 ms, resident <= 8 MB\n\n");
+	free(home);
+}
+
 /* ---- the pieces ---------------------------------------------------------------------- */
 
 static void print_escaped(const char *s, size_t n)
@@ -340,57 +506,6 @@ static void bench_htop(const char *home)
 	stop(&t);
 }
 
-static void bench_sort(void)
-{
-	struct catalog *real = NULL, fake;
-	char *cause = NULL;
-	enum { N = 100000 };
-
-	if (catalog_load(NULL, &real, &cause) != 0) {
-		printf("   sort: catalogue: %s\n", cause);
-		free(cause);
-		return;
-	}
-	memset(&fake, 0, sizeof fake);
-	fake.n_gpus = N;
-	fake.gpus = xcalloc(N, sizeof *fake.gpus);
-	srand(42);
-	for (size_t i = 0; i < N; i++) {
-		struct catalog_gpu *g = &fake.gpus[i];
-		*g = real->gpus[i % real->n_gpus];
-		g->name = xasprintf("%s #%zu", real->gpus[i % real->n_gpus].name, i);
-		g->memory_gb = 16 + rand() % 273;
-		g->bandwidth_gbs = rand() % 5 == 0 ? NAN : 500 + rand() % 7500;
-	}
-	struct view_price *pr = xcalloc(real->n_gpus, sizeof *pr);
-	for (size_t i = 0; i < real->n_gpus; i++)
-		pr[i] = (struct view_price){ real->gpus[i].id, 100 + (int64_t)(rand() % 900) };
-	struct view_prices prices = { pr, real->n_gpus, false };
-	int64_t t0 = util_now_us();
-	struct view_table *v = view_new(&fake, NULL, &prices, NULL, I18N_EN, false);
-	int64_t t1 = util_now_us();
-	printf("   view_new, %d rows, 4 columns         %8.1f ms\n", N, (double)(t1 - t0) / 1000.0);
-	static const char *cols[] = { "memory", "bandwidth", "price", "gpu" };
-	for (size_t k = 0; k < 4; k++) {
-		int c = view_column_index(v, cols[k]);
-		if (c < 0)
-			continue;
-		for (int desc = 0; desc <= 1; desc++) {
-			int64_t s0 = util_now_us();
-			view_sort(v, c, desc);
-			int64_t s1 = util_now_us();
-			printf("   view_sort 100,000 rows by %-9s %s %8.1f ms\n", cols[k],
-			       desc ? "desc" : "asc ", (double)(s1 - s0) / 1000.0);
-		}
-	}
-	view_free(&v);
-	for (size_t i = 0; i < N; i++)
-		free(fake.gpus[i].name);
-	free(fake.gpus);
-	free(pr);
-	catalog_free(&real);
-}
-
 int main(int argc, char **argv)
 {
 	char *bindir = dir_of(argc > 0 ? argv[0] : ".");
@@ -403,8 +518,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (dir == NULL)
 		fatal("bench_tui: mkdtemp: %s", strerror(errno));
-	printf("   terminal %dx%d, TERM=xterm-256color, LANG=C.UTF-8; a frame ends after %d ms of quiet\n",
-	       COLS, ROWS, QUIET_MS);
+	printf("   TERM=xterm-256color, LANG=C.UTF-8; a frame ends after %d ms of quiet\n", QUIET_MS);
+	bench_local(gpux, dir);
+	printf("   over TCP, terminal %dx%d:\n", COLS, ROWS);
 	still = start_gpuxd(gpuxd, dir, "still", "0.001", &url_still);
 	moving = start_gpuxd(gpuxd, dir, "moving", "1", &url_moving);
 	if (url_still == NULL || url_moving == NULL) {
@@ -413,7 +529,6 @@ int main(int argc, char **argv)
 		bench_gpux(gpux, url_still, url_moving, dir);
 	}
 	bench_htop(dir);
-	bench_sort();
 	if (still > 0) {
 		kill(still, SIGTERM);
 		waitpid(still, NULL, 0);

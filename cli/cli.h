@@ -65,6 +65,8 @@ struct cli_ctx {
 	FILE *out;                /* results */
 	FILE *err;                /* errors */
 	cli_prices_fn get_prices; /* NULL until the exchange client provides it */
+	bool prices_live;         /* get_prices gave prices (cli_load_prices) */
+	bool prices_demo;         /* ... from the local demo exchange */
 };
 
 /* ---- the command table --------------------------------------------------- */
@@ -111,9 +113,28 @@ int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_quotes_opts[], cli_book_opts[], cli_order_opts[],
 	cli_orders_opts[], cli_cancel_opts[], cli_rentals_opts[], cli_stop_opts[],
 	cli_account_opts[], cli_deposit_opts[];
+/* Commands of cli/cmd_market.c: market data (trades, candles, the stream). */
+int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_trades_opts[], cli_candles_opts[], cli_watch_opts[];
+/* gpux demo status|stop|reset (cli/cmd_demo.c) */
+int cli_cmd_demo(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_demo_opts[];
+/* Commands of cli/cmd_account.c and cli/cmd_signup.c. */
+int cli_cmd_signup(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_keys(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_signup_opts[], cli_keys_opts[];
 /* The live best asks for `gpux table`/`gpux fit` (a cli_prices_fn): from the
  * configured exchange, else the local demo exchange. */
 int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cause);
+
+/* `gpux --completions bash|zsh|fish` (hidden; the build writes the files):
+ * the completion script for that shell, from the command table cmds, each
+ * command's option table, the global options and the embedded catalogue,
+ * on out. CLI_OK, CLI_USAGE (another shell) or CLI_FAILED. */
+int cli_completions(FILE *out, const char *shell, const struct cli_command *cmds,
+		    const struct cli_opt *global);
 
 /* ---- errors ---------------------------------------------------------------- */
 
@@ -182,6 +203,8 @@ void cli_sheet_null(struct cli_sheet *s, const char *display);
 /* A line printed under the table in --format table only (e.g. "3 of 15
  * shown"); csv and json never carry it. Copied. */
 void cli_sheet_note(struct cli_sheet *s, const char *note);
+/* The number of rows added so far. */
+size_t cli_sheet_rows(const struct cli_sheet *s);
 /* Print in ctx->format to ctx->out; 0, or -1 when writing failed. */
 int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s);
 

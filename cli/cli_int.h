@@ -1,10 +1,15 @@
 /*
  * Internal to cli/: helpers shared by the commands that print a view table
- * (`gpux table`, `gpux fit`). Not part of the public header.
+ * (`gpux table`, `gpux fit`) and by the exchange commands (cli/cmd_*.c, the
+ * helpers in cli/cmd_exchange.c). Not part of the public header.
  */
 #ifndef GPUX_CLI_INT_H
 #define GPUX_CLI_INT_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "api/api.h"
 #include "cli/cli.h"
 #include "view/view.h"
 
@@ -18,6 +23,11 @@ int cli_apply_sort(struct cli_ctx *ctx, const char *cmd, struct view_table *t, c
  * stays empty when there is no price source; a failing source prints a
  * warning on ctx->err and leaves *p empty. Release with cli_prices_free. */
 void cli_load_prices(struct cli_ctx *ctx, struct view_prices *p);
+/* Under a table with the prices of cli_load_prices (table format only):
+ * "Prices per GPU-hour, before tax." (with costs: "... and costs, ...")
+ * and, from the local demo exchange, that its money is simulated. Nothing
+ * when there were no prices. */
+void cli_sheet_price_notes(const struct cli_ctx *ctx, struct cli_sheet *s, bool costs);
 
 /* Add the columns of t whose kind is in `kinds` (a mask of 1u << enum
  * view_col_kind; CLI_ALL_KINDS for all) to a sheet. The GPU column becomes
@@ -34,5 +44,88 @@ void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
  * malloc'ed, for "accepted: ..." messages. */
 char *cli_workload_ids(const struct catalog *c);
 char *cli_model_ids(const struct catalog *c);
+
+/* ---- the exchange commands' helpers (cli/cmd_exchange.c) ------------------------------ */
+
+/* A line of human text on ctx->out; a note on ctx->err prefixed "gpux: ".
+ * Both transliterated with --ascii. cli_say_lines: each line of a text
+ * joined by "\n", through cli_say. */
+void cli_say(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_note(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_say_lines(struct cli_ctx *ctx, const char *text);
+/* The exchange's error in words on ctx->err; CLI_FAILED. */
+int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e);
+/* Open the exchange named by the flags, environment or config file, else the
+ * local demo one (named on stderr unless quiet). NULL after printing why,
+ * or with the cause in *cause_out when that is not NULL. */
+struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long timeout_ms,
+				   bool quiet, char **cause_out);
+/* Money in the language's format; a price in US cents, "—" for none (-1).
+ * Both malloc'ed. */
+char *cli_fmt_money(const struct cli_ctx *ctx, int64_t minor, const char *ccy);
+char *cli_fmt_usd(const struct cli_ctx *ctx, int64_t cents);
+/* Cells: localized text for the table, raw values for csv/json. */
+void cli_cell_usd(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t cents);
+void cli_cell_money(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t minor,
+		    const char *ccy);
+void cli_cell_int(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t v);
+void cli_cell_id(struct cli_sheet *s, int64_t v);
+void cli_cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t);
+/* The catalogue's name of a GPU id ("H200"), or the id itself. */
+const char *cli_gpu_name(const struct cli_ctx *ctx, const char *id);
+/* A GPU id of the catalogue, case-insensitively, in *out; else a usage
+ * message naming the accepted ids and CLI_USAGE. */
+int cli_check_gpu(struct cli_ctx *ctx, const char *cmd, const char *id, const char **out);
+/* A price as people type it ("4.19", "4,19") in cents; an id >= 1. CLI_OK or
+ * a usage message and CLI_USAGE. */
+int cli_parse_price(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *cents);
+int cli_parse_id(struct cli_ctx *ctx, const char *what, const char *s, int64_t *id);
+/* Translated words of an order's side and status. */
+const char *cli_side_text(enum api_side s);
+const char *cli_status_text(const struct cli_ctx *ctx, enum api_order_status st);
+
+/* One page of a listing: ask for q (its cursor set), add the rows to s,
+ * *next the next page's cursor (malloc'ed) or NULL at the end. 0, or -1
+ * with *e filled. */
+typedef int cli_list_page_fn(struct cli_ctx *ctx, struct api_client *c,
+			     const struct api_list_query *q, struct cli_sheet *s, char **next,
+			     struct api_error **e);
+/* Every page of a listing into s, then s printed; with no row, `none`
+ * (translated) on stderr instead of a bare header in --format table, and the empty
+ * csv header or json array on stdout. CLI_OK or CLI_FAILED. */
+int cli_list_pages(struct cli_ctx *ctx, struct api_client *c, struct api_list_query *q,
+		   struct cli_sheet *s, cli_list_page_fn *page, const char *more, const char *none);
+/* gpux cancel ID, gpux stop ID: the one id (`which`: the msgid a missing one
+ * says) and a client to ask (*c, the caller's to free). CLI_OK or the
+ * command's return code, said already. */
+int cli_id_command(struct cli_ctx *ctx, const char *cmd, const struct cli_opt *opts, int argc,
+		   char **argv, const char *which, int64_t *id, struct api_client **c);
+/* What a refused cancel of order id (rental: stop of rental id) says. */
+int cli_fail_id(struct cli_ctx *ctx, const struct api_error *e, int64_t id, bool rental);
+
+/* Warn on ctx->err about each setting of the config file that gpux does
+ * not read ("FILE, line 3: unknown setting "kye" is ignored; did you mean
+ * "key"?"); silent when there is no file (cli/conf_check.c). */
+void cli_conf_warn_unknown(struct cli_ctx *ctx);
+
+/* Prints one placed, cancelled or expired order: words in --format table,
+ * one row in csv/json (cli/cmd_order.c). */
+void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o);
+
+/* ---- the account commands (cli/cmd_account.c, cli/cmd_signup.c) ---- */
+/* s transliterated to ASCII with --ascii (s is taken; the result malloc'ed). */
+char *cli_acct_ascii(const struct cli_ctx *ctx, char *s);
+/* The configured exchange (or the local demo one, said on stderr); NULL
+ * after saying why. *key_given (if not NULL): an API key was configured. */
+struct api_client *cli_acct_open(struct cli_ctx *ctx, bool *key_given);
+/* A VAT rate in basis points as a percentage, and a time as ISO 8601 UTC
+ * (NULL for -1); malloc'ed. */
+char *cli_acct_vat(const struct cli_ctx *ctx, int64_t bp);
+char *cli_acct_iso_time(int64_t t);
+/* "The market is open." / "Trading opens on 1 September 2027 at 10:00."
+ * (local time) / …, malloc'ed. */
+char *cli_acct_opening(const struct cli_ctx *ctx, const struct api_topup *t);
+/* How to top up on this exchange: a line or two on ctx->out. */
+void cli_acct_topup(struct cli_ctx *ctx, const struct api_topup *t);
 
 #endif

@@ -31,9 +31,32 @@ const struct cli_opt cli_fit_opts[] = {
 	{"--optimizer", "OPT", N_("adam, adam8bit or sgd (default adam)")},
 	{"--tokens", "N", N_("tokens to train on, in billions: 300, 300B, 1.3T (default 1)")},
 	{"--mfu", "F", N_("model FLOPs utilisation, above 0 and at most 1, or a percentage such as 40% (default 0.4)")},
+	{"--layers", "N", N_("transformer layers (a typed size: the published architecture of that size)")},
+	{"--hidden", "N", N_("hidden size (model width)")},
+	{"--heads", "N", N_("attention (query) heads")},
+	{"--kv-heads", "N", N_("key/value heads: the heads for multi-head attention, fewer for grouped-query attention")},
+	{"--head-dim", "N", N_("dimensions per attention head (default hidden / heads)")},
+	{"--vocab", "N", N_("vocabulary size")},
+	{"--ffn", "N", N_("FFN intermediate size (per expert for a mixture of experts)")},
+	{"--active", "B", N_("mixture of experts: parameters used per token, in billions")},
+	{"--lora-rank", "N", N_("rank of the LoRA adapters on every linear layer (default 16)")},
+	{"--flash-attention", NULL, N_("attention scores are not stored (FlashAttention, SDPA)")},
+	{"--chunked-loss", NULL, N_("the output layer and loss computed 1024 tokens at a time")},
+	{"--pure-bf16", NULL, N_("training without fp32 master weights: weights, gradients and optimizer moments in bf16")},
+	{"--offload", "WHAT", N_("ZeRO-Offload to CPU memory: none, optimizer or all (optimizer and weights, ZeRO-3) (default none)")},
+	{"--zero-accounting", "WHOSE", N_("deepspeed (its memory estimators, the default) or paper (the ZeRO paper's 2 + 2 + 12 bytes)")},
+	{"--kv-cache", "PRECISION", N_("KV-cache precision: 16 (bf16/fp16, the default) or fp8")},
+	{"--int4-group", "N", N_("int4 weights per group sharing a 16-bit scale and zero point (default 128)")},
+	{"--bw-efficiency", "F", N_("share of the peak memory bandwidth decoding achieves with the method's weight format, e.g. 0.7 or 70% (defaults: 16-bit 0.7, 8-bit 0.6, 4-bit 0.5)")},
+	{"--allreduce-us", "US", N_("tensor parallel: latency of one all-reduce step in microseconds (default 5.9)")},
+	{"--overhead", "GB", N_("per GPU: CUDA context, framework and buffers, in GB (default 1)")},
+	{"--margin", "F", N_("per GPU: allocator fragmentation and temporaries, a share of the rest, e.g. 0.1 or 10% (default 10%)")},
+	{"--resolution", "WxH", N_("diffusion: output resolution in pixels, e.g. 1024x1024")},
+	{"--frames", "N", N_("diffusion: frames per clip (1 for an image)")},
+	{"--encoders-offloaded", NULL, N_("diffusion: the text encoders leave the GPU once the prompt is encoded")},
 	{"--workload", "W", N_("only the GPUs of one workload's table")},
 	{"--sort", "COLUMN[:desc]", N_("sort by a column id, or cheapest: the job's cost per hour among the GPUs that can take it")},
-	{"--filter", "TEXT", N_("only GPUs whose name, architecture or vendor contains TEXT")},
+	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
 	{NULL, NULL, NULL},
 };
 
@@ -77,8 +100,10 @@ static int int_opt(struct cli_ctx *ctx, const struct cli_args *a, const char *na
 	return rc;
 }
 
-/* --mfu: "0.4", "0,4" where the language writes a decimal comma, or "40%". */
-static int parse_mfu(struct cli_ctx *ctx, const char *v, double *out)
+/* --mfu, --bw-efficiency, --margin: "0.4", "0,4" where the language writes a
+ * decimal comma, or "40%"; zero_ok: 0 is accepted (the margin). */
+static int parse_share(struct cli_ctx *ctx, const char *name, const char *v, bool zero_ok,
+		       double *out)
 {
 	size_t len = strlen(v);
 	bool percent = len > 0 && v[len - 1] == '%';
@@ -88,8 +113,8 @@ static int parse_mfu(struct cli_ctx *ctx, const char *v, double *out)
 	double f;
 
 	if (i18n_parse_decimal(ctx->lang, num, 6, &scaled, &cause) != 0) {
-		int rc = cli_usage(ctx, _("fit: --mfu \"%s\": %s; accepted: a fraction above 0 and at most 1 (0.4) or a percentage (40%%)"),
-				   v, cause != NULL ? cause : "?");
+		int rc = cli_usage(ctx, _("fit: %s \"%s\": %s; accepted: a fraction from 0 to 1 (0.4) or a percentage (40%%)"),
+				   name, v, cause != NULL ? cause : "?");
 		free(cause);
 		free(num);
 		return rc;
@@ -98,9 +123,9 @@ static int parse_mfu(struct cli_ctx *ctx, const char *v, double *out)
 	f = (double)scaled / 1e6;
 	if (percent)
 		f /= 100;
-	if (!(f > 0 && f <= 1))
-		return cli_usage(ctx, _("fit: --mfu %s is out of range; accepted: a fraction above 0 and at most 1 (0.4) or a percentage (40%%)"),
-				 v);
+	if (!((f > 0 || (zero_ok && f == 0)) && f <= 1))
+		return cli_usage(ctx, _("fit: %s %s is out of range; accepted: a fraction from 0 to 1 (0.4) or a percentage (40%%)"),
+				 name, v);
 	*out = f;
 	return CLI_OK;
 }
@@ -126,6 +151,141 @@ static int parse_model(struct cli_ctx *ctx, const char *arg, struct fit_job *job
 		free(cause);
 		return rc;
 	}
+	return CLI_OK;
+}
+
+/* A decimal option (--overhead, --allreduce-us): "1.5", "1,5" in a
+ * decimal-comma language; from 0 to max. */
+static int decimal_opt(struct cli_ctx *ctx, const struct cli_args *a, const char *name, double max,
+		       double *out)
+{
+	const char *v = OPT(a, name);
+	char *cause = NULL;
+	int64_t scaled;
+
+	if (v == NULL)
+		return CLI_OK;
+	if (i18n_parse_decimal(ctx->lang, v, 6, &scaled, &cause) != 0 || scaled < 0 ||
+	    (double)scaled / 1e6 > max) {
+		char *m = i18n_fmt_number(ctx->lang, max, 0);
+		int rc = cli_usage(ctx, _("fit: %s \"%s\" is not a number from 0 to %s"), name, v, m);
+		free(m);
+		free(cause);
+		return rc;
+	}
+	*out = (double)scaled / 1e6;
+	return CLI_OK;
+}
+
+/* The architecture options over a preset or a size's guess. The model
+ * stops being "guessed" once layers, hidden, heads and KV heads are given. */
+static int arch_opts(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job,
+		     const struct catalog_model *preset)
+{
+	struct fit_model *m = &job->model;
+	char *cause = NULL;
+	const char *v;
+	int rc;
+
+	(void)preset;
+	if ((rc = int_opt(ctx, a, "--layers", 1, 100000, &m->layers)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--hidden", 1, 1000000, &m->hidden)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--heads", 1, 100000, &m->heads)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--kv-heads", 1, 100000, &m->kv_heads)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--head-dim", 1, 100000, &m->head_dim)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--vocab", 1, 100000000, &m->vocab)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--ffn", 1, 10000000, &m->ffn)) != CLI_OK)
+		return rc;
+	if (OPT(a, "--hidden") != NULL || OPT(a, "--heads") != NULL) {
+		if (OPT(a, "--head-dim") == NULL)
+			m->head_dim = m->hidden / (m->heads > 0 ? m->heads : 1);
+		if (OPT(a, "--kv-heads") == NULL && m->heads > 0 && m->kv_heads > m->heads)
+			m->kv_heads = m->heads;
+		if (OPT(a, "--ffn") == NULL && m->guessed)
+			m->ffn = 0; /* derived from the size again */
+	}
+	if (m->guessed && OPT(a, "--layers") != NULL && OPT(a, "--hidden") != NULL &&
+	    OPT(a, "--heads") != NULL && OPT(a, "--kv-heads") != NULL) {
+		m->guessed = false;
+		m->guess_from = NULL;
+	}
+	if ((v = OPT(a, "--active")) != NULL &&
+	    fit_parse_size(v, i18n_decimal_sep(ctx->lang), &m->active_params_b, &cause) != 0) {
+		rc = cli_usage(ctx, _("fit: --active \"%s\": %s"), v, _(cause));
+		free(cause);
+		return rc;
+	}
+	return CLI_OK;
+}
+
+/* --offload, --zero-accounting, --kv-cache and the memory switches. */
+static int memory_opts(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job)
+{
+	char *cause = NULL;
+	const char *v;
+	int rc;
+
+	job->flash_attention = job->flash_attention || OPT(a, "--flash-attention") != NULL;
+	job->chunked_loss = job->chunked_loss || OPT(a, "--chunked-loss") != NULL;
+	job->pure_bf16 = job->pure_bf16 || OPT(a, "--pure-bf16") != NULL;
+	job->encoders_offloaded = job->encoders_offloaded || OPT(a, "--encoders-offloaded") != NULL;
+	if ((v = OPT(a, "--offload")) != NULL && fit_offload_parse(v, &job->offload, &cause) != 0) {
+		free(cause);
+		return cli_usage(ctx, _("fit: unknown --offload \"%s\"; accepted: none, optimizer, all"), v);
+	}
+	if ((v = OPT(a, "--zero-accounting")) != NULL &&
+	    fit_accounting_parse(v, &job->accounting, &cause) != 0) {
+		free(cause);
+		return cli_usage(ctx, _("fit: unknown --zero-accounting \"%s\"; accepted: deepspeed, paper"), v);
+	}
+	if ((v = OPT(a, "--kv-cache")) != NULL) {
+		if (strcasecmp(v, "fp8") == 0 || strcasecmp(v, "8") == 0)
+			job->kv_bytes = 1;
+		else if (strcmp(v, "16") == 0 || strcasecmp(v, "bf16") == 0 || strcasecmp(v, "fp16") == 0)
+			job->kv_bytes = 2;
+		else
+			return cli_usage(ctx, _("fit: unknown --kv-cache \"%s\"; accepted: 16, fp8"), v);
+	}
+	if ((rc = int_opt(ctx, a, "--lora-rank", 1, 65536, &job->lora_rank)) != CLI_OK ||
+	    (rc = decimal_opt(ctx, a, "--overhead", 1000, &job->overhead_gb)) != CLI_OK)
+		return rc;
+	if ((v = OPT(a, "--margin")) != NULL &&
+	    (rc = parse_share(ctx, "--margin", v, true, &job->margin_fraction)) != CLI_OK)
+		return rc;
+	return CLI_OK;
+}
+
+/* --resolution WxH */
+static int parse_resolution(struct cli_ctx *ctx, const char *v, struct fit_job *job)
+{
+	int w = 0, h = 0, n = 0;
+
+	if (sscanf(v, "%6d%*[xX\u00d7]%6d%n", &w, &h, &n) != 2 || v[n] != '\0' || w < 1 ||
+	    w > 65536 || h < 1 || h > 65536)
+		return cli_usage(ctx, _("fit: --resolution \"%s\"; accepted: width x height in pixels from 1 to 65536, e.g. 1280x720"), v);
+	job->width = w;
+	job->height = h;
+	return CLI_OK;
+}
+
+/* --int4-group, --bw-efficiency, --allreduce-us, --resolution, --frames. */
+static int speed_opts(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job)
+{
+	const char *v;
+	double f;
+	int rc;
+
+	if ((rc = int_opt(ctx, a, "--int4-group", 8, 65536, &job->int4_group)) != CLI_OK ||
+	    (rc = decimal_opt(ctx, a, "--allreduce-us", 1000000, &job->allreduce_hop_us)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--frames", 1, 1 << 20, &job->frames)) != CLI_OK)
+		return rc;
+	if ((v = OPT(a, "--bw-efficiency")) != NULL) {
+		if ((rc = parse_share(ctx, "--bw-efficiency", v, false, &f)) != CLI_OK)
+			return rc;
+		fit_job_set_bw_efficiency(job, f);
+	}
+	if ((v = OPT(a, "--resolution")) != NULL && (rc = parse_resolution(ctx, v, job)) != CLI_OK)
+		return rc;
 	return CLI_OK;
 }
 
@@ -175,7 +335,10 @@ static int build_job(struct cli_ctx *ctx, const struct cli_args *a, struct fit_j
 		return cli_usage(ctx, _("fit: --tokens \"%s\" is not a token count; accepted: billions of tokens above 0, e.g. 300, 300B, 1.3T"),
 				 v);
 	}
-	if ((v = OPT(a, "--mfu")) != NULL && (rc = parse_mfu(ctx, v, &job->mfu)) != CLI_OK)
+	if ((v = OPT(a, "--mfu")) != NULL && (rc = parse_share(ctx, "--mfu", v, false, &job->mfu)) != CLI_OK)
+		return rc;
+	if ((rc = arch_opts(ctx, a, job, *preset)) != CLI_OK || (rc = memory_opts(ctx, a, job)) != CLI_OK ||
+	    (rc = speed_opts(ctx, a, job)) != CLI_OK)
 		return rc;
 	if (fit_job_check(job, &cause) != 0) {
 		rc = cli_usage(ctx, _("fit: %s"), _(cause));
@@ -193,6 +356,25 @@ static int decimals_of(double v)
 	if (fabs(v * 10 - round(v * 10)) < 1e-9)
 		return 1;
 	return v < 0.01 ? 3 : 2;
+}
+
+/* The training switches that differ from the defaults, and the accounting. */
+static void training_assumptions(struct buf *b, const struct fit_job *job)
+{
+	if (job->sharding != FIT_SHARD_NONE)
+		buf_printf(b, " \u00b7 %s %s", _("accounting:"),
+			   job->accounting == FIT_ZACCT_PAPER ? _("the ZeRO paper")
+							      : _("DeepSpeed's estimators"));
+	if (job->offload != FIT_OFFLOAD_NONE)
+		buf_printf(b, " \u00b7 %s", _(fit_offload_label(job->offload)));
+	if (job->flash_attention)
+		buf_printf(b, " \u00b7 %s", _("flash attention"));
+	if (job->chunked_loss)
+		buf_printf(b, " \u00b7 %s", _("chunked loss"));
+	if (job->pure_bf16)
+		buf_printf(b, " \u00b7 %s", _("pure bf16"));
+	if (job->method != FIT_FULL)
+		buf_printf(b, " \u00b7 %s %d", _("LoRA rank"), job->lora_rank);
 }
 
 /* One line of the job's assumptions under the table: every input shown. */
@@ -221,6 +403,7 @@ static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
 		buf_printf(&b, " \u00b7 %s", job->checkpointing ? _("checkpointing") : _("no checkpointing"));
 		buf_printf(&b, " \u00b7 %s \u00b7 %s", _(fit_sharding_label(job->sharding)),
 			   _(fit_optimizer_label(job->optimizer)));
+		training_assumptions(&b, job);
 		n = i18n_fmt_number(l, job->tokens_b, decimals_of(job->tokens_b));
 		buf_printf(&b, " \u00b7 %s %s", n, _("B tokens"));
 		free(n);
@@ -229,10 +412,19 @@ static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
 		free(n);
 	}
 	if (fit_method_is_inference(job->method)) {
-		n = i18n_fmt_percent(l, job->bw_efficiency * 100, 0);
+		n = i18n_fmt_percent(l, fit_job_bw_efficiency(job) * 100, 0);
 		buf_printf(&b, " \u00b7 %s %s", _("bandwidth efficiency"), n);
 		free(n);
+		if (job->kv_bytes < 2)
+			buf_printf(&b, " \u00b7 %s", _("FP8 KV cache"));
+		if (job->method == FIT_INFER_INT4)
+			buf_printf(&b, " \u00b7 %s %d", _("int4 group"), job->int4_group);
+		n = i18n_fmt_number(l, job->allreduce_hop_us, 1);
+		buf_printf(&b, " \u00b7 %s %s \u00b5s", _("all-reduce step"), n);
+		free(n);
 	}
+	if (job->method == FIT_DIFFUSION && job->encoders_offloaded)
+		buf_printf(&b, " \u00b7 %s", _("text encoders offloaded"));
 	n = i18n_fmt_percent(l, job->margin_fraction * 100, 0);
 	{
 		char *oh = i18n_fmt_unit(l, job->overhead_gb, job->overhead_gb < 10 ? 1 : 0, "GB");
@@ -240,9 +432,21 @@ static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
 		free(oh);
 	}
 	free(n);
-	if (job->model.guessed)
+	if (job->model.guessed && job->model.guess_from != NULL)
+		buf_printf(&b, " \u00b7 %s (%s)", _("architecture guessed from the size"),
+			   job->model.guess_from);
+	else if (job->model.guessed)
 		buf_printf(&b, " \u00b7 %s", _("architecture guessed from the size"));
 	return buf_take(&b);
+}
+
+/* The architecture column: "guessed" (from the size), "published" (a
+ * preset's config) or "given" (typed). */
+static const char *arch_state(const struct fit_job *job, const struct catalog_model *preset)
+{
+	if (job->model.guessed)
+		return "guessed";
+	return preset != NULL ? "published" : "given";
 }
 
 static void gb_cell(struct cli_sheet *s, const struct cli_ctx *ctx, double gb)
@@ -250,6 +454,55 @@ static void gb_cell(struct cli_sheet *s, const struct cli_ctx *ctx, double gb)
 	char *d = view_fmt_gb(ctx->lang, gb);
 	cli_sheet_number(s, d, gb);
 	free(d);
+}
+
+/* One GPU's row: the view's columns, then the fit figures. */
+static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct view_table *t,
+		    const struct view_row *r, unsigned kinds, const struct fit_job *job,
+		    const struct catalog_model *preset)
+{
+	const struct fit_result *j = &r->job;
+	bool training = fit_method_is_training(job->method);
+	bool inference = fit_method_is_inference(job->method);
+
+	cli_sheet_row(s);
+	cli_sheet_view_cells(s, t, r, kinds);
+	cli_sheet_int(s, NULL, j->gpus_run);
+	gb_cell(s, ctx, j->mem_one.total);
+	cli_sheet_text(s, NULL, arch_state(job, preset));
+	if (training) {
+		if (isfinite(j->train_hours)) {
+			/* the fit panel's figure too (view/fitfmt.c) */
+			char *d = view_fmt_run_time(ctx->lang, j->train_hours, ctx->ascii);
+			cli_sheet_number(s, d, j->train_hours);
+			free(d);
+		} else {
+			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
+		}
+		if (j->run_cents >= 0) {
+			char *d = i18n_fmt_money(ctx->lang, j->run_cents, "USD");
+			cli_sheet_int(s, d, j->run_cents);
+			free(d);
+		} else {
+			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
+		}
+	}
+	if (inference) {
+		if (isfinite(j->decode_tokens_s)) {
+			char *d = view_fmt_tokens_s(ctx->lang, j->decode_tokens_s, ctx->ascii);
+			cli_sheet_number(s, d, j->decode_tokens_s);
+			free(d);
+		} else {
+			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
+		}
+		cli_sheet_number(s, NULL, j->decode_tokens_s_total);
+	}
+	gb_cell(s, ctx, j->mem.weights);
+	gb_cell(s, ctx, j->mem.gradients);
+	gb_cell(s, ctx, j->mem.optimizer);
+	gb_cell(s, ctx, j->mem.activations);
+	gb_cell(s, ctx, j->mem.kv_cache);
+	gb_cell(s, ctx, j->mem.margin);
 }
 
 int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
@@ -302,6 +555,8 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	s = cli_sheet_new();
 	cli_sheet_view_columns(s, t, kinds);
 	cli_sheet_column_for(s, "gpus_run", _("GPUs run"), CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "job_mem_one_gpu_gb", _("One GPU"), CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "architecture", _("Architecture"), CLI_LEFT, CLI_SHOW_DATA);
 	if (training) {
 		cli_sheet_column(s, "train_hours", _("Run time"), CLI_RIGHT);
 		cli_sheet_column(s, "run_cost", _("Run cost"), CLI_RIGHT);
@@ -318,47 +573,9 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "mem_kv_cache_gb", "mem_kv_cache_gb", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "mem_margin_gb", "mem_margin_gb", CLI_RIGHT, CLI_SHOW_DATA);
 
-	for (i = 0; i < t->n_shown; i++) {
-		const struct view_row *r = view_shown_row(t, i);
-		const struct fit_result *j = &r->job;
-
-		cli_sheet_row(s);
-		cli_sheet_view_cells(s, t, r, kinds);
-		cli_sheet_int(s, NULL, j->gpus_run);
-		if (training) {
-			if (isfinite(j->train_hours)) {
-				/* the fit panel's figure too (view/fitfmt.c) */
-				char *d = view_fmt_run_time(ctx->lang, j->train_hours, ctx->ascii);
-				cli_sheet_number(s, d, j->train_hours);
-				free(d);
-			} else {
-				cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-			}
-			if (j->run_cents >= 0) {
-				char *d = i18n_fmt_money(ctx->lang, j->run_cents, "USD");
-				cli_sheet_int(s, d, j->run_cents);
-				free(d);
-			} else {
-				cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-			}
-		}
-		if (inference) {
-			if (isfinite(j->decode_tokens_s)) {
-				char *d = view_fmt_tokens_s(ctx->lang, j->decode_tokens_s, ctx->ascii);
-				cli_sheet_number(s, d, j->decode_tokens_s);
-				free(d);
-			} else {
-				cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-			}
-			cli_sheet_number(s, NULL, j->decode_tokens_s_total);
-		}
-		gb_cell(s, ctx, j->mem.weights);
-		gb_cell(s, ctx, j->mem.gradients);
-		gb_cell(s, ctx, j->mem.optimizer);
-		gb_cell(s, ctx, j->mem.activations);
-		gb_cell(s, ctx, j->mem.kv_cache);
-		gb_cell(s, ctx, j->mem.margin);
-	}
+	for (i = 0; i < t->n_shown; i++)
+		fit_row(ctx, s, t, view_shown_row(t, i), kinds, &job, preset);
+	cli_sheet_price_notes(ctx, s, true);
 	{
 		char *note = assumptions(ctx, &job, preset);
 		cli_sheet_note(s, note);

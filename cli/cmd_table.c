@@ -17,7 +17,7 @@
 
 const struct cli_opt cli_table_opts[] = {
 	{"--sort", "COLUMN[:desc]", N_("sort by a column (its id), :desc to reverse; unpublished values last")},
-	{"--filter", "TEXT", N_("only GPUs whose name, architecture or vendor contains TEXT")},
+	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
 	{NULL, NULL, NULL},
 };
 
@@ -75,6 +75,7 @@ int cli_cmd_table(struct cli_ctx *ctx, int argc, char **argv)
 			cli_sheet_row(s);
 			cli_sheet_view_cells(s, t, view_shown_row(t, i), CLI_ALL_KINDS);
 		}
+		cli_sheet_price_notes(ctx, s, false);
 		if (filter != NULL && filter[0] != '\0') {
 			char *n = view_count_text(t);
 			cli_sheet_note(s, n);

@@ -15,9 +15,11 @@
  */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "api/api.h"
 #include "data/catalog.h"
@@ -77,6 +79,48 @@ const struct cli_command cli_commands[] = {
 	 N_("AMOUNT: in your account's currency, as you write it: 500 or 500.00 (500,00 in\n"
 	    "languages with a decimal comma). Only demo exchanges take deposits from gpux.\n"
 	    "csv and json: amount_minor and the balances, in minor units of the currency.")},
+	/* ---- market data (cli/cmd_market.c) ------------------------------------------ */
+	{"trades", cli_cmd_trades, "GPU", N_("the latest trades of one GPU"), cli_trades_opts, true,
+	 N_("csv and json: id, at (ISO 8601 UTC), price_cents (US cents per GPU-hour), gpus,\n"
+	    "hours, taker_side (buy: a buyer took an ask; sell: a seller hit a bid).")},
+	{"candles", cli_cmd_candles, "GPU", N_("price history of one GPU: open, high, low, close per interval"),
+	 cli_candles_opts, true,
+	 N_("Computed by the exchange from its trades; an interval without trades is left out.\n"
+	    "csv and json: start (ISO 8601 UTC), open_cents, high_cents, low_cents, close_cents\n"
+	    "(US cents per GPU-hour), gpus, gpu_hours, trades.")},
+	{"watch", cli_cmd_watch, "[GPU...]", N_("print trades and price changes as they happen"),
+	 cli_watch_opts, true,
+	 N_("Follows the exchange's market stream until interrupted (Ctrl-C): one line per trade\n"
+	    "or change of a GPU's best bid, best ask or last price; all GPUs when none is given.\n"
+	    "csv: a header, then one row per change; json: one object per line. Columns: at, gpu,\n"
+	    "kind (trade, quote), trade_id, price_cents, gpus, hours, taker_side, best_bid_cents,\n"
+	    "best_ask_cents, last_cents. Exit status 1 when the stream cannot be had.")},
+	{"demo", cli_cmd_demo, "status|stop|reset", N_("the local demo exchange in the background: see, stop or reset it"),
+	 cli_demo_opts, false,
+	 N_("With no exchange configured gpux starts a demo exchange of its own in the background\n"
+	    "(gpuxd --demo on a Unix socket, data in $XDG_DATA_HOME/gpux); it stops by itself\n"
+	    "after 5 minutes without a connection (GPUX_DEMO_IDLE seconds).\n"
+	    "status: whether it runs, its process, socket and files (csv and json: running, pid,\n"
+	    "stale_binary, socket, data_dir, db_bytes, wal_bytes, log). stop: stop it now.\n"
+	    "reset: stop it and delete its market and demo account (asks first; --yes)."),
+	},
+	/* ---- account commands (cli/cmd_signup.c, cli/cmd_account.c) -------------- */
+	{"signup", cli_cmd_signup, "", N_("open an account on the exchange; its key is saved for you"),
+	 cli_signup_opts, false,
+	 N_("Needs a real exchange: --api URL, GPUX_API or api = URL in the config file.\n"
+	    "On a terminal it asks for what the flags do not give; elsewhere it needs all four\n"
+	    "fields and --yes. The key is written to the config file (mode 0600), which then\n"
+	    "also names the exchange; it is printed only with --show-key.\n"
+	    "Example:\n"
+	    "  gpux signup --api https://exchange.example --email ana@example.pt --country PT \\\n"
+	    "    --currency EUR --role buyer --yes")},
+	{"keys", cli_cmd_keys, "[list|create|revoke ID]", N_("your API keys: list, create, revoke"),
+	 cli_keys_opts, false,
+	 N_("A trade key may do everything the account may; a read-only key (--read-only) may\n"
+	    "not order, cancel, stop rentals, deposit or manage keys. A new key is shown once.\n"
+	    "A revoked key stops working at once; the last trade key cannot be revoked.\n"
+	    "csv and json: id, name, scope (trade, read), created_at, last_used_at, current;\n"
+	    "create adds api_key, revoke gives revoked_at.")},
 	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };
@@ -84,8 +128,10 @@ const struct cli_command cli_commands[] = {
 static const struct cli_opt global_opts[] = {
 	{"--lang", "L", N_("language: en, pt-PT, pt-BR, es, fr, de (default: see Language below)")},
 	{"--format", "FORMAT", N_("table (default, localized), csv or json (raw numbers, stable ids)")},
-	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else a local demo exchange)")},
-	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed")},
+	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else api in the config file, else a local demo exchange)")},
+	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed; - reads it from standard input (on the command line others can see it in ps)")},
+	{"--key-file", "PATH", N_("read the API key from the first line of PATH (chmod 600)")},
+	{"--timeout", "SECONDS", N_("the whole time one request may take, retries included (default: $GPUX_TIMEOUT, else the config file, else 15)")},
 	{"--data", "DIR", N_("read the catalogue's JSON files from DIR instead of the embedded copy")},
 	{"--ascii", NULL, N_("ASCII only: no UTF-8 symbols, borders or accents")},
 	{"--insecure", NULL, N_("do not verify the exchange's TLS certificate")},
@@ -94,7 +140,8 @@ static const struct cli_opt global_opts[] = {
 	{NULL, NULL, NULL},
 };
 
-enum { G_LANG, G_FORMAT, G_API, G_KEY, G_DATA, G_ASCII, G_INSECURE, G_HELP, G_VERSION, G_COUNT };
+enum { G_LANG, G_FORMAT, G_API, G_KEY, G_KEY_FILE, G_TIMEOUT, G_DATA, G_ASCII, G_INSECURE, G_HELP,
+       G_VERSION, G_COUNT };
 
 static int find_opt(const struct cli_opt *opts, const char *arg, size_t len)
 {
@@ -165,7 +212,7 @@ static void help_main(FILE *out)
 	}
 	fprintf(out, "\n%s\n", _("Options (before or after the command):"));
 	print_opts(out, global_opts);
-	fprintf(out, "\n%s\n", _("Environment: GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT (seconds per request), GPUX_GPUXD (the gpuxd to start), NO_COLOR; LANGUAGE, LC_ALL, LC_MESSAGES, LANG choose the language."));
+	fprintf(out, "\n%s\n", _("Environment: GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT (seconds a request may take, retries included), GPUX_GPUXD (the gpuxd to start), NO_COLOR; LANGUAGE, LC_ALL, LC_MESSAGES, LANG choose the language."));
 	fprintf(out, "%s\n", _("Language: --lang, else the one chosen with L in the interactive screen (lang in the config file), else the environment, else English."));
 	fprintf(out, "%s\n", _("Config file: $XDG_CONFIG_HOME/gpux/config (api, key, timeout, connect_timeout, country, currency, lang); chmod 600 when it holds a key."));
 	fprintf(out, "%s\n", _("Interactive screen: ? or F1 lists the keys of each screen; q or F10 quits."));
@@ -186,7 +233,7 @@ static void help_command(FILE *out, const struct cli_command *c)
 	}
 	if (c->more != NULL)
 		fprintf(out, "\n%s\n", _(c->more));
-	fprintf(out, "\n%s\n", _("Global options (gpux --help): --lang, --format, --api, --key, --data, --ascii, --insecure."));
+	fprintf(out, "\n%s\n", _("Global options (gpux --help): --lang, --format, --api, --key, --key-file, --timeout, --data, --ascii, --insecure."));
 	free(usage);
 }
 
@@ -276,6 +323,75 @@ static int parse_format(struct cli_ctx *ctx, const char *v)
 	return CLI_OK;
 }
 
+/* One line of key from fd (standard input) or a file, trimmed; malloc'ed. */
+static char *read_key_line(FILE *f)
+{
+	char line[512];
+	size_t n;
+
+	if (fgets(line, sizeof line, f) == NULL)
+		return NULL;
+	n = strcspn(line, "\r\n");
+	line[n] = '\0';
+	while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+		line[--n] = '\0';
+	char *k = n > 0 ? xstrdup(line) : NULL;
+	explicit_bzero(line, sizeof line);
+	return k;
+}
+
+/* --key / --key - / --key-file / $GPUX_API_KEY, and --timeout, which is
+ * handed to the exchange client as GPUX_TIMEOUT (the flag beats the
+ * environment, which beats the config file). *key_out owns a key read here. */
+static int key_and_timeout(struct cli_ctx *ctx, const char *key, const char *key_file,
+			   const char *timeout, char **key_out)
+{
+	if (key != NULL && key_file != NULL)
+		return cli_usage(ctx, _("give --key or --key-file, not both"));
+	if (key_file != NULL) {
+		struct stat st;
+		FILE *f;
+
+		if (stat(key_file, &st) == 0 && (st.st_mode & 077) != 0)
+			return cli_fail(ctx, _("%s: group or others can read it; run: chmod 600 %s"),
+					key_file, key_file);
+		if ((f = fopen(key_file, "r")) == NULL)
+			return cli_fail(ctx, _("cannot read %s: %s"), key_file, strerror(errno));
+		*key_out = read_key_line(f);
+		fclose(f);
+		if (*key_out == NULL)
+			return cli_fail(ctx, _("%s: the first line must be the API key"), key_file);
+		ctx->api_key = *key_out;
+	} else if (key != NULL && strcmp(key, "-") == 0) {
+		*key_out = read_key_line(stdin);
+		if (*key_out == NULL)
+			return cli_usage(ctx, _("--key -: no key on standard input"));
+		ctx->api_key = *key_out;
+	} else if (key != NULL) {
+		/* a copy, and the command line's text wiped: ps shows "--key" and
+		 * nothing after it from now on (before this, it did show it) */
+		*key_out = xstrdup(key);
+		explicit_bzero((char *)key, strlen(key));
+		ctx->api_key = *key_out;
+	} else {
+		ctx->api_key = getenv("GPUX_API_KEY");
+		if (ctx->api_key != NULL && ctx->api_key[0] == '\0')
+			ctx->api_key = NULL;
+	}
+	if (timeout != NULL) {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(timeout, &end);
+		if (errno != 0 || end == timeout || *end != '\0' || !(v >= 0.1) || v > 3600)
+			return cli_usage(ctx, _("--timeout %s: expected a number of seconds from 0.1 to 3600"),
+					 timeout);
+		setenv("GPUX_TIMEOUT", timeout, 1);
+	}
+	return CLI_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = {0};
@@ -284,7 +400,7 @@ int main(int argc, char **argv)
 	char **cargv = xcalloc((size_t)argc + 1, sizeof *cargv);
 	int cargc = 0, rc = CLI_OK, i;
 	bool only_pos = false;
-	char *cause = NULL, *remembered = NULL;
+	char *cause = NULL, *remembered = NULL, *key = NULL;
 
 	ctx.out = stdout;
 	ctx.err = stderr;
@@ -292,6 +408,12 @@ int main(int argc, char **argv)
 	remembered = remembered_lang();
 	ctx.lang = early_lang(argc, argv, remembered);
 	i18n_init(ctx.lang);
+	/* hidden: the build writes the shell completions from the tables above */
+	if (argc == 3 && strcmp(argv[1], "--completions") == 0) {
+		free(cargv);
+		free(remembered);
+		return cli_completions(stdout, argv[2], cli_commands, global_opts);
+	}
 
 	for (i = 1; i < argc && rc == CLI_OK; i++) {
 		const char *arg = argv[i];
@@ -331,7 +453,7 @@ int main(int argc, char **argv)
 			int k = cmd != NULL ? find_opt(cmd->opts, arg, len) : -1;
 
 			if (cmd == NULL) {
-				rc = cli_usage(&ctx, _("unknown option \"%.*s\"; accepted before the command: --lang, --format, --api, --key, --data, --ascii, --insecure, --help, --version"),
+				rc = cli_usage(&ctx, _("unknown option \"%.*s\"; accepted before the command: --lang, --format, --api, --key, --key-file, --timeout, --data, --ascii, --insecure, --help, --version"),
 					       (int)len, arg);
 				break;
 			}
@@ -394,9 +516,8 @@ int main(int argc, char **argv)
 	ctx.api_url = gv[G_API] != NULL ? gv[G_API] : getenv("GPUX_API");
 	if (ctx.api_url != NULL && ctx.api_url[0] == '\0')
 		ctx.api_url = NULL;
-	ctx.api_key = gv[G_KEY] != NULL ? gv[G_KEY] : getenv("GPUX_API_KEY");
-	if (ctx.api_key != NULL && ctx.api_key[0] == '\0')
-		ctx.api_key = NULL;
+	if ((rc = key_and_timeout(&ctx, gv[G_KEY], gv[G_KEY_FILE], gv[G_TIMEOUT], &key)) != CLI_OK)
+		goto out;
 	ctx.data_dir = gv[G_DATA];
 	ctx.ascii = gv[G_ASCII] != NULL;
 	ctx.insecure = gv[G_INSECURE] != NULL;
@@ -417,6 +538,10 @@ int main(int argc, char **argv)
 	rc = cmd->fn(&ctx, cargc, cargv);
 out:
 	catalog_free(&ctx.catalog);
+	if (key != NULL) {
+		explicit_bzero(key, strlen(key));
+		free(key);
+	}
 	free(cargv);
 	free(remembered);
 	if (fflush(stdout) != 0 && rc == CLI_OK)

@@ -396,3 +396,8 @@ int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s)
 	buf_free(&b);
 	return rc;
 }
+
+size_t cli_sheet_rows(const struct cli_sheet *s)
+{
+	return s != NULL ? s->n_rows : 0;
+}

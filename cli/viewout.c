@@ -95,6 +95,17 @@ void cli_load_prices(struct cli_ctx *ctx, struct view_prices *p)
 		free(cause);
 		memset(p, 0, sizeof *p);
 	}
+	ctx->prices_live = p->n > 0;
+}
+
+void cli_sheet_price_notes(const struct cli_ctx *ctx, struct cli_sheet *s, bool costs)
+{
+	if (!ctx->prices_live)
+		return;
+	cli_sheet_note(s, costs ? _("Prices per GPU-hour and costs, before tax.")
+				: _("Prices per GPU-hour, before tax."));
+	if (ctx->prices_demo)
+		cli_sheet_note(s, _("Local demo exchange: simulated money."));
 }
 
 static enum cli_align align_of(const struct view_column *c)

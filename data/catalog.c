@@ -253,9 +253,14 @@ static int get_positive(const struct ctx *x, const cJSON *obj, const char *key, 
 		return -1;
 	if (v == NULL && nullable)
 		return 0;
+	if (nullable && cJSON_IsString(v) && strcmp(v->valuestring, "not supported") == 0) {
+		*out = CATALOG_NOT_SUPPORTED; /* the GPU has no such unit */
+		return 0;
+	}
 	if (v == NULL || !cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble <= 0 ||
 	    v->valuedouble > MAX_NUMBER)
-		return bad(x, "\"%s\" must be a positive number%s", key, nullable ? " or null" : "");
+		return bad(x, "\"%s\" must be a positive number%s", key,
+		           nullable ? ", null or \"not supported\"" : "");
 	*out = v->valuedouble;
 	return 0;
 }

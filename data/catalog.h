@@ -28,6 +28,11 @@
 /* True when a double figure is published (not NAN). */
 static inline bool catalog_known(double v) { return !isnan(v); }
 
+/* A figure the GPU does not have at all ("not supported" in gpus.json, e.g.
+ * FP8 on the A100), as distinct from one not published (NAN). */
+#define CATALOG_NOT_SUPPORTED (-1.0)
+static inline bool catalog_supported(double v) { return v != CATALOG_NOT_SUPPORTED; }
+
 /* ---- GPUs (data/gpus.json) ------------------------------------------------ */
 
 /* Every field of gpus.json a column can show, in file order. */
@@ -77,7 +82,7 @@ struct catalog_gpu {
 	char *memory_type;     /* "HBM3e", "GDDR7" */
 	double bandwidth_gbs;  /* NAN = not published (B300, B200: as the seeds) */
 	double bf16_tflops;    /* dense; NAN = not published */
-	double fp8_tflops;     /* dense; NAN = not published / not supported */
+	double fp8_tflops;     /* dense; NAN = not published, CATALOG_NOT_SUPPORTED = none */
 	double fp16_tflops;    /* dense tensor */
 	double fp32_tflops;    /* non-tensor FP32 */
 	double fp64_tflops;    /* the figure an HPC buyer compares, see fp64_note */

@@ -1,6 +1,8 @@
 /*
  * exchange/body.c — strict validation of request bodies (docs/API.md,
- * "Errors"): the body must be one UTF-8 JSON object with nothing after it;
+ * "Errors"): the body must be one UTF-8 JSON object with nothing after it,
+ * without a byte order mark and without numbers written with leading zeros
+ * (cJSON would take both: RFC 8259 allows neither);
  * every member must be known and appear once; every value must have the
  * documented JSON type, integer-ness, range and length. Each failure has its
  * own stable code and names the field. Nothing here changes any state, so a
@@ -67,6 +69,34 @@ static bool has_nul_escape(const char *data, size_t len)
 	return false;
 }
 
+/* The offset of a number with a leading zero ("007", "-01") outside the
+ * strings of data, or -1. A number starts after [ , : or at the start. */
+static long leading_zero(const char *data, size_t len)
+{
+	bool in_str = false;
+	char prev = '[';
+	for (size_t i = 0; i < len; i++) {
+		char c = data[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		if (c == '"') {
+			in_str = true;
+		} else if ((c == '-' || (c >= '0' && c <= '9')) && (prev == '[' || prev == ',' || prev == ':')) {
+			size_t j = i + (c == '-');
+			if (j + 1 < len && data[j] == '0' && data[j + 1] >= '0' && data[j + 1] <= '9')
+				return (long)i;
+		}
+		if (!is_ws(c))
+			prev = c;
+	}
+	return -1;
+}
+
 int xd_body_parse(const char *data, size_t len, bool allow_empty, cJSON **out, struct xd_reply *r)
 {
 	*out = NULL;
@@ -83,6 +113,17 @@ int xd_body_parse(const char *data, size_t len, bool allow_empty, cJSON **out, s
 	}
 	if (!xd_utf8_valid(data, len)) {
 		xd_reply_error(r, 400, "BAD_JSON", "the request body is not valid UTF-8");
+		return -1;
+	}
+	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+		xd_reply_error(r, 400, "BAD_JSON", "the request body starts with a byte order mark; "
+		               "send the JSON without it");
+		return -1;
+	}
+	long lz = leading_zero(data, len);
+	if (lz >= 0) {
+		xd_reply_error(r, 400, "BAD_JSON", "a number has a leading zero (near byte %ld); "
+		               "write 7, not 007", lz);
 		return -1;
 	}
 	const char *end = NULL;

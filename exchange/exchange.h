@@ -41,6 +41,18 @@ struct exchange_config {
 	int rate_per_addr;          /* requests/s per client address, 0 = unlimited */
 	int threads;                /* HTTP threads per listening socket */
 	bool quiet;                 /* no per-request log lines */
+	int stream_backlog;         /* market-stream events kept for replay, 0: default */
+	/* docs/API.md "Limits": per listening socket */
+	int max_conns;              /* request connections (default 1024) */
+	int max_conns_per_addr;     /* ... from one client address (default 128) */
+	int max_streams;            /* streaming connections (default 2048) */
+	int max_streams_per_addr;   /* ... from one client address (default 512) */
+	int header_timeout_s;       /* a complete request header within (default 5) */
+	int body_timeout_s;         /* the whole body within, after the header (default 5) */
+	int idle_exit_s;            /* exit after this long without a connection; 0 = never */
+	const char *pid_file;       /* written at start, removed at exit, or NULL */
+	const char *topup_url;      /* how to top up (GET /v1/market "topup"), or NULL */
+	const char *topup_text;     /* the same in words, or NULL */
 };
 
 /* Fill *c with the defaults (listen 127.0.0.1:8420, db gpuxd.db, speed 1, …). */
@@ -50,6 +62,13 @@ void exchange_config_defaults(struct exchange_config *c);
  * seed the demo market if asked, listen, serve. Returns 0 after a clean
  * shutdown, or -1 with *cause (malloc'ed) if it could not start. */
 int exchange_run(const struct exchange_config *c, char **cause);
+
+/* The operator's top-up instructions, checked before they are served to
+ * every client: url NULL or an http:// or https:// URL of printable ASCII
+ * (no spaces, quotes or angle brackets), at most 512 bytes; text NULL or
+ * valid UTF-8 without control characters, 1..1000 bytes. 0, or -1 and
+ * *cause (malloc'ed) naming the flag. */
+int exchange_topup_check(const char *url, const char *text, char **cause);
 
 /* Parse "2025-06-02T09:00:00Z" (also with a fraction of a second, or an
  * offset like +01:00) to Unix milliseconds; 0 on success, -1 if malformed or

@@ -12,8 +12,16 @@
  * spot; a write is queued to the writer thread and the connection suspended
  * (state WAIT) until the writer has committed and resumes it (state DONE),
  * so a slow commit never blocks a pool thread. When MHD is done with the
- * request, one log line goes to stderr: request id, method, path, status and
- * milliseconds — never a key or a body.
+ * request, one log line goes to stderr: request id, method, path (as sent,
+ * not percent-decoded), status and milliseconds — never a key or a body;
+ * method and path are escaped (xd_log_field), so a control character in a
+ * request can neither act on an operator's terminal nor fake a log line.
+ *
+ * Each listening socket has a guard (guard.c): connection caps at accept,
+ * header and body deadlines, and the strict checks of the request line and
+ * headers, run on the handler's first call — before any body is read, so a
+ * refused request (a declared body over the cap, duplicate Content-Length)
+ * is answered at once, without "100 Continue", and the connection closed.
  *
  * Rate limits are token buckets per client address (TCP only) and per API
  * key, checked before the handler runs; over the limit is 429 with
@@ -61,6 +69,7 @@ struct limiter {
 
 struct xd_server {
 	struct MHD_Daemon *tcp, *unx;
+	struct xd_guard *g_tcp, *g_unx;
 	int tcp_fd, unix_fd;
 	char *socket_path;
 	struct xd_market *m;
@@ -76,10 +85,13 @@ struct req {
 	int64_t t0_us;
 	struct buf body;
 	bool too_large;
+	bool header_done;    /* the handler's first call has been made */
+	bool close;          /* answered before the body was read: close after */
 	enum req_state state;
 	char *path;          /* scratch holding the route's {} params */
-	char *logpath;       /* the URL, for the log line */
-	char method[16];
+	char *raw;           /* the request target as sent */
+	char *logpath;       /* the same, escaped, for the log line */
+	char method[40];     /* escaped */
 	struct xd_ctx ctx;
 	struct xd_job job;
 };
@@ -151,6 +163,14 @@ static int limiter_take(struct limiter *l, const char *key)
 static enum MHD_Result send_reply(struct req *r)
 {
 	struct xd_reply *rep = &r->ctx.reply;
+	if (rep->response) {   /* a ready response: the market stream */
+		struct MHD_Response *sr = rep->response;
+		rep->response = NULL;
+		MHD_add_response_header(sr, "X-Request-Id", r->rid);
+		enum MHD_Result sret = MHD_queue_response(r->conn, (unsigned)rep->status, sr);
+		MHD_destroy_response(sr);
+		return sret;
+	}
 	if (rep->status == 0)
 		xd_reply_error(rep, 500, "INTERNAL", "no reply was produced");
 	struct MHD_Response *resp;
@@ -178,6 +198,8 @@ static enum MHD_Result send_reply(struct req *r)
 		resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
 	}
+	if (r->close)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	OPENSSL_cleanse(r->ctx.new_key, sizeof r->ctx.new_key);
 	MHD_add_response_header(resp, "X-Request-Id", r->rid);
 	if (rep->etag) {
@@ -257,21 +279,14 @@ static void authenticate(struct req *r)
 	unsigned int len = 0;
 	if (!EVP_Digest(key, n, md, &len, EVP_sha256(), NULL) || len != 32)
 		return;
-	c->account = xd_read_key(xd_store_reader(), md);
+	c->account = xd_keys_auth(c, md);
 }
 
 static void client_addr(struct req *r, char *out, size_t size)
 {
-	out[0] = 0;
 	const union MHD_ConnectionInfo *ci =
 		MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	if (!ci || !ci->client_addr)
-		return;
-	const struct sockaddr *sa = ci->client_addr;
-	if (sa->sa_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)size);
-	else if (sa->sa_family == AF_INET6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)size);
+	xd_addr_text(ci ? ci->client_addr : NULL, out, size);
 }
 
 static void dispatch(struct req *r, const char *url, const char *method)
@@ -415,6 +430,41 @@ void xd_ctx_submit(struct xd_ctx *c)
 
 /* ---- MHD callbacks -------------------------------------------------------------------- */
 
+static struct req *req_new(struct xd_server *srv, struct MHD_Connection *conn, const char *raw)
+{
+	struct req *r = xcalloc(1, sizeof *r);
+	r->srv = srv;
+	r->conn = conn;
+	r->t0_us = util_now_us();
+	r->raw = xstrdup(raw ? raw : "");
+	r->logpath = xd_log_field(r->raw, 200);
+	snprintf(r->rid, sizeof r->rid, "r%012" PRIx64, ++srv->counter);
+	return r;
+}
+
+/* The request line has been read: the request's state starts here, with the
+ * target as sent (libmicrohttpd's url argument is percent-decoded). */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	return req_new(cls, conn, uri);
+}
+
+/* The header is complete, nothing of the body read yet. */
+static enum MHD_Result on_header_done(struct req *r, const char *method)
+{
+	char *m = xd_log_field(method, 24);
+	snprintf(r->method, sizeof r->method, "%s", m);
+	free(m);
+	r->header_done = true;
+	xd_conn_phase(r->conn, XD_PHASE_BODY);
+	if (xd_strict_request(r->conn, method, r->raw, &r->ctx.reply) == 0)
+		return MHD_YES;
+	r->close = true;
+	r->state = R_DONE;
+	xd_conn_phase(r->conn, XD_PHASE_BUSY);
+	return send_reply(r);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version,
                                   const char *upload, size_t *upload_size, void **con_cls)
@@ -422,17 +472,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	struct xd_server *srv = cls;
 	struct req *r = *con_cls;
 	(void)version;
-	if (!r) {
-		r = xcalloc(1, sizeof *r);
-		r->srv = srv;
-		r->conn = conn;
-		r->t0_us = util_now_us();
-		snprintf(r->method, sizeof r->method, "%s", method);
-		r->logpath = util_sanitize(url, 200, true);
-		snprintf(r->rid, sizeof r->rid, "r%012" PRIx64, ++srv->counter);
-		*con_cls = r;
-		return MHD_YES;
-	}
+	if (!r)
+		*con_cls = r = req_new(srv, conn, url);
+	if (!r->header_done)
+		return on_header_done(r, method);
+	if (r->state == R_DONE && r->close)
+		return MHD_YES;   /* refused: the body is not read */
 	if (*upload_size) {
 		if (!r->too_large && r->body.len + *upload_size <= XD_BODY_MAX)
 			buf_append(&r->body, upload, *upload_size);
@@ -442,6 +487,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_YES;
 	}
 	if (r->state == R_NEW) {
+		xd_conn_phase(conn, XD_PHASE_BUSY);
 		dispatch(r, url, method);
 		if (r->state == R_WAIT)
 			return MHD_YES;
@@ -457,22 +503,28 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 {
 	struct xd_server *srv = cls;
 	struct req *r = *con_cls;
-	(void)conn;
 	(void)toe;
 	if (!r)
 		return;
+	xd_conn_phase(conn, XD_PHASE_HEADER);   /* the next request's header, or idle */
 	if (!srv->cfg.quiet) {
 		double ms = (double)(util_now_us() - r->t0_us) / 1000.0;
 		char t[40];
 		xd_time_fmt((int64_t)time(NULL) * 1000, t, sizeof t);   /* wall clock */
-		fprintf(stderr, "%s %s %s %s %d %.2fms\n", t, r->rid, r->method, r->logpath,
-		        r->ctx.reply.status, ms);
+		/* "-": no method (the request line was refused) or no status (the
+		 * reply, if any, was libmicrohttpd's own) */
+		char st[12] = "-";
+		if (r->ctx.reply.status)
+			snprintf(st, sizeof st, "%d", r->ctx.reply.status);
+		fprintf(stderr, "%s %s %s %s %s %.2fms\n", t, r->rid, r->method[0] ? r->method : "-",
+		        r->logpath, st, ms);
 	}
 	xd_reply_clear(&r->ctx.reply);
 	xd_reply_clear(&r->job.reply);
 	buf_free(&r->body);
 	free(r->path);
 	free(r->logpath);
+	free(r->raw);
 	free(r);
 	*con_cls = NULL;
 }
@@ -582,22 +634,52 @@ static int write_port_file(const char *path, int port, char **cause)
 	return 0;
 }
 
-static struct MHD_Daemon *start_daemon(struct xd_server *s, int fd, unsigned threads)
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len)
 {
+	(void)len;
+	return xd_guard_accept(cls, addr) ? MHD_YES : MHD_NO;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_ctx,
+                          enum MHD_ConnectionNotificationCode code)
+{
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+		xd_guard_open(cls, conn, socket_ctx);
+	else
+		xd_guard_close(cls, socket_ctx);
+}
+
+static struct MHD_Daemon *start_daemon(struct xd_server *s, int fd, unsigned threads,
+                                       struct xd_guard **gp)
+{
+	const struct xd_limits *l = &s->cfg.limits;
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
 	                 MHD_USE_ERROR_LOG;
-	if (threads > 1)
-		return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
-		                        MHD_OPTION_LISTEN_SOCKET, fd,
-		                        MHD_OPTION_THREAD_POOL_SIZE, threads,
-		                        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-		                        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
-		                        MHD_OPTION_END);
-	return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
-	                        MHD_OPTION_LISTEN_SOCKET, fd,
-	                        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-	                        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
-	                        MHD_OPTION_END);
+	/* libmicrohttpd's own cap is only a backstop (it splits it evenly over
+	 * the pool's threads): the guard enforces the documented ones. Its
+	 * inactivity timeout is the longest of the guard's deadlines. */
+	unsigned backstop = 2u * (unsigned)(l->max_conns + l->max_streams) + 16u * threads;
+	unsigned idle = (unsigned)(l->header_timeout_s > l->body_timeout_s ? l->header_timeout_s
+	                                                                  : l->body_timeout_s) + 1u;
+	struct xd_guard *g = xd_guard_new(l);
+	struct MHD_OptionItem pool[] = {
+		{ threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (intptr_t)threads, NULL },
+		{ MHD_OPTION_END, 0, NULL },
+	};
+	struct MHD_Daemon *d = MHD_start_daemon(flags, 0, on_accept, g, on_request, s,
+		MHD_OPTION_LISTEN_SOCKET, fd,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, g,
+		MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
+		MHD_OPTION_CONNECTION_TIMEOUT, idle,
+		MHD_OPTION_CONNECTION_LIMIT, backstop,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)XD_HEADER_MEMORY,
+		MHD_OPTION_ARRAY, pool,
+		MHD_OPTION_END);
+	if (!d)
+		xd_guard_free(&g);
+	*gp = g;
+	return d;
 }
 
 int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
@@ -622,7 +704,7 @@ int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
 			xd_server_stop(&s);
 			return -1;
 		}
-		s->tcp = start_daemon(s, s->tcp_fd, threads);
+		s->tcp = start_daemon(s, s->tcp_fd, threads, &s->g_tcp);
 		if (!s->tcp) {
 			xd_server_stop(&s);
 			return set_cause(cause, "--listen %s: libmicrohttpd would not start", c->listen);
@@ -640,7 +722,7 @@ int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
 			return -1;
 		}
 		s->socket_path = xstrdup(c->socket_path);
-		s->unx = start_daemon(s, s->unix_fd, threads);
+		s->unx = start_daemon(s, s->unix_fd, threads, &s->g_unx);
 		if (!s->unx) {
 			xd_server_stop(&s);
 			return set_cause(cause, "--socket %s: libmicrohttpd would not start", c->socket_path);
@@ -650,6 +732,13 @@ int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
 	}
 	*out = s;
 	return 0;
+}
+
+int64_t xd_server_idle_us(struct xd_server *s)
+{
+	int64_t a = s->g_tcp ? xd_guard_idle_us(s->g_tcp) : INT64_MAX;
+	int64_t b = s->g_unx ? xd_guard_idle_us(s->g_unx) : INT64_MAX;
+	return a < b ? a : b;
 }
 
 void xd_server_quiesce(struct xd_server *s)
@@ -669,6 +758,8 @@ void xd_server_stop(struct xd_server **sp)
 		MHD_stop_daemon(s->tcp);
 	if (s->unx)
 		MHD_stop_daemon(s->unx);
+	xd_guard_free(&s->g_tcp);
+	xd_guard_free(&s->g_unx);
 	if (s->tcp_fd >= 0)
 		close(s->tcp_fd);
 	if (s->unix_fd >= 0)

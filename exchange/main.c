@@ -37,7 +37,29 @@ static const char usage[] =
 	"  --rate-limit N         requests/s per API key, bursts of 2N (default 100; 0: off)\n"
 	"  --ip-rate-limit N      requests/s per client address (default 1000; 0: off)\n"
 	"  --threads N            HTTP threads per listening socket (default 2)\n"
+	"  --stream-backlog N     market-stream events kept for replay (default 4096)\n"
 	"  --quiet                no log line per request\n"
+	"\n"
+	"Limits, per listening socket (docs/API.md, Limits; over a cap a new\n"
+	"connection is closed at once):\n"
+	"  --max-connections N    request connections at once (default 1024)\n"
+	"  --max-connections-per-addr N\n"
+	"                         ... from one client address (default 128; 0: no cap)\n"
+	"  --max-streams N        streaming connections at once, counted apart from\n"
+	"                         requests (default 2048)\n"
+	"  --max-streams-per-addr N\n"
+	"                         ... from one client address (default 512; 0: no cap)\n"
+	"  --header-timeout S     a whole request header within S seconds of the\n"
+	"                         connection or of the previous reply (default 5)\n"
+	"  --body-timeout S       the whole body within S seconds of its header (default 5)\n"
+	"  (the caps are lowered to fit the open-file limit, which is raised to its maximum)\n"
+	"\n"
+	"Lifecycle:\n"
+	"  --idle-exit S          exit after S seconds without any connection (default 0:\n"
+	"                         never); the local demo exchange of gpux runs with 600\n"
+	"  --pid-file PATH        write the process id there; removed at exit\n"
+	"  --topup-url URL        where customers top up (shown by gpux; not with --demo)\n"
+	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details)\n"
 	"  --help, --version\n";
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -62,10 +84,34 @@ static int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+enum { O_LISTEN = 256, O_PORT_FILE, O_SOCKET, O_DB, O_DEMO, O_MARKET, O_OPENS_AT, O_SPEED,
+       O_ADMIN, O_DATA, O_SEED, O_RATE, O_IPRATE, O_THREADS, O_QUIET, O_HELP, O_VERSION,
+       O_MAXC, O_MAXCA, O_MAXS, O_MAXSA, O_HTO, O_BTO, O_IDLE, O_PIDF, O_BACKLOG };
+
+/* The numeric limits: each with its range. */
+static int limit_opt(struct exchange_config *c, int o, const char *arg)
+{
+	static const struct { const char *name; long min, max; } spec[] = {
+		{ "--max-connections", 1, 1000000 }, { "--max-connections-per-addr", 0, 1000000 },
+		{ "--max-streams", 1, 1000000 }, { "--max-streams-per-addr", 0, 1000000 },
+		{ "--header-timeout", 1, 3600 }, { "--body-timeout", 1, 3600 },
+		{ "--idle-exit", 0, 31536000 },
+	};
+	int *field[] = { &c->max_conns, &c->max_conns_per_addr, &c->max_streams,
+	                 &c->max_streams_per_addr, &c->header_timeout_s, &c->body_timeout_s,
+	                 &c->idle_exit_s };
+	int i = o - O_MAXC;
+	long v;
+	if (parse_long(arg, spec[i].min, spec[i].max, &v) != 0)
+		return bad("%s %s: expected an integer %ld..%ld", spec[i].name, arg, spec[i].min,
+		           spec[i].max);
+	*field[i] = (int)v;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	enum { O_LISTEN = 256, O_PORT_FILE, O_SOCKET, O_DB, O_DEMO, O_MARKET, O_OPENS_AT, O_SPEED,
-	       O_ADMIN, O_DATA, O_SEED, O_RATE, O_IPRATE, O_THREADS, O_QUIET, O_HELP, O_VERSION };
+	enum { O_TOPUP_URL = 512, O_TOPUP_TEXT };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "port-file", required_argument, NULL, O_PORT_FILE },
@@ -82,8 +128,19 @@ int main(int argc, char **argv)
 		{ "ip-rate-limit", required_argument, NULL, O_IPRATE },
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "stream-backlog", required_argument, NULL, O_BACKLOG },
+		{ "max-connections", required_argument, NULL, O_MAXC },
+		{ "max-connections-per-addr", required_argument, NULL, O_MAXCA },
+		{ "max-streams", required_argument, NULL, O_MAXS },
+		{ "max-streams-per-addr", required_argument, NULL, O_MAXSA },
+		{ "header-timeout", required_argument, NULL, O_HTO },
+		{ "body-timeout", required_argument, NULL, O_BTO },
+		{ "idle-exit", required_argument, NULL, O_IDLE },
+		{ "pid-file", required_argument, NULL, O_PIDF },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
+		{ "topup-url", required_argument, NULL, O_TOPUP_URL },
+		{ "topup-text", required_argument, NULL, O_TOPUP_TEXT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct exchange_config c;
@@ -148,6 +205,18 @@ int main(int argc, char **argv)
 			c.threads = (int)v;
 			break;
 		case O_QUIET: c.quiet = true; break;
+		case O_BACKLOG:
+			if (parse_long(optarg, 16, 1000000, &v))
+				return bad("--stream-backlog %s: expected an integer 16..1000000", optarg);
+			c.stream_backlog = (int)v;
+			break;
+		case O_MAXC: case O_MAXCA: case O_MAXS: case O_MAXSA: case O_HTO: case O_BTO: case O_IDLE:
+			if (limit_opt(&c, o, optarg) != 0)
+				return 2;
+			break;
+		case O_PIDF: c.pid_file = optarg; break;
+		case O_TOPUP_URL: c.topup_url = optarg; break;
+		case O_TOPUP_TEXT: c.topup_text = optarg; break;
 		case O_HELP: fputs(usage, stdout); return 0;
 		case O_VERSION: printf("gpuxd %s\n", EXCHANGE_VERSION); return 0;
 		default:
@@ -159,6 +228,8 @@ int main(int argc, char **argv)
 	if (c.socket_path && !listen_given)
 		c.listen = NULL;   /* --socket alone: only the socket */
 	char *cause = NULL;
+	if (exchange_topup_check(c.topup_url, c.topup_text, &cause) != 0)
+		return bad("%s", cause);
 	if (exchange_run(&c, &cause) != 0) {
 		fprintf(stderr, "gpuxd: %s\n", cause ? cause : "failed");
 		free(cause);

@@ -121,14 +121,16 @@ static void publish(struct xd_market *m)
 		tmp.n_ask = engine_depth(w->eng, g, ENG_SELL, tmp.ask, XD_DEPTH_MAX);
 		tmp.n_bid = engine_depth(w->eng, g, ENG_BUY, tmp.bid, XD_DEPTH_MAX);
 		tmp.last = w->last_price[g];
+		xd_stream_book(w->stream, (int)g, tmp.ask, tmp.n_ask, tmp.bid, tmp.n_bid, tmp.last);
 		pthread_mutex_lock(&m->snap_mu);
 		m->books[g] = tmp;
 		pthread_mutex_unlock(&m->snap_mu);
 	}
 	if (any) {
 		pthread_mutex_lock(&m->snap_mu);
-		m->seq++;
+		uint64_t seq = ++m->seq;
 		pthread_mutex_unlock(&m->snap_mu);
+		xd_stream_commit(w->stream, seq);
 	}
 }
 
@@ -226,6 +228,7 @@ cJSON *xd_market_info(struct xd_market *m)
 }
 
 const struct xd_tables *xd_market_tables(const struct xd_market *m) { return m->t; }
+struct xd_stream *xd_market_stream(struct xd_market *m) { return m->w.stream; }
 bool xd_market_demo(const struct xd_market *m) { return m->demo; }
 
 /* ---- the writer ----------------------------------------------------------------- */
@@ -442,6 +445,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	m->base_exch = wall > stored ? wall : stored;
 	m->base_mono_us = util_now_us();
 	w->eng = engine_new(m->t->n_gpus);
+	w->stream = xd_stream_new(m->t, c->stream_backlog ? c->stream_backlog : XD_STREAM_BACKLOG);
 	w->book_changed = xcalloc(m->t->n_gpus, sizeof *w->book_changed);
 	w->last_price = xcalloc(m->t->n_gpus, sizeof *w->last_price);
 	w->state = c->state;
@@ -463,6 +467,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	xd_ops_commit(w);
 	publish(m);
 	m->seq = 1;
+	xd_stream_set_seq(w->stream, 1);
 	xd_store_readers_init(c->db_path);
 	m->running = true;
 	int e = pthread_create(&m->thread, NULL, writer_main, m);
@@ -473,8 +478,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	}
 	/* the checkpointer: best effort; without it the WAL is checkpointed at close */
 	char *ignored = NULL;
-	if (xd_store_open(c->db_path, false, &m->ckpt_db, &ignored) == 0) {
-		sqlite3_exec(m->ckpt_db->db, "PRAGMA query_only=0", NULL, NULL, NULL);
+	if (xd_store_open_checkpointer(c->db_path, &m->ckpt_db, &ignored) == 0) {
 		m->ckpt_running = pthread_create(&m->ckpt_thread, NULL, ckpt_main, m) == 0;
 	}
 	free(ignored);
@@ -512,6 +516,7 @@ void xd_market_close(struct xd_market **mp)
 	}
 	xd_store_close(&m->ckpt_db);
 	struct xd_writer *w = &m->w;
+	xd_stream_shutdown(&w->stream);
 	if (w->st && w->in_tx)
 		xd_ops_commit(w);
 	xd_demo_free(&w->demo);

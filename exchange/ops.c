@@ -86,6 +86,7 @@ static void mark_dirty(struct xd_writer *w, int64_t id)
 
 void xd_ops_commit(struct xd_writer *w)
 {
+	xd_keys_flush(w);
 	if (!w->in_tx)
 		return;
 	for (size_t i = 0; i < w->n_dirty; i++) {
@@ -150,11 +151,9 @@ int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
 {
 	xd_ops_begin(w);
 	sqlite3_stmt *st = xd_stmt(w->st,
-		"INSERT INTO accounts(kind, key_hash, email, country, currency, role, created_ms) "
-		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+		"INSERT INTO accounts(kind, email, country, currency, role, created_ms) "
+		"VALUES(?1, ?3, ?4, ?5, ?6, ?7)");
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
-	if (key_hash)
-		sqlite3_bind_blob(st, 2, key_hash, 32, SQLITE_STATIC);
 	if (email)
 		sqlite3_bind_text(st, 3, email, -1, SQLITE_STATIC);
 	if (country)
@@ -165,6 +164,8 @@ int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
 	sqlite3_bind_int64(st, 7, w->now);
 	xd_step_done(w->st, st);
 	int64_t id = sqlite3_last_insert_rowid(w->st->db);
+	if (key_hash)
+		xd_keys_insert(w, id, key_hash, "default", XD_SCOPE_TRADE);
 	struct xd_acct *a = acct_slot(w, id);
 	memset(a, 0, sizeof *a);
 	a->exists = true;
@@ -276,6 +277,7 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 	sqlite3_bind_int64(st, 9, w->now);
 	xd_step_done(w->st, st);
 	int64_t tid = sqlite3_last_insert_rowid(w->st->db);
+	xd_stream_trade(w->stream, gpu, tid, p, g, h, (int)taker->side, w->now);
 
 	struct xd_acct *ba = acct(w, buy->account), *sa = acct(w, sell->account);
 	struct rental r = {
@@ -733,8 +735,27 @@ static void job_deposit(struct xd_writer *w, struct xd_job *j)
 	xd_reply_json(&j->reply, 201, o);
 }
 
+/* A customer account with this e-mail address (any case) exists already? */
+static bool email_taken(struct xd_writer *w, const char *email)
+{
+	sqlite3_stmt *st = xd_stmt(w->st, "SELECT 1 FROM accounts WHERE kind = 'customer' AND "
+	                                  "lower(email) = lower(?1) LIMIT 1");
+	sqlite3_bind_text(st, 1, email, -1, SQLITE_STATIC);
+	bool taken = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_reset(st);
+	return taken;
+}
+
 static void job_account(struct xd_writer *w, struct xd_job *j)
 {
+	/* one account per address on a real exchange; a demo market lets anyone
+	 * (and gpux's own local demo) open as many as it likes */
+	if (!w->demo && email_taken(w, j->email)) {
+		cJSON *e = xd_reply_error(&j->reply, 409, "EMAIL_TAKEN", "an account with this e-mail "
+		                          "address exists already");
+		cJSON_AddStringToObject(e, "field", "email");
+		return;
+	}
 	int64_t id = xd_ops_account(w, "customer", j->email, j->country, j->cur, j->role, j->key_hash);
 	cJSON *o = cJSON_CreateObject();
 	xd_jint(o, "id", id);
@@ -784,6 +805,8 @@ void xd_ops_run(struct xd_writer *w, struct xd_job *j)
 	case XD_JOB_DEPOSIT: job_deposit(w, j); break;
 	case XD_JOB_ACCOUNT: job_account(w, j); break;
 	case XD_JOB_STOP: job_stop(w, j); break;
+	case XD_JOB_KEY_CREATE: xd_keys_job_create(w, j); break;
+	case XD_JOB_KEY_REVOKE: xd_keys_job_revoke(w, j); break;
 	case XD_JOB_CLOCK:
 	case XD_JOB_STATE:
 		break;   /* market.c handles these: they touch the clock and the state */

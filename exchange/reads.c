@@ -1,7 +1,7 @@
 /*
  * exchange/reads.c — the JSON views of docs/API.md, built from the database:
  * accounts, orders (with their fills), rentals (as buyer or seller), ledger
- * rows and trades, and the API-key lookup. The same functions serve the HTTP
+ * rows and trades (keys.c has the API keys). The same functions serve the HTTP
  * threads (on their read connections) and the writer (on its own connection,
  * inside its transaction, to answer an order with what it is about to commit).
  *
@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <openssl/crypto.h>
 
 #include "util/util.h"
 
@@ -350,16 +348,4 @@ cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id
 	xd_jint(o, "active_rentals", col_i(st, 9));
 	sqlite3_reset(st);
 	return o;
-}
-
-int64_t xd_read_key(struct xd_store *s, const unsigned char hash[32])
-{
-	sqlite3_stmt *st = xd_stmt(s, "SELECT id, key_hash FROM accounts WHERE key_hash = ?1");
-	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
-	int64_t id = 0;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_bytes(st, 1) == 32 &&
-	    CRYPTO_memcmp(sqlite3_column_blob(st, 1), hash, 32) == 0)
-		id = col_i(st, 0);
-	sqlite3_reset(st);
-	return id;
 }

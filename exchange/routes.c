@@ -13,11 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include <microhttpd.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
 
 #include "util/util.h"
 
@@ -176,6 +173,9 @@ static void h_market(struct xd_ctx *c)
 	xd_jint(l, "price_cents_max", XD_PRICE_MAX);
 	xd_jint(l, "rate_per_key", c->cfg->rate_per_key);
 	xd_jint(l, "rate_per_address", c->cfg->rate_per_addr);
+	cJSON *tu = cJSON_AddObjectToObject(o, "topup");
+	xd_jstr(tu, "url", c->cfg->topup_url);
+	xd_jstr(tu, "text", c->cfg->topup_text);
 	xd_reply_json(&c->reply, 200, o);
 }
 
@@ -241,6 +241,16 @@ static void h_trades(struct xd_ctx *c)
 		              xd_market_tables(c->m)->gpu_ids[g], &p));
 }
 
+static void h_stream(struct xd_ctx *c)
+{
+	xd_stream_handle(c, xd_market_stream(c->m));
+}
+
+static void h_candles(struct xd_ctx *c)
+{
+	xd_candles_handle(c);
+}
+
 /* ---- accounts -------------------------------------------------------------------------- */
 
 static bool email_ok(const char *s)
@@ -295,26 +305,10 @@ static void h_signup(struct xd_ctx *c)
 	if (!no_query(c) || xd_parse_signup(xd_market_tables(c->m), c->body, c->body_len, c->job,
 	                                    &c->reply))
 		return;
-	unsigned char raw[32];
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
-		xd_reply_error(&c->reply, 503, "UNAVAILABLE", "no randomness for a key; retry");
-		return;
-	}
-	char *k = c->new_key;
-	memcpy(k, "gpux_", 5);
-	for (size_t i = 0; i < 32; i++)
-		snprintf(k + 5 + 2 * i, 3, "%02x", raw[i]);
-	OPENSSL_cleanse(raw, sizeof raw);
 	struct xd_job *j = c->job;
-	unsigned int mdlen = 0;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	if (!EVP_Digest(k, 69, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32) {
-		memset(c->new_key, 0, sizeof c->new_key);
-		xd_reply_error(&c->reply, 500, "INTERNAL", "cannot hash the key");
+	if (xd_keys_generate(c->new_key, j->key_hash, &c->reply) != 0)
 		return;
-	}
 	j->kind = XD_JOB_ACCOUNT;
-	memcpy(j->key_hash, md, 32);
 	xd_ctx_submit(c);
 }
 
@@ -348,7 +342,7 @@ int xd_parse_deposit(const char *body, size_t len, bool admin, int64_t *amount, 
 static void h_deposit(struct xd_ctx *c)
 {
 	int64_t amount, target;
-	if (!no_query(c) || xd_parse_deposit(c->body, c->body_len, c->admin, &amount, &target,
+	if (!xd_keys_may_trade(c) || !no_query(c) || xd_parse_deposit(c->body, c->body_len, c->admin, &amount, &target,
 	                                     &c->reply))
 		return;
 	bool demo = xd_market_demo(c->m);
@@ -484,7 +478,7 @@ out:
 
 static void h_order(struct xd_ctx *c)
 {
-	if (!no_query(c) || xd_parse_order(xd_market_tables(c->m), c->body, c->body_len, true,
+	if (!xd_keys_may_trade(c) || !no_query(c) || xd_parse_order(xd_market_tables(c->m), c->body, c->body_len, true,
 	                                   &c->job->order, &c->reply) != 0)
 		return;
 	c->job->kind = XD_JOB_ORDER;
@@ -543,7 +537,7 @@ static void h_order_get(struct xd_ctx *c)
 static void h_order_cancel(struct xd_ctx *c)
 {
 	int64_t id;
-	if (!no_query(c) || !path_id(c, "order", &id))
+	if (!xd_keys_may_trade(c) || !no_query(c) || !path_id(c, "order", &id))
 		return;
 	c->job->kind = XD_JOB_CANCEL;
 	c->job->account = c->account;
@@ -577,7 +571,7 @@ int xd_parse_stop(const char *body, size_t len, struct xd_reply *r)
 static void h_rental_stop(struct xd_ctx *c)
 {
 	int64_t id;
-	if (!no_query(c) || !path_id(c, "rental", &id) || xd_parse_stop(c->body, c->body_len, &c->reply))
+	if (!xd_keys_may_trade(c) || !no_query(c) || !path_id(c, "rental", &id) || xd_parse_stop(c->body, c->body_len, &c->reply))
 		return;
 	c->job->kind = XD_JOB_STOP;
 	c->job->account = c->account;
@@ -657,6 +651,8 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/quotes", XD_PUBLIC, h_quotes },
 	{ "GET", "/v1/books/{}", XD_PUBLIC, h_book },
 	{ "GET", "/v1/trades/{}", XD_PUBLIC, h_trades },
+	{ "GET", "/v1/candles/{}", XD_PUBLIC, h_candles },
+	{ "GET", "/v1/stream", XD_PUBLIC, h_stream },
 	{ "POST", "/v1/accounts", XD_PUBLIC, h_signup },
 	{ "GET", "/v1/account", XD_ACCOUNT, h_account },
 	{ "POST", "/v1/deposits", XD_ACCOUNT_OR_ADMIN, h_deposit },
@@ -670,5 +666,8 @@ const struct xd_route xd_routes[] = {
 	{ "POST", "/v1/rentals/{}/stop", XD_ACCOUNT, h_rental_stop },
 	{ "POST", "/v1/admin/clock", XD_ADMIN_OR_DEMO, h_clock },
 	{ "POST", "/v1/admin/market", XD_ADMIN_OR_DEMO, h_state },
+	{ "GET", "/v1/keys", XD_ACCOUNT, xd_keys_h_list },
+	{ "POST", "/v1/keys", XD_ACCOUNT, xd_keys_h_create },
+	{ "DELETE", "/v1/keys/{}", XD_ACCOUNT, xd_keys_h_revoke },
 };
 const size_t xd_n_routes = sizeof xd_routes / sizeof xd_routes[0];

@@ -12,7 +12,12 @@
  *   ops.c      what the writer does: orders, fills, holds, billing, ledger
  *   demo.c     the demo market and its drift
  *   http.c     libmicrohttpd, per-request state, rate limits, logging
+ *   guard.c    connection caps and deadlines, strict request line and headers,
+ *              log fields safe on a terminal
  *   routes.c   the router and the handlers
+ *   stream.c   GET /v1/stream: the hub, its event ring, SSE connections
+ *   candles.c  GET /v1/candles/{gpu}: OHLC from the trades table
+ *   keys.c     API keys: lookup, scopes, last use, GET/POST/DELETE /v1/keys
  */
 #ifndef GPUX_EXCHANGE_XD_H
 #define GPUX_EXCHANGE_XD_H
@@ -39,6 +44,12 @@
 #define XD_LIMIT_MAX 200
 #define XD_ADVANCE_MAX 31536000LL
 #define XD_HOUR_MS 3600000LL
+#define XD_QUERY_VALUE_MAX 256
+#define XD_HEADER_MEMORY 32768   /* libmicrohttpd's memory per connection: header + URL */
+#define XD_KEY_NAME_MAX 64
+#define XD_KEYS_MAX 20           /* active keys per account */
+#define XD_TOPUP_URL_MAX 512
+#define XD_TOPUP_TEXT_MAX 1000
 
 enum xd_cur { XD_EUR = 0, XD_USD = 1, XD_GBP = 2, XD_NCUR = 3 };
 extern const char *const xd_cur_names[XD_NCUR + 1];  /* NULL-terminated */
@@ -76,6 +87,7 @@ struct xd_reply {
 	char *etag;          /* owned, or NULL */
 	int retry_after;     /* seconds, 0 = none */
 	char *allow;         /* owned "GET, POST" for a 405, or NULL */
+	void *response;      /* a ready struct MHD_Response (the stream), queued as is */
 };
 /* Set the reply to (status, body), taking ownership of body. */
 void xd_reply_json(struct xd_reply *r, int status, cJSON *body);
@@ -127,6 +139,9 @@ struct xd_store {
 };
 /* Open the database (the writer creates the schema). -1 and *cause. */
 int xd_store_open(const char *path, bool writer, struct xd_store **out, char **cause);
+/* A read-write connection that only checkpoints the WAL (market.c's
+ * checkpointer thread); it never writes rows. */
+int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **cause);
 void xd_store_close(struct xd_store **s);
 /* The prepared statement for sql (cached by the pointer: pass string
  * literals), reset and with bindings cleared. fatal() if it cannot compile. */
@@ -160,13 +175,12 @@ cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_f
                        const char *gpu, const struct xd_page *p);
 cJSON *xd_read_ledger(struct xd_store *s, int64_t account, const struct xd_page *p);
 cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page *p);
-/* Look up an API key's hash: the account id, or 0 if unknown. */
-int64_t xd_read_key(struct xd_store *s, const unsigned char hash[32]);
 
 /* ---- market.c + ops.c: the writer --------------------------------------- */
 enum xd_job_kind {
 	XD_JOB_ORDER, XD_JOB_PREVIEW, XD_JOB_CANCEL, XD_JOB_DEPOSIT, XD_JOB_ACCOUNT,
 	XD_JOB_STOP, XD_JOB_CLOCK, XD_JOB_STATE,
+	XD_JOB_KEY_CREATE, XD_JOB_KEY_REVOKE,
 };
 enum xd_otype { XD_LIMIT = 0, XD_MARKET = 1 };
 extern const char *const xd_side_names[3], *const xd_type_names[3], *const xd_tif_names[4];
@@ -197,6 +211,10 @@ struct xd_job {
 	char country[3];
 	int cur, role;
 	unsigned char key_hash[32];
+	/* KEY_CREATE (and key_hash), KEY_REVOKE (target = the key's id) */
+	char key_name[XD_KEY_NAME_MAX + 1];   /* "" = the exchange names it */
+	int key_scope;               /* enum xd_scope */
+	int64_t key_id;              /* the key that made the request */
 	/* result, set by the writer before done() */
 	struct xd_reply reply;
 	void (*done)(struct xd_job *j);  /* called on the writer thread after commit */
@@ -212,6 +230,7 @@ struct xd_market_config {
 	int64_t opens_at_ms;
 	double clock_speed;
 	uint64_t seed;
+	size_t stream_backlog;       /* events the stream keeps for replay; 0: default */
 };
 struct xd_market;
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause);
@@ -262,6 +281,7 @@ struct xd_writer {
 	int state;
 	int64_t opens_at_ms;
 	struct xd_demo *demo;
+	struct xd_stream *stream;    /* market data for GET /v1/stream */
 };
 
 /* ops.c — all run on the writer thread, inside its transaction. */
@@ -289,16 +309,90 @@ void xd_demo_tick(struct xd_writer *w);
 int64_t xd_demo_next_ms(struct xd_writer *w);
 void xd_demo_free(struct xd_demo **d);
 
+/* ---- stream.c: GET /v1/stream -------------------------------------------- */
+#define XD_STREAM_BACKLOG 4096
+struct xd_stream;
+struct xd_stream *xd_stream_new(const struct xd_tables *t, size_t backlog);
+/* The writer, during a job: a trade (held back until xd_stream_commit). */
+void xd_stream_trade(struct xd_stream *s, int gpu, int64_t id, int64_t price, int32_t gpus,
+                     int32_t hours, int taker_side, int64_t at_ms);
+/* The writer, after COMMIT: a book as published to the snapshot... */
+void xd_stream_book(struct xd_stream *s, int gpu, const struct eng_level *ask, size_t n_ask,
+                    const struct eng_level *bid, size_t n_bid, int64_t last);
+/* ...then the batch's events under the market's new seq. */
+void xd_stream_commit(struct xd_stream *s, uint64_t seq);
+void xd_stream_set_seq(struct xd_stream *s, uint64_t seq);
+/* Say goodbye to every stream, stop the heartbeat, drop the market's
+ * reference (connections hold theirs until they end); *s = NULL. */
+void xd_stream_shutdown(struct xd_stream **s);
+/* Streams connected now. */
+size_t xd_stream_clients(struct xd_stream *s);
+struct xd_market;
+struct xd_stream *xd_market_stream(struct xd_market *m);
+/* ---- candles.c: GET /v1/candles/{gpu} ------------------------------------- */
+struct xd_ctx;
+void xd_candles_handle(struct xd_ctx *c);
+/* ---- guard.c: connection caps, deadlines, strict HTTP, log fields ---------- */
+/* The caps and deadlines of docs/API.md "Limits", per listening socket. */
+struct xd_limits {
+	int max_conns, max_conns_per_addr;       /* request connections */
+	int max_streams, max_streams_per_addr;   /* connections turned into streams */
+	int header_timeout_s, body_timeout_s;
+};
+enum xd_phase { XD_PHASE_HEADER, XD_PHASE_BODY, XD_PHASE_BUSY, XD_PHASE_STREAM };
+struct xd_guard;
+struct MHD_Connection;
+struct sockaddr;
+struct xd_guard *xd_guard_new(const struct xd_limits *l);
+/* After the daemon using it has stopped. */
+void xd_guard_free(struct xd_guard **g);
+/* libmicrohttpd's accept policy: false when the caps are reached. */
+bool xd_guard_accept(struct xd_guard *g, const struct sockaddr *addr);
+/* Connection started / closed (libmicrohttpd's socket context in *ctx). */
+void xd_guard_open(struct xd_guard *g, struct MHD_Connection *conn, void **ctx);
+void xd_guard_close(struct xd_guard *g, void **ctx);
+/* The request on conn moved on: HEADER (waiting for the next request's
+ * header, the header deadline runs), BODY (header read: the body deadline
+ * runs), BUSY (being answered: no deadline). */
+void xd_conn_phase(struct MHD_Connection *conn, enum xd_phase p);
+/* Turn conn into a long-lived stream (for a streaming route's handler): it
+ * leaves the request connections' caps and deadlines for the streams' caps.
+ * 0, or -1 when max_streams (or max_streams_per_addr) is reached: the
+ * handler then answers 503 TOO_MANY_STREAMS. Idempotent. */
+int xd_conn_stream(struct MHD_Connection *conn);
+/* Counters since start: connections refused at accept, cut at the header
+ * deadline, cut at the body deadline. */
+void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body);
+/* How long no connection has been open (0 while one is). */
+int64_t xd_guard_idle_us(struct xd_guard *g);
+/* The numeric address of sa ("" if not IP). */
+void xd_addr_text(const struct sockaddr *sa, char *out, size_t size);
+/* A log field: printable text kept, control characters, backslashes and
+ * bytes that are not UTF-8 escaped (\x1b, \\), at most max bytes of input
+ * then "...". Malloc'ed. */
+char *xd_log_field(const char *s, size_t max);
+/* The strict checks of docs/API.md "Strict HTTP", run once the header is
+ * complete and before the body is read: 0, or -1 with a 400 (or 413) error
+ * reply. raw_uri is the request target as sent (not percent-decoded). */
+struct xd_reply;
+int xd_strict_request(struct MHD_Connection *conn, const char *method, const char *raw_uri,
+                      struct xd_reply *r);
+
 /* ---- http.c + routes.c --------------------------------------------------- */
 struct xd_server_config {
 	const char *listen, *socket_path, *port_file;
 	int rate_per_key, rate_per_addr, threads;
 	bool quiet;
 	char *admin_key;             /* NULL = none */
+	struct xd_limits limits;
+	const char *topup_url;       /* GET /v1/market's topup.url, sanitised, or NULL */
+	const char *topup_text;      /* topup.text, sanitised, or NULL */
 };
 struct xd_server;
 int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
                     struct xd_server **out, char **cause);
+/* How long neither socket has had a connection open (0 while one is). */
+int64_t xd_server_idle_us(struct xd_server *s);
 /* Stop accepting new connections (existing ones are still served). */
 void xd_server_quiesce(struct xd_server *s);
 /* Stop the daemons (after xd_market_close has answered every queued job). */
@@ -319,7 +413,9 @@ struct xd_ctx {
 	struct xd_reply reply;
 	struct xd_job *job;          /* zeroed storage for a write; see xd_ctx_submit */
 	bool submitted;              /* a handler queued c->job */
-	char new_key[72];            /* POST /v1/accounts: the key to show once */
+	char new_key[72];            /* POST /v1/accounts, /v1/keys: the key to show once */
+	int64_t key_id;              /* the API key presented (api_keys.id), 0 = none */
+	bool key_read_only;          /* its scope is "read" */
 };
 enum xd_auth { XD_PUBLIC, XD_ACCOUNT, XD_ADMIN_OR_DEMO, XD_ACCOUNT_OR_ADMIN };
 struct xd_route {
@@ -337,6 +433,8 @@ int xd_query_check(struct xd_ctx *c, const char *const *allowed);
 /* Hand c->job (filled in by the handler) to the writer; the reply comes when
  * it is committed. */
 void xd_ctx_submit(struct xd_ctx *c);
+/* GET /v1/stream (stream.c): sets c->reply.response, or an error reply. */
+void xd_stream_handle(struct xd_ctx *c, struct xd_stream *s);
 
 /* The write routes' body validation (routes.c), pure: no database, no
  * connection, no state. Each takes the body (len bytes, not necessarily
@@ -354,5 +452,40 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 int xd_parse_stop(const char *body, size_t len, struct xd_reply *r);
 int xd_parse_clock(const char *body, size_t len, int64_t *advance_ms, struct xd_reply *r);
 int xd_parse_state(const char *body, size_t len, struct xd_job *j, struct xd_reply *r);
+
+/* ---- keys.c: API keys ------------------------------------------------------
+ * An account has up to XD_KEYS_MAX active keys (table api_keys: the SHA-256
+ * of the key, never the key), each named, with a scope: "trade" (everything
+ * the account may do) or "read" (no orders, cancels, stops, deposits or key
+ * changes: 403 KEY_SCOPE). A revoked key keeps its row (revoked_ms) and is
+ * refused at once. */
+enum xd_scope { XD_SCOPE_TRADE = 0, XD_SCOPE_READ = 1 };
+extern const char *const xd_scope_names[3];
+/* Authenticate the key whose SHA-256 is hash (HTTP thread, read connection):
+ * the account id, with c->key_id and c->key_read_only set; 0 if the key is
+ * unknown or revoked. Notes the use for last_used_at (see xd_keys_flush). */
+int64_t xd_keys_auth(struct xd_ctx *c, const unsigned char hash[32]);
+/* A route that trades (or changes keys) asks this first: true for a trade
+ * key or the admin key; false with 403 KEY_SCOPE in c->reply for a read key. */
+bool xd_keys_may_trade(struct xd_ctx *c);
+/* A new random key "gpux_" + 64 hex digits into out (at least 72 bytes) and
+ * its SHA-256 into hash; 0, or -1 with an error reply in r (out wiped). */
+int xd_keys_generate(char *out, unsigned char hash[32], struct xd_reply *r);
+/* Writer: insert a key row for account; returns its id. name NULL: "key-ID". */
+int64_t xd_keys_insert(struct xd_writer *w, int64_t account, const unsigned char hash[32],
+                       const char *name, int scope);
+/* Writer: the KEY_CREATE and KEY_REVOKE jobs. */
+void xd_keys_job_create(struct xd_writer *w, struct xd_job *j);
+void xd_keys_job_revoke(struct xd_writer *w, struct xd_job *j);
+/* Writer, at every commit: write the last uses noted since the last call
+ * (at most one per key per XD_KEY_USE_MS of exchange time). */
+#define XD_KEY_USE_MS 60000
+void xd_keys_flush(struct xd_writer *w);
+/* POST /v1/keys body: name (optional), scope (optional, default trade). */
+int xd_parse_key_create(const char *body, size_t len, struct xd_job *j, struct xd_reply *r);
+/* The handlers of GET /v1/keys, POST /v1/keys, DELETE /v1/keys/{id}. */
+void xd_keys_h_list(struct xd_ctx *c);
+void xd_keys_h_create(struct xd_ctx *c);
+void xd_keys_h_revoke(struct xd_ctx *c);
 
 #endif

@@ -13,10 +13,14 @@
  *    cells (141 GB × 0.8 / 2.5 = 45.12 → 45) never suffer float error.
  *
  * 2. The calculator (fit_memory, fit_evaluate): weights, gradients, optimizer
- *    states (ZeRO paper, per-stage division across GPUs), activations
- *    (Korthikanti et al. 2022), KV cache with grouped-query attention, a
- *    margin; fits against the GPU's FULL memory (the margin is the explicit
- *    headroom); GPUs needed; training time and cost, decode tokens/s.
+ *    states (DeepSpeed's estimators or the ZeRO paper, per stage, with CPU
+ *    offload), activations (Korthikanti et al. 2022), KV cache with
+ *    grouped-query attention, a margin; fits against the GPU's FULL memory
+ *    (the margin is the explicit headroom); GPUs needed in realistic groups;
+ *    training time with the attention FLOPs, cost, decode tokens/s per
+ *    weight format and tensor-parallel degree. docs/FIT.md has every
+ *    formula with its source; tests/unit/test_fit_reference.c holds them
+ *    against published figures.
  *    Every assumption is a field of struct fit_job, with the default from
  *    fit_job_defaults(), so the user interface can show and edit each one.
  *
@@ -80,6 +84,26 @@ enum fit_sharding {
 	FIT_SHARD_COUNT
 };
 
+/* Whose accounting of the model states under ZeRO: DeepSpeed's own
+ * estimators (estimate_zero2/3_model_states_mem_needs: 16-bit weights and
+ * gradients in full plus fp32 master, moments AND fp32 gradient partitions;
+ * ZeRO-3 adds the gathered largest layer) or the ZeRO paper's (Rajbhandari
+ * et al. 2020, §5: (2 + 2 + K)·Ψ divided per stage). DeepSpeed's is the
+ * default: it is what the framework allocates. */
+enum fit_zero_accounting {
+	FIT_ZACCT_DEEPSPEED, /* "deepspeed" */
+	FIT_ZACCT_PAPER,     /* "paper" */
+	FIT_ZACCT_COUNT
+};
+
+/* ZeRO-Offload: what leaves the GPU for CPU memory (ZeRO stages 1-3). */
+enum fit_offload {
+	FIT_OFFLOAD_NONE,      /* "none" */
+	FIT_OFFLOAD_OPTIMIZER, /* "optimizer" ("cpu"): optimizer states and fp32 gradients */
+	FIT_OFFLOAD_ALL,       /* "all" ("params"): + the 16-bit weights (ZeRO-3) */
+	FIT_OFFLOAD_COUNT
+};
+
 enum fit_optimizer {
 	FIT_OPT_ADAM,    /* "adam" ("adamw"): fp32 master + m + v = 12 B/param */
 	FIT_OPT_ADAM8,   /* "adam8" ("adam-8bit"): fp32 master + 8-bit m, v = 6 B */
@@ -93,6 +117,8 @@ struct fit_gpu {
 	double bandwidth_gbs;  /* memory bandwidth */
 	double bf16_tflops;    /* dense tensor BF16 (no sparsity) */
 	double fp8_tflops;     /* dense tensor FP8 (not used by the model yet) */
+	double link_gbs;       /* GPU-to-GPU bandwidth, both directions, for the
+	                          tensor-parallel all-reduce; NAN = none known */
 	int64_t price_cents;   /* best ask per GPU-hour in cents; -1 = no price */
 };
 
@@ -113,7 +139,13 @@ struct fit_model {
 	                            per layer; 0 = ordinary attention */
 	bool diffusion;          /* a diffusion model (see FIT_DIFFUSION) */
 	double extra_params_b;   /* diffusion: text encoders + VAE, billions */
+	int latent_px;           /* diffusion transformer: output pixels per token
+	                            a side (VAE factor × patch); 0 = 16 (8 × 2) */
+	int latent_frames;       /* video: frames per latent frame; 0 = 4 */
 	bool guessed;            /* architecture guessed from the size */
+	const char *guess_from;  /* guessed: the published model whose config was
+	                            taken (static string), else NULL */
+	bool tied_embeddings;    /* input embedding and output layer shared */
 };
 
 /* A job: the model, the method and every assumption. */
@@ -131,11 +163,19 @@ struct fit_job {
 	int gpus;                /* GPUs the job runs on */
 	enum fit_sharding sharding;   /* training methods only */
 	enum fit_optimizer optimizer; /* training methods only */
+	enum fit_zero_accounting accounting; /* ZeRO stages 1-3 */
+	enum fit_offload offload;     /* ZeRO stages 1-3 */
+	bool pure_bf16;          /* no fp32 master weights: 16-bit weights, gradients
+	                            and optimizer moments (Adam 4 B, else 2 B) */
+	bool chunked_loss;       /* logits and loss computed FIT_LOSS_CHUNK tokens
+	                            at a time instead of s·b fp32 logits at once */
 
 	/* precisions and method details */
 	int lora_rank;           /* adapters on every linear layer of each block */
 	double quant4_bits;      /* bits per weight of a 4-bit base incl. constants */
-	double kv_bytes;         /* bytes per KV-cache element (2 = 16-bit) */
+	double kv_bytes;         /* bytes per KV-cache element (2 = 16-bit, 1 = FP8) */
+	int int4_group;          /* int4 inference: weights per group sharing a
+	                            16-bit scale and a 16-bit zero point */
 
 	/* margin: overhead_gb + margin_fraction × (everything else), per GPU */
 	double overhead_gb;      /* CUDA context, framework, communication buffers */
@@ -145,37 +185,74 @@ struct fit_job {
 	double tokens_b;         /* tokens trained on, billions */
 	double mfu;              /* model FLOPs utilisation, 0..1 */
 
-	/* inference */
-	double bw_efficiency;    /* achieved / peak memory bandwidth, 0..1 */
+	/* inference: achieved / peak memory bandwidth per weight format, 0..1 */
+	double bw_efficiency;    /* 16-bit weights */
+	double bw_efficiency_8bit; /* int8 and FP8 weights */
+	double bw_efficiency_4bit; /* int4 weights */
+	double allreduce_hop_us; /* tensor parallel: latency of one all-reduce on
+	                            t GPUs = hop × (2 + log2 t) microseconds */
 
 	/* diffusion */
 	int width, height;       /* output resolution in pixels */
 	int frames;              /* 1 for an image */
 	double act_bytes_per_pixel; /* peak activation bytes per output pixel and
 	                            image (denoiser with classifier-free guidance,
-	                            VAE decode), see fit/model.c */
+	                            VAE decode), see fit/model.c; models without
+	                            a transformer width (U-Nets) */
+	double act_bytes_per_token; /* transformer denoisers (DiT): peak activation
+	                            bytes per latent token per unit of width */
+	bool encoders_offloaded; /* diffusion: text encoders leave the GPU once
+	                            the prompt is encoded (--t5_cpu, CPU offload) */
 };
+
+#define FIT_LOSS_CHUNK 1024 /* tokens per chunk of a chunked loss */
 
 /* Fill *job with the defaults (documented in fit/model.c, shown by the UI):
  * method full, seq 2048, batch 1, checkpointing on, Korthikanti's formula
- * (flash_attention off), 1 GPU, ZeRO-3, Adam, LoRA rank 16, 4.127-bit 4-bit
- * base, 16-bit KV cache, 1 GB + 10 % margin, 1 B tokens, MFU 0.40,
- * bandwidth efficiency 0.70, one 1024×1024 image at 2048 B/pixel. The model is
- * zeroed (set it with fit_model_from_size or from a preset). */
+ * (flash_attention off), 1 GPU, ZeRO-3 with DeepSpeed's accounting and no
+ * offload, Adam, LoRA rank 16, 4.127-bit 4-bit base, 16-bit KV cache, int4
+ * groups of 128, 1 GB + 10 % margin, 1 B tokens, MFU 0.40, bandwidth
+ * efficiency 0.70 (16-bit), 0.60 (8-bit), 0.50 (int4), all-reduce hop
+ * 5.9 µs, one 1024×1024 image at 2048 B/pixel or 100 B per DiT token and
+ * unit of width. The model is zeroed (set it with fit_model_from_size or
+ * from a preset). */
 void fit_job_defaults(struct fit_job *job);
 
-/* Guess a dense decoder's architecture from its size (billions), Llama-like:
- * about 13·hidden² parameters per layer and hidden/layers ≈ 128, hidden
- * rounded to a multiple of 1024 (256 for small models), heads of 128 dims,
- * 8 KV heads (GQA, as Llama 3 / Qwen2.5 / Mistral), FFN 3.5 × hidden,
- * vocab 128256; guessed = true. Returns 0, or -1 and *cause for a size
- * outside FIT_SIZE_MIN_B..FIT_SIZE_MAX_B. */
+/* Guess a dense decoder's architecture from its size (billions): the
+ * published config of fit_archs the size borrows (see struct fit_arch_row),
+ * guessed = true and guess_from its name. Returns 0, or -1 and *cause for a
+ * size outside FIT_SIZE_MIN_B..FIT_SIZE_MAX_B. */
 int fit_model_from_size(double params_b, struct fit_model *out, char **cause);
 
 /* Check every field of a job; 0, or -1 and *cause naming the bad field. */
 int fit_job_check(const struct fit_job *job, char **cause);
 
 /* ---- outputs ----------------------------------------------------------- */
+
+/* The published dense architecture a size-only model borrows: the entry
+ * of FIT_ARCHS nearest in size (log scale); among entries within 10 % of
+ * the size, the one with the largest KV cache per token (a guess must not
+ * say "fits" where the real model would not). Its layers are scaled to the
+ * size when the nearest entry is more than 10 % away. */
+struct fit_arch_row {
+	const char *name;     /* "Llama 2 7B" */
+	double params_b;
+	int layers, hidden, heads, kv_heads, head_dim, ffn, vocab;
+	bool tied;            /* tied input/output embeddings */
+	const char *source;   /* config.json / paper */
+};
+extern const struct fit_arch_row fit_archs[];
+extern const int fit_n_archs;
+
+/* The count of tensor parallelism on `gpus` GPUs for a model of `heads`
+ * attention heads: the largest of 1, 2, 4, 8 at most gpus that divides both
+ * gpus and heads (heads <= 0: any); the rest of the GPUs is pipeline
+ * parallelism. */
+int fit_tp_degree(int heads, int gpus);
+
+/* The realistic GPU counts in order: 1, 2, 4, 8, then multiples of 8 (whole
+ * 8-GPU nodes): index 0 → 1, 3 → 8, 4 → 16, 5 → 24 ... */
+int fit_gpu_group(int index);
 
 /* Memory per GPU, GB. total = the sum of the others. */
 struct fit_breakdown {
@@ -196,7 +273,8 @@ void fit_memory(const struct fit_job *job, int gpus, struct fit_breakdown *out);
 
 /* Model states of a training method before sharding, GB: full training
  * with Adam = (2 + 2 + 12) bytes × params; LoRA/QLoRA = the frozen base at
- * 2 bytes (or quant4_bits/8) per param + adapters at 2 + 2 + optimizer. */
+ * 2 bytes (QLoRA: quant4_bits/8 for the blocks, 16 bits for the embedding
+ * and output layer) per param + adapters at 2 + 2 + optimizer. */
 void fit_model_states(const struct fit_job *job, double *weights_gb, double *grads_gb,
                       double *opt_gb);
 
@@ -218,15 +296,17 @@ double fit_layer_activation_bytes(int seq, int batch, int hidden, int heads,
 
 #define FIT_MAX_GPUS 1048576
 
-/* Smallest GPU count that fits the job on GPUs of memory_gb: 1..FIT_MAX_GPUS;
- * 0 when no count does (unsharded states that exceed one GPU, or more than
- * FIT_MAX_GPUS); -1 when memory_gb is NAN. Inference counts are rounded up
- * to a divisor of the attention heads (tensor parallelism) when known. */
+/* Smallest realistic GPU count (fit_gpu_group: 1, 2, 4, 8, 16, 24 ...) that
+ * fits the job on GPUs of memory_gb; 0 when no count does (unsharded states
+ * that exceed one GPU, or more than FIT_MAX_GPUS); -1 when memory_gb is NAN. */
 int fit_gpus_needed(const struct fit_job *job, double memory_gb);
 
 /* Everything the panel and `gpux fit` show for one GPU. */
 struct fit_result {
-	struct fit_breakdown mem;  /* per GPU at job->gpus */
+	struct fit_breakdown mem;  /* per GPU at mem_gpus GPUs: what the job needs
+	                              on the count it runs on */
+	int mem_gpus;              /* gpus_run, or job->gpus when none runs */
+	struct fit_breakdown mem_one; /* the whole job on one GPU */
 	double available_gb;       /* the GPU's full memory (what mem.total is
 	                              compared against); NAN = not published */
 	int fits;                  /* 1 fits at job->gpus, 0 no, -1 unknown */
@@ -244,18 +324,30 @@ void fit_evaluate(const struct fit_job *job, const struct fit_gpu *gpu, struct f
 
 /* ---- time and money -------------------------------------------------------- */
 
-/* Training hours on `gpus` GPUs: k · active params · tokens ÷ (gpus × dense
- * BF16 FLOPS × MFU), k = 6 for full training, 4 for LoRA/QLoRA (no weight
- * gradients for the frozen base). NAN for other methods or unknown FLOPS. */
+/* Training hours on `gpus` GPUs: (k · active params + 12 · layers · heads ·
+ * head_dim · seq) · tokens ÷ (gpus × dense BF16 FLOPS × MFU), k = 6 for full
+ * training, 4 for LoRA/QLoRA (no weight gradients for the frozen base); the
+ * second term is attention (Chowdhery et al. 2022, PaLM, App. B). NAN for
+ * other methods or unknown FLOPS. */
 double fit_train_hours(const struct fit_job *job, double bf16_tflops, int gpus);
 
 /* Decode tokens/s per sequence on `gpus` GPUs (bandwidth-bound): one
- * decoding step reads the weights once (active params at the precision) and
- * the KV cache of every sequence (batch × seq_len tokens, the full context:
- * a conservative bound), so step/s = gpus × bandwidth × efficiency ÷ bytes
- * per step; each sequence gains one token per step (× batch for the total).
+ * decoding step reads the weights once (active params at the format's bytes,
+ * fit_infer_weight_bytes) and the KV cache of every sequence (batch ×
+ * seq_len tokens, the full context: a conservative bound) at the format's
+ * bandwidth efficiency, split over the tensor-parallel degree t
+ * (fit_tp_degree; pipeline stages run one after another), plus 2 all-reduces
+ * per layer of batch × hidden 16-bit values over the link (link_gbs, both
+ * directions; NAN = latency only): hop × (2 + log2 t) + 2(t-1)/t × bytes ÷
+ * (link / 2). Each sequence gains one token per step (× batch for the total).
  * NAN for non-inference methods or unknown bandwidth. */
-double fit_decode_tokens_s(const struct fit_job *job, double bandwidth_gbs, int gpus);
+double fit_decode_tokens_s(const struct fit_job *job, double bandwidth_gbs, double link_gbs,
+                           int gpus);
+
+/* The bandwidth efficiency of the job's weight format. */
+double fit_job_bw_efficiency(const struct fit_job *job);
+/* Set the bandwidth efficiency of the job's weight format. */
+void fit_job_set_bw_efficiency(struct fit_job *job, double v);
 
 /* Cost of renting `gpus` GPUs for one hour; -1 if the price is unknown
  * (negative) or the product overflows. */
@@ -277,7 +369,9 @@ const char *fit_method_label(enum fit_method m);
 int fit_method_parse(const char *s, enum fit_method *out, char **cause);
 bool fit_method_is_training(enum fit_method m);  /* full, lora, qlora */
 bool fit_method_is_inference(enum fit_method m); /* infer-* */
-/* Bytes per weight of an inference method (2, 1, 1, quant4_bits/8). */
+/* Bytes per weight of an inference method: 2, 1, 1, and int4 with a 16-bit
+ * scale and zero per group: (4 + 32 / int4_group) / 8; QLoRA's NF4 base
+ * quant4_bits / 8. */
 double fit_infer_weight_bytes(const struct fit_job *job);
 
 /* "none" "zero1" "zero2" "zero3"; parse also takes 0-3, "zero-3", "fsdp". */
@@ -289,6 +383,14 @@ int fit_sharding_parse(const char *s, enum fit_sharding *out, char **cause);
 const char *fit_optimizer_id(enum fit_optimizer o);
 const char *fit_optimizer_label(enum fit_optimizer o);
 int fit_optimizer_parse(const char *s, enum fit_optimizer *out, char **cause);
+
+/* "deepspeed" "paper" */
+const char *fit_accounting_id(enum fit_zero_accounting a);
+int fit_accounting_parse(const char *s, enum fit_zero_accounting *out, char **cause);
+/* "none" "optimizer" "all"; parse also takes "cpu", "params" */
+const char *fit_offload_id(enum fit_offload o);
+const char *fit_offload_label(enum fit_offload o);
+int fit_offload_parse(const char *s, enum fit_offload *out, char **cause);
 
 /* ---- parsing a size as people type it --------------------------------------- */
 

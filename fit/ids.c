@@ -156,3 +156,52 @@ int fit_optimizer_parse(const char *s, enum fit_optimizer *out, char **cause)
 	*out = (enum fit_optimizer)v;
 	return 0;
 }
+
+static const struct id_row accountings[FIT_ZACCT_COUNT] = {
+	[FIT_ZACCT_DEEPSPEED] = {"deepspeed", N_("DeepSpeed's estimators")},
+	[FIT_ZACCT_PAPER] = {"paper", N_("the ZeRO paper")},
+};
+
+static const struct id_row offloads[FIT_OFFLOAD_COUNT] = {
+	[FIT_OFFLOAD_NONE] = {"none", N_("no offload")},
+	[FIT_OFFLOAD_OPTIMIZER] = {"optimizer", N_("optimizer offloaded to the CPU")},
+	[FIT_OFFLOAD_ALL] = {"all", N_("optimizer and weights offloaded to the CPU")},
+};
+
+static const struct alias offload_aliases[] = {
+	{"no", FIT_OFFLOAD_NONE}, {"cpu", FIT_OFFLOAD_OPTIMIZER}, {"params", FIT_OFFLOAD_ALL},
+};
+
+const char *fit_accounting_id(enum fit_zero_accounting a)
+{
+	return (unsigned)a < FIT_ZACCT_COUNT ? accountings[a].id : NULL;
+}
+
+int fit_accounting_parse(const char *s, enum fit_zero_accounting *out, char **cause)
+{
+	int v;
+	if (lookup(s, accountings, FIT_ZACCT_COUNT, NULL, 0, &v) < 0)
+		return set_cause(cause, "%s", N_("unknown ZeRO accounting: use deepspeed or paper"));
+	*out = (enum fit_zero_accounting)v;
+	return 0;
+}
+
+const char *fit_offload_id(enum fit_offload o)
+{
+	return (unsigned)o < FIT_OFFLOAD_COUNT ? offloads[o].id : NULL;
+}
+
+const char *fit_offload_label(enum fit_offload o)
+{
+	return (unsigned)o < FIT_OFFLOAD_COUNT ? offloads[o].label : NULL;
+}
+
+int fit_offload_parse(const char *s, enum fit_offload *out, char **cause)
+{
+	int v;
+	if (lookup(s, offloads, FIT_OFFLOAD_COUNT, offload_aliases,
+	           sizeof offload_aliases / sizeof offload_aliases[0], &v) < 0)
+		return set_cause(cause, "%s", N_("unknown offload: use none, optimizer or all"));
+	*out = (enum fit_offload)v;
+	return 0;
+}

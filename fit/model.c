@@ -1,51 +1,47 @@
 /*
- * The calculator: memory per GPU of a job, whether it fits, how many GPUs it
- * needs, and the time, cost and speed estimates built on that.
+ * The memory model: what each GPU holds for a job on N GPUs, whether it
+ * fits, and the smallest realistic GPU count that does. Every formula and
+ * its source: docs/FIT.md.
  *
  * Memory per GPU (GB = 10^9 bytes), for a job on N GPUs:
  *
- *   training (full, LoRA, QLoRA) — model states after Rajbhandari et al.
- *     2020 (ZeRO): full training with Adam in mixed precision keeps 2 bytes
- *     of 16-bit weights, 2 of 16-bit gradients and K = 12 of optimizer state
- *     (fp32 master weights, momentum, variance) per parameter; 8-bit Adam
- *     K = 6 (fp32 master + two 1-byte moments), SGD with momentum K = 8.
- *     ZeRO-1 divides the optimizer states by N, ZeRO-2 the gradients too,
- *     ZeRO-3/FSDP the weights too; "none" divides nothing (data parallel).
- *     LoRA: the frozen base at 2 bytes/param (QLoRA: quant4_bits/8, NF4 with
- *     double quantisation = 4.127 bits, Dettmers et al. 2023 §3) plus
- *     adapters of rank r on all seven linear maps of each block (q k v o
- *     gate up down), trained like full training (2 + 2 + K bytes each).
- *     Activations per GPU (a micro-batch per GPU; not divided by N), after
- *     Korthikanti et al. 2022 (§4.1, tensor parallel 1): s·b·h·(34 + 5·a·s/h)
- *     bytes per layer, 34·s·b·h with flash attention (no attention scores
- *     kept); with full recomputation 2·s·b·h per layer (the layer inputs)
- *     plus one layer's full activations being recomputed; plus the fp32
- *     logits of the output layer, 4·s·b·v (§4.3).
- *   inference — weights at the precision (2, 1, 1, quant4_bits/8 bytes),
- *     KV cache 2 · layers · kv_heads · head_dim · seq · batch · kv_bytes
- *     (grouped-query attention; MLA caches kv_latent_dim per layer), and a
- *     prefill working set of one layer, 2 bytes × s·b·(4h + 2·ffn), plus the
- *     last position's fp32 logits; all split across N GPUs (tensor
- *     parallelism), so N is rounded up to a divisor of the attention heads.
- *   diffusion — denoiser + text encoders + VAE at 16 bits, replicated on
- *     every GPU, and act_bytes_per_pixel × pixels × frames × batch of peak
- *     activations. 2048 B/pixel reproduces SDXL at 1024² in bf16 (batch 1,
- *     CFG, SDPA): 6.9 GB of weights + 2.1 GB ≈ the 8.8 GB peak measured by
- *     diffusion-fast (see tests/unit/test_fit.c).
- *   margin — overhead_gb (CUDA context, framework, communication buffers;
- *     default 1 GB) + margin_fraction (allocator fragmentation, temporaries;
- *     default 10 %) of everything above.
+ *   training (full, LoRA, QLoRA) — model states per parameter: 2 bytes of
+ *     16-bit weights, 2 of 16-bit gradients, K of optimizer state (Adam 12:
+ *     fp32 master + momentum + variance; 8-bit Adam 6; SGD 8; pure bf16:
+ *     Adam 4, others 2, no master). Sharded with DeepSpeed's accounting
+ *     (estimate_zero2/3_model_states_mem_needs, the default): ZeRO-1/2 keep
+ *     the 4 bytes in full and (K + 4)/N (the fp32 gradient partition
+ *     included); ZeRO-3 (2 + K + 4)/N plus the largest layer gathered at
+ *     16 bits with its gradient (2 + 2 bytes × its parameters); CPU offload
+ *     leaves 2 bytes (ZeRO-1/2), 2/N + the layer (ZeRO-3, optimizer), or the
+ *     layer alone (ZeRO-3, all). With the ZeRO paper's accounting
+ *     (Rajbhandari et al. 2020): optimizer /N (stage 1), + gradients /N
+ *     (stage 2), + weights /N (stage 3).
+ *     LoRA: the frozen base at 2 bytes/param; QLoRA: quant4_bits (NF4 with
+ *     double quantisation, 4.127 bits, Dettmers et al. 2023 §3) for the
+ *     blocks and 16 bits for the embedding and output layer, plus adapters
+ *     of rank r on the seven linear maps of each block, trained as above.
+ *     Activations per GPU after Korthikanti et al. 2022 (§4.1):
+ *     s·b·h·(34 + 5·a·s/h) bytes per layer, 34·s·b·h with flash attention;
+ *     with full recomputation 2·s·b·h per layer plus one layer recomputed;
+ *     plus the fp32 logits 4·s·b·v (4·1024·b·v with a chunked loss).
+ *   inference — weights at the format's bytes (int4 with a 16-bit scale and
+ *     zero per group), the KV cache 2 · layers · kv_heads · head_dim · s · b
+ *     · kv_bytes (MLA: kv_latent_dim per layer) and one layer's prefill
+ *     working set, split across N = tensor parallel t × pipeline N/t; the
+ *     KV cache is replicated where t exceeds the KV heads.
+ *   diffusion — denoiser + text encoders (unless offloaded) + VAE at 16
+ *     bits, replicated on every GPU, and the peak activations: a transformer
+ *     denoiser act_bytes_per_token × hidden per latent token (100 bytes from
+ *     HunyuanVideo's two published peaks; checked against Wan2.1, FLUX.1 and
+ *     LTX-Video), a U-Net act_bytes_per_pixel per output pixel (2048, SDXL).
+ *   margin — overhead_gb + margin_fraction × everything above.
  *
  * A job fits when the total, margin included, is at most the GPU's full
- * memory: the margin is the headroom, stated and editable. (The seed-table
- * rule in rule.c instead counts 80 % of the memory; the two are separate.)
- *
- * Time: k · active params · tokens ÷ (N × dense BF16 FLOPS × MFU), k = 6
- * (forward 2 + backward 4, Kaplan et al. 2020), 4 for LoRA/QLoRA (no weight
- * gradients for the frozen base). Decode: bandwidth-bound, N × bandwidth ×
- * efficiency ÷ (weights of the active params + the KV cache of every
- * sequence at full context) per step. Default efficiency 0.70: gpt-fast
- * reached 1397 GB/s of the A100-80GB's 2039 (0.685) decoding Llama-2-7B.
+ * memory. GPU counts come in the groups jobs run on: 1, 2, 4, 8, then whole
+ * nodes of 8 (fit_gpu_group); tensor parallelism takes the largest of 1, 2,
+ * 4, 8 that divides the heads (fit_tp_degree). The seed-table rule in
+ * rule.c is separate (80 % of the memory).
  */
 #include "fit/fit.h"
 #include "fit/fit_int.h"
@@ -55,16 +51,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define GB 1e9
-
-/* The architecture the formulas use: every field known and positive. */
-struct arch {
-	double params;        /* total parameters */
-	double active;        /* per token */
-	double layers, hidden, heads, kv_heads, head_dim, vocab, ffn, kv_latent;
-	double q_dim;         /* heads × head_dim */
-	double kv_dim;        /* kv_heads × head_dim */
-};
 
 void fit_job_defaults(struct fit_job *job)
 {
@@ -77,58 +63,29 @@ void fit_job_defaults(struct fit_job *job)
 	job->gpus = 1;
 	job->sharding = FIT_SHARD_ZERO3; /* the seeds' rule: states sharded */
 	job->optimizer = FIT_OPT_ADAM;
+	job->accounting = FIT_ZACCT_DEEPSPEED; /* what DeepSpeed allocates */
+	job->offload = FIT_OFFLOAD_NONE;
 	job->lora_rank = 16;
 	job->quant4_bits = 4.127;   /* NF4 + double quantisation (QLoRA §3) */
 	job->kv_bytes = 2.0;        /* 16-bit KV cache (vLLM's default) */
+	job->int4_group = 128;      /* AWQ's and GPTQ's usual group size */
 	job->overhead_gb = 1.0;
 	job->margin_fraction = 0.10;
 	job->tokens_b = 1.0;
 	job->mfu = 0.40;
-	job->bw_efficiency = 0.70;
+	job->bw_efficiency = 0.70;      /* gpt-fast, Llama-2-7B bf16: 1397 of 2039 GB/s */
+	job->bw_efficiency_8bit = 0.60; /* gpt-fast int8: 1069 (7B) to 1323 (70B) GB/s */
+	job->bw_efficiency_4bit = 0.50; /* gpt-fast int4 G=32: 863 (7B) to 1098 (70B) GB/s */
+	job->allreduce_hop_us = 5.9;    /* gpt-fast's tensor-parallel table, 8×A100 NVLink */
 	job->width = 1024;
 	job->height = 1024;
 	job->frames = 1;
 	job->act_bytes_per_pixel = 2048.0;
+	job->act_bytes_per_token = 100.0; /* HunyuanVideo's two published peaks */
+	job->encoders_offloaded = false;
 }
 
-static int round_up(double v, int to)
-{
-	long n = lround(ceil(v / to));
-	return (int)(n < 1 ? to : n * to);
-}
-
-int fit_model_from_size(double params_b, struct fit_model *out, char **cause)
-{
-	if (!isfinite(params_b) || params_b < FIT_SIZE_MIN_B * (1 - 1e-12) ||
-	    params_b > FIT_SIZE_MAX_B * (1 + 1e-12))
-		return set_cause(cause, "%s", N_("model size out of range: from 1M to 100T parameters"));
-	memset(out, 0, sizeof *out);
-	out->params_b = params_b;
-	out->active_params_b = params_b;
-	/* A Llama-like block (grouped-query attention, SwiGLU FFN of 3.5·h)
-	 * holds about 13·h² parameters, and hidden / layers ≈ 128 (Llama 2 7B:
-	 * 4096/32, Llama 3 405B: 16384/126), so params ≈ 13·h³/128. hidden is
-	 * rounded to a multiple of 1024 (256 below 3584) so that the head count
-	 * has the small divisors tensor parallelism needs; layers then follow
-	 * from the size: 7B → 4096 × 32 layers, 13B → 5120 × 38, 70B →
-	 * 9216 × 63, 405B → 15360 × 132. */
-	double h = cbrt(params_b * 1e9 * 128.0 / 13.0);
-	int step = h >= 3584 ? 1024 : 256;
-	int hidden = (int)lround(h / step) * step;
-	if (hidden < 256)
-		hidden = 256;
-	out->hidden = hidden;
-	out->layers = (int)lround(fmax(1.0, params_b * 1e9 / (13.0 * hidden * (double)hidden)));
-	out->head_dim = 128;
-	out->heads = hidden / 128;
-	out->kv_heads = out->heads < 8 ? out->heads : 8;
-	out->vocab = 128256;
-	out->ffn = round_up(3.5 * hidden, 256);
-	out->guessed = true;
-	return 0;
-}
-
-static void resolve(const struct fit_model *m, struct arch *a)
+void fit_resolve(const struct fit_model *m, struct fit_arch *a)
 {
 	struct fit_model g = *m;
 	double pb = isfinite(m->params_b) && m->params_b > 0 ? m->params_b : FIT_SIZE_MIN_B;
@@ -139,6 +96,8 @@ static void resolve(const struct fit_model *m, struct arch *a)
 		g.active_params_b = m->active_params_b;
 		g.diffusion = m->diffusion;
 		g.extra_params_b = m->extra_params_b;
+		if (m->diffusion && m->hidden > 0)
+			g.hidden = m->hidden;
 	}
 	a->params = pb * GB;
 	a->active = isfinite(g.active_params_b) && g.active_params_b > 0 && g.active_params_b <= pb
@@ -162,6 +121,15 @@ static void resolve(const struct fit_model *m, struct arch *a)
 		double f = (a->params / a->layers - attn) / (3 * a->hidden);
 		a->ffn = fmin(fmax(f, a->hidden), 8 * a->hidden);
 	}
+	/* input embedding + output layer (one matrix when tied) */
+	a->embed = a->vocab * a->hidden * (g.tied_embeddings ? 1 : 2);
+	if (a->embed > 0.5 * a->params)
+		a->embed = 0.5 * a->params;
+	/* DeepSpeed's "largest layer": the module with the most parameters of
+	 * its own, the embedding for most language models */
+	a->largest = fmax(a->vocab * a->hidden, fmax(a->hidden * a->ffn, a->hidden * a->q_dim));
+	if (a->largest > a->params)
+		a->largest = a->params;
 }
 
 double fit_optimizer_bytes(enum fit_optimizer o)
@@ -174,18 +142,31 @@ double fit_optimizer_bytes(enum fit_optimizer o)
 	}
 }
 
+/* Optimizer bytes per trained parameter of this job: with pure bf16 there
+ * is no fp32 master copy and the moments are 16-bit (Adam 2 + 2; 8-bit Adam
+ * 1 + 1; SGD's momentum 2). */
+static double job_optimizer_bytes(const struct fit_job *job)
+{
+	if (!job->pure_bf16)
+		return fit_optimizer_bytes(job->optimizer);
+	return job->optimizer == FIT_OPT_ADAM ? 4.0 : 2.0;
+}
+
 double fit_infer_weight_bytes(const struct fit_job *job)
 {
 	switch (job->method) {
 	case FIT_INFER_FP8:
 	case FIT_INFER_INT8: return 1.0;
-	case FIT_INFER_INT4:
+	case FIT_INFER_INT4: {
+		double g = job->int4_group > 0 ? job->int4_group : 128;
+		return (4.0 + 32.0 / g) / 8.0;
+	}
 	case FIT_QLORA: return job->quant4_bits / 8.0;
 	default: return 2.0;
 	}
 }
 
-static double lora_params(const struct fit_job *job, const struct arch *a)
+static double lora_params(const struct fit_job *job, const struct fit_arch *a)
 {
 	if (job->method != FIT_LORA && job->method != FIT_QLORA)
 		return 0;
@@ -200,17 +181,28 @@ static double lora_params(const struct fit_job *job, const struct arch *a)
 
 double fit_lora_params_b(const struct fit_job *job)
 {
-	struct arch a;
-	resolve(&job->model, &a);
+	struct fit_arch a;
+	fit_resolve(&job->model, &a);
 	return lora_params(job, &a) / GB;
+}
+
+/* Bytes of the frozen base of a LoRA/QLoRA job: 16-bit, or under QLoRA
+ * quant4_bits for the transformer blocks and 16 bits for the embedding and
+ * the output layer, which QLoRA does not quantise (bitsandbytes replaces
+ * only the blocks' linear layers). */
+static double base_bytes(const struct fit_job *job, const struct fit_arch *a)
+{
+	if (job->method == FIT_LORA)
+		return 2 * a->params;
+	return job->quant4_bits / 8.0 * (a->params - a->embed) + 2 * a->embed;
 }
 
 void fit_model_states(const struct fit_job *job, double *weights_gb, double *grads_gb,
                       double *opt_gb)
 {
-	struct arch a;
-	resolve(&job->model, &a);
-	double k = fit_optimizer_bytes(job->optimizer);
+	struct fit_arch a;
+	fit_resolve(&job->model, &a);
+	double k = job_optimizer_bytes(job);
 	double w = 0, g = 0, o = 0;
 	switch (job->method) {
 	case FIT_FULL:
@@ -221,8 +213,7 @@ void fit_model_states(const struct fit_job *job, double *weights_gb, double *gra
 	case FIT_LORA:
 	case FIT_QLORA: {
 		double ad = lora_params(job, &a);
-		double base = job->method == FIT_LORA ? 2.0 : job->quant4_bits / 8.0;
-		w = base * a.params + 2 * ad;
+		w = base_bytes(job, &a) + 2 * ad;
 		g = 2 * ad;
 		o = k * ad;
 		break;
@@ -249,66 +240,155 @@ double fit_layer_activation_bytes(int seq, int batch, int hidden, int heads, boo
 
 double fit_kv_bytes_per_token(const struct fit_job *job)
 {
-	struct arch a;
-	resolve(&job->model, &a);
+	struct fit_arch a;
+	fit_resolve(&job->model, &a);
 	double kvb = job->kv_bytes > 0 ? job->kv_bytes : 2.0;
 	if (a.kv_latent > 0)
 		return a.layers * a.kv_latent * kvb;
 	return 2 * a.layers * a.kv_dim * kvb;
 }
 
-static int clamp_int(int v, int lo, int hi)
+int fit_clamp_int(int v, int lo, int hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-void fit_memory(const struct fit_job *job, int gpus, struct fit_breakdown *out)
+/* Model states per GPU on n GPUs (GB): the sharding stage with the
+ * accounting and offload of the job (fit/fit.h, docs/FIT.md). */
+static void sharded_states(const struct fit_job *job, const struct fit_arch *a, double n,
+                           struct fit_breakdown *out)
 {
-	struct arch a;
-	resolve(&job->model, &a);
-	memset(out, 0, sizeof *out);
-	double n = clamp_int(gpus, 1, FIT_MAX_GPUS);
-	double s = clamp_int(job->seq_len, 1, 1 << 24);
-	double b = clamp_int(job->batch, 1, 1 << 20);
-
-	if (fit_method_is_training(job->method)) {
-		double w, g, o;
-		fit_model_states(job, &w, &g, &o);
-		switch (job->sharding) {
-		case FIT_SHARD_ZERO3: w /= n; /* fall through */
-		case FIT_SHARD_ZERO2: g /= n; /* fall through */
-		case FIT_SHARD_ZERO1: o /= n; break;
-		default: break;
+	double w, g, o;
+	fit_model_states(job, &w, &g, &o);
+	bool ds = job->accounting == FIT_ZACCT_DEEPSPEED;
+	bool pure = job->pure_bf16;
+	/* the trained parameters, whose fp32 gradient partition DeepSpeed keeps */
+	double trained = (job->method == FIT_FULL ? a->params : lora_params(job, a)) / GB;
+	double fp32_grads = ds && !pure ? 4 * trained : 0;
+	double layer = 2 * a->largest / GB; /* 16-bit gathered layer (ZeRO-3) */
+	switch (job->sharding) {
+	case FIT_SHARD_ZERO3:
+		o = (o + fp32_grads) / n;
+		if (ds) {
+			/* weights 2Ψ/N, fp32 states (K + 4)Ψ/N, and the largest
+			 * layer gathered: 2 bytes of parameters + 2 of gradients */
+			w = w / n + layer;
+			g = job->method == FIT_FULL ? layer : g / n;
+		} else {
+			w /= n;
+			g /= n;
 		}
-		out->weights = w;
-		out->gradients = g;
-		out->optimizer = o;
-		double full = fit_layer_activation_bytes((int)s, (int)b, (int)a.hidden, (int)a.heads,
-		                                         false, job->flash_attention);
-		double act;
-		if (job->checkpointing)
-			act = a.layers * 2 * s * b * a.hidden + full;
-		else
-			act = a.layers * full;
-		act += 4 * s * b * a.vocab; /* fp32 logits */
-		out->activations = act / GB;
-	} else if (fit_method_is_inference(job->method)) {
-		out->weights = a.params * fit_infer_weight_bytes(job) / GB / n;
-		out->kv_cache = fit_kv_bytes_per_token(job) * s * b / GB / n;
-		double act = 2 * s * b * (4 * a.hidden + 2 * a.ffn) + 4 * b * a.vocab;
-		out->activations = act / GB / n;
-	} else { /* diffusion: replicated */
-		double extra = isfinite(job->model.extra_params_b) && job->model.extra_params_b > 0
-		                       ? job->model.extra_params_b * GB
-		                       : 0;
-		out->weights = 2 * (a.params + extra) / GB;
-		double px = (double)clamp_int(job->width, 1, 1 << 16) *
-		            clamp_int(job->height, 1, 1 << 16) * clamp_int(job->frames, 1, 1 << 20);
+		if (job->offload != FIT_OFFLOAD_NONE)
+			o = 0;
+		if (job->offload == FIT_OFFLOAD_ALL)
+			w = ds ? layer : 0;
+		break;
+	case FIT_SHARD_ZERO2:
+	case FIT_SHARD_ZERO1:
+		if (ds) {
+			/* stage_1_and_2: 4Ψ of 16-bit weights and gradients in full
+			 * + (K + 4)Ψ/N; the same estimator serves both stages */
+			o = (o + fp32_grads) / n;
+		} else {
+			if (job->sharding == FIT_SHARD_ZERO2)
+				g /= n;
+			o /= n;
+		}
+		if (job->offload != FIT_OFFLOAD_NONE) {
+			o = 0; /* ZeRO-Offload: optimizer step and fp32 states on the CPU */
+			if (ds)
+				g = 0; /* gradients stream to the CPU (estimator: 2Ψ) */
+		}
+		break;
+	default:
+		break;
+	}
+	out->weights = w;
+	out->gradients = g;
+	out->optimizer = o;
+}
+
+static void training_memory(const struct fit_job *job, const struct fit_arch *a, double n,
+                            double s, double b, struct fit_breakdown *out)
+{
+	sharded_states(job, a, n, out);
+	double full = fit_layer_activation_bytes((int)s, (int)b, (int)a->hidden, (int)a->heads,
+	                                         false, job->flash_attention);
+	double act;
+	if (job->checkpointing)
+		act = a->layers * 2 * s * b * a->hidden + full;
+	else
+		act = a->layers * full;
+	/* fp32 logits, whole or one chunk at a time */
+	double ls = job->chunked_loss && s > FIT_LOSS_CHUNK ? FIT_LOSS_CHUNK : s;
+	act += 4 * ls * b * a->vocab;
+	out->activations = act / GB;
+}
+
+/* Inference on n GPUs: tensor parallel t × pipeline n/t. Weights and
+ * activations split n ways; the KV cache splits by layers (pipeline) and by
+ * KV heads (tensor parallel), replicated where t exceeds the KV heads. */
+static void inference_memory(const struct fit_job *job, const struct fit_arch *a, int gpus,
+                             double s, double b, struct fit_breakdown *out)
+{
+	double n = gpus;
+	int t = fit_tp_degree((int)a->heads, gpus);
+	double kv_split = a->kv_latent > 0 ? 1 : fmin((double)t, a->kv_heads);
+	out->weights = a->params * fit_infer_weight_bytes(job) / GB / n;
+	out->kv_cache = fit_kv_bytes_per_token(job) * s * b / GB / (n / t) / kv_split;
+	double act = 2 * s * b * (4 * a->hidden + 2 * a->ffn) + 4 * b * a->vocab;
+	out->activations = act / GB / n;
+}
+
+/* Diffusion, replicated on every GPU: denoiser + text encoders + VAE at 16
+ * bits (the encoders left out when offloaded) and the peak activations: a
+ * transformer denoiser (hidden known) holds act_bytes_per_token × hidden per
+ * latent token, the latent being 8× smaller a side, patches of 2 × 2 and
+ * video frames 4× fewer (+1): tokens = (1 + (F-1)/4) × W/16 × H/16 (the
+ * model's latent_px and latent_frames where they differ); a U-Net
+ * act_bytes_per_pixel per output pixel. */
+static void diffusion_memory(const struct fit_job *job, const struct fit_arch *a, double b,
+                             struct fit_breakdown *out)
+{
+	double extra = isfinite(job->model.extra_params_b) && job->model.extra_params_b > 0
+	                       ? job->model.extra_params_b * GB
+	                       : 0;
+	if (job->encoders_offloaded)
+		extra = 0;
+	out->weights = 2 * (a->params + extra) / GB;
+	double w = fit_clamp_int(job->width, 1, 1 << 16), h = fit_clamp_int(job->height, 1, 1 << 16);
+	double f = fit_clamp_int(job->frames, 1, 1 << 20);
+	if (job->model.hidden > 0) {
+		double px = job->model.latent_px > 0 ? job->model.latent_px : 16;
+		double fr = job->model.latent_frames > 0 ? job->model.latent_frames : 4;
+		double tokens = (1 + floor((f - 1) / fr)) * ceil(w / px) * ceil(h / px);
+		double bpt = isfinite(job->act_bytes_per_token) && job->act_bytes_per_token > 0
+		                     ? job->act_bytes_per_token
+		                     : 0;
+		out->activations = b * tokens * job->model.hidden * bpt / GB;
+	} else {
 		double bpp = isfinite(job->act_bytes_per_pixel) && job->act_bytes_per_pixel > 0
 		                     ? job->act_bytes_per_pixel
 		                     : 0;
-		out->activations = b * px * bpp / GB;
+		out->activations = b * w * h * f * bpp / GB;
 	}
+}
+
+void fit_memory(const struct fit_job *job, int gpus, struct fit_breakdown *out)
+{
+	struct fit_arch a;
+	fit_resolve(&job->model, &a);
+	memset(out, 0, sizeof *out);
+	int n = fit_clamp_int(gpus, 1, FIT_MAX_GPUS);
+	double s = fit_clamp_int(job->seq_len, 1, 1 << 24);
+	double b = fit_clamp_int(job->batch, 1, 1 << 20);
+
+	if (fit_method_is_training(job->method))
+		training_memory(job, &a, n, s, b, out);
+	else if (fit_method_is_inference(job->method))
+		inference_memory(job, &a, n, s, b, out);
+	else
+		diffusion_memory(job, &a, b, out);
 	double sub = out->weights + out->gradients + out->optimizer + out->activations +
 	             out->kv_cache;
 	double oh = isfinite(job->overhead_gb) && job->overhead_gb > 0 ? job->overhead_gb : 0;
@@ -316,6 +396,27 @@ void fit_memory(const struct fit_job *job, int gpus, struct fit_breakdown *out)
 	                                                                        : 0;
 	out->margin = oh + mf * sub;
 	out->total = sub + out->margin;
+}
+
+int fit_tp_degree(int heads, int gpus)
+{
+	static const int degrees[] = {8, 4, 2};
+	for (int i = 0; i < 3; i++) {
+		int d = degrees[i];
+		if (d <= gpus && gpus % d == 0 && (heads <= 0 || heads % d == 0))
+			return d;
+	}
+	return 1;
+}
+
+int fit_gpu_group(int index)
+{
+	if (index < 0)
+		return 1;
+	if (index < 4)
+		return 1 << index;
+	long n = 8L * (index - 2);
+	return n > FIT_MAX_GPUS ? FIT_MAX_GPUS : (int)n;
 }
 
 /* Does the job fit on `gpus` GPUs of memory_gb each? */
@@ -336,6 +437,8 @@ static bool sharded(const struct fit_job *job)
 	return false;
 }
 
+#define LAST_GROUP (FIT_MAX_GPUS / 8 + 2) /* fit_gpu_group(LAST_GROUP) = FIT_MAX_GPUS */
+
 int fit_gpus_needed(const struct fit_job *job, double memory_gb)
 {
 	if (!isfinite(memory_gb) || memory_gb <= 0)
@@ -344,151 +447,14 @@ int fit_gpus_needed(const struct fit_job *job, double memory_gb)
 		return 1;
 	if (!sharded(job) || !fits_at(job, FIT_MAX_GPUS, memory_gb))
 		return 0;
-	int lo = 1, hi = FIT_MAX_GPUS; /* lo does not fit, hi does */
+	/* the per-GPU need falls with the count: bisect over the groups */
+	int lo = 0, hi = LAST_GROUP; /* group lo does not fit, hi does */
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2;
-		if (fits_at(job, mid, memory_gb))
+		if (fits_at(job, fit_gpu_group(mid), memory_gb))
 			hi = mid;
 		else
 			lo = mid;
 	}
-	if (fit_method_is_inference(job->method)) {
-		struct arch a;
-		resolve(&job->model, &a);
-		int heads = (int)a.heads;
-		if (heads > 0 && hi <= heads) {
-			while (heads % hi != 0)
-				hi++;
-		}
-	}
-	return hi;
-}
-
-double fit_train_hours(const struct fit_job *job, double bf16_tflops, int gpus)
-{
-	if (!fit_method_is_training(job->method) || !isfinite(bf16_tflops) || bf16_tflops <= 0 ||
-	    gpus <= 0 || !isfinite(job->mfu) || job->mfu <= 0 || !isfinite(job->tokens_b) ||
-	    job->tokens_b < 0)
-		return NAN;
-	struct arch a;
-	resolve(&job->model, &a);
-	double k = job->method == FIT_FULL ? 6.0 : 4.0;
-	double flops = k * a.active * job->tokens_b * GB;
-	double rate = (double)gpus * bf16_tflops * 1e12 * job->mfu;
-	return flops / rate / 3600.0;
-}
-
-double fit_decode_tokens_s(const struct fit_job *job, double bandwidth_gbs, int gpus)
-{
-	if (!fit_method_is_inference(job->method) || !isfinite(bandwidth_gbs) ||
-	    bandwidth_gbs <= 0 || gpus <= 0 || !isfinite(job->bw_efficiency) ||
-	    job->bw_efficiency <= 0)
-		return NAN;
-	struct arch a;
-	resolve(&job->model, &a);
-	double s = clamp_int(job->seq_len, 1, 1 << 24);
-	double b = clamp_int(job->batch, 1, 1 << 20);
-	double bytes = a.active * fit_infer_weight_bytes(job) + fit_kv_bytes_per_token(job) * s * b;
-	return (double)gpus * bandwidth_gbs * GB * job->bw_efficiency / bytes;
-}
-
-int64_t fit_hourly_cents(int gpus, int64_t price_cents)
-{
-	if (gpus <= 0 || price_cents < 0 || price_cents > INT64_MAX / gpus)
-		return -1;
-	return price_cents * gpus;
-}
-
-int64_t fit_run_cents(double hours, int gpus, int64_t price_cents)
-{
-	if (!isfinite(hours) || hours < 0 || hours > 1e12)
-		return -1;
-	int64_t h = (int64_t)ceil(hours - 1e-9);
-	if (h < 0)
-		h = 0;
-	int64_t per_hour = fit_hourly_cents(gpus, price_cents);
-	if (per_hour < 0)
-		return -1;
-	if (h != 0 && per_hour > INT64_MAX / h)
-		return -1;
-	return per_hour * h;
-}
-
-void fit_evaluate(const struct fit_job *job, const struct fit_gpu *gpu, struct fit_result *out)
-{
-	memset(out, 0, sizeof *out);
-	int gpus = clamp_int(job->gpus, 1, FIT_MAX_GPUS);
-	fit_memory(job, gpus, &out->mem);
-	out->available_gb = gpu->memory_gb;
-	if (!isfinite(gpu->memory_gb) || gpu->memory_gb <= 0) {
-		out->available_gb = NAN;
-		out->fits = -1;
-		out->gpus_needed = -1;
-		out->gpus_run = gpus;
-	} else {
-		out->fits = out->mem.total <= gpu->memory_gb * (1 + 1e-12);
-		out->gpus_needed = fit_gpus_needed(job, gpu->memory_gb);
-		if (out->fits)
-			out->gpus_run = gpus;
-		else if (out->gpus_needed > gpus)
-			out->gpus_run = out->gpus_needed;
-		else
-			out->gpus_run = 0;
-	}
-	out->hourly_cents = fit_hourly_cents(out->gpus_run, gpu->price_cents);
-	out->train_hours = out->gpus_run > 0 ? fit_train_hours(job, gpu->bf16_tflops, out->gpus_run)
-	                                     : NAN;
-	out->run_cents = fit_run_cents(out->train_hours, out->gpus_run, gpu->price_cents);
-	out->decode_tokens_s = out->gpus_run > 0
-	                               ? fit_decode_tokens_s(job, gpu->bandwidth_gbs, out->gpus_run)
-	                               : NAN;
-	out->decode_tokens_s_total = out->decode_tokens_s * clamp_int(job->batch, 1, 1 << 20);
-}
-
-int fit_job_check(const struct fit_job *job, char **cause)
-{
-	const struct fit_model *m = &job->model;
-	if (!isfinite(m->params_b) || m->params_b < FIT_SIZE_MIN_B * (1 - 1e-12) ||
-	    m->params_b > FIT_SIZE_MAX_B * (1 + 1e-12))
-		return set_cause(cause, "%s", N_("model size out of range: from 1M to 100T parameters"));
-	if (isfinite(m->active_params_b) && m->active_params_b > m->params_b * (1 + 1e-12))
-		return set_cause(cause, "%s", N_("active parameters cannot exceed the model's parameters"));
-	if ((unsigned)job->method >= FIT_METHOD_COUNT)
-		return set_cause(cause, "%s", N_("unknown method"));
-	if ((unsigned)job->sharding >= FIT_SHARD_COUNT)
-		return set_cause(cause, "%s", N_("unknown sharding"));
-	if ((unsigned)job->optimizer >= FIT_OPT_COUNT)
-		return set_cause(cause, "%s", N_("unknown optimizer"));
-	if (job->seq_len < 1 || job->seq_len > (1 << 24))
-		return set_cause(cause, "%s",
-		                 N_("sequence length must be a whole number from 1 to 16777216"));
-	if (job->batch < 1 || job->batch > (1 << 20))
-		return set_cause(cause, "%s", N_("batch must be a whole number from 1 to 1048576"));
-	if (job->gpus < 1 || job->gpus > FIT_MAX_GPUS)
-		return set_cause(cause, "%s", N_("GPUs must be a whole number from 1 to 1048576"));
-	if (job->lora_rank < 1 || job->lora_rank > 65536)
-		return set_cause(cause, "%s", N_("LoRA rank must be a whole number from 1 to 65536"));
-	if (!isfinite(job->quant4_bits) || job->quant4_bits < 2 || job->quant4_bits > 16)
-		return set_cause(cause, "%s", N_("bits per 4-bit weight must be from 2 to 16"));
-	if (!isfinite(job->kv_bytes) || job->kv_bytes <= 0 || job->kv_bytes > 4)
-		return set_cause(cause, "%s", N_("KV-cache bytes per element must be above 0 and at most 4"));
-	if (!isfinite(job->overhead_gb) || job->overhead_gb < 0 || job->overhead_gb > 1000)
-		return set_cause(cause, "%s", N_("overhead must be from 0 to 1000 GB"));
-	if (!isfinite(job->margin_fraction) || job->margin_fraction < 0 || job->margin_fraction > 1)
-		return set_cause(cause, "%s", N_("margin must be from 0 to 100 %"));
-	if (!isfinite(job->tokens_b) || job->tokens_b <= 0 || job->tokens_b > 1e7)
-		return set_cause(cause, "%s", N_("training tokens must be above 0 and at most 10 quadrillion"));
-	if (!isfinite(job->mfu) || job->mfu <= 0 || job->mfu > 1)
-		return set_cause(cause, "%s", N_("MFU must be above 0 and at most 100 %"));
-	if (!isfinite(job->bw_efficiency) || job->bw_efficiency <= 0 || job->bw_efficiency > 1)
-		return set_cause(cause, "%s",
-		                 N_("bandwidth efficiency must be above 0 and at most 100 %"));
-	if (job->width < 1 || job->width > 65536 || job->height < 1 || job->height > 65536)
-		return set_cause(cause, "%s", N_("resolution must be from 1 to 65536 pixels a side"));
-	if (job->frames < 1 || job->frames > (1 << 20))
-		return set_cause(cause, "%s", N_("frames must be a whole number from 1 to 1048576"));
-	if (!isfinite(job->act_bytes_per_pixel) || job->act_bytes_per_pixel < 0 ||
-	    job->act_bytes_per_pixel > 1e6)
-		return set_cause(cause, "%s", N_("activation bytes per pixel must be from 0 to 1000000"));
-	return 0;
+	return fit_gpu_group(hi);
 }

@@ -179,6 +179,13 @@ char *i18n_fmt_duration(enum i18n_lang lang, int64_t seconds);
 enum { I18N_DATE_ONLY = 1, I18N_UTC = 2 };
 char *i18n_fmt_date(enum i18n_lang lang, int64_t unix_seconds, unsigned flags);
 
+/* A moment for a sentence (i18n/when.c), local time unless I18N_UTC:
+ *   en "1 September 2027 at 10:00"     pt-PT, pt-BR "1 de setembro de 2027 às 10:00"
+ *   es "1 de septiembre de 2027 a las 10:00"   fr "1er septembre 2027 à 10:00"
+ *   de "1. September 2027 um 10:00"
+ * (" UTC" appended with I18N_UTC; "?" for a time the C library cannot show). */
+char *i18n_fmt_when(enum i18n_lang lang, int64_t unix_seconds, unsigned flags);
+
 /* Parse a typed decimal into an integer scaled by 10^scale (0..18), without
  * floating point: "4.19" or (pt-PT, pt-BR, es, fr, de) "4,19" → 419 for
  * scale 2; "4" → 400; ".5" → 50. The "." is accepted in every language; ","

@@ -4,21 +4,26 @@
 # prints the exact apt-get line and fails, so nothing is half-installed.
 #
 #   scripts/deps.sh build   compilers and libraries for gpux and gpuxd
-#   scripts/deps.sh check   build + what the test suite needs
+#   scripts/deps.sh deb     build + what `make deb` needs (debhelper, lintian)
+#   scripts/deps.sh check   deb + what the test suite needs (the shells whose
+#                           completions it loads among them)
 #   scripts/deps.sh bench   check + what the benchmarks compare against
 set -eu
 what=${1:-build}
 
 build="gcc make pkg-config libncurses-dev libcurl4-openssl-dev libcjson-dev \
 libreadline-dev libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev gettext xxd"
-check="$build libcmocka-dev tmux curl jq sqlite3 postgresql clang libclang-rt-14-dev procps"
+deb="$build debhelper dpkg-dev fakeroot lintian"
+check="$deb libcmocka-dev tmux curl jq sqlite3 postgresql clang libclang-rt-14-dev procps \
+bash-completion zsh fish man-db"
 bench="$check htop"
 
 case "$what" in
   build) want=$build ;;
+  deb) want=$deb ;;
   check) want=$check ;;
   bench) want=$bench ;;
-  *) echo "usage: $0 build|check|bench" >&2; exit 2 ;;
+  *) echo "usage: $0 build|deb|check|bench" >&2; exit 2 ;;
 esac
 
 missing=""
@@ -30,16 +35,17 @@ for p in $want; do
 done
 [ -z "$missing" ] && exit 0
 
-echo "gpux: installing missing Debian packages:$missing" >&2
 if [ "$(id -u)" -eq 0 ]; then
   SUDO=""
 elif command -v sudo >/dev/null 2>&1; then
   SUDO="sudo"
 else
-  echo "gpux: these packages are missing and I am not root and have no sudo. Run:" >&2
+  echo "gpux: these Debian packages are missing:$missing" >&2
+  echo "gpux: installing them needs root (or sudo, which is not installed). As root, run:" >&2
   echo "  apt-get update && apt-get install -y$missing" >&2
   exit 1
 fi
+echo "gpux: installing missing Debian packages:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq >&2
 # shellcheck disable=SC2086

@@ -37,11 +37,12 @@ export HOME="$TMPD/home" XDG_CONFIG_HOME="$TMPD/home/.config"
 export XDG_DATA_HOME="$TMPD/home/.local/share" XDG_RUNTIME_DIR="$TMPD/run"
 unset GPUX_API GPUX_API_KEY GPUX_TIMEOUT
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-stop_local_gpuxd() { # the local demo exchange gpux may have started
-  if [ -s "$XDG_RUNTIME_DIR/gpux/gpuxd.pid" ]; then
-    kill "$(cat "$XDG_RUNTIME_DIR/gpux/gpuxd.pid")" 2>/dev/null
-    rm -f "$XDG_RUNTIME_DIR/gpux/gpuxd.pid"
-  fi
+stop_local_gpuxd() { # the local demo exchanges gpux may have started (one per data directory)
+  for _pf in "$XDG_RUNTIME_DIR"/gpux/*/gpuxd.pid; do
+    [ -s "$_pf" ] || continue
+    kill "$(cat "$_pf")" 2>/dev/null
+    rm -f "$_pf"
+  done
 }
 _cleanup() { eval "$_cleanups"; stop_local_gpuxd; rm -rf "$TMPD"; }
 trap _cleanup EXIT INT TERM

@@ -1,9 +1,10 @@
 /*
  * util — the few things every other folder needs: allocation that cannot
- * fail (out of memory aborts through one path, after restoring the terminal),
- * a growable byte buffer, sanitising text that came over the network, the
- * files embedded into the binaries at build time, and error messages handed
- * back through a `char **cause`.
+ * fail (out of memory aborts through one path, after restoring the terminal;
+ * util/xmalloc.c), a growable byte buffer (buf.c), sanitising text that came
+ * over the network (sanitize.c), the files embedded into the binaries at
+ * build time, reading a file (file.c), the monotonic clock (clock.c), and
+ * error messages handed back through a `char **cause`.
  *
  * Error convention of the whole project: a function that can fail for a
  * reason a user should read returns 0 on success and -1 on failure, and on
@@ -70,10 +71,12 @@ char *util_sanitize(const char *s, size_t max_bytes, bool ascii);
  * static and read-only. */
 const unsigned char *assets_find(const char *path, size_t *len);
 
+/* ---- files (util/file.c) -------------------------------------------------- */
 /* Read a whole file into a malloc'ed NUL-terminated buffer; -1 and *cause on
  * failure (cause names the path and the reason). */
 int util_read_file(const char *path, char **out, size_t *len, char **cause);
 
+/* ---- clocks (util/clock.c) ------------------------------------------------ */
 /* Monotonic clock in milliseconds and microseconds. */
 int64_t util_now_ms(void);
 int64_t util_now_us(void);

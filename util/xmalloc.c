@@ -5,11 +5,9 @@
  */
 #include "util.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static void (*fatal_hook)(void);
 
@@ -100,37 +98,4 @@ int set_cause(char **cause, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
-}
-
-int util_read_file(const char *path, char **out, size_t *len, char **cause)
-{
-	FILE *f = fopen(path, "rb");
-	struct buf b = {0};
-	char chunk[8192];
-	size_t n;
-
-	if (f == NULL)
-		return set_cause(cause, "%s: %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_append(&b, chunk, n);
-	if (ferror(f)) {
-		int e = errno;
-		fclose(f);
-		buf_free(&b);
-		return set_cause(cause, "%s: %s", path, strerror(e));
-	}
-	fclose(f);
-	if (len != NULL)
-		*len = b.len;
-	*out = buf_take(&b);
-	return 0;
-}
-
-int64_t util_now_ms(void) { return util_now_us() / 1000; }
-
-int64_t util_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }

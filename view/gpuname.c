@@ -44,7 +44,7 @@ static bool has_word(const char *text, const char *w, size_t n)
 	return false;
 }
 
-char *view_gpu_detail(const struct catalog_gpu *g)
+const char *view_gpu_detail_ref(const struct catalog_gpu *g)
 {
 	const char *a = g->arch;
 	size_t n = 0;
@@ -55,7 +55,13 @@ char *view_gpu_detail(const struct catalog_gpu *g)
 		n++;
 	if (g->name != NULL && has_word(g->name, a, n))
 		return NULL;
-	return xstrdup(a);
+	return a;
+}
+
+char *view_gpu_detail(const struct catalog_gpu *g)
+{
+	const char *a = view_gpu_detail_ref(g);
+	return a != NULL ? xstrdup(a) : NULL;
 }
 
 size_t view_gpu_short_width(const struct catalog_gpu *g)

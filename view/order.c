@@ -243,7 +243,10 @@ char *view_order_result(enum i18n_lang lang, const char *gpu_name, const struct 
 	for (size_t i = 0; i < o->n_fills; i++) {
 		char *p = usd(lang, o->fills[i].price_cents);
 		newline(&b);
-		buf_printf(&b, TR(N_("  fill: %lld GPUs × %lld h at %s — rental %lld")),
+		buf_printf(&b, i18n_dngettext(lang, NULL,
+					      NP_("  fill: %lld GPU × %lld h at %s — rental %lld",
+						  "  fill: %lld GPUs × %lld h at %s — rental %lld"),
+					      (unsigned long)o->fills[i].gpus),
 			   (long long)o->fills[i].gpus, (long long)o->fills[i].hours, p,
 			   (long long)o->fills[i].rental_id);
 		free(p);

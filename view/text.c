@@ -113,6 +113,11 @@ size_t view_text_width(const char *s)
 
 	while (*p != '\0') {
 		uint32_t cp;
+		if (*p >= 0x20 && *p < 0x7F) { /* printable ASCII: one column */
+			w++;
+			p++;
+			continue;
+		}
 		p += utf8_next(p, &cp);
 		w += (size_t)view_char_width(cp);
 	}

@@ -6,12 +6,14 @@
  * affected cells and re-applies the sort and the filter, which are kept as
  * state; nothing here draws.
  *
- * Sorting orders the whole row array with qsort_r on a key per cell (number,
- * text or unknown); the comparison is total (unknown last, then GPU name,
- * then GPU id), so equal inputs always give the same order. The filter keeps
- * an index of the rows that pass it, in sort order.
+ * Sorting (view/sort.c) orders the whole row array by a key per cell
+ * (number, text rank or unknown); the order is total (unknown last, then GPU
+ * name, then GPU id, then catalogue order), so equal inputs always give the
+ * same order. The filter keeps an index of the rows that pass it, in sort
+ * order.
  */
 #include "view/view.h"
+#include "view/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,7 +43,7 @@ static const struct {
 	enum view_col_kind kind;
 	enum view_align align;
 } job_columns[] = {
-	{"job_mem_gb", N_("Needs/GPU"), VIEW_COL_JOB_MEM, VIEW_RIGHT},
+	{"job_mem_gb", N_("Per GPU at N"), VIEW_COL_JOB_MEM, VIEW_RIGHT},
 	{"job_avail_gb", N_("Has/GPU"), VIEW_COL_JOB_AVAIL, VIEW_RIGHT},
 	{"job_fits", N_("Fits"), VIEW_COL_JOB_FITS, VIEW_CENTER},
 	{"job_gpus", N_("GPUs needed"), VIEW_COL_JOB_GPUS, VIEW_RIGHT},
@@ -56,25 +58,77 @@ static const char *dash(const struct view_table *t)
 	return t->ascii ? "-" : "\u2014";
 }
 
+/* A cell owns no memory: its texts are borrowed from the catalogue, the
+ * message catalogue or its column's memo. */
 static void cell_clear(struct view_cell *c)
 {
-	free(c->display);
-	free(c->detail);
 	memset(c, 0, sizeof *c);
 }
 
 static void cell_unknown(const struct view_table *t, struct view_cell *c, const char *display)
 {
 	c->raw = VIEW_RAW_NONE;
-	c->display = xstrdup(display != NULL ? display : dash(t));
+	c->display = display != NULL ? display : dash(t);
 	c->flags |= VIEW_CELL_UNKNOWN;
 }
 
-static void cell_number(struct view_cell *c, double v, char *display_take)
+static void cell_number(struct view_cell *c, double v, struct view_memo_text display)
 {
 	c->raw = VIEW_RAW_NUMBER;
 	c->number = v;
-	c->display = display_take;
+	c->display = display.text;
+	c->width = display.width;
+}
+
+static struct view_memo_text plain(const char *text)
+{
+	return (struct view_memo_text){ text, 0 }; /* measured by fill_cell */
+}
+
+/* The display of a figure of the catalogue in its column's unit. */
+static struct view_memo_text field_text(const struct view_table *t, struct view_memo *m,
+					const struct catalog_column *cc, double v)
+{
+	struct view_memo_text s;
+
+	if (view_memo_find(m, view_memo_key(v), &s))
+		return s;
+	if (cc->unit != CATALOG_UNIT_NONE)
+		return view_memo_put(m, view_memo_key(v),
+				     i18n_fmt_unit(t->lang, v, cc->decimals,
+						   catalog_unit_name(cc->unit)));
+	return view_memo_put(m, view_memo_key(v), i18n_fmt_number(t->lang, v, cc->decimals));
+}
+
+/* A capacity ("≈ 10B"), a whole number ("1,234"), GB as the job columns
+ * show it. */
+static struct view_memo_text billions_text(const struct view_table *t, struct view_memo *m,
+					   long b)
+{
+	struct view_memo_text s;
+
+	if (view_memo_find(m, (uint64_t)b, &s))
+		return s;
+	return view_memo_put(m, (uint64_t)b, i18n_fmt_billions(t->lang, b, t->ascii));
+}
+
+static struct view_memo_text count_text(const struct view_table *t, struct view_memo *m,
+					double v)
+{
+	struct view_memo_text s;
+
+	if (view_memo_find(m, view_memo_key(v), &s))
+		return s;
+	return view_memo_put(m, view_memo_key(v), i18n_fmt_number(t->lang, v, 0));
+}
+
+static struct view_memo_text gb_text(const struct view_table *t, struct view_memo *m, double v)
+{
+	struct view_memo_text s;
+
+	if (view_memo_find(m, view_memo_key(v), &s))
+		return s;
+	return view_memo_put(m, view_memo_key(v), view_fmt_gb(t->lang, v));
 }
 
 char *view_fmt_gb(enum i18n_lang lang, double gb)
@@ -96,7 +150,15 @@ void view_fit_gpu(const struct catalog_gpu *g, int64_t price_cents, struct fit_g
 	out->memory_gb = g->memory_gb;
 	out->bandwidth_gbs = g->bandwidth_gbs;
 	out->bf16_tflops = g->bf16_tflops;
-	out->fp8_tflops = g->fp8_tflops;
+	out->fp8_tflops = catalog_supported(g->fp8_tflops) ? g->fp8_tflops : NAN;
+	/* GPU-to-GPU link for tensor parallelism: NVLink/Infinity Fabric as
+	 * published, else the PCIe slot (x16: 64 GB/s both ways at 4.0, 128 at
+	 * 5.0, PCI-SIG) */
+	out->link_gbs = g->interconnect_gbs;
+	if (!catalog_known(out->link_gbs) && g->interconnect != NULL)
+		out->link_gbs = strncmp(g->interconnect, "PCIe 5", 6) == 0   ? 128.0
+				: strncmp(g->interconnect, "PCIe 4", 6) == 0 ? 64.0
+									     : NAN;
 	out->price_cents = price_cents >= 0 ? price_cents : -1;
 }
 
@@ -220,16 +282,22 @@ static void build_columns(struct view_table *t)
 		}
 	}
 	t->n_columns = k;
+	t->memo = xcalloc(k + 1, sizeof *t->memo);
 }
 
 static void free_columns(struct view_table *t)
 {
 	size_t i;
 
+	view_sort_forget_columns(t);
 	for (i = 0; i < t->n_columns; i++) {
 		free(t->columns[i].id);
 		free(t->columns[i].label);
+		if (t->memo != NULL)
+			view_memo_clear(&t->memo[i]);
 	}
+	free(t->memo);
+	t->memo = NULL;
 	free(t->columns);
 	t->columns = NULL;
 	t->n_columns = 0;
@@ -237,7 +305,7 @@ static void free_columns(struct view_table *t)
 
 /* ---- cells -------------------------------------------------------------------------- */
 
-static void fill_field(const struct view_table *t, struct view_cell *c,
+static void fill_field(const struct view_table *t, struct view_memo *m, struct view_cell *c,
 		       const struct catalog_column *cc, const struct catalog_gpu *g)
 {
 	struct catalog_value v = catalog_gpu_value(g, cc->field);
@@ -246,15 +314,14 @@ static void fill_field(const struct view_table *t, struct view_cell *c,
 	case CATALOG_VALUE_NUMBER:
 		if (!catalog_known(v.number)) {
 			cell_unknown(t, c, T(t, N_("Not published")));
+		} else if (!catalog_supported(v.number)) {
+			cell_unknown(t, c, T(t, N_("Not supported")));
 		} else if (v.number == 0 && (cc->field == CATALOG_F_RT_CORES ||
 					      cc->field == CATALOG_F_VIDEO_ENCODERS)) {
 			/* a data-centre GPU without RT cores or encoders says so */
-			cell_number(c, 0, xstrdup(T(t, N_("None"))));
-		} else if (cc->unit != CATALOG_UNIT_NONE) {
-			cell_number(c, v.number, i18n_fmt_unit(t->lang, v.number, cc->decimals,
-							       catalog_unit_name(cc->unit)));
+			cell_number(c, 0, plain(T(t, N_("None"))));
 		} else {
-			cell_number(c, v.number, i18n_fmt_number(t->lang, v.number, cc->decimals));
+			cell_number(c, v.number, field_text(t, m, cc, v.number));
 		}
 		break;
 	case CATALOG_VALUE_TEXT:
@@ -263,13 +330,13 @@ static void fill_field(const struct view_table *t, struct view_cell *c,
 		} else {
 			c->raw = VIEW_RAW_TEXT;
 			c->text = v.text;
-			c->display = xstrdup(v.text);
+			c->display = v.text;
 		}
 		break;
 	case CATALOG_VALUE_BOOL:
 		c->raw = VIEW_RAW_BOOL;
 		c->flag = v.flag;
-		c->display = xstrdup(v.flag ? T(t, N_("Yes")) : T(t, N_("No")));
+		c->display = v.flag ? T(t, N_("Yes")) : T(t, N_("No"));
 		break;
 	}
 }
@@ -288,7 +355,7 @@ static enum fit_method precision_method(enum catalog_precision p)
 /* Decode tokens/s of the column's preset at its precision on ONE GPU, with
  * the calculator's default context and batch; "does not fit" when the model
  * and its KV cache exceed the GPU. */
-static void fill_decode(const struct view_table *t, struct view_cell *c,
+static void fill_decode(const struct view_table *t, struct view_memo *m, struct view_cell *c,
 			const struct catalog_column *cc, const struct catalog_gpu *g)
 {
 	struct fit_job job;
@@ -309,42 +376,47 @@ static void fill_decode(const struct view_table *t, struct view_cell *c,
 		c->flags |= VIEW_CELL_NOFIT;
 		return;
 	}
-	tps = fit_decode_tokens_s(&job, g->bandwidth_gbs, 1);
+	tps = fit_decode_tokens_s(&job, g->bandwidth_gbs, NAN, 1);
 	if (!isfinite(tps)) {
 		cell_unknown(t, c, T(t, N_("Not published")));
 		return;
 	}
-	cell_number(c, tps, i18n_fmt_number(t->lang, tps, 0));
+	cell_number(c, tps, count_text(t, m, tps));
 }
 
-static void fill_money(const struct view_table *t, struct view_cell *c, int64_t cents)
+static void fill_money(const struct view_table *t, struct view_memo *m, struct view_cell *c,
+		       int64_t cents)
 {
 	if (cents < 0) {
 		cell_unknown(t, c, NULL);
 	} else {
 		c->raw = VIEW_RAW_CENTS;
 		c->cents = cents;
-		c->display = i18n_fmt_money(t->lang, cents, "USD");
+		struct view_memo_text s;
+		if (!view_memo_find(m, (uint64_t)cents, &s))
+			s = view_memo_put(m, (uint64_t)cents, i18n_fmt_money(t->lang, cents, "USD"));
+		c->display = s.text;
+		c->width = s.width;
 	}
 	if (t->stale)
 		c->flags |= VIEW_CELL_STALE;
 }
 
-static void fill_job(const struct view_table *t, struct view_cell *c, enum view_col_kind kind,
-		     const struct view_row *r)
+static void fill_job(const struct view_table *t, struct view_memo *m, struct view_cell *c,
+		     enum view_col_kind kind, const struct view_row *r)
 {
 	const struct fit_result *j = &r->job;
 
 	switch (kind) {
-	case VIEW_COL_JOB_MEM:
+	case VIEW_COL_JOB_MEM: /* per GPU at the count it runs on (N) */
 		if (isfinite(j->mem.total))
-			cell_number(c, j->mem.total, view_fmt_gb(t->lang, j->mem.total));
+			cell_number(c, j->mem.total, gb_text(t, m, j->mem.total));
 		else
 			cell_unknown(t, c, NULL);
 		break;
 	case VIEW_COL_JOB_AVAIL:
 		if (isfinite(j->available_gb))
-			cell_number(c, j->available_gb, view_fmt_gb(t->lang, j->available_gb));
+			cell_number(c, j->available_gb, gb_text(t, m, j->available_gb));
 		else
 			cell_unknown(t, c, T(t, N_("Not published")));
 		break;
@@ -355,14 +427,14 @@ static void fill_job(const struct view_table *t, struct view_cell *c, enum view_
 			c->raw = VIEW_RAW_BOOL;
 			c->flag = j->fits == 1;
 			if (t->ascii)
-				c->display = xstrdup(c->flag ? T(t, N_("yes")) : T(t, N_("no")));
+				c->display = c->flag ? T(t, N_("yes")) : T(t, N_("no"));
 			else
-				c->display = xstrdup(c->flag ? "\u2713" : "\u2717");
+				c->display = c->flag ? "\u2713" : "\u2717";
 		}
 		break;
 	case VIEW_COL_JOB_GPUS:
 		if (j->gpus_needed > 0)
-			cell_number(c, j->gpus_needed, i18n_fmt_number(t->lang, j->gpus_needed, 0));
+			cell_number(c, j->gpus_needed, count_text(t, m, j->gpus_needed));
 		else if (j->gpus_needed == 0)
 			/* no count of this GPU holds it (unsharded states too big) */
 			cell_unknown(t, c, T(t, N_("Too big")));
@@ -370,7 +442,7 @@ static void fill_job(const struct view_table *t, struct view_cell *c, enum view_
 			cell_unknown(t, c, NULL);
 		break;
 	case VIEW_COL_JOB_COST:
-		fill_money(t, c, j->gpus_run > 0 ? j->hourly_cents : -1);
+		fill_money(t, m, c, j->gpus_run > 0 ? j->hourly_cents : -1);
 		break;
 	default:
 		break;
@@ -381,11 +453,12 @@ static void fill_job(const struct view_table *t, struct view_cell *c, enum view_
 		c->flags |= VIEW_CELL_NOFIT;
 }
 
-static void fill_cell(const struct view_table *t, struct view_row *r, size_t col)
+/* Fill a cell from nothing (what it held is not read). */
+static void fill_fresh_cell(const struct view_table *t, struct view_row *r, size_t col)
 {
 	const struct view_column *vc = &t->columns[col];
+	struct view_memo *m = &t->memo[col];
 	struct view_cell *c = &r->cells[col];
-	unsigned keep = c->flags & (VIEW_CELL_CHANGED | VIEW_CELL_UP | VIEW_CELL_DOWN);
 
 	cell_clear(c);
 	c->align = vc->align;
@@ -393,11 +466,11 @@ static void fill_cell(const struct view_table *t, struct view_row *r, size_t col
 	case VIEW_COL_GPU:
 		c->raw = VIEW_RAW_TEXT;
 		c->text = r->gpu->name;
-		c->display = xstrdup(r->gpu->name);
-		c->detail = view_gpu_detail(r->gpu);
+		c->display = r->gpu->name;
+		c->detail = view_gpu_detail_ref(r->gpu);
 		break;
 	case VIEW_COL_FIELD:
-		fill_field(t, c, vc->source, r->gpu);
+		fill_field(t, m, c, vc->source, r->gpu);
 		break;
 	case VIEW_COL_CAPACITY: {
 		long b = fit_capacity_prudent(r->gpu->memory_gb, vc->source->bytes_per_param,
@@ -405,22 +478,37 @@ static void fill_cell(const struct view_table *t, struct view_row *r, size_t col
 		if (b < 0)
 			cell_unknown(t, c, T(t, N_("Not published")));
 		else
-			cell_number(c, (double)b, i18n_fmt_billions(t->lang, b, t->ascii));
+			cell_number(c, (double)b, billions_text(t, m, b));
 		break;
 	}
 	case VIEW_COL_DECODE:
-		fill_decode(t, c, vc->source, r->gpu);
+		fill_decode(t, m, c, vc->source, r->gpu);
 		break;
 	case VIEW_COL_PRICE:
-		fill_money(t, c, r->price_cents);
+		fill_money(t, m, c, r->price_cents);
 		break;
 	default:
 		if (r->has_job)
-			fill_job(t, c, vc->kind, r);
+			fill_job(t, m, c, vc->kind, r);
 		else
 			cell_unknown(t, c, NULL);
 		break;
 	}
+	if (c->width != 0)
+		return;          /* a text of the memo, measured once */
+	if (c->display != m->last_text) {
+		m->last_text = c->display;
+		m->last_width = (unsigned)view_text_width(c->display);
+	}
+	c->width = m->last_width;
+}
+
+static void fill_cell(const struct view_table *t, struct view_row *r, size_t col)
+{
+	struct view_cell *c = &r->cells[col];
+	unsigned keep = c->flags & (VIEW_CELL_CHANGED | VIEW_CELL_UP | VIEW_CELL_DOWN);
+
+	fill_fresh_cell(t, r, col);
 	c->flags |= keep;
 }
 
@@ -438,145 +526,105 @@ static void evaluate_row(const struct view_table *t, struct view_row *r)
 		r->flags |= VIEW_ROW_DIMMED;
 }
 
-static void measure(struct view_table *t)
+/* Each column's width: the widest of its header and its cells. */
+static void widths_reset(struct view_table *t, bool only_priced)
 {
-	size_t i, k;
-
-	for (k = 0; k < t->n_columns; k++) {
-		size_t w = view_text_width(t->columns[k].label);
-		for (i = 0; i < t->n_rows; i++) {
-			size_t cw = view_text_width(t->rows[i].cells[k].display);
-			if (cw > w)
-				w = cw;
-		}
-		t->columns[k].width = w;
+	for (size_t k = 0; k < t->n_columns; k++) {
+		struct view_column *vc = &t->columns[k];
+		if (!only_priced || vc->kind == VIEW_COL_PRICE || vc->kind == VIEW_COL_JOB_COST)
+			vc->width = view_text_width(vc->label);
 	}
 }
 
+static void width_add(struct view_table *t, size_t k, const struct view_cell *c)
+{
+	if (c->width > t->columns[k].width)
+		t->columns[k].width = c->width;
+}
+
+/* Every row's cells, in one block the rows point into. */
 static void fill_all(struct view_table *t)
 {
 	size_t i, k;
 
+	free(t->cell_block);
+	/* each cell is cleared as it is filled, in cache: no zeroing pass */
+	t->cell_block = xreallocarray(NULL, t->n_rows * t->n_columns + 1, sizeof *t->cell_block);
+	widths_reset(t, false);
 	for (i = 0; i < t->n_rows; i++) {
 		struct view_row *r = &t->rows[i];
-		free(r->cells);
-		r->cells = xcalloc(t->n_columns, sizeof *r->cells);
+		r->cells = t->cell_block + i * t->n_columns;
 		evaluate_row(t, r);
-		for (k = 0; k < t->n_columns; k++)
-			fill_cell(t, r, k);
+		for (k = 0; k < t->n_columns; k++) {
+			fill_fresh_cell(t, r, k);
+			width_add(t, k, &r->cells[k]);
+		}
 	}
-	measure(t);
 }
 
 static void free_cells(struct view_table *t)
 {
-	size_t i, k;
-
-	for (i = 0; i < t->n_rows; i++) {
-		for (k = 0; k < t->n_columns && t->rows[i].cells != NULL; k++)
-			cell_clear(&t->rows[i].cells[k]);
-		free(t->rows[i].cells);
+	for (size_t i = 0; i < t->n_rows; i++)
 		t->rows[i].cells = NULL;
+	free(t->cell_block);
+	t->cell_block = NULL;
+}
+
+/* The prices of a snapshot by GPU id: an open-addressing table of the first
+ * item of each id (a snapshot lists a GPU once; if twice, the first wins). */
+struct price_index {
+	const struct view_prices *p;
+	size_t *slot;   /* item index + 1; 0 = empty */
+	size_t mask;
+};
+
+static size_t id_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+static void price_index_build(struct price_index *x, const struct view_prices *p)
+{
+	size_t cap = 16;
+
+	memset(x, 0, sizeof *x);
+	if (p == NULL || p->n == 0)
+		return;
+	while (cap < 2 * p->n)
+		cap *= 2;
+	x->p = p;
+	x->mask = cap - 1;
+	x->slot = xcalloc(cap, sizeof *x->slot);
+	for (size_t i = 0; i < p->n; i++) {
+		const char *id = p->items[i].gpu_id;
+		size_t h;
+		if (id == NULL)
+			continue;
+		for (h = id_hash(id) & x->mask; x->slot[h] != 0; h = (h + 1) & x->mask)
+			if (strcmp(p->items[x->slot[h] - 1].gpu_id, id) == 0)
+				break;
+		if (x->slot[h] == 0)
+			x->slot[h] = i + 1;
 	}
 }
 
-static int64_t price_of(const struct view_prices *p, const char *gpu_id)
+static int64_t price_of(const struct price_index *x, const char *gpu_id)
 {
-	size_t i;
-
-	if (p == NULL)
+	if (x->slot == NULL)
 		return -1;
-	for (i = 0; i < p->n; i++)
-		if (p->items[i].gpu_id != NULL && strcmp(p->items[i].gpu_id, gpu_id) == 0)
-			return p->items[i].cents >= 0 ? p->items[i].cents : -1;
+	for (size_t h = id_hash(gpu_id) & x->mask; x->slot[h] != 0; h = (h + 1) & x->mask) {
+		const struct view_price *it = &x->p->items[x->slot[h] - 1];
+		if (strcmp(it->gpu_id, gpu_id) == 0)
+			return it->cents >= 0 ? it->cents : -1;
+	}
 	return -1;
 }
 
 /* ---- sorting and filtering ------------------------------------------------------- */
-
-struct sort_key {
-	int known;          /* 0 = unknown (last either way) */
-	double number;
-	const char *text;
-};
-
-static struct sort_key key_of(const struct view_table *t, const struct view_row *r, int col)
-{
-	const struct view_cell *c = &r->cells[col];
-	struct sort_key k = {0, 0, NULL};
-
-	switch (c->raw) {
-	case VIEW_RAW_NONE:
-		return k;
-	case VIEW_RAW_NUMBER:
-		k.number = c->number;
-		break;
-	case VIEW_RAW_CENTS:
-		k.number = (double)c->cents;
-		break;
-	case VIEW_RAW_BOOL:
-		/* "fits" first when ascending: yes before no */
-		k.number = c->flag ? 0 : 1;
-		if (t->columns[col].kind == VIEW_COL_FIELD)
-			k.number = c->flag ? 1 : 0;
-		break;
-	case VIEW_RAW_TEXT:
-		k.text = c->text != NULL ? c->text : c->display;
-		break;
-	}
-	k.known = 1;
-	return k;
-}
-
-static int tie_break(const struct view_row *a, const struct view_row *b)
-{
-	int d = strcasecmp(a->gpu->name, b->gpu->name);
-
-	if (d == 0)
-		d = strcmp(a->gpu->name, b->gpu->name);
-	if (d == 0)
-		d = strcmp(a->gpu->id, b->gpu->id);
-	return d;
-}
-
-static int cmp_rows(const void *pa, const void *pb, void *arg)
-{
-	const struct view_table *t = arg;
-	const struct view_row *a = pa, *b = pb;
-	struct sort_key ka, kb;
-	int d = 0;
-
-	if (t->sort_cheapest && t->has_job) {
-		/* tier 0: can run, priced; 1: can run, no price; 2: cannot take it */
-		int ta = a->job.gpus_run > 0 ? (a->job.hourly_cents >= 0 ? 0 : 1) : 2;
-		int tb = b->job.gpus_run > 0 ? (b->job.hourly_cents >= 0 ? 0 : 1) : 2;
-		if (ta != tb)
-			return ta < tb ? -1 : 1;
-		if (ta == 0 && a->job.hourly_cents != b->job.hourly_cents)
-			return a->job.hourly_cents < b->job.hourly_cents ? -1 : 1;
-		return tie_break(a, b);
-	}
-	if (t->sort_col < 0 || (size_t)t->sort_col >= t->n_columns)
-		return a->seq < b->seq ? -1 : a->seq > b->seq ? 1 : 0;
-	ka = key_of(t, a, t->sort_col);
-	kb = key_of(t, b, t->sort_col);
-	if (ka.known != kb.known)
-		return ka.known ? -1 : 1; /* unknown last, whatever the direction */
-	if (ka.known) {
-		if (ka.text != NULL && kb.text != NULL) {
-			d = strcasecmp(ka.text, kb.text);
-			if (d == 0)
-				d = strcmp(ka.text, kb.text);
-		} else if (ka.number != kb.number) {
-			d = ka.number < kb.number ? -1 : 1;
-		}
-		if (t->sort_desc)
-			d = -d;
-	}
-	if (d != 0)
-		return d;
-	return tie_break(a, b);
-}
 
 static bool contains_ci(const char *hay, const char *needle)
 {
@@ -587,6 +635,12 @@ static void apply_filter(struct view_table *t)
 {
 	size_t i;
 
+	if ((t->filter == NULL || t->filter[0] == '\0') && t->n_shown == t->n_rows) {
+		/* nothing was hidden and nothing is: every row, in order */
+		for (i = 0; i < t->n_rows; i++)
+			t->shown[i] = i;
+		return;
+	}
 	t->n_shown = 0;
 	for (i = 0; i < t->n_rows; i++) {
 		struct view_row *r = &t->rows[i];
@@ -605,8 +659,7 @@ static void apply_filter(struct view_table *t)
 
 static void apply_sort(struct view_table *t)
 {
-	if (t->n_rows > 1)
-		qsort_r(t->rows, t->n_rows, sizeof *t->rows, cmp_rows, t);
+	view_sort_rows(t);
 	apply_filter(t);
 }
 
@@ -671,6 +724,7 @@ struct view_table *view_new(const struct catalog *c, const struct catalog_worklo
 			    enum i18n_lang lang, bool ascii)
 {
 	struct view_table *t = xcalloc(1, sizeof *t);
+	struct price_index px;
 	size_t i;
 
 	t->catalog = c;
@@ -685,15 +739,19 @@ struct view_table *view_new(const struct catalog *c, const struct catalog_worklo
 	t->n_rows = w != NULL ? w->n_gpus : c->n_gpus;
 	t->rows = xcalloc(t->n_rows, sizeof *t->rows);
 	t->shown = xcalloc(t->n_rows, sizeof *t->shown);
+	price_index_build(&px, prices);
 	for (i = 0; i < t->n_rows; i++) {
 		struct view_row *r = &t->rows[i];
 		r->gpu = w != NULL ? w->gpus[i] : &c->gpus[i];
 		r->seq = i;
-		r->price_cents = price_of(prices, r->gpu->id);
+		r->price_cents = price_of(&px, r->gpu->id);
 	}
+	free(px.slot);
 	build_columns(t);
 	fill_all(t);
+	t->n_shown = t->n_rows; /* no row is hidden yet */
 	apply_filter(t);
+	view_sort_prepare(t);
 	return t;
 }
 
@@ -705,6 +763,7 @@ void view_free(struct view_table **tp)
 		return;
 	free_cells(t);
 	free_columns(t);
+	view_sort_free(t);
 	free(t->rows);
 	free(t->shown);
 	free(t->filter);
@@ -714,13 +773,22 @@ void view_free(struct view_table **tp)
 
 size_t view_set_prices(struct view_table *t, const struct view_prices *prices)
 {
+	struct price_index px;
 	size_t i, k, changed = 0;
 
 	t->stale = prices != NULL && prices->stale;
+	price_index_build(&px, prices);
+	widths_reset(t, true);
+	/* every price and cost cell is refilled below: a memo that grew with
+	 * prices seen long ago starts again */
+	for (k = 0; k < t->n_columns; k++)
+		if ((t->columns[k].kind == VIEW_COL_PRICE || t->columns[k].kind == VIEW_COL_JOB_COST) &&
+		    t->memo[k].n > 2 * t->n_rows + 64)
+			view_memo_clear(&t->memo[k]);
 	for (i = 0; i < t->n_rows; i++) {
 		struct view_row *r = &t->rows[i];
 		int64_t old = r->price_cents, old_cost = r->has_job ? r->job.hourly_cents : -1;
-		int64_t now = price_of(prices, r->gpu->id), now_cost;
+		int64_t now = price_of(&px, r->gpu->id), now_cost;
 
 		r->price_cents = now;
 		evaluate_row(t, r);
@@ -741,9 +809,10 @@ size_t view_set_prices(struct view_table *t, const struct view_prices *prices)
 					c->flags |= b > a ? VIEW_CELL_UP : VIEW_CELL_DOWN;
 			}
 			fill_cell(t, r, k);
+			width_add(t, k, c);
 		}
 	}
-	measure(t);
+	free(px.slot);
 	apply_sort(t);
 	return changed;
 }

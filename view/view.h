@@ -21,14 +21,17 @@
  *            figures: breakdown, GPUs needed, cost).
  *
  * Sorting is by any column, ascending or descending, with unknown values
- * LAST in both directions and ties broken by GPU name then id, so the order
- * is a total, stable function of the data. The sort, filter, job and prices
+ * LAST in both directions and ties broken by GPU name, id, then catalogue
+ * order, so the order is a total, stable function of the data. The sort, filter, job and prices
  * are state of the table: changing one keeps the others (re-sorting after a
  * price update), and view_find() gives a GPU's new position so a cursor can
  * stay on it.
  *
  * Ownership: the table owns every string in it; it borrows the catalogue
- * (which must outlive it). Inputs (prices, job) are copied.
+ * (which must outlive it), and its cells point into both: into the
+ * catalogue for names and texts, into a memo per column for formatted
+ * figures (each distinct value is formatted once). Inputs (prices, job) are
+ * copied.
  */
 #ifndef GPUX_VIEW_H
 #define GPUX_VIEW_H
@@ -41,6 +44,9 @@
 #include "data/catalog.h"
 #include "fit/fit.h"
 #include "i18n/i18n.h"
+
+struct view_sort_cache;
+struct view_memo;
 
 /* ---- text width ------------------------------------------------------------ */
 
@@ -61,6 +67,8 @@ char *view_text_cut(const char *utf8, size_t cols, bool ascii);
  * is none or the name already says it ("RTX PRO 6000 Blackwell", "RTX 6000
  * Ada": no "Blackwell"/"Ada Lovelace" after them). The GPU column's detail. */
 char *view_gpu_detail(const struct catalog_gpu *g);
+/* The same, borrowed from the catalogue (g->arch) or NULL. */
+const char *view_gpu_detail_ref(const struct catalog_gpu *g);
 /* The narrowest a GPU's name may be cut to on screen, in terminal columns:
  * its short form, the name without trailing words that repeat its
  * architecture, plus one column for "…" ("RTX PRO 6000…": 13); a name
@@ -133,15 +141,17 @@ enum {
 
 struct view_cell {
 	enum view_raw raw;
+	unsigned flags;
 	double number;
 	int64_t cents;
 	const char *text;         /* VIEW_RAW_TEXT: points into the catalogue */
-	bool flag;
-	char *display;            /* localized text, owned; never NULL */
-	char *detail;             /* secondary text (GPU column: the architecture,
-	                             unless the name says it) or NULL; owned */
+	const char *display;      /* localized text, never NULL; valid while the
+	                             table lives and the cell is not refilled */
+	const char *detail;       /* secondary text (GPU column: the architecture,
+	                             unless the name says it) or NULL; as display */
 	enum view_align align;
-	unsigned flags;
+	unsigned width;           /* of display, in terminal columns */
+	bool flag;
 };
 
 /* Row flags. */
@@ -181,6 +191,10 @@ struct view_table {
 	bool has_job;
 	struct fit_job job;
 	bool stale;
+
+	struct view_cell *cell_block;       /* private to view/: every row's cells */
+	struct view_memo *memo;             /* private to view/: per column, its texts */
+	struct view_sort_cache *sort_cache; /* private to view/: ranks kept between sorts */
 };
 
 /* ---- building and updating ---------------------------------------------------- */
@@ -212,8 +226,9 @@ void view_set_job(struct view_table *t, const struct fit_job *job);
 int view_column_index(const struct view_table *t, const char *id);
 
 /* Sort the rows by column col (0..n_columns-1; -1 = catalogue order),
- * ascending or descending. Unknown values last either way; ties by GPU name,
- * then id. Clears sort_cheapest. */
+ * ascending or descending. Unknown values last either way; ties by GPU name
+ * (case-insensitively, then exactly), then id, then catalogue order. Clears
+ * sort_cheapest. */
 void view_sort(struct view_table *t, int col, bool desc);
 
 /* Sort by the job's hourly cost (GPUs it runs on × best ask) among the GPUs

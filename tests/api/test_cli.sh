@@ -76,7 +76,7 @@ g cancel "$oid"
 expect_match "cancel: done" "$(cat "$TMPD/out")" "^Cancelled order $oid"
 g cancel "$oid"
 expect_eq "cancel again: exit 1" "$?" 1
-expect_match "cancel again: not resting any more" "$(cat "$TMPD/err")" "^gpux: order $oid is not resting any more"
+expect_eq "cancel again: it says once that it was cancelled" "$(cat "$TMPD/err")" "gpux: order $oid was cancelled already"
 g stop "$rental"
 expect_match "stop: hours billed and refund" "$(cat "$TMPD/out")" "^Stopped rental $rental: 1 of 24 hours billed .*refunded\\."
 g order buy h200 --gpus 1 --hours 2 --market --max-price 0.01 --yes

@@ -5,13 +5,15 @@
 # rules (key = value, refused when a key is readable by others). HOME and the
 # XDG directories are the test's own (tests/lib.sh), starting empty.
 . "$(dirname "$0")/../lib.sh"
-RUN="$XDG_RUNTIME_DIR/gpux"
 DATA="$XDG_DATA_HOME/gpux"
+RUN=""   # the data directory's own runtime directory, $XDG_RUNTIME_DIR/gpux/d-HASH
 local_pids() { pgrep -f -- "--socket $RUN/gpuxd.sock" | sort; }
 
-check "nothing there yet" test ! -e "$RUN/gpuxd.sock" -a ! -e "$DATA"
+check "nothing there yet" test ! -e "$XDG_RUNTIME_DIR/gpux" -a ! -e "$DATA"
 "$GPUX" quotes >"$TMPD/out" 2>"$TMPD/err"
 expect_eq "gpux quotes from nothing: exit 0" "$?" 0
+RUN=$(ls -d "$XDG_RUNTIME_DIR"/gpux/d-*)
+expect_match "one runtime directory for this data directory" "$RUN" "^$XDG_RUNTIME_DIR/gpux/d-[0-9a-f]{16}\$"
 # docs/API.md demo market: best asks at start are the seed pages' prices
 expect_match "gpux quotes from nothing: the demo market's H200 at \$4.19" "$(grep '^h200 ' "$TMPD/out")" '\$4\.19'
 expect_match "gpux quotes from nothing: says it is the local demo exchange" "$(cat "$TMPD/err")" '^gpux: local demo exchange'

@@ -214,5 +214,6 @@ check_ids "man COMMANDS rentals names its csv columns" rentals $(G rentals --for
 check_ids "man COMMANDS stop names its csv columns" stop $(G stop "${rental:-0}" --format csv 2>/dev/null | header)
 check_ids "man COMMANDS account names its csv columns" account $(G account --format csv 2>/dev/null | header)
 check_ids "man COMMANDS deposit names its csv columns" deposit $(G deposit 5 --format csv 2>/dev/null | header)
+check_ids "man COMMANDS keys names the csv columns of keys list" keys $(G keys list --format csv 2>/dev/null | header)
 
 finish

@@ -25,7 +25,8 @@ expect_eq "--lang pt-PT fit 7,5 = fit 7.5 (csv)" "$("$GPUX" --lang pt-PT fit 7,5
 
 # ---- ZeRO paper (Rajbhandari et al. 2020, Fig. 1): 7.5B parameters, 64 GPUs,
 # model states per GPU 120 / 31.4 / 16.6 / 1.9 GB for no ZeRO / ZeRO-1 / -2 / -3
-states() { "$GPUX" fit 7.5 --gpus 64 --zero "$1" --format json |
+# (the paper's accounting; DeepSpeed's estimators are the default)
+states() { "$GPUX" fit 7.5 --gpus 64 --zero "$1" --zero-accounting paper --format json |
   jq -r '.[0] | (.mem_weights_gb + .mem_gradients_gb + .mem_optimizer_gb) * 10 | round / 10'; }
 expect_eq "ZeRO paper Fig. 1: no ZeRO 120 GB" "$(states 0)" 120
 expect_eq "ZeRO paper Fig. 1: ZeRO-1 31.4 GB" "$(states 1)" 31.4
@@ -33,7 +34,7 @@ expect_eq "ZeRO paper Fig. 1: ZeRO-2 16.6 GB" "$(states 2)" 16.6
 expect_eq "ZeRO paper Fig. 1: ZeRO-3 1.9 GB" "$(states 3)" 1.9
 
 # ---- issue 6: full training with 8 GPUs and ZeRO-3 changes needed memory and fits ---
-one=$("$GPUX" fit llama-3.1-70b --method full --format json | jq -c '.[] | select(.gpu == "h200") | [.job_mem_gb, .job_fits]')
+one=$("$GPUX" fit llama-3.1-70b --method full --format json | jq -c '.[] | select(.gpu == "h200") | [.job_mem_one_gpu_gb, .job_fits]')
 eight=$("$GPUX" fit llama-3.1-70b --method full --gpus 8 --zero 3 --format json | jq -c '.[] | select(.gpu == "h200") | [.job_mem_gb, .job_fits]')
 expect_match "70B full training on 1 H200: does not fit" "$one" ',false\]$'
 expect_eq "70B full training, ZeRO-3: 8 GPUs need less per GPU than 1" \
@@ -62,6 +63,56 @@ expect_match "a diffusion preset defaults to the diffusion method" "$("$GPUX" fi
 expect_match "a preset's name is in the assumptions line" "$("$GPUX" fit llama-3.1-8b --method lora | tail -1)" '^Llama 3.1 8B'
 expect_match "a typed size says its architecture is guessed" "$("$GPUX" fit 8 | tail -1)" 'guessed'
 
+# ---- DeepSpeed's estimator (docs/code-docs/source/memory.rst): t5-3b, 2851M
+# parameters, 1 node of 8 GPUs, ZeRO-2: 15.93 GB per GPU, 5.31 with the
+# optimizer offloaded (GiB; model states only, no activations)
+ds2() { "$GPUX" fit 2.851 --gpus 8 --zero 2 "$@" --format json |
+  jq -r '.[0] | (.mem_weights_gb + .mem_gradients_gb + .mem_optimizer_gb) * 1e9 / 1073741824 * 100 | round / 100'; }
+expect_eq "DeepSpeed ZeRO-2 estimator, 8 GPUs: 15.93 GiB" "$(ds2)" 15.93
+expect_eq "DeepSpeed ZeRO-2 estimator, offload: 5.31 GiB" "$(ds2 --offload optimizer)" 5.31
+expect_match "offload without ZeRO is refused" "$("$GPUX" fit 7 --zero 0 --offload all 2>&1)" 'ZeRO stage'
+
+# ---- architecture options, the guess and its flag -------------------------------------------
+expect_eq "a size is flagged architecture: guessed in json" "$("$GPUX" fit 7 --format json | jq -r '.[0].architecture')" guessed
+expect_eq "a preset: published" "$("$GPUX" fit llama-3.1-8b --format csv | sed -n 2p | grep -o published)" published
+expect_eq "all four given: given" \
+  "$("$GPUX" fit 7 --layers 32 --hidden 4096 --heads 32 --kv-heads 8 --format json | jq -r '.[0].architecture')" given
+expect_match "the guess names the config it took" "$("$GPUX" fit 65 | tail -1)" 'guessed from the size \(LLaMA 65B\)'
+# Llama 2 7B (MHA, 32 KV heads) at 4096 tokens: 2 x 32 x 4096 x 2 B = 512 KiB/token = 2.15 GB
+kv() { "$GPUX" fit 7 --method infer-fp16 --seq 4096 "$@" --format json | jq -r '.[0].mem_kv_cache_gb * 100 | round / 100'; }
+expect_eq "guessed 7B: multi-head KV cache (Llama 2 7B)" "$(kv)" 2.15
+expect_eq "--kv-heads 8: a quarter" "$(kv --kv-heads 8)" 0.54
+expect_eq "--kv-cache fp8: half" "$(kv --kv-cache fp8)" 1.07
+expect_match "KV heads must divide the heads" "$("$GPUX" fit 7 --heads 32 --kv-heads 5 2>&1)" 'divide'
+
+# ---- GPUs in realistic groups -------------------------------------------------------------------
+expect_eq "GPUs needed are 1, 2, 4, 8 or multiples of 8" \
+  "$("$GPUX" fit 405 --method full --format json | jq -c '[.[].job_gpus | select(. > 0) | (. == 1 or . == 2 or . == 4 or . % 8 == 0)] | all')" true
+expect_eq "per GPU at N fits the GPU; one GPU is the whole job" \
+  "$("$GPUX" fit 405 --method full --format json | jq -c '[.[] | select(.job_gpus > 1) | (.job_mem_gb <= .job_avail_gb and .job_mem_one_gpu_gb > .job_avail_gb)] | all')" true
+
+# ---- the panel's options in the CLI ----------------------------------------------------------
+expect_eq "--lora-rank 64 adds optimizer state" \
+  "$(jq -n --argjson a "$("$GPUX" fit 8 --method lora --format json | jq '.[0].mem_optimizer_gb')" \
+          --argjson b "$("$GPUX" fit 8 --method lora --lora-rank 64 --format json | jq '.[0].mem_optimizer_gb')" '$b > 3.9 * $a')" true
+expect_eq "--overhead 0 --margin 0: no margin" "$("$GPUX" fit 8 --overhead 0 --margin 0 --format json | jq '.[0].mem_margin_gb')" 0
+expect_eq "--margin 20% = --margin 0.2" "$("$GPUX" fit 8 --margin 20% --format csv)" "$("$GPUX" fit 8 --margin 0.2 --format csv)"
+expect_eq "--bw-efficiency halves the speed" \
+  "$(jq -n --argjson a "$("$GPUX" fit 8 --method infer-int4 --format json | jq '.[] | select(.gpu == "h200") | .decode_tokens_s')" \
+          --argjson b "$("$GPUX" fit 8 --method infer-int4 --bw-efficiency 25% --format json | jq '.[] | select(.gpu == "h200") | .decode_tokens_s')" '($a / $b - 2 | fabs) < 1e-9')" true
+expect_eq "--flash-attention drops the attention scores" \
+  "$(jq -n --argjson a "$("$GPUX" fit 8 --no-checkpointing --seq 8192 --format json | jq '.[0].mem_activations_gb')" \
+          --argjson b "$("$GPUX" fit 8 --no-checkpointing --seq 8192 --flash-attention --format json | jq '.[0].mem_activations_gb')" '$b < $a / 2')" true
+expect_eq "--pure-bf16: 8 bytes of states per parameter with Adam (paper accounting)" \
+  "$("$GPUX" fit 10 --zero 0 --pure-bf16 --format json | jq '.[0] | (.mem_weights_gb + .mem_gradients_gb + .mem_optimizer_gb) | round')" 80
+expect_eq "--chunked-loss: smaller logits" \
+  "$(jq -n --argjson a "$("$GPUX" fit 8 --seq 8192 --format json | jq '.[0].mem_activations_gb')" \
+          --argjson b "$("$GPUX" fit 8 --seq 8192 --chunked-loss --format json | jq '.[0].mem_activations_gb')" '$b < $a')" true
+expect_eq "--resolution and --frames: a bigger video needs more" \
+  "$(jq -n --argjson a "$("$GPUX" fit wan2.1-t2v-14b --resolution 832x480 --format json | jq '.[0].mem_activations_gb')" \
+          --argjson b "$("$GPUX" fit wan2.1-t2v-14b --format json | jq '.[0].mem_activations_gb')" '$b > 2 * $a')" true
+expect_match "a bad resolution is refused" "$("$GPUX" fit sdxl --resolution 1024 2>&1)" 'width x height'
+
 # ---- rows: --workload, --filter, --sort -------------------------------------------------------
 expect_eq "--workload finetune: its 9 GPUs" "$("$GPUX" fit 70 --method qlora --workload finetune --format json | jq length)" 9
 expect_eq "--filter hopper" "$("$GPUX" fit 70 --filter hopper --format csv | cut -d, -f1 | tail -n +2 | tr '\n' ' ')" "h200 h100-nvl h100-sxm "
@@ -78,7 +129,7 @@ expect_eq "--sort cheapest: job cost ascending among priced GPUs" \
 
 # ---- table format: localized, the job columns, the assumptions --------------------------------
 out=$("$GPUX" fit 70 --method qlora --lang pt-PT)
-expect_match "pt-PT: header translated" "$(printf '%s\n' "$out" | head -1)" '^GPU +Precisa/GPU'
+expect_match "pt-PT: header translated" "$(printf '%s\n' "$out" | head -1)" '^GPU +Por GPU com N'
 expect_match "pt-PT: H200 row with decimal comma and ✓" "$(printf '%s\n' "$out" | grep '^H200')" '[0-9]+,[0-9] GB +141 GB +✓ +1'
 expect_match "pt-PT: RTX 4090 does not fit ✗" "$(printf '%s\n' "$out" | grep '^RTX 4090')" '✗'
 out=$("$GPUX" fit 70 --method qlora --ascii)

@@ -31,7 +31,11 @@ for k in $keys; do
   stream "$k" "c$n" >"$TMPD/stream$n" &
   pids="$pids $!"
 done
-sleep 2
+# kill in the middle of the stream: once more than 50 orders are answered
+# (up to 30 s: a loaded machine answers fewer per second), not after a fixed time
+acked_now() { cat "$TMPD"/stream* 2>/dev/null | awk '$2 ~ /^2/' | wc -l; }
+t=0
+while [ "$(acked_now)" -le 50 ] && [ $t -lt 300 ]; do sleep 0.1; t=$((t + 1)); done
 kill -9 "$GPUXD_PID"
 { wait "$GPUXD_PID"; } 2>/dev/null
 wait $pids

@@ -14,6 +14,7 @@
 # docs/API.md ("Money, VAT, FX and rounding"), worked out by hand in comments.
 ADMIN_KEY=test-admin-key-0123456789abcdef
 printf '%s\n' "$ADMIN_KEY" >"$TMPD/admin.key"
+chmod 600 "$TMPD/admin.key"
 
 xd_start() {
   start_gpuxd --admin-key-file "$TMPD/admin.key" --quiet "$@"
@@ -31,7 +32,8 @@ req() { # METHOD PATH [BODY] [KEY]
 jqb() { printf '%s' "$BODY" | jq -r "$1"; }
 
 signup() { # CC CUR ROLE
-  req POST /v1/accounts "{\"email\":\"t$RANDOM@example.com\",\"country\":\"$1\",\"currency\":\"$2\",\"role\":\"$3\"}"
+  _signups=$(( ${_signups:-0} + 1 ))
+  req POST /v1/accounts "{\"email\":\"t$RANDOM.$_signups@example.com\",\"country\":\"$1\",\"currency\":\"$2\",\"role\":\"$3\"}"
   ACC=$(jqb .id)
   KEY=$(jqb .api_key)
 }

@@ -120,9 +120,10 @@ seed_finetune="Memória|Largura de banda|QLoRA, modelo base|LoRA 16 bits, modelo
 96 GB|1.792 GB/s|≈ 75 mil M|≈ 30 mil M|US\$ 1,69
 141 GB|4.800 GB/s|≈ 110 mil M|≈ 45 mil M|US\$ 4,19"
 # The table's cells after the GPU column, "|"-separated (cells are apart by
-# two spaces or more; the rule line under the header is left out).
+# two spaces or more; the rule line under the header and the notes under
+# the table, "Preços por GPU-hora, ..." and the demo exchange's, are left out).
 cells() {
-  grep -v '^─' | sed -E 's/^[^ ]+( [^ ]+)* {2,}//; s/ {2,}/|/g; s/^ +//; s/ +$//'
+  grep -v -e '^─' -e '^Preços por GPU-hora' -e '^Bolsa de demonstração' | sed -E 's/^[^ ]+( [^ ]+)* {2,}//; s/ {2,}/|/g; s/^ +//; s/ +$//'
 }
 for w in training finetune; do
   got=$("$GPUX" --api "$URL" table $w --lang pt-PT 2>/dev/null | cells)

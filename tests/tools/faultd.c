@@ -29,6 +29,24 @@
  *   reset-order    forwards POST /v1/orders to the upstream, waits for its
  *                  (committed) answer, then resets the connection instead of
  *                  passing the answer on; other requests are proxied
+ *   hang           reads the request and never answers; holds the connection
+ *                  until the client closes it (at most 120 s), then takes the
+ *                  next (which meanwhile waits in the listen backlog)
+ *   503-date       503 with Retry-After as an HTTP date --delay-ms from now
+ *                  (rounded up to a whole second)
+ *   huge-header    200 with a 200 KB header line before a valid body
+ *
+ * Stream modes apply to GET /v1/stream only; every other request is proxied
+ * or canned as above, and a stream request the fault does not apply to gets
+ * a canned, valid stream (a quotes snapshot, one quote increment, a
+ * heartbeat) held open for --delay-ms (default 1000), then closed:
+ *   sse-garbage    a snapshot, then a line that is not SSE
+ *   sse-huge       a snapshot, then a 2 MiB line
+ *   sse-stall      a snapshot, then nothing for --delay-ms
+ *   sse-drop       a snapshot, then half an event, then the connection closes
+ *   sse-gap        a snapshot at seq 7, then an increment whose prev is 9
+ *   sse-404        404 {"error":{"code":"NOT_FOUND",…}} (a server that does not stream)
+ * The log gets "LAST-EVENT-ID <value>" (or "-") for every stream request.
  *
  * --log FILE gets one line per request: "METHOD PATH BODY" (never headers, so
  * never a key), and "FAULT <mode>" when the fault was applied.
@@ -44,6 +62,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -254,6 +273,121 @@ static void huge(int fd, bool cl)
 	buf_free(&b);
 }
 
+static const char sse_head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+				"Cache-Control: no-cache\r\nConnection: close\r\n\r\nretry: 100\n\n";
+static const char sse_snapshot[] =
+	"id: f-1\nevent: snapshot\ndata: {\"channel\":\"quotes\",\"seq\":7,\"quotes\":["
+	"{\"gpu\":\"h200\",\"best_ask_cents\":419,\"ask_gpus\":16,\"best_bid_cents\":405,"
+	"\"bid_gpus\":8,\"last_cents\":null}]}\n\n";
+static const char sse_quote[] =
+	"id: f-2\nevent: quote\ndata: {\"seq\":8,\"prev\":7,\"quotes\":["
+	"{\"gpu\":\"h200\",\"best_ask_cents\":420,\"ask_gpus\":4,\"best_bid_cents\":405,"
+	"\"bid_gpus\":8,\"last_cents\":419}]}\n\nevent: heartbeat\ndata: {\"seq\":8}\n\n";
+
+static void log_last_event_id(const struct buf *req, size_t head_len)
+{
+	const char *p = req->data, *end = req->data + head_len, *v = NULL;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			break;
+		if (strncasecmp(p, "Last-Event-ID:", 14) == 0)
+			v = p + 14;
+		if (v != NULL)
+			break;
+		p = nl + 1;
+	}
+	if (log_file == NULL)
+		return;
+	if (v == NULL) {
+		fprintf(log_file, "LAST-EVENT-ID -\n");
+	} else {
+		while (*v == ' ')
+			v++;
+		fprintf(log_file, "LAST-EVENT-ID %.*s\n", (int)strcspn(v, "\r\n"), v);
+	}
+	fflush(log_file);
+}
+
+/* A stream request: the fault of `mode`, or (fault false) the canned stream. */
+static void serve_stream(int fd, bool fault)
+{
+	if (fault && strcmp(mode, "sse-404") == 0) {
+		reply(fd, 404, "Not Found", NULL,
+		      "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":\"no such route\"}}", true);
+		return;
+	}
+	send_all(fd, sse_head, strlen(sse_head));
+	send_all(fd, sse_snapshot, strlen(sse_snapshot));
+	if (!fault) {
+		send_all(fd, sse_quote, strlen(sse_quote));
+		sleep_ms(delay_ms > 0 ? delay_ms : 1000);
+	} else if (strcmp(mode, "sse-garbage") == 0) {
+		static const char g[] = "<html>this is not an event</html>\n\n";
+		send_all(fd, g, strlen(g));
+		sleep_ms(200);
+	} else if (strcmp(mode, "sse-huge") == 0) {
+		struct buf b = {0};
+		buf_puts(&b, "data: ");
+		while (b.len < 2u * 1024 * 1024)
+			buf_puts(&b, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+		send_all(fd, b.data, b.len);
+		buf_free(&b);
+		sleep_ms(200);
+	} else if (strcmp(mode, "sse-stall") == 0) {
+		sleep_ms(delay_ms);
+	} else if (strcmp(mode, "sse-drop") == 0) {
+		static const char half[] = "id: f-2\nevent: quote\ndata: {\"seq\":8,\"prev";
+		send_all(fd, half, strlen(half));
+	} else if (strcmp(mode, "sse-gap") == 0) {
+		static const char gap[] = "id: f-3\nevent: quote\ndata: {\"seq\":10,\"prev\":9,\"quotes\":[]}\n\n";
+		send_all(fd, gap, strlen(gap));
+		sleep_ms(200);
+	}
+}
+
+/* Hold fd without answering until the peer closes it (or 120 s pass). */
+static void hang(int fd)
+{
+	char b[4096];
+	time_t end = time(NULL) + 120;
+	struct timeval tv = {.tv_sec = 1};
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	while (time(NULL) < end) {
+		ssize_t r = recv(fd, b, sizeof b, 0);
+		if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR))
+			break;
+	}
+}
+
+static void reply_503_date(int fd)
+{
+	char date[64], head[96];
+	time_t t = time(NULL) + (delay_ms + 999) / 1000;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	snprintf(head, sizeof head, "Retry-After: %s\r\n", date);
+	reply(fd, 503, "Service Unavailable", head,
+	      "{\"error\":{\"code\":\"UNAVAILABLE\",\"message\":\"faultd: busy\","
+	      "\"request_id\":\"rfault503\"}}", true);
+}
+
+static void reply_huge_header(int fd)
+{
+	struct buf h = {0};
+
+	buf_puts(&h, "X-Pad: ");
+	while (h.len < 200 * 1024)
+		buf_puts(&h, "pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp");
+	buf_puts(&h, "\r\n");
+	reply(fd, 200, "OK", h.data, canned_quotes, true);
+	buf_free(&h);
+}
+
 static void serve(int fd)
 {
 	struct buf req = {0};
@@ -274,8 +408,14 @@ static void serve(int fd)
 		fprintf(log_file, "%s %s %.*s\n", method, path, (int)(req.len - head_len), body);
 		fflush(log_file);
 	}
+	bool is_stream = strcmp(method, "GET") == 0 && strncmp(path, "/v1/stream", 10) == 0;
+	bool sse_mode = strncmp(mode, "sse-", 4) == 0;
+	if (is_stream)
+		log_last_event_id(&req, head_len);
 	if (strcmp(mode, "reset-order") == 0)
 		fault = is_order && times != 0;
+	else if (sse_mode || is_stream)
+		fault = sse_mode && is_stream && times != 0;
 	else
 		fault = strcmp(mode, "proxy") != 0 && times != 0;
 	if (fault && times > 0)
@@ -284,7 +424,9 @@ static void serve(int fd)
 		fprintf(log_file, "FAULT %s\n", mode);
 		fflush(log_file);
 	}
-	if (!fault) {
+	if (is_stream) {
+		serve_stream(fd, fault);
+	} else if (!fault) {
 		pass(fd, &req, head_len);
 	} else if (strcmp(mode, "nonjson") == 0) {
 		reply(fd, 200, "OK", NULL, "<html><body>It works!</body></html>", true);
@@ -337,6 +479,12 @@ static void serve(int fd)
 	} else if (strcmp(mode, "reset") == 0) {
 		reset(fd);
 		fd = -1;
+	} else if (strcmp(mode, "hang") == 0) {
+		hang(fd);
+	} else if (strcmp(mode, "503-date") == 0) {
+		reply_503_date(fd);
+	} else if (strcmp(mode, "huge-header") == 0) {
+		reply_huge_header(fd);
 	} else if (strcmp(mode, "reset-order") == 0) {
 		struct buf resp = {0};
 		forward(&req, head_len, &resp);   /* the exchange commits it ... */

@@ -90,7 +90,7 @@ tui_wait 'QLoRA base model' || fail "the fine-tuning tab" "$(tui_screen | head -
 tui_keys f
 tui_wait 'Fit calculator' && ok "f opens the fit calculator" || fail "f opens the panel" "$(tui_screen)"
 tui_keys 7 0
-tui_wait 'Needs/GPU' && ok "typing 70 gives the table its \"your model\" columns" ||
+tui_wait 'Per GPU at N' && ok "typing 70 gives the table its \"your model\" columns" ||
   fail "job columns appear" "$(tui_screen | head -3)"
 tui_keys Tab Right Right
 tui_wait '‹ QLoRA \(4-bit base\) ›' || fail "the method changes with →" "$(panel_part)"
@@ -237,9 +237,9 @@ else
   fail "cheapest order" "$costs"
 fi
 tui_keys F4
-tui_wait_gone 'Needs/GPU' && ok "F4 hides the panel and its columns" || fail "F4 hides" "$(tui_screen | head -3)"
+tui_wait_gone 'Per GPU at N' && ok "F4 hides the panel and its columns" || fail "F4 hides" "$(tui_screen | head -3)"
 tui_keys f
-tui_wait 'Needs/GPU' && tui_wait 'Model  *70' && ok "f shows it again with what was typed" ||
+tui_wait 'Per GPU at N' && tui_wait 'Model  *70' && ok "f shows it again with what was typed" ||
   fail "f again" "$(tui_screen)"
 tui_keys Escape
 tui_wait 'f edit, F4 hide' >/dev/null
@@ -249,9 +249,9 @@ tui_wait 'EXIT=0' && ok "q quits cleanly with the panel open" || fail "quit" "$(
 # ---- 80×24: usable, compact -------------------------------------------------------------------
 open_tui 80 24
 tui_keys 2 f 7 0
-tui_wait 'Needs/GPU' || fail "80x24: job columns" "$(tui_screen)"
+tui_wait 'Per GPU at N' || fail "80x24: job columns" "$(tui_screen)"
 tui_keys Tab Right Right
-tui_wait 'RTX 4090: Needs 50.1 GB per GPU, has 24 GB ✗' &&
+tui_wait 'RTX 4090: Needs 18.2 GB per GPU, has 24 GB ✗' &&
   ok "80x24: the panel below the table answers for the row under the cursor" ||
   fail "80x24 answer" "$(tui_screen)"
 s=$(tui_screen)

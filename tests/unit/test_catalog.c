@@ -154,15 +154,20 @@ static void test_other_specs(void **state)
 	assert_true(catalog_gpu(c, "mi300x")->fp64_tflops == 163.4);
 	assert_string_equal(catalog_gpu(c, "mi300x")->form_factor, "OAM");
 	assert_string_equal(catalog_gpu(c, "mi300x")->vendor, "AMD");
-	/* A100 has no FP8: not published (null) */
-	assert_false(catalog_known(catalog_gpu(c, "a100-sxm")->fp8_tflops));
+	/* A100 has no FP8: "not supported", distinct from not published (B300's
+	 * bandwidth) */
+	assert_false(catalog_supported(catalog_gpu(c, "a100-sxm")->fp8_tflops));
+	assert_false(catalog_supported(catalog_gpu(c, "rtx-a6000")->fp8_tflops));
+	assert_true(catalog_supported(catalog_gpu(c, "h100-sxm")->fp8_tflops));
+	assert_false(catalog_known(catalog_gpu(c, "b300")->bandwidth_gbs));
 	for (size_t i = 0; i < c->n_gpus; i++) {
 		const struct catalog_gpu *g = &c->gpus[i];
 		const char *ff = g->form_factor;
 		assert_true(strcmp(ff, "SXM") == 0 || strcmp(ff, "OAM") == 0 || strcmp(ff, "PCIe") == 0);
 		assert_true(strcmp(g->vendor, "NVIDIA") == 0 || strcmp(g->vendor, "AMD") == 0);
 		/* dense figures: BF16 never above FP8 where both are published */
-		if (catalog_known(g->bf16_tflops) && catalog_known(g->fp8_tflops))
+		if (catalog_known(g->bf16_tflops) && catalog_known(g->fp8_tflops) &&
+		    catalog_supported(g->fp8_tflops))
 			assert_true(g->fp8_tflops >= g->bf16_tflops);
 	}
 	catalog_free(&c);

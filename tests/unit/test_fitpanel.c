@@ -123,7 +123,8 @@ static void test_presets(void **state)
 	assert_true(ff.n_matches >= 5);
 	assert_true(tui_ff_searching(&ff));
 	tui_ff_set_text(&ff, FF_MODEL, "llama 70");
-	assert_int_equal(ff.n_matches, 1);
+	assert_int_equal(ff.n_matches, 2); /* Llama 3.1 70B, then Llama 2 70B */
+	assert_string_equal(ff.matches[1]->id, "llama-2-70b");
 	assert_non_null(ff.preset);
 	assert_string_equal(ff.preset->id, "llama-3.1-70b");
 	assert_string_equal(ff.preset->name, "Llama 3.1 70B");

@@ -1,0 +1,603 @@
+/*
+ * The market-data commands of gpux: trades, candles and watch.
+ *
+ * `gpux trades` and `gpux candles` are one request each, printed as a sheet
+ * (table, csv or json). `gpux watch` follows the exchange's market stream
+ * (api_stream_open) in a poll loop and prints one line per change as it
+ * arrives — a trade, or a GPU's best bid/ask/last moving — until SIGINT or
+ * SIGTERM (exit 0) or --count changes; with --format csv a header first,
+ * with json one object per line. It does not fall back to polling: when the
+ * stream cannot be had before it first goes live, it exits 1 saying why;
+ * once live, a broken stream is reconnected (noted on stderr) and nothing
+ * is missed while the exchange still holds the events.
+ */
+#include "cli/cli.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+const struct cli_opt cli_trades_opts[] = {
+	{"--limit", "N", N_("how many of the latest trades, 1 to 200 (default 50)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_candles_opts[] = {
+	{"--interval", "I", N_("1m, 5m, 1h (default) or 1d")},
+	{"--from", "TIME", N_("from this time on (ISO 8601 UTC: 2025-06-02T09:00:00Z or 2025-06-02)")},
+	{"--to", "TIME", N_("up to this time, not included (default: now)")},
+	{"--limit", "N", N_("at most the N latest intervals, 1 to 1000 (default 100)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_watch_opts[] = {
+	{"--count", "N", N_("stop after N changes (default: until interrupted)")},
+	{NULL, NULL, NULL},
+};
+
+/* ---- small pieces -------------------------------------------------------------------- */
+
+static void note(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct cli_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (ctx->ascii) {
+		char *a = i18n_ascii(s);
+		free(s);
+		s = a;
+	}
+	fprintf(ctx->err, "gpux: %s\n", s);
+	free(s);
+}
+
+static int fail_api(struct cli_ctx *ctx, const struct api_error *e)
+{
+	char *t = api_error_text(e);
+	int rc = cli_fail(ctx, "%s", t);
+
+	free(t);
+	return rc;
+}
+
+static struct api_client *open_client(struct cli_ctx *ctx)
+{
+	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
+				  .insecure = ctx->insecure};
+	struct api_client *c;
+	char *cause = NULL;
+
+	if (ctx->insecure)
+		note(ctx, "%s", _("WARNING: --insecure: the exchange's TLS certificate is NOT "
+				  "verified; anyone on the network path can read and change what "
+				  "gpux sends and receives, including your API key"));
+	c = api_open(&o, NULL, &cause);
+	if (c == NULL) {
+		cli_fail(ctx, "%s", cause != NULL ? cause : "?");
+		free(cause);
+		return NULL;
+	}
+	if (api_client_is_local_demo(c))
+		note(ctx, "%s", _("local demo exchange (simulated money; give --api URL or set "
+				  "GPUX_API for a real exchange)"));
+	return c;
+}
+
+static char *iso_time(int64_t t)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+	char b[32];
+
+	if (t < 0 || gmtime_r(&tt, &tm) == NULL)
+		return xstrdup("");
+	strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return xstrdup(b);
+}
+
+static void cell_usd(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t cents)
+{
+	char *d;
+
+	if (cents < 0) {
+		cli_sheet_null(s, "—");
+		return;
+	}
+	d = i18n_fmt_money(ctx->lang, cents, "USD");
+	cli_sheet_int(s, d, cents);
+	free(d);
+}
+
+static void cell_int(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t v)
+{
+	char *d = i18n_fmt_number(ctx->lang, (double)v, 0);
+
+	cli_sheet_int(s, d, v);
+	free(d);
+}
+
+static void cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t)
+{
+	char *raw = iso_time(t), *d = i18n_fmt_date(ctx->lang, t, I18N_UTC);
+
+	cli_sheet_text(s, d, raw);
+	free(d);
+	free(raw);
+}
+
+static const char *side_text(enum api_side side)
+{
+	return side == API_BUY ? _("buy") : _("sell");
+}
+
+static int check_gpu(struct cli_ctx *ctx, const char *cmd, const char *id, const char **out)
+{
+	struct buf b = {0};
+	int rc;
+
+	for (size_t i = 0; ctx->catalog != NULL && i < ctx->catalog->n_gpus; i++) {
+		if (strcasecmp(ctx->catalog->gpus[i].id, id) == 0) {
+			*out = ctx->catalog->gpus[i].id;
+			return CLI_OK;
+		}
+	}
+	if (ctx->catalog == NULL) {
+		*out = id;
+		return CLI_OK;
+	}
+	for (size_t i = 0; i < ctx->catalog->n_gpus; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", ctx->catalog->gpus[i].id);
+	rc = cli_usage(ctx, _("%s: unknown GPU \"%s\"; accepted: %s"), cmd, id, b.data);
+	buf_free(&b);
+	return rc;
+}
+
+/* "2025-06-02T09:00:00Z" or "2025-06-02" (UTC) → Unix seconds. */
+static int parse_when(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof tm);
+	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (end == NULL || *end != '\0') {
+		memset(&tm, 0, sizeof tm);
+		end = strptime(s, "%Y-%m-%d", &tm);
+	}
+	if (end == NULL || *end != '\0')
+		return cli_usage(ctx, _("%s: \"%s\" is not a time; accepted: 2025-06-02T09:00:00Z or "
+					"2025-06-02 (UTC)"), opt, s);
+	*out = (int64_t)timegm(&tm);
+	return CLI_OK;
+}
+
+/* ---- gpux trades ------------------------------------------------------------------------ */
+
+int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_list_query q = {0};
+	struct api_trades *t = NULL;
+	struct api_error *e = NULL;
+	struct api_client *c;
+	struct cli_sheet *s;
+	const char *gpu, *lim;
+	long long limit = 50;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "trades", cli_trades_opts, argc, argv, 1, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 1)
+		rc = cli_usage(ctx, _("trades: give one GPU, e.g. gpux trades h200"));
+	else if ((rc = check_gpu(ctx, "trades", a.pos[0], &gpu)) == CLI_OK &&
+		 (lim = cli_arg(&a, cli_trades_opts, "--limit")) != NULL)
+		rc = cli_parse_int(ctx, "--limit", lim, 1, 200, &limit);
+	if (rc != CLI_OK || (c = open_client(ctx)) == NULL) {
+		cli_args_free(&a);
+		return rc != CLI_OK ? rc : CLI_FAILED;
+	}
+	q.limit = (int)limit;
+	if (api_trades(c, gpu, &q, &t, &e) != 0) {
+		rc = fail_api(ctx, e);
+		api_error_free(&e);
+		api_client_free(&c);
+		cli_args_free(&a);
+		return rc;
+	}
+	s = cli_sheet_new();
+	cli_sheet_column(s, "id", _("Trade"), CLI_RIGHT);
+	cli_sheet_column(s, "at", _("Time"), CLI_LEFT);
+	cli_sheet_column(s, "price_cents", _("Price/GPU-h"), CLI_RIGHT);
+	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "hours", _("Hours"), CLI_RIGHT);
+	cli_sheet_column(s, "taker_side", _("Taker"), CLI_LEFT);
+	for (size_t i = 0; i < t->n; i++) {
+		char id[24];
+		snprintf(id, sizeof id, "%lld", (long long)t->v[i].id);
+		cli_sheet_row(s);
+		cli_sheet_int(s, id, t->v[i].id);
+		cell_time(s, ctx, t->v[i].at);
+		cell_usd(s, ctx, t->v[i].price_cents);
+		cell_int(s, ctx, t->v[i].gpus);
+		cell_int(s, ctx, t->v[i].hours);
+		cli_sheet_text(s, side_text(t->v[i].taker_side), api_side_name(t->v[i].taker_side));
+	}
+	if (t->n == 0)
+		cli_sheet_note(s, _("no trades yet"));
+	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+	cli_sheet_free(&s);
+	api_trades_free(&t);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+/* ---- gpux candles ------------------------------------------------------------------------- */
+
+static int candles_args(struct cli_ctx *ctx, const struct cli_args *a, struct api_candles_query *q)
+{
+	static const char *const ivs[] = {"1m", "5m", "1h", "1d"};
+	const char *v;
+	long long limit;
+	int rc = CLI_OK;
+
+	q->from = q->to = -1;
+	if ((v = cli_arg(a, cli_candles_opts, "--interval")) != NULL) {
+		for (size_t i = 0; i < 4; i++)
+			if (strcmp(v, ivs[i]) == 0)
+				q->interval = ivs[i];
+		if (q->interval == NULL)
+			return cli_usage(ctx, _("--interval: \"%s\" is not an interval; accepted: 1m, 5m, "
+						"1h, 1d"), v);
+	}
+	if ((v = cli_arg(a, cli_candles_opts, "--from")) != NULL)
+		rc = parse_when(ctx, "--from", v, &q->from);
+	if (rc == CLI_OK && (v = cli_arg(a, cli_candles_opts, "--to")) != NULL)
+		rc = parse_when(ctx, "--to", v, &q->to);
+	if (rc == CLI_OK && (v = cli_arg(a, cli_candles_opts, "--limit")) != NULL &&
+	    (rc = cli_parse_int(ctx, "--limit", v, 1, 1000, &limit)) == CLI_OK)
+		q->limit = (int)limit;
+	if (rc == CLI_OK && q->from >= 0 && q->to >= 0 && q->to <= q->from)
+		rc = cli_usage(ctx, _("--to must be later than --from"));
+	return rc;
+}
+
+static void candles_sheet(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_candles *k)
+{
+	cli_sheet_column(s, "start", _("Start"), CLI_LEFT);
+	cli_sheet_column(s, "open_cents", _("Open"), CLI_RIGHT);
+	cli_sheet_column(s, "high_cents", _("High"), CLI_RIGHT);
+	cli_sheet_column(s, "low_cents", _("Low"), CLI_RIGHT);
+	cli_sheet_column(s, "close_cents", _("Close"), CLI_RIGHT);
+	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "gpu_hours", _("GPU-hours"), CLI_RIGHT);
+	cli_sheet_column(s, "trades", _("Trades"), CLI_RIGHT);
+	for (size_t i = 0; i < k->n; i++) {
+		const struct api_candle *x = &k->v[i];
+		cli_sheet_row(s);
+		cell_time(s, ctx, x->start);
+		cell_usd(s, ctx, x->open_cents);
+		cell_usd(s, ctx, x->high_cents);
+		cell_usd(s, ctx, x->low_cents);
+		cell_usd(s, ctx, x->close_cents);
+		cell_int(s, ctx, x->gpus);
+		cell_int(s, ctx, x->gpu_hours);
+		cell_int(s, ctx, x->trades);
+	}
+	if (k->n == 0)
+		cli_sheet_note(s, _("no trades in this range"));
+	else
+		cli_sheet_note(s, _("intervals without trades are left out"));
+}
+
+int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_candles_query q = {0};
+	struct api_candles *k = NULL;
+	struct api_error *e = NULL;
+	struct api_client *c;
+	struct cli_sheet *s;
+	const char *gpu;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "candles", cli_candles_opts, argc, argv, 1, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 1)
+		rc = cli_usage(ctx, _("candles: give one GPU, e.g. gpux candles h200 --interval 1h"));
+	else if ((rc = check_gpu(ctx, "candles", a.pos[0], &gpu)) == CLI_OK)
+		rc = candles_args(ctx, &a, &q);
+	if (rc != CLI_OK || (c = open_client(ctx)) == NULL) {
+		cli_args_free(&a);
+		return rc != CLI_OK ? rc : CLI_FAILED;
+	}
+	if (api_candles(c, gpu, &q, &k, &e) != 0) {
+		rc = fail_api(ctx, e);
+		api_error_free(&e);
+		api_client_free(&c);
+		cli_args_free(&a);
+		return rc;
+	}
+	s = cli_sheet_new();
+	candles_sheet(s, ctx, k);
+	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+	cli_sheet_free(&s);
+	api_candles_free(&k);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+/* ---- gpux watch ----------------------------------------------------------------------------- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+struct watch {
+	struct cli_ctx *ctx;
+	const char **gpus;          /* NULL: all */
+	size_t n_gpus;
+	long long count, printed;
+	bool ever_live, failed;
+	char *why;                  /* the failure before it went live */
+	struct api_quote *last;     /* the latest quote of each GPU seen */
+	size_t n_last;
+};
+
+static bool watched(const struct watch *w, const char *gpu)
+{
+	if (w->gpus == NULL)
+		return true;
+	for (size_t i = 0; i < w->n_gpus; i++)
+		if (strcmp(w->gpus[i], gpu) == 0)
+			return true;
+	return false;
+}
+
+static const char *const watch_cols[] = {"at", "gpu", "kind", "trade_id", "price_cents", "gpus",
+					 "hours", "taker_side", "best_bid_cents", "best_ask_cents",
+					 "last_cents"};
+
+/* v as decimal text, or `none` when it is -1 (no price). */
+static const char *num(char *b, size_t size, int64_t v, const char *none)
+{
+	if (v < 0)
+		return none;
+	snprintf(b, size, "%lld", (long long)v);
+	return b;
+}
+
+static void print_raw(struct watch *w, const struct api_trade *t, const struct api_quote *q,
+		      const char *gpu, const char *at)
+{
+	FILE *o = w->ctx->out;
+	char b1[24], b2[24], b3[24];
+
+	if (w->ctx->format == CLI_FORMAT_JSON) {
+		char *g = cli_json_string(gpu);
+		if (t != NULL)
+			fprintf(o, "{\"at\":\"%s\",\"gpu\":%s,\"kind\":\"trade\",\"trade_id\":%lld,"
+				"\"price_cents\":%lld,\"gpus\":%lld,\"hours\":%lld,\"taker_side\":\"%s\"}\n",
+				at, g, (long long)t->id, (long long)t->price_cents, (long long)t->gpus,
+				(long long)t->hours, api_side_name(t->taker_side));
+		else
+			fprintf(o, "{\"at\":\"%s\",\"gpu\":%s,\"kind\":\"quote\",\"best_bid_cents\":%s,"
+				"\"best_ask_cents\":%s,\"last_cents\":%s}\n", at, g,
+				num(b1, sizeof b1, q->best_bid_cents, "null"),
+				num(b2, sizeof b2, q->best_ask_cents, "null"),
+				num(b3, sizeof b3, q->last_cents, "null"));
+		free(g);
+	} else if (t != NULL) {
+		fprintf(o, "%s,%s,trade,%lld,%lld,%lld,%lld,%s,,,\n", at, gpu, (long long)t->id,
+			(long long)t->price_cents, (long long)t->gpus, (long long)t->hours,
+			api_side_name(t->taker_side));
+	} else {
+		fprintf(o, "%s,%s,quote,,,,,,%s,%s,%s\n", at, gpu, num(b1, sizeof b1, q->best_bid_cents, ""),
+			num(b2, sizeof b2, q->best_ask_cents, ""), num(b3, sizeof b3, q->last_cents, ""));
+	}
+}
+
+static char *usd_or_dash(const struct cli_ctx *ctx, int64_t cents)
+{
+	return cents < 0 ? xstrdup("—") : i18n_fmt_money(ctx->lang, cents, "USD");
+}
+
+static void print_line(struct watch *w, const struct api_trade *t, const struct api_quote *q,
+		       const char *gpu, int64_t when)
+{
+	struct cli_ctx *ctx = w->ctx;
+	char *d = i18n_fmt_date(ctx->lang, when, I18N_UTC), *line;
+
+	if (t != NULL) {
+		char *p = i18n_fmt_money(ctx->lang, t->price_cents, "USD");
+		line = xasprintf(_("%s  %-10s trade  %s × %lld GPUs × %lld h (%s)"), d, gpu, p,
+				 (long long)t->gpus, (long long)t->hours, side_text(t->taker_side));
+		free(p);
+	} else {
+		char *b = usd_or_dash(ctx, q->best_bid_cents), *k = usd_or_dash(ctx, q->best_ask_cents);
+		char *l = usd_or_dash(ctx, q->last_cents);
+		line = xasprintf(_("%s  %-10s quote  bid %s  ask %s  last %s"), d, gpu, b, k, l);
+		free(b);
+		free(k);
+		free(l);
+	}
+	if (ctx->ascii) {
+		char *x = i18n_ascii(line);
+		free(line);
+		line = x;
+	}
+	fprintf(ctx->out, "%s\n", line);
+	free(line);
+	free(d);
+}
+
+/* One change: a trade (t) or a quote (q). */
+static void print_change(struct watch *w, const struct api_trade *t, const struct api_quote *q,
+			 const char *gpu)
+{
+	int64_t when = t != NULL ? t->at : (int64_t)time(NULL);
+	char *at = iso_time(when);
+
+	if (w->count > 0 && w->printed >= w->count)
+		return;
+	if (w->ctx->format == CLI_FORMAT_TABLE)
+		print_line(w, t, q, gpu, when);
+	else
+		print_raw(w, t, q, gpu, at);
+	free(at);
+	fflush(w->ctx->out);
+	w->printed++;
+}
+
+static struct api_quote *last_quote(struct watch *w, const char *gpu)
+{
+	for (size_t i = 0; i < w->n_last; i++)
+		if (strcmp(w->last[i].gpu, gpu) == 0)
+			return &w->last[i];
+	w->last = xreallocarray(w->last, w->n_last + 1, sizeof *w->last);
+	w->last[w->n_last] = (struct api_quote){.gpu = xstrdup(gpu), .best_ask_cents = -2};
+	return &w->last[w->n_last++];
+}
+
+/* Remember q; true when it differs from what was known (and something was). */
+static bool quote_moved(struct watch *w, const struct api_quote *q)
+{
+	struct api_quote *l = last_quote(w, q->gpu);
+	bool known = l->best_ask_cents != -2;
+	bool moved = l->best_ask_cents != q->best_ask_cents || l->ask_gpus != q->ask_gpus ||
+		     l->best_bid_cents != q->best_bid_cents || l->bid_gpus != q->bid_gpus ||
+		     l->last_cents != q->last_cents;
+	char *g = l->gpu;
+
+	*l = *q;
+	l->gpu = g;
+	return known && moved;
+}
+
+static void on_event(void *ud, const struct api_stream_event *ev)
+{
+	struct watch *w = ud;
+
+	for (size_t i = 0; i < ev->n_quotes; i++)
+		if (watched(w, ev->quotes[i].gpu) && quote_moved(w, &ev->quotes[i]) &&
+		    ev->kind != API_EV_SNAPSHOT)
+			print_change(w, NULL, &ev->quotes[i], ev->quotes[i].gpu);
+	if (ev->kind == API_EV_TRADE && watched(w, ev->gpu))
+		for (size_t i = 0; i < ev->n_trades; i++)
+			print_change(w, &ev->trades[i], NULL, ev->gpu);
+}
+
+static void on_state(void *ud, enum api_stream_state st, const struct api_error *why)
+{
+	struct watch *w = ud;
+	char *t = why != NULL ? api_error_text(why) : NULL;
+
+	if (st == API_STREAM_LIVE) {
+		if (w->ever_live)
+			note(w->ctx, "%s", _("the stream is live again"));
+		w->ever_live = true;
+	} else if (st == API_STREAM_RETRYING || st == API_STREAM_POLLING) {
+		if (!w->ever_live) {
+			w->failed = true;
+			free(w->why);
+			w->why = t;
+			t = NULL;
+		} else {
+			note(w->ctx, _("reconnecting: %s"), t != NULL ? t : "?");
+		}
+	}
+	free(t);
+}
+
+static char *watch_channels(const struct watch *w)
+{
+	struct buf b = {0};
+
+	buf_puts(&b, "quotes");
+	if (w->gpus == NULL)
+		buf_puts(&b, ",trades:*");
+	for (size_t i = 0; i < w->n_gpus; i++)
+		buf_printf(&b, ",trades:%s", w->gpus[i]);
+	return buf_take(&b);
+}
+
+static void watch_loop(struct watch *w, struct api_client *c, struct api_stream *st)
+{
+	struct pollfd fds[64];
+
+	while (!stop_signal && !w->failed && (w->count == 0 || w->printed < w->count)) {
+		int timeout = 200, n;
+		n = api_fds(c, fds, 32, &timeout);
+		n += api_stream_fds(st, fds + n, 32, &timeout);
+		poll(fds, (nfds_t)n, timeout);
+		api_perform(c);
+		api_stream_perform(st);
+	}
+}
+
+int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct watch w = {.ctx = ctx};
+	struct api_client *c;
+	struct api_stream *st;
+	const char *v;
+	char *channels;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "watch", cli_watch_opts, argc, argv, 64, &a)) != CLI_OK)
+		return rc;
+	if ((v = cli_arg(&a, cli_watch_opts, "--count")) != NULL)
+		rc = cli_parse_int(ctx, "--count", v, 1, 1000000000, &w.count);
+	if (a.n_pos > 0) {
+		w.gpus = xcalloc(a.n_pos, sizeof *w.gpus);
+		for (size_t i = 0; rc == CLI_OK && i < a.n_pos; i++)
+			rc = check_gpu(ctx, "watch", a.pos[i], &w.gpus[w.n_gpus++]);
+	}
+	if (rc != CLI_OK || (c = open_client(ctx)) == NULL) {
+		free(w.gpus);
+		cli_args_free(&a);
+		return rc != CLI_OK ? rc : CLI_FAILED;
+	}
+	if (ctx->format == CLI_FORMAT_CSV) {
+		for (size_t i = 0; i < sizeof watch_cols / sizeof watch_cols[0]; i++)
+			fprintf(ctx->out, "%s%s", i ? "," : "", watch_cols[i]);
+		fprintf(ctx->out, "\n");
+		fflush(ctx->out);
+	}
+	channels = watch_channels(&w);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	st = api_stream_open(c, &(struct api_stream_opts){.channels = channels, .no_poll = true},
+			     &(struct api_stream_cbs){.event = on_event, .state = on_state, .ud = &w});
+	watch_loop(&w, c, st);
+	rc = CLI_OK;
+	if (w.failed)
+		rc = cli_fail(ctx, _("the exchange's market stream cannot be had: %s"),
+			      w.why != NULL ? w.why : "?");
+	api_stream_close(&st);
+	api_client_free(&c);
+	for (size_t i = 0; i < w.n_last; i++)
+		free(w.last[i].gpu);
+	free(w.last);
+	free(w.why);
+	free(channels);
+	free(w.gpus);
+	cli_args_free(&a);
+	return rc;
+}

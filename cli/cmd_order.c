@@ -1,0 +1,398 @@
+/*
+ * `gpux order buy|sell GPU ...`: the request checked here, previewed by the
+ * exchange, then placed only with --yes or after a "y" on a terminal, with
+ * one client_order_id made for this intent (api/ re-sends it, never a new
+ * one, until the exchange answers).
+ */
+#include "cli/cli_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "util/util.h"
+#include "view/view.h"
+
+#define MAX_GPUS 512        /* docs/API.md, limits */
+#define MAX_HOURS 720
+
+/* ---- gpux order ------------------------------------------------------------------------ */
+
+static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
+			  const struct api_preview *p)
+{
+	struct cli_sheet *s = cli_sheet_new();
+	char *t;
+
+	if (ctx->format != CLI_FORMAT_TABLE) {
+		cli_sheet_column(s, "gpu", "gpu", CLI_LEFT);
+		cli_sheet_column(s, "side", "side", CLI_LEFT);
+		cli_sheet_column(s, "type", "type", CLI_LEFT);
+		cli_sheet_column(s, "time_in_force", "time_in_force", CLI_LEFT);
+		cli_sheet_column(s, "gpus", "gpus", CLI_RIGHT);
+		cli_sheet_column(s, "hours", "hours", CLI_RIGHT);
+		cli_sheet_column(s, "price_cents", "price_cents", CLI_RIGHT);
+		cli_sheet_column(s, "fill_gpus", "fill_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "rest_gpus", "rest_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "expire_gpus", "expire_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
+		cli_sheet_column(s, "net_minor", "net_minor", CLI_RIGHT);
+		cli_sheet_column(s, "vat_minor", "vat_minor", CLI_RIGHT);
+		cli_sheet_column(s, "total_minor", "total_minor", CLI_RIGHT);
+		cli_sheet_column(s, "hold_minor", "hold_minor", CLI_RIGHT);
+		cli_sheet_column(s, "balance_available_minor", "balance_available_minor", CLI_RIGHT);
+		cli_sheet_column(s, "balance_after_minor", "balance_after_minor", CLI_RIGHT);
+		cli_sheet_column(s, "would_status", "would_status", CLI_LEFT);
+		cli_sheet_column(s, "would_reject", "would_reject", CLI_LEFT);
+		cli_sheet_row(s);
+		cli_sheet_text(s, p->gpu, p->gpu);
+		cli_sheet_text(s, NULL, api_side_name(p->side));
+		cli_sheet_text(s, NULL, api_order_type_name(p->type));
+		cli_sheet_text(s, NULL, api_tif_name(p->tif));
+		cli_sheet_int(s, NULL, p->gpus);
+		cli_sheet_int(s, NULL, p->hours);
+		cli_sheet_int(s, NULL, p->price_cents);
+		cli_sheet_int(s, NULL, p->fill_gpus);
+		cli_sheet_int(s, NULL, p->rest_gpus);
+		cli_sheet_int(s, NULL, p->expire_gpus);
+		cli_sheet_text(s, NULL, p->currency);
+		cli_sheet_int(s, NULL, p->net_minor);
+		cli_sheet_int(s, NULL, p->vat_minor);
+		cli_sheet_int(s, NULL, p->total_minor);
+		cli_sheet_int(s, NULL, p->hold_minor);
+		cli_sheet_int(s, NULL, p->balance_available_minor);
+		cli_sheet_int(s, NULL, p->balance_after_minor);
+		cli_sheet_text(s, NULL, api_order_status_name(p->would_status));
+		if (p->reject_code != NULL)
+			cli_sheet_text(s, NULL, p->reject_code);
+		else
+			cli_sheet_null(s, NULL);
+		cli_sheet_print(ctx, s);
+		cli_sheet_free(&s);
+		return;
+	}
+	cli_sheet_free(&s);
+	/* the same confirmation as the TUI's order form (view/order.c) */
+	t = view_order_summary(ctx->lang, cli_gpu_name(ctx, p->gpu), r, p);
+	cli_say_lines(ctx, t);
+	free(t);
+}
+
+void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
+{
+	struct cli_sheet *s;
+	char *t;
+
+	if (ctx->format != CLI_FORMAT_TABLE) {
+		s = cli_sheet_new();
+		cli_sheet_column(s, "id", "id", CLI_RIGHT);
+		cli_sheet_column(s, "client_order_id", "client_order_id", CLI_LEFT);
+		cli_sheet_column(s, "gpu", "gpu", CLI_LEFT);
+		cli_sheet_column(s, "side", "side", CLI_LEFT);
+		cli_sheet_column(s, "type", "type", CLI_LEFT);
+		cli_sheet_column(s, "time_in_force", "time_in_force", CLI_LEFT);
+		cli_sheet_column(s, "status", "status", CLI_LEFT);
+		cli_sheet_column(s, "gpus", "gpus", CLI_RIGHT);
+		cli_sheet_column(s, "hours", "hours", CLI_RIGHT);
+		cli_sheet_column(s, "price_cents", "price_cents", CLI_RIGHT);
+		cli_sheet_column(s, "filled_gpus", "filled_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "remaining_gpus", "remaining_gpus", CLI_RIGHT);
+		cli_sheet_column(s, "avg_price_cents", "avg_price_cents", CLI_RIGHT);
+		cli_sheet_column(s, "filled_value_cents", "filled_value_cents", CLI_RIGHT);
+		cli_sheet_column(s, "hold_minor", "hold_minor", CLI_RIGHT);
+		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
+		cli_sheet_column(s, "rental_ids", "rental_ids", CLI_LEFT);
+		cli_sheet_row(s);
+		cli_sheet_int(s, NULL, o->id);
+		cli_sheet_text(s, NULL, o->client_order_id);
+		cli_sheet_text(s, NULL, o->gpu);
+		cli_sheet_text(s, NULL, api_side_name(o->side));
+		cli_sheet_text(s, NULL, api_order_type_name(o->type));
+		cli_sheet_text(s, NULL, api_tif_name(o->tif));
+		cli_sheet_text(s, NULL, api_order_status_name(o->status));
+		cli_sheet_int(s, NULL, o->gpus);
+		cli_sheet_int(s, NULL, o->hours);
+		cli_sheet_int(s, NULL, o->price_cents);
+		cli_sheet_int(s, NULL, o->filled_gpus);
+		cli_sheet_int(s, NULL, o->remaining_gpus);
+		if (o->filled_gpus > 0)
+			cli_sheet_int(s, NULL, view_order_avg_price(o));
+		else
+			cli_sheet_null(s, NULL);
+		cli_sheet_int(s, NULL, o->filled_value_cents);
+		cli_sheet_int(s, NULL, o->hold_minor);
+		cli_sheet_text(s, NULL, o->currency);
+		{
+			struct buf b = {0};
+			for (size_t i = 0; i < o->n_fills; i++)
+				buf_printf(&b, "%s%lld", i ? " " : "", (long long)o->fills[i].rental_id);
+			cli_sheet_text(s, NULL, b.data != NULL ? b.data : "");
+			buf_free(&b);
+		}
+		cli_sheet_print(ctx, s);
+		cli_sheet_free(&s);
+		return;
+	}
+	/* the same words as the TUI's order form (view/order.c) */
+	t = view_order_result(ctx->lang, cli_gpu_name(ctx, o->gpu), o);
+	cli_say_lines(ctx, t);
+	free(t);
+}
+
+/* Ask y/N on the terminal; true for yes. */
+static bool confirm(struct cli_ctx *ctx)
+{
+	char line[64];
+	const char *yes = _("yes");
+
+	fprintf(ctx->err, "%s ", _("Place this order? [y/N]"));
+	fflush(ctx->err);
+	if (fgets(line, sizeof line, stdin) == NULL)
+		return false;
+	line[strcspn(line, "\r\n")] = '\0';
+	return strcasecmp(line, "y") == 0 || strcasecmp(line, "yes") == 0 ||
+	       strcasecmp(line, yes) == 0 ||
+	       (line[0] != '\0' && line[1] == '\0' && strncasecmp(line, yes, 1) == 0);
+}
+
+/* The side, GPU, size and price of the order from the command line into *r.
+ * CLI_OK, or a usage message and CLI_USAGE. */
+static int parse_size(struct cli_ctx *ctx, const struct cli_args *a, struct api_order_req *r)
+{
+	const char *v;
+	long long n;
+	int rc;
+
+	if (strcmp(a->pos[0], "buy") == 0)
+		r->side = API_BUY;
+	else if (strcmp(a->pos[0], "sell") == 0)
+		r->side = API_SELL;
+	else
+		return cli_usage(ctx, _("order: \"%s\" is not a side; accepted: buy, sell"), a->pos[0]);
+	if ((rc = cli_check_gpu(ctx, "order", a->pos[1], &r->gpu)) != CLI_OK)
+		return rc;
+	if ((v = cli_arg(a, cli_order_opts, "--gpus")) == NULL)
+		return cli_usage(ctx, _("order: --gpus N is required (1 to %d)"), MAX_GPUS);
+	if ((rc = cli_parse_int(ctx, "--gpus", v, 1, MAX_GPUS, &n)) != CLI_OK)
+		return rc;
+	r->gpus = (int)n;
+	if ((v = cli_arg(a, cli_order_opts, "--hours")) == NULL)
+		return cli_usage(ctx, _("order: --hours H is required (1 to %d)"), MAX_HOURS);
+	if ((rc = cli_parse_int(ctx, "--hours", v, 1, MAX_HOURS, &n)) != CLI_OK)
+		return rc;
+	r->hours = (int)n;
+	return CLI_OK;
+}
+
+/* The type, price and time in force of the order into *r. */
+static int parse_price_tif(struct cli_ctx *ctx, const struct cli_args *a, struct api_order_req *r)
+{
+	const char *lim = cli_arg(a, cli_order_opts, "--limit");
+	const char *maxp = cli_arg(a, cli_order_opts, "--max-price");
+	const char *minp = cli_arg(a, cli_order_opts, "--min-price");
+	const char *tif = cli_arg(a, cli_order_opts, "--tif");
+	bool market = cli_arg(a, cli_order_opts, "--market") != NULL;
+
+	if ((lim != NULL) == market)
+		return cli_usage(ctx, "%s", _("order: give either --limit PRICE or --market (with "
+					      "--max-price to buy, --min-price to sell)"));
+	if (lim != NULL) {
+		if (maxp != NULL || minp != NULL)
+			return cli_usage(ctx, "%s", _("order: --max-price and --min-price go with "
+						      "--market; a limit order has its price in --limit"));
+		r->type = API_LIMIT;
+		if (cli_parse_price(ctx, "--limit", lim, &r->price_cents) != CLI_OK)
+			return CLI_USAGE;
+	} else {
+		r->type = API_MARKET;
+		if (r->side == API_BUY && (maxp == NULL || minp != NULL))
+			return cli_usage(ctx, "%s", _("order: a market buy needs --max-price PRICE, the "
+						      "most to pay per GPU-hour (it sizes the hold)"));
+		if (r->side == API_SELL && (minp == NULL || maxp != NULL))
+			return cli_usage(ctx, "%s", _("order: a market sell needs --min-price PRICE, the "
+						      "least to accept per GPU-hour"));
+		if (cli_parse_price(ctx, maxp != NULL ? "--max-price" : "--min-price",
+				    maxp != NULL ? maxp : minp, &r->price_cents) != CLI_OK)
+			return CLI_USAGE;
+	}
+	if (tif == NULL)
+		return CLI_OK;
+	if (api_tif_parse(tif, &r->tif) != 0)
+		return cli_usage(ctx, _("--tif: \"%s\" is not a time in force; accepted: gtc, ioc, fok"),
+				 tif);
+	if (r->type == API_MARKET && r->tif == API_GTC)
+		return cli_usage(ctx, "%s", _("--tif: a market order cannot rest on the book; "
+					      "accepted: ioc, fok"));
+	return CLI_OK;
+}
+
+/* A point in time in the user's language and time zone, in words:
+ * "1 September 2027 at 10:00 WEST"; malloc'ed. */
+static char *long_date(int64_t t)
+{
+	static const char *const months[12] = {
+		N_("January"), N_("February"), N_("March"), N_("April"), N_("May"), N_("June"),
+		N_("July"), N_("August"), N_("September"), N_("October"), N_("November"),
+		N_("December"),
+	};
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char hm[16], zone[16];
+
+	if (localtime_r(&tt, &tm) == NULL)
+		return xstrdup("?");
+	strftime(hm, sizeof hm, "%H:%M", &tm);
+	strftime(zone, sizeof zone, "%Z", &tm);
+	/* TRANSLATORS: a date and time: day, month name, year, hours:minutes and
+	 * time zone, e.g. "1 September 2027 at 10:00 WEST"; reorder with %1$d... */
+	return xasprintf(_("%1$d %2$s %3$d at %4$s %5$s"), tm.tm_mday, _(months[tm.tm_mon]),
+			 tm.tm_year + 1900, hm, zone);
+}
+
+/* An order refused because the market has not opened: when it opens, in
+ * words. NULL when no opening time is known (the caller's words then). */
+static char *not_open_text(const char *code, int64_t opens_at)
+{
+	char *d, *s;
+
+	if (code == NULL || strcmp(code, "MARKET_NOT_OPEN") != 0 || opens_at < 0)
+		return NULL;
+	d = long_date(opens_at);
+	s = xasprintf(_("The market is not open yet: trading opens on %s. No order can be placed "
+			"before then; previews, top-ups and cancels work now."), d);
+	free(d);
+	return s;
+}
+
+/* The announced opening of the market, or -1. */
+static int64_t market_opens_at(struct api_client *c)
+{
+	struct api_market *m = NULL;
+	struct api_error *e = NULL;
+	int64_t t = -1;
+
+	if (api_market(c, &m, &e) == 0)
+		t = m->opens_at;
+	api_market_free(&m);
+	api_error_free(&e);
+	return t;
+}
+
+/* The preview said the exchange would refuse the order: say why. */
+static int fail_preview(struct cli_ctx *ctx, struct api_client *c, const struct api_preview *pv)
+{
+	struct view_order_ctx x = {.currency = pv->currency, .required_minor = pv->hold_minor,
+				   .available_minor = pv->balance_available_minor, .opens_at = -1};
+	char *w;
+	int rc;
+
+	if (strcmp(pv->reject_code, "MARKET_NOT_OPEN") == 0)
+		x.opens_at = market_opens_at(c);
+	w = not_open_text(pv->reject_code, x.opens_at);
+	if (w == NULL)
+		w = view_refusal_text(ctx->lang, pv->reject_code, pv->reject_message, &x);
+	rc = cli_fail(ctx, "%s [%s]", w, pv->reject_code);
+	free(w);
+	return rc;
+}
+
+/* Place the previewed order, with one client order id for this intent
+ * (every retry re-sends this one), and print what became of it. */
+static int place(struct cli_ctx *ctx, struct api_client *c, struct api_order_req *r)
+{
+	struct api_order *o = NULL;
+	struct api_error *e = NULL;
+	char *coid = api_client_order_id_new();
+	int rc;
+
+	r->client_order_id = coid;
+	if (api_order_place(c, r, &o, &e) != 0) {
+		struct view_order_ctx x = {.currency = e->currency, .required_minor = e->required_minor,
+					   .available_minor = e->available_minor,
+					   .opens_at = e->opens_at};
+		char *w = not_open_text(e->code, e->opens_at);
+
+		if (w == NULL)
+			w = view_api_error_words(ctx->lang, e, &x);
+		rc = e->code != NULL ? cli_fail(ctx, "%s [%s]", w, e->code) : cli_fail(ctx, "%s", w);
+		free(w);
+		if (e->kind == API_ERR_UNKNOWN_OUTCOME || e->kind == API_ERR_PROTOCOL) {
+			char *t = api_error_text(e);
+			cli_note(ctx, "%s", t);
+			free(t);
+		}
+		if (e->kind == API_ERR_UNKNOWN_OUTCOME)
+			cli_note(ctx, _("to check: gpux orders --format csv | grep %s"), coid);
+	} else {
+		if (ctx->format == CLI_FORMAT_TABLE)
+			cli_say(ctx, "%s", "");
+		cli_print_order_result(ctx, o);
+		/* nothing traded and nothing resting: say so in the exit status too */
+		rc = (o->status == API_ORDER_EXPIRED && o->filled_gpus == 0) ? CLI_FAILED : CLI_OK;
+	}
+	r->client_order_id = NULL;
+	free(coid);
+	api_order_free(&o);
+	api_error_free(&e);
+	return rc;
+}
+
+int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_preview *pv = NULL;
+	struct api_error *e = NULL;
+	struct api_order_req r = {.tif = API_TIF_DEFAULT};
+	bool dry, yes;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "order", cli_order_opts, argc, argv, 2, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 2) {
+		rc = cli_usage(ctx, _("order: buy or sell what? e.g. gpux order buy h200 --gpus 8 "
+				      "--hours 24 --market --max-price 5"));
+		goto out;
+	}
+	if ((rc = parse_size(ctx, &a, &r)) != CLI_OK || (rc = parse_price_tif(ctx, &a, &r)) != CLI_OK)
+		goto out;
+	dry = cli_arg(&a, cli_order_opts, "--dry-run") != NULL;
+	yes = cli_arg(&a, cli_order_opts, "--yes") != NULL;
+	if (!dry && !yes && !isatty(STDIN_FILENO)) {
+		rc = cli_usage(ctx, "%s", _("order: not on a terminal, so nobody can confirm: pass "
+					    "--yes to place it, or --dry-run to see the preview"));
+		goto out;
+	}
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	if (api_order_preview(c, &r, &pv, &e) != 0) {
+		rc = cli_fail_api(ctx, e);
+		goto out;
+	}
+	if (dry || !yes || ctx->format == CLI_FORMAT_TABLE)
+		print_preview(ctx, &r, pv);
+	if (pv->reject_code != NULL)
+		rc = fail_preview(ctx, c, pv);
+	else if (dry)
+		rc = CLI_OK;
+	else if (!yes && !confirm(ctx)) {
+		cli_note(ctx, "%s", _("not placed"));
+		rc = CLI_FAILED;
+	} else {
+		rc = place(ctx, c, &r);
+	}
+out:
+	api_preview_free(&pv);
+	api_error_free(&e);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}

@@ -1,0 +1,163 @@
+/*
+ * `gpux orders` (every page of the listing) and `gpux cancel ORDER`.
+ */
+#include "cli/cli_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "util/util.h"
+#include "view/view.h"
+
+/* ---- gpux orders, gpux cancel ----------------------------------------------------------- */
+
+static int orders_page(struct cli_ctx *ctx, struct api_client *c, const struct api_list_query *q,
+		       struct cli_sheet *s, char **next, struct api_error **e)
+{
+	struct api_orders *l = NULL;
+
+	if (api_orders(c, q, &l, e) != 0) {
+		api_orders_free(&l);
+		return -1;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const struct api_order *o = &l->v[i];
+		cli_sheet_row(s);
+		cli_cell_id(s, o->id);
+		cli_sheet_text(s, NULL, o->client_order_id);
+		cli_sheet_text(s, cli_gpu_name(ctx, o->gpu), o->gpu);
+		cli_sheet_text(s, cli_side_text(o->side), api_side_name(o->side));
+		cli_sheet_text(s, o->type == API_LIMIT ? _("limit") : _("market"),
+			       api_order_type_name(o->type));
+		cli_cell_usd(s, ctx, o->price_cents);
+		cli_cell_int(s, ctx, o->gpus);
+		cli_cell_int(s, ctx, o->hours);
+		cli_cell_int(s, ctx, o->filled_gpus);
+		cli_cell_int(s, ctx, o->remaining_gpus);
+		cli_sheet_text(s, cli_status_text(ctx, o->status), api_order_status_name(o->status));
+		cli_sheet_text(s, api_tif_name(o->tif), api_tif_name(o->tif));
+		cli_sheet_int(s, NULL, o->hold_minor);
+		cli_sheet_text(s, NULL, o->currency);
+		cli_cell_time(s, ctx, o->created_at);
+	}
+	*next = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
+	api_orders_free(&l);
+	return 0;
+}
+
+/* What an empty listing says, for its status filter and GPU (or NULL);
+ * malloc'ed. */
+static char *no_orders_text(const char *status, const char *gpu)
+{
+	char *text;
+
+	if (strcmp(status, "open") == 0)
+		text = gpu != NULL ? xasprintf(_("You have no open orders for %s."), gpu)
+				   : xstrdup(_("You have no open orders."));
+	else if (strcmp(status, "closed") == 0)
+		text = gpu != NULL ? xasprintf(_("You have no finished orders for %s."), gpu)
+				   : xstrdup(_("You have no finished orders."));
+	else
+		text = gpu != NULL ? xasprintf(_("You have no orders for %s yet."), gpu)
+				   : xstrdup(_("You have no orders yet."));
+	return text;
+}
+
+int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct cli_sheet *s = NULL;
+	struct api_list_query q = {.status = "all", .limit = 200};
+	const char *st, *g;
+	char *none;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "orders", cli_orders_opts, argc, argv, 0, &a)) != CLI_OK)
+		return rc;
+	if ((st = cli_arg(&a, cli_orders_opts, "--status")) != NULL) {
+		if (strcmp(st, "open") == 0)
+			q.status = "open";
+		else if (strcmp(st, "done") == 0 || strcmp(st, "closed") == 0)
+			q.status = "closed";
+		else if (strcmp(st, "all") == 0)
+			q.status = "all";
+		else {
+			rc = cli_usage(ctx, _("--status: \"%s\" is not a status; accepted: open, done, all"),
+				       st);
+			goto out;
+		}
+	}
+	if ((g = cli_arg(&a, cli_orders_opts, "--gpu")) != NULL &&
+	    (rc = cli_check_gpu(ctx, "orders", g, &q.gpu)) != CLI_OK)
+		goto out;
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	s = cli_sheet_new();
+	cli_sheet_column(s, "id", _("Order"), CLI_RIGHT);
+	cli_sheet_column_for(s, "client_order_id", "client_order_id", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column(s, "gpu", _("GPU"), CLI_LEFT);
+	cli_sheet_column(s, "side", _("Side"), CLI_LEFT);
+	cli_sheet_column(s, "type", _("Type"), CLI_LEFT);
+	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
+	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "hours", _("Hours"), CLI_RIGHT);
+	cli_sheet_column(s, "filled_gpus", _("Filled"), CLI_RIGHT);
+	cli_sheet_column(s, "remaining_gpus", _("Resting"), CLI_RIGHT);
+	cli_sheet_column(s, "status", _("Status"), CLI_LEFT);
+	cli_sheet_column(s, "time_in_force", _("TIF"), CLI_LEFT);
+	cli_sheet_column_for(s, "hold_minor", "hold_minor", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column(s, "created_at", _("Created"), CLI_LEFT);
+	none = no_orders_text(q.status, g != NULL ? cli_gpu_name(ctx, q.gpu) : NULL);
+	rc = cli_list_pages(ctx, c, &q, s, orders_page, _("More orders exist than are shown here."),
+			    none);
+	free(none);
+out:
+	cli_sheet_free(&s);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+int cli_cmd_cancel(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct api_client *c = NULL;
+	struct api_order *o = NULL;
+	struct api_error *e = NULL;
+	int64_t id;
+	int rc;
+
+	if ((rc = cli_id_command(ctx, "cancel", cli_cancel_opts, argc, argv,
+			     N_("cancel: which order? e.g. gpux cancel 41 (ids: gpux orders)"), &id,
+			     &c)) != CLI_OK)
+		goto out;
+	if (api_order_cancel(c, id, &o, &e) != 0) {
+		rc = cli_fail_id(ctx, e, id, false);
+		goto out;
+	}
+	if (ctx->format == CLI_FORMAT_TABLE)
+		if (o->filled_gpus == 0)
+			cli_say(ctx, _("Cancelled order %lld; none of it had filled."), (long long)o->id);
+		else
+			cli_say(ctx, P_("Cancelled order %lld; %lld of its %lld GPU had filled.",
+					"Cancelled order %lld; %lld of its %lld GPUs had filled.",
+					(unsigned long)o->gpus),
+				(long long)o->id, (long long)o->filled_gpus, (long long)o->gpus);
+	else
+		cli_print_order_result(ctx, o);
+	rc = CLI_OK;
+out:
+	api_order_free(&o);
+	api_error_free(&e);
+	api_client_free(&c);
+	return rc;
+}

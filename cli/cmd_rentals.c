@@ -1,0 +1,188 @@
+/*
+ * `gpux rentals` (every page of the listing) and `gpux stop RENTAL`.
+ */
+#include "cli/cli_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "util/util.h"
+#include "view/view.h"
+
+/* ---- gpux rentals, gpux stop -------------------------------------------------------------- */
+
+static const char *rental_status_text(enum api_rental_status s)
+{
+	switch (s) {
+	case API_RENTAL_ACTIVE: return _("active");
+	case API_RENTAL_COMPLETED: return _("completed");
+	case API_RENTAL_STOPPED: return _("stopped");
+	}
+	return "?";
+}
+
+static int rentals_page(struct cli_ctx *ctx, struct api_client *c, const struct api_list_query *q,
+			struct cli_sheet *s, char **next, struct api_error **e)
+{
+	struct api_rentals *l = NULL;
+
+	if (api_rentals(c, q, &l, e) != 0) {
+		api_rentals_free(&l);
+		return -1;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const struct api_rental *r = &l->v[i];
+		cli_sheet_row(s);
+		cli_cell_id(s, r->id);
+		cli_sheet_text(s, cli_gpu_name(ctx, r->gpu), r->gpu);
+		cli_sheet_text(s, r->seller ? _("seller") : _("buyer"),
+			       r->seller ? "seller" : "buyer");
+		cli_cell_int(s, ctx, r->gpus);
+		cli_cell_int(s, ctx, r->hours);
+		cli_cell_usd(s, ctx, r->price_cents);
+		cli_sheet_text(s, rental_status_text(r->status),
+			       api_rental_status_name(r->status));
+		cli_cell_int(s, ctx, r->hours_billed);
+		cli_cell_money(s, ctx, r->hourly_minor, r->currency);
+		cli_cell_money(s, ctx, r->billed_minor, r->currency);
+		cli_cell_money(s, ctx, r->refunded_minor, r->currency);
+		cli_sheet_text(s, NULL, r->currency);
+		cli_cell_id(s, r->order_id);
+		cli_cell_time(s, ctx, r->started_at);
+		cli_cell_time(s, ctx, r->stopped_at >= 0 ? r->stopped_at : r->ends_at);
+	}
+	*next = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
+	api_rentals_free(&l);
+	return 0;
+}
+
+/* What an empty listing says, for its status filter and GPU (or NULL);
+ * malloc'ed. */
+static char *no_rentals_text(const char *status, const char *gpu)
+{
+	char *text;
+
+	if (strcmp(status, "active") == 0)
+		text = gpu != NULL ? xasprintf(_("You have no active rentals of %s."), gpu)
+				   : xstrdup(_("You have no active rentals."));
+	else if (strcmp(status, "ended") == 0)
+		text = gpu != NULL ? xasprintf(_("You have no ended rentals of %s."), gpu)
+				   : xstrdup(_("You have no ended rentals."));
+	else
+		text = gpu != NULL ? xasprintf(_("You have no rentals of %s yet."), gpu)
+				   : xstrdup(_("You have no rentals yet."));
+	return text;
+}
+
+int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct cli_sheet *s = NULL;
+	struct api_list_query q = {.status = "all", .limit = 200};
+	const char *st, *g;
+	char *none;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "rentals", cli_rentals_opts, argc, argv, 0, &a)) != CLI_OK)
+		return rc;
+	if ((st = cli_arg(&a, cli_rentals_opts, "--status")) != NULL) {
+		if (strcmp(st, "active") != 0 && strcmp(st, "ended") != 0 && strcmp(st, "all") != 0) {
+			rc = cli_usage(ctx, _("--status: \"%s\" is not a status; accepted: active, "
+					      "ended, all"), st);
+			goto out;
+		}
+		q.status = st;
+	}
+	if ((g = cli_arg(&a, cli_rentals_opts, "--gpu")) != NULL &&
+	    (rc = cli_check_gpu(ctx, "rentals", g, &q.gpu)) != CLI_OK)
+		goto out;
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	s = cli_sheet_new();
+	cli_sheet_column(s, "id", _("Rental"), CLI_RIGHT);
+	cli_sheet_column(s, "gpu", _("GPU"), CLI_LEFT);
+	cli_sheet_column(s, "role", _("Role"), CLI_LEFT);
+	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "hours", _("Hours"), CLI_RIGHT);
+	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
+	cli_sheet_column(s, "status", _("Status"), CLI_LEFT);
+	cli_sheet_column(s, "hours_billed", _("Billed h"), CLI_RIGHT);
+	cli_sheet_column(s, "hourly_minor", _("Per hour"), CLI_RIGHT);
+	cli_sheet_column(s, "billed_minor", _("Billed"), CLI_RIGHT);
+	cli_sheet_column(s, "refunded_minor", _("Refunded"), CLI_RIGHT);
+	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "order_id", "order_id", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column(s, "started_at", _("Started"), CLI_LEFT);
+	cli_sheet_column(s, "ends_at", _("Ends"), CLI_LEFT);
+	none = no_rentals_text(q.status, g != NULL ? cli_gpu_name(ctx, q.gpu) : NULL);
+	rc = cli_list_pages(ctx, c, &q, s, rentals_page, _("More rentals exist than are shown here."),
+			    none);
+	free(none);
+out:
+	cli_sheet_free(&s);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
+}
+
+int cli_cmd_stop(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct api_client *c = NULL;
+	struct api_rental *r = NULL;
+	struct api_error *e = NULL;
+	int64_t id;
+	int rc;
+
+	if ((rc = cli_id_command(ctx, "stop", cli_stop_opts, argc, argv,
+			     N_("stop: which rental? e.g. gpux stop 9 (ids: gpux rentals)"), &id,
+			     &c)) != CLI_OK)
+		goto out;
+	if (api_rental_stop(c, id, &r, &e) != 0) {
+		rc = cli_fail_id(ctx, e, id, true);
+		goto out;
+	}
+	if (ctx->format == CLI_FORMAT_TABLE) {
+		char *b = cli_fmt_money(ctx, r->billed_minor, r->currency);
+		char *f = cli_fmt_money(ctx, r->refunded_minor, r->currency);
+		cli_say(ctx, P_("Stopped rental %lld: %lld of %lld hour billed (%s), %s refunded.",
+				"Stopped rental %lld: %lld of %lld hours billed (%s), %s refunded.",
+				(unsigned long)r->hours),
+			(long long)r->id, (long long)r->hours_billed, (long long)r->hours, b, f);
+		free(b);
+		free(f);
+	} else {
+		struct cli_sheet *s = cli_sheet_new();
+		cli_sheet_column(s, "id", "id", CLI_RIGHT);
+		cli_sheet_column(s, "status", "status", CLI_LEFT);
+		cli_sheet_column(s, "hours", "hours", CLI_RIGHT);
+		cli_sheet_column(s, "hours_billed", "hours_billed", CLI_RIGHT);
+		cli_sheet_column(s, "billed_minor", "billed_minor", CLI_RIGHT);
+		cli_sheet_column(s, "refunded_minor", "refunded_minor", CLI_RIGHT);
+		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
+		cli_sheet_row(s);
+		cli_sheet_int(s, NULL, r->id);
+		cli_sheet_text(s, NULL, api_rental_status_name(r->status));
+		cli_sheet_int(s, NULL, r->hours);
+		cli_sheet_int(s, NULL, r->hours_billed);
+		cli_sheet_int(s, NULL, r->billed_minor);
+		cli_sheet_int(s, NULL, r->refunded_minor);
+		cli_sheet_text(s, NULL, r->currency);
+		cli_sheet_print(ctx, s);
+		cli_sheet_free(&s);
+	}
+	rc = CLI_OK;
+out:
+	api_rental_free(&r);
+	api_error_free(&e);
+	api_client_free(&c);
+	return rc;
+}

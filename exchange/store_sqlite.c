@@ -6,11 +6,20 @@
  * the WAL is synced. The writer's connection creates and migrates the schema
  * and does not checkpoint after commits (wal_autocheckpoint=0): an automatic
  * checkpoint would run inside the COMMIT of whichever batch crossed the
- * threshold and stall the writer. The readers' connections are read-only
+ * threshold and stall the writer; a checkpointer connection
+ * (xd_store_open_checkpointer, read-write: a read-only one cannot checkpoint)
+ * does it in PASSIVE mode, and journal_size_limit cuts the WAL back to 4 MiB
+ * once a checkpoint has copied all of it. The readers' connections are read-only
  * (query_only). SQLite has one writer, so a trailing FOR UPDATE in a statement
  * is dropped and there is nothing to lock, lease or notify across nodes.
  *
  * Money columns are integer minor units; times are exchange-clock Unix ms.
+ *
+ * The schema is versioned (PRAGMA user_version): `schema` is version 1 (a
+ * database made before versions were counted is version 0, the same
+ * tables); each entry of `migrations` takes a database from the version
+ * before it to its own, in one transaction with the new user_version, when
+ * the writer opens the database. A database from a newer gpuxd is refused.
  */
 #include "exchange/store.h"
 
@@ -76,6 +85,27 @@ static const char schema[] =
 	"CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account, id);"
 	"CREATE INDEX IF NOT EXISTS orders_account ON orders(account, id);";
 
+/* Version 2: API keys as rows of their own (several per account, named,
+ * scoped, last use). The one key each account had moves there as a trade key
+ * named "default"; accounts.key_hash stays, always NULL from then on. And an
+ * index to find a customer by e-mail (one account per address). */
+static const char migrate_v2[] =
+	"CREATE TABLE api_keys("
+	" id INTEGER PRIMARY KEY, account INTEGER NOT NULL, key_hash BLOB NOT NULL UNIQUE,"
+	" name TEXT NOT NULL, scope TEXT NOT NULL CHECK (scope IN ('trade','read')),"
+	" created_ms INTEGER NOT NULL, last_used_ms INTEGER, revoked_ms INTEGER);"
+	"CREATE INDEX api_keys_account ON api_keys(account, id);"
+	"CREATE INDEX accounts_email ON accounts(lower(email)) WHERE kind = 'customer';"
+	"INSERT INTO api_keys(account, key_hash, name, scope, created_ms)"
+	" SELECT id, key_hash, 'default', 'trade', created_ms FROM accounts"
+	" WHERE key_hash IS NOT NULL ORDER BY id;"
+	"UPDATE accounts SET key_hash = NULL WHERE key_hash IS NOT NULL;";
+
+static const struct migration { int version; const char *sql; } migrations[] = {
+	{ 2, migrate_v2 },
+};
+#define SCHEMA_VERSION 2
+
 static int pragma(sqlite3 *db, const char *sql, char **cause, const char *path)
 {
 	char *err = NULL;
@@ -83,6 +113,45 @@ static int pragma(sqlite3 *db, const char *sql, char **cause, const char *path)
 		int rc = set_cause(cause, "%s: %s", path, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
 		return rc;
+	}
+	return 0;
+}
+
+static int user_version(sqlite3 *db, int *v)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Bring the database to SCHEMA_VERSION (the writer, after `schema`). */
+static int migrate(sqlite3 *db, const char *path, char **cause)
+{
+	int v;
+	if (user_version(db, &v) != 0)
+		return set_cause(cause, "%s: cannot read the schema version: %s", path, sqlite3_errmsg(db));
+	if (v > SCHEMA_VERSION)
+		return set_cause(cause, "%s: schema version %d is newer than this gpuxd's (%d): "
+		                 "use the gpuxd that wrote it", path, v, SCHEMA_VERSION);
+	for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
+		if (migrations[i].version <= v)
+			continue;
+		char *set = xasprintf("PRAGMA user_version=%d; COMMIT;", migrations[i].version);
+		int rc = pragma(db, "BEGIN IMMEDIATE;", cause, path);
+		if (rc == 0 && (rc = pragma(db, migrations[i].sql, cause, path)) != 0)
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		if (rc == 0)
+			rc = pragma(db, set, cause, path);
+		free(set);
+		if (rc != 0)
+			return -1;
+		v = migrations[i].version;
 	}
 	return 0;
 }
@@ -110,8 +179,9 @@ static int sq_open(struct xd_store *s, const char *path, char **cause)
 		}
 		sqlite3_finalize(st);
 		if (pragma(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=OFF;"
-		               "PRAGMA wal_autocheckpoint=0;", cause, path) ||
-		    pragma(db, schema, cause, path)) {
+		               "PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=4194304;",
+		           cause, path) ||
+		    pragma(db, schema, cause, path) || migrate(db, path, cause)) {
 			sqlite3_close(db);
 			return -1;
 		}
@@ -228,9 +298,32 @@ const struct xd_store_ops xd_store_sqlite = {
 	.notify = sq_notify, .listen = NULL, .wait_notify = NULL,
 };
 
-/* The checkpointer's work: copy the WAL into the database file, PASSIVE. */
-void xd_store_sqlite_checkpoint(struct xd_store *s);
+#include "exchange/xd.h"
 void xd_store_sqlite_checkpoint(struct xd_store *s)
 {
 	sqlite3_wal_checkpoint_v2(db_of(s), NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+}
+
+int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **cause)
+{
+	sqlite3 *db = NULL;
+	*out = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		int rc = set_cause(cause, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_busy_timeout(db, 100);
+	/* the read makes the connection open the WAL: until then it would take
+	 * the database for one without a WAL, and checkpoint nothing */
+	if (pragma(db, "PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=4194304;"
+	               "SELECT count(*) FROM sqlite_master;", cause, path)) {
+		sqlite3_close(db);
+		return -1;
+	}
+	struct xd_store *s = xcalloc(1, sizeof *s);
+	s->ops = &xd_store_sqlite;
+	s->impl = db;
+	*out = s;
+	return 0;
 }

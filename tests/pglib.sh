@@ -107,7 +107,7 @@ pg_standby() { # NAME PRIMARY — streaming replica via pg_basebackup -R
   at_exit "_pg_cleanup $_n"
   _pg_clusters="$_pg_clusters $_n"
   if ! _pg_as "$PG_BIN/pg_basebackup" -h "$TMPD/pg-$_p" -U postgres -D "$_d/data" -R \
-      -X stream -c fast --application-name="$_n" >"$_d/basebackup.log" 2>&1; then
+      -X stream -c fast >"$_d/basebackup.log" 2>&1; then
     fail "standby $_n is copied from $_p" "$(tail -5 "$_d/basebackup.log")"
     finish
   fi

@@ -84,95 +84,6 @@ static struct xd_acct *acct(struct xd_writer *w, int64_t id)
 	return &w->accts[id];
 }
 
-/* ---- the books of a shared store ------------------------------------------------- */
-
-/* Rebuild GPU g's book from the database, in acceptance order. */
-static void book_reload(struct xd_writer *w, int g)
-{
-	engine_clear(w->eng, (size_t)g);
-	struct xd_q *st = xd_stmt(w->st, "SELECT id, account, side, price, remaining, hours FROM orders "
-	                                 "WHERE gpu = ?1 AND remaining > 0 ORDER BY id");
-	xd_bind_text(st, 1, w->t->gpu_ids[g]);
-	while (xd_step(st) == XD_ROW) {
-		struct eng_order o = {
-			.id = xd_col_int64(st, 0), .account = xd_col_int64(st, 1),
-			.side = (enum eng_side)xd_lookup(xd_side_names, xd_col_text(st, 2)),
-			.tif = ENG_GTC, .price_cents = xd_col_int64(st, 3), .gpus = xd_col_int(st, 4),
-			.hours = xd_col_int(st, 5),
-		};
-		engine_restore(w->eng, (size_t)g, &o);
-	}
-	xd_reset(st);
-	st = xd_stmt(w->st, "SELECT price FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
-	xd_bind_text(st, 1, w->t->gpu_ids[g]);
-	w->last_price[g] = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : -1;
-	xd_reset(st);
-	w->book_changed[g] = true;
-}
-
-/* Shared store: lock GPU g's book until the end of the transaction (the row
- * of book_versions, whose version counts the transactions that locked it)
- * and bring our copy up to date. One matcher per GPU at a time, on any node. */
-static void book_lock(struct xd_writer *w, int g)
-{
-	if (!w->shared)
-		return;
-	xd_ops_begin(w);
-	struct xd_q *st = xd_stmt(w->st,
-		"INSERT INTO book_versions(gpu, version) VALUES(?1, 1) ON CONFLICT(gpu) "
-		"DO UPDATE SET version = book_versions.version + 1 RETURNING version");
-	xd_bind_text(st, 1, w->t->gpu_ids[g]);
-	int64_t v = xd_step_id(st);
-	if (w->book_ver[g] < 0 || v != w->book_ver[g] + 1)
-		book_reload(w, g);
-	w->book_ver[g] = v;
-}
-
-/* Shared store: bring our copy of GPU g's book up to date without locking it
- * (previews). */
-static void book_peek(struct xd_writer *w, int g)
-{
-	if (!w->shared)
-		return;
-	struct xd_q *st = xd_stmt(w->st, "SELECT version FROM book_versions WHERE gpu = ?1");
-	xd_bind_text(st, 1, w->t->gpu_ids[g]);
-	int64_t v = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : 0;
-	xd_reset(st);
-	if (v != w->book_ver[g]) {
-		book_reload(w, g);
-		w->book_ver[g] = v;
-	}
-}
-
-void xd_ops_forget(struct xd_writer *w)
-{
-	for (size_t i = 0; i < w->n_dirty; i++)
-		w->accts[w->dirty[i]].dirty = false;
-	w->n_dirty = 0;
-	w->in_tx = false;
-	w->tx++;
-	for (size_t g = 0; g < w->t->n_gpus; g++) {
-		w->book_ver[g] = -1;
-		w->tid_lo[g] = w->tid_hi[g] = 0;
-	}
-}
-
-#define LEASE_KEY 0x67707578626c6cLL   /* "gpuxbll": billing and the demo */
-
-bool xd_ops_leader(struct xd_writer *w)
-{
-	if (!w->shared)
-		return true;
-	int64_t now = util_now_us();
-	if (w->lease && w->lease_gen == w->st->gen)
-		return true;
-	if (now - w->lease_at_us < 1000000 && w->lease_at_us != 0)
-		return false;
-	w->lease_at_us = now;
-	w->lease = w->st->ops->lease(w->st, LEASE_KEY);
-	w->lease_gen = w->st->gen;
-	return w->lease;
-}
 
 
 static struct xd_acct *acct_slot(struct xd_writer *w, int64_t id)
@@ -201,22 +112,6 @@ static void mark_dirty(struct xd_writer *w, int64_t id)
 	w->dirty[w->n_dirty++] = id;
 }
 
-/* Shared store: tell the other nodes which books changed and which trades
- * were made ("<boot> <gpu> <first trade id> <last trade id>"), delivered at
- * COMMIT. */
-static void notify_books(struct xd_writer *w)
-{
-	for (size_t g = 0; g < w->t->n_gpus; g++) {
-		if (!w->book_changed[g] && !w->tid_lo[g])
-			continue;
-		char payload[160];
-		snprintf(payload, sizeof payload, "%s %s %" PRId64 " %" PRId64, xd_market_boot(w->m),
-		         w->t->gpu_ids[g], w->tid_lo[g], w->tid_hi[g]);
-		w->st->ops->notify(w->st, "gpux", payload);
-		w->tid_lo[g] = w->tid_hi[g] = 0;
-	}
-}
-
 enum xd_commit xd_ops_commit(struct xd_writer *w)
 {
 	xd_keys_flush(w);
@@ -233,7 +128,7 @@ enum xd_commit xd_ops_commit(struct xd_writer *w)
 	}
 	w->n_dirty = 0;
 	if (w->shared)
-		notify_books(w);
+		xd_ops_notify(w);
 	if (!w->shared || w->lease)
 		xd_meta_set(w->st, "clock_ms", w->now);
 	w->in_tx = false;
@@ -484,7 +379,7 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 {
 	xd_ops_begin(w);
 	struct xd_acct *a = acct(w, account);
-	book_lock(w, in->gpu);
+	xd_book_lock(w, in->gpu);
 	struct ord o = {
 		.account = account, .gpu = in->gpu, .side = in->side, .type = in->type, .tif = in->tif,
 		.gpus = in->gpus, .hours = in->hours, .remaining = in->gpus, .price = in->price,
@@ -551,7 +446,7 @@ int xd_ops_cancel(struct xd_writer *w, int64_t id)
 		return -1;
 	xd_ops_begin(w);
 	if (w->shared) {
-		book_lock(w, o.gpu);
+		xd_book_lock(w, o.gpu);
 		if (!load_order(w, id, &o) || o.remaining <= 0)
 			return -1;
 	}
@@ -779,7 +674,7 @@ static void job_preview(struct xd_writer *w, struct xd_job *j)
 		.id = INT64_MAX, .account = j->account, .side = in->side, .tif = in->tif,
 		.price_cents = in->price, .gpus = in->gpus, .hours = in->hours,
 	};
-	book_peek(w, in->gpu);
+	xd_book_peek(w, in->gpu);
 	eng_fills_reset(&w->fills);
 	int32_t filled = engine_submit(w->eng, (size_t)in->gpu, &e, true, &w->fills);
 	int32_t left = in->gpus - filled;
@@ -860,7 +755,7 @@ static void job_cancel(struct xd_writer *w, struct xd_job *j)
 		return;
 	}
 	if (w->shared) {
-		book_lock(w, o.gpu);   /* then read it again: another node may have filled it */
+		xd_book_lock(w, o.gpu);   /* then read it again: another node may have filled it */
 		load_order(w, j->target, &o);
 	}
 	if (o.remaining <= 0) {

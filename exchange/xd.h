@@ -12,6 +12,7 @@
  *   market.c   the writer thread: queue, group commit, clock, snapshot
  *   ops.c      what the writer does: orders, fills, holds, billing, ledger
  *   demo.c     the demo market and its drift
+ *   nodes.c    the writer in a shared store: book locks, notifications, lease
  *   peers.c    a shared store's listener: what the other nodes did
  *   http.c     libmicrohttpd, per-request state, rate limits, logging
  *   guard.c    connection caps and deadlines, strict request line and headers,
@@ -298,6 +299,12 @@ int xd_ops_restore(struct xd_writer *w, char **cause);
 void xd_ops_forget(struct xd_writer *w);
 /* Shared store: may this node bill and drive the demo now? (the lease) */
 bool xd_ops_leader(struct xd_writer *w);
+/* nodes.c — shared store: lock GPU g's book for the transaction and bring the
+ * engine's copy up to date (xd_book_peek: without the lock, for previews);
+ * send the changed books and trades to the other nodes before COMMIT. */
+void xd_book_lock(struct xd_writer *w, int g);
+void xd_book_peek(struct xd_writer *w, int g);
+void xd_ops_notify(struct xd_writer *w);
 void xd_ops_run(struct xd_writer *w, struct xd_job *j);
 /* Bill every rental hour due at or before w->now; returns the hours billed. */
 int64_t xd_ops_bill(struct xd_writer *w);

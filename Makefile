@@ -22,9 +22,11 @@ SAN     ?=
 WERROR  ?= -Werror
 
 PKGS_CLIENT := ncursesw libcurl libcjson
-PKGS_SERVER := libmicrohttpd sqlite3 libcrypto libcjson
+PKGS_SERVER := libmicrohttpd sqlite3 libpq libcrypto libcjson
 
 CPPFLAGS += -D_GNU_SOURCE -I. -I$(BUILD)/gen
+# libpq's header directory (exchange/store_pg.c), asked lazily like the libraries
+CPPFLAGS += $(shell pkg-config --cflags libpq 2>/dev/null)
 CFLAGS   := -std=c11 $(OPT) -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wno-unused-parameter -Wformat=2 $(WERROR) \
             -fno-common -MMD -MP $(CFLAGS)
@@ -108,7 +110,7 @@ FUZZ_LIB_SRCS = $(foreach m,$(CLIENT_MODS) exchange,$(call lib_srcs,$(m)))
 fuzz-build: $(FUZZ_BINS)
 $(FUZZ_BUILD)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(ASSETS_C)
 	@mkdir -p $(@D)
-	clang -std=c11 -g -O1 -D_GNU_SOURCE -I. -I$(BUILD)/gen -fsanitize=fuzzer,address,undefined \
+	clang -std=c11 -g -O1 -D_GNU_SOURCE -I. -I$(BUILD)/gen $(shell pkg-config --cflags libpq) -fsanitize=fuzzer,address,undefined \
 		-o $@ $< $(FUZZ_LIB_SRCS) $(ASSETS_C) $(LIBS_CLIENT) $(LIBS_SERVER) $(shell pkg-config --libs libmicrohttpd sqlite3) -lpthread
 fuzz: fuzz-build
 	@for f in $(FUZZ_BINS); do n=$$(basename $$f); \

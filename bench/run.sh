@@ -10,8 +10,11 @@ build=${1:-build}
 status=0
 for b in "$build"/bench/*; do
   [ -x "$b" ] && [ -f "$b" ] || continue
+  case $(basename "$b") in bench_store) continue ;; esac   # driven by bench/store.sh below
   echo "== $(basename "$b")"
   "$b" || { echo "   ($(basename "$b") exited with status $?)"; status=1; }
   echo
 done
+echo "== store backends (bench/store.sh)"
+bench/store.sh "$build" || { echo "   (bench/store.sh exited with status $?)"; status=1; }
 exit $status

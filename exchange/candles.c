@@ -87,16 +87,16 @@ static cJSON *candle_json(const struct candle *k)
 static size_t scan(const char *gpu, int64_t iv, int64_t from, int64_t to, size_t limit,
                    struct candle *v)
 {
-	sqlite3_stmt *st = xd_stmt(xd_store_reader(),
+	struct xd_q *st = xd_stmt(xd_store_reader(),
 		"SELECT at_ms, price, gpus, hours FROM trades "
 		"WHERE gpu = ?1 AND at_ms >= ?2 AND at_ms < ?3 ORDER BY id DESC");
-	sqlite3_bind_text(st, 1, gpu, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, from);
-	sqlite3_bind_int64(st, 3, to);
+	xd_bind_text(st, 1, gpu);
+	xd_bind_int64(st, 2, from);
+	xd_bind_int64(st, 3, to);
 	size_t n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t at = sqlite3_column_int64(st, 0), p = sqlite3_column_int64(st, 1);
-		int64_t g = sqlite3_column_int64(st, 2), h = sqlite3_column_int64(st, 3);
+	while (xd_step(st) == XD_ROW) {
+		int64_t at = xd_col_int64(st, 0), p = xd_col_int64(st, 1);
+		int64_t g = xd_col_int64(st, 2), h = xd_col_int64(st, 3);
 		int64_t start = at / iv * iv;
 		struct candle *k = n ? &v[n - 1] : NULL;
 		if (!k || k->start != start) {
@@ -114,7 +114,7 @@ static size_t scan(const char *gpu, int64_t iv, int64_t from, int64_t to, size_t
 		k->gpu_hours += g * h;
 		k->trades++;
 	}
-	sqlite3_reset(st);
+	xd_reset(st);
 	return n;
 }
 

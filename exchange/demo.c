@@ -100,12 +100,35 @@ static int64_t pct(int64_t p, int64_t per_mille, int64_t min)
 	return x < min ? min : x;
 }
 
+/* The demo orders resting on GPU g, from the database. */
+static void resting_from_db(struct xd_writer *w, int g)
+{
+	struct xd_demo *d = w->demo;
+	struct xd_q *st = xd_stmt(w->st,
+		"SELECT o.id FROM orders o JOIN accounts a ON a.id = o.account "
+		"WHERE o.gpu = ?1 AND o.remaining > 0 AND a.kind = 'demo' ORDER BY o.id");
+	xd_bind_text(st, 1, w->t->gpu_ids[g]);
+	d->n_resting[g] = 0;
+	while (xd_step(st) == XD_ROW && d->n_resting[g] < MAX_RESTING)
+		d->resting[g][d->n_resting[g]++] = xd_col_int64(st, 0);
+	xd_reset(st);
+}
+
+void xd_demo_forget(struct xd_writer *w)
+{
+	struct xd_demo *d = w->demo;
+	for (size_t g = 0; d && g < w->t->n_gpus; g++)
+		d->dirty[g] = true;
+}
+
 static void requote(struct xd_writer *w, int g)
 {
 	struct xd_demo *d = w->demo;
 	int64_t base = w->t->demo_from_cents[g];
 	if (base <= 0)
 		return;
+	if (w->shared)
+		resting_from_db(w, g);   /* another node may have driven the demo before */
 	for (size_t i = 0; i < d->n_resting[g]; i++)
 		xd_ops_cancel(w, d->resting[g][i]);   /* -1 if it filled meanwhile: fine */
 	d->n_resting[g] = 0;
@@ -176,10 +199,10 @@ int64_t xd_demo_next_ms(struct xd_writer *w)
 
 static int64_t find_account(struct xd_writer *w, const char *email)
 {
-	sqlite3_stmt *st = xd_stmt(w->st, "SELECT id FROM accounts WHERE kind = 'demo' AND email = ?1");
-	sqlite3_bind_text(st, 1, email, -1, SQLITE_STATIC);
-	int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_reset(st);
+	struct xd_q *st = xd_stmt(w->st, "SELECT id FROM accounts WHERE kind = 'demo' AND email = ?1");
+	xd_bind_text(st, 1, email);
+	int64_t id = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : 0;
+	xd_reset(st);
 	return id;
 }
 
@@ -202,9 +225,9 @@ static void history_gpu(struct xd_writer *w, int g, int64_t end)
 	int64_t tick = base / 200 > 0 ? base / 200 : 1;
 	int64_t at = end, off = 0, last_id = 0;
 	uint64_t h = mix(d->seed ^ 0x5EED0000ULL ^ (uint64_t)g << 32);
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"INSERT INTO trades(gpu, price, gpus, hours, buy_order, sell_order, maker_order, "
-		"taker_side, at_ms) VALUES(?1, ?2, ?3, ?4, 0, 0, 0, ?5, ?6)");
+		"taker_side, at_ms) VALUES(?1, ?2, ?3, ?4, 0, 0, 0, ?5, ?6) RETURNING id");
 	/* walk back from the seed price; inserted oldest first, so ids follow time */
 	int64_t n = 0, cap = HISTORY_DAYS * 24 * 4 + 1;
 	struct { int64_t at, price; int32_t gpus, hours; int side; } *v = xcalloc((size_t)cap, sizeof *v);
@@ -226,15 +249,14 @@ static void history_gpu(struct xd_writer *w, int g, int64_t end)
 		n++;
 	}
 	for (int64_t i = n; i-- > 0;) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, w->t->gpu_ids[g], -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 2, v[i].price);
-		sqlite3_bind_int(st, 3, v[i].gpus);
-		sqlite3_bind_int(st, 4, v[i].hours);
-		sqlite3_bind_text(st, 5, xd_side_names[v[i].side], -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 6, v[i].at);
-		xd_step_done(w->st, st);
-		last_id = sqlite3_last_insert_rowid(w->st->db);
+		xd_reset(st);
+		xd_bind_text(st, 1, w->t->gpu_ids[g]);
+		xd_bind_int64(st, 2, v[i].price);
+		xd_bind_int(st, 3, v[i].gpus);
+		xd_bind_int(st, 4, v[i].hours);
+		xd_bind_text(st, 5, xd_side_names[v[i].side]);
+		xd_bind_int64(st, 6, v[i].at);
+		last_id = xd_step_id(st);
 		w->last_price[g] = v[i].price;
 	}
 	free(v);
@@ -276,15 +298,15 @@ int xd_demo_init(struct xd_writer *w, uint64_t seed, char **cause)
 		}
 	}
 	/* what rests from an earlier run: cancelled at the first re-quote */
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"SELECT o.id, o.gpu FROM orders o JOIN accounts a ON a.id = o.account "
 		"WHERE o.remaining > 0 AND a.kind = 'demo' ORDER BY o.id");
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int g = xd_tables_gpu(w->t, (const char *)sqlite3_column_text(st, 1));
+	while (xd_step(st) == XD_ROW) {
+		int g = xd_tables_gpu(w->t, xd_col_text(st, 1));
 		if (g >= 0 && d->n_resting[g] < MAX_RESTING)
-			d->resting[g][d->n_resting[g]++] = sqlite3_column_int64(st, 0);
+			d->resting[g][d->n_resting[g]++] = xd_col_int64(st, 0);
 	}
-	sqlite3_reset(st);
+	xd_reset(st);
 	/* replay the walk up to now; every ladder is (re)quoted */
 	d->step = 0;
 	int64_t k = (w->now - d->epoch) / STEP_MS;
@@ -293,7 +315,8 @@ int xd_demo_init(struct xd_writer *w, uint64_t seed, char **cause)
 	d->step = k > 0 ? k : 0;
 	for (size_t g = 0; g < n; g++)
 		d->dirty[g] = true;
-	xd_demo_tick(w);
+	if (xd_ops_leader(w))
+		xd_demo_tick(w);
 	(void)cause;
 	return 0;
 }

@@ -411,6 +411,19 @@ int engine_cancel(struct engine *e, size_t book, int64_t id, struct eng_order *o
 	return 0;
 }
 
+void engine_clear(struct engine *e, size_t book)
+{
+	struct book *b = book_at(e, book);
+	for (int side = 0; side < 2; side++) {
+		struct side *s = &b->s[side];
+		while (s->n > 0) {
+			struct level *l = &s->lv[s->n - 1];
+			int64_t id = e->nodes[l->head].o.id;
+			engine_cancel(e, book, id, NULL);
+		}
+	}
+}
+
 bool engine_best(const struct engine *e, size_t book, enum eng_side side, struct eng_level *out)
 {
 	return engine_depth(e, book, side, out, 1) == 1;

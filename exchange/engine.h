@@ -82,6 +82,9 @@ void engine_restore(struct engine *e, size_t book, const struct eng_order *o);
 /* Remove resting order `id`; 0 and a copy in *out (may be NULL), or -1 if not resting. */
 int engine_cancel(struct engine *e, size_t book, int64_t id, struct eng_order *out);
 
+/* Remove every resting order of one book (before rebuilding it with engine_restore). */
+void engine_clear(struct engine *e, size_t book);
+
 /* Best level on one side (false if that side is empty), and up to max levels of depth
  * aggregated by price, best first; returns the number written. */
 bool engine_best(const struct engine *e, size_t book, enum eng_side side, struct eng_level *out);

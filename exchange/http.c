@@ -316,6 +316,16 @@ static const struct xd_route *find_route(struct req *r, const char *url, const c
 	return route;
 }
 
+/* A read of the database failed (PostgreSQL unreachable or restarting):
+ * whatever the handler made of the empty result is not the answer. */
+static void store_unavailable(struct xd_reply *reply)
+{
+	xd_reply_clear(reply);
+	xd_reply_error(reply, 503, "STORE_UNAVAILABLE",
+	               "the exchange's database is unavailable; try again shortly");
+	reply->retry_after = 1;
+}
+
 static void dispatch(struct req *r, const char *url, const char *method)
 {
 	struct xd_server *srv = r->srv;
@@ -496,9 +506,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 	if (r->state == R_NEW) {
 		xd_conn_phase(conn, XD_PHASE_BUSY);
+		xd_store_reader_fault();   /* a fault of an earlier request is not this one's */
 		dispatch(r, url, method);
 		if (r->state == R_WAIT)
 			return MHD_YES;
+		if (xd_store_reader_fault())
+			store_unavailable(&r->ctx.reply);
 	}
 	if (r->state == R_WAIT)
 		return MHD_YES;   /* resumed spuriously: wait on */

@@ -83,10 +83,10 @@ void xd_keys_flush(struct xd_writer *w)
 		return;
 	xd_ops_begin(w);
 	for (size_t i = 0; i < n; i++) {
-		sqlite3_stmt *st = xd_stmt(w->st, "UPDATE api_keys SET last_used_ms = ?2 WHERE id = ?1 "
+		struct xd_q *st = xd_stmt(w->st, "UPDATE api_keys SET last_used_ms = ?2 WHERE id = ?1 "
 		                                  "AND coalesce(last_used_ms, -1) < ?2");
-		sqlite3_bind_int64(st, 1, v[i].id);
-		sqlite3_bind_int64(st, 2, v[i].ms);
+		xd_bind_int64(st, 1, v[i].id);
+		xd_bind_int64(st, 2, v[i].ms);
 		xd_step_done(w->st, st);
 	}
 	free(v);
@@ -96,22 +96,23 @@ void xd_keys_flush(struct xd_writer *w)
 
 int64_t xd_keys_auth(struct xd_ctx *c, const unsigned char hash[32])
 {
-	sqlite3_stmt *st = xd_stmt(xd_store_reader(),
+	struct xd_q *st = xd_stmt(xd_store_reader(),
 		"SELECT id, account, scope, last_used_ms, key_hash FROM api_keys "
 		"WHERE key_hash = ?1 AND revoked_ms IS NULL");
-	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
+	xd_bind_blob(st, 1, hash, 32);
 	int64_t id = 0, account = 0, used = -1;
 	bool read_only = false;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_bytes(st, 4) == 32 &&
-	    CRYPTO_memcmp(sqlite3_column_blob(st, 4), hash, 32) == 0) {
-		id = sqlite3_column_int64(st, 0);
-		account = sqlite3_column_int64(st, 1);
-		const char *scope = (const char *)sqlite3_column_text(st, 2);
+	size_t n = 0;
+	const void *stored = xd_step(st) == XD_ROW ? xd_col_blob(st, 4, &n) : NULL;
+	if (stored && n == 32 && CRYPTO_memcmp(stored, hash, 32) == 0) {
+		id = xd_col_int64(st, 0);
+		account = xd_col_int64(st, 1);
+		const char *scope = xd_col_text(st, 2);
 		read_only = !scope || strcmp(scope, "trade") != 0;
-		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
-			used = sqlite3_column_int64(st, 3);
+		if (!xd_col_null(st, 3))
+			used = xd_col_int64(st, 3);
 	}
-	sqlite3_reset(st);
+	xd_reset(st);
 	if (!account)
 		return 0;
 	c->key_id = id;
@@ -157,35 +158,35 @@ int xd_keys_generate(char *out, unsigned char hash[32], struct xd_reply *r)
  * the request (its "current" is true). */
 static cJSON *read_key(struct xd_store *s, int64_t account, int64_t id, int64_t current)
 {
-	sqlite3_stmt *st = xd_stmt(s, "SELECT name, scope, created_ms, last_used_ms, revoked_ms "
+	struct xd_q *st = xd_stmt(s, "SELECT name, scope, created_ms, last_used_ms, revoked_ms "
 	                              "FROM api_keys WHERE id = ?1 AND account = ?2");
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, account);
+	xd_bind_int64(st, 1, id);
+	xd_bind_int64(st, 2, account);
 	cJSON *o = NULL;
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (xd_step(st) == XD_ROW) {
 		o = cJSON_CreateObject();
 		xd_jint(o, "id", id);
-		xd_jstr(o, "name", (const char *)sqlite3_column_text(st, 0));
-		xd_jstr(o, "scope", (const char *)sqlite3_column_text(st, 1));
-		xd_jtime(o, "created_at", sqlite3_column_int64(st, 2));
-		xd_jtime(o, "last_used_at", sqlite3_column_type(st, 3) == SQLITE_NULL
-		                            ? -1 : sqlite3_column_int64(st, 3));
-		xd_jtime(o, "revoked_at", sqlite3_column_type(st, 4) == SQLITE_NULL
-		                          ? -1 : sqlite3_column_int64(st, 4));
+		xd_jstr(o, "name", xd_col_text(st, 0));
+		xd_jstr(o, "scope", xd_col_text(st, 1));
+		xd_jtime(o, "created_at", xd_col_int64(st, 2));
+		xd_jtime(o, "last_used_at", xd_col_null(st, 3)
+		                            ? -1 : xd_col_int64(st, 3));
+		xd_jtime(o, "revoked_at", xd_col_null(st, 4)
+		                          ? -1 : xd_col_int64(st, 4));
 		cJSON_AddBoolToObject(o, "current", id == current);
 	}
-	sqlite3_reset(st);
+	xd_reset(st);
 	return o;
 }
 
 static int64_t count_keys(struct xd_store *s, int64_t account, bool trade_only)
 {
-	sqlite3_stmt *st = xd_stmt(s, "SELECT count(*) FROM api_keys WHERE account = ?1 "
+	struct xd_q *st = xd_stmt(s, "SELECT count(*) FROM api_keys WHERE account = ?1 "
 	                              "AND revoked_ms IS NULL AND (?2 = 0 OR scope = 'trade')");
-	sqlite3_bind_int64(st, 1, account);
-	sqlite3_bind_int(st, 2, trade_only);
-	int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_reset(st);
+	xd_bind_int64(st, 1, account);
+	xd_bind_int(st, 2, trade_only);
+	int64_t n = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : 0;
+	xd_reset(st);
 	return n;
 }
 
@@ -195,19 +196,18 @@ int64_t xd_keys_insert(struct xd_writer *w, int64_t account, const unsigned char
                        const char *name, int scope)
 {
 	xd_ops_begin(w);
-	sqlite3_stmt *st = xd_stmt(w->st, "INSERT INTO api_keys(account, key_hash, name, scope, "
-	                                  "created_ms) VALUES(?1, ?2, coalesce(?3, ''), ?4, ?5)");
-	sqlite3_bind_int64(st, 1, account);
-	sqlite3_bind_blob(st, 2, hash, 32, SQLITE_STATIC);
+	struct xd_q *st = xd_stmt(w->st, "INSERT INTO api_keys(account, key_hash, name, scope, "
+	                                  "created_ms) VALUES(?1, ?2, coalesce(?3, ''), ?4, ?5) RETURNING id");
+	xd_bind_int64(st, 1, account);
+	xd_bind_blob(st, 2, hash, 32);
 	if (name)
-		sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, xd_scope_names[scope], -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, w->now);
-	xd_step_done(w->st, st);
-	int64_t id = sqlite3_last_insert_rowid(w->st->db);
+		xd_bind_text(st, 3, name);
+	xd_bind_text(st, 4, xd_scope_names[scope]);
+	xd_bind_int64(st, 5, w->now);
+	int64_t id = xd_step_id(st);
 	if (!name) {
 		st = xd_stmt(w->st, "UPDATE api_keys SET name = 'key-' || id WHERE id = ?1");
-		sqlite3_bind_int64(st, 1, id);
+		xd_bind_int64(st, 1, id);
 		xd_step_done(w->st, st);
 	}
 	return id;
@@ -228,14 +228,14 @@ void xd_keys_job_create(struct xd_writer *w, struct xd_job *j)
 
 void xd_keys_job_revoke(struct xd_writer *w, struct xd_job *j)
 {
-	sqlite3_stmt *st = xd_stmt(w->st, "SELECT scope FROM api_keys WHERE id = ?1 AND "
+	struct xd_q *st = xd_stmt(w->st, "SELECT scope FROM api_keys WHERE id = ?1 AND "
 	                                  "account = ?2 AND revoked_ms IS NULL");
-	sqlite3_bind_int64(st, 1, j->target);
-	sqlite3_bind_int64(st, 2, j->account);
+	xd_bind_int64(st, 1, j->target);
+	xd_bind_int64(st, 2, j->account);
 	int scope = -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		scope = xd_lookup(xd_scope_names, (const char *)sqlite3_column_text(st, 0));
-	sqlite3_reset(st);
+	if (xd_step(st) == XD_ROW)
+		scope = xd_lookup(xd_scope_names, xd_col_text(st, 0));
+	xd_reset(st);
 	if (scope < 0) {
 		xd_reply_error(&j->reply, 404, "NOT_FOUND", "no active key %" PRId64, j->target);
 		return;
@@ -247,8 +247,8 @@ void xd_keys_job_revoke(struct xd_writer *w, struct xd_job *j)
 	}
 	xd_ops_begin(w);
 	st = xd_stmt(w->st, "UPDATE api_keys SET revoked_ms = ?2 WHERE id = ?1");
-	sqlite3_bind_int64(st, 1, j->target);
-	sqlite3_bind_int64(st, 2, w->now);
+	xd_bind_int64(st, 1, j->target);
+	xd_bind_int64(st, 2, w->now);
 	xd_step_done(w->st, st);
 	xd_reply_json(&j->reply, 200, read_key(w->st, j->account, j->target, j->key_id));
 }
@@ -301,14 +301,14 @@ void xd_keys_h_list(struct xd_ctx *c)
 	if (!no_query(c))
 		return;
 	struct xd_store *s = xd_store_reader();
-	sqlite3_stmt *st = xd_stmt(s, "SELECT id FROM api_keys WHERE account = ?1 AND "
+	struct xd_q *st = xd_stmt(s, "SELECT id FROM api_keys WHERE account = ?1 AND "
 	                              "revoked_ms IS NULL ORDER BY id");
-	sqlite3_bind_int64(st, 1, c->account);
+	xd_bind_int64(st, 1, c->account);
 	int64_t ids[XD_KEYS_MAX * 2];
 	size_t n = 0;
-	while (n < sizeof ids / sizeof ids[0] && sqlite3_step(st) == SQLITE_ROW)
-		ids[n++] = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	while (n < sizeof ids / sizeof ids[0] && xd_step(st) == XD_ROW)
+		ids[n++] = xd_col_int64(st, 0);
+	xd_reset(st);
 	cJSON *o = cJSON_CreateObject();
 	cJSON *arr = cJSON_AddArrayToObject(o, "keys");
 	for (size_t i = 0; i < n; i++) {

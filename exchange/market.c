@@ -79,6 +79,13 @@ struct xd_market {
 	pthread_mutex_t snap_mu;
 	struct snap_book *books;
 	uint64_t seq;
+
+	struct xd_peers *peers;      /* shared store: what the other nodes did */
+	pthread_mutex_t in_mu;       /* peers.c's inbox, drained by the writer */
+	struct snap_book *in_books;
+	bool *in_changed;
+	struct in_trade { int gpu, side; int64_t id, price, at; int32_t gpus, hours; } *in_trades;
+	size_t n_in, cap_in;
 };
 
 /* ---- clock ---------------------------------------------------------------------- */
@@ -108,12 +115,40 @@ static void clock_advance(struct xd_market *m, int64_t ms)
 
 /* ---- snapshot ------------------------------------------------------------------- */
 
+/* What peers.c heard from other nodes goes to the snapshot and the stream,
+ * on the writer's thread (the stream's feed is the writer's). */
+static bool drain_inbox(struct xd_market *m)
+{
+	struct xd_writer *w = &m->w;
+	bool any = false;
+	pthread_mutex_lock(&m->in_mu);
+	for (size_t i = 0; i < m->n_in; i++) {
+		const struct in_trade *t = &m->in_trades[i];
+		xd_stream_trade(w->stream, t->gpu, t->id, t->price, t->gpus, t->hours, t->side, t->at);
+	}
+	any = m->n_in > 0;
+	m->n_in = 0;
+	for (size_t g = 0; g < m->t->n_gpus; g++) {
+		if (!m->in_changed[g])
+			continue;
+		m->in_changed[g] = false;
+		const struct snap_book *b = &m->in_books[g];
+		xd_stream_book(w->stream, (int)g, b->ask, b->n_ask, b->bid, b->n_bid, b->last);
+		pthread_mutex_lock(&m->snap_mu);
+		m->books[g] = *b;
+		pthread_mutex_unlock(&m->snap_mu);
+		any = true;
+	}
+	pthread_mutex_unlock(&m->in_mu);
+	return any;
+}
+
 static void publish(struct xd_market *m)
 {
 	struct xd_writer *w = &m->w;
 	bool any = false;
 	for (size_t g = 0; g < m->t->n_gpus; g++) {
-		if (!w->book_changed[g])
+		if (!w->book_changed[g] || (w->shared && w->book_ver[g] < 0))
 			continue;
 		w->book_changed[g] = false;
 		any = true;
@@ -126,12 +161,62 @@ static void publish(struct xd_market *m)
 		m->books[g] = tmp;
 		pthread_mutex_unlock(&m->snap_mu);
 	}
+	any = drain_inbox(m) || any;
 	if (any) {
 		pthread_mutex_lock(&m->snap_mu);
 		uint64_t seq = ++m->seq;
 		pthread_mutex_unlock(&m->snap_mu);
 		xd_stream_commit(w->stream, seq);
 	}
+}
+
+void xd_market_put_book(struct xd_market *m, int gpu, const struct eng_level *ask, size_t n_ask,
+                        const struct eng_level *bid, size_t n_bid, int64_t last)
+{
+	pthread_mutex_lock(&m->in_mu);
+	struct snap_book *b = &m->in_books[gpu];
+	b->n_ask = n_ask < XD_DEPTH_MAX ? n_ask : XD_DEPTH_MAX;
+	b->n_bid = n_bid < XD_DEPTH_MAX ? n_bid : XD_DEPTH_MAX;
+	memcpy(b->ask, ask, b->n_ask * sizeof *ask);
+	memcpy(b->bid, bid, b->n_bid * sizeof *bid);
+	b->last = last;
+	m->in_changed[gpu] = true;
+	pthread_mutex_unlock(&m->in_mu);
+	pthread_mutex_lock(&m->q_mu);
+	pthread_cond_signal(&m->q_cv);   /* the writer publishes it now */
+	pthread_mutex_unlock(&m->q_mu);
+}
+
+void xd_market_put_trade(struct xd_market *m, int gpu, int64_t id, int64_t price, int32_t gpus,
+                         int32_t hours, int taker_side, int64_t at_ms)
+{
+	pthread_mutex_lock(&m->in_mu);
+	if (m->n_in == m->cap_in) {
+		m->cap_in = m->cap_in ? 2 * m->cap_in : 64;
+		m->in_trades = xreallocarray(m->in_trades, m->cap_in, sizeof *m->in_trades);
+	}
+	m->in_trades[m->n_in++] = (struct in_trade){
+		.gpu = gpu, .side = taker_side, .id = id, .price = price, .at = at_ms, .gpus = gpus,
+		.hours = hours,
+	};
+	pthread_mutex_unlock(&m->in_mu);
+}
+
+const char *xd_market_boot(const struct xd_market *m) { return m->boot; }
+
+void xd_market_put_state(struct xd_market *m, int state, int64_t opens_at)
+{
+	pthread_mutex_lock(&m->info_mu);
+	m->state = state;
+	m->opens_at = opens_at;
+	pthread_mutex_unlock(&m->info_mu);
+}
+
+void xd_market_put_offset(struct xd_market *m, int64_t offset)
+{
+	pthread_mutex_lock(&m->clock_mu);
+	m->offset = offset;
+	pthread_mutex_unlock(&m->clock_mu);
 }
 
 static char *make_etag(struct xd_market *m, uint64_t seq)
@@ -233,6 +318,15 @@ bool xd_market_demo(const struct xd_market *m) { return m->demo; }
 
 /* ---- the writer ----------------------------------------------------------------- */
 
+/* Shared store: the market state is the database's, for every node. */
+static void share_state(struct xd_writer *w)
+{
+	xd_ops_begin(w);
+	xd_meta_set(w->st, "market_state", w->state);
+	xd_meta_set(w->st, "opens_at_ms", w->opens_at_ms);
+	w->st->ops->notify(w->st, "gpux", "~state");
+}
+
 static void run_job(struct xd_market *m, struct xd_job *j)
 {
 	struct xd_writer *w = &m->w;
@@ -240,9 +334,15 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 	switch (j->kind) {
 	case XD_JOB_CLOCK: {
 		clock_advance(m, j->advance_ms);
+		if (w->shared) {   /* every node's clock moves with it */
+			xd_ops_begin(w);
+			xd_meta_set(w->st, "clock_offset_ms",
+			            xd_meta_get(w->st, "clock_offset_ms", 0) + j->advance_ms);
+			w->st->ops->notify(w->st, "gpux", "~clock");
+		}
 		w->now = xd_market_now(m);
 		int64_t billed = xd_ops_bill(w);
-		if (w->demo)
+		if (w->demo && xd_ops_leader(w))
 			xd_demo_tick(w);
 		cJSON *o = cJSON_CreateObject();
 		xd_jtime(o, "server_time", w->now);
@@ -258,6 +358,8 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 		m->state = w->state;
 		m->opens_at = w->opens_at_ms;
 		pthread_mutex_unlock(&m->info_mu);
+		if (w->shared)
+			share_state(w);
 		xd_reply_json(&j->reply, 200, xd_market_info(m));
 		break;
 	default:
@@ -266,10 +368,73 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 	}
 }
 
+/* One attempt at a batch in one transaction: 0 once committed, else the
+ * fault (a shared store's statements longjmp here when they fail). */
+static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
+{
+	struct xd_writer *w = &m->w;
+	jmp_buf jb;
+	int fault = setjmp(jb);
+	if (fault != 0) {
+		w->st->on_fault = NULL;
+		return fault;
+	}
+	w->st->on_fault = &jb;
+	w->now = xd_market_now(m);
+	if (w->shared) {
+		pthread_mutex_lock(&m->info_mu);
+		w->state = m->state;
+		w->opens_at_ms = m->opens_at;
+		pthread_mutex_unlock(&m->info_mu);
+	}
+	bool leader = xd_ops_leader(w);
+	if (leader)
+		xd_ops_bill(w);
+	if (w->demo && leader)
+		xd_demo_tick(w);
+	for (struct xd_job *j = batch; j; j = j->next)
+		run_job(m, j);
+	*t_run = m->stats ? util_now_us() : 0;
+	enum xd_commit c = xd_ops_commit(w);
+	w->st->on_fault = NULL;
+	return c == XD_COMMITTED ? 0 : c == XD_COMMIT_UNKNOWN ? XD_FAULT_UNKNOWN : XD_FAULT_RETRY;
+}
+
+/* A batch that did not commit: roll back, forget what it did in memory. */
+static void recover(struct xd_market *m, struct xd_job *batch)
+{
+	struct xd_writer *w = &m->w;
+	w->st->ops->rollback(w->st);
+	xd_ops_forget(w);
+	if (w->demo)
+		xd_demo_forget(w);
+	for (struct xd_job *j = batch; j; j = j->next) {
+		xd_reply_clear(&j->reply);
+		j->replayed = false;
+	}
+}
+
+/* Every job of a batch that could not be committed is answered 5xx. */
+static void answer_fault(struct xd_job *batch, int fault)
+{
+	for (struct xd_job *j = batch; j; j = j->next) {
+		xd_reply_clear(&j->reply);
+		if (fault == XD_FAULT_UNKNOWN) {
+			xd_reply_error(&j->reply, 500, "STORE_OUTCOME_UNKNOWN",
+			               "the connection to the database was lost while committing: the "
+			               "request may or may not have taken effect; send it again (an order "
+			               "with the same client_order_id is not placed twice)");
+		} else {
+			xd_reply_error(&j->reply, 503, "STORE_UNAVAILABLE",
+			               "the exchange's database is unavailable; try again shortly");
+		}
+		j->reply.retry_after = 1;
+	}
+}
+
 static void *writer_main(void *arg)
 {
 	struct xd_market *m = arg;
-	struct xd_writer *w = &m->w;
 	for (;;) {
 		pthread_mutex_lock(&m->q_mu);
 		if (!m->head && !m->stopping) {
@@ -296,15 +461,18 @@ static void *writer_main(void *arg)
 		bool stop = m->stopping && !m->head;
 		pthread_mutex_unlock(&m->q_mu);
 
-		int64_t t0 = m->stats ? util_now_us() : 0;
-		w->now = xd_market_now(m);
-		xd_ops_bill(w);
-		if (w->demo)
-			xd_demo_tick(w);
-		for (struct xd_job *j = batch; j; j = j->next)
-			run_job(m, j);
-		int64_t t1 = m->stats ? util_now_us() : 0;
-		xd_ops_commit(w);
+		int64_t t0 = m->stats ? util_now_us() : 0, t1 = t0;
+		int fault = 0;
+		for (int attempt = 0; attempt < 5; attempt++) {
+			fault = run_batch(m, batch, &t1);
+			if (fault == 0)
+				break;
+			recover(m, batch);
+			if (fault != XD_FAULT_RETRY)
+				break;
+		}
+		if (fault)
+			answer_fault(batch, fault);
 		publish(m);
 		if (m->stats && n) {
 			int64_t t2 = util_now_us();
@@ -348,7 +516,7 @@ static void *ckpt_main(void *arg)
 		pthread_mutex_unlock(&m->q_mu);
 		if (stop)
 			break;
-		sqlite3_wal_checkpoint_v2(m->ckpt_db->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		xd_store_sqlite_checkpoint(m->ckpt_db);
 	}
 	return NULL;
 }
@@ -423,6 +591,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	pthread_mutex_init(&m->info_mu, NULL);
 	pthread_mutex_init(&m->q_mu, NULL);
 	pthread_mutex_init(&m->snap_mu, NULL);
+	pthread_mutex_init(&m->in_mu, NULL);
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -430,6 +599,8 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	pthread_cond_init(&m->ckpt_cv, &ca);
 	pthread_condattr_destroy(&ca);
 	m->books = xcalloc(m->t->n_gpus, sizeof *m->books);
+	m->in_books = xcalloc(m->t->n_gpus, sizeof *m->in_books);
+	m->in_changed = xcalloc(m->t->n_gpus, sizeof *m->in_changed);
 	for (size_t g = 0; g < m->t->n_gpus; g++)
 		m->books[g].last = -1;
 
@@ -443,11 +614,21 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	int64_t stored = xd_meta_get(w->st, "clock_ms", 0);
 	int64_t wall = wall_ms();
 	m->base_exch = wall > stored ? wall : stored;
+	if (w->st->shared) {   /* the nodes share the wall clock and the admin's advances */
+		m->base_exch = wall;
+		m->offset = xd_meta_get(w->st, "clock_offset_ms", 0);
+	}
 	m->base_mono_us = util_now_us();
 	w->eng = engine_new(m->t->n_gpus);
 	w->stream = xd_stream_new(m->t, c->stream_backlog ? c->stream_backlog : XD_STREAM_BACKLOG);
 	w->book_changed = xcalloc(m->t->n_gpus, sizeof *w->book_changed);
 	w->last_price = xcalloc(m->t->n_gpus, sizeof *w->last_price);
+	w->book_ver = xcalloc(m->t->n_gpus, sizeof *w->book_ver);
+	w->tid_lo = xcalloc(m->t->n_gpus, sizeof *w->tid_lo);
+	w->tid_hi = xcalloc(m->t->n_gpus, sizeof *w->tid_hi);
+	w->shared = w->st->shared;
+	if (w->shared)   /* nodes starting together: one at a time */
+		xd_exec(w->st, "SELECT pg_advisory_lock(1735554424)");
 	w->state = c->state;
 	w->opens_at_ms = c->opens_at_ms;
 	m->state = c->state;
@@ -464,7 +645,17 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 			return -1;
 		}
 	}
-	xd_ops_commit(w);
+	if (xd_ops_commit(w) != XD_COMMITTED) {
+		xd_market_close(&m);
+		return set_cause(cause, "%s: the start-up transaction did not commit", c->db_path);
+	}
+	if (w->shared) {
+		xd_ops_begin(w);
+		share_state(w);
+		if (xd_ops_commit(w) != XD_COMMITTED)
+			return set_cause(cause, "%s: the start-up transaction did not commit", c->db_path);
+		xd_exec(w->st, "SELECT pg_advisory_unlock(1735554424)");
+	}
 	publish(m);
 	m->seq = 1;
 	xd_stream_set_seq(w->stream, 1);
@@ -476,9 +667,14 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		xd_market_close(&m);
 		return set_cause(cause, "cannot start the writer thread: %s", strerror(e));
 	}
+	if (w->shared && xd_peers_start(m, c->db_path, &m->peers, cause) != 0) {
+		xd_market_close(&m);
+		return -1;
+	}
 	/* the checkpointer: best effort; without it the WAL is checkpointed at close */
 	char *ignored = NULL;
-	if (xd_store_open_checkpointer(c->db_path, &m->ckpt_db, &ignored) == 0) {
+	if (w->st->ops == &xd_store_sqlite &&
+	    xd_store_open_checkpointer(c->db_path, &m->ckpt_db, &ignored) == 0) {
 		m->ckpt_running = pthread_create(&m->ckpt_thread, NULL, ckpt_main, m) == 0;
 	}
 	free(ignored);
@@ -506,6 +702,7 @@ void xd_market_close(struct xd_market **mp)
 			        (double)m->st_commit_us / 1000.0 / (double)m->st_batches,
 			        (double)m->st_max_commit_us / 1000.0);
 	}
+	xd_peers_stop(&m->peers);
 	if (m->ckpt_running) {
 		pthread_mutex_lock(&m->q_mu);
 		m->stopping = true;
@@ -528,7 +725,14 @@ void xd_market_close(struct xd_market **mp)
 	free(w->dirty);
 	free(w->book_changed);
 	free(w->last_price);
+	free(w->book_ver);
+	free(w->tid_lo);
+	free(w->tid_hi);
 	free(m->books);
+	free(m->in_books);
+	free(m->in_changed);
+	free(m->in_trades);
+	pthread_mutex_destroy(&m->in_mu);
 	pthread_mutex_destroy(&m->clock_mu);
 	pthread_mutex_destroy(&m->info_mu);
 	pthread_mutex_destroy(&m->q_mu);

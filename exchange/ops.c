@@ -18,6 +18,7 @@
 #include "exchange/xd.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,17 +47,44 @@ struct rental {
 void xd_ops_begin(struct xd_writer *w)
 {
 	if (!w->in_tx) {
-		xd_exec(w->st, "BEGIN IMMEDIATE");
+		w->st->ops->begin(w->st);
 		w->in_tx = true;
+		w->tx++;
 	}
+}
+
+static struct xd_acct *acct_slot(struct xd_writer *w, int64_t id);
+static int acct_fill(struct xd_writer *w, int64_t id, struct xd_q *st);
+
+/* Shared store: an account's row, locked for this transaction, read once per
+ * transaction (another node may have changed it since). */
+static void acct_load(struct xd_writer *w, int64_t id)
+{
+	xd_ops_begin(w);
+	struct xd_q *st = xd_stmt(w->st, "SELECT id, kind, currency, country, role, available, held "
+	                                 "FROM accounts WHERE id = ?1 FOR UPDATE");
+	xd_bind_int64(st, 1, id);
+	if (xd_step(st) != XD_ROW || acct_fill(w, id, st) != 0) {
+		if ((size_t)id < w->n_accts)
+			w->accts[id].exists = false;
+	} else {
+		w->accts[id].tx = w->tx;
+	}
+	xd_reset(st);
 }
 
 static struct xd_acct *acct(struct xd_writer *w, int64_t id)
 {
-	if (id <= 0 || (size_t)id >= w->n_accts || !w->accts[id].exists)
+	if (id <= 0)
+		return NULL;
+	if (w->shared && ((size_t)id >= w->n_accts || !w->in_tx || w->accts[id].tx != w->tx))
+		acct_load(w, id);
+	if ((size_t)id >= w->n_accts || !w->accts[id].exists)
 		return NULL;
 	return &w->accts[id];
 }
+
+
 
 static struct xd_acct *acct_slot(struct xd_writer *w, int64_t id)
 {
@@ -84,24 +112,27 @@ static void mark_dirty(struct xd_writer *w, int64_t id)
 	w->dirty[w->n_dirty++] = id;
 }
 
-void xd_ops_commit(struct xd_writer *w)
+enum xd_commit xd_ops_commit(struct xd_writer *w)
 {
 	xd_keys_flush(w);
 	if (!w->in_tx)
-		return;
+		return XD_COMMITTED;
 	for (size_t i = 0; i < w->n_dirty; i++) {
 		struct xd_acct *a = &w->accts[w->dirty[i]];
-		sqlite3_stmt *st = xd_stmt(w->st, "UPDATE accounts SET available = ?2, held = ?3 WHERE id = ?1");
-		sqlite3_bind_int64(st, 1, w->dirty[i]);
-		sqlite3_bind_int64(st, 2, a->avail);
-		sqlite3_bind_int64(st, 3, a->held);
+		struct xd_q *st = xd_stmt(w->st, "UPDATE accounts SET available = ?2, held = ?3 WHERE id = ?1");
+		xd_bind_int64(st, 1, w->dirty[i]);
+		xd_bind_int64(st, 2, a->avail);
+		xd_bind_int64(st, 3, a->held);
 		xd_step_done(w->st, st);
 		a->dirty = false;
 	}
 	w->n_dirty = 0;
-	xd_meta_set(w->st, "clock_ms", w->now);
-	xd_exec(w->st, "COMMIT");
+	if (w->shared)
+		xd_ops_notify(w);
+	if (!w->shared || w->lease)
+		xd_meta_set(w->st, "clock_ms", w->now);
 	w->in_tx = false;
+	return w->st->ops->commit(w->st);
 }
 
 /* Move amount from (from, bucket) to (to, bucket) as one ledger entry of two
@@ -124,22 +155,27 @@ static void post(struct xd_writer *w, const char *kind, int64_t from, bool from_
 	mark_dirty(w, from);
 	mark_dirty(w, to);
 	int64_t entry = w->next_entry++;
+	if (w->shared) {
+		struct xd_q *q = xd_stmt(w->st, "SELECT nextval('ledger_entry')");
+		entry = xd_step(q) == XD_ROW ? xd_col_int64(q, 0) : 0;
+		xd_reset(q);
+	}
+	w->last_entry = entry;
 	for (int side = 0; side < 2; side++) {
-		sqlite3_stmt *st = xd_stmt(w->st,
+		struct xd_q *st = xd_stmt(w->st,
 			"INSERT INTO ledger(entry, account, bucket, currency, amount, kind, order_id, "
 			"rental_id, at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-		sqlite3_bind_int64(st, 1, entry);
-		sqlite3_bind_int64(st, 2, side ? to : from);
-		sqlite3_bind_text(st, 3, (side ? to_held : from_held) ? "held" : "available", -1,
-		                  SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, xd_cur_names[a->cur], -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 5, side ? amount : -amount);
-		sqlite3_bind_text(st, 6, kind, -1, SQLITE_STATIC);
+		xd_bind_int64(st, 1, entry);
+		xd_bind_int64(st, 2, side ? to : from);
+		xd_bind_text(st, 3, (side ? to_held : from_held) ? "held" : "available");
+		xd_bind_text(st, 4, xd_cur_names[a->cur]);
+		xd_bind_int64(st, 5, side ? amount : -amount);
+		xd_bind_text(st, 6, kind);
 		if (order_id > 0)
-			sqlite3_bind_int64(st, 7, order_id);
+			xd_bind_int64(st, 7, order_id);
 		if (rental_id > 0)
-			sqlite3_bind_int64(st, 8, rental_id);
-		sqlite3_bind_int64(st, 9, w->now);
+			xd_bind_int64(st, 8, rental_id);
+		xd_bind_int64(st, 9, w->now);
 		xd_step_done(w->st, st);
 	}
 }
@@ -150,20 +186,19 @@ int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
                        const char *country, int cur, int role, const unsigned char *key_hash)
 {
 	xd_ops_begin(w);
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"INSERT INTO accounts(kind, email, country, currency, role, created_ms) "
-		"VALUES(?1, ?3, ?4, ?5, ?6, ?7)");
-	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		"VALUES(?1, ?2, ?3, ?4, ?5, ?6) RETURNING id");
+	xd_bind_text(st, 1, kind);
 	if (email)
-		sqlite3_bind_text(st, 3, email, -1, SQLITE_STATIC);
+		xd_bind_text(st, 2, email);
 	if (country)
-		sqlite3_bind_text(st, 4, country, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, xd_cur_names[cur], -1, SQLITE_STATIC);
+		xd_bind_text(st, 3, country);
+	xd_bind_text(st, 4, xd_cur_names[cur]);
 	if (role >= 0)
-		sqlite3_bind_text(st, 6, xd_role_names[role], -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 7, w->now);
-	xd_step_done(w->st, st);
-	int64_t id = sqlite3_last_insert_rowid(w->st->db);
+		xd_bind_text(st, 5, xd_role_names[role]);
+	xd_bind_int64(st, 6, w->now);
+	int64_t id = xd_step_id(st);
 	if (key_hash)
 		xd_keys_insert(w, id, key_hash, "default", XD_SCOPE_TRADE);
 	struct xd_acct *a = acct_slot(w, id);
@@ -172,6 +207,7 @@ int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
 	a->cur = cur;
 	a->role = role;
 	a->system = role < 0;
+	a->tx = w->tx;
 	int32_t bp = country ? xd_tables_vat(w->t, country) : 0;
 	a->vat_bp = bp < 0 ? 0 : bp;
 	return id;
@@ -188,45 +224,45 @@ void xd_ops_deposit(struct xd_writer *w, int64_t account, int64_t amount)
 
 static bool load_order(struct xd_writer *w, int64_t id, struct ord *o)
 {
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"SELECT account, gpu, side, type, tif, gpus, hours, filled, remaining, price, unit, "
 		"filled_value, hold FROM orders WHERE id = ?1");
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_reset(st);
+	xd_bind_int64(st, 1, id);
+	if (xd_step(st) != XD_ROW) {
+		xd_reset(st);
 		return false;
 	}
 	o->id = id;
-	o->account = sqlite3_column_int64(st, 0);
-	o->gpu = xd_tables_gpu(w->t, (const char *)sqlite3_column_text(st, 1));
-	o->side = (enum eng_side)xd_lookup(xd_side_names, (const char *)sqlite3_column_text(st, 2));
-	o->type = (enum xd_otype)xd_lookup(xd_type_names, (const char *)sqlite3_column_text(st, 3));
-	o->tif = (enum eng_tif)xd_lookup(xd_tif_names, (const char *)sqlite3_column_text(st, 4));
-	o->gpus = sqlite3_column_int(st, 5);
-	o->hours = sqlite3_column_int(st, 6);
-	o->filled = sqlite3_column_int(st, 7);
-	o->remaining = sqlite3_column_int(st, 8);
-	o->price = sqlite3_column_int64(st, 9);
-	o->unit = sqlite3_column_int64(st, 10);
-	o->filled_value = sqlite3_column_int64(st, 11);
-	o->hold = sqlite3_column_int64(st, 12);
+	o->account = xd_col_int64(st, 0);
+	o->gpu = xd_tables_gpu(w->t, xd_col_text(st, 1));
+	o->side = (enum eng_side)xd_lookup(xd_side_names, xd_col_text(st, 2));
+	o->type = (enum xd_otype)xd_lookup(xd_type_names, xd_col_text(st, 3));
+	o->tif = (enum eng_tif)xd_lookup(xd_tif_names, xd_col_text(st, 4));
+	o->gpus = xd_col_int(st, 5);
+	o->hours = xd_col_int(st, 6);
+	o->filled = xd_col_int(st, 7);
+	o->remaining = xd_col_int(st, 8);
+	o->price = xd_col_int64(st, 9);
+	o->unit = xd_col_int64(st, 10);
+	o->filled_value = xd_col_int64(st, 11);
+	o->hold = xd_col_int64(st, 12);
 	o->status = NULL;
-	sqlite3_reset(st);
+	xd_reset(st);
 	return true;
 }
 
 static void save_order(struct xd_writer *w, const struct ord *o)
 {
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"UPDATE orders SET status = ?2, filled = ?3, remaining = ?4, filled_value = ?5, "
 		"hold = ?6, updated_ms = ?7 WHERE id = ?1");
-	sqlite3_bind_int64(st, 1, o->id);
-	sqlite3_bind_text(st, 2, o->status, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, o->filled);
-	sqlite3_bind_int(st, 4, o->remaining);
-	sqlite3_bind_int64(st, 5, o->filled_value);
-	sqlite3_bind_int64(st, 6, o->hold);
-	sqlite3_bind_int64(st, 7, w->now);
+	xd_bind_int64(st, 1, o->id);
+	xd_bind_text(st, 2, o->status);
+	xd_bind_int(st, 3, o->filled);
+	xd_bind_int(st, 4, o->remaining);
+	xd_bind_int64(st, 5, o->filled_value);
+	xd_bind_int64(st, 6, o->hold);
+	xd_bind_int64(st, 7, w->now);
 	xd_step_done(w->st, st);
 }
 
@@ -263,20 +299,22 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 	int64_t p = f->price_cents;
 	int32_t g = f->gpus, h = f->hours;
 
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"INSERT INTO trades(gpu, price, gpus, hours, buy_order, sell_order, maker_order, "
-		"taker_side, at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-	sqlite3_bind_text(st, 1, w->t->gpu_ids[gpu], -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, p);
-	sqlite3_bind_int(st, 3, g);
-	sqlite3_bind_int(st, 4, h);
-	sqlite3_bind_int64(st, 5, buy->id);
-	sqlite3_bind_int64(st, 6, sell->id);
-	sqlite3_bind_int64(st, 7, maker.id);
-	sqlite3_bind_text(st, 8, xd_side_names[taker->side], -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 9, w->now);
-	xd_step_done(w->st, st);
-	int64_t tid = sqlite3_last_insert_rowid(w->st->db);
+		"taker_side, at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id");
+	xd_bind_text(st, 1, w->t->gpu_ids[gpu]);
+	xd_bind_int64(st, 2, p);
+	xd_bind_int(st, 3, g);
+	xd_bind_int(st, 4, h);
+	xd_bind_int64(st, 5, buy->id);
+	xd_bind_int64(st, 6, sell->id);
+	xd_bind_int64(st, 7, maker.id);
+	xd_bind_text(st, 8, xd_side_names[taker->side]);
+	xd_bind_int64(st, 9, w->now);
+	int64_t tid = xd_step_id(st);
+	if (!w->tid_lo[gpu])
+		w->tid_lo[gpu] = tid;
+	w->tid_hi[gpu] = tid;
 	xd_stream_trade(w->stream, gpu, tid, p, g, h, (int)taker->side, w->now);
 
 	struct xd_acct *ba = acct(w, buy->account), *sa = acct(w, sell->account);
@@ -306,24 +344,24 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 		"net_unit, vat_unit, payout_unit, hours_billed, status, started_ms, next_ms, billed, "
 		"paid_out) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'active', ?14, "
 		"?15, ?16, ?17)");
-	sqlite3_bind_int64(st, 1, tid);
-	sqlite3_bind_text(st, 2, w->t->gpu_ids[gpu], -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, r.buyer);
-	sqlite3_bind_int64(st, 4, r.seller);
-	sqlite3_bind_int64(st, 5, r.buy_order);
-	sqlite3_bind_int64(st, 6, r.sell_order);
-	sqlite3_bind_int(st, 7, g);
-	sqlite3_bind_int(st, 8, h);
-	sqlite3_bind_int64(st, 9, p);
-	sqlite3_bind_int64(st, 10, r.net_unit);
-	sqlite3_bind_int64(st, 11, r.vat_unit);
-	sqlite3_bind_int64(st, 12, r.payout_unit);
-	sqlite3_bind_int(st, 13, r.billed_h);
-	sqlite3_bind_int64(st, 14, r.started);
+	xd_bind_int64(st, 1, tid);
+	xd_bind_text(st, 2, w->t->gpu_ids[gpu]);
+	xd_bind_int64(st, 3, r.buyer);
+	xd_bind_int64(st, 4, r.seller);
+	xd_bind_int64(st, 5, r.buy_order);
+	xd_bind_int64(st, 6, r.sell_order);
+	xd_bind_int(st, 7, g);
+	xd_bind_int(st, 8, h);
+	xd_bind_int64(st, 9, p);
+	xd_bind_int64(st, 10, r.net_unit);
+	xd_bind_int64(st, 11, r.vat_unit);
+	xd_bind_int64(st, 12, r.payout_unit);
+	xd_bind_int(st, 13, r.billed_h);
+	xd_bind_int64(st, 14, r.started);
 	/* the next event: the start of hour 2, or the end of a one-hour rental */
-	sqlite3_bind_int64(st, 15, r.started + XD_HOUR_MS);
-	sqlite3_bind_int64(st, 16, r.billed);
-	sqlite3_bind_int64(st, 17, r.paid_out);
+	xd_bind_int64(st, 15, r.started + XD_HOUR_MS);
+	xd_bind_int64(st, 16, r.billed);
+	xd_bind_int64(st, 17, r.paid_out);
 	xd_step_done(w->st, st);
 
 	maker.filled += g;
@@ -341,6 +379,7 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 {
 	xd_ops_begin(w);
 	struct xd_acct *a = acct(w, account);
+	xd_book_lock(w, in->gpu);
 	struct ord o = {
 		.account = account, .gpu = in->gpu, .side = in->side, .type = in->type, .tif = in->tif,
 		.gpus = in->gpus, .hours = in->hours, .remaining = in->gpus, .price = in->price,
@@ -351,25 +390,27 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 		if (o.hold > a->avail)
 			return 0;
 	}
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"INSERT INTO orders(account, client_order_id, gpu, side, type, tif, gpus, hours, price, "
 		"unit, status, remaining, hold, created_ms, updated_ms) "
-		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'open', ?7, ?11, ?12, ?12)");
-	sqlite3_bind_int64(st, 1, account);
+		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'open', ?7, ?11, ?12, ?12) "
+		"ON CONFLICT(account, client_order_id) DO NOTHING RETURNING id");
+	xd_bind_int64(st, 1, account);
 	if (in->coid[0])
-		sqlite3_bind_text(st, 2, in->coid, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, w->t->gpu_ids[o.gpu], -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, xd_side_names[o.side], -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, xd_type_names[o.type], -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, xd_tif_names[o.tif], -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 7, o.gpus);
-	sqlite3_bind_int(st, 8, o.hours);
-	sqlite3_bind_int64(st, 9, o.price);
-	sqlite3_bind_int64(st, 10, o.unit);
-	sqlite3_bind_int64(st, 11, o.hold);
-	sqlite3_bind_int64(st, 12, w->now);
-	xd_step_done(w->st, st);
-	o.id = sqlite3_last_insert_rowid(w->st->db);
+		xd_bind_text(st, 2, in->coid);
+	xd_bind_text(st, 3, w->t->gpu_ids[o.gpu]);
+	xd_bind_text(st, 4, xd_side_names[o.side]);
+	xd_bind_text(st, 5, xd_type_names[o.type]);
+	xd_bind_text(st, 6, xd_tif_names[o.tif]);
+	xd_bind_int(st, 7, o.gpus);
+	xd_bind_int(st, 8, o.hours);
+	xd_bind_int64(st, 9, o.price);
+	xd_bind_int64(st, 10, o.unit);
+	xd_bind_int64(st, 11, o.hold);
+	xd_bind_int64(st, 12, w->now);
+	o.id = xd_step_id(st);
+	if (o.id == 0)
+		return -1;   /* another node has just stored this client_order_id */
 	post(w, "hold", account, false, account, true, o.hold, o.id, 0);
 
 	struct eng_order e = {
@@ -404,6 +445,11 @@ int xd_ops_cancel(struct xd_writer *w, int64_t id)
 	if (!load_order(w, id, &o) || o.remaining <= 0)
 		return -1;
 	xd_ops_begin(w);
+	if (w->shared) {
+		xd_book_lock(w, o.gpu);
+		if (!load_order(w, id, &o) || o.remaining <= 0)
+			return -1;
+	}
 	if (engine_cancel(w->eng, (size_t)o.gpu, id, NULL) != 0)
 		fatal("gpuxd: order %" PRId64 " rests in the database but not in the book", id);
 	post(w, "release", o.account, true, o.account, false, o.hold, o.id, 0);
@@ -419,31 +465,32 @@ int xd_ops_cancel(struct xd_writer *w, int64_t id)
 
 static bool load_rental(struct xd_writer *w, int64_t id, struct rental *r, const char **status)
 {
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"SELECT buyer, seller, buy_order, sell_order, gpus, hours, hours_billed, net_unit, "
-		"vat_unit, payout_unit, started_ms, billed, paid_out, status FROM rentals WHERE id = ?1");
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_reset(st);
+		"vat_unit, payout_unit, started_ms, billed, paid_out, status FROM rentals WHERE id = ?1 "
+		"FOR UPDATE");
+	xd_bind_int64(st, 1, id);
+	if (xd_step(st) != XD_ROW) {
+		xd_reset(st);
 		return false;
 	}
 	r->id = id;
-	r->buyer = sqlite3_column_int64(st, 0);
-	r->seller = sqlite3_column_int64(st, 1);
-	r->buy_order = sqlite3_column_int64(st, 2);
-	r->sell_order = sqlite3_column_int64(st, 3);
-	r->gpus = sqlite3_column_int(st, 4);
-	r->hours = sqlite3_column_int(st, 5);
-	r->billed_h = sqlite3_column_int(st, 6);
-	r->net_unit = sqlite3_column_int64(st, 7);
-	r->vat_unit = sqlite3_column_int64(st, 8);
-	r->payout_unit = sqlite3_column_int64(st, 9);
-	r->started = sqlite3_column_int64(st, 10);
-	r->billed = sqlite3_column_int64(st, 11);
-	r->paid_out = sqlite3_column_int64(st, 12);
-	const char *s = (const char *)sqlite3_column_text(st, 13);
+	r->buyer = xd_col_int64(st, 0);
+	r->seller = xd_col_int64(st, 1);
+	r->buy_order = xd_col_int64(st, 2);
+	r->sell_order = xd_col_int64(st, 3);
+	r->gpus = xd_col_int(st, 4);
+	r->hours = xd_col_int(st, 5);
+	r->billed_h = xd_col_int(st, 6);
+	r->net_unit = xd_col_int64(st, 7);
+	r->vat_unit = xd_col_int64(st, 8);
+	r->payout_unit = xd_col_int64(st, 9);
+	r->started = xd_col_int64(st, 10);
+	r->billed = xd_col_int64(st, 11);
+	r->paid_out = xd_col_int64(st, 12);
+	const char *s = xd_col_text(st, 13);
 	*status = strcmp(s, "active") == 0 ? "active" : strcmp(s, "stopped") == 0 ? "stopped" : "completed";
-	sqlite3_reset(st);
+	xd_reset(st);
 	return true;
 }
 
@@ -451,19 +498,19 @@ static void save_rental(struct xd_writer *w, const struct rental *r, const char 
                         int64_t refunded)
 {
 	bool active = strcmp(status, "active") == 0;
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"UPDATE rentals SET hours_billed = ?2, billed = ?3, paid_out = ?4, status = ?5, "
 		"next_ms = ?6, stopped_ms = ?7, refunded = refunded + ?8 WHERE id = ?1");
-	sqlite3_bind_int64(st, 1, r->id);
-	sqlite3_bind_int(st, 2, r->billed_h);
-	sqlite3_bind_int64(st, 3, r->billed);
-	sqlite3_bind_int64(st, 4, r->paid_out);
-	sqlite3_bind_text(st, 5, status, -1, SQLITE_STATIC);
+	xd_bind_int64(st, 1, r->id);
+	xd_bind_int(st, 2, r->billed_h);
+	xd_bind_int64(st, 3, r->billed);
+	xd_bind_int64(st, 4, r->paid_out);
+	xd_bind_text(st, 5, status);
 	if (active)
-		sqlite3_bind_int64(st, 6, r->started + (int64_t)r->billed_h * XD_HOUR_MS);
+		xd_bind_int64(st, 6, r->started + (int64_t)r->billed_h * XD_HOUR_MS);
 	if (strcmp(status, "stopped") == 0)
-		sqlite3_bind_int64(st, 7, w->now);
-	sqlite3_bind_int64(st, 8, refunded);
+		xd_bind_int64(st, 7, w->now);
+	xd_bind_int64(st, 8, refunded);
 	xd_step_done(w->st, st);
 }
 
@@ -471,23 +518,23 @@ int64_t xd_ops_bill(struct xd_writer *w)
 {
 	int64_t total = 0;
 	for (;;) {
-		sqlite3_stmt *st = xd_stmt(w->st,
+		struct xd_q *st = xd_stmt(w->st,
 			"SELECT id FROM rentals WHERE status = 'active' AND next_ms <= ?1 "
 			"ORDER BY next_ms, id LIMIT 256");
-		sqlite3_bind_int64(st, 1, w->now);
+		xd_bind_int64(st, 1, w->now);
 		int64_t ids[256];
 		size_t n = 0;
-		while (n < 256 && sqlite3_step(st) == SQLITE_ROW)
-			ids[n++] = sqlite3_column_int64(st, 0);
-		sqlite3_reset(st);
+		while (n < 256 && xd_step(st) == XD_ROW)
+			ids[n++] = xd_col_int64(st, 0);
+		xd_reset(st);
 		if (n == 0)
 			break;
 		xd_ops_begin(w);
 		for (size_t i = 0; i < n; i++) {
 			struct rental r;
 			const char *status;
-			if (!load_rental(w, ids[i], &r, &status))
-				continue;
+			if (!load_rental(w, ids[i], &r, &status) || strcmp(status, "active") != 0)
+				continue;   /* another node stopped or billed it meanwhile */
 			int64_t elapsed = w->now - r.started;
 			int64_t due = elapsed / XD_HOUR_MS + 1;   /* hours begun */
 			if (due > r.hours)
@@ -567,20 +614,20 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 		return;
 	}
 	/* idempotency first: a replay gets the original whatever happened since */
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"SELECT id, gpu, side, type, tif, gpus, hours, price FROM orders "
 		"WHERE account = ?1 AND client_order_id = ?2");
-	sqlite3_bind_int64(st, 1, j->account);
-	sqlite3_bind_text(st, 2, in->coid, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		bool same = strcmp((const char *)sqlite3_column_text(st, 1), w->t->gpu_ids[in->gpu]) == 0 &&
-		            strcmp((const char *)sqlite3_column_text(st, 2), xd_side_names[in->side]) == 0 &&
-		            strcmp((const char *)sqlite3_column_text(st, 3), xd_type_names[in->type]) == 0 &&
-		            strcmp((const char *)sqlite3_column_text(st, 4), xd_tif_names[in->tif]) == 0 &&
-		            sqlite3_column_int(st, 5) == in->gpus && sqlite3_column_int(st, 6) == in->hours &&
-		            sqlite3_column_int64(st, 7) == in->price;
-		sqlite3_reset(st);
+	xd_bind_int64(st, 1, j->account);
+	xd_bind_text(st, 2, in->coid);
+	if (xd_step(st) == XD_ROW) {
+		int64_t id = xd_col_int64(st, 0);
+		bool same = strcmp(xd_col_text(st, 1), w->t->gpu_ids[in->gpu]) == 0 &&
+		            strcmp(xd_col_text(st, 2), xd_side_names[in->side]) == 0 &&
+		            strcmp(xd_col_text(st, 3), xd_type_names[in->type]) == 0 &&
+		            strcmp(xd_col_text(st, 4), xd_tif_names[in->tif]) == 0 &&
+		            xd_col_int(st, 5) == in->gpus && xd_col_int(st, 6) == in->hours &&
+		            xd_col_int64(st, 7) == in->price;
+		xd_reset(st);
 		if (same) {
 			xd_reply_json(&j->reply, 200, xd_read_order(w->st, j->account, id, true));
 		} else {
@@ -591,7 +638,7 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 		}
 		return;
 	}
-	sqlite3_reset(st);
+	xd_reset(st);
 	char *msg = NULL;
 	const char *code = refusal(w, a, in->side, &msg);
 	if (code) {
@@ -599,6 +646,12 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 		return;
 	}
 	int64_t id = xd_ops_place(w, j->account, in);
+	if (id < 0 && !j->replayed) {
+		/* stored meanwhile through another node: answer as a replay */
+		j->replayed = true;
+		job_order(w, j);
+		return;
+	}
 	if (id == 0) {
 		funds_reply(&j->reply, a,
 		            (int64_t)in->gpus * in->hours *
@@ -621,6 +674,7 @@ static void job_preview(struct xd_writer *w, struct xd_job *j)
 		.id = INT64_MAX, .account = j->account, .side = in->side, .tif = in->tif,
 		.price_cents = in->price, .gpus = in->gpus, .hours = in->hours,
 	};
+	xd_book_peek(w, in->gpu);
 	eng_fills_reset(&w->fills);
 	int32_t filled = engine_submit(w->eng, (size_t)in->gpu, &e, true, &w->fills);
 	int32_t left = in->gpus - filled;
@@ -700,6 +754,10 @@ static void job_cancel(struct xd_writer *w, struct xd_job *j)
 		xd_reply_error(&j->reply, 404, "NOT_FOUND", "no order %" PRId64, j->target);
 		return;
 	}
+	if (w->shared) {
+		xd_book_lock(w, o.gpu);   /* then read it again: another node may have filled it */
+		load_order(w, j->target, &o);
+	}
 	if (o.remaining <= 0) {
 		cJSON *row = xd_read_order(w->st, j->account, j->target, false);
 		const cJSON *s = cJSON_GetObjectItemCaseSensitive(row, "status");
@@ -723,7 +781,7 @@ static void job_deposit(struct xd_writer *w, struct xd_job *j)
 	}
 	xd_ops_deposit(w, id, j->amount);
 	cJSON *o = cJSON_CreateObject();
-	xd_jint(o, "id", w->next_entry - 1);
+	xd_jint(o, "id", w->last_entry);
 	xd_jint(o, "account_id", id);
 	xd_jint(o, "amount_minor", j->amount);
 	cJSON_AddStringToObject(o, "currency", xd_cur_names[a->cur]);
@@ -738,11 +796,11 @@ static void job_deposit(struct xd_writer *w, struct xd_job *j)
 /* A customer account with this e-mail address (any case) exists already? */
 static bool email_taken(struct xd_writer *w, const char *email)
 {
-	sqlite3_stmt *st = xd_stmt(w->st, "SELECT 1 FROM accounts WHERE kind = 'customer' AND "
+	struct xd_q *st = xd_stmt(w->st, "SELECT 1 FROM accounts WHERE kind = 'customer' AND "
 	                                  "lower(email) = lower(?1) LIMIT 1");
-	sqlite3_bind_text(st, 1, email, -1, SQLITE_STATIC);
-	bool taken = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_reset(st);
+	xd_bind_text(st, 1, email);
+	bool taken = xd_step(st) == XD_ROW;
+	xd_reset(st);
 	return taken;
 }
 
@@ -815,37 +873,49 @@ void xd_ops_run(struct xd_writer *w, struct xd_job *j)
 
 /* ---- start-up ------------------------------------------------------------------ */
 
+/* An account from a row (id, kind, currency, country, role, available, held);
+ * -1 if its currency is unknown. */
+static int acct_fill(struct xd_writer *w, int64_t id, struct xd_q *st)
+{
+	const char *kind = xd_col_text(st, 1);
+	int cur = xd_lookup(xd_cur_names, xd_col_text(st, 2));
+	if (cur < 0)
+		return -1;
+	struct xd_acct *a = acct_slot(w, id);
+	bool dirty = a->dirty;
+	memset(a, 0, sizeof *a);
+	a->dirty = dirty;
+	a->exists = true;
+	a->cur = cur;
+	a->avail = xd_col_int64(st, 5);
+	a->held = xd_col_int64(st, 6);
+	const char *role = xd_col_text(st, 4);
+	a->role = role ? xd_lookup(xd_role_names, role) : -1;
+	a->system = a->role < 0;
+	const char *cc = xd_col_text(st, 3);
+	int32_t bp = cc ? xd_tables_vat(w->t, cc) : 0;
+	a->vat_bp = bp < 0 ? 0 : bp;
+	if (a->system) {
+		if (strcmp(kind, "external") == 0) w->sys_external[cur] = id;
+		else if (strcmp(kind, "clearing") == 0) w->sys_clearing[cur] = id;
+		else if (strcmp(kind, "vat") == 0) w->sys_vat[cur] = id;
+	}
+	return 0;
+}
+
+
 int xd_ops_restore(struct xd_writer *w, char **cause)
 {
-	sqlite3_stmt *st = xd_stmt(w->st,
+	struct xd_q *st = xd_stmt(w->st,
 		"SELECT id, kind, currency, country, role, available, held FROM accounts ORDER BY id");
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		const char *kind = (const char *)sqlite3_column_text(st, 1);
-		int cur = xd_lookup(xd_cur_names, (const char *)sqlite3_column_text(st, 2));
-		if (cur < 0) {
-			sqlite3_reset(st);
+	while (xd_step(st) == XD_ROW) {
+		int64_t id = xd_col_int64(st, 0);
+		if (acct_fill(w, id, st) != 0) {
+			xd_reset(st);
 			return set_cause(cause, "account %" PRId64 " has an unknown currency", id);
 		}
-		struct xd_acct *a = acct_slot(w, id);
-		memset(a, 0, sizeof *a);
-		a->exists = true;
-		a->cur = cur;
-		a->avail = sqlite3_column_int64(st, 5);
-		a->held = sqlite3_column_int64(st, 6);
-		const char *role = (const char *)sqlite3_column_text(st, 4);
-		a->role = role ? xd_lookup(xd_role_names, role) : -1;
-		a->system = a->role < 0;
-		const char *cc = (const char *)sqlite3_column_text(st, 3);
-		int32_t bp = cc ? xd_tables_vat(w->t, cc) : 0;
-		a->vat_bp = bp < 0 ? 0 : bp;
-		if (a->system) {
-			if (strcmp(kind, "external") == 0) w->sys_external[cur] = id;
-			else if (strcmp(kind, "clearing") == 0) w->sys_clearing[cur] = id;
-			else if (strcmp(kind, "vat") == 0) w->sys_vat[cur] = id;
-		}
 	}
-	sqlite3_reset(st);
+	xd_reset(st);
 	for (int c = 0; c < XD_NCUR; c++) {
 		if (!w->sys_external[c])
 			w->sys_external[c] = xd_ops_account(w, "external", NULL, NULL, c, -1, NULL);
@@ -856,45 +926,49 @@ int xd_ops_restore(struct xd_writer *w, char **cause)
 	}
 	w->next_entry = 1;
 	st = xd_stmt(w->st, "SELECT max(entry) FROM ledger");
-	if (sqlite3_step(st) == SQLITE_ROW)
-		w->next_entry = sqlite3_column_int64(st, 0) + 1;
-	sqlite3_reset(st);
+	if (xd_step(st) == XD_ROW)
+		w->next_entry = xd_col_int64(st, 0) + 1;
+	xd_reset(st);
 
 	/* the books, in acceptance order so time priority is kept */
 	st = xd_stmt(w->st, "SELECT id, account, gpu, side, tif, price, remaining, hours FROM orders "
 	                    "WHERE remaining > 0 ORDER BY id");
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int gpu = xd_tables_gpu(w->t, (const char *)sqlite3_column_text(st, 2));
+	while (xd_step(st) == XD_ROW) {
+		int gpu = xd_tables_gpu(w->t, xd_col_text(st, 2));
 		if (gpu < 0) {
-			char *g = xstrdup((const char *)sqlite3_column_text(st, 2));
-			sqlite3_reset(st);
+			char *g = xstrdup(xd_col_text(st, 2));
+			xd_reset(st);
 			int rc = set_cause(cause, "resting orders for GPU \"%s\", which the catalogue does "
 			                   "not have", g);
 			free(g);
 			return rc;
 		}
 		struct eng_order o = {
-			.id = sqlite3_column_int64(st, 0),
-			.account = sqlite3_column_int64(st, 1),
-			.side = (enum eng_side)xd_lookup(xd_side_names, (const char *)sqlite3_column_text(st, 3)),
+			.id = xd_col_int64(st, 0),
+			.account = xd_col_int64(st, 1),
+			.side = (enum eng_side)xd_lookup(xd_side_names, xd_col_text(st, 3)),
 			.tif = ENG_GTC,
-			.price_cents = sqlite3_column_int64(st, 5),
-			.gpus = sqlite3_column_int(st, 6),
-			.hours = sqlite3_column_int(st, 7),
+			.price_cents = xd_col_int64(st, 5),
+			.gpus = xd_col_int(st, 6),
+			.hours = xd_col_int(st, 7),
 		};
 		engine_restore(w->eng, (size_t)gpu, &o);
 		w->book_changed[gpu] = true;
 	}
-	sqlite3_reset(st);
+	xd_reset(st);
 
+	/* shared store: other nodes go on changing the books, so each is read
+	 * again under its lock the first time it is used */
+	for (size_t g = 0; g < w->t->n_gpus; g++)
+		w->book_ver[g] = -1;
 	for (size_t g = 0; g < w->t->n_gpus; g++) {
 		st = xd_stmt(w->st, "SELECT price, id FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
-		sqlite3_bind_text(st, 1, w->t->gpu_ids[g], -1, SQLITE_STATIC);
-		bool any = sqlite3_step(st) == SQLITE_ROW;
-		w->last_price[g] = any ? sqlite3_column_int64(st, 0) : -1;
+		xd_bind_text(st, 1, w->t->gpu_ids[g]);
+		bool any = xd_step(st) == XD_ROW;
+		w->last_price[g] = any ? xd_col_int64(st, 0) : -1;
 		if (any)
-			xd_stream_seed_trade(w->stream, (int)g, sqlite3_column_int64(st, 1));
-		sqlite3_reset(st);
+			xd_stream_seed_trade(w->stream, (int)g, xd_col_int64(st, 1));
+		xd_reset(st);
 	}
 	return 0;
 }

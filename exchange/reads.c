@@ -17,14 +17,14 @@
 
 #include "util/util.h"
 
-static const char *col_text(sqlite3_stmt *st, int i)
+static const char *col_text(struct xd_q *st, int i)
 {
-	return (const char *)sqlite3_column_text(st, i);
+	return xd_col_text(st, i);
 }
 
-static int64_t col_i(sqlite3_stmt *st, int i)
+static int64_t col_i(struct xd_q *st, int i)
 {
-	return sqlite3_column_int64(st, i);
+	return xd_col_int64(st, i);
 }
 
 static void next_cursor(cJSON *o, bool more, int64_t last)
@@ -43,14 +43,14 @@ static void next_cursor(cJSON *o, bool more, int64_t last)
  * that more exist). The first p->limit rows go, as row(st, ctx), into an array
  * `key` of root; then st is reset and root gets next_cursor (the last id shown,
  * or null when there is no more). */
-static void page_rows(sqlite3_stmt *st, const struct xd_page *p, cJSON *root, const char *key,
-                      cJSON *(*row)(sqlite3_stmt *st, const void *ctx), const void *ctx)
+static void page_rows(struct xd_q *st, const struct xd_page *p, cJSON *root, const char *key,
+                      cJSON *(*row)(struct xd_q *st, const void *ctx), const void *ctx)
 {
 	cJSON *arr = cJSON_AddArrayToObject(root, key);
 	int64_t n = 0, last = 0;
 	bool more = false;
 
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (xd_step(st) == XD_ROW) {
 		if (n == p->limit) {
 			more = true;
 			break;
@@ -59,7 +59,7 @@ static void page_rows(sqlite3_stmt *st, const struct xd_page *p, cJSON *root, co
 		cJSON_AddItemToArray(arr, row(st, ctx));
 		n++;
 	}
-	sqlite3_reset(st);
+	xd_reset(st);
 	next_cursor(root, more, last);
 }
 
@@ -69,7 +69,7 @@ static void page_rows(sqlite3_stmt *st, const struct xd_page *p, cJSON *root, co
 	"o.price, o.status, o.filled, o.remaining, o.filled_value, o.hold, o.created_ms, " \
 	"o.updated_ms, a.currency"
 
-static cJSON *order_json(sqlite3_stmt *st)
+static cJSON *order_json(struct xd_q *st)
 {
 	cJSON *o = cJSON_CreateObject();
 	xd_jint(o, "id", col_i(st, 0));
@@ -97,14 +97,14 @@ static cJSON *order_json(sqlite3_stmt *st)
 
 static void add_fills(struct xd_store *s, cJSON *o, int64_t id, bool buy)
 {
-	sqlite3_stmt *st = buy
+	struct xd_q *st = buy
 		? xd_stmt(s, "SELECT id, price, gpus, hours, maker_order, at_ms FROM trades "
 		             "WHERE buy_order = ?1 ORDER BY id")
 		: xd_stmt(s, "SELECT id, price, gpus, hours, maker_order, at_ms FROM trades "
 		             "WHERE sell_order = ?1 ORDER BY id");
-	sqlite3_bind_int64(st, 1, id);
+	xd_bind_int64(st, 1, id);
 	cJSON *arr = cJSON_AddArrayToObject(o, "fills");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (xd_step(st) == XD_ROW) {
 		cJSON *f = cJSON_CreateObject();
 		xd_jint(f, "trade_id", col_i(st, 0));
 		xd_jint(f, "price_cents", col_i(st, 1));
@@ -115,28 +115,28 @@ static void add_fills(struct xd_store *s, cJSON *o, int64_t id, bool buy)
 		xd_jtime(f, "at", col_i(st, 5));
 		cJSON_AddItemToArray(arr, f);
 	}
-	sqlite3_reset(st);
+	xd_reset(st);
 }
 
 cJSON *xd_read_order(struct xd_store *s, int64_t account, int64_t id, bool fills)
 {
-	sqlite3_stmt *st = xd_stmt(s, "SELECT " ORDER_COLS " FROM orders o JOIN accounts a "
+	struct xd_q *st = xd_stmt(s, "SELECT " ORDER_COLS " FROM orders o JOIN accounts a "
 	                              "ON a.id = o.account WHERE o.id = ?1 AND o.account = ?2");
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, account);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_reset(st);
+	xd_bind_int64(st, 1, id);
+	xd_bind_int64(st, 2, account);
+	if (xd_step(st) != XD_ROW) {
+		xd_reset(st);
 		return NULL;
 	}
 	cJSON *o = order_json(st);
 	bool buy = strcmp(col_text(st, 3), "buy") == 0;
-	sqlite3_reset(st);
+	xd_reset(st);
 	if (fills)
 		add_fills(s, o, id, buy);
 	return o;
 }
 
-static cJSON *order_row(sqlite3_stmt *st, const void *ctx)
+static cJSON *order_row(struct xd_q *st, const void *ctx)
 {
 	return order_json(st);
 }
@@ -149,21 +149,21 @@ cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_fi
 	if (status_filter && strcmp(status_filter, "open") == 0) mode = 1;
 	else if (status_filter && strcmp(status_filter, "closed") == 0) mode = 2;
 	else if (status_filter && strcmp(status_filter, "all") != 0) mode = 3;
-	sqlite3_stmt *st = xd_stmt(s,
+	struct xd_q *st = xd_stmt(s,
 		"SELECT " ORDER_COLS " FROM orders o JOIN accounts a ON a.id = o.account "
-		"WHERE o.account = ?1 AND o.id < ?2 AND (?3 IS NULL OR o.gpu = ?3) "
-		"AND (?4 IS NULL OR o.side = ?4) AND (?5 IS NULL OR o.client_order_id = ?5) "
+		"WHERE o.account = ?1 AND o.id < ?2 AND (CAST(?3 AS TEXT) IS NULL OR o.gpu = ?3) "
+		"AND (CAST(?4 AS TEXT) IS NULL OR o.side = ?4) AND (CAST(?5 AS TEXT) IS NULL OR o.client_order_id = ?5) "
 		"AND (?6 = 0 OR (?6 = 1 AND o.remaining > 0) OR (?6 = 2 AND o.remaining = 0) "
 		"     OR (?6 = 3 AND o.status = ?7)) "
 		"ORDER BY o.id DESC LIMIT ?8");
-	sqlite3_bind_int64(st, 1, account);
-	sqlite3_bind_int64(st, 2, p->before);
-	if (gpu) sqlite3_bind_text(st, 3, gpu, -1, SQLITE_STATIC);
-	if (side) sqlite3_bind_text(st, 4, side, -1, SQLITE_STATIC);
-	if (coid) sqlite3_bind_text(st, 5, coid, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 6, mode);
-	if (mode == 3) sqlite3_bind_text(st, 7, status_filter, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 8, p->limit + 1);
+	xd_bind_int64(st, 1, account);
+	xd_bind_int64(st, 2, p->before);
+	if (gpu) xd_bind_text(st, 3, gpu);
+	if (side) xd_bind_text(st, 4, side);
+	if (coid) xd_bind_text(st, 5, coid);
+	xd_bind_int(st, 6, mode);
+	if (mode == 3) xd_bind_text(st, 7, status_filter);
+	xd_bind_int64(st, 8, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
 	page_rows(st, p, root, "orders", order_row, NULL);
 	return root;
@@ -175,7 +175,7 @@ cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_fi
 	"r.hours, r.price, r.net_unit, r.vat_unit, r.payout_unit, r.hours_billed, r.status, " \
 	"r.started_ms, r.stopped_ms, r.billed, r.refunded, r.paid_out, b.currency, s.currency"
 
-static cJSON *rental_json(sqlite3_stmt *st, int64_t account)
+static cJSON *rental_json(struct xd_q *st, int64_t account)
 {
 	bool buyer = col_i(st, 2) == account;
 	int64_t gpus = col_i(st, 6), hours = col_i(st, 7), billed_h = col_i(st, 12);
@@ -194,7 +194,7 @@ static cJSON *rental_json(sqlite3_stmt *st, int64_t account)
 	xd_jint(o, "hours_billed", billed_h);
 	xd_jtime(o, "started_at", started);
 	xd_jtime(o, "ends_at", started + hours * XD_HOUR_MS);
-	xd_jtime(o, "stopped_at", sqlite3_column_type(st, 15) == SQLITE_NULL ? -1 : col_i(st, 15));
+	xd_jtime(o, "stopped_at", xd_col_null(st, 15) ? -1 : col_i(st, 15));
 	xd_jtime(o, "next_bill_at", active && billed_h < hours ? started + billed_h * XD_HOUR_MS : -1);
 	if (buyer) {
 		int64_t unit = col_i(st, 9) + col_i(st, 10);
@@ -219,17 +219,17 @@ static cJSON *rental_json(sqlite3_stmt *st, int64_t account)
 
 cJSON *xd_read_rental(struct xd_store *s, int64_t account, int64_t id)
 {
-	sqlite3_stmt *st = xd_stmt(s, "SELECT " RENTAL_COLS " FROM rentals r "
+	struct xd_q *st = xd_stmt(s, "SELECT " RENTAL_COLS " FROM rentals r "
 	                              "JOIN accounts b ON b.id = r.buyer JOIN accounts s ON s.id = r.seller "
 	                              "WHERE r.id = ?1 AND (r.buyer = ?2 OR r.seller = ?2)");
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, account);
-	cJSON *o = sqlite3_step(st) == SQLITE_ROW ? rental_json(st, account) : NULL;
-	sqlite3_reset(st);
+	xd_bind_int64(st, 1, id);
+	xd_bind_int64(st, 2, account);
+	cJSON *o = xd_step(st) == XD_ROW ? rental_json(st, account) : NULL;
+	xd_reset(st);
 	return o;
 }
 
-static cJSON *rental_row(sqlite3_stmt *st, const void *account)
+static cJSON *rental_row(struct xd_q *st, const void *account)
 {
 	return rental_json(st, *(const int64_t *)account);
 }
@@ -240,19 +240,19 @@ cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_f
 	int mode = 0;
 	if (status_filter && strcmp(status_filter, "active") == 0) mode = 1;
 	else if (status_filter && strcmp(status_filter, "ended") == 0) mode = 2;
-	sqlite3_stmt *st = xd_stmt(s,
+	struct xd_q *st = xd_stmt(s,
 		"SELECT " RENTAL_COLS " FROM rentals r "
 		"JOIN accounts b ON b.id = r.buyer JOIN accounts s ON s.id = r.seller "
 		"WHERE r.id IN (SELECT id FROM rentals WHERE buyer = ?1 AND id < ?2 "
 		"               UNION ALL SELECT id FROM rentals WHERE seller = ?1 AND id < ?2) "
-		"AND (?3 IS NULL OR r.gpu = ?3) "
+		"AND (CAST(?3 AS TEXT) IS NULL OR r.gpu = ?3) "
 		"AND (?4 = 0 OR (?4 = 1 AND r.status = 'active') OR (?4 = 2 AND r.status <> 'active')) "
 		"ORDER BY r.id DESC LIMIT ?5");
-	sqlite3_bind_int64(st, 1, account);
-	sqlite3_bind_int64(st, 2, p->before);
-	if (gpu) sqlite3_bind_text(st, 3, gpu, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 4, mode);
-	sqlite3_bind_int64(st, 5, p->limit + 1);
+	xd_bind_int64(st, 1, account);
+	xd_bind_int64(st, 2, p->before);
+	if (gpu) xd_bind_text(st, 3, gpu);
+	xd_bind_int(st, 4, mode);
+	xd_bind_int64(st, 5, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
 	page_rows(st, p, root, "rentals", rental_row, &account);
 	return root;
@@ -260,7 +260,7 @@ cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_f
 
 /* ---- ledger, trades ------------------------------------------------------------ */
 
-static cJSON *ledger_row(sqlite3_stmt *st, const void *ctx)
+static cJSON *ledger_row(struct xd_q *st, const void *ctx)
 {
 	cJSON *e = cJSON_CreateObject();
 	xd_jint(e, "id", col_i(st, 0));
@@ -269,26 +269,26 @@ static cJSON *ledger_row(sqlite3_stmt *st, const void *ctx)
 	xd_jstr(e, "bucket", col_text(st, 3));
 	xd_jint(e, "amount_minor", col_i(st, 4));
 	xd_jstr(e, "currency", col_text(st, 5));
-	xd_jint_or_null(e, "order_id", col_i(st, 6), sqlite3_column_type(st, 6) != SQLITE_NULL);
-	xd_jint_or_null(e, "rental_id", col_i(st, 7), sqlite3_column_type(st, 7) != SQLITE_NULL);
+	xd_jint_or_null(e, "order_id", col_i(st, 6), !xd_col_null(st, 6));
+	xd_jint_or_null(e, "rental_id", col_i(st, 7), !xd_col_null(st, 7));
 	xd_jtime(e, "at", col_i(st, 8));
 	return e;
 }
 
 cJSON *xd_read_ledger(struct xd_store *s, int64_t account, const struct xd_page *p)
 {
-	sqlite3_stmt *st = xd_stmt(s,
+	struct xd_q *st = xd_stmt(s,
 		"SELECT id, entry, kind, bucket, amount, currency, order_id, rental_id, at_ms "
 		"FROM ledger WHERE account = ?1 AND id < ?2 ORDER BY id DESC LIMIT ?3");
-	sqlite3_bind_int64(st, 1, account);
-	sqlite3_bind_int64(st, 2, p->before);
-	sqlite3_bind_int64(st, 3, p->limit + 1);
+	xd_bind_int64(st, 1, account);
+	xd_bind_int64(st, 2, p->before);
+	xd_bind_int64(st, 3, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
 	page_rows(st, p, root, "entries", ledger_row, NULL);
 	return root;
 }
 
-static cJSON *trade_row(sqlite3_stmt *st, const void *ctx)
+static cJSON *trade_row(struct xd_q *st, const void *ctx)
 {
 	cJSON *e = cJSON_CreateObject();
 	xd_jint(e, "id", col_i(st, 0));
@@ -302,12 +302,12 @@ static cJSON *trade_row(sqlite3_stmt *st, const void *ctx)
 
 cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page *p)
 {
-	sqlite3_stmt *st = xd_stmt(s,
+	struct xd_q *st = xd_stmt(s,
 		"SELECT id, price, gpus, hours, taker_side, at_ms FROM trades "
 		"WHERE gpu = ?1 AND id < ?2 ORDER BY id DESC LIMIT ?3");
-	sqlite3_bind_text(st, 1, gpu, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, p->before);
-	sqlite3_bind_int64(st, 3, p->limit + 1);
+	xd_bind_text(st, 1, gpu);
+	xd_bind_int64(st, 2, p->before);
+	xd_bind_int64(st, 3, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "gpu", gpu);
 	page_rows(st, p, root, "trades", trade_row, NULL);
@@ -318,15 +318,15 @@ cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page 
 
 cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id)
 {
-	sqlite3_stmt *st = xd_stmt(s,
+	struct xd_q *st = xd_stmt(s,
 		"SELECT id, email, country, currency, role, available, held, created_ms, "
 		" (SELECT count(*) FROM orders WHERE account = ?1 AND remaining > 0), "
 		" (SELECT count(*) FROM rentals WHERE buyer = ?1 AND status = 'active') + "
 		" (SELECT count(*) FROM rentals WHERE seller = ?1 AND status = 'active') "
 		"FROM accounts WHERE id = ?1 AND kind IN ('customer', 'demo')");
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_reset(st);
+	xd_bind_int64(st, 1, id);
+	if (xd_step(st) != XD_ROW) {
+		xd_reset(st);
 		return NULL;
 	}
 	cJSON *o = cJSON_CreateObject();
@@ -346,6 +346,6 @@ cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id
 	xd_jint(b, "total_minor", col_i(st, 5) + col_i(st, 6));
 	xd_jint(o, "open_orders", col_i(st, 8));
 	xd_jint(o, "active_rentals", col_i(st, 9));
-	sqlite3_reset(st);
+	xd_reset(st);
 	return o;
 }

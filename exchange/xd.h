@@ -6,11 +6,14 @@
  *   tables.c   the catalogue's GPU ids, VAT and FX tables, served JSON files
  *   reply.c    replies and errors, JSON output helpers, times
  *   body.c     strict validation of request bodies
- *   store.c    SQLite connections, schema, cached prepared statements
+ *   store.c    the store interface (store.h): backends, statements, readers
+ *   store_sqlite.c, store_pg.c   its SQLite and PostgreSQL backends
  *   reads.c    JSON views of accounts, orders, rentals, ledger, trades
  *   market.c   the writer thread: queue, group commit, clock, snapshot
  *   ops.c      what the writer does: orders, fills, holds, billing, ledger
  *   demo.c     the demo market and its drift
+ *   nodes.c    the writer in a shared store: book locks, notifications, lease
+ *   peers.c    a shared store's listener: what the other nodes did
  *   http.c     libmicrohttpd, per-request state, rate limits, logging
  *   guard.c    connection caps and deadlines, strict request line and headers,
  *              log fields safe on a terminal
@@ -28,10 +31,10 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
-#include <sqlite3.h>
 
 #include "exchange/engine.h"
 #include "exchange/exchange.h"
+#include "exchange/store.h"
 
 #define XD_BODY_MAX 16384
 #define XD_GPUS_MAX 512
@@ -130,34 +133,11 @@ int xd_body_enum(const cJSON *o, const char *k, bool required, const char *const
 /* Valid UTF-8 without NUL? */
 bool xd_utf8_valid(const char *s, size_t len);
 
-/* ---- store.c ------------------------------------------------------------- */
-struct xd_store {
-	sqlite3 *db;
-	struct xd_stmt_slot { const char *sql; sqlite3_stmt *st; } *stmts;
-	size_t n_stmts;
-	bool writer;
-};
-/* Open the database (the writer creates the schema). -1 and *cause. */
-int xd_store_open(const char *path, bool writer, struct xd_store **out, char **cause);
-/* A read-write connection that only checkpoints the WAL (market.c's
- * checkpointer thread); it never writes rows. */
+/* ---- store.c, store_sqlite.c, store_pg.c: exchange/store.h ---------------- */
+/* SQLite only: a read-write connection that only checkpoints the WAL
+ * (market.c's checkpointer thread), and its checkpoint (PASSIVE). */
 int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **cause);
-void xd_store_close(struct xd_store **s);
-/* The prepared statement for sql (cached by the pointer: pass string
- * literals), reset and with bindings cleared. fatal() if it cannot compile. */
-sqlite3_stmt *xd_stmt(struct xd_store *s, const char *sql);
-/* Run a statement with no result rows (one step); fatal() on error. */
-void xd_exec(struct xd_store *s, const char *sql);
-/* Step a statement that writes; fatal() on error (the writer must not go on
- * with an engine that no longer matches the database). */
-void xd_step_done(struct xd_store *s, sqlite3_stmt *st);
-int64_t xd_meta_get(struct xd_store *s, const char *key, int64_t dflt);
-void xd_meta_set(struct xd_store *s, const char *key, int64_t v);
-/* The calling thread's read-only connection (opened on first use). */
-struct xd_store *xd_store_reader(void);
-/* Where reader connections are opened from; close them all at shutdown. */
-void xd_store_readers_init(const char *path);
-void xd_store_readers_close(void);
+void xd_store_sqlite_checkpoint(struct xd_store *s);
 
 /* ---- reads.c ------------------------------------------------------------- */
 struct xd_ctx;
@@ -215,6 +195,7 @@ struct xd_job {
 	char key_name[XD_KEY_NAME_MAX + 1];   /* "" = the exchange names it */
 	int key_scope;               /* enum xd_scope */
 	int64_t key_id;              /* the key that made the request */
+	bool replayed;               /* ORDER: stored meanwhile by another node */
 	/* result, set by the writer before done() */
 	struct xd_reply reply;
 	void (*done)(struct xd_job *j);  /* called on the writer thread after commit */
@@ -250,6 +231,21 @@ cJSON *xd_market_quotes(struct xd_market *m, const char *etag_in, char **etag);
 /* GET /v1/books/{gpu}. */
 cJSON *xd_market_book(struct xd_market *m, int gpu, int depth);
 const struct xd_tables *xd_market_tables(const struct xd_market *m);
+/* What other nodes of a shared store did (peers.c): a book's depth and last
+ * price (-1 none), the market state, the admin clock's total advance. */
+void xd_market_put_book(struct xd_market *m, int gpu, const struct eng_level *ask, size_t n_ask,
+                        const struct eng_level *bid, size_t n_bid, int64_t last);
+void xd_market_put_state(struct xd_market *m, int state, int64_t opens_at);
+/* A trade another node made (peers.c), for this node's stream. */
+void xd_market_put_trade(struct xd_market *m, int gpu, int64_t id, int64_t price, int32_t gpus,
+                         int32_t hours, int taker_side, int64_t at_ms);
+/* This process's boot id (ETags, stream ids, notifications). */
+const char *xd_market_boot(const struct xd_market *m);
+void xd_market_put_offset(struct xd_market *m, int64_t offset);
+/* peers.c: the listener of a shared store. */
+struct xd_peers;
+int xd_peers_start(struct xd_market *m, const char *target, struct xd_peers **out, char **cause);
+void xd_peers_stop(struct xd_peers **p);
 bool xd_market_demo(const struct xd_market *m);
 
 /* ---- the writer's state, shared by market.c, ops.c and demo.c ------------- */
@@ -259,6 +255,7 @@ struct xd_acct {
 	int32_t vat_bp;
 	int role;            /* -1 for the exchange's own accounts */
 	bool dirty, exists, system;
+	uint64_t tx;         /* shared store: the transaction that loaded (locked) it */
 };
 
 struct xd_demo;
@@ -281,13 +278,33 @@ struct xd_writer {
 	int state;
 	int64_t opens_at_ms;
 	struct xd_demo *demo;
+	/* a shared store (PostgreSQL): other nodes write the same database */
+	bool shared;
+	uint64_t tx;                 /* counts transactions */
+	int64_t *book_ver;           /* per GPU: the version our copy is of, -1 = stale */
+	int64_t *tid_lo, *tid_hi;    /* per GPU: the trades of this transaction, 0 = none */
+	int64_t last_entry;          /* the last ledger entry posted */
+	bool lease;                  /* this node bills and drives the demo */
+	unsigned lease_gen;          /* the connection generation the lease is held on */
+	int64_t lease_at_us;         /* when the lease was last tried */
 	struct xd_stream *stream;    /* market data for GET /v1/stream */
 };
 
 /* ops.c — all run on the writer thread, inside its transaction. */
 void xd_ops_begin(struct xd_writer *w);            /* BEGIN if not in a transaction */
-void xd_ops_commit(struct xd_writer *w);           /* flush balances, COMMIT */
+enum xd_commit xd_ops_commit(struct xd_writer *w);           /* flush balances, COMMIT */
 int xd_ops_restore(struct xd_writer *w, char **cause);
+/* After a rolled-back transaction: forget what it changed in memory (the
+ * books are stale until reloaded, the accounts are loaded again). */
+void xd_ops_forget(struct xd_writer *w);
+/* Shared store: may this node bill and drive the demo now? (the lease) */
+bool xd_ops_leader(struct xd_writer *w);
+/* nodes.c — shared store: lock GPU g's book for the transaction and bring the
+ * engine's copy up to date (xd_book_peek: without the lock, for previews);
+ * send the changed books and trades to the other nodes before COMMIT. */
+void xd_book_lock(struct xd_writer *w, int g);
+void xd_book_peek(struct xd_writer *w, int g);
+void xd_ops_notify(struct xd_writer *w);
 void xd_ops_run(struct xd_writer *w, struct xd_job *j);
 /* Bill every rental hour due at or before w->now; returns the hours billed. */
 int64_t xd_ops_bill(struct xd_writer *w);
@@ -308,6 +325,8 @@ void xd_demo_tick(struct xd_writer *w);
 /* Milliseconds of exchange time until the next drift step. */
 int64_t xd_demo_next_ms(struct xd_writer *w);
 void xd_demo_free(struct xd_demo **d);
+/* After a rolled-back transaction: quote every ladder again at the next tick. */
+void xd_demo_forget(struct xd_writer *w);
 
 /* ---- stream.c: GET /v1/stream -------------------------------------------- */
 #define XD_STREAM_BACKLOG 4096

@@ -12,9 +12,9 @@ set -eu
 what=${1:-build}
 
 build="gcc make pkg-config libncurses-dev libcurl4-openssl-dev libcjson-dev \
-libreadline-dev libmicrohttpd-dev libsqlite3-dev libssl-dev gettext xxd"
+libreadline-dev libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev gettext xxd"
 deb="$build debhelper dpkg-dev fakeroot lintian"
-check="$deb libcmocka-dev tmux curl jq sqlite3 clang libclang-rt-14-dev procps \
+check="$deb libcmocka-dev tmux curl jq sqlite3 postgresql clang libclang-rt-14-dev procps \
 bash-completion zsh fish man-db"
 bench="$check htop"
 

@@ -6,7 +6,10 @@
 #   expect_eq "desc" GOT WANT  pass when the strings are equal
 #   start_gpuxd [ARGS...]      start a gpuxd on a free loopback port (port 0 +
 #                              --port-file) with a fresh database (or $GPUXD_DB_KEEP);
-#                              sets GPUXD_PID, GPUXD_URL, GPUXD_DB, GPUXD_LOG
+#                              sets GPUXD_PID, GPUXD_URL, GPUXD_DB, GPUXD_LOG.
+#                              GPUXD_BACKEND=pg: the fresh database is one of its own
+#                              on the PostgreSQL cluster whose socket directory is
+#                              $GPUXD_PG_HOST (tests/exchange/test_pg_suite.sh)
 #   wait_for CMD...            retry CMD for up to 10 s
 #   tmux helpers: tui_start W H CMD..., tui_wait TEXT, tui_screen, tui_keys K...
 #
@@ -60,6 +63,14 @@ start_gpuxd() { # args passed to gpuxd; sets GPUXD_PID GPUXD_URL GPUXD_DB GPUXD_
   # port 0: the kernel picks a free port, gpuxd writes it to --port-file
   _n=$(( ${_gpuxd_n:-0} + 1 )); _gpuxd_n=$_n
   GPUXD_DB=${GPUXD_DB_KEEP:-"$TMPD/gpuxd-$_n.db"}
+  if [ "${GPUXD_BACKEND:-sqlite}" = pg ] && [ -z "${GPUXD_DB_KEEP:-}" ]; then
+    _pgdb="t$$_$_n"
+    if ! createdb -h "$GPUXD_PG_HOST" -U postgres "$_pgdb" 2>"$TMPD/createdb.err"; then
+      fail "a PostgreSQL database for gpuxd" "$(cat "$TMPD/createdb.err")"
+      return 1
+    fi
+    GPUXD_DB="postgresql:///$_pgdb?host=$GPUXD_PG_HOST&user=postgres"
+  fi
   GPUXD_LOG="$TMPD/gpuxd-$_n.log"
   rm -f "$TMPD/gpuxd-$_n.port"
   "$GPUXD" --listen 127.0.0.1:0 --port-file "$TMPD/gpuxd-$_n.port" --db "$GPUXD_DB" "$@" \

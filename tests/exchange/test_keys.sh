@@ -34,7 +34,7 @@ expect_eq "a read key is created: 201, shown once" "$ST $(jqb .scope) $(jqb .nam
 RK=$(jqb .api_key); R=$(jqb .id)
 expect_match "... as gpux_ + 64 hex digits" "$RK" '^gpux_[0-9a-f]{64}$'
 expect_eq "... stored only as its hash" "$(sql "SELECT count(*) FROM api_keys WHERE id = $R AND key_hash = x'$(printf '%s' "$RK" | sha256sum | cut -c1-64)'")" 1
-expect_eq "... and nowhere in the database itself" "$(grep -c "$RK" "$GPUXD_DB" 2>/dev/null)" 0
+expect_eq "... and nowhere in the database itself" "$(db_grep_count "$RK")" 0
 req GET /v1/keys "" "$AK"
 expect_eq "the list now has both keys, never the key itself" "$(jqb '[.keys[].name] | join(",")') $(jqb '.keys[1].api_key')" "default,ci reader null"
 req POST /v1/keys '' "$AK"

@@ -15,7 +15,7 @@ expect_eq "signup answers with the VAT rate of the country" "$(jqb .vat_rate_bp)
 expect_match "the API key is shown once, gpux_ + 64 hex digits" "$BK" '^gpux_[0-9a-f]{64}$'
 expect_eq "the key is stored only as a SHA-256 hash" \
   "$(sql "SELECT count(*) FROM api_keys WHERE account = $B AND key_hash = x'$(printf '%s' "$BK" | sha256sum | cut -c1-64)'")" 1
-expect_eq "the key itself is nowhere in the database" "$(grep -c "$BK" "$GPUXD_DB" 2>/dev/null)" 0
+expect_eq "the key itself is nowhere in the database" "$(db_grep_count "$BK")" 0
 
 req POST /v1/orders '{"client_order_id":"s1","gpu":"h200","side":"sell","type":"limit","gpus":10,"hours":48,"price_cents":419}' "$S1K"
 expect_eq "a sell order rests (201, open)" "$ST $(jqb .status) $(jqb .hold_minor)" "201 open 0"

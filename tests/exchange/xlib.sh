@@ -8,6 +8,7 @@
 #   deposit ACC AMOUNT        admin deposit
 #   balance KEY               prints "available held"
 #   sql QUERY                 read-only query on the running gpuxd's database
+#                             (sqlite3, or psql for a postgresql:// database)
 #   ledger_check              the ledger's invariants hold (prints why not)
 #
 # Money in these tests is checked to the minor unit against the formulas of
@@ -51,7 +52,21 @@ advance() { # SECONDS
   req POST /v1/admin/clock "{\"advance_seconds\":$1}" "$ADMIN_KEY"
 }
 
-sql() { sqlite3 -readonly "$GPUXD_DB" "$1"; }
+sql() {
+  case $GPUXD_DB in
+    postgres*) # x'HEX' is a blob literal in SQLite, '\xHEX'::bytea in PostgreSQL
+      psql -X -q -At -v ON_ERROR_STOP=1 "$GPUXD_DB" \
+        -c "$(printf '%s' "$1" | sed "s/x'\([0-9a-f]*\)'/'\\\\x\1'::bytea/g")" ;;
+    *) sqlite3 -readonly "$GPUXD_DB" "$1" ;;
+  esac
+}
+# How many times TEXT appears in the stored database (the file, or a dump)
+db_grep_count() {
+  case $GPUXD_DB in
+    postgres*) pg_dump "$GPUXD_DB" | grep -c -- "$1" ;;
+    *) grep -c -- "$1" "$GPUXD_DB" 2>/dev/null ;;
+  esac
+}
 
 # The ledger's invariants (docs/API.md): every entry is two rows in one
 # currency summing to zero; each currency sums to zero; every balance in the

@@ -1,0 +1,285 @@
+/*
+ * bench_store — durable orders per second and latency at a fixed offered
+ * rate against gpuxd nodes that are already running (bench/store.sh starts
+ * them: SQLite, one PostgreSQL node, two PostgreSQL nodes).
+ *
+ *   bench_store --label TEXT [--rate N] [--seconds S] [--conns C] [--one-gpu]
+ *               --admin-key KEY URL [URL...]
+ *
+ * Open loop, as bench_http: the i-th order is due at t0 + i/rate whatever
+ * happened before, over keep-alive connections (spread round-robin over the
+ * URLs, one request in flight each) driven by one epoll loop; latency runs
+ * from an order's due time to its complete reply, so a stall is charged to
+ * every order it delays. Orders are limit orders around one price per GPU,
+ * about half crossing, on three GPUs — or all on one with --one-gpu (matching
+ * on one book is serialised across nodes on purpose). An order counts when
+ * its reply is 2xx: gpuxd sends that only after the COMMIT returned.
+ *
+ * Prints one line: label, offered rate, acknowledged/s, p50, p99, max.
+ * Figures are printed, never asserted.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+struct conn {
+	int fd, port;
+	char *key;
+	struct buf out, in;
+	bool busy;
+	int64_t due_us;
+};
+
+struct run {
+	const char *label, *admin;
+	long rate, seconds, nconns;
+	bool one_gpu;
+	int ports[8];
+	int n_ports;
+	struct conn *cs;
+};
+
+static int dial(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+		fatal("bench_store: connect to 127.0.0.1:%d: %s", port, strerror(errno));
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	return fd;
+}
+
+static size_t reply_complete(const struct buf *b, int *status)
+{
+	if (!b->data)
+		return 0;
+	const char *end = memmem(b->data, b->len, "\r\n\r\n", 4);
+	if (!end)
+		return 0;
+	size_t head = (size_t)(end - b->data) + 4, cl = 0;
+	for (const char *p = b->data; p && p < end; p = memchr(p + 1, '\n', (size_t)(end - p - 1)))
+		if (strncasecmp(p + (*p == '\n'), "Content-Length:", 15) == 0)
+			cl = strtoul(p + (*p == '\n') + 15, NULL, 10);
+	if (b->len < head + cl)
+		return 0;
+	*status = atoi(b->data + 9);
+	return head + cl;
+}
+
+/* One blocking request on its own connection (setup only): status, body in *out. */
+static int http(int port, const char *method, const char *path, const char *key,
+                const char *body, char **out)
+{
+	int fd = dial(port);
+	struct buf req = { 0 }, in = { 0 };
+	buf_printf(&req, "%s %s HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n", method, path);
+	if (key)
+		buf_printf(&req, "Authorization: Bearer %s\r\n", key);
+	buf_printf(&req, "Content-Length: %zu\r\n\r\n%s", body ? strlen(body) : 0, body ? body : "");
+	if (write(fd, req.data, req.len) != (ssize_t)req.len)
+		fatal("bench_store: write: %s", strerror(errno));
+	buf_free(&req);
+	char chunk[4096];
+	ssize_t n;
+	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+		buf_append(&in, chunk, (size_t)n);
+	close(fd);
+	int status = 0;
+	size_t len = reply_complete(&in, &status);
+	const char *b = len ? strstr(in.data, "\r\n\r\n") + 4 : "";
+	*out = xstrndup(b, len ? len - (size_t)(b - in.data) : 0);
+	buf_free(&in);
+	return status;
+}
+
+static char *json_field(const char *text, const char *name)
+{
+	char *pat = xasprintf("\"%s\":", name);
+	const char *p = strstr(text, pat);
+	free(pat);
+	if (!p)
+		return NULL;
+	p = strchr(p, ':') + 1;
+	if (*p == '"') {
+		const char *e = strchr(p + 1, '"');
+		return e ? xstrndup(p + 1, (size_t)(e - p - 1)) : NULL;
+	}
+	return xstrndup(p, strspn(p, "0123456789"));
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t rng = 0x853c49e6748fea9bULL;
+static uint32_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 16);
+}
+
+static void build_order(const struct run *r, struct conn *c, long k, long i)
+{
+	static const char *const gpus[] = { "h200", "h100-sxm", "l40s" };
+	static const int mid[] = { 419, 288, 79 };
+	int g = r->one_gpu ? 0 : (int)(next_rand() % 3);
+	bool buy = next_rand() % 2;
+	int price = mid[g] + (int)(next_rand() % 21) - 10 + (buy ? 3 : -3);
+	char body[320];
+	int len = snprintf(body, sizeof body,
+	                   "{\"client_order_id\":\"s%ld-%ld\",\"gpu\":\"%s\",\"side\":\"%s\",\"type\":\"limit\","
+	                   "\"gpus\":%u,\"hours\":%u,\"price_cents\":%d}",
+	                   k, i, gpus[g], buy ? "buy" : "sell", 1 + next_rand() % 4,
+	                   1 + next_rand() % 24, price);
+	buf_reset(&c->out);
+	buf_printf(&c->out, "POST /v1/orders HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer %s\r\n"
+	           "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", c->key, len, body);
+}
+
+static void setup(struct run *r)
+{
+	r->cs = xcalloc((size_t)r->nconns, sizeof *r->cs);
+	for (long i = 0; i < r->nconns; i++) {
+		struct conn *c = &r->cs[i];
+		c->port = r->ports[i % r->n_ports];
+		char *body = NULL;
+		if (http(c->port, "POST", "/v1/accounts", NULL,
+		         "{\"email\":\"bench@example.com\",\"country\":\"US\",\"currency\":\"USD\",\"role\":\"both\"}",
+		         &body) != 201)
+			fatal("bench_store: signup failed: %s", body);
+		c->key = json_field(body, "api_key");
+		char *id = json_field(body, "id");
+		free(body);
+		char *dep = xasprintf("{\"account_id\":%s,\"amount_minor\":100000000000}", id);
+		if (http(c->port, "POST", "/v1/deposits", r->admin, dep, &body) != 201)
+			fatal("bench_store: deposit failed: %s", body);
+		free(body);
+		free(dep);
+		free(id);
+		c->fd = dial(c->port);
+		fcntl(c->fd, F_SETFL, O_NONBLOCK);
+	}
+}
+
+/* Read what arrived on c; the latency of a complete reply goes into lat. */
+static void on_readable(struct conn *c, int64_t *lat, long *done, long *acked)
+{
+	char chunk[8192];
+	ssize_t n;
+	while ((n = read(c->fd, chunk, sizeof chunk)) > 0)
+		buf_append(&c->in, chunk, (size_t)n);
+	if (n == 0)
+		fatal("bench_store: gpuxd closed a connection");
+	int status = 0;
+	size_t len = reply_complete(&c->in, &status);
+	if (!len)
+		return;
+	if (c->busy) {
+		lat[(*done)++] = util_now_us() - c->due_us;
+		if (status >= 200 && status < 300)
+			(*acked)++;
+	}
+	c->busy = false;
+	memmove(c->in.data, c->in.data + len, c->in.len - len);
+	c->in.len -= len;
+}
+
+static void measure(struct run *r)
+{
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	for (long i = 0; i < r->nconns; i++) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = (uint64_t)i };
+		epoll_ctl(ep, EPOLL_CTL_ADD, r->cs[i].fd, &ev);
+	}
+	long total = r->rate * r->seconds, sent = 0, done = 0, acked = 0, next_free = 0;
+	int64_t *lat = xcalloc((size_t)total, sizeof *lat);
+	int64_t t0 = util_now_us() + 10000, deadline = t0 + r->seconds * 1000000 + 30000000;
+	while (done < total && util_now_us() < deadline) {
+		int64_t now = util_now_us();
+		while (sent < total && t0 + (int64_t)((double)sent * 1e6 / (double)r->rate) <= now) {
+			long k = -1;
+			for (long n = 0; n < r->nconns && k < 0; n++)
+				if (!r->cs[(next_free + n) % r->nconns].busy)
+					k = (next_free + n) % r->nconns;
+			if (k < 0)
+				break;
+			next_free = (k + 1) % r->nconns;
+			struct conn *c = &r->cs[k];
+			build_order(r, c, k, sent);
+			c->due_us = t0 + (int64_t)((double)sent * 1e6 / (double)r->rate);
+			c->busy = true;
+			sent++;
+			if (write(c->fd, c->out.data, c->out.len) != (ssize_t)c->out.len)
+				fatal("bench_store: short write");
+		}
+		int64_t next_due = sent < total ? t0 + (int64_t)((double)sent * 1e6 / (double)r->rate) : now + 100000;
+		int timeout = next_due > now ? (int)((next_due - now + 999) / 1000) : 100;
+		struct epoll_event evs[64];
+		int n = epoll_wait(ep, evs, 64, timeout);
+		for (int e = 0; e < n; e++)
+			on_readable(&r->cs[evs[e].data.u64], lat, &done, &acked);
+	}
+	double secs = (double)(util_now_us() - t0) / 1e6;
+	qsort(lat, (size_t)done, sizeof *lat, cmp_i64);
+	printf("  %-44s offered %5ld/s  acknowledged %6.0f/s  p50 %7.2f ms  p99 %7.2f ms  max %7.2f ms%s\n",
+	       r->label, r->rate, (double)acked / secs,
+	       done ? (double)lat[done / 2] / 1000.0 : 0, done ? (double)lat[(done * 99) / 100] / 1000.0 : 0,
+	       done ? (double)lat[done - 1] / 1000.0 : 0, acked < total ? "  (not all acknowledged)" : "");
+	close(ep);
+	free(lat);
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { .label = "gpuxd", .rate = 1000, .seconds = 5, .nconns = 32 };
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--rate") == 0 && i + 1 < argc) r.rate = atol(argv[++i]);
+		else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) r.seconds = atol(argv[++i]);
+		else if (strcmp(argv[i], "--conns") == 0 && i + 1 < argc) r.nconns = atol(argv[++i]);
+		else if (strcmp(argv[i], "--label") == 0 && i + 1 < argc) r.label = argv[++i];
+		else if (strcmp(argv[i], "--admin-key") == 0 && i + 1 < argc) r.admin = argv[++i];
+		else if (strcmp(argv[i], "--one-gpu") == 0) r.one_gpu = true;
+		else if (r.n_ports < 8 && strncmp(argv[i], "http://127.0.0.1:", 17) == 0)
+			r.ports[r.n_ports++] = atoi(argv[i] + 17);
+		else {
+			fprintf(stderr, "usage: bench_store --label TEXT [--rate N] [--seconds S] [--conns C] "
+			        "[--one-gpu] --admin-key KEY http://127.0.0.1:PORT...\n");
+			return 2;
+		}
+	}
+	if (!r.admin || !r.n_ports || r.rate < 1 || r.seconds < 1 || r.nconns < 1 || r.nconns > 1000) {
+		fprintf(stderr, "bench_store: --admin-key, a URL and sane --rate/--seconds/--conns are needed\n");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	setup(&r);
+	measure(&r);
+	for (long i = 0; i < r.nconns; i++) {
+		close(r.cs[i].fd);
+		free(r.cs[i].key);
+		buf_free(&r.cs[i].out);
+		buf_free(&r.cs[i].in);
+	}
+	free(r.cs);
+	return 0;
+}

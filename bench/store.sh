@@ -1,0 +1,75 @@
+#!/bin/bash
+# The store backends side by side, in one run: durable orders/s and latency
+# at fixed offered rates (bench_store) for gpuxd on SQLite; on PostgreSQL with
+# one node; with two nodes (orders spread across GPUs, then all on one GPU);
+# and pgbench's TPC-B-like figure on the same PostgreSQL cluster as the
+# machine's baseline.
+#
+#   bench/store.sh BUILD_DIR [RATE...]     (default rates: 500 1000 2000)
+#
+# The PostgreSQL cluster is a throwaway one (initdb into a temporary
+# directory as the unprivileged postgres user, a Unix socket in it, fsync and
+# synchronous_commit on), stopped and removed at the end. Figures are
+# printed, never asserted.
+set -u
+build=$(cd "${1:-build}" && pwd)
+shift
+rates=${*:-500 1000 2000}
+secs=${BENCH_SECONDS:-5}
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -x "$PG_BIN/initdb" ] || { echo "bench/store.sh: PostgreSQL is not installed (scripts/deps.sh bench)" >&2; exit 1; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/gpuxstore.XXXXXX")
+chmod 755 "$dir"
+key=bench-admin-key-0123456789abcdef
+echo "$key" >"$dir/admin.key"
+pids=""
+as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+  for p in $pids; do kill "$p" 2>/dev/null; done
+  for p in $pids; do wait "$p" 2>/dev/null; done
+  [ -f "$dir/pg/data/postmaster.pid" ] && as_pg "$PG_BIN/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1
+  rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+
+mkdir -p "$dir/pg" && chown postgres "$dir/pg" 2>/dev/null
+as_pg "$PG_BIN/initdb" -D "$dir/pg/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null 2>&1 ||
+  { echo "bench/store.sh: initdb failed" >&2; exit 1; }
+printf "unix_socket_directories = '%s'\nlisten_addresses = ''\nmax_connections = 200\nshared_buffers = 256MB\n" \
+  "$dir/pg" >>"$dir/pg/data/postgresql.conf"
+as_pg "$PG_BIN/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w start >/dev/null ||
+  { echo "bench/store.sh: PostgreSQL did not start: $(tail -3 "$dir/pg/log")" >&2; exit 1; }
+n=0
+start() { # DB: start a gpuxd on it; prints its URL
+  n=$((n + 1))
+  "$build/gpuxd" --listen 127.0.0.1:0 --port-file "$dir/port$n" --db "$1" --admin-key-file "$dir/admin.key" \
+    --market open --rate-limit 0 --ip-rate-limit 0 --quiet >"$dir/gpuxd$n.log" 2>&1 &
+  pids="$pids $!"
+  for _ in $(seq 100); do [ -s "$dir/port$n" ] && break; sleep 0.1; done
+  echo "http://127.0.0.1:$(cat "$dir/port$n")"
+}
+stop_all() { for p in $pids; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; pids=""; }
+pgdb() { "$PG_BIN/createdb" -h "$dir/pg" -U postgres "$1"; echo "postgresql:///$1?host=$dir/pg&user=postgres"; }
+bench() { "$build/bench/bench_store" --admin-key "$key" --seconds "$secs" "$@"; }
+
+echo "gpuxd durable orders, ${secs} s per figure, open loop, 32 keep-alive connections, $(nproc) cores"
+echo "  (SQLite: WAL, synchronous=FULL; PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}'): fsync on, synchronous_commit on)"
+for rate in $rates; do
+  echo "offered $rate orders/s:"
+  u=$(start "$dir/sqlite$rate.db"); bench --label "SQLite, one node" --rate "$rate" "$u"; stop_all
+  db=$(pgdb one$rate)
+  u=$(start "$db"); bench --label "PostgreSQL, one node" --rate "$rate" "$u"; stop_all
+  db=$(pgdb two$rate)
+  u1=$(start "$db"); u2=$(start "$db")
+  bench --label "PostgreSQL, two nodes, three GPUs" --rate "$rate" "$u1" "$u2"
+  stop_all
+  db=$(pgdb one_gpu$rate)
+  u1=$(start "$db"); u2=$(start "$db")
+  bench --label "PostgreSQL, two nodes, one GPU" --rate "$rate" --one-gpu "$u1" "$u2"
+  stop_all
+done
+"$PG_BIN/createdb" -h "$dir/pg" -U postgres pgb
+"$PG_BIN/pgbench" -h "$dir/pg" -U postgres -i -q -s 4 pgb >/dev/null 2>&1
+echo "pgbench on the same cluster (TPC-B-like, scale 4, 8 clients, ${secs} s): the machine's baseline"
+"$PG_BIN/pgbench" -h "$dir/pg" -U postgres -c 8 -j 2 -T "$secs" pgb 2>/dev/null |
+  grep -E "^tps|latency average" | sed 's/^/  /'

@@ -1,0 +1,329 @@
+/*
+ * exchange/store_sqlite.c — the SQLite backend of exchange/store.h, the
+ * embedded default (`gpuxd --db PATH`).
+ *
+ * One database file in WAL mode with synchronous=FULL: a COMMIT returns once
+ * the WAL is synced. The writer's connection creates and migrates the schema
+ * and does not checkpoint after commits (wal_autocheckpoint=0): an automatic
+ * checkpoint would run inside the COMMIT of whichever batch crossed the
+ * threshold and stall the writer; a checkpointer connection
+ * (xd_store_open_checkpointer, read-write: a read-only one cannot checkpoint)
+ * does it in PASSIVE mode, and journal_size_limit cuts the WAL back to 4 MiB
+ * once a checkpoint has copied all of it. The readers' connections are read-only
+ * (query_only). SQLite has one writer, so a trailing FOR UPDATE in a statement
+ * is dropped and there is nothing to lock, lease or notify across nodes.
+ *
+ * Money columns are integer minor units; times are exchange-clock Unix ms.
+ *
+ * The schema is versioned (PRAGMA user_version): `schema` is version 1 (a
+ * database made before versions were counted is version 0, the same
+ * tables); each entry of `migrations` takes a database from the version
+ * before it to its own, in one transaction with the new user_version, when
+ * the writer opens the database. A database from a newer gpuxd is refused.
+ */
+#include "exchange/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+
+struct xd_q {
+	struct xd_store *s;
+	sqlite3_stmt *st;
+};
+
+static sqlite3 *db_of(struct xd_store *s) { return s->impl; }
+
+/* ---- schema ------------------------------------------------------------------ */
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
+	/* kind: customer, demo, external, clearing, vat. The exchange's own
+	 * accounts (external/clearing/vat) may go negative; customers may not. */
+	"CREATE TABLE IF NOT EXISTS accounts("
+	" id INTEGER PRIMARY KEY, kind TEXT NOT NULL, key_hash BLOB UNIQUE,"
+	" email TEXT, country TEXT, currency TEXT NOT NULL, role TEXT,"
+	" available INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0,"
+	" created_ms INTEGER NOT NULL,"
+	" CHECK (kind IN ('external','clearing','vat') OR (available >= 0 AND held >= 0)));"
+	"CREATE TABLE IF NOT EXISTS orders("
+	" id INTEGER PRIMARY KEY, account INTEGER NOT NULL, client_order_id TEXT,"
+	" gpu TEXT NOT NULL, side TEXT NOT NULL, type TEXT NOT NULL, tif TEXT NOT NULL,"
+	" gpus INTEGER NOT NULL, hours INTEGER NOT NULL, price INTEGER NOT NULL,"
+	" unit INTEGER NOT NULL, status TEXT NOT NULL,"
+	" filled INTEGER NOT NULL DEFAULT 0, remaining INTEGER NOT NULL,"
+	" filled_value INTEGER NOT NULL DEFAULT 0, hold INTEGER NOT NULL DEFAULT 0,"
+	" created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,"
+	" UNIQUE(account, client_order_id));"
+	"CREATE INDEX IF NOT EXISTS orders_resting ON orders(id) WHERE remaining > 0;"
+	"CREATE TABLE IF NOT EXISTS trades("
+	" id INTEGER PRIMARY KEY, gpu TEXT NOT NULL, price INTEGER NOT NULL, gpus INTEGER NOT NULL,"
+	" hours INTEGER NOT NULL, buy_order INTEGER NOT NULL, sell_order INTEGER NOT NULL,"
+	" maker_order INTEGER NOT NULL, taker_side TEXT NOT NULL, at_ms INTEGER NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS trades_gpu ON trades(gpu, id);"
+	"CREATE INDEX IF NOT EXISTS trades_buy ON trades(buy_order);"
+	"CREATE INDEX IF NOT EXISTS trades_sell ON trades(sell_order);"
+	/* one rental per trade, with the trade's id */
+	"CREATE TABLE IF NOT EXISTS rentals("
+	" id INTEGER PRIMARY KEY, gpu TEXT NOT NULL, buyer INTEGER NOT NULL, seller INTEGER NOT NULL,"
+	" buy_order INTEGER NOT NULL, sell_order INTEGER NOT NULL, gpus INTEGER NOT NULL, hours INTEGER NOT NULL,"
+	" price INTEGER NOT NULL, net_unit INTEGER NOT NULL, vat_unit INTEGER NOT NULL,"
+	" payout_unit INTEGER NOT NULL, hours_billed INTEGER NOT NULL, status TEXT NOT NULL,"
+	" started_ms INTEGER NOT NULL, stopped_ms INTEGER, next_ms INTEGER,"
+	" billed INTEGER NOT NULL DEFAULT 0, refunded INTEGER NOT NULL DEFAULT 0,"
+	" paid_out INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX IF NOT EXISTS rentals_buyer ON rentals(buyer, id);"
+	"CREATE INDEX IF NOT EXISTS rentals_seller ON rentals(seller, id);"
+	"CREATE INDEX IF NOT EXISTS rentals_due ON rentals(next_ms) WHERE status = 'active';"
+	"CREATE TABLE IF NOT EXISTS ledger("
+	" id INTEGER PRIMARY KEY, entry INTEGER NOT NULL, account INTEGER NOT NULL,"
+	" bucket TEXT NOT NULL, currency TEXT NOT NULL, amount INTEGER NOT NULL, kind TEXT NOT NULL,"
+	" order_id INTEGER, rental_id INTEGER, at_ms INTEGER NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account, id);"
+	"CREATE INDEX IF NOT EXISTS orders_account ON orders(account, id);";
+
+/* Version 2: API keys as rows of their own (several per account, named,
+ * scoped, last use). The one key each account had moves there as a trade key
+ * named "default"; accounts.key_hash stays, always NULL from then on. And an
+ * index to find a customer by e-mail (one account per address). */
+static const char migrate_v2[] =
+	"CREATE TABLE api_keys("
+	" id INTEGER PRIMARY KEY, account INTEGER NOT NULL, key_hash BLOB NOT NULL UNIQUE,"
+	" name TEXT NOT NULL, scope TEXT NOT NULL CHECK (scope IN ('trade','read')),"
+	" created_ms INTEGER NOT NULL, last_used_ms INTEGER, revoked_ms INTEGER);"
+	"CREATE INDEX api_keys_account ON api_keys(account, id);"
+	"CREATE INDEX accounts_email ON accounts(lower(email)) WHERE kind = 'customer';"
+	"INSERT INTO api_keys(account, key_hash, name, scope, created_ms)"
+	" SELECT id, key_hash, 'default', 'trade', created_ms FROM accounts"
+	" WHERE key_hash IS NOT NULL ORDER BY id;"
+	"UPDATE accounts SET key_hash = NULL WHERE key_hash IS NOT NULL;";
+
+static const struct migration { int version; const char *sql; } migrations[] = {
+	{ 2, migrate_v2 },
+};
+#define SCHEMA_VERSION 2
+
+static int pragma(sqlite3 *db, const char *sql, char **cause, const char *path)
+{
+	char *err = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		int rc = set_cause(cause, "%s: %s", path, err ? err : sqlite3_errmsg(db));
+		sqlite3_free(err);
+		return rc;
+	}
+	return 0;
+}
+
+static int user_version(sqlite3 *db, int *v)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Bring the database to SCHEMA_VERSION (the writer, after `schema`). */
+static int migrate(sqlite3 *db, const char *path, char **cause)
+{
+	int v;
+	if (user_version(db, &v) != 0)
+		return set_cause(cause, "%s: cannot read the schema version: %s", path, sqlite3_errmsg(db));
+	if (v > SCHEMA_VERSION)
+		return set_cause(cause, "%s: schema version %d is newer than this gpuxd's (%d): "
+		                 "use the gpuxd that wrote it", path, v, SCHEMA_VERSION);
+	for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
+		if (migrations[i].version <= v)
+			continue;
+		char *set = xasprintf("PRAGMA user_version=%d; COMMIT;", migrations[i].version);
+		int rc = pragma(db, "BEGIN IMMEDIATE;", cause, path);
+		if (rc == 0 && (rc = pragma(db, migrations[i].sql, cause, path)) != 0)
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		if (rc == 0)
+			rc = pragma(db, set, cause, path);
+		free(set);
+		if (rc != 0)
+			return -1;
+		v = migrations[i].version;
+	}
+	return 0;
+}
+
+static int sq_open(struct xd_store *s, const char *path, char **cause)
+{
+	sqlite3 *db = NULL;
+	int flags = s->writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	flags |= SQLITE_OPEN_NOMUTEX;
+	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+		int rc = set_cause(cause, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	if (s->writer) {
+		sqlite3_stmt *st = NULL;
+		if (sqlite3_prepare_v2(db, "PRAGMA journal_mode=WAL", -1, &st, NULL) != SQLITE_OK ||
+		    sqlite3_step(st) != SQLITE_ROW ||
+		    strcmp((const char *)sqlite3_column_text(st, 0), "wal") != 0) {
+			sqlite3_finalize(st);
+			int rc = set_cause(cause, "%s: cannot switch to WAL mode: %s", path, sqlite3_errmsg(db));
+			sqlite3_close(db);
+			return rc;
+		}
+		sqlite3_finalize(st);
+		if (pragma(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=OFF;"
+		               "PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=4194304;",
+		           cause, path) ||
+		    pragma(db, schema, cause, path) || migrate(db, path, cause)) {
+			sqlite3_close(db);
+			return -1;
+		}
+	} else if (pragma(db, "PRAGMA query_only=1;", cause, path)) {
+		sqlite3_close(db);
+		return -1;
+	}
+	s->impl = db;
+	return 0;
+}
+
+static void sq_close(struct xd_store *s)
+{
+	sqlite3_close(db_of(s));
+	s->impl = NULL;
+}
+
+/* ---- statements ------------------------------------------------------------------ */
+
+static struct xd_q *sq_prepare(struct xd_store *s, const char *sql)
+{
+	size_t n = strlen(sql);
+	const char *tail = " FOR UPDATE";
+	size_t tn = strlen(tail);
+	int len = (int)n;
+	if (n > tn && strcmp(sql + n - tn, tail) == 0)
+		len = (int)(n - tn);
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v3(db_of(s), sql, len, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
+		fatal("gpuxd: SQL error: %s in: %s", sqlite3_errmsg(db_of(s)), sql);
+	struct xd_q *q = xcalloc(1, sizeof *q);
+	q->s = s;
+	q->st = st;
+	return q;
+}
+
+static void sq_finalize(struct xd_q *q)
+{
+	sqlite3_finalize(q->st);
+	free(q);
+}
+
+static void sq_reset(struct xd_q *q)
+{
+	sqlite3_reset(q->st);
+	sqlite3_clear_bindings(q->st);
+}
+
+static void sq_bind_int64(struct xd_q *q, int i, int64_t v) { sqlite3_bind_int64(q->st, i, v); }
+
+static void sq_bind_text(struct xd_q *q, int i, const char *v)
+{
+	sqlite3_bind_text(q->st, i, v, -1, SQLITE_STATIC);
+}
+
+static void sq_bind_blob(struct xd_q *q, int i, const void *v, size_t n)
+{
+	sqlite3_bind_blob(q->st, i, v, (int)n, SQLITE_STATIC);
+}
+
+static int sq_step(struct xd_q *q)
+{
+	int rc = sqlite3_step(q->st);
+	if (rc == SQLITE_ROW)
+		return XD_ROW;
+	if (rc != SQLITE_DONE && !sqlite3_stmt_readonly(q->st))
+		fatal("gpuxd: database write failed: %s (%s)", sqlite3_errmsg(db_of(q->s)),
+		      sqlite3_sql(q->st));
+	return XD_DONE;
+}
+
+static int64_t sq_col_int64(struct xd_q *q, int i) { return sqlite3_column_int64(q->st, i); }
+
+static const char *sq_col_text(struct xd_q *q, int i)
+{
+	return (const char *)sqlite3_column_text(q->st, i);
+}
+
+static const void *sq_col_blob(struct xd_q *q, int i, size_t *n)
+{
+	const void *p = sqlite3_column_blob(q->st, i);
+	*n = (size_t)sqlite3_column_bytes(q->st, i);
+	return p;
+}
+
+static bool sq_col_null(struct xd_q *q, int i)
+{
+	return sqlite3_column_type(q->st, i) == SQLITE_NULL;
+}
+
+/* ---- transactions ---------------------------------------------------------------- */
+
+static void sq_begin(struct xd_store *s) { xd_exec(s, "BEGIN IMMEDIATE"); }
+
+static enum xd_commit sq_commit(struct xd_store *s)
+{
+	xd_exec(s, "COMMIT");
+	return XD_COMMITTED;
+}
+
+static void sq_rollback(struct xd_store *s) { xd_exec(s, "ROLLBACK"); }
+
+static bool sq_lease(struct xd_store *s, int64_t key) { return true; }
+
+static void sq_notify(struct xd_store *s, const char *channel, const char *payload) {}
+
+const struct xd_store_ops xd_store_sqlite = {
+	.name = "sqlite",
+	.open = sq_open, .close = sq_close, .prepare = sq_prepare, .finalize = sq_finalize,
+	.reset = sq_reset, .bind_int64 = sq_bind_int64, .bind_text = sq_bind_text,
+	.bind_blob = sq_bind_blob, .step = sq_step, .col_int64 = sq_col_int64,
+	.col_text = sq_col_text, .col_blob = sq_col_blob, .col_null = sq_col_null,
+	.begin = sq_begin, .commit = sq_commit, .rollback = sq_rollback, .lease = sq_lease,
+	.notify = sq_notify, .listen = NULL, .wait_notify = NULL,
+};
+
+#include "exchange/xd.h"
+void xd_store_sqlite_checkpoint(struct xd_store *s)
+{
+	sqlite3_wal_checkpoint_v2(db_of(s), NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+}
+
+int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **cause)
+{
+	sqlite3 *db = NULL;
+	*out = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		int rc = set_cause(cause, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_busy_timeout(db, 100);
+	/* the read makes the connection open the WAL: until then it would take
+	 * the database for one without a WAL, and checkpoint nothing */
+	if (pragma(db, "PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=4194304;"
+	               "SELECT count(*) FROM sqlite_master;", cause, path)) {
+		sqlite3_close(db);
+		return -1;
+	}
+	struct xd_store *s = xcalloc(1, sizeof *s);
+	s->ops = &xd_store_sqlite;
+	s->impl = db;
+	*out = s;
+	return 0;
+}

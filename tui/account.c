@@ -319,7 +319,7 @@ static void submit_input(struct tui *t)
 			 ? _("This is a simulated payment: no real money moves.")
 			 : _("The exchange records it as a payment into your balance."));
 	title = xasprintf(_("Deposit %s?"), m);
-	tp_dialog(t, TD_DEPOSIT, amount, title, text, _("y or Enter: deposit · any other key: do not"));
+	tp_dialog(t, TD_DEPOSIT, amount, title, text, _("y or Enter: deposit · any other key: do not"), false);
 	free(title);
 	free(text);
 	free(m);
@@ -327,14 +327,17 @@ static void submit_input(struct tui *t)
 
 /* ---- the page -------------------------------------------------------------------------------------- */
 
+enum { AK_DEPOSIT = 1 };
+
 static const struct wbinding account_bindings[] = {
-	{ 'd', 1, N_("Deposit (top up), where the exchange allows it") },
-	{ '+', 1, N_("Deposit (top up), where the exchange allows it") },
+	{ 'd', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it") },
+	{ '+', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it") },
 };
 
 static unsigned account_event(struct tui *t, const struct wevent *ev)
 {
 	struct tp_account *s = account(t);
+	const struct wbinding *b;
 	unsigned r;
 
 	if (s->l.input != NULL) {
@@ -349,7 +352,11 @@ static unsigned account_event(struct tui *t, const struct wevent *ev)
 		}
 		return W_HANDLED | W_REDRAW;
 	}
-	if (ev->type == WEV_KEY && (ev->key == 'd' || ev->key == '+')) {
+	b = ev->type != WEV_KEY ? NULL
+		: wbinding_find(account_bindings,
+				sizeof account_bindings / sizeof account_bindings[0], ev->key);
+	switch (b != NULL ? b->action : 0) {
+	case AK_DEPOSIT:
 		open_input(t);
 		return W_HANDLED | W_REDRAW;
 	}

@@ -2,15 +2,22 @@
  * The application loop (tmux's server loop and htop's ScreenManager, cut to
  * what gpux needs):
  *
- *   loop: start due exchange requests → draw one frame → poll(keyboard,
- *         signal pipe, exchange sockets; timeout = nearest timer) →
- *         signals → keys → api_perform() → flash ends
+ *   loop: tick (start due exchange requests; the poll timeout) → frame →
+ *         poll(keyboard, signal pipe, exchange sockets) → signals → keys →
+ *         api_perform() (replies store plain data: prices, account)
  *
- * A frame renders only the widgets that are dirty or touched (each
- * wnoutrefresh()) and ends with one doupdate(); a frame with nothing to show
- * writes nothing. There is no periodic clear(): ncurses sends only the cells
- * that differ, and a redraw of the whole screen happens only on Ctrl-L and
- * after a resize.
+ *   frame: recalc (each screen pulls what changed: the market's and the
+ *          fit job's generation counters) → layout when asked → render
+ *          bottom-up → cursor from the focused screen → one doupdate()
+ *
+ * The screens are a stack (tui/screen.h, tui/stack.c); this file names
+ * none but the bottom one it makes. Events go to the top screen, then the
+ * focused one, then the keys that are the same everywhere (q, F10, Ctrl-L,
+ * F1 and ?, L), which live only here. A frame renders only the widgets that
+ * are dirty or touched (each wnoutrefresh()) and ends with one doupdate(); a
+ * frame with nothing to show writes nothing. There is no periodic clear():
+ * ncurses sends only the cells that differ, and a redraw of the whole
+ * screen happens only on Ctrl-L and after a resize.
  *
  * Signals: handlers only write the signal number into a self-pipe that poll()
  * watches, so a resize or a SIGTERM is handled between frames. They are
@@ -137,27 +144,82 @@ void tui_message(struct tui *t, const char *msg)
 	free(t->msg);
 	t->msg = msg ? xstrdup(msg) : NULL;
 	t->msg_until = util_now_ms() + TUI_MSG_MS;
+	t->msg_seq++;
+	t->redraw = true;
 }
 
 void tui_relayout(struct tui *t)
 {
 	t->need_layout = true;
+	t->redraw = true;
+}
+
+void tui_redraw_all(struct tui *t)
+{
+	clearok(curscr, TRUE);
+	tui_relayout(t);
+}
+
+/* ---- the global keys: the same on every screen ------------------------------------------ */
+
+enum { G_QUIT = 1, G_REDRAW, G_HELP, G_LANG };
+
+static const struct wbinding global_keys[] = {
+	{ '?', G_HELP, N_("This help") },
+	{ WKEY_F1, G_HELP, N_("This help") },
+	{ 'L', G_LANG, N_("Language (remembered for the next start)") },
+	{ 'L' - '@', G_REDRAW, N_("Redraw the screen") },
+	{ 'q', G_QUIT, N_("Quit") },
+	{ WKEY_F10, G_QUIT, N_("Quit") },
+};
+
+static unsigned global_key(struct tui *t, const struct wevent *ev)
+{
+	const struct wbinding *b;
+
+	if (ev->type != WEV_KEY)
+		return W_IGNORED;
+	b = wbinding_find(global_keys, sizeof global_keys / sizeof global_keys[0], ev->key);
+	if (b == NULL)
+		return W_IGNORED;
+	switch (b->action) {
+	case G_QUIT:
+		t->quit = true;
+		return W_HANDLED | W_QUIT;
+	case G_REDRAW:
+		tui_redraw_all(t);
+		break;
+	case G_HELP:
+		if (!t->too_small)
+			tui_help_open(t, global_keys, sizeof global_keys / sizeof global_keys[0]);
+		break;
+	case G_LANG:
+		if (!t->too_small)
+			tui_lang_open(t);
+		break;
+	}
+	return W_HANDLED | W_REDRAW;
+}
+
+unsigned tui_feed_event(struct tui *t, const struct wevent *ev)
+{
+	unsigned r = W_IGNORED;
+
+	/* below the smallest size only the global keys work */
+	if (!t->too_small)
+		r = tui_stack_event(t, ev);
+	if (!(r & W_HANDLED))
+		r |= global_key(t, ev);
+	if (r & W_QUIT)
+		t->quit = true;
+	if (r & W_LAYOUT)
+		tui_relayout(t);
+	if (r & (W_HANDLED | W_REDRAW))
+		t->redraw = true;
+	return r;
 }
 
 /* ---- layout and frames --------------------------------------------------------------- */
-
-static void place_overlay(struct tui *t)
-{
-	if (t->overlay == NULL)
-		return;
-	switch (t->ov) {
-	case OV_HELP: whelp_place((struct whelp *)t->overlay, t->lines, t->cols); break;
-	case OV_COLUMNS: wchecklist_place((struct wchecklist *)t->overlay, t->lines, t->cols); break;
-	case OV_DIALOG: wdialog_place((struct wdialog *)t->overlay, t->lines, t->cols); break;
-	case OV_LANG: tui_lang_place(t); break; /* lang.c */
-	case OV_NONE: break;
-	}
-}
 
 static void layout(struct tui *t)
 {
@@ -166,33 +228,14 @@ static void layout(struct tui *t)
 	t->too_small = t->cols < TUI_MIN_COLS || t->lines < TUI_MIN_LINES;
 	t->small_dirty = t->too_small;
 	if (t->too_small) {
-		wwidget_hide(&t->tabs->base);
-		wwidget_hide(&t->table->base);
 		wwidget_hide(&t->status->base);
-		wwidget_hide(&t->fkeys->base);
-		if (t->filter != NULL)
-			wwidget_hide(&t->filter->base);
-		if (t->overlay != NULL)
-			wwidget_hide(t->overlay);
-		tui_trade_layout(t); /* order.c */
-		tui_fit_place(t, 0, 0, 0, 0); /* fitpanel.c: hidden */
+		tui_stack_layout(t); /* every screen hides */
 		return;
 	}
-	wwidget_place(&t->tabs->base, 0, 0, 1, t->cols);
-	wwidget_place(&t->table->base, 1, 0, t->lines - 3, t->cols);
-	tui_fit_place(t, 1, 0, t->lines - 3, t->cols); /* fitpanel.c: beside or below the table */
 	wwidget_place(&t->status->base, t->lines - 2, 0, 1, t->cols);
-	if (t->filter != NULL) {
-		wwidget_hide(&t->fkeys->base);
-		wwidget_place(&t->filter->base, t->lines - 1, 0, 1, t->cols);
-		leaveok(t->filter->base.win, FALSE);
-	} else {
-		wwidget_place(&t->fkeys->base, t->lines - 1, 0, 1, t->cols);
-	}
-	place_overlay(t);
-	/* windows were made afresh: let the table keep its cursor in view */
-	wtable_select(t->table, t->table->sel);
-	tui_trade_layout(t); /* order.c: a page over the tables */
+	tui_stack_layout(t);
+	/* every window was made afresh: copy all of them */
+	tui_stack_touch(t);
 }
 
 static void draw_too_small(struct tui *t)
@@ -225,10 +268,10 @@ static void draw_too_small(struct tui *t)
 	doupdate();
 }
 
-static void frame(struct tui *t)
+/* One frame: recalc → (layout) → render bottom-up → cursor → doupdate. */
+static void frame(struct tui *t, int64_t now)
 {
-	bool any = false;
-	int64_t now = util_now_ms();
+	bool any;
 
 	if (t->need_layout)
 		layout(t);
@@ -239,33 +282,17 @@ static void frame(struct tui *t)
 		curs_set(0);
 		return;
 	}
-	tui_status_update(t, now);
-	any |= wwidget_render(&t->tabs->base);
-	any |= tui_fit_render(t); /* fitpanel.c: before the table (puts the job into its view) */
-	any |= wwidget_render(&t->table->base);
-	any |= wwidget_render(&t->status->base);
-	if (t->filter != NULL)
-		any |= wwidget_render(&t->filter->base);
-	else
-		any |= wwidget_render(&t->fkeys->base);
-	any |= tui_trade_render(t, any); /* order.c */
-	if (t->overlay != NULL) {
-		if (any)
-			wwidget_touch(t->overlay);
-		any |= wwidget_render(t->overlay);
+	if (t->msg != NULL && now >= t->msg_until) {
+		free(t->msg);
+		t->msg = NULL;
 	}
-	if (t->filter != NULL && t->overlay == NULL) {
-		int y, x;
-		if (wfield_cursor(t->filter, &y, &x)) {
-			wmove(t->filter->base.win, 0, x - t->filter->base.x);
-			wnoutrefresh(t->filter->base.win);
-			curs_set(1);
-			any = true;
-		}
-	} else if (t->overlay == NULL && tui_trade_cursor(t)) { /* order.c */
-		curs_set(1);
-		any = true;
-	} else if (t->overlay == NULL && tui_fit_cursor(t)) { /* fitpanel.c */
+	tui_stack_recalc(t, now);
+	if (t->need_layout)
+		layout(t); /* a screen asked for other geometry in recalc */
+	tui_status_update(t, now);
+	any = wwidget_render(&t->status->base);
+	any = tui_stack_render(t, any);
+	if (tui_stack_cursor(t)) {
 		curs_set(1);
 		any = true;
 	} else {
@@ -273,24 +300,7 @@ static void frame(struct tui *t)
 	}
 	if (any)
 		doupdate();
-}
-
-/* Flash starts and ends, and the clock: mark what must be drawn again. */
-static void check_time(struct tui *t, uint64_t *last_flash_sig)
-{
-	int64_t now = util_now_ms();
-	uint64_t sig = 1469598103934665603u; /* FNV-1a over which GPUs flash */
-
-	for (size_t g = 0; g < t->cat->n_gpus; g++)
-		sig = (sig ^ (uint64_t)(tui_flash(t, g, now) != 0)) * 1099511628211u;
-	if (sig != *last_flash_sig) {
-		*last_flash_sig = sig;
-		wwidget_dirty(&t->table->base);
-	}
-	if (t->msg != NULL && now >= t->msg_until) {
-		free(t->msg);
-		t->msg = NULL;
-	}
+	t->redraw = false;
 }
 
 /* ---- input ------------------------------------------------------------------------------ */
@@ -301,8 +311,7 @@ static void resize_from_tty(struct tui *t)
 
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
 		resize_term(ws.ws_row, ws.ws_col);
-	clearok(curscr, TRUE);
-	tui_relayout(t);
+	tui_redraw_all(t);
 }
 
 static void read_signals(struct tui *t)
@@ -343,26 +352,48 @@ static void mouse_event(struct tui *t)
 		ev.mouse = WM_DOUBLE;
 	else
 		return;
-	tui_handle_event(t, &ev);
+	tui_feed_event(t, &ev);
 }
 
+enum { KEY_BATCH = 256 };
+
+/* Keys as read, then decoded: an escape sequence curses left undecoded
+ * (its terminal description does not name it) is decoded here or
+ * swallowed whole (widgets/keys.c), never replayed as keys. */
 static void read_keys(struct tui *t)
 {
-	for (int i = 0; i < 256 && !t->quit; i++) {
-		wint_t ch;
-		int rc = wget_wch(t->inwin, &ch);
-		if (rc == ERR)
-			break;
-		if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
+	wint_t ch[KEY_BATCH];
+	int rc[KEY_BATCH];
+	wkey k[KEY_BATCH];
+	size_t n = 0;
+
+	while (n < KEY_BATCH && (rc[n] = wget_wch(t->inwin, &ch[n])) != ERR) {
+		k[n] = rc[n] == KEY_CODE_YES && (ch[n] == KEY_MOUSE || ch[n] == KEY_RESIZE)
+			? WKEY_NONE : wkey_from_curses(rc[n], ch[n]);
+		n++;
+	}
+	for (size_t i = 0; i < n && !t->quit; i++) {
+		wkey key;
+		size_t used;
+
+		if (rc[i] == KEY_CODE_YES && ch[i] == KEY_MOUSE) {
 			mouse_event(t);
 			continue;
 		}
-		if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
+		if (rc[i] == KEY_CODE_YES && ch[i] == KEY_RESIZE) {
 			tui_relayout(t);
 			continue;
 		}
-		struct wevent ev = { .type = WEV_KEY, .key = wkey_from_curses(rc, ch) };
-		tui_handle_event(t, &ev);
+		used = k[i] == WKEY_ESC ? wkey_decode_escape(k + i, n - i, &key) : 0;
+		if (used > 0) {
+			i += used - 1;
+			if (key == WKEY_NONE)
+				continue;
+		} else {
+			key = k[i];
+		}
+		struct wevent ev = { .type = WEV_KEY, .key = key };
+		tui_feed_event(t, &ev);
 	}
 }
 
@@ -425,61 +456,51 @@ static void teardown_terminal(struct tui *t)
 	util_set_fatal_hook(NULL);
 }
 
-/* lang.c calls this again after a language switch */
-void tui_fkeys_fill(struct tui *t)
-{
-	wfkeys_clear(t->fkeys);
-	wfkeys_add(t->fkeys, WKEY_F1, "F1", _("Help"));
-	wfkeys_add(t->fkeys, WKEY_F2, "F2", _("Columns"));
-	wfkeys_add(t->fkeys, WKEY_F3, "F3", _("Filter"));
-	wfkeys_add(t->fkeys, WKEY_F4, "F4", _("Fit")); /* fitpanel.c */
-	wfkeys_add(t->fkeys, WKEY_F5, "F5", _("Buy")); /* order.c */
-	wfkeys_add(t->fkeys, WKEY_F6, "F6", _("Sort"));
-	wfkeys_add(t->fkeys, WKEY_F10, "F10", _("Quit"));
-}
-
-static void make_widgets(struct tui *t)
-{
-	t->status = wstatus_new(&t->ui);
-	t->fkeys = wfkeys_new(&t->ui);
-	tui_fkeys_fill(t);
-	tui_browse_init(t);
-}
-
 static void free_all(struct tui *t)
 {
-	tui_trade_free(t); /* order.c */
-	tui_fit_free(t); /* fitpanel.c */
-	wwidget_free(&t->overlay);
-	wfield_free(&t->filter);
-	tui_browse_free(t);
+	tui_stack_free(t);
+	tui_trade_free(t); /* the pages' shared data, after the pages */
 	wstatus_free(&t->status);
-	wfkeys_free(&t->fkeys);
 	tui_market_free(t);
 	if (t->api_owned)
 		api_client_free(&t->api);
 	free(t->api_error);
 	free(t->msg);
+	free(t->status_note);
 	free(t->conf_path);
+}
+
+/* The poll timeout: the nearest of what the screens, the market feed and
+ * the screen's own clocks (flash ends, the status bar's seconds) need. */
+static int tick(struct tui *t, int64_t now)
+{
+	int64_t next = -1, change;
+	int timeout = -1;
+
+	if (t->api != NULL)
+		timeout = tui_market_tick(t, now);
+	tui_trade_tick(t, now, &next);
+	tui_stack_tick(t, now, &next);
+	change = tui_market_next_change(t, now);
+	if (change >= 0 && (next < 0 || change < next))
+		next = change;
+	if (next >= 0) {
+		int64_t ms = next <= now ? 0 : next - now;
+		if (timeout < 0 || ms < timeout)
+			timeout = (int)ms;
+	}
+	return timeout;
 }
 
 static void run_loop(struct tui *t)
 {
 	struct pollfd fds[2 + MAX_API_FDS];
-	uint64_t last_flash = 0;
 
 	while (!t->quit) {
 		int64_t now = util_now_ms();
-		int timeout = -1, n = 2;
+		int timeout = tick(t, now), n = 2;
 
-		if (t->api != NULL)
-			timeout = tui_market_tick(t, now);
-		tui_trade_tick(t, now, &timeout); /* order.c */
-		int64_t next = tui_market_next_change(t, now);
-		if (next >= 0 && (timeout < 0 || next - now < timeout))
-			timeout = next <= now ? 0 : (int)(next - now);
-		check_time(t, &last_flash);
-		frame(t);
+		frame(t, now);
 		fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		fds[1] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
 		if (t->api != NULL)
@@ -500,30 +521,20 @@ static void run_loop(struct tui *t)
 	}
 }
 
-int tui_run(const struct tui_options *o)
+/* What every session needs before it has a terminal: the options, the
+ * settings file, the exchange. */
+static void session_init(struct tui *t, const struct tui_options *o)
 {
-	struct tui tui, *t = &tui;
-	const char *term = getenv("TERM");
-	bool utf8;
 	char *cause = NULL;
 
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return refuse(_("the interactive screen needs a terminal, and input or output is "
-				"not one"));
-	if (term == NULL || term[0] == '\0' || strcmp(term, "dumb") == 0)
-		return refuse(_("the interactive screen needs a terminal that can move the cursor "
-				"(TERM is unset or \"dumb\")"));
 	memset(t, 0, sizeof *t);
 	t->opts = *o;
 	t->o = &t->opts; /* lang.c changes t->opts.lang */
 	t->cat = o->catalog;
-	utf8 = pick_ctype();
-	t->ascii = o->ascii || !utf8;
 	if (o->config_path != NULL)
 		t->conf_path = o->config_path[0] != '\0' ? xstrdup(o->config_path) : NULL;
 	else
 		t->conf_path = api_conf_path();
-
 	/* the exchange first: the local demo exchange may take a while to start */
 	if (o->client != NULL) {
 		t->api = o->client;
@@ -535,6 +546,51 @@ int tui_run(const struct tui_options *o)
 			free(cause);
 		}
 	}
+}
+
+void tui_session_init(struct tui *t, const struct tui_options *o)
+{
+	session_init(t, o);
+	t->ascii = o->ascii;
+}
+
+void tui_session_start(struct tui *t)
+{
+	tui_market_init(t);
+	t->status = wstatus_new(&t->ui);
+	tui_push(t, tui_browse_new(t));
+	t->need_layout = true;
+}
+
+int tui_session_frame(struct tui *t)
+{
+	int64_t now = util_now_ms();
+	int timeout = tick(t, now);
+
+	frame(t, now);
+	return timeout;
+}
+
+void tui_session_end(struct tui *t)
+{
+	free_all(t);
+}
+
+int tui_run(const struct tui_options *o)
+{
+	struct tui tui, *t = &tui;
+	const char *term = getenv("TERM");
+	bool utf8;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return refuse(_("the interactive screen needs a terminal, and input or output is "
+				"not one"));
+	if (term == NULL || term[0] == '\0' || strcmp(term, "dumb") == 0)
+		return refuse(_("the interactive screen needs a terminal that can move the cursor "
+				"(TERM is unset or \"dumb\")"));
+	session_init(t, o);
+	utf8 = pick_ctype();
+	t->ascii = o->ascii || !utf8;
 	if (pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
 		int rc = refuse(strerror(errno));
 		free_all(t);
@@ -552,9 +608,7 @@ int tui_run(const struct tui_options *o)
 		free_all(t);
 		return rc;
 	}
-	tui_market_init(t);
-	make_widgets(t);
-	t->need_layout = true;
+	tui_session_start(t);
 	run_loop(t);
 	teardown_terminal(t);
 	free_all(t);

@@ -7,14 +7,15 @@
  * architecture dim after its name.
  *
  * The cursor follows its GPU, not its row number: before anything reorders
- * or filters the rows the GPU under the cursor is noted (tui_note_cursor),
+ * or filters the rows the GPU under the cursor is noted (browse_note_cursor),
  * and afterwards the table's cursor is put back on it (view_find).
  *
  * Which columns a tab shows, and in which order, is a list of column ids
  * (remembered in the config file); the GPU column is always first, and
  * "your model" columns (fit panel) follow it whenever the view has them; the
- * price, what a buyer compares first, is always last and stays pinned at the
- * right edge while the others scroll (the GPU column's twin on the left).
+ * price, what a buyer compares first, is last unless the user moved it, and
+ * while it is last it stays pinned at the right edge while the others scroll
+ * (the GPU column's twin on the left).
  *
  * When columns are hidden the GPU column earns its width: the table cuts it
  * to a share of the terminal, and the formatter cuts the architecture first
@@ -24,45 +25,48 @@
  * The tabs carry each workload's title and its short title (data/
  * workloads.json); the tabs widget picks what fits.
  */
-#include "tui/tui_int.h"
+#include "tui/browse.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "i18n/i18n.h"
 #include "util/util.h"
 
-static struct tui_tab *cur_tab(struct tui *t)
+static void publish_sel(struct tui_browse *b);
+
+static struct tui_tab *cur_tab(struct tui_browse *b)
 {
-	return &t->tab[t->cur];
+	return &b->tab[b->cur];
 }
 
 /* ---- the table source: the pure row formatter ------------------------------------------ */
 
 static size_t src_rows(void *ctx)
 {
-	struct tui *t = ctx;
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
 	return tb->view ? tb->view->n_shown : 0;
 }
 
 static size_t src_cols(void *ctx)
 {
-	struct tui *t = ctx;
-	return cur_tab(t)->view ? cur_tab(t)->n_vis : 0;
+	struct tui_browse *b = ctx;
+	return cur_tab(b)->view ? cur_tab(b)->n_vis : 0;
 }
 
 static void src_header(void *ctx, size_t col, struct wcells *out)
 {
-	struct tui *t = ctx;
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
 	wcells_add(out, tb->view->columns[tb->vis[col]].label, WR_HEADER, 0);
 }
 
 static enum walign src_align(void *ctx, size_t col)
 {
-	struct tui *t = ctx;
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
 	switch (tb->view->columns[tb->vis[col]].align) {
 	case VIEW_RIGHT: return WALIGN_RIGHT;
 	case VIEW_CENTER: return WALIGN_CENTER;
@@ -70,8 +74,9 @@ static enum walign src_align(void *ctx, size_t col)
 	}
 }
 
-static size_t gpu_index(const struct tui *t, const struct catalog_gpu *g)
+static size_t gpu_index(const struct tui_browse *b, const struct catalog_gpu *g)
 {
+	struct tui *t = b->base.t;
 	return (size_t)(g - t->cat->gpus);
 }
 
@@ -119,20 +124,20 @@ void tui_format_cell_fit(const struct view_table *v, size_t shown_row, size_t co
 
 static void src_cell(void *ctx, size_t row, size_t col, struct wcells *out)
 {
-	struct tui *t = ctx;
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
 	const struct view_row *r = view_shown_row(tb->view, row);
-	int flash = tui_flash(t, gpu_index(t, r->gpu), util_now_ms());
+	int flash = tui_flash(b->base.t, gpu_index(b, r->gpu), util_now_ms());
 
 	tui_format_cell(tb->view, row, tb->vis[col], flash, out);
 }
 
 static void src_cell_fit(void *ctx, size_t row, size_t col, int width, struct wcells *out)
 {
-	struct tui *t = ctx;
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
 	const struct view_row *r = view_shown_row(tb->view, row);
-	int flash = tui_flash(t, gpu_index(t, r->gpu), util_now_ms());
+	int flash = tui_flash(b->base.t, gpu_index(b, r->gpu), util_now_ms());
 
 	tui_format_cell_fit(tb->view, row, tb->vis[col], flash, width, out);
 }
@@ -140,8 +145,8 @@ static void src_cell_fit(void *ctx, size_t row, size_t col, int width, struct wc
 /* The GPU column is cut no narrower than the widest short form of a name. */
 static int src_frozen_min(void *ctx)
 {
-	struct tui *t = ctx;
-	const struct view_table *v = cur_tab(t)->view;
+	struct tui_browse *b = ctx;
+	const struct view_table *v = cur_tab(b)->view;
 	size_t m = 0;
 
 	for (size_t i = 0; v != NULL && i < v->n_rows; i++) {
@@ -155,8 +160,8 @@ static int src_frozen_min(void *ctx)
 /* The price column (always last when shown) stays at the right edge. */
 static size_t src_pinned(void *ctx)
 {
-	struct tui *t = ctx;
-	const struct tui_tab *tb = cur_tab(t);
+	struct tui_browse *b = ctx;
+	const struct tui_tab *tb = cur_tab(b);
 
 	if (tb->view == NULL || tb->n_vis < 3)
 		return 0;
@@ -195,15 +200,8 @@ static void compute_vis(struct tui_tab *tb)
 		if (!dup)
 			tb->vis[n++] = (size_t)i;
 	}
-	/* the price last, whatever the order chosen (it is pinned there) */
-	for (size_t j = 0; j + 1 < n; j++) {
-		if (v->columns[tb->vis[j]].kind == VIEW_COL_PRICE) {
-			size_t p = tb->vis[j];
-			memmove(&tb->vis[j], &tb->vis[j + 1], (n - j - 1) * sizeof *tb->vis);
-			tb->vis[n - 1] = p;
-			break;
-		}
-	}
+	/* the order chosen is the order shown: a price moved off the end
+	 * scrolls with the others (it is pinned only where it is last) */
 	tb->n_vis = n;
 }
 
@@ -216,15 +214,17 @@ static void default_ids(struct tui_tab *tb)
 			tb->col_ids[tb->n_col_ids++] = xstrdup(tb->w->columns[i].id);
 }
 
-static struct view_prices prices_of(struct tui *t)
+static struct view_prices prices_of(struct tui_browse *b)
 {
+	struct tui *t = b->base.t;
 	struct view_prices p = { t->m.prices, t->m.n_prices, t->m.stale };
 	return p;
 }
 
-static void build_view(struct tui *t, struct tui_tab *tb)
+static void build_view(struct tui_browse *b, struct tui_tab *tb)
 {
-	struct view_prices p = prices_of(t);
+	struct tui *t = b->base.t;
+	struct view_prices p = prices_of(b);
 
 	if (tb->view != NULL)
 		return;
@@ -239,35 +239,37 @@ static void build_view(struct tui *t, struct tui_tab *tb)
 /* The tabs, titled in the current language (again after a switch): each
  * workload's title and, for narrow terminals, its short title (C_("tab",
  * …), as data/labels.c marks them); the widget picks what fits. */
-static void make_tabs(struct tui *t)
+static void make_tabs(struct tui_browse *b)
 {
-	char **labels = xcalloc(t->n_tabs ? t->n_tabs : 1, sizeof *labels);
+	struct tui *t = b->base.t;
+	char **labels = xcalloc(b->n_tabs ? b->n_tabs : 1, sizeof *labels);
 
-	for (size_t i = 0; i < t->n_tabs; i++)
-		labels[i] = xasprintf("%zu %s", i + 1, _(t->tab[i].w->title));
-	wtabs_free(&t->tabs);
-	t->tabs = wtabs_new(&t->ui, (const char *const *)labels, t->n_tabs);
-	for (size_t i = 0; i < t->n_tabs; i++) {
-		char *s = xasprintf("%zu %s", i + 1, C_("tab", t->tab[i].w->short_title));
-		wtabs_set_short(t->tabs, i, s);
+	for (size_t i = 0; i < b->n_tabs; i++)
+		labels[i] = xasprintf("%zu %s", i + 1, _(b->tab[i].w->title));
+	wtabs_free(&b->tabs);
+	b->tabs = wtabs_new(&t->ui, (const char *const *)labels, b->n_tabs);
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		char *s = xasprintf("%zu %s", i + 1, C_("tab", b->tab[i].w->short_title));
+		wtabs_set_short(b->tabs, i, s);
 		free(s);
 		free(labels[i]);
 	}
 	free(labels);
 }
 
-void tui_browse_init(struct tui *t)
+void browse_init(struct tui_browse *b)
 {
+	struct tui *t = b->base.t;
 	struct wtable_source src = {
-		.ctx = t, .rows = src_rows, .cols = src_cols, .header = src_header,
+		.ctx = b, .rows = src_rows, .cols = src_cols, .header = src_header,
 		.cell = src_cell, .align = src_align, .cell_fit = src_cell_fit,
 		.frozen_min = src_frozen_min, .pinned = src_pinned,
 	};
 
-	t->n_tabs = t->cat->n_workloads;
-	t->tab = xcalloc(t->n_tabs ? t->n_tabs : 1, sizeof *t->tab);
-	for (size_t i = 0; i < t->n_tabs; i++) {
-		struct tui_tab *tb = &t->tab[i];
+	b->n_tabs = t->cat->n_workloads;
+	b->tab = xcalloc(b->n_tabs ? b->n_tabs : 1, sizeof *b->tab);
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		struct tui_tab *tb = &b->tab[i];
 		tb->w = &t->cat->workloads[i];
 		tb->scroll = 1;
 		tb->n_col_ids = tui_settings_columns(t, tb->w->id, &tb->col_ids);
@@ -276,26 +278,29 @@ void tui_browse_init(struct tui *t)
 			default_ids(tb);
 		}
 	}
-	make_tabs(t);
-	t->cur = 0;
-	if (t->n_tabs > 0)
-		build_view(t, &t->tab[0]);
-	t->table = wtable_new(&t->ui, &src);
-	wtable_set_empty_text(t->table, _("No GPU matches the filter (Esc clears it)"));
-	wwidget_set_focus(&t->table->base, true);
-	tui_refresh_table(t, false);
+	make_tabs(b);
+	b->fkeys = wfkeys_new(&t->ui);
+	browse_fkeys_fill(b);
+	b->cur = 0;
+	if (b->n_tabs > 0)
+		build_view(b, &b->tab[0]);
+	b->table = wtable_new(&t->ui, &src);
+	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
+	wwidget_set_focus(&b->table->base, true);
+	browse_refresh_table(b, false);
 }
 
-/* issue 8 (tui/lang.c): the language changed. Every built view is made
+/* The language changed. Every built view is made
  * again in it (headers, numbers, "not published"), with its fit job, sort
  * (by column id), filter; the tabs and the empty text too. */
-void tui_browse_lang_changed(struct tui *t)
+void browse_lang_changed(struct tui_browse *b)
 {
-	struct view_prices p = prices_of(t);
+	struct tui *t = b->base.t;
+	struct view_prices p = prices_of(b);
 
-	tui_note_cursor(t);
-	for (size_t i = 0; i < t->n_tabs; i++) {
-		struct tui_tab *tb = &t->tab[i];
+	browse_note_cursor(b);
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		struct tui_tab *tb = &b->tab[i];
 		struct view_table *old = tb->view, *v;
 		if (old == NULL)
 			continue;
@@ -311,47 +316,52 @@ void tui_browse_lang_changed(struct tui *t)
 		view_free(&old);
 		compute_vis(tb);
 	}
-	make_tabs(t);
-	wtabs_set_active(t->tabs, t->cur);
-	wtable_set_empty_text(t->table, _("No GPU matches the filter (Esc clears it)"));
-	tui_refresh_table(t, false);
-	wtable_set_scroll(t->table, t->tab[t->cur].scroll);
+	make_tabs(b);
+	browse_fkeys_fill(b);
+	wtabs_set_active(b->tabs, b->cur);
+	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
+	browse_refresh_table(b, false);
+	wtable_set_scroll(b->table, b->tab[b->cur].scroll);
+	publish_sel(b);
 }
 
-void tui_browse_free(struct tui *t)
+void browse_free(struct tui_browse *b)
 {
-	for (size_t i = 0; i < t->n_tabs; i++) {
-		struct tui_tab *tb = &t->tab[i];
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		struct tui_tab *tb = &b->tab[i];
 		view_free(&tb->view);
 		free_ids(tb->col_ids, tb->n_col_ids);
 		free(tb->vis);
 		free(tb->cursor_gpu);
 		free(tb->filter);
 	}
-	free(t->tab);
-	t->tab = NULL;
-	wtable_free(&t->table);
-	wtabs_free(&t->tabs);
+	free(b->tab);
+	b->tab = NULL;
+	b->base.t->sel.view = NULL;
+	wtable_free(&b->table);
+	wtabs_free(&b->tabs);
+	wfkeys_free(&b->fkeys);
+	wfield_free(&b->filter);
 }
 
 /* ---- the cursor follows its GPU --------------------------------------------------------------------- */
 
-void tui_note_cursor(struct tui *t)
+void browse_note_cursor(struct tui_browse *b)
 {
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_tab *tb = cur_tab(b);
 
-	if (tb->view == NULL || t->table == NULL)
+	if (tb->view == NULL || b->table == NULL)
 		return;
-	tb->scroll = t->table->scroll;
+	tb->scroll = b->table->scroll;
 	if (tb->view->n_shown == 0)
 		return;
 	free(tb->cursor_gpu);
-	tb->cursor_gpu = xstrdup(view_shown_row(tb->view, t->table->sel)->gpu->id);
+	tb->cursor_gpu = xstrdup(view_shown_row(tb->view, b->table->sel)->gpu->id);
 }
 
-void tui_refresh_table(struct tui *t, bool keep_widths)
+void browse_refresh_table(struct tui_browse *b, bool keep_widths)
 {
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_tab *tb = cur_tab(b);
 	int sort_vis = -1;
 
 	if (tb->view == NULL)
@@ -359,33 +369,33 @@ void tui_refresh_table(struct tui *t, bool keep_widths)
 	for (size_t i = 0; i < tb->n_vis; i++)
 		if ((int)tb->vis[i] == tb->view->sort_col)
 			sort_vis = (int)i;
-	wtable_reload(t->table, keep_widths);
-	wtable_set_sort(t->table, sort_vis, tb->view->sort_desc);
+	wtable_reload(b->table, keep_widths);
+	wtable_set_sort(b->table, sort_vis, tb->view->sort_desc);
 	if (tb->cursor_gpu != NULL) {
 		int pos = view_find(tb->view, tb->cursor_gpu);
-		wtable_select(t->table, pos >= 0 ? (size_t)pos : 0);
+		wtable_select(b->table, pos >= 0 ? (size_t)pos : 0);
 	}
-	tui_note_cursor(t);
+	browse_note_cursor(b);
 }
 
-void tui_show_tab(struct tui *t, size_t i)
+void browse_show_tab(struct tui_browse *b, size_t i)
 {
-	if (i >= t->n_tabs)
+	if (i >= b->n_tabs)
 		return;
-	if (i == t->cur && cur_tab(t)->view != NULL)
+	if (i == b->cur && cur_tab(b)->view != NULL)
 		return;
-	tui_note_cursor(t);
-	t->cur = i;
-	build_view(t, cur_tab(t));
-	wtabs_set_active(t->tabs, i);
-	t->table->sel = 0;
-	t->table->top = 0;
-	wtable_set_scroll(t->table, cur_tab(t)->scroll);
-	tui_refresh_table(t, false);
-	if (t->filter != NULL) {
-		wfield_set_text(t->filter, cur_tab(t)->filter ? cur_tab(t)->filter : "");
-		char *n = tui_count_text(t);
-		wfield_set_after(t->filter, n);
+	browse_note_cursor(b);
+	b->cur = i;
+	build_view(b, cur_tab(b));
+	wtabs_set_active(b->tabs, i);
+	b->table->sel = 0;
+	b->table->top = 0;
+	wtable_set_scroll(b->table, cur_tab(b)->scroll);
+	browse_refresh_table(b, false);
+	if (b->filter != NULL) {
+		wfield_set_text(b->filter, cur_tab(b)->filter ? cur_tab(b)->filter : "");
+		char *n = browse_count_text(b);
+		wfield_set_after(b->filter, n);
 		free(n);
 	}
 }
@@ -400,20 +410,20 @@ static int sorted_vis(struct tui_tab *tb)
 	return -1;
 }
 
-static void sort_by(struct tui *t, size_t vc, bool desc)
+static void sort_by(struct tui_browse *b, size_t vc, bool desc)
 {
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_tab *tb = cur_tab(b);
 
-	tui_note_cursor(t);
+	browse_note_cursor(b);
 	view_sort(tb->view, (int)tb->vis[vc], desc);
-	tui_refresh_table(t, true);
-	wtable_show_column(t->table, vc);
-	tb->scroll = t->table->scroll;
+	browse_refresh_table(b, true);
+	wtable_show_column(b->table, vc);
+	tb->scroll = b->table->scroll;
 }
 
-void tui_sort_step(struct tui *t, int dir)
+void browse_sort_step(struct tui_browse *b, int dir)
 {
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_tab *tb = cur_tab(b);
 	int p, n = (int)tb->n_vis;
 
 	if (tb->view == NULL || n == 0)
@@ -423,12 +433,13 @@ void tui_sort_step(struct tui *t, int dir)
 		p = dir > 0 ? (n > 1 ? 1 : 0) : n - 1;
 	else
 		p = ((p + dir) % n + n) % n;
-	sort_by(t, (size_t)p, false);
+	sort_by(b, (size_t)p, false);
 }
 
-void tui_sort_reverse(struct tui *t)
+void browse_sort_reverse(struct tui_browse *b)
 {
-	struct tui_tab *tb = cur_tab(t);
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
 	int p;
 
 	if (tb->view == NULL)
@@ -438,47 +449,76 @@ void tui_sort_reverse(struct tui *t)
 		tui_message(t, _("Choose a sort column first: < or >, or click a header"));
 		return;
 	}
-	sort_by(t, (size_t)p, !tb->view->sort_desc);
+	sort_by(b, (size_t)p, !tb->view->sort_desc);
 }
 
-void tui_sort_visible(struct tui *t, size_t vc)
+void browse_sort_visible(struct tui_browse *b, size_t vc)
 {
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_tab *tb = cur_tab(b);
 
 	if (tb->view == NULL || vc >= tb->n_vis)
 		return;
 	if (sorted_vis(tb) == (int)vc)
-		sort_by(t, vc, !tb->view->sort_desc);
+		sort_by(b, vc, !tb->view->sort_desc);
 	else
-		sort_by(t, vc, false);
+		sort_by(b, vc, false);
 }
 
 /* ---- filtering -------------------------------------------------------------------------------------- */
 
-void tui_set_filter(struct tui *t, const char *text)
+void browse_set_filter(struct tui_browse *b, const char *text)
 {
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_tab *tb = cur_tab(b);
 
 	if (tb->view == NULL)
 		return;
-	tui_note_cursor(t);
+	browse_note_cursor(b);
 	free(tb->filter);
 	tb->filter = text != NULL && text[0] != '\0' ? xstrdup(text) : NULL;
 	view_filter(tb->view, tb->filter);
-	tui_refresh_table(t, true);
+	browse_refresh_table(b, true);
 }
 
-char *tui_count_text(struct tui *t)
+char *browse_count_text(struct tui_browse *b)
 {
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_tab *tb = cur_tab(b);
 	return tb->view ? view_count_text(tb->view) : xstrdup("");
 }
 
 /* ---- columns ----------------------------------------------------------------------------------------- */
 
-void tui_columns_open(struct tui *t)
+static void columns_closed(struct tui *t, struct wwidget *w, void *ud)
 {
-	struct tui_tab *tb = cur_tab(t);
+	struct tui_browse *b = ud;
+	const struct wchecklist *c = (const struct wchecklist *)w;
+	struct tui_tab *tb = cur_tab(b);
+	char **ids;
+	size_t n = 0;
+
+	if (!c->accepted)
+		return;
+	ids = xcalloc(c->n + 1, sizeof *ids);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].on && !c->items[i].fixed)
+			ids[n++] = xstrdup(c->items[i].id);
+	free_ids(tb->col_ids, tb->n_col_ids);
+	tb->col_ids = ids;
+	tb->n_col_ids = n;
+	browse_note_cursor(b);
+	compute_vis(tb);
+	browse_refresh_table(b, false);
+	tui_settings_save_columns(t, tb->w->id, ids, n);
+}
+
+static void columns_place(struct wwidget *w, int lines, int cols)
+{
+	wchecklist_place((struct wchecklist *)w, lines, cols);
+}
+
+void browse_columns_open(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
 	struct view_table *v = tb->view;
 	struct wcheck_item *items;
 	size_t n = 0;
@@ -489,7 +529,7 @@ void tui_columns_open(struct tui *t)
 	for (size_t i = 0; i < v->n_columns; i++)
 		if (v->columns[i].kind == VIEW_COL_GPU)
 			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, true, true };
-	/* the shown columns in the order shown (the price last) */
+	/* the shown columns in the order shown */
 	for (size_t k = 0; k < tb->n_vis; k++) {
 		size_t i = tb->vis[k];
 		if (v->columns[i].kind != VIEW_COL_GPU && v->columns[i].kind < VIEW_COL_JOB_MEM)
@@ -509,46 +549,137 @@ void tui_columns_open(struct tui *t)
 		_("Space show/hide  [ ] move  Enter save  Esc cancel"), items, n);
 	free(title);
 	free(items);
-	t->overlay = &c->base;
-	t->ov = OV_COLUMNS;
-	wchecklist_place(c, t->lines, t->cols);
+	tui_push(t, tui_overlay_new(t, &c->base, columns_place, columns_closed, b));
 }
 
-void tui_columns_apply(struct tui *t, const struct wchecklist *c)
-{
-	struct tui_tab *tb = cur_tab(t);
-	char **ids = xcalloc(c->n + 1, sizeof *ids);
-	size_t n = 0;
+/* ---- what the tables pull: prices, the fit job, flashes --------------------------------------------- */
 
-	for (size_t i = 0; i < c->n; i++)
-		if (c->items[i].on && !c->items[i].fixed)
-			ids[n++] = xstrdup(c->items[i].id);
-	free_ids(tb->col_ids, tb->n_col_ids);
-	tb->col_ids = ids;
-	tb->n_col_ids = n;
-	tui_note_cursor(t);
+static void apply_prices(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct view_prices p = prices_of(b);
+
+	browse_note_cursor(b);
+	for (size_t i = 0; i < b->n_tabs; i++)
+		if (b->tab[i].view != NULL)
+			view_set_prices(b->tab[i].view, t->m.have_prices ? &p : NULL);
+	browse_refresh_table(b, true);
+}
+
+/* Make the current tab's view carry the published fit job (or none). */
+static void pull_job(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+	struct view_table *v = tb->view;
+	const struct fit_job *want = t->job.have ? &t->job.job : NULL;
+	bool had;
+
+	if (v == NULL)
+		return;
+	if (want == NULL ? !v->has_job : v->has_job && memcmp(&v->job, want, sizeof *want) == 0)
+		return;
+	had = v->has_job;
+	browse_note_cursor(b);
+	view_set_job(v, want);
 	compute_vis(tb);
-	tui_refresh_table(t, false);
-	tui_settings_save_columns(t, tb->w->id, ids, n);
+	if (!had && want != NULL) {
+		/* the "your model" columns come right after the GPU: show them */
+		tb->scroll = 1;
+		wtable_set_scroll(b->table, 1);
+	}
+	browse_refresh_table(b, had && want != NULL);
 }
 
-/* ---- prices ------------------------------------------------------------------------------------------ */
-
-void tui_apply_prices(struct tui *t)
+/* Flash starts and ends: the table is drawn again when the set changes. */
+static void pull_flashes(struct tui_browse *b, int64_t now)
 {
-	struct view_prices p = prices_of(t);
+	struct tui *t = b->base.t;
+	uint64_t sig = 1469598103934665603u; /* FNV-1a over which GPUs flash */
 
-	tui_note_cursor(t);
-	for (size_t i = 0; i < t->n_tabs; i++)
-		if (t->tab[i].view != NULL)
-			view_set_prices(t->tab[i].view, t->m.have_prices ? &p : NULL);
-	tui_refresh_table(t, true);
+	for (size_t g = 0; g < t->cat->n_gpus; g++)
+		sig = (sig ^ (uint64_t)(tui_flash(t, g, now) != 0)) * 1099511628211u;
+	if (sig != b->flash_sig) {
+		b->flash_sig = sig;
+		wwidget_dirty(&b->table->base);
+	}
 }
 
-/* ---- for the fit panel (fitpanel.c) ------------------------------------------------------------------- */
-
-void tui_tab_columns_changed(struct tui *t, size_t i)
+/* The cursor, for the screens above (t->sel); again whenever a view is
+ * made or freed, so it never points at a freed view. */
+static void publish_sel(struct tui_browse *b)
 {
-	if (i < t->n_tabs && t->tab[i].view != NULL)
-		compute_vis(&t->tab[i]);
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+
+	t->sel.view = tb->view;
+	t->sel.row = tb->view != NULL && b->table != NULL && b->table->sel < tb->view->n_shown
+		? b->table->sel : 0;
+}
+
+void browse_recalc(struct tui_browse *b, int64_t now)
+{
+	struct tui *t = b->base.t;
+
+	if (b->market_seen != t->m.gen) {
+		b->market_seen = t->m.gen;
+		apply_prices(b);
+	}
+	pull_job(b);
+	pull_flashes(b, now);
+	publish_sel(b);
+}
+
+void browse_sort_cheapest(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct view_table *v = cur_tab(b)->view;
+
+	pull_job(b);
+	if (v == NULL || !v->has_job) {
+		tui_message(t, _("Sorting by the job's cost needs a job: press f and type a model"));
+		return;
+	}
+	browse_note_cursor(b);
+	if (v->sort_cheapest) {
+		view_sort(v, -1, false);
+		tui_message(t, _("Catalogue order"));
+	} else {
+		view_sort_cheapest(v);
+		tui_message(t, _("Cheapest per hour for this job first (GPUs that cannot take it last)"));
+	}
+	browse_refresh_table(b, true);
+}
+
+void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours)
+{
+	const struct view_table *v = cur_tab(b)->view;
+	int pos;
+
+	*gpus = 0;
+	*hours = 0;
+	pull_job(b);
+	if (v == NULL || !v->has_job || gpu_id == NULL)
+		return;
+	pos = view_find(v, gpu_id);
+	if (pos < 0)
+		return;
+	const struct fit_result *j = &view_shown_row(v, (size_t)pos)->job;
+	if (j->gpus_run > 0)
+		*gpus = j->gpus_run;
+	if (fit_method_is_training(v->job.method) && isfinite(j->train_hours) && j->train_hours > 0 &&
+	    j->train_hours < 1e6)
+		*hours = (int)ceil(j->train_hours - 1e-9);
+}
+
+void browse_fkeys_fill(struct tui_browse *b)
+{
+	wfkeys_clear(b->fkeys);
+	wfkeys_add(b->fkeys, WKEY_F1, "F1", _("Help"));
+	wfkeys_add(b->fkeys, WKEY_F2, "F2", _("Columns"));
+	wfkeys_add(b->fkeys, WKEY_F3, "F3", _("Filter"));
+	wfkeys_add(b->fkeys, WKEY_F4, "F4", _("Fit"));
+	wfkeys_add(b->fkeys, WKEY_F5, "F5", _("Buy"));
+	wfkeys_add(b->fkeys, WKEY_F6, "F6", _("Sort"));
+	wfkeys_add(b->fkeys, WKEY_F10, "F10", _("Quit"));
 }

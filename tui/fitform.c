@@ -418,6 +418,25 @@ static bool numeric(const char *q)
 	return n > 0;
 }
 
+/* A size in billions typed in the language: where the decimal separator is
+ * a comma, a dot before three digits ("1.000", "1.500") is the thousands
+ * separator a reader of that language means, never a decimal point; such a
+ * number is refused with a message (fit_parse_size would read 1.5). */
+static int parse_size(const struct tui_ff *ff, const char *s, double *b, char **cause)
+{
+	char sep = i18n_decimal_sep(ff->lang);
+
+	for (const char *p = s; sep != '.' && (p = strchr(p, '.')) != NULL; p++) {
+		size_t d = strspn(p + 1, "0123456789");
+		if (p > s && p[-1] >= '0' && p[-1] <= '9' && d == 3) {
+			*cause = xstrdup(N_("a dot before three digits is a thousands separator here: "
+					    "type 1000 or 1,5"));
+			return -1;
+		}
+	}
+	return fit_parse_size(s, sep, b, cause);
+}
+
 /* Read the model field: sets model_is_size/size_b or the matches and the
  * live preset, and the field's error. */
 static void read_model(struct tui_ff *ff)
@@ -431,13 +450,13 @@ static void read_model(struct tui_ff *ff)
 	set_error(f, NULL);
 	if (q[0] == '\0') {
 		ff->n_matches = 0;
-		if (ff->model_touched && fit_parse_size(q, i18n_decimal_sep(ff->lang), &b, &cause) != 0)
+		if (ff->model_touched && parse_size(ff, q, &b, &cause) != 0)
 			set_error(f, _(cause));
 		free(cause);
 		free(q);
 		return;
 	}
-	if (fit_parse_size(q, i18n_decimal_sep(ff->lang), &b, &cause) == 0) {
+	if (parse_size(ff, q, &b, &cause) == 0) {
 		ff->model_is_size = true;
 		ff->size_b = b;
 		ff->n_matches = 0;
@@ -581,7 +600,7 @@ static bool reread(struct tui_ff *ff)
 	job.checkpointing = ff->f[FF_CKPT].choice != 0;
 	job.sharding = (enum fit_sharding)ff->f[FF_SHARD].choice;
 	job.optimizer = (enum fit_optimizer)ff->f[FF_OPT].choice;
-	if (fit_parse_size(ff->f[FF_TOKENS].text, i18n_decimal_sep(ff->lang), &v, &cause) == 0) {
+	if (parse_size(ff, ff->f[FF_TOKENS].text, &v, &cause) == 0) {
 		set_error(&ff->f[FF_TOKENS], NULL);
 		job.tokens_b = v;
 	} else {
@@ -718,7 +737,7 @@ bool tui_ff_set_text(struct tui_ff *ff, enum tui_ff_id id, const char *text)
 	return reread(ff);
 }
 
-/* issue 8 (tui/lang.c): a number typed with the old decimal separator takes
+/* The language changed (tui/lang.c): a number typed with the old decimal separator takes
  * the new one ("7,5" becomes "7.5" in English, where "7,5" is refused); the
  * model field only when it reads as a size (never "Llama 3.1 70B"),
  * elsewhere a separator between two digits. */

@@ -116,7 +116,7 @@ bool tui_ff_set_text(struct tui_ff *ff, enum tui_ff_id id, const char *text);
 /* Step a choice (dir ±1) or flip a toggle; re-read the form. Returns true
  * when the job changed. */
 bool tui_ff_cycle(struct tui_ff *ff, enum tui_ff_id id, int dir);
-/* issue 8: the language changed. Numbers typed with the old decimal
+/* The language changed. Numbers typed with the old decimal
  * separator take the new one (text_changed set), then the form is read
  * again (its messages in the new language). */
 void tui_ff_set_lang(struct tui_ff *ff, enum i18n_lang lang);

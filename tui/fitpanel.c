@@ -1,5 +1,6 @@
 /*
- * The live-fit calculator panel (issue 6): a form of the job's inputs and,
+ * The live-fit calculator panel, a screen (tui/screen.h) above the tables:
+ * a form of the job's inputs and,
  * for the GPU under the table's cursor, the answer — memory per GPU broken
  * down and drawn as a bar, GPUs needed, cost per hour at the live best ask,
  * a training run's time and cost or inference's decode speed.
@@ -17,19 +18,20 @@
  * focuses it (again: focuses it), F4 shows/hides it, Esc goes back to the
  * table (the panel stays, answering for the row under the cursor), `$`
  * sorts the tab by the job's cost per hour, `b` (F5) opens the order form
- * with the GPUs the job runs on (tui_fit_order_size). Tab/↓ and Shift-Tab/↑
- * move between fields; ←/→ or Space change a choice; text fields are GNU
+ * with the GPUs the job runs on (the tables read them from the job's
+ * columns). Tab/↓ and Shift-Tab/↑ move between fields; ←/→ or Space change a choice; text fields are GNU
  * readline (emacs keys, Ctrl-P/Ctrl-N recall that field's history; what a
  * field held when it was left is added to it). In the model field, while
  * the text is a search, ↑/↓ choose among the matching presets and Enter
  * takes one. F-keys and PgUp/PgDn still reach the application and table.
  *
  * Live: every change of a field re-reads the form (tui/fitform.c) into a
- * job. Before each frame tui_fit_render() makes the current tab's view carry
- * that job (view_set_job: the "your model" columns, dimmed rows; the cursor
- * stays on its GPU), then composes the panel's lines as cells (pure; the
- * answer's lines come from tui/fitanswer.c), and redraws the panel's window
- * only when a line differs. The text fields are
+ * job, which the panel publishes (t->job, with a generation counter); the
+ * tables pull it in their recalc (view_set_job: the "your model" columns,
+ * dimmed rows; the cursor stays on its GPU) and publish the row under their
+ * cursor (t->sel), for which the panel composes its lines as cells at
+ * render (pure; the answer's lines come from tui/fitanswer.c), redrawing
+ * its window only when a line differs. The text fields are
  * wfield widgets with the readline engine, placed over the panel's value
  * areas. Bad input leaves the last valid job in place: the answer is
  * greyed and the field says why.
@@ -84,6 +86,7 @@ struct slot {
 };
 
 struct tui_fit {
+	struct tui_screen scr;  /* the screen (tui/screen.h) */
 	struct wwidget base;    /* the panel's window: everything but the text fields */
 	struct tui *t;
 	struct tui_ff ff;
@@ -299,18 +302,19 @@ static void fields_block(const struct tui_fit *p, struct fblock *b, int w, bool 
 
 /* ---- composing the panel ------------------------------------------------------------------- */
 
+/* The row under the tables' cursor (published by the tables), or NULL. */
 static const struct view_row *selected_row(const struct tui *t)
 {
-	const struct view_table *v = t->tab[t->cur].view;
+	const struct view_table *v = t->sel.view;
 
-	if (v == NULL || t->table == NULL || v->n_shown == 0)
+	if (v == NULL || v->n_shown == 0)
 		return NULL;
-	return view_shown_row(v, t->table->sel < v->n_shown ? t->table->sel : 0);
+	return view_shown_row(v, t->sel.row < v->n_shown ? t->sel.row : 0);
 }
 
 static void title_line(const struct tui_fit *p, struct wcells *c, int w)
 {
-	const struct view_table *v = p->t->tab[p->t->cur].view;
+	const struct view_table *v = p->t->sel.view;
 	const char *sep = c->ascii ? " | " : " \u00b7 ";
 
 	wcells_add(c, " ", WR_HEADER, 0);
@@ -517,9 +521,14 @@ static int compose(struct tui_fit *p, int w, int h, bool side)
 
 /* ---- the widget ------------------------------------------------------------------------------- */
 
+static struct tui_fit *of_widget(struct wwidget *w)
+{
+	return (struct tui_fit *)(void *)((char *)w - offsetof(struct tui_fit, base));
+}
+
 static void panel_draw(struct wwidget *w)
 {
-	struct tui_fit *p = (struct tui_fit *)w;
+	struct tui_fit *p = of_widget(w);
 
 	for (size_t i = 0; i < p->shown_lines.n && (int)i < w->h; i++)
 		wcells_draw(&p->shown_lines.l[i], w->win, (int)i, 0, w->w, w->ui);
@@ -543,12 +552,6 @@ static bool cells_equal(const struct wcells *a, const struct wcells *b)
 			return false;
 	}
 	return true;
-}
-
-const struct wbinding *tui_fit_bindings(size_t *n)
-{
-	*n = sizeof panel_keys / sizeof panel_keys[0];
-	return panel_keys;
 }
 
 /* ---- fields ------------------------------------------------------------------------------------- */
@@ -654,73 +657,20 @@ static void keep_focus_shown(struct tui_fit *p)
 		move_focus(p, FF_METHOD);
 }
 
-/* ---- the job in the tables ------------------------------------------------------------------------ */
+/* ---- the job, published ------------------------------------------------------------------------ */
 
-/* Make the current tab's view carry the panel's job (or none). */
-static void sync_view(struct tui *t)
+/* The job the tables pull (none while the panel is hidden or has none). */
+static void publish(struct tui_fit *p)
 {
-	struct tui_fit *p = t->fit;
-	struct tui_tab *tb = &t->tab[t->cur];
-	struct view_table *v = tb->view;
-	const struct fit_job *want = NULL;
-	bool had;
+	struct tui_job *j = &p->t->job;
+	bool have = p->shown && p->ff.have_job;
 
-	if (v == NULL)
+	if (have == j->have && (!have || memcmp(&j->job, &p->ff.job, sizeof j->job) == 0))
 		return;
-	if (p != NULL && p->shown && p->ff.have_job)
-		want = &p->ff.job;
-	if (want == NULL ? !v->has_job : v->has_job && memcmp(&v->job, want, sizeof *want) == 0)
-		return;
-	had = v->has_job;
-	tui_note_cursor(t);
-	view_set_job(v, want);
-	tui_tab_columns_changed(t, t->cur);
-	if (!had && want != NULL) {
-		/* the "your model" columns come right after the GPU: show them */
-		tb->scroll = 1;
-		wtable_set_scroll(t->table, 1);
-	}
-	tui_refresh_table(t, had && want != NULL);
-}
-
-void tui_fit_sort_cheapest(struct tui *t)
-{
-	struct view_table *v = t->tab[t->cur].view;
-
-	sync_view(t);
-	if (v == NULL || !v->has_job) {
-		tui_message(t, _("Sorting by the job's cost needs a job: press f and type a model"));
-		return;
-	}
-	tui_note_cursor(t);
-	if (v->sort_cheapest) {
-		view_sort(v, -1, false);
-		tui_message(t, _("Catalogue order"));
-	} else {
-		view_sort_cheapest(v);
-		tui_message(t, _("Cheapest per hour for this job first (GPUs that cannot take it last)"));
-	}
-	tui_refresh_table(t, true);
-}
-
-void tui_fit_order_size(struct tui *t, const char *gpu_id, int *gpus, int *hours)
-{
-	const struct view_table *v = t->tab[t->cur].view;
-	int pos;
-
-	*gpus = 0;
-	*hours = 0;
-	if (t->fit == NULL || !t->fit->shown || v == NULL || !v->has_job || gpu_id == NULL)
-		return;
-	pos = view_find(v, gpu_id);
-	if (pos < 0)
-		return;
-	const struct fit_result *j = &view_shown_row(v, (size_t)pos)->job;
-	if (j->gpus_run > 0)
-		*gpus = j->gpus_run;
-	if (fit_method_is_training(v->job.method) && isfinite(j->train_hours) && j->train_hours > 0 &&
-	    j->train_hours < 1e6)
-		*hours = (int)ceil(j->train_hours - 1e-9);
+	j->have = have;
+	if (have)
+		j->job = p->ff.job;
+	j->gen++;
 }
 
 /* ---- layout ------------------------------------------------------------------------------------------ */
@@ -732,97 +682,88 @@ static void hide_all(struct tui_fit *p)
 	p->mode = FM_HIDDEN;
 }
 
-/* Share the table's area between the table and the panel. */
-static void place(struct tui *t)
+/* The panel's height below the table in an area of h lines (< 2: none). */
+static int below_height(struct tui_fit *p, int w, int h)
 {
-	struct tui_fit *p = t->fit;
-	int y = p->ay, x = p->ax, h = p->ah, w = p->aw;
+	int natural = compose(p, w, -1, false);
+	int tmin = p->focused ? 2 : FIT_TABLE_MIN;
+	int ph = natural;
 
-	if (!p->shown || h <= 0 || w <= 0 || tui_trade_shown(t)) {
+	if (ph > h - tmin)
+		ph = h - tmin;
+	if (ph < 2 && p->focused)
+		ph = h; /* nothing else fits: the panel alone */
+	return ph;
+}
+
+/* Take the panel's share of the tables' area: a column on the right from
+ * FIT_WIDE_COLS columns, else lines at the bottom. */
+static void scr_layout(struct tui_screen *s, struct tui_area *a, bool shown)
+{
+	struct tui_fit *p = (struct tui_fit *)s;
+
+	p->ay = a->y;
+	p->ax = a->x;
+	p->ah = a->h;
+	p->aw = a->w;
+	if (!shown || !p->shown || a->h <= 0 || a->w <= 0) {
 		hide_all(p);
 		return;
 	}
-	if (w >= FIT_WIDE_COLS) {
-		int pw = w >= 160 ? FIT_SIDE_W_WIDE : FIT_SIDE_W;
+	if (a->w >= FIT_WIDE_COLS) {
+		int pw = a->w >= 160 ? FIT_SIDE_W_WIDE : FIT_SIDE_W;
 		p->mode = FM_SIDE;
-		wwidget_place(&t->table->base, y, x, h, w - pw);
-		wwidget_place(&p->base, y, x + w - pw, h, pw);
+		wwidget_place(&p->base, a->y, a->x + a->w - pw, a->h, pw);
+		a->w -= pw;
 	} else {
-		int natural = compose(p, w, -1, false);
-		int tmin = p->focused ? 2 : FIT_TABLE_MIN;
-		int ph = natural;
-		if (ph > h - tmin)
-			ph = h - tmin;
-		if (ph < 2 && p->focused)
-			ph = h; /* nothing else fits: the panel alone */
+		int ph = below_height(p, a->w, a->h);
 		if (ph < 2) {
 			hide_all(p);
-			wwidget_place(&t->table->base, y, x, h, w);
-			wtable_select(t->table, t->table->sel);
 			return;
 		}
 		p->mode = FM_BELOW;
 		p->placed_h = ph;
-		wwidget_place(&t->table->base, y, x, h - ph, w);
-		wwidget_place(&p->base, y + h - ph, x, ph, w);
+		wwidget_place(&p->base, a->y + a->h - ph, a->x, ph, a->w);
+		a->h -= ph;
 	}
-	wtable_select(t->table, t->table->sel);
 	for (size_t i = 0; i < FF_COUNT; i++)
 		p->placed[i].on = false;
 }
 
-void tui_fit_place(struct tui *t, int y, int x, int h, int w)
-{
-	struct tui_fit *p = t->fit;
+/* ---- recalc and rendering -------------------------------------------------------------------------------- */
 
-	if (p == NULL)
+static void scr_recalc(struct tui_screen *s, int64_t now)
+{
+	struct tui_fit *p = (struct tui_fit *)s;
+
+	(void)now;
+	if (!p->shown)
 		return;
-	p->ay = y;
-	p->ax = x;
-	p->ah = h;
-	p->aw = w;
-	if (t->too_small) {
-		hide_all(p);
-		return;
+	fields_pull(p);
+	keep_focus_shown(p);
+	publish(p);
+	if (p->mode == FM_HIDDEN && p->ah > 0) {
+		tui_relayout(p->t);
+	} else if (p->mode == FM_BELOW && p->base.win != NULL) {
+		/* the content grew or shrank (a method with more fields): share again */
+		int want = below_height(p, p->aw, p->ah);
+		if (want >= 2 && want != p->placed_h)
+			tui_relayout(p->t);
 	}
-	place(t);
 }
 
-/* ---- rendering ------------------------------------------------------------------------------------------ */
-
-bool tui_fit_render(struct tui *t)
+static bool scr_render(struct tui_screen *s, bool under)
 {
-	struct tui_fit *p = t->fit;
+	struct tui_fit *p = (struct tui_fit *)s;
 	struct tui_lines before;
 	bool changed = false, any = false;
 
-	if (p == NULL || t->too_small)
-		return false;
-	if (!p->shown || tui_trade_shown(t)) {
-		if (p->mode != FM_HIDDEN)
-			hide_all(p);
-		sync_view(t);
-		return false;
-	}
-	sync_view(t);
-	fields_pull(p);
-	keep_focus_shown(p);
-	if (p->mode == FM_HIDDEN && p->ah > 0)
-		place(t);
 	if (p->base.win == NULL)
 		return false;
-	if (p->mode == FM_BELOW) {
-		/* the content grew or shrank (a method with more fields): share again */
-		int natural = compose(p, p->base.w, -1, false);
-		int want = natural;
-		int cap = p->ah - (p->focused ? 2 : FIT_TABLE_MIN);
-		if (want > cap)
-			want = cap;
-		if (want >= 2 && want != p->placed_h)
-			place(t);
-	}
+	if (under)
+		wwidget_touch(&p->base);
 	before = p->shown_lines;
-	p->shown_lines = (struct tui_lines){ .ascii = t->ascii };
+	p->shown_lines = (struct tui_lines){ .ascii = p->t->ascii };
 	compose(p, p->base.w, p->base.h, p->mode == FM_SIDE);
 	if (before.n != p->shown_lines.n)
 		changed = true;
@@ -832,7 +773,7 @@ bool tui_fit_render(struct tui *t)
 	if (changed)
 		wwidget_dirty(&p->base);
 	fields_place(p);
-	if (p->base.dirty) {
+	if (p->base.dirty || p->base.touched) {
 		/* the panel is redrawn under the fields: copy them again */
 		for (size_t i = 0; i < FF_COUNT; i++)
 			if (p->field[i] != NULL && p->field[i]->base.win != NULL)
@@ -845,25 +786,23 @@ bool tui_fit_render(struct tui *t)
 	return any;
 }
 
-void tui_fit_touch(struct tui *t)
+static void scr_touch(struct tui_screen *s)
 {
-	struct tui_fit *p = t->fit;
+	struct tui_fit *p = (struct tui_fit *)s;
 
-	if (p == NULL)
-		return;
 	wwidget_touch(&p->base);
 	for (size_t i = 0; i < FF_COUNT; i++)
 		if (p->field[i] != NULL)
 			wwidget_touch(&p->field[i]->base);
 }
 
-bool tui_fit_cursor(struct tui *t)
+static bool scr_cursor(struct tui_screen *s)
 {
-	struct tui_fit *p = t->fit;
+	struct tui_fit *p = (struct tui_fit *)s;
 	struct wfield *f;
 	int y, x;
 
-	if (p == NULL || !p->shown || !p->focused || t->too_small || tui_trade_shown(t))
+	if (!p->shown || !p->focused)
 		return false;
 	f = p->field[p->cur];
 	if (f == NULL || f->base.win == NULL || !wfield_cursor(f, &y, &x))
@@ -873,12 +812,83 @@ bool tui_fit_cursor(struct tui *t)
 	return true;
 }
 
+static bool scr_wants_focus(const struct tui_screen *s)
+{
+	const struct tui_fit *p = (const struct tui_fit *)s;
+
+	return p->shown && p->focused;
+}
+
 /* ---- opening, closing -------------------------------------------------------------------------------------- */
+
+static void set_focus(struct tui_fit *p, bool on)
+{
+	if (p->focused == on)
+		return;
+	if (!on)
+		commit_field(p, p->cur);
+	p->focused = on;
+	focus_field(p, p->cur, on);
+	wwidget_dirty(&p->base);
+	tui_relayout(p->t);
+}
+
+static void scr_notify(struct tui_screen *s, unsigned what)
+{
+	struct tui_fit *p = (struct tui_fit *)s;
+
+	if (!(what & TN_LANG))
+		return;
+	/* the form's numbers and messages follow (the lines are composed on
+	 * every frame) */
+	tui_ff_set_lang(&p->ff, p->t->o->lang);
+	wwidget_dirty(&p->base);
+	publish(p);
+}
+
+static void scr_free(struct tui_screen *s)
+{
+	struct tui_fit *p = (struct tui_fit *)s;
+	struct tui *t = p->t;
+
+	for (size_t i = 0; i < FF_COUNT; i++)
+		wfield_free(&p->field[i]);
+	tui_ff_free(&p->ff);
+	tui_lines_free(&p->shown_lines);
+	wwidget_hide(&p->base);
+	if (p->base.cls->destroy != NULL)
+		p->base.cls->destroy(&p->base);
+	if (t->job.have) {
+		t->job.have = false;
+		t->job.gen++;
+	}
+	free(p);
+	wfield_readline_shutdown(); /* only acts once no readline field is left */
+}
+
+static unsigned scr_event(struct tui_screen *s, const struct wevent *ev);
+
+static const struct tui_screen_class fit_class = {
+	.name = "fit",
+	.layout = scr_layout,
+	.recalc = scr_recalc,
+	.render = scr_render,
+	.cursor = scr_cursor,
+	.event = scr_event,
+	.notify = scr_notify,
+	.touch = scr_touch,
+	.wants_focus = scr_wants_focus,
+	.free = scr_free,
+	.bindings = panel_keys,
+	.n_bindings = sizeof panel_keys / sizeof panel_keys[0],
+	.help_title = N_("Fit calculator (while it has the keyboard)"),
+};
 
 static struct tui_fit *fit_new(struct tui *t)
 {
 	struct tui_fit *p = xcalloc(1, sizeof *p);
 
+	tui_screen_init(&p->scr, &fit_class, t);
 	wwidget_init(&p->base, &panel_class, &t->ui);
 	p->t = t;
 	p->shown_lines.ascii = t->ascii;
@@ -893,73 +903,39 @@ static struct tui_fit *fit_new(struct tui *t)
 	return p;
 }
 
-static void set_focus(struct tui *t, bool on)
+static struct tui_fit *find(struct tui *t)
 {
-	struct tui_fit *p = t->fit;
-
-	if (p->focused == on)
-		return;
-	if (!on)
-		commit_field(p, p->cur);
-	p->focused = on;
-	focus_field(p, p->cur, on);
-	wwidget_dirty(&p->base);
-	tui_relayout(t);
+	return (struct tui_fit *)tui_find(t, &fit_class);
 }
 
 void tui_fit_open(struct tui *t)
 {
-	if (t->fit == NULL)
-		t->fit = fit_new(t);
-	if (!t->fit->shown) {
-		t->fit->shown = true;
+	struct tui_fit *p = find(t);
+
+	if (p == NULL) {
+		p = fit_new(t);
+		tui_push_under(t, &p->scr);
+	}
+	if (!p->shown) {
+		p->shown = true;
 		tui_relayout(t);
 	}
-	set_focus(t, true);
+	set_focus(p, true);
+	publish(p);
 }
 
 void tui_fit_toggle(struct tui *t)
 {
-	if (t->fit != NULL && t->fit->shown) {
-		set_focus(t, false);
-		t->fit->shown = false;
+	struct tui_fit *p = find(t);
+
+	if (p != NULL && p->shown) {
+		set_focus(p, false);
+		p->shown = false;
+		publish(p);
 		tui_relayout(t);
 	} else {
 		tui_fit_open(t);
 	}
-}
-
-/* issue 8 (tui/lang.c): the language changed. The form's numbers and
- * messages follow (the panel's lines are composed on every frame). */
-void tui_fit_lang_changed(struct tui *t)
-{
-	if (t->fit == NULL)
-		return;
-	tui_ff_set_lang(&t->fit->ff, t->o->lang);
-	wwidget_dirty(&t->fit->base);
-	tui_relayout(t);
-}
-
-bool tui_fit_focused(const struct tui *t)
-{
-	return t->fit != NULL && t->fit->shown && t->fit->focused;
-}
-
-void tui_fit_free(struct tui *t)
-{
-	struct tui_fit *p = t->fit;
-	struct wwidget *w;
-
-	if (p == NULL)
-		return;
-	for (size_t i = 0; i < FF_COUNT; i++)
-		wfield_free(&p->field[i]);
-	tui_ff_free(&p->ff);
-	tui_lines_free(&p->shown_lines);
-	w = &p->base;
-	wwidget_free(&w);
-	t->fit = NULL;
-	wfield_readline_shutdown(); /* only acts once no readline field is left */
 }
 
 /* ---- events ---------------------------------------------------------------------------------------------- */
@@ -973,9 +949,8 @@ static unsigned form_changed(struct tui_fit *p)
 	return W_HANDLED | W_REDRAW | W_CHANGED;
 }
 
-static unsigned mouse(struct tui *t, const struct wevent *ev)
+static unsigned mouse(struct tui_fit *p, const struct wevent *ev)
 {
-	struct tui_fit *p = t->fit;
 	int y = ev->y - p->base.y, x = ev->x - p->base.x;
 
 	if (!wwidget_contains(&p->base, ev->y, ev->x))
@@ -993,7 +968,7 @@ static unsigned mouse(struct tui *t, const struct wevent *ev)
 		if (!s.on || y != s.y || x < s.x - 1 || x >= s.x + s.w)
 			continue;
 		if (!p->focused)
-			set_focus(t, true);
+			set_focus(p, true);
 		if (p->cur == (enum tui_ff_id)i && tui_ff_kind((enum tui_ff_id)i) != FFK_TEXT) {
 			tui_ff_cycle(&p->ff, (enum tui_ff_id)i, +1);
 			return form_changed(p);
@@ -1014,19 +989,18 @@ static bool passes_through(wkey k)
 	       k == WKEY_RESIZE || k == 'L' - '@';
 }
 
-unsigned tui_fit_event(struct tui *t, const struct wevent *ev)
+static unsigned fit_event(struct tui_fit *p, const struct wevent *ev)
 {
-	struct tui_fit *p = t->fit;
 	const struct wbinding *b;
 	enum tui_ff_id id;
 	unsigned r;
 
 	/* keys typed right after f arrive before the panel has a window: they
 	 * are the panel's all the same */
-	if (p == NULL || !p->shown || t->too_small || tui_trade_shown(t))
+	if (!p->shown)
 		return W_IGNORED;
 	if (ev->type == WEV_MOUSE)
-		return p->base.win != NULL ? mouse(t, ev) : W_IGNORED;
+		return p->base.win != NULL ? mouse(p, ev) : W_IGNORED;
 	if (!p->focused || ev->type != WEV_KEY)
 		return W_IGNORED;
 	if (passes_through(ev->key))
@@ -1061,10 +1035,10 @@ unsigned tui_fit_event(struct tui *t, const struct wevent *ev)
 		step_focus(p, +1);
 		return form_changed(p);
 	case FA_BACK:
-		set_focus(t, false);
+		set_focus(p, false);
 		return W_HANDLED | W_REDRAW;
 	case FA_HIDE:
-		tui_fit_toggle(t);
+		tui_fit_toggle(p->t);
 		return W_HANDLED | W_REDRAW;
 	case FA_CHOICE_NEXT:
 	case FA_CHOICE_PREV:
@@ -1086,4 +1060,13 @@ unsigned tui_fit_event(struct tui *t, const struct wevent *ev)
 	if (r == W_IGNORED)
 		return W_HANDLED; /* keys readline does not use are not commands here */
 	return r | W_HANDLED;
+}
+
+static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
+{
+	struct tui_fit *p = (struct tui_fit *)s;
+	unsigned r = fit_event(p, ev);
+
+	publish(p); /* the tables pull the job in their recalc */
+	return r;
 }

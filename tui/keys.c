@@ -1,15 +1,19 @@
 /*
- * The key map of the browse screen, as data (nnn's bindings[]): key →
- * action, with the help line each action shows in the `?` overlay. An event
- * goes, in order, to the open overlay, to the filter field while one is
- * typed, to this map, then to the table widget (its own bindings: arrows,
- * hjkl, PgUp/PgDn, Home/End, g/G). The help is generated from this map and
- * the widgets' maps, so it can never list a key that does not work.
+ * The browse tables as a screen (tui/screen.h), the bottom of the stack:
+ * the workload tabs, the table, the filter field while one is typed and the
+ * F-key bar. Its key map is data (nnn's bindings[]): key → action, with the
+ * help line each action shows; the handler dispatches on the action. An
+ * event goes, in order, to the filter field while one is typed, to this map,
+ * then to the table widget (its own bindings: arrows, hjkl, PgUp/PgDn,
+ * Home/End, g/G). The keys every screen shares (q, F10, Ctrl-L, F1, ?, L)
+ * are app.c's. The help is generated from the maps, so it can never list a
+ * key that does not work.
  *
- * The keys of the next issues (f fit panel, b/s order form, o orders,
- * a account) are not in the map until their screens exist.
+ * Recalc pulls what other parts publish: the market's prices (t->m.gen),
+ * the fit job (t->job), the flashes; and publishes the cursor (t->sel) for
+ * the fit panel above.
  */
-#include "tui/tui_int.h"
+#include "tui/browse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,11 +38,9 @@ static const struct wbinding bindings[] = {
 	{ WKEY_F3, A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)") },
 	{ 'c', A_COLUMNS, N_("Choose and order the columns") },
 	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns") },
-	/* fitpanel.c: the fit calculator */
 	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)") },
 	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator") },
 	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)") },
-	/* order.c: order entry, orders, rentals, account */
 	{ 'b', A_BUY, N_("Buy the selected GPU: the order form") },
 	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form") },
 	{ 's', A_SELL, N_("Sell the selected GPU (seller accounts)") },
@@ -47,188 +49,39 @@ static const struct wbinding bindings[] = {
 	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)") },
 	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger") },
 	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter") },
-	{ 'L', A_LANG, N_("Language (remembered for the next start)") }, /* lang.c */
-	{ 'L' - '@', A_REDRAW, N_("Redraw the screen") },
-	{ '?', A_HELP, N_("This help") },
-	{ WKEY_F1, A_HELP, N_("This help") },
-	{ 'q', A_QUIT, N_("Quit") },
-	{ WKEY_F10, A_QUIT, N_("Quit") },
 };
 
 static const size_t n_bindings = sizeof bindings / sizeof bindings[0];
 
-/* The table widget's class bindings, for the help. */
-static const struct wbinding *table_bindings(const struct tui *t, size_t *n)
+static struct tui_browse *of(struct tui_screen *s)
 {
-	*n = t->table->base.cls->n_bindings;
-	return t->table->base.cls->bindings;
+	return (struct tui_browse *)s;
 }
 
-struct whelp *tui_help_new(struct tui *t)
-{
-	size_t nt, nf;
-	const struct wbinding *tb = table_bindings(t, &nt);
-	const struct wbinding *fb = tui_fit_bindings(&nf); /* fitpanel.c */
-	struct whelp_section s[] = {
-		{ _("Moving around"), tb, nt },
-		{ _("Tables"), bindings, n_bindings },
-		{ _("Fit calculator (while it has the keyboard)"), fb, nf },
-	};
+/* ---- the filter field ------------------------------------------------------------------------- */
 
-	return whelp_new(&t->ui, _("gpux keys"),
-			 _("mouse: click a header to sort, a tab or row to select; any key closes"),
-			 s, sizeof s / sizeof s[0]);
-}
-
-static void open_filter(struct tui *t)
+static void open_filter(struct tui_browse *b)
 {
-	struct tui_tab *tb = &t->tab[t->cur];
+	struct tui_tab *tb = &b->tab[b->cur];
 	char *n;
 
-	if (t->filter != NULL)
+	if (b->filter != NULL)
 		return;
-	t->filter = wfield_new(&t->ui, _("Filter: "), tb->filter);
-	n = tui_count_text(t);
-	wfield_set_after(t->filter, n);
+	b->filter = wfield_new(&b->base.t->ui, _("Filter: "), tb->filter);
+	n = browse_count_text(b);
+	wfield_set_after(b->filter, n);
 	free(n);
-	wfield_focus(t->filter, true);
-	tui_relayout(t);
+	wfield_focus(b->filter, true);
+	tui_relayout(b->base.t);
 }
 
-static void close_filter(struct tui *t)
+static void close_filter(struct tui_browse *b)
 {
-	wfield_free(&t->filter);
-	tui_relayout(t);
+	wfield_free(&b->filter);
+	tui_relayout(b->base.t);
 }
 
-static unsigned do_action(struct tui *t, enum tui_action a, wkey key)
-{
-	switch (a) {
-	case A_QUIT:
-		t->quit = true;
-		return W_HANDLED | W_QUIT;
-	case A_HELP: {
-		struct whelp *h = tui_help_new(t);
-		whelp_place(h, t->lines, t->cols);
-		t->overlay = &h->base;
-		t->ov = OV_HELP;
-		return W_HANDLED | W_REDRAW;
-	}
-	case A_TAB:
-		if (key >= '1' && key <= '9')
-			tui_show_tab(t, (size_t)(key - '1'));
-		return W_HANDLED | W_REDRAW;
-	case A_TAB_NEXT:
-		tui_show_tab(t, (t->cur + 1) % t->n_tabs);
-		return W_HANDLED | W_REDRAW;
-	case A_TAB_PREV:
-		tui_show_tab(t, (t->cur + t->n_tabs - 1) % t->n_tabs);
-		return W_HANDLED | W_REDRAW;
-	case A_SORT_NEXT:
-		tui_sort_step(t, 1);
-		return W_HANDLED | W_REDRAW;
-	case A_SORT_PREV:
-		tui_sort_step(t, -1);
-		return W_HANDLED | W_REDRAW;
-	case A_SORT_REVERSE:
-		tui_sort_reverse(t);
-		return W_HANDLED | W_REDRAW;
-	case A_FILTER:
-		open_filter(t);
-		return W_HANDLED | W_REDRAW;
-	case A_COLUMNS:
-		tui_columns_open(t);
-		return W_HANDLED | W_REDRAW;
-	case A_ESCAPE:
-		if (t->tab[t->cur].filter != NULL)
-			tui_set_filter(t, NULL);
-		return W_HANDLED | W_REDRAW;
-	case A_REDRAW:
-		clearok(curscr, TRUE);
-		tui_relayout(t);
-		return W_HANDLED | W_REDRAW;
-	/* order.c */
-	case A_BUY:
-	case A_SELL:
-		tui_note_cursor(t);
-		if (t->tab[t->cur].cursor_gpu == NULL)
-			tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
-		else {
-			int gpus = 0, hours = 0; /* fitpanel.c: what the job needs on this GPU */
-			if (a == A_BUY)
-				tui_fit_order_size(t, t->tab[t->cur].cursor_gpu, &gpus, &hours);
-			tui_order_open(t, t->tab[t->cur].cursor_gpu, a == A_SELL, gpus, hours);
-		}
-		return W_HANDLED | W_REDRAW;
-	/* fitpanel.c */
-	case A_FIT:
-		tui_fit_open(t);
-		return W_HANDLED | W_REDRAW;
-	case A_FIT_TOGGLE:
-		tui_fit_toggle(t);
-		return W_HANDLED | W_REDRAW;
-	case A_FIT_CHEAPEST:
-		tui_fit_sort_cheapest(t);
-		return W_HANDLED | W_REDRAW;
-	case A_ORDERS:
-		tui_orders_open(t);
-		return W_HANDLED | W_REDRAW;
-	case A_RENTALS:
-		tui_rentals_open(t);
-		return W_HANDLED | W_REDRAW;
-	case A_ACCOUNT:
-		tui_account_open(t);
-		return W_HANDLED | W_REDRAW;
-	case A_LANG: /* lang.c */
-		tui_lang_open(t);
-		return W_HANDLED | W_REDRAW;
-	case A_NONE:
-		break;
-	}
-	return W_IGNORED;
-}
-
-/* What lies beneath an overlay is copied to the screen again. */
-static void touch_beneath(struct tui *t)
-{
-	wwidget_touch(&t->tabs->base);
-	wwidget_touch(&t->table->base);
-	wwidget_touch(&t->status->base);
-	wwidget_touch(&t->fkeys->base);
-	if (t->filter != NULL)
-		wwidget_touch(&t->filter->base);
-	tui_trade_touch(t); /* order.c */
-	tui_fit_touch(t); /* fitpanel.c */
-}
-
-static unsigned overlay_event(struct tui *t, const struct wevent *ev)
-{
-	unsigned r;
-
-	/* lang.c: L on a help screen (of the tables or of a page) opens the
-	 * language menu in its place */
-	if (t->ov == OV_HELP && ev->type == WEV_KEY && ev->key == 'L') {
-		tui_lang_open(t);
-		touch_beneath(t);
-		return W_HANDLED | W_REDRAW;
-	}
-	r = wwidget_handle(t->overlay, ev);
-	if (!(r & W_CLOSE))
-		return r | W_HANDLED;
-	if (t->ov == OV_COLUMNS) {
-		struct wchecklist *c = (struct wchecklist *)t->overlay;
-		if (c->accepted)
-			tui_columns_apply(t, c);
-	}
-	if (t->ov == OV_LANG) /* lang.c: switch now if a language was chosen */
-		tui_lang_menu_closed(t);
-	wwidget_free(&t->overlay);
-	t->ov = OV_NONE;
-	touch_beneath(t); /* what lay beneath is copied to the screen again */
-	return W_HANDLED | W_REDRAW;
-}
-
-static unsigned filter_event(struct tui *t, const struct wevent *ev)
+static unsigned filter_event(struct tui_browse *b, const struct wevent *ev)
 {
 	unsigned r;
 
@@ -236,83 +89,266 @@ static unsigned filter_event(struct tui *t, const struct wevent *ev)
 	if (ev->type == WEV_KEY && (ev->key == WKEY_UP || ev->key == WKEY_DOWN ||
 				    ev->key == WKEY_PGUP || ev->key == WKEY_PGDN))
 		return W_IGNORED;
-	if (ev->type != WEV_KEY)
+	if (ev->type != WEV_KEY || ev->key == 'L' - '@' || ev->key == WKEY_F10)
 		return W_IGNORED;
-	r = wwidget_handle(&t->filter->base, ev);
+	r = wwidget_handle(&b->filter->base, ev);
 	if (r & W_CHANGED) {
 		char *n;
-		tui_set_filter(t, wfield_text(t->filter));
-		n = tui_count_text(t);
-		wfield_set_after(t->filter, n);
+		browse_set_filter(b, wfield_text(b->filter));
+		n = browse_count_text(b);
+		wfield_set_after(b->filter, n);
 		free(n);
 	}
 	if (r & W_CLOSE) {
-		if (!t->filter->submitted)
-			tui_set_filter(t, NULL);
-		close_filter(t);
+		if (!b->filter->submitted)
+			browse_set_filter(b, NULL);
+		close_filter(b);
 	}
-	return r & W_HANDLED ? r : W_HANDLED; /* typed keys never reach the map */
+	/* typed keys never reach the map; W_CLOSE is the field's, not the screen's */
+	return (r & ~(unsigned)W_CLOSE) | W_HANDLED | W_REDRAW;
 }
 
-static unsigned mouse_event(struct tui *t, const struct wevent *ev)
+/* ---- actions ------------------------------------------------------------------------------------ */
+
+static unsigned order(struct tui_browse *b, bool sell)
+{
+	struct tui *t = b->base.t;
+	const char *gpu;
+
+	browse_note_cursor(b);
+	gpu = b->tab[b->cur].cursor_gpu;
+	if (gpu == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+	} else {
+		int gpus = 0, hours = 0; /* what the fit job needs on this GPU */
+		char *id = xstrdup(gpu);
+		if (!sell)
+			browse_order_size(b, id, &gpus, &hours);
+		tui_order_open(t, id, sell, gpus, hours);
+		free(id);
+	}
+	return W_HANDLED | W_REDRAW;
+}
+
+static unsigned do_action(struct tui_browse *b, enum tui_action a, wkey key)
+{
+	struct tui *t = b->base.t;
+
+	switch (a) {
+	case A_TAB:
+		if (key >= '1' && key <= '9')
+			browse_show_tab(b, (size_t)(key - '1'));
+		break;
+	case A_TAB_NEXT: browse_show_tab(b, (b->cur + 1) % b->n_tabs); break;
+	case A_TAB_PREV: browse_show_tab(b, (b->cur + b->n_tabs - 1) % b->n_tabs); break;
+	case A_SORT_NEXT: browse_sort_step(b, 1); break;
+	case A_SORT_PREV: browse_sort_step(b, -1); break;
+	case A_SORT_REVERSE: browse_sort_reverse(b); break;
+	case A_FILTER: open_filter(b); break;
+	case A_COLUMNS: browse_columns_open(b); break;
+	case A_ESCAPE:
+		if (b->tab[b->cur].filter != NULL)
+			browse_set_filter(b, NULL);
+		break;
+	case A_BUY: return order(b, false);
+	case A_SELL: return order(b, true);
+	case A_FIT: tui_fit_open(t); break;
+	case A_FIT_TOGGLE: tui_fit_toggle(t); break;
+	case A_FIT_CHEAPEST: browse_sort_cheapest(b); break;
+	case A_ORDERS: tui_orders_open(t); break;
+	case A_RENTALS: tui_rentals_open(t); break;
+	case A_ACCOUNT: tui_account_open(t); break;
+	default: return W_IGNORED;
+	}
+	return W_HANDLED | W_REDRAW;
+}
+
+static unsigned mouse_event(struct tui_browse *b, const struct wevent *ev)
 {
 	unsigned r;
 
-	if (wwidget_contains(&t->tabs->base, ev->y, ev->x)) {
-		r = wwidget_handle(&t->tabs->base, ev);
+	if (wwidget_contains(&b->tabs->base, ev->y, ev->x)) {
+		r = wwidget_handle(&b->tabs->base, ev);
 		if (r & W_ACTION)
-			tui_show_tab(t, t->tabs->clicked);
-		return r;
+			browse_show_tab(b, b->tabs->clicked);
+		return r | W_HANDLED;
 	}
-	if (wwidget_contains(&t->fkeys->base, ev->y, ev->x)) {
-		r = wwidget_handle(&t->fkeys->base, ev);
+	if (wwidget_contains(&b->fkeys->base, ev->y, ev->x)) {
+		r = wwidget_handle(&b->fkeys->base, ev);
 		if (r & W_ACTION) {
-			const struct wbinding *b = wbinding_find(bindings, n_bindings, t->fkeys->clicked);
-			if (b != NULL)
-				return do_action(t, (enum tui_action)b->action, b->key);
+			struct wevent k = { .type = WEV_KEY, .key = b->fkeys->clicked };
+			return tui_feed_event(b->base.t, &k) | W_HANDLED;
 		}
-		return r;
+		return r | W_HANDLED;
 	}
-	r = wwidget_handle(&t->table->base, ev);
-	if ((r & W_ACTION) && t->table->event == WTABLE_EV_HEADER_CLICK)
-		tui_sort_visible(t, t->table->event_col);
+	if (!wwidget_contains(&b->table->base, ev->y, ev->x))
+		return W_IGNORED;
+	r = wwidget_handle(&b->table->base, ev);
+	if ((r & W_ACTION) && b->table->event == WTABLE_EV_HEADER_CLICK)
+		browse_sort_visible(b, b->table->event_col);
 	if (r & W_SELECT)
-		tui_note_cursor(t);
-	return r;
+		browse_note_cursor(b);
+	return r | W_HANDLED;
 }
 
-unsigned tui_handle_event(struct tui *t, const struct wevent *ev)
+static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 {
+	struct tui_browse *b = of(s);
+	const struct wbinding *bd;
 	unsigned r;
 
-	if (t->overlay != NULL)
-		return overlay_event(t, ev);
-	if (t->too_small) {
-		if (ev->type == WEV_KEY && (ev->key == 'q' || ev->key == WKEY_F10)) {
-			t->quit = true;
-			return W_QUIT;
-		}
-		return W_HANDLED;
-	}
-	if (tui_trade_shown(t)) /* order.c: a page replaces the tables */
-		return tui_trade_event(t, ev);
-	if (t->filter != NULL) {
-		r = filter_event(t, ev);
+	if (b->filter != NULL) {
+		r = filter_event(b, ev);
 		if (r != W_IGNORED)
 			return r;
 	}
-	r = tui_fit_event(t, ev); /* fitpanel.c: its keys while focused, clicks on it */
-	if (r != W_IGNORED)
-		return r;
 	if (ev->type == WEV_MOUSE)
-		return mouse_event(t, ev);
-	const struct wbinding *b = wbinding_find(bindings, n_bindings, ev->key);
-	if (b != NULL)
-		return do_action(t, (enum tui_action)b->action, ev->key);
-	r = wwidget_handle(&t->table->base, ev);
+		return mouse_event(b, ev);
+	bd = wbinding_find(bindings, n_bindings, ev->key);
+	if (bd != NULL)
+		return do_action(b, (enum tui_action)bd->action, ev->key);
+	r = wwidget_handle(&b->table->base, ev);
 	if (r & W_SELECT)
-		tui_note_cursor(t);
+		browse_note_cursor(b);
 	if (r & W_REDRAW)
-		t->tab[t->cur].scroll = t->table->scroll;
+		b->tab[b->cur].scroll = b->table->scroll;
 	return r;
+}
+
+/* ---- the screen class ------------------------------------------------------------------------- */
+
+static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
+{
+	struct tui_browse *b = of(s);
+	struct tui *t = s->t;
+
+	if (!shown) {
+		wwidget_hide(&b->tabs->base);
+		wwidget_hide(&b->table->base);
+		wwidget_hide(&b->fkeys->base);
+		if (b->filter != NULL)
+			wwidget_hide(&b->filter->base);
+		return;
+	}
+	wwidget_place(&b->tabs->base, 0, 0, 1, t->cols);
+	wwidget_place(&b->table->base, body->y, body->x, body->h, body->w);
+	if (b->filter != NULL) {
+		wwidget_hide(&b->fkeys->base);
+		wwidget_place(&b->filter->base, t->lines - 1, 0, 1, t->cols);
+		leaveok(b->filter->base.win, FALSE);
+	} else {
+		wwidget_place(&b->fkeys->base, t->lines - 1, 0, 1, t->cols);
+	}
+	/* windows were made afresh: let the table keep its cursor in view */
+	wtable_select(b->table, b->table->sel);
+	body->h = 0;
+}
+
+static void scr_recalc(struct tui_screen *s, int64_t now)
+{
+	struct tui_browse *b = of(s);
+	struct tui *t = s->t;
+	struct tui_tab *tb = &b->tab[b->cur];
+
+	browse_recalc(b, now);
+	free(t->status_note);
+	t->status_note = NULL;
+	if (tb->filter != NULL && b->filter == NULL) {
+		char *n = browse_count_text(b);
+		char *f = view_text_cut(tb->filter, 16, t->ascii);
+		t->status_note = xasprintf(_("filter \"%s\": %s"), f, n);
+		free(f);
+		free(n);
+	}
+}
+
+static bool scr_render(struct tui_screen *s, bool under)
+{
+	struct tui_browse *b = of(s);
+	bool any = false;
+
+	(void)under; /* the bottom screen: nothing lies beneath */
+	any |= wwidget_render(&b->tabs->base);
+	any |= wwidget_render(&b->table->base);
+	if (b->filter != NULL)
+		any |= wwidget_render(&b->filter->base);
+	else
+		any |= wwidget_render(&b->fkeys->base);
+	return any;
+}
+
+static bool scr_cursor(struct tui_screen *s)
+{
+	struct tui_browse *b = of(s);
+	int y, x;
+
+	if (b->filter == NULL || b->filter->base.win == NULL || !wfield_cursor(b->filter, &y, &x))
+		return false;
+	wmove(b->filter->base.win, 0, x - b->filter->base.x);
+	wnoutrefresh(b->filter->base.win);
+	return true;
+}
+
+static void scr_touch(struct tui_screen *s)
+{
+	struct tui_browse *b = of(s);
+
+	wwidget_touch(&b->tabs->base);
+	wwidget_touch(&b->table->base);
+	wwidget_touch(&b->fkeys->base);
+	if (b->filter != NULL)
+		wwidget_touch(&b->filter->base);
+}
+
+static void scr_notify(struct tui_screen *s, unsigned what)
+{
+	if (what & TN_LANG)
+		browse_lang_changed(of(s));
+}
+
+static size_t scr_help(struct tui_screen *s, struct whelp_section *out, size_t max)
+{
+	struct tui_browse *b = of(s);
+	size_t n = 0;
+
+	if (n < max)
+		out[n++] = (struct whelp_section){ _("Moving around"), b->table->base.cls->bindings,
+						   b->table->base.cls->n_bindings };
+	if (n < max)
+		out[n++] = (struct whelp_section){ _("Tables"), bindings, n_bindings };
+	return n;
+}
+
+static void scr_free(struct tui_screen *s)
+{
+	struct tui_browse *b = of(s);
+
+	browse_free(b);
+	free(b);
+}
+
+static const struct tui_screen_class browse_class = {
+	.name = "browse",
+	.flags = TS_OPAQUE,
+	.layout = scr_layout,
+	.recalc = scr_recalc,
+	.render = scr_render,
+	.cursor = scr_cursor,
+	.event = scr_event,
+	.notify = scr_notify,
+	.touch = scr_touch,
+	.help = scr_help,
+	.free = scr_free,
+	.bindings = bindings,
+	.n_bindings = sizeof bindings / sizeof bindings[0],
+	.help_title = N_("Tables"),
+};
+
+struct tui_screen *tui_browse_new(struct tui *t)
+{
+	struct tui_browse *b = xcalloc(1, sizeof *b);
+
+	tui_screen_init(&b->base, &browse_class, t);
+	browse_init(b);
+	return &b->base;
 }

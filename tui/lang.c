@@ -1,5 +1,5 @@
 /*
- * The language of the screen (issue 8): the language menu, the switch, and
+ * The language of the screen: the language menu, the switch, and
  * the choice remembered in the config file.
  *
  * The menu (L in the tables, or L on any help screen) lists "Automatic"
@@ -16,14 +16,13 @@
  *
  * One path for a switch, tui_lang_set(): i18n_init() for _(), the TUI's own
  * copy of its options gets the language (every formatter of tui/ reads
- * t->o->lang), then each part that keeps text made in the old language makes
- * it again: the F-key bar (app.c), the tabs, the empty-table text and every
- * built view with its headers and cells (browse.c; columns, sort, filter,
- * cursor kept), the fit panel (fitpanel.c: typed numbers take the new
- * decimal separator, messages are made again), the order pages
- * (order_pages.c: page tabs, F-keys, panels, the form's price), the status
- * bar's balance (asked again). What is built on every frame (the status
- * bar, the panels' lines, the help) needs nothing.
+ * t->o->lang), then every screen on the stack is told (TN_LANG) and makes
+ * again the text it keeps: the tables (tabs, F-keys, every built view with
+ * its headers and cells; columns, sort, filter, cursor kept), the fit panel
+ * (typed numbers take the new decimal separator, messages are made again),
+ * the order pages (page tabs, F-keys, panels, the form's price); the status
+ * bar's balance is asked again. What is built on every frame (the status
+ * bar, the panels' lines) needs nothing.
  */
 #include "tui/tui_int.h"
 
@@ -209,10 +208,10 @@ static const struct wwidget_class menu_class = {
 	.n_bindings = 0,
 };
 
-void tui_lang_place(struct tui *t)
+static void menu_place(struct wwidget *wd, int lines, int cols)
 {
-	struct langmenu *m = (struct langmenu *)t->overlay;
-	bool a = t->ascii;
+	struct langmenu *m = (struct langmenu *)wd;
+	bool a = m->base.ui->ascii;
 	int w = wtext_width(m->title, a) + 8, h = LANG_ITEMS + 2, hw = wtext_width(m->hint, a) + 6;
 
 	if (hw > w)
@@ -222,15 +221,41 @@ void tui_lang_place(struct tui *t)
 		if (lw > w)
 			w = lw;
 	}
-	if (h > t->lines - 2)
-		h = t->lines - 2;
-	if (w > t->cols - 4)
-		w = t->cols - 4;
+	if (h > lines - 2)
+		h = lines - 2;
+	if (w > cols - 4)
+		w = cols - 4;
 	if (h < 3 || w < 10) {
-		h = t->lines;
-		w = t->cols;
+		h = lines;
+		w = cols;
 	}
-	wwidget_place(&m->base, (t->lines - h) / 2, (t->cols - w) / 2, h, w);
+	wwidget_place(&m->base, (lines - h) / 2, (cols - w) / 2, h, w);
+}
+
+/* The menu closed: switch now if a language was chosen, and remember it. */
+static void menu_closed(struct tui *t, struct wwidget *w, void *ud)
+{
+	struct langmenu *m = (struct langmenu *)w;
+	enum i18n_lang l;
+	char *msg, *cause = NULL;
+	int saved;
+
+	(void)ud;
+	if (!m->accepted)
+		return;
+	l = entry_lang(m->sel);
+	saved = tui_settings_save_lang(t, m->sel == 0 ? NULL : i18n_lang_tag(l), &cause);
+	tui_lang_set(t, l);
+	/* the message in the new language */
+	if (saved != 0)
+		msg = xasprintf(_("language not remembered: %s"), cause != NULL ? cause : "?");
+	else if (m->sel == 0)
+		msg = xasprintf(_("Language: %s, from the environment"), i18n_lang_name(l));
+	else
+		msg = xasprintf(_("Language: %s (remembered for the next start)"), i18n_lang_name(l));
+	tui_message(t, msg);
+	free(msg);
+	free(cause);
 }
 
 void tui_lang_open(struct tui *t)
@@ -257,34 +282,7 @@ void tui_lang_open(struct tui *t)
 		m->current = 1 + (size_t)cur;
 	free(remembered);
 	m->sel = m->current;
-	wwidget_free(&t->overlay);
-	t->overlay = &m->base;
-	t->ov = OV_LANG;
-	tui_lang_place(t);
-}
-
-void tui_lang_menu_closed(struct tui *t)
-{
-	struct langmenu *m = (struct langmenu *)t->overlay;
-	enum i18n_lang l;
-	char *msg, *cause = NULL;
-	int saved;
-
-	if (m == NULL || t->ov != OV_LANG || !m->accepted)
-		return;
-	l = entry_lang(m->sel);
-	saved = tui_settings_save_lang(t, m->sel == 0 ? NULL : i18n_lang_tag(l), &cause);
-	tui_lang_set(t, l);
-	/* the message in the new language */
-	if (saved != 0)
-		msg = xasprintf(_("language not remembered: %s"), cause != NULL ? cause : "?");
-	else if (m->sel == 0)
-		msg = xasprintf(_("Language: %s, from the environment"), i18n_lang_name(l));
-	else
-		msg = xasprintf(_("Language: %s (remembered for the next start)"), i18n_lang_name(l));
-	tui_message(t, msg);
-	free(msg);
-	free(cause);
+	tui_push(t, tui_overlay_new(t, &m->base, menu_place, menu_closed, NULL));
 }
 
 /* ---- the switch ------------------------------------------------------------------------------ */
@@ -295,14 +293,10 @@ void tui_lang_set(struct tui *t, enum i18n_lang lang)
 		return;
 	i18n_init(lang);
 	t->opts.lang = lang;
-	tui_fkeys_fill(t);                 /* app.c */
-	tui_browse_lang_changed(t);        /* browse.c */
-	tui_fit_lang_changed(t);           /* fitpanel.c */
-	tui_trade_lang_changed(t);         /* order_pages.c */
+	tui_notify_all(t, TN_LANG);        /* every screen makes its texts again */
 	/* the status bar's balance was formatted in the old language */
 	free(t->m.balance);
 	t->m.balance = NULL;
 	t->m.next_market_ms = 0;
-	clearok(curscr, TRUE);
-	tui_relayout(t);
+	tui_redraw_all(t);
 }

@@ -45,15 +45,46 @@ static void prices_free(struct tui_market *m)
 	m->n_prices = 0;
 }
 
-static void set_stale(struct tui *t, const char *reason)
+void tui_market_set_stale(struct tui *t, const char *reason)
 {
-	bool was = t->m.stale;
+	struct tui_market *m = &t->m;
 
-	free(t->m.stale_reason);
-	t->m.stale_reason = xstrdup(reason);
-	t->m.stale = true;
-	if (!was && t->m.have_prices)
-		tui_apply_prices(t); /* price cells turn dim */
+	if (m->stale && m->stale_reason != NULL && strcmp(m->stale_reason, reason) == 0)
+		return;
+	free(m->stale_reason);
+	m->stale_reason = xstrdup(reason);
+	m->stale = true;
+	m->gen++; /* price cells turn dim */
+}
+
+void tui_market_apply_quotes(struct tui *t, const struct view_price *p, size_t n, int64_t now)
+{
+	struct tui_market *m = &t->m;
+	struct view_price *np = xcalloc(n ? n : 1, sizeof *np);
+
+	for (size_t i = 0; i < n; i++) {
+		np[i].gpu_id = xstrdup(p[i].gpu_id);
+		np[i].cents = p[i].cents;
+	}
+	if (m->have_prices) {
+		for (size_t g = 0; g < t->cat->n_gpus; g++) {
+			const char *id = t->cat->gpus[g].id;
+			int64_t a = price_in(m->prices, m->n_prices, id);
+			int64_t b = price_in(np, n, id);
+			if (a == b)
+				continue;
+			m->flash_until[g] = now + TUI_FLASH_MS;
+			m->flash_dir[g] = a >= 0 && b >= 0 ? (b > a ? 1 : -1) : 2;
+		}
+	}
+	prices_free(m);
+	m->prices = np;
+	m->n_prices = n;
+	m->have_prices = true;
+	m->stale = false;
+	m->no_answer_since = 0;
+	m->updated_ms = now;
+	m->gen++;
 }
 
 /* Why the prices are stale, in a few plain words that stay whole on an
@@ -107,45 +138,30 @@ static void on_quotes(void *ud, struct api_quotes *r, const struct api_error *e)
 	m->quotes_req = 0;
 	if (e != NULL) {
 		char *why = stale_reason(e);
-		set_stale(t, why);
+		m->no_answer_since = 0;
+		tui_market_set_stale(t, why);
 		free(why);
 		return;
 	}
 	if (r->unchanged && m->have_prices) {
-		bool was = m->stale;
+		if (m->stale)
+			m->gen++;
 		m->stale = false;
+		m->no_answer_since = 0;
 		m->updated_ms = now;
-		if (was)
-			tui_apply_prices(t);
 		api_quotes_free(&r);
 		return;
 	}
 	struct view_price *np = xcalloc(r->n ? r->n : 1, sizeof *np);
 	for (size_t i = 0; i < r->n; i++) {
-		np[i].gpu_id = xstrdup(r->v[i].gpu);
+		np[i].gpu_id = r->v[i].gpu;
 		np[i].cents = r->v[i].best_ask_cents;
 	}
-	if (m->have_prices) {
-		for (size_t g = 0; g < t->cat->n_gpus; g++) {
-			const char *id = t->cat->gpus[g].id;
-			int64_t a = price_in(m->prices, m->n_prices, id);
-			int64_t b = price_in(np, r->n, id);
-			if (a == b)
-				continue;
-			m->flash_until[g] = now + TUI_FLASH_MS;
-			m->flash_dir[g] = a >= 0 && b >= 0 ? (b > a ? 1 : -1) : 2;
-		}
-	}
-	prices_free(m);
-	m->prices = np;
-	m->n_prices = r->n;
+	tui_market_apply_quotes(t, np, r->n, now);
+	free(np);
 	free(m->etag);
 	m->etag = r->etag ? xstrdup(r->etag) : NULL;
-	m->have_prices = true;
-	m->stale = false;
-	m->updated_ms = now;
 	api_quotes_free(&r);
-	tui_apply_prices(t);
 }
 
 static void on_market(void *ud, struct api_market *r, const struct api_error *e)
@@ -211,9 +227,10 @@ int tui_market_tick(struct tui *t, int64_t now)
 		/* a hung exchange: give up on this request, say so, ask again */
 		api_abandon(t->api, m->quotes_req);
 		m->quotes_req = 0;
-		char *why = xasprintf(_("no answer from the exchange for %d s"), TUI_STALE_MS / 1000);
-		set_stale(t, why);
-		free(why);
+		if (m->no_answer_since == 0)
+			m->no_answer_since = m->quotes_sent_ms;
+		/* the reason's seconds count on in the status bar */
+		tui_market_set_stale(t, _("no answer from the exchange"));
 		m->next_quotes_ms = now;
 	}
 	if (m->quotes_req == 0 && now >= m->next_quotes_ms) {
@@ -281,17 +298,24 @@ enum {
 	PRIO_UPDATED = WSTATUS_NORMAL + 5,
 	PRIO_BALANCE = WSTATUS_NORMAL - 20,
 	PRIO_MARKET_OPEN = WSTATUS_LOW,
-	FILTER_SHOWN = 16,          /* columns of the filter's text quoted */
 };
 
 void tui_status_update(struct tui *t, int64_t now)
 {
 	struct wstatus *s = t->status;
-	struct tui_tab *tb = &t->tab[t->cur];
 	char *x;
 
 	wstatus_begin(s);
-	if (t->api != NULL && t->m.stale) {
+	if (t->api != NULL && t->m.stale && t->m.no_answer_since > 0) {
+		long secs = (long)((now - t->m.no_answer_since) / 1000);
+		char *why = xasprintf(P_("no answer from the exchange for %ld s",
+					 "no answer from the exchange for %ld s", (unsigned long)secs),
+				      secs);
+		x = xasprintf(_("STALE: %s"), why);
+		wstatus_add_prio(s, x, WR_STATUS_ERROR, false, WSTATUS_KEEP);
+		free(x);
+		free(why);
+	} else if (t->api != NULL && t->m.stale) {
 		x = xasprintf(_("STALE: %s"), t->m.stale_reason ? t->m.stale_reason : "?");
 		wstatus_add_prio(s, x, WR_STATUS_ERROR, false, WSTATUS_KEEP);
 		free(x);
@@ -319,15 +343,8 @@ void tui_status_update(struct tui *t, int64_t now)
 			free(x);
 		}
 	}
-	if (tb->filter != NULL && t->filter == NULL) {
-		char *n = tui_count_text(t);
-		char *f = view_text_cut(tb->filter, FILTER_SHOWN, t->ascii);
-		x = xasprintf(_("filter \"%s\": %s"), f, n);
-		wstatus_add_prio(s, x, WR_STATUS, false, PRIO_FILTER);
-		free(x);
-		free(f);
-		free(n);
-	}
+	if (t->status_note != NULL)
+		wstatus_add_prio(s, t->status_note, WR_STATUS, false, PRIO_FILTER);
 	if (t->api != NULL) {
 		if (t->m.have_prices) {
 			long ago = (long)((now - t->m.updated_ms) / 1000);

@@ -83,6 +83,8 @@ struct tp_form {
 
 	/* the order being placed */
 	uint64_t place_req;
+	int64_t place_sent_ms;      /* when it was sent (its note counts the seconds) */
+	long place_secs_shown;
 	char *coid;
 	struct api_order_req placing;
 	char *placing_gpu;
@@ -474,12 +476,11 @@ static void decide(struct tui *t)
 				      "outcome is unknown: check your orders). Place it again?\n%s"),
 				    text);
 		tp_dialog(t, TD_CONFIRM, 0, _("Place the same order again?"), again,
-			  _("y: place it again · any other key, Enter too: do not"));
-		t->trade->dlg_y_only = true;
+			  _("y: place it again · any other key, Enter too: do not"), true);
 		free(again);
 	} else {
 		tp_dialog(t, TD_CONFIRM, 0, _("Place this order?"), text,
-			  _("y or Enter: place it · any other key: do not"));
+			  _("y or Enter: place it · any other key: do not"), false);
 	}
 	free(text);
 }
@@ -518,9 +519,9 @@ static void on_place(void *ud, struct api_order *o, const struct api_error *e)
 		api_order_free(&o);
 	}
 	set_note(f, text, good ? WR_GOOD : WR_BAD);
-	if (tui_trade_shown(t)) {
+	if (tp_shown(t)) {
 		tp_dialog(t, TD_RESULT, 0, title, text,
-			  _("o: your orders · R: your rentals · any other key: close"));
+			  _("o: your orders · R: your rentals · any other key: close"), false);
 	} else {
 		char *m = xasprintf("%s: %s", title, text);
 		char *nl = strchr(m, '\n');
@@ -560,6 +561,8 @@ static void place(struct tui *t)
 	if (t->trade->market != NULL)
 		f->placing_ctx.opens_at = t->trade->market->opens_at;
 	f->place_req = api_order_place_start(t->api, &f->placing, on_place, t);
+	f->place_sent_ms = util_now_ms();
+	f->place_secs_shown = 0;
 	set_note(f, _("Sending the order to the exchange…"), WR_DIM);
 }
 
@@ -1161,20 +1164,22 @@ static unsigned form_mouse(struct tui *t, const struct wevent *ev)
 	return W_HANDLED | W_REDRAW;
 }
 
+enum form_action { FK_REVIEW = 1, FK_NEXT, FK_PREV, FK_CHOICE, FK_ORDERS, FK_BACK, FK_HELP };
+
 static const struct wbinding form_bindings[] = {
-	{ WKEY_RETURN, 1, N_("Review, then place it (y) or not (any other key)") },
-	{ WKEY_TAB, 2, N_("Next field") },
-	{ WKEY_DOWN, 2, N_("Next field") },
-	{ WKEY_BTAB, 3, N_("Previous field") },
-	{ WKEY_UP, 3, N_("Previous field") },
-	{ WKEY_LEFT, 4, N_("Change a choice (side, type, in force)") },
-	{ WKEY_RIGHT, 4, N_("Change a choice (side, type, in force)") },
-	{ ' ', 4, N_("Change a choice (side, type, in force)") },
-	{ WKEY_F7, 6, N_("Your orders") },
-	{ WKEY_ESC, 7, N_("Back to the tables (keeps what was typed)") },
-	{ 'L' - '@', 8, N_("Redraw the screen") },
-	{ WKEY_F1, 9, N_("This help") },
-	{ WKEY_F10, 10, N_("Quit") },
+	{ WKEY_RETURN, FK_REVIEW, N_("Review, then place it (y) or not (any other key)") },
+	{ WKEY_ENTER, FK_REVIEW, NULL },
+	{ WKEY_TAB, FK_NEXT, N_("Next field") },
+	{ WKEY_DOWN, FK_NEXT, N_("Next field") },
+	{ WKEY_BTAB, FK_PREV, N_("Previous field") },
+	{ WKEY_UP, FK_PREV, N_("Previous field") },
+	{ WKEY_LEFT, FK_CHOICE, N_("Change a choice (side, type, in force)") },
+	{ WKEY_RIGHT, FK_CHOICE, N_("Change a choice (side, type, in force)") },
+	{ ' ', FK_CHOICE, N_("Change a choice (side, type, in force)") },
+	{ WKEY_F7, FK_ORDERS, N_("Your orders") },
+	{ WKEY_ESC, FK_BACK, N_("Back to the tables (keeps what was typed)") },
+	{ WKEY_F1, FK_HELP, N_("This help") },
+	{ '?', FK_HELP, NULL },
 };
 
 /* The readline keys of the fields, for the help (the fields' own map names
@@ -1189,46 +1194,46 @@ static const struct wbinding field_bindings[] = {
 	{ 'P' - '@', 5, N_("Earlier values of the field (Ctrl-N: later)") },
 };
 
+/* The letters that choose on a choice row (b/s, m/l, g/i/f; h and l step). */
+static bool choice_key(const struct tp_form *f, wkey k)
+{
+	return k == 'h' || k == 'l' || (f->focus == TF_SIDE && (k == 'b' || k == 's')) ||
+	       (f->focus == TF_TYPE && k == 'm') ||
+	       (f->focus == TF_TIF && (k == 'g' || k == 'i' || k == 'f'));
+}
+
 static unsigned form_event(struct tui *t, const struct wevent *ev)
 {
 	struct tp_form *f = form(t);
+	const struct wbinding *bd;
 	wkey k = ev->key;
 	unsigned r;
 
 	if (ev->type == WEV_MOUSE)
 		return form_mouse(t, ev);
-	switch (k) {
-	case WKEY_ESC:
+	bd = wbinding_find(form_bindings, sizeof form_bindings / sizeof form_bindings[0], k);
+	/* ? and Space are text in a text field */
+	if (bd != NULL && is_text_row(f->focus) && wkey_printable(k))
+		bd = NULL;
+	switch (bd != NULL ? bd->action : 0) {
+	case FK_BACK:
 		tp_back(t);
 		return W_HANDLED | W_REDRAW;
-	case WKEY_F1: {
+	case FK_HELP: {
 		struct whelp_section s = { _("Editing a field"), field_bindings,
 					   sizeof field_bindings / sizeof field_bindings[0] };
 		tp_help(t, &s, 1);
 		return W_HANDLED | W_REDRAW;
 	}
-	case WKEY_F7:
+	case FK_ORDERS:
 		tp_show(t, TP_ORDERS);
 		return W_HANDLED | W_REDRAW;
-	case WKEY_F10:
-		t->quit = true;
-		return W_HANDLED | W_QUIT;
-	case 'L' - '@':
-		clearok(curscr, TRUE);
-		tui_relayout(t);
-		return W_HANDLED | W_REDRAW;
-	case WKEY_TAB:
-	case WKEY_DOWN:
-		move_focus(t, 1);
+	case FK_NEXT:
+	case FK_PREV:
+		move_focus(t, bd->action == FK_NEXT ? 1 : -1);
 		tp_form_ops.rebuild(t);
 		return W_HANDLED | W_REDRAW;
-	case WKEY_BTAB:
-	case WKEY_UP:
-		move_focus(t, -1);
-		tp_form_ops.rebuild(t);
-		return W_HANDLED | W_REDRAW;
-	case WKEY_RETURN:
-	case WKEY_ENTER:
+	case FK_REVIEW:
 		if (is_text_row(f->focus) && f->place_req == 0) /* kept in the field's history */
 			wwidget_handle(&f->field[f->focus - TF_GPUS]->base, ev);
 		review(t);
@@ -1237,6 +1242,8 @@ static unsigned form_event(struct tui *t, const struct wevent *ev)
 	default:
 		break;
 	}
+	if (bd == NULL && !wkey_printable(k) && !is_text_row(f->focus))
+		return W_IGNORED; /* F10, Ctrl-L …: the application's */
 	if (f->place_req != 0) {
 		/* nothing changes while the order is on its way */
 		set_note(f, _("The order is on its way to the exchange: it is placed once, "
@@ -1245,14 +1252,13 @@ static unsigned form_event(struct tui *t, const struct wevent *ev)
 		return W_HANDLED;
 	}
 	if (!is_text_row(f->focus)) {
-		if (k == WKEY_LEFT || k == WKEY_RIGHT || k == ' ' || k == 'h' || k == 'l' ||
-		    (f->focus == TF_SIDE && (k == 'b' || k == 's')) ||
-		    (f->focus == TF_TYPE && (k == 'm' || k == 'l')) ||
-		    (f->focus == TF_TIF && (k == 'g' || k == 'i' || k == 'f'))) {
+		if ((bd != NULL && bd->action == FK_CHOICE) || choice_key(f, k)) {
 			choose(t, k == 'h' ? WKEY_LEFT : (k == 'l' && f->focus != TF_TYPE) ? WKEY_RIGHT : k);
 			tp_form_ops.rebuild(t);
+			return W_HANDLED | W_REDRAW;
 		}
-		return W_HANDLED | W_REDRAW;
+		/* letters are no commands on the form (q does not lose it) */
+		return wkey_printable(k) ? W_HANDLED : W_IGNORED;
 	}
 	r = wwidget_handle(&f->field[f->focus - TF_GPUS]->base, ev);
 	if (r & W_CHANGED) {
@@ -1261,7 +1267,30 @@ static unsigned form_event(struct tui *t, const struct wevent *ev)
 		changed(t);
 		tp_form_ops.rebuild(t);
 	}
+	if (r == W_IGNORED && !wkey_printable(k))
+		return W_IGNORED; /* F10, Ctrl-L: the application's */
 	return W_HANDLED | (r & W_REDRAW);
+}
+
+/* While the order is on its way its note says for how long (the client
+ * retries it under the same client_order_id: it is placed once). */
+static void sending_clock(struct tui *t, struct tp_form *f, int64_t now, int64_t *next)
+{
+	long secs = (long)((now - f->place_sent_ms) / 1000);
+	int64_t tick = f->place_sent_ms + (int64_t)(secs + 1) * 1000;
+
+	if (secs >= 1 && secs != f->place_secs_shown) {
+		char *n = xasprintf(P_("Sending the order to the exchange… %ld s (it is placed once, "
+				       "even when sent again)",
+				       "Sending the order to the exchange… %ld s (it is placed once, "
+				       "even when sent again)", (unsigned long)secs), secs);
+		f->place_secs_shown = secs;
+		set_note(f, n, WR_DIM);
+		free(n);
+		tp_form_ops.rebuild(t);
+	}
+	if (*next < 0 || tick < *next)
+		*next = tick;
 }
 
 static void form_tick(struct tui *t, int64_t now, int64_t *next)
@@ -1271,6 +1300,8 @@ static void form_tick(struct tui *t, int64_t now, int64_t *next)
 
 	if (f == NULL || f->gpu == NULL)
 		return;
+	if (f->place_req != 0)
+		sending_clock(t, f, now, next);
 	if (f->book_req == 0 && now >= f->book_next) {
 		f->book_next = now + TP_BOOK_MS;
 		f->book_req = api_book_start(t->api, f->gpu, TF_BOOK_DEPTH, on_book, t);
@@ -1351,7 +1382,7 @@ static void form_free(struct tui *t)
 	t->trade->form = NULL;
 }
 
-/* issue 8 (tui/lang.c, through order_pages.c): the language changed. The
+/* The language changed (tui/lang.c, through order_pages.c). The
  * labels' width, a typed price's decimal separator ("4,19" is refused in
  * English, "4.19" shown as "4,19" elsewhere) and the messages follow. */
 void tp_form_lang_changed(struct tui *t)

@@ -1,7 +1,7 @@
 /*
- * Internal to the order pages of the TUI (issue 7): tui/order_pages.c (the
- * frame every page shares: page tabs, F-key bar, dialogs, the account and
- * market the pages read, the hooks of the app loop), tui/order_form.c (the
+ * Internal to the order pages of the TUI: tui/order_pages.c (the screen
+ * every page is shown in: page tabs, F-key bar, dialogs, the account and
+ * market the pages read), tui/order_form.c (the
  * order form with its live book and preview, confirmation and submit),
  * tui/orders.c, tui/rentals.c and tui/account.c (lists on the table widget).
  *
@@ -65,8 +65,8 @@ struct tp_grid {
 	char **text;                /* n_rows × n_cols, owned */
 	unsigned char *role;        /* enum wrole of each row */
 	int64_t *key;               /* the id the cursor follows */
-	const char *empty;          /* msgid of the empty table's text (issue 8:
-	                               translated again on each reload) */
+	const char *empty;          /* msgid of the empty table's text (translated
+	                               again on each reload) */
 };
 
 void tp_grid_init(struct tp_grid *g, size_t n_cols, const char *const *head,
@@ -177,11 +177,7 @@ struct tui_trade {
 	struct wfkeys *fkeys;
 	int body_y, body_h;          /* rows the page has */
 
-	struct wdialog *dlg;
-	enum tp_dialog dlg_kind;
-	int64_t dlg_id;
-	wkey dlg_key;                /* the key that closed it */
-	bool dlg_y_only;             /* only y confirms (Enter does not) */
+	enum i18n_lang lang;         /* the language the pages' texts are in */
 
 	/* The account and the market, as every page needs them. */
 	struct api_account *acct;    /* NULL until the first reply */
@@ -208,16 +204,19 @@ void tp_show(struct tui *t, enum tp_page page);
 void tp_back(struct tui *t);
 /* The F-key bar of the current page changed. */
 void tp_fkeys_changed(struct tui *t);
-/* Open a dialog (kind and id say what its answer is for). */
+/* Open a dialog (kind and id say what its answer is for, and which page's
+ * callback gets it); y_only: Enter does not confirm, only y. */
 void tp_dialog(struct tui *t, enum tp_dialog kind, int64_t id, const char *title,
-	       const char *text, const char *hint);
+	       const char *text, const char *hint, bool y_only);
+/* Whether a page is shown (the pages' screen is on the stack). */
+bool tp_shown(const struct tui *t);
 /* The account (and the status bar's balance) asked again now. */
 void tp_account_soon(struct tui *t);
 /* Rebuild every page made so far (the account or market changed). */
 void tp_rebuild_all(struct tui *t);
 /* The pages' help: the page's keys, the pages' common keys, then extra. */
 void tp_help(struct tui *t, const struct whelp_section *extra, size_t n_extra);
-/* Keys every list page shares (pages, back, help, quit); W_IGNORED if not one. */
+/* Keys every page shares (pages, back); W_IGNORED if not one. */
 unsigned tp_common_key(struct tui *t, wkey k);
 /* "Available €4,088.00 · held €912.00" from the account (or a hint while it
  * is not known), appended to c. */
@@ -241,7 +240,7 @@ const char *tp_currency(const struct tui *t);
 /* order_form.c: (re)fill the form for a GPU; the account arrived (role). */
 void tp_form_setup(struct tui *t, const char *gpu, bool sell, int gpus, int hours);
 void tp_form_account_changed(struct tui *t);
-/* issue 8: the language changed (label width, the price's separator). */
+/* The language changed (label width, the price's separator). */
 void tp_form_lang_changed(struct tui *t);
 /* A dialog of the form closed (confirmed or not). */
 void tp_form_dialog(struct tui *t, enum tp_dialog kind, bool yes, wkey key);

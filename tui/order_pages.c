@@ -1,14 +1,14 @@
 /*
- * The frame of the order pages (issue 7): the order form, your orders, your
- * rentals and your account replace the tables (Esc goes back) under a line
- * of page tabs, above the app's status bar and a per-page F-key bar. This
- * file holds what they share and the hooks the app loop calls:
+ * The screen of the order pages: the order form, your orders, your rentals
+ * and your account cover the tables (an opaque screen on the stack, Esc
+ * goes back) under a line of page tabs, above the app's status bar and a
+ * per-page F-key bar. This file holds that screen and what the pages share:
  *
  *  - the account (role, currency, balances) and the market (state, opening
  *    time, whether deposits are simulated), fetched while a page is shown
  *    and after anything that moves money, so every page shows the same;
- *  - one dialog at a time (confirmations and results), over the page: its
- *    answer goes back to the page that opened it;
+ *  - dialogs (confirmations and results), screens over the page: each
+ *    carries the callback of the page that opened it;
  *  - struct tpanel (lines of cells, redrawn only when they change) and
  *    struct tp_grid (rows of texts the table widget shows, the cursor
  *    following its row's id, not its position, as rows come and go);
@@ -308,7 +308,7 @@ int64_t tp_table_key(const struct wtable *tb, const struct tp_grid *g)
 void tp_table_reload(struct wtable *tb, const struct tp_grid *g, int64_t key)
 {
 	if (g->empty != NULL)
-		wtable_set_empty_text(tb, _(g->empty)); /* issue 8: in today's language */
+		wtable_set_empty_text(tb, _(g->empty)); /* in today's language */
 	wtable_reload(tb, true);
 	if (key < 0)
 		return;
@@ -425,7 +425,9 @@ unsigned tp_list_event(struct tui *t, struct tp_list *l, const struct wevent *ev
 		if ((r = tp_common_key(t, ev->key)) != W_IGNORED)
 			return r;
 	}
-	return wwidget_handle(&l->table->base, ev) | W_HANDLED;
+	r = wwidget_handle(&l->table->base, ev);
+	/* keys of no map here (q, F10, Ctrl-L, L) are the application's */
+	return ev->type == WEV_MOUSE ? r | W_HANDLED : r;
 }
 
 bool tp_list_due(struct tp_list *l, bool busy, int64_t now, int every_ms)
@@ -582,23 +584,26 @@ struct tui_trade *tp_get(struct tui *t)
 	tr = t->trade = xcalloc(1, sizeof *tr);
 	tr->tabs = page_tabs(t);
 	tr->fkeys = wfkeys_new(&t->ui);
+	tr->lang = t->o->lang;
 	return tr;
 }
 
-/* issue 8 (tui/lang.c): the language changed. The page tabs, the F-keys,
- * the form and every page's panels and tables are made again in it. */
-void tui_trade_lang_changed(struct tui *t)
+/* The language changed. The page tabs, the F-keys, the form and every
+ * page's panels and tables are made again in it. */
+static void trade_lang_changed(struct tui *t)
 {
 	struct tui_trade *tr = t->trade;
 
 	if (tr == NULL)
 		return;
+	tr->lang = t->o->lang;
 	wtabs_free(&tr->tabs);
 	tr->tabs = page_tabs(t);
 	if (tr->page != TP_NONE)
 		wtabs_set_active(tr->tabs, (size_t)(tr->page - 1));
 	tp_form_lang_changed(t);
-	tp_fkeys_changed(t);
+	if (tr->page != TP_NONE)
+		tp_fkeys_changed(t);
 	tp_rebuild_all(t);
 	tui_relayout(t);
 }
@@ -609,8 +614,6 @@ static void hide_all(struct tui *t)
 
 	wwidget_hide(&tr->tabs->base);
 	wwidget_hide(&tr->fkeys->base);
-	if (tr->dlg != NULL)
-		wwidget_hide(&tr->dlg->base);
 	for (int p = TP_FORM; p < TP_COUNT; p++)
 		page_hide(t, (enum tp_page)p);
 }
@@ -624,57 +627,10 @@ void tp_fkeys_changed(struct tui *t)
 		ops(tr->page)->fkeys(t, tr->fkeys);
 }
 
-void tp_show(struct tui *t, enum tp_page page)
-{
-	struct tui_trade *tr = tp_get(t);
+enum { TK_ORDERS = 1, TK_RENTALS, TK_ACCOUNT, TK_NEXT, TK_PREV, TK_BUY, TK_SELL, TK_BACK };
 
-	if (ops(page) == NULL)
-		return;
-	if (tr->page != page && ops(tr->page) != NULL)
-		ops(tr->page)->shown(t, false);
-	if (tr->page == TP_NONE) {
-		/* from the tables: ask for what every page shows */
-		tr->acct_next = 0;
-		tr->market_next = 0;
-	}
-	tr->page = page;
-	wtabs_set_active(tr->tabs, (size_t)(page - 1));
-	ops(page)->shown(t, true);
-	tp_fkeys_changed(t);
-	tui_relayout(t);
-}
-
-void tp_back(struct tui *t)
-{
-	struct tui_trade *tr = t->trade;
-
-	if (tr == NULL || tr->page == TP_NONE)
-		return;
-	ops(tr->page)->shown(t, false);
-	tr->page = TP_NONE;
-	hide_all(t);
-	tui_relayout(t);
-}
-
-void tp_dialog(struct tui *t, enum tp_dialog kind, int64_t id, const char *title,
-	       const char *text, const char *hint)
-{
-	struct tui_trade *tr = tp_get(t);
-
-	wdialog_free(&tr->dlg);
-	tr->dlg = wdialog_new(&t->ui, title, text, hint);
-	tr->dlg_kind = kind;
-	tr->dlg_id = id;
-	tr->dlg_y_only = false;
-	if (!t->too_small && tr->page != TP_NONE)
-		wdialog_place(tr->dlg, t->lines, t->cols);
-}
-
-/* ---- help and the keys every list page shares ---------------------------------------------------------------- */
-
-enum { TK_ORDERS = 1, TK_RENTALS, TK_ACCOUNT, TK_NEXT, TK_PREV, TK_BUY, TK_SELL, TK_BACK, TK_HELP,
-       TK_QUIT, TK_REDRAW };
-
+/* The keys every page shares (a page's own map comes first); q, F10,
+ * Ctrl-L, F1 and L are the application's. */
 static const struct wbinding common_bindings[] = {
 	{ 'o', TK_ORDERS, N_("Your orders") },
 	{ WKEY_F7, TK_ORDERS, N_("Your orders") },
@@ -686,33 +642,295 @@ static const struct wbinding common_bindings[] = {
 	{ WKEY_F5, TK_BUY, N_("Order form: buy the selected row's GPU") },
 	{ 's', TK_SELL, N_("Order form: sell the selected row's GPU (seller accounts)") },
 	{ WKEY_ESC, TK_BACK, N_("Back to the tables") },
-	{ 'L' - '@', TK_REDRAW, N_("Redraw the screen") },
-	{ '?', TK_HELP, N_("This help") },
-	{ WKEY_F1, TK_HELP, N_("This help") },
-	{ 'q', TK_QUIT, N_("Quit") },
-	{ WKEY_F10, TK_QUIT, N_("Quit") },
 };
+
+/* ---- the pages as screens ------------------------------------------------------------------------------------ */
+
+/* A page on the stack: it covers the tables; which page it shows is
+ * tr->page (each page's state lives in struct tui_trade while the screen
+ * comes and goes). */
+struct page_screen {
+	struct tui_screen base;
+};
+
+static const struct tui_screen_class page_class;
+
+static struct tui_screen *page_screen(struct tui *t)
+{
+	return tui_find(t, &page_class);
+}
+
+static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
+{
+	struct tui *t = s->t;
+	struct tui_trade *tr = t->trade;
+
+	if (!shown || tr->page == TP_NONE) {
+		hide_all(t);
+		return;
+	}
+	for (int p = TP_FORM; p < TP_COUNT; p++)
+		if (p != (int)tr->page)
+			page_hide(t, (enum tp_page)p);
+	wwidget_place(&tr->tabs->base, 0, 0, 1, t->cols);
+	tr->body_y = body->y;
+	tr->body_h = body->h;
+	page_layout(t, tr->page, tr->body_y, tr->body_h);
+	ops(tr->page)->rebuild(t);
+	wwidget_place(&tr->fkeys->base, t->lines - 1, 0, 1, t->cols);
+	body->h = 0;
+}
+
+static bool scr_render(struct tui_screen *s, bool under)
+{
+	struct tui *t = s->t;
+	struct tui_trade *tr = t->trade;
+	bool any = false;
+
+	if (tr->page == TP_NONE)
+		return false;
+	if (under) {
+		wwidget_touch(&tr->tabs->base);
+		wwidget_touch(&tr->fkeys->base);
+	}
+	any |= wwidget_render(&tr->tabs->base);
+	any |= page_render(t, tr->page, under);
+	any |= wwidget_render(&tr->fkeys->base);
+	return any;
+}
+
+static bool scr_cursor(struct tui_screen *s)
+{
+	struct tui_trade *tr = s->t->trade;
+
+	return tr->page != TP_NONE && page_cursor(s->t, tr->page);
+}
+
+static void scr_touch(struct tui_screen *s)
+{
+	struct tui *t = s->t;
+	struct tui_trade *tr = t->trade;
+
+	if (tr->page == TP_NONE)
+		return;
+	wwidget_touch(&tr->tabs->base);
+	wwidget_touch(&tr->fkeys->base);
+	page_render(t, tr->page, true); /* touches, renders what is dirty */
+}
+
+static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
+{
+	struct tui *t = s->t;
+	struct tui_trade *tr = t->trade;
+	unsigned r;
+
+	if (ev->type == WEV_KEY && ev->key == WKEY_RESIZE)
+		return W_IGNORED;
+	if (ev->type == WEV_MOUSE && wwidget_contains(&tr->tabs->base, ev->y, ev->x)) {
+		r = wwidget_handle(&tr->tabs->base, ev);
+		if (r & W_ACTION) {
+			enum tp_page p = (enum tp_page)(tr->tabs->clicked + 1);
+			if (p == TP_FORM && tr->form == NULL)
+				tui_message(t, _("Choose a GPU in the tables (Esc) and press b to buy it"));
+			else
+				tp_show(t, p);
+		}
+		return W_HANDLED | W_REDRAW;
+	}
+	if (ev->type == WEV_MOUSE && wwidget_contains(&tr->fkeys->base, ev->y, ev->x)) {
+		r = wwidget_handle(&tr->fkeys->base, ev);
+		if (r & W_ACTION) {
+			struct wevent k = { .type = WEV_KEY, .key = tr->fkeys->clicked };
+			return tui_feed_event(t, &k) | W_HANDLED;
+		}
+		return W_HANDLED;
+	}
+	return ops(tr->page)->event(t, ev);
+}
+
+static void lower(int64_t *next, int64_t when)
+{
+	if (when >= 0 && (*next < 0 || when < *next))
+		*next = when;
+}
+
+static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
+{
+	struct tui *t = s->t;
+	struct tui_trade *tr = t->trade;
+
+	if (t->api == NULL || tr->page == TP_NONE)
+		return;
+	if (tr->acct_req == 0 && now >= tr->acct_next) {
+		tr->acct_next = now + TP_ACCOUNT_MS;
+		tr->acct_req = api_account_start(t->api, on_account, t);
+	}
+	if (tr->market_req == 0 && now >= tr->market_next) {
+		tr->market_next = now + TP_MARKET_MS;
+		tr->market_req = api_market_start(t->api, on_market, t);
+	}
+	if (tr->acct_req == 0)
+		lower(next, tr->acct_next);
+	if (tr->market_req == 0)
+		lower(next, tr->market_next);
+	ops(tr->page)->tick(t, now, next);
+}
+
+static void scr_notify(struct tui_screen *s, unsigned what)
+{
+	if (what & TN_LANG)
+		trade_lang_changed(s->t);
+	if (what & TN_ACCOUNT)
+		tp_account_soon(s->t);
+}
+
+static size_t scr_help(struct tui_screen *s, struct whelp_section *out, size_t max)
+{
+	struct tui_trade *tr = s->t->trade;
+	const struct tp_page_ops *o = ops(tr->page);
+	size_t n = 0;
+
+	if (o == NULL)
+		return 0;
+	if (n < max)
+		out[n++] = (struct whelp_section){ _(o->help_title), o->bindings, o->n_bindings };
+	if (tr->page != TP_FORM && n < max)
+		out[n++] = (struct whelp_section){ _("Pages"), common_bindings,
+						   sizeof common_bindings / sizeof common_bindings[0] };
+	return n;
+}
+
+static void scr_free(struct tui_screen *s)
+{
+	struct tui *t = s->t;
+	struct tui_trade *tr = t->trade;
+
+	if (tr != NULL && tr->page != TP_NONE) {
+		ops(tr->page)->shown(t, false);
+		tr->page = TP_NONE;
+		hide_all(t);
+	}
+	free(s);
+}
+
+static const struct tui_screen_class page_class = {
+	.name = "page",
+	.flags = TS_OPAQUE,
+	.layout = scr_layout,
+	.render = scr_render,
+	.cursor = scr_cursor,
+	.event = scr_event,
+	.tick = scr_tick,
+	.notify = scr_notify,
+	.touch = scr_touch,
+	.help = scr_help,
+	.free = scr_free,
+	.bindings = common_bindings,
+	.n_bindings = sizeof common_bindings / sizeof common_bindings[0],
+	.help_title = N_("Pages"),
+};
+
+void tp_show(struct tui *t, enum tp_page page)
+{
+	struct tui_trade *tr = tp_get(t);
+	struct tui_screen *s = page_screen(t);
+
+	if (ops(page) == NULL)
+		return;
+	if (tr->lang != t->o->lang)
+		trade_lang_changed(t); /* switched while no page was shown */
+	if (tr->page != page && ops(tr->page) != NULL)
+		ops(tr->page)->shown(t, false);
+	if (tr->page == TP_NONE) {
+		/* from the tables: ask for what every page shows */
+		tr->acct_next = 0;
+		tr->market_next = 0;
+	}
+	tr->page = page;
+	wtabs_set_active(tr->tabs, (size_t)(page - 1));
+	ops(page)->shown(t, true);
+	tp_fkeys_changed(t);
+	if (s == NULL) {
+		s = xcalloc(1, sizeof(struct page_screen));
+		tui_screen_init(s, &page_class, t);
+		tui_push(t, s);
+	}
+	tui_relayout(t);
+}
+
+void tp_back(struct tui *t)
+{
+	struct tui_screen *s = page_screen(t);
+
+	if (s != NULL)
+		tui_remove(t, s);
+}
+
+bool tp_shown(const struct tui *t)
+{
+	return t->trade != NULL && t->trade->page != TP_NONE;
+}
+
+static void dlg_form_confirm(struct tui *t, int64_t id, bool yes, wkey key)
+{
+	(void)id;
+	tp_form_dialog(t, TD_CONFIRM, yes, key);
+}
+
+static void dlg_form_result(struct tui *t, int64_t id, bool yes, wkey key)
+{
+	(void)id;
+	tp_form_dialog(t, TD_RESULT, yes, key);
+}
+
+static void dlg_cancel(struct tui *t, int64_t id, bool yes, wkey key)
+{
+	(void)key;
+	tp_orders_dialog(t, TD_CANCEL, id, yes);
+}
+
+static void dlg_stop(struct tui *t, int64_t id, bool yes, wkey key)
+{
+	(void)key;
+	tp_rentals_dialog(t, TD_STOP, id, yes);
+}
+
+static void dlg_deposit(struct tui *t, int64_t id, bool yes, wkey key)
+{
+	(void)key;
+	tp_account_dialog(t, TD_DEPOSIT, id, yes);
+}
+
+void tp_dialog(struct tui *t, enum tp_dialog kind, int64_t id, const char *title,
+	       const char *text, const char *hint, bool y_only)
+{
+	void (*done)(struct tui *, int64_t, bool, wkey) = NULL;
+
+	switch (kind) {
+	case TD_CONFIRM: done = dlg_form_confirm; break;
+	case TD_RESULT: done = dlg_form_result; break;
+	case TD_CANCEL: done = dlg_cancel; break;
+	case TD_STOP: done = dlg_stop; break;
+	case TD_DEPOSIT: done = dlg_deposit; break;
+	case TD_INFO:
+	case TD_NONE: break;
+	}
+	tp_get(t);
+	tui_dialog_open(t, title, text, hint, y_only, done, id);
+}
 
 void tp_help(struct tui *t, const struct whelp_section *extra, size_t n_extra)
 {
-	struct tui_trade *tr = t->trade;
-	const struct tp_page_ops *o = ops(tr->page);
 	struct whelp_section s[8];
-	size_t n = 0;
-	struct whelp *h;
+	struct tui_screen *ps = page_screen(t);
+	size_t n = ps != NULL ? scr_help(ps, s, 6) : 0;
 
-	s[n++] = (struct whelp_section){ _(o->help_title), o->bindings, o->n_bindings };
-	if (tr->page != TP_FORM)
-		s[n++] = (struct whelp_section){ _("Pages"), common_bindings,
-						 sizeof common_bindings / sizeof common_bindings[0] };
-	for (size_t i = 0; i < n_extra && n < 8; i++)
+	for (size_t i = 0; i < n_extra && n < 7; i++)
 		s[n++] = extra[i];
-	h = whelp_new(&t->ui, _("gpux keys"), _("any key closes"), s, n);
-	wwidget_free(&t->overlay);
-	whelp_place(h, t->lines, t->cols);
-	t->overlay = &h->base;
-	t->ov = OV_HELP;
+	tui_help_show(t, s, n);
 }
+
+/* ---- the keys every list page shares ---------------------------------------------------------------- */
 
 static const char *selected_gpu(struct tui *t)
 {
@@ -736,10 +954,7 @@ static void cycle(struct tui *t, int dir)
 		if (p != TP_FORM || tr->form != NULL)
 			break;
 	}
-	if (p == TP_FORM)
-		tp_show(t, TP_FORM);
-	else
-		tp_show(t, (enum tp_page)p);
+	tp_show(t, (enum tp_page)p);
 }
 
 static void open_form(struct tui *t, bool sell)
@@ -773,207 +988,24 @@ unsigned tp_common_key(struct tui *t, wkey k)
 	case TK_BUY: open_form(t, false); break;
 	case TK_SELL: open_form(t, true); break;
 	case TK_BACK: tp_back(t); break;
-	case TK_HELP: tp_help(t, NULL, 0); break;
-	case TK_REDRAW:
-		clearok(curscr, TRUE);
-		tui_relayout(t);
-		break;
-	case TK_QUIT:
-		t->quit = true;
-		return W_HANDLED | W_QUIT;
 	}
 	return W_HANDLED | W_REDRAW;
 }
 
-/* ---- the hooks of the app loop ----------------------------------------------------------------------------- */
+/* ---- the pages' shared requests, from the start ---------------------------------------------------------------- */
 
-bool tui_trade_shown(const struct tui *t)
+void tui_trade_tick(struct tui *t, int64_t now, int64_t *next)
 {
-	return t->trade != NULL && t->trade->page != TP_NONE;
-}
+	struct tui_trade *tr;
 
-void tui_trade_layout(struct tui *t)
-{
-	struct tui_trade *tr = t->trade;
-
-	if (tr == NULL)
-		return;
-	if (tr->page == TP_NONE || t->too_small) {
-		hide_all(t);
-		return;
-	}
-	wwidget_hide(&t->tabs->base);
-	wwidget_hide(&t->table->base);
-	wwidget_hide(&t->fkeys->base);
-	if (t->filter != NULL)
-		wwidget_hide(&t->filter->base);
-	for (int p = TP_FORM; p < TP_COUNT; p++)
-		if (p != (int)tr->page)
-			page_hide(t, (enum tp_page)p);
-	wwidget_place(&tr->tabs->base, 0, 0, 1, t->cols);
-	tr->body_y = 1;
-	tr->body_h = t->lines - 3;
-	page_layout(t, tr->page, tr->body_y, tr->body_h);
-	ops(tr->page)->rebuild(t);
-	wwidget_place(&tr->fkeys->base, t->lines - 1, 0, 1, t->cols);
-	if (tr->dlg != NULL)
-		wdialog_place(tr->dlg, t->lines, t->cols);
-}
-
-bool tui_trade_render(struct tui *t, bool under)
-{
-	struct tui_trade *tr = t->trade;
-	bool any = false;
-
-	if (!tui_trade_shown(t) || t->too_small)
-		return false;
-	any |= wwidget_render(&tr->tabs->base);
-	any |= page_render(t, tr->page, false);
-	any |= wwidget_render(&tr->fkeys->base);
-	if (tr->dlg != NULL) {
-		if (any || under)
-			wwidget_touch(&tr->dlg->base);
-		any |= wwidget_render(&tr->dlg->base);
-	}
-	return any;
-}
-
-bool tui_trade_cursor(struct tui *t)
-{
-	struct tui_trade *tr = t->trade;
-
-	if (!tui_trade_shown(t) || t->too_small || tr->dlg != NULL)
-		return false;
-	return page_cursor(t, tr->page);
-}
-
-void tui_trade_touch(struct tui *t)
-{
-	struct tui_trade *tr = t->trade;
-
-	if (!tui_trade_shown(t))
-		return;
-	wwidget_touch(&tr->tabs->base);
-	wwidget_touch(&tr->fkeys->base);
-	page_render(t, tr->page, true); /* touches, renders what is dirty */
-	if (tr->dlg != NULL)
-		wwidget_touch(&tr->dlg->base);
-}
-
-static unsigned dialog_event(struct tui *t, const struct wevent *ev)
-{
-	struct tui_trade *tr = t->trade;
-	unsigned r;
-	enum tp_dialog kind;
-	int64_t id;
-	bool yes;
-
-	if (ev->type == WEV_KEY && ev->key == WKEY_RESIZE)
-		return W_IGNORED;
-	r = wwidget_handle(&tr->dlg->base, ev);
-	if (!(r & W_CLOSE))
-		return W_HANDLED;
-	kind = tr->dlg_kind;
-	id = tr->dlg_id;
-	yes = tr->dlg->confirmed;
-	tr->dlg_key = ev->type == WEV_KEY ? ev->key : 0;
-	if (tr->dlg_y_only && tr->dlg_key != 'y' && tr->dlg_key != 'Y')
-		yes = false;
-	wdialog_free(&tr->dlg);
-	tr->dlg_kind = TD_NONE;
-	tui_trade_touch(t);
-	switch (kind) {
-	case TD_CONFIRM:
-	case TD_RESULT:
-		tp_form_dialog(t, kind, yes, tr->dlg_key);
-		break;
-	case TD_CANCEL:
-		tp_orders_dialog(t, kind, id, yes);
-		break;
-	case TD_STOP:
-		tp_rentals_dialog(t, kind, id, yes);
-		break;
-	case TD_DEPOSIT:
-		tp_account_dialog(t, kind, id, yes);
-		break;
-	case TD_INFO:
-	case TD_NONE:
-		break;
-	}
-	return W_HANDLED | W_REDRAW;
-}
-
-unsigned tui_trade_event(struct tui *t, const struct wevent *ev)
-{
-	struct tui_trade *tr = t->trade;
-	unsigned r;
-
-	if (tr->dlg != NULL)
-		return dialog_event(t, ev);
-	if (ev->type == WEV_KEY && ev->key == WKEY_RESIZE)
-		return W_IGNORED;
-	if (ev->type == WEV_MOUSE && wwidget_contains(&tr->tabs->base, ev->y, ev->x)) {
-		r = wwidget_handle(&tr->tabs->base, ev);
-		if (r & W_ACTION) {
-			enum tp_page p = (enum tp_page)(tr->tabs->clicked + 1);
-			if (p == TP_FORM && tr->form == NULL)
-				tui_message(t, _("Choose a GPU in the tables (Esc) and press b to buy it"));
-			else
-				tp_show(t, p);
-		}
-		return W_HANDLED | W_REDRAW;
-	}
-	if (ev->type == WEV_MOUSE && wwidget_contains(&tr->fkeys->base, ev->y, ev->x)) {
-		r = wwidget_handle(&tr->fkeys->base, ev);
-		if (r & W_ACTION) {
-			struct wevent k = { .type = WEV_KEY, .key = tr->fkeys->clicked };
-			return ops(tr->page)->event(t, &k);
-		}
-		return W_HANDLED;
-	}
-	return ops(tr->page)->event(t, ev);
-}
-
-static void lower(int64_t *next, int64_t when)
-{
-	if (when >= 0 && (*next < 0 || when < *next))
-		*next = when;
-}
-
-void tui_trade_tick(struct tui *t, int64_t now, int *timeout_ms)
-{
-	struct tui_trade *tr = t->trade;
-	int64_t next = -1;
-
+	(void)next;
 	if (t->api == NULL)
 		return;
-	if (tr == NULL || tr->page == TP_NONE) {
-		/* from the start: the account's role decides whether s may sell */
-		if (tr == NULL)
-			tr = tp_get(t);
-		if (tr->acct == NULL && tr->acct_req == 0 && now >= tr->acct_next) {
-			tr->acct_next = now + TP_MARKET_MS;
-			tr->acct_req = api_account_start(t->api, on_account, t);
-		}
-		return;
-	}
-	if (tr->acct_req == 0 && now >= tr->acct_next) {
-		tr->acct_next = now + TP_ACCOUNT_MS;
+	/* from the start: the account's role decides whether s may sell */
+	tr = tp_get(t);
+	if (tr->page == TP_NONE && tr->acct == NULL && tr->acct_req == 0 && now >= tr->acct_next) {
+		tr->acct_next = now + TP_MARKET_MS;
 		tr->acct_req = api_account_start(t->api, on_account, t);
-	}
-	if (tr->market_req == 0 && now >= tr->market_next) {
-		tr->market_next = now + TP_MARKET_MS;
-		tr->market_req = api_market_start(t->api, on_market, t);
-	}
-	if (tr->acct_req == 0)
-		lower(&next, tr->acct_next);
-	if (tr->market_req == 0)
-		lower(&next, tr->market_next);
-	ops(tr->page)->tick(t, now, &next);
-	if (next >= 0) {
-		int64_t ms = next <= now ? 0 : next - now;
-		if (*timeout_ms < 0 || ms < *timeout_ms)
-			*timeout_ms = (int)ms;
 	}
 }
 
@@ -992,7 +1024,6 @@ void tui_trade_free(struct tui *t)
 		if (tr->market_req != 0)
 			api_abandon(t->api, tr->market_req);
 	}
-	wdialog_free(&tr->dlg);
 	wtabs_free(&tr->tabs);
 	wfkeys_free(&tr->fkeys);
 	api_account_free(&tr->acct);

@@ -265,20 +265,27 @@ static void ask_cancel(struct tui *t)
 				 (long long)o->gpus);
 	}
 	title = xasprintf(_("Cancel order %lld?"), (long long)o->id);
-	tp_dialog(t, TD_CANCEL, o->id, title, text, _("y or Enter: cancel it · any other key: keep it"));
+	tp_dialog(t, TD_CANCEL, o->id, title, text, _("y or Enter: cancel it · any other key: keep it"), false);
 	free(title);
 	free(text);
 	free(line);
 }
 
+enum { OK_CANCEL = 1 };
+
 static const struct wbinding orders_bindings[] = {
-	{ 'x', 1, N_("Cancel the resting order under the cursor (asks first)") },
-	{ WKEY_DELETE, 1, N_("Cancel the resting order under the cursor (asks first)") },
+	{ 'x', OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
+	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
 };
 
 static unsigned orders_event(struct tui *t, const struct wevent *ev)
 {
-	if (ev->type == WEV_KEY && (ev->key == 'x' || ev->key == WKEY_DELETE)) {
+	const struct wbinding *b = ev->type != WEV_KEY ? NULL
+		: wbinding_find(orders_bindings, sizeof orders_bindings / sizeof orders_bindings[0],
+				ev->key);
+
+	switch (b != NULL ? b->action : 0) {
+	case OK_CANCEL:
 		ask_cancel(t);
 		return W_HANDLED | W_REDRAW;
 	}
@@ -315,7 +322,9 @@ static void orders_shown(struct tui *t, bool on)
 
 static void orders_fkeys(struct tui *t, struct wfkeys *k)
 {
-	wfkeys_add(k, 'x', "x", _("Cancel"));
+	/* TRANSLATORS: F-key bar, x cancels the order under the cursor: the
+	 * verb of "Order 12 cancelled" (de "Stornieren", not "Abbrechen") */
+	wfkeys_add(k, 'x', "x", C_("fkey", "Cancel order"));
 	wfkeys_add(k, 'R', "R", _("Rentals"));
 	wfkeys_add(k, 'a', "a", _("Account"));
 	wfkeys_add(k, WKEY_ESC, "Esc", _("Back"));

@@ -239,7 +239,7 @@ static void ask_stop(struct tui *t)
 {
 	struct tp_rentals *s = rentals(t);
 	const struct api_rental *r = find(s, tp_table_key(s->l.table, &s->l.grid));
-	char *text, *title, *p, *billed, *back;
+	char *text, *title, *p, *billed, *back, *begun, *rest;
 	int64_t left;
 
 	if (r == NULL) {
@@ -264,13 +264,21 @@ static void ask_stop(struct tui *t)
 	p = tp_usd(t, r->price_cents);
 	billed = tp_money(t, r->billed_minor, r->currency);
 	back = tp_money(t, left * r->hourly_minor, r->currency);
-	text = xasprintf(_("%lld × %s at %s per GPU-hour: %lld of %lld hours have begun and stay "
-			   "billed (%s); the other %lld hours, %s, come back to your available "
-			   "balance."),
-			 (long long)r->gpus, tp_gpu_name(t, r->gpu), p, (long long)r->hours_billed,
-			 (long long)r->hours, billed, (long long)left, back);
+	begun = xasprintf(P_("%lld of %lld hours has begun and stays billed (%s)",
+			     "%lld of %lld hours have begun and stay billed (%s)",
+			     (unsigned long)r->hours_billed),
+			  (long long)r->hours_billed, (long long)r->hours, billed);
+	rest = xasprintf(P_("the other %lld hour, %s, comes back to your available balance.",
+			    "the other %lld hours, %s, come back to your available balance.",
+			    (unsigned long)left),
+			 (long long)left, back);
+	/* TRANSLATORS: "2 × H200 at $4.19 per GPU-hour: 1 of 3 hours has begun …; the other …" */
+	text = xasprintf(_("%lld × %s at %s per GPU-hour: %s; %s"), (long long)r->gpus,
+			 tp_gpu_name(t, r->gpu), p, begun, rest);
+	free(begun);
+	free(rest);
 	title = xasprintf(_("Stop rental %lld now?"), (long long)r->id);
-	tp_dialog(t, TD_STOP, r->id, title, text, _("y or Enter: stop it · any other key: keep it"));
+	tp_dialog(t, TD_STOP, r->id, title, text, _("y or Enter: stop it · any other key: keep it"), false);
 	free(title);
 	free(text);
 	free(p);
@@ -278,14 +286,21 @@ static void ask_stop(struct tui *t)
 	free(back);
 }
 
+enum { RK_STOP = 1 };
+
 static const struct wbinding rentals_bindings[] = {
-	{ 'x', 1, N_("Stop the rental under the cursor early (asks first)") },
-	{ WKEY_DELETE, 1, N_("Stop the rental under the cursor early (asks first)") },
+	{ 'x', RK_STOP, N_("Stop the rental under the cursor early (asks first)") },
+	{ WKEY_DELETE, RK_STOP, N_("Stop the rental under the cursor early (asks first)") },
 };
 
 static unsigned rentals_event(struct tui *t, const struct wevent *ev)
 {
-	if (ev->type == WEV_KEY && (ev->key == 'x' || ev->key == WKEY_DELETE)) {
+	const struct wbinding *b = ev->type != WEV_KEY ? NULL
+		: wbinding_find(rentals_bindings, sizeof rentals_bindings / sizeof rentals_bindings[0],
+				ev->key);
+
+	switch (b != NULL ? b->action : 0) {
+	case RK_STOP:
 		ask_stop(t);
 		return W_HANDLED | W_REDRAW;
 	}

@@ -7,7 +7,7 @@
  *
  * (ids of data/workloads.json, in display order; ids the catalogue no
  * longer has are skipped when read), and the language chosen in the
- * language menu (`lang = pt-BR`, issue 8). The file is read when asked and
+ * language menu (`lang = pt-BR`). The file is read when asked and
  * rewritten whole on each change; a failure to write is reported in the
  * status bar and changes nothing on screen.
  */
@@ -89,7 +89,7 @@ void tui_settings_save_columns(struct tui *t, const char *workload, char *const 
 	api_conf_free(&c);
 }
 
-/* ---- the language (issue 8, tui/lang.c) ----------------------------------------------------------
+/* ---- the language (tui/lang.c) ----------------------------------------------------------
  * `lang = pt-BR`: the language menu's choice, read again by cli/main.c at
  * the next start (after --lang, before the environment). */
 

@@ -1,14 +1,15 @@
 /*
- * tui — gpux's interactive screen: per-workload GPU tables with live prices
- * (and, on top of the same loop and widgets, the fit panel and the order
- * form of the next issues).
+ * tui — gpux's interactive screen: per-workload GPU tables with live prices,
+ * the fit panel, the order form and the orders, rentals and account pages,
+ * each a screen on one stack (tui/screen.h).
  *
  * One thread, one poll(): the keyboard (stdin), a self-pipe written by the
  * signal handlers (SIGWINCH, SIGTERM, SIGINT, SIGHUP), the exchange client's
  * sockets (api_fds/api_perform) and a timeout from the nearest timer (price
  * refresh every 2 s, a flash ending, the status clock). Key handlers change
- * state and return W_* flags; one frame function then renders the widgets
- * that are dirty (wnoutrefresh each) and ends with one doupdate(). The
+ * state and return W_* flags; one frame then lets every screen pull what
+ * changed, renders the widgets that are dirty (wnoutrefresh each) and ends
+ * with one doupdate(). The
  * terminal is restored on every way out: normal return, SIGTERM/SIGINT/
  * SIGHUP, fatal() (util_set_fatal_hook) and crashing signals.
  */

@@ -569,6 +569,13 @@ static unsigned check_do(struct wchecklist *c, enum wcheck_action a)
 		if (c->sel + 1 < c->n)
 			c->sel++;
 		break;
+	case WCHECK_FIRST:
+		c->sel = 0;
+		break;
+	case WCHECK_LAST:
+		if (c->n > 0)
+			c->sel = c->n - 1;
+		break;
 	case WCHECK_TOGGLE:
 		if (c->n == 0 || c->items[c->sel].fixed)
 			return W_HANDLED;
@@ -609,6 +616,10 @@ static const struct wbinding check_bindings[] = {
 	{ 'k', WCHECK_UP, N_("Previous column") },
 	{ WKEY_DOWN, WCHECK_DOWN, N_("Next column") },
 	{ 'j', WCHECK_DOWN, N_("Next column") },
+	{ WKEY_HOME, WCHECK_FIRST, N_("First / last column") },
+	{ 'g', WCHECK_FIRST, N_("First / last column") },
+	{ WKEY_END, WCHECK_LAST, N_("First / last column") },
+	{ 'G', WCHECK_LAST, N_("First / last column") },
 	{ ' ', WCHECK_TOGGLE, N_("Show or hide the column") },
 	{ 'x', WCHECK_TOGGLE, N_("Show or hide the column") },
 	{ '[', WCHECK_MOVE_UP, N_("Move the column left (up the list)") },

@@ -1,6 +1,6 @@
 /*
- * Colour roles, themes, symbols and key names — all tables (htop's CRT.c
- * colour schemes, nnn's bindings[]). A theme maps each role to colours and
+ * Colour roles, themes and symbols — all tables (htop's CRT.c colour
+ * schemes; key names and key maps are widgets/keys.c). A theme maps each role to colours and
  * attributes; the monochrome theme uses attributes only, so NO_COLOR and
  * terminals without colour (vt100) still show the header (bold, underlined),
  * the cursor row (reverse video) and a flash. wui_init() resolves a theme
@@ -183,95 +183,4 @@ const char *wsym(enum wsym s, bool ascii)
 	if ((int)s < 0 || s >= WSYM_COUNT)
 		return "?";
 	return symbols[s][ascii ? 1 : 0];
-}
-
-/* ---- keys ------------------------------------------------------------------------- */
-
-wkey wkey_from_curses(int rc, wint_t ch)
-{
-	if (rc == KEY_CODE_YES) {
-		/* some terminals send KEY_ENTER for Return */
-		return WKEY_FN + (wkey)ch;
-	}
-	if (ch == '\n')
-		return WKEY_RETURN;
-	return (wkey)ch;
-}
-
-bool wkey_printable(wkey k)
-{
-	return k >= 0x20 && k != 0x7F && k < WKEY_FN && !(k >= 0x80 && k < 0xA0);
-}
-
-static const struct {
-	wkey key;
-	const char *utf8, *ascii;
-} key_names[] = {
-	{ WKEY_UP, "\u2191", "Up" },
-	{ WKEY_DOWN, "\u2193", "Down" },
-	{ WKEY_LEFT, "\u2190", "Left" },
-	{ WKEY_RIGHT, "\u2192", "Right" },
-	{ WKEY_PGUP, "PgUp", "PgUp" },
-	{ WKEY_PGDN, "PgDn", "PgDn" },
-	{ WKEY_HOME, "Home", "Home" },
-	{ WKEY_END, "End", "End" },
-	{ WKEY_BTAB, "Shift-Tab", "Shift-Tab" },
-	{ WKEY_ENTER, "Enter", "Enter" },
-	{ WKEY_RETURN, "Enter", "Enter" },
-	{ WKEY_TAB, "Tab", "Tab" },
-	{ WKEY_ESC, "Esc", "Esc" },
-	{ ' ', "Space", "Space" },
-	{ WKEY_BACKSPACE, "Backspace", "Backspace" },
-	{ 127, "Backspace", "Backspace" },
-	{ WKEY_DELETE, "Delete", "Delete" },
-	{ WKEY_INSERT, "Insert", "Insert" },
-};
-
-char *wkey_name(wkey k, bool ascii)
-{
-	for (size_t i = 0; i < sizeof key_names / sizeof key_names[0]; i++)
-		if (key_names[i].key == k)
-			return xstrdup(ascii ? key_names[i].ascii : key_names[i].utf8);
-	if (k >= WKEY_F1 && k <= WKEY_FN + KEY_F0 + 63)
-		return xasprintf("F%d", k - (WKEY_FN + KEY_F0));
-	if (k > 0 && k < 0x20)
-		return xasprintf("Ctrl-%c", (char)('@' + k));
-	if (wkey_printable(k)) {
-		struct wcells c;
-		char s[5] = {0};
-		uint32_t cp = (uint32_t)k;
-		if (cp < 0x80) {
-			s[0] = (char)cp;
-		} else if (cp < 0x800) {
-			s[0] = (char)(0xC0 | (cp >> 6));
-			s[1] = (char)(0x80 | (cp & 0x3F));
-		} else if (cp < 0x10000) {
-			s[0] = (char)(0xE0 | (cp >> 12));
-			s[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-			s[2] = (char)(0x80 | (cp & 0x3F));
-		} else {
-			s[0] = (char)(0xF0 | (cp >> 18));
-			s[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-			s[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-			s[3] = (char)(0x80 | (cp & 0x3F));
-		}
-		wcells_init(&c, ascii);
-		wcells_add(&c, s, WR_NORMAL, 0);
-		char *r = wcells_text(&c);
-		wcells_free(&c);
-		return r;
-	}
-	if (k >= WKEY_FN) {
-		const char *n = keyname(k - WKEY_FN);
-		return xstrdup(n ? n : "?");
-	}
-	return xstrdup("?");
-}
-
-const struct wbinding *wbinding_find(const struct wbinding *map, size_t n, wkey key)
-{
-	for (size_t i = 0; i < n; i++)
-		if (map[i].key == key)
-			return &map[i];
-	return NULL;
 }

@@ -252,8 +252,16 @@ enum {
 	WKEY_F12 = WKEY_FN + KEY_F0 + 12,
 };
 
+/* No key (an escape sequence that means nothing here). */
+enum { WKEY_NONE = -1 };
+
 /* The key of a wget_wch() result (rc OK or KEY_CODE_YES, ch). */
 wkey wkey_from_curses(int rc, wint_t ch);
+/* k[0..n) starts with an escape sequence curses did not decode (ESC, '[' or
+ * 'O', parameters, a final byte): its length, with its key in *out
+ * (WKEY_NONE when it is none of ours: swallow it whole). 0 when k does not
+ * start with a whole sequence. Pure. */
+size_t wkey_decode_escape(const wkey *k, size_t n, wkey *out);
 /* A key's name for the help: "↑" ("Up" in ASCII), "PgDn", "Home", "F1",
  * "Tab", "Shift-Tab", "Esc", "Enter", "Space", "Ctrl-L", "q". malloc'ed. */
 char *wkey_name(wkey k, bool ascii);
@@ -642,11 +650,12 @@ struct wchecklist {
 
 enum wcheck_action {
 	WCHECK_UP = 1, WCHECK_DOWN, WCHECK_TOGGLE, WCHECK_MOVE_UP, WCHECK_MOVE_DOWN,
-	WCHECK_ACCEPT, WCHECK_CANCEL,
+	WCHECK_ACCEPT, WCHECK_CANCEL, WCHECK_FIRST, WCHECK_LAST,
 };
 
-/* A list of items with check boxes: ↑↓ move, Space toggles, [ and ] (or
- * K/J) move the item up/down, Enter accepts, Esc cancels. Items copied. */
+/* A list of items with check boxes: ↑↓ move, Home/End (g/G) jump to the
+ * first/last, Space toggles, [ and ] (or K/J) move the item up/down, Enter
+ * accepts, Esc cancels. Items copied. */
 struct wchecklist *wchecklist_new(const struct wui *ui, const char *title, const char *hint,
 				  const struct wcheck_item *items, size_t n);
 void wchecklist_free(struct wchecklist **c);

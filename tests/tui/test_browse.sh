@@ -340,6 +340,19 @@ for term in xterm xterm-256color screen tmux vt100 linux; do
   tui_keys q
   tui_wait 'EXIT=0' || fail "TERM=$term: q quits"
 done
+# keys whose sequences the terminal description does not name (TERM=vt100 in
+# an xterm-like terminal: F5 arrives as ESC [ 1 5 ~) are decoded, and never
+# replayed as keys (the 5 would switch to tab 5)
+open_tui 80 24 TERM=vt100 NCURSES_GPM_TERMS=
+tui_wait 'H100 SXM' || fail "TERM=vt100: the table"
+tui_keys F5
+tui_wait 'Order form' && ok "TERM=vt100: F5 opens the order form (not tab 5)" ||
+  fail "TERM=vt100: F5" "$(tui_screen | head -3)"
+tui_keys Escape
+tui_wait_gone 'Order form' || fail "TERM=vt100: Esc back"
+tui_keys End F10
+tui_wait 'EXIT=0' && ok "TERM=vt100: End and F10 are keys (F10 quits, not tab 1)" ||
+  fail "TERM=vt100: F10" "$(tui_screen | head -3)"
 open_tui 80 24 LANG=C
 tui_wait 'H200 Hopper' || fail "LANG=C shows the table"
 nonascii=$(tui_screen | LC_ALL=C grep -c '[^ -~]')

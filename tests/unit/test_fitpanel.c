@@ -103,6 +103,16 @@ static void test_sizes(void **state)
 		/* percentages take the comma too */
 		tui_ff_set_text(&ff, FF_MFU, "12,5");
 		assert_true(fabs(ff.job.mfu - 0.125) < 1e-12);
+		/* "1.000" and "1.500" are a thousand and fifteen hundred to a
+		 * reader of these languages: refused, never 1 B or 1.5 B */
+		tui_ff_set_text(&ff, FF_MODEL, "1.000");
+		assert_false(ff.model_is_size);
+		assert_non_null(ff.f[FF_MODEL].error);
+		tui_ff_set_text(&ff, FF_MODEL, "1.500");
+		assert_false(ff.model_is_size);
+		tui_ff_set_text(&ff, FF_MODEL, "1000");
+		assert_true(ff.model_is_size);
+		assert_true(fabs(ff.size_b - 1000) < 1e-9);
 		tui_ff_free(&ff);
 	}
 }

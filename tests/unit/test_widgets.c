@@ -921,6 +921,38 @@ static void test_field_editing(void **state)
 	wfield_free(&f);
 }
 
+/* Escape sequences curses left undecoded: decoded, or swallowed whole. */
+static void test_escape_sequences(void **state)
+{
+	const wkey f5[] = { WKEY_ESC, '[', '1', '5', '~', 'x' };
+	const wkey f10[] = { WKEY_ESC, '[', '2', '1', '~' };
+	const wkey end[] = { WKEY_ESC, '[', '4', '~' };
+	const wkey up[] = { WKEY_ESC, 'O', 'A' };
+	const wkey ctl_right[] = { WKEY_ESC, '[', '1', ';', '5', 'C' };
+	const wkey unknown[] = { WKEY_ESC, '[', '9', '9', 'z', '1' };
+	const wkey alone[] = { WKEY_ESC, 'q' };
+	const wkey cut[] = { WKEY_ESC, '[', '1', '5' };
+	wkey k;
+
+	(void)state;
+	assert_int_equal(wkey_decode_escape(f5, 6, &k), 5);
+	assert_int_equal(k, WKEY_F5);
+	assert_int_equal(wkey_decode_escape(f10, 5, &k), 5);
+	assert_int_equal(k, WKEY_F10);
+	assert_int_equal(wkey_decode_escape(end, 4, &k), 4);
+	assert_int_equal(k, WKEY_END);
+	assert_int_equal(wkey_decode_escape(up, 3, &k), 3);
+	assert_int_equal(k, WKEY_UP);
+	assert_int_equal(wkey_decode_escape(ctl_right, 6, &k), 6);
+	assert_int_equal(k, WKEY_RIGHT);
+	/* swallowed whole: its digits never become keys */
+	assert_int_equal(wkey_decode_escape(unknown, 6, &k), 5);
+	assert_int_equal(k, WKEY_NONE);
+	/* Esc then a letter, and a sequence not yet whole: no sequence */
+	assert_int_equal(wkey_decode_escape(alone, 2, &k), 0);
+	assert_int_equal(wkey_decode_escape(cut, 4, &k), 0);
+}
+
 int main(void)
 {
 	setlocale(LC_CTYPE, "C.UTF-8");
@@ -948,6 +980,7 @@ int main(void)
 		cmocka_unit_test(test_help_wraps),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_key_names),
+		cmocka_unit_test(test_escape_sequences),
 		cmocka_unit_test(test_field_editing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

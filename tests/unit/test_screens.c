@@ -1,0 +1,437 @@
+/*
+ * Screens built from C (tui/harness.h) against a real gpuxd --demo on
+ * loopback (and tests/tools/faultd for an exchange that does not answer):
+ * keys are fed, the model (struct tui, the stack) and the cells the screen
+ * shows are checked, with no terminal and no tmux. A server that cannot be
+ * started fails the tests.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <curl/curl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "tui/browse.h"
+#include "tui/harness.h"
+#include "tui/tui_int.h"
+#include "util/util.h"
+
+static struct catalog *cat;
+static char tmpdir[] = "/tmp/gpux-screens-XXXXXX";
+static pid_t gpuxd_pid = -1, faultd_pid = -1;
+static char gpuxd_url[64], faultd_url[64];
+static char *buyer_key;
+
+/* ---- servers ---------------------------------------------------------------------------- */
+
+static const char *build_dir(void)
+{
+	const char *b = getenv("GPUX_BUILD");
+	return b != NULL && b[0] != '\0' ? b : "build";
+}
+
+/* Start prog with args; its TCP port from its --port-file into url. */
+static pid_t start_server(const char *prog, const char *name, char *const extra[], char *url,
+			  size_t url_size)
+{
+	char path[512], portf[512], log[512];
+	char *argv[24];
+	int n = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof path, "%s/%s", build_dir(), prog);
+	snprintf(portf, sizeof portf, "%s/%s.port", tmpdir, name);
+	snprintf(log, sizeof log, "%s/%s.log", tmpdir, name);
+	argv[n++] = path;
+	argv[n++] = (char *)"--listen";
+	argv[n++] = (char *)"127.0.0.1:0";
+	argv[n++] = (char *)"--port-file";
+	argv[n++] = portf;
+	for (size_t i = 0; extra[i] != NULL && n < 22; i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(log, "w", stdout);
+		(void)f;
+		dup2(STDOUT_FILENO, STDERR_FILENO);
+		execv(path, argv);
+		_exit(127);
+	}
+	for (int i = 0; i < 200; i++) {
+		FILE *f = fopen(portf, "r");
+		int port = 0;
+		if (f != NULL) {
+			if (fscanf(f, "%d", &port) != 1)
+				port = 0;
+			fclose(f);
+		}
+		if (port > 0) {
+			snprintf(url, url_size, "http://127.0.0.1:%d", port);
+			return pid;
+		}
+		usleep(50 * 1000);
+	}
+	print_error("%s did not start (see %s)\n", path, log);
+	return -1;
+}
+
+static size_t collect(char *p, size_t sz, size_t n, void *ud)
+{
+	buf_append(ud, p, sz * n);
+	return sz * n;
+}
+
+/* POST body to url+path (key: Bearer), the reply's body (malloc'ed). */
+static char *post(const char *path, const char *key, const char *body)
+{
+	CURL *c = curl_easy_init();
+	struct curl_slist *h = NULL;
+	struct buf b = {0};
+	char url[256], auth[256];
+
+	snprintf(url, sizeof url, "%s%s", gpuxd_url, path);
+	h = curl_slist_append(h, "Content-Type: application/json");
+	if (key != NULL) {
+		snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
+		h = curl_slist_append(h, auth);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+	curl_easy_perform(c);
+	curl_slist_free_all(h);
+	curl_easy_cleanup(c);
+	return buf_take(&b);
+}
+
+/* A buyer account with €5,000.00 on it: its key. */
+static char *new_buyer(void)
+{
+	char *r = post("/v1/accounts", NULL,
+		       "{\"email\":\"screens@example.pt\",\"country\":\"PT\",\"currency\":\"EUR\","
+		       "\"role\":\"buyer\"}");
+	char *k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
+	char *key = NULL;
+
+	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
+		char *e = strchr(k + 1, '"');
+		if (e != NULL)
+			key = xstrndup(k + 1, (size_t)(e - k - 1));
+	}
+	free(r);
+	if (key != NULL)
+		free(post("/v1/deposits", key, "{\"amount_minor\":500000}"));
+	return key;
+}
+
+static int setup_all(void **state)
+{
+	char *cause = NULL;
+	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
+		       (char *)"--db", NULL, NULL };
+	char db[512];
+	char *fx[] = { (char *)"--mode", (char *)"slow", (char *)"--delay-ms", (char *)"20000", NULL };
+
+	(void)state;
+	i18n_init(I18N_EN);
+	if (catalog_load(NULL, &cat, &cause) != 0) {
+		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+		return -1;
+	}
+	if (mkdtemp(tmpdir) == NULL)
+		return -1;
+	setenv("HOME", tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	unsetenv("NO_COLOR");
+	snprintf(db, sizeof db, "%s/gpuxd.db", tmpdir);
+	gx[5] = db;
+	gpuxd_pid = start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
+	faultd_pid = start_server("tests/faultd", "faultd", fx, faultd_url, sizeof faultd_url);
+	if (gpuxd_pid < 0 || faultd_pid < 0)
+		return -1;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	for (int i = 0; i < 50 && buyer_key == NULL; i++) {
+		buyer_key = new_buyer();
+		if (buyer_key == NULL)
+			usleep(100 * 1000);
+	}
+	if (buyer_key == NULL) {
+		print_error("no account from gpuxd at %s\n", gpuxd_url);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown_all(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	if (gpuxd_pid > 0) {
+		kill(gpuxd_pid, SIGTERM);
+		waitpid(gpuxd_pid, NULL, 0);
+	}
+	if (faultd_pid > 0) {
+		kill(faultd_pid, SIGTERM);
+		waitpid(faultd_pid, NULL, 0);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		print_error("could not remove %s\n", tmpdir);
+	free(buyer_key);
+	catalog_free(&cat);
+	return 0;
+}
+
+/* ---- sessions --------------------------------------------------------------------------------- */
+
+static struct tui_harness *open_at(const char *url, const char *key, int lines, int cols)
+{
+	static struct api_config cfg;
+	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
+	struct tui_harness *h;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.url = url;
+	cfg.key = key;
+	cfg.max_attempts = 1;
+	o.api = &cfg;
+	h = tui_harness_new(&o, lines, cols);
+	assert_non_null(h);
+	return h;
+}
+
+static void expect_on_screen(struct tui_harness *h, const char *text)
+{
+	if (!tui_harness_wait(h, text, 8000)) {
+		char *s = tui_harness_screen(h);
+		print_error("not on screen: [%s]\n%s", text, s);
+		free(s);
+		fail();
+	}
+}
+
+static bool row_blank(struct tui_harness *h, int y)
+{
+	char *r = tui_harness_row(h, y);
+	bool blank = r[0] == '\0';
+
+	free(r);
+	return blank;
+}
+
+/* The tables pull the market's prices: the generation counter moves, the
+ * price column shows the demo's asks. */
+static void test_browse_pulls_prices(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 35, 120);
+	struct tui *t = tui_harness_tui(h);
+
+	(void)state;
+	assert_string_equal(tui_harness_top(h), "browse");
+	expect_on_screen(h, "prices updated");
+	assert_true(t->m.have_prices);
+	assert_true(t->m.gen > 0);
+	expect_on_screen(h, "$");
+	tui_harness_free(&h);
+}
+
+/* b opens the order form (a page over the tables); Esc goes back. */
+static void test_order_form_opens_and_closes(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 80);
+
+	(void)state;
+	expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'b');
+	assert_string_equal(tui_harness_top(h), "page");
+	expect_on_screen(h, "Order form");
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "browse");
+	tui_harness_free(&h);
+}
+
+/* Ctrl-L in a confirmation redraws; it neither confirms nor cancels. */
+static void test_ctrl_l_keeps_the_confirmation(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 80);
+
+	(void)state;
+	expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'b');
+	expect_on_screen(h, "Order form");
+	tui_harness_key(h, WKEY_RETURN);
+	expect_on_screen(h, "Place this order?");
+	assert_string_equal(tui_harness_top(h), "dialog");
+	tui_harness_key(h, 'L' - '@');
+	assert_string_equal(tui_harness_top(h), "dialog");
+	assert_true(tui_harness_find(h, "Place this order?") >= 0);
+	tui_harness_key(h, 'n');
+	assert_string_equal(tui_harness_top(h), "page");
+	expect_on_screen(h, "Not placed");
+	tui_harness_free(&h);
+}
+
+/* A dialog over a page, the terminal shrunk from 200×50 to 80×24: the page
+ * tabs, the rows under them and the key bar are drawn again. */
+static void test_dialog_survives_a_shrink(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 50, 200);
+
+	(void)state;
+	expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'b');
+	tui_harness_key(h, WKEY_RETURN);
+	expect_on_screen(h, "Place this order?");
+	tui_harness_resize(h, 24, 80);
+	assert_string_equal(tui_harness_top(h), "dialog");
+	assert_true(tui_harness_find(h, "Place this order?") >= 0);
+	for (int y = 0; y < 3; y++)
+		assert_false(row_blank(h, y));
+	assert_false(row_blank(h, 23));
+	tui_harness_free(&h);
+}
+
+/* The help scrolls with the arrows and says so; another key closes it. */
+static void test_help_scrolls_then_closes(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 80);
+
+	(void)state;
+	tui_harness_key(h, '?');
+	assert_string_equal(tui_harness_top(h), "overlay");
+	expect_on_screen(h, "scroll");
+	tui_harness_key(h, WKEY_DOWN);
+	assert_string_equal(tui_harness_top(h), "overlay");
+	tui_harness_key(h, 'x');
+	assert_string_equal(tui_harness_top(h), "browse");
+	tui_harness_free(&h);
+}
+
+/* The orders and account pages read the account. */
+static void test_account_and_orders_pages(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 80);
+
+	(void)state;
+	tui_harness_key(h, 'a');
+	assert_string_equal(tui_harness_top(h), "page");
+	expect_on_screen(h, "Available");
+	expect_on_screen(h, "5,000.00");
+	tui_harness_key(h, 'o');
+	expect_on_screen(h, "Orders");
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "browse");
+	tui_harness_free(&h);
+}
+
+/* An exchange that never answers: the STALE reason counts its seconds. */
+static void test_stale_reason_counts(void **state)
+{
+	struct tui_harness *h = open_at(faultd_url, NULL, 24, 100);
+	int a = -1, b = -1;
+	char *r;
+	const char *p;
+	int y;
+
+	(void)state;
+	expect_on_screen(h, "no answer from the exchange for");
+	y = tui_harness_find(h, "no answer from the exchange for");
+	r = tui_harness_row(h, y);
+	p = strstr(r, "for ");
+	a = atoi(p + 4);
+	free(r);
+	tui_harness_pump(h, 2100);
+	y = tui_harness_find(h, "no answer from the exchange for");
+	assert_true(y >= 0);
+	r = tui_harness_row(h, y);
+	p = strstr(r, "for ");
+	b = atoi(p + 4);
+	free(r);
+	assert_true(b >= a + 2);
+	tui_harness_free(&h);
+}
+
+static bool has_col(const struct tui_tab *tb, const char *id)
+{
+	for (size_t i = 0; i < tb->n_col_ids; i++)
+		if (strcmp(tb->col_ids[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* The column chooser: End reaches the last column (the price), Home the
+ * first; a price moved up the list is shown where it was put, not pinned
+ * back at the right edge. */
+static void test_column_chooser_order(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 35, 200);
+	struct tui *t = tui_harness_tui(h);
+	struct tui_browse *b = (struct tui_browse *)t->stack[0];
+	struct tui_tab *tb = &b->tab[b->cur];
+	size_t before = tb->n_col_ids;
+	char *head;
+
+	(void)state;
+	expect_on_screen(h, "Price/h");
+	assert_true(has_col(tb, "price"));
+	assert_string_equal(tb->col_ids[before - 1], "price");
+	/* End, Space: the last entry (the price) hidden */
+	tui_harness_key(h, 'c');
+	assert_string_equal(tui_harness_top(h), "overlay");
+	tui_harness_key(h, WKEY_END);
+	tui_harness_key(h, ' ');
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "browse");
+	assert_int_equal(tb->n_col_ids, before - 1);
+	assert_false(has_col(tb, "price"));
+	/* shown again (last), then Home, End, K: one place up */
+	tui_harness_key(h, 'c');
+	tui_harness_key(h, WKEY_END);
+	tui_harness_key(h, ' ');
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tb->col_ids[before - 1], "price");
+	tui_harness_key(h, 'c');
+	tui_harness_key(h, WKEY_HOME);
+	tui_harness_key(h, WKEY_END);
+	tui_harness_key(h, 'K');
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tb->col_ids[before - 2], "price");
+	assert_int_not_equal(tb->view->columns[tb->vis[tb->n_vis - 1]].kind, VIEW_COL_PRICE);
+	head = tui_harness_row(h, 1);
+	assert_true(strlen(head) > strlen("Price/h"));
+	assert_string_not_equal(head + strlen(head) - strlen("Price/h"), "Price/h");
+	assert_non_null(strstr(head, "Price/h"));
+	free(head);
+	tui_harness_free(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_browse_pulls_prices),
+		cmocka_unit_test(test_order_form_opens_and_closes),
+		cmocka_unit_test(test_ctrl_l_keeps_the_confirmation),
+		cmocka_unit_test(test_dialog_survives_a_shrink),
+		cmocka_unit_test(test_help_scrolls_then_closes),
+		cmocka_unit_test(test_account_and_orders_pages),
+		cmocka_unit_test(test_column_chooser_order),
+		cmocka_unit_test(test_stale_reason_counts),
+	};
+
+	return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}

@@ -251,6 +251,10 @@ struct api_client *api_client_new(const struct api_config *cfg, char **cause);
 /* Free the client, abandoning every pending request without calling its
  * callback; sets *c to NULL. Not from inside a callback. */
 void api_client_free(struct api_client **c);
+/* Authenticate the requests started from now on with key (copied; NULL:
+ * none); whether the client has a key. */
+void api_client_set_key(struct api_client *c, const char *key);
+bool api_client_has_key(const struct api_client *c);
 /* True when the client talks to gpux's own local demo exchange (see
  * api_local_start); everything that prints should say so. */
 bool api_client_is_local_demo(const struct api_client *c);

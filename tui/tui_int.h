@@ -143,6 +143,8 @@ struct tui_screen *tui_browse_new(struct tui *t);
  * screen (create an account, enter a key, or browse), once the exchange
  * has said it is not a demo. */
 void tui_welcome_maybe(struct tui *t);
+/* The welcome screen at once (the account page's w, without a key). */
+void tui_welcome_open(struct tui *t);
 
 /* ---- market.c: the market as data ---- */
 void tui_market_init(struct tui *t);

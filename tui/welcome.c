@@ -341,6 +341,7 @@ static void fields_new(struct welcome *w)
 static void become_shown(struct welcome *w)
 {
 	w->base.cls = &welcome_class; /* the same screen, now covering the tables */
+	tui_raise(w->base.t, &w->base);
 	tui_relayout(w->base.t);
 }
 
@@ -793,18 +794,29 @@ static const struct tui_screen_class wait_class = WELCOME_CLASS("welcome-wait", 
 static const struct tui_screen_class welcome_class =
 	WELCOME_CLASS("welcome", TS_OPAQUE | TS_MODAL);
 
-void tui_welcome_maybe(struct tui *t)
+static struct welcome *welcome_new(struct tui *t, const struct tui_screen_class *cls)
 {
-	struct welcome *w;
+	struct welcome *w = xcalloc(1, sizeof *w);
 
-	if (t->api == NULL || api_client_is_local_demo(t->api) || api_client_has_key(t->api))
-		return;
-	w = xcalloc(1, sizeof *w);
-	tui_screen_init(&w->base, &wait_class, t);
+	tui_screen_init(&w->base, cls, t);
 	w->head = tpanel_new(&t->ui);
 	w->foot = tpanel_new(&t->ui);
 	w->fkeys = wfkeys_new(&t->ui);
 	w->role = API_ROLE_BUYER;
 	fields_new(w);
-	tui_push(t, &w->base);
+	return w;
+}
+
+void tui_welcome_maybe(struct tui *t)
+{
+	if (t->api == NULL || api_client_is_local_demo(t->api) || api_client_has_key(t->api))
+		return;
+	tui_push(t, &welcome_new(t, &wait_class)->base);
+}
+
+void tui_welcome_open(struct tui *t)
+{
+	if (t->api == NULL || tui_find(t, &welcome_class) != NULL)
+		return;
+	tui_push(t, &welcome_new(t, &welcome_class)->base);
 }

@@ -142,6 +142,7 @@ static int setup_all(void **state)
 	char *cause = NULL;
 	char db1[512], db2[512];
 	char *rx[] = { (char *)"--quiet", (char *)"--opens-at", (char *)"2027-09-01T08:00:00Z",
+		       (char *)"--topup-text", (char *)"Bank transfer to IBAN PT50 0000 0000",
 		       (char *)"--db", db1, NULL };
 	char *dx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--db", db2, NULL };
 
@@ -378,6 +379,112 @@ static void test_no_welcome_on_demo(void **state)
 	tui_harness_free(&h);
 }
 
+/* A session with a key (the harness's config file: none). */
+static struct tui_harness *open_key(const char *url, const char *key)
+{
+	static struct api_config cfg;
+	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
+	struct tui_harness *h;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.url = url;
+	cfg.key = key;
+	cfg.max_attempts = 1;
+	o.api = &cfg;
+	i18n_init(I18N_EN);
+	h = tui_harness_new(&o, 40, 120);
+	assert_non_null(h);
+	return h;
+}
+
+/* Without a key the account page says so: no "did not accept", no "no
+ * ledger entries"; w opens the welcome. */
+static void test_account_without_key(void **state)
+{
+	struct tui_harness *h = open_nokey(real_url, I18N_EN, "nokey");
+
+	(void)state;
+	expect_on_screen(h, "Welcome to gpux");
+	tui_harness_key(h, WKEY_ESC);
+	tui_harness_key(h, 'a');
+	expect_on_screen(h, "No API key is configured for this exchange");
+	expect_on_screen(h, "No ledger without an account.");
+	tui_harness_pump(h, 1000);
+	expect_not_on_screen(h, "did not accept");
+	expect_not_on_screen(h, "No ledger entries yet");
+	expect_not_on_screen(h, "Deposit");
+	tui_harness_key(h, 'w');
+	expect_on_screen(h, "Welcome to gpux");
+	assert_string_equal(tui_harness_top(h), "welcome");
+	tui_harness_free(&h);
+}
+
+/* The account page on an exchange that takes real payments: the operator's
+ * top-up words, no Deposit; the keys listed, a read-only key made (shown
+ * once), the last trade key refused in the exchange's words, the read-only
+ * key revoked after a confirmation. */
+static void test_account_keys(void **state)
+{
+	char *key = new_buyer("keys@example.pt");
+	struct tui_harness *h;
+
+	(void)state;
+	assert_non_null(key);
+	h = open_key(real_url, key);
+	tui_harness_key(h, 'a');
+	expect_on_screen(h, "API keys (1 of at most");
+	expect_on_screen(h, "Top up: Bank transfer to IBAN PT50 0000 0000");
+	expect_on_screen(h, "(this session's key)");
+	expect_on_screen(h, "No ledger entries yet");
+	expect_not_on_screen(h, "Deposit");
+	tui_harness_key(h, 'd');
+	expect_on_screen(h, "Top up: Bank transfer");
+	expect_not_on_screen(h, "Deposit (");
+	tui_harness_key(h, 'n');
+	tui_harness_type(h, "ci");
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "New read-only key");
+	expect_on_screen(h, "copy it now");
+	expect_on_screen(h, "API keys (2 of at most");
+	expect_on_screen(h, "ci  read-only");
+	/* the session's trade key is the last one: the exchange refuses */
+	tui_harness_key(h, 'x');
+	tui_harness_type(h, "999");
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "not the number of one of your keys");
+	for (int i = 0; i < 3; i++)
+		tui_harness_key(h, WKEY_BACKSPACE);
+	{
+		int y = tui_harness_find(h, "(this session's key)");
+		char *r = tui_harness_row(h, y);
+		char id[16];
+		snprintf(id, sizeof id, "%d", atoi(r));
+		free(r);
+		tui_harness_type(h, id);
+	}
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "It is the key of this session.");
+	tui_harness_key(h, 'y');
+	expect_on_screen(h, "last trade key");
+	expect_on_screen(h, "The key was not revoked");
+	{
+		int y = tui_harness_find(h, "ci  read-only");
+		char *r = tui_harness_row(h, y);
+		char id[16];
+		snprintf(id, sizeof id, "%d", atoi(r));
+		free(r);
+		tui_harness_key(h, 'x');
+		tui_harness_type(h, id);
+	}
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "Revoke API key");
+	tui_harness_key(h, 'y');
+	expect_on_screen(h, "is revoked");
+	expect_on_screen(h, "API keys (1 of at most");
+	tui_harness_free(&h);
+	free(key);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +492,8 @@ int main(void)
 		cmocka_unit_test(test_welcome_enters_key_pt),
 		cmocka_unit_test(test_welcome_esc_browses),
 		cmocka_unit_test(test_no_welcome_on_demo),
+		cmocka_unit_test(test_account_without_key),
+		cmocka_unit_test(test_account_keys),
 	};
 
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

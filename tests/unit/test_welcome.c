@@ -256,6 +256,8 @@ static void backspaces(struct tui_harness *h, int n)
 		tui_harness_key(h, WKEY_BACKSPACE);
 }
 
+static struct tui_harness *open_key(const char *url, const char *key);
+
 /* ---- tests ------------------------------------------------------------------------------------- */
 
 /* English: c, every field checked as typed, Enter on the last creates the
@@ -364,7 +366,28 @@ static void test_welcome_esc_browses(void **state)
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");
 	expect_not_on_screen(h, "Welcome to gpux");
+	/* the status bar: when trading opens, in the user's time zone */
+	expect_on_screen(h, "pre-open: trading opens on 1 September 2027 at 10:00");
 	tui_harness_free(&h);
+}
+
+/* Pre-open, a key given: the order form says when trading opens, never
+ * that no opening time was announced. */
+static void test_order_form_says_opening(void **state)
+{
+	char *key = new_buyer("form@example.pt");
+	struct tui_harness *h;
+
+	(void)state;
+	assert_non_null(key);
+	h = open_key(real_url, key);
+	expect_on_screen(h, "pre-open: trading opens on 1 September 2027 at 10:00");
+	tui_harness_key(h, 'b');
+	expect_on_screen(h, "1 September 2027 at 10:00");
+	tui_harness_pump(h, 1500);
+	expect_not_on_screen(h, "no opening time");
+	tui_harness_free(&h);
+	free(key);
 }
 
 /* A demo exchange: no welcome, the tables at once. */
@@ -494,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_no_welcome_on_demo),
 		cmocka_unit_test(test_account_without_key),
 		cmocka_unit_test(test_account_keys),
+		cmocka_unit_test(test_order_form_says_opening),
 	};
 
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

@@ -386,7 +386,7 @@ static void on_topup(void *ud, struct api_topup *r, const struct api_error *e)
 static void key_accepted(struct welcome *w, const char *key, const char *what)
 {
 	struct tui *t = w->base.t;
-	char *cause = NULL, *top = topup_text(w), *open = opening_text(w), *saved;
+	char *cause = NULL, *top = topup_text(w), *saved;
 
 	api_client_set_key(t->api, key);
 	if (t->conf_path == NULL)
@@ -398,12 +398,11 @@ static void key_accepted(struct welcome *w, const char *key, const char *what)
 	else
 		saved = xasprintf(_("The key is saved in %s, readable only by you."), t->conf_path);
 	free(w->done_text);
-	w->done_text = xasprintf("%s %s %s%s%s", what, saved, top, open ? " " : "",
-				 open ? open : "");
+	/* the opening time follows on the foot's line */
+	w->done_text = xasprintf("%s %s %s", what, saved, top);
 	free(cause);
 	free(saved);
 	free(top);
-	free(open);
 	w->mode = WM_DONE;
 	set_note(w, NULL, WR_NORMAL);
 	t->m.next_market_ms = 0; /* the balance in the status bar */

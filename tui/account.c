@@ -164,6 +164,34 @@ static void fit_head(struct tui *t)
 	}
 }
 
+/* The line under the balances: the last action's outcome, the list's
+ * error, or how to top up on this exchange. */
+static void note_line(struct tui *t, struct wcells *c)
+{
+	struct tp_account *s = account(t);
+	char *x;
+
+	wcells_pad(c, 1, WR_NORMAL);
+	if (s->l.note != NULL)
+		wcells_add(c, s->l.note, s->l.note_role, 0);
+	else if (s->l.error != NULL)
+		wcells_add(c, s->l.error, WR_BAD, 0);
+	else if (t->api == NULL)
+		wcells_add(c, _("No exchange: orders need one (see the status bar)."), WR_BAD, 0);
+	else if (t->trade->market == NULL)
+		wcells_add(c, _("Asking the exchange how to top up…"), WR_DIM, 0);
+	else if (!can_deposit(t)) {
+		x = topup_words(t);
+		wcells_add(c, x, WR_NORMAL, 0);
+		free(x);
+	} else if (t->api != NULL && api_client_is_local_demo(t->api))
+		wcells_add(c, _("Local demo exchange, simulated money: d deposits (tops up)."),
+			   WR_DIM, 0);
+	else
+		wcells_add(c, _("d deposits (tops up): a simulated payment on this exchange."),
+			   WR_DIM, 0);
+}
+
 static void head_lines(struct tui *t)
 {
 	struct tp_account *s = account(t);
@@ -248,26 +276,7 @@ static void head_lines(struct tui *t)
 		free(o);
 		free(r);
 	}
-	c = tpanel_add(p);
-	wcells_pad(c, 1, WR_NORMAL);
-	if (s->l.note != NULL)
-		wcells_add(c, s->l.note, s->l.note_role, 0);
-	else if (s->l.error != NULL)
-		wcells_add(c, s->l.error, WR_BAD, 0);
-	else if (t->api == NULL)
-		wcells_add(c, _("No exchange: orders need one (see the status bar)."), WR_BAD, 0);
-	else if (t->trade->market == NULL)
-		wcells_add(c, _("Asking the exchange how to top up…"), WR_DIM, 0);
-	else if (!can_deposit(t)) {
-		x = topup_words(t);
-		wcells_add(c, x, WR_NORMAL, 0);
-		free(x);
-	} else if (t->api != NULL && api_client_is_local_demo(t->api))
-		wcells_add(c, _("Local demo exchange, simulated money: d deposits (tops up)."),
-			   WR_DIM, 0);
-	else
-		wcells_add(c, _("d deposits (tops up): a simulated payment on this exchange."),
-			   WR_DIM, 0);
+	note_line(t, tpanel_add(p));
 	key_lines(t, p);
 	tpanel_commit(p);
 }

@@ -251,6 +251,10 @@ struct api_client *api_client_new(const struct api_config *cfg, char **cause);
 /* Free the client, abandoning every pending request without calling its
  * callback; sets *c to NULL. Not from inside a callback. */
 void api_client_free(struct api_client **c);
+/* Authenticate the requests started from now on with key (copied; NULL:
+ * none); whether the client has a key. */
+void api_client_set_key(struct api_client *c, const char *key);
+bool api_client_has_key(const struct api_client *c);
 /* True when the client talks to gpux's own local demo exchange (see
  * api_local_start); everything that prints should say so. */
 bool api_client_is_local_demo(const struct api_client *c);
@@ -829,6 +833,15 @@ int api_key_create(struct api_client *c, const char *name, enum api_key_scope sc
 int api_key_revoke(struct api_client *c, int64_t id, struct api_key **out,
 		   struct api_error **err);
 int api_topup(struct api_client *c, struct api_topup **out, struct api_error **err);
+/* The same, asynchronous (as the calls above). */
+typedef void (*api_keys_cb)(void *ud, struct api_keys *r, const struct api_error *e);
+typedef void (*api_key_cb)(void *ud, struct api_key *r, const struct api_error *e);
+typedef void (*api_topup_cb)(void *ud, struct api_topup *r, const struct api_error *e);
+uint64_t api_keys_list_start(struct api_client *c, api_keys_cb cb, void *ud);
+uint64_t api_key_create_start(struct api_client *c, const char *name, enum api_key_scope scope,
+			      api_key_cb cb, void *ud);
+uint64_t api_key_revoke_start(struct api_client *c, int64_t id, api_key_cb cb, void *ud);
+uint64_t api_topup_start(struct api_client *c, api_topup_cb cb, void *ud);
 /* Decode a reply body as "keys", "key" or "topup" (tests, fuzzers); as
  * api_decode. Free with api_keys_reply_free(name, &out). */
 int api_keys_decode(const char *name, long status, const char *data, size_t len, void **out,

@@ -303,6 +303,20 @@ int api_call_try(const struct api_client *c, uint64_t id, int64_t *started_ms,
 	return -1;
 }
 
+void api_client_set_key(struct api_client *c, const char *key)
+{
+	if (c->auth != NULL) {
+		explicit_bzero(c->auth, strlen(c->auth));
+		free(c->auth);
+	}
+	c->auth = key != NULL && *key != '\0' ? xasprintf("Authorization: Bearer %s", key) : NULL;
+}
+
+bool api_client_has_key(const struct api_client *c)
+{
+	return c != NULL && c->auth != NULL;
+}
+
 bool api_client_is_local_demo(const struct api_client *c)
 {
 	return c != NULL && c->local;

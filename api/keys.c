@@ -2,7 +2,8 @@
  * api/keys.c — the API-key endpoints (GET /v1/keys, POST /v1/keys, DELETE
  * /v1/keys/{id}) and the first-run fields of GET /v1/market (opening time,
  * simulated payments, the operator's top-up link and words), as blocking
- * calls for the CLI, on the request engine of client.c.
+ * calls for the CLI and asynchronous ones for the TUI, on the request engine
+ * of client.c.
  *
  * Decoders are as strict as wire.c's: every field checked, every string
  * sanitised; a created key is checked for its shape and never quoted in a
@@ -243,14 +244,18 @@ static int run(struct api_client *c, const char *method, char *path, char *body,
 	return w.reply != NULL ? 0 : -1;
 }
 
-int api_keys_list(struct api_client *c, struct api_keys **out, struct api_error **err)
+static uint64_t start(struct api_client *c, const char *method, char *path, char *body,
+		      enum api_retry retry, const struct api_ep *ep, void (*cb)(void), void *ud)
 {
-	return run(c, "GET", xstrdup("/v1/keys"), NULL, API_RETRY_READ, &ep_keys, (void **)out,
-		   err);
+	struct api_req r = {
+		.method = method, .path = path, .body = body, .retry = retry, .ep = ep,
+		.cb = cb, .ud = ud,
+	};
+
+	return api_call_start(c, &r);
 }
 
-int api_key_create(struct api_client *c, const char *name, enum api_key_scope scope,
-		   struct api_key **out, struct api_error **err)
+static char *key_body(const char *name, enum api_key_scope scope)
 {
 	cJSON *b = cJSON_CreateObject();
 	char *s, *body;
@@ -263,8 +268,45 @@ int api_key_create(struct api_client *c, const char *name, enum api_key_scope sc
 	body = xstrdup(s);
 	cJSON_free(s);
 	cJSON_Delete(b);
-	return run(c, "POST", xstrdup("/v1/keys"), body, API_RETRY_UNSAFE, &ep_key, (void **)out,
+	return body;
+}
+
+uint64_t api_keys_list_start(struct api_client *c, api_keys_cb cb, void *ud)
+{
+	return start(c, "GET", xstrdup("/v1/keys"), NULL, API_RETRY_READ, &ep_keys,
+		     (void (*)(void))cb, ud);
+}
+
+uint64_t api_key_create_start(struct api_client *c, const char *name, enum api_key_scope scope,
+			      api_key_cb cb, void *ud)
+{
+	return start(c, "POST", xstrdup("/v1/keys"), key_body(name, scope), API_RETRY_UNSAFE,
+		     &ep_key, (void (*)(void))cb, ud);
+}
+
+uint64_t api_key_revoke_start(struct api_client *c, int64_t id, api_key_cb cb, void *ud)
+{
+	return start(c, "DELETE", xasprintf("/v1/keys/%lld", (long long)id), NULL,
+		     API_RETRY_UNSAFE, &ep_key, (void (*)(void))cb, ud);
+}
+
+uint64_t api_topup_start(struct api_client *c, api_topup_cb cb, void *ud)
+{
+	return start(c, "GET", xstrdup("/v1/market"), NULL, API_RETRY_READ, &ep_topup,
+		     (void (*)(void))cb, ud);
+}
+
+int api_keys_list(struct api_client *c, struct api_keys **out, struct api_error **err)
+{
+	return run(c, "GET", xstrdup("/v1/keys"), NULL, API_RETRY_READ, &ep_keys, (void **)out,
 		   err);
+}
+
+int api_key_create(struct api_client *c, const char *name, enum api_key_scope scope,
+		   struct api_key **out, struct api_error **err)
+{
+	return run(c, "POST", xstrdup("/v1/keys"), key_body(name, scope), API_RETRY_UNSAFE,
+		   &ep_key, (void **)out, err);
 }
 
 int api_key_revoke(struct api_client *c, int64_t id, struct api_key **out,

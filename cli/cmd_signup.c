@@ -30,8 +30,6 @@
 
 #include "cli/cli_int.h"
 
-#define MAX_EMAIL 254
-
 const struct cli_opt cli_signup_opts[] = {
 	{"--email", "ADDRESS", N_("your e-mail address")},
 	{"--country", "CC", N_("your country, two letters (e.g. PT): it sets the VAT you pay")},
@@ -53,130 +51,29 @@ struct signup {
 	int64_t vat_bp;
 };
 
-static const char *const role_words[] = {"buyer", "seller", "both", NULL};
-
-/* NULL if s is a usable e-mail address, else why not (translated). */
-static const char *email_problem(const char *s)
-{
-	const char *at = strchr(s, '@');
-
-	if (strlen(s) > MAX_EMAIL)
-		return _("it is longer than 254 characters");
-	if (at == NULL || at == s || at[1] == '\0' || strchr(at + 1, '@') != NULL ||
-	    strchr(at + 1, '.') == NULL)
-		return _("it needs a name, an @ and a domain, as in ana@example.pt");
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p <= ' ' || *p == 0x7f)
-			return _("it must not contain spaces");
-	return NULL;
-}
-
-/* The codes of the exchange's VAT table, comma-separated, malloc'ed. */
-static char *country_list(const struct api_market *m)
-{
-	struct buf b = {0};
-
-	for (size_t i = 0; i < m->n_vat; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", m->vat[i].key);
-	return buf_take(&b);
-}
-
-static char *currency_list(const struct api_market *m)
-{
-	struct buf b = {0};
-
-	for (size_t i = 0; i < m->n_currencies; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", m->currencies[i]);
-	return buf_take(&b);
-}
-
-/* Parse one field into f; 0, or -1 with *why (malloc'ed, translated). */
+/* The shared checks (view/signup.c) on the fields of f. */
 static int field_country(const struct api_market *m, const char *s, struct signup *f, char **why)
 {
-	char cc[3] = {0};
-
-	if (strlen(s) == 2) {
-		cc[0] = (char)toupper((unsigned char)s[0]);
-		cc[1] = (char)toupper((unsigned char)s[1]);
-		for (size_t i = 0; i < m->n_vat; i++) {
-			if (strcmp(m->vat[i].key, cc) == 0) {
-				memcpy(f->country, cc, 3);
-				f->vat_bp = m->vat[i].value;
-				return 0;
-			}
-		}
-	}
-	char *safe = util_sanitize(s, 16, false), *list = country_list(m);
-	*why = xasprintf(_("\"%s\" is not a country of this exchange's VAT table; accepted: %s"),
-			 safe, list);
-	free(safe);
-	free(list);
-	return -1;
+	return view_signup_country(m, s, f->country, &f->vat_bp, why);
 }
 
 static int field_currency(const struct api_market *m, const char *s, struct signup *f, char **why)
 {
-	for (size_t i = 0; i < m->n_currencies; i++) {
-		if (strcasecmp(m->currencies[i], s) == 0 && strlen(m->currencies[i]) < 4) {
-			memcpy(f->currency, m->currencies[i], strlen(m->currencies[i]) + 1);
-			return 0;
-		}
-	}
-	char *safe = util_sanitize(s, 16, false), *list = currency_list(m);
-	*why = xasprintf(_("the exchange does not offer \"%s\"; accepted: %s"), safe, list);
-	free(safe);
-	free(list);
-	return -1;
+	return view_signup_currency(m, s, f->currency, why);
 }
 
-/* A role: its wire name (buyer, seller, both) or its word in the language. */
 static int field_role(const char *s, struct signup *f, char **why, bool asked)
 {
-	const char *words[3] = {_("buyer"), _("seller"), _("both")};
-
-	for (int i = 0; role_words[i] != NULL; i++) {
-		if (strcasecmp(role_words[i], s) == 0 || strcasecmp(words[i], s) == 0) {
-			f->role = i;
-			return 0;
-		}
-	}
-	char *safe = util_sanitize(s, 16, false);
-	if (asked)
-		*why = xasprintf(_("\"%s\" is not a role; accepted: %s, %s, %s"), safe, words[0],
-				 words[1], words[2]);
-	else
-		*why = xasprintf(_("\"%s\" is not a role; accepted: buyer, seller, both"), safe);
-	free(safe);
-	return -1;
+	return view_signup_role(s, asked, &f->role, why);
 }
 
 static int field_email(const char *s, struct signup *f, char **why)
 {
-	const char *p = email_problem(s);
-
-	if (p != NULL) {
-		char *safe = util_sanitize(s, 80, false);
-		*why = xasprintf(_("\"%s\" is not an e-mail address: %s"), safe, p);
-		free(safe);
+	if (view_signup_email(s, why) != 0)
 		return -1;
-	}
 	free(f->email);
 	f->email = xstrdup(s);
 	return 0;
-}
-
-/* The currency a country most likely wants: EUR in the euro area, GBP in
- * the United Kingdom, else USD (when the exchange offers it). */
-static const char *default_currency(const struct api_market *m, const char *cc)
-{
-	static const char euro[] = "AT BE CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK";
-	const char *want = strcmp(cc, "GB") == 0 ? "GBP"
-			 : (cc[0] && strstr(euro, cc) != NULL) ? "EUR" : "USD";
-
-	for (size_t i = 0; i < m->n_currencies; i++)
-		if (strcmp(m->currencies[i], want) == 0)
-			return want;
-	return m->n_currencies > 0 ? m->currencies[0] : "USD";
 }
 
 /* ---- signup: asking on a terminal ------------------------------------------------ */
@@ -253,8 +150,8 @@ static int ask_field(struct cli_ctx *ctx, const struct api_market *m, enum field
 			words = countries;
 			break;
 		case F_CURRENCY: {
-			char *list = currency_list(m);
-			dflt = default_currency(m, f->country);
+			char *list = view_signup_currencies(m);
+			dflt = view_signup_default_currency(m, f->country);
 			prompt = xasprintf(_("Currency (%s) [%s]: "), list, dflt);
 			words = (const char *const *)m->currencies;
 			free(list);

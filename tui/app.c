@@ -465,6 +465,7 @@ static void free_all(struct tui *t)
 	if (t->api_owned)
 		api_client_free(&t->api);
 	free(t->api_error);
+	free(t->api_url);
 	free(t->msg);
 	free(t->status_note);
 	free(t->conf_path);
@@ -539,8 +540,12 @@ static void session_init(struct tui *t, const struct tui_options *o)
 	if (o->client != NULL) {
 		t->api = o->client;
 	} else if (o->api != NULL || o->open != NULL) {
-		t->api = o->api != NULL ? api_client_new(o->api, &cause) : api_open(o->open, NULL, &cause);
+		struct api_settings used = {0};
+		t->api = o->api != NULL ? api_client_new(o->api, &cause) : api_open(o->open, &used, &cause);
 		t->api_owned = t->api != NULL;
+		t->api_url = o->api != NULL ? xstrdup(o->api->url)
+			   : used.url != NULL ? xstrdup(used.url) : NULL;
+		api_settings_clear(&used);
 		if (t->api == NULL) {
 			t->api_error = xasprintf(_("no exchange: %s"), cause ? cause : "?");
 			free(cause);
@@ -559,6 +564,7 @@ void tui_session_start(struct tui *t)
 	tui_market_init(t);
 	t->status = wstatus_new(&t->ui);
 	tui_push(t, tui_browse_new(t));
+	tui_welcome_maybe(t);
 	t->need_layout = true;
 }
 

@@ -24,6 +24,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -286,6 +287,30 @@ static const char *state_name(enum api_market_state s)
 	return "?";
 }
 
+/* The market's state for the status bar; in pre-open with an announced
+ * opening, when it opens (in the user's language and time zone), as a
+ * countdown under a day before it (malloc'ed). */
+static char *state_text(struct tui *t)
+{
+	int64_t left = t->m.opens_at - (int64_t)time(NULL);
+
+	if (t->m.state != API_MARKET_PRE_OPEN || t->m.opens_at < 0)
+		return xstrdup(state_name(t->m.state));
+	if (left > 0 && left < 24 * 3600) {
+		long h = (long)(left / 3600), mn = (long)((left % 3600 + 59) / 60);
+		if (mn == 60) {
+			h++;
+			mn = 0;
+		}
+		return h > 0 ? xasprintf(_("pre-open: trading opens in %ld h %02ld min"), h, mn)
+			     : xasprintf(_("pre-open: trading opens in %ld min"), mn);
+	}
+	char *when = i18n_fmt_when(t->o->lang, t->m.opens_at, 0);
+	char *x = xasprintf(_("pre-open: trading opens on %s"), when);
+	free(when);
+	return x;
+}
+
 /* Status segments, most important last to go: stale data and its age are
  * never dropped (cut if they must); then a message the user just caused, a
  * filter that hides rows, the exchange, a market that is not open, the
@@ -333,10 +358,13 @@ void tui_status_update(struct tui *t, int64_t now)
 		if (!t->m.stale || t->m.stale_reason == NULL || strstr(t->m.stale_reason, label) == NULL)
 			wstatus_add_prio(s, label, local ? WR_STATUS_WARN : WR_STATUS, false,
 					 PRIO_EXCHANGE);
-		if (t->m.have_market)
-			wstatus_add_prio(s, state_name(t->m.state), WR_STATUS, false,
+		if (t->m.have_market) {
+			x = state_text(t);
+			wstatus_add_prio(s, x, WR_STATUS, false,
 					 t->m.state == API_MARKET_OPEN ? PRIO_MARKET_OPEN
 								       : PRIO_MARKET_SHUT);
+			free(x);
+		}
 		if (t->m.balance != NULL) {
 			x = xasprintf(_("balance %s"), t->m.balance);
 			wstatus_add_prio(s, x, WR_STATUS, false, PRIO_BALANCE);

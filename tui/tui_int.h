@@ -91,6 +91,7 @@ struct tui {
 	struct api_client *api;
 	bool api_owned;             /* made by the TUI from o->api (else borrowed) */
 	char *api_error;            /* the client could not be made */
+	char *api_url;              /* the exchange's URL as configured (saved with a new key) */
 	struct tui_market m;        /* the market as data (market.c) */
 	struct tui_job job;         /* the fit job as data */
 	struct tui_selection sel;   /* the tables' cursor as data */
@@ -136,6 +137,14 @@ void tui_session_end(struct tui *t);
 
 /* ---- browse.c, keys.c: the browse tables, the bottom screen ---- */
 struct tui_screen *tui_browse_new(struct tui *t);
+
+/* ---- welcome.c: the first run without a key ---- */
+/* Without an API key on an exchange other than the local demo: the welcome
+ * screen (create an account, enter a key, or browse), once the exchange
+ * has said it is not a demo. */
+void tui_welcome_maybe(struct tui *t);
+/* The welcome screen at once (the account page's w, without a key). */
+void tui_welcome_open(struct tui *t);
 
 /* ---- market.c: the market as data ---- */
 void tui_market_init(struct tui *t);

@@ -311,4 +311,24 @@ char *view_refusal_text(enum i18n_lang lang, const char *code, const char *messa
 char *view_api_error_words(enum i18n_lang lang, const struct api_error *e,
 			   const struct view_order_ctx *x);
 
+/* ---- the fields of a new account (view/signup.c) ----
+ * Each 0, or -1 with *why (malloc'ed, translated, the input sanitised). */
+/* NULL if s is a usable e-mail address, else why not (static, translated). */
+const char *view_email_problem(const char *s);
+int view_signup_email(const char *s, char **why);
+/* A two-letter code of m's VAT table (any case): the code and its rate. */
+int view_signup_country(const struct api_market *m, const char *s, char cc[3], int64_t *vat_bp,
+			char **why);
+/* A currency m offers (any case), as the exchange spells it. */
+int view_signup_currency(const struct api_market *m, const char *s, char ccy[4], char **why);
+/* buyer, seller, both (or their words in the language): enum api_role.
+ * asked: the refusal lists the words of the language. */
+int view_signup_role(const char *s, bool asked, int *role, char **why);
+/* The codes of the VAT table / the currencies, comma-separated (malloc'ed). */
+char *view_signup_countries(const struct api_market *m);
+char *view_signup_currencies(const struct api_market *m);
+/* The currency a country most likely wants (EUR in the euro area, GBP in
+ * the United Kingdom, else USD), among those m offers. */
+const char *view_signup_default_currency(const struct api_market *m, const char *cc);
+
 #endif

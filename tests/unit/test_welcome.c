@@ -1,0 +1,524 @@
+/*
+ * The welcome screen (tui/welcome.c) through the screen harness, against a
+ * real gpuxd that is not a demo (pre-open, an announced opening) on
+ * loopback, in English and in European Portuguese: creating an account
+ * with every field checked as typed, entering an existing key (masked,
+ * refused when wrong, saved when right), Esc to browse; and a demo gpuxd,
+ * where no welcome shows. A server that cannot be started fails the tests.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <curl/curl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "tui/harness.h"
+#include "tui/tui_int.h"
+#include "util/util.h"
+
+static struct catalog *cat;
+static char tmpdir[] = "/tmp/gpux-welcome-XXXXXX";
+static pid_t real_pid = -1, demo_pid = -1;
+static char real_url[64], demo_url[64];
+
+/* ---- servers ---------------------------------------------------------------------------- */
+
+static const char *build_dir(void)
+{
+	const char *b = getenv("GPUX_BUILD");
+	return b != NULL && b[0] != '\0' ? b : "build";
+}
+
+/* Start prog with args; its TCP port from its --port-file into url. */
+static pid_t start_server(const char *prog, const char *name, char *const extra[], char *url,
+			  size_t url_size)
+{
+	char path[512], portf[512], log[512];
+	char *argv[24];
+	int n = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof path, "%s/%s", build_dir(), prog);
+	snprintf(portf, sizeof portf, "%s/%s.port", tmpdir, name);
+	snprintf(log, sizeof log, "%s/%s.log", tmpdir, name);
+	argv[n++] = path;
+	argv[n++] = (char *)"--listen";
+	argv[n++] = (char *)"127.0.0.1:0";
+	argv[n++] = (char *)"--port-file";
+	argv[n++] = portf;
+	for (size_t i = 0; extra[i] != NULL && n < 22; i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(log, "w", stdout);
+		(void)f;
+		dup2(STDOUT_FILENO, STDERR_FILENO);
+		execv(path, argv);
+		_exit(127);
+	}
+	for (int i = 0; i < 200; i++) {
+		FILE *f = fopen(portf, "r");
+		int port = 0;
+		if (f != NULL) {
+			if (fscanf(f, "%d", &port) != 1)
+				port = 0;
+			fclose(f);
+		}
+		if (port > 0) {
+			snprintf(url, url_size, "http://127.0.0.1:%d", port);
+			return pid;
+		}
+		usleep(50 * 1000);
+	}
+	print_error("%s did not start (see %s)\n", path, log);
+	return -1;
+}
+
+static size_t collect(char *p, size_t sz, size_t n, void *ud)
+{
+	buf_append(ud, p, sz * n);
+	return sz * n;
+}
+
+/* POST body to url+path (key: Bearer), the reply's body (malloc'ed). */
+static char *post(const char *path, const char *key, const char *body)
+{
+	CURL *c = curl_easy_init();
+	struct curl_slist *h = NULL;
+	struct buf b = {0};
+	char url[256], auth[256];
+
+	snprintf(url, sizeof url, "%s%s", real_url, path);
+	h = curl_slist_append(h, "Content-Type: application/json");
+	if (key != NULL) {
+		snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
+		h = curl_slist_append(h, auth);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+	curl_easy_perform(c);
+	curl_slist_free_all(h);
+	curl_easy_cleanup(c);
+	return buf_take(&b);
+}
+
+/* A buyer account (email) on the exchange that is not a demo: its key. */
+static char *new_buyer(const char *email)
+{
+	char body[256];
+	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
+		 "\"role\":\"buyer\"}", email);
+	char *r = post("/v1/accounts", NULL, body);
+	char *k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
+	char *key = NULL;
+
+	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
+		char *e = strchr(k + 1, '"');
+		if (e != NULL)
+			key = xstrndup(k + 1, (size_t)(e - k - 1));
+	}
+	free(r);
+	return key;
+}
+
+static int setup_all(void **state)
+{
+	char *cause = NULL;
+	char db1[512], db2[512];
+	char *rx[] = { (char *)"--quiet", (char *)"--opens-at", (char *)"2027-09-01T08:00:00Z",
+		       (char *)"--topup-text", (char *)"Bank transfer to IBAN PT50 0000 0000",
+		       (char *)"--db", db1, NULL };
+	char *dx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--db", db2, NULL };
+
+	(void)state;
+	i18n_init(I18N_EN);
+	if (catalog_load(NULL, &cat, &cause) != 0) {
+		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+		return -1;
+	}
+	if (mkdtemp(tmpdir) == NULL)
+		return -1;
+	setenv("HOME", tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	/* central European time: 08:00 UTC on 1 September 2027 is 10:00 */
+	setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+	unsetenv("NO_COLOR");
+	snprintf(db1, sizeof db1, "%s/real.db", tmpdir);
+	snprintf(db2, sizeof db2, "%s/demo.db", tmpdir);
+	real_pid = start_server("gpuxd", "real", rx, real_url, sizeof real_url);
+	demo_pid = start_server("gpuxd", "demo", dx, demo_url, sizeof demo_url);
+	if (real_pid < 0 || demo_pid < 0)
+		return -1;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	return 0;
+}
+
+static int teardown_all(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	if (real_pid > 0) {
+		kill(real_pid, SIGTERM);
+		waitpid(real_pid, NULL, 0);
+	}
+	if (demo_pid > 0) {
+		kill(demo_pid, SIGTERM);
+		waitpid(demo_pid, NULL, 0);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		print_error("could not remove %s\n", tmpdir);
+	catalog_free(&cat);
+	return 0;
+}
+
+/* ---- sessions --------------------------------------------------------------------------------- */
+
+static char conf[600];
+
+/* A session without a key, its settings and key going to a fresh config file. */
+static struct tui_harness *open_nokey(const char *url, enum i18n_lang lang, const char *name)
+{
+	static struct api_config cfg;
+	struct tui_options o = { .catalog = cat, .lang = lang };
+	struct tui_harness *h;
+
+	snprintf(conf, sizeof conf, "%s/%s.conf", tmpdir, name);
+	unlink(conf);
+	o.config_path = conf;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.url = url;
+	cfg.max_attempts = 1;
+	o.api = &cfg;
+	i18n_init(lang);
+	h = tui_harness_new(&o, 30, 110);
+	assert_non_null(h);
+	return h;
+}
+
+static void expect_on_screen(struct tui_harness *h, const char *text)
+{
+	if (!tui_harness_wait(h, text, 8000)) {
+		char *s = tui_harness_screen(h);
+		print_error("not on screen: [%s]\n%s", text, s);
+		free(s);
+		fail();
+	}
+}
+
+static void expect_not_on_screen(struct tui_harness *h, const char *text)
+{
+	char *s = tui_harness_screen(h);
+
+	if (strstr(s, text) != NULL) {
+		print_error("on screen, but should not be: [%s]\n%s", text, s);
+		free(s);
+		fail();
+	}
+	free(s);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct buf b = {0};
+	char chunk[512];
+	size_t n;
+
+	if (f == NULL)
+		return xstrdup("");
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	return b.data != NULL ? buf_take(&b) : xstrdup("");
+}
+
+static void backspaces(struct tui_harness *h, int n)
+{
+	for (int i = 0; i < n; i++)
+		tui_harness_key(h, WKEY_BACKSPACE);
+}
+
+static struct tui_harness *open_key(const char *url, const char *key);
+
+/* ---- tests ------------------------------------------------------------------------------------- */
+
+/* English: c, every field checked as typed, Enter on the last creates the
+ * account; the key is in the config file (0600), never on the screen; the
+ * opening day is said. */
+static void test_welcome_creates_account(void **state)
+{
+	struct tui_harness *h = open_nokey(real_url, I18N_EN, "create");
+	struct stat st;
+	char *text, *s;
+
+	(void)state;
+	expect_on_screen(h, "Welcome to gpux");
+	assert_string_equal(tui_harness_top(h), "welcome");
+	expect_on_screen(h, "No API key is configured for");
+	expect_not_on_screen(h, "did not accept");
+	tui_harness_key(h, 'c');
+	expect_on_screen(h, "E-mail address:");
+	tui_harness_type(h, "ana");
+	expect_on_screen(h, "\"ana\" is not an e-mail address");
+	tui_harness_type(h, "@example.pt");
+	expect_not_on_screen(h, "is not an e-mail address");
+	tui_harness_key(h, WKEY_TAB);
+	tui_harness_type(h, "xx");
+	expect_on_screen(h, "\"xx\" is not a country of this exchange's VAT table");
+	backspaces(h, 2);
+	tui_harness_type(h, "pt");
+	expect_on_screen(h, "VAT of 23% is added to what you buy");
+	expect_on_screen(h, "Currency: EUR");
+	expect_on_screen(h, "Trading opens on 1 September 2027 at 10:00");
+	tui_harness_key(h, WKEY_TAB);
+	tui_harness_key(h, WKEY_TAB);
+	backspaces(h, 5);
+	tui_harness_type(h, "boss");
+	expect_on_screen(h, "\"boss\" is not a role");
+	backspaces(h, 4);
+	tui_harness_type(h, "both");
+	expect_on_screen(h, "buyer and seller");
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "Your account is ready");
+	expect_on_screen(h, "created for ana@example.pt");
+	expect_on_screen(h, "readable only by you");
+	text = slurp(conf);
+	s = strstr(text, "key = ");
+	assert_non_null(s);
+	assert_int_equal(stat(conf, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	{
+		char key[128];
+		size_t n = strcspn(s + 6, "\n");
+		snprintf(key, sizeof key, "%.*s", (int)n, s + 6);
+		expect_not_on_screen(h, key);
+	}
+	assert_non_null(strstr(text, real_url));
+	free(text);
+	/* the same e-mail again: the exchange's words, nothing saved over it */
+	tui_harness_key(h, WKEY_ENTER);
+	assert_string_equal(tui_harness_top(h), "browse");
+	assert_true(api_client_has_key(tui_harness_tui(h)->api));
+	tui_harness_free(&h);
+}
+
+/* European Portuguese: a wrong key is refused in words and not saved; the
+ * right one (masked while typed) is saved; Esc leaves for the tables. */
+static void test_welcome_enters_key_pt(void **state)
+{
+	char *key = new_buyer("chave@example.pt");
+	struct tui_harness *h;
+	char *text;
+
+	(void)state;
+	assert_non_null(key);
+	h = open_nokey(real_url, I18N_PT_PT, "key");
+	expect_on_screen(h, "Bem-vindo ao gpux");
+	tui_harness_key(h, 'k');
+	tui_harness_type(h, "gpx_not_a_key_at_all_0000");
+	expect_not_on_screen(h, "not_a_key");
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "A bolsa não aceitou esta chave");
+	text = slurp(conf);
+	assert_null(strstr(text, "key ="));
+	free(text);
+	for (int i = 0; i < 40; i++)
+		tui_harness_key(h, WKEY_BACKSPACE);
+	tui_harness_type(h, key);
+	expect_not_on_screen(h, key);
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "chave@example.pt");
+	text = slurp(conf);
+	assert_non_null(strstr(text, key));
+	free(text);
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "browse");
+	tui_harness_free(&h);
+	free(key);
+	i18n_init(I18N_EN);
+}
+
+/* Esc on the welcome: the tables, prices browsable, no account needed. */
+static void test_welcome_esc_browses(void **state)
+{
+	struct tui_harness *h = open_nokey(real_url, I18N_EN, "esc");
+
+	(void)state;
+	expect_on_screen(h, "Welcome to gpux");
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "browse");
+	expect_not_on_screen(h, "Welcome to gpux");
+	/* the status bar: when trading opens, in the user's time zone */
+	expect_on_screen(h, "pre-open: trading opens on 1 September 2027 at 10:00");
+	tui_harness_free(&h);
+}
+
+/* Pre-open, a key given: the order form says when trading opens, never
+ * that no opening time was announced. */
+static void test_order_form_says_opening(void **state)
+{
+	char *key = new_buyer("form@example.pt");
+	struct tui_harness *h;
+
+	(void)state;
+	assert_non_null(key);
+	h = open_key(real_url, key);
+	expect_on_screen(h, "pre-open: trading opens on 1 September 2027 at 10:00");
+	tui_harness_key(h, 'b');
+	expect_on_screen(h, "1 September 2027 at 10:00");
+	tui_harness_pump(h, 1500);
+	expect_not_on_screen(h, "no opening time");
+	tui_harness_free(&h);
+	free(key);
+}
+
+/* A demo exchange: no welcome, the tables at once. */
+static void test_no_welcome_on_demo(void **state)
+{
+	struct tui_harness *h = open_nokey(demo_url, I18N_EN, "demo");
+
+	(void)state;
+	tui_harness_pump(h, 1500);
+	assert_string_equal(tui_harness_top(h), "browse");
+	expect_not_on_screen(h, "Welcome to gpux");
+	tui_harness_free(&h);
+}
+
+/* A session with a key (the harness's config file: none). */
+static struct tui_harness *open_key(const char *url, const char *key)
+{
+	static struct api_config cfg;
+	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
+	struct tui_harness *h;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.url = url;
+	cfg.key = key;
+	cfg.max_attempts = 1;
+	o.api = &cfg;
+	i18n_init(I18N_EN);
+	h = tui_harness_new(&o, 40, 120);
+	assert_non_null(h);
+	return h;
+}
+
+/* Without a key the account page says so: no "did not accept", no "no
+ * ledger entries"; w opens the welcome. */
+static void test_account_without_key(void **state)
+{
+	struct tui_harness *h = open_nokey(real_url, I18N_EN, "nokey");
+
+	(void)state;
+	expect_on_screen(h, "Welcome to gpux");
+	tui_harness_key(h, WKEY_ESC);
+	tui_harness_key(h, 'a');
+	expect_on_screen(h, "No API key is configured for this exchange");
+	expect_on_screen(h, "No ledger without an account.");
+	tui_harness_pump(h, 1000);
+	expect_not_on_screen(h, "did not accept");
+	expect_not_on_screen(h, "No ledger entries yet");
+	expect_not_on_screen(h, "Deposit");
+	tui_harness_key(h, 'w');
+	expect_on_screen(h, "Welcome to gpux");
+	assert_string_equal(tui_harness_top(h), "welcome");
+	tui_harness_free(&h);
+}
+
+/* The account page on an exchange that takes real payments: the operator's
+ * top-up words, no Deposit; the keys listed, a read-only key made (shown
+ * once), the last trade key refused in the exchange's words, the read-only
+ * key revoked after a confirmation. */
+static void test_account_keys(void **state)
+{
+	char *key = new_buyer("keys@example.pt");
+	struct tui_harness *h;
+
+	(void)state;
+	assert_non_null(key);
+	h = open_key(real_url, key);
+	tui_harness_key(h, 'a');
+	expect_on_screen(h, "API keys (1 of at most");
+	expect_on_screen(h, "Top up: Bank transfer to IBAN PT50 0000 0000");
+	expect_on_screen(h, "(this session's key)");
+	expect_on_screen(h, "No ledger entries yet");
+	expect_not_on_screen(h, "Deposit");
+	tui_harness_key(h, 'd');
+	expect_on_screen(h, "Top up: Bank transfer");
+	expect_not_on_screen(h, "Deposit (");
+	tui_harness_key(h, 'n');
+	tui_harness_type(h, "ci");
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "New read-only key");
+	expect_on_screen(h, "copy it now");
+	expect_on_screen(h, "API keys (2 of at most");
+	expect_on_screen(h, "ci  read-only");
+	/* the session's trade key is the last one: the exchange refuses */
+	tui_harness_key(h, 'x');
+	tui_harness_type(h, "999");
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "not the number of one of your keys");
+	for (int i = 0; i < 3; i++)
+		tui_harness_key(h, WKEY_BACKSPACE);
+	{
+		int y = tui_harness_find(h, "(this session's key)");
+		char *r = tui_harness_row(h, y);
+		char id[16];
+		snprintf(id, sizeof id, "%d", atoi(r));
+		free(r);
+		tui_harness_type(h, id);
+	}
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "It is the key of this session.");
+	tui_harness_key(h, 'y');
+	expect_on_screen(h, "last trade key");
+	expect_on_screen(h, "The key was not revoked");
+	{
+		int y = tui_harness_find(h, "ci  read-only");
+		char *r = tui_harness_row(h, y);
+		char id[16];
+		snprintf(id, sizeof id, "%d", atoi(r));
+		free(r);
+		tui_harness_key(h, 'x');
+		tui_harness_type(h, id);
+	}
+	tui_harness_key(h, WKEY_ENTER);
+	expect_on_screen(h, "Revoke API key");
+	tui_harness_key(h, 'y');
+	expect_on_screen(h, "is revoked");
+	expect_on_screen(h, "API keys (1 of at most");
+	tui_harness_free(&h);
+	free(key);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_welcome_creates_account),
+		cmocka_unit_test(test_welcome_enters_key_pt),
+		cmocka_unit_test(test_welcome_esc_browses),
+		cmocka_unit_test(test_no_welcome_on_demo),
+		cmocka_unit_test(test_account_without_key),
+		cmocka_unit_test(test_account_keys),
+		cmocka_unit_test(test_order_form_says_opening),
+	};
+
+	return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}

@@ -250,6 +250,26 @@ static void test_browse_pulls_prices(void **state)
 	tui_harness_free(&h);
 }
 
+/* The quotes come streamed: the status bar says live, and since when;
+ * nothing is polled while the stream is live. */
+static void test_prices_streamed_live(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 120);
+	struct tui *t = tui_harness_tui(h);
+
+	(void)state;
+	expect_on_screen(h, "live since ");
+	assert_int_equal(t->m.stream_state, API_STREAM_LIVE);
+	assert_true(t->m.n_quotes >= 15);
+	assert_non_null(tui_quote(t, "h200"));
+	tui_harness_pump(h, 300);
+	assert_int_equal(t->m.quotes_req, 0);
+	tui_harness_free(&h);
+}
+
+/* An exchange that does not stream (faultd answers 404 ... or nothing):
+ * the prices are polled, and the status bar does not say live. */
+
 /* b opens the order form (a page over the tables); Esc goes back. */
 static void test_order_form_opens_and_closes(void **state)
 {
@@ -424,6 +444,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_browse_pulls_prices),
+		cmocka_unit_test(test_prices_streamed_live),
 		cmocka_unit_test(test_order_form_opens_and_closes),
 		cmocka_unit_test(test_ctrl_l_keeps_the_confirmation),
 		cmocka_unit_test(test_dialog_survives_a_shrink),

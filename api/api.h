@@ -716,6 +716,8 @@ void api_stream_event_free(struct api_stream_event **e);
 int api_stream_decode(const char *event, const char *data, size_t len,
 		      struct api_stream_event **out, char **cause);
 
+/* Callbacks run only from inside api_stream_perform() (polled quotes: from
+ * api_perform()); they may start requests but must not close the stream. */
 struct api_stream_cbs {
 	/* An event (borrowed: valid during the call). */
 	void (*event)(void *ud, const struct api_stream_event *ev);

@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <time.h>
 
 #define DEFAULT_CONNECT_MS 5000
@@ -39,7 +38,6 @@
 #define DEFAULT_ATTEMPTS 4
 #define DEFAULT_BACKOFF_MS 250
 #define MAX_BACKOFF_MS 8000
-#define MAX_RETRY_AFTER_S 30   /* a longer Retry-After is reported, not waited for */
 #define MIN_ATTEMPT_MS 200     /* no try is started with less time than this left */
 
 struct api_sock {
@@ -101,46 +99,6 @@ struct api_client {
 
 static bool curl_ready;
 
-/* ---- random ------------------------------------------------------------------ */
-
-static void random_bytes(void *p, size_t n)
-{
-	unsigned char *b = p;
-
-	while (n > 0) {
-		ssize_t r = getrandom(b, n, 0);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			fatal("getrandom: %s", strerror(errno));
-		}
-		b += r;
-		n -= (size_t)r;
-	}
-}
-
-uint64_t api_random64(void)
-{
-	uint64_t v;
-
-	random_bytes(&v, sizeof v);
-	return v;
-}
-
-char *api_new_client_order_id(void)
-{
-	unsigned char raw[16];
-	char *s = xmalloc(33);
-
-	random_bytes(raw, sizeof raw);
-	for (size_t i = 0; i < sizeof raw; i++) {
-		s[2 * i] = "0123456789abcdef"[raw[i] >> 4];
-		s[2 * i + 1] = "0123456789abcdef"[raw[i] & 15];
-	}
-	s[32] = '\0';
-	return s;
-}
-
 /* ---- curl's callbacks ----------------------------------------------------------- */
 
 static int on_socket(CURL *easy, curl_socket_t fd, int what, void *userp, void *socketp)
@@ -201,33 +159,6 @@ static char *header_value(const char *line, size_t len, const char *name)
 	while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
 		end--;
 	return util_sanitize(v, (size_t)(end - v), true);
-}
-
-long api_retry_after(const char *v, time_t now)
-{
-	char *end;
-	long s;
-	time_t t;
-
-	if (v == NULL)
-		return 0;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	if (*v >= '0' && *v <= '9') {
-		errno = 0;
-		s = strtol(v, &end, 10);
-		while (*end == ' ' || *end == '\t')
-			end++;
-		if (errno != 0 || *end != '\0' || s < 0 || s > 86400)
-			return 0;
-		return s;
-	}
-	t = curl_getdate(v, NULL);
-	if (t == (time_t)-1)
-		return 0;
-	if (t <= now)
-		return 0;
-	return t - now > 86400 ? 86400 : (long)(t - now);
 }
 
 static size_t on_header(char *data, size_t size, size_t n, void *userp)
@@ -660,90 +591,6 @@ static void finish_ok(struct api_call *call, long status)
 	free(cause);
 	cJSON_Delete(root);
 	call->done = true;
-}
-
-/* The classifier: what an ended attempt means, from its facts alone. */
-struct api_verdict api_classify(const struct api_attempt *a)
-{
-	struct api_verdict v = {.reason = API_R_OTHER, .kind = API_ERR_NETWORK};
-	bool sent = true;          /* the request may have reached the server */
-
-	if (a->curl_code == CURLE_OK && ((a->status >= 200 && a->status < 300) || a->status == 304)) {
-		if (a->status != 304 || a->conditional) {
-			v.reason = API_R_OK;
-			v.kind = 0;
-			return v;
-		}
-		v.reason = API_R_UNEXPECTED;
-		v.kind = API_ERR_PROTOCOL;
-	} else if (a->curl_code == CURLE_OK) {
-		v.reason = API_R_HTTP;
-		v.kind = API_ERR_HTTP;
-		if (a->status == 429) {
-			v.retry = true;
-			sent = false;     /* rate limited: not processed */
-		} else if (a->status == 500 || a->status == 502 || a->status == 503 || a->status == 504) {
-			v.retry = true;
-		} else if (a->status < 400) {
-			v.reason = API_R_UNEXPECTED;
-			v.kind = API_ERR_PROTOCOL;
-		}
-	} else if (a->header_too_big || a->curl_code == CURLE_OUT_OF_MEMORY) {
-		/* curl's "out of memory" is its refusal of a header line over 100 KB */
-		v.reason = API_R_HEADER_TOO_BIG;
-		v.kind = API_ERR_PROTOCOL;
-	} else if (a->body_too_big || a->curl_code == CURLE_FILESIZE_EXCEEDED) {
-		v.reason = API_R_TOO_BIG;
-		v.kind = API_ERR_PROTOCOL;
-	} else {
-		switch (a->curl_code) {
-		case CURLE_COULDNT_CONNECT:
-		case CURLE_COULDNT_RESOLVE_HOST:
-			v.reason = API_R_CONNECT;
-			v.retry = true;
-			sent = false;
-			break;
-		case CURLE_OPERATION_TIMEDOUT:
-			v.reason = API_R_TIMEOUT;
-			v.kind = API_ERR_TIMEOUT;
-			v.retry = true;
-			sent = a->request_sent;
-			break;
-		case CURLE_SEND_ERROR:
-		case CURLE_RECV_ERROR:
-		case CURLE_GOT_NOTHING:
-		case CURLE_PARTIAL_FILE:
-		case CURLE_HTTP2:
-		case CURLE_HTTP2_STREAM:
-			v.reason = a->curl_code == CURLE_PARTIAL_FILE ? API_R_BROKE_PARTIAL : API_R_BROKE;
-			v.retry = true;
-			break;
-		case CURLE_PEER_FAILED_VERIFICATION:
-		case CURLE_SSL_CONNECT_ERROR:
-		case CURLE_SSL_CERTPROBLEM:
-		case CURLE_SSL_CACERT_BADFILE:
-		case CURLE_SSL_ISSUER_ERROR:
-		case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-			v.reason = API_R_TLS;
-			v.kind = API_ERR_TLS;
-			sent = false;
-			break;
-		case CURLE_BAD_CONTENT_ENCODING:
-		case CURLE_WEIRD_SERVER_REPLY:
-		case CURLE_UNSUPPORTED_PROTOCOL:
-			v.reason = API_R_PROTOCOL;
-			v.kind = API_ERR_PROTOCOL;
-			break;
-		default:
-			break;
-		}
-	}
-	v.maybe_sent = sent && (a->curl_code != CURLE_OK || a->status >= 500);
-	if (a->policy == API_RETRY_UNSAFE && sent)
-		v.retry = false;
-	if (a->retry_after_s > MAX_RETRY_AFTER_S)
-		v.retry = false;
-	return v;
 }
 
 /* The facts of the attempt that just ended. */

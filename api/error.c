@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct api_error *api_error_new(enum api_err kind, const char *fmt, ...)
 {
@@ -65,6 +66,11 @@ char *api_error_text(const struct api_error *e)
 	if (e == NULL)
 		return xstrdup("");
 	msg = e->message != NULL ? e->message : "";
+	/* the exchange's own words are English: a refusal gpux can explain is said
+	 * in the user's language */
+	if (e->code != NULL && strcmp(e->code, "KEY_SCOPE") == 0)
+		msg = _("this API key is read-only: orders, cancels, stops, deposits and key "
+			"changes need a trade key");
 	switch (e->kind) {
 	case API_ERR_HTTP:
 		if (e->code != NULL)

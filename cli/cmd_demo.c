@@ -46,7 +46,7 @@ static void line(struct cli_ctx *ctx, const char *fmt, ...)
 static char *size_text(int64_t bytes)
 {
 	if (bytes < 0)
-		return xstrdup(_("none"));
+		return xstrdup("—");
 	if (bytes < 1000000)
 		return xasprintf(_("%lld kB"), (long long)((bytes + 999) / 1000));
 	return xasprintf(_("%.1f MB"), (double)bytes / 1e6);

@@ -138,7 +138,7 @@ static void cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t)
 
 static const char *side_text(enum api_side side)
 {
-	return side == API_BUY ? _("buy") : _("sell");
+	return side == API_BUY ? C_("order side", "buy") : C_("order side", "sell");
 }
 
 static int check_gpu(struct cli_ctx *ctx, const char *cmd, const char *id, const char **out)

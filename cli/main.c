@@ -392,14 +392,97 @@ static int key_and_timeout(struct cli_ctx *ctx, const char *key, const char *key
 	return CLI_OK;
 }
 
+/* Take the global flags out of argv into gv (before or after the command),
+ * find the command, and pass the rest on in cargv; CLI_OK or a usage error. */
+static int take_args(struct cli_ctx *ctx, int argc, char **argv, const char **gv,
+		     const struct cli_command **cmdp, char **cargv, int *cargc)
+{
+	const struct cli_command *cmd = NULL;
+	bool only_pos = false;
+	int rc = CLI_OK, i;
+
+	for (i = 1; i < argc && rc == CLI_OK; i++) {
+		const char *arg = argv[i];
+		const char *eq = strchr(arg, '=');
+		size_t len = eq != NULL && arg[0] == '-' ? (size_t)(eq - arg) : strlen(arg);
+		int g;
+
+		if (only_pos || arg[0] != '-' || arg[1] == '\0') {
+			if (cmd == NULL) {
+				cmd = find_command(arg);
+				if (cmd == NULL) {
+					char *names = command_names();
+					rc = cli_usage(ctx, _("unknown command \"%s\"; accepted: %s (see gpux --help)"),
+						       arg, names);
+					free(names);
+					break;
+				}
+			}
+			cargv[(*cargc)++] = argv[i];
+			continue;
+		}
+		if (strcmp(arg, "--") == 0) {
+			if (cmd == NULL) {
+				only_pos = true;
+				continue;
+			}
+			only_pos = true;
+			cargv[(*cargc)++] = argv[i];
+			continue;
+		}
+		if (strcmp(arg, "-h") == 0) {
+			arg = "--help";
+			len = strlen(arg);
+		}
+		g = find_opt(global_opts, arg, len);
+		if (g < 0) {
+			int k = cmd != NULL ? find_opt(cmd->opts, arg, len) : -1;
+
+			if (cmd == NULL) {
+				rc = cli_usage(ctx, _("unknown option \"%.*s\"; accepted before the command: --lang, --format, --api, --key, --key-file, --timeout, --data, --ascii, --insecure, --help, --version"),
+					       (int)len, arg);
+				break;
+			}
+			/* the command's own option: pass it on, with its value */
+			cargv[(*cargc)++] = argv[i];
+			if (k >= 0 && cmd->opts[k].metavar != NULL && eq == NULL && i + 1 < argc)
+				cargv[(*cargc)++] = argv[++i];
+			continue;
+		}
+		if (gv[g] != NULL) {
+			rc = cli_usage(ctx, _("%s given twice; give it once"), global_opts[g].name);
+			break;
+		}
+		if (global_opts[g].metavar == NULL) {
+			if (eq != NULL) {
+				rc = cli_usage(ctx, _("%s takes no value; write just %s"), global_opts[g].name,
+					       global_opts[g].name);
+				break;
+			}
+			gv[g] = global_opts[g].name;
+			continue;
+		}
+		if (eq != NULL)
+			gv[g] = eq + 1;
+		else if (i + 1 < argc)
+			gv[g] = argv[++i];
+		if (gv[g] == NULL || gv[g][0] == '\0') {
+			rc = cli_usage(ctx, _("%s needs a value: %s %s"), global_opts[g].name,
+				       global_opts[g].name, global_opts[g].metavar);
+			break;
+		}
+	}
+	*cmdp = cmd;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = {0};
 	const char *gv[G_COUNT] = {0};
 	const struct cli_command *cmd = NULL;
 	char **cargv = xcalloc((size_t)argc + 1, sizeof *cargv);
-	int cargc = 0, rc = CLI_OK, i;
-	bool only_pos = false;
+	int cargc = 0, rc = CLI_OK;
 	char *cause = NULL, *remembered = NULL, *key = NULL;
 
 	ctx.out = stdout;
@@ -415,77 +498,7 @@ int main(int argc, char **argv)
 		return cli_completions(stdout, argv[2], cli_commands, global_opts);
 	}
 
-	for (i = 1; i < argc && rc == CLI_OK; i++) {
-		const char *arg = argv[i];
-		const char *eq = strchr(arg, '=');
-		size_t len = eq != NULL && arg[0] == '-' ? (size_t)(eq - arg) : strlen(arg);
-		int g;
-
-		if (only_pos || arg[0] != '-' || arg[1] == '\0') {
-			if (cmd == NULL) {
-				cmd = find_command(arg);
-				if (cmd == NULL) {
-					char *names = command_names();
-					rc = cli_usage(&ctx, _("unknown command \"%s\"; accepted: %s (see gpux --help)"),
-						       arg, names);
-					free(names);
-					break;
-				}
-			}
-			cargv[cargc++] = argv[i];
-			continue;
-		}
-		if (strcmp(arg, "--") == 0) {
-			if (cmd == NULL) {
-				only_pos = true;
-				continue;
-			}
-			only_pos = true;
-			cargv[cargc++] = argv[i];
-			continue;
-		}
-		if (strcmp(arg, "-h") == 0) {
-			arg = "--help";
-			len = strlen(arg);
-		}
-		g = find_opt(global_opts, arg, len);
-		if (g < 0) {
-			int k = cmd != NULL ? find_opt(cmd->opts, arg, len) : -1;
-
-			if (cmd == NULL) {
-				rc = cli_usage(&ctx, _("unknown option \"%.*s\"; accepted before the command: --lang, --format, --api, --key, --key-file, --timeout, --data, --ascii, --insecure, --help, --version"),
-					       (int)len, arg);
-				break;
-			}
-			/* the command's own option: pass it on, with its value */
-			cargv[cargc++] = argv[i];
-			if (k >= 0 && cmd->opts[k].metavar != NULL && eq == NULL && i + 1 < argc)
-				cargv[cargc++] = argv[++i];
-			continue;
-		}
-		if (gv[g] != NULL) {
-			rc = cli_usage(&ctx, _("%s given twice; give it once"), global_opts[g].name);
-			break;
-		}
-		if (global_opts[g].metavar == NULL) {
-			if (eq != NULL) {
-				rc = cli_usage(&ctx, _("%s takes no value; write just %s"), global_opts[g].name,
-					       global_opts[g].name);
-				break;
-			}
-			gv[g] = global_opts[g].name;
-			continue;
-		}
-		if (eq != NULL)
-			gv[g] = eq + 1;
-		else if (i + 1 < argc)
-			gv[g] = argv[++i];
-		if (gv[g] == NULL || gv[g][0] == '\0') {
-			rc = cli_usage(&ctx, _("%s needs a value: %s %s"), global_opts[g].name,
-				       global_opts[g].name, global_opts[g].metavar);
-			break;
-		}
-	}
+	rc = take_args(&ctx, argc, argv, gv, &cmd, cargv, &cargc);
 	if (rc != CLI_OK)
 		goto out;
 

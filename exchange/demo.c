@@ -16,6 +16,20 @@
  * (which also replenishes what buyers took). The offsets at a given clock
  * reading depend only on the seed, so a restarted daemon continues the same
  * walk. Demo accounts have no API keys; they are kind 'demo' in the database.
+ *
+ * The market also trades by itself, slowly: at a quarter of the steps
+ * (chosen by the same hash) a demo taker crosses the spread on the stepped
+ * GPU for a few GPU-hours — a buy of the best ask when its price moved up,
+ * a sell into the best bid when it moved down — as real orders, with their
+ * rentals and ledger entries. Only steps taken live trade; the replay of a
+ * walk after a restart does not.
+ *
+ * A fresh demo database also gets a history: HISTORY_DAYS of trades per GPU
+ * before the first start, a seeded random walk in ticks that ends at the
+ * seed price (within a tick), one trade every 15 to 45 minutes, so that candles and charts
+ * have something to show at once. History trades are market data only:
+ * they name no orders (buy_order, sell_order and maker_order are 0) and
+ * have no rentals.
  */
 #include "exchange/xd.h"
 
@@ -30,6 +44,8 @@
 #define MAKERS 3
 #define BUYERS 2
 #define MAX_RESTING 16
+#define HISTORY_DAYS 7
+#define HISTORY_TICKS 15
 
 struct xd_demo {
 	uint64_t seed;
@@ -107,14 +123,39 @@ static void requote(struct xd_writer *w, int g)
 	place(w, d->buyers[1], g, ENG_BUY, p - pct(p, 60, 2), 16, 2);
 }
 
+/* The taker of step k: a few GPU-hours across the spread of the GPU that
+ * moved, at a quarter of the steps. */
+static void take(struct xd_writer *w, int64_t k)
+{
+	struct xd_demo *d = w->demo;
+	uint64_t h = mix(d->seed * 0x100000001B3ULL ^ (uint64_t)k);
+	size_t g = (size_t)(h % w->t->n_gpus);
+	uint64_t r = mix(h);
+	struct eng_level best;
+	if (r % 4 != 0 || w->t->demo_from_cents[g] <= 0)
+		return;
+	bool buy = (h >> 40) & 1;
+	if (!engine_best(w->eng, g, buy ? ENG_SELL : ENG_BUY, &best))
+		return;
+	struct xd_order_in in = {
+		.gpu = (int)g, .side = buy ? ENG_BUY : ENG_SELL, .type = XD_LIMIT, .tif = ENG_IOC,
+		.gpus = (int32_t)(1 + (r >> 8) % 3), .hours = (int32_t)(1 + (r >> 16) % 8),
+		.price = best.price_cents,
+	};
+	xd_ops_place(w, buy ? d->buyers[1] : d->makers[g][2], &in);
+}
+
 void xd_demo_tick(struct xd_writer *w)
 {
 	struct xd_demo *d = w->demo;
 	if (!d)
 		return;
 	int64_t k = (w->now - d->epoch) / STEP_MS;
-	for (int64_t s = d->step + 1; s <= k; s++)
+	for (int64_t s = d->step + 1; s <= k; s++) {
 		apply_step(d, w->t->n_gpus, s);
+		if (s > k - 8)            /* a long pause does not trade its backlog */
+			take(w, s);
+	}
 	if (k > d->step)
 		d->step = k;
 	for (size_t g = 0; g < w->t->n_gpus; g++) {
@@ -153,6 +194,56 @@ static int64_t demo_account(struct xd_writer *w, const char *email, int role, bo
 	return id;
 }
 
+/* HISTORY_DAYS of trades of gpu before `end`, ending at its seed price. */
+static void history_gpu(struct xd_writer *w, int g, int64_t end)
+{
+	struct xd_demo *d = w->demo;
+	int64_t base = w->t->demo_from_cents[g];
+	int64_t tick = base / 200 > 0 ? base / 200 : 1;
+	int64_t at = end, off = 0, last_id = 0;
+	uint64_t h = mix(d->seed ^ 0x5EED0000ULL ^ (uint64_t)g << 32);
+	sqlite3_stmt *st = xd_stmt(w->st,
+		"INSERT INTO trades(gpu, price, gpus, hours, buy_order, sell_order, maker_order, "
+		"taker_side, at_ms) VALUES(?1, ?2, ?3, ?4, 0, 0, 0, ?5, ?6)");
+	/* walk back from the seed price; inserted oldest first, so ids follow time */
+	int64_t n = 0, cap = HISTORY_DAYS * 24 * 4 + 1;
+	struct { int64_t at, price; int32_t gpus, hours; int side; } *v = xcalloc((size_t)cap, sizeof *v);
+	while (n < cap) {
+		h = mix(h);
+		at -= 15 * 60000 + (int64_t)(h % (30 * 60000));
+		if (at <= end - HISTORY_DAYS * 86400000LL)
+			break;
+		int step = (h >> 32) & 1 ? 1 : -1;
+		if (off + step > HISTORY_TICKS || off + step < -HISTORY_TICKS)
+			step = -step;
+		off += step;
+		int64_t p = base + off * tick;
+		v[n].at = at;
+		v[n].price = p > 1 ? p : 1;
+		v[n].gpus = (int32_t)(1 + (h >> 40) % 8);
+		v[n].hours = (int32_t)(1 + (h >> 48) % 24);
+		v[n].side = (int)((h >> 56) & 1);
+		n++;
+	}
+	for (int64_t i = n; i-- > 0;) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, w->t->gpu_ids[g], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, v[i].price);
+		sqlite3_bind_int(st, 3, v[i].gpus);
+		sqlite3_bind_int(st, 4, v[i].hours);
+		sqlite3_bind_text(st, 5, xd_side_names[v[i].side], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 6, v[i].at);
+		xd_step_done(w->st, st);
+		last_id = sqlite3_last_insert_rowid(w->st->db);
+		w->last_price[g] = v[i].price;
+	}
+	free(v);
+	if (last_id) {
+		xd_stream_seed_trade(w->stream, g, last_id);
+		w->book_changed[g] = true;
+	}
+}
+
 int xd_demo_init(struct xd_writer *w, uint64_t seed, char **cause)
 {
 	size_t n = w->t->n_gpus;
@@ -169,6 +260,9 @@ int xd_demo_init(struct xd_writer *w, uint64_t seed, char **cause)
 	if (fresh)
 		xd_meta_set(w->st, "demo_epoch", w->now);
 	d->epoch = xd_meta_get(w->st, "demo_epoch", w->now);
+	for (size_t g = 0; fresh && g < n; g++)
+		if (w->t->demo_from_cents[g] > 0)
+			history_gpu(w, (int)g, d->epoch);
 	for (int b = 0; b < BUYERS; b++) {
 		char *email = xasprintf("buyer-%d@demo.gpux", b + 1);
 		d->buyers[b] = demo_account(w, email, XD_ROLE_BUYER, true);

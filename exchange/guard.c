@@ -244,6 +244,11 @@ int xd_conn_stream(struct MHD_Connection *conn)
 		}
 	}
 	pthread_mutex_unlock(&g->mu);
+	/* a stream may be quiet for long: no inactivity timeout either (the
+	 * handler calls this on the connection's own thread, as libmicrohttpd
+	 * requires); a dead peer shows when a write fails */
+	if (rc == 0)
+		MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
 	return rc;
 }
 
@@ -566,10 +571,16 @@ static int check_args(struct MHD_Connection *conn, struct xd_reply *r)
 	return -1;
 }
 
-int xd_strict_request(struct MHD_Connection *conn, const char *method, const char *raw_uri,
-                      struct xd_reply *r)
+int xd_strict_request(struct MHD_Connection *conn, const char *method, const char *version,
+                      const char *raw_uri, struct xd_reply *r)
 {
 	if (check_line(method, raw_uri ? raw_uri : "", r) != 0 || check_headers(conn, r) != 0)
 		return -1;
+	if (version && strcmp(version, MHD_HTTP_VERSION_1_1) == 0 &&
+	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)) {
+		cJSON *e = xd_reply_error(r, 400, "BAD_HEADER", "an HTTP/1.1 request needs a Host header");
+		cJSON_AddStringToObject(e, "header", "Host");
+		return -1;
+	}
 	return check_args(conn, r);
 }

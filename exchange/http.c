@@ -289,6 +289,33 @@ static void client_addr(struct req *r, char *out, size_t size)
 	xd_addr_text(ci ? ci->client_addr : NULL, out, size);
 }
 
+/* The route for method on url: its params in r->ctx (kept in *store, which
+ * the caller owns), or NULL; allow gets the methods the path takes ("" for
+ * an unknown path). */
+static const struct xd_route *find_route(struct req *r, const char *url, const char *method,
+                                         char *allow, size_t allow_size, char **store)
+{
+	const struct xd_route *route = NULL;
+	char *scratch;
+	*store = scratch = xmalloc(2 * strlen(url) + 8);
+	for (size_t i = 0; i < xd_n_routes; i++) {
+		const char *params[2] = { NULL, NULL };
+		char *s = scratch;
+		if (!match(xd_routes[i].pattern, url, params, &s))
+			continue;
+		if (strlen(allow) + strlen(xd_routes[i].method) + 3 < allow_size)
+			snprintf(allow + strlen(allow), allow_size - strlen(allow), "%s%s",
+			         allow[0] ? ", " : "", xd_routes[i].method);
+		if (!route && strcmp(xd_routes[i].method, method) == 0) {
+			route = &xd_routes[i];
+			r->ctx.params[0] = params[0];
+			r->ctx.params[1] = params[1];
+			scratch = s;
+		}
+	}
+	return route;
+}
+
 static void dispatch(struct req *r, const char *url, const char *method)
 {
 	struct xd_server *srv = r->srv;
@@ -323,30 +350,12 @@ static void dispatch(struct req *r, const char *url, const char *method)
 		return;
 	}
 
-	const struct xd_route *route = NULL;
-	bool path_known = false;
 	char allow[64] = "";
-	char *store = xmalloc(2 * strlen(url) + 8);
-	char *scratch = store;
-	for (size_t i = 0; i < xd_n_routes; i++) {
-		const char *params[2] = { NULL, NULL };
-		char *s = scratch;
-		if (!match(xd_routes[i].pattern, url, params, &s))
-			continue;
-		path_known = true;
-		if (strlen(allow) + strlen(xd_routes[i].method) + 3 < sizeof allow)
-			snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
-			         allow[0] ? ", " : "", xd_routes[i].method);
-		if (!route && strcmp(xd_routes[i].method, method) == 0) {
-			route = &xd_routes[i];
-			c->params[0] = params[0];
-			c->params[1] = params[1];
-			scratch = s;
-		}
-	}
+	char *store = NULL;
+	const struct xd_route *route = find_route(r, url, method, allow, sizeof allow, &store);
 	if (!route) {
 		free(store);
-		if (path_known) {
+		if (allow[0]) {
 			xd_reply_error(&c->reply, 405, "METHOD_NOT_ALLOWED", "%s is not allowed here; use %s",
 			               method, allow);
 			c->reply.allow = xstrdup(allow);
@@ -450,14 +459,14 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 }
 
 /* The header is complete, nothing of the body read yet. */
-static enum MHD_Result on_header_done(struct req *r, const char *method)
+static enum MHD_Result on_header_done(struct req *r, const char *method, const char *version)
 {
 	char *m = xd_log_field(method, 24);
 	snprintf(r->method, sizeof r->method, "%s", m);
 	free(m);
 	r->header_done = true;
 	xd_conn_phase(r->conn, XD_PHASE_BODY);
-	if (xd_strict_request(r->conn, method, r->raw, &r->ctx.reply) == 0)
+	if (xd_strict_request(r->conn, method, version, r->raw, &r->ctx.reply) == 0)
 		return MHD_YES;
 	r->close = true;
 	r->state = R_DONE;
@@ -471,11 +480,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
 	struct xd_server *srv = cls;
 	struct req *r = *con_cls;
-	(void)version;
 	if (!r)
 		*con_cls = r = req_new(srv, conn, url);
 	if (!r->header_done)
-		return on_header_done(r, method);
+		return on_header_done(r, method, version);
 	if (r->state == R_DONE && r->close)
 		return MHD_YES;   /* refused: the body is not read */
 	if (*upload_size) {
@@ -758,6 +766,17 @@ void xd_server_stop(struct xd_server **sp)
 		MHD_stop_daemon(s->tcp);
 	if (s->unx)
 		MHD_stop_daemon(s->unx);
+	struct xd_guard *gs[2] = { s->g_tcp, s->g_unx };
+	for (int i = 0; i < 2 && !s->cfg.quiet; i++) {
+		uint64_t refused, cut_h, cut_b;
+		if (!gs[i])
+			continue;
+		xd_guard_stats(gs[i], &refused, &cut_h, &cut_b);
+		if (refused || cut_h || cut_b)
+			fprintf(stderr, "gpuxd: %s: %" PRIu64 " connections refused at the caps, %" PRIu64
+			        " cut at the header deadline, %" PRIu64 " at the body deadline\n",
+			        i == 0 ? "tcp" : "unix", refused, cut_h, cut_b);
+	}
 	xd_guard_free(&s->g_tcp);
 	xd_guard_free(&s->g_unx);
 	if (s->tcp_fd >= 0)

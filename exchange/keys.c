@@ -14,8 +14,9 @@
  * writer thread. An HTTP thread that authenticates a key whose stored
  * last_used_ms is older than XD_KEY_USE_MS (one minute of exchange time)
  * notes (id, now) in a small in-memory list, at most once per key per
- * minute (a map of recently noted ids guards against the threads that see
- * the same stale row meanwhile). The writer drains the list at its next
+ * minute of exchange time and never twice within a real second (a map of
+ * recently noted ids guards against the threads that see the same stale row
+ * meanwhile, and the real-time floor holds when the clock runs fast). The writer drains the list at its next
  * commit (xd_keys_flush, called by xd_ops_commit; the writer wakes at least
  * every 50 ms), so a busy key costs one UPDATE a minute, not one per
  * request, and last_used_at is exact to within a minute. A full list drops
@@ -42,23 +43,27 @@ const char *const xd_scope_names[3] = { "trade", "read", NULL };
 #define USE_SLOTS 1024          /* power of two */
 #define USE_PENDING_MAX 4096
 
-struct use { int64_t id, ms; };
+#define USE_REAL_MIN_MS 1000  /* real time between two notes of one key, at least */
+
+struct use { int64_t id, ms, real_ms; };
 static pthread_mutex_t use_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct use use_seen[USE_SLOTS];
 static struct use use_pending[USE_PENDING_MAX];
 static size_t n_pending;
 
-/* stored_ms: the row's last_used_ms, -1 for never. */
+/* stored_ms: the row's last_used_ms, -1 for never; now: the exchange clock. */
 static void note_use(int64_t id, int64_t stored_ms, int64_t now)
 {
 	if (stored_ms >= 0 && now - stored_ms < XD_KEY_USE_MS)
 		return;
+	int64_t real = util_now_us() / 1000;
 	pthread_mutex_lock(&use_mu);
 	struct use *seen = &use_seen[(size_t)id & (USE_SLOTS - 1)];
-	if (!(seen->id == id && now - seen->ms < XD_KEY_USE_MS) && n_pending < USE_PENDING_MAX) {
-		seen->id = id;
-		seen->ms = now;
-		use_pending[n_pending++] = (struct use){ id, now };
+	bool recent = seen->id == id && (now - seen->ms < XD_KEY_USE_MS ||
+	                                 real - seen->real_ms < USE_REAL_MIN_MS);
+	if (!recent && n_pending < USE_PENDING_MAX) {
+		*seen = (struct use){ id, now, real };
+		use_pending[n_pending++] = *seen;
 	}
 	pthread_mutex_unlock(&use_mu);
 }

@@ -58,7 +58,7 @@ static const char usage[] =
 	"  --idle-exit S          exit after S seconds without any connection (default 0:\n"
 	"                         never); the local demo exchange of gpux runs with 600\n"
 	"  --pid-file PATH        write the process id there; removed at exit\n"
-	"  --topup-url URL        where customers top up (shown by gpux; not with --demo)\n"
+		"  --topup-url URL        where customers top up (gpux shows it on a real exchange)\n"
 	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details)\n"
 	"  --help, --version\n";
 
@@ -86,7 +86,40 @@ static int parse_long(const char *s, long min, long max, long *out)
 
 enum { O_LISTEN = 256, O_PORT_FILE, O_SOCKET, O_DB, O_DEMO, O_MARKET, O_OPENS_AT, O_SPEED,
        O_ADMIN, O_DATA, O_SEED, O_RATE, O_IPRATE, O_THREADS, O_QUIET, O_HELP, O_VERSION,
-       O_MAXC, O_MAXCA, O_MAXS, O_MAXSA, O_HTO, O_BTO, O_IDLE, O_PIDF, O_BACKLOG };
+       O_MAXC, O_MAXCA, O_MAXS, O_MAXSA, O_HTO, O_BTO, O_IDLE, O_PIDF, O_BACKLOG,
+       O_TOPUP_URL, O_TOPUP_TEXT };
+
+static const struct option opts[] = {
+	{ "listen", required_argument, NULL, O_LISTEN },
+	{ "port-file", required_argument, NULL, O_PORT_FILE },
+	{ "socket", required_argument, NULL, O_SOCKET },
+	{ "db", required_argument, NULL, O_DB },
+	{ "demo", no_argument, NULL, O_DEMO },
+	{ "market", required_argument, NULL, O_MARKET },
+	{ "opens-at", required_argument, NULL, O_OPENS_AT },
+	{ "clock-speed", required_argument, NULL, O_SPEED },
+	{ "admin-key-file", required_argument, NULL, O_ADMIN },
+	{ "data", required_argument, NULL, O_DATA },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "rate-limit", required_argument, NULL, O_RATE },
+	{ "ip-rate-limit", required_argument, NULL, O_IPRATE },
+	{ "threads", required_argument, NULL, O_THREADS },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "stream-backlog", required_argument, NULL, O_BACKLOG },
+	{ "topup-url", required_argument, NULL, O_TOPUP_URL },
+	{ "topup-text", required_argument, NULL, O_TOPUP_TEXT },
+	{ "max-connections", required_argument, NULL, O_MAXC },
+	{ "max-connections-per-addr", required_argument, NULL, O_MAXCA },
+	{ "max-streams", required_argument, NULL, O_MAXS },
+	{ "max-streams-per-addr", required_argument, NULL, O_MAXSA },
+	{ "header-timeout", required_argument, NULL, O_HTO },
+	{ "body-timeout", required_argument, NULL, O_BTO },
+	{ "idle-exit", required_argument, NULL, O_IDLE },
+	{ "pid-file", required_argument, NULL, O_PIDF },
+	{ "help", no_argument, NULL, O_HELP },
+	{ "version", no_argument, NULL, O_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
 
 /* The numeric limits: each with its range. */
 static int limit_opt(struct exchange_config *c, int o, const char *arg)
@@ -111,38 +144,6 @@ static int limit_opt(struct exchange_config *c, int o, const char *arg)
 
 int main(int argc, char **argv)
 {
-	enum { O_TOPUP_URL = 512, O_TOPUP_TEXT };
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, O_LISTEN },
-		{ "port-file", required_argument, NULL, O_PORT_FILE },
-		{ "socket", required_argument, NULL, O_SOCKET },
-		{ "db", required_argument, NULL, O_DB },
-		{ "demo", no_argument, NULL, O_DEMO },
-		{ "market", required_argument, NULL, O_MARKET },
-		{ "opens-at", required_argument, NULL, O_OPENS_AT },
-		{ "clock-speed", required_argument, NULL, O_SPEED },
-		{ "admin-key-file", required_argument, NULL, O_ADMIN },
-		{ "data", required_argument, NULL, O_DATA },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "rate-limit", required_argument, NULL, O_RATE },
-		{ "ip-rate-limit", required_argument, NULL, O_IPRATE },
-		{ "threads", required_argument, NULL, O_THREADS },
-		{ "quiet", no_argument, NULL, O_QUIET },
-		{ "stream-backlog", required_argument, NULL, O_BACKLOG },
-		{ "max-connections", required_argument, NULL, O_MAXC },
-		{ "max-connections-per-addr", required_argument, NULL, O_MAXCA },
-		{ "max-streams", required_argument, NULL, O_MAXS },
-		{ "max-streams-per-addr", required_argument, NULL, O_MAXSA },
-		{ "header-timeout", required_argument, NULL, O_HTO },
-		{ "body-timeout", required_argument, NULL, O_BTO },
-		{ "idle-exit", required_argument, NULL, O_IDLE },
-		{ "pid-file", required_argument, NULL, O_PIDF },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "version", no_argument, NULL, O_VERSION },
-		{ "topup-url", required_argument, NULL, O_TOPUP_URL },
-		{ "topup-text", required_argument, NULL, O_TOPUP_TEXT },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct exchange_config c;
 	exchange_config_defaults(&c);
 	bool listen_given = false;

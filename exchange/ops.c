@@ -888,9 +888,12 @@ int xd_ops_restore(struct xd_writer *w, char **cause)
 	sqlite3_reset(st);
 
 	for (size_t g = 0; g < w->t->n_gpus; g++) {
-		st = xd_stmt(w->st, "SELECT price FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
+		st = xd_stmt(w->st, "SELECT price, id FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
 		sqlite3_bind_text(st, 1, w->t->gpu_ids[g], -1, SQLITE_STATIC);
-		w->last_price[g] = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+		bool any = sqlite3_step(st) == SQLITE_ROW;
+		w->last_price[g] = any ? sqlite3_column_int64(st, 0) : -1;
+		if (any)
+			xd_stream_seed_trade(w->stream, (int)g, sqlite3_column_int64(st, 1));
 		sqlite3_reset(st);
 	}
 	return 0;

@@ -43,7 +43,8 @@
 
 #include "util/util.h"
 
-#define BEAT_MS 5000           /* heartbeat period (the API promises ≤ 10 s) */
+#define BEAT_MS 4000           /* a connection idle for a whole period gets a heartbeat,
+                                  so ≤ 2 periods pass without a byte (the API promises 10 s) */
 #define IDLE_TIMEOUT_S 30      /* a client that takes nothing for this long is closed */
 #define SNDBUF_BYTES 65536     /* kernel send buffer of a stream socket */
 #define SNAP_TRADES 50         /* trades in a trades channel's snapshot */
@@ -208,7 +209,8 @@ static void *beat_main(void *arg)
 			break;
 		s->beat++;
 		for (struct sconn *c = s->conns; c; c = c->next)
-			wake(c);
+			if (c->beat_seen + 1 < s->beat)   /* nothing sent in the last period */
+				wake(c);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
@@ -488,6 +490,16 @@ void xd_stream_set_seq(struct xd_stream *s, uint64_t seq)
 	pthread_mutex_unlock(&s->mu);
 }
 
+void xd_stream_seed_trade(struct xd_stream *s, int gpu, int64_t id)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	if (id > s->last_tid[gpu])
+		s->last_tid[gpu] = id;
+	pthread_mutex_unlock(&s->mu);
+}
+
 /* ---- the content reader ----------------------------------------------------------------- */
 
 static void add_closing(struct sconn *c, const char *code, const char *message)
@@ -567,10 +579,10 @@ static ssize_t reader(void *cls, uint64_t pos, char *buf, size_t max)
 		pthread_mutex_unlock(&s->mu);
 		return MHD_CONTENT_READER_END_OF_STREAM;
 	}
-	if (n == 0 && c->beat_seen != s->beat) {
-		c->beat_seen = s->beat;
+	if (n == 0 && c->beat_seen + 1 < s->beat)
 		n = heartbeat(s, buf, max);
-	}
+	if (n > 0)
+		c->beat_seen = s->beat;   /* anything sent counts as a sign of life */
 	if (n == 0 && !s->closing) {
 		c->suspended = true;
 		MHD_suspend_connection(c->conn);

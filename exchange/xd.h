@@ -322,6 +322,8 @@ void xd_stream_book(struct xd_stream *s, int gpu, const struct eng_level *ask, s
 /* ...then the batch's events under the market's new seq. */
 void xd_stream_commit(struct xd_stream *s, uint64_t seq);
 void xd_stream_set_seq(struct xd_stream *s, uint64_t seq);
+/* The last trade of gpu already in the database (start-up, demo history). */
+void xd_stream_seed_trade(struct xd_stream *s, int gpu, int64_t id);
 /* Say goodbye to every stream, stop the heartbeat, drop the market's
  * reference (connections hold theirs until they end); *s = NULL. */
 void xd_stream_shutdown(struct xd_stream **s);
@@ -355,11 +357,16 @@ void xd_guard_close(struct xd_guard *g, void **ctx);
  * header, the header deadline runs), BODY (header read: the body deadline
  * runs), BUSY (being answered: no deadline). */
 void xd_conn_phase(struct MHD_Connection *conn, enum xd_phase p);
-/* Turn conn into a long-lived stream (for a streaming route's handler): it
- * leaves the request connections' caps and deadlines for the streams' caps.
+/* Turn conn into a long-lived stream (for a streaming route's handler, on
+ * the connection's thread): it leaves the request connections' caps and
+ * deadlines (and libmicrohttpd's inactivity timeout) for the streams' caps.
  * 0, or -1 when max_streams (or max_streams_per_addr) is reached: the
  * handler then answers 503 TOO_MANY_STREAMS. Idempotent. */
 int xd_conn_stream(struct MHD_Connection *conn);
+/* Until its handler calls xd_conn_stream, a connection counts as a request
+ * connection: a benchmark that opens N streams at once from one address
+ * needs N <= --max-connections-per-addr (default 128), or more addresses
+ * (any of 127.0.0.0/8), or that flag raised. */
 /* Counters since start: connections refused at accept, cut at the header
  * deadline, cut at the body deadline. */
 void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body);
@@ -375,8 +382,8 @@ char *xd_log_field(const char *s, size_t max);
  * complete and before the body is read: 0, or -1 with a 400 (or 413) error
  * reply. raw_uri is the request target as sent (not percent-decoded). */
 struct xd_reply;
-int xd_strict_request(struct MHD_Connection *conn, const char *method, const char *raw_uri,
-                      struct xd_reply *r);
+int xd_strict_request(struct MHD_Connection *conn, const char *method, const char *version,
+                      const char *raw_uri, struct xd_reply *r);
 
 /* ---- http.c + routes.c --------------------------------------------------- */
 struct xd_server_config {

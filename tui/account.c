@@ -76,34 +76,34 @@ static void head_lines(struct tui *t)
 {
 	struct tp_account *s = account(t);
 	const struct api_account *a = t->trade->acct;
-	struct tpanel *p = s->l.head;
+	struct wpanel *p = s->l.head;
 	struct wcells *c;
 	int lw = 0;
 	const char *labels[] = { _("Available"), _("Held"), _("Total") };
 	char *x, *m;
 
-	tpanel_begin(p);
+	wpanel_begin(p);
 	if (a == NULL) {
 		if (t->api == NULL)
-			tpanel_text(p, _("No exchange: orders need one (see the status bar)."),
+			wpanel_text(p, _("No exchange: orders need one (see the status bar)."),
 				    WR_BAD, 1);
 		else
-			tpanel_text(p, t->trade->acct_error != NULL ? t->trade->acct_error
+			wpanel_text(p, t->trade->acct_error != NULL ? t->trade->acct_error
 				    : _("asking the exchange for your account…"),
 				    t->trade->acct_error != NULL ? WR_BAD : WR_DIM, 1);
-		tpanel_commit(p);
+		wpanel_commit(p);
 		return;
 	}
 	for (size_t i = 0; i < 3; i++)
 		if (wtext_width(labels[i], t->ascii) > lw)
 			lw = wtext_width(labels[i], t->ascii);
 	lw += 3;
-	c = tpanel_add(p);
+	c = wpanel_add(p);
 	wcells_pad(c, 1, WR_NORMAL);
 	x = xasprintf(_("Account %lld · %s · %s"), (long long)a->id, a->email, view_role_text(t->o->lang, a->role));
 	wcells_add(c, x, WR_NORMAL, WAT_BOLD);
 	free(x);
-	c = tpanel_add(p);
+	c = wpanel_add(p);
 	wcells_pad(c, 1, WR_NORMAL);
 	{
 		char *bp = i18n_fmt_percent(t->o->lang, (double)a->vat_rate_bp / 100.0,
@@ -120,26 +120,26 @@ static void head_lines(struct tui *t)
 			free(fx);
 		}
 	}
-	tpanel_add(p);
+	wpanel_add(p);
 	if (a->has_balance) {
-		c = tpanel_add(p);
+		c = wpanel_add(p);
 		wcells_pad(c, 1, WR_NORMAL);
 		m = tp_money(t, a->balance.available_minor, a->currency);
-		tp_kv(c, lw, _("Available"), m, WR_NORMAL, WAT_BOLD);
+		wpanel_kv(c, lw, _("Available"), m, WR_NORMAL, WAT_BOLD);
 		free(m);
-		c = tpanel_add(p);
+		c = wpanel_add(p);
 		wcells_pad(c, 1, WR_NORMAL);
 		m = tp_money(t, a->balance.held_minor, a->currency);
-		tp_kv(c, lw, _("Held"), m, WR_NORMAL, 0);
+		wpanel_kv(c, lw, _("Held"), m, WR_NORMAL, 0);
 		wcells_add(c, _("  for resting orders and rental hours not begun yet"), WR_DIM, 0);
 		free(m);
-		c = tpanel_add(p);
+		c = wpanel_add(p);
 		wcells_pad(c, 1, WR_NORMAL);
 		m = tp_money(t, a->balance.total_minor, a->currency);
-		tp_kv(c, lw, _("Total"), m, WR_NORMAL, 0);
+		wpanel_kv(c, lw, _("Total"), m, WR_NORMAL, 0);
 		free(m);
 	}
-	c = tpanel_add(p);
+	c = wpanel_add(p);
 	wcells_pad(c, 1, WR_NORMAL);
 	{
 		char *o = xasprintf(P_("%lld resting order", "%lld resting orders",
@@ -152,7 +152,7 @@ static void head_lines(struct tui *t)
 		free(o);
 		free(r);
 	}
-	c = tpanel_add(p);
+	c = wpanel_add(p);
 	wcells_pad(c, 1, WR_NORMAL);
 	if (s->l.note != NULL)
 		wcells_add(c, s->l.note, s->l.note_role, 0);
@@ -168,7 +168,7 @@ static void head_lines(struct tui *t)
 	else
 		wcells_add(c, _("d deposits (tops up): a simulated payment on this exchange."),
 			   WR_DIM, 0);
-	tpanel_commit(p);
+	wpanel_commit(p);
 }
 
 static void account_rebuild(struct tui *t)

@@ -36,8 +36,7 @@
  * areas. Bad input leaves the last valid job in place: the answer is
  * greyed and the field says why.
  */
-#include "tui/tui_int.h"
-#include "tui/fitform.h"
+#include "tui/fitpanel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -55,53 +54,6 @@ enum {
 	FIT_VALUE_MAX = 15,     /* widest text field ("Llama 3.1 405B" and the cursor) */
 	FIT_VALUE_SIDE = 15,    /* ... beside the table */
 	FIT_SUGGEST_MAX = 6,    /* presets listed beside the model field */
-};
-
-/* The panel's own keys (data: the help overlay lists them). */
-enum fit_key_action {
-	FA_NEXT = 1, FA_PREV, FA_CHOICE_NEXT, FA_CHOICE_PREV, FA_DONE, FA_BACK, FA_HIDE,
-	FA_READLINE,
-};
-
-static const struct wbinding panel_keys[] = {
-	{ WKEY_TAB, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)") },
-	{ WKEY_DOWN, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)") },
-	{ WKEY_BTAB, FA_PREV, N_("Previous field") },
-	{ WKEY_UP, FA_PREV, N_("Previous field") },
-	{ WKEY_RIGHT, FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)") },
-	{ WKEY_LEFT, FA_CHOICE_PREV, N_("Change a choice (in a text field: move the cursor)") },
-	{ ' ', FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)") },
-	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next") },
-	{ WKEY_ESC, FA_BACK, N_("Back to the table (the panel keeps answering)") },
-	{ WKEY_F4, FA_HIDE, N_("Hide the fit calculator") },
-	{ 'P' - '@', FA_READLINE, N_("Text fields: earlier entries of the field (Ctrl-N: later)") },
-	{ 'A' - '@', FA_READLINE, N_("Text fields: readline's emacs keys (Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-Y, Alt-B …)") },
-};
-
-enum fit_mode { FM_HIDDEN, FM_SIDE, FM_BELOW };
-
-struct slot {
-	int y, x, w;            /* in the panel's window */
-	bool on;
-};
-
-struct tui_fit {
-	struct tui_screen scr;  /* the screen (tui/screen.h) */
-	struct wwidget base;    /* the panel's window: everything but the text fields */
-	struct tui *t;
-	struct tui_ff ff;
-	struct wfield *field[FF_COUNT]; /* text fields (NULL for choices and toggles) */
-	bool shown, focused;
-	enum tui_ff_id cur;     /* the field with the focus */
-	enum fit_mode mode;
-	int ay, ax, ah, aw;     /* the table's area, given by the layout */
-	int placed_h;           /* panel height at the last placement (below) */
-	int top;                /* first line of the fields block on screen */
-	struct tui_lines shown_lines; /* what the window shows (composed) */
-	struct slot slot[FF_COUNT];
-	struct slot placed[FF_COUNT];
-	int sug_y;              /* the first suggestion line (side mode), -1 */
-	size_t sug_first, sug_n;
 };
 
 /* ---- the fields block (pure but for the panel's state) --------------------------------- */
@@ -358,6 +310,119 @@ static void hint_lines(const struct tui_fit *p, struct tui_lines *ls, int w, siz
 	free(s);
 }
 
+/* How many lines each part of the panel gets: title, architecture, fields,
+ * hints, blank, answer; use_det: the detailed answer (beside the table). */
+struct budget {
+	int nT, nA, nF, nH, nB, nR;
+	bool use_det;
+};
+
+static int total(const struct budget *g)
+{
+	return g->nT + g->nA + g->nF + g->nH + g->nB + g->nR;
+}
+
+/* Give up lines in a fixed order until the parts fit in h: the blank line,
+ * the detailed answer, the architecture and hints to one line, the
+ * architecture; then (focused) the answer to one line, the fields around
+ * the focused one (span lines at least), hints, the answer, the fields to
+ * one; or (not focused) the fields, then the answer; the title last. */
+static void share(struct budget *g, int h, bool focused, int span, int n_comp)
+{
+	int rest;
+
+	if (total(g) > h)
+		g->nB = 0;
+	if (total(g) > h && g->use_det) {
+		g->use_det = false;
+		g->nR = n_comp;
+	}
+	if (total(g) > h && g->nA > 1)
+		g->nA = 1;
+	if (total(g) > h && g->nH > 1)
+		g->nH = 1;
+	if (total(g) > h)
+		g->nA = 0;
+	if (focused) {
+		if (total(g) > h && g->nR > 1)
+			g->nR = 1;
+		rest = h - (g->nT + g->nA + g->nH + g->nB + g->nR);
+		if (total(g) > h)
+			g->nF = rest > span ? rest : span;
+		if (total(g) > h)
+			g->nH = 0;
+		if (total(g) > h)
+			g->nR = 0;
+		if (total(g) > h)
+			g->nF = h - g->nT > 1 ? h - g->nT : 1;
+	} else {
+		rest = h - (g->nT + g->nA + g->nH + g->nB + g->nR);
+		if (total(g) > h)
+			g->nF = rest > 0 ? rest : 0;
+		if (total(g) > h)
+			g->nR = h - g->nT > 0 ? h - g->nT : 0;
+	}
+	if (total(g) > h)
+		g->nT = 0;
+}
+
+/* The fields' window of nF lines keeps the focused field in it. */
+static void scroll_fields(struct tui_fit *p, const struct fblock *fb, int nF)
+{
+	if (nF >= (int)fb->ls.n) {
+		p->top = 0;
+		return;
+	}
+	if (fb->focus_first < p->top)
+		p->top = fb->focus_first;
+	if (fb->focus_last >= p->top + nF)
+		p->top = fb->focus_last - nF + 1;
+	if (p->top > fb->focus_first)
+		p->top = fb->focus_first;
+	if (p->top > (int)fb->ls.n - nF)
+		p->top = (int)fb->ls.n - nF;
+	if (p->top < 0)
+		p->top = 0;
+}
+
+/* The border on the side, every line exactly w wide; the fields' slots and
+ * the suggestions' lines where the fields block landed (y_fields). */
+static void finish(struct tui_fit *p, struct tui_lines *out, const struct fblock *fb,
+		   const struct budget *g, int w, bool side, int y_fields)
+{
+	int ox = side ? 2 : 0;
+
+	for (size_t i = 0; i < out->n; i++) {
+		struct wcells *c = &out->l[i];
+		if (side && !(g->nT > 0 && i == 0)) {
+			struct wcells b;
+			wcells_init(&b, out->ascii);
+			wcells_add_sym(&b, WSYM_VLINE, WR_DIM, 0);
+			wcells_pad(&b, 1, WR_NORMAL);
+			wcells_cat(&b, c);
+			wcells_free(c);
+			*c = b;
+		}
+		wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
+	}
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		struct slot s = fb->slot[i];
+		p->slot[i] = (struct slot){ 0 };
+		if (!s.on || s.y < p->top || s.y >= p->top + g->nF)
+			continue;
+		p->slot[i] = (struct slot){ .y = y_fields + s.y - p->top, .x = ox + s.x,
+					    .w = s.w, .on = true };
+		if (p->slot[i].x + p->slot[i].w > w)
+			p->slot[i].w = w - p->slot[i].x;
+		if (p->slot[i].w < 1)
+			p->slot[i].on = false;
+	}
+	p->sug_y = fb->sug_line >= p->top && fb->sug_line < p->top + g->nF
+		? y_fields + fb->sug_line - p->top : -1;
+	p->sug_first = fb->sug_first;
+	p->sug_n = fb->sug_n;
+}
+
 /* Compose the panel's h lines of w columns (side: with a border column)
  * into p->shown_lines and the fields' slots, and return the natural height
  * (all parts, compact answer) the layout shares by; h < 0: only measure
@@ -366,13 +431,13 @@ static int compose(struct tui_fit *p, int w, int h, bool side)
 {
 	bool ascii = p->t->ascii;
 	int cw = side ? w - 2 : w;    /* content width: "│ " before it on the side */
-	int ox = side ? 2 : 0;
 	struct fblock fb = { .ls = { .ascii = ascii } };
 	struct tui_lines arch = { .ascii = ascii }, hint = { .ascii = ascii };
 	struct tui_lines det = { .ascii = ascii }, comp = { .ascii = ascii }, out = { .ascii = ascii };
 	const struct view_row *r = selected_row(p->t);
+	struct budget g;
 	char *a;
-	int natural;
+	int natural, y_fields;
 
 	if (cw < 8)
 		cw = 8;
@@ -391,167 +456,43 @@ static int compose(struct tui_fit *p, int w, int h, bool side)
 		else
 			tui_lines_free(&arch);
 	}
-	det.l = NULL;
 	if (side)
 		det.n = tui_fit_answer_lines(&p->ff, r, cw, true, ascii, &det.l);
 	det.cap = det.n;
 	comp.n = tui_fit_answer_lines(&p->ff, r, cw, false, ascii, &comp.l);
 	comp.cap = comp.n;
-
-	int nT = 1, nA = (int)arch.n, nF = (int)fb.ls.n, nH = (int)hint.n, nB = side ? 1 : 0;
-	bool use_det = side && det.n > 0;
-	int nR = use_det ? (int)det.n : (int)comp.n;
-	natural = nT + nA + nF + nH + (int)comp.n;
-	if (h < 0) {
-		tui_lines_free(&fb.ls);
-		tui_lines_free(&arch);
-		tui_lines_free(&hint);
-		tui_lines_free(&det);
-		tui_lines_free(&comp);
-		return natural;
+	g = (struct budget){ .nT = 1, .nA = (int)arch.n, .nF = (int)fb.ls.n, .nH = (int)hint.n,
+			     .nB = side ? 1 : 0, .use_det = side && det.n > 0 };
+	g.nR = g.use_det ? (int)det.n : (int)comp.n;
+	natural = g.nT + g.nA + g.nF + g.nH + (int)comp.n;
+	if (h >= 0) {
+		share(&g, h, p->focused, fb.focus_last - fb.focus_first + 1, (int)comp.n);
+		if (g.nF > (int)fb.ls.n)
+			g.nF = (int)fb.ls.n;
+		if (g.nF < 0)
+			g.nF = 0;
+		scroll_fields(p, &fb, g.nF);
+		if (g.nT > 0)
+			title_line(p, tui_lines_add(&out), w);
+		y_fields = (int)out.n;
+		tui_lines_take(&out, &fb.ls, (size_t)p->top, (size_t)g.nF);
+		tui_lines_take(&out, &arch, 0, (size_t)g.nA);
+		tui_lines_take(&out, &hint, 0, (size_t)g.nH);
+		if (g.nB > 0)
+			tui_lines_add(&out);
+		tui_lines_take(&out, g.use_det ? &det : &comp, 0, (size_t)g.nR);
+		while ((int)out.n < h)
+			tui_lines_add(&out);
+		finish(p, &out, &fb, &g, w, side, y_fields);
+		tui_lines_free(&p->shown_lines);
+		p->shown_lines = out;
 	}
-#define TOTAL (nT + nA + nF + nH + nB + nR)
-	if (TOTAL > h)
-		nB = 0;
-	if (TOTAL > h && use_det) {
-		use_det = false;
-		nR = (int)comp.n;
-	}
-	if (TOTAL > h && nA > 1)
-		nA = 1;
-	if (TOTAL > h && nH > 1)
-		nH = 1;
-	if (TOTAL > h)
-		nA = 0;
-	if (p->focused) {
-		int span = fb.focus_last - fb.focus_first + 1;
-		if (TOTAL > h && nR > 1)
-			nR = 1;
-		if (TOTAL > h)
-			nF = h - (nT + nA + nH + nB + nR) > span ? h - (nT + nA + nH + nB + nR) : span;
-		if (TOTAL > h)
-			nH = 0;
-		if (TOTAL > h)
-			nR = 0;
-		if (TOTAL > h)
-			nF = h - nT > 1 ? h - nT : 1;
-	} else {
-		if (TOTAL > h)
-			nF = h - (nT + nA + nH + nB + nR) > 0 ? h - (nT + nA + nH + nB + nR) : 0;
-		if (TOTAL > h)
-			nR = h - nT > 0 ? h - nT : 0;
-	}
-	if (TOTAL > h)
-		nT = 0;
-#undef TOTAL
-	if (nF > (int)fb.ls.n)
-		nF = (int)fb.ls.n;
-	if (nF < 0)
-		nF = 0;
-
-	/* the fields' window: keep the focused field in it */
-	if (nF < (int)fb.ls.n) {
-		if (fb.focus_first < p->top)
-			p->top = fb.focus_first;
-		if (fb.focus_last >= p->top + nF)
-			p->top = fb.focus_last - nF + 1;
-		if (p->top > fb.focus_first)
-			p->top = fb.focus_first;
-		if (p->top > (int)fb.ls.n - nF)
-			p->top = (int)fb.ls.n - nF;
-		if (p->top < 0)
-			p->top = 0;
-	} else {
-		p->top = 0;
-	}
-
-	/* assemble */
-	if (nT > 0)
-		title_line(p, tui_lines_add(&out), cw + ox);
-	int y_fields = (int)out.n;
-	tui_lines_take(&out, &fb.ls, (size_t)p->top, (size_t)nF);
-	tui_lines_take(&out, &arch, 0, (size_t)nA);
-	tui_lines_take(&out, &hint, 0, (size_t)nH);
-	if (nB > 0)
-		tui_lines_add(&out);
-	tui_lines_take(&out, use_det ? &det : &comp, 0, (size_t)nR);
-	while ((int)out.n < h)
-		tui_lines_add(&out);
-
-	/* the border on the side, and every line exactly w wide */
-	for (size_t i = 0; i < out.n; i++) {
-		struct wcells *c = &out.l[i];
-		if (side && !(nT > 0 && i == 0)) {
-			struct wcells b;
-			wcells_init(&b, ascii);
-			wcells_add_sym(&b, WSYM_VLINE, WR_DIM, 0);
-			wcells_pad(&b, 1, WR_NORMAL);
-			wcells_cat(&b, c);
-			wcells_free(c);
-			*c = b;
-		}
-		wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
-	}
-	for (size_t i = 0; i < FF_COUNT; i++) {
-		struct slot s = fb.slot[i];
-		p->slot[i] = (struct slot){ 0 };
-		if (!s.on || s.y < p->top || s.y >= p->top + nF)
-			continue;
-		p->slot[i] = (struct slot){ .y = y_fields + s.y - p->top, .x = ox + s.x,
-					    .w = s.w, .on = true };
-		if (p->slot[i].x + p->slot[i].w > w)
-			p->slot[i].w = w - p->slot[i].x;
-		if (p->slot[i].w < 1)
-			p->slot[i].on = false;
-	}
-	p->sug_y = fb.sug_line >= p->top && fb.sug_line < p->top + nF ? y_fields + fb.sug_line - p->top
-								    : -1;
-	p->sug_first = fb.sug_first;
-	p->sug_n = fb.sug_n;
-
-	tui_lines_free(&p->shown_lines);
-	p->shown_lines = out;
 	tui_lines_free(&fb.ls);
 	tui_lines_free(&arch);
 	tui_lines_free(&hint);
 	tui_lines_free(&det);
 	tui_lines_free(&comp);
 	return natural;
-}
-
-/* ---- the widget ------------------------------------------------------------------------------- */
-
-static struct tui_fit *of_widget(struct wwidget *w)
-{
-	return (struct tui_fit *)(void *)((char *)w - offsetof(struct tui_fit, base));
-}
-
-static void panel_draw(struct wwidget *w)
-{
-	struct tui_fit *p = of_widget(w);
-
-	for (size_t i = 0; i < p->shown_lines.n && (int)i < w->h; i++)
-		wcells_draw(&p->shown_lines.l[i], w->win, (int)i, 0, w->w, w->ui);
-}
-
-static const struct wwidget_class panel_class = {
-	.name = "fitpanel",
-	.draw = panel_draw,
-	.bindings = panel_keys,
-	.n_bindings = sizeof panel_keys / sizeof panel_keys[0],
-};
-
-static bool cells_equal(const struct wcells *a, const struct wcells *b)
-{
-	if (a->len != b->len || a->width != b->width)
-		return false;
-	for (size_t i = 0; i < a->len; i++) {
-		const struct wcell *x = &a->cell[i], *y = &b->cell[i];
-		if (x->width != y->width || x->role != y->role || x->attrs != y->attrs ||
-		    wmemcmp(x->ch, y->ch, WCELL_CHARS) != 0)
-			return false;
-	}
-	return true;
 }
 
 /* ---- fields ------------------------------------------------------------------------------------- */
@@ -584,19 +525,19 @@ static void fields_place(struct tui_fit *p)
 		struct slot s = p->slot[i], *was = &p->placed[i];
 		if (f == NULL)
 			continue;
-		if (!s.on || p->base.win == NULL) {
+		if (!s.on || p->panel.base.win == NULL) {
 			field_hide(p, (enum tui_ff_id)i);
 			continue;
 		}
 		if (was->on && was->y == s.y && was->x == s.x && was->w == s.w && f->base.win != NULL)
 			continue;
-		wwidget_place(&f->base, p->base.y + s.y, p->base.x + s.x, 1, s.w);
+		wwidget_place(&f->base, p->panel.base.y + s.y, p->panel.base.x + s.x, 1, s.w);
 		*was = s;
 	}
 }
 
 /* Copy texts the form replaced (a preset's resolution) into the editors. */
-static void fields_pull(struct tui_fit *p)
+void fit_fields_pull(struct tui_fit *p)
 {
 	for (size_t i = 0; i < FF_COUNT; i++) {
 		if (!p->ff.f[i].text_changed)
@@ -625,7 +566,7 @@ static void commit_field(struct tui_fit *p, enum tui_ff_id id)
 	wwidget_handle(&f->base, &ev);
 }
 
-static void move_focus(struct tui_fit *p, enum tui_ff_id to)
+void fit_move_focus(struct tui_fit *p, enum tui_ff_id to)
 {
 	if (to == p->cur)
 		return;
@@ -636,7 +577,7 @@ static void move_focus(struct tui_fit *p, enum tui_ff_id to)
 		focus_field(p, to, true);
 }
 
-static void step_focus(struct tui_fit *p, int dir)
+void fit_step_focus(struct tui_fit *p, int dir)
 {
 	enum tui_ff_id vis[FF_COUNT];
 	size_t n = tui_ff_visible(&p->ff, vis), i;
@@ -647,20 +588,20 @@ static void step_focus(struct tui_fit *p, int dir)
 		i = 0;
 	else
 		i = dir > 0 ? (i + 1) % n : (i + n - 1) % n;
-	move_focus(p, vis[i]);
+	fit_move_focus(p, vis[i]);
 }
 
 /* The focused field must be one that is shown (a method change hides some). */
-static void keep_focus_shown(struct tui_fit *p)
+void fit_keep_focus_shown(struct tui_fit *p)
 {
 	if (!tui_ff_shown(&p->ff, p->cur))
-		move_focus(p, FF_METHOD);
+		fit_move_focus(p, FF_METHOD);
 }
 
 /* ---- the job, published ------------------------------------------------------------------------ */
 
 /* The job the tables pull (none while the panel is hidden or has none). */
-static void publish(struct tui_fit *p)
+void fit_publish(struct tui_fit *p)
 {
 	struct tui_job *j = &p->t->job;
 	bool have = p->shown && p->ff.have_job;
@@ -678,7 +619,7 @@ static void publish(struct tui_fit *p)
 static void hide_all(struct tui_fit *p)
 {
 	fields_hide(p);
-	wwidget_hide(&p->base);
+	wwidget_hide(&p->panel.base);
 	p->mode = FM_HIDDEN;
 }
 
@@ -713,7 +654,7 @@ static void scr_layout(struct tui_screen *s, struct tui_area *a, bool shown)
 	if (a->w >= FIT_WIDE_COLS) {
 		int pw = a->w >= 160 ? FIT_SIDE_W_WIDE : FIT_SIDE_W;
 		p->mode = FM_SIDE;
-		wwidget_place(&p->base, a->y, a->x + a->w - pw, a->h, pw);
+		wwidget_place(&p->panel.base, a->y, a->x + a->w - pw, a->h, pw);
 		a->w -= pw;
 	} else {
 		int ph = below_height(p, a->w, a->h);
@@ -723,7 +664,7 @@ static void scr_layout(struct tui_screen *s, struct tui_area *a, bool shown)
 		}
 		p->mode = FM_BELOW;
 		p->placed_h = ph;
-		wwidget_place(&p->base, a->y + a->h - ph, a->x, ph, a->w);
+		wwidget_place(&p->panel.base, a->y + a->h - ph, a->x, ph, a->w);
 		a->h -= ph;
 	}
 	for (size_t i = 0; i < FF_COUNT; i++)
@@ -739,12 +680,12 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 	(void)now;
 	if (!p->shown)
 		return;
-	fields_pull(p);
-	keep_focus_shown(p);
-	publish(p);
+	fit_fields_pull(p);
+	fit_keep_focus_shown(p);
+	fit_publish(p);
 	if (p->mode == FM_HIDDEN && p->ah > 0) {
 		tui_relayout(p->t);
-	} else if (p->mode == FM_BELOW && p->base.win != NULL) {
+	} else if (p->mode == FM_BELOW && p->panel.base.win != NULL) {
 		/* the content grew or shrank (a method with more fields): share again */
 		int want = below_height(p, p->aw, p->ah);
 		if (want >= 2 && want != p->placed_h)
@@ -755,31 +696,28 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 static bool scr_render(struct tui_screen *s, bool under)
 {
 	struct tui_fit *p = (struct tui_fit *)s;
-	struct tui_lines before;
-	bool changed = false, any = false;
+	bool any = false;
 
-	if (p->base.win == NULL)
+	if (p->panel.base.win == NULL)
 		return false;
 	if (under)
-		wwidget_touch(&p->base);
-	before = p->shown_lines;
+		wwidget_touch(&p->panel.base);
+	tui_lines_free(&p->shown_lines);
 	p->shown_lines = (struct tui_lines){ .ascii = p->t->ascii };
-	compose(p, p->base.w, p->base.h, p->mode == FM_SIDE);
-	if (before.n != p->shown_lines.n)
-		changed = true;
-	for (size_t i = 0; !changed && i < before.n; i++)
-		changed = !cells_equal(&before.l[i], &p->shown_lines.l[i]);
-	tui_lines_free(&before);
-	if (changed)
-		wwidget_dirty(&p->base);
+	compose(p, p->panel.base.w, p->panel.base.h, p->mode == FM_SIDE);
+	/* the panel redraws its window only when a line differs */
+	wpanel_begin(&p->panel);
+	for (size_t i = 0; i < p->shown_lines.n; i++)
+		wcells_cat(wpanel_add(&p->panel), &p->shown_lines.l[i]);
+	wpanel_commit(&p->panel);
 	fields_place(p);
-	if (p->base.dirty || p->base.touched) {
+	if (p->panel.base.dirty || p->panel.base.touched) {
 		/* the panel is redrawn under the fields: copy them again */
 		for (size_t i = 0; i < FF_COUNT; i++)
 			if (p->field[i] != NULL && p->field[i]->base.win != NULL)
 				wwidget_touch(&p->field[i]->base);
 	}
-	any |= wwidget_render(&p->base);
+	any |= wwidget_render(&p->panel.base);
 	for (size_t i = 0; i < FF_COUNT; i++)
 		if (p->field[i] != NULL)
 			any |= wwidget_render(&p->field[i]->base);
@@ -790,7 +728,7 @@ static void scr_touch(struct tui_screen *s)
 {
 	struct tui_fit *p = (struct tui_fit *)s;
 
-	wwidget_touch(&p->base);
+	wwidget_touch(&p->panel.base);
 	for (size_t i = 0; i < FF_COUNT; i++)
 		if (p->field[i] != NULL)
 			wwidget_touch(&p->field[i]->base);
@@ -821,7 +759,7 @@ static bool scr_wants_focus(const struct tui_screen *s)
 
 /* ---- opening, closing -------------------------------------------------------------------------------------- */
 
-static void set_focus(struct tui_fit *p, bool on)
+void fit_set_focus(struct tui_fit *p, bool on)
 {
 	if (p->focused == on)
 		return;
@@ -829,7 +767,7 @@ static void set_focus(struct tui_fit *p, bool on)
 		commit_field(p, p->cur);
 	p->focused = on;
 	focus_field(p, p->cur, on);
-	wwidget_dirty(&p->base);
+	wwidget_dirty(&p->panel.base);
 	tui_relayout(p->t);
 }
 
@@ -842,8 +780,8 @@ static void scr_notify(struct tui_screen *s, unsigned what)
 	/* the form's numbers and messages follow (the lines are composed on
 	 * every frame) */
 	tui_ff_set_lang(&p->ff, p->t->o->lang);
-	wwidget_dirty(&p->base);
-	publish(p);
+	wwidget_dirty(&p->panel.base);
+	fit_publish(p);
 }
 
 static void scr_free(struct tui_screen *s)
@@ -855,9 +793,9 @@ static void scr_free(struct tui_screen *s)
 		wfield_free(&p->field[i]);
 	tui_ff_free(&p->ff);
 	tui_lines_free(&p->shown_lines);
-	wwidget_hide(&p->base);
-	if (p->base.cls->destroy != NULL)
-		p->base.cls->destroy(&p->base);
+	wwidget_hide(&p->panel.base);
+	if (p->panel.base.cls->destroy != NULL)
+		p->panel.base.cls->destroy(&p->panel.base);
 	if (t->job.have) {
 		t->job.have = false;
 		t->job.gen++;
@@ -866,7 +804,6 @@ static void scr_free(struct tui_screen *s)
 	wfield_readline_shutdown(); /* only acts once no readline field is left */
 }
 
-static unsigned scr_event(struct tui_screen *s, const struct wevent *ev);
 
 static const struct tui_screen_class fit_class = {
 	.name = "fit",
@@ -874,13 +811,13 @@ static const struct tui_screen_class fit_class = {
 	.recalc = scr_recalc,
 	.render = scr_render,
 	.cursor = scr_cursor,
-	.event = scr_event,
+	.event = fit_screen_event,
 	.notify = scr_notify,
 	.touch = scr_touch,
 	.wants_focus = scr_wants_focus,
 	.free = scr_free,
-	.bindings = panel_keys,
-	.n_bindings = sizeof panel_keys / sizeof panel_keys[0],
+	.bindings = fit_panel_keys,
+	.n_bindings = FIT_N_KEYS,
 	.help_title = N_("Fit calculator (while it has the keyboard)"),
 };
 
@@ -889,7 +826,7 @@ static struct tui_fit *fit_new(struct tui *t)
 	struct tui_fit *p = xcalloc(1, sizeof *p);
 
 	tui_screen_init(&p->scr, &fit_class, t);
-	wwidget_init(&p->base, &panel_class, &t->ui);
+	wpanel_init(&p->panel, &t->ui);
 	p->t = t;
 	p->shown_lines.ascii = t->ascii;
 	p->sug_y = -1;
@@ -920,8 +857,8 @@ void tui_fit_open(struct tui *t)
 		p->shown = true;
 		tui_relayout(t);
 	}
-	set_focus(p, true);
-	publish(p);
+	fit_set_focus(p, true);
+	fit_publish(p);
 }
 
 void tui_fit_toggle(struct tui *t)
@@ -929,144 +866,12 @@ void tui_fit_toggle(struct tui *t)
 	struct tui_fit *p = find(t);
 
 	if (p != NULL && p->shown) {
-		set_focus(p, false);
+		fit_set_focus(p, false);
 		p->shown = false;
-		publish(p);
+		fit_publish(p);
 		tui_relayout(t);
 	} else {
 		tui_fit_open(t);
 	}
 }
 
-/* ---- events ---------------------------------------------------------------------------------------------- */
-
-/* The form changed: the fields that the method shows may differ. */
-static unsigned form_changed(struct tui_fit *p)
-{
-	fields_pull(p);
-	keep_focus_shown(p);
-	wwidget_dirty(&p->base);
-	return W_HANDLED | W_REDRAW | W_CHANGED;
-}
-
-static unsigned mouse(struct tui_fit *p, const struct wevent *ev)
-{
-	int y = ev->y - p->base.y, x = ev->x - p->base.x;
-
-	if (!wwidget_contains(&p->base, ev->y, ev->x))
-		return W_IGNORED;
-	if (ev->mouse != WM_CLICK && ev->mouse != WM_DOUBLE)
-		return W_HANDLED;
-	if (p->sug_y >= 0 && y >= p->sug_y && y < p->sug_y + (int)p->sug_n) {
-		tui_ff_pick(&p->ff, p->sug_first + (size_t)(y - p->sug_y));
-		if (p->field[FF_MODEL] != NULL)
-			wfield_set_text(p->field[FF_MODEL], p->ff.f[FF_MODEL].text);
-		return form_changed(p);
-	}
-	for (size_t i = 0; i < FF_COUNT; i++) {
-		struct slot s = p->slot[i];
-		if (!s.on || y != s.y || x < s.x - 1 || x >= s.x + s.w)
-			continue;
-		if (!p->focused)
-			set_focus(p, true);
-		if (p->cur == (enum tui_ff_id)i && tui_ff_kind((enum tui_ff_id)i) != FFK_TEXT) {
-			tui_ff_cycle(&p->ff, (enum tui_ff_id)i, +1);
-			return form_changed(p);
-		}
-		move_focus(p, (enum tui_ff_id)i);
-		wwidget_dirty(&p->base);
-		return W_HANDLED | W_REDRAW;
-	}
-	return W_HANDLED;
-}
-
-/* Keys that go on to the application or the table while the panel has
- * the keyboard: F-keys (help, buy, quit …), PgUp/PgDn (move the table's
- * cursor), resize. */
-static bool passes_through(wkey k)
-{
-	return (k >= WKEY_F1 && k <= WKEY_F12 && k != WKEY_F4) || k == WKEY_PGUP || k == WKEY_PGDN ||
-	       k == WKEY_RESIZE || k == 'L' - '@';
-}
-
-static unsigned fit_event(struct tui_fit *p, const struct wevent *ev)
-{
-	const struct wbinding *b;
-	enum tui_ff_id id;
-	unsigned r;
-
-	/* keys typed right after f arrive before the panel has a window: they
-	 * are the panel's all the same */
-	if (!p->shown)
-		return W_IGNORED;
-	if (ev->type == WEV_MOUSE)
-		return p->base.win != NULL ? mouse(p, ev) : W_IGNORED;
-	if (!p->focused || ev->type != WEV_KEY)
-		return W_IGNORED;
-	if (passes_through(ev->key))
-		return W_IGNORED;
-	id = p->cur;
-	b = wbinding_find(panel_keys, sizeof panel_keys / sizeof panel_keys[0], ev->key);
-	if (ev->key == WKEY_ENTER || ev->key == '\n')
-		b = wbinding_find(panel_keys, sizeof panel_keys / sizeof panel_keys[0], WKEY_RETURN);
-	bool text = tui_ff_kind(id) == FFK_TEXT;
-	bool searching = id == FF_MODEL && tui_ff_searching(&p->ff);
-	bool choosing = searching && p->ff.n_matches > 1; /* ↑↓ choose among presets */
-
-	switch (b != NULL ? b->action : 0) {
-	case FA_NEXT:
-	case FA_PREV:
-		if (choosing && ev->key != WKEY_TAB && ev->key != WKEY_BTAB) {
-			tui_ff_match_step(&p->ff, b->action == FA_NEXT ? +1 : -1);
-			return form_changed(p);
-		}
-		if (searching && ev->key != WKEY_BTAB && ev->key != WKEY_UP) {
-			/* Tab takes the preset chosen, as Enter does */
-			tui_ff_pick(&p->ff, p->ff.match_sel);
-			wfield_set_text(p->field[FF_MODEL], p->ff.f[FF_MODEL].text);
-		}
-		step_focus(p, b->action == FA_NEXT ? +1 : -1);
-		return form_changed(p);
-	case FA_DONE:
-		if (searching) {
-			tui_ff_pick(&p->ff, p->ff.match_sel);
-			wfield_set_text(p->field[FF_MODEL], p->ff.f[FF_MODEL].text);
-		}
-		step_focus(p, +1);
-		return form_changed(p);
-	case FA_BACK:
-		set_focus(p, false);
-		return W_HANDLED | W_REDRAW;
-	case FA_HIDE:
-		tui_fit_toggle(p->t);
-		return W_HANDLED | W_REDRAW;
-	case FA_CHOICE_NEXT:
-	case FA_CHOICE_PREV:
-		if (!text) {
-			tui_ff_cycle(&p->ff, id, b->action == FA_CHOICE_NEXT ? +1 : -1);
-			return form_changed(p);
-		}
-		break;
-	default:
-		break;
-	}
-	if (!text)
-		return W_HANDLED; /* typing on a choice does nothing (and is not a command) */
-	r = wwidget_handle(&p->field[id]->base, ev);
-	if (r & W_CHANGED) {
-		tui_ff_set_text(&p->ff, id, wfield_text(p->field[id]));
-		return form_changed(p);
-	}
-	if (r == W_IGNORED)
-		return W_HANDLED; /* keys readline does not use are not commands here */
-	return r | W_HANDLED;
-}
-
-static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
-{
-	struct tui_fit *p = (struct tui_fit *)s;
-	unsigned r = fit_event(p, ev);
-
-	publish(p); /* the tables pull the job in their recalc */
-	return r;
-}

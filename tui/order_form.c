@@ -55,7 +55,7 @@ struct tp_form {
 	struct wfield *field[3];    /* TF_GPUS .. TF_PRICE */
 	int focus;                  /* enum tf_row */
 	bool price_touched;         /* the user typed the price: no more suggestions */
-	struct tpanel *left, *right;
+	struct wpanel *left, *right;
 	int label_w;
 
 	/* the inputs */
@@ -315,8 +315,8 @@ void tp_form_setup(struct tui *t, const char *gpu, bool sell, int gpus, int hour
 
 	if (f == NULL) {
 		f = tr->form = xcalloc(1, sizeof *f);
-		f->left = tpanel_new(&t->ui);
-		f->right = tpanel_new(&t->ui);
+		f->left = wpanel_new(&t->ui);
+		f->right = wpanel_new(&t->ui);
 		f->field[0] = wfield_new_readline(&t->ui, "", "1", "order.gpus");
 		f->field[1] = wfield_new_readline(&t->ui, "", "1", "order.hours");
 		f->field[2] = wfield_new_readline(&t->ui, "", "", "order.price");
@@ -627,7 +627,7 @@ static void review(struct tui *t)
 static void choice_line(struct tui *t, const char *label, const char *value, bool focused)
 {
 	struct tp_form *f = form(t);
-	struct wcells *c = tpanel_add(f->left);
+	struct wcells *c = wpanel_add(f->left);
 	int w0;
 
 	wcells_add(c, label, focused ? WR_NORMAL : WR_DIM, focused ? WAT_BOLD : 0);
@@ -643,7 +643,7 @@ static void choice_line(struct tui *t, const char *label, const char *value, boo
 static void label_line(struct tui *t, const char *label, bool focused)
 {
 	struct tp_form *f = form(t);
-	struct wcells *c = tpanel_add(f->left);
+	struct wcells *c = wpanel_add(f->left);
 
 	wcells_add(c, label, focused ? WR_NORMAL : WR_DIM, focused ? WAT_BOLD : 0);
 }
@@ -691,13 +691,13 @@ static const char *explain(struct tp_form *f)
 static void build_left(struct tui *t)
 {
 	struct tp_form *f = form(t);
-	struct tpanel *p = f->left;
+	struct wpanel *p = f->left;
 	struct wcells *c;
 	const struct catalog_gpu *g = catalog_gpu(t->cat, f->gpu);
 	char *x;
 
-	tpanel_begin(p);
-	c = tpanel_add(p);
+	wpanel_begin(p);
+	c = wpanel_add(p);
 	x = xasprintf(f->side == API_BUY ? _("Buy %s") : _("Sell %s"), tp_gpu_name(t, f->gpu));
 	wcells_add(c, x, WR_NORMAL, WAT_BOLD);
 	free(x);
@@ -708,7 +708,7 @@ static void build_left(struct tui *t)
 		free(x);
 		free(mem);
 	}
-	c = tpanel_add(p);
+	c = wpanel_add(p);
 	if (f->book != NULL) {
 		char *a = tp_usd(t, f->book->n_asks ? f->book->asks[0].price_cents : -1);
 		char *b = tp_usd(t, f->book->n_bids ? f->book->bids[0].price_cents : -1);
@@ -718,7 +718,7 @@ static void build_left(struct tui *t)
 		free(a);
 		free(b);
 	}
-	tpanel_add(p);
+	wpanel_add(p);
 	choice_line(t, _("Side"), f->side == API_BUY ? _("Buy") : _("Sell"), f->focus == TF_SIDE);
 	choice_line(t, _("Type"), f->type == API_MARKET ? _("Market") : _("Limit"),
 		    f->focus == TF_TYPE);
@@ -726,25 +726,25 @@ static void build_left(struct tui *t)
 	label_line(t, _("Hours"), f->focus == TF_HOURS);
 	label_line(t, price_label(f), f->focus == TF_PRICE);
 	choice_line(t, _("In force"), tif_short(f->tif), f->focus == TF_TIF);
-	tpanel_add(p);
+	wpanel_add(p);
 	if (f->note != NULL)
-		tpanel_text(p, f->note, f->note_role, 0);
+		wpanel_text(p, f->note, f->note_role, 0);
 	else if (!f->valid && f->bad_row == f->focus)
-		tpanel_text(p, f->bad, WR_BAD, 0);
+		wpanel_text(p, f->bad, WR_BAD, 0);
 	else if (f->focus == TF_TIF)
-		tpanel_text(p, view_tif_text(t->o->lang, f->tif, f->type == API_MARKET), WR_DIM, 0);
+		wpanel_text(p, view_tif_text(t->o->lang, f->tif, f->type == API_MARKET), WR_DIM, 0);
 	else
-		tpanel_text(p, explain(f), WR_DIM, 0);
-	tpanel_commit(p);
+		wpanel_text(p, explain(f), WR_DIM, 0);
+	wpanel_commit(p);
 }
 
-static void kv(struct tpanel *p, int lw, const char *label, const char *value, enum wrole role,
+static void kv(struct wpanel *p, int lw, const char *label, const char *value, enum wrole role,
 	       unsigned attrs)
 {
-	struct wcells *c = tpanel_add(p);
+	struct wcells *c = wpanel_add(p);
 
 	wcells_pad(c, 2, WR_NORMAL);
-	tp_kv(c, lw, label, value, role, attrs);
+	wpanel_kv(c, lw, label, value, role, attrs);
 }
 
 static void kv_money(struct tui *t, int lw, const char *label, int64_t minor, const char *ccy,
@@ -759,10 +759,10 @@ static void kv_money(struct tui *t, int lw, const char *label, int64_t minor, co
 static void build_preview(struct tui *t, int lw)
 {
 	struct tp_form *f = form(t);
-	struct tpanel *p = f->right;
+	struct wpanel *p = f->right;
 	const struct api_preview *v = f->pv;
 	bool current = v != NULL && f->pv_gen == f->gen;
-	struct wcells *c = tpanel_add(p);
+	struct wcells *c = wpanel_add(p);
 	char *x;
 
 	wcells_pad(c, 1, WR_NORMAL);
@@ -772,19 +772,19 @@ static void build_preview(struct tui *t, int lw)
 		wcells_add(c, _("updating…"), WR_DIM, 0);
 	}
 	if (t->api == NULL) {
-		tpanel_text(p, _("No exchange: orders need one (see the status bar)."), WR_BAD, 2);
+		wpanel_text(p, _("No exchange: orders need one (see the status bar)."), WR_BAD, 2);
 		return;
 	}
 	if (!f->valid) {
-		tpanel_text(p, _("Fix the marked field to see the price."), WR_DIM, 2);
+		wpanel_text(p, _("Fix the marked field to see the price."), WR_DIM, 2);
 		return;
 	}
 	if (f->pv_error != NULL && !current) {
-		tpanel_text(p, f->pv_error, WR_BAD, 2);
+		wpanel_text(p, f->pv_error, WR_BAD, 2);
 		return;
 	}
 	if (v == NULL || (f->gpu != NULL && strcmp(v->gpu, f->gpu) != 0)) {
-		tpanel_text(p, _("Asking the exchange…"), WR_DIM, 2);
+		wpanel_text(p, _("Asking the exchange…"), WR_DIM, 2);
 		return;
 	}
 	{
@@ -843,16 +843,16 @@ static void build_preview(struct tui *t, int lw)
 	/* warnings */
 	if (v->reject_code != NULL) {
 		char *w = reject_words(t, v);
-		tpanel_text(p, w, WR_BAD, 2);
+		wpanel_text(p, w, WR_BAD, 2);
 		free(w);
 	} else if (v->fill_gpus == 0 && v->rest_gpus == 0) {
-		tpanel_text(p, v->side == API_BUY
+		wpanel_text(p, v->side == API_BUY
 			     ? _("No liquidity: no GPUs offered at this price or lower for these "
 				 "hours; nothing would fill now.")
 			     : _("No liquidity: no bid at this price or higher for these hours or "
 				 "fewer; nothing would fill now."), WR_BAD, 2);
 	} else if (v->fill_gpus == 0 && v->type == API_LIMIT) {
-		tpanel_text(p, _("Nothing fills at this price now: the order would wait on the book."),
+		wpanel_text(p, _("Nothing fills at this price now: the order would wait on the book."),
 			    WR_DIM, 2);
 	}
 	if (v->type == API_LIMIT) {
@@ -865,7 +865,7 @@ static void build_preview(struct tui *t, int lw)
 							     "best ask is %s.")
 							   : _("Your limit is far from the market: the "
 							     "best bid is %s."), r);
-			tpanel_text(p, x, WR_BAD, 2);
+			wpanel_text(p, x, WR_BAD, 2);
 			free(x);
 			free(r);
 		}
@@ -885,7 +885,7 @@ static int side_width(const struct tui *t)
 
 static void level_line(struct tui *t, const char *side, const struct api_level *l, bool best)
 {
-	struct wcells *c = tpanel_add(form(t)->right);
+	struct wcells *c = wpanel_add(form(t)->right);
 	char *pr = tp_usd(t, l->price_cents), *g = tp_int(t, l->gpus), *o = tp_int(t, l->orders);
 	struct wcells col;
 
@@ -916,24 +916,24 @@ static void level_line(struct tui *t, const char *side, const struct api_level *
 static void build_book(struct tui *t)
 {
 	struct tp_form *f = form(t);
-	struct tpanel *p = f->right;
+	struct wpanel *p = f->right;
 	const struct api_book *b = f->book;
 	struct wcells *c;
 	int room, k, kb;
 	char *x;
 
-	tpanel_add(p);
-	c = tpanel_add(p);
+	wpanel_add(p);
+	c = wpanel_add(p);
 	wcells_pad(c, 1, WR_NORMAL);
 	x = xasprintf(_("Book of %s, per GPU-hour before tax"), tp_gpu_name(t, f->gpu));
 	wcells_add(c, x, WR_HEADER, 0);
 	free(x);
 	if (b == NULL) {
-		tpanel_text(p, f->book_error != NULL ? f->book_error : _("waiting for the book…"),
+		wpanel_text(p, f->book_error != NULL ? f->book_error : _("waiting for the book…"),
 			    f->book_error != NULL ? WR_BAD : WR_DIM, 2);
 		return;
 	}
-	c = tpanel_add(p);
+	c = wpanel_add(p);
 	{
 		struct wcells col;
 		wcells_init(&col, t->ascii);
@@ -967,8 +967,8 @@ static void build_book(struct tui *t)
 		if ((size_t)i < b->n_asks)
 			level_line(t, C_("book side", "ask"), &b->asks[i], i == 0);
 	if (b->n_asks == 0)
-		tpanel_text(p, _("no asks: nobody sells now"), WR_DIM, 2);
-	c = tpanel_add(p);
+		wpanel_text(p, _("no asks: nobody sells now"), WR_DIM, 2);
+	c = wpanel_add(p);
 	wcells_pad(c, 2, WR_NORMAL);
 	if (b->n_asks > 0 && b->n_bids > 0) {
 		char *sp = tp_usd(t, b->asks[0].price_cents - b->bids[0].price_cents);
@@ -980,7 +980,7 @@ static void build_book(struct tui *t)
 	for (int i = 0; i < kb && (size_t)i < b->n_bids; i++)
 		level_line(t, C_("book side", "bid"), &b->bids[i], i == 0);
 	if (b->n_bids == 0)
-		tpanel_text(p, _("no bids: nobody buys now"), WR_DIM, 2);
+		wpanel_text(p, _("no bids: nobody buys now"), WR_DIM, 2);
 }
 
 static void form_rebuild(struct tui *t)
@@ -1001,10 +1001,10 @@ static void form_rebuild(struct tui *t)
 	if (lw < 12)
 		lw = 12;
 	build_left(t);
-	tpanel_begin(f->right);
+	wpanel_begin(f->right);
 	build_preview(t, lw);
 	build_book(t);
-	tpanel_commit(f->right);
+	wpanel_commit(f->right);
 }
 
 /* ---- the page ---------------------------------------------------------------------------------------------- */
@@ -1364,8 +1364,8 @@ static void form_free(struct tui *t)
 		if (f->place_req != 0)
 			api_abandon(t->api, f->place_req);
 	}
-	tpanel_free(&f->left);
-	tpanel_free(&f->right);
+	wpanel_free(&f->left);
+	wpanel_free(&f->right);
 	for (int i = 0; i < 3; i++)
 		wfield_free(&f->field[i]);
 	api_book_free(&f->book);

@@ -9,7 +9,7 @@
  * given, renders them, takes the events the frame does not, and starts the
  * requests that are due (every request is asynchronous; its callback stores
  * the reply and rebuilds what shows it). Drawing is a function of state:
- * panels (struct tpanel) and tables (struct tp_grid under a wtable) are
+ * panels (struct wpanel) and tables (struct tp_grid under a wtable) are
  * rebuilt from the state after every change, and a panel is redrawn only
  * when its lines differ.
  */
@@ -30,30 +30,6 @@ enum {
 	TP_FRESH_MS = 5000,         /* a preview older than this is asked again
 	                               before the confirmation */
 };
-
-/* ---- a panel: lines of cells made by its owner ------------------------------------ */
-
-struct tpanel {
-	struct wwidget base;
-	struct wcells *line;        /* shown */
-	size_t n, cap;
-	struct wcells *next;        /* being built */
-	size_t n_next, cap_next;
-};
-
-struct tpanel *tpanel_new(const struct wui *ui);
-void tpanel_free(struct tpanel **p);
-/* Build the next contents: begin, add lines, commit (which fits each line to
- * the panel's width and marks it dirty only when something changed). */
-void tpanel_begin(struct tpanel *p);
-/* A new empty line to fill; valid until the next tpanel_add. */
-struct wcells *tpanel_add(struct tpanel *p);
-/* Text wrapped to the panel's width (minus indent), one line per row. */
-void tpanel_text(struct tpanel *p, const char *text, enum wrole role, int indent);
-void tpanel_commit(struct tpanel *p);
-/* "label   value": the label padded to label_w columns. */
-void tp_kv(struct wcells *c, int label_w, const char *label, const char *value,
-	   enum wrole vrole, unsigned vattrs);
 
 /* ---- a grid: rows of texts for the table widget --------------------------------------- */
 
@@ -95,7 +71,7 @@ void tp_table_reload(struct wtable *tb, const struct tp_grid *g, int64_t key);
  * the note of the last action. The page keeps its columns, requests, rows
  * and keys; these do the rest. */
 struct tp_list {
-	struct tpanel *head;
+	struct wpanel *head;
 	struct wtable *table;
 	struct tp_grid grid;
 	int head_lines;

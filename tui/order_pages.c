@@ -9,7 +9,7 @@
  *    and after anything that moves money, so every page shows the same;
  *  - dialogs (confirmations and results), screens over the page: each
  *    carries the callback of the page that opened it;
- *  - struct tpanel (lines of cells, redrawn only when they change) and
+ *  - struct wpanel (lines of cells, redrawn only when they change) and
  *    struct tp_grid (rows of texts the table widget shows, the cursor
  *    following its row's id, not its position, as rows come and go);
  *  - struct tp_list: a head panel over a table, the plumbing of the orders,
@@ -65,135 +65,6 @@ static bool page_render(struct tui *t, enum tp_page p, bool touch)
 static bool page_cursor(struct tui *t, enum tp_page p)
 {
 	return ops(p)->list != NULL ? tp_list_cursor(ops(p)->list(t)) : ops(p)->cursor(t);
-}
-
-/* ---- panels -------------------------------------------------------------------------------- */
-
-static void panel_draw(struct wwidget *w)
-{
-	struct tpanel *p = (struct tpanel *)w;
-
-	for (size_t i = 0; i < p->n && (int)i < w->h; i++)
-		wcells_draw(&p->line[i], w->win, (int)i, 0, w->w, w->ui);
-}
-
-static void panel_destroy(struct wwidget *w)
-{
-	struct tpanel *p = (struct tpanel *)w;
-
-	for (size_t i = 0; i < p->cap; i++)
-		wcells_free(&p->line[i]);
-	for (size_t i = 0; i < p->cap_next; i++)
-		wcells_free(&p->next[i]);
-	free(p->line);
-	free(p->next);
-}
-
-static const struct wwidget_class panel_class = {
-	.name = "panel",
-	.draw = panel_draw,
-	.destroy = panel_destroy,
-};
-
-struct tpanel *tpanel_new(const struct wui *ui)
-{
-	struct tpanel *p = xcalloc(1, sizeof *p);
-
-	wwidget_init(&p->base, &panel_class, ui);
-	return p;
-}
-
-void tpanel_free(struct tpanel **p)
-{
-	struct wwidget *w = *p ? &(*p)->base : NULL;
-
-	wwidget_free(&w);
-	*p = NULL;
-}
-
-void tpanel_begin(struct tpanel *p)
-{
-	p->n_next = 0;
-}
-
-struct wcells *tpanel_add(struct tpanel *p)
-{
-	if (p->n_next == p->cap_next) {
-		size_t cap = p->cap_next ? p->cap_next * 2 : 16;
-		p->next = xreallocarray(p->next, cap, sizeof *p->next);
-		for (size_t i = p->cap_next; i < cap; i++)
-			wcells_init(&p->next[i], p->base.ui->ascii);
-		p->cap_next = cap;
-	}
-	wcells_reset(&p->next[p->n_next]);
-	return &p->next[p->n_next++];
-}
-
-void tpanel_text(struct tpanel *p, const char *text, enum wrole role, int indent)
-{
-	char **lines;
-	int width = p->base.w - indent;
-	size_t n;
-
-	if (text == NULL || text[0] == '\0')
-		return;
-	if (width < 8)
-		width = 8;
-	n = wtext_wrap(text, width, p->base.ui->ascii, &lines);
-	for (size_t i = 0; i < n; i++) {
-		struct wcells *c = tpanel_add(p);
-		wcells_pad(c, indent, WR_NORMAL);
-		wcells_add(c, lines[i], role, 0);
-	}
-	if (n > 0)
-		wtext_lines_free(lines, n);
-}
-
-static bool cells_equal(const struct wcells *a, const struct wcells *b)
-{
-	if (a->len != b->len)
-		return false;
-	for (size_t i = 0; i < a->len; i++) {
-		const struct wcell *x = &a->cell[i], *y = &b->cell[i];
-		if (x->width != y->width || x->role != y->role || x->attrs != y->attrs ||
-		    wcscmp(x->ch, y->ch) != 0)
-			return false;
-	}
-	return true;
-}
-
-void tpanel_commit(struct tpanel *p)
-{
-	bool same = p->n == p->n_next;
-	struct wcells *tl;
-	size_t tc;
-
-	for (size_t i = 0; i < p->n_next; i++)
-		if (p->base.w > 0)
-			wcells_fit(&p->next[i], p->base.w, WALIGN_LEFT, WR_NORMAL);
-	for (size_t i = 0; same && i < p->n; i++)
-		same = cells_equal(&p->line[i], &p->next[i]);
-	if (same)
-		return;
-	tl = p->line;
-	tc = p->cap;
-	p->line = p->next;
-	p->cap = p->cap_next;
-	p->n = p->n_next;
-	p->next = tl;
-	p->cap_next = tc;
-	p->n_next = 0;
-	p->base.dirty = true;
-}
-
-void tp_kv(struct wcells *c, int label_w, const char *label, const char *value,
-	   enum wrole vrole, unsigned vattrs)
-{
-	int w0 = c->width;
-
-	wcells_add(c, label, WR_DIM, 0);
-	wcells_pad(c, label_w - (c->width - w0) > 1 ? label_w - (c->width - w0) : 1, WR_NORMAL);
-	wcells_add(c, value, vrole, vattrs);
 }
 
 /* ---- grids under the table widget ---------------------------------------------------------------- */
@@ -326,7 +197,7 @@ void tp_table_reload(struct wtable *tb, const struct tp_grid *g, int64_t key)
 void tp_list_init(struct tui *t, struct tp_list *l, int head_lines, size_t n_cols,
 		  const char *const *head, const enum walign *align, const char *empty)
 {
-	l->head = tpanel_new(&t->ui);
+	l->head = wpanel_new(&t->ui);
 	l->head_lines = head_lines;
 	tp_grid_init(&l->grid, n_cols, head, align);
 	l->table = tp_table_new(t, &l->grid, empty);
@@ -337,7 +208,7 @@ void tp_list_free(struct tui *t, struct tp_list *l, const uint64_t *reqs, size_t
 	for (size_t i = 0; t->api != NULL && i < n; i++)
 		if (reqs[i] != 0)
 			api_abandon(t->api, reqs[i]);
-	tpanel_free(&l->head);
+	wpanel_free(&l->head);
 	wtable_free(&l->table);
 	tp_grid_free(&l->grid);
 	wfield_free(&l->input);

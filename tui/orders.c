@@ -131,8 +131,8 @@ static void orders_rebuild(struct tui *t)
 	}
 	tp_table_reload(s->l.table, &s->l.grid, key);
 
-	tpanel_begin(s->l.head);
-	c = tpanel_add(s->l.head);
+	wpanel_begin(s->l.head);
+	c = wpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
 	tp_balance_line(t, c);
 	if (s->open != NULL) {
@@ -140,7 +140,7 @@ static void orders_rebuild(struct tui *t)
 		wcells_add(c, x, WR_NORMAL, 0);
 		free(x);
 	}
-	c = tpanel_add(s->l.head);
+	c = wpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
 	if (s->l.note != NULL)
 		wcells_add(c, s->l.note, s->l.note_role, 0);
@@ -154,7 +154,7 @@ static void orders_rebuild(struct tui *t)
 		wcells_add(c, _("x cancels the resting order under the cursor"), WR_DIM, 0);
 	else
 		wcells_add(c, _("No resting order: recent done ones are listed (dim)."), WR_DIM, 0);
-	tpanel_commit(s->l.head);
+	wpanel_commit(s->l.head);
 }
 
 static void on_list(struct tui *t, struct api_orders **slot, struct api_orders *r,

@@ -129,8 +129,8 @@ static void rentals_rebuild(struct tui *t)
 			add_row(t, &s->l.grid, &s->ended->v[i]);
 	tp_table_reload(s->l.table, &s->l.grid, key);
 
-	tpanel_begin(s->l.head);
-	c = tpanel_add(s->l.head);
+	wpanel_begin(s->l.head);
+	c = wpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
 	tp_balance_line(t, c);
 	if (s->active != NULL) {
@@ -146,7 +146,7 @@ static void rentals_rebuild(struct tui *t)
 		free(b);
 		free(h);
 	}
-	c = tpanel_add(s->l.head);
+	c = wpanel_add(s->l.head);
 	wcells_pad(c, 1, WR_NORMAL);
 	if (s->l.note != NULL)
 		wcells_add(c, s->l.note, s->l.note_role, 0);
@@ -161,7 +161,7 @@ static void rentals_rebuild(struct tui *t)
 			   WR_DIM, 0);
 	else
 		wcells_add(c, _("No active rental: recent ended ones are listed (dim)."), WR_DIM, 0);
-	tpanel_commit(s->l.head);
+	wpanel_commit(s->l.head);
 }
 
 static void on_list(struct tui *t, struct api_rentals **slot, struct api_rentals *r,

@@ -22,10 +22,10 @@
  *
  * Sorting is by any column, ascending or descending, with unknown values
  * LAST in both directions and ties broken by GPU name, id, then catalogue
- * order, so the order is a total, stable function of the data. The sort, filter, job and prices
- * are state of the table: changing one keeps the others (re-sorting after a
- * price update), and view_find() gives a GPU's new position so a cursor can
- * stay on it.
+ * order, so the order is a total, stable function of the data. The sort,
+ * filter, job and prices are state of the table: changing one keeps the
+ * others (re-sorting after a price update), and view_find() gives a GPU's
+ * new position so a cursor can stay on it.
  *
  * Ownership: the table owns every string in it; it borrows the catalogue
  * (which must outlive it), and its cells point into both: into the

@@ -60,6 +60,7 @@ expect_eq "polling: /v1/quotes every 2 s, not more" "$(grep -c '^GET /v1/quotes'
 # --- gpux watch against a real gpuxd -----------------------------------------------------
 ADMIN=stream-test-admin-key-0123456789
 printf '%s\n' "$ADMIN" >"$TMPD/admin.key"
+chmod 600 "$TMPD/admin.key"
 start_gpuxd --market open --quiet --admin-key-file "$TMPD/admin.key" || finish
 mkjson() { printf '{"email":"w%s@example.com","country":"US","currency":"USD","role":"%s"}' "$RANDOM" "$1"; }
 SK=$(curl -s -X POST "$GPUXD_URL/v1/accounts" --data-binary "$(mkjson seller)" | jq -r .api_key)

@@ -54,6 +54,7 @@ expect_eq "pt-PT: orders --status done, none" "$(err_of "$GPUX" --lang pt-PT ord
 
 # ---- cancels and stops that come too late: an open market with two accounts ----------------
 printf 'admin-key-for-the-tests-0123456789\n' >"$TMPD/admin.key"
+chmod 600 "$TMPD/admin.key"
 start_gpuxd --quiet --market open --admin-key-file "$TMPD/admin.key" || finish
 unset GPUX_API_KEY
 export GPUX_API="$GPUXD_URL"

@@ -136,6 +136,11 @@ GPUX_API_KEY=$RK g order buy h200 --gpus 1 --hours 1 --limit 0.5 --yes
 expect_eq "... but an order is refused: exit 1" "$rc" 1
 expect_match "... by the exchange, 403 KEY_SCOPE" "$(cat "$TMPD/err")" "KEY_SCOPE"
 expect_eq "... and nothing was placed" "$(sqlite3 -readonly "$GPUXD_DB" "SELECT count(*) FROM orders WHERE account = $ACC")" 0
+g order buy h200 --gpus 1 --hours 1 --limit 0.5 --yes
+expect_eq "once the operator credited the top-up, the signup's key places an order: exit 0" "$rc" 0
+expect_eq "... it rests on the book" "$(sqlite3 -readonly "$GPUXD_DB" "SELECT count(*) FROM orders WHERE account = $ACC AND status = 'open'")" 1
+L=pt-PT GPUX_API_KEY=$RK g cancel "$(sqlite3 -readonly "$GPUXD_DB" "SELECT id FROM orders WHERE account = $ACC")"
+expect_match "... nor a cancel, said in the user's language" "$rc $(cat "$TMPD/err")" "^1 .*esta chave da API é só de leitura"
 GPUX_API_KEY=$RK g keys revoke "$RID"
 expect_match "a read-only key cannot revoke keys" "$rc $(cat "$TMPD/err")" "^1 .*read-only key"
 g keys revoke "$RID"
@@ -160,6 +165,34 @@ expect_match "an unknown keys subcommand: exit 2, what is accepted" "$rc $(cat "
 g keys list --read-only
 expect_eq "--read-only outside create: exit 2" "$rc" 2
 expect_eq "the key was never printed by any of these" "$(grep -c "$KEY" "$ALL")" 0
+
+# ---- the answer lost after the exchange created the account (tests/tools/faultd) --------------
+"$GPUX_BUILD/tests/faultd" --listen 127.0.0.1:0 --port-file "$TMPD/fport" --upstream "${GPUXD_URL#http://}" \
+  --mode reset-signup --log "$TMPD/flog" 2>>"$TMPD/faultd.err" &
+FPID=$!; at_exit "kill $FPID 2>/dev/null"
+wait_for test -s "$TMPD/fport" || fail "faultd starts"
+FURL="http://127.0.0.1:$(cat "$TMPD/fport")"
+HOME3="$TMPD/home3"; mkdir -p "$HOME3"
+n=$(accounts)
+XDG_CONFIG_HOME="$HOME3/.config" g signup --api "$FURL" --email fred@example.pt --country PT \
+  --currency EUR --role buyer --yes
+expect_eq "the answer to the signup lost: exit 1" "$rc" 1
+expect_match "... gpux says the account may exist" "$(cat "$TMPD/err")" "may have created the account without gpux hearing back"
+expect_eq "... (it does: the exchange committed it)" "$(accounts)" "$((n + 1))"
+check "... and no config file was written" test ! -e "$HOME3/.config/gpux/config"
+expect_eq "... nor a temporary file" "$(ls -A "$HOME3/.config/gpux" 2>/dev/null)" ""
+expect_match "... the signup was sent once (never retried)" "$(grep -c '^POST /v1/accounts' "$TMPD/flog")" "^1$"
+XDG_CONFIG_HOME="$HOME3/.config" g signup --api "$GPUXD_URL" --email fred@example.pt --country PT \
+  --currency EUR --role buyer --yes
+expect_match "signing up again says the address is registered" "$rc $(cat "$TMPD/err")" "^1 .*fred@example.pt has an account on this exchange already"
+kill "$FPID" 2>/dev/null
+
+# ---- a configured exchange, no key ----------------------------------------------------------------
+mkdir -p "$TMPD/home4/.config/gpux"
+printf 'api = %s\n' "$GPUXD_URL" >"$TMPD/home4/.config/gpux/config"
+XDG_CONFIG_HOME="$TMPD/home4/.config" g account
+expect_eq "gpux account with no key: exit 1" "$rc" 1
+expect_match "... it points to gpux signup" "$(cat "$TMPD/err")" "no API key is configured: open an account with gpux signup"
 
 # ---- the interactive signup in a real terminal --------------------------------------------------
 term() { # LANG-TAG HOME-DIR: gpux signup in tmux, the pane kept after it exits
@@ -195,11 +228,12 @@ expect_eq "... not on the screen" "$(tui_screen | grep -c gpux_)" 0
 term pt-PT "$TMPD/t-pt"
 check "pt-PT: it asks in Portuguese" tui_wait "Endereço de e-mail:"
 tui_keys "dora@example.pt" Enter
-tui_keys "xx" Enter
+tui_wait "País, duas letras" && tui_keys "xx" Enter
 check "pt-PT: an unknown country, in Portuguese" tui_wait '«xx» não é um país'
 tui_keys "PT" Enter
 check "pt-PT: the VAT rate" tui_wait "IVA de 23"
-tui_keys Enter "cliente" Enter
+tui_wait "Moeda \(" && tui_keys Enter
+tui_wait "Papel:" && tui_keys "cliente" Enter
 check "pt-PT: an unknown role is refused, listing the roles in Portuguese" tui_wait '«cliente» não é um papel; aceites: comprador, vendedor, ambos'
 tui_keys "comprador" Enter
 check "pt-PT: the question" tui_wait "Criar esta conta\? \[y/N\]"
@@ -209,7 +243,10 @@ check "pt-PT: exit 0" tui_wait "rc=0"
 
 # the exchange killed while the user answers: nothing created, no config written
 term en "$TMPD/t-kill"
-tui_keys "eva@example.pt" Enter "PT" Enter Enter "buyer" Enter
+tui_wait "E-mail address:" && tui_keys "eva@example.pt" Enter
+tui_wait "Country, two letters" && tui_keys "PT" Enter
+tui_wait "Currency \(" && tui_keys Enter
+tui_wait "Role:" && tui_keys "buyer" Enter
 check "killed during signup: at the question" tui_wait "Create this account\?"
 n=$(accounts)
 kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null

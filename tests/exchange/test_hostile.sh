@@ -53,6 +53,9 @@ check "no attacker connection was held past the 5 s header deadline (+2 s)" test
 "$HOSTILE" hold --port "$GPUXD_PORT" --from 127.0.0.1 --idle 0 --slow 1 --seconds 8 >"$TMPD/one"
 set -- $(cat "$TMPD/one")
 expect_eq "a header sent at one byte a second is cut" "$6:$8" "1:0"
+"$HOSTILE" hold --port "$GPUXD_PORT" --from 127.0.0.1 --idle 0 --slow 0 --slow-body 1 --seconds 8 >"$TMPD/one"
+set -- $(cat "$TMPD/one")
+expect_eq "a body sent at one byte a second is cut (body deadline)" "$6:$8" "1:0"
 code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$GPUXD_URL/v1/market")
 expect_eq "after the attack: served" "$code" 200
 

@@ -124,6 +124,10 @@ expect_eq "a trades snapshot holds the latest trades, newest first" \
   "$(sse_json "$TMPD/tr.sse" | jq -rs '[.[0].data.trades[].id] | join(" ")')" \
   "$(printf '%s\n' $rest_trades | sort -rn | tr '\n' ' ' | sed 's/ $//')"
 
+timeout 10 curl -sN "$GPUXD_URL/v1/stream?channels=book:b300" >"$TMPD/idle.sse" 2>/dev/null
+expect_match "an idle stream gets a heartbeat within 10 s, with the market's seq" \
+  "$(sse_json "$TMPD/idle.sse" | jq -c 'select(.event == "heartbeat") | .data' | head -1)" '^\{"seq":[0-9]+\}$'
+
 # --- headers and errors ------------------------------------------------------------------
 hdr=$(timeout 1 curl -sN -D - -o /dev/null "$GPUXD_URL/v1/stream" 2>/dev/null | tr -d '\r')
 expect_match "the stream is text/event-stream" "$hdr" 'Content-Type: text/event-stream'

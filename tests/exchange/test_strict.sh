@@ -41,6 +41,7 @@ refused "two Authorization headers" \
   "GET /v1/account HTTP/1.1\r\nHost: x\r\n$A\r\nAuthorization: Bearer gpux_other\r\n\r\n" 400 DUPLICATE_HEADER
 refused "a control character in a header value" \
   "GET /v1/market HTTP/1.1\r\nHost: x\r\nX-Note: a\001b\r\n\r\n" 400 BAD_HEADER
+refused "an HTTP/1.1 request without Host" "GET /v1/market HTTP/1.1\r\n\r\n" 400 BAD_HEADER
 refused "an escape character in the method" \
   "GE\033[2JT /v1/market HTTP/1.1\r\nHost: x\r\n\r\n" 400 BAD_REQUEST_LINE
 refused "%%00 in the path" "GET /v1/market%%00garbage HTTP/1.1\r\nHost: x\r\n\r\n" 400 BAD_PATH
@@ -68,6 +69,8 @@ expect_eq "?limit=5: 200" "$(status)" 200
 
 # replies libmicrohttpd makes itself: the status is right, the connection
 # closed; their body is its own (docs/API.md, Strict HTTP)
+raw "garbage\r\n\r\n"
+expect_eq "a garbage request line: closed without a reply" "$(cat "$TMPD/raw")" "[closed]"
 raw "GET /v1/market HTTP/2.0\r\nHost: x\r\n\r\n"
 expect_eq "an HTTP/2.0 request line: 505 from libmicrohttpd" "$(status)" 505
 raw "GET /v1/market?$(head -c 40000 /dev/zero | tr '\0' a) HTTP/1.1\r\nHost: x\r\n\r\n"

@@ -1,6 +1,7 @@
 /*
  * libFuzzer target over the exchange client's reply decoders (api/wire.c,
- * api/json.c), the error-body reader and the config file parser.
+ * api/wire_market.c, api/json.c), the market stream's event decoder, the
+ * error-body reader and the config file parser.
  *
  * Input: the first byte picks the decoder (and, through its top bit, the HTTP
  * status 200 or 201), the rest is the reply body. Every input must give
@@ -20,6 +21,7 @@
 static const char *const names[] = {
 	"market", "gpus", "workloads", "quotes", "book", "trades", "account", "deposit",
 	"ledger", "preview", "order", "orders", "rental", "rentals", "error", "conf",
+	"candles", "ev:snapshot", "ev:quote", "ev:trade", "ev:book", "ev:heartbeat",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -39,7 +41,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(body, data + 1, size - 1);
 	body[size - 1] = '\0';
-	if (strcmp(name, "conf") == 0) {
+	if (strncmp(name, "ev:", 3) == 0) {
+		struct api_stream_event *e = NULL;
+		int rc = api_stream_decode(name + 3, body, size - 1, &e, &cause);
+		if (rc < 0 && (cause == NULL || cause[0] == '\0'))
+			abort();
+		api_stream_event_free(&e);
+	} else if (strcmp(name, "conf") == 0) {
 		struct api_conf *c = NULL;
 		if (api_conf_parse("fuzz", body, &c, &cause) == 0) {
 			(void)api_conf_get(c, "key");

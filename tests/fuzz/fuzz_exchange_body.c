@@ -1,10 +1,10 @@
 /*
  * libFuzzer target over gpuxd's request-body validation (exchange/body.c and
- * the pure xd_parse_* functions of exchange/routes.c): every write endpoint's
+ * the pure xd_parse_* functions of exchange/routes.c and exchange/keys.c): every write endpoint's
  * body, and the ISO 8601 time parser behind "opens_at" and --opens-at.
  *
- * Input: the first byte picks the endpoint ('0'..'8', any other byte modulo
- * 9), the rest is the request body, handed over in a buffer of exactly its
+ * Input: the first byte picks the endpoint ('0'..'9', any other byte modulo
+ * 10), the rest is the request body, handed over in a buffer of exactly its
  * length (no NUL after it, as the HTTP layer may hand it) so ASan sees any
  * read past the end. No SQLite, no threads: the catalogue tables come from
  * the embedded data/ files.
@@ -13,7 +13,7 @@
  *   '1' POST /v1/deposits (key)    '6' POST /v1/admin/clock
  *   '2' POST /v1/deposits (admin)  '7' POST /v1/admin/market
  *   '3' POST /v1/orders/preview    '8' exchange_parse_time (the rest, as a string)
- *   '4' POST /v1/orders
+ *   '4' POST /v1/orders            '9' POST /v1/keys
  *
  * Besides crashes, leaks and UB, it checks what docs/API.md promises and
  * abort()s on a violation: a refusal is a 400 with a documented code, a
@@ -71,6 +71,7 @@ static const char *const f_order[] = {
 	"max_price_cents", "min_price_cents", "time_in_force", NULL,
 };
 static const char *const f_none[] = { NULL };
+static const char *const f_key[] = { "name", "scope", NULL };
 static const char *const f_clock[] = { "advance_seconds", NULL };
 static const char *const f_state[] = { "state", "opens_at", NULL };
 
@@ -246,7 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	unsigned which = (uint8_t)(data[0] - '0') % 9;
+	unsigned which = (uint8_t)(data[0] - '0') % 10;
 	size_t len = size - 1;
 	char *body = malloc(len ? len : 1);
 	if (len)
@@ -358,6 +359,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(s);
 		break;
 	}
+	case 9:
+		rc = xd_parse_key_create(body, len, j, &r);
+		if (rc == 0) {
+			b = check_accepted(body, len, f_key);
+			const char *name = member_str(b, "name"), *scope = member_str(b, "scope");
+			CHECK(streq(j->key_name, name ? name : ""));
+			CHECK(strlen(j->key_name) <= XD_KEY_NAME_MAX);
+			for (const unsigned char *p = (const unsigned char *)j->key_name; *p; p++)
+				CHECK(*p >= 0x20 && *p != 0x7f && !(p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f));
+			CHECK(streq(xd_scope_names[j->key_scope], scope ? scope : "trade"));
+			cJSON_Delete(b);
+		} else {
+			check_refusal(&r, f_key);
+		}
+		break;
 	}
 	xd_reply_clear(&r);
 	free(j);

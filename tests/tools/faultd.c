@@ -29,6 +29,8 @@
  *   reset-order    forwards POST /v1/orders to the upstream, waits for its
  *                  (committed) answer, then resets the connection instead of
  *                  passing the answer on; other requests are proxied
+ *   reset-signup   the same for POST /v1/accounts (the account is created,
+ *                  the client never hears of it)
  *   hang           reads the request and never answers; holds the connection
  *                  until the client closes it (at most 120 s), then takes the
  *                  next (which meanwhile waits in the listen backlog)
@@ -388,13 +390,27 @@ static void reply_huge_header(int fd)
 	buf_free(&h);
 }
 
+/* The faults that take a function of their own; false for another mode. */
+static bool extra_fault(int fd)
+{
+	if (strcmp(mode, "hang") == 0)
+		hang(fd);
+	else if (strcmp(mode, "503-date") == 0)
+		reply_503_date(fd);
+	else if (strcmp(mode, "huge-header") == 0)
+		reply_huge_header(fd);
+	else
+		return false;
+	return true;
+}
+
 static void serve(int fd)
 {
 	struct buf req = {0};
 	size_t head_len = 0;
 	char method[16] = "", path[1024] = "";
 	const char *body;
-	bool is_order, fault;
+	bool is_order, is_signup, fault;
 
 	if (read_request(fd, &req, &head_len) != 0) {
 		close(fd);
@@ -404,6 +420,7 @@ static void serve(int fd)
 	sscanf(req.data, "%15s %1023s", method, path);
 	body = req.data + head_len;
 	is_order = strcmp(method, "POST") == 0 && strcmp(path, "/v1/orders") == 0;
+	is_signup = strcmp(method, "POST") == 0 && strcmp(path, "/v1/accounts") == 0;
 	if (log_file != NULL) {
 		fprintf(log_file, "%s %s %.*s\n", method, path, (int)(req.len - head_len), body);
 		fflush(log_file);
@@ -416,6 +433,8 @@ static void serve(int fd)
 		fault = is_order && times != 0;
 	else if (sse_mode || is_stream)
 		fault = sse_mode && is_stream && times != 0;
+	else if (strcmp(mode, "reset-signup") == 0)
+		fault = is_signup && times != 0;
 	else
 		fault = strcmp(mode, "proxy") != 0 && times != 0;
 	if (fault && times > 0)
@@ -479,13 +498,9 @@ static void serve(int fd)
 	} else if (strcmp(mode, "reset") == 0) {
 		reset(fd);
 		fd = -1;
-	} else if (strcmp(mode, "hang") == 0) {
-		hang(fd);
-	} else if (strcmp(mode, "503-date") == 0) {
-		reply_503_date(fd);
-	} else if (strcmp(mode, "huge-header") == 0) {
-		reply_huge_header(fd);
-	} else if (strcmp(mode, "reset-order") == 0) {
+	} else if (extra_fault(fd)) {
+		/* hang, 503-date, huge-header */
+	} else if (strcmp(mode, "reset-order") == 0 || strcmp(mode, "reset-signup") == 0) {
 		struct buf resp = {0};
 		forward(&req, head_len, &resp);   /* the exchange commits it ... */
 		buf_free(&resp);

@@ -1,9 +1,11 @@
 /*
  * hostile — a bounded attacker for gpuxd's tests, loopback only.
  *
- *   hostile hold --port P [--from ADDR] [--to ADDR] --idle N --slow M --seconds S
- *       opens N connections that send nothing and M that send a request
- *       header one byte a second ("slowloris"), all from ADDR (default
+ *   hostile hold --port P [--from ADDR] [--to ADDR] --idle N --slow M
+ *                [--slow-body B] --seconds S
+ *       opens N connections that send nothing, M that send a request header
+ *       one byte a second ("slowloris") and B that send a whole header
+ *       declaring a 1000-byte body, then the body one byte a second, all from ADDR (default
  *       127.0.0.2) to ADDR (default 127.0.0.1), keeps them for S seconds,
  *       then prints one line:
  *         opened O refused R cut C open K cut_after_ms A
@@ -75,6 +77,7 @@ static int dial(struct in_addr from, bool bind_from, struct in_addr to, int port
 struct hconn {
 	int fd;
 	bool slow;
+	const char *text;         /* what a slow connection sends, one byte a second */
 	int64_t opened, closed;
 	size_t sent;
 };
@@ -82,9 +85,12 @@ struct hconn {
 static const char slow_header[] = "GET /v1/market HTTP/1.1\r\nHost: x\r\nX-Slow: "
                                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
-static int hold(struct in_addr from, struct in_addr to, int port, int idle, int slow, int seconds)
+static const char slow_body[] = "POST /v1/orders HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n";
+
+static int hold(struct in_addr from, struct in_addr to, int port, int idle, int slow, int body,
+                int seconds)
 {
-	int n = idle + slow;
+	int n = idle + slow + body;
 	struct hconn *c = calloc((size_t)n, sizeof *c);
 	struct pollfd *pf = calloc((size_t)n, sizeof *pf);
 	if (!c || !pf)
@@ -93,13 +99,18 @@ static int hold(struct in_addr from, struct in_addr to, int port, int idle, int 
 	int opened = 0;
 	for (int i = 0; i < n; i++) {
 		c[i].slow = i >= idle;
-		c[i].fd = dial(from, true, to, port, true);
+		c[i].text = i >= idle + slow ? slow_body : slow_header;
+		c[i].fd = dial(from, true, to, port, false);
 		c[i].opened = now_ms();
-		if (c[i].fd >= 0)
+		if (c[i].fd >= 0) {
 			opened++;
+			fcntl(c[i].fd, F_SETFL, fcntl(c[i].fd, F_GETFL) | O_NONBLOCK);
+		}
 		if (c[i].slow && c[i].fd >= 0) {
-			ssize_t w = send(c[i].fd, slow_header, 1, MSG_NOSIGNAL);
-			c[i].sent = w > 0 ? 1 : 0;
+			/* a slow body: its whole header at once; a slow header: one byte */
+			size_t first = c[i].text == slow_body ? strlen(slow_body) : 1;
+			ssize_t w = send(c[i].fd, c[i].text, first, MSG_NOSIGNAL);
+			c[i].sent = w > 0 ? (size_t)w : 0;
 		}
 	}
 	while (now_ms() < end) {
@@ -123,10 +134,15 @@ static int hold(struct in_addr from, struct in_addr to, int port, int idle, int 
 		if (now >= next_drip) {
 			next_drip += 1000;
 			for (int i = 0; i < n; i++) {
-				if (!c[i].slow || c[i].closed || c[i].fd < 0 || c[i].sent + 1 >= sizeof slow_header)
+				if (!c[i].slow || c[i].closed || c[i].fd < 0)
 					continue;
-				if (send(c[i].fd, slow_header + c[i].sent, 1, MSG_NOSIGNAL) == 1)
+				if (c[i].text == slow_body) {
+					if (send(c[i].fd, "{", 1, MSG_NOSIGNAL) == 1)
+						c[i].sent++;
+				} else if (c[i].sent + 1 < sizeof slow_header &&
+				           send(c[i].fd, slow_header + c[i].sent, 1, MSG_NOSIGNAL) == 1) {
 					c[i].sent++;
+				}
 			}
 		}
 	}
@@ -189,7 +205,7 @@ static int raw(struct in_addr to, int port, int timeout_ms)
 int main(int argc, char **argv)
 {
 	const char *from_s = "127.0.0.2", *to_s = "127.0.0.1";
-	long port = 0, idle = 0, slow = 0, seconds = 10, timeout_ms = 5000;
+	long port = 0, idle = 0, slow = 0, body = 0, seconds = 10, timeout_ms = 5000;
 	if (argc < 2) {
 		fprintf(stderr, "usage: hostile hold|raw --port P ...\n");
 		return 2;
@@ -201,6 +217,7 @@ int main(int argc, char **argv)
 		else if (strcmp(a, "--to") == 0) to_s = v;
 		else if (strcmp(a, "--idle") == 0) idle = atol(v);
 		else if (strcmp(a, "--slow") == 0) slow = atol(v);
+		else if (strcmp(a, "--slow-body") == 0) body = atol(v);
 		else if (strcmp(a, "--seconds") == 0) seconds = atol(v);
 		else if (strcmp(a, "--timeout-ms") == 0) timeout_ms = atol(v);
 		else {
@@ -211,7 +228,7 @@ int main(int argc, char **argv)
 	struct in_addr from, to;
 	if (loopback(from_s, &from) != 0 || loopback(to_s, &to) != 0)
 		return 2;
-	if (port < 1 || port > 65535 || idle < 0 || slow < 0 || idle + slow > MAX_CONNS ||
+	if (port < 1 || port > 65535 || idle < 0 || slow < 0 || body < 0 || idle + slow + body > MAX_CONNS ||
 	    seconds < 1 || seconds > MAX_SECONDS || timeout_ms < 1 || timeout_ms > MAX_SECONDS * 1000) {
 		fprintf(stderr, "hostile: --port 1..65535, --idle + --slow <= %d, --seconds 1..%d\n",
 		        MAX_CONNS, MAX_SECONDS);
@@ -223,7 +240,7 @@ int main(int argc, char **argv)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	if (strcmp(argv[1], "hold") == 0)
-		return hold(from, to, (int)port, (int)idle, (int)slow, (int)seconds);
+		return hold(from, to, (int)port, (int)idle, (int)slow, (int)body, (int)seconds);
 	if (strcmp(argv[1], "raw") == 0)
 		return raw(to, (int)port, (int)timeout_ms);
 	fprintf(stderr, "hostile: unknown command %s\n", argv[1]);

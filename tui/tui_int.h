@@ -217,6 +217,11 @@ void tui_account_open(struct tui *t);
 void tui_trade_tick(struct tui *t, int64_t now, int64_t *next);
 void tui_trade_free(struct tui *t);
 
+/* ---- detail.c: one GPU's spec sheet, book, chart and trades (Esc back) ---- */
+/* job_gpus × job_hours: what the fit job needs there (0: no job; hours 0:
+ * 24), job_fits as fit_result.fits. */
+void tui_detail_open(struct tui *t, const char *gpu_id, int job_gpus, int job_hours, int job_fits);
+
 /* ---- fitpanel.c: the fit calculator, a screen beside or below the tables ---- */
 /* f: show the panel and give it the keyboard; F4: show or hide it. */
 void tui_fit_open(struct tui *t);

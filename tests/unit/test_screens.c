@@ -267,8 +267,59 @@ static void test_prices_streamed_live(void **state)
 	tui_harness_free(&h);
 }
 
-/* An exchange that does not stream (faultd answers 404 ... or nothing):
- * the prices are polled, and the status bar does not say live. */
+/* Enter on the H200 row: the detail screen with its ladder (asks above
+ * the spread, bids below), a chart from the seeded history and trades;
+ * Esc back to the tables. */
+static void detail_at(int lines, int cols)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, lines, cols);
+	struct tui *t = tui_harness_tui(h);
+	char *row;
+
+	expect_on_screen(h, "live since ");
+	tui_harness_key(h, '/');
+	tui_harness_type(h, "H200");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "detail");
+	row = tui_harness_row(h, 0);
+	assert_non_null(strstr(row, "H200"));
+	assert_non_null(strstr(row, "ask "));
+	free(row);
+	expect_on_screen(h, "Cum. GPUs");
+	expect_on_screen(h, "spread ");
+	expect_on_screen(h, "Price, last 24 h");
+	expect_on_screen(h, "\u2588");
+	expect_on_screen(h, "Recent trades");
+	assert_non_null(t->m.focus);
+	assert_string_equal(t->m.focus->gpu, "h200");
+	assert_true(t->m.focus->n_asks > 0);
+	tui_harness_key(h, '3');
+	expect_on_screen(h, "Price, last 7 days");
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "browse");
+	assert_null(t->m.focus);
+	tui_harness_free(&h);
+}
+
+static void test_detail_80x24(void **state)
+{
+	(void)state;
+	detail_at(24, 80);
+}
+
+static void test_detail_120x35(void **state)
+{
+	(void)state;
+	detail_at(35, 120);
+}
+
+static void test_detail_200x50(void **state)
+{
+	(void)state;
+	detail_at(50, 200);
+}
+
 
 /* b opens the order form (a page over the tables); Esc goes back. */
 static void test_order_form_opens_and_closes(void **state)
@@ -445,6 +496,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_browse_pulls_prices),
 		cmocka_unit_test(test_prices_streamed_live),
+		cmocka_unit_test(test_detail_80x24),
+		cmocka_unit_test(test_detail_120x35),
+		cmocka_unit_test(test_detail_200x50),
 		cmocka_unit_test(test_order_form_opens_and_closes),
 		cmocka_unit_test(test_ctrl_l_keeps_the_confirmation),
 		cmocka_unit_test(test_dialog_survives_a_shrink),

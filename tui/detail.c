@@ -101,11 +101,15 @@ static void add_col(struct wcells *c, const char *text, int w, bool right, enum 
 
 	wcells_init(&x, c->ascii);
 	wcells_add(&x, text, role, 0);
+	if (right)
+		wcells_pad(c, 1, role); /* a blank between columns, always */
 	if (x.width < w && right)
 		wcells_pad(c, w - x.width, role);
 	wcells_cat(c, &x);
 	if (x.width < w && !right)
 		wcells_pad(c, w - x.width, role);
+	if (!right)
+		wcells_pad(c, 1, role);
 	wcells_free(&x);
 }
 
@@ -256,9 +260,9 @@ static void level_line(struct detail *d, struct wpanel *p, const struct api_leve
 
 	add(c, own ? "*" : " ", WR_GOOD);
 	add_col(c, price, 10, true, side == API_SELL ? WR_BAD : WR_GOOD);
-	add_col(c, g, 7, true, WR_NORMAL);
-	add_col(c, o, 8, true, WR_DIM);
-	add_col(c, cu, 10, true, WR_NORMAL);
+	add_col(c, g, 6, true, WR_NORMAL);
+	add_col(c, o, 7, true, WR_DIM);
+	add_col(c, cu, 9, true, WR_NORMAL);
 	free(price);
 	free(g);
 	free(o);
@@ -276,9 +280,9 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	c = row(p);
 	add(c, " ", WR_HEADER);
 	add_col(c, _("Price/h"), 10, true, WR_HEADER);
-	add_col(c, _("GPUs"), 7, true, WR_HEADER);
-	add_col(c, _("Orders"), 8, true, WR_HEADER);
-	add_col(c, _("Cum. GPUs"), 10, true, WR_HEADER);
+	add_col(c, _("GPUs"), 6, true, WR_HEADER);
+	add_col(c, _("Orders"), 7, true, WR_HEADER);
+	add_col(c, _("Cum. GPUs"), 9, true, WR_HEADER);
 	if (f == NULL || !f->have_book) {
 		wpanel_text(p, _("Waiting for the book…"), WR_DIM, 1);
 		return;
@@ -325,7 +329,7 @@ static void build_chart(struct detail *d, struct wpanel *p, int cols, int rows)
 		N_("Price, last hour (1 min)"), N_("Price, last 24 h (5 min)"), N_("Price, last 7 days (1 h)"),
 	};
 	int64_t secs, lo, hi, *col;
-	int limit, label_w = 10, w = cols - label_w - 2;
+	int limit, label_w = 10, w = cols - label_w - 3;
 
 	title(p, _(names[d->range]));
 	if (d->candles == NULL) {

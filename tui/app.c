@@ -481,6 +481,7 @@ static int tick(struct tui *t, int64_t now)
 	if (t->api != NULL)
 		timeout = tui_market_tick(t, now);
 	tui_trade_tick(t, now, &next);
+	tui_feed_tick(t, now, &next);
 	tui_stack_tick(t, now, &next);
 	change = tui_market_next_change(t, now);
 	if (change >= 0 && (next < 0 || change < next))
@@ -506,6 +507,8 @@ static void run_loop(struct tui *t)
 		fds[1] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
 		if (t->api != NULL)
 			n += api_fds(t->api, fds + 2, MAX_API_FDS, &timeout);
+		if (t->api != NULL)
+			n += tui_feed_fds(t, fds + n, 2 + MAX_API_FDS - n, &timeout);
 		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
 			break;
 		if (fds[1].revents & POLLIN)
@@ -519,6 +522,8 @@ static void run_loop(struct tui *t)
 			read_keys(t);
 		if (t->api != NULL && !t->quit)
 			api_perform(t->api);
+		if (t->api != NULL && !t->quit)
+			tui_feed_perform(t);
 	}
 }
 

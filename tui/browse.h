@@ -35,6 +35,7 @@ enum tui_action {
 	A_FIT_TOGGLE,
 	A_FIT_CHEAPEST,
 	A_LANG,
+	A_DETAIL,       /* Enter: the detail screen of the row's GPU */
 };
 
 /* One workload's tab. */

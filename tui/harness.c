@@ -140,9 +140,13 @@ void tui_harness_pump(struct tui_harness *h, int ms)
 			timeout = (int)(end - now);
 		if (h->t.api != NULL)
 			n = api_fds(h->t.api, fds, HARNESS_MAX_FDS, &timeout);
+		if (h->t.api != NULL)
+			n += tui_feed_fds(&h->t, fds + n, HARNESS_MAX_FDS - n, &timeout);
 		poll(fds, (nfds_t)n, timeout);
 		if (h->t.api != NULL)
 			api_perform(h->t.api);
+		if (h->t.api != NULL)
+			tui_feed_perform(&h->t);
 	}
 }
 

@@ -41,6 +41,7 @@ static const struct wbinding bindings[] = {
 	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)") },
 	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator") },
 	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)") },
+	{ WKEY_RETURN, A_DETAIL, N_("The selected GPU in detail: specs, book, chart, trades") },
 	{ 'b', A_BUY, N_("Buy the selected GPU: the order form") },
 	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form") },
 	{ 's', A_SELL, N_("Sell the selected GPU (seller accounts)") },
@@ -130,6 +131,29 @@ static unsigned order(struct tui_browse *b, bool sell)
 	return W_HANDLED | W_REDRAW;
 }
 
+static unsigned detail(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	const char *gpu;
+	int gpus = 0, hours = 0, fits = -1;
+
+	browse_note_cursor(b);
+	gpu = b->tab[b->cur].cursor_gpu;
+	if (gpu == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		return W_HANDLED | W_REDRAW;
+	}
+	char *id = xstrdup(gpu);
+	browse_order_size(b, id, &gpus, &hours);
+	const struct view_table *v = b->tab[b->cur].view;
+	int pos = v != NULL && v->has_job ? view_find(v, id) : -1;
+	if (pos >= 0)
+		fits = view_shown_row(v, (size_t)pos)->job.fits;
+	tui_detail_open(t, id, gpus, hours, fits);
+	free(id);
+	return W_HANDLED | W_REDRAW;
+}
+
 static unsigned do_action(struct tui_browse *b, enum tui_action a, wkey key)
 {
 	struct tui *t = b->base.t;
@@ -150,6 +174,7 @@ static unsigned do_action(struct tui_browse *b, enum tui_action a, wkey key)
 		if (b->tab[b->cur].filter != NULL)
 			browse_set_filter(b, NULL);
 		break;
+	case A_DETAIL: return detail(b);
 	case A_BUY: return order(b, false);
 	case A_SELL: return order(b, true);
 	case A_FIT: tui_fit_open(t); break;

@@ -153,13 +153,7 @@ static void on_quotes(void *ud, struct api_quotes *r, const struct api_error *e)
 		api_quotes_free(&r);
 		return;
 	}
-	struct view_price *np = xcalloc(r->n ? r->n : 1, sizeof *np);
-	for (size_t i = 0; i < r->n; i++) {
-		np[i].gpu_id = r->v[i].gpu;
-		np[i].cents = r->v[i].best_ask_cents;
-	}
-	tui_market_apply_quotes(t, np, r->n, now);
-	free(np);
+	tui_feed_store_quotes(t, r->v, r->n, true, now);
 	free(m->etag);
 	m->etag = r->etag ? xstrdup(r->etag) : NULL;
 	api_quotes_free(&r);
@@ -204,10 +198,12 @@ void tui_market_init(struct tui *t)
 	t->m.flash_dir = xcalloc(t->cat->n_gpus + 1, sizeof *t->m.flash_dir);
 	t->m.next_quotes_ms = 0;
 	t->m.next_market_ms = 0;
+	tui_feed_open(t);
 }
 
 void tui_market_free(struct tui *t)
 {
+	tui_feed_close(t);
 	prices_free(&t->m);
 	free(t->m.stale_reason);
 	free(t->m.etag);
@@ -234,7 +230,10 @@ int tui_market_tick(struct tui *t, int64_t now)
 		tui_market_set_stale(t, _("no answer from the exchange"));
 		m->next_quotes_ms = now;
 	}
-	if (m->quotes_req == 0 && now >= m->next_quotes_ms) {
+	if (m->stream_state == API_STREAM_LIVE) {
+		/* streamed: nothing to poll */
+		m->next_quotes_ms = now + TUI_REFRESH_MS;
+	} else if (m->quotes_req == 0 && now >= m->next_quotes_ms) {
 		m->quotes_sent_ms = now;
 		m->next_quotes_ms = now + TUI_REFRESH_MS;
 		m->quotes_req = api_quotes_start(t->api, m->etag, on_quotes, t);
@@ -321,9 +320,30 @@ enum {
 	PRIO_EXCHANGE = WSTATUS_HIGH - 10,
 	PRIO_MARKET_SHUT = WSTATUS_HIGH - 15,
 	PRIO_UPDATED = WSTATUS_NORMAL + 5,
+	PRIO_FEED = WSTATUS_NORMAL + 4,
 	PRIO_BALANCE = WSTATUS_NORMAL - 20,
 	PRIO_MARKET_OPEN = WSTATUS_LOW,
 };
+
+/* How the prices come, and since when: "live since 10:21" (streamed) or
+ * "polled since 10:21" (GET /v1/quotes every 2 s). */
+static void feed_segment(struct tui *t)
+{
+	time_t since = (time_t)(t->m.stream_since / 1000);
+	struct tm tm;
+	char hm[16] = "?", *x;
+
+	if (localtime_r(&since, &tm) != NULL)
+		strftime(hm, sizeof hm, "%H:%M", &tm);
+	if (t->m.stream_state == API_STREAM_LIVE)
+		/* TRANSLATORS: status bar: prices are streamed; %s is a time, 10:21 */
+		x = xasprintf(_("live since %s"), hm);
+	else
+		/* TRANSLATORS: status bar: prices are asked for every 2 s; %s is a time */
+		x = xasprintf(_("polled since %s"), hm);
+	wstatus_add_prio(t->status, x, WR_STATUS, true, PRIO_FEED);
+	free(x);
+}
 
 void tui_status_update(struct tui *t, int64_t now)
 {
@@ -374,6 +394,8 @@ void tui_status_update(struct tui *t, int64_t now)
 	if (t->status_note != NULL)
 		wstatus_add_prio(s, t->status_note, WR_STATUS, false, PRIO_FILTER);
 	if (t->api != NULL) {
+		if (t->m.have_prices && !t->m.stale)
+			feed_segment(t);
 		if (t->m.have_prices) {
 			long ago = (long)((now - t->m.updated_ms) / 1000);
 			x = xasprintf(P_("prices updated %ld s ago", "prices updated %ld s ago",

@@ -230,6 +230,9 @@ void tp_rentals_soon(struct tui *t);
 void tp_ledger_soon(struct tui *t);
 /* The GPU of the row under the cursor of a list page (for b), or NULL. */
 const char *tp_orders_gpu(struct tui *t);
+/* The open orders as last listed (NULL: not listed yet); for the detail
+ * screen's ladder, which marks the account's own levels. */
+const struct api_orders *tp_orders_open_list(const struct tui *t);
 const char *tp_rentals_gpu(struct tui *t);
 
 #endif

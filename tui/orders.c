@@ -369,3 +369,9 @@ const struct tp_page_ops tp_orders_ops = {
 	.help_title = N_("Your orders"),
 	.free = orders_free,
 };
+
+/* The open orders list, when the orders page has fetched it (NULL before). */
+const struct api_orders *tp_orders_open_list(const struct tui *t)
+{
+	return t->trade != NULL && t->trade->orders != NULL ? t->trade->orders->open : NULL;
+}

@@ -27,6 +27,8 @@ enum {
 	TUI_FLASH_MS = 1000,        /* a changed price flashes this long */
 	TUI_MSG_MS = 4000,          /* a transient message in the status bar */
 	TUI_STALE_MS = 6000,        /* no answer for this long: stale */
+	TUI_TRADES_MAX = 100,       /* recent trades kept for the detail screen */
+	TUI_BOOK_DEPTH = 100,       /* levels fetched when the book is not streamed */
 };
 
 /* What the exchange last told us. */
@@ -52,6 +54,30 @@ struct tui_market {
 	uint64_t account_req;
 	int64_t *flash_until;       /* per catalogue GPU */
 	int *flash_dir;             /* +1 up, -1 down, 0 new */
+	/* the market stream (tui/feed.c): while it is live, nothing is polled */
+	struct api_stream *stream;  /* quotes */
+	enum api_stream_state stream_state;
+	int64_t stream_since;       /* wall clock (Unix ms) of the state */
+	struct api_quote *quotes;   /* every GPU's quote as last known (bid, last); gpu owned */
+	size_t n_quotes;
+	struct tui_focus *focus;    /* the GPU being looked at, or NULL */
+};
+
+/* The book and trades of the GPU being looked at (the detail screen),
+ * streamed (trades:GPU, book:GPU), fetched while the stream is not live. */
+struct tui_focus {
+	char *gpu;
+	struct api_stream *stream;
+	enum api_stream_state state;
+	struct api_level *asks, *bids; /* best first */
+	size_t n_asks, n_bids;
+	struct api_trade *trades;   /* newest first, at most TUI_TRADES_MAX */
+	size_t n_trades;
+	bool have_book, have_trades;
+	uint64_t gen;               /* bumped by every change */
+	uint64_t trade_gen;         /* bumped by every new trade */
+	uint64_t book_req, trades_req;
+	int64_t next_fetch_ms;
 };
 
 /* What the browse tables publish for the screens above them (the fit
@@ -168,6 +194,24 @@ int64_t tui_market_next_change(struct tui *t, int64_t now);
 /* Whether GPU index g is flashing now: 0 no, else +1 up / -1 down / 2 new. */
 int tui_flash(const struct tui *t, size_t g, int64_t now);
 
+/* ---- feed.c: the market stream ---- */
+/* Open the quotes stream (once the client exists); closed by tui_market_free. */
+void tui_feed_open(struct tui *t);
+void tui_feed_close(struct tui *t);
+/* The streams' sockets for poll(), after the client's; then perform. */
+int tui_feed_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
+void tui_feed_perform(struct tui *t);
+/* Fetch what the focus stream does not deliver yet (book, trades). */
+void tui_feed_tick(struct tui *t, int64_t now, int64_t *next);
+/* Look at gpu (book and trades streamed or fetched); NULL: at none. */
+void tui_feed_focus(struct tui *t, const char *gpu);
+/* Take quotes (whole: every GPU, else the changed ones) as the market's:
+ * asks through tui_market_apply_quotes, bids and last trades kept. */
+void tui_feed_store_quotes(struct tui *t, const struct api_quote *v, size_t n, bool whole,
+			   int64_t now);
+/* The last known quote of gpu, or NULL. */
+const struct api_quote *tui_quote(const struct tui *t, const char *gpu);
+
 /* ---- order_pages.c and the pages: the order form, orders, rentals, account
  * (screens that cover the tables; Esc goes back to them) ---- */
 /* Open the order form for catalogue GPU gpu_id: buy, or sell (seller
@@ -181,6 +225,11 @@ void tui_account_open(struct tui *t);
  * sell, from the start), started from the app's tick; freed at the end. */
 void tui_trade_tick(struct tui *t, int64_t now, int64_t *next);
 void tui_trade_free(struct tui *t);
+
+/* ---- detail.c: one GPU's spec sheet, book, chart and trades (Esc back) ---- */
+/* job_gpus × job_hours: what the fit job needs there (0: no job; hours 0:
+ * 24), job_fits as fit_result.fits. */
+void tui_detail_open(struct tui *t, const char *gpu_id, int job_gpus, int job_hours, int job_fits);
 
 /* ---- fitpanel.c: the fit calculator, a screen beside or below the tables ---- */
 /* f: show the panel and give it the keyboard; F4: show or hide it. */

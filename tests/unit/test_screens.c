@@ -250,6 +250,117 @@ static void test_browse_pulls_prices(void **state)
 	tui_harness_free(&h);
 }
 
+/* The quotes come streamed: the status bar says live, and since when;
+ * nothing is polled while the stream is live. */
+static void test_prices_streamed_live(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 120);
+	struct tui *t = tui_harness_tui(h);
+
+	(void)state;
+	expect_on_screen(h, "live since ");
+	assert_int_equal(t->m.stream_state, API_STREAM_LIVE);
+	assert_true(t->m.n_quotes >= 15);
+	assert_non_null(tui_quote(t, "h200"));
+	tui_harness_pump(h, 300);
+	assert_int_equal(t->m.quotes_req, 0);
+	tui_harness_free(&h);
+}
+
+/* Enter on the H200 row: the detail screen with its ladder (asks above
+ * the spread, bids below), a chart from the seeded history and trades;
+ * Esc back to the tables. */
+static void detail_at(int lines, int cols)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, lines, cols);
+	struct tui *t = tui_harness_tui(h);
+	char *row;
+
+	expect_on_screen(h, "live since ");
+	tui_harness_key(h, '/');
+	tui_harness_type(h, "H200");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "detail");
+	row = tui_harness_row(h, 0);
+	assert_non_null(strstr(row, "H200"));
+	assert_non_null(strstr(row, "ask "));
+	free(row);
+	expect_on_screen(h, "Cum. GPUs");
+	expect_on_screen(h, "spread ");
+	expect_on_screen(h, "Price, last 24 h");
+	expect_on_screen(h, "\u2588");
+	expect_on_screen(h, "Recent trades");
+	assert_non_null(t->m.focus);
+	assert_string_equal(t->m.focus->gpu, "h200");
+	assert_true(t->m.focus->n_asks > 0);
+	tui_harness_key(h, '3');
+	expect_on_screen(h, "Price, last 7 days");
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "browse");
+	assert_null(t->m.focus);
+	tui_harness_free(&h);
+}
+
+/* A trade placed by another client (a plain POST, as a script would) shows
+ * in the open detail screen's trades and in the last price, streamed: the
+ * TUI asks nothing meanwhile (no quotes request, the focus stream live). */
+static void test_trade_streamed_to_detail(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 80);
+	struct tui *t = tui_harness_tui(h);
+	uint64_t before;
+	char *r;
+
+	(void)state;
+	expect_on_screen(h, "live since ");
+	tui_harness_key(h, '/');
+	tui_harness_type(h, "H200");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, WKEY_RETURN);
+	expect_on_screen(h, "Recent trades");
+	for (int i = 0; i < 80 && t->m.focus->state != API_STREAM_LIVE; i++)
+		tui_harness_pump(h, 50);
+	assert_int_equal(t->m.focus->state, API_STREAM_LIVE);
+	before = t->m.focus->trade_gen;
+	r = post("/v1/orders", buyer_key,
+		 "{\"client_order_id\":\"screens-trade-1\",\"gpu\":\"h200\",\"side\":\"buy\",\"type\":\"market\",\"gpus\":3,"
+		 "\"hours\":7,\"max_price_cents\":1000}");
+	if (strstr(r, "\"filled\"") == NULL)
+		print_error("order reply: %s\n", r);
+	assert_non_null(strstr(r, "\"filled\""));
+	free(r);
+	for (int i = 0; i < 100 && t->m.focus->trade_gen == before; i++) {
+		tui_harness_pump(h, 20);
+		assert_int_equal(t->m.quotes_req, 0);
+	}
+	assert_true(t->m.focus->trade_gen > before);
+	assert_int_equal(t->m.focus->trades[0].gpus, 3);
+	assert_int_equal(t->m.focus->trades[0].hours, 7);
+	expect_on_screen(h, " 3 \u00d7 7 h");
+	assert_int_equal(t->m.stream_state, API_STREAM_LIVE);
+	tui_harness_free(&h);
+}
+
+static void test_detail_80x24(void **state)
+{
+	(void)state;
+	detail_at(24, 80);
+}
+
+static void test_detail_120x35(void **state)
+{
+	(void)state;
+	detail_at(35, 120);
+}
+
+static void test_detail_200x50(void **state)
+{
+	(void)state;
+	detail_at(50, 200);
+}
+
+
 /* b opens the order form (a page over the tables); Esc goes back. */
 static void test_order_form_opens_and_closes(void **state)
 {
@@ -424,6 +535,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_browse_pulls_prices),
+		cmocka_unit_test(test_prices_streamed_live),
+		cmocka_unit_test(test_detail_80x24),
+		cmocka_unit_test(test_trade_streamed_to_detail),
+		cmocka_unit_test(test_detail_120x35),
+		cmocka_unit_test(test_detail_200x50),
 		cmocka_unit_test(test_order_form_opens_and_closes),
 		cmocka_unit_test(test_ctrl_l_keeps_the_confirmation),
 		cmocka_unit_test(test_dialog_survives_a_shrink),

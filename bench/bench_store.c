@@ -163,9 +163,11 @@ static void setup(struct run *r)
 		struct conn *c = &r->cs[i];
 		c->port = r->ports[i % r->n_ports];
 		char *body = NULL;
-		if (http(c->port, "POST", "/v1/accounts", NULL,
-		         "{\"email\":\"bench@example.com\",\"country\":\"US\",\"currency\":\"USD\",\"role\":\"both\"}",
-		         &body) != 201)
+		char *signup = xasprintf("{\"email\":\"bench%ld@example.com\",\"country\":\"US\","
+		                         "\"currency\":\"USD\",\"role\":\"both\"}", i);
+		int st = http(c->port, "POST", "/v1/accounts", NULL, signup, &body);
+		free(signup);
+		if (st != 201)
 			fatal("bench_store: signup failed: %s", body);
 		c->key = json_field(body, "api_key");
 		char *id = json_field(body, "id");

@@ -22,6 +22,7 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/gpuxstore.XXXXXX")
 chmod 755 "$dir"
 key=bench-admin-key-0123456789abcdef
 echo "$key" >"$dir/admin.key"
+chmod 600 "$dir/admin.key"
 pids=""
 as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
@@ -40,33 +41,28 @@ printf "unix_socket_directories = '%s'\nlisten_addresses = ''\nmax_connections =
 as_pg "$PG_BIN/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w start >/dev/null ||
   { echo "bench/store.sh: PostgreSQL did not start: $(tail -3 "$dir/pg/log")" >&2; exit 1; }
 n=0
-start() { # DB: start a gpuxd on it; prints its URL
+start() { # DB: start a gpuxd on it; sets URL
   n=$((n + 1))
   "$build/gpuxd" --listen 127.0.0.1:0 --port-file "$dir/port$n" --db "$1" --admin-key-file "$dir/admin.key" \
     --market open --rate-limit 0 --ip-rate-limit 0 --quiet >"$dir/gpuxd$n.log" 2>&1 &
   pids="$pids $!"
   for _ in $(seq 100); do [ -s "$dir/port$n" ] && break; sleep 0.1; done
-  echo "http://127.0.0.1:$(cat "$dir/port$n")"
+  URL="http://127.0.0.1:$(cat "$dir/port$n" 2>/dev/null)"
 }
 stop_all() { for p in $pids; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; pids=""; }
-pgdb() { "$PG_BIN/createdb" -h "$dir/pg" -U postgres "$1"; echo "postgresql:///$1?host=$dir/pg&user=postgres"; }
+pgdb() { "$PG_BIN/createdb" -h "$dir/pg" -U postgres "$1"; DB="postgresql:///$1?host=$dir/pg&user=postgres"; }
 bench() { "$build/bench/bench_store" --admin-key "$key" --seconds "$secs" "$@"; }
 
 echo "gpuxd durable orders, ${secs} s per figure, open loop, 32 keep-alive connections, $(nproc) cores"
 echo "  (SQLite: WAL, synchronous=FULL; PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}'): fsync on, synchronous_commit on)"
 for rate in $rates; do
   echo "offered $rate orders/s:"
-  u=$(start "$dir/sqlite$rate.db"); bench --label "SQLite, one node" --rate "$rate" "$u"; stop_all
-  db=$(pgdb one$rate)
-  u=$(start "$db"); bench --label "PostgreSQL, one node" --rate "$rate" "$u"; stop_all
-  db=$(pgdb two$rate)
-  u1=$(start "$db"); u2=$(start "$db")
-  bench --label "PostgreSQL, two nodes, three GPUs" --rate "$rate" "$u1" "$u2"
-  stop_all
-  db=$(pgdb one_gpu$rate)
-  u1=$(start "$db"); u2=$(start "$db")
-  bench --label "PostgreSQL, two nodes, one GPU" --rate "$rate" --one-gpu "$u1" "$u2"
-  stop_all
+  start "$dir/sqlite$rate.db"; bench --label "SQLite, one node" --rate "$rate" "$URL"; stop_all
+  pgdb one$rate; start "$DB"; bench --label "PostgreSQL, one node" --rate "$rate" "$URL"; stop_all
+  pgdb two$rate; start "$DB"; u1=$URL; start "$DB"; u2=$URL
+  bench --label "PostgreSQL, two nodes, three GPUs" --rate "$rate" "$u1" "$u2"; stop_all
+  pgdb one_gpu$rate; start "$DB"; u1=$URL; start "$DB"; u2=$URL
+  bench --label "PostgreSQL, two nodes, one GPU" --rate "$rate" --one-gpu "$u1" "$u2"; stop_all
 done
 "$PG_BIN/createdb" -h "$dir/pg" -U postgres pgb
 "$PG_BIN/pgbench" -h "$dir/pg" -U postgres -i -q -s 4 pgb >/dev/null 2>&1

@@ -292,7 +292,8 @@ tui_resize 100 30
 tui_wait 'H200 Hopper' && ok "from 1x1 back to 100x30" || fail "back from 1x1"
 # narrow: the F-key bar shows whole items only, the tabs the current one's title
 tui_resize 40 10
-tui_wait '^GPU ' || fail "40x10"
+# the 40-column tab line, not the 100-column screen still there before the redraw
+tui_wait '^ 1 Training +2 ' || fail "40x10"
 expect_eq "40 columns: whole F-key items only (no cut one)" "$(tui_screen | sed -n 10p | sed 's/ *$//')" \
   "F1Help  F2Columns F3Filter F4Fit   F5Buy"
 expect_match "40 columns: the current tab keeps its short title, the others their numbers" \

@@ -71,6 +71,8 @@ void cli_cell_money(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t mino
 void cli_cell_int(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t v);
 void cli_cell_id(struct cli_sheet *s, int64_t v);
 void cli_cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t);
+/* A time as ISO 8601 UTC ("2025-06-02T09:00:00Z"), malloc'ed; NULL for none (< 0). */
+char *cli_iso_time(int64_t t);
 /* The catalogue's name of a GPU id ("H200"), or the id itself. */
 const char *cli_gpu_name(const struct cli_ctx *ctx, const char *id);
 /* A GPU id of the catalogue, case-insensitively, in *out; else a usage
@@ -118,10 +120,8 @@ char *cli_acct_ascii(const struct cli_ctx *ctx, char *s);
 /* The configured exchange (or the local demo one, said on stderr); NULL
  * after saying why. *key_given (if not NULL): an API key was configured. */
 struct api_client *cli_acct_open(struct cli_ctx *ctx, bool *key_given);
-/* A VAT rate in basis points as a percentage, and a time as ISO 8601 UTC
- * (NULL for -1); malloc'ed. */
+/* A VAT rate in basis points as a percentage, malloc'ed. */
 char *cli_acct_vat(const struct cli_ctx *ctx, int64_t bp);
-char *cli_acct_iso_time(int64_t t);
 /* "The market is open." / "Trading opens on 1 September 2027 at 10:00."
  * (local time) / …, malloc'ed. */
 char *cli_acct_opening(const struct cli_ctx *ctx, const struct api_topup *t);

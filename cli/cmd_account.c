@@ -88,18 +88,6 @@ char *cli_acct_vat(const struct cli_ctx *ctx, int64_t bp)
 	return i18n_fmt_percent(ctx->lang, (double)bp / 100.0, 2);
 }
 
-char *cli_acct_iso_time(int64_t t)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-	char b[32];
-
-	if (t < 0 || gmtime_r(&tt, &tm) == NULL)
-		return NULL;
-	strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(b);
-}
-
 /* What a new account needs to hear about the market: "The market is open.",
  * "Trading opens on 1 September 2027 at 10:00." (local time), … Malloc'ed. */
 char *cli_acct_opening(const struct cli_ctx *ctx, const struct api_topup *t)
@@ -140,20 +128,6 @@ static const char *scope_text(enum api_key_scope s)
 	return s == API_SCOPE_READ ? _("read-only") : _("trade");
 }
 
-static void cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t)
-{
-	char *raw = cli_acct_iso_time(t), *d;
-
-	if (raw == NULL) {
-		cli_sheet_null(s, "—");
-		return;
-	}
-	d = i18n_fmt_date(ctx->lang, t, I18N_UTC);
-	cli_sheet_text(s, d, raw);
-	free(d);
-	free(raw);
-}
-
 static int keys_list(struct cli_ctx *ctx, struct api_client *c)
 {
 	struct api_keys *k = NULL;
@@ -179,8 +153,8 @@ static int keys_list(struct cli_ctx *ctx, struct api_client *c)
 		cli_sheet_int(s, id, x->id);
 		cli_sheet_text(s, x->name, x->name);
 		cli_sheet_text(s, scope_text(x->scope), api_key_scope_name(x->scope));
-		cell_time(s, ctx, x->created_at);
-		cell_time(s, ctx, x->last_used_at);
+		cli_cell_time(s, ctx, x->created_at);
+		cli_cell_time(s, ctx, x->last_used_at);
 		cli_sheet_bool(s, x->current ? _("yes") : "", x->current);
 		free(id);
 	}
@@ -316,7 +290,7 @@ static int keys_revoke(struct cli_ctx *ctx, struct api_client *c, const char *ar
 		cli_sheet_row(s);
 		cli_sheet_int(s, NULL, k->id);
 		cli_sheet_text(s, NULL, k->name);
-		cell_time(s, ctx, k->revoked_at);
+		cli_cell_time(s, ctx, k->revoked_at);
 		cli_sheet_print(ctx, s);
 		cli_sheet_free(&s);
 	}
@@ -399,7 +373,7 @@ static void account_data(struct cli_sheet *s, const struct api_account *a, bool 
 		"held_minor", "total_minor", "open_orders", "active_rentals", "local_demo",
 		"market_state", "opens_at", "topup_url", "topup_text",
 	};
-	char *opens = t != NULL ? cli_acct_iso_time(t->opens_at) : NULL;
+	char *opens = t != NULL ? cli_iso_time(t->opens_at) : NULL;
 
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		cli_sheet_column(s, ids[i], ids[i], (i == 0 || (i >= 5 && i <= 10)) ? CLI_RIGHT

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "cli/cli_int.h"
 #include "i18n/i18n.h"
 #include "util/util.h"
 
@@ -23,24 +24,6 @@ const struct cli_opt cli_demo_opts[] = {
 	{"--yes", NULL, N_("reset without asking")},
 	{NULL, NULL, NULL},
 };
-
-static void line(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(struct cli_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (ctx->ascii) {
-		char *a = i18n_ascii(s);
-		free(s);
-		s = a;
-	}
-	fprintf(ctx->out, "%s\n", s);
-	free(s);
-}
 
 /* "1.4 MB", "none" */
 static char *size_text(int64_t bytes)
@@ -91,19 +74,19 @@ static int status(struct cli_ctx *ctx)
 		return rc;
 	}
 	if (st.running && st.pid > 0)
-		line(ctx, _("The local demo exchange is running (process %d)."), st.pid);
+		cli_say(ctx, _("The local demo exchange is running (process %d)."), st.pid);
 	else if (st.running)
-		line(ctx, _("Something answers on the local demo exchange's socket, but not a gpuxd gpux started."));
+		cli_say(ctx, _("Something answers on the local demo exchange's socket, but not a gpuxd gpux started."));
 	else
-		line(ctx, _("The local demo exchange is not running; gpux starts it when it needs it."));
+		cli_say(ctx, _("The local demo exchange is not running; gpux starts it when it needs it."));
 	if (st.stale_binary)
-		line(ctx, "%s", _("It runs another gpuxd than the one gpux would start (a rebuild or an upgrade): gpux replaces it the next time it uses it."));
+		cli_say(ctx, "%s", _("It runs another gpuxd than the one gpux would start (a rebuild or an upgrade): gpux replaces it the next time it uses it."));
 	db = size_text(st.db_bytes);
 	wal = size_text(st.wal_bytes);
-	line(ctx, _("Socket:   %s"), st.socket_path);
-	line(ctx, _("Data:     %s (database %s, WAL %s)"), st.data_dir, db, wal);
-	line(ctx, _("Log:      %s"), st.log_path);
-	line(ctx, "%s", _("It stops by itself 5 minutes after its last connection (GPUX_DEMO_IDLE seconds); gpux demo stop stops it now, gpux demo reset starts the demo market afresh."));
+	cli_say(ctx, _("Socket:   %s"), st.socket_path);
+	cli_say(ctx, _("Data:     %s (database %s, WAL %s)"), st.data_dir, db, wal);
+	cli_say(ctx, _("Log:      %s"), st.log_path);
+	cli_say(ctx, "%s", _("It stops by itself 5 minutes after its last connection (GPUX_DEMO_IDLE seconds); gpux demo stop stops it now, gpux demo reset starts the demo market afresh."));
 	free(db);
 	free(wal);
 	api_local_status_clear(&st);
@@ -144,7 +127,7 @@ int cli_cmd_demo(struct cli_ctx *ctx, int argc, char **argv)
 		if (r < 0)
 			rc = cli_fail(ctx, "%s", cause != NULL ? cause : "?");
 		else
-			line(ctx, "%s", r == 1 ? _("Stopped the local demo exchange.")
+			cli_say(ctx, "%s", r == 1 ? _("Stopped the local demo exchange.")
 					       : _("The local demo exchange was not running."));
 	} else if (cli_arg(&a, cli_demo_opts, "--yes") == NULL && !isatty(STDIN_FILENO)) {
 		rc = cli_usage(ctx, "%s", _("demo reset: not on a terminal, so nobody can confirm: pass --yes"));
@@ -154,7 +137,7 @@ int cli_cmd_demo(struct cli_ctx *ctx, int argc, char **argv)
 	} else if (api_local_reset(&cause) != 0) {
 		rc = cli_fail(ctx, "%s", cause != NULL ? cause : "?");
 	} else {
-		line(ctx, "%s", _("Reset: the next gpux command starts a fresh demo market with a new demo account."));
+		cli_say(ctx, "%s", _("Reset: the next gpux command starts a fresh demo market with a new demo account."));
 	}
 	free(cause);
 	cli_args_free(&a);

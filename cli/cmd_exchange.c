@@ -72,40 +72,37 @@ const struct cli_opt cli_stop_opts[] = {{NULL, NULL, NULL}};
 
 /* ---- helpers -------------------------------------------------------------------------- */
 
-/* Print a line of human text on ctx->out (transliterated with --ascii). */
-void cli_say(struct cli_ctx *ctx, const char *fmt, ...)
+/* One line of human text on f after prefix, transliterated with --ascii. */
+static void emit_line(const struct cli_ctx *ctx, FILE *f, const char *prefix, const char *fmt,
+		      va_list ap)
 {
-	va_list ap;
-	char *s;
+	char *s = xvasprintf(fmt, ap);
 
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
 	if (ctx->ascii) {
 		char *a = i18n_ascii(s);
 		free(s);
 		s = a;
 	}
-	fprintf(ctx->out, "%s\n", s);
+	fprintf(f, "%s%s\n", prefix, s);
 	free(s);
 }
 
-/* A note on stderr, prefixed "gpux: ". */
+void cli_say(struct cli_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_line(ctx, ctx->out, "", fmt, ap);
+	va_end(ap);
+}
+
 void cli_note(struct cli_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
+	emit_line(ctx, ctx->err, "gpux: ", fmt, ap);
 	va_end(ap);
-	if (ctx->ascii) {
-		char *a = i18n_ascii(s);
-		free(s);
-		s = a;
-	}
-	fprintf(ctx->err, "gpux: %s\n", s);
-	free(s);
 }
 
 int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e)
@@ -162,7 +159,7 @@ char *cli_fmt_usd(const struct cli_ctx *ctx, int64_t cents)
 	return cli_fmt_money(ctx, cents, "USD");
 }
 
-static char *iso_time(int64_t t)
+char *cli_iso_time(int64_t t)
 {
 	struct tm tm;
 	time_t tt = (time_t)t;
@@ -214,7 +211,7 @@ void cli_cell_id(struct cli_sheet *s, int64_t v)
 
 void cli_cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t)
 {
-	char *raw = iso_time(t), *d;
+	char *raw = cli_iso_time(t), *d;
 
 	if (raw == NULL) {
 		cli_sheet_null(s, "—");

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "api/api.h"
+#include "cli/cli_int.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -44,123 +45,9 @@ const struct cli_opt cli_watch_opts[] = {
 
 /* ---- small pieces -------------------------------------------------------------------- */
 
-static void note(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct cli_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (ctx->ascii) {
-		char *a = i18n_ascii(s);
-		free(s);
-		s = a;
-	}
-	fprintf(ctx->err, "gpux: %s\n", s);
-	free(s);
-}
-
-static int fail_api(struct cli_ctx *ctx, const struct api_error *e)
-{
-	char *t = api_error_text(e);
-	int rc = cli_fail(ctx, "%s", t);
-
-	free(t);
-	return rc;
-}
-
-static struct api_client *open_client(struct cli_ctx *ctx)
-{
-	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
-				  .insecure = ctx->insecure};
-	struct api_client *c;
-	char *cause = NULL;
-
-	if (ctx->insecure)
-		note(ctx, "%s", _("WARNING: --insecure: the exchange's TLS certificate is NOT "
-				  "verified; anyone on the network path can read and change what "
-				  "gpux sends and receives, including your API key"));
-	c = api_open(&o, NULL, &cause);
-	if (c == NULL) {
-		cli_fail(ctx, "%s", cause != NULL ? cause : "?");
-		free(cause);
-		return NULL;
-	}
-	if (api_client_is_local_demo(c))
-		note(ctx, "%s", _("local demo exchange (simulated money; give --api URL or set "
-				  "GPUX_API for a real exchange)"));
-	return c;
-}
-
-static char *iso_time(int64_t t)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-	char b[32];
-
-	if (t < 0 || gmtime_r(&tt, &tm) == NULL)
-		return xstrdup("");
-	strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(b);
-}
-
-static void cell_usd(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t cents)
-{
-	char *d;
-
-	if (cents < 0) {
-		cli_sheet_null(s, "—");
-		return;
-	}
-	d = i18n_fmt_money(ctx->lang, cents, "USD");
-	cli_sheet_int(s, d, cents);
-	free(d);
-}
-
-static void cell_int(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t v)
-{
-	char *d = i18n_fmt_number(ctx->lang, (double)v, 0);
-
-	cli_sheet_int(s, d, v);
-	free(d);
-}
-
-static void cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t)
-{
-	char *raw = iso_time(t), *d = i18n_fmt_date(ctx->lang, t, I18N_UTC);
-
-	cli_sheet_text(s, d, raw);
-	free(d);
-	free(raw);
-}
-
 static const char *side_text(enum api_side side)
 {
 	return side == API_BUY ? C_("order side", "buy") : C_("order side", "sell");
-}
-
-static int check_gpu(struct cli_ctx *ctx, const char *cmd, const char *id, const char **out)
-{
-	struct buf b = {0};
-	int rc;
-
-	for (size_t i = 0; ctx->catalog != NULL && i < ctx->catalog->n_gpus; i++) {
-		if (strcasecmp(ctx->catalog->gpus[i].id, id) == 0) {
-			*out = ctx->catalog->gpus[i].id;
-			return CLI_OK;
-		}
-	}
-	if (ctx->catalog == NULL) {
-		*out = id;
-		return CLI_OK;
-	}
-	for (size_t i = 0; i < ctx->catalog->n_gpus; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", ctx->catalog->gpus[i].id);
-	rc = cli_usage(ctx, _("%s: unknown GPU \"%s\"; accepted: %s"), cmd, id, b.data);
-	buf_free(&b);
-	return rc;
 }
 
 /* "2025-06-02T09:00:00Z" or "2025-06-02" (UTC) → Unix seconds. */
@@ -200,16 +87,16 @@ int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (a.n_pos != 1)
 		rc = cli_usage(ctx, _("trades: give one GPU, e.g. gpux trades h200"));
-	else if ((rc = check_gpu(ctx, "trades", a.pos[0], &gpu)) == CLI_OK &&
+	else if ((rc = cli_check_gpu(ctx, "trades", a.pos[0], &gpu)) == CLI_OK &&
 		 (lim = cli_arg(&a, cli_trades_opts, "--limit")) != NULL)
 		rc = cli_parse_int(ctx, "--limit", lim, 1, 200, &limit);
-	if (rc != CLI_OK || (c = open_client(ctx)) == NULL) {
+	if (rc != CLI_OK || (c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
 		cli_args_free(&a);
 		return rc != CLI_OK ? rc : CLI_FAILED;
 	}
 	q.limit = (int)limit;
 	if (api_trades(c, gpu, &q, &t, &e) != 0) {
-		rc = fail_api(ctx, e);
+		rc = cli_fail_api(ctx, e);
 		api_error_free(&e);
 		api_client_free(&c);
 		cli_args_free(&a);
@@ -227,10 +114,10 @@ int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv)
 		snprintf(id, sizeof id, "%lld", (long long)t->v[i].id);
 		cli_sheet_row(s);
 		cli_sheet_int(s, id, t->v[i].id);
-		cell_time(s, ctx, t->v[i].at);
-		cell_usd(s, ctx, t->v[i].price_cents);
-		cell_int(s, ctx, t->v[i].gpus);
-		cell_int(s, ctx, t->v[i].hours);
+		cli_cell_time(s, ctx, t->v[i].at);
+		cli_cell_usd(s, ctx, t->v[i].price_cents);
+		cli_cell_int(s, ctx, t->v[i].gpus);
+		cli_cell_int(s, ctx, t->v[i].hours);
 		cli_sheet_text(s, side_text(t->v[i].taker_side), api_side_name(t->v[i].taker_side));
 	}
 	if (t->n == 0)
@@ -286,14 +173,14 @@ static void candles_sheet(struct cli_sheet *s, const struct cli_ctx *ctx, const 
 	for (size_t i = 0; i < k->n; i++) {
 		const struct api_candle *x = &k->v[i];
 		cli_sheet_row(s);
-		cell_time(s, ctx, x->start);
-		cell_usd(s, ctx, x->open_cents);
-		cell_usd(s, ctx, x->high_cents);
-		cell_usd(s, ctx, x->low_cents);
-		cell_usd(s, ctx, x->close_cents);
-		cell_int(s, ctx, x->gpus);
-		cell_int(s, ctx, x->gpu_hours);
-		cell_int(s, ctx, x->trades);
+		cli_cell_time(s, ctx, x->start);
+		cli_cell_usd(s, ctx, x->open_cents);
+		cli_cell_usd(s, ctx, x->high_cents);
+		cli_cell_usd(s, ctx, x->low_cents);
+		cli_cell_usd(s, ctx, x->close_cents);
+		cli_cell_int(s, ctx, x->gpus);
+		cli_cell_int(s, ctx, x->gpu_hours);
+		cli_cell_int(s, ctx, x->trades);
 	}
 	if (k->n == 0)
 		cli_sheet_note(s, _("no trades in this range"));
@@ -316,14 +203,14 @@ int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (a.n_pos != 1)
 		rc = cli_usage(ctx, _("candles: give one GPU, e.g. gpux candles h200 --interval 1h"));
-	else if ((rc = check_gpu(ctx, "candles", a.pos[0], &gpu)) == CLI_OK)
+	else if ((rc = cli_check_gpu(ctx, "candles", a.pos[0], &gpu)) == CLI_OK)
 		rc = candles_args(ctx, &a, &q);
-	if (rc != CLI_OK || (c = open_client(ctx)) == NULL) {
+	if (rc != CLI_OK || (c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
 		cli_args_free(&a);
 		return rc != CLI_OK ? rc : CLI_FAILED;
 	}
 	if (api_candles(c, gpu, &q, &k, &e) != 0) {
-		rc = fail_api(ctx, e);
+		rc = cli_fail_api(ctx, e);
 		api_error_free(&e);
 		api_client_free(&c);
 		cli_args_free(&a);
@@ -451,7 +338,10 @@ static void print_change(struct watch *w, const struct api_trade *t, const struc
 			 const char *gpu)
 {
 	int64_t when = t != NULL ? t->at : (int64_t)time(NULL);
-	char *at = iso_time(when);
+	char *at = cli_iso_time(when);
+
+	if (at == NULL)
+		at = xstrdup("");
 
 	if (w->count > 0 && w->printed >= w->count)
 		return;
@@ -509,7 +399,7 @@ static void on_state(void *ud, enum api_stream_state st, const struct api_error 
 
 	if (st == API_STREAM_LIVE) {
 		if (w->ever_live)
-			note(w->ctx, "%s", _("the stream is live again"));
+			cli_note(w->ctx, "%s", _("the stream is live again"));
 		w->ever_live = true;
 	} else if (st == API_STREAM_RETRYING || st == API_STREAM_POLLING) {
 		if (!w->ever_live) {
@@ -518,7 +408,7 @@ static void on_state(void *ud, enum api_stream_state st, const struct api_error 
 			w->why = t;
 			t = NULL;
 		} else {
-			note(w->ctx, _("reconnecting: %s"), t != NULL ? t : "?");
+			cli_note(w->ctx, _("reconnecting: %s"), t != NULL ? t : "?");
 		}
 	}
 	free(t);
@@ -567,9 +457,9 @@ int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv)
 	if (a.n_pos > 0) {
 		w.gpus = xcalloc(a.n_pos, sizeof *w.gpus);
 		for (size_t i = 0; rc == CLI_OK && i < a.n_pos; i++)
-			rc = check_gpu(ctx, "watch", a.pos[i], &w.gpus[w.n_gpus++]);
+			rc = cli_check_gpu(ctx, "watch", a.pos[i], &w.gpus[w.n_gpus++]);
 	}
-	if (rc != CLI_OK || (c = open_client(ctx)) == NULL) {
+	if (rc != CLI_OK || (c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
 		free(w.gpus);
 		cli_args_free(&a);
 		return rc != CLI_OK ? rc : CLI_FAILED;

@@ -62,16 +62,6 @@ const struct cli_opt cli_fit_opts[] = {
 
 #define OPT(a, name) cli_arg((a), cli_fit_opts, (name))
 
-static const struct catalog_model *find_model(const struct catalog *c, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < c->n_models; i++)
-		if (strcasecmp(c->models[i].id, id) == 0)
-			return &c->models[i];
-	return NULL;
-}
-
 static const struct catalog_workload *find_workload(const struct catalog *c, const char *id)
 {
 	size_t i;
@@ -130,28 +120,60 @@ static int parse_share(struct cli_ctx *ctx, const char *name, const char *v, boo
 	return CLI_OK;
 }
 
-/* The model: a preset id, else a size as people type it. */
+/* A preset the words of arg name ("llama-3-70b", "Llama 3 70B"): CLI_OK with
+ * *preset set (said on stderr when arg was not its id), CLI_OK with *preset
+ * NULL when none matches, a usage message naming the candidates when more
+ * than one does and none is exact. */
+static int search_preset(struct cli_ctx *ctx, const char *arg, const struct catalog_model **preset)
+{
+	const struct catalog_model *m[8];
+	size_t n = catalog_search_models(ctx->catalog, arg, m, 8);
+	struct buf b = {0};
+	int rc;
+
+	*preset = NULL;
+	if (n == 0)
+		return CLI_OK;
+	if (n == 1 || strcasecmp(m[0]->id, arg) == 0 || strcasecmp(m[0]->name, arg) == 0) {
+		*preset = m[0];
+		if (strcasecmp(m[0]->id, arg) != 0 && strcasecmp(m[0]->name, arg) != 0)
+			cli_note(ctx, _("fit: \"%s\" taken as the preset %s (%s)"), arg, m[0]->id,
+				 m[0]->name);
+		return CLI_OK;
+	}
+	for (size_t i = 0; i < n && i < 8; i++)
+		buf_printf(&b, "%s%s", i > 0 ? ", " : "", m[i]->id);
+	rc = cli_usage(ctx, _("fit: \"%s\" names more than one preset: %s; type one of them"), arg,
+		       b.data);
+	buf_free(&b);
+	return rc;
+}
+
+/* The model: a preset (its id or words of its name), else a size as people
+ * type it. */
 static int parse_model(struct cli_ctx *ctx, const char *arg, struct fit_job *job,
 		       const struct catalog_model **preset)
 {
-	char *cause = NULL;
+	char *cause = NULL, *ids;
 	double b;
+	int rc;
 
-	*preset = find_model(ctx->catalog, arg);
-	if (*preset != NULL) {
-		view_job_use_preset(job, *preset);
-		return CLI_OK;
-	}
-	if (fit_parse_size(arg, i18n_decimal_sep(ctx->lang), &b, &cause) != 0 ||
-	    fit_model_from_size(b, &job->model, &cause) != 0) {
-		char *ids = cli_model_ids(ctx->catalog);
-		int rc = cli_usage(ctx, _("fit: \"%s\": %s; or a preset: %s"), arg,
-				   cause != NULL ? _(cause) : "?", ids);
-		free(ids);
+	*preset = NULL;
+	if (fit_parse_size(arg, i18n_decimal_sep(ctx->lang), &b, &cause) == 0) {
+		if (fit_model_from_size(b, &job->model, &cause) == 0)
+			return CLI_OK;
+	} else if ((rc = search_preset(ctx, arg, preset)) != CLI_OK || *preset != NULL) {
+		if (*preset != NULL)
+			view_job_use_preset(job, *preset);
 		free(cause);
 		return rc;
 	}
-	return CLI_OK;
+	ids = cli_model_ids(ctx->catalog);
+	rc = cli_usage(ctx, _("fit: \"%s\": %s; or a preset: %s"), arg,
+		       cause != NULL ? _(cause) : "?", ids);
+	free(ids);
+	free(cause);
+	return rc;
 }
 
 /* A decimal option (--overhead, --allreduce-us): "1.5", "1,5" in a

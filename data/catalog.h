@@ -222,6 +222,13 @@ void catalog_free(struct catalog **c);
 const struct catalog_gpu *catalog_gpu(const struct catalog *c, const char *id);
 const struct catalog_workload *catalog_workload(const struct catalog *c, const char *id);
 const struct catalog_model *catalog_model(const struct catalog *c, const char *id);
+/* The model presets a typed name means (data/model_search.c): the presets
+ * whose id or name is the query (any case) first, then those each word of
+ * the query begins a word of ("llama-3-70b", "Llama 3 70B" and "llama3 70"
+ * find llama-3.1-70b; words cut at spaces, '-', '_', '/' and where letters
+ * turn to digits). At most max are written to out; returns how many match. */
+size_t catalog_search_models(const struct catalog *c, const char *query,
+			     const struct catalog_model **out, size_t max);
 /* A workload's column by id; NULL when there is none. */
 const struct catalog_column *catalog_column(const struct catalog_workload *w, const char *id);
 

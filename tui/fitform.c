@@ -347,37 +347,6 @@ const char *tui_ff_choice_text(const struct tui_ff *ff, enum tui_ff_id id)
 
 /* ---- the model: a size or a preset search ------------------------------------------ */
 
-static bool word_in(const char *word, size_t n, const char *hay)
-{
-	size_t h = hay != NULL ? strlen(hay) : 0;
-
-	for (size_t i = 0; n <= h && i + n <= h; i++)
-		if (strncasecmp(hay + i, word, n) == 0)
-			return true;
-	return false;
-}
-
-/* Every word of q occurs in the preset's name or id. */
-static bool preset_matches(const struct catalog_model *m, const char *q)
-{
-	const char *p = q;
-	bool any = false;
-
-	while (*p != '\0') {
-		size_t n;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		n = strcspn(p, " \t");
-		if (n == 0)
-			break;
-		any = true;
-		if (!word_in(p, n, m->name) && !word_in(p, n, m->id))
-			return false;
-		p += n;
-	}
-	return any;
-}
-
 static bool preset_exact(const struct catalog_model *m, const char *q)
 {
 	return strcasecmp(m->name, q) == 0 || strcasecmp(m->id, q) == 0;
@@ -387,16 +356,11 @@ static void search(struct tui_ff *ff, const char *q)
 {
 	const struct catalog_model *keep =
 		ff->n_matches > 0 ? ff->matches[ff->match_sel] : NULL;
-	size_t n = 0;
+	size_t n;
 
 	free(ff->matches);
 	ff->matches = xcalloc(ff->cat->n_models + 1, sizeof *ff->matches);
-	for (size_t i = 0; i < ff->cat->n_models; i++)
-		if (preset_exact(&ff->cat->models[i], q))
-			ff->matches[n++] = &ff->cat->models[i];
-	for (size_t i = 0; i < ff->cat->n_models; i++)
-		if (!preset_exact(&ff->cat->models[i], q) && preset_matches(&ff->cat->models[i], q))
-			ff->matches[n++] = &ff->cat->models[i];
+	n = catalog_search_models(ff->cat, q, ff->matches, ff->cat->n_models);
 	ff->n_matches = n;
 	ff->match_sel = 0;
 	for (size_t i = 0; i < n; i++)

@@ -127,6 +127,21 @@ expect_eq "job_cost = GPUs it runs on x best ask, for every priced GPU" \
 expect_eq "--sort cheapest: job cost ascending among priced GPUs" \
   "$("$GPUX" fit 70 --method qlora --sort cheapest --format json 2>/dev/null | jq -c '[.[] | select(.job_cost != null) | .job_cost] | (length > 0) and . == sort')" true
 
+# ---- a model typed as people write it: words of a preset's name -------------------------------
+"$GPUX" fit llama-3-70b --method qlora --format csv >"$TMPD/w.csv" 2>"$TMPD/err"
+expect_eq "fit llama-3-70b exits 0" "$?" 0
+expect_eq "llama-3-70b: the same answer as the preset llama-3.1-70b" "$(cat "$TMPD/w.csv")" \
+  "$("$GPUX" fit llama-3.1-70b --method qlora --format csv 2>/dev/null)"
+expect_eq "llama-3-70b: stderr says which preset it took" "$(cat "$TMPD/err")" \
+  'gpux: fit: "llama-3-70b" taken as the preset llama-3.1-70b (Llama 3.1 70B)'
+"$GPUX" fit "Llama 3.1 70B" --format csv >/dev/null 2>"$TMPD/err"
+expect_eq "the preset's own name: nothing on stderr" "$(cat "$TMPD/err")" ""
+"$GPUX" fit "llama 70" --format csv >"$TMPD/out" 2>"$TMPD/err"
+expect_eq "fit 'llama 70' (two presets): usage error 2" "$?" 2
+expect_eq "ambiguous model: nothing on stdout" "$(cat "$TMPD/out")" ""
+expect_eq "ambiguous model: both candidates named" "$(cat "$TMPD/err")" \
+  'gpux: fit: "llama 70" names more than one preset: llama-3.1-70b, llama-2-70b; type one of them'
+
 # ---- table format: localized, the job columns, the assumptions --------------------------------
 out=$("$GPUX" fit 70 --method qlora --lang pt-PT)
 expect_match "pt-PT: header translated" "$(printf '%s\n' "$out" | head -1)" '^GPU +Por GPU com N'

@@ -12,6 +12,9 @@
  *   trades:GPU,  the GPU being looked at (the detail screen): its book
  *   book:GPU     (levels merged as increments arrive) and recent trades.
  *                Until that stream is live they are fetched every 2 s.
+ *                The stream's levels carry no GPU-hours: after a change
+ *                the book is asked once (GET /v1/books, at most every
+ *                second) for them.
  *
  * The market columns' history: each GPU's 1 h candles of the last day,
  * fetched once (GET /v1/candles, a few at a time) when a screen shows it,
@@ -418,11 +421,13 @@ static void on_focus_event(void *ud, const struct api_stream_event *ev)
 		levels_set(&f->asks, &f->n_asks, ev->asks, ev->n_asks);
 		levels_set(&f->bids, &f->n_bids, ev->bids, ev->n_bids);
 		f->have_book = true;
+		f->hours_due = true;
 	} else if (ev->channel == API_CH_BOOK && ev->kind == API_EV_BOOK) {
 		for (size_t i = 0; i < ev->n_asks; i++)
 			level_merge(&f->asks, &f->n_asks, &ev->asks[i], true);
 		for (size_t i = 0; i < ev->n_bids; i++)
 			level_merge(&f->bids, &f->n_bids, &ev->bids[i], false);
+		f->hours_due = true;
 	} else if (ev->channel == API_CH_TRADES && ev->kind == API_EV_SNAPSHOT) {
 		trades_set(f, ev->trades, ev->n_trades);
 		f->trade_gen++;
@@ -465,6 +470,16 @@ void tui_feed_focus(struct tui *t, const char *gpu)
 	f->stream = api_stream_open(t->api, &o, &cb);
 }
 
+/* The GPU-hours of a fetched book into the streamed levels that have the
+ * same price and GPUs (one that moved since waits for the next fetch). */
+static void hours_merge(struct api_level *v, size_t n, const struct api_level *src, size_t m)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < m; j++)
+			if (src[j].price_cents == v[i].price_cents && src[j].gpus == v[i].gpus)
+				v[i].gpu_hours = src[j].gpu_hours;
+}
+
 static void on_book(void *ud, struct api_book *r, const struct api_error *e)
 {
 	struct tui_focus *f = ((struct tui *)ud)->m.focus;
@@ -475,6 +490,10 @@ static void on_book(void *ud, struct api_book *r, const struct api_error *e)
 		levels_set(&f->asks, &f->n_asks, r->asks, r->n_asks);
 		levels_set(&f->bids, &f->n_bids, r->bids, r->n_bids);
 		f->have_book = true;
+		f->gen++;
+	} else if (e == NULL && f != NULL) {
+		hours_merge(f->asks, f->n_asks, r->asks, r->n_asks);
+		hours_merge(f->bids, f->n_bids, r->bids, r->n_bids);
 		f->gen++;
 	}
 	api_book_free(&r);
@@ -502,6 +521,15 @@ void tui_feed_tick(struct tui *t, int64_t now, int64_t *next)
 	struct tui_focus *f = t->m.focus;
 
 	history_tick(t, now, next);
+	if (f != NULL && t->api != NULL && f->state == API_STREAM_LIVE && f->hours_due) {
+		if (now >= f->next_hours_ms && f->book_req == 0) {
+			f->hours_due = false;
+			f->next_hours_ms = now + 1000;
+			f->book_req = api_book_start(t->api, f->gpu, TUI_BOOK_DEPTH, on_book, t);
+		} else if (f->next_hours_ms > now && (*next < 0 || f->next_hours_ms < *next)) {
+			*next = f->next_hours_ms; /* (a reply on its way wakes the loop) */
+		}
+	}
 	if (f == NULL || t->api == NULL || f->state == API_STREAM_LIVE)
 		return;
 	if (now >= f->next_fetch_ms && f->book_req == 0 && f->trades_req == 0) {

@@ -98,6 +98,8 @@ struct tui_focus {
 	uint64_t trade_gen;         /* bumped by every new trade */
 	uint64_t book_req, trades_req;
 	int64_t next_fetch_ms;
+	bool hours_due;             /* streamed levels without GPU-hours: ask the book */
+	int64_t next_hours_ms;
 };
 
 /* What the browse tables publish for the screens above them (the fit

@@ -126,14 +126,36 @@ void tui_format_cell_fit(const struct view_table *v, size_t shown_row, size_t co
 	}
 }
 
+/* While GPUs are marked, the GPU column starts with the mark ("● ",
+ * ASCII "* ") or two blanks; its width is the mark's less. */
+static int mark_prefix(struct tui_browse *b, size_t col, const struct view_row *r,
+		       struct wcells *out)
+{
+	if (col != 0 || b->n_marks == 0)
+		return 0;
+	if (browse_is_marked(b, r->gpu->id))
+		wcells_add(out, out->ascii ? "* " : "\u25cf ", WR_GOOD, WAT_BOLD);
+	else
+		wcells_pad(out, 2, WR_NORMAL);
+	return 2;
+}
+
 static void src_cell(void *ctx, size_t row, size_t col, struct wcells *out)
 {
 	struct tui_browse *b = ctx;
 	struct tui_tab *tb = cur_tab(b);
 	const struct view_row *r = view_shown_row(tb->view, row);
 	int flash = tui_flash(b->base.t, gpu_index(b, r->gpu), util_now_ms());
+	struct wcells x;
 
-	tui_format_cell(tb->view, row, tb->vis[col], flash, out);
+	if (mark_prefix(b, col, r, out) == 0) {
+		tui_format_cell(tb->view, row, tb->vis[col], flash, out);
+		return;
+	}
+	wcells_init(&x, out->ascii);
+	tui_format_cell(tb->view, row, tb->vis[col], flash, &x);
+	wcells_cat(out, &x);
+	wcells_free(&x);
 }
 
 static void src_cell_fit(void *ctx, size_t row, size_t col, int width, struct wcells *out)
@@ -142,8 +164,13 @@ static void src_cell_fit(void *ctx, size_t row, size_t col, int width, struct wc
 	struct tui_tab *tb = cur_tab(b);
 	const struct view_row *r = view_shown_row(tb->view, row);
 	int flash = tui_flash(b->base.t, gpu_index(b, r->gpu), util_now_ms());
+	int pre = mark_prefix(b, col, r, out);
+	struct wcells x;
 
-	tui_format_cell_fit(tb->view, row, tb->vis[col], flash, width, out);
+	wcells_init(&x, out->ascii);
+	tui_format_cell_fit(tb->view, row, tb->vis[col], flash, width - pre, &x);
+	wcells_cat(out, &x);
+	wcells_free(&x);
 }
 
 /* The GPU column is cut no narrower than the widest short form of a name. */
@@ -368,6 +395,9 @@ void browse_free(struct tui_browse *b)
 	}
 	free(b->tab);
 	b->tab = NULL;
+	free_ids(b->marks, b->n_marks);
+	b->marks = NULL;
+	b->n_marks = 0;
 	b->base.t->sel.view = NULL;
 	wtable_free(&b->table);
 	wtabs_free(&b->tabs);
@@ -701,6 +731,66 @@ void browse_sort_cheapest(struct tui_browse *b)
 		tui_message(t, _("Cheapest per hour for this job first (GPUs that cannot take it last)"));
 	}
 	browse_refresh_table(b, true);
+}
+
+/* ---- marks ------------------------------------------------------------------------------------------ */
+
+bool browse_is_marked(const struct tui_browse *b, const char *gpu_id)
+{
+	for (size_t i = 0; gpu_id != NULL && i < b->n_marks; i++)
+		if (strcmp(b->marks[i], gpu_id) == 0)
+			return true;
+	return false;
+}
+
+void browse_toggle_mark(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	const char *gpu;
+	size_t i;
+
+	browse_note_cursor(b);
+	gpu = cur_tab(b)->view != NULL && cur_tab(b)->view->n_shown > 0 ? cur_tab(b)->cursor_gpu : NULL;
+	if (gpu == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		return;
+	}
+	for (i = 0; i < b->n_marks && strcmp(b->marks[i], gpu) != 0; i++)
+		;
+	if (i < b->n_marks) {
+		free(b->marks[i]);
+		memmove(&b->marks[i], &b->marks[i + 1], (b->n_marks - i - 1) * sizeof *b->marks);
+		b->n_marks--;
+	} else {
+		b->marks = xreallocarray(b->marks, b->n_marks + 1, sizeof *b->marks);
+		b->marks[b->n_marks++] = xstrdup(gpu);
+	}
+	/* the GPU column gains or loses the marks' room */
+	browse_refresh_table(b, false);
+	wtable_do(b->table, WTABLE_DOWN);
+	browse_note_cursor(b);
+}
+
+void browse_compare(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	char *x;
+
+	if (b->n_marks >= 2 && b->n_marks <= 4) {
+		tui_compare_open(t, b->marks, b->n_marks);
+		return;
+	}
+	if (b->n_marks < 2)
+		/* TRANSLATORS: %zu is how many GPUs are marked now (0 or 1) */
+		x = xasprintf(P_("Compare needs 2 to 4 GPUs: mark them with Space (%zu marked)",
+				 "Compare needs 2 to 4 GPUs: mark them with Space (%zu marked)",
+				 (unsigned long)b->n_marks), b->n_marks);
+	else
+		x = xasprintf(P_("Compare takes at most 4 GPUs: %zu are marked (Space unmarks)",
+				 "Compare takes at most 4 GPUs: %zu are marked (Space unmarks)",
+				 (unsigned long)b->n_marks), b->n_marks);
+	tui_message(t, x);
+	free(x);
 }
 
 void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours)

@@ -264,6 +264,10 @@ void tui_trade_free(struct tui *t);
  * 24), job_fits as fit_result.fits. */
 void tui_detail_open(struct tui *t, const char *gpu_id, int job_gpus, int job_hours, int job_fits);
 
+/* ---- compare.c: the marked GPUs side by side (Esc back) ---- */
+/* ids: 2 to 4 catalogue GPU ids (more are left out), in the order shown. */
+void tui_compare_open(struct tui *t, char *const *ids, size_t n);
+
 /* ---- fitpanel.c: the fit calculator, a screen beside or below the tables ---- */
 /* f: show the panel and give it the keyboard; F4: show or hide it. */
 void tui_fit_open(struct tui *t);

@@ -189,7 +189,8 @@ static int src_frozen_min(void *ctx)
 }
 
 /* The price column (last unless moved) stays at the right edge, and the
- * 24 h sparkline with it when it comes just before. */
+ * 24 h sparkline with it when it comes just before, unless a fit job's
+ * columns need the room. */
 static size_t src_pinned(void *ctx)
 {
 	struct tui_browse *b = ctx;
@@ -198,7 +199,8 @@ static size_t src_pinned(void *ctx)
 
 	if (c == NULL || tb->n_vis < 3 || c[tb->vis[tb->n_vis - 1]].kind != VIEW_COL_PRICE)
 		return 0;
-	return tb->n_vis >= 4 && c[tb->vis[tb->n_vis - 2]].kind == VIEW_COL_SPARK ? 2 : 1;
+	return tb->n_vis >= 4 && !tb->view->has_job &&
+	       c[tb->vis[tb->n_vis - 2]].kind == VIEW_COL_SPARK ? 2 : 1;
 }
 
 /* ---- columns ------------------------------------------------------------------------------------ */

@@ -47,6 +47,7 @@ static int level_item(const cJSON *it, const char *p, void *dst, size_t i, void 
 	DEC_INT(it, p, "price_cents", 1, MAX_PRICE, x->price_cents);
 	DEC_INT(it, p, "gpus", min, MAX_COUNT, x->gpus);
 	DEC_INT(it, p, "orders", min, MAX_COUNT, x->orders);
+	DEC_INT_OPT(it, p, "gpu_hours", 0, MAX_ID, x->gpu_hours);
 	if ((x->gpus == 0) != (x->orders == 0))
 		return set_cause(cause, "%s: GPUs and orders disagree", p);
 	/* best first: asks rise, bids fall, strictly (levels are aggregated) */

@@ -225,8 +225,11 @@ static void h_book(struct xd_ctx *c)
 	if (xd_query_check(c, allowed) || query_int(c, "depth", 1, XD_DEPTH_MAX, 20, &depth))
 		return;
 	int g = path_gpu(c);
-	if (g >= 0)
-		xd_reply_json(&c->reply, 200, xd_market_book(c->m, g, (int)depth));
+	if (g >= 0) {
+		cJSON *b = xd_market_book(c->m, g, (int)depth);
+		xd_read_book_hours(xd_store_reader(), xd_market_tables(c->m)->gpu_ids[g], b);
+		xd_reply_json(&c->reply, 200, b);
+	}
 }
 
 static void h_trades(struct xd_ctx *c)

@@ -98,6 +98,10 @@ void tui_format_cell_fit(const struct view_table *v, size_t shown_row, size_t co
 		role = WR_DIM;
 	else if (vc->kind == VIEW_COL_JOB_FITS)
 		role = c->flag ? WR_GOOD : WR_BAD;
+	else if ((vc->kind == VIEW_COL_CHANGE || vc->kind == VIEW_COL_SPARK) &&
+		 c->raw == VIEW_RAW_NUMBER && c->number != 0)
+		/* the colour repeats what ▲/▼ and the sign say */
+		role = c->number > 0 ? WR_GOOD : WR_BAD;
 	if (r->flags & VIEW_ROW_DIMMED)
 		role = WR_DIM;
 	if ((vc->kind == VIEW_COL_PRICE || vc->kind == VIEW_COL_JOB_COST) &&
@@ -122,14 +126,36 @@ void tui_format_cell_fit(const struct view_table *v, size_t shown_row, size_t co
 	}
 }
 
+/* While GPUs are marked, the GPU column starts with the mark ("● ",
+ * ASCII "* ") or two blanks; its width is the mark's less. */
+static int mark_prefix(struct tui_browse *b, size_t col, const struct view_row *r,
+		       struct wcells *out)
+{
+	if (col != 0 || b->n_marks == 0)
+		return 0;
+	if (browse_is_marked(b, r->gpu->id))
+		wcells_add(out, out->ascii ? "* " : "\u25cf ", WR_GOOD, WAT_BOLD);
+	else
+		wcells_pad(out, 2, WR_NORMAL);
+	return 2;
+}
+
 static void src_cell(void *ctx, size_t row, size_t col, struct wcells *out)
 {
 	struct tui_browse *b = ctx;
 	struct tui_tab *tb = cur_tab(b);
 	const struct view_row *r = view_shown_row(tb->view, row);
 	int flash = tui_flash(b->base.t, gpu_index(b, r->gpu), util_now_ms());
+	struct wcells x;
 
-	tui_format_cell(tb->view, row, tb->vis[col], flash, out);
+	if (mark_prefix(b, col, r, out) == 0) {
+		tui_format_cell(tb->view, row, tb->vis[col], flash, out);
+		return;
+	}
+	wcells_init(&x, out->ascii);
+	tui_format_cell(tb->view, row, tb->vis[col], flash, &x);
+	wcells_cat(out, &x);
+	wcells_free(&x);
 }
 
 static void src_cell_fit(void *ctx, size_t row, size_t col, int width, struct wcells *out)
@@ -138,8 +164,13 @@ static void src_cell_fit(void *ctx, size_t row, size_t col, int width, struct wc
 	struct tui_tab *tb = cur_tab(b);
 	const struct view_row *r = view_shown_row(tb->view, row);
 	int flash = tui_flash(b->base.t, gpu_index(b, r->gpu), util_now_ms());
+	int pre = mark_prefix(b, col, r, out);
+	struct wcells x;
 
-	tui_format_cell_fit(tb->view, row, tb->vis[col], flash, width, out);
+	wcells_init(&x, out->ascii);
+	tui_format_cell_fit(tb->view, row, tb->vis[col], flash, width - pre, &x);
+	wcells_cat(out, &x);
+	wcells_free(&x);
 }
 
 /* The GPU column is cut no narrower than the widest short form of a name. */
@@ -157,15 +188,19 @@ static int src_frozen_min(void *ctx)
 	return (int)m;
 }
 
-/* The price column (always last when shown) stays at the right edge. */
+/* The price column (last unless moved) stays at the right edge, and the
+ * 24 h sparkline with it when it comes just before, unless a fit job's
+ * columns need the room. */
 static size_t src_pinned(void *ctx)
 {
 	struct tui_browse *b = ctx;
 	const struct tui_tab *tb = cur_tab(b);
+	const struct view_column *c = tb->view != NULL ? tb->view->columns : NULL;
 
-	if (tb->view == NULL || tb->n_vis < 3)
+	if (c == NULL || tb->n_vis < 3 || c[tb->vis[tb->n_vis - 1]].kind != VIEW_COL_PRICE)
 		return 0;
-	return tb->view->columns[tb->vis[tb->n_vis - 1]].kind == VIEW_COL_PRICE ? 1 : 0;
+	return tb->n_vis >= 4 && !tb->view->has_job &&
+	       c[tb->vis[tb->n_vis - 2]].kind == VIEW_COL_SPARK ? 2 : 1;
 }
 
 /* ---- columns ------------------------------------------------------------------------------------ */
@@ -205,13 +240,21 @@ static void compute_vis(struct tui_tab *tb)
 	tb->n_vis = n;
 }
 
+/* The workload's columns, and of the market columns only the 24 h
+ * sparkline, just before the price: the trend at a glance in 12 columns;
+ * bid, spread, last and the change in figures are the chooser's (a buyer
+ * compares asks; the detail screen has the rest). */
 static void default_ids(struct tui_tab *tb)
 {
-	tb->col_ids = xcalloc(tb->w->n_columns + 1, sizeof *tb->col_ids);
+	tb->col_ids = xcalloc(tb->w->n_columns + 2, sizeof *tb->col_ids);
 	tb->n_col_ids = 0;
-	for (size_t i = 0; i < tb->w->n_columns; i++)
-		if (tb->w->columns[i].kind != CATALOG_COL_GPU)
-			tb->col_ids[tb->n_col_ids++] = xstrdup(tb->w->columns[i].id);
+	for (size_t i = 0; i < tb->w->n_columns; i++) {
+		if (tb->w->columns[i].kind == CATALOG_COL_GPU)
+			continue;
+		if (tb->w->columns[i].kind == CATALOG_COL_PRICE)
+			tb->col_ids[tb->n_col_ids++] = xstrdup("spark_24h");
+		tb->col_ids[tb->n_col_ids++] = xstrdup(tb->w->columns[i].id);
+	}
 }
 
 static struct view_prices prices_of(struct tui_browse *b)
@@ -221,14 +264,35 @@ static struct view_prices prices_of(struct tui_browse *b)
 	return p;
 }
 
-static void build_view(struct tui_browse *b, struct tui_tab *tb)
+/* The market figures (bid, last, the 24 h change and sparkline) into v. */
+static void set_market(struct tui_browse *b, struct view_table *v)
+{
+	struct view_quote *q;
+	size_t n = tui_view_market(b->base.t, TUI_SPARK_COLS, &q);
+	struct view_market m = { q, n };
+
+	view_set_market(v, &m);
+	tui_view_market_free(q, n);
+}
+
+static struct view_table *new_view(struct tui_browse *b, const struct catalog_workload *w,
+				   const struct fit_job *job)
 {
 	struct tui *t = b->base.t;
 	struct view_prices p = prices_of(b);
+	struct view_table *v = view_new(t->cat, w, t->m.have_prices ? &p : NULL, job, t->o->lang,
+					t->ascii);
 
+	view_add_market(v);
+	set_market(b, v);
+	return v;
+}
+
+static void build_view(struct tui_browse *b, struct tui_tab *tb)
+{
 	if (tb->view != NULL)
 		return;
-	tb->view = view_new(t->cat, tb->w, t->m.have_prices ? &p : NULL, NULL, t->o->lang, t->ascii);
+	tb->view = new_view(b, tb->w, NULL);
 	if (tb->filter != NULL)
 		view_filter(tb->view, tb->filter);
 	compute_vis(tb);
@@ -295,17 +359,13 @@ void browse_init(struct tui_browse *b)
  * (by column id), filter; the tabs and the empty text too. */
 void browse_lang_changed(struct tui_browse *b)
 {
-	struct tui *t = b->base.t;
-	struct view_prices p = prices_of(b);
-
 	browse_note_cursor(b);
 	for (size_t i = 0; i < b->n_tabs; i++) {
 		struct tui_tab *tb = &b->tab[i];
 		struct view_table *old = tb->view, *v;
 		if (old == NULL)
 			continue;
-		v = view_new(t->cat, tb->w, t->m.have_prices ? &p : NULL, old->has_job ? &old->job : NULL,
-			     t->o->lang, t->ascii);
+		v = new_view(b, tb->w, old->has_job ? &old->job : NULL);
 		if (tb->filter != NULL)
 			view_filter(v, tb->filter);
 		if (old->sort_cheapest)
@@ -337,6 +397,9 @@ void browse_free(struct tui_browse *b)
 	}
 	free(b->tab);
 	b->tab = NULL;
+	free_ids(b->marks, b->n_marks);
+	b->marks = NULL;
+	b->n_marks = 0;
 	b->base.t->sel.view = NULL;
 	wtable_free(&b->table);
 	wtabs_free(&b->tabs);
@@ -554,16 +617,32 @@ void browse_columns_open(struct tui_browse *b)
 
 /* ---- what the tables pull: prices, the fit job, flashes --------------------------------------------- */
 
-static void apply_prices(struct tui_browse *b)
+static void apply_prices(struct tui_browse *b, bool prices)
 {
 	struct tui *t = b->base.t;
 	struct view_prices p = prices_of(b);
 
 	browse_note_cursor(b);
-	for (size_t i = 0; i < b->n_tabs; i++)
-		if (b->tab[i].view != NULL)
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		if (b->tab[i].view == NULL)
+			continue;
+		if (prices)
 			view_set_prices(b->tab[i].view, t->m.have_prices ? &p : NULL);
+		set_market(b, b->tab[i].view);
+	}
 	browse_refresh_table(b, true);
+}
+
+/* The current tab shows the 24 h change or sparkline: the history is fetched. */
+static void want_history(struct tui_browse *b)
+{
+	const struct tui_tab *tb = cur_tab(b);
+
+	for (size_t i = 0; tb->view != NULL && i < tb->n_vis; i++) {
+		enum view_col_kind k = tb->view->columns[tb->vis[i]].kind;
+		if (k == VIEW_COL_CHANGE || k == VIEW_COL_SPARK)
+			tui_history_want(b->base.t);
+	}
 }
 
 /* Make the current tab's view carry the published fit job (or none). */
@@ -621,9 +700,14 @@ void browse_recalc(struct tui_browse *b, int64_t now)
 {
 	struct tui *t = b->base.t;
 
-	if (b->market_seen != t->m.gen) {
+	uint64_t hg = t->m.hist != NULL ? t->m.hist->gen : 0;
+
+	want_history(b);
+	if (b->market_seen != t->m.gen || b->hist_seen != hg) {
+		bool prices = b->market_seen != t->m.gen;
 		b->market_seen = t->m.gen;
-		apply_prices(b);
+		b->hist_seen = hg;
+		apply_prices(b, prices);
 	}
 	pull_job(b);
 	pull_flashes(b, now);
@@ -649,6 +733,66 @@ void browse_sort_cheapest(struct tui_browse *b)
 		tui_message(t, _("Cheapest per hour for this job first (GPUs that cannot take it last)"));
 	}
 	browse_refresh_table(b, true);
+}
+
+/* ---- marks ------------------------------------------------------------------------------------------ */
+
+bool browse_is_marked(const struct tui_browse *b, const char *gpu_id)
+{
+	for (size_t i = 0; gpu_id != NULL && i < b->n_marks; i++)
+		if (strcmp(b->marks[i], gpu_id) == 0)
+			return true;
+	return false;
+}
+
+void browse_toggle_mark(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	const char *gpu;
+	size_t i;
+
+	browse_note_cursor(b);
+	gpu = cur_tab(b)->view != NULL && cur_tab(b)->view->n_shown > 0 ? cur_tab(b)->cursor_gpu : NULL;
+	if (gpu == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		return;
+	}
+	for (i = 0; i < b->n_marks && strcmp(b->marks[i], gpu) != 0; i++)
+		;
+	if (i < b->n_marks) {
+		free(b->marks[i]);
+		memmove(&b->marks[i], &b->marks[i + 1], (b->n_marks - i - 1) * sizeof *b->marks);
+		b->n_marks--;
+	} else {
+		b->marks = xreallocarray(b->marks, b->n_marks + 1, sizeof *b->marks);
+		b->marks[b->n_marks++] = xstrdup(gpu);
+	}
+	/* the GPU column gains or loses the marks' room */
+	browse_refresh_table(b, false);
+	wtable_do(b->table, WTABLE_DOWN);
+	browse_note_cursor(b);
+}
+
+void browse_compare(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	char *x;
+
+	if (b->n_marks >= 2 && b->n_marks <= 4) {
+		tui_compare_open(t, b->marks, b->n_marks);
+		return;
+	}
+	if (b->n_marks < 2)
+		/* TRANSLATORS: %zu is how many GPUs are marked now (0 or 1) */
+		x = xasprintf(P_("Compare needs 2 to 4 GPUs: mark them with Space (%zu marked)",
+				 "Compare needs 2 to 4 GPUs: mark them with Space (%zu marked)",
+				 (unsigned long)b->n_marks), b->n_marks);
+	else
+		x = xasprintf(P_("Compare takes at most 4 GPUs: %zu are marked (Space unmarks)",
+				 "Compare takes at most 4 GPUs: %zu are marked (Space unmarks)",
+				 (unsigned long)b->n_marks), b->n_marks);
+	tui_message(t, x);
+	free(x);
 }
 
 void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours)

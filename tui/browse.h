@@ -36,6 +36,8 @@ enum tui_action {
 	A_FIT_CHEAPEST,
 	A_LANG,
 	A_DETAIL,       /* Enter: the detail screen of the row's GPU */
+	A_MARK,         /* Space: mark or unmark the row's GPU */
+	A_COMPARE,      /* =: the marked GPUs side by side */
 };
 
 /* One workload's tab. */
@@ -60,6 +62,9 @@ struct tui_browse {
 	struct tui_tab *tab;
 	size_t n_tabs, cur;
 	uint64_t market_seen;       /* t->m.gen last applied */
+	uint64_t hist_seen;         /* t->m.hist->gen last applied */
+	char **marks;               /* marked GPU ids, in the order marked (every tab) */
+	size_t n_marks;
 	uint64_t flash_sig;         /* which GPUs flashed at the last recalc */
 };
 
@@ -92,6 +97,11 @@ char *browse_count_text(struct tui_browse *b);
 /* Pull what changed: the market's prices (t->m.gen), the fit job
  * (t->job), the flashes; publish the cursor (t->sel). */
 void browse_recalc(struct tui_browse *b, int64_t now);
+/* Space: mark the GPU under the cursor, or unmark it; the cursor moves down. */
+void browse_toggle_mark(struct tui_browse *b);
+bool browse_is_marked(const struct tui_browse *b, const char *gpu_id);
+/* =: compare the marked GPUs (2 to 4), or say why not. */
+void browse_compare(struct tui_browse *b);
 /* For the order form: the GPUs the job runs on with gpu_id and, for a
  * training run, its hours (rounded up); 0 when there is no job. */
 void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours);

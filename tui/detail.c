@@ -6,7 +6,8 @@
  *   specs    the catalogue's figures ("Not published" and "Not supported"
  *            kept apart) and the document they come from
  *   book     the depth ladder at the panel's full height: price, GPUs,
- *            orders and cumulative GPUs per level, asks above the spread,
+ *            GPU-hours its orders hold, orders (when the panel is wide
+ *            enough) and cumulative GPUs per level, asks above the spread,
  *            bids below; the account's own resting orders marked (*) when
  *            the orders page has listed them
  *   chart    close prices over 1 h, 24 h or 7 d from GET /v1/candles, in
@@ -65,6 +66,7 @@ struct detail {
 	uint64_t candles_trades;    /* the focus's trade_gen they were asked at */
 	uint64_t seen_focus, seen_market;
 	bool wide, dirty;
+	bool book_orders;           /* the ladder has room for the orders column */
 	int book_rows, chart_cols, chart_rows;
 };
 
@@ -256,17 +258,22 @@ static void level_line(struct detail *d, struct wpanel *p, const struct api_leve
 	char *g = i18n_fmt_number(t->o->lang, (double)l->gpus, 0);
 	char *o = i18n_fmt_number(t->o->lang, (double)l->orders, 0);
 	char *cu = i18n_fmt_number(t->o->lang, (double)cum, 0);
+	char *gh = l->gpu_hours >= 0 ? i18n_fmt_number(t->o->lang, (double)l->gpu_hours, 0)
+				     : xstrdup(t->ascii ? "..." : "…");
 	bool own = own_level(d, side, l->price_cents);
 
 	add(c, own ? "*" : " ", WR_GOOD);
 	add_col(c, price, 10, true, side == API_SELL ? WR_BAD : WR_GOOD);
 	add_col(c, g, 6, true, WR_NORMAL);
-	add_col(c, o, 7, true, WR_DIM);
+	add_col(c, gh, 8, true, l->gpu_hours >= 0 ? WR_NORMAL : WR_DIM);
+	if (d->book_orders)
+		add_col(c, o, 7, true, WR_DIM);
 	add_col(c, cu, 9, true, WR_NORMAL);
 	free(price);
 	free(g);
 	free(o);
 	free(cu);
+	free(gh);
 }
 
 static void build_book(struct detail *d, struct wpanel *p, int rows)
@@ -281,7 +288,10 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	add(c, " ", WR_HEADER);
 	add_col(c, _("Price/h"), 10, true, WR_HEADER);
 	add_col(c, _("GPUs"), 6, true, WR_HEADER);
-	add_col(c, _("Orders"), 7, true, WR_HEADER);
+	/* TRANSLATORS: ladder header: GPU-hours the level's orders hold (≤ 8 columns) */
+	add_col(c, _("GPU-h"), 8, true, WR_HEADER);
+	if (d->book_orders)
+		add_col(c, _("Orders"), 7, true, WR_HEADER);
 	add_col(c, _("Cum. GPUs"), 9, true, WR_HEADER);
 	if (f == NULL || !f->have_book) {
 		wpanel_text(p, _("Waiting for the book…"), WR_DIM, 1);
@@ -305,11 +315,12 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	if (f->n_asks > 0 && f->n_bids > 0) {
 		char *s = money(t, f->asks[0].price_cents - f->bids[0].price_cents);
 		char *x = xasprintf(_("spread %s"), s);
-		add_col(c, x, 36, true, WR_DIM);
+		add_col(c, x, d->book_orders ? 45 : 37, true, WR_DIM);
 		free(x);
 		free(s);
 	} else {
-		add_col(c, f->n_asks == 0 ? _("no asks") : _("no bids"), 36, true, WR_DIM);
+		add_col(c, f->n_asks == 0 ? _("no asks") : _("no bids"), d->book_orders ? 45 : 37, true,
+			WR_DIM);
 	}
 	cum = 0;
 	for (int i = 0; i < n_b; i++) {
@@ -542,7 +553,7 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
 {
 	struct detail *d = of(s);
 	struct tui *t = s->t;
-	int y = body->y, h = body->h, w = t->cols, specs_w = 0, book_w = 39, side_x;
+	int y = body->y, h = body->h, w = t->cols, specs_w = 0, book_w = 48, side_x;
 
 	if (!shown || h < 4) {
 		wwidget_hide(&d->head->base);
@@ -555,6 +566,11 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
 	d->wide = w >= WIDE_COLS;
 	if (d->wide)
 		specs_w = w * 3 / 10;
+	/* the orders column where the chart keeps its room: 96 columns and
+	 * more without the specs beside, 160 with them */
+	d->book_orders = d->wide ? w >= 160 : w >= 96;
+	if (!d->book_orders)
+		book_w = 40;
 	if (book_w > w / 2)
 		book_w = w / 2;
 	wwidget_place(&d->head->base, 0, 0, 1, w);

@@ -12,6 +12,16 @@
  *   trades:GPU,  the GPU being looked at (the detail screen): its book
  *   book:GPU     (levels merged as increments arrive) and recent trades.
  *                Until that stream is live they are fetched every 2 s.
+ *                The stream's levels carry no GPU-hours: after a change
+ *                the book is asked once (GET /v1/books, at most every
+ *                second) for them.
+ *
+ * The market columns' history: each GPU's 1 h candles of the last day,
+ * fetched once (GET /v1/candles, a few at a time) when a screen shows it,
+ * then kept current from the quotes: every change of a GPU's last-trade
+ * price is a trade, and moves the close of the hour it falls in. The close
+ * is all a sparkline and a 24 h change need, and a trade at the price
+ * already last leaves both as they are, so nothing is polled.
  *
  * Heartbeats keep the prices fresh ("updated N s ago" counts from the last
  * event or heartbeat). The stream reconnects and resyncs by itself.
@@ -20,6 +30,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "tui/detail.h"
 
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -43,12 +56,20 @@ static void quotes_free(struct tui_market *m)
 	m->n_quotes = 0;
 }
 
+static void history_trade(struct tui *t, const char *gpu, int64_t price);
+
 void tui_feed_store_quotes(struct tui *t, const struct api_quote *v, size_t n, bool whole,
 			   int64_t now)
 {
 	struct tui_market *m = &t->m;
 	struct view_price *np;
 
+	/* a last price that moved is a trade: the history follows it */
+	for (size_t i = 0; i < n; i++) {
+		const struct api_quote *old = tui_quote(t, v[i].gpu);
+		if (old != NULL && v[i].last_cents >= 0 && v[i].last_cents != old->last_cents)
+			history_trade(t, v[i].gpu, v[i].last_cents);
+	}
 	if (whole)
 		quotes_free(m);
 	for (size_t i = 0; i < n; i++) {
@@ -121,11 +142,185 @@ void tui_feed_open(struct tui *t)
 	struct api_stream_opts o = { .channels = "quotes", .no_poll = true };
 	struct api_stream_cbs cb = { .event = on_quotes_event, .state = on_quotes_state, .ud = t };
 
+	if (t->m.hist == NULL) {
+		t->m.hist = xcalloc(1, sizeof *t->m.hist);
+		t->m.hist->g = xcalloc(t->cat->n_gpus + 1, sizeof *t->m.hist->g);
+	}
 	if (t->api == NULL || t->m.stream != NULL)
 		return;
 	t->m.stream_state = API_STREAM_CONNECTING;
 	t->m.stream = api_stream_open(t->api, &o, &cb);
 	api_stream_state(t->m.stream, &t->m.stream_since);
+}
+
+/* ---- the 24 h history ---------------------------------------------------------------------- */
+
+enum {
+	HIST_LIMIT = 26,            /* 1 h candles asked: a day and the hour before it */
+	HIST_IN_FLIGHT = 4,         /* candle requests at once */
+	HIST_SLIDE_MS = 300000,     /* the window moves on (a sparkline column is 2 h) */
+	HIST_KEEP_S = 26 * 3600,
+};
+
+static int64_t exchange_now(const struct tui *t)
+{
+	return (int64_t)time(NULL) + (t->m.hist != NULL ? t->m.hist->offset_s : 0);
+}
+
+static struct tui_hist_gpu *hist_of(const struct tui *t, const char *gpu)
+{
+	const struct catalog_gpu *g = gpu != NULL ? catalog_gpu(t->cat, gpu) : NULL;
+
+	if (t->m.hist == NULL || g == NULL)
+		return NULL;
+	return &t->m.hist->g[g - t->cat->gpus];
+}
+
+static void history_trade(struct tui *t, const char *gpu, int64_t price)
+{
+	struct tui_hist_gpu *h = hist_of(t, gpu);
+	int64_t now = exchange_now(t), hour = now - now % 3600;
+	struct api_candle *c;
+
+	if (h == NULL || !h->have)
+		return; /* the candles, when they come, hold it */
+	c = h->n > 0 ? &h->v[h->n - 1] : NULL;
+	if (c == NULL || c->start < hour) {
+		size_t drop = 0;
+		while (drop < h->n && h->v[drop].start < now - HIST_KEEP_S)
+			drop++;
+		memmove(h->v, h->v + drop, (h->n - drop) * sizeof *h->v);
+		h->n -= drop;
+		h->v = xreallocarray(h->v, h->n + 1, sizeof *h->v);
+		c = &h->v[h->n++];
+		memset(c, 0, sizeof *c);
+		c->start = hour;
+		c->open_cents = c->high_cents = c->low_cents = price;
+	}
+	c->close_cents = price;
+	if (price > c->high_cents)
+		c->high_cents = price;
+	if (price < c->low_cents)
+		c->low_cents = price;
+	c->trades++;
+	t->m.hist->gen++;
+}
+
+static void on_hist(void *ud, struct api_candles *r, const struct api_error *e)
+{
+	struct tui_hist_gpu *h = ud;
+	struct tui_history *x = h->t->m.hist;
+
+	h->req = 0;
+	if (e != NULL) {
+		h->failed = true; /* shown as no history; not asked again */
+	} else {
+		free(h->v);
+		h->v = xcalloc(r->n ? r->n : 1, sizeof *h->v);
+		if (r->n > 0)
+			memcpy(h->v, r->v, r->n * sizeof *h->v);
+		h->n = r->n;
+		h->have = true;
+		if (r->server_time > 0)
+			x->offset_s = r->server_time - (int64_t)time(NULL);
+		x->gen++;
+	}
+	api_candles_free(&r);
+}
+
+void tui_history_want(struct tui *t)
+{
+	if (t->m.hist != NULL)
+		t->m.hist->wanted = true;
+}
+
+static void history_tick(struct tui *t, int64_t now, int64_t *next)
+{
+	struct tui_history *x = t->m.hist;
+	size_t busy = 0;
+
+	if (x == NULL || !x->wanted || t->api == NULL)
+		return;
+	for (size_t g = 0; g < t->cat->n_gpus; g++)
+		busy += x->g[g].req != 0;
+	for (size_t g = 0; g < t->cat->n_gpus && busy < HIST_IN_FLIGHT; g++) {
+		struct tui_hist_gpu *h = &x->g[g];
+		if (h->have || h->failed || h->req != 0)
+			continue;
+		struct api_candles_query q = { .interval = "1h", .from = -1, .to = -1,
+					       .limit = HIST_LIMIT };
+		h->t = t;
+		h->req = api_candles_start(t->api, t->cat->gpus[g].id, &q, on_hist, h);
+		busy++;
+	}
+	if (now >= x->next_slide_ms) {
+		if (x->next_slide_ms > 0)
+			x->gen++;
+		x->next_slide_ms = now + HIST_SLIDE_MS;
+	}
+	if (*next < 0 || x->next_slide_ms < *next)
+		*next = x->next_slide_ms;
+}
+
+bool tui_history_series(const struct tui *t, size_t g, int cols, int64_t *col)
+{
+	const struct tui_hist_gpu *h;
+	int64_t now = exchange_now(t);
+
+	for (int j = 0; j < cols; j++)
+		col[j] = -1;
+	if (t->m.hist == NULL || g >= t->cat->n_gpus)
+		return false;
+	h = &t->m.hist->g[g];
+	if (!h->have)
+		return false;
+	return detail_series(h->v, h->n, now - 86400, now, cols, col) > 0;
+}
+
+size_t tui_view_market(const struct tui *t, int spark_cols, struct view_quote **out)
+{
+	size_t n = t->cat->n_gpus;
+	struct view_quote *v = xcalloc(n + 1, sizeof *v);
+	int64_t *col = xcalloc((size_t)spark_cols + 1, sizeof *col), fine[96];
+
+	for (size_t g = 0; g < n; g++) {
+		const char *id = t->cat->gpus[g].id;
+		const struct api_quote *q = tui_quote(t, id);
+		v[g].gpu_id = id;
+		v[g].bid_cents = q != NULL ? q->best_bid_cents : -1;
+		v[g].last_cents = q != NULL ? q->last_cents : -1;
+		if (tui_history_series(t, g, spark_cols, col))
+			v[g].spark = detail_sparkline(col, spark_cols, t->ascii);
+		/* the change from the price 24 h ago (to a quarter of an hour) */
+		if (tui_history_series(t, g, 96, fine))
+			v[g].has_change = detail_change_bp(fine, 96, &v[g].change_bp);
+	}
+	free(col);
+	*out = v;
+	return n;
+}
+
+void tui_view_market_free(struct view_quote *v, size_t n)
+{
+	for (size_t i = 0; v != NULL && i < n; i++)
+		free((char *)v[i].spark);
+	free(v);
+}
+
+static void history_free(struct tui *t)
+{
+	struct tui_history *x = t->m.hist;
+
+	if (x == NULL)
+		return;
+	for (size_t g = 0; g < t->cat->n_gpus; g++) {
+		if (x->g[g].req != 0 && t->api != NULL)
+			api_abandon(t->api, x->g[g].req);
+		free(x->g[g].v);
+	}
+	free(x->g);
+	free(x);
+	t->m.hist = NULL;
 }
 
 /* ---- the focus: one GPU's book and trades ------------------------------------------------ */
@@ -152,6 +347,7 @@ static void focus_free(struct tui *t)
 void tui_feed_close(struct tui *t)
 {
 	focus_free(t);
+	history_free(t);
 	api_stream_close(&t->m.stream);
 	quotes_free(&t->m);
 }
@@ -225,11 +421,13 @@ static void on_focus_event(void *ud, const struct api_stream_event *ev)
 		levels_set(&f->asks, &f->n_asks, ev->asks, ev->n_asks);
 		levels_set(&f->bids, &f->n_bids, ev->bids, ev->n_bids);
 		f->have_book = true;
+		f->hours_due = true;
 	} else if (ev->channel == API_CH_BOOK && ev->kind == API_EV_BOOK) {
 		for (size_t i = 0; i < ev->n_asks; i++)
 			level_merge(&f->asks, &f->n_asks, &ev->asks[i], true);
 		for (size_t i = 0; i < ev->n_bids; i++)
 			level_merge(&f->bids, &f->n_bids, &ev->bids[i], false);
+		f->hours_due = true;
 	} else if (ev->channel == API_CH_TRADES && ev->kind == API_EV_SNAPSHOT) {
 		trades_set(f, ev->trades, ev->n_trades);
 		f->trade_gen++;
@@ -272,6 +470,16 @@ void tui_feed_focus(struct tui *t, const char *gpu)
 	f->stream = api_stream_open(t->api, &o, &cb);
 }
 
+/* The GPU-hours of a fetched book into the streamed levels that have the
+ * same price and GPUs (one that moved since waits for the next fetch). */
+static void hours_merge(struct api_level *v, size_t n, const struct api_level *src, size_t m)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < m; j++)
+			if (src[j].price_cents == v[i].price_cents && src[j].gpus == v[i].gpus)
+				v[i].gpu_hours = src[j].gpu_hours;
+}
+
 static void on_book(void *ud, struct api_book *r, const struct api_error *e)
 {
 	struct tui_focus *f = ((struct tui *)ud)->m.focus;
@@ -282,6 +490,10 @@ static void on_book(void *ud, struct api_book *r, const struct api_error *e)
 		levels_set(&f->asks, &f->n_asks, r->asks, r->n_asks);
 		levels_set(&f->bids, &f->n_bids, r->bids, r->n_bids);
 		f->have_book = true;
+		f->gen++;
+	} else if (e == NULL && f != NULL) {
+		hours_merge(f->asks, f->n_asks, r->asks, r->n_asks);
+		hours_merge(f->bids, f->n_bids, r->bids, r->n_bids);
 		f->gen++;
 	}
 	api_book_free(&r);
@@ -308,6 +520,16 @@ void tui_feed_tick(struct tui *t, int64_t now, int64_t *next)
 {
 	struct tui_focus *f = t->m.focus;
 
+	history_tick(t, now, next);
+	if (f != NULL && t->api != NULL && f->state == API_STREAM_LIVE && f->hours_due) {
+		if (now >= f->next_hours_ms && f->book_req == 0) {
+			f->hours_due = false;
+			f->next_hours_ms = now + 1000;
+			f->book_req = api_book_start(t->api, f->gpu, TUI_BOOK_DEPTH, on_book, t);
+		} else if (f->next_hours_ms > now && (*next < 0 || f->next_hours_ms < *next)) {
+			*next = f->next_hours_ms; /* (a reply on its way wakes the loop) */
+		}
+	}
 	if (f == NULL || t->api == NULL || f->state == API_STREAM_LIVE)
 		return;
 	if (now >= f->next_fetch_ms && f->book_req == 0 && f->trades_req == 0) {

@@ -42,6 +42,8 @@ static const struct wbinding bindings[] = {
 	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator") },
 	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)") },
 	{ WKEY_RETURN, A_DETAIL, N_("The selected GPU in detail: specs, book, chart, trades") },
+	{ ' ', A_MARK, N_("Mark or unmark the selected GPU (to compare)") },
+	{ '=', A_COMPARE, N_("Compare the marked GPUs side by side (2 to 4)") },
 	{ 'b', A_BUY, N_("Buy the selected GPU: the order form") },
 	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form") },
 	{ 's', A_SELL, N_("Sell the selected GPU (seller accounts)") },
@@ -175,6 +177,8 @@ static unsigned do_action(struct tui_browse *b, enum tui_action a, wkey key)
 			browse_set_filter(b, NULL);
 		break;
 	case A_DETAIL: return detail(b);
+	case A_MARK: browse_toggle_mark(b); break;
+	case A_COMPARE: browse_compare(b); break;
 	case A_BUY: return order(b, false);
 	case A_SELL: return order(b, true);
 	case A_FIT: tui_fit_open(t); break;
@@ -284,6 +288,16 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 		t->status_note = xasprintf(_("filter \"%s\": %s"), f, n);
 		free(f);
 		free(n);
+	}
+	if (b->n_marks > 0) {
+		/* TRANSLATORS: status bar: GPUs marked with Space; = compares them */
+		char *m = xasprintf(P_("%zu marked (= compares)", "%zu marked (= compares)",
+				       (unsigned long)b->n_marks), b->n_marks);
+		char *x = t->status_note != NULL ? xasprintf("%s \u00b7 %s", t->status_note, m) : m;
+		if (x != m)
+			free(m);
+		free(t->status_note);
+		t->status_note = x;
 	}
 }
 

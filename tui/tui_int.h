@@ -29,6 +29,7 @@ enum {
 	TUI_STALE_MS = 6000,        /* no answer for this long: stale */
 	TUI_TRADES_MAX = 100,       /* recent trades kept for the detail screen */
 	TUI_BOOK_DEPTH = 100,       /* levels fetched when the book is not streamed */
+	TUI_SPARK_COLS = 12,        /* a table's 24 h sparkline: 2 h a column */
 };
 
 /* What the exchange last told us. */
@@ -61,6 +62,25 @@ struct tui_market {
 	struct api_quote *quotes;   /* every GPU's quote as last known (bid, last); gpu owned */
 	size_t n_quotes;
 	struct tui_focus *focus;    /* the GPU being looked at, or NULL */
+	struct tui_history *hist;   /* every GPU's last 24 h (feed.c) */
+};
+
+/* The last 24 h of every GPU's price (the market columns, the compare
+ * screen): its 1 h candles fetched once, then moved by each quote whose
+ * last trade changed; never polled. */
+struct tui_hist_gpu {
+	struct api_candle *v;       /* oldest first */
+	size_t n;
+	bool have, failed;
+	uint64_t req;
+	struct tui *t;              /* for the reply */
+};
+struct tui_history {
+	struct tui_hist_gpu *g;     /* per catalogue GPU */
+	bool wanted;                /* a screen shows it: fetch what is missing */
+	int64_t offset_s;           /* the exchange's clock minus ours */
+	uint64_t gen;               /* bumped by every change, and as the window slides */
+	int64_t next_slide_ms;
 };
 
 /* The book and trades of the GPU being looked at (the detail screen),
@@ -78,6 +98,8 @@ struct tui_focus {
 	uint64_t trade_gen;         /* bumped by every new trade */
 	uint64_t book_req, trades_req;
 	int64_t next_fetch_ms;
+	bool hours_due;             /* streamed levels without GPU-hours: ask the book */
+	int64_t next_hours_ms;
 };
 
 /* What the browse tables publish for the screens above them (the fit
@@ -211,6 +233,17 @@ void tui_feed_store_quotes(struct tui *t, const struct api_quote *v, size_t n, b
 			   int64_t now);
 /* The last known quote of gpu, or NULL. */
 const struct api_quote *tui_quote(const struct tui *t, const char *gpu);
+/* A screen shows the 24 h history: fetch it (once per GPU). */
+void tui_history_want(struct tui *t);
+/* Catalogue GPU g's close prices over the last 24 h in cols columns
+ * (detail_series; -1 where none); false while it has none. */
+bool tui_history_series(const struct tui *t, size_t g, int cols, int64_t *col);
+/* Every catalogue GPU's market figures for view_set_market: bid and last
+ * from the quotes, the 24 h change and a sparkline of spark_cols columns
+ * from the history (*out malloc'ed, n_gpus items; free with
+ * tui_view_market_free). */
+size_t tui_view_market(const struct tui *t, int spark_cols, struct view_quote **out);
+void tui_view_market_free(struct view_quote *v, size_t n);
 
 /* ---- order_pages.c and the pages: the order form, orders, rentals, account
  * (screens that cover the tables; Esc goes back to them) ---- */
@@ -230,6 +263,10 @@ void tui_trade_free(struct tui *t);
 /* job_gpus × job_hours: what the fit job needs there (0: no job; hours 0:
  * 24), job_fits as fit_result.fits. */
 void tui_detail_open(struct tui *t, const char *gpu_id, int job_gpus, int job_hours, int job_fits);
+
+/* ---- compare.c: the marked GPUs side by side (Esc back) ---- */
+/* ids: 2 to 4 catalogue GPU ids (more are left out), in the order shown. */
+void tui_compare_open(struct tui *t, char *const *ids, size_t n);
 
 /* ---- fitpanel.c: the fit calculator, a screen beside or below the tables ---- */
 /* f: show the panel and give it the keyboard; F4: show or hide it. */

@@ -55,4 +55,19 @@ void view_memo_clear(struct view_memo *m);
 /* The key of a double (its bits). */
 uint64_t view_memo_key(double v);
 
+/* ---- the market columns (view/market.c) ---- */
+enum { VIEW_N_MARKET = 5 };
+/* Fill out[0 .. VIEW_N_MARKET-1], the market columns; returns how many. */
+size_t view_market_columns(const struct view_table *t, struct view_column *out);
+/* Fill cell c of market column kind for row r (cleared, aligned already);
+ * m is the column's memo. */
+void view_market_fill(const struct view_table *t, struct view_memo *m, struct view_cell *c,
+		      enum view_col_kind kind, const struct view_row *r);
+/* Whether kind is a market column. */
+bool view_market_kind(enum view_col_kind kind);
+/* The view's fill and sort steps market.c shares (view/view.c). */
+void view_refill_cell(const struct view_table *t, struct view_row *r, size_t col);
+void view_resort(struct view_table *t);
+void view_rebuild_columns(struct view_table *t);
+
 #endif

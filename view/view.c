@@ -262,7 +262,7 @@ static void build_columns(struct view_table *t)
 	const struct catalog_column *src = t->workload != NULL ? t->workload->columns : all_gpu_columns;
 	size_t n_src = t->workload != NULL ? t->workload->n_columns
 					   : sizeof all_gpu_columns / sizeof all_gpu_columns[0];
-	size_t n = n_src + (t->has_job ? N_JOB_COLUMNS : 0);
+	size_t n = n_src + (t->has_job ? N_JOB_COLUMNS : 0) + (t->market ? VIEW_N_MARKET : 0);
 	size_t i, k = 0;
 
 	t->columns = xcalloc(n, sizeof *t->columns);
@@ -281,6 +281,8 @@ static void build_columns(struct view_table *t)
 			}
 		}
 	}
+	if (t->market)
+		k += view_market_columns(t, &t->columns[k]);
 	t->n_columns = k;
 	t->memo = xcalloc(k + 1, sizeof *t->memo);
 }
@@ -488,7 +490,9 @@ static void fill_fresh_cell(const struct view_table *t, struct view_row *r, size
 		fill_money(t, m, c, r->price_cents);
 		break;
 	default:
-		if (r->has_job)
+		if (view_market_kind(vc->kind))
+			view_market_fill(t, m, c, vc->kind, r);
+		else if (r->has_job)
 			fill_job(t, m, c, vc->kind, r);
 		else
 			cell_unknown(t, c, NULL);
@@ -510,6 +514,11 @@ static void fill_cell(const struct view_table *t, struct view_row *r, size_t col
 
 	fill_fresh_cell(t, r, col);
 	c->flags |= keep;
+}
+
+void view_refill_cell(const struct view_table *t, struct view_row *r, size_t col)
+{
+	fill_cell(t, r, col);
 }
 
 static void evaluate_row(const struct view_table *t, struct view_row *r)
@@ -663,6 +672,11 @@ static void apply_sort(struct view_table *t)
 	apply_filter(t);
 }
 
+void view_resort(struct view_table *t)
+{
+	apply_sort(t);
+}
+
 void view_sort(struct view_table *t, int col, bool desc)
 {
 	t->sort_cheapest = false;
@@ -745,6 +759,7 @@ struct view_table *view_new(const struct catalog *c, const struct catalog_worklo
 		r->gpu = w != NULL ? w->gpus[i] : &c->gpus[i];
 		r->seq = i;
 		r->price_cents = price_of(&px, r->gpu->id);
+		r->bid_cents = r->last_cents = -1;
 	}
 	free(px.slot);
 	build_columns(t);
@@ -764,6 +779,8 @@ void view_free(struct view_table **tp)
 	free_cells(t);
 	free_columns(t);
 	view_sort_free(t);
+	for (size_t i = 0; i < t->n_rows; i++)
+		free(t->rows[i].spark);
 	free(t->rows);
 	free(t->shown);
 	free(t->filter);
@@ -799,6 +816,17 @@ size_t view_set_prices(struct view_table *t, const struct view_prices *prices)
 			int64_t b = kind == VIEW_COL_PRICE ? now : now_cost;
 			struct view_cell *c = &r->cells[k];
 
+			if (kind == VIEW_COL_SPREAD) {
+				int64_t was = c->raw == VIEW_RAW_CENTS ? c->cents : -1;
+				fill_cell(t, r, k);
+				c->flags &= ~(unsigned)(VIEW_CELL_CHANGED | VIEW_CELL_UP | VIEW_CELL_DOWN);
+				if ((c->raw == VIEW_RAW_CENTS ? c->cents : -1) != was) {
+					changed++;
+					c->flags |= VIEW_CELL_CHANGED;
+				}
+				width_add(t, k, c);
+				continue;
+			}
 			if (kind != VIEW_COL_PRICE && kind != VIEW_COL_JOB_COST)
 				continue; /* nothing else depends on the price */
 			c->flags &= ~(unsigned)(VIEW_CELL_CHANGED | VIEW_CELL_UP | VIEW_CELL_DOWN);
@@ -819,11 +847,6 @@ size_t view_set_prices(struct view_table *t, const struct view_prices *prices)
 
 void view_set_job(struct view_table *t, const struct fit_job *job)
 {
-	char *sort_id = t->sort_col >= 0 ? xstrdup(t->columns[t->sort_col].id) : NULL;
-	size_t i;
-
-	free_cells(t);
-	free_columns(t);
 	t->has_job = job != NULL;
 	if (job != NULL)
 		t->job = *job;
@@ -831,8 +854,17 @@ void view_set_job(struct view_table *t, const struct fit_job *job)
 		memset(&t->job, 0, sizeof t->job);
 	if (!t->has_job)
 		t->sort_cheapest = false;
-	for (i = 0; i < t->n_rows; i++)
+	for (size_t i = 0; i < t->n_rows; i++)
 		t->rows[i].flags &= ~(unsigned)VIEW_ROW_DIMMED;
+	view_rebuild_columns(t);
+}
+
+void view_rebuild_columns(struct view_table *t)
+{
+	char *sort_id = t->sort_col >= 0 ? xstrdup(t->columns[t->sort_col].id) : NULL;
+
+	free_cells(t);
+	free_columns(t);
 	build_columns(t);
 	fill_all(t);
 	t->sort_col = view_column_index(t, sort_id);

@@ -100,6 +100,11 @@ enum view_col_kind {
 	VIEW_COL_CAPACITY,  /* seed-table rule (fit_capacity_prudent) */
 	VIEW_COL_DECODE,    /* decode tokens/s of a model preset (fit) */
 	VIEW_COL_PRICE,     /* live best ask */
+	VIEW_COL_BID,       /* market (view_add_market): best bid */
+	VIEW_COL_SPREAD,    /* best ask − best bid */
+	VIEW_COL_LAST,      /* last trade's price */
+	VIEW_COL_CHANGE,    /* change over 24 h, ▲/▼ and a sign */
+	VIEW_COL_SPARK,     /* 24 h sparkline (sorts by the change) */
 	VIEW_COL_JOB_MEM,   /* your model: memory needed per GPU, GB */
 	VIEW_COL_JOB_AVAIL, /* memory available per GPU, GB */
 	VIEW_COL_JOB_FITS,  /* fits at the job's GPU count */
@@ -166,6 +171,10 @@ struct view_row {
 	struct view_cell *cells;  /* n_columns, same order as the columns */
 	unsigned flags;
 	int64_t price_cents;      /* best ask, -1 none */
+	int64_t bid_cents, last_cents; /* market columns: -1 none */
+	bool has_change;          /* change_bp is known */
+	int64_t change_bp;        /* 24 h change, hundredths of a percent */
+	char *spark;              /* 24 h sparkline, or NULL */
 	bool has_job;
 	struct fit_result job;    /* valid when has_job */
 };
@@ -191,6 +200,7 @@ struct view_table {
 	bool has_job;
 	struct fit_job job;
 	bool stale;
+	bool market;              /* has the market columns (view_add_market) */
 
 	struct view_cell *cell_block;       /* private to view/: every row's cells */
 	struct view_memo *memo;             /* private to view/: per column, its texts */
@@ -213,6 +223,32 @@ void view_free(struct view_table **t);
  * cells whose value changed get VIEW_CELL_CHANGED (and UP/DOWN), others lose
  * it; the current sort is re-applied. Returns the number of changed cells. */
 size_t view_set_prices(struct view_table *t, const struct view_prices *prices);
+
+/* ---- market figures beyond the best ask (view/market.c) --------------------------
+ * The TUI's market columns: bid ("bid"), spread ("spread"), last trade
+ * ("last"), 24 h change ("change_24h": "▲ +1.23 %", ASCII "+1.23 %") and a
+ * 24 h sparkline ("spark_24h", text made by the caller, sorting by the
+ * change). They are not in the table until view_add_market (`gpux table`
+ * shows none), then follow the workload's columns. */
+struct view_quote {
+	const char *gpu_id;
+	int64_t bid_cents;        /* -1: no bid */
+	int64_t last_cents;       /* -1: no trade yet */
+	bool has_change;
+	int64_t change_bp;        /* hundredths of a percent: +123 = +1.23 % */
+	const char *spark;        /* the sparkline (UTF-8, or ASCII), NULL: none */
+};
+struct view_market {
+	const struct view_quote *items;  /* GPUs not listed have none of them */
+	size_t n;
+};
+/* Add the market columns (once; sort, filter, prices and job are kept). */
+void view_add_market(struct view_table *t);
+/* Replace the market figures (copied; NULL: none; stale as the prices
+ * are). Cells whose value
+ * changed get VIEW_CELL_CHANGED (UP/DOWN), others lose it; the sort is
+ * re-applied. Returns the number of changed cells (0 without the columns). */
+size_t view_set_market(struct view_table *t, const struct view_market *m);
 
 /* Set or clear (NULL) the fit job: the "your model" columns appear or
  * disappear (indexes of the columns after the GPU column shift), rows are

@@ -40,7 +40,8 @@ rest_state() {
   req GET /v1/quotes; q=$BODY
   req GET "/v1/books/h200?depth=100"
   jq -cn --argjson q "$q" --argjson b "$BODY" \
-    '{quotes: ($q.quotes | sort_by(.gpu)), asks: $b.asks, bids: $b.bids}'
+    '{quotes: ($q.quotes | sort_by(.gpu)), asks: ($b.asks | map(del(.gpu_hours))),
+      bids: ($b.bids | map(del(.gpu_hours)))}' # the stream's levels carry no GPU-hours
 }
 stream_state() { sse_json "$1" | jq -cs "$APPLY"; }
 

@@ -199,44 +199,30 @@ static int decimal_opt(struct cli_ctx *ctx, const struct cli_args *a, const char
 	return CLI_OK;
 }
 
-/* The architecture options over a preset or a size's guess. The model
- * stops being "guessed" once layers, hidden, heads and KV heads are given. */
-static int arch_opts(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job,
-		     const struct catalog_model *preset)
+/* The architecture options over a preset or a size's guess
+ * (fit_model_apply_given: the fit panel applies its fields the same way). */
+static int arch_opts(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job)
 {
-	struct fit_model *m = &job->model;
+	struct fit_arch_given g = {0};
 	char *cause = NULL;
 	const char *v;
 	int rc;
 
-	(void)preset;
-	if ((rc = int_opt(ctx, a, "--layers", 1, 100000, &m->layers)) != CLI_OK ||
-	    (rc = int_opt(ctx, a, "--hidden", 1, 1000000, &m->hidden)) != CLI_OK ||
-	    (rc = int_opt(ctx, a, "--heads", 1, 100000, &m->heads)) != CLI_OK ||
-	    (rc = int_opt(ctx, a, "--kv-heads", 1, 100000, &m->kv_heads)) != CLI_OK ||
-	    (rc = int_opt(ctx, a, "--head-dim", 1, 100000, &m->head_dim)) != CLI_OK ||
-	    (rc = int_opt(ctx, a, "--vocab", 1, 100000000, &m->vocab)) != CLI_OK ||
-	    (rc = int_opt(ctx, a, "--ffn", 1, 10000000, &m->ffn)) != CLI_OK)
+	if ((rc = int_opt(ctx, a, "--layers", 1, 100000, &g.layers)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--hidden", 1, 1000000, &g.hidden)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--heads", 1, 100000, &g.heads)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--kv-heads", 1, 100000, &g.kv_heads)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--head-dim", 1, 100000, &g.head_dim)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--vocab", 1, 100000000, &g.vocab)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--ffn", 1, 10000000, &g.ffn)) != CLI_OK)
 		return rc;
-	if (OPT(a, "--hidden") != NULL || OPT(a, "--heads") != NULL) {
-		if (OPT(a, "--head-dim") == NULL)
-			m->head_dim = m->hidden / (m->heads > 0 ? m->heads : 1);
-		if (OPT(a, "--kv-heads") == NULL && m->heads > 0 && m->kv_heads > m->heads)
-			m->kv_heads = m->heads;
-		if (OPT(a, "--ffn") == NULL && m->guessed)
-			m->ffn = 0; /* derived from the size again */
-	}
-	if (m->guessed && OPT(a, "--layers") != NULL && OPT(a, "--hidden") != NULL &&
-	    OPT(a, "--heads") != NULL && OPT(a, "--kv-heads") != NULL) {
-		m->guessed = false;
-		m->guess_from = NULL;
-	}
 	if ((v = OPT(a, "--active")) != NULL &&
-	    fit_parse_size(v, i18n_decimal_sep(ctx->lang), &m->active_params_b, &cause) != 0) {
+	    fit_parse_size(v, i18n_decimal_sep(ctx->lang), &g.active_b, &cause) != 0) {
 		rc = cli_usage(ctx, _("fit: --active \"%s\": %s"), v, _(cause));
 		free(cause);
 		return rc;
 	}
+	fit_model_apply_given(&job->model, &g);
 	return CLI_OK;
 }
 
@@ -359,7 +345,7 @@ static int build_job(struct cli_ctx *ctx, const struct cli_args *a, struct fit_j
 	}
 	if ((v = OPT(a, "--mfu")) != NULL && (rc = parse_share(ctx, "--mfu", v, false, &job->mfu)) != CLI_OK)
 		return rc;
-	if ((rc = arch_opts(ctx, a, job, *preset)) != CLI_OK || (rc = memory_opts(ctx, a, job)) != CLI_OK ||
+	if ((rc = arch_opts(ctx, a, job)) != CLI_OK || (rc = memory_opts(ctx, a, job)) != CLI_OK ||
 	    (rc = speed_opts(ctx, a, job)) != CLI_OK)
 		return rc;
 	if (fit_job_check(job, &cause) != 0) {

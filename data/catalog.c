@@ -26,6 +26,7 @@
  * Loading happens once at start-up; lookups are linear (a few dozen items).
  */
 #include "data/catalog.h"
+#include "data/catalog_int.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -39,373 +40,6 @@
 
 #include "util/util.h"
 
-#define MAX_FILE_BYTES (16u << 20)
-#define MAX_TEXT_BYTES 2000
-#define MAX_NAME_CHARS 40
-#define MAX_SHORT_TITLE_CHARS 14 /* a narrow tab: "Image/video" */
-#define MAX_LABEL_CHARS 22
-#define MAX_NUMBER 1e7
-
-/* ---- reading context and errors ----------------------------------------- */
-
-struct ctx {
-	const char *file;  /* display name: "data/gpus.json" or "DIR/gpus.json" */
-	char *where;       /* path of the current object, or NULL at top level */
-	char **cause;
-};
-
-__attribute__((format(printf, 2, 3)))
-static int bad(const struct ctx *x, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (x->where != NULL)
-		set_cause(x->cause, "%s: %s: %s", x->file, x->where, msg);
-	else
-		set_cause(x->cause, "%s: %s", x->file, msg);
-	free(msg);
-	return -1;
-}
-
-static void set_where(struct ctx *x, char *where)
-{
-	free(x->where);
-	x->where = where;
-}
-
-/* "gpus[4] (\"h200\")" or "gpus[4]" when the id is not readable yet. */
-static char *where_item(const char *array, size_t i, const cJSON *obj)
-{
-	const cJSON *id = cJSON_GetObjectItemCaseSensitive(obj, "id");
-	if (cJSON_IsString(id) && id->valuestring != NULL && strlen(id->valuestring) <= 64) {
-		char *safe = util_sanitize(id->valuestring, 64, true);
-		char *w = xasprintf("%s[%zu] (\"%s\")", array, i, safe);
-		free(safe);
-		return w;
-	}
-	return xasprintf("%s[%zu]", array, i);
-}
-
-/* ---- text checks ------------------------------------------------------------ */
-
-/* Valid UTF-8 without control characters; returns the number of code points,
- * or -1. */
-static long utf8_chars(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	long n = 0;
-
-	while (*p != '\0') {
-		unsigned c = *p;
-		int extra;
-		unsigned cp;
-
-		if (c < 0x20 || c == 0x7f)
-			return -1;
-		if (c < 0x80) {
-			p++;
-			n++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			extra = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			extra = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			extra = 3;
-			cp = c & 0x07;
-		} else {
-			return -1;
-		}
-		p++;
-		for (int i = 0; i < extra; i++, p++) {
-			if ((*p & 0xc0) != 0x80)
-				return -1;
-			cp = (cp << 6) | (*p & 0x3f);
-		}
-		if ((extra == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (extra == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-			return -1;
-		if (cp >= 0x80 && cp <= 0x9f) /* C1 controls */
-			return -1;
-		n++;
-	}
-	return n;
-}
-
-static bool valid_id(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n > 32)
-		return false;
-	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-		      c == '_'))
-			return false;
-	}
-	return true;
-}
-
-/* ---- typed field readers ------------------------------------------------------ */
-
-/* Every key of obj must be in allowed[] (NULL-terminated), and none twice. */
-static int check_keys(const struct ctx *x, const cJSON *obj, const char *const *allowed)
-{
-	for (const cJSON *a = obj->child; a != NULL; a = a->next) {
-		bool known = false;
-		for (size_t i = 0; allowed[i] != NULL; i++)
-			if (a->string != NULL && strcmp(a->string, allowed[i]) == 0)
-				known = true;
-		if (!known) {
-			char *safe = util_sanitize(a->string != NULL ? a->string : "", 64, true);
-			int r = bad(x, "unknown field \"%s\"", safe);
-			free(safe);
-			return r;
-		}
-		for (const cJSON *b = a->next; b != NULL; b = b->next)
-			if (b->string != NULL && strcmp(a->string, b->string) == 0)
-				return bad(x, "field \"%s\" appears twice", a->string);
-	}
-	return 0;
-}
-
-/* The member `key`; *out NULL when absent or JSON null. -1 when it is absent
- * but required (must_exist). */
-static int member(const struct ctx *x, const cJSON *obj, const char *key, bool must_exist,
-                  const cJSON **out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	*out = NULL;
-	if (v == NULL) {
-		if (must_exist)
-			return bad(x, "missing field \"%s\"", key);
-		return 0;
-	}
-	if (!cJSON_IsNull(v))
-		*out = v;
-	return 0;
-}
-
-/* A string of at most max_chars characters (0 = MAX_TEXT_BYTES bytes).
- * nullable: null (or absence, when !must_exist) gives *out = NULL. */
-static int get_text(const struct ctx *x, const cJSON *obj, const char *key, bool must_exist,
-                    bool nullable, long max_chars, char **out)
-{
-	const cJSON *v;
-	long n;
-
-	*out = NULL;
-	if (member(x, obj, key, must_exist, &v) < 0)
-		return -1;
-	if (v == NULL) {
-		if (nullable)
-			return 0;
-		if (cJSON_GetObjectItemCaseSensitive(obj, key) == NULL)
-			return bad(x, "missing field \"%s\"", key);
-		return bad(x, "\"%s\" must be a non-empty string, not null", key);
-	}
-	if (!cJSON_IsString(v) || v->valuestring == NULL || v->valuestring[0] == '\0')
-		return bad(x, "\"%s\" must be a non-empty string%s", key, nullable ? " or null" : "");
-	if (strlen(v->valuestring) > MAX_TEXT_BYTES)
-		return bad(x, "\"%s\" is longer than %d bytes", key, MAX_TEXT_BYTES);
-	n = utf8_chars(v->valuestring);
-	if (n < 0)
-		return bad(x, "\"%s\" must be UTF-8 text without control characters", key);
-	if (max_chars > 0 && n > max_chars)
-		return bad(x, "\"%s\" must be at most %ld characters (has %ld)", key, max_chars, n);
-	*out = xstrdup(v->valuestring);
-	return 0;
-}
-
-static int get_id(const struct ctx *x, const cJSON *obj, const char *key, char **out)
-{
-	const cJSON *v;
-
-	*out = NULL;
-	if (member(x, obj, key, true, &v) < 0)
-		return -1;
-	if (v == NULL || !cJSON_IsString(v) || v->valuestring == NULL || !valid_id(v->valuestring))
-		return bad(x, "\"%s\" must be an id of 1 to 32 lowercase letters, digits, '.', '-' or '_'",
-		           key);
-	*out = xstrdup(v->valuestring);
-	return 0;
-}
-
-/* A number in (0, MAX_NUMBER]; NAN for null when nullable. */
-static int get_positive(const struct ctx *x, const cJSON *obj, const char *key, bool must_exist,
-                        bool nullable, double *out)
-{
-	const cJSON *v;
-
-	*out = NAN;
-	if (member(x, obj, key, must_exist, &v) < 0)
-		return -1;
-	if (v == NULL && nullable)
-		return 0;
-	if (nullable && cJSON_IsString(v) && strcmp(v->valuestring, "not supported") == 0) {
-		*out = CATALOG_NOT_SUPPORTED; /* the GPU has no such unit */
-		return 0;
-	}
-	if (v == NULL || !cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble <= 0 ||
-	    v->valuedouble > MAX_NUMBER)
-		return bad(x, "\"%s\" must be a positive number%s", key,
-		           nullable ? ", null or \"not supported\"" : "");
-	*out = v->valuedouble;
-	return 0;
-}
-
-/* A whole number in [min, max]; -1 for null when nullable. */
-static int get_int(const struct ctx *x, const cJSON *obj, const char *key, bool must_exist,
-                   bool nullable, long min, long max, int *out)
-{
-	const cJSON *v;
-
-	*out = -1;
-	if (member(x, obj, key, must_exist, &v) < 0)
-		return -1;
-	if (v == NULL && nullable)
-		return 0;
-	if (v == NULL || !cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-	    v->valuedouble != floor(v->valuedouble) || v->valuedouble < (double)min ||
-	    v->valuedouble > (double)max)
-		return bad(x, "\"%s\" must be a whole number from %ld to %ld%s", key, min, max,
-		           nullable ? " or null" : "");
-	*out = (int)v->valuedouble;
-	return 0;
-}
-
-static int get_bool(const struct ctx *x, const cJSON *obj, const char *key, bool *out)
-{
-	const cJSON *v;
-
-	*out = false;
-	if (member(x, obj, key, true, &v) < 0)
-		return -1;
-	if (v == NULL || !cJSON_IsBool(v))
-		return bad(x, "\"%s\" must be true or false", key);
-	*out = cJSON_IsTrue(v);
-	return 0;
-}
-
-/* The top-level array `key` of a file's root object. */
-static int get_array(const struct ctx *x, const cJSON *root, const char *key, const cJSON **out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-
-	if (v == NULL)
-		return bad(x, "missing field \"%s\"", key);
-	if (!cJSON_IsArray(v))
-		return bad(x, "\"%s\" must be an array", key);
-	*out = v;
-	return 0;
-}
-
-/* ---- files ---------------------------------------------------------------- */
-
-struct file {
-	char *name;       /* display name */
-	char *text;       /* owned copy, NUL-terminated */
-	size_t len;
-	bool absent;      /* optional file not there */
-};
-
-static void file_free(struct file *f)
-{
-	free(f->name);
-	free(f->text);
-	memset(f, 0, sizeof *f);
-}
-
-static int file_read(const char *dir, const char *base, bool optional, struct file *f,
-                     char **cause)
-{
-	memset(f, 0, sizeof *f);
-	if (dir == NULL) {
-		char *path = xasprintf("data/%s", base);
-		size_t len;
-		const unsigned char *p = assets_find(path, &len);
-
-		f->name = path;
-		if (p == NULL) {
-			if (optional) {
-				f->absent = true;
-				return 0;
-			}
-			return set_cause(cause, "%s: not embedded in this program", path);
-		}
-		f->text = xmalloc(len + 1);
-		memcpy(f->text, p, len);
-		f->text[len] = '\0';
-		f->len = len;
-		return 0;
-	}
-	{
-		size_t dl = strlen(dir);
-		struct stat st;
-
-		f->name = xasprintf("%s%s%s", dir, dl > 0 && dir[dl - 1] == '/' ? "" : "/", base);
-		if (stat(f->name, &st) < 0) {
-			if (errno == ENOENT && optional) {
-				f->absent = true;
-				return 0;
-			}
-			return set_cause(cause, "%s: %s", f->name, strerror(errno));
-		}
-		if (!S_ISREG(st.st_mode))
-			return set_cause(cause, "%s: not a regular file", f->name);
-		if ((unsigned long long)st.st_size > MAX_FILE_BYTES)
-			return set_cause(cause, "%s: larger than %u bytes", f->name, MAX_FILE_BYTES);
-		return util_read_file(f->name, &f->text, &f->len, cause);
-	}
-}
-
-/* Parse a file into its root object; errors give the line and column. */
-static int file_parse(const struct file *f, cJSON **out, char **cause)
-{
-	const char *end = NULL;
-	cJSON *root;
-
-	*out = NULL;
-	if (strlen(f->text) != f->len)
-		return set_cause(cause, "%s: contains a NUL byte", f->name);
-	/* the length includes the terminating NUL: cJSON's "require null
-	 * terminated" looks for it inside the buffer */
-	root = cJSON_ParseWithLengthOpts(f->text, f->len + 1, &end, true);
-	if (root == NULL) {
-		size_t line = 1, col = 1;
-		const char *p;
-
-		if (end == NULL || end < f->text || end > f->text + f->len)
-			end = f->text + f->len;
-		for (p = f->text; p < end; p++) {
-			if (*p == '\n') {
-				line++;
-				col = 1;
-			} else {
-				col++;
-			}
-		}
-		return set_cause(cause, "%s: invalid JSON at line %zu, column %zu", f->name, line,
-		                 col);
-	}
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		return set_cause(cause, "%s: the top level must be a JSON object", f->name);
-	}
-	*out = root;
-	return 0;
-}
 
 /* ---- GPU fields ------------------------------------------------------------- */
 
@@ -524,8 +158,8 @@ static int parse_gpu(struct ctx *x, const cJSON *obj, struct catalog_gpu *g)
 		keys[i] = gpu_fields[i].name;
 	keys[N_GPU_FIELDS] = NULL;
 	if (!cJSON_IsObject(obj))
-		return bad(x, "must be an object");
-	if (check_keys(x, obj, keys) < 0)
+		return cat_bad(x, "must be an object");
+	if (cat_check_keys(x, obj, keys) < 0)
 		return -1;
 	for (size_t i = 0; i < N_GPU_FIELDS; i++) {
 		const struct gpu_field *f = &gpu_fields[i];
@@ -536,26 +170,26 @@ static int parse_gpu(struct ctx *x, const cJSON *obj, struct catalog_gpu *g)
 		switch (f->type) {
 		case FT_TEXT:
 			if (strcmp(f->name, "id") == 0)
-				r = get_id(x, obj, f->name, (char **)dst);
+				r = cat_get_id(x, obj, f->name, (char **)dst);
 			else
-				r = get_text(x, obj, f->name, must_exist, f->nullable, f->max_chars,
+				r = cat_get_text(x, obj, f->name, must_exist, f->nullable, f->max_chars,
 				             (char **)dst);
 			break;
 		case FT_NUMBER:
-			r = get_positive(x, obj, f->name, must_exist, f->nullable, (double *)dst);
+			r = cat_get_positive(x, obj, f->name, must_exist, f->nullable, (double *)dst);
 			break;
 		case FT_INT:
-			r = get_int(x, obj, f->name, must_exist, f->nullable, 0, 100000, (int *)dst);
+			r = cat_get_int(x, obj, f->name, must_exist, f->nullable, 0, 100000, (int *)dst);
 			break;
 		case FT_BOOL:
-			r = get_bool(x, obj, f->name, (bool *)dst);
+			r = cat_get_bool(x, obj, f->name, (bool *)dst);
 			break;
 		}
 		if (r < 0)
 			return -1;
 	}
 	if (g->memory_gb > 100000)
-		return bad(x, "\"memory_gb\" must be at most 100000");
+		return cat_bad(x, "\"memory_gb\" must be at most 100000");
 	g->demo_from_cents = -1;
 	return 0;
 }
@@ -567,27 +201,27 @@ static int load_gpus(struct catalog *c, const cJSON *root, struct ctx *x)
 	size_t n, i = 0;
 	const cJSON *item;
 
-	if (check_keys(x, root, top) < 0 || get_array(x, root, "gpus", &arr) < 0)
+	if (cat_check_keys(x, root, top) < 0 || cat_get_array(x, root, "gpus", &arr) < 0)
 		return -1;
 	n = (size_t)cJSON_GetArraySize(arr);
 	if (n == 0)
-		return bad(x, "\"gpus\" must not be empty");
+		return cat_bad(x, "\"gpus\" must not be empty");
 	if (n > 10000)
-		return bad(x, "\"gpus\" has more than 10000 entries");
+		return cat_bad(x, "\"gpus\" has more than 10000 entries");
 	c->gpus = xcalloc(n, sizeof *c->gpus);
 	cJSON_ArrayForEach(item, arr) {
 		struct catalog_gpu *g = &c->gpus[i];
 
-		set_where(x, where_item("gpus", i, item));
+		cat_set_where(x, cat_where_item("gpus", i, item));
 		c->n_gpus = i + 1; /* so catalog_free frees a partial entry */
 		if (parse_gpu(x, item, g) < 0)
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(c->gpus[j].id, g->id) == 0)
-				return bad(x, "duplicate id \"%s\" (also gpus[%zu])", g->id, j);
+				return cat_bad(x, "duplicate id \"%s\" (also gpus[%zu])", g->id, j);
 		i++;
 	}
-	set_where(x, NULL);
+	cat_set_where(x, NULL);
 	return 0;
 }
 
@@ -607,11 +241,11 @@ static int parse_model(struct ctx *x, const cJSON *obj, struct catalog_model *m)
 	int r = 0;
 
 	if (!cJSON_IsObject(obj))
-		return bad(x, "must be an object");
-	if (check_keys(x, obj, keys) < 0 || get_id(x, obj, "id", &m->id) < 0 ||
-	    get_text(x, obj, "name", true, false, MAX_NAME_CHARS, &m->name) < 0)
+		return cat_bad(x, "must be an object");
+	if (cat_check_keys(x, obj, keys) < 0 || cat_get_id(x, obj, "id", &m->id) < 0 ||
+	    cat_get_text(x, obj, "name", true, false, MAX_NAME_CHARS, &m->name) < 0)
 		return -1;
-	if (member(x, obj, "kind", true, &kind) < 0)
+	if (cat_member(x, obj, "kind", true, &kind) < 0)
 		return -1;
 	{
 		bool found = false;
@@ -621,68 +255,68 @@ static int parse_model(struct ctx *x, const cJSON *obj, struct catalog_model *m)
 				found = true;
 			}
 		if (!found)
-			return bad(x, "\"kind\" must be \"llm\", \"moe\" or \"diffusion\"");
+			return cat_bad(x, "\"kind\" must be \"llm\", \"moe\" or \"diffusion\"");
 	}
 	lm = m->kind != CATALOG_MODEL_DIFFUSION;
 	dif = !lm;
-	if (get_positive(x, obj, "params_b", true, false, &m->params_b) < 0 ||
-	    get_positive(x, obj, "active_params_b", m->kind == CATALOG_MODEL_MOE, true,
+	if (cat_get_positive(x, obj, "params_b", true, false, &m->params_b) < 0 ||
+	    cat_get_positive(x, obj, "active_params_b", m->kind == CATALOG_MODEL_MOE, true,
 	                 &m->active_params_b) < 0)
 		return -1;
 	if (!catalog_known(m->active_params_b))
 		m->active_params_b = m->params_b;
 	if (m->active_params_b > m->params_b)
-		return bad(x, "\"active_params_b\" must not exceed \"params_b\"");
+		return cat_bad(x, "\"active_params_b\" must not exceed \"params_b\"");
 	if (m->kind == CATALOG_MODEL_MOE && !(m->active_params_b < m->params_b))
-		return bad(x, "\"active_params_b\" must be below \"params_b\" for a mixture of experts");
+		return cat_bad(x, "\"active_params_b\" must be below \"params_b\" for a mixture of experts");
 	if (m->kind != CATALOG_MODEL_MOE && m->active_params_b != m->params_b)
-		return bad(x, "\"active_params_b\" must equal \"params_b\" (or be null) unless \"kind\" is \"moe\"");
+		return cat_bad(x, "\"active_params_b\" must equal \"params_b\" (or be null) unless \"kind\" is \"moe\"");
 
 	/* transformer architecture: required for language models, optional for
 	 * diffusion transformers */
-	r |= get_int(x, obj, "layers", lm, dif, 1, 100000, &m->layers);
+	r |= cat_get_int(x, obj, "layers", lm, dif, 1, 100000, &m->layers);
 	if (r == 0)
-		r |= get_int(x, obj, "hidden", lm, dif, 1, 1000000, &m->hidden);
+		r |= cat_get_int(x, obj, "hidden", lm, dif, 1, 1000000, &m->hidden);
 	if (r == 0)
-		r |= get_int(x, obj, "heads", lm, dif, 1, 100000, &m->heads);
+		r |= cat_get_int(x, obj, "heads", lm, dif, 1, 100000, &m->heads);
 	if (r == 0)
-		r |= get_int(x, obj, "kv_heads", lm, dif, 1, 100000, &m->kv_heads);
+		r |= cat_get_int(x, obj, "kv_heads", lm, dif, 1, 100000, &m->kv_heads);
 	if (r == 0)
-		r |= get_int(x, obj, "head_dim", lm, dif, 1, 100000, &m->head_dim);
+		r |= cat_get_int(x, obj, "head_dim", lm, dif, 1, 100000, &m->head_dim);
 	if (r == 0)
-		r |= get_int(x, obj, "vocab", lm, dif, 1, 100000000, &m->vocab);
+		r |= cat_get_int(x, obj, "vocab", lm, dif, 1, 100000000, &m->vocab);
 	if (r == 0)
-		r |= get_int(x, obj, "ffn", lm, dif, 1, 10000000, &m->ffn);
+		r |= cat_get_int(x, obj, "ffn", lm, dif, 1, 10000000, &m->ffn);
 	if (r == 0)
-		r |= get_int(x, obj, "max_seq", lm, dif, 1, 100000000, &m->max_seq);
+		r |= cat_get_int(x, obj, "max_seq", lm, dif, 1, 100000000, &m->max_seq);
 	if (r == 0)
-		r |= get_int(x, obj, "experts", m->kind == CATALOG_MODEL_MOE,
+		r |= cat_get_int(x, obj, "experts", m->kind == CATALOG_MODEL_MOE,
 		             m->kind != CATALOG_MODEL_MOE, 2, 100000, &m->experts);
 	if (r == 0)
-		r |= get_int(x, obj, "experts_per_token", m->kind == CATALOG_MODEL_MOE,
+		r |= cat_get_int(x, obj, "experts_per_token", m->kind == CATALOG_MODEL_MOE,
 		             m->kind != CATALOG_MODEL_MOE, 1, 100000, &m->experts_per_token);
 	if (r == 0)
-		r |= get_int(x, obj, "kv_latent_dim", false, true, 1, 1000000, &m->kv_latent_dim);
+		r |= cat_get_int(x, obj, "kv_latent_dim", false, true, 1, 1000000, &m->kv_latent_dim);
 	if (r != 0)
 		return -1;
 	if (m->kind != CATALOG_MODEL_MOE && (m->experts != -1 || m->experts_per_token != -1))
-		return bad(x, "\"experts\" and \"experts_per_token\" apply only when \"kind\" is \"moe\"");
+		return cat_bad(x, "\"experts\" and \"experts_per_token\" apply only when \"kind\" is \"moe\"");
 	if (m->kind == CATALOG_MODEL_MOE && m->experts_per_token > m->experts)
-		return bad(x, "\"experts_per_token\" must not exceed \"experts\"");
+		return cat_bad(x, "\"experts_per_token\" must not exceed \"experts\"");
 	if (lm && m->heads % m->kv_heads != 0)
-		return bad(x, "\"heads\" must be a multiple of \"kv_heads\"");
+		return cat_bad(x, "\"heads\" must be a multiple of \"kv_heads\"");
 
 	/* the rest of a diffusion pipeline */
-	if (get_positive(x, obj, "text_encoder_params_b", false, true, &m->text_encoder_params_b) < 0 ||
-	    get_positive(x, obj, "vae_params_b", false, true, &m->vae_params_b) < 0 ||
-	    get_int(x, obj, "width", dif, lm, 16, 100000, &m->width) < 0 ||
-	    get_int(x, obj, "height", dif, lm, 16, 100000, &m->height) < 0 ||
-	    get_int(x, obj, "frames", dif, lm, 1, 100000, &m->frames) < 0)
+	if (cat_get_positive(x, obj, "text_encoder_params_b", false, true, &m->text_encoder_params_b) < 0 ||
+	    cat_get_positive(x, obj, "vae_params_b", false, true, &m->vae_params_b) < 0 ||
+	    cat_get_int(x, obj, "width", dif, lm, 16, 100000, &m->width) < 0 ||
+	    cat_get_int(x, obj, "height", dif, lm, 16, 100000, &m->height) < 0 ||
+	    cat_get_int(x, obj, "frames", dif, lm, 1, 100000, &m->frames) < 0)
 		return -1;
 	if (lm && (catalog_known(m->text_encoder_params_b) || catalog_known(m->vae_params_b) ||
 	           m->width != -1 || m->height != -1 || m->frames != -1))
-		return bad(x, "\"text_encoder_params_b\", \"vae_params_b\", \"width\", \"height\" and \"frames\" apply only to diffusion models");
-	return get_text(x, obj, "source", true, false, 0, &m->source);
+		return cat_bad(x, "\"text_encoder_params_b\", \"vae_params_b\", \"width\", \"height\" and \"frames\" apply only to diffusion models");
+	return cat_get_text(x, obj, "source", true, false, 0, &m->source);
 }
 
 static int load_models(struct catalog *c, const cJSON *root, struct ctx *x)
@@ -691,25 +325,25 @@ static int load_models(struct catalog *c, const cJSON *root, struct ctx *x)
 	const cJSON *arr, *item;
 	size_t n, i = 0;
 
-	if (check_keys(x, root, top) < 0 || get_array(x, root, "models", &arr) < 0)
+	if (cat_check_keys(x, root, top) < 0 || cat_get_array(x, root, "models", &arr) < 0)
 		return -1;
 	n = (size_t)cJSON_GetArraySize(arr);
 	if (n > 10000)
-		return bad(x, "\"models\" has more than 10000 entries");
+		return cat_bad(x, "\"models\" has more than 10000 entries");
 	c->models = xcalloc(n ? n : 1, sizeof *c->models);
 	cJSON_ArrayForEach(item, arr) {
 		struct catalog_model *m = &c->models[i];
 
-		set_where(x, where_item("models", i, item));
+		cat_set_where(x, cat_where_item("models", i, item));
 		c->n_models = i + 1;
 		if (parse_model(x, item, m) < 0)
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(c->models[j].id, m->id) == 0)
-				return bad(x, "duplicate id \"%s\" (also models[%zu])", m->id, j);
+				return cat_bad(x, "duplicate id \"%s\" (also models[%zu])", m->id, j);
 		i++;
 	}
-	set_where(x, NULL);
+	cat_set_where(x, NULL);
 	return 0;
 }
 
@@ -718,6 +352,92 @@ static int load_models(struct catalog *c, const cJSON *root, struct ctx *x)
 static const char *const column_kinds[] = {"gpu", "field", "capacity", "decode", "price"};
 static const char *const unit_names[] = {"", "GB", "GB/s", "TFLOPS", "TOPS", "W"};
 static const char *const precision_names[] = {"fp16", "fp8", "int8", "int4"};
+
+/* A "field" column: a field of gpus.json, its unit and decimals. */
+static int parse_field_column(struct ctx *x, const cJSON *obj, struct catalog_column *col)
+{
+	char *name = NULL, *unit = NULL;
+	const struct gpu_field *gf;
+
+	if (cat_get_text(x, obj, "field", true, false, 64, &name) < 0)
+		return -1;
+	if (catalog_field_from_name(name, &col->field) < 0) {
+		char *safe = util_sanitize(name, 64, true);
+		cat_bad(x, "\"field\" \"%s\" is not a field of gpus.json", safe);
+		free(safe);
+		free(name);
+		return -1;
+	}
+	free(name);
+	gf = gpu_field_of(col->field);
+	col->unit = gf->unit;
+	if (cat_get_text(x, obj, "unit", false, true, 16, &unit) < 0)
+		return -1;
+	if (unit != NULL) {
+		bool ok = strcmp(unit, unit_names[gf->unit]) == 0 ||
+		          (gf->unit == CATALOG_UNIT_NONE && strcmp(unit, "none") == 0);
+		free(unit);
+		if (!ok) {
+			if (gf->unit == CATALOG_UNIT_NONE)
+				return cat_bad(x, "\"unit\" must be \"none\" (or absent) for \"%s\"",
+				               gf->name);
+			return cat_bad(x, "\"unit\" must be \"%s\" for \"%s\"", unit_names[gf->unit],
+			               gf->name);
+		}
+	}
+	if (cat_get_int(x, obj, "decimals", false, true, 0, 3, &col->decimals) < 0)
+		return -1;
+	if (col->decimals < 0)
+		col->decimals = 0;
+	if ((gf->type == FT_TEXT || gf->type == FT_BOOL) && col->decimals != 0)
+		return cat_bad(x, "\"decimals\" does not apply to the text field \"%s\"", gf->name);
+	return 0;
+}
+
+/* A "capacity" column: bytes per parameter and GPUs. */
+static int parse_capacity_column(struct ctx *x, const cJSON *obj, struct catalog_column *col)
+{
+	const cJSON *v;
+
+	if (cat_member(x, obj, "bytes_per_param", true, &v) < 0)
+		return -1;
+	if (v == NULL || !cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+	    v->valuedouble < 0.1 || v->valuedouble > 64)
+		return cat_bad(x, "\"bytes_per_param\" must be a number from 0.1 to 64");
+	col->bytes_per_param = v->valuedouble;
+	return cat_get_int(x, obj, "gpus", true, false, 1, 4096, &col->gpus) < 0 ? -1 : 0;
+}
+
+/* A "decode" column: a language model of models.json and a precision. */
+static int parse_decode_column(const struct catalog *c, struct ctx *x, const cJSON *obj,
+                               struct catalog_column *col)
+{
+	char *model = NULL, *prec = NULL;
+	bool ok = false;
+
+	if (cat_get_text(x, obj, "model", true, false, 64, &model) < 0)
+		return -1;
+	col->model = catalog_model(c, model);
+	if (col->model == NULL || col->model->kind == CATALOG_MODEL_DIFFUSION) {
+		char *safe = util_sanitize(model, 64, true);
+		cat_bad(x, "\"model\" \"%s\" is not a language model of models.json", safe);
+		free(safe);
+		free(model);
+		return -1;
+	}
+	free(model);
+	if (cat_get_text(x, obj, "precision", true, false, 16, &prec) < 0)
+		return -1;
+	for (size_t i = 0; i < 4; i++)
+		if (strcmp(prec, precision_names[i]) == 0) {
+			col->precision = (enum catalog_precision)i;
+			ok = true;
+		}
+	free(prec);
+	if (!ok)
+		return cat_bad(x, "\"precision\" must be \"fp16\", \"fp8\", \"int8\" or \"int4\"");
+	return 0;
+}
 
 static int parse_column(const struct catalog *c, struct ctx *x, const cJSON *obj,
                         struct catalog_column *col)
@@ -732,10 +452,10 @@ static int parse_column(const struct catalog *c, struct ctx *x, const cJSON *obj
 	bool found = false;
 
 	if (!cJSON_IsObject(obj))
-		return bad(x, "must be an object");
-	if (get_id(x, obj, "id", &col->id) < 0 ||
-	    get_text(x, obj, "label", true, false, MAX_LABEL_CHARS, &col->label) < 0 ||
-	    member(x, obj, "kind", true, &kind) < 0)
+		return cat_bad(x, "must be an object");
+	if (cat_get_id(x, obj, "id", &col->id) < 0 ||
+	    cat_get_text(x, obj, "label", true, false, MAX_LABEL_CHARS, &col->label) < 0 ||
+	    cat_member(x, obj, "kind", true, &kind) < 0)
 		return -1;
 	for (size_t i = 0; i < 5; i++)
 		if (cJSON_IsString(kind) && strcmp(kind->valuestring, column_kinds[i]) == 0) {
@@ -743,8 +463,8 @@ static int parse_column(const struct catalog *c, struct ctx *x, const cJSON *obj
 			found = true;
 		}
 	if (!found)
-		return bad(x, "\"kind\" must be \"gpu\", \"field\", \"capacity\", \"decode\" or \"price\"");
-	if (check_keys(x, obj, keys_of[col->kind]) < 0)
+		return cat_bad(x, "\"kind\" must be \"gpu\", \"field\", \"capacity\", \"decode\" or \"price\"");
+	if (cat_check_keys(x, obj, keys_of[col->kind]) < 0)
 		return -1;
 	col->field = CATALOG_F_COUNT;
 	col->unit = CATALOG_UNIT_NONE;
@@ -752,86 +472,9 @@ static int parse_column(const struct catalog *c, struct ctx *x, const cJSON *obj
 	col->gpus = -1;
 
 	switch (col->kind) {
-	case CATALOG_COL_FIELD: {
-		char *name = NULL, *unit = NULL;
-		const struct gpu_field *gf;
-		int r;
-
-		if (get_text(x, obj, "field", true, false, 64, &name) < 0)
-			return -1;
-		r = catalog_field_from_name(name, &col->field);
-		if (r < 0) {
-			char *safe = util_sanitize(name, 64, true);
-			bad(x, "\"field\" \"%s\" is not a field of gpus.json", safe);
-			free(safe);
-			free(name);
-			return -1;
-		}
-		free(name);
-		gf = gpu_field_of(col->field);
-		col->unit = gf->unit;
-		if (get_text(x, obj, "unit", false, true, 16, &unit) < 0)
-			return -1;
-		if (unit != NULL) {
-			bool ok = strcmp(unit, unit_names[gf->unit]) == 0 ||
-			          (gf->unit == CATALOG_UNIT_NONE && strcmp(unit, "none") == 0);
-			free(unit);
-			if (!ok) {
-				if (gf->unit == CATALOG_UNIT_NONE)
-					return bad(x, "\"unit\" must be \"none\" (or absent) for \"%s\"",
-					           gf->name);
-				return bad(x, "\"unit\" must be \"%s\" for \"%s\"", unit_names[gf->unit],
-				           gf->name);
-			}
-		}
-		if (get_int(x, obj, "decimals", false, true, 0, 3, &col->decimals) < 0)
-			return -1;
-		if (col->decimals < 0)
-			col->decimals = 0;
-		if ((gf->type == FT_TEXT || gf->type == FT_BOOL) && col->decimals != 0)
-			return bad(x, "\"decimals\" does not apply to the text field \"%s\"", gf->name);
-		break;
-	}
-	case CATALOG_COL_CAPACITY: {
-		const cJSON *v;
-
-		if (member(x, obj, "bytes_per_param", true, &v) < 0)
-			return -1;
-		if (v == NULL || !cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-		    v->valuedouble < 0.1 || v->valuedouble > 64)
-			return bad(x, "\"bytes_per_param\" must be a number from 0.1 to 64");
-		col->bytes_per_param = v->valuedouble;
-		if (get_int(x, obj, "gpus", true, false, 1, 4096, &col->gpus) < 0)
-			return -1;
-		break;
-	}
-	case CATALOG_COL_DECODE: {
-		char *model = NULL, *prec = NULL;
-		bool ok = false;
-
-		if (get_text(x, obj, "model", true, false, 64, &model) < 0)
-			return -1;
-		col->model = catalog_model(c, model);
-		if (col->model == NULL || col->model->kind == CATALOG_MODEL_DIFFUSION) {
-			char *safe = util_sanitize(model, 64, true);
-			bad(x, "\"model\" \"%s\" is not a language model of models.json", safe);
-			free(safe);
-			free(model);
-			return -1;
-		}
-		free(model);
-		if (get_text(x, obj, "precision", true, false, 16, &prec) < 0)
-			return -1;
-		for (size_t i = 0; i < 4; i++)
-			if (strcmp(prec, precision_names[i]) == 0) {
-				col->precision = (enum catalog_precision)i;
-				ok = true;
-			}
-		free(prec);
-		if (!ok)
-			return bad(x, "\"precision\" must be \"fp16\", \"fp8\", \"int8\" or \"int4\"");
-		break;
-	}
+	case CATALOG_COL_FIELD: return parse_field_column(x, obj, col);
+	case CATALOG_COL_CAPACITY: return parse_capacity_column(x, obj, col);
+	case CATALOG_COL_DECODE: return parse_decode_column(c, x, obj, col);
 	case CATALOG_COL_GPU:
 	case CATALOG_COL_PRICE:
 		break;
@@ -850,18 +493,18 @@ static int parse_workload(const struct catalog *c, struct ctx *x, const cJSON *o
 	int r = -1;
 
 	if (!cJSON_IsObject(obj)) {
-		bad(x, "must be an object");
+		cat_bad(x, "must be an object");
 		goto out;
 	}
-	if (check_keys(x, obj, keys) < 0 || get_id(x, obj, "id", &w->id) < 0 ||
-	    get_text(x, obj, "title", true, false, MAX_NAME_CHARS, &w->title) < 0 ||
-	    get_text(x, obj, "short_title", true, false, MAX_SHORT_TITLE_CHARS, &w->short_title) < 0 ||
-	    get_text(x, obj, "blurb", true, false, 120, &w->blurb) < 0 ||
-	    member(x, obj, "gpus", true, &gpus) < 0 || member(x, obj, "columns", true, &cols) < 0)
+	if (cat_check_keys(x, obj, keys) < 0 || cat_get_id(x, obj, "id", &w->id) < 0 ||
+	    cat_get_text(x, obj, "title", true, false, MAX_NAME_CHARS, &w->title) < 0 ||
+	    cat_get_text(x, obj, "short_title", true, false, MAX_SHORT_TITLE_CHARS, &w->short_title) < 0 ||
+	    cat_get_text(x, obj, "blurb", true, false, 120, &w->blurb) < 0 ||
+	    cat_member(x, obj, "gpus", true, &gpus) < 0 || cat_member(x, obj, "columns", true, &cols) < 0)
 		goto out;
 
 	if (!cJSON_IsArray(gpus) || cJSON_GetArraySize(gpus) == 0) {
-		bad(x, "\"gpus\" must be a non-empty array of GPU ids");
+		cat_bad(x, "\"gpus\" must be a non-empty array of GPU ids");
 		goto out;
 	}
 	w->gpus = xcalloc((size_t)cJSON_GetArraySize(gpus), sizeof *w->gpus);
@@ -872,13 +515,13 @@ static int parse_workload(const struct catalog *c, struct ctx *x, const cJSON *o
 			g = catalog_gpu(c, item->valuestring);
 		if (g == NULL) {
 			char *safe = util_sanitize(cJSON_IsString(item) ? item->valuestring : "?", 64, true);
-			bad(x, "\"gpus\"[%zu]: unknown GPU \"%s\" (not in gpus.json)", i, safe);
+			cat_bad(x, "\"gpus\"[%zu]: unknown GPU \"%s\" (not in gpus.json)", i, safe);
 			free(safe);
 			goto out;
 		}
 		for (size_t j = 0; j < i; j++)
 			if (w->gpus[j] == g) {
-				bad(x, "\"gpus\"[%zu]: \"%s\" is listed twice", i, g->id);
+				cat_bad(x, "\"gpus\"[%zu]: \"%s\" is listed twice", i, g->id);
 				goto out;
 			}
 		w->gpus[i++] = g;
@@ -886,39 +529,39 @@ static int parse_workload(const struct catalog *c, struct ctx *x, const cJSON *o
 	}
 
 	if (!cJSON_IsArray(cols) || cJSON_GetArraySize(cols) < 2) {
-		bad(x, "\"columns\" must be an array of at least 2 columns (gpu ... price)");
+		cat_bad(x, "\"columns\" must be an array of at least 2 columns (gpu ... price)");
 		goto out;
 	}
 	w->columns = xcalloc((size_t)cJSON_GetArraySize(cols), sizeof *w->columns);
 	i = 0;
 	cJSON_ArrayForEach(item, cols) {
 		struct catalog_column *col = &w->columns[i];
-		char *cw = where_item("columns", i, item);
+		char *cw = cat_where_item("columns", i, item);
 
-		set_where(x, xasprintf("%s: %s", where, cw));
+		cat_set_where(x, xasprintf("%s: %s", where, cw));
 		free(cw);
 		w->n_columns = i + 1;
 		if (parse_column(c, x, item, col) < 0)
 			goto out;
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(w->columns[j].id, col->id) == 0) {
-				bad(x, "duplicate column id \"%s\" (also columns[%zu])", col->id, j);
+				cat_bad(x, "duplicate column id \"%s\" (also columns[%zu])", col->id, j);
 				goto out;
 			}
 		if ((col->kind == CATALOG_COL_GPU) != (i == 0)) {
-			bad(x, "the \"gpu\" column must be the first column, and only the first");
+			cat_bad(x, "the \"gpu\" column must be the first column, and only the first");
 			goto out;
 		}
 		i++;
 	}
-	set_where(x, xstrdup(where));
+	cat_set_where(x, xstrdup(where));
 	if (w->columns[w->n_columns - 1].kind != CATALOG_COL_PRICE) {
-		bad(x, "the last column must be the \"price\" column");
+		cat_bad(x, "the last column must be the \"price\" column");
 		goto out;
 	}
 	for (size_t j = 0; j + 1 < w->n_columns; j++)
 		if (w->columns[j].kind == CATALOG_COL_PRICE) {
-			bad(x, "columns[%zu]: the \"price\" column must be the last column, and only the last",
+			cat_bad(x, "columns[%zu]: the \"price\" column must be the last column, and only the last",
 			    j);
 			goto out;
 		}
@@ -934,25 +577,25 @@ static int load_workloads(struct catalog *c, const cJSON *root, struct ctx *x)
 	const cJSON *arr, *item;
 	size_t n, i = 0;
 
-	if (check_keys(x, root, top) < 0 || get_array(x, root, "workloads", &arr) < 0)
+	if (cat_check_keys(x, root, top) < 0 || cat_get_array(x, root, "workloads", &arr) < 0)
 		return -1;
 	n = (size_t)cJSON_GetArraySize(arr);
 	if (n == 0 || n > 9)
-		return bad(x, "\"workloads\" must have 1 to 9 entries (keys 1-9 choose them)");
+		return cat_bad(x, "\"workloads\" must have 1 to 9 entries (keys 1-9 choose them)");
 	c->workloads = xcalloc(n, sizeof *c->workloads);
 	cJSON_ArrayForEach(item, arr) {
 		struct catalog_workload *w = &c->workloads[i];
 
-		set_where(x, where_item("workloads", i, item));
+		cat_set_where(x, cat_where_item("workloads", i, item));
 		c->n_workloads = i + 1;
 		if (parse_workload(c, x, item, w) < 0)
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(c->workloads[j].id, w->id) == 0)
-				return bad(x, "duplicate id \"%s\" (also workloads[%zu])", w->id, j);
+				return cat_bad(x, "duplicate id \"%s\" (also workloads[%zu])", w->id, j);
 		i++;
 	}
-	set_where(x, NULL);
+	cat_set_where(x, NULL);
 	return 0;
 }
 
@@ -965,21 +608,21 @@ static int load_demo(struct catalog *c, const cJSON *root, struct ctx *x)
 	const cJSON *arr, *item, *cur;
 	size_t i = 0;
 
-	if (check_keys(x, root, top) < 0 || member(x, root, "currency", true, &cur) < 0)
+	if (cat_check_keys(x, root, top) < 0 || cat_member(x, root, "currency", true, &cur) < 0)
 		return -1;
 	if (!cJSON_IsString(cur) || strcmp(cur->valuestring, "USD") != 0)
-		return bad(x, "\"currency\" must be \"USD\" (prices are per GPU-hour in US cents)");
-	if (get_array(x, root, "prices", &arr) < 0)
+		return cat_bad(x, "\"currency\" must be \"USD\" (prices are per GPU-hour in US cents)");
+	if (cat_get_array(x, root, "prices", &arr) < 0)
 		return -1;
 	cJSON_ArrayForEach(item, arr) {
 		const cJSON *gv;
 		struct catalog_gpu *g = NULL;
 		int cents;
 
-		set_where(x, xasprintf("prices[%zu]", i));
+		cat_set_where(x, xasprintf("prices[%zu]", i));
 		if (!cJSON_IsObject(item))
-			return bad(x, "must be an object");
-		if (check_keys(x, item, keys) < 0 || member(x, item, "gpu", true, &gv) < 0)
+			return cat_bad(x, "must be an object");
+		if (cat_check_keys(x, item, keys) < 0 || cat_member(x, item, "gpu", true, &gv) < 0)
 			return -1;
 		if (cJSON_IsString(gv))
 			for (size_t j = 0; j < c->n_gpus; j++)
@@ -987,18 +630,18 @@ static int load_demo(struct catalog *c, const cJSON *root, struct ctx *x)
 					g = &c->gpus[j];
 		if (g == NULL) {
 			char *safe = util_sanitize(cJSON_IsString(gv) ? gv->valuestring : "?", 64, true);
-			bad(x, "\"gpu\": unknown GPU \"%s\" (not in gpus.json)", safe);
+			cat_bad(x, "\"gpu\": unknown GPU \"%s\" (not in gpus.json)", safe);
 			free(safe);
 			return -1;
 		}
 		if (g->demo_from_cents >= 0)
-			return bad(x, "\"gpu\": \"%s\" has a price already", g->id);
-		if (get_int(x, item, "from_cents", true, false, 1, 100000000, &cents) < 0)
+			return cat_bad(x, "\"gpu\": \"%s\" has a price already", g->id);
+		if (cat_get_int(x, item, "from_cents", true, false, 1, 100000000, &cents) < 0)
 			return -1;
 		g->demo_from_cents = cents;
 		i++;
 	}
-	set_where(x, NULL);
+	cat_set_where(x, NULL);
 	return 0;
 }
 
@@ -1014,16 +657,16 @@ static int load_one(struct catalog *c, const char *dir, const char *base, bool o
 	struct ctx x = {0};
 	int r;
 
-	if (file_read(dir, base, optional, &f, cause) < 0) {
-		file_free(&f);
+	if (cat_file_read(dir, base, optional, &f, cause) < 0) {
+		cat_file_free(&f);
 		return -1;
 	}
 	if (f.absent) {
-		file_free(&f);
+		cat_file_free(&f);
 		return 0;
 	}
-	if (file_parse(&f, &root, cause) < 0) {
-		file_free(&f);
+	if (cat_file_parse(&f, &root, cause) < 0) {
+		cat_file_free(&f);
 		return -1;
 	}
 	x.file = f.name;
@@ -1031,7 +674,7 @@ static int load_one(struct catalog *c, const char *dir, const char *base, bool o
 	r = fn(c, root, &x);
 	free(x.where);
 	cJSON_Delete(root);
-	file_free(&f);
+	cat_file_free(&f);
 	return r;
 }
 

@@ -137,3 +137,35 @@ int fit_model_from_size(double params_b, struct fit_model *out, char **cause)
 	out->guess_from = r->name;
 	return 0;
 }
+
+void fit_model_apply_given(struct fit_model *m, const struct fit_arch_given *g)
+{
+	if (g->layers > 0)
+		m->layers = g->layers;
+	if (g->hidden > 0)
+		m->hidden = g->hidden;
+	if (g->heads > 0)
+		m->heads = g->heads;
+	if (g->kv_heads > 0)
+		m->kv_heads = g->kv_heads;
+	if (g->head_dim > 0)
+		m->head_dim = g->head_dim;
+	if (g->vocab > 0)
+		m->vocab = g->vocab;
+	if (g->ffn > 0)
+		m->ffn = g->ffn;
+	if (g->hidden > 0 || g->heads > 0) {
+		if (g->head_dim <= 0)
+			m->head_dim = m->hidden / (m->heads > 0 ? m->heads : 1);
+		if (g->kv_heads <= 0 && m->heads > 0 && m->kv_heads > m->heads)
+			m->kv_heads = m->heads;
+		if (g->ffn <= 0 && m->guessed)
+			m->ffn = 0; /* derived from the size again */
+	}
+	if (m->guessed && g->layers > 0 && g->hidden > 0 && g->heads > 0 && g->kv_heads > 0) {
+		m->guessed = false;
+		m->guess_from = NULL;
+	}
+	if (g->active_b > 0)
+		m->active_params_b = g->active_b;
+}

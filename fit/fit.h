@@ -224,6 +224,22 @@ void fit_job_defaults(struct fit_job *job);
  * size outside FIT_SIZE_MIN_B..FIT_SIZE_MAX_B. */
 int fit_model_from_size(double params_b, struct fit_model *out, char **cause);
 
+/* Architecture figures typed over a preset or a size's guess (gpux fit's
+ * --layers ... --active, the fit panel's architecture fields); 0 = not
+ * given. */
+struct fit_arch_given {
+	int layers, hidden, heads, kv_heads, head_dim, vocab, ffn;
+	double active_b;         /* MoE: parameters per token, billions */
+};
+
+/* Apply what is given to *m: each figure given replaces the model's; when
+ * the hidden size or the heads are given, the head dimension not given
+ * becomes hidden / heads, KV heads not given are capped at the heads, and a
+ * guessed model's FFN not given is derived from the size again. A guessed
+ * model stops being guessed once layers, hidden, heads and KV heads are all
+ * given. */
+void fit_model_apply_given(struct fit_model *m, const struct fit_arch_given *g);
+
 /* Check every field of a job; 0, or -1 and *cause naming the bad field. */
 int fit_job_check(const struct fit_job *job, char **cause);
 

@@ -280,116 +280,133 @@ static const char *glyph(bool ascii, int k)
 	return ascii ? glyph_ascii[k] : glyph_utf8[k];
 }
 
-size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, int width,
-			    bool detailed, bool ascii, struct wcells **out)
+/* The detailed answer (beside the table): the GPU, its need with ✓/✗, the
+ * bar, one line per part, GPUs needed, cost per hour, the run or the
+ * decode speed, what b orders. */
+static void detailed_lines(struct tui_lines *ls, const struct tui_ff *ff, const struct view_row *r,
+			   int width, bool grey)
 {
-	struct tui_lines ls = { .ascii = ascii };
-	enum i18n_lang l = ff->lang;
-	bool grey = !ff->valid;
-	struct wcells *c;
-	char *s;
-
-	if (width < 8) {
-		*out = NULL;
-		return 0;
-	}
-	if (!ff->have_job) {
-		tui_lines_wrap(&ls, _("Type a model: a size in billions (70, 7.5, 1.3T) or words of a preset's name (llama 70). The table gains its columns as you type."),
-			    width, detailed ? 4 : 2, WR_DIM, 0);
-		*out = ls.l;
-		return ls.n;
-	}
-	if (grey)
-		tui_lines_wrap(&ls, _("The last valid answer, greyed: fix the marked field."), width, 1,
-			    WR_FIELD_ERROR, 0);
-	if (r == NULL || !r->has_job) {
-		tui_lines_wrap(&ls, _("No GPU under the cursor: clear the filter (Esc) and choose a row."),
-			    width, 2, WR_DIM, 0);
-		*out = ls.l;
-		return ls.n;
-	}
+	static const char *const labels[] = { N_("GPUs needed"), N_("Cost per hour"), N_("Run time"),
+					      N_("Run cost"), N_("Decode") };
 	const struct fit_result *j = &r->job;
 	enum wrole base = grey ? WR_DIM : WR_NORMAL;
+	enum i18n_lang l = ff->lang;
+	bool ascii = ls->ascii;
+	struct wcells *c;
+	int lw = 0;
+	char *s;
 
-	if (detailed) {
-		int lw = 0;
-		const char *labels[] = { N_("GPUs needed"), N_("Cost per hour"), N_("Run time"),
-					 N_("Run cost"), N_("Decode") };
+	for (int k = 0; k < 6; k++)
+		if (wtext_width(_(part_label[k]), ascii) + 2 > lw)
+			lw = wtext_width(_(part_label[k]), ascii) + 2;
+	for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++)
+		if (wtext_width(_(labels[k]), ascii) > lw)
+			lw = wtext_width(_(labels[k]), ascii);
+	if (lw > width / 2)
+		lw = width / 2;
 
-		for (int k = 0; k < 6; k++)
-			if (wtext_width(_(part_label[k]), ascii) + 2 > lw)
-				lw = wtext_width(_(part_label[k]), ascii) + 2;
-		for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++)
-			if (wtext_width(_(labels[k]), ascii) > lw)
-				lw = wtext_width(_(labels[k]), ascii);
-		if (lw > width / 2)
-			lw = width / 2;
-
-		c = tui_lines_add(&ls);
-		wcells_add(c, r->gpu->name, base, grey ? 0 : WAT_BOLD);
-		if (r->gpu->arch != NULL) {
-			wcells_pad(c, 1, WR_NORMAL);
-			wcells_add(c, r->gpu->arch, WR_DIM, 0);
-		}
-		wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
-
-		c = tui_lines_add(&ls);
-		s = needs_text(l, j);
-		wcells_add(c, s, base, 0);
-		free(s);
+	c = tui_lines_add(ls);
+	wcells_add(c, r->gpu->name, base, grey ? 0 : WAT_BOLD);
+	if (r->gpu->arch != NULL) {
 		wcells_pad(c, 1, WR_NORMAL);
-		add_fits_mark(c, j, grey);
-		wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
-
-		c = tui_lines_add(&ls);
-		memory_bar(c, j, width, grey);
-		wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
-
-		for (int k = 0; k < 6; k++) {
-			char *v = view_fmt_gb(l, part(&j->mem, k));
-			label_value(&ls, width, lw, glyph(ascii, k), _(part_label[k]), v, base);
-			free(v);
-		}
-		s = gpus_text(j, true);
-		label_value(&ls, width, lw, NULL, _("GPUs needed"), s, base);
-		free(s);
-		s = cost_text(l, r);
-		label_value(&ls, width, lw, NULL, _("Cost per hour"), s, base);
-		free(s);
-		if (fit_method_is_training(ff->job.method)) {
-			s = view_fmt_run_time(l, j->train_hours, ascii);
-			label_value(&ls, width, lw, NULL, _("Run time"), s, base);
-			free(s);
-			s = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
-					      : xstrdup(ascii ? "-" : "\u2014");
-			label_value(&ls, width, lw, NULL, _("Run cost"), s, base);
-			free(s);
-		}
-		if (fit_method_is_inference(ff->job.method)) {
-			char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
-			if (ff->job.batch > 1 && isfinite(j->decode_tokens_s_total)) {
-				char *all = view_fmt_tokens_s(l, j->decode_tokens_s_total, ascii);
-				s = xasprintf(_("%s tok/s per sequence, %s in all"), v, all);
-				free(all);
-			} else {
-				s = xasprintf(_("%s tok/s per sequence"), v);
-			}
-			free(v);
-			label_value(&ls, width, lw, NULL, _("Decode"), s, base);
-			free(s);
-		}
-		s = order_text(r);
-		tui_lines_wrap(&ls, s, width, 1, WR_DIM, 0);
-		free(s);
-		*out = ls.l;
-		return ls.n;
+		wcells_add(c, r->gpu->arch, WR_DIM, 0);
 	}
+	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
 
-	/* compact: the GPU, its need and the bar; the parts; the figures */
-	c = tui_lines_add(&ls);
+	c = tui_lines_add(ls);
+	s = needs_text(l, j);
+	wcells_add(c, s, base, 0);
+	free(s);
+	wcells_pad(c, 1, WR_NORMAL);
+	add_fits_mark(c, j, grey);
+	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+
+	c = tui_lines_add(ls);
+	memory_bar(c, j, width, grey);
+	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+
+	for (int k = 0; k < 6; k++) {
+		char *v = view_fmt_gb(l, part(&j->mem, k));
+		label_value(ls, width, lw, glyph(ascii, k), _(part_label[k]), v, base);
+		free(v);
+	}
+	s = gpus_text(j, true);
+	label_value(ls, width, lw, NULL, _("GPUs needed"), s, base);
+	free(s);
+	s = cost_text(l, r);
+	label_value(ls, width, lw, NULL, _("Cost per hour"), s, base);
+	free(s);
+	if (fit_method_is_training(ff->job.method)) {
+		s = view_fmt_run_time(l, j->train_hours, ascii);
+		label_value(ls, width, lw, NULL, _("Run time"), s, base);
+		free(s);
+		s = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
+				      : xstrdup(ascii ? "-" : "\u2014");
+		label_value(ls, width, lw, NULL, _("Run cost"), s, base);
+		free(s);
+	}
+	if (fit_method_is_inference(ff->job.method)) {
+		char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
+		if (ff->job.batch > 1 && isfinite(j->decode_tokens_s_total)) {
+			char *all = view_fmt_tokens_s(l, j->decode_tokens_s_total, ascii);
+			s = xasprintf(_("%s tok/s per sequence, %s in all"), v, all);
+			free(all);
+		} else {
+			s = xasprintf(_("%s tok/s per sequence"), v);
+		}
+		free(v);
+		label_value(ls, width, lw, NULL, _("Decode"), s, base);
+		free(s);
+	}
+	s = order_text(r);
+	tui_lines_wrap(ls, s, width, 1, WR_DIM, 0);
+	free(s);
+}
+
+/* The compact answer's figures a buyer decides on first: GPUs needed, cost
+ * per hour, run time and cost or decode speed (malloc'ed each); how many. */
+static size_t key_figures(const struct tui_ff *ff, const struct view_row *r, bool ascii,
+			  char *figs[3])
+{
+	const struct fit_result *j = &r->job;
+	enum i18n_lang l = ff->lang;
+	size_t nf = 0;
+
+	figs[nf++] = gpus_text(j, false);
+	figs[nf++] = cost_text(l, r);
+	if (fit_method_is_training(ff->job.method) && isfinite(j->train_hours)) {
+		char *t = view_fmt_run_time(l, j->train_hours, ascii);
+		char *m = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
+					    : xstrdup(ascii ? "-" : "\u2014");
+		figs[nf++] = xasprintf(_("run %s, %s"), t, m);
+		free(t);
+		free(m);
+	} else if (fit_method_is_inference(ff->job.method)) {
+		char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
+		figs[nf++] = xasprintf(_("%s tok/s per sequence"), v);
+		free(v);
+	}
+	return nf;
+}
+
+/* The compact answer (below the table): the GPU, its need and the bar on
+ * one line; then one flow of at most three lines: the key figures, the
+ * memory parts, the order hint, so what a short panel gives up is the
+ * detail, never the answer. */
+static void compact_lines(struct tui_lines *ls, const struct tui_ff *ff, const struct view_row *r,
+			  int width, bool grey)
+{
+	const struct fit_result *j = &r->job;
+	enum wrole base = grey ? WR_DIM : WR_NORMAL;
+	bool ascii = ls->ascii;
+	struct flow f = { .ls = ls, .width = width, .gap = 2, .max = 3 };
+	struct wcells *c = tui_lines_add(ls), item;
+	char *figs[3] = { NULL }, *s;
+	size_t nf;
+
 	wcells_add(c, r->gpu->name, base, grey ? 0 : WAT_BOLD);
 	wcells_add(c, ": ", base, 0);
-	s = needs_text(l, j);
+	s = needs_text(ff->lang, j);
 	wcells_add(c, s, base, 0);
 	free(s);
 	wcells_pad(c, 1, WR_NORMAL);
@@ -400,60 +417,62 @@ size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, i
 		memory_bar(c, j, bw > 40 ? 40 : bw, grey);
 	}
 	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
-	{
-		/* one flow of at most three lines: the figures a buyer decides on
-		 * first (GPUs needed, cost per hour, run time or decode speed),
-		 * then the memory parts, then the order hint, so what a short
-		 * panel gives up is the detail, never the answer */
-		struct flow f = { .ls = &ls, .width = width, .gap = 2, .max = 3 };
-		struct wcells item;
-		char *figs[3] = { NULL };
-		size_t nf = 0;
-		char *order;
 
-		wcells_init(&item, ascii);
-		figs[nf++] = gpus_text(j, false);
-		figs[nf++] = cost_text(l, r);
-		if (fit_method_is_training(ff->job.method) && isfinite(j->train_hours)) {
-			char *t = view_fmt_run_time(l, j->train_hours, ascii);
-			char *m = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
-						    : xstrdup(ascii ? "-" : "\u2014");
-			figs[nf++] = xasprintf(_("run %s, %s"), t, m);
-			free(t);
-			free(m);
-		} else if (fit_method_is_inference(ff->job.method)) {
-			char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
-			figs[nf++] = xasprintf(_("%s tok/s per sequence"), v);
-			free(v);
-		}
-		for (size_t i = 0; i < nf; i++) {
-			wcells_reset(&item);
-			wcells_add(&item, figs[i], base, i == 0 && !grey ? WAT_BOLD : 0);
-			flow_item(&f, &item);
-			free(figs[i]);
-		}
-		for (int k = 0; k < 6; k++) {
-			double v = part(&j->mem, k);
-			char *gb;
-			if (!(v > 0) && k != 0 && k != 5)
-				continue;
-			wcells_reset(&item);
-			wcells_add(&item, glyph(ascii, k), base, 0);
-			wcells_pad(&item, 1, WR_NORMAL);
-			wcells_add(&item, _(part_label[k]), grey ? WR_DIM : WR_NORMAL, 0);
-			wcells_pad(&item, 1, WR_NORMAL);
-			gb = view_fmt_gb(l, v);
-			wcells_add(&item, gb, base, 0);
-			free(gb);
-			flow_item(&f, &item);
-		}
-		order = order_text(r);
+	wcells_init(&item, ascii);
+	nf = key_figures(ff, r, ascii, figs);
+	for (size_t i = 0; i < nf; i++) {
 		wcells_reset(&item);
-		wcells_add(&item, order, WR_DIM, 0);
+		wcells_add(&item, figs[i], base, i == 0 && !grey ? WAT_BOLD : 0);
 		flow_item(&f, &item);
-		free(order);
-		flow_end(&f);
-		wcells_free(&item);
+		free(figs[i]);
+	}
+	for (int k = 0; k < 6; k++) {
+		double v = part(&j->mem, k);
+		char *gb;
+		if (!(v > 0) && k != 0 && k != 5)
+			continue;
+		wcells_reset(&item);
+		wcells_add(&item, glyph(ascii, k), base, 0);
+		wcells_pad(&item, 1, WR_NORMAL);
+		wcells_add(&item, _(part_label[k]), grey ? WR_DIM : WR_NORMAL, 0);
+		wcells_pad(&item, 1, WR_NORMAL);
+		gb = view_fmt_gb(ff->lang, v);
+		wcells_add(&item, gb, base, 0);
+		free(gb);
+		flow_item(&f, &item);
+	}
+	s = order_text(r);
+	wcells_reset(&item);
+	wcells_add(&item, s, WR_DIM, 0);
+	flow_item(&f, &item);
+	free(s);
+	flow_end(&f);
+	wcells_free(&item);
+}
+
+size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, int width,
+			    bool detailed, bool ascii, struct wcells **out)
+{
+	struct tui_lines ls = { .ascii = ascii };
+	bool grey = !ff->valid;
+
+	*out = NULL;
+	if (width < 8)
+		return 0;
+	if (!ff->have_job) {
+		tui_lines_wrap(&ls, _("Type a model: a size in billions (70, 7.5, 1.3T) or words of a preset's name (llama 70). The table gains its columns as you type."),
+			    width, detailed ? 4 : 2, WR_DIM, 0);
+	} else {
+		if (grey)
+			tui_lines_wrap(&ls, _("The last valid answer, greyed: fix the marked field."),
+				    width, 1, WR_FIELD_ERROR, 0);
+		if (r == NULL || !r->has_job)
+			tui_lines_wrap(&ls, _("No GPU under the cursor: clear the filter (Esc) and choose a row."),
+				    width, 2, WR_DIM, 0);
+		else if (detailed)
+			detailed_lines(&ls, ff, r, width, grey);
+		else
+			compact_lines(&ls, ff, r, width, grey);
 	}
 	*out = ls.l;
 	return ls.n;

@@ -5,10 +5,13 @@
  * through fit_model_from_size), the method (diffusion marks the model as
  * diffusion), then each assumption, then fit_job_check. Nothing here draws.
  *
- * Every field is re-read on every change (sixteen short strings: cheaper
- * than tracking which one changed), so the job is always a function of what
- * is on screen. A field that does not parse keeps its text, gets a reason,
- * and leaves the previous job in place.
+ * Every field is re-read on every change (a few dozen short strings:
+ * cheaper than tracking which one changed), so the job is always a function
+ * of what is on screen. A field that does not parse keeps its text, gets a
+ * reason, and leaves the previous job in place. A field that does not apply
+ * to the method (tui_ff_applies) keeps fit/'s default, as an option not
+ * given to gpux fit; a folded field still applies. The architecture fields
+ * go through fit_model_apply_given, as gpux fit's --layers ... --active.
  */
 #include "tui/fitform.h"
 
@@ -21,31 +24,6 @@
 
 #include "util/util.h"
 #include "view/view.h"
-
-/* The panel's order of the fields. */
-static const enum tui_ff_id order[FF_COUNT] = {
-	FF_MODEL, FF_METHOD, FF_SEQ, FF_BATCH, FF_CKPT, FF_GPUS, FF_SHARD, FF_OPT,
-	FF_RANK, FF_TOKENS, FF_MFU, FF_BWEFF, FF_RES, FF_FRAMES, FF_OVERHEAD, FF_MARGIN,
-};
-
-static const char *const help[FF_COUNT] = {
-	[FF_MODEL] = N_("A size in billions (70, 7.5, 1.3T) or words of a preset's name (llama 70)"),
-	[FF_METHOD] = N_("\u2190 \u2192 or Space: full training, LoRA, QLoRA, inference FP16/FP8/INT8/INT4, diffusion"),
-	[FF_SEQ] = N_("Tokens per sequence; for inference the whole context (prompt and output)"),
-	[FF_BATCH] = N_("Micro-batch per GPU; inference: sequences decoded together; diffusion: images"),
-	[FF_CKPT] = N_("Gradient checkpointing: recompute activations in the backward pass"),
-	[FF_GPUS] = N_("GPUs the job runs on"),
-	[FF_SHARD] = N_("How the training states are split across the GPUs (ZeRO stages)"),
-	[FF_OPT] = N_("Optimizer state per trained parameter: Adam 12 B, 8-bit Adam 6 B, SGD 8 B"),
-	[FF_RANK] = N_("Rank of the LoRA adapters on every linear layer"),
-	[FF_TOKENS] = N_("Tokens to train on, in billions (300, 300B, 1.3T)"),
-	[FF_MFU] = N_("Model FLOPs utilisation: the share of the GPU's dense BF16 peak a run achieves"),
-	[FF_BWEFF] = N_("The share of the peak memory bandwidth that decoding achieves"),
-	[FF_RES] = N_("Output resolution in pixels, width \u00d7 height"),
-	[FF_FRAMES] = N_("Frames per clip (1 for an image)"),
-	[FF_OVERHEAD] = N_("Per GPU: CUDA context, framework and communication buffers"),
-	[FF_MARGIN] = N_("Per GPU: allocator fragmentation and temporaries, a share of the rest"),
-};
 
 /* ---- small helpers ------------------------------------------------------------ */
 
@@ -71,7 +49,7 @@ static char *trimmed(const char *s)
 
 /* A number as the fields show it: no grouping (a typed "2.048" would be
  * refused), the language's decimal separator, at most 3 decimals. */
-static char *plain_number(enum i18n_lang lang, double v)
+char *tui_ff_plain_number(enum i18n_lang lang, double v)
 {
 	char *s;
 	int d = 0;
@@ -194,155 +172,9 @@ static int parse_resolution(const char *s, int *w, int *h, char **cause)
 	return 0;
 }
 
-static char *res_text(const struct tui_ff *ff, int w, int h)
+char *tui_ff_res_text(const struct tui_ff *ff, int w, int h)
 {
 	return xasprintf("%d%s%d", w, ff->ascii ? "x" : "\u00d7", h);
-}
-
-/* ---- field metadata ------------------------------------------------------------- */
-
-enum tui_ff_kind tui_ff_kind(enum tui_ff_id id)
-{
-	switch (id) {
-	case FF_METHOD:
-	case FF_SHARD:
-	case FF_OPT:
-		return FFK_CHOICE;
-	case FF_CKPT:
-		return FFK_TOGGLE;
-	default:
-		return FFK_TEXT;
-	}
-}
-
-enum fit_method tui_ff_method(const struct tui_ff *ff)
-{
-	return (enum fit_method)ff->f[FF_METHOD].choice;
-}
-
-const char *tui_ff_label(const struct tui_ff *ff, enum tui_ff_id id)
-{
-	enum fit_method m = tui_ff_method(ff);
-
-	switch (id) {
-	case FF_MODEL: return N_("Model");
-	case FF_METHOD: return N_("Method");
-	case FF_SEQ: return fit_method_is_inference(m) ? N_("Context") : N_("Seq length");
-	case FF_BATCH:
-		if (fit_method_is_inference(m))
-			return N_("Sequences");
-		return m == FIT_DIFFUSION ? N_("Images") : N_("Micro-batch");
-	case FF_CKPT: return N_("Checkpointing");
-	case FF_GPUS: return N_("GPUs");
-	case FF_SHARD: return N_("Sharding");
-	case FF_OPT: return N_("Optimizer");
-	case FF_RANK: return N_("LoRA rank");
-	case FF_TOKENS: return N_("Tokens");
-	case FF_MFU: return N_("MFU");
-	case FF_BWEFF: return N_("BW efficiency");
-	case FF_RES: return N_("Resolution");
-	case FF_FRAMES: return N_("Frames");
-	case FF_OVERHEAD: return N_("Overhead");
-	case FF_MARGIN: return N_("Margin");
-	case FF_COUNT: break;
-	}
-	return "";
-}
-
-const char *tui_ff_unit(enum tui_ff_id id)
-{
-	switch (id) {
-	/* TRANSLATORS: the unit after the tokens field: billions (pt-PT "mil M") */
-	case FF_TOKENS: return C_("unit", "B");
-	case FF_MFU:
-	case FF_BWEFF:
-	case FF_MARGIN: return "%";
-	case FF_OVERHEAD: return "GB";
-	default: return NULL;
-	}
-}
-
-const char *tui_ff_help(enum tui_ff_id id)
-{
-	return id < FF_COUNT ? help[id] : "";
-}
-
-char *tui_ff_default_text(const struct tui_ff *ff, enum tui_ff_id id)
-{
-	struct fit_job d;
-
-	fit_job_defaults(&d);
-	switch (id) {
-	case FF_MODEL: return xstrdup("");
-	case FF_METHOD: return xstrdup(_(fit_method_label(d.method)));
-	case FF_SEQ: return xasprintf("%d", d.seq_len);
-	case FF_BATCH: return xasprintf("%d", d.batch);
-	case FF_CKPT: return xstrdup(d.checkpointing ? _("on") : _("off"));
-	case FF_GPUS: return xasprintf("%d", d.gpus);
-	case FF_SHARD: return xstrdup(_(fit_sharding_label(d.sharding)));
-	case FF_OPT: return xstrdup(_(fit_optimizer_label(d.optimizer)));
-	case FF_RANK: return xasprintf("%d", d.lora_rank);
-	case FF_TOKENS: return plain_number(ff->lang, d.tokens_b);
-	case FF_MFU: return plain_number(ff->lang, d.mfu * 100);
-	case FF_BWEFF: return plain_number(ff->lang, d.bw_efficiency * 100);
-	case FF_RES:
-		if (ff->preset != NULL && ff->preset->kind == CATALOG_MODEL_DIFFUSION &&
-		    ff->preset->width > 0 && ff->preset->height > 0)
-			return res_text(ff, ff->preset->width, ff->preset->height);
-		return res_text(ff, d.width, d.height);
-	case FF_FRAMES:
-		if (ff->preset != NULL && ff->preset->kind == CATALOG_MODEL_DIFFUSION &&
-		    ff->preset->frames > 0)
-			return xasprintf("%d", ff->preset->frames);
-		return xasprintf("%d", d.frames);
-	case FF_OVERHEAD: return plain_number(ff->lang, d.overhead_gb);
-	case FF_MARGIN: return plain_number(ff->lang, d.margin_fraction * 100);
-	case FF_COUNT: break;
-	}
-	return xstrdup("");
-}
-
-bool tui_ff_shown(const struct tui_ff *ff, enum tui_ff_id id)
-{
-	enum fit_method m = tui_ff_method(ff);
-	bool train = fit_method_is_training(m);
-
-	switch (id) {
-	case FF_SEQ: return m != FIT_DIFFUSION;
-	case FF_CKPT:
-	case FF_SHARD:
-	case FF_OPT:
-	case FF_TOKENS:
-	case FF_MFU: return train;
-	case FF_RANK: return m == FIT_LORA || m == FIT_QLORA;
-	case FF_BWEFF: return fit_method_is_inference(m);
-	case FF_RES:
-	case FF_FRAMES: return m == FIT_DIFFUSION;
-	default: return id < FF_COUNT;
-	}
-}
-
-size_t tui_ff_visible(const struct tui_ff *ff, enum tui_ff_id *out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < FF_COUNT; i++)
-		if (tui_ff_shown(ff, order[i]))
-			out[n++] = order[i];
-	return n;
-}
-
-const char *tui_ff_choice_text(const struct tui_ff *ff, enum tui_ff_id id)
-{
-	int c = ff->f[id].choice;
-
-	switch (id) {
-	case FF_METHOD: return _(fit_method_label((enum fit_method)c));
-	case FF_SHARD: return _(fit_sharding_label((enum fit_sharding)c));
-	case FF_OPT: return _(fit_optimizer_label((enum fit_optimizer)c));
-	case FF_CKPT: return c ? _("on") : _("off");
-	default: return ff->f[id].text;
-	}
 }
 
 /* ---- the model: a size or a preset search ------------------------------------------ */
@@ -469,7 +301,7 @@ static void preset_fields(struct tui_ff *ff, const struct catalog_model *m)
 		return;
 	if (m->width > 0 && m->height > 0) {
 		free(ff->f[FF_RES].text);
-		ff->f[FF_RES].text = res_text(ff, m->width, m->height);
+		ff->f[FF_RES].text = tui_ff_res_text(ff, m->width, m->height);
 		ff->f[FF_RES].text_changed = true;
 	}
 	if (m->frames > 0) {
@@ -500,137 +332,260 @@ static void model_changed(struct tui_ff *ff, const struct catalog_model *before)
 
 /* ---- reading the whole form ---------------------------------------------------------- */
 
-static void read_int(struct tui_ff *ff, enum tui_ff_id id, long min, long max, const char *msg,
-		     int *dst)
-{
-	char *cause = NULL;
-	long v;
+/* How a text field reads: its parser, range and message. */
+enum ptype { P_NONE, P_INT, P_PCT, P_DEC, P_SIZE, P_RES };
 
-	if (tui_ff_parse_int(ff->f[id].text, min, max, msg, &v, &cause) == 0) {
-		set_error(&ff->f[id], NULL);
-		*dst = (int)v;
-	} else {
-		set_error(&ff->f[id], cause);
-		free(cause);
+struct rule {
+	enum ptype t;
+	double lo, hi;
+	bool lo_incl;
+	const char *unit;   /* P_DEC: stripped when typed */
+	const char *msg;    /* English msgid */
+};
+
+static const struct rule rules[FF_COUNT] = {
+	[FF_SEQ] = { P_INT, 1, 1 << 24, true, NULL,
+		N_("sequence length must be a whole number from 1 to 16777216") },
+	[FF_BATCH] = { P_INT, 1, 1 << 20, true, NULL, N_("batch must be a whole number from 1 to 1048576") },
+	[FF_GPUS] = { P_INT, 1, FIT_MAX_GPUS, true, NULL,
+		N_("GPUs must be a whole number from 1 to 1048576") },
+	[FF_TOKENS] = { P_SIZE, 0, 0, false, NULL, N_("tokens: billions above 0, e.g. 300, 300B or 1.3T") },
+	[FF_MFU] = { P_PCT, 0, 100, false, NULL, N_("MFU must be above 0 and at most 100 %") },
+	[FF_BWEFF] = { P_PCT, 0, 100, false, NULL,
+		N_("bandwidth efficiency must be above 0 and at most 100 %") },
+	[FF_RANK] = { P_INT, 1, 65536, true, NULL, N_("LoRA rank must be a whole number from 1 to 65536") },
+	[FF_RES] = { P_RES, 0, 0, false, NULL, NULL },
+	[FF_FRAMES] = { P_INT, 1, 1 << 20, true, NULL, N_("frames must be a whole number from 1 to 1048576") },
+	[FF_OVERHEAD] = { P_DEC, 0, 1000, true, "GB", N_("overhead must be from 0 to 1000 GB") },
+	[FF_MARGIN] = { P_PCT, 0, 100, true, NULL, N_("margin must be from 0 to 100 %") },
+	[FF_LAYERS] = { P_INT, 1, 100000, true, NULL, N_("layers must be a whole number from 1 to 100000") },
+	[FF_HIDDEN] = { P_INT, 1, 1000000, true, NULL,
+		N_("hidden size must be a whole number from 1 to 1000000") },
+	[FF_HEADS] = { P_INT, 1, 100000, true, NULL, N_("heads must be a whole number from 1 to 100000") },
+	[FF_KVHEADS] = { P_INT, 1, 100000, true, NULL,
+		N_("KV heads must be a whole number from 1 to 100000") },
+	[FF_HEADDIM] = { P_INT, 1, 100000, true, NULL,
+		N_("head dimension must be a whole number from 1 to 100000") },
+	[FF_VOCAB] = { P_INT, 1, 100000000, true, NULL,
+		N_("vocabulary must be a whole number from 1 to 100000000") },
+	[FF_FFN] = { P_INT, 1, 10000000, true, NULL,
+		N_("FFN size must be a whole number from 1 to 10000000") },
+	[FF_ACTIVE] = { P_SIZE, 0, 0, false, NULL,
+		N_("active parameters: billions above 0, e.g. 13 or 13B") },
+	[FF_INT4G] = { P_INT, 8, 65536, true, NULL, N_("int4 group size must be from 8 to 65536") },
+	[FF_ALLREDUCE] = { P_DEC, 0, 1e6, true, "\u00b5s",
+		N_("all-reduce latency must be from 0 to 1000000 \u00b5s") },
+};
+
+struct val {
+	long i;
+	double d;
+	int w, h;
+};
+
+/* Parse one text field by its rule: 0, or -1 and *cause (translated). */
+static int parse_field(const struct tui_ff *ff, enum tui_ff_id id, struct val *v, char **cause)
+{
+	const struct rule *r = &rules[id];
+	const char *text = ff->f[id].text;
+	char *c = NULL;
+
+	switch (r->t) {
+	case P_INT: return tui_ff_parse_int(text, (long)r->lo, (long)r->hi, r->msg, &v->i, cause);
+	case P_PCT:
+		return tui_ff_parse_percent(ff->lang, text, r->lo, r->lo_incl, r->hi, r->msg, &v->d,
+					    cause);
+	case P_DEC:
+		return parse_decimal(ff->lang, text, r->unit, r->lo, r->lo_incl, r->hi, r->msg, &v->d,
+				     cause);
+	case P_SIZE:
+		if (parse_size(ff, text, &v->d, &c) == 0)
+			return 0;
+		free(c);
+		return set_cause(cause, "%s", _(r->msg));
+	case P_RES: return parse_resolution(text, &v->w, &v->h, cause);
+	default: return -1;
 	}
 }
 
-static void read_pct(struct tui_ff *ff, enum tui_ff_id id, double lo, bool lo_incl, const char *msg,
-		     double *dst)
+/* A field's value into the job, or into the architecture given. */
+static void store(struct fit_job *j, struct fit_arch_given *g, enum tui_ff_id id, const struct val *v)
 {
-	char *cause = NULL;
-	double v;
+	int n = (int)v->i;
 
-	if (tui_ff_parse_percent(ff->lang, ff->f[id].text, lo, lo_incl, 100, msg, &v, &cause) == 0) {
-		set_error(&ff->f[id], NULL);
-		*dst = v;
-	} else {
-		set_error(&ff->f[id], cause);
-		free(cause);
+	switch (id) {
+	case FF_SEQ: j->seq_len = n; break;
+	case FF_BATCH: j->batch = n; break;
+	case FF_GPUS: j->gpus = n; break;
+	case FF_TOKENS: j->tokens_b = v->d; break;
+	case FF_MFU: j->mfu = v->d; break;
+	case FF_BWEFF: fit_job_set_bw_efficiency(j, v->d); break; /* the method's format */
+	case FF_RANK: j->lora_rank = n; break;
+	case FF_RES: j->width = v->w; j->height = v->h; break;
+	case FF_FRAMES: j->frames = n; break;
+	case FF_OVERHEAD: j->overhead_gb = v->d; break;
+	case FF_MARGIN: j->margin_fraction = v->d; break;
+	case FF_INT4G: j->int4_group = n; break;
+	case FF_ALLREDUCE: j->allreduce_hop_us = v->d; break;
+	case FF_LAYERS: g->layers = n; break;
+	case FF_HIDDEN: g->hidden = n; break;
+	case FF_HEADS: g->heads = n; break;
+	case FF_KVHEADS: g->kv_heads = n; break;
+	case FF_HEADDIM: g->head_dim = n; break;
+	case FF_VOCAB: g->vocab = n; break;
+	case FF_FFN: g->ffn = n; break;
+	case FF_ACTIVE: g->active_b = v->d; break;
+	default: break;
 	}
 }
 
-/* Re-read every field; returns true when the job changed. */
-static bool reread(struct tui_ff *ff)
+/* Read every text field (its error or none); those that apply go into the
+ * job, the architecture typed into *g. An architecture field not typed
+ * over is the model's own figure. */
+static void read_texts(struct tui_ff *ff, struct fit_job *job, struct fit_arch_given *g)
 {
-	struct fit_job job;
-	char *cause = NULL;
-	bool ok = true, model = false;
-	double v;
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		enum tui_ff_id id = (enum tui_ff_id)i;
+		struct val v = { 0 };
+		char *cause = NULL;
 
-	fit_job_defaults(&job);
+		if (rules[id].t == P_NONE)
+			continue;
+		if (tui_ff_section(id) == FFS_ARCH && !tui_ff_changed(ff, id)) {
+			set_error(&ff->f[id], NULL);
+			continue;
+		}
+		if (parse_field(ff, id, &v, &cause) != 0) {
+			set_error(&ff->f[id], cause != NULL ? cause : "?");
+			free(cause);
+			continue;
+		}
+		set_error(&ff->f[id], NULL);
+		if (tui_ff_applies(ff, id))
+			store(job, g, id, &v);
+	}
+}
+
+/* The choices and toggles that apply, as gpux fit's options set them. */
+static void read_choices(const struct tui_ff *ff, struct fit_job *j)
+{
+	const struct tui_ff_field *f = ff->f;
+
+	if (tui_ff_applies(ff, FF_CKPT))
+		j->checkpointing = f[FF_CKPT].choice != 0;
+	if (tui_ff_applies(ff, FF_SHARD))
+		j->sharding = (enum fit_sharding)f[FF_SHARD].choice;
+	if (tui_ff_applies(ff, FF_OPT))
+		j->optimizer = (enum fit_optimizer)f[FF_OPT].choice;
+	if (tui_ff_applies(ff, FF_FLASH))
+		j->flash_attention = f[FF_FLASH].choice != 0;
+	if (tui_ff_applies(ff, FF_PURE))
+		j->pure_bf16 = f[FF_PURE].choice != 0;
+	if (tui_ff_applies(ff, FF_CHUNKED))
+		j->chunked_loss = f[FF_CHUNKED].choice != 0;
+	if (tui_ff_applies(ff, FF_OFFLOAD))
+		j->offload = (enum fit_offload)f[FF_OFFLOAD].choice;
+	if (tui_ff_applies(ff, FF_ACCT))
+		j->accounting = (enum fit_zero_accounting)f[FF_ACCT].choice;
+	if (tui_ff_applies(ff, FF_KVCACHE) && f[FF_KVCACHE].choice != 0)
+		j->kv_bytes = 1; /* gpux fit --kv-cache fp8 */
+	if (tui_ff_applies(ff, FF_ENCODERS))
+		j->encoders_offloaded = f[FF_ENCODERS].choice != 0;
+}
+
+/* fit_job_defaults, the model and the method: false when there is no model. */
+static bool read_model_job(struct tui_ff *ff, struct fit_job *job)
+{
+	char *cause = NULL;
+	bool model = false;
+
+	fit_job_defaults(job);
 	if (ff->preset != NULL) {
-		view_job_use_preset(&job, ff->preset);
+		view_job_use_preset(job, ff->preset);
 		model = true;
 	} else if (ff->model_is_size) {
-		if (fit_model_from_size(ff->size_b, &job.model, &cause) == 0) {
+		if (fit_model_from_size(ff->size_b, &job->model, &cause) == 0) {
 			model = true;
 		} else {
 			set_error(&ff->f[FF_MODEL], _(cause));
 			free(cause);
-			cause = NULL;
 		}
 	}
-	job.method = tui_ff_method(ff);
-	if (job.method == FIT_DIFFUSION)
-		job.model.diffusion = true;
+	job->method = tui_ff_method(ff);
+	if (job->method == FIT_DIFFUSION)
+		job->model.diffusion = true;
+	ff->base = job->model;
+	ff->have_arch = model;
+	return model;
+}
 
-	read_int(ff, FF_GPUS, 1, FIT_MAX_GPUS, N_("GPUs must be a whole number from 1 to 1048576"),
-		 &job.gpus);
-	read_int(ff, FF_SEQ, 1, 1 << 24, N_("sequence length must be a whole number from 1 to 16777216"),
-		 &job.seq_len);
-	read_int(ff, FF_BATCH, 1, 1 << 20, N_("batch must be a whole number from 1 to 1048576"),
-		 &job.batch);
-	job.checkpointing = ff->f[FF_CKPT].choice != 0;
-	job.sharding = (enum fit_sharding)ff->f[FF_SHARD].choice;
-	job.optimizer = (enum fit_optimizer)ff->f[FF_OPT].choice;
-	if (parse_size(ff, ff->f[FF_TOKENS].text, &v, &cause) == 0) {
-		set_error(&ff->f[FF_TOKENS], NULL);
-		job.tokens_b = v;
-	} else {
-		set_error(&ff->f[FF_TOKENS], _("tokens: billions above 0, e.g. 300, 300B or 1.3T"));
+static void replace_text(struct tui_ff_field *f, char *text)
+{
+	if (strcmp(f->text, text) == 0) {
+		free(text);
+		return;
 	}
-	free(cause);
-	cause = NULL;
-	read_pct(ff, FF_MFU, 0, false, N_("MFU must be above 0 and at most 100 %"), &job.mfu);
-	/* what gpux fit has no flag for */
-	read_pct(ff, FF_BWEFF, 0, false, N_("bandwidth efficiency must be above 0 and at most 100 %"),
-		 &job.bw_efficiency);
-	read_int(ff, FF_RANK, 1, 65536, N_("LoRA rank must be a whole number from 1 to 65536"),
-		 &job.lora_rank);
-	if (parse_resolution(ff->f[FF_RES].text, &job.width, &job.height, &cause) == 0)
-		set_error(&ff->f[FF_RES], NULL);
-	else
-		set_error(&ff->f[FF_RES], cause);
-	free(cause);
-	cause = NULL;
-	read_int(ff, FF_FRAMES, 1, 1 << 20, N_("frames must be a whole number from 1 to 1048576"),
-		 &job.frames);
-	if (parse_decimal(ff->lang, ff->f[FF_OVERHEAD].text, "GB", 0, true, 1000,
-			  N_("overhead must be from 0 to 1000 GB"), &v, &cause) == 0) {
-		set_error(&ff->f[FF_OVERHEAD], NULL);
-		job.overhead_gb = v;
-	} else {
-		set_error(&ff->f[FF_OVERHEAD], cause);
-	}
-	free(cause);
-	cause = NULL;
-	read_pct(ff, FF_MARGIN, 0, true, N_("margin must be from 0 to 100 %"), &job.margin_fraction);
+	free(f->text);
+	f->text = text;
+	f->text_changed = true;
+}
 
-	/* only the fields shown count: a hidden one keeps fit/'s default */
+/* Architecture fields the user has not typed in show what the job uses
+ * (after those typed: a head dimension derived from a new width). */
+static void show_untouched(struct tui_ff *ff)
+{
+	if (!ff->have_arch)
+		return;
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		enum tui_ff_id id = (enum tui_ff_id)i;
+		if (tui_ff_section(id) == FFS_ARCH && tui_ff_kind(id) == FFK_TEXT &&
+		    !ff->f[id].touched)
+			replace_text(&ff->f[id], tui_ff_arch_figure(ff, &ff->arch, id));
+	}
+}
+
+/* A closed fold with a bad field inside says so; true when no field
+ * that applies has an error. */
+static bool errors_ok(struct tui_ff *ff)
+{
+	static const enum tui_ff_id folds[] = { FF_ARCH, FF_MORE };
+	bool ok = true;
+
+	for (size_t k = 0; k < sizeof folds / sizeof folds[0]; k++) {
+		enum tui_ff_id fold = folds[k];
+		bool bad = false;
+		for (size_t i = 0; i < FF_COUNT && ff->f[fold].choice == 0; i++)
+			if (i != fold && tui_ff_section((enum tui_ff_id)i) == tui_ff_section(fold) &&
+			    ff->f[i].error != NULL && tui_ff_applies(ff, (enum tui_ff_id)i))
+				bad = true;
+		set_error(&ff->f[fold], bad ? _("a field inside is not valid: Space shows it") : NULL);
+	}
 	for (size_t i = 0; i < FF_COUNT; i++)
-		if (ff->f[i].error != NULL && tui_ff_shown(ff, (enum tui_ff_id)i))
+		if (ff->f[i].error != NULL && tui_ff_applies(ff, (enum tui_ff_id)i))
 			ok = false;
-	if (!model)
-		ok = false;
-	for (size_t i = 0; ok && i < FF_COUNT; i++) {
-		/* a hidden field with a bad text: the default instead */
-		if (ff->f[i].error == NULL)
-			continue;
-		struct fit_job d;
-		fit_job_defaults(&d);
-		switch ((enum tui_ff_id)i) {
-		case FF_SEQ: job.seq_len = d.seq_len; break;
-		case FF_TOKENS: job.tokens_b = d.tokens_b; break;
-		case FF_MFU: job.mfu = d.mfu; break;
-		case FF_BWEFF: job.bw_efficiency = d.bw_efficiency; break;
-		case FF_RANK: job.lora_rank = d.lora_rank; break;
-		case FF_RES:
-			if (ff->preset == NULL || ff->preset->kind != CATALOG_MODEL_DIFFUSION) {
-				job.width = d.width;
-				job.height = d.height;
-			} else {
-				job.width = ff->preset->width > 0 ? ff->preset->width : d.width;
-				job.height = ff->preset->height > 0 ? ff->preset->height : d.height;
-			}
-			break;
-		case FF_FRAMES:
-			job.frames = ff->preset != NULL && ff->preset->frames > 0 ? ff->preset->frames
-										     : d.frames;
-			break;
-		default: break;
-		}
-	}
+	return ok;
+}
+
+/* Re-read every field, as gpux fit builds its job from its options;
+ * returns true when the job changed. */
+static bool reread(struct tui_ff *ff)
+{
+	struct fit_job job;
+	struct fit_arch_given given = { 0 };
+	char *cause = NULL;
+	bool ok, model;
+
+	model = read_model_job(ff, &job);
+	/* untouched, the bandwidth efficiency is the method's format's default */
+	if (!ff->f[FF_BWEFF].touched)
+		replace_text(&ff->f[FF_BWEFF], tui_ff_default_text(ff, FF_BWEFF));
+	read_texts(ff, &job, &given);
+	read_choices(ff, &job);
+	if (model && tui_ff_applies(ff, FF_ARCH))
+		fit_model_apply_given(&job.model, &given);
+	ff->arch = job.model;
+	show_untouched(ff);
+	ok = errors_ok(ff) && model;
 	free(ff->job_error);
 	ff->job_error = NULL;
 	if (ok && fit_job_check(&job, &cause) != 0) {
@@ -661,7 +616,6 @@ void tui_ff_init(struct tui_ff *ff, const struct catalog *c, enum i18n_lang lang
 	ff->lang = lang;
 	ff->ascii = ascii;
 	fit_job_defaults(&d);
-	memset(&ff->job, 0, sizeof ff->job);
 	for (size_t i = 0; i < FF_COUNT; i++) {
 		enum tui_ff_id id = (enum tui_ff_id)i;
 		ff->f[i].text = tui_ff_kind(id) == FFK_TEXT ? tui_ff_default_text(ff, id) : xstrdup("");
@@ -670,6 +624,13 @@ void tui_ff_init(struct tui_ff *ff, const struct catalog *c, enum i18n_lang lang
 	ff->f[FF_SHARD].choice = d.sharding;
 	ff->f[FF_OPT].choice = d.optimizer;
 	ff->f[FF_CKPT].choice = d.checkpointing;
+	ff->f[FF_FLASH].choice = d.flash_attention;
+	ff->f[FF_PURE].choice = d.pure_bf16;
+	ff->f[FF_CHUNKED].choice = d.chunked_loss;
+	ff->f[FF_OFFLOAD].choice = d.offload;
+	ff->f[FF_ACCT].choice = d.accounting;
+	ff->f[FF_KVCACHE].choice = d.kv_bytes < 2;
+	ff->f[FF_ENCODERS].choice = d.encoders_offloaded;
 	ff->llm_method = d.method;
 	read_model(ff);
 	reread(ff);
@@ -686,6 +647,31 @@ void tui_ff_free(struct tui_ff *ff)
 	memset(ff, 0, sizeof *ff);
 }
 
+/* What identifies the model typed: a new one gives the architecture
+ * fields its figures (none typed over) and opens them for a size. */
+struct model_id {
+	const struct catalog_model *preset;
+	bool is_size;
+	double size_b;
+};
+
+static struct model_id model_id(const struct tui_ff *ff)
+{
+	return (struct model_id){ ff->preset, ff->model_is_size, ff->model_is_size ? ff->size_b : 0 };
+}
+
+static void arch_follow(struct tui_ff *ff, struct model_id before)
+{
+	struct model_id now = model_id(ff);
+
+	if (now.preset == before.preset && now.is_size == before.is_size && now.size_b == before.size_b)
+		return;
+	for (size_t i = 0; i < FF_COUNT; i++)
+		if (tui_ff_section((enum tui_ff_id)i) == FFS_ARCH)
+			ff->f[i].touched = false;
+	ff->f[FF_ARCH].choice = ff->model_is_size;
+}
+
 bool tui_ff_set_text(struct tui_ff *ff, enum tui_ff_id id, const char *text)
 {
 	if (id >= FF_COUNT || tui_ff_kind(id) != FFK_TEXT)
@@ -694,9 +680,13 @@ bool tui_ff_set_text(struct tui_ff *ff, enum tui_ff_id id, const char *text)
 	ff->f[id].text = xstrdup(text != NULL ? text : "");
 	if (id == FF_MODEL) {
 		const struct catalog_model *before = ff->preset;
+		struct model_id was = model_id(ff);
 		ff->model_touched = true;
 		read_model(ff);
 		model_changed(ff, before);
+		arch_follow(ff, was);
+	} else {
+		ff->f[id].touched = true;
 	}
 	return reread(ff);
 }
@@ -709,6 +699,7 @@ void tui_ff_set_lang(struct tui_ff *ff, enum i18n_lang lang)
 {
 	char from = i18n_decimal_sep(ff->lang), to = i18n_decimal_sep(lang);
 	const struct catalog_model *before = ff->preset;
+	struct model_id was = model_id(ff);
 
 	for (size_t i = 0; i < FF_COUNT && from != to; i++) {
 		char *s = ff->f[i].text;
@@ -730,6 +721,7 @@ void tui_ff_set_lang(struct tui_ff *ff, enum i18n_lang lang)
 	ff->lang = lang;
 	read_model(ff);
 	model_changed(ff, before);
+	arch_follow(ff, was);
 	reread(ff);
 }
 
@@ -742,8 +734,13 @@ bool tui_ff_cycle(struct tui_ff *ff, enum tui_ff_id id, int dir)
 	case FF_METHOD: n = FIT_METHOD_COUNT; break;
 	case FF_SHARD: n = FIT_SHARD_COUNT; break;
 	case FF_OPT: n = FIT_OPT_COUNT; break;
-	case FF_CKPT: n = 2; break;
-	default: return false;
+	case FF_OFFLOAD: n = FIT_OFFLOAD_COUNT; break;
+	case FF_ACCT: n = FIT_ZACCT_COUNT; break;
+	default:
+		if (tui_ff_kind(id) == FFK_TEXT)
+			return false;
+		n = 2; /* toggles, folds, two-way choices */
+		break;
 	}
 	*c = ((*c + (dir < 0 ? -1 : 1)) % n + n) % n;
 	if (id == FF_METHOD && *c != FIT_DIFFUSION)
@@ -754,6 +751,7 @@ bool tui_ff_cycle(struct tui_ff *ff, enum tui_ff_id id, int dir)
 bool tui_ff_match_step(struct tui_ff *ff, int dir)
 {
 	const struct catalog_model *before = ff->preset;
+	struct model_id was = model_id(ff);
 
 	if (ff->n_matches == 0)
 		return false;
@@ -763,6 +761,7 @@ bool tui_ff_match_step(struct tui_ff *ff, int dir)
 		ff->match_sel = (ff->match_sel + 1) % ff->n_matches;
 	ff->preset = ff->matches[ff->match_sel];
 	model_changed(ff, before);
+	arch_follow(ff, was);
 	return reread(ff);
 }
 
@@ -775,104 +774,4 @@ bool tui_ff_pick(struct tui_ff *ff, size_t i)
 	m = ff->matches[i];
 	ff->match_sel = i;
 	return tui_ff_set_text(ff, FF_MODEL, m->name);
-}
-
-/* ---- the architecture line ------------------------------------------------------------- */
-
-static void add_int(struct buf *b, enum i18n_lang l, int v, int which)
-{
-	char *n = i18n_fmt_number(l, v, 0);
-
-	buf_puts(b, " \u00b7 ");
-	switch (which) {
-	case 0: buf_printf(b, _("%s layers"), n); break;
-	case 1: buf_printf(b, _("hidden %s"), n); break;
-	case 2: buf_printf(b, _("vocab %s"), n); break;
-	default: buf_printf(b, _("%s frames"), n); break;
-	}
-	free(n);
-}
-
-/* Decimals that show a size as written: 70 → 0, 7.5 → 1, 0.35 → 2. */
-static int decimals_of(double v)
-{
-	if (fabs(v - round(v)) < 1e-9)
-		return 0;
-	if (fabs(v * 10 - round(v * 10)) < 1e-9)
-		return 1;
-	return v < 0.01 ? 3 : 2;
-}
-
-static void transformer(struct buf *b, const struct tui_ff *ff, const struct fit_model *m)
-{
-	enum i18n_lang l = ff->lang;
-
-	if (m->layers > 0)
-		add_int(b, l, m->layers, 0);
-	if (m->hidden > 0)
-		add_int(b, l, m->hidden, 1);
-	if (m->heads > 0) {
-		buf_puts(b, " \u00b7 ");
-		if (m->kv_latent_dim > 0)
-			buf_printf(b, _("%d heads (latent KV %d)"), m->heads, m->kv_latent_dim);
-		else
-			buf_printf(b, _("%d heads (%d KV)"), m->heads, m->kv_heads > 0 ? m->kv_heads : m->heads);
-	}
-	if (m->vocab > 0)
-		add_int(b, l, m->vocab, 2);
-	if (isfinite(m->active_params_b) && m->active_params_b > 0 &&
-	    m->active_params_b < m->params_b * (1 - 1e-9)) {
-		char *a = i18n_fmt_number(l, m->active_params_b, decimals_of(m->active_params_b));
-		char *t = i18n_fmt_number(l, m->params_b, decimals_of(m->params_b));
-		buf_puts(b, " \u00b7 ");
-		buf_printf(b, _("%s B active of %s B"), a, t);
-		free(a);
-		free(t);
-	}
-}
-
-char *tui_ff_arch_text(const struct tui_ff *ff)
-{
-	struct buf b = {0};
-	struct fit_model m;
-	const struct catalog_model *p = ff->preset;
-
-	if (p != NULL) {
-		view_fit_model(p, &m);
-		buf_puts(&b, p->name);
-		if (p->kind == CATALOG_MODEL_DIFFUSION) {
-			char *d = i18n_fmt_number(ff->lang, p->params_b, decimals_of(p->params_b));
-			buf_puts(&b, " \u00b7 ");
-			buf_printf(&b, _("denoiser %s B"), d);
-			free(d);
-			if (isfinite(p->text_encoder_params_b) && p->text_encoder_params_b > 0) {
-				d = i18n_fmt_number(ff->lang, p->text_encoder_params_b,
-						    decimals_of(p->text_encoder_params_b));
-				buf_printf(&b, _(" + text encoders %s B"), d);
-				free(d);
-			}
-			if (isfinite(p->vae_params_b) && p->vae_params_b > 0) {
-				d = i18n_fmt_number(ff->lang, p->vae_params_b, decimals_of(p->vae_params_b));
-				buf_printf(&b, _(" + VAE %s B"), d);
-				free(d);
-			}
-			if (p->width > 0 && p->height > 0)
-				buf_printf(&b, " \u00b7 %d%s%d", p->width, ff->ascii ? "x" : "\u00d7", p->height);
-			if (p->frames > 1)
-				add_int(&b, ff->lang, p->frames, 3);
-		} else {
-			transformer(&b, ff, &m);
-		}
-		return buf_take(&b);
-	}
-	if (ff->model_is_size && fit_model_from_size(ff->size_b, &m, NULL) == 0) {
-		char *n = i18n_fmt_number(ff->lang, ff->size_b, decimals_of(ff->size_b));
-		buf_printf(&b, _("%s B parameters"), n);
-		free(n);
-		buf_puts(&b, " \u00b7 ");
-		buf_puts(&b, _("architecture guessed from the size"));
-		transformer(&b, ff, &m);
-		return buf_take(&b);
-	}
-	return NULL;
 }

@@ -47,17 +47,47 @@ enum tui_ff_id {
 	FF_FRAMES,
 	FF_OVERHEAD,
 	FF_MARGIN,
+	FF_FLASH,      /* toggle: flash attention */
+	FF_OFFLOAD,    /* choice: ZeRO-Offload none / optimizer / all */
+	FF_KVCACHE,    /* choice: 16-bit / FP8 KV cache */
+	FF_ENCODERS,   /* choice: text encoders on the GPU / offloaded */
+	FF_ARCH,       /* fold: the architecture fields below */
+	FF_LAYERS,
+	FF_HIDDEN,
+	FF_HEADS,
+	FF_KVHEADS,
+	FF_HEADDIM,
+	FF_VOCAB,
+	FF_FFN,
+	FF_ACTIVE,     /* MoE: parameters per token, billions */
+	FF_MORE,       /* fold: the rarer assumptions below */
+	FF_ACCT,       /* choice: DeepSpeed's / the ZeRO paper's accounting */
+	FF_PURE,       /* toggle: pure bf16 training */
+	FF_CHUNKED,    /* toggle: chunked loss */
+	FF_INT4G,      /* int4 group size */
+	FF_ALLREDUCE,  /* all-reduce step, microseconds */
 	FF_COUNT
 };
 
-enum tui_ff_kind { FFK_TEXT, FFK_CHOICE, FFK_TOGGLE };
+/* FFK_FOLD: a row that shows or hides the fields of its section (choice 1:
+ * open). Folded fields still count: the fold only hides them. */
+enum tui_ff_kind { FFK_TEXT, FFK_CHOICE, FFK_TOGGLE, FFK_FOLD };
+
+/* Where a field sits: the job's fields, the architecture fold (FF_ARCH and
+ * the fields after it), the advanced fold (FF_MORE and after). */
+enum tui_ff_section { FFS_MAIN, FFS_ARCH, FFS_MORE };
 
 struct tui_ff_field {
 	char *text;             /* FFK_TEXT: what is typed (never NULL) */
-	int choice;             /* FFK_CHOICE: the option; FFK_TOGGLE: 0 off, 1 on */
+	int choice;             /* FFK_CHOICE: the option; FFK_TOGGLE: 0 off, 1 on;
+	                           FFK_FOLD: 0 closed, 1 open */
 	char *error;            /* translated reason, NULL when the field is valid */
-	bool text_changed;      /* the form replaced the text (a preset's resolution):
-	                           the panel copies it into its editor, then clears this */
+	bool text_changed;      /* the form replaced the text (a preset's resolution,
+	                           an architecture figure): the panel copies it into
+	                           its editor, then clears this */
+	bool touched;           /* typed by the user since the model was set; an
+	                           architecture field counts (as gpux fit's option
+	                           would) only when touched and not empty */
 };
 
 struct tui_ff {
@@ -75,6 +105,11 @@ struct tui_ff {
 	size_t match_sel;       /* the live one among them */
 	const struct catalog_model *preset;   /* the live preset, NULL for a size */
 	enum fit_method llm_method;           /* restored when a diffusion preset is left */
+
+	/* the model as the fields make it now (valid even while another field
+	 * is bad): before and after the architecture fields */
+	struct fit_model base, arch;
+	bool have_arch;
 
 	/* the answer */
 	struct fit_job job;     /* the last valid job */
@@ -101,8 +136,16 @@ const char *tui_ff_unit(enum tui_ff_id id);
 const char *tui_ff_help(enum tui_ff_id id);
 /* The default as text, as the field would show it (malloc'ed). */
 char *tui_ff_default_text(const struct tui_ff *ff, enum tui_ff_id id);
-/* True when the field matters for the current method (shown in the panel). */
+/* True when the field matters for the current method (and model): it is
+ * read into the job; a field that does not apply keeps fit/'s default. */
+bool tui_ff_applies(const struct tui_ff *ff, enum tui_ff_id id);
+/* True when the field is shown in the panel: it applies and its fold (if
+ * any) is open. */
 bool tui_ff_shown(const struct tui_ff *ff, enum tui_ff_id id);
+enum tui_ff_section tui_ff_section(enum tui_ff_id id);
+/* True when the field's value is not its default (an architecture field:
+ * typed over the model's); a fold: a field inside it is changed. */
+bool tui_ff_changed(const struct tui_ff *ff, enum tui_ff_id id);
 /* The shown fields in panel order; returns how many (<= FF_COUNT). */
 size_t tui_ff_visible(const struct tui_ff *ff, enum tui_ff_id *out);
 /* The text of a choice or toggle field as shown, translated (static or
@@ -113,8 +156,9 @@ enum fit_method tui_ff_method(const struct tui_ff *ff);
 
 /* Set a text field and re-read the form. Returns true when the job changed. */
 bool tui_ff_set_text(struct tui_ff *ff, enum tui_ff_id id, const char *text);
-/* Step a choice (dir ±1) or flip a toggle; re-read the form. Returns true
- * when the job changed. */
+/* Step a choice (dir ±1), flip a toggle or open/close a fold; re-read the
+ * form. Returns true when the job changed. A new method gives an untouched
+ * bandwidth-efficiency field its format's default. */
 bool tui_ff_cycle(struct tui_ff *ff, enum tui_ff_id id, int dir);
 /* The language changed. Numbers typed with the old decimal
  * separator take the new one (text_changed set), then the form is read
@@ -134,6 +178,15 @@ bool tui_ff_searching(const struct tui_ff *ff);
  * size: …", for MoE "… · 37 B active of 671 B", for diffusion the pipeline
  * and resolution. NULL when there is no model. malloc'ed. */
 char *tui_ff_arch_text(const struct tui_ff *ff);
+
+/* An architecture field's figure in model m as text (ff->base: the
+ * model's own, the field's default; ff->arch: what the job uses); "" when
+ * the model has none (an FFN derived from the size). malloc'ed. */
+char *tui_ff_arch_figure(const struct tui_ff *ff, const struct fit_model *m, enum tui_ff_id id);
+/* A number as the fields show it (no grouping, the language's decimal
+ * separator, at most 3 decimals), "W×H"; malloc'ed (tui/fitform.c). */
+char *tui_ff_plain_number(enum i18n_lang lang, double v);
+char *tui_ff_res_text(const struct tui_ff *ff, int w, int h);
 
 /* Parsers of the panel's fields (exposed for tests). 0, or -1 and *cause
  * translated (malloc'ed). */

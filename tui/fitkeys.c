@@ -20,7 +20,7 @@ const struct wbinding fit_panel_keys[FIT_N_KEYS] = {
 	{ WKEY_RIGHT, FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)") },
 	{ WKEY_LEFT, FA_CHOICE_PREV, N_("Change a choice (in a text field: move the cursor)") },
 	{ ' ', FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)") },
-	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next") },
+	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next; on a closed fold: open it") },
 	{ WKEY_ESC, FA_BACK, N_("Back to the table (the panel keeps answering)") },
 	{ WKEY_F4, FA_HIDE, N_("Hide the fit calculator") },
 	{ 'P' - '@', FA_READLINE, N_("Text fields: earlier entries of the field (Ctrl-N: later)") },
@@ -115,6 +115,8 @@ static unsigned fit_event(struct tui_fit *p, const struct wevent *ev)
 		fit_step_focus(p, b->action == FA_NEXT ? +1 : -1);
 		return fit_form_changed(p);
 	case FA_DONE:
+		if (tui_ff_kind(id) == FFK_FOLD && p->ff.f[id].choice == 0)
+			tui_ff_cycle(&p->ff, id, +1); /* Enter opens a fold and goes into it */
 		if (searching) {
 			tui_ff_pick(&p->ff, p->ff.match_sel);
 			wfield_set_text(p->field[FF_MODEL], p->ff.f[FF_MODEL].text);

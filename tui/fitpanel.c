@@ -50,6 +50,8 @@ enum {
 	FIT_SIDE_W = 46,        /* its width there (56 from 160 columns) */
 	FIT_SIDE_W_WIDE = 56,
 	FIT_CELL_W = 34,        /* a field's cell in the grid below the table */
+	FIT_FIGURE_W = 22,      /* an architecture figure's cell (beside the table too) */
+	FIT_FIGURES_MAX = 4,    /* architecture figures a line */
 	FIT_TABLE_MIN = 5,      /* table lines kept below which the panel gives up lines */
 	FIT_VALUE_MAX = 15,     /* widest text field ("Llama 3.1 405B" and the cursor) */
 	FIT_VALUE_SIDE = 15,    /* ... beside the table */
@@ -80,6 +82,11 @@ static void choice_cells(const struct tui_fit *p, enum tui_ff_id id, struct wcel
 	if (tui_ff_kind(id) == FFK_TOGGLE) {
 		wcells_add(c, p->ff.f[id].choice ? "[x] " : "[ ] ", role, 0);
 		wcells_add(c, tui_ff_choice_text(&p->ff, id), role, 0);
+	} else if (tui_ff_kind(id) == FFK_FOLD) {
+		/* "▸ show" closed, "▾ hide" open */
+		bool open = p->ff.f[id].choice != 0;
+		wcells_add(c, c->ascii ? (open ? "- " : "+ ") : (open ? "▾ " : "▸ "), role, 0);
+		wcells_add(c, tui_ff_choice_text(&p->ff, id), role, 0);
 	} else {
 		wcells_add_sym(c, WSYM_MORE_LEFT, role, 0);
 		wcells_pad(c, 1, role);
@@ -89,16 +96,6 @@ static void choice_cells(const struct tui_fit *p, enum tui_ff_id id, struct wcel
 	}
 	if (c->width > w)
 		wcells_fit(c, w, WALIGN_LEFT, role);
-}
-
-static bool is_default(const struct tui_ff *ff, enum tui_ff_id id)
-{
-	char *d = tui_ff_default_text(ff, id);
-	const char *now = tui_ff_kind(id) == FFK_TEXT ? ff->f[id].text : tui_ff_choice_text(ff, id);
-	bool same = strcmp(d, now) == 0;
-
-	free(d);
-	return same;
 }
 
 /* One field's cell of cw columns at column x of line c; records its slot. */
@@ -145,7 +142,8 @@ static void field_cell(const struct tui_fit *p, struct fblock *b, enum tui_ff_id
 		wcells_cat(&cell, &ch);
 		wcells_free(&ch);
 	}
-	if (notes && id != FF_MODEL && cw - cell.width >= 12 && !is_default(ff, id)) {
+	if (notes && id != FF_MODEL && tui_ff_kind(id) != FFK_FOLD && cw - cell.width >= 12 &&
+	    tui_ff_changed(ff, id)) {
 		char *d = tui_ff_default_text(ff, id);
 		char *n = xasprintf(_("default %s"), d);
 		wcells_pad(&cell, 1, WR_NORMAL);
@@ -193,60 +191,96 @@ static void suggestions(const struct tui_fit *p, struct fblock *b, int w, bool s
 	wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
 }
 
+/* The grid of a run of fields: gc cells of cw columns, labels of lw,
+ * values of vw, units of uw. */
+struct grid {
+	int gc, cw, lw, vw, uw;
+};
+
+/* Architecture figures (short numbers) pack several to a line. */
+static bool is_figure(enum tui_ff_id id)
+{
+	return tui_ff_section(id) == FFS_ARCH && tui_ff_kind(id) == FFK_TEXT;
+}
+
+static void grid_for(const struct tui_fit *p, const enum tui_ff_id *vis, size_t n, bool figures,
+		     int w, bool side, struct grid *g)
+{
+	bool ascii = p->t->ascii;
+	int gc = figures ? w / FIT_FIGURE_W : side ? 1 : w / FIT_CELL_W;
+	int gmax = figures ? FIT_FIGURES_MAX : 3, vmax = side ? FIT_VALUE_SIDE : FIT_VALUE_MAX;
+
+	gc = gc < 1 ? 1 : gc > gmax ? gmax : gc;
+	*g = (struct grid){ .gc = gc, .cw = w / gc };
+	for (size_t i = 0; i < n; i++) {
+		int lwi = wtext_width(_(tui_ff_label(&p->ff, vis[i])), ascii);
+		const char *u = tui_ff_unit(vis[i]);
+		if (is_figure(vis[i]) != figures)
+			continue;
+		if (lwi > g->lw)
+			g->lw = lwi;
+		if (u != NULL && wtext_width(u, ascii) + 1 > g->uw)
+			g->uw = wtext_width(u, ascii) + 1;
+	}
+	if (g->lw > g->cw * 2 / 5)
+		g->lw = g->cw * 2 / 5;
+	g->vw = g->cw - 1 - g->lw - 1 - g->uw - (gc > 1 ? 2 : 0);
+	if (g->vw > vmax)
+		g->vw = vmax;
+	if (g->vw < 4)
+		g->vw = 4;
+}
+
+/* One line of fields vis[i, i + k) and what goes under it: their errors,
+ * the preset suggestions under the model field. */
+static void fields_row(const struct tui_fit *p, struct fblock *b, const enum tui_ff_id *vis,
+		       size_t k, const struct grid *g, int w, bool side)
+{
+	int line = (int)b->ls.n;
+	struct wcells *c = tui_lines_add(&b->ls);
+	bool has_focus = false;
+
+	for (size_t j = 0; j < k; j++) {
+		/* the last cell of a full row takes what is left */
+		int this_w = j + 1 == (size_t)g->gc ? w - c->width : g->cw;
+		field_cell(p, b, vis[j], c, this_w, g->lw, g->vw, g->uw, side, line);
+		has_focus |= p->cur == vis[j];
+	}
+	c = &b->ls.l[line];
+	wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
+	if (has_focus)
+		b->focus_first = line;
+	for (size_t j = 0; j < k; j++)
+		if (show_error(p, vis[j]))
+			tui_lines_wrap(&b->ls, p->ff.f[vis[j]].error, w, side ? 2 : 1, WR_FIELD_ERROR, 3);
+	for (size_t j = 0; j < k; j++)
+		if (vis[j] == FF_MODEL && p->focused && p->cur == FF_MODEL && tui_ff_searching(&p->ff))
+			suggestions(p, b, w, side);
+	if (has_focus)
+		b->focus_last = (int)b->ls.n - 1;
+}
+
+/* The shown fields in rows: the job's and the advanced ones in cells of
+ * FIT_CELL_W (one a line beside the table), the architecture's figures
+ * several to a line; a row holds fields of one kind. */
 static void fields_block(const struct tui_fit *p, struct fblock *b, int w, bool side)
 {
 	enum tui_ff_id vis[FF_COUNT];
 	size_t n = tui_ff_visible(&p->ff, vis);
-	int gc = side ? 1 : w / FIT_CELL_W;
-	int lw = 0, uw = 0, vw, cw;
+	struct grid g[2];
 
 	memset(b->slot, 0, sizeof b->slot);
 	b->focus_first = b->focus_last = 0;
 	b->sug_line = -1;
-	if (gc < 1)
-		gc = 1;
-	if (gc > 3)
-		gc = 3;
-	cw = w / gc;
-	for (size_t i = 0; i < n; i++) {
-		int lwi = wtext_width(_(tui_ff_label(&p->ff, vis[i])), b->ls.ascii);
-		const char *u = tui_ff_unit(vis[i]);
-		if (lwi > lw)
-			lw = lwi;
-		if (u != NULL && wtext_width(u, b->ls.ascii) + 1 > uw)
-			uw = wtext_width(u, b->ls.ascii) + 1;
-	}
-	if (lw > cw / 3)
-		lw = cw / 3;
-	vw = cw - 1 - lw - 1 - uw - (gc > 1 ? 2 : 0);
-	if (vw > (side ? FIT_VALUE_SIDE : FIT_VALUE_MAX))
-		vw = side ? FIT_VALUE_SIDE : FIT_VALUE_MAX;
-	if (vw < 4)
-		vw = 4;
-	for (size_t i = 0; i < n; i += (size_t)gc) {
-		int line = (int)b->ls.n;
-		struct wcells *c = tui_lines_add(&b->ls);
-		bool has_focus = false;
-		for (size_t k = i; k < i + (size_t)gc && k < n; k++) {
-			/* the last cell of a full row takes what is left */
-			int this_w = k + 1 == i + (size_t)gc ? w - c->width : cw;
-			field_cell(p, b, vis[k], c, this_w, lw, vw, uw, side, line);
-			has_focus |= p->cur == vis[k];
-		}
-		c = &b->ls.l[line];
-		wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
-		if (has_focus)
-			b->focus_first = line;
-		for (size_t k = i; k < i + (size_t)gc && k < n; k++)
-			if (show_error(p, vis[k]))
-				tui_lines_wrap(&b->ls, p->ff.f[vis[k]].error, w, side ? 2 : 1,
-					    WR_FIELD_ERROR, 3);
-		for (size_t k = i; k < i + (size_t)gc && k < n; k++)
-			if (vis[k] == FF_MODEL && p->focused && p->cur == FF_MODEL &&
-			    tui_ff_searching(&p->ff))
-				suggestions(p, b, w, side);
-		if (has_focus)
-			b->focus_last = (int)b->ls.n - 1;
+	grid_for(p, vis, n, false, w, side, &g[0]);
+	grid_for(p, vis, n, true, w, side, &g[1]);
+	for (size_t i = 0; i < n;) {
+		bool fig = is_figure(vis[i]);
+		size_t k = 1;
+		while (i + k < n && k < (size_t)g[fig].gc && is_figure(vis[i + k]) == fig)
+			k++;
+		fields_row(p, b, vis + i, k, &g[fig], w, side);
+		i += k;
 	}
 	if (p->ff.job_error != NULL && p->ff.have_job)
 		tui_lines_wrap(&b->ls, p->ff.job_error, w, 2, WR_FIELD_ERROR, 1);
@@ -295,15 +329,17 @@ static void hint_lines(const struct tui_fit *p, struct tui_lines *ls, int w, siz
 		buf_puts(&b, _("\u2191\u2193 choose a preset, Enter takes it; or type a size"));
 	} else {
 		buf_puts(&b, _(tui_ff_help(p->cur)));
-		if (p->cur != FF_MODEL) {
-			char *d = tui_ff_default_text(&p->ff, p->cur);
+		char *d = p->cur != FF_MODEL ? tui_ff_default_text(&p->ff, p->cur) : NULL;
+		if (d != NULL && d[0] != '\0') {
+			/* an architecture figure's default is the model's own */
 			const char *u = tui_ff_unit(p->cur);
 			buf_puts(&b, " \u00b7 ");
-			buf_printf(&b, _("default %s"), d);
+			buf_printf(&b, tui_ff_section(p->cur) == FFS_ARCH ? _("the model's %s")
+									  : _("default %s"), d);
 			if (u != NULL)
 				buf_printf(&b, " %s", u);
-			free(d);
 		}
+		free(d);
 	}
 	s = buf_take(&b);
 	tui_lines_wrap(ls, s, w, max, WR_DIM, 1);
@@ -322,13 +358,35 @@ static int total(const struct budget *g)
 	return g->nT + g->nA + g->nF + g->nH + g->nB + g->nR;
 }
 
+/* Lines given up and left over are given back: to the answer (up to its
+ * compact length), the hints, the architecture. */
+static void give_back(struct budget *g, const struct budget *want, int h, int n_comp)
+{
+	int spare = h - total(g);
+	int r_max = g->use_det ? want->nR : n_comp;
+
+	while (spare > 0) {
+		if (g->nR < r_max && g->nR > 0)
+			g->nR++;
+		else if (g->nH < want->nH && g->nH > 0)
+			g->nH++;
+		else if (g->nA < want->nA)
+			g->nA++;
+		else
+			break;
+		spare--;
+	}
+}
+
 /* Give up lines in a fixed order until the parts fit in h: the blank line,
  * the detailed answer, the architecture and hints to one line, the
- * architecture; then (focused) the answer to one line, the fields around
- * the focused one (span lines at least), hints, the answer, the fields to
- * one; or (not focused) the fields, then the answer; the title last. */
+ * architecture; then (focused) the answer to two lines, the fields around
+ * the focused one (span lines at least), the answer to one, hints, the
+ * answer, the fields to one; or (not focused) the fields, then the answer;
+ * the title last. What is left over goes back (give_back). */
 static void share(struct budget *g, int h, bool focused, int span, int n_comp)
 {
+	const struct budget want = *g;
 	int rest;
 
 	if (total(g) > h)
@@ -344,11 +402,16 @@ static void share(struct budget *g, int h, bool focused, int span, int n_comp)
 	if (total(g) > h)
 		g->nA = 0;
 	if (focused) {
-		if (total(g) > h && g->nR > 1)
-			g->nR = 1;
+		if (total(g) > h && g->nR > 2)
+			g->nR = 2;
 		rest = h - (g->nT + g->nA + g->nH + g->nB + g->nR);
 		if (total(g) > h)
 			g->nF = rest > span ? rest : span;
+		if (total(g) > h && g->nR > 1) {
+			g->nR = 1;
+			rest = h - (g->nT + g->nA + g->nH + g->nB + g->nR);
+			g->nF = rest > span ? rest : span;
+		}
 		if (total(g) > h)
 			g->nH = 0;
 		if (total(g) > h)
@@ -364,6 +427,8 @@ static void share(struct budget *g, int h, bool focused, int span, int n_comp)
 	}
 	if (total(g) > h)
 		g->nT = 0;
+	if (g->nF >= want.nF)
+		give_back(g, &want, h, n_comp);
 }
 
 /* The fields' window of nF lines keeps the focused field in it. */
@@ -502,6 +567,10 @@ static const char *const history_id[FF_COUNT] = {
 	[FF_GPUS] = "fit.gpus", [FF_TOKENS] = "fit.tokens", [FF_MFU] = "fit.mfu",
 	[FF_BWEFF] = "fit.bweff", [FF_RANK] = "fit.rank", [FF_RES] = "fit.resolution",
 	[FF_FRAMES] = "fit.frames", [FF_OVERHEAD] = "fit.overhead", [FF_MARGIN] = "fit.margin",
+	[FF_LAYERS] = "fit.layers", [FF_HIDDEN] = "fit.hidden", [FF_HEADS] = "fit.heads",
+	[FF_KVHEADS] = "fit.kv_heads", [FF_HEADDIM] = "fit.head_dim", [FF_VOCAB] = "fit.vocab",
+	[FF_FFN] = "fit.ffn", [FF_ACTIVE] = "fit.active", [FF_INT4G] = "fit.int4_group",
+	[FF_ALLREDUCE] = "fit.allreduce",
 };
 
 static void field_hide(struct tui_fit *p, enum tui_ff_id id)
@@ -627,7 +696,11 @@ static void hide_all(struct tui_fit *p)
 static int below_height(struct tui_fit *p, int w, int h)
 {
 	int natural = compose(p, w, -1, false);
-	int tmin = p->focused ? 2 : FIT_TABLE_MIN;
+	/* being edited, the panel leaves the table a third of the lines (the
+	 * header and the cursor row at least; the fields scroll), else
+	 * FIT_TABLE_MIN */
+	int tmin = p->focused ? (h / 3 < 2 ? 2 : h / 3 > FIT_TABLE_MIN + 1 ? FIT_TABLE_MIN + 1 : h / 3)
+			      : FIT_TABLE_MIN;
 	int ph = natural;
 
 	if (ph > h - tmin)

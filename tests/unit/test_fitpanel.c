@@ -192,7 +192,7 @@ static void test_presets(void **state)
 	tui_ff_free(&ff);
 }
 
-/* ---- 3. the same job as gpux fit ---------------------------------------------------- */
+/* ---- 3. the same job and the same answer as gpux fit ------------------------------------ */
 
 /* The job `gpux fit SIZE --method M --gpus G --zero Z` builds (cli/cmd_fit.c). */
 static void cli_job(struct fit_job *job, double size_b, const char *preset, enum fit_method m,
@@ -244,18 +244,277 @@ static void test_same_job_as_cli(void **state)
 	tui_ff_cycle(&ff, FF_SHARD, +1); /* → ZeRO-1 */
 	cli_job(&want, 70, NULL, FIT_FULL, 8, FIT_SHARD_ZERO1);
 	assert_memory_equal(&ff.job, &want, sizeof want);
-	/* gpux fit llama-3.1-70b --method infer-int4 --gpus 2 */
+	/* gpux fit llama-3.1-70b --method infer-int4 --gpus 2: the sharding
+	 * chosen for training does not apply to inference (fit/'s default, as
+	 * gpux fit without --zero) */
 	tui_ff_set_text(&ff, FF_MODEL, "llama 3.1 70");
 	set_method(&ff, FIT_INFER_INT4);
 	tui_ff_set_text(&ff, FF_GPUS, "2");
-	cli_job(&want, 0, "llama-3.1-70b", FIT_INFER_INT4, 2, FIT_SHARD_ZERO1);
+	cli_job(&want, 0, "llama-3.1-70b", FIT_INFER_INT4, 2, FIT_SHARD_ZERO3);
 	assert_memory_equal(&ff.job, &want, sizeof want);
 	/* gpux fit flux.1-dev */
 	tui_ff_set_text(&ff, FF_MODEL, "flux");
 	tui_ff_set_text(&ff, FF_GPUS, "1");
-	cli_job(&want, 0, "flux.1-dev", FIT_DIFFUSION, 1, FIT_SHARD_ZERO1);
+	cli_job(&want, 0, "flux.1-dev", FIT_DIFFUSION, 1, FIT_SHARD_ZERO3);
 	assert_memory_equal(&ff.job, &want, sizeof want);
 	tui_ff_free(&ff);
+}
+
+/* The panel's inputs by name, as a user sets them: a text typed, a choice
+ * stepped to the value, a toggle turned on; a fold opened first. */
+static const struct { const char *name; enum tui_ff_id id; } field_names[] = {
+	{ "model", FF_MODEL }, { "method", FF_METHOD }, { "seq", FF_SEQ }, { "batch", FF_BATCH },
+	{ "ckpt", FF_CKPT }, { "gpus", FF_GPUS }, { "zero", FF_SHARD }, { "opt", FF_OPT },
+	{ "tokens", FF_TOKENS }, { "mfu", FF_MFU }, { "bweff", FF_BWEFF }, { "rank", FF_RANK },
+	{ "res", FF_RES }, { "frames", FF_FRAMES }, { "overhead", FF_OVERHEAD },
+	{ "margin", FF_MARGIN }, { "flash", FF_FLASH }, { "offload", FF_OFFLOAD },
+	{ "kv", FF_KVCACHE }, { "enc", FF_ENCODERS }, { "layers", FF_LAYERS },
+	{ "hidden", FF_HIDDEN }, { "heads", FF_HEADS }, { "kvheads", FF_KVHEADS },
+	{ "headdim", FF_HEADDIM }, { "vocab", FF_VOCAB }, { "ffn", FF_FFN }, { "active", FF_ACTIVE },
+	{ "acct", FF_ACCT }, { "pure", FF_PURE }, { "chunked", FF_CHUNKED }, { "int4g", FF_INT4G },
+	{ "allreduce", FF_ALLREDUCE },
+};
+
+static int choice_value(enum tui_ff_id id, const char *v)
+{
+	enum fit_method m;
+	enum fit_sharding z;
+	enum fit_offload o;
+	enum fit_zero_accounting a;
+
+	switch (id) {
+	case FF_METHOD: assert_int_equal(fit_method_parse(v, &m, NULL), 0); return (int)m;
+	case FF_SHARD: assert_int_equal(fit_sharding_parse(v, &z, NULL), 0); return (int)z;
+	case FF_OFFLOAD: assert_int_equal(fit_offload_parse(v, &o, NULL), 0); return (int)o;
+	case FF_ACCT: assert_int_equal(fit_accounting_parse(v, &a, NULL), 0); return (int)a;
+	default: return atoi(v);
+	}
+}
+
+static void set_field(struct tui_ff *ff, const char *name, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof field_names / sizeof field_names[0]; i++)
+		if (strcmp(field_names[i].name, name) == 0)
+			break;
+	if (i == sizeof field_names / sizeof field_names[0])
+		fail_msg("no field %s", name);
+	enum tui_ff_id id = field_names[i].id;
+	enum tui_ff_id fold = tui_ff_section(id) == FFS_ARCH ? FF_ARCH
+			    : tui_ff_section(id) == FFS_MORE ? FF_MORE : FF_COUNT;
+	if (fold != FF_COUNT && ff->f[fold].choice == 0)
+		tui_ff_cycle(ff, fold, +1);
+	if (tui_ff_kind(id) == FFK_TEXT) {
+		tui_ff_set_text(ff, id, v);
+	} else {
+		int want = choice_value(id, v);
+		for (int k = 0; k < 12 && ff->f[id].choice != want; k++)
+			tui_ff_cycle(ff, id, +1);
+		assert_int_equal(ff->f[id].choice, want);
+	}
+	if (!tui_ff_shown(ff, id))
+		fail_msg("%s is not shown after setting it", name);
+}
+
+/* "name=value;name=value" */
+static void set_fields(struct tui_ff *ff, const char *ops)
+{
+	char *copy = xstrdup(ops), *save = NULL;
+
+	for (char *op = strtok_r(copy, ";", &save); op != NULL; op = strtok_r(NULL, ";", &save)) {
+		char *eq = strchr(op, '=');
+		assert_non_null(eq);
+		*eq = '\0';
+		set_field(ff, op, eq + 1);
+	}
+	free(copy);
+}
+
+static char gpux_home[] = "/tmp/gpux-fitpanel-XXXXXX";
+
+/* `gpux --lang L --format csv fit ARGS` run for real (the build's binary,
+ * a home of its own: no config file, the local demo exchange). */
+static char *gpux_csv(const char *lang, const char *args)
+{
+	const char *b = getenv("GPUX_BUILD");
+	char *cmd = xasprintf("env -u GPUX_API -u GPUX_API_KEY HOME=%s XDG_CONFIG_HOME=%s/config "
+			      "XDG_DATA_HOME=%s/data XDG_STATE_HOME=%s/state LANGUAGE= LC_ALL=C "
+			      "'%s/gpux' --lang %s --format csv fit %s 2>&1",
+			      gpux_home, gpux_home, gpux_home, gpux_home,
+			      b != NULL && b[0] != '\0' ? b : "build", lang, args);
+	FILE *f = popen(cmd, "r");
+	struct buf out = {0};
+	char line[4096];
+	int rc;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f) != NULL)
+		buf_puts(&out, line);
+	rc = pclose(f);
+	if (rc != 0)
+		fail_msg("%s: exit %d: %s", cmd, rc, out.data != NULL ? out.data : "");
+	free(cmd);
+	return buf_take(&out);
+}
+
+/* Split a CSV line (no quoting in gpux fit's ids, names and numbers). */
+static size_t csv_split(char *line, char **cell, size_t max)
+{
+	size_t n = 0;
+
+	cell[n++] = line;
+	for (char *p = line; *p != '\0' && n < max; p++) {
+		if (*p == ',') {
+			*p = '\0';
+			cell[n++] = p + 1;
+		}
+	}
+	return n;
+}
+
+static void same_number(const char *what, const char *gpu, const char *csv, double panel)
+{
+	if (csv[0] == '\0') {
+		if (isfinite(panel))
+			fail_msg("%s %s: gpux fit none, the panel %.12g", gpu, what, panel);
+		return;
+	}
+	double v = strtod(csv, NULL);
+	if (!(fabs(v - panel) <= 1e-9 * fmax(1, fabs(v))))
+		fail_msg("%s %s: gpux fit %s, the panel %.12g", gpu, what, csv, panel);
+}
+
+static void contains(const char *text, const char *want);
+static char *answer_text(const struct tui_ff *ff, const struct view_row *r, int width, bool detailed);
+
+/* Every GPU of the workload: what gpux fit prints equals what the panel's
+ * job gives the table's row and what the panel's answer says. */
+static void same_answer(const struct tui_ff *ff, const char *lang, const char *args,
+			const char *workload, const char *arch)
+{
+	static const char *const cols[] = { "job_mem_gb", "job_mem_one_gpu_gb", "train_hours",
+		"decode_tokens_s", "mem_weights_gb", "mem_gradients_gb", "mem_optimizer_gb",
+		"mem_activations_gb", "mem_kv_cache_gb", "mem_margin_gb" };
+	struct view_prices none = { NULL, 0, false };
+	struct view_table *t;
+	char *all = xasprintf("%s --workload %s", args, workload);
+	char *csv = gpux_csv(lang, all), *save = NULL, *head[64], *cell[64];
+	size_t nh, rows = 0;
+	int col[sizeof cols / sizeof cols[0]], c_gpu = -1, c_fits = -1, c_need = -1, c_run = -1,
+	    c_arch = -1;
+
+	assert_true(ff->valid);
+	t = view_new(cat, catalog_workload(cat, workload), &none, &ff->job, ff->lang, false);
+	nh = csv_split(strtok_r(csv, "\n", &save), head, 64);
+	for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+		col[k] = -1;
+		for (size_t i = 0; i < nh; i++)
+			if (strcmp(head[i], cols[k]) == 0)
+				col[k] = (int)i;
+	}
+	for (size_t i = 0; i < nh; i++) {
+		c_gpu = strcmp(head[i], "gpu") == 0 ? (int)i : c_gpu;
+		c_fits = strcmp(head[i], "job_fits") == 0 ? (int)i : c_fits;
+		c_need = strcmp(head[i], "job_gpus") == 0 ? (int)i : c_need;
+		c_run = strcmp(head[i], "gpus_run") == 0 ? (int)i : c_run;
+		c_arch = strcmp(head[i], "architecture") == 0 ? (int)i : c_arch;
+	}
+	assert_true(c_gpu >= 0 && c_fits >= 0 && c_need >= 0 && c_run >= 0 && c_arch >= 0);
+	for (char *l = strtok_r(NULL, "\n", &save); l != NULL; l = strtok_r(NULL, "\n", &save)) {
+		size_t n = csv_split(l, cell, 64);
+		assert_int_equal(n, nh);
+		int at = view_find(t, cell[c_gpu]);
+		assert_true(at >= 0);
+		const struct view_row *r = view_shown_row(t, (size_t)at);
+		const struct fit_result *j = &r->job;
+		double panel[] = { j->mem.total, j->mem_one.total, j->train_hours, j->decode_tokens_s,
+				   j->mem.weights, j->mem.gradients, j->mem.optimizer,
+				   j->mem.activations, j->mem.kv_cache, j->mem.margin };
+		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
+			if (col[k] >= 0)
+				same_number(cols[k], cell[c_gpu], cell[col[k]], panel[k]);
+		assert_string_equal(cell[c_fits], j->fits == 1 ? "true" : j->fits == 0 ? "false" : "");
+		assert_int_equal(cell[c_need][0] != '\0' ? atoi(cell[c_need]) : 0,
+				 j->gpus_needed > 0 ? j->gpus_needed : 0);
+		assert_int_equal(atoi(cell[c_run]), j->gpus_run);
+		assert_string_equal(cell[c_arch], arch);
+		if (rows++ < 3) {
+			/* what the panel shows for it: gpux fit's figures */
+			char *det = answer_text(ff, r, 56, true);
+			char *gb = view_fmt_gb(ff->lang, strtod(cell[col[0]], NULL));
+			contains(det, gb);
+			free(gb);
+			if (cell[c_need][0] != '\0' && ff->lang == I18N_EN) {
+				char *g = xasprintf("GPUs needed   %s", cell[c_need]);
+				contains(det, g);
+				free(g);
+			}
+			if (col[3] >= 0 && cell[col[3]][0] != '\0') {
+				char *v = view_fmt_tokens_s(ff->lang, strtod(cell[col[3]], NULL), false);
+				contains(det, v);
+				free(v);
+			}
+			free(det);
+		}
+	}
+	assert_true(rows > 3);
+	view_free(&t);
+	free(csv);
+	free(all);
+}
+
+/* The panel's new inputs against gpux fit's options, each case a command
+ * a user would type and the same fields in the panel. */
+static void test_same_answer_as_cli(void **state)
+{
+	static const struct {
+		enum i18n_lang lang;
+		const char *lang_id, *args, *fields, *workload, *arch;
+	} cases[] = {
+		/* multi-head attention typed over a size's guess, an FP8 KV cache */
+		{ I18N_EN, "en", "70 --method infer-fp16 --kv-heads 64 --kv-cache fp8 --gpus 2 --seq 32768",
+		  "model=70;method=infer-fp16;kvheads=64;kv=1;gpus=2;seq=32768", "inference", "guessed" },
+		/* the whole architecture given: no longer a guess */
+		{ I18N_EN, "en", "8 --method qlora --lora-rank 64 --layers 40 --hidden 5120 --heads 40 --kv-heads 40 --vocab 32000 --seq 4096",
+		  "model=8;method=qlora;rank=64;layers=40;hidden=5120;heads=40;kvheads=40;vocab=32000;seq=4096",
+		  "finetune", "given" },
+		/* a width and heads typed: the head dimension follows, the KV heads are capped */
+		{ I18N_EN, "en", "13 --hidden 6144 --heads 24 --gpus 8 --zero 2 --offload optimizer --zero-accounting paper --flash-attention --chunked-loss",
+		  "model=13;hidden=6144;heads=24;gpus=8;zero=2;offload=optimizer;acct=paper;flash=1;chunked=1",
+		  "training", "guessed" },
+		/* ZeRO-3 with everything offloaded, pure bf16, a margin and overhead */
+		{ I18N_EN, "en", "llama-3.1-70b --method full --gpus 16 --zero 3 --offload all --pure-bf16 --overhead 2.5 --margin 5% --no-checkpointing --batch 2",
+		  "model=llama-3.1-70b;method=full;gpus=16;offload=all;pure=1;overhead=2.5;margin=5;ckpt=0;batch=2",
+		  "training", "published" },
+		/* MoE: active parameters, int4 groups, bandwidth efficiency, all-reduce */
+		{ I18N_EN, "en", "mixtral-8x7b --method infer-int4 --int4-group 32 --bw-efficiency 55% --allreduce-us 8 --gpus 4 --active 14 --batch 8",
+		  "model=mixtral-8x7b;method=infer-int4;int4g=32;bweff=55;allreduce=8;gpus=4;active=14;batch=8",
+		  "inference", "published" },
+		/* pt-PT: decimal commas, as the language writes them */
+		{ I18N_PT_PT, "pt-PT", "7,5 --method infer-int8 --active 3,5 --bw-efficiency 62,5% --allreduce-us 4,5 --overhead 1,5",
+		  "model=7,5;method=infer-int8;active=3,5;bweff=62,5;allreduce=4,5;overhead=1,5",
+		  "inference", "guessed" },
+		/* diffusion: the text encoders offloaded, resolution and frames */
+		{ I18N_EN, "en", "wan2.1-t2v-14b --encoders-offloaded --resolution 832x480 --frames 33",
+		  "model=wan2.1-t2v-14b;enc=1;res=832x480;frames=33", "imagegen", "published" },
+	};
+
+	(void)state;
+	assert_non_null(mkdtemp(gpux_home));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct tui_ff ff;
+		tui_ff_init(&ff, cat, cases[i].lang, false);
+		set_fields(&ff, cases[i].fields);
+		if (!ff.valid)
+			fail_msg("case %zu: the panel refuses %s: %s", i, cases[i].fields,
+				 ff.job_error != NULL ? ff.job_error : "a field");
+		same_answer(&ff, cases[i].lang_id, cases[i].args, cases[i].workload, cases[i].arch);
+		tui_ff_free(&ff);
+	}
+	char *rm = xasprintf("rm -rf '%s'", gpux_home);
+	assert_int_equal(system(rm), 0);
+	free(rm);
 }
 
 /* ---- 4. bad input ------------------------------------------------------------------- */
@@ -359,9 +618,17 @@ static void test_choices(void **state)
 	/* training shows its assumptions; inference its own */
 	set_method(&ff, FIT_FULL);
 	size_t n = tui_ff_visible(&ff, vis);
-	assert_int_equal(n, 12);
-	assert_int_equal(vis[0], FF_MODEL);
-	assert_int_equal(vis[1], FF_METHOD);
+	{
+		/* a size: its architecture (a guess) shown, the advanced fold closed */
+		static const enum tui_ff_id want[] = {
+			FF_MODEL, FF_METHOD, FF_SEQ, FF_BATCH, FF_CKPT, FF_GPUS, FF_SHARD, FF_OFFLOAD,
+			FF_OPT, FF_FLASH, FF_TOKENS, FF_MFU, FF_ARCH, FF_LAYERS, FF_HIDDEN, FF_HEADS,
+			FF_KVHEADS, FF_HEADDIM, FF_VOCAB, FF_FFN, FF_ACTIVE, FF_MORE,
+		};
+		assert_int_equal(n, sizeof want / sizeof want[0]);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(vis[i], want[i]);
+	}
 	assert_true(tui_ff_shown(&ff, FF_MFU));
 	assert_false(tui_ff_shown(&ff, FF_BWEFF));
 	set_method(&ff, FIT_INFER_FP8);
@@ -389,6 +656,158 @@ static void test_choices(void **state)
 	double f;
 	assert_int_equal(tui_ff_parse_percent(I18N_PT_PT, "12,5 %", 0, false, 100, "r", &f, NULL), 0);
 	assert_true(fabs(f - 0.125) < 1e-12);
+}
+
+/* ---- 5b. the architecture and advanced fields ------------------------------------------ */
+
+static void test_arch_fields(void **state)
+{
+	struct tui_ff ff;
+	char *a;
+
+	(void)state;
+	tui_ff_init(&ff, cat, I18N_EN, false);
+	/* a size: the architecture fold opens on the guess's figures */
+	tui_ff_set_text(&ff, FF_MODEL, "7");
+	assert_int_equal(ff.f[FF_ARCH].choice, 1);
+	assert_true(tui_ff_shown(&ff, FF_KVHEADS));
+	assert_string_equal(ff.f[FF_LAYERS].text, "32");   /* Llama 2 7B's config */
+	assert_string_equal(ff.f[FF_KVHEADS].text, "32");
+	assert_string_equal(ff.f[FF_HEADDIM].text, "128");
+	assert_false(tui_ff_changed(&ff, FF_ARCH));
+	a = tui_ff_arch_text(&ff);
+	assert_non_null(strstr(a, "architecture guessed from the size (Llama 2 7B)"));
+	free(a);
+	/* grouped-query attention typed over it */
+	tui_ff_set_text(&ff, FF_KVHEADS, "8");
+	assert_true(ff.valid);
+	assert_int_equal(ff.job.model.kv_heads, 8);
+	assert_true(ff.job.model.guessed);
+	assert_true(tui_ff_changed(&ff, FF_KVHEADS));
+	assert_string_equal(tui_ff_choice_text(&ff, FF_ARCH), "hide");
+	tui_ff_cycle(&ff, FF_ARCH, +1); /* closed: says something inside is changed */
+	assert_false(tui_ff_shown(&ff, FF_KVHEADS));
+	assert_string_equal(tui_ff_choice_text(&ff, FF_ARCH), "show (changed)");
+	assert_int_equal(ff.job.model.kv_heads, 8); /* folded, still counted */
+	tui_ff_cycle(&ff, FF_ARCH, +1);
+	/* a new width: the head dimension (not typed) follows it */
+	tui_ff_set_text(&ff, FF_HIDDEN, "5120");
+	assert_int_equal(ff.job.model.head_dim, 160);
+	assert_string_equal(ff.f[FF_HEADDIM].text, "160");
+	assert_true(ff.f[FF_HEADDIM].text_changed);
+	/* all four figures typed: given, no longer a guess */
+	tui_ff_set_text(&ff, FF_LAYERS, "40");
+	tui_ff_set_text(&ff, FF_HEADS, "40");
+	tui_ff_set_text(&ff, FF_KVHEADS, "40");
+	assert_false(ff.job.model.guessed);
+	a = tui_ff_arch_text(&ff);
+	assert_non_null(strstr(a, "architecture given"));
+	assert_non_null(strstr(a, "40 layers"));
+	free(a);
+	/* emptied: the model's own figure again, 32 KV heads, which do not
+	 * divide the 40 heads typed: the job says so */
+	tui_ff_set_text(&ff, FF_KVHEADS, "");
+	assert_false(ff.valid);
+	assert_non_null(ff.job_error);
+	assert_non_null(strstr(ff.job_error, "KV heads must divide the attention heads"));
+	tui_ff_set_text(&ff, FF_KVHEADS, "8");
+	assert_true(ff.valid);
+	assert_null(ff.job_error);
+	assert_int_equal(ff.job.model.kv_heads, 8);
+	/* bad figures: a reason each, the last valid job kept */
+	expect_bad(&ff, FF_LAYERS, "abc", "layers must be a whole number from 1 to 100000");
+	expect_bad(&ff, FF_HIDDEN, "0", "hidden size must be a whole number");
+	expect_bad(&ff, FF_VOCAB, "-5", "vocabulary must be a whole number");
+	expect_bad(&ff, FF_ACTIVE, "lots", "active parameters: billions above 0");
+	/* a closed fold with a bad field inside says so */
+	tui_ff_cycle(&ff, FF_ARCH, +1);
+	assert_non_null(ff.f[FF_ARCH].error);
+	assert_false(ff.valid);
+	/* a new model: its own figures, nothing typed over */
+	tui_ff_set_text(&ff, FF_MODEL, "llama 3.1 8b");
+	assert_string_equal(ff.preset->id, "llama-3.1-8b");
+	assert_int_equal(ff.f[FF_ARCH].choice, 0);  /* a preset: folded */
+	assert_null(ff.f[FF_ARCH].error);
+	assert_true(ff.valid);
+	assert_string_equal(ff.f[FF_KVHEADS].text, "8");
+	assert_false(tui_ff_changed(&ff, FF_ARCH));
+	/* MoE: the active parameters typed */
+	tui_ff_set_text(&ff, FF_MODEL, "mixtral-8x7b");
+	assert_string_equal(ff.f[FF_ACTIVE].text, "12.9");
+	tui_ff_set_text(&ff, FF_ACTIVE, "14B");
+	assert_true(fabs(ff.job.model.active_params_b - 14) < 1e-12);
+	a = tui_ff_arch_text(&ff);
+	assert_non_null(strstr(a, "architecture edited"));
+	assert_non_null(strstr(a, "14 B active of 46.7 B"));
+	free(a);
+	/* diffusion: no architecture fields */
+	tui_ff_set_text(&ff, FF_MODEL, "sdxl");
+	assert_false(tui_ff_shown(&ff, FF_ARCH));
+	assert_false(tui_ff_applies(&ff, FF_LAYERS));
+	assert_true(tui_ff_shown(&ff, FF_ENCODERS));
+	tui_ff_free(&ff);
+}
+
+static void test_more_fields(void **state)
+{
+	struct tui_ff ff;
+
+	(void)state;
+	tui_ff_init(&ff, cat, I18N_EN, false);
+	tui_ff_set_text(&ff, FF_MODEL, "llama-2-7b");
+	/* the advanced fold: closed, opened on Space */
+	assert_false(tui_ff_shown(&ff, FF_MARGIN));
+	tui_ff_cycle(&ff, FF_MORE, +1);
+	assert_true(tui_ff_shown(&ff, FF_MARGIN));
+	assert_true(tui_ff_shown(&ff, FF_ACCT));
+	assert_true(tui_ff_shown(&ff, FF_PURE));
+	assert_false(tui_ff_shown(&ff, FF_INT4G));
+	assert_string_equal(tui_ff_choice_text(&ff, FF_ACCT), "DeepSpeed");
+	/* no sharding: no offload, no accounting (gpux fit refuses offload there) */
+	tui_ff_cycle(&ff, FF_OFFLOAD, +1);
+	assert_int_equal(ff.job.offload, FIT_OFFLOAD_OPTIMIZER);
+	for (int i = 0; i < FIT_SHARD_COUNT && ff.f[FF_SHARD].choice != FIT_SHARD_NONE; i++)
+		tui_ff_cycle(&ff, FF_SHARD, +1);
+	assert_false(tui_ff_shown(&ff, FF_OFFLOAD));
+	assert_false(tui_ff_shown(&ff, FF_ACCT));
+	assert_true(ff.valid);
+	assert_int_equal(ff.job.offload, FIT_OFFLOAD_NONE);
+	/* toggles */
+	tui_ff_cycle(&ff, FF_FLASH, +1);
+	tui_ff_cycle(&ff, FF_PURE, +1);
+	tui_ff_cycle(&ff, FF_CHUNKED, +1);
+	assert_true(ff.job.flash_attention && ff.job.pure_bf16 && ff.job.chunked_loss);
+	assert_string_equal(tui_ff_choice_text(&ff, FF_FLASH), "on");
+	/* inference: the training switches do not apply; its own do */
+	set_method(&ff, FIT_INFER_INT4);
+	assert_false(ff.job.flash_attention || ff.job.pure_bf16 || ff.job.chunked_loss);
+	assert_true(tui_ff_shown(&ff, FF_INT4G));
+	assert_true(tui_ff_shown(&ff, FF_ALLREDUCE));
+	assert_true(tui_ff_shown(&ff, FF_KVCACHE));
+	tui_ff_cycle(&ff, FF_KVCACHE, +1);
+	assert_string_equal(tui_ff_choice_text(&ff, FF_KVCACHE), "FP8");
+	assert_true(ff.job.kv_bytes == 1);
+	/* the bandwidth efficiency shows the method's format's default until typed */
+	assert_string_equal(ff.f[FF_BWEFF].text, "50");
+	set_method(&ff, FIT_INFER_INT8);
+	assert_string_equal(ff.f[FF_BWEFF].text, "60");
+	set_method(&ff, FIT_INFER_FP16);
+	assert_string_equal(ff.f[FF_BWEFF].text, "70");
+	tui_ff_set_text(&ff, FF_BWEFF, "65");
+	assert_true(fabs(ff.job.bw_efficiency - 0.65) < 1e-12);
+	set_method(&ff, FIT_INFER_INT4);
+	assert_string_equal(ff.f[FF_BWEFF].text, "65"); /* typed: kept, for int4 now */
+	assert_true(fabs(ff.job.bw_efficiency_4bit - 0.65) < 1e-12);
+	assert_true(fabs(ff.job.bw_efficiency - 0.70) < 1e-12);
+	/* bad values */
+	expect_bad(&ff, FF_INT4G, "4", "int4 group size must be from 8 to 65536");
+	expect_bad(&ff, FF_INT4G, "lots", "int4 group size");
+	tui_ff_set_text(&ff, FF_INT4G, "32");
+	expect_bad(&ff, FF_ALLREDUCE, "-1", "all-reduce latency must be from 0 to 1000000");
+	tui_ff_set_text(&ff, FF_ALLREDUCE, "7.5 \u00b5s");
+	assert_true(ff.valid);
+	assert_true(fabs(ff.job.allreduce_hop_us - 7.5) < 1e-12);
+	tui_ff_free(&ff);
 }
 
 /* ---- 6. the answer equals fit/'s figures ------------------------------------------------ */
@@ -576,8 +995,11 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_presets),
 		cmocka_unit_test(test_same_job_as_cli),
+		cmocka_unit_test(test_same_answer_as_cli),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_choices),
+		cmocka_unit_test(test_arch_fields),
+		cmocka_unit_test(test_more_fields),
 		cmocka_unit_test(test_answer),
 	};
 

@@ -47,6 +47,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -428,6 +429,7 @@ static pid_t start_gpuxd(const char *gpuxd, const char *dir)
 		fatal("bench_stream: %s: %s", keyf, strerror(errno));
 	fprintf(f, "%s\n", admin_key);
 	fclose(f);
+	chmod(keyf, 0600);   /* gpuxd refuses a key file others can read */
 	pid_t pid = fork();
 	if (pid == 0) {
 		int fd = open(logf, O_WRONLY | O_CREAT | O_TRUNC, 0600);

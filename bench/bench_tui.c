@@ -53,7 +53,7 @@
 
 #include "util/util.h"
 
-enum { ROWS = 24, COLS = 80, BIG_ROWS = 35, BIG_COLS = 120, QUIET_MS = 40, ROUNDS = 4 };
+enum { ROWS = 24, COLS = 80, BIG_ROWS = 35, BIG_COLS = 120, QUIET_MS = 40, ROUNDS = 8 };
 
 struct term {
 	pid_t pid;

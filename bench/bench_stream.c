@@ -113,6 +113,7 @@ struct arrivals {
 	int64_t first_id;          /* trade id of index 0 */
 	int64_t *at;               /* [trade][client], 0 = not seen */
 	long n_clients;
+	long events;               /* events received, all clients */
 };
 
 struct phase {
@@ -122,7 +123,7 @@ struct phase {
 	double cpu_per_min;
 	long trades, events_missing;
 	double p50_ms, p99_ms, last_p50_ms, last_p99_ms, max_ms;
-	long polls;
+	long polls, events;
 	/* while it runs */
 	struct sclient *sc;
 	struct arrivals ar;
@@ -138,7 +139,9 @@ static void scan_stream(struct lg_conn *c, struct sclient *s, long ci, struct ar
 		if (!nl)
 			break;
 		*nl = 0;
-		if (strncmp(start, "event: ", 7) == 0) {
+		if (strncmp(start, "id: ", 4) == 0) {
+			ar->events++;
+		} else if (strncmp(start, "event: ", 7) == 0) {
 			s->trade_event = strcmp(start + 7, "trade") == 0;
 			if (strcmp(start + 7, "snapshot") == 0)
 				s->snapshot = true;
@@ -288,13 +291,16 @@ static void run_phase(struct phase *ph, pid_t pid, struct trader *t)
 	}
 	t->run = false;
 	pthread_join(th, NULL);
-	for (int i = 0; i < 40 && ph->n > 0; i++)        /* the last events */
+	/* the last trade's events: a second of reading, whatever arrives (a
+	 * count of reads would end early while its fan-out is still going) */
+	for (int64_t until = util_now_us() + 1000000; ph->n > 0 && util_now_us() < until;)
 		pump(&pool, ph, 5);
 	double cpu1 = lg_cpu_seconds(pid);
 	double secs = (double)(util_now_us() - t0) / 1e6;
 	ph->cpu_per_min = (cpu1 - cpu0) / secs * 60;
 	if (t->n > MAX_TRADES)
 		t->n = MAX_TRADES;
+	ph->events = ph->ar.events;
 	if (ph->stream && ph->n > 0)
 		latency(ph, t, &ph->ar);
 	else
@@ -342,6 +348,10 @@ static void print_pair(const struct phase *s, const struct phase *p, double base
 	double sn = s->cpu_per_min - base, pn = p->cpu_per_min - base;
 	printf("%-8s streaming CPU / polling CPU = %.3f (net of the trades alone: %.3f)\n", "",
 	       p->cpu_per_min > 0 ? s->cpu_per_min / p->cpu_per_min : 0, pn > 0 ? sn / pn : 0);
+	/* the phases ran s->seconds; CPU s/min * seconds / 60 = CPU seconds */
+	printf("%-8s net CPU per event delivered %.1f us (%ld events), per poll answered %.1f us "
+	       "(%ld polls)\n", "", s->events ? sn * s->seconds / 60 * 1e6 / (double)s->events : 0,
+	       s->events, p->polls ? pn * p->seconds / 60 * 1e6 / (double)p->polls : 0, p->polls);
 	fflush(stdout);
 }
 

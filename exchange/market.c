@@ -583,6 +583,14 @@ static void demo_sync(struct xd_writer *w, bool demo, bool full)
 		xd_exec(w->st, full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
 }
 
+/* The start-up transaction's commit, synced again from then on. */
+static enum xd_commit startup_commit(struct xd_writer *w, bool demo)
+{
+	enum xd_commit rc = xd_ops_commit(w);
+	demo_sync(w, demo, true);
+	return rc;
+}
+
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
 {
 	struct xd_market *m = xcalloc(1, sizeof *m);
@@ -655,9 +663,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 			return -1;
 		}
 	}
-	enum xd_commit started = xd_ops_commit(w);
-	demo_sync(w, c->demo, true);
-	if (started != XD_COMMITTED) {
+	if (startup_commit(w, c->demo) != XD_COMMITTED) {
 		xd_market_close(&m);
 		return set_cause(cause, "%s: the start-up transaction did not commit", c->db_path);
 	}

@@ -66,7 +66,10 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 TOOL_SRCS  := $(wildcard tests/tools/*.c)
 TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRCS))
-BENCH_SRCS := $(wildcard bench/*.c)
+# bench/loadgen.c is the benchmarks' shared helper, linked into each of them
+BENCH_LIB_SRCS := bench/loadgen.c
+BENCH_LIB_OBJS := $(patsubst bench/%.c,$(BUILD)/obj/bench/%.o,$(BENCH_LIB_SRCS))
+BENCH_SRCS := $(filter-out $(BENCH_LIB_SRCS),$(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
 
@@ -157,15 +160,15 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(TEST_LIBS) $(ASSETS_O)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_LIBS) $(ASSETS_O) $(LIBS_CLIENT) $(LIBS_SERVER)
 
-$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(TEST_LIBS) $(ASSETS_O)
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BENCH_LIB_OBJS) $(TEST_LIBS) $(ASSETS_O)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(TEST_LIBS) $(ASSETS_O) $(LIBS_CLIENT) $(LIBS_SERVER)
+	$(CC) $(LDFLAGS) -o $@ $< $(BENCH_LIB_OBJS) $(TEST_LIBS) $(ASSETS_O) $(LIBS_CLIENT) $(LIBS_SERVER)
 
 # The test programs' objects are intermediate files of a pattern rule: keep
 # them, so a second `make check` on an unchanged tree relinks nothing.
 .SECONDARY: $(patsubst tests/unit/%.c,$(BUILD)/obj/tests/unit/%.o,$(UNIT_SRCS)) \
 	$(patsubst tests/tools/%.c,$(BUILD)/obj/tests/tools/%.o,$(TOOL_SRCS)) \
-	$(patsubst bench/%.c,$(BUILD)/obj/bench/%.o,$(BENCH_SRCS))
+	$(patsubst bench/%.c,$(BUILD)/obj/bench/%.o,$(BENCH_SRCS)) $(BENCH_LIB_OBJS)
 
 # ---- shell completions: written by gpux from its command and option tables ----
 COMPLETIONS := $(BUILD)/completions/gpux.bash $(BUILD)/completions/_gpux $(BUILD)/completions/gpux.fish

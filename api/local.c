@@ -45,7 +45,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -287,6 +289,18 @@ static void write_all(int fd, const void *p, size_t n)
 	}
 }
 
+/* Close every descriptor from `from` on except `keep`: one close_range()
+ * each side of it (a loop over the first 1024 where the kernel lacks it). */
+static void close_from(int from, int keep)
+{
+	if ((keep <= from || close_range((unsigned)from, (unsigned)keep - 1, 0) == 0) &&
+	    close_range((unsigned)(keep >= from ? keep + 1 : from), ~0U, 0) == 0)
+		return;
+	for (int fd = from; fd < 1024; fd++)
+		if (fd != keep)
+			close(fd);
+}
+
 static const char *no_gpuxd_text(void)
 {
 	return _("no exchange is configured and gpuxd (the local demo exchange) is neither "
@@ -355,9 +369,7 @@ static int spawn(const char *gpuxd, const char *sock, const char *db, const char
 				write_all(pidfd, num, strlen(num));
 				close(pidfd);
 			}
-			for (int fd = 3; fd < 1024; fd++)
-				if (fd != pfd[1])
-					close(fd);
+			close_from(3, pfd[1]);
 			execv(gpuxd, (char *const *)argv);
 			msg.err = errno;
 			msg.pid = getpid();
@@ -516,12 +528,29 @@ void api_local_clear(struct api_local *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* Wait up to max_ms for a file to appear in the directory ifd watches (an
+ * inotify descriptor; -1: a millisecond's sleep instead). */
+static void wait_created(int ifd, int max_ms)
+{
+	struct pollfd pf = {.fd = ifd, .events = POLLIN};
+	char ev[4096];
+
+	if (ifd < 0) {
+		struct timespec ts = {0, 1000 * 1000};
+		nanosleep(&ts, NULL);
+		return;
+	}
+	if (poll(&pf, 1, max_ms) > 0)
+		while (read(ifd, ev, sizeof ev) > 0)
+			;
+}
+
 int api_local_start(struct api_local *l, const char *country, const char *currency,
 		    char **cause)
 {
 	struct local_paths p;
 	char *gpuxd = NULL, *t;
-	int lfd = -1, rc = -1;
+	int lfd = -1, ifd = -1, rc = -1;
 
 	memset(l, 0, sizeof *l);
 	if (api_local_paths(&p, cause) != 0)
@@ -554,16 +583,21 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 		}
 		unlink(l->socket_path);   /* stale: nobody answers on it (we hold the lock) */
 		unlink(p.pidfile);
+		/* told when the socket appears, rather than looking every few ms */
+		ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+		if (ifd >= 0 && inotify_add_watch(ifd, p.run_dir, IN_CREATE | IN_MOVED_TO) < 0) {
+			close(ifd);
+			ifd = -1;
+		}
 		if (spawn(gpuxd, l->socket_path, p.db, l->log_path, p.pidfile, &l->pid, cause) != 0)
 			goto out;
 		l->started = true;
+		api_curl_init();   /* its TLS set-up while gpuxd starts, not after */
 		deadline = util_now_ms() + START_WAIT_MS;
+		/* gpuxd listens first thing, then opens its market: once the
+		 * socket is there, the first request waits in its backlog and is
+		 * answered as soon as the market is open */
 		while (!(api_local_socket_alive(l->socket_path) && exchange_answers(l->url, 2000))) {
-			/* gpuxd listens within some 20 ms: look every millisecond at
-			 * first (a connect to a Unix socket costs microseconds), then
-			 * every 20 ms */
-			long wait_ms = util_now_ms() + START_WAIT_MS - deadline < 500 ? 1 : 20;
-			struct timespec ts = {0, wait_ms * 1000 * 1000};
 			if (util_now_ms() > deadline ||
 			    (l->pid > 0 && kill(l->pid, 0) != 0 && errno == ESRCH)) {
 				t = log_tail(l->log_path);
@@ -572,7 +606,7 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 				free(t);
 				goto out;
 			}
-			nanosleep(&ts, NULL);
+			wait_created(ifd, 20);
 		}
 	}
 	if (ensure_account(l, p.keyfile, country != NULL ? country : "US",
@@ -580,6 +614,8 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 		goto out;
 	rc = 0;
 out:
+	if (ifd >= 0)
+		close(ifd);
 	if (lfd >= 0)
 		close(lfd);     /* releases the lock */
 	api_local_paths_clear(&p);
@@ -617,9 +653,7 @@ static void __attribute__((noreturn)) starter(const struct local_paths *p, const
 		dup2(null, 2);
 	}
 	/* not the terminal, not the client's sockets: only the lock */
-	for (int fd = 3; fd < 1024; fd++)
-		if (fd != lfd)
-			close(fd);
+	close_from(3, lfd);
 	if (spawn(gpuxd, p->sock, p->db, p->log, p->pidfile, &pid, &cause) != 0)
 		_exit(1);
 	deadline = util_now_ms() + START_WAIT_MS;

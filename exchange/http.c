@@ -71,6 +71,7 @@ struct xd_server {
 	struct MHD_Daemon *tcp, *unx;
 	struct xd_guard *g_tcp, *g_unx;
 	int tcp_fd, unix_fd;
+	int port;            /* of tcp_fd */
 	char *socket_path;
 	struct xd_market *m;
 	struct xd_server_config cfg;
@@ -612,18 +613,26 @@ static int listen_tcp(const char *spec, int *fd_out, int *port_out, char **cause
 	return 0;
 }
 
+/* The socket is bound under a temporary name and renamed into place once it
+ * listens, so whoever sees the path can connect (a path too long for the
+ * temporary name is bound directly). */
 static int listen_unix(const char *path, int *fd_out, char **cause)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	if (strlen(path) >= sizeof sa.sun_path)
 		return set_cause(cause, "--socket %s: the path is too long", path);
-	strcpy(sa.sun_path, path);
+	int n = snprintf(sa.sun_path, sizeof sa.sun_path, "%s.%d", path, (int)getpid());
+	bool renamed = n > 0 && (size_t)n < sizeof sa.sun_path;
+	if (!renamed)
+		strcpy(sa.sun_path, path);
 	struct stat st;
 	if (lstat(path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode))
 			return set_cause(cause, "--socket %s: exists and is not a socket", path);
 		unlink(path);   /* a stale socket from an earlier run */
 	}
+	if (renamed)
+		unlink(sa.sun_path);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return set_cause(cause, "--socket %s: %s", path, strerror(errno));
@@ -631,9 +640,12 @@ static int listen_unix(const char *path, int *fd_out, char **cause)
 	int rc = bind(fd, (struct sockaddr *)&sa, sizeof sa);
 	int e = errno;
 	umask(old);
-	if (rc != 0 || chmod(path, 0600) != 0 || listen(fd, SOMAXCONN) != 0) {
-		if (rc == 0)
+	if (rc != 0 || chmod(sa.sun_path, 0600) != 0 || listen(fd, SOMAXCONN) != 0 ||
+	    (renamed && rename(sa.sun_path, path) != 0)) {
+		if (rc == 0) {
 			e = errno;
+			unlink(sa.sun_path);
+		}
 		close(fd);
 		return set_cause(cause, "--socket %s: %s", path, strerror(e));
 	}
@@ -703,55 +715,51 @@ static struct MHD_Daemon *start_daemon(struct xd_server *s, int fd, unsigned thr
 	return d;
 }
 
-int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
-                    struct xd_server **out, char **cause)
+int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, char **cause)
 {
 	struct xd_server *s = xcalloc(1, sizeof *s);
 	*out = NULL;
 	s->cfg = *c;
 	s->cfg.admin_key = c->admin_key ? xstrdup(c->admin_key) : NULL;
-	s->m = m;
 	s->tcp_fd = s->unix_fd = -1;
 	limiter_init(&s->by_key, c->rate_per_key);
 	limiter_init(&s->by_addr, c->rate_per_addr);
-	unsigned threads = c->threads > 0 ? (unsigned)c->threads : 2;
 	if (!c->listen && !c->socket_path) {
 		xd_server_stop(&s);
 		return set_cause(cause, "nothing to listen on: give --listen or --socket");
 	}
+	if ((c->listen && listen_tcp(c->listen, &s->tcp_fd, &s->port, cause) != 0) ||
+	    (c->socket_path && listen_unix(c->socket_path, &s->unix_fd, cause) != 0)) {
+		xd_server_stop(&s);
+		return -1;
+	}
+	if (c->socket_path)
+		s->socket_path = xstrdup(c->socket_path);
+	*out = s;
+	return 0;
+}
+
+int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause)
+{
+	const struct xd_server_config *c = &s->cfg;
+	unsigned threads = c->threads > 0 ? (unsigned)c->threads : 2;
+	s->m = m;
 	if (c->listen) {
-		int port = 0;
-		if (listen_tcp(c->listen, &s->tcp_fd, &port, cause) != 0) {
-			xd_server_stop(&s);
-			return -1;
-		}
 		s->tcp = start_daemon(s, s->tcp_fd, threads, &s->g_tcp);
-		if (!s->tcp) {
-			xd_server_stop(&s);
+		if (!s->tcp)
 			return set_cause(cause, "--listen %s: libmicrohttpd would not start", c->listen);
-		}
-		if (c->port_file && write_port_file(c->port_file, port, cause) != 0) {
-			xd_server_stop(&s);
+		if (c->port_file && write_port_file(c->port_file, s->port, cause) != 0)
 			return -1;
-		}
 		if (!c->quiet)
-			fprintf(stderr, "gpuxd: listening on %s (port %d)\n", c->listen, port);
+			fprintf(stderr, "gpuxd: listening on %s (port %d)\n", c->listen, s->port);
 	}
 	if (c->socket_path) {
-		if (listen_unix(c->socket_path, &s->unix_fd, cause) != 0) {
-			xd_server_stop(&s);
-			return -1;
-		}
-		s->socket_path = xstrdup(c->socket_path);
 		s->unx = start_daemon(s, s->unix_fd, threads, &s->g_unx);
-		if (!s->unx) {
-			xd_server_stop(&s);
+		if (!s->unx)
 			return set_cause(cause, "--socket %s: libmicrohttpd would not start", c->socket_path);
-		}
 		if (!c->quiet)
 			fprintf(stderr, "gpuxd: listening on unix:%s\n", c->socket_path);
 	}
-	*out = s;
 	return 0;
 }
 

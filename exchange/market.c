@@ -574,6 +574,23 @@ void xd_market_call(struct xd_market *m, struct xd_job *j)
 
 /* ---- open and close -------------------------------------------------------------- */
 
+/* The demo's start-up transaction (its makers' orders) is committed without a
+ * sync: lost in a power cut, the next start makes it again, and the first
+ * acknowledged write syncs it with itself (they share one WAL). */
+static void demo_sync(struct xd_writer *w, bool demo, bool full)
+{
+	if (demo && w->st->ops == &xd_store_sqlite)
+		xd_exec(w->st, full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+}
+
+/* The start-up transaction's commit, synced again from then on. */
+static enum xd_commit startup_commit(struct xd_writer *w, bool demo)
+{
+	enum xd_commit rc = xd_ops_commit(w);
+	demo_sync(w, demo, true);
+	return rc;
+}
+
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
 {
 	struct xd_market *m = xcalloc(1, sizeof *m);
@@ -611,6 +628,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		xd_market_close(&m);
 		return -1;
 	}
+	demo_sync(w, c->demo, false);
 	int64_t stored = xd_meta_get(w->st, "clock_ms", 0);
 	int64_t wall = wall_ms();
 	m->base_exch = wall > stored ? wall : stored;
@@ -645,7 +663,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 			return -1;
 		}
 	}
-	if (xd_ops_commit(w) != XD_COMMITTED) {
+	if (startup_commit(w, c->demo) != XD_COMMITTED) {
 		xd_market_close(&m);
 		return set_cause(cause, "%s: the start-up transaction did not commit", c->db_path);
 	}

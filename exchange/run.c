@@ -187,14 +187,6 @@ int exchange_run(const struct exchange_config *c, char **cause)
 	    read_admin_key(c->admin_key_file, &admin, cause) != 0 ||
 	    xd_tables_load(c->data_dir, &t, cause) != 0)
 		goto out;
-	struct xd_market_config mc = {
-		.tables = t, .db_path = c->db_path, .demo = c->demo,
-		.state = c->state >= 0 ? c->state : c->demo ? EXCHANGE_OPEN : EXCHANGE_PRE_OPEN,
-		.opens_at_ms = c->opens_at_ms, .clock_speed = c->clock_speed, .seed = c->seed,
-		.stream_backlog = (size_t)c->stream_backlog,
-	};
-	if (xd_market_open(&mc, &m, cause) != 0)
-		goto out;
 	struct xd_server_config sc = {
 		.listen = c->listen, .socket_path = c->socket_path, .port_file = c->port_file,
 		.rate_per_key = c->rate_per_key, .rate_per_addr = c->rate_per_addr,
@@ -207,7 +199,19 @@ int exchange_run(const struct exchange_config *c, char **cause)
 		.topup_url = c->topup_url, .topup_text = c->topup_text,
 	};
 	fit_limits(&sc.limits, c->quiet);
-	if (xd_server_start(&sc, m, &srv, cause) != 0)
+	/* listening first: a client that connects while the market opens waits
+	 * in the backlog and is answered as soon as it is open */
+	if (xd_server_listen(&sc, &srv, cause) != 0)
+		goto out;
+	struct xd_market_config mc = {
+		.tables = t, .db_path = c->db_path, .demo = c->demo,
+		.state = c->state >= 0 ? c->state : c->demo ? EXCHANGE_OPEN : EXCHANGE_PRE_OPEN,
+		.opens_at_ms = c->opens_at_ms, .clock_speed = c->clock_speed, .seed = c->seed,
+		.stream_backlog = (size_t)c->stream_backlog,
+	};
+	if (xd_market_open(&mc, &m, cause) != 0)
+		goto out;
+	if (xd_server_start(srv, m, cause) != 0)
 		goto out;
 	if (c->pid_file && write_pid_file(c->pid_file, cause) != 0)
 		goto out;

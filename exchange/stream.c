@@ -10,15 +10,17 @@
  * The writer feeds it after COMMIT: xd_stream_trade() while a job fills
  * (held back until the commit), xd_stream_book() for every book published to
  * the snapshot, then xd_stream_commit(), which diffs the books against the
- * hub's copy, formats the batch's trade, book and quote events, appends them
- * to the ring and resumes the connections that were waiting for them.
+ * hub's copy, formats the batch's trade, book and quote events and appends
+ * them to the ring; COALESCE_MS later the fan-out thread resumes the
+ * connections waiting for them (so a burst of commits leaves in one send per
+ * client).
  *
  * A connection is a libmicrohttpd callback response. Its content reader
  * copies, under the hub's mutex, first its own head (the retry line and the
  * snapshots, or a last `closing` event), then the ring's events of its
  * channels from its cursor on; with nothing to send it suspends its
- * connection (MHD_suspend_connection from the reader), and the writer or the
- * heartbeat thread resumes it. Nothing is copied per client beyond that
+ * connection (MHD_suspend_connection from the reader), and the fan-out
+ * thread resumes it (for new events, or for a heartbeat). Nothing is copied per client beyond that
  * cursor, so a client's memory is bounded by its head, and the kernel's
  * socket buffer is capped (SO_SNDBUF) so a stalled reader pins little. A
  * client whose cursor the ring has overwritten gets `closing` with code
@@ -43,6 +45,8 @@
 
 #include "util/util.h"
 
+#define COALESCE_MS 4          /* a commit's events leave at most this long after it,
+                                  with those of the commits that follow meanwhile */
 #define BEAT_MS 4000           /* a connection idle for a whole period gets a heartbeat,
                                   so ≤ 2 periods pass without a byte (the API promises 10 s) */
 #define IDLE_TIMEOUT_S 30      /* a client that takes nothing for this long is closed */
@@ -106,6 +110,10 @@ struct xd_stream {
 	bool *staged_on;
 	struct ptrade *pend;
 	size_t n_pend, cap_pend;
+	/* the fan-out (heartbeat) thread */
+	int64_t flush_at_us;           /* under mu: when to resume for new events (0: none) */
+	struct MHD_Connection **to_wake;
+	size_t cap_wake;
 	/* the heartbeat thread */
 	pthread_t beat_thread;
 	bool beat_running;
@@ -115,6 +123,7 @@ struct xd_stream {
 /* ---- the hub ---------------------------------------------------------------------- */
 
 static void *beat_main(void *arg);
+static bool wants(const struct sconn *c, enum ev_kind kind, int gpu);
 
 struct xd_stream *xd_stream_new(const struct xd_tables *t, size_t backlog)
 {
@@ -164,6 +173,7 @@ static void hub_unref(struct xd_stream *s)
 	free(s->b_seq);
 	free(s->last_tid);
 	free(s->pend);
+	free(s->to_wake);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->beat_cv);
 	free(s);
@@ -196,21 +206,71 @@ void xd_stream_shutdown(struct xd_stream **sp)
 	hub_unref(s);
 }
 
+/* Has c, suspended, anything to send: an event of its channels after its
+ * cursor, or a cursor the ring has overwritten (TOO_SLOW)? Under mu. */
+static bool pending_for(const struct xd_stream *s, const struct sconn *c)
+{
+	if (c->cursor < s->oldest)
+		return c->cursor < s->next_id;
+	for (uint64_t id = c->cursor; id < s->next_id; id++) {
+		const struct ev *e = &s->ring[id % s->cap];
+		if (wants(c, e->kind, e->gpu))
+			return true;
+	}
+	return false;
+}
+
+/* Mark c awake and keep it for resuming after mu is released; under mu. */
+static void to_wake(struct xd_stream *s, struct sconn *c, size_t *n)
+{
+	c->suspended = false;
+	if (*n == s->cap_wake) {
+		s->cap_wake = s->cap_wake ? 2 * s->cap_wake : 64;
+		s->to_wake = xreallocarray(s->to_wake, s->cap_wake, sizeof *s->to_wake);
+	}
+	s->to_wake[(*n)++] = c->conn;
+}
+
+static void wait_until_us(struct xd_stream *s, int64_t at_us)
+{
+	struct timespec ts = { .tv_sec = (time_t)(at_us / 1000000),
+	                       .tv_nsec = (long)(at_us % 1000000) * 1000 };
+	pthread_cond_timedwait(&s->beat_cv, &s->mu, &ts);   /* CLOCK_MONOTONIC, as util_now_us */
+}
+
+/* The fan-out thread: COALESCE_MS after a commit it resumes every suspended
+ * reader with something to send, so the commits of a burst go out in one
+ * send per client; every BEAT_MS it resumes those idle for a whole period
+ * (their heartbeat). Marked under mu, resumed after it: the pool threads'
+ * readers take mu, and libmicrohttpd neither touches nor frees a suspended
+ * connection until it is resumed. */
 static void *beat_main(void *arg)
 {
 	struct xd_stream *s = arg;
+	int64_t next_beat = util_now_us() + BEAT_MS * 1000LL;
 	pthread_mutex_lock(&s->mu);
 	while (!s->closing) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += BEAT_MS / 1000;
-		pthread_cond_timedwait(&s->beat_cv, &s->mu, &ts);
+		wait_until_us(s, s->flush_at_us && s->flush_at_us < next_beat ? s->flush_at_us : next_beat);
 		if (s->closing)
 			break;
-		s->beat++;
-		for (struct sconn *c = s->conns; c; c = c->next)
-			if (c->beat_seen + 1 < s->beat)   /* nothing sent in the last period */
-				wake(c);
+		int64_t now = util_now_us();
+		bool flush = s->flush_at_us && now >= s->flush_at_us, beat = now >= next_beat;
+		if (beat) {
+			s->beat++;
+			next_beat = now + BEAT_MS * 1000LL;
+		}
+		if (flush)
+			s->flush_at_us = 0;
+		size_t n = 0;
+		for (struct sconn *c = s->conns; c && (flush || beat); c = c->next) {
+			if (c->suspended && ((flush && pending_for(s, c)) ||
+			                     (beat && c->beat_seen + 1 < s->beat)))
+				to_wake(s, c, &n);
+		}
+		pthread_mutex_unlock(&s->mu);
+		for (size_t i = 0; i < n; i++)
+			MHD_resume_connection(s->to_wake[i]);
+		pthread_mutex_lock(&s->mu);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
@@ -472,10 +532,9 @@ void xd_stream_commit(struct xd_stream *s, uint64_t seq)
 		}
 	}
 	s->next_id += b.n;
-	for (struct sconn *c = s->conns; c && b.n; c = c->next) {
-		for (size_t i = 0; i < b.n && c->suspended; i++)
-			if (wants(c, b.v[i].kind, b.v[i].gpu))
-				wake(c);
+	if (b.n && !s->flush_at_us) {   /* the fan-out thread resumes the readers */
+		s->flush_at_us = util_now_us() + COALESCE_MS * 1000;
+		pthread_cond_signal(&s->beat_cv);
 	}
 	pthread_mutex_unlock(&s->mu);
 	free(b.v);

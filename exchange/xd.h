@@ -418,8 +418,10 @@ struct xd_server_config {
 	const char *topup_text;      /* topup.text, sanitised, or NULL */
 };
 struct xd_server;
-int xd_server_start(const struct xd_server_config *c, struct xd_market *m,
-                    struct xd_server **out, char **cause);
+/* Bind and listen (connections wait in the kernel's backlog, unanswered). */
+int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, char **cause);
+/* Answer them: the daemons on the sockets, then the port file. */
+int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause);
 /* How long neither socket has had a connection open (0 while one is). */
 int64_t xd_server_idle_us(struct xd_server *s);
 /* Stop accepting new connections (existing ones are still served). */

@@ -606,7 +606,7 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 				free(t);
 				goto out;
 			}
-			wait_created(ifd, 20);
+			wait_created(ifd, 2);   /* a refused probe retries soon */
 		}
 	}
 	if (ensure_account(l, p.keyfile, country != NULL ? country : "US",

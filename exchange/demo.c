@@ -313,15 +313,9 @@ int xd_demo_init(struct xd_writer *w, uint64_t seed, char **cause)
 	for (int64_t s = 1; s <= k; s++)
 		apply_step(d, n, s);
 	d->step = k > 0 ? k : 0;
-	bool resting = false;
-	for (size_t g = 0; g < n; g++) {
+	for (size_t g = 0; g < n; g++)
 		d->dirty[g] = true;
-		resting = resting || d->n_resting[g] > 0;
-	}
-	/* ladders resting from an earlier run are prices already: their
-	 * re-quote waits for the writer's first batch (within IDLE_WAKE_MS),
-	 * so reads are answered before it; a market without them quotes now */
-	if (xd_ops_leader(w) && !resting)
+	if (xd_ops_leader(w))
 		xd_demo_tick(w);
 	(void)cause;
 	return 0;

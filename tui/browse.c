@@ -36,6 +36,8 @@
 
 static void publish_sel(struct tui_browse *b);
 
+enum { SPARK_PIN_COLS = 100 };
+
 static struct tui_tab *cur_tab(struct tui_browse *b)
 {
 	return &b->tab[b->cur];
@@ -189,8 +191,10 @@ static int src_frozen_min(void *ctx)
 }
 
 /* The price column (last unless moved) stays at the right edge, and the
- * 24 h sparkline with it when it comes just before, unless a fit job's
- * columns need the room. */
+ * 24 h sparkline with it when it comes just before on a table of
+ * SPARK_PIN_COLS columns or more without a fit job: narrower, or with the
+ * job's columns, the figures keep the room (the sparkline scrolls, just
+ * left of the price). */
 static size_t src_pinned(void *ctx)
 {
 	struct tui_browse *b = ctx;
@@ -199,7 +203,8 @@ static size_t src_pinned(void *ctx)
 
 	if (c == NULL || tb->n_vis < 3 || c[tb->vis[tb->n_vis - 1]].kind != VIEW_COL_PRICE)
 		return 0;
-	return tb->n_vis >= 4 && !tb->view->has_job &&
+	return tb->n_vis >= 4 && !tb->view->has_job && b->table != NULL &&
+	       b->table->base.w >= SPARK_PIN_COLS &&
 	       c[tb->vis[tb->n_vis - 2]].kind == VIEW_COL_SPARK ? 2 : 1;
 }
 

@@ -11,8 +11,10 @@
  * least FIT_TABLE_MIN lines, or 2 — header and cursor row — while the panel
  * is being edited on a short terminal). What does not fit is given up in a
  * fixed order (blank line, detailed answer → compact, architecture, hints,
- * then the fields scroll around the focused one), so 80×24 stays usable and
- * 200×50 shows everything.
+ * then the fields scroll around the focused one; lines left over go back to
+ * the answer), so 80×24 stays usable and 200×50 shows everything. The
+ * architecture's figures pack several to a line (two beside the table);
+ * the Architecture and Advanced folds show or hide their fields.
  *
  * Keys (the panel's map below, listed by the help overlay): `f` shows and
  * focuses it (again: focuses it), F4 shows/hides it, Esc goes back to the

@@ -268,6 +268,8 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
 	} else {
 		wwidget_place(&b->fkeys->base, t->lines - 1, 0, 1, t->cols);
 	}
+	/* the pinned columns depend on the width (the sparkline's) */
+	wtable_reload(b->table, true);
 	/* windows were made afresh: let the table keep its cursor in view */
 	wtable_select(b->table, b->table->sel);
 	body->h = 0;

@@ -114,6 +114,28 @@ else
   ok "the H200 row (fits) is not dimmed"
 fi
 
+# ---- the architecture typed over the size's guess, as gpux fit --layers --------------------
+wait_joined 'Architecture ▾ hide' && ok "a size: the Architecture fold is open on its guess" ||
+  fail "Architecture fold open" "$(panel_joined)"
+panel_part | grep -qE 'Layers +80 +Hidden +8192' && ok "the guess's figures in the fields, two to a line beside the table" ||
+  fail "architecture figures" "$(panel_part | grep -E 'Layers|Hidden')"
+tui_keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab
+tui_wait '▶Layers' || fail "Tab reaches the layers field" "$(panel_part)"
+tui_keys C-u 4 0
+compare_rows "QLoRA 70B with 40 layers typed" 70 --method qlora --layers 40
+tui_keys C-u
+compare_rows "QLoRA 70B, layers emptied: the model's again" 70 --method qlora
+tui_keys Tab Tab Tab Tab Tab Tab Tab Tab
+tui_wait '▶Advanced' || fail "Tab reaches the Advanced fold" "$(panel_part)"
+tui_keys Enter
+tui_wait '▶Accounting' && ok "Enter opens the Advanced fold and goes into it" || fail "Advanced opens" "$(panel_part)"
+tui_keys Right
+compare_rows "QLoRA 70B with the ZeRO paper's accounting" 70 --method qlora --zero-accounting paper
+tui_keys Left BTab Space
+tui_wait '▸ show' || fail "Space closes the Advanced fold" "$(panel_part)"
+i=0; while [ $i -lt 21 ]; do tui_keys BTab; i=$((i + 1)); done
+tui_wait '▶Method' || fail "Shift-Tab back to the method" "$(panel_part)"
+
 # ---- full training on 8 GPUs with ZeRO-3 -----------------------------------------------
 tui_keys Left Left
 tui_wait '‹ Full training ›' || fail "back to full training" "$(panel_part)"

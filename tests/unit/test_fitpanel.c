@@ -12,10 +12,18 @@
  * 3. The job equals the one `gpux fit` builds from the same inputs
  *    (cli/cmd_fit.c build_job: fit_job_defaults, the model, the method, the
  *    options), byte for byte.
+ *    And the same answer: the real `gpux fit` run with the new options
+ *    (architecture, FP8 KV cache, flash attention, chunked loss, offload,
+ *    ZeRO accounting, pure bf16, int4 group, bandwidth efficiency,
+ *    all-reduce, overhead, margin, text encoders; English and pt-PT), every
+ *    GPU's figures equal to the panel's row and answer.
  * 4. Bad input in every kind of field (letters, negative, zero, absurdly
  *    large, empty): the field gets fit/'s reason, the form is not valid and
  *    the last valid job stays (same generation).
- * 5. Choices and the toggle cycle; fields shown per method.
+ * 5. Choices and the toggle cycle; fields shown per method; the
+ *    Architecture fold (a size's guess shown and typed over, derived head
+ *    dimension, given once all four figures are typed, reset by a new
+ *    model) and the Advanced fold.
  * 6. The answer the panel draws for a GPU equals fit/'s figures for it
  *    (memory breakdown, GPUs needed, cost per hour, run time and cost,
  *    decode tokens/s) as view/ formats them for `gpux fit`.

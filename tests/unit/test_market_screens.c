@@ -263,11 +263,12 @@ static const char *const eighths[] = {
 	"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
 };
 
-/* At 80×24 the rows show the 24 h sparkline from the demo's seeded
- * history (pinned with the price), every GPU's candles asked once. */
+/* At 100×30 the rows show the 24 h sparkline from the demo's seeded
+ * history, pinned with the price; at 80 columns it scrolls, just left of
+ * the price (→ shows it). */
 static void test_sparklines_by_default(void **state)
 {
-	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 80);
+	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 30, 100);
 	struct tui *t = tui_harness_tui(h);
 	bool shown = false;
 
@@ -286,13 +287,19 @@ static void test_sparklines_by_default(void **state)
 	assert_true(shown);
 	assert_true(t->m.hist->g[gpu_of("h200")].have);
 	assert_true(t->m.hist->g[gpu_of("h200")].n > 10);
+	tui_harness_resize(h, 24, 80);
+	assert_int_equal(tui_harness_find(h, "24 h trend"), -1);
+	for (int i = 0; i < 8; i++)
+		tui_harness_key(h, WKEY_RIGHT);
+	expect_on_screen(h, "24 h trend");
+	assert_true(sparkline_shown(h, eighths, 8));
 	tui_harness_free(&h);
 }
 
 /* ASCII: the sparkline in . : # */
 static void test_sparklines_ascii(void **state)
 {
-	struct tui_harness *h = open_ascii(true, 24, 80);
+	struct tui_harness *h = open_ascii(true, 30, 100);
 	static const char *const ascii[] = { ".", ":", "#" };
 	bool shown = false;
 

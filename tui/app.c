@@ -431,11 +431,10 @@ static bool setup_terminal(struct tui *t)
 	nodelay(t->inwin, TRUE);
 	untouchwin(t->inwin);
 	leaveok(stdscr, TRUE);
-	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
-#ifdef BUTTON5_PRESSED
-		  | BUTTON5_PRESSED
-#endif
-		  , NULL);
+	/* every button event, releases too: ncurses' nodelay read of a report
+	 * outside the mask waits for the next byte (a resize would then wait for
+	 * a key); mouse_event ignores the ones gpux does not use */
+	mousemask(ALL_MOUSE_EVENTS, NULL);
 	mouseinterval(0);
 	/* a real VT100 has neither colour nor UTF-8 */
 	if (term != NULL && strncmp(term, "vt1", 3) == 0)

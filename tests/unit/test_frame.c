@@ -426,6 +426,63 @@ static void test_help_hint_fits(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* A terminal without F-keys in its description (ansi), or without F5
+ * (vt220): the F-key bar offers the letters that do the same, and leaves
+ * out what has none; a terminal with them keeps the F-keys. */
+static void test_fkeys_the_terminal_has(void **state)
+{
+	static struct api_config cfg;
+	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
+	struct tui_harness *h;
+	char *bar;
+
+	(void)state;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.url = gpuxd_url;
+	cfg.key = buyer_key;
+	cfg.max_attempts = 1;
+	o.api = &cfg;
+	h = tui_harness_new_term(&o, 24, 80, "ansi");
+	expect_on_screen(h, "prices updated");
+	bar = tui_harness_row(h, 23);
+	assert_null(strstr(bar, "F1"));
+	assert_null(strstr(bar, "F5"));
+	assert_null(strstr(bar, "F10"));
+	assert_non_null(strstr(bar, "?Help"));
+	assert_non_null(strstr(bar, "bBuy"));
+	assert_non_null(strstr(bar, "qQuit"));
+	free(bar);
+	/* a click on an item sends its letter: b opens the order form */
+	bar = tui_harness_row(h, 23);
+	tui_harness_click(h, 23, (int)(strstr(bar, "bBuy") - bar));
+	free(bar);
+	assert_string_equal(tui_harness_top(h), "page");
+	/* in the form a letter would be typed: none is offered */
+	expect_on_screen(h, "Review");
+	expect_row_has(h, 23, "Review", true);
+	expect_row_has(h, 23, "qQuit", false);
+	expect_row_has(h, 23, "?Help", false);
+	tui_harness_free(&h);
+
+	h = tui_harness_new_term(&o, 24, 80, "vt220");
+	expect_on_screen(h, "prices updated");
+	bar = tui_harness_row(h, 23);
+	assert_non_null(strstr(bar, "F1Help"));
+	assert_non_null(strstr(bar, "bBuy"));
+	assert_null(strstr(bar, "F5"));
+	assert_non_null(strstr(bar, "F10Quit"));
+	free(bar);
+	tui_harness_free(&h);
+
+	h = tui_harness_new_term(&o, 24, 80, "xterm-256color");
+	expect_on_screen(h, "prices updated");
+	bar = tui_harness_row(h, 23);
+	assert_non_null(strstr(bar, "F5Buy"));
+	assert_non_null(strstr(bar, "F10Quit"));
+	free(bar);
+	tui_harness_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_rentals_take_the_width),
 		cmocka_unit_test(test_numbers_never_cut),
 		cmocka_unit_test(test_help_hint_fits),
+		cmocka_unit_test(test_fkeys_the_terminal_has),
 	};
 
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

@@ -483,6 +483,37 @@ static void test_fkeys_the_terminal_has(void **state)
 	tui_harness_free(&h);
 }
 
+/* A status message shows once, for its time, and never again unless it is
+ * posted again: not after tabs, pages, a resize or minutes of frames. */
+static void test_message_shows_once(void **state)
+{
+	struct tui_harness *h = open_at(24, 100);
+	struct tui *t = tui_harness_tui(h);
+	static const wkey keys[] = { '2', '1', 'R', WKEY_ESC, 'a', WKEY_ESC, 'L' - '@' };
+
+	(void)state;
+	expect_on_screen(h, "prices updated");
+	tui_message(t, "frame note one");
+	tui_harness_frame(h);
+	assert_true(tui_harness_find(h, "frame note one") >= 0);
+	tui_harness_pump(h, TUI_MSG_MS + 500);
+	assert_true(tui_harness_find(h, "frame note one") < 0);
+	assert_null(t->msg);
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		tui_harness_key(h, keys[i]);
+		tui_harness_pump(h, 150);
+		assert_true(tui_harness_find(h, "frame note one") < 0);
+	}
+	tui_harness_resize(h, 24, 80);
+	tui_harness_pump(h, 300);
+	assert_true(tui_harness_find(h, "frame note one") < 0);
+	/* posted again: shown again */
+	tui_message(t, "frame note one");
+	tui_harness_frame(h);
+	assert_true(tui_harness_find(h, "frame note one") >= 0);
+	tui_harness_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_never_cut),
 		cmocka_unit_test(test_help_hint_fits),
 		cmocka_unit_test(test_fkeys_the_terminal_has),
+		cmocka_unit_test(test_message_shows_once),
 	};
 
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

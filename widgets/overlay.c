@@ -35,12 +35,25 @@ static size_t hint_rows(const char *hint, int width, bool ascii, char ***l)
 	return n;
 }
 
-/* The rows inside w left for its text, below the title and above the hint. */
-static int box_inner(const struct wwidget *w, const char *hint)
+/* The rows the hint takes inside w, whose text has `need` rows: none when
+ * the hint fits its bottom line, or when wrapped it would leave fewer than
+ * min(need, 3) rows to the text (a tiny box: it is cut in the line then,
+ * the text matters more). */
+static size_t box_hint_rows(const struct wwidget *w, const char *hint, size_t need)
 {
-	int inner = w->h - 2 - (int)hint_rows(hint, w->w, w->ui->ascii, NULL);
+	int n = (int)hint_rows(hint, w->w, w->ui->ascii, NULL);
+	int want = need < 3 ? (int)need : 3;
 
-	return inner < 1 ? (w->h - 2 > 0 ? 1 : 0) : inner;
+	return w->h - 2 - n < want ? 0 : (size_t)n;
+}
+
+/* The rows inside w left for its text (`need` rows), below the title and
+ * above the hint. */
+static int box_inner(const struct wwidget *w, const char *hint, size_t need)
+{
+	int inner = w->h - 2 - (int)box_hint_rows(w, hint, need);
+
+	return inner < 0 ? 0 : inner;
 }
 
 /* A title or a hint in a border line: " text " after a line, cut to fit. */
@@ -64,13 +77,14 @@ static void border_text(struct wcells *c, const struct wwidget *w, const char *t
 
 /* Frame w's window: border, title in the top line, hint in the bottom line
  * (or wrapped above it, hint_rows), interior filled with `fill`. */
-static void draw_box(struct wwidget *w, const char *title, const char *hint, enum wrole fill)
+static void draw_box(struct wwidget *w, const char *title, const char *hint, size_t need,
+		     enum wrole fill)
 {
 	struct wcells c;
 	bool a = w->ui->ascii;
 	char **hl = NULL;
-	size_t nh = hint_rows(hint, w->w, a, &hl);
-	int inner = box_inner(w, hint);
+	size_t nh = box_hint_rows(w, hint, need) > 0 ? hint_rows(hint, w->w, a, &hl) : 0;
+	int inner = box_inner(w, hint, need);
 
 	wcells_init(&c, a);
 	for (int y = 0; y < w->h; y++) {
@@ -138,10 +152,10 @@ enum { HELP_MIN_DESC = 12, HELP_NARROW_INDENT = 3 };
 static void help_draw(struct wwidget *w)
 {
 	struct whelp *h = (struct whelp *)w;
-	int inner = box_inner(w, h->hint);
+	int inner = box_inner(w, h->hint, h->n_lines);
 	struct wcells c;
 
-	draw_box(w, h->title, h->hint, WR_DIALOG);
+	draw_box(w, h->title, h->hint, h->n_lines, WR_DIALOG);
 	if (inner <= 0)
 		return;
 	if (h->n_lines > (size_t)inner && h->top > h->n_lines - (size_t)inner)
@@ -170,7 +184,7 @@ static void help_draw(struct wwidget *w)
 static unsigned help_scroll(struct whelp *h, long d)
 {
 	long top = (long)h->top + d;
-	long max = (long)h->n_lines - box_inner(&h->base, h->hint);
+	long max = (long)h->n_lines - box_inner(&h->base, h->hint, h->n_lines);
 
 	if (max < 0)
 		max = 0;
@@ -189,7 +203,7 @@ static unsigned help_scroll(struct whelp *h, long d)
 static unsigned help_handle(struct wwidget *w, const struct wevent *ev)
 {
 	struct whelp *h = (struct whelp *)w;
-	long page = box_inner(w, h->hint) > 1 ? box_inner(w, h->hint) : 1;
+	long page = box_inner(w, h->hint, h->n_lines) > 1 ? box_inner(w, h->hint, h->n_lines) : 1;
 
 	if (ev->type == WEV_MOUSE) {
 		if (ev->mouse == WM_WHEEL_UP)
@@ -468,9 +482,9 @@ static void dialog_draw(struct wwidget *w)
 	size_t n = wtext_wrap(d->text, w->w - 4, w->ui->ascii, &lines);
 	struct wcells c;
 
-	draw_box(w, d->title, d->hint, WR_DIALOG);
+	draw_box(w, d->title, d->hint, n, WR_DIALOG);
 	wcells_init(&c, w->ui->ascii);
-	for (size_t i = 0; i < n && (int)i < box_inner(w, d->hint); i++) {
+	for (size_t i = 0; i < n && (int)i < box_inner(w, d->hint, n); i++) {
 		wcells_reset(&c);
 		wcells_add(&c, lines[i], WR_DIALOG, 0);
 		wcells_fit(&c, w->w - 4, WALIGN_LEFT, WR_DIALOG);
@@ -569,7 +583,7 @@ void wdialog_place(struct wdialog *d, int lines, int cols)
 
 static void check_keep_visible(struct wchecklist *c)
 {
-	size_t inner = (size_t)box_inner(&c->base, c->hint);
+	size_t inner = (size_t)box_inner(&c->base, c->hint, c->n);
 
 	if (inner < 1)
 		inner = 1;
@@ -584,9 +598,9 @@ static void check_draw(struct wwidget *w)
 {
 	struct wchecklist *c = (struct wchecklist *)w;
 	struct wcells line;
-	int inner = box_inner(w, c->hint);
+	int inner = box_inner(w, c->hint, c->n);
 
-	draw_box(w, c->title, c->hint, WR_DIALOG);
+	draw_box(w, c->title, c->hint, c->n, WR_DIALOG);
 	check_keep_visible(c);
 	wcells_init(&line, w->ui->ascii);
 	for (int y = 0; y < inner && c->top + (size_t)y < c->n; y++) {
@@ -698,7 +712,7 @@ static unsigned check_handle(struct wwidget *w, const struct wevent *ev)
 		if (!wwidget_contains(w, ev->y, ev->x))
 			return W_HANDLED;
 		int ly = ev->y - w->y - 1;
-		if (ly >= 0 && ly < box_inner(w, c->hint) && c->top + (size_t)ly < c->n) {
+		if (ly >= 0 && ly < box_inner(w, c->hint, c->n) && c->top + (size_t)ly < c->n) {
 			size_t i = c->top + (size_t)ly;
 			if (i == c->sel)
 				return check_do(c, WCHECK_TOGGLE);

@@ -201,6 +201,50 @@ static unsigned global_key(struct tui *t, const struct wevent *ev)
 	return W_HANDLED | W_REDRAW;
 }
 
+/* In map: a key that is not an F-key with the action fkey has there;
+ * WKEY_NONE when fkey is bound without one; 0 when the map lacks fkey. */
+static wkey letter_for(const struct wbinding *map, size_t n, wkey fkey)
+{
+	const struct wbinding *b = wbinding_find(map, n, fkey);
+
+	if (b == NULL)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (map[i].action == b->action && wkey_printable(map[i].key))
+			return map[i].key;
+	return WKEY_NONE;
+}
+
+/* For the F-key bar (struct wui key_alt), an F-key the terminal lacks: the
+ * letter that does the same, from the maps of the screens shown, top down
+ * to the first opaque one, then the global keys; none while a field has the
+ * keyboard (a letter would be typed there). */
+static wkey key_alt(void *ctx, wkey fkey)
+{
+	struct tui *t = ctx;
+	wkey k = 0;
+
+	if (tui_stack_cursor(t))
+		return WKEY_NONE;
+
+	for (size_t i = t->n_stack; i-- > 0 && k == 0;) {
+		const struct tui_screen_class *c = t->stack[i]->cls;
+		if (c->bindings != NULL)
+			k = letter_for(c->bindings, c->n_bindings, fkey);
+		if (c->flags & TS_OPAQUE)
+			break;
+	}
+	if (k == 0)
+		k = letter_for(global_keys, sizeof global_keys / sizeof global_keys[0], fkey);
+	return k == 0 ? WKEY_NONE : k;
+}
+
+void tui_keys_resolve(struct tui *t)
+{
+	t->ui.key_alt = key_alt;
+	t->ui.key_alt_ctx = t;
+}
+
 unsigned tui_feed_event(struct tui *t, const struct wevent *ev)
 {
 	unsigned r = W_IGNORED;
@@ -431,16 +475,16 @@ static bool setup_terminal(struct tui *t)
 	nodelay(t->inwin, TRUE);
 	untouchwin(t->inwin);
 	leaveok(stdscr, TRUE);
-	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
-#ifdef BUTTON5_PRESSED
-		  | BUTTON5_PRESSED
-#endif
-		  , NULL);
+	/* every button event, releases too: ncurses' nodelay read of a report
+	 * outside the mask waits for the next byte (a resize would then wait for
+	 * a key); mouse_event ignores the ones gpux does not use */
+	mousemask(ALL_MOUSE_EVENTS, NULL);
 	mouseinterval(0);
 	/* a real VT100 has neither colour nor UTF-8 */
 	if (term != NULL && strncmp(term, "vt1", 3) == 0)
 		t->ascii = true;
 	wui_init(&t->ui, wui_want_color() ? &wtheme_color : &wtheme_mono, t->ascii, true);
+	tui_keys_resolve(t);
 	return true;
 }
 

@@ -30,6 +30,12 @@ struct tui_harness {
 
 struct tui_harness *tui_harness_new(const struct tui_options *o, int lines, int cols)
 {
+	return tui_harness_new_term(o, lines, cols, "xterm-256color");
+}
+
+struct tui_harness *tui_harness_new_term(const struct tui_options *o, int lines, int cols,
+					 const char *term)
+{
 	struct tui_harness *h = xcalloc(1, sizeof *h);
 	char n[16];
 
@@ -42,12 +48,13 @@ struct tui_harness *tui_harness_new(const struct tui_options *o, int lines, int 
 	h->in = fopen("/dev/null", "r");
 	if (h->out == NULL || h->in == NULL)
 		fatal("harness: /dev/null");
-	h->scr = newterm("xterm-256color", h->out, h->in);
+	h->scr = newterm(term, h->out, h->in);
 	if (h->scr == NULL)
-		fatal("harness: newterm(xterm-256color) failed");
+		fatal("harness: newterm(%s) failed", term);
 	set_term(h->scr);
 	tui_session_init(&h->t, o);
 	wui_init(&h->t.ui, &wtheme_mono, h->t.ascii, true);
+	tui_keys_resolve(&h->t);
 	tui_session_start(&h->t);
 	tui_session_frame(&h->t);
 	return h;

@@ -18,6 +18,9 @@ struct tui_harness;
 /* A session of lines × cols on a memory-backed curses screen (output to
  * /dev/null), its first frame drawn. Options as for tui_run. */
 struct tui_harness *tui_harness_new(const struct tui_options *o, int lines, int cols);
+/* The same on a terminal of type term (its description: keys, F-keys). */
+struct tui_harness *tui_harness_new_term(const struct tui_options *o, int lines, int cols,
+					 const char *term);
 void tui_harness_free(struct tui_harness **h);
 /* The session itself, to read its model (struct tui, tui_int.h). */
 struct tui *tui_harness_tui(struct tui_harness *h);

@@ -169,6 +169,9 @@ void tui_message(struct tui *t, const char *msg);
 void tui_relayout(struct tui *t);
 /* Clear and repaint the whole terminal at the next frame (Ctrl-L). */
 void tui_redraw_all(struct tui *t);
+/* After wui_init: F-keys the terminal lacks are offered on the F-key bars
+ * as the letters that do the same (struct wui key_alt). */
+void tui_keys_resolve(struct tui *t);
 /* An event through the whole chain: the stack (top, focused), then the
  * global keys. For a click on an F-key bar, which stands for its key. */
 unsigned tui_feed_event(struct tui *t, const struct wevent *ev);

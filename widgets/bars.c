@@ -196,15 +196,54 @@ void wstatus_commit(struct wstatus *s)
 
 /* ---- F-key bar ------------------------------------------------------------------- */
 
+/* The key an item offers: its own, or for an F-key the terminal lacks the
+ * key the application says does the same (WKEY_NONE: the item is left out). */
+static wkey item_key(const struct wfkeys *f, size_t i)
+{
+	const struct wui *ui = f->base.ui;
+	wkey k = f->items[i].key;
+	int n = k - WKEY_F1 + 1;
+
+	if (n < 1 || n > 31 || (ui->fkeys & (UINT32_C(1) << n)))
+		return k;
+	return ui->key_alt != NULL ? ui->key_alt(ui->key_alt_ctx, k) : k;
+}
+
+/* Refresh the shown labels from the keys offered. */
+static void fkeys_resolve(struct wfkeys *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct wfkeys_item *it = &f->items[i];
+		wkey k = item_key(f, i);
+		if (k == it->shown)
+			continue;
+		free(it->shown_label);
+		it->shown_label = k != it->key && k != WKEY_NONE ? wkey_name(k, f->base.ui->ascii) : NULL;
+		it->shown = k;
+	}
+}
+
+static const char *item_label(const struct wfkeys_item *it)
+{
+	return it->shown_label != NULL ? it->shown_label : it->label;
+}
+
 /* Item i's layout: key label then text padded to 6 columns (htop). An item
  * that does not fit whole is left out (a lone "F3" or "Filt…" says nothing),
- * except the first, cut. */
+ * except the first, cut; so is an F-key the terminal cannot send, unless
+ * another key does the same (shown instead). */
 static void fkeys_layout(struct wfkeys *f, int width)
 {
 	int pos = 0;
 
+	fkeys_resolve(f);
 	for (size_t i = 0; i < f->n; i++) {
-		int kw = wtext_width(f->items[i].label, f->base.ui->ascii);
+		if (f->items[i].shown == WKEY_NONE) {
+			f->x[i] = pos;
+			f->w[i] = 0;
+			continue;
+		}
+		int kw = wtext_width(item_label(&f->items[i]), f->base.ui->ascii);
 		int tw = wtext_width(f->items[i].text, f->base.ui->ascii);
 		int w = kw + (tw + 1 < 6 ? 6 : tw + 1);
 		f->x[i] = pos;
@@ -226,9 +265,14 @@ static void fkeys_draw(struct wwidget *w)
 	fkeys_layout(f, w->w);
 	wcells_init(&line, w->ui->ascii);
 	wcells_init(&item, w->ui->ascii);
-	for (size_t i = 0; i < f->n && f->w[i] > 0; i++) {
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->w[i] <= 0) {
+			if (f->items[i].shown == WKEY_NONE)
+				continue;   /* a key the terminal lacks */
+			break;          /* no room for it, nor for those after it */
+		}
 		wcells_reset(&item);
-		wcells_add(&item, f->items[i].label, WR_FKEY_KEY, 0);
+		wcells_add(&item, item_label(&f->items[i]), WR_FKEY_KEY, 0);
 		int kw = item.width;
 		struct wcells txt;
 		wcells_init(&txt, w->ui->ascii);
@@ -256,7 +300,7 @@ static unsigned fkeys_handle(struct wwidget *w, const struct wevent *ev)
 	for (size_t i = 0; i < f->n; i++) {
 		int lx = ev->x - w->x;
 		if (f->w[i] > 0 && lx >= f->x[i] && lx < f->x[i] + f->w[i]) {
-			f->clicked = f->items[i].key;
+			f->clicked = f->items[i].shown;
 			return W_HANDLED | W_ACTION;
 		}
 	}
@@ -301,7 +345,7 @@ void wfkeys_add(struct wfkeys *f, wkey key, const char *label, const char *text)
 	f->items = xreallocarray(f->items, f->n + 1, sizeof *f->items);
 	f->x = xreallocarray(f->x, f->n + 1, sizeof *f->x);
 	f->w = xreallocarray(f->w, f->n + 1, sizeof *f->w);
-	f->items[f->n] = (struct wfkeys_item){ key, xstrdup(label), xstrdup(text) };
+	f->items[f->n] = (struct wfkeys_item){ key, xstrdup(label), xstrdup(text), key, NULL };
 	f->x[f->n] = f->w[f->n] = 0;
 	f->n++;
 	f->base.dirty = true;
@@ -312,6 +356,7 @@ void wfkeys_clear(struct wfkeys *f)
 	for (size_t i = 0; i < f->n; i++) {
 		free(f->items[i].label);
 		free(f->items[i].text);
+		free(f->items[i].shown_label);
 	}
 	f->n = 0;
 	f->base.dirty = true;

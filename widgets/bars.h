@@ -92,6 +92,10 @@ struct wfkeys_item {
 	wkey key;               /* the key a click sends, e.g. WKEY_F1 */
 	char *label;            /* "F1" */
 	char *text;             /* "Help" */
+	wkey shown;             /* the key offered: key, or the one that does the
+	                           same when the terminal lacks it (struct wui
+	                           key_alt), WKEY_NONE: left out */
+	char *shown_label;      /* its name when it is not key, or NULL */
 };
 
 struct wfkeys {

@@ -16,44 +16,104 @@
 
 /* ---- box ------------------------------------------------------------------------- */
 
-/* Frame w's window: border, title in the top line, hint in the bottom line,
- * interior filled with `fill`. */
-static void draw_box(struct wwidget *w, const char *title, const char *hint, enum wrole fill)
+/* The hint of a box `width` wide: in its bottom line when it fits there,
+ * else wrapped over the last rows inside it. The rows it takes inside (0:
+ * it fits in the line), its lines into *l when l is given. */
+static size_t hint_rows(const char *hint, int width, bool ascii, char ***l)
+{
+	size_t n;
+	char **lines;
+
+	if (hint == NULL || hint[0] == '\0' || width <= 4 ||
+	    wtext_width(hint, ascii) + 2 <= width - 3)
+		return 0;
+	n = wtext_wrap(hint, width - 4, ascii, &lines);
+	if (l != NULL)
+		*l = lines;
+	else
+		wtext_lines_free(lines, n);
+	return n;
+}
+
+/* The rows the hint takes inside w, whose text has `need` rows: none when
+ * the hint fits its bottom line, or when wrapped it would leave fewer than
+ * min(need, 3) rows to the text (a tiny box: it is cut in the line then,
+ * the text matters more). */
+static size_t box_hint_rows(const struct wwidget *w, const char *hint, size_t need)
+{
+	int n = (int)hint_rows(hint, w->w, w->ui->ascii, NULL);
+	int want = need < 3 ? (int)need : 3;
+
+	return w->h - 2 - n < want ? 0 : (size_t)n;
+}
+
+/* The rows inside w left for its text (`need` rows), below the title and
+ * above the hint. */
+static int box_inner(const struct wwidget *w, const char *hint, size_t need)
+{
+	int inner = w->h - 2 - (int)box_hint_rows(w, hint, need);
+
+	return inner < 0 ? 0 : inner;
+}
+
+/* A title or a hint in a border line: " text " after a line, cut to fit. */
+static void border_text(struct wcells *c, const struct wwidget *w, const char *txt, enum wrole r,
+			enum wrole fill)
+{
+	struct wcells t;
+
+	if (txt == NULL || txt[0] == '\0' || w->w <= 4)
+		return;
+	wcells_add_sym(c, WSYM_HLINE, fill, 0);
+	wcells_init(&t, w->ui->ascii);
+	wcells_pad(&t, 1, r);
+	wcells_add(&t, txt, r, 0);
+	wcells_pad(&t, 1, r);
+	if (t.width > w->w - 3)
+		wcells_fit(&t, w->w - 3, WALIGN_LEFT, fill);
+	wcells_cat(c, &t);
+	wcells_free(&t);
+}
+
+/* Frame w's window: border, title in the top line, hint in the bottom line
+ * (or wrapped above it, hint_rows), interior filled with `fill`. */
+static void draw_box(struct wwidget *w, const char *title, const char *hint, size_t need,
+		     enum wrole fill)
 {
 	struct wcells c;
 	bool a = w->ui->ascii;
+	char **hl = NULL;
+	size_t nh = box_hint_rows(w, hint, need) > 0 ? hint_rows(hint, w->w, a, &hl) : 0;
+	int inner = box_inner(w, hint, need);
 
 	wcells_init(&c, a);
 	for (int y = 0; y < w->h; y++) {
 		wcells_reset(&c);
 		if (y == 0 || y == w->h - 1) {
-			const char *txt = y == 0 ? title : hint;
 			wcells_add_sym(&c, y == 0 ? WSYM_TL : WSYM_BL, fill, 0);
-			if (txt != NULL && txt[0] != '\0' && w->w > 4) {
-				wcells_add_sym(&c, WSYM_HLINE, fill, 0);
-				struct wcells t;
-				wcells_init(&t, a);
-				wcells_pad(&t, 1, y == 0 ? WR_DIALOG_TITLE : fill);
-				wcells_add(&t, txt, y == 0 ? WR_DIALOG_TITLE : fill, 0);
-				wcells_pad(&t, 1, y == 0 ? WR_DIALOG_TITLE : fill);
-				if (t.width > w->w - 3)
-					wcells_fit(&t, w->w - 3, WALIGN_LEFT, fill);
-				wcells_cat(&c, &t);
-				wcells_free(&t);
-			}
+			if (y == 0)
+				border_text(&c, w, title, WR_DIALOG_TITLE, fill);
+			else if (nh == 0)
+				border_text(&c, w, hint, fill, fill);
 			while (c.width < w->w - 1)
 				wcells_add_sym(&c, WSYM_HLINE, fill, 0);
 			if (w->w > 1)
 				wcells_add_sym(&c, y == 0 ? WSYM_TR : WSYM_BR, fill, 0);
 		} else {
+			int k = y - inner - 1;   /* the hint's line on this row */
 			wcells_add_sym(&c, WSYM_VLINE, fill, 0);
-			wcells_pad(&c, w->w - 2, fill);
+			wcells_pad(&c, 1, fill);
+			if (k >= 0 && (size_t)k < nh)
+				wcells_add(&c, hl[k], fill, WAT_DIM);
+			wcells_fit(&c, w->w - 1, WALIGN_LEFT, fill);
 			if (w->w > 1)
 				wcells_add_sym(&c, WSYM_VLINE, fill, 0);
 		}
 		wcells_draw(&c, w->win, y, 0, w->w, w->ui);
 	}
 	wcells_free(&c);
+	if (nh > 0)
+		wtext_lines_free(hl, nh);
 }
 
 /* Centre a box of (want_h, want_w) on the screen, shrunk to fit with a
@@ -92,10 +152,10 @@ enum { HELP_MIN_DESC = 12, HELP_NARROW_INDENT = 3 };
 static void help_draw(struct wwidget *w)
 {
 	struct whelp *h = (struct whelp *)w;
-	int inner = w->h - 2;
+	int inner = box_inner(w, h->hint, h->n_lines);
 	struct wcells c;
 
-	draw_box(w, h->title, h->hint, WR_DIALOG);
+	draw_box(w, h->title, h->hint, h->n_lines, WR_DIALOG);
 	if (inner <= 0)
 		return;
 	if (h->n_lines > (size_t)inner && h->top > h->n_lines - (size_t)inner)
@@ -124,7 +184,7 @@ static void help_draw(struct wwidget *w)
 static unsigned help_scroll(struct whelp *h, long d)
 {
 	long top = (long)h->top + d;
-	long max = (long)h->n_lines - (h->base.h - 2);
+	long max = (long)h->n_lines - box_inner(&h->base, h->hint, h->n_lines);
 
 	if (max < 0)
 		max = 0;
@@ -143,7 +203,7 @@ static unsigned help_scroll(struct whelp *h, long d)
 static unsigned help_handle(struct wwidget *w, const struct wevent *ev)
 {
 	struct whelp *h = (struct whelp *)w;
-	long page = w->h - 2 > 1 ? w->h - 2 : 1;
+	long page = box_inner(w, h->hint, h->n_lines) > 1 ? box_inner(w, h->hint, h->n_lines) : 1;
 
 	if (ev->type == WEV_MOUSE) {
 		if (ev->mouse == WM_WHEEL_UP)
@@ -407,7 +467,8 @@ void whelp_place(struct whelp *h, int lines, int cols)
 	if (w < 10)
 		w = cols;
 	whelp_layout(h, w - 4);
-	place_centered(&h->base, lines, cols, (int)h->n_lines + 2, w);
+	place_centered(&h->base, lines, cols,
+		       (int)h->n_lines + 2 + (int)hint_rows(h->hint, w, a, NULL), w);
 	if (h->base.w > 0 && h->base.w != w)
 		whelp_layout(h, h->base.w - 4);   /* the whole screen after all */
 }
@@ -421,9 +482,9 @@ static void dialog_draw(struct wwidget *w)
 	size_t n = wtext_wrap(d->text, w->w - 4, w->ui->ascii, &lines);
 	struct wcells c;
 
-	draw_box(w, d->title, d->hint, WR_DIALOG);
+	draw_box(w, d->title, d->hint, n, WR_DIALOG);
 	wcells_init(&c, w->ui->ascii);
-	for (size_t i = 0; i < n && (int)i < w->h - 2; i++) {
+	for (size_t i = 0; i < n && (int)i < box_inner(w, d->hint, n); i++) {
 		wcells_reset(&c);
 		wcells_add(&c, lines[i], WR_DIALOG, 0);
 		wcells_fit(&c, w->w - 4, WALIGN_LEFT, WR_DIALOG);
@@ -514,6 +575,7 @@ void wdialog_place(struct wdialog *d, int lines, int cols)
 		w = cols;
 	n = wtext_wrap(d->text, w - 4, d->base.ui->ascii, &l);
 	wtext_lines_free(l, n);
+	n += hint_rows(d->hint, w, d->base.ui->ascii, NULL);
 	place_centered(&d->base, lines, cols, (int)n + 2, w);
 }
 
@@ -521,7 +583,10 @@ void wdialog_place(struct wdialog *d, int lines, int cols)
 
 static void check_keep_visible(struct wchecklist *c)
 {
-	size_t inner = c->base.h > 2 ? (size_t)(c->base.h - 2) : 1;
+	size_t inner = (size_t)box_inner(&c->base, c->hint, c->n);
+
+	if (inner < 1)
+		inner = 1;
 
 	if (c->sel < c->top)
 		c->top = c->sel;
@@ -533,9 +598,9 @@ static void check_draw(struct wwidget *w)
 {
 	struct wchecklist *c = (struct wchecklist *)w;
 	struct wcells line;
-	int inner = w->h - 2;
+	int inner = box_inner(w, c->hint, c->n);
 
-	draw_box(w, c->title, c->hint, WR_DIALOG);
+	draw_box(w, c->title, c->hint, c->n, WR_DIALOG);
 	check_keep_visible(c);
 	wcells_init(&line, w->ui->ascii);
 	for (int y = 0; y < inner && c->top + (size_t)y < c->n; y++) {
@@ -647,7 +712,7 @@ static unsigned check_handle(struct wwidget *w, const struct wevent *ev)
 		if (!wwidget_contains(w, ev->y, ev->x))
 			return W_HANDLED;
 		int ly = ev->y - w->y - 1;
-		if (ly >= 0 && ly < w->h - 2 && c->top + (size_t)ly < c->n) {
+		if (ly >= 0 && ly < box_inner(w, c->hint, c->n) && c->top + (size_t)ly < c->n) {
 			size_t i = c->top + (size_t)ly;
 			if (i == c->sel)
 				return check_do(c, WCHECK_TOGGLE);
@@ -726,5 +791,8 @@ void wchecklist_place(struct wchecklist *c, int lines, int cols)
 		if (lw > w)
 			w = lw;
 	}
-	place_centered(&c->base, lines, cols, (int)c->n + 2, w);
+	if (w > cols - 4)
+		w = cols - 4;
+	place_centered(&c->base, lines, cols,
+		       (int)c->n + 2 + (int)hint_rows(c->hint, w, c->base.ui->ascii, NULL), w);
 }

@@ -36,58 +36,212 @@
 
 /* ---- layout (pure) ----------------------------------------------------------- */
 
-/* Whether columns [from, to) fit between start and limit. */
-static bool tail_fits(const int *nat, size_t from, size_t to, int start, int limit)
+static int min_of(const struct wtable_cols *c, size_t i)
 {
-	int x = start;
+	return c->min != NULL ? c->min[i] : c->nat[i];
+}
+
+/* Columns [from, to) of widths w side by side, gaps between: their width. */
+static int run_width(const int *w, size_t from, size_t to)
+{
+	int x = 0;
 
 	for (size_t i = from; i < to; i++)
-		x += nat[i] + (i > from ? WTABLE_GAP : 0);
-	return x <= limit;
+		x += w[i] + (i > from ? WTABLE_GAP : 0);
+	return x;
 }
 
-/* Columns [from, to) side by side from x while they fit before limit. */
-static size_t place_run(const int *nat, size_t from, size_t to, int x, int limit,
-			struct wtable_layout *out, int *col_x, int *col_w)
+/* How many of columns [from, to) of widths w fit side by side in room. */
+static size_t run_count(const int *w, size_t from, size_t to, int room)
 {
-	size_t end = from;
+	size_t n = 0;
 
-	for (size_t i = from; i < to; i++) {
-		if (x + nat[i] > limit)
-			break;
-		col_x[i] = x;
-		col_w[i] = nat[i];
-		out->used = x + nat[i];
-		end = i + 1;
-		x += nat[i] + WTABLE_GAP;
+	for (size_t i = from; i < to && run_width(w, from, i + 1) <= room; i++)
+		n++;
+	return n;
+}
+
+/* The widths of [from, to): each its narrowest (min) plus the extra
+ * columns spread one at a time, left to right, up to its natural width. */
+static void spread(const struct wtable_cols *c, size_t from, size_t to, int extra, int *cw)
+{
+	bool grew = true;
+
+	for (size_t i = from; i < to; i++)
+		cw[i] = min_of(c, i);
+	while (extra > 0 && grew) {
+		grew = false;
+		for (size_t i = from; i < to && extra > 0; i++) {
+			if (cw[i] < c->nat[i]) {
+				cw[i]++;
+				extra--;
+				grew = true;
+			}
+		}
 	}
-	return end;
 }
 
-size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width, int frozen_min,
-		     size_t pinned, struct wtable_layout *out, int *col_x, int *col_w)
+/* Columns [from, to) of widths cw placed from x. */
+static void place(const int *cw, size_t from, size_t to, int x, struct wtable_layout *out,
+		  int *col_x, int *col_w)
 {
-	int fw, cap, start, limit, pin_w = 0;
-	size_t send;            /* scrollable columns are [1, send) */
+	for (size_t i = from; i < to; i++) {
+		col_x[i] = x;
+		col_w[i] = cw[i];
+		out->used = x + cw[i];
+		x += cw[i] + WTABLE_GAP;
+	}
+}
+
+/* The narrowest widths of every column into cw. */
+static void narrowest(const struct wtable_cols *c, int *cw)
+{
+	for (size_t i = 0; i < c->n; i++)
+		cw[i] = min_of(c, i);
+}
+
+/* Columns [1, n) side by side at their narrowest: their width. */
+static int narrowest_tail(const struct wtable_cols *c)
+{
+	int x = 0;
+
+	for (size_t i = 1; i < c->n; i++)
+		x += min_of(c, i) + (i > 1 ? WTABLE_GAP : 0);
+	return x;
+}
+
+/* Every column shown, the frozen one fw wide, the others spread over what
+ * is left. */
+static void layout_all(const struct wtable_cols *c, int fw, int width, struct wtable_layout *out,
+		       int *col_x, int *col_w)
+{
+	int start = fw + WTABLE_FROZEN_GAP;
+
+	col_x[0] = 0;
+	out->frozen_w = out->used = fw;
+	spread(c, 1, c->n, width - start - narrowest_tail(c), col_w);
+	col_w[0] = fw;
+	place(col_w, 1, c->n, start, out, col_x, col_w);
+	out->end = c->n;
+}
+
+/* The width of column 0 while others are hidden: cut to a share of the
+ * width, not below its floor. */
+static int frozen_share(const struct wtable_cols *c, int fw, int width)
+{
+	int rel = width * WTABLE_FROZEN_PCT / 100;
+
+	if (rel < c->frozen_min)
+		rel = c->frozen_min;
+	if (rel < WTABLE_MIN_FROZEN)
+		rel = WTABLE_MIN_FROZEN;
+	return fw > rel ? rel : fw;
+}
+
+/* The pinned columns that fit (with the frozen one and 6 columns of
+ * another), and their width into *pin_w. */
+static size_t pinned_fit(const struct wtable_cols *c, int fw, int width, int *pin_w)
+{
+	size_t pinned = c->pinned;
+
+	*pin_w = 0;
+	if (pinned >= c->n - 1)
+		return 0;
+	*pin_w = run_width(c->nat, c->n - pinned, c->n);
+	if (pinned > 0 && fw + WTABLE_FROZEN_GAP + 6 + WTABLE_FROZEN_GAP + *pin_w > width)
+		return 0;
+	return pinned;
+}
+
+/* Scrolled: columns from `scroll` on as many as fit before limit (at their
+ * narrowest, then spread up to their natural widths); a first column too
+ * wide for the room is cut if it is text, dropped if it is a number
+ * (floor: its widest cell). */
+static void layout_run(const struct wtable_cols *c, size_t scroll, size_t send, int start,
+		       int limit, struct wtable_layout *out, int *cw, int *col_x, int *col_w)
+{
+	size_t n;
+
+	narrowest(c, cw);
+	n = run_count(cw, scroll, send, limit - start);
+	out->end = scroll + n;
+	if (n > 0) {
+		spread(c, scroll, scroll + n, limit - start - run_width(cw, scroll, scroll + n), cw);
+		place(cw, scroll, scroll + n, start, out, col_x, col_w);
+	} else if (limit - start >= 1 &&
+		   limit - start >= (c->floor != NULL ? c->floor[scroll] : 1)) {
+		col_x[scroll] = start;
+		col_w[scroll] = limit - start;
+		out->used = limit;
+		out->end = scroll + 1;
+	}
+}
+
+/* Not every column fits: column 0 cut to its share, the last `pinned` at
+ * the right edge, the others scrolled. */
+static size_t layout_scrolled(const struct wtable_cols *c, size_t scroll, int fw, int width,
+			      struct wtable_layout *out, int *col_x, int *col_w)
+{
+	int pin_w, start, limit, *cw = xcalloc(c->n, sizeof *cw);
+	size_t pinned = pinned_fit(c, fw, width, &pin_w), send = c->n - pinned;
+
+	col_x[0] = 0;
+	col_w[0] = out->frozen_w = out->used = fw;
+	start = fw + WTABLE_FROZEN_GAP;
+	/* " › " before the pinned columns, " ›" at the edge without */
+	limit = pinned > 0 ? width - pin_w - WTABLE_FROZEN_GAP : width - 2;
+	if (pinned > 0) {
+		out->pinned = pinned;
+		out->pin_x = width - pin_w;
+	}
+	narrowest(c, cw);
+	scroll = scroll < 1 ? 1 : scroll > send - 1 ? send - 1 : scroll;
+	/* pulled left while the columns before it fit too */
+	while (scroll > 1 && run_width(cw, scroll - 1, send) <= (pinned ? limit : width) - start)
+		scroll--;
+	out->first = out->end = scroll;
+	out->more_left = scroll > 1;
+	if (start >= width) {
+		out->more_right = true;  /* no room for any other column */
+		free(cw);
+		return scroll;
+	}
+	if (out->more_left)
+		out->left_x = fw + 1;
+	if (!pinned && run_width(cw, scroll, send) <= width - start)
+		limit = width;           /* the rest fits: no marker */
+	layout_run(c, scroll, send, start, limit, out, cw, col_x, col_w);
+	out->more_right = out->end < send;
+	if (pinned > 0) {
+		place(c->nat, send, c->n, out->pin_x, out, col_x, col_w);
+		if (out->more_right)
+			out->right_x = out->pin_x - 2;
+	} else if (out->more_right) {
+		out->right_x = width - 1;
+	}
+	free(cw);
+	return scroll;
+}
+
+size_t wtable_layout(const struct wtable_cols *c, size_t scroll, int width,
+		     struct wtable_layout *out, int *col_x, int *col_w)
+{
+	int fw, cap, room, floor;
 
 	memset(out, 0, sizeof *out);
 	out->width = width;
 	out->left_x = out->right_x = out->pin_x = -1;
 	out->first = out->end = 1;
-	for (size_t i = 0; i < ncols; i++) {
+	for (size_t i = 0; i < c->n; i++) {
 		col_x[i] = -1;
 		col_w[i] = 0;
 	}
-	if (ncols == 0 || width <= 0)
+	if (c->n == 0 || width <= 0)
 		return 1;
-	fw = nat[0] < 1 ? 1 : nat[0];
-	if (ncols == 1) {
-		if (fw > width)
-			fw = width;
+	fw = c->nat[0] < 1 ? 1 : c->nat[0];
+	if (c->n == 1) {
 		col_x[0] = 0;
-		col_w[0] = fw;
-		out->frozen_w = fw;
-		out->used = fw;
+		col_w[0] = out->frozen_w = out->used = fw > width ? width : fw;
 		return 1;
 	}
 	/* the frozen column leaves at least 8 columns (or half) to the others */
@@ -98,75 +252,22 @@ size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width, int
 		cap = WTABLE_MIN_FROZEN < width ? WTABLE_MIN_FROZEN : width;
 	if (fw > cap)
 		fw = cap;
-	if (!tail_fits(nat, 1, ncols, fw + WTABLE_FROZEN_GAP, width)) {
-		/* columns will be hidden: the frozen one earns its width */
-		int rel = width * WTABLE_FROZEN_PCT / 100;
-		if (rel < frozen_min)
-			rel = frozen_min;
-		if (rel < WTABLE_MIN_FROZEN)
-			rel = WTABLE_MIN_FROZEN;
-		if (fw > rel)
-			fw = rel;
-		/* pinned columns: only with room for them and 6 columns of another */
-		if (pinned >= ncols - 1 || tail_fits(nat, 1, ncols, fw + WTABLE_FROZEN_GAP, width))
-			pinned = 0;
-		for (size_t i = ncols - pinned; i < ncols; i++)
-			pin_w += nat[i] + (i > ncols - pinned ? WTABLE_GAP : 0);
-		if (pinned > 0 && fw + WTABLE_FROZEN_GAP + 6 + WTABLE_FROZEN_GAP + pin_w > width)
-			pinned = 0;
-	} else {
-		pinned = 0;
+	/* every column shown when they fit at their narrowest, the frozen one
+	 * cut if need be, down to its floor (the names' short form) or, without
+	 * one, to its share */
+	room = width - WTABLE_FROZEN_GAP - narrowest_tail(c);
+	if (room >= fw) {
+		layout_all(c, fw, width, out, col_x, col_w);
+		return 1;
 	}
-	col_x[0] = 0;
-	col_w[0] = fw;
-	out->frozen_w = fw;
-	out->used = fw;
-	send = ncols - pinned;
-	start = fw + WTABLE_FROZEN_GAP;
-	if (pinned > 0) {
-		out->pinned = pinned;
-		out->pin_x = width - pin_w;
-		limit = out->pin_x - WTABLE_FROZEN_GAP; /* " › " before the pinned */
-	} else {
-		limit = width - 2;                      /* " ›" at the edge */
+	floor = c->frozen_min > 0 ? c->frozen_min : frozen_share(c, fw, width);
+	if (floor < WTABLE_MIN_FROZEN)
+		floor = WTABLE_MIN_FROZEN;
+	if (room >= floor) {
+		layout_all(c, room, width, out, col_x, col_w);
+		return 1;
 	}
-
-	if (scroll < 1)
-		scroll = 1;
-	if (scroll > send - 1)
-		scroll = send - 1;
-	while (scroll > 1 && tail_fits(nat, scroll - 1, send, start, pinned ? limit : width))
-		scroll--;
-	out->first = out->end = scroll;
-	out->more_left = scroll > 1;
-	if (start >= width) {
-		/* no room for any other column */
-		out->more_right = true;
-		return scroll;
-	}
-	if (out->more_left)
-		out->left_x = fw + 1;
-	if (!pinned && tail_fits(nat, scroll, send, start, width)) {
-		out->end = place_run(nat, scroll, send, start, width, out, col_x, col_w);
-		return scroll;
-	}
-	out->end = place_run(nat, scroll, send, start, limit, out, col_x, col_w);
-	if (out->end == scroll && limit - start >= 1) {
-		/* the first column alone is too wide: show it cut */
-		col_x[scroll] = start;
-		col_w[scroll] = limit - start;
-		out->used = limit;
-		out->end = scroll + 1;
-	}
-	out->more_right = out->end < send;
-	if (pinned > 0) {
-		place_run(nat, send, ncols, out->pin_x, width, out, col_x, col_w);
-		if (out->more_right)
-			out->right_x = out->pin_x - 2;
-	} else if (out->more_right) {
-		out->right_x = width - 1;
-	}
-	return scroll;
+	return layout_scrolled(c, scroll, frozen_share(c, fw, width), width, out, col_x, col_w);
 }
 
 /* ---- state ------------------------------------------------------------------------ */
@@ -214,45 +315,74 @@ static void keep_visible(struct wtable *t)
 		t->top = 0;
 }
 
+/* The narrowest widths for the layout: the sorted column keeps room for
+ * its indicator; a right-aligned column (a number) is never cut. */
+static void narrow_widths(struct wtable *t)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		int m = t->head_w[c] + ((int)c == t->sort_col ? 2 : 0);
+		if (m < t->cell_w[c])
+			m = t->cell_w[c];
+		t->min[c] = m > t->nat[c] ? t->nat[c] : m;
+		t->floor[c] = col_align(t, c) == WALIGN_RIGHT ? t->cell_w[c] : 1;
+	}
+}
+
 static void relayout(struct wtable *t)
 {
+	struct wtable_cols c = { .nat = t->nat, .min = t->min, .floor = t->floor, .n = t->ncols,
+				 .frozen_min = t->frozen_min, .pinned = t->pinned };
+
 	if (t->ncols == 0) {
 		memset(&t->lay, 0, sizeof t->lay);
 		t->lay.left_x = t->lay.right_x = t->lay.pin_x = -1;
 		return;
 	}
-	t->scroll = wtable_layout(t->nat, t->ncols, t->scroll, t->base.w, t->frozen_min,
-				  t->pinned, &t->lay, t->col_x, t->col_w);
+	narrow_widths(t);
+	t->scroll = wtable_layout(&c, t->scroll, t->base.w, &t->lay, t->col_x, t->col_w);
+}
+
+static void grow(struct wtable *t, size_t nc)
+{
+	int **arrays[] = { &t->nat, &t->min, &t->floor, &t->head_w, &t->cell_w, &t->col_x, &t->col_w };
+
+	if (nc <= t->nat_cap)
+		return;
+	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
+		*arrays[a] = xreallocarray(*arrays[a], nc, sizeof **arrays[a]);
+		for (size_t i = t->nat_cap; i < nc; i++)
+			(*arrays[a])[i] = 0;
+	}
+	t->nat_cap = nc;
 }
 
 void wtable_reload(struct wtable *t, bool keep_widths)
 {
 	size_t nc = ncols_of(t), nr = nrows(t);
 
-	if (nc > t->nat_cap) {
-		t->nat = xreallocarray(t->nat, nc, sizeof *t->nat);
-		t->col_x = xreallocarray(t->col_x, nc, sizeof *t->col_x);
-		t->col_w = xreallocarray(t->col_w, nc, sizeof *t->col_w);
-		for (size_t i = t->nat_cap; i < nc; i++)
-			t->nat[i] = 0;
-		t->nat_cap = nc;
-	}
+	grow(t, nc);
 	if (!keep_widths || nc != t->ncols)
 		for (size_t i = 0; i < nc; i++)
-			t->nat[i] = 0;
+			t->nat[i] = t->head_w[i] = t->cell_w[i] = 0;
 	t->ncols = nc;
 	for (size_t c = 0; c < nc; c++) {
-		int w;
+		int hw = 0, cw = 0;
 		wcells_reset(&t->tmp);
 		if (t->src.header)
 			t->src.header(t->src.ctx, c, &t->tmp);
-		w = t->tmp.width + 2; /* room for " ▲" */
+		hw = t->tmp.width;
 		for (size_t r = 0; r < nr; r++) {
 			wcells_reset(&t->tmp);
 			t->src.cell(t->src.ctx, r, c, &t->tmp);
-			if (t->tmp.width > w)
-				w = t->tmp.width;
+			if (t->tmp.width > cw)
+				cw = t->tmp.width;
 		}
+		/* (never narrower than before with keep_widths: no jitter) */
+		if (hw > t->head_w[c])
+			t->head_w[c] = hw > WTABLE_MAX_COL ? WTABLE_MAX_COL : hw;
+		if (cw > t->cell_w[c])
+			t->cell_w[c] = cw > WTABLE_MAX_COL ? WTABLE_MAX_COL : cw;
+		int w = hw + 2 > cw ? hw + 2 : cw; /* room for " ▲" */
 		if (w > WTABLE_MAX_COL)
 			w = WTABLE_MAX_COL;
 		if (w > t->nat[c])
@@ -399,6 +529,7 @@ void wtable_set_sort(struct wtable *t, int col, bool desc)
 	if (t->sort_col != col || t->sort_desc != desc) {
 		t->sort_col = col;
 		t->sort_desc = desc;
+		t->lay.width = -1; /* the sorted column's narrowest changed */
 		t->base.dirty = true;
 	}
 }
@@ -562,6 +693,10 @@ static void table_destroy(struct wwidget *w)
 	struct wtable *t = (struct wtable *)w;
 
 	free(t->nat);
+	free(t->min);
+	free(t->floor);
+	free(t->head_w);
+	free(t->cell_w);
 	free(t->col_x);
 	free(t->col_w);
 	free(t->empty_text);

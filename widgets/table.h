@@ -67,19 +67,37 @@ struct wtable_layout {
 	int used;               /* columns used by the shown columns */
 };
 
-/* Lay out ncols columns of natural widths nat[] (nat[0] is the frozen
- * column) in `width` terminal columns, scrolled so that scrollable column
- * `scroll` (>= 1) comes first; scroll is clamped, and pulled left while the
- * columns before it would fit too (so widening the terminal reveals them).
- * When not every column fits: column 0 is cut to WTABLE_FROZEN_PCT % of the
- * width, but not below frozen_min (nor wider than leaves 8 columns or half
- * the width to the others), and the last `pinned` columns (if there is room
- * for them and one other column) stay at the right edge, after the › marker,
- * while columns 1 .. ncols-pinned-1 scroll. Fills col_x[i]/col_w[i] (arrays
- * of ncols) with each column's position and width, -1/0 for hidden columns.
- * Returns the effective scroll. Pure. */
-size_t wtable_layout(const int *nat, size_t ncols, size_t scroll, int width, int frozen_min,
-		     size_t pinned, struct wtable_layout *out, int *col_x, int *col_w);
+/* The columns to lay out (widths in terminal columns, arrays of n; column 0
+ * is the frozen one). */
+struct wtable_cols {
+	const int *nat;         /* natural: the header with room for the sort
+	                           indicator, or the widest cell */
+	const int *min;         /* the narrowest that cuts nothing (the header
+	                           without that room); NULL: nat */
+	const int *floor;       /* the narrowest a column shown alone may be cut
+	                           to: 1 for text, the widest cell for a number
+	                           (a number is never cut: it is dropped); NULL: 1 */
+	size_t n;
+	int frozen_min;         /* column 0 is cut no narrower (0: no floor) */
+	size_t pinned;          /* the last columns kept at the right edge */
+};
+
+/* Lay out the columns in `width` terminal columns, scrolled so that
+ * scrollable column `scroll` (>= 1) comes first; scroll is clamped, and
+ * pulled left while the columns before it would fit too (so widening the
+ * terminal reveals them). The columns take the width there is: every one is
+ * shown when they fit at their narrowest (what is left is spread over them
+ * up to their natural widths), column 0 cut for that down to frozen_min
+ * (without a floor, to WTABLE_FROZEN_PCT % of the width). Otherwise column
+ * 0 is cut to WTABLE_FROZEN_PCT % of the width, but not below frozen_min
+ * (nor wider than leaves 8 columns or half the width to the others), the
+ * last `pinned` columns (if there is room for them and one other column)
+ * stay at the right edge, after the › marker, and columns 1 .. n-pinned-1
+ * scroll, as many shown as fit at their narrowest. Fills col_x[i]/col_w[i]
+ * with each column's position and width, -1/0 for hidden columns. Returns
+ * the effective scroll. Pure. */
+size_t wtable_layout(const struct wtable_cols *c, size_t scroll, int width,
+		     struct wtable_layout *out, int *col_x, int *col_w);
 
 struct wtable {
 	struct wwidget base;
@@ -95,6 +113,8 @@ struct wtable {
 	size_t event_col;       /* WTABLE_EV_HEADER_CLICK: the column clicked */
 	/* private */
 	int *nat;               /* natural widths, ncols */
+	int *min, *floor;       /* narrowest, and cut floor (struct wtable_cols) */
+	int *head_w, *cell_w;   /* the header's width, the widest cell's */
 	int *col_x, *col_w;
 	size_t ncols, nat_cap;
 	int frozen_min;         /* from the source at the last reload */

@@ -11,6 +11,7 @@
 #include <term.h>
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -113,6 +114,17 @@ void wui_init(struct wui *ui, const struct wtheme *theme, bool ascii, bool curse
 
 	memset(ui, 0, sizeof *ui);
 	ui->ascii = ascii;
+	ui->fkeys = UINT32_MAX;
+	if (curses) {
+		ui->fkeys = 0;
+		for (int n = 1; n < 32; n++) {
+			char cap[8];
+			snprintf(cap, sizeof cap, "kf%d", n);
+			const char *seq = tigetstr(cap);
+			if (seq != NULL && seq != (char *)-1 && seq[0] != '\0')
+				ui->fkeys |= UINT32_C(1) << n;
+		}
+	}
 	if (color && curses) {
 		if (start_color() == ERR || COLOR_PAIRS < WR_COUNT + 1)
 			color = false;

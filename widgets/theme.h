@@ -74,6 +74,14 @@ struct wui {
 	bool ascii;
 	attr_t attr[WR_COUNT];
 	short pair[WR_COUNT];
+	/* bit n: the terminal has an Fn key (kf<n> in its description), for
+	 * n = 1..31; every bit without a terminal */
+	uint32_t fkeys;
+	/* For an F-key the terminal lacks: another key that does the same where
+	 * the F-key bar is shown (WKEY_NONE: none). NULL: the F-key stays. Set
+	 * by the application after wui_init. */
+	int32_t (*key_alt)(void *ctx, int32_t fkey); /* wkey */
+	void *key_alt_ctx;
 };
 
 /* True when colour should be used: NO_COLOR is unset or empty and the

@@ -390,9 +390,11 @@ done
 open_tui 80 24
 tui_wait 'H200 Hopper' || fail "80x24 for the help"
 tui_keys '?'
-tui_wait 'Fit calculator: show it' || fail "the help at 80x24" "$(tui_screen)"
-k=0   # scroll until the line's continuation shows
-while [ $k -lt 10 ] && ! tui_screen | grep -A1 'Fit calculator: show it' | tail -1 | grep -q 'table)'; do
+tui_wait 'Moving around' || fail "the help at 80x24" "$(tui_screen)"
+tui_wait 'a tab or row to select' && ok "help at 80 columns: its hint wraps, whole" ||
+  fail "the help's hint at 80x24" "$(tui_screen)"
+k=0   # scroll until the line and its continuation show
+while [ $k -lt 20 ] && ! tui_screen | grep -A1 'Fit calculator: show it' | tail -1 | grep -q 'table)'; do
   tui_keys j; sleep 0.1; k=$((k + 1))
 done
 expect_eq "help at 80 columns: no line cut with …" "$(tui_screen | sed -n '2,22p' | grep -c '…')" 0

@@ -125,12 +125,21 @@ static void test_symbols(void **state)
 
 /* ---- layout ---------------------------------------------------------------------- */
 
+/* Columns of natural widths only (none narrower than its natural width). */
+static size_t wtable_layout_nat(const int *nat, size_t n, size_t scroll, int width, int frozen_min,
+				size_t pinned, struct wtable_layout *out, int *x, int *w)
+{
+	struct wtable_cols c = { .nat = nat, .n = n, .frozen_min = frozen_min, .pinned = pinned };
+
+	return wtable_layout(&c, scroll, width, out, x, w);
+}
+
 static void test_layout_all_fit(void **state)
 {
 	(void)state;
 	int nat[] = { 20, 10, 10, 10, 10 }, x[5], w[5];
 	struct wtable_layout l;
-	size_t s = wtable_layout(nat, 5, 1, 80, 0, 0, &l, x, w);
+	size_t s = wtable_layout_nat(nat, 5, 1, 80, 0, 0, &l, x, w);
 
 	assert_int_equal(s, 1);
 	assert_int_equal(l.first, 1);
@@ -154,7 +163,7 @@ static void test_layout_scrolling(void **state)
 
 	/* (a floor of 20: the frozen column is never cut here) */
 	/* 40 columns: the GPU column, then column 1; › at the right edge */
-	size_t s = wtable_layout(nat, 5, 1, 40, 20, 0, &l, x, w);
+	size_t s = wtable_layout_nat(nat, 5, 1, 40, 20, 0, &l, x, w);
 	assert_int_equal(s, 1);
 	assert_int_equal(l.first, 1);
 	assert_int_equal(l.end, 2);
@@ -163,7 +172,7 @@ static void test_layout_scrolling(void **state)
 	assert_int_equal(l.right_x, 39);
 	assert_int_equal(x[2], -1);
 	/* scrolled by one: column 2 shown, the GPU column stays, ‹ after it */
-	s = wtable_layout(nat, 5, 2, 40, 20, 0, &l, x, w);
+	s = wtable_layout_nat(nat, 5, 2, 40, 20, 0, &l, x, w);
 	assert_int_equal(s, 2);
 	assert_int_equal(x[0], 0);
 	assert_int_equal(w[0], 20);
@@ -173,15 +182,15 @@ static void test_layout_scrolling(void **state)
 	assert_int_equal(l.left_x, 21);
 	assert_true(l.more_right);
 	/* the last column: no › */
-	s = wtable_layout(nat, 5, 4, 40, 20, 0, &l, x, w);
+	s = wtable_layout_nat(nat, 5, 4, 40, 20, 0, &l, x, w);
 	assert_int_equal(s, 4);
 	assert_int_equal(l.end, 5);
 	assert_false(l.more_right);
 	/* scrolling past the end is clamped */
-	s = wtable_layout(nat, 5, 99, 40, 20, 0, &l, x, w);
+	s = wtable_layout_nat(nat, 5, 99, 40, 20, 0, &l, x, w);
 	assert_int_equal(s, 4);
 	/* a wider terminal pulls the columns back into view */
-	s = wtable_layout(nat, 5, 3, 200, 20, 0, &l, x, w);
+	s = wtable_layout_nat(nat, 5, 3, 200, 20, 0, &l, x, w);
 	assert_int_equal(s, 1);
 	assert_false(l.more_left);
 	assert_false(l.more_right);
@@ -196,7 +205,7 @@ static void test_layout_narrow(void **state)
 	/* 20 columns (the smallest screen): the frozen column is cut to its
 	 * floor (10 here; at most half the width), the first data column shown
 	 * cut to what is left */
-	wtable_layout(nat, 3, 1, 20, 10, 0, &l, x, w);
+	wtable_layout_nat(nat, 3, 1, 20, 10, 0, &l, x, w);
 	assert_int_equal(w[0], 10);
 	assert_int_equal(x[1], 13);
 	assert_int_equal(w[1], 20 - 2 - 13);
@@ -205,7 +214,7 @@ static void test_layout_narrow(void **state)
 	for (int width = 0; width <= 30; width++) {
 		for (size_t sc = 0; sc < 4; sc++) {
 			for (size_t pin = 0; pin < 3; pin++) {
-				wtable_layout(nat, 3, sc, width, 13, pin, &l, x, w);
+				wtable_layout_nat(nat, 3, sc, width, 13, pin, &l, x, w);
 				for (int i = 0; i < 3; i++)
 					if (x[i] >= 0)
 						assert_true(x[i] + w[i] <= width);
@@ -218,7 +227,7 @@ static void test_layout_narrow(void **state)
 	}
 	/* one column only */
 	int one[] = { 30 };
-	wtable_layout(one, 1, 1, 12, 0, 0, &l, x, w);
+	wtable_layout_nat(one, 1, 1, 12, 0, 0, &l, x, w);
 	assert_int_equal(w[0], 12);
 }
 
@@ -229,27 +238,99 @@ static void test_layout_frozen_share(void **state)
 	struct wtable_layout l;
 
 	/* everything fits: the frozen column keeps its natural width */
-	wtable_layout(nat, 7, 1, 200, 0, 0, &l, x, w);
+	wtable_layout_nat(nat, 7, 1, 200, 0, 0, &l, x, w);
 	assert_int_equal(w[0], 30);
 	assert_false(l.more_right);
 	/* columns hidden: it is cut to 30 % of 80 ... */
-	wtable_layout(nat, 7, 1, 80, 0, 0, &l, x, w);
+	wtable_layout_nat(nat, 7, 1, 80, 0, 0, &l, x, w);
 	assert_int_equal(w[0], 24);
 	assert_int_equal(x[1], 24 + WTABLE_FROZEN_GAP);
 	assert_true(l.more_right);
 	/* ... but never below its floor (the names' short form) */
-	wtable_layout(nat, 7, 1, 80, 27, 0, &l, x, w);
+	wtable_layout_nat(nat, 7, 1, 80, 27, 0, &l, x, w);
 	assert_int_equal(w[0], 27);
 	/* a floor wider than the column changes nothing */
-	wtable_layout(nat, 7, 1, 80, 45, 0, &l, x, w);
+	wtable_layout_nat(nat, 7, 1, 80, 45, 0, &l, x, w);
 	assert_int_equal(w[0], 30);
-	/* cutting it to 30 % makes everything fit: no marker */
+	/* cutting it (no more than to 30 %) makes everything fit: no marker,
+	 * and it takes what the others leave */
 	int nat2[] = { 40, 20, 20 };
-	wtable_layout(nat2, 3, 1, 70, 0, 1, &l, x, w);
-	assert_int_equal(w[0], 21);
+	wtable_layout_nat(nat2, 3, 1, 70, 0, 1, &l, x, w);
+	assert_int_equal(w[0], 25);
 	assert_false(l.more_right);
 	assert_int_equal(l.pinned, 0);
-	assert_int_equal(x[2], 21 + WTABLE_FROZEN_GAP + 20 + WTABLE_GAP);
+	assert_int_equal(x[2], 25 + WTABLE_FROZEN_GAP + 20 + WTABLE_GAP);
+	assert_int_equal(x[2] + w[2], 70);
+}
+
+/* The columns take the width there is: at their narrowest (the headers
+ * without room for a sort indicator) every column fits, the GPU column cut
+ * down to its names' short form if need be; what is left widens them back. */
+static void test_layout_takes_the_width(void **state)
+{
+	(void)state;
+	/* the first tab at 120 columns: GPU, Memory, Memory type, Bandwidth,
+	 * Tensor BF16, Full training 1 GPU / 8 GPUs, Price/h */
+	int nat[] = { 22, 8, 13, 13, 13, 22, 23, 9 }, min[] = { 22, 6, 11, 13, 13, 20, 21, 7 };
+	int x[8], w[8];
+	struct wtable_cols c = { .nat = nat, .min = min, .n = 8, .frozen_min = 12, .pinned = 1 };
+	struct wtable_layout l;
+
+	wtable_layout(&c, 1, 120, &l, x, w);
+	assert_false(l.more_right);
+	assert_int_equal(l.pinned, 0);
+	for (int i = 1; i < 8; i++)
+		assert_true(x[i] > x[i - 1] && w[i] >= min[i]);
+	assert_int_equal(w[0], 120 - WTABLE_FROZEN_GAP - (6 + 11 + 13 + 13 + 20 + 21 + 7) - 6 * WTABLE_GAP);
+	assert_int_equal(x[7] + w[7], 120);
+	/* 10 columns more: the GPU column gets them first, the rest stays narrowest */
+	wtable_layout(&c, 1, 130, &l, x, w);
+	assert_int_equal(w[0], 22);
+	assert_int_equal(x[7] + w[7], 130);
+	assert_int_equal(w[1] + w[2] + w[5] + w[6] + w[7], 6 + 11 + 20 + 21 + 7 + 2);
+	/* no floor for the GPU column (0): cut no narrower than 30 % */
+	c.frozen_min = 0;
+	wtable_layout(&c, 1, 120, &l, x, w);
+	assert_true(l.more_right);
+	assert_int_equal(w[0], 22);
+	/* scrolled: as many as fit at their narrowest (the GPU column at its
+	 * share, the price pinned), widened by what is left */
+	c.frozen_min = 12;
+	wtable_layout(&c, 1, 100, &l, x, w);
+	assert_true(l.more_right);
+	assert_int_equal(l.pinned, 1);
+	assert_int_equal(l.end, 5);
+	assert_int_equal(w[1], 8);
+	assert_int_equal(w[2], 13);
+	assert_int_equal(x[5], -1);
+}
+
+/* At tiny widths a number is never cut (1,239… reads as another number):
+ * the column is dropped; text may be cut. */
+static void test_layout_never_cuts_a_number(void **state)
+{
+	(void)state;
+	int nat[] = { 24, 12, 12 }, min[] = { 24, 10, 10 }, text[] = { 1, 1, 1 }, num[] = { 1, 9, 9 };
+	int x[3], w[3];
+	struct wtable_cols c = { .nat = nat, .min = min, .floor = num, .n = 3, .frozen_min = 10 };
+	struct wtable_layout l;
+
+	/* 20 columns: 10 for the GPU column, 5 left, a 9-column number: dropped */
+	wtable_layout(&c, 1, 20, &l, x, w);
+	assert_int_equal(w[0], 10);
+	assert_int_equal(x[1], -1);
+	assert_int_equal(w[1], 0);
+	assert_true(l.more_right);
+	assert_true(l.right_x < 20);
+	/* 24: 9 left, the number fits whole (its header is cut) */
+	wtable_layout(&c, 1, 24, &l, x, w);
+	assert_int_equal(x[1], 13);
+	assert_int_equal(w[1], 9);
+	/* a text column is cut to what is left */
+	c.floor = text;
+	wtable_layout(&c, 1, 20, &l, x, w);
+	assert_int_equal(x[1], 13);
+	assert_int_equal(w[1], 5);
 }
 
 static void test_layout_pinned(void **state)
@@ -260,7 +341,7 @@ static void test_layout_pinned(void **state)
 
 	/* 60 columns, the last column pinned: GPU, columns 1 and 2, › and the
 	 * pinned column at the right edge */
-	size_t s = wtable_layout(nat, 6, 1, 60, 0, 1, &l, x, w);
+	size_t s = wtable_layout_nat(nat, 6, 1, 60, 0, 1, &l, x, w);
 	assert_int_equal(s, 1);
 	assert_int_equal(l.pinned, 1);
 	assert_int_equal(l.pin_x, 51);
@@ -272,7 +353,7 @@ static void test_layout_pinned(void **state)
 	assert_true(l.more_right);
 	assert_int_equal(l.right_x, 49);
 	/* scrolled to the end: the pinned column stays where it was, no › */
-	s = wtable_layout(nat, 6, 9, 60, 0, 1, &l, x, w);
+	s = wtable_layout_nat(nat, 6, 9, 60, 0, 1, &l, x, w);
 	assert_int_equal(s, 3);
 	assert_int_equal(x[3], 21);
 	assert_int_equal(x[4], 33);
@@ -280,12 +361,12 @@ static void test_layout_pinned(void **state)
 	assert_true(l.more_left);
 	assert_false(l.more_right);
 	/* too narrow to pin it and show another column: it scrolls as before */
-	wtable_layout(nat, 6, 1, 25, 0, 1, &l, x, w);
+	wtable_layout_nat(nat, 6, 1, 25, 0, 1, &l, x, w);
 	assert_int_equal(l.pinned, 0);
 	assert_int_equal(x[5], -1);
 	assert_int_equal(l.right_x, 24);
 	/* wide enough for all: nothing pinned, the columns in their order */
-	wtable_layout(nat, 6, 1, 100, 0, 1, &l, x, w);
+	wtable_layout_nat(nat, 6, 1, 100, 0, 1, &l, x, w);
 	assert_int_equal(l.pinned, 0);
 	assert_int_equal(x[5], x[4] + 10 + WTABLE_GAP);
 }
@@ -968,6 +1049,8 @@ int main(void)
 		cmocka_unit_test(test_layout_narrow),
 		cmocka_unit_test(test_layout_frozen_share),
 		cmocka_unit_test(test_layout_pinned),
+		cmocka_unit_test(test_layout_takes_the_width),
+		cmocka_unit_test(test_layout_never_cuts_a_number),
 		cmocka_unit_test(test_table_render),
 		cmocka_unit_test(test_table_markers),
 		cmocka_unit_test(test_table_pinned),

@@ -1,0 +1,529 @@
+/*
+ * The frame loop, the widgets and the layout, through the screen harness
+ * (tui/harness.h) against a real gpuxd --demo on loopback: what a user sees
+ * at 80×24, 120×35 and 200×50 and at tiny sizes, cell by cell, with no
+ * terminal and no tmux. A server that cannot be started fails the tests.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <curl/curl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "tui/browse.h"
+#include "tui/harness.h"
+#include "tui/tui_int.h"
+#include "util/util.h"
+
+static struct catalog *cat;
+static char tmpdir[] = "/tmp/gpux-frame-XXXXXX";
+static pid_t gpuxd_pid = -1, faultd_pid = -1;
+static char gpuxd_url[64], faultd_url[64];
+static char *buyer_key;
+
+/* ---- servers ---------------------------------------------------------------------------- */
+
+static const char *build_dir(void)
+{
+	const char *b = getenv("GPUX_BUILD");
+	return b != NULL && b[0] != '\0' ? b : "build";
+}
+
+/* Start prog with args; its TCP port from its --port-file into url. */
+static pid_t start_server(const char *prog, const char *name, char *const extra[], char *url,
+			  size_t url_size)
+{
+	char path[512], portf[512], log[512];
+	char *argv[24];
+	int n = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof path, "%s/%s", build_dir(), prog);
+	snprintf(portf, sizeof portf, "%s/%s.port", tmpdir, name);
+	snprintf(log, sizeof log, "%s/%s.log", tmpdir, name);
+	argv[n++] = path;
+	argv[n++] = (char *)"--listen";
+	argv[n++] = (char *)"127.0.0.1:0";
+	argv[n++] = (char *)"--port-file";
+	argv[n++] = portf;
+	for (size_t i = 0; extra[i] != NULL && n < 22; i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(log, "w", stdout);
+		(void)f;
+		dup2(STDOUT_FILENO, STDERR_FILENO);
+		execv(path, argv);
+		_exit(127);
+	}
+	for (int i = 0; i < 200; i++) {
+		FILE *f = fopen(portf, "r");
+		int port = 0;
+		if (f != NULL) {
+			if (fscanf(f, "%d", &port) != 1)
+				port = 0;
+			fclose(f);
+		}
+		if (port > 0) {
+			snprintf(url, url_size, "http://127.0.0.1:%d", port);
+			return pid;
+		}
+		usleep(50 * 1000);
+	}
+	print_error("%s did not start (see %s)\n", path, log);
+	return -1;
+}
+
+static size_t collect(char *p, size_t sz, size_t n, void *ud)
+{
+	buf_append(ud, p, sz * n);
+	return sz * n;
+}
+
+/* POST body to url+path (key: Bearer), the reply's body (malloc'ed). */
+static char *post(const char *path, const char *key, const char *body)
+{
+	CURL *c = curl_easy_init();
+	struct curl_slist *h = NULL;
+	struct buf b = {0};
+	char url[256], auth[256];
+
+	snprintf(url, sizeof url, "%s%s", gpuxd_url, path);
+	h = curl_slist_append(h, "Content-Type: application/json");
+	if (key != NULL) {
+		snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
+		h = curl_slist_append(h, auth);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+	curl_easy_perform(c);
+	curl_slist_free_all(h);
+	curl_easy_cleanup(c);
+	return buf_take(&b);
+}
+
+/* A buyer account with €5,000.00 on it: its key. */
+static char *new_buyer(void)
+{
+	char *r = post("/v1/accounts", NULL,
+		       "{\"email\":\"frame@example.pt\",\"country\":\"PT\",\"currency\":\"EUR\","
+		       "\"role\":\"buyer\"}");
+	char *k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
+	char *key = NULL;
+
+	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
+		char *e = strchr(k + 1, '"');
+		if (e != NULL)
+			key = xstrndup(k + 1, (size_t)(e - k - 1));
+	}
+	free(r);
+	if (key != NULL)
+		free(post("/v1/deposits", key, "{\"amount_minor\":500000}"));
+	return key;
+}
+
+static int setup_all(void **state)
+{
+	char *cause = NULL;
+	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
+		       (char *)"--db", NULL, NULL };
+	char db[512];
+	char *fx[] = { (char *)"--mode", (char *)"slow", (char *)"--delay-ms", (char *)"20000", NULL };
+
+	(void)state;
+	i18n_init(I18N_EN);
+	if (catalog_load(NULL, &cat, &cause) != 0) {
+		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+		return -1;
+	}
+	if (mkdtemp(tmpdir) == NULL)
+		return -1;
+	setenv("HOME", tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	unsetenv("NO_COLOR");
+	snprintf(db, sizeof db, "%s/gpuxd.db", tmpdir);
+	gx[5] = db;
+	gpuxd_pid = start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
+	faultd_pid = start_server("tests/faultd", "faultd", fx, faultd_url, sizeof faultd_url);
+	if (gpuxd_pid < 0 || faultd_pid < 0)
+		return -1;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	for (int i = 0; i < 50 && buyer_key == NULL; i++) {
+		buyer_key = new_buyer();
+		if (buyer_key == NULL)
+			usleep(100 * 1000);
+	}
+	if (buyer_key == NULL) {
+		print_error("no account from gpuxd at %s\n", gpuxd_url);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown_all(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	if (gpuxd_pid > 0) {
+		kill(gpuxd_pid, SIGTERM);
+		waitpid(gpuxd_pid, NULL, 0);
+	}
+	if (faultd_pid > 0) {
+		kill(faultd_pid, SIGTERM);
+		waitpid(faultd_pid, NULL, 0);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		print_error("could not remove %s\n", tmpdir);
+	free(buyer_key);
+	catalog_free(&cat);
+	return 0;
+}
+
+/* ---- sessions --------------------------------------------------------------------------------- */
+
+static struct tui_harness *open_lang(const char *key, int lines, int cols, enum i18n_lang lang)
+{
+	static struct api_config cfg;
+	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = "" };
+	struct tui_harness *h;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.url = gpuxd_url;
+	cfg.key = key;
+	cfg.max_attempts = 1;
+	o.api = &cfg;
+	i18n_init(lang);
+	h = tui_harness_new(&o, lines, cols);
+	assert_non_null(h);
+	return h;
+}
+
+static struct tui_harness *open_at(int lines, int cols)
+{
+	return open_lang(buyer_key, lines, cols, I18N_EN);
+}
+
+static void expect_on_screen(struct tui_harness *h, const char *text)
+{
+	if (!tui_harness_wait(h, text, 8000)) {
+		char *s = tui_harness_screen(h);
+		print_error("not on screen: [%s]\n%s", text, s);
+		free(s);
+		fail();
+	}
+}
+
+static void expect_row_has(struct tui_harness *h, int y, const char *text, bool has)
+{
+	char *r = tui_harness_row(h, y);
+
+	if ((strstr(r, text) != NULL) != has) {
+		char *s = tui_harness_screen(h);
+		print_error("row %d %s [%s]: [%s]\n%s", y, has ? "lacks" : "has", text, r, s);
+		free(s);
+		free(r);
+		fail();
+	}
+	free(r);
+}
+
+/* One market order of the buyer's, so the lists have rows. */
+static void buy_once(const char *id, int gpus)
+{
+	char body[256], *r;
+
+	snprintf(body, sizeof body,
+		 "{\"client_order_id\":\"%s\",\"gpu\":\"h200\",\"side\":\"buy\",\"type\":\"market\","
+		 "\"gpus\":%d,\"hours\":5,\"max_price_cents\":2000}", id, gpus);
+	r = post("/v1/orders", buyer_key, body);
+	assert_non_null(r);
+	assert_non_null(strstr(r, "\"filled\""));
+	free(r);
+}
+
+/* ---- the width there is ---------------------------------------------------------------------- */
+
+/* 120×35, the first tab: every column shows (Full training, 8 GPUs beside
+ * the price), no › marker hides one. */
+static void test_columns_take_the_width(void **state)
+{
+	struct tui_harness *h = open_at(35, 120);
+
+	(void)state;
+	expect_on_screen(h, "prices updated");
+	expect_row_has(h, 1, "Full training, 1 GPU", true);
+	expect_row_has(h, 1, "Full training, 8 GPUs", true);
+	expect_row_has(h, 1, "Price/h", true);
+	expect_row_has(h, 1, "\u203a", false);
+	expect_on_screen(h, "\u2248 110B");
+	tui_harness_free(&h);
+}
+
+/* The rentals at 120×35: every column shows, down to Ends. */
+static void test_rentals_take_the_width(void **state)
+{
+	struct tui_harness *h = open_at(35, 120);
+	int y;
+
+	(void)state;
+	buy_once("frame-rentals-1", 2);
+	expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'R');
+	assert_string_equal(tui_harness_top(h), "page");
+	expect_on_screen(h, "Refunded");
+	expect_on_screen(h, "active");
+	y = tui_harness_find(h, "Refunded");
+	expect_row_has(h, y, "Ends", true);
+	expect_row_has(h, y, "\u203a", false);
+	expect_on_screen(h, " UTC");
+	tui_harness_free(&h);
+}
+
+/* Whether the cells [x, x + w) of a row hold a cut text (…). */
+static bool cut_at(const wchar_t *row, size_t n, int x, int w)
+{
+	for (int i = x; i < x + w && (size_t)i < n; i++)
+		if (row[i] == L'\u2026')
+			return true;
+	return false;
+}
+
+/* The browse table: no right-aligned (number) column shows a cut cell. */
+static void expect_no_cut_number(struct tui_harness *h, struct tui_browse *b)
+{
+	const struct wtable *tb = b->table;
+	const struct tui_tab *tab = &b->tab[b->cur];
+
+	for (int y = tb->base.y + 1; y < tb->base.y + tb->base.h; y++) {
+		char *r = tui_harness_row(h, y);
+		wchar_t w[512];
+		size_t n = mbstowcs(w, r, sizeof w / sizeof w[0] - 1);
+
+		assert_true(n != (size_t)-1);
+		for (size_t c = 1; c < tb->ncols; c++) {
+			if (tb->col_x[c] < 0 ||
+			    tab->view->columns[tab->vis[c]].align != VIEW_RIGHT ||
+			    !cut_at(w, n, tb->col_x[c], tb->col_w[c]))
+				continue;
+			char *s = tui_harness_screen(h);
+			print_error("a number cut on row %d, column %zu: [%s]\n%s", y, c, r, s);
+			free(s);
+			free(r);
+			fail();
+		}
+		free(r);
+	}
+}
+
+/* A list: no word of a row is a number cut short ("€14.…", "1,2…"); the
+ * time of a date (a text, left-aligned) may be. */
+static void expect_no_cut_word(struct tui_harness *h, int y0, int y1)
+{
+	for (int y = y0; y < y1; y++) {
+		char *r = tui_harness_row(h, y), *save = NULL;
+		char *copy = xstrdup(r);
+		bool after_date = false;
+
+		for (char *tok = strtok_r(copy, " ", &save); tok != NULL;
+		     tok = strtok_r(NULL, " ", &save)) {
+			size_t len = strlen(tok), stem = len > 3 ? len - 3 : 0;
+			if (!after_date && stem > 0 && strcmp(tok + stem, "\u2026") == 0 &&
+			    strspn(tok, "$\u20ac0123456789.,/") >= stem) {
+				print_error("a number cut on row %d: [%s]\n", y, r);
+				fail();
+			}
+			after_date = strchr(tok, '-') != NULL;
+		}
+		free(copy);
+		free(r);
+	}
+}
+
+/* At tiny widths a number is never cut (1,239… reads as another number):
+ * the column is dropped instead, in every tab scrolled to every column. */
+static void test_numbers_never_cut(void **state)
+{
+	static const int widths[] = { 20, 23, 27, 31, 36 };
+	struct tui_harness *h = open_at(24, 80);
+	struct tui *t = tui_harness_tui(h);
+	struct tui_browse *b = (struct tui_browse *)t->stack[0];
+
+	(void)state;
+	expect_on_screen(h, "prices updated");
+	for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+		tui_harness_resize(h, 24, widths[wi]);
+		for (wkey tab = '1'; tab <= '6'; tab++) {
+			tui_harness_key(h, tab);
+			for (int k = 0; k < 12; k++) {
+				expect_no_cut_number(h, b);
+				tui_harness_key(h, WKEY_RIGHT);
+			}
+			for (int k = 0; k < 12; k++)
+				tui_harness_key(h, WKEY_LEFT);
+		}
+	}
+	/* the lists too */
+	buy_once("frame-cut-1", 1);
+	tui_harness_resize(h, 24, 80);
+	tui_harness_key(h, 'R');
+	expect_on_screen(h, "active");
+	for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+		tui_harness_resize(h, 24, widths[wi]);
+		for (int k = 0; k < 12; k++) {
+			expect_no_cut_word(h, 4, 22);
+			tui_harness_key(h, WKEY_RIGHT);
+		}
+		for (int k = 0; k < 12; k++)
+			tui_harness_key(h, WKEY_LEFT);
+	}
+	tui_harness_free(&h);
+}
+
+/* The help's hint at 80×24 in every language: wrapped inside the box, its
+ * last words on screen, never cut. */
+static void test_help_hint_fits(void **state)
+{
+	static const enum i18n_lang langs[] = { I18N_EN, I18N_PT_PT, I18N_PT_BR, I18N_ES, I18N_FR,
+						I18N_DE };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++) {
+		struct tui_harness *h = open_lang(buyer_key, 24, 80, langs[i]);
+		const char *hint = _("\u2191\u2193 PgUp PgDn scroll \u00b7 any other key closes \u00b7 "
+				     "mouse: click a header to sort, a tab or row to select");
+		const char *last = strrchr(hint, ' ');
+
+		tui_harness_key(h, '?');
+		assert_string_equal(tui_harness_top(h), "overlay");
+		assert_non_null(last);
+		if (tui_harness_find(h, last + 1) < 0) {
+			char *s = tui_harness_screen(h);
+			print_error("the hint's last word [%s] is not on screen:\n%s", last + 1, s);
+			free(s);
+			fail();
+		}
+		tui_harness_free(&h);
+	}
+	i18n_init(I18N_EN);
+}
+
+/* A terminal without F-keys in its description (ansi), or without F5
+ * (vt220): the F-key bar offers the letters that do the same, and leaves
+ * out what has none; a terminal with them keeps the F-keys. */
+static void test_fkeys_the_terminal_has(void **state)
+{
+	static struct api_config cfg;
+	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
+	struct tui_harness *h;
+	char *bar;
+
+	(void)state;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.url = gpuxd_url;
+	cfg.key = buyer_key;
+	cfg.max_attempts = 1;
+	o.api = &cfg;
+	h = tui_harness_new_term(&o, 24, 80, "ansi");
+	expect_on_screen(h, "prices updated");
+	bar = tui_harness_row(h, 23);
+	assert_null(strstr(bar, "F1"));
+	assert_null(strstr(bar, "F5"));
+	assert_null(strstr(bar, "F10"));
+	assert_non_null(strstr(bar, "?Help"));
+	assert_non_null(strstr(bar, "bBuy"));
+	assert_non_null(strstr(bar, "qQuit"));
+	free(bar);
+	/* a click on an item sends its letter: b opens the order form */
+	bar = tui_harness_row(h, 23);
+	tui_harness_click(h, 23, (int)(strstr(bar, "bBuy") - bar));
+	free(bar);
+	assert_string_equal(tui_harness_top(h), "page");
+	/* in the form a letter would be typed: none is offered */
+	expect_on_screen(h, "Review");
+	expect_row_has(h, 23, "Review", true);
+	expect_row_has(h, 23, "qQuit", false);
+	expect_row_has(h, 23, "?Help", false);
+	tui_harness_free(&h);
+
+	h = tui_harness_new_term(&o, 24, 80, "vt220");
+	expect_on_screen(h, "prices updated");
+	bar = tui_harness_row(h, 23);
+	assert_non_null(strstr(bar, "F1Help"));
+	assert_non_null(strstr(bar, "bBuy"));
+	assert_null(strstr(bar, "F5"));
+	assert_non_null(strstr(bar, "F10Quit"));
+	free(bar);
+	tui_harness_free(&h);
+
+	h = tui_harness_new_term(&o, 24, 80, "xterm-256color");
+	expect_on_screen(h, "prices updated");
+	bar = tui_harness_row(h, 23);
+	assert_non_null(strstr(bar, "F5Buy"));
+	assert_non_null(strstr(bar, "F10Quit"));
+	free(bar);
+	tui_harness_free(&h);
+}
+
+/* A status message shows once, for its time, and never again unless it is
+ * posted again: not after tabs, pages, a resize or minutes of frames. */
+static void test_message_shows_once(void **state)
+{
+	struct tui_harness *h = open_at(24, 100);
+	struct tui *t = tui_harness_tui(h);
+	static const wkey keys[] = { '2', '1', 'R', WKEY_ESC, 'a', WKEY_ESC, 'L' - '@' };
+
+	(void)state;
+	expect_on_screen(h, "prices updated");
+	tui_message(t, "frame note one");
+	tui_harness_frame(h);
+	assert_true(tui_harness_find(h, "frame note one") >= 0);
+	tui_harness_pump(h, TUI_MSG_MS + 500);
+	assert_true(tui_harness_find(h, "frame note one") < 0);
+	assert_null(t->msg);
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		tui_harness_key(h, keys[i]);
+		tui_harness_pump(h, 150);
+		assert_true(tui_harness_find(h, "frame note one") < 0);
+	}
+	tui_harness_resize(h, 24, 80);
+	tui_harness_pump(h, 300);
+	assert_true(tui_harness_find(h, "frame note one") < 0);
+	/* posted again: shown again */
+	tui_message(t, "frame note one");
+	tui_harness_frame(h);
+	assert_true(tui_harness_find(h, "frame note one") >= 0);
+	tui_harness_free(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_columns_take_the_width),
+		cmocka_unit_test(test_rentals_take_the_width),
+		cmocka_unit_test(test_numbers_never_cut),
+		cmocka_unit_test(test_help_hint_fits),
+		cmocka_unit_test(test_fkeys_the_terminal_has),
+		cmocka_unit_test(test_message_shows_once),
+	};
+
+	return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}

@@ -387,6 +387,7 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 		w->opens_at_ms = m->opens_at;
 		pthread_mutex_unlock(&m->info_mu);
 	}
+	xd_books_prelock(w, batch);
 	bool leader = xd_ops_leader(w);
 	if (leader)
 		xd_ops_bill(w);
@@ -624,6 +625,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	w->book_changed = xcalloc(m->t->n_gpus, sizeof *w->book_changed);
 	w->last_price = xcalloc(m->t->n_gpus, sizeof *w->last_price);
 	w->book_ver = xcalloc(m->t->n_gpus, sizeof *w->book_ver);
+	w->book_tx = xcalloc(m->t->n_gpus, sizeof *w->book_tx);
 	w->tid_lo = xcalloc(m->t->n_gpus, sizeof *w->tid_lo);
 	w->tid_hi = xcalloc(m->t->n_gpus, sizeof *w->tid_hi);
 	w->shared = w->st->shared;
@@ -726,6 +728,7 @@ void xd_market_close(struct xd_market **mp)
 	free(w->book_changed);
 	free(w->last_price);
 	free(w->book_ver);
+	free(w->book_tx);
 	free(w->tid_lo);
 	free(w->tid_hi);
 	free(m->books);

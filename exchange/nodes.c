@@ -9,6 +9,8 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 
@@ -44,6 +46,8 @@ void xd_book_lock(struct xd_writer *w, int g)
 	if (!w->shared)
 		return;
 	xd_ops_begin(w);
+	if (w->book_tx[g] == w->tx && w->book_ver[g] >= 0)
+		return;   /* locked already in this transaction */
 	struct xd_q *st = xd_stmt(w->st,
 		"INSERT INTO book_versions(gpu, version) VALUES(?1, 1) ON CONFLICT(gpu) "
 		"DO UPDATE SET version = book_versions.version + 1 RETURNING version");
@@ -52,6 +56,82 @@ void xd_book_lock(struct xd_writer *w, int g)
 	if (w->book_ver[g] < 0 || v != w->book_ver[g] + 1)
 		book_reload(w, g);
 	w->book_ver[g] = v;
+	w->book_tx[g] = w->tx;
+}
+
+struct gpu_key { const char *id; int g; };
+
+static int cmp_gpu(const void *a, const void *b)
+{
+	return strcmp(((const struct gpu_key *)a)->id, ((const struct gpu_key *)b)->id);
+}
+
+void xd_books_prelock(struct xd_writer *w, const struct xd_job *batch)
+{
+	if (!w->shared)
+		return;
+	size_t n = w->t->n_gpus, k = 0;
+	bool *want = xcalloc(n ? n : 1, sizeof *want);
+	for (const struct xd_job *j = batch; j; j = j->next) {
+		int g = -1;
+		if (j->kind == XD_JOB_ORDER) {
+			g = j->order.gpu;
+		} else if (j->kind == XD_JOB_CANCEL) {
+			struct xd_q *st = xd_stmt(w->st, "SELECT gpu FROM orders WHERE id = ?1");
+			xd_bind_int64(st, 1, j->target);
+			g = xd_step(st) == XD_ROW ? xd_tables_gpu(w->t, xd_col_text(st, 0)) : -1;
+			xd_reset(st);
+		}
+		if (g >= 0 && (size_t)g < n)
+			want[g] = true;
+	}
+	struct gpu_key *keys = xcalloc(n ? n : 1, sizeof *keys);
+	for (size_t g = 0; g < n; g++)
+		if (want[g])
+			keys[k++] = (struct gpu_key){ w->t->gpu_ids[g], (int)g };
+	qsort(keys, k, sizeof *keys, cmp_gpu);
+	for (size_t i = 0; i < k; i++)
+		xd_book_lock(w, keys[i].g);
+	free(keys);
+	free(want);
+}
+
+struct acct_key { bool system; int64_t id; };
+
+static int cmp_acct(const void *a, const void *b)
+{
+	const struct acct_key *x = a, *y = b;
+	if (x->system != y->system)
+		return x->system ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void xd_accts_flush(struct xd_writer *w)
+{
+	size_t n = w->n_dirty;
+	struct acct_key *keys = xcalloc(n ? n : 1, sizeof *keys);
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (struct acct_key){ w->accts[w->dirty[i]].system, w->dirty[i] };
+	qsort(keys, n, sizeof *keys, cmp_acct);
+	for (size_t i = 0; i < n; i++) {
+		struct xd_acct *a = &w->accts[keys[i].id];
+		a->dirty = false;
+		int64_t da = a->avail - a->base_avail, dh = a->held - a->base_held;
+		if (da == 0 && dh == 0)
+			continue;
+		struct xd_q *st = xd_stmt(w->st, "UPDATE accounts SET available = available + ?2, "
+		                                 "held = held + ?3 WHERE id = ?1 RETURNING available, held");
+		xd_bind_int64(st, 1, keys[i].id);
+		xd_bind_int64(st, 2, da);
+		xd_bind_int64(st, 3, dh);
+		if (xd_step(st) == XD_ROW) {   /* with what other nodes committed meanwhile */
+			a->avail = a->base_avail = xd_col_int64(st, 0);
+			a->held = a->base_held = xd_col_int64(st, 1);
+		}
+		xd_reset(st);
+	}
+	w->n_dirty = 0;
+	free(keys);
 }
 
 /* Shared store: bring our copy of GPU g's book up to date without locking it
@@ -97,6 +177,32 @@ void xd_ops_notify(struct xd_writer *w)
 		w->st->ops->notify(w->st, "gpux", payload);
 		w->tid_lo[g] = w->tid_hi[g] = 0;
 	}
+}
+
+int64_t xd_ledger_insert(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
+                         const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id)
+{
+	struct xd_q *st = xd_stmt(w->st,
+		"WITH e AS (SELECT nextval('ledger_entry') AS n) "
+		"INSERT INTO ledger(entry, account, bucket, currency, amount, kind, order_id, rental_id, at_ms) "
+		"SELECT e.n, v.account, v.bucket, CAST(?5 AS text), v.amount, CAST(?6 AS text), "
+		"CAST(?7 AS bigint), CAST(?8 AS bigint), CAST(?9 AS bigint) FROM e, (VALUES "
+		"(CAST(?1 AS bigint), CAST(?2 AS text), -CAST(?10 AS bigint)), "
+		"(CAST(?3 AS bigint), CAST(?4 AS text), CAST(?10 AS bigint))) AS v(account, bucket, amount) "
+		"RETURNING entry");
+	for (int side = 0; side < 2; side++) {
+		xd_bind_int64(st, 1 + 2 * side, acct[side]);
+		xd_bind_text(st, 2 + 2 * side, held[side] ? "held" : "available");
+	}
+	xd_bind_text(st, 5, xd_cur_names[cur]);
+	xd_bind_text(st, 6, kind);
+	if (order_id > 0)
+		xd_bind_int64(st, 7, order_id);
+	if (rental_id > 0)
+		xd_bind_int64(st, 8, rental_id);
+	xd_bind_int64(st, 9, w->now);
+	xd_bind_int64(st, 10, amount);
+	return xd_step_id(st);
 }
 
 #define LEASE_KEY 0x67707578626c6cLL   /* "gpuxbll": billing and the demo */

@@ -11,7 +11,8 @@
  * A connection that is lost is re-made on next use (PQreset walks the hosts
  * of a multi-host string again, so after a failover it finds the new
  * primary); statements then prepare again. Faults are classified by SQLSTATE:
- * deadlock and serialization failures can be retried; connection failures,
+ * deadlock and serialization failures, and a balance of accounts that a
+ * delta took below zero (its CHECK), can be retried; connection failures,
  * shutdowns, a read-only (standby) server and too many connections mean the
  * store is unavailable; anything else is a bug and stops the daemon, as with
  * SQLite.
@@ -131,6 +132,11 @@ static enum xd_fault classify(PGconn *c, const PGresult *r)
 	if (!st)
 		return XD_FAULT_DOWN;
 	if (strcmp(st, "40P01") == 0 || strcmp(st, "40001") == 0)
+		return XD_FAULT_RETRY;
+	/* a balance written as a delta went below zero: another node spent the
+	 * funds this transaction read; run it again on the balance as it is now */
+	const char *table = PQresultErrorField(r, PG_DIAG_TABLE_NAME);
+	if (strcmp(st, "23514") == 0 && table && strcmp(table, "accounts") == 0)
 		return XD_FAULT_RETRY;
 	if (strncmp(st, "08", 2) == 0 || strncmp(st, "57P", 3) == 0 || strcmp(st, "25006") == 0 ||
 	    strcmp(st, "53300") == 0 || strcmp(st, "55000") == 0)

@@ -255,7 +255,8 @@ struct xd_acct {
 	int32_t vat_bp;
 	int role;            /* -1 for the exchange's own accounts */
 	bool dirty, exists, system;
-	uint64_t tx;         /* shared store: the transaction that loaded (locked) it */
+	uint64_t tx;         /* shared store: the transaction that read it */
+	int64_t base_avail, base_held;   /* shared store: the balances as read then */
 };
 
 struct xd_demo;
@@ -282,6 +283,7 @@ struct xd_writer {
 	bool shared;
 	uint64_t tx;                 /* counts transactions */
 	int64_t *book_ver;           /* per GPU: the version our copy is of, -1 = stale */
+	uint64_t *book_tx;           /* per GPU: the transaction that holds its lock */
 	int64_t *tid_lo, *tid_hi;    /* per GPU: the trades of this transaction, 0 = none */
 	int64_t last_entry;          /* the last ledger entry posted */
 	bool lease;                  /* this node bills and drives the demo */
@@ -303,6 +305,18 @@ bool xd_ops_leader(struct xd_writer *w);
  * engine's copy up to date (xd_book_peek: without the lock, for previews);
  * send the changed books and trades to the other nodes before COMMIT. */
 void xd_book_lock(struct xd_writer *w, int g);
+/* Shared store: lock, in one order on every node (GPU id), the books the
+ * batch's orders and cancels will match on, before anything else is locked. */
+void xd_books_prelock(struct xd_writer *w, const struct xd_job *batch);
+/* Shared store: write the transaction's balance changes as deltas, customer
+ * accounts first and the exchange's own (hot) accounts last, each group in
+ * id order, so row locks are taken in one order and the hot rows are held
+ * only from their UPDATE to the COMMIT. */
+void xd_accts_flush(struct xd_writer *w);
+/* Shared store: one ledger entry (numbered from the sequence ledger_entry)
+ * of two rows, amount from acct[0] to acct[1], in one statement: its number. */
+int64_t xd_ledger_insert(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
+                         const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id);
 void xd_book_peek(struct xd_writer *w, int g);
 void xd_ops_notify(struct xd_writer *w);
 void xd_ops_run(struct xd_writer *w, struct xd_job *j);

@@ -387,14 +387,15 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 		w->opens_at_ms = m->opens_at;
 		pthread_mutex_unlock(&m->info_mu);
 	}
-	xd_books_prelock(w, batch);
+	xd_books_claim(w, batch);
 	bool leader = xd_ops_leader(w);
 	if (leader)
 		xd_ops_bill(w);
 	if (w->demo && leader)
 		xd_demo_tick(w);
 	for (struct xd_job *j = batch; j; j = j->next)
-		run_job(m, j);
+		if (!j->deferred)
+			run_job(m, j);
 	*t_run = m->stats ? util_now_us() : 0;
 	enum xd_commit c = xd_ops_commit(w);
 	w->st->on_fault = NULL;
@@ -413,6 +414,37 @@ static void recover(struct xd_market *m, struct xd_job *batch)
 		xd_reply_clear(&j->reply);
 		j->replayed = false;
 	}
+}
+
+/* Shared store: the jobs whose book another node held go back to the head
+ * of the queue, in their order, for the next batch; the rest are returned. */
+static struct xd_job *requeue_deferred(struct xd_market *m, struct xd_job *batch, size_t *n_back)
+{
+	struct xd_job *keep = NULL, **kt = &keep, *back = NULL, **bt = &back, *last = NULL;
+	size_t k = 0;
+	for (struct xd_job *j = batch, *next; j; j = next) {
+		next = j->next;
+		j->next = NULL;
+		if (j->deferred) {
+			*bt = last = j;
+			bt = &j->next;
+			k++;
+		} else {
+			*kt = j;
+			kt = &j->next;
+		}
+	}
+	if (back) {
+		pthread_mutex_lock(&m->q_mu);
+		last->next = m->head;
+		if (!m->head)
+			m->tail = last;
+		m->head = back;
+		m->qlen += k;
+		pthread_mutex_unlock(&m->q_mu);
+	}
+	*n_back = k;
+	return keep;
 }
 
 /* Every job of a batch that could not be committed is answered 5xx. */
@@ -474,6 +506,11 @@ static void *writer_main(void *arg)
 		}
 		if (fault)
 			answer_fault(batch, fault);
+		for (struct xd_job *j = fault ? batch : NULL; j; j = j->next)
+			j->deferred = false;
+		size_t n_back = 0;
+		batch = requeue_deferred(m, batch, &n_back);
+		stop = stop && n_back == 0;
 		publish(m);
 		if (m->stats && n) {
 			int64_t t2 = util_now_us();
@@ -640,6 +677,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		xd_market_close(&m);
 		return -1;
 	}
+	xd_books_init(w);
 	if (c->demo) {
 		w->demo = NULL;
 		if (xd_demo_init(w, c->seed, cause) != 0) {

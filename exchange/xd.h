@@ -196,6 +196,11 @@ struct xd_job {
 	int key_scope;               /* enum xd_scope */
 	int64_t key_id;              /* the key that made the request */
 	bool replayed;               /* ORDER: stored meanwhile by another node */
+	/* shared store: the GPU whose book the job matches on (-1: none); left
+	 * for the next batch while another node holds that book, and how often */
+	int book;
+	bool deferred;
+	int defers;
 	/* result, set by the writer before done() */
 	struct xd_reply reply;
 	void (*done)(struct xd_job *j);  /* called on the writer thread after commit */
@@ -305,9 +310,13 @@ bool xd_ops_leader(struct xd_writer *w);
  * engine's copy up to date (xd_book_peek: without the lock, for previews);
  * send the changed books and trades to the other nodes before COMMIT. */
 void xd_book_lock(struct xd_writer *w, int g);
-/* Shared store: lock, in one order on every node (GPU id), the books the
- * batch's orders and cancels will match on, before anything else is locked. */
-void xd_books_prelock(struct xd_writer *w, const struct xd_job *batch);
+/* Shared store: before anything else is locked, lock the books the batch's
+ * orders and cancels match on — those left for the next batch before, in
+ * GPU-id order, waiting; the others only if no other node holds them (SKIP
+ * LOCKED) — and mark the jobs whose book another node holds deferred. */
+void xd_books_claim(struct xd_writer *w, struct xd_job *batch);
+/* Shared store: a row in book_versions for every GPU (start-up). */
+void xd_books_init(struct xd_writer *w);
 /* Shared store: write the transaction's balance changes as deltas, customer
  * accounts first and the exchange's own (hot) accounts last, each group in
  * id order, so row locks are taken in one order and the hot rows are held

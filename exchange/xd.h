@@ -323,7 +323,8 @@ void xd_books_init(struct xd_writer *w);
  * only from their UPDATE to the COMMIT. */
 void xd_accts_flush(struct xd_writer *w);
 /* Shared store: one ledger entry (numbered from the sequence ledger_entry)
- * of two rows, amount from acct[0] to acct[1], in one statement: its number. */
+ * of two rows, amount from acct[0] to acct[1], in one statement: its number
+ * for a deposit (the reply has it), else 0. */
 int64_t xd_ledger_insert(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
                          const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id);
 void xd_book_peek(struct xd_writer *w, int g);

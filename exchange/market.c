@@ -612,10 +612,10 @@ void xd_market_call(struct xd_market *m, struct xd_job *j)
 
 /* ---- open and close -------------------------------------------------------------- */
 
-int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
+/* A market with its locks and snapshot, its writer not yet connected. */
+static struct xd_market *market_new(const struct xd_market_config *c)
 {
 	struct xd_market *m = xcalloc(1, sizeof *m);
-	*out = NULL;
 	m->t = c->tables;
 	m->demo = c->demo;
 	m->speed = c->clock_speed > 0 ? c->clock_speed : 1.0;
@@ -641,7 +641,28 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	m->in_changed = xcalloc(m->t->n_gpus, sizeof *m->in_changed);
 	for (size_t g = 0; g < m->t->n_gpus; g++)
 		m->books[g].last = -1;
+	return m;
+}
 
+/* The writer's per-GPU state and engine, once its store is open. */
+static void writer_alloc(struct xd_market *m, const struct xd_market_config *c)
+{
+	struct xd_writer *w = &m->w;
+	w->eng = engine_new(m->t->n_gpus);
+	w->stream = xd_stream_new(m->t, c->stream_backlog ? c->stream_backlog : XD_STREAM_BACKLOG);
+	w->book_changed = xcalloc(m->t->n_gpus, sizeof *w->book_changed);
+	w->last_price = xcalloc(m->t->n_gpus, sizeof *w->last_price);
+	w->book_ver = xcalloc(m->t->n_gpus, sizeof *w->book_ver);
+	w->book_tx = xcalloc(m->t->n_gpus, sizeof *w->book_tx);
+	w->tid_lo = xcalloc(m->t->n_gpus, sizeof *w->tid_lo);
+	w->tid_hi = xcalloc(m->t->n_gpus, sizeof *w->tid_hi);
+	w->shared = w->st->shared;
+}
+
+int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
+{
+	struct xd_market *m = market_new(c);
+	*out = NULL;
 	struct xd_writer *w = &m->w;
 	w->m = m;
 	w->t = m->t;
@@ -657,15 +678,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		m->offset = xd_meta_get(w->st, "clock_offset_ms", 0);
 	}
 	m->base_mono_us = util_now_us();
-	w->eng = engine_new(m->t->n_gpus);
-	w->stream = xd_stream_new(m->t, c->stream_backlog ? c->stream_backlog : XD_STREAM_BACKLOG);
-	w->book_changed = xcalloc(m->t->n_gpus, sizeof *w->book_changed);
-	w->last_price = xcalloc(m->t->n_gpus, sizeof *w->last_price);
-	w->book_ver = xcalloc(m->t->n_gpus, sizeof *w->book_ver);
-	w->book_tx = xcalloc(m->t->n_gpus, sizeof *w->book_tx);
-	w->tid_lo = xcalloc(m->t->n_gpus, sizeof *w->tid_lo);
-	w->tid_hi = xcalloc(m->t->n_gpus, sizeof *w->tid_hi);
-	w->shared = w->st->shared;
+	writer_alloc(m, c);
 	if (w->shared)   /* nodes starting together: one at a time */
 		xd_exec(w->st, "SELECT pg_advisory_lock(1735554424)");
 	w->state = c->state;

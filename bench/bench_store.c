@@ -5,6 +5,7 @@
  *
  *   bench_store --label TEXT [--rate N] [--seconds S] [--conns C] [--one-gpu]
  *               --admin-key KEY URL [URL...]
+ *   bench_store --label TEXT --stream-delay PROBES --admin-key KEY URL_A URL_B
  *
  * Open loop, as bench_http: the i-th order is due at t0 + i/rate whatever
  * happened before, over keep-alive connections (spread round-robin over the
@@ -15,6 +16,10 @@
  * on one book is serialised across nodes on purpose). An order counts when
  * its reply is 2xx: gpuxd sends that only after the COMMIT returned.
  *
+ * --stream-delay: PROBES trades, one at a time, each a resting sell and a
+ * crossing buy through node A, timed from sending the buy to its trade event
+ * on a GET /v1/stream of node B (what LISTEN/NOTIFY and B's listener add).
+ *
  * Prints one line: label, offered rate, acknowledged/s, p50, p99, max.
  * Figures are printed, never asserted.
  */
@@ -23,6 +28,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -156,28 +162,37 @@ static void build_order(const struct run *r, struct conn *c, long k, long i)
 	           "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", c->key, len, body);
 }
 
+/* A new funded account (e-mail NAME@example.com) through the gpuxd on port: its key. */
+static char *signup(int port, const char *admin, const char *name)
+{
+	char *body = NULL;
+	char *req = xasprintf("{\"email\":\"%s@example.com\",\"country\":\"US\","
+	                      "\"currency\":\"USD\",\"role\":\"both\"}", name);
+	int st = http(port, "POST", "/v1/accounts", NULL, req, &body);
+	free(req);
+	if (st != 201)
+		fatal("bench_store: signup failed: %s", body);
+	char *key = json_field(body, "api_key");
+	char *id = json_field(body, "id");
+	free(body);
+	char *dep = xasprintf("{\"account_id\":%s,\"amount_minor\":100000000000}", id);
+	if (http(port, "POST", "/v1/deposits", admin, dep, &body) != 201)
+		fatal("bench_store: deposit failed: %s", body);
+	free(body);
+	free(dep);
+	free(id);
+	return key;
+}
+
 static void setup(struct run *r)
 {
 	r->cs = xcalloc((size_t)r->nconns, sizeof *r->cs);
 	for (long i = 0; i < r->nconns; i++) {
 		struct conn *c = &r->cs[i];
 		c->port = r->ports[i % r->n_ports];
-		char *body = NULL;
-		char *signup = xasprintf("{\"email\":\"bench%ld@example.com\",\"country\":\"US\","
-		                         "\"currency\":\"USD\",\"role\":\"both\"}", i);
-		int st = http(c->port, "POST", "/v1/accounts", NULL, signup, &body);
-		free(signup);
-		if (st != 201)
-			fatal("bench_store: signup failed: %s", body);
-		c->key = json_field(body, "api_key");
-		char *id = json_field(body, "id");
-		free(body);
-		char *dep = xasprintf("{\"account_id\":%s,\"amount_minor\":100000000000}", id);
-		if (http(c->port, "POST", "/v1/deposits", r->admin, dep, &body) != 201)
-			fatal("bench_store: deposit failed: %s", body);
-		free(body);
-		free(dep);
-		free(id);
+		char name[32];
+		snprintf(name, sizeof name, "bench%ld", i);
+		c->key = signup(c->port, r->admin, name);
 		c->fd = dial(c->port);
 		fcntl(c->fd, F_SETFL, O_NONBLOCK);
 	}
@@ -251,8 +266,85 @@ static void measure(struct run *r)
 	free(lat);
 }
 
+/* Read the stream on fd until an "event: trade" line: false on timeout. */
+static bool await_trade(int fd, struct buf *in, int timeout_ms)
+{
+	int64_t end = util_now_us() + (int64_t)timeout_ms * 1000;
+	for (;;) {
+		char *hit = in->data ? memmem(in->data, in->len, "event: trade\n", 13) : NULL;
+		if (hit) {
+			size_t cut = (size_t)(hit - in->data) + 13;
+			memmove(in->data, in->data + cut, in->len - cut);
+			in->len -= cut;
+			return true;
+		}
+		int64_t left = end - util_now_us();
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		if (left <= 0 || poll(&pfd, 1, (int)(left / 1000) + 1) <= 0)
+			return false;
+		char chunk[8192];
+		ssize_t n = read(fd, chunk, sizeof chunk);
+		if (n <= 0)
+			return false;
+		buf_append(in, chunk, (size_t)n);
+	}
+}
+
+/* The cross-node stream delay: a resting sell and a crossing buy placed
+ * through the first URL, timed from sending the buy to the trade event on a
+ * stream of the second URL's node. */
+static void stream_delay(struct run *r, long probes)
+{
+	int a = r->ports[0], b = r->ports[r->n_ports - 1];
+	char *seller = signup(a, r->admin, "probe-seller"), *buyer = signup(a, r->admin, "probe-buyer");
+	int sfd = dial(b);
+	struct buf in = { 0 };
+	char req[256];
+	snprintf(req, sizeof req, "GET /v1/stream?channels=trades:l40s HTTP/1.1\r\nHost: bench\r\n\r\n");
+	if (write(sfd, req, strlen(req)) != (ssize_t)strlen(req))
+		fatal("bench_store: write: %s", strerror(errno));
+	int64_t *lat = xcalloc((size_t)probes, sizeof *lat);
+	long got = 0;
+#define PROBE_ORDER "{\"client_order_id\":\"%c%ld\",\"gpu\":\"l40s\",\"side\":\"%s\"," \
+	"\"type\":\"limit\",\"gpus\":1,\"hours\":1,\"price_cents\":79}"
+	for (long i = 0; i < probes; i++) {
+		char body[256], *reply = NULL;
+		snprintf(body, sizeof body, PROBE_ORDER, 's', i, "sell");
+		if (http(a, "POST", "/v1/orders", seller, body, &reply) != 201)
+			fatal("bench_store: probe sell failed: %s", reply);
+		free(reply);
+		snprintf(body, sizeof body, PROBE_ORDER, 'b', i, "buy");
+		struct buf rq = { 0 };
+		buf_printf(&rq, "POST /v1/orders HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n"
+		           "Authorization: Bearer %s\r\nContent-Length: %zu\r\n\r\n%s", buyer,
+		           strlen(body), body);
+		int fd = dial(a);
+		int64_t t0 = util_now_us();
+		if (write(fd, rq.data, rq.len) != (ssize_t)rq.len)
+			fatal("bench_store: write: %s", strerror(errno));
+		if (await_trade(sfd, &in, 5000))
+			lat[got++] = util_now_us() - t0;
+		char chunk[4096];
+		while (read(fd, chunk, sizeof chunk) > 0)
+			;
+		close(fd);
+		buf_free(&rq);
+		usleep(20000);
+	}
+	qsort(lat, (size_t)got, sizeof *lat, cmp_i64);
+	printf("  %-44s %5ld trades  seen %5ld  p50 %7.2f ms  p99 %7.2f ms  max %7.2f ms\n", r->label,
+	       probes, got, got ? (double)lat[got / 2] / 1000.0 : 0,
+	       got ? (double)lat[(got * 99) / 100] / 1000.0 : 0, got ? (double)lat[got - 1] / 1000.0 : 0);
+	free(lat);
+	buf_free(&in);
+	close(sfd);
+	free(seller);
+	free(buyer);
+}
+
 int main(int argc, char **argv)
 {
+	long probes = 0;
 	struct run r = { .label = "gpuxd", .rate = 1000, .seconds = 5, .nconns = 32 };
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--rate") == 0 && i + 1 < argc) r.rate = atol(argv[++i]);
@@ -261,11 +353,12 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--label") == 0 && i + 1 < argc) r.label = argv[++i];
 		else if (strcmp(argv[i], "--admin-key") == 0 && i + 1 < argc) r.admin = argv[++i];
 		else if (strcmp(argv[i], "--one-gpu") == 0) r.one_gpu = true;
+		else if (strcmp(argv[i], "--stream-delay") == 0 && i + 1 < argc) probes = atol(argv[++i]);
 		else if (r.n_ports < 8 && strncmp(argv[i], "http://127.0.0.1:", 17) == 0)
 			r.ports[r.n_ports++] = atoi(argv[i] + 17);
 		else {
 			fprintf(stderr, "usage: bench_store --label TEXT [--rate N] [--seconds S] [--conns C] "
-			        "[--one-gpu] --admin-key KEY http://127.0.0.1:PORT...\n");
+			        "[--one-gpu] [--stream-delay PROBES] --admin-key KEY http://127.0.0.1:PORT...\n");
 			return 2;
 		}
 	}
@@ -274,6 +367,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (probes > 0) {
+		stream_delay(&r, probes);
+		return 0;
+	}
 	setup(&r);
 	measure(&r);
 	for (long i = 0; i < r.nconns; i++) {

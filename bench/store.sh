@@ -3,7 +3,8 @@
 # at fixed offered rates (bench_store) for gpuxd on SQLite; on PostgreSQL with
 # one node; with two nodes (orders spread across GPUs, then all on one GPU);
 # and pgbench's TPC-B-like figure on the same PostgreSQL cluster as the
-# machine's baseline.
+# machine's baseline; then the cross-node stream delay (a trade through node
+# A, timed to its event on a stream of node B).
 #
 #   bench/store.sh BUILD_DIR [RATE...]     (default rates: 500 1000 2000)
 #
@@ -53,19 +54,29 @@ stop_all() { for p in $pids; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; do
 pgdb() { "$PG_BIN/createdb" -h "$dir/pg" -U postgres "$1"; DB="postgresql:///$1?host=$dir/pg&user=postgres"; }
 bench() { "$build/bench/bench_store" --admin-key "$key" --seconds "$secs" "$@"; }
 
-echo "gpuxd durable orders, ${secs} s per figure, open loop, 32 keep-alive connections, $(nproc) cores"
+echo "gpuxd durable orders, ${secs} s per figure, open loop, 32 keep-alive connections, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 echo "  (SQLite: WAL, synchronous=FULL; PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}'): fsync on, synchronous_commit on)"
+ack() { sed -n 's/.*acknowledged *\([0-9]*\)\/s.*/\1/p'; }
+summary=""
 for rate in $rates; do
   echo "offered $rate orders/s:"
-  start "$dir/sqlite$rate.db"; bench --label "SQLite, one node" --rate "$rate" "$URL"; stop_all
+  start "$dir/sqlite$rate.db"; sq=$(bench --label "SQLite, one node" --rate "$rate" "$URL"); stop_all; echo "$sq"
   pgdb one$rate; start "$DB"; bench --label "PostgreSQL, one node" --rate "$rate" "$URL"; stop_all
   pgdb two$rate; start "$DB"; u1=$URL; start "$DB"; u2=$URL
-  bench --label "PostgreSQL, two nodes, three GPUs" --rate "$rate" "$u1" "$u2"; stop_all
+  two=$(bench --label "PostgreSQL, two nodes, three GPUs" --rate "$rate" "$u1" "$u2"); stop_all; echo "$two"
   pgdb one_gpu$rate; start "$DB"; u1=$URL; start "$DB"; u2=$URL
   bench --label "PostgreSQL, two nodes, one GPU" --rate "$rate" --one-gpu "$u1" "$u2"; stop_all
+  a=$(echo "$sq" | ack) b=$(echo "$two" | ack)
+  [ -n "$a" ] && [ "$a" -gt 0 ] && summary="$summary  offered $rate/s: two PostgreSQL nodes (three GPUs) $b/s = $(awk "BEGIN{printf \"%.2f\", $b/$a}") x SQLite's $a/s (target >= 0.5)
+"
 done
+echo "cross-node stream delay: a trade through node A to a GET /v1/stream client of node B"
+pgdb stream; start "$DB"; u1=$URL; start "$DB"; u2=$URL
+"$build/bench/bench_store" --admin-key "$key" --label "trade on A -> stream on B (target 100 ms)" --stream-delay 200 "$u1" "$u2"
+stop_all
 "$PG_BIN/createdb" -h "$dir/pg" -U postgres pgb
 "$PG_BIN/pgbench" -h "$dir/pg" -U postgres -i -q -s 4 pgb >/dev/null 2>&1
 echo "pgbench on the same cluster (TPC-B-like, scale 4, 8 clients, ${secs} s): the machine's baseline"
 "$PG_BIN/pgbench" -h "$dir/pg" -U postgres -c 8 -j 2 -T "$secs" pgb 2>/dev/null |
   grep -E "^tps|latency average" | sed 's/^/  /'
+printf "%s" "$summary"

@@ -387,13 +387,15 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 		w->opens_at_ms = m->opens_at;
 		pthread_mutex_unlock(&m->info_mu);
 	}
+	xd_books_claim(w, batch);
 	bool leader = xd_ops_leader(w);
 	if (leader)
 		xd_ops_bill(w);
 	if (w->demo && leader)
 		xd_demo_tick(w);
 	for (struct xd_job *j = batch; j; j = j->next)
-		run_job(m, j);
+		if (!j->deferred)
+			run_job(m, j);
 	*t_run = m->stats ? util_now_us() : 0;
 	enum xd_commit c = xd_ops_commit(w);
 	w->st->on_fault = NULL;
@@ -412,6 +414,37 @@ static void recover(struct xd_market *m, struct xd_job *batch)
 		xd_reply_clear(&j->reply);
 		j->replayed = false;
 	}
+}
+
+/* Shared store: the jobs whose book another node held go back to the head
+ * of the queue, in their order, for the next batch; the rest are returned. */
+static struct xd_job *requeue_deferred(struct xd_market *m, struct xd_job *batch, size_t *n_back)
+{
+	struct xd_job *keep = NULL, **kt = &keep, *back = NULL, **bt = &back, *last = NULL;
+	size_t k = 0;
+	for (struct xd_job *j = batch, *next; j; j = next) {
+		next = j->next;
+		j->next = NULL;
+		if (j->deferred) {
+			*bt = last = j;
+			bt = &j->next;
+			k++;
+		} else {
+			*kt = j;
+			kt = &j->next;
+		}
+	}
+	if (back) {
+		pthread_mutex_lock(&m->q_mu);
+		last->next = m->head;
+		if (!m->head)
+			m->tail = last;
+		m->head = back;
+		m->qlen += k;
+		pthread_mutex_unlock(&m->q_mu);
+	}
+	*n_back = k;
+	return keep;
 }
 
 /* Every job of a batch that could not be committed is answered 5xx. */
@@ -473,6 +506,11 @@ static void *writer_main(void *arg)
 		}
 		if (fault)
 			answer_fault(batch, fault);
+		for (struct xd_job *j = fault ? batch : NULL; j; j = j->next)
+			j->deferred = false;
+		size_t n_back = 0;
+		batch = requeue_deferred(m, batch, &n_back);
+		stop = stop && n_back == 0;
 		publish(m);
 		if (m->stats && n) {
 			int64_t t2 = util_now_us();
@@ -591,10 +629,10 @@ static enum xd_commit startup_commit(struct xd_writer *w, bool demo)
 	return rc;
 }
 
-int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
+/* A market with its locks and snapshot, its writer not yet connected. */
+static struct xd_market *market_new(const struct xd_market_config *c)
 {
 	struct xd_market *m = xcalloc(1, sizeof *m);
-	*out = NULL;
 	m->t = c->tables;
 	m->demo = c->demo;
 	m->speed = c->clock_speed > 0 ? c->clock_speed : 1.0;
@@ -620,7 +658,28 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	m->in_changed = xcalloc(m->t->n_gpus, sizeof *m->in_changed);
 	for (size_t g = 0; g < m->t->n_gpus; g++)
 		m->books[g].last = -1;
+	return m;
+}
 
+/* The writer's per-GPU state and engine, once its store is open. */
+static void writer_alloc(struct xd_market *m, const struct xd_market_config *c)
+{
+	struct xd_writer *w = &m->w;
+	w->eng = engine_new(m->t->n_gpus);
+	w->stream = xd_stream_new(m->t, c->stream_backlog ? c->stream_backlog : XD_STREAM_BACKLOG);
+	w->book_changed = xcalloc(m->t->n_gpus, sizeof *w->book_changed);
+	w->last_price = xcalloc(m->t->n_gpus, sizeof *w->last_price);
+	w->book_ver = xcalloc(m->t->n_gpus, sizeof *w->book_ver);
+	w->book_tx = xcalloc(m->t->n_gpus, sizeof *w->book_tx);
+	w->tid_lo = xcalloc(m->t->n_gpus, sizeof *w->tid_lo);
+	w->tid_hi = xcalloc(m->t->n_gpus, sizeof *w->tid_hi);
+	w->shared = w->st->shared;
+}
+
+int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
+{
+	struct xd_market *m = market_new(c);
+	*out = NULL;
 	struct xd_writer *w = &m->w;
 	w->m = m;
 	w->t = m->t;
@@ -637,14 +696,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		m->offset = xd_meta_get(w->st, "clock_offset_ms", 0);
 	}
 	m->base_mono_us = util_now_us();
-	w->eng = engine_new(m->t->n_gpus);
-	w->stream = xd_stream_new(m->t, c->stream_backlog ? c->stream_backlog : XD_STREAM_BACKLOG);
-	w->book_changed = xcalloc(m->t->n_gpus, sizeof *w->book_changed);
-	w->last_price = xcalloc(m->t->n_gpus, sizeof *w->last_price);
-	w->book_ver = xcalloc(m->t->n_gpus, sizeof *w->book_ver);
-	w->tid_lo = xcalloc(m->t->n_gpus, sizeof *w->tid_lo);
-	w->tid_hi = xcalloc(m->t->n_gpus, sizeof *w->tid_hi);
-	w->shared = w->st->shared;
+	writer_alloc(m, c);
 	if (w->shared)   /* nodes starting together: one at a time */
 		xd_exec(w->st, "SELECT pg_advisory_lock(1735554424)");
 	w->state = c->state;
@@ -656,6 +708,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		xd_market_close(&m);
 		return -1;
 	}
+	xd_books_init(w);
 	if (c->demo) {
 		w->demo = NULL;
 		if (xd_demo_init(w, c->seed, cause) != 0) {
@@ -744,6 +797,7 @@ void xd_market_close(struct xd_market **mp)
 	free(w->book_changed);
 	free(w->last_price);
 	free(w->book_ver);
+	free(w->book_tx);
 	free(w->tid_lo);
 	free(w->tid_hi);
 	free(m->books);

@@ -56,19 +56,24 @@ void xd_ops_begin(struct xd_writer *w)
 static struct xd_acct *acct_slot(struct xd_writer *w, int64_t id);
 static int acct_fill(struct xd_writer *w, int64_t id, struct xd_q *st);
 
-/* Shared store: an account's row, locked for this transaction, read once per
- * transaction (another node may have changed it since). */
+/* Shared store: an account's row, read once per transaction (another node
+ * may have changed it since) and not locked: the transaction's changes are
+ * written as deltas at COMMIT (xd_accts_flush), and a hold that another node
+ * spent meanwhile fails the row's CHECK there, and the batch runs again. */
 static void acct_load(struct xd_writer *w, int64_t id)
 {
 	xd_ops_begin(w);
 	struct xd_q *st = xd_stmt(w->st, "SELECT id, kind, currency, country, role, available, held "
-	                                 "FROM accounts WHERE id = ?1 FOR UPDATE");
+	                                 "FROM accounts WHERE id = ?1");
 	xd_bind_int64(st, 1, id);
 	if (xd_step(st) != XD_ROW || acct_fill(w, id, st) != 0) {
 		if ((size_t)id < w->n_accts)
 			w->accts[id].exists = false;
 	} else {
-		w->accts[id].tx = w->tx;
+		struct xd_acct *a = &w->accts[id];
+		a->tx = w->tx;
+		a->base_avail = a->avail;
+		a->base_held = a->held;
 	}
 	xd_reset(st);
 }
@@ -83,8 +88,6 @@ static struct xd_acct *acct(struct xd_writer *w, int64_t id)
 		return NULL;
 	return &w->accts[id];
 }
-
-
 
 static struct xd_acct *acct_slot(struct xd_writer *w, int64_t id)
 {
@@ -117,6 +120,8 @@ enum xd_commit xd_ops_commit(struct xd_writer *w)
 	xd_keys_flush(w);
 	if (!w->in_tx)
 		return XD_COMMITTED;
+	if (w->shared)
+		xd_accts_flush(w);
 	for (size_t i = 0; i < w->n_dirty; i++) {
 		struct xd_acct *a = &w->accts[w->dirty[i]];
 		struct xd_q *st = xd_stmt(w->st, "UPDATE accounts SET available = ?2, held = ?3 WHERE id = ?1");
@@ -154,12 +159,13 @@ static void post(struct xd_writer *w, const char *kind, int64_t from, bool from_
 		fatal("gpuxd: %s would leave account %" PRId64 " negative", kind, from);
 	mark_dirty(w, from);
 	mark_dirty(w, to);
-	int64_t entry = w->next_entry++;
 	if (w->shared) {
-		struct xd_q *q = xd_stmt(w->st, "SELECT nextval('ledger_entry')");
-		entry = xd_step(q) == XD_ROW ? xd_col_int64(q, 0) : 0;
-		xd_reset(q);
+		const int64_t ids[2] = { from, to };
+		const bool held[2] = { from_held, to_held };
+		w->last_entry = xd_ledger_insert(w, kind, a->cur, ids, held, amount, order_id, rental_id);
+		return;
 	}
+	int64_t entry = w->next_entry++;
 	w->last_entry = entry;
 	for (int side = 0; side < 2; side++) {
 		struct xd_q *st = xd_stmt(w->st,

@@ -105,6 +105,10 @@ bool xd_col_null(struct xd_q *q, int i) { return xd_q_store(q)->ops->col_null(q,
 
 void xd_step_done(struct xd_store *s, struct xd_q *q)
 {
+	if (s->ops->exec) {
+		s->ops->exec(q);
+		return;
+	}
 	s->ops->step(q);
 	s->ops->reset(q);
 }

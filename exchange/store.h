@@ -57,6 +57,10 @@ struct xd_store_ops {
 	void (*bind_text)(struct xd_q *q, int i, const char *v);   /* kept until reset */
 	void (*bind_blob)(struct xd_q *q, int i, const void *v, size_t n);
 	int (*step)(struct xd_q *q);        /* XD_ROW or XD_DONE */
+	/* Run a statement whose rows nobody reads, and reset it; the backend may
+	 * send it on and report its failure with a later statement or the
+	 * COMMIT (NULL: step and reset). */
+	void (*exec)(struct xd_q *q);
 	int64_t (*col_int64)(struct xd_q *q, int i);
 	const char *(*col_text)(struct xd_q *q, int i);            /* NULL for NULL */
 	const void *(*col_blob)(struct xd_q *q, int i, size_t *n);

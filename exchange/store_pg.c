@@ -11,7 +11,8 @@
  * A connection that is lost is re-made on next use (PQreset walks the hosts
  * of a multi-host string again, so after a failover it finds the new
  * primary); statements then prepare again. Faults are classified by SQLSTATE:
- * deadlock and serialization failures can be retried; connection failures,
+ * deadlock and serialization failures, and a balance of accounts that a
+ * delta took below zero (its CHECK), can be retried; connection failures,
  * shutdowns, a read-only (standby) server and too many connections mean the
  * store is unavailable; anything else is a bug and stops the daemon, as with
  * SQLite.
@@ -43,6 +44,8 @@ struct pgc {
 	char *target;
 	unsigned n_names;
 	bool in_tx;
+	bool piped;                 /* in pipeline mode, with `pending` results unread */
+	int pending;
 };
 
 struct xd_q {
@@ -132,6 +135,11 @@ static enum xd_fault classify(PGconn *c, const PGresult *r)
 		return XD_FAULT_DOWN;
 	if (strcmp(st, "40P01") == 0 || strcmp(st, "40001") == 0)
 		return XD_FAULT_RETRY;
+	/* a balance written as a delta went below zero: another node spent the
+	 * funds this transaction read; run it again on the balance as it is now */
+	const char *table = PQresultErrorField(r, PG_DIAG_TABLE_NAME);
+	if (strcmp(st, "23514") == 0 && table && strcmp(table, "accounts") == 0)
+		return XD_FAULT_RETRY;
 	if (strncmp(st, "08", 2) == 0 || strncmp(st, "57P", 3) == 0 || strcmp(st, "25006") == 0 ||
 	    strcmp(st, "53300") == 0 || strcmp(st, "55000") == 0)
 		return XD_FAULT_DOWN;
@@ -167,6 +175,8 @@ static bool ensure(struct xd_store *s)
 	PQreset(p->c);
 	s->gen++;
 	p->in_tx = false;
+	p->piped = false;
+	p->pending = 0;
 	if (PQstatus(p->c) != CONNECTION_OK) {
 		xd_store_fault(s, XD_FAULT_DOWN, PQerrorMessage(p->c));
 		return false;
@@ -187,9 +197,11 @@ static bool again(struct xd_store *s, PGresult **r)
 	return ensure(s);
 }
 
+static bool pipe_finish(struct xd_store *s);
+
 static PGresult *run(struct xd_store *s, const char *sql)
 {
-	if (!ensure(s))
+	if (!pipe_finish(s) || !ensure(s))
 		return NULL;
 	PGresult *r = PQexec(pc(s)->c, sql);
 	if (!ok_result(r) && again(s, &r))
@@ -383,9 +395,113 @@ static PGresult *exec_prepared(struct xd_q *q)
 	return PQexecPrepared(p->c, q->name, q->nparams, q->vals, NULL, NULL, 0);
 }
 
+/* ---- the writer's pipeline ---------------------------------------------------------- */
+
+/* Inside the writer's transaction a statement whose rows nobody reads (an
+ * INSERT, an UPDATE, xd_step_done) is sent without waiting for its result
+ * (libpq's pipeline mode); the next statement whose rows are wanted goes
+ * down the same pipeline, and one round trip reads every result. The first
+ * failure among them is the statement's; COMMIT and ROLLBACK read what is
+ * left first. */
+static bool pipe_send(struct xd_q *q)
+{
+	struct xd_store *s = q->s;
+	struct pgc *p = pc(s);
+	if (!p->piped) {
+		if (PQenterPipelineMode(p->c) != 1)
+			return false;
+		p->piped = true;
+	}
+	if (q->prepared_gen != s->gen + 1) {
+		if (PQsendPrepare(p->c, q->name, q->sql, 0, NULL) != 1)
+			return false;
+		p->pending++;
+		q->prepared_gen = s->gen + 1;
+	}
+	if (PQsendQueryPrepared(p->c, q->name, q->nparams, q->vals, NULL, NULL, 0) != 1)
+		return false;
+	p->pending++;
+	return true;
+}
+
+/* Sync, read every pending result, leave pipeline mode. The last statement's
+ * result if keep; the first failure in *bad (NULL if none). */
+static PGresult *pipe_end(struct xd_store *s, bool keep, PGresult **bad)
+{
+	struct pgc *p = pc(s);
+	PGresult *last = NULL;
+	*bad = NULL;
+	bool lost = PQpipelineSync(p->c) != 1;
+	for (int i = 0; i < p->pending && !lost; i++) {
+		PGresult *r;
+		while ((r = PQgetResult(p->c)) != NULL) {
+			ExecStatusType t = PQresultStatus(r);
+			if (!ok_result(r) && t != PGRES_PIPELINE_ABORTED && !*bad)
+				*bad = r;
+			else if (keep && i == p->pending - 1 && !last)
+				last = r;
+			else
+				PQclear(r);
+		}
+		lost = PQstatus(p->c) == CONNECTION_BAD;
+	}
+	PGresult *r = lost ? NULL : PQgetResult(p->c);
+	if (!r || PQresultStatus(r) != PGRES_PIPELINE_SYNC)
+		lost = true;
+	PQclear(r);
+	p->pending = 0;
+	p->piped = false;
+	if (!lost)
+		PQexitPipelineMode(p->c);
+	if (lost && !*bad) {
+		PQclear(last);
+		last = NULL;
+	}
+	return last;
+}
+
+/* Read what is left in the pipeline: false (and the fault reported) if a
+ * statement failed. */
+static bool pipe_finish(struct xd_store *s)
+{
+	if (!pc(s)->piped)
+		return true;
+	PGresult *bad = NULL;
+	PQclear(pipe_end(s, false, &bad));
+	if (!bad && PQstatus(pc(s)->c) == CONNECTION_OK)
+		return true;
+	failed(s, bad, "a statement sent down the pipeline");
+	return false;
+}
+
+/* Run q down the pipeline and read every result: false if anything failed. */
+static bool pipe_execute(struct xd_q *q)
+{
+	struct xd_store *s = q->s;
+	PGresult *bad = NULL;
+	bool sent = pipe_send(q);
+	PGresult *r = pipe_end(s, sent, &bad);
+	if (!bad && (!sent || !r || PQstatus(pc(s)->c) != CONNECTION_OK)) {
+		PQclear(r);
+		failed(s, NULL, q->sql);
+		return false;
+	}
+	if (bad) {
+		PQclear(r);
+		failed(s, bad, q->sql);
+		return false;
+	}
+	q->res = r;
+	q->row = -1;
+	q->nrows = PQntuples(r);
+	return true;
+}
+
 static bool execute(struct xd_q *q)
 {
 	struct xd_store *s = q->s;
+	if (pc(s)->piped)
+		return pipe_execute(q);
 	if (!ensure(s))
 		return false;
 	PGresult *r = exec_prepared(q);
@@ -411,6 +527,28 @@ static int pg_step(struct xd_q *q)
 	}
 	q->row++;
 	return XD_ROW;
+}
+
+/* A statement whose rows nobody reads: down the writer's pipeline when in
+ * its transaction, else run now. Reset either way. */
+static void pg_exec(struct xd_q *q)
+{
+	struct xd_store *s = q->s;
+	struct pgc *p = pc(s);
+	if (s->writer && p->in_tx && PQstatus(p->c) == CONNECTION_OK) {
+		if (!pipe_send(q)) {
+			pg_reset(q);
+			pipe_finish(s);
+			failed(s, NULL, q->sql);
+			return;
+		}
+		pg_reset(q);
+		if (p->pending >= 256)
+			pipe_finish(s);
+		return;
+	}
+	pg_step(q);
+	pg_reset(q);
 }
 
 static bool have(struct xd_q *q, int i)
@@ -461,6 +599,10 @@ static void pg_begin(struct xd_store *s)
 static enum xd_commit pg_commit(struct xd_store *s)
 {
 	struct pgc *p = pc(s);
+	if (!pipe_finish(s)) {   /* COMMIT was not sent */
+		p->in_tx = false;
+		return XD_NOT_COMMITTED;
+	}
 	p->in_tx = false;
 	PGresult *r = PQexec(p->c, "COMMIT");
 	ExecStatusType t = PQresultStatus(r);
@@ -482,6 +624,11 @@ static enum xd_commit pg_commit(struct xd_store *s)
 static void pg_rollback(struct xd_store *s)
 {
 	struct pgc *p = pc(s);
+	if (p->piped) {
+		PGresult *bad = NULL;
+		PQclear(pipe_end(s, false, &bad));
+		PQclear(bad);
+	}
 	p->in_tx = false;
 	if (PQstatus(p->c) == CONNECTION_OK)
 		PQclear(PQexec(p->c, "ROLLBACK"));
@@ -551,7 +698,7 @@ const struct xd_store_ops xd_store_pg = {
 	.name = "postgresql",
 	.open = pg_open, .close = pg_close, .prepare = pg_prepare, .finalize = pg_finalize,
 	.reset = pg_reset, .bind_int64 = pg_bind_int64, .bind_text = pg_bind_text,
-	.bind_blob = pg_bind_blob, .step = pg_step, .col_int64 = pg_col_int64,
+	.bind_blob = pg_bind_blob, .step = pg_step, .exec = pg_exec, .col_int64 = pg_col_int64,
 	.col_text = pg_col_text, .col_blob = pg_col_blob, .col_null = pg_col_null,
 	.begin = pg_begin, .commit = pg_commit, .rollback = pg_rollback, .lease = pg_lease,
 	.notify = pg_notify, .listen = pg_listen, .wait_notify = pg_wait_notify,

@@ -199,6 +199,11 @@ struct xd_job {
 	int key_scope;               /* enum xd_scope */
 	int64_t key_id;              /* the key that made the request */
 	bool replayed;               /* ORDER: stored meanwhile by another node */
+	/* shared store: the GPU whose book the job matches on (-1: none); left
+	 * for the next batch while another node holds that book, and how often */
+	int book;
+	bool deferred;
+	int defers;
 	/* result, set by the writer before done() */
 	struct xd_reply reply;
 	void (*done)(struct xd_job *j);  /* called on the writer thread after commit */
@@ -258,7 +263,8 @@ struct xd_acct {
 	int32_t vat_bp;
 	int role;            /* -1 for the exchange's own accounts */
 	bool dirty, exists, system;
-	uint64_t tx;         /* shared store: the transaction that loaded (locked) it */
+	uint64_t tx;         /* shared store: the transaction that read it */
+	int64_t base_avail, base_held;   /* shared store: the balances as read then */
 };
 
 struct xd_demo;
@@ -285,6 +291,7 @@ struct xd_writer {
 	bool shared;
 	uint64_t tx;                 /* counts transactions */
 	int64_t *book_ver;           /* per GPU: the version our copy is of, -1 = stale */
+	uint64_t *book_tx;           /* per GPU: the transaction that holds its lock */
 	int64_t *tid_lo, *tid_hi;    /* per GPU: the trades of this transaction, 0 = none */
 	int64_t last_entry;          /* the last ledger entry posted */
 	bool lease;                  /* this node bills and drives the demo */
@@ -306,6 +313,23 @@ bool xd_ops_leader(struct xd_writer *w);
  * engine's copy up to date (xd_book_peek: without the lock, for previews);
  * send the changed books and trades to the other nodes before COMMIT. */
 void xd_book_lock(struct xd_writer *w, int g);
+/* Shared store: before anything else is locked, lock the books the batch's
+ * orders and cancels match on — those left for the next batch before, in
+ * GPU-id order, waiting; the others only if no other node holds them (SKIP
+ * LOCKED) — and mark the jobs whose book another node holds deferred. */
+void xd_books_claim(struct xd_writer *w, struct xd_job *batch);
+/* Shared store: a row in book_versions for every GPU (start-up). */
+void xd_books_init(struct xd_writer *w);
+/* Shared store: write the transaction's balance changes as deltas, customer
+ * accounts first and the exchange's own (hot) accounts last, each group in
+ * id order, so row locks are taken in one order and the hot rows are held
+ * only from their UPDATE to the COMMIT. */
+void xd_accts_flush(struct xd_writer *w);
+/* Shared store: one ledger entry (numbered from the sequence ledger_entry)
+ * of two rows, amount from acct[0] to acct[1], in one statement: its number
+ * for a deposit (the reply has it), else 0. */
+int64_t xd_ledger_insert(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
+                         const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id);
 void xd_book_peek(struct xd_writer *w, int g);
 void xd_ops_notify(struct xd_writer *w);
 void xd_ops_run(struct xd_writer *w, struct xd_job *j);

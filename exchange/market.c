@@ -629,6 +629,32 @@ static enum xd_commit startup_commit(struct xd_writer *w, bool demo)
 	return rc;
 }
 
+/* The exchange clock at start. One store: it goes on from the last reading
+ * stored, or from the wall clock when that is later. A shared store: every
+ * node reads the same clock, a function of the wall clock from the epoch the
+ * first node recorded (clock_epoch_ms, at the --clock-speed all nodes run)
+ * plus the admin's advances, so a node that restarts goes on where the
+ * others are instead of jumping. Called with the start-up lock held. */
+static void clock_start(struct xd_market *m)
+{
+	struct xd_store *st = m->w.st;
+	int64_t wall = wall_ms();
+
+	if (!st->shared) {
+		int64_t stored = xd_meta_get(st, "clock_ms", 0);
+		m->base_exch = wall > stored ? wall : stored;
+	} else {
+		int64_t epoch = xd_meta_get(st, "clock_epoch_ms", -1);
+		if (epoch < 0 || epoch > wall) {
+			epoch = wall;
+			xd_meta_set(st, "clock_epoch_ms", epoch);
+		}
+		m->base_exch = epoch + (int64_t)((double)(wall - epoch) * m->speed);
+		m->offset = xd_meta_get(st, "clock_offset_ms", 0);
+	}
+	m->base_mono_us = util_now_us();
+}
+
 /* A market with its locks and snapshot, its writer not yet connected. */
 static struct xd_market *market_new(const struct xd_market_config *c)
 {
@@ -688,17 +714,10 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		return -1;
 	}
 	demo_sync(w, c->demo, false);
-	int64_t stored = xd_meta_get(w->st, "clock_ms", 0);
-	int64_t wall = wall_ms();
-	m->base_exch = wall > stored ? wall : stored;
-	if (w->st->shared) {   /* the nodes share the wall clock and the admin's advances */
-		m->base_exch = wall;
-		m->offset = xd_meta_get(w->st, "clock_offset_ms", 0);
-	}
-	m->base_mono_us = util_now_us();
 	writer_alloc(m, c);
 	if (w->shared)   /* nodes starting together: one at a time */
 		xd_exec(w->st, "SELECT pg_advisory_lock(1735554424)");
+	clock_start(m);
 	w->state = c->state;
 	w->opens_at_ms = c->opens_at_ms;
 	m->state = c->state;

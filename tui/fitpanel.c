@@ -221,7 +221,7 @@ static void grid_for(const struct tui_fit *p, const enum tui_ff_id *vis, size_t 
 			continue;
 		if (lwi > g->lw)
 			g->lw = lwi;
-		if (u != NULL && wtext_width(u, ascii) + 1 > g->uw)
+		if (!figures && u != NULL && wtext_width(u, ascii) + 1 > g->uw)
 			g->uw = wtext_width(u, ascii) + 1;
 	}
 	if (g->lw > g->cw * 2 / 5)
@@ -243,9 +243,13 @@ static void fields_row(const struct tui_fit *p, struct fblock *b, const enum tui
 	bool has_focus = false;
 
 	for (size_t j = 0; j < k; j++) {
-		/* the last cell of a full row takes what is left */
+		/* the last cell of a full row takes what is left; a figure's unit
+		 * (Active's "B") takes from its own value */
 		int this_w = j + 1 == (size_t)g->gc ? w - c->width : g->cw;
-		field_cell(p, b, vis[j], c, this_w, g->lw, g->vw, g->uw, side, line);
+		const char *u = tui_ff_unit(vis[j]);
+		int uw = is_figure(vis[j]) && u != NULL ? wtext_width(u, b->ls.ascii) + 1 : g->uw;
+		int vw = is_figure(vis[j]) ? g->vw - uw : g->vw;
+		field_cell(p, b, vis[j], c, this_w, g->lw, vw < 3 ? 3 : vw, uw, side, line);
 		has_focus |= p->cur == vis[j];
 	}
 	c = &b->ls.l[line];
@@ -382,7 +386,7 @@ static void give_back(struct budget *g, const struct budget *want, int h, int n_
 
 /* Give up lines in a fixed order until the parts fit in h: the blank line,
  * the detailed answer, the architecture and hints to one line, the
- * architecture; then (focused) the answer to two lines, the fields around
+ * answer to two lines (focused), the architecture; then (focused) the fields around
  * the focused one (span lines at least), the answer to one, hints, the
  * answer, the fields to one; or (not focused) the fields, then the answer;
  * the title last. What is left over goes back (give_back). */
@@ -401,11 +405,11 @@ static void share(struct budget *g, int h, bool focused, int span, int n_comp)
 		g->nA = 1;
 	if (total(g) > h && g->nH > 1)
 		g->nH = 1;
+	if (focused && total(g) > h && g->nR > 2)
+		g->nR = 2; /* the architecture line before the answer's third */
 	if (total(g) > h)
 		g->nA = 0;
 	if (focused) {
-		if (total(g) > h && g->nR > 2)
-			g->nR = 2;
 		rest = h - (g->nT + g->nA + g->nH + g->nB + g->nR);
 		if (total(g) > h)
 			g->nF = rest > span ? rest : span;

@@ -2,7 +2,8 @@
  * Internal to the order pages of the TUI: tui/order_pages.c (the screen
  * every page is shown in: page tabs, F-key bar, dialogs, the account and
  * market the pages read), tui/order_form.c (the
- * order form with its live book and preview, confirmation and submit),
+ * order form with its live book and preview, confirmation and submit, a
+ * screen over the pure model of tui/order_model.h),
  * tui/orders.c, tui/rentals.c and tui/account.c (lists on the table widget).
  *
  * Each page is a struct tp_page_ops: it places its widgets in the rows it is

@@ -522,7 +522,7 @@ static const char *explain(const struct tf_model *m)
 }
 
 /* "Buy H200 · NVIDIA Hopper · 141 GB", then the best prices. */
-static void title_lines(const struct tf_model *m, struct tui_lines *out)
+static void title_lines(const struct tf_model *m, int width, struct tui_lines *out)
 {
 	const struct catalog_gpu *g = m->cat != NULL ? catalog_gpu(m->cat, m->gpu) : NULL;
 	struct wcells *c = tui_lines_add(out);
@@ -543,7 +543,20 @@ static void title_lines(const struct tf_model *m, struct tui_lines *out)
 		char *a = usd(m, m->book->n_asks ? m->book->asks[0].price_cents : -1);
 		char *b = usd(m, m->book->n_bids ? m->book->bids[0].price_cents : -1);
 		x = xasprintf(_("best ask %s · best bid %s"), a, b);
-		wcells_add(c, x, WR_DIM, 0);
+		if (wtext_width(x, m->ascii) <= width) {
+			wcells_add(c, x, WR_DIM, 0);
+		} else {
+			/* too narrow for one line: the bid on the blank line under it */
+			char *ask = xasprintf(_("best ask %s"), a), *bid = xasprintf(_("best bid %s"), b);
+			wcells_add(c, ask, WR_DIM, 0);
+			wcells_add(tui_lines_add(out), bid, WR_DIM, 0);
+			free(ask);
+			free(bid);
+			free(x);
+			free(a);
+			free(b);
+			return;
+		}
 		free(x);
 		free(a);
 		free(b);
@@ -553,7 +566,7 @@ static void title_lines(const struct tf_model *m, struct tui_lines *out)
 
 void tf_form_lines(const struct tf_model *m, int label_w, int width, struct tui_lines *out)
 {
-	title_lines(m, out);
+	title_lines(m, width, out);
 	choice_line(out, label_w, _("Side"), m->side == API_BUY ? _("Buy") : _("Sell"),
 		    m->focus == TF_SIDE);
 	choice_line(out, label_w, _("Type"), m->type == API_MARKET ? _("Market") : _("Limit"),
@@ -580,13 +593,38 @@ struct pv_out {
 	int width, lw;
 };
 
+/* "label   value": value is words (atoms) that are never split; what does
+ * not fit beside the label goes on under it, aligned with the value, so a
+ * number is never cut. */
+static void kv_atoms(struct pv_out *o, const char *label, const char *const *atoms, size_t n,
+		     enum wrole role, unsigned attrs)
+{
+	struct wcells *c = tui_lines_add(o->out);
+	int col, used = 0;
+
+	wcells_pad(c, 2, WR_NORMAL);
+	wcells_add(c, label, WR_DIM, 0);
+	col = c->width + 1 > 2 + o->lw ? c->width + 1 : 2 + o->lw;
+	wcells_pad(c, col - c->width, WR_NORMAL);
+	for (size_t i = 0; i < n; i++) {
+		int w = wtext_width(atoms[i], o->m->ascii);
+		if (used > 0 && col + used + 1 + w > o->width) {
+			c = tui_lines_add(o->out);
+			wcells_pad(c, col, WR_NORMAL);
+			used = 0;
+		} else if (used > 0) {
+			wcells_add(c, " ", role, attrs);
+			used++;
+		}
+		wcells_add(c, atoms[i], role, attrs);
+		used += w;
+	}
+}
+
 static void kv(struct pv_out *o, const char *label, const char *value, enum wrole role,
 	       unsigned attrs)
 {
-	struct wcells *c = tui_lines_add(o->out);
-
-	wcells_pad(c, 2, WR_NORMAL);
-	wpanel_kv(c, o->lw, label, value, role, attrs);
+	kv_atoms(o, label, &value, 1, role, attrs);
 }
 
 static void kv_money(struct pv_out *o, const char *label, int64_t minor, const char *ccy,
@@ -619,21 +657,30 @@ static int preview_label_width(const struct tf_model *m)
 	return lw < 12 ? 12 : lw;
 }
 
-/* Fills now, what waits on the book, what is not filled. */
+/* Fills now (one entry per price level), what waits on the book, what is
+ * not filled. */
 static void preview_fills(struct pv_out *o, const struct api_preview *v)
 {
 	const struct tf_model *m = o->m;
-	struct buf b = {0};
+	struct api_preview_fill *lv = xreallocarray(NULL, v->n_fills + 1, sizeof *lv);
+	size_t n = view_fill_levels(v->fills, v->n_fills, lv);
+	char **atoms = xreallocarray(NULL, n + 1, sizeof *atoms);
 	char *x;
 
-	for (size_t i = 0; i < v->n_fills; i++) {
-		char *pr = usd(m, v->fills[i].price_cents);
-		buf_printf(&b, "%s%lld × %s", i ? ", " : "", (long long)v->fills[i].gpus, pr);
+	for (size_t i = 0; i < n; i++) {
+		char *pr = usd(m, lv[i].price_cents);
+		atoms[i] = xasprintf("%lld × %s%s", (long long)lv[i].gpus, pr, i + 1 < n ? "," : "");
 		free(pr);
 	}
-	kv(o, _("Fills now"), b.data != NULL ? b.data : _("nothing"),
-	   v->fill_gpus > 0 ? WR_NORMAL : WR_BAD, 0);
-	buf_free(&b);
+	if (n > 0)
+		kv_atoms(o, _("Fills now"), (const char *const *)atoms, n,
+			 v->fill_gpus > 0 ? WR_NORMAL : WR_BAD, 0);
+	else
+		kv(o, _("Fills now"), _("nothing"), WR_BAD, 0);
+	for (size_t i = 0; i < n; i++)
+		free(atoms[i]);
+	free(atoms);
+	free(lv);
 	if (v->rest_gpus > 0) {
 		x = xasprintf(P_("%lld GPU", "%lld GPUs", (unsigned long)v->rest_gpus),
 			      (long long)v->rest_gpus);
@@ -670,11 +717,15 @@ static void preview_money(struct pv_out *o, const struct api_preview *v)
 	if (v->side == API_BUY && v->rest_gpus > 0)
 		kv_money(o, _("Held"), v->rest_gpus * v->hours * v->unit_minor, v->currency, 0);
 	{
+		/* "€5,000.00 → €4,088.00", the after part under the before part
+		 * where the two do not fit */
 		char *a = i18n_fmt_money(m->lang, v->balance_available_minor, v->currency);
 		char *b = i18n_fmt_money(m->lang, v->balance_after_minor, v->currency);
-		x = xasprintf("%s %s %s", a, wsym(WSYM_ARROW_RIGHT, m->ascii), b);
-		kv(o, _("Available"), x, v->balance_after_minor < 0 ? WR_BAD : WR_NORMAL, 0);
-		free(x);
+		char *from = xasprintf("%s %s", a, wsym(WSYM_ARROW_RIGHT, m->ascii));
+		const char *atoms[2] = { from, b };
+		kv_atoms(o, _("Available"), atoms, 2,
+			 v->balance_after_minor < 0 ? WR_BAD : WR_NORMAL, 0);
+		free(from);
 		free(a);
 		free(b);
 	}
@@ -693,8 +744,10 @@ static void preview_warnings(struct pv_out *o, const struct api_preview *v)
 	const struct tf_model *m = o->m;
 
 	if (v->reject_code != NULL) {
+		/* said once: not again when the note under the fields says it */
 		char *w = tf_reject_words(m, v);
-		text(o, w, WR_BAD);
+		if (m->note == NULL || strcmp(m->note, w) != 0)
+			text(o, w, WR_BAD);
 		free(w);
 	} else if (v->fill_gpus == 0 && v->rest_gpus == 0) {
 		text(o, v->side == API_BUY

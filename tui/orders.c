@@ -277,11 +277,12 @@ static void ask_cancel(struct tui *t)
 	free(line);
 }
 
-enum { OK_CANCEL = 1 };
+enum { OK_CANCEL = 1, OK_DETAIL };
 
 static const struct wbinding orders_bindings[] = {
 	{ 'x', OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
 	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
+	{ WKEY_RETURN, OK_DETAIL, N_("The GPU of the order under the cursor in detail (Esc: back)") },
 };
 
 static unsigned orders_event(struct tui *t, const struct wevent *ev)
@@ -293,6 +294,9 @@ static unsigned orders_event(struct tui *t, const struct wevent *ev)
 	switch (b != NULL ? b->action : 0) {
 	case OK_CANCEL:
 		ask_cancel(t);
+		return W_HANDLED | W_REDRAW;
+	case OK_DETAIL:
+		tp_detail_open(t, tp_orders_gpu(t));
 		return W_HANDLED | W_REDRAW;
 	}
 	return tp_list_event(t, list(t), ev);

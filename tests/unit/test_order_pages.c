@@ -280,6 +280,45 @@ static void test_orders_list_market_average(void **state)
 	free(key);
 }
 
+/* Enter on a row of the orders or rentals list opens that GPU's detail
+ * screen over the page; Esc comes back to the list. */
+static void test_enter_opens_detail(void **state)
+{
+	char *key = buyer("detail@example.pt", 10000000);
+	struct tui_harness *h;
+	char *r, *row;
+
+	(void)state;
+	r = fx_post(gpuxd_url, "/v1/orders", key,
+		    "{\"client_order_id\":\"pages-detail-1\",\"gpu\":\"h100-sxm\",\"side\":\"buy\","
+		    "\"type\":\"market\",\"gpus\":1,\"hours\":2,\"max_price_cents\":1000}");
+	assert_int_equal(json_int(r, "filled_gpus"), 1);
+	free(r);
+	h = open_as(key, I18N_EN, 24, 120);
+	tui_harness_key(h, 'o');
+	fx_expect_on_screen(h, "market IOC");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "detail");
+	row = tui_harness_row(h, 0);
+	assert_non_null(strstr(row, "H100 SXM"));
+	free(row);
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "page");
+	fx_expect_on_screen(h, "market IOC");
+	tui_harness_key(h, 'R');
+	fx_expect_on_screen(h, "1/2");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "detail");
+	row = tui_harness_row(h, 0);
+	assert_non_null(strstr(row, "H100 SXM"));
+	free(row);
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "page");
+	fx_expect_on_screen(h, "Rental");
+	close_session(&h);
+	free(key);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_balance_after_fits_pt_br),
 		cmocka_unit_test(test_balance_after_fits_es),
 		cmocka_unit_test(test_orders_list_market_average),
+		cmocka_unit_test(test_enter_opens_detail),
 	};
 
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

@@ -280,13 +280,29 @@ static void test_orders_list_market_average(void **state)
 	free(key);
 }
 
+/* Enter on the list's row: the H100 SXM detail; Esc: the list (showing
+ * text) again. */
+static void detail_and_back(struct tui_harness *h, const char *text)
+{
+	char *row;
+
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "detail");
+	row = tui_harness_row(h, 0);
+	assert_non_null(strstr(row, "H100 SXM"));
+	free(row);
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "page");
+	fx_expect_on_screen(h, text);
+}
+
 /* Enter on a row of the orders or rentals list opens that GPU's detail
  * screen over the page; Esc comes back to the list. */
 static void test_enter_opens_detail(void **state)
 {
 	char *key = buyer("detail@example.pt", 10000000);
 	struct tui_harness *h;
-	char *r, *row;
+	char *r;
 
 	(void)state;
 	r = fx_post(gpuxd_url, "/v1/orders", key,
@@ -297,24 +313,10 @@ static void test_enter_opens_detail(void **state)
 	h = open_as(key, I18N_EN, 24, 120);
 	tui_harness_key(h, 'o');
 	fx_expect_on_screen(h, "market IOC");
-	tui_harness_key(h, WKEY_RETURN);
-	assert_string_equal(tui_harness_top(h), "detail");
-	row = tui_harness_row(h, 0);
-	assert_non_null(strstr(row, "H100 SXM"));
-	free(row);
-	tui_harness_key(h, WKEY_ESC);
-	assert_string_equal(tui_harness_top(h), "page");
-	fx_expect_on_screen(h, "market IOC");
+	detail_and_back(h, "market IOC");
 	tui_harness_key(h, 'R');
 	fx_expect_on_screen(h, "1/2");
-	tui_harness_key(h, WKEY_RETURN);
-	assert_string_equal(tui_harness_top(h), "detail");
-	row = tui_harness_row(h, 0);
-	assert_non_null(strstr(row, "H100 SXM"));
-	free(row);
-	tui_harness_key(h, WKEY_ESC);
-	assert_string_equal(tui_harness_top(h), "page");
-	fx_expect_on_screen(h, "Rental");
+	detail_and_back(h, "1/2");
 	close_session(&h);
 	free(key);
 }

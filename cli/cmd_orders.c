@@ -36,6 +36,7 @@ static int orders_page(struct cli_ctx *ctx, struct api_client *c, const struct a
 		cli_sheet_text(s, o->type == API_LIMIT ? _("limit") : _("market"),
 			       api_order_type_name(o->type));
 		cli_cell_usd(s, ctx, o->price_cents);
+		cli_cell_usd(s, ctx, view_order_avg_price(o));
 		cli_cell_int(s, ctx, o->gpus);
 		cli_cell_int(s, ctx, o->hours);
 		cli_cell_int(s, ctx, o->filled_gpus);
@@ -108,6 +109,9 @@ int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column(s, "side", _("Side"), CLI_LEFT);
 	cli_sheet_column(s, "type", _("Type"), CLI_LEFT);
 	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
+	/* TRANSLATORS: column of `gpux orders`: the average price the order's
+	 * fills paid per GPU-hour (a market order's Price/h is only its cap) */
+	cli_sheet_column(s, "avg_price_cents", _("Avg fill/h"), CLI_RIGHT);
 	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
 	cli_sheet_column(s, "hours", _("Hours"), CLI_RIGHT);
 	cli_sheet_column(s, "filled_gpus", _("Filled"), CLI_RIGHT);

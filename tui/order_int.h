@@ -2,7 +2,8 @@
  * Internal to the order pages of the TUI: tui/order_pages.c (the screen
  * every page is shown in: page tabs, F-key bar, dialogs, the account and
  * market the pages read), tui/order_form.c (the
- * order form with its live book and preview, confirmation and submit),
+ * order form with its live book and preview, confirmation and submit, a
+ * screen over the pure model of tui/order_model.h),
  * tui/orders.c, tui/rentals.c and tui/account.c (lists on the table widget).
  *
  * Each page is a struct tp_page_ops: it places its widgets in the rows it is
@@ -192,6 +193,9 @@ void tp_account_soon(struct tui *t);
 void tp_rebuild_all(struct tui *t);
 /* The pages' help: the page's keys, the pages' common keys, then extra. */
 void tp_help(struct tui *t, const struct whelp_section *extra, size_t n_extra);
+/* Enter on a list's row: the detail screen of gpu over the page (Esc comes
+ * back to it); a message when no row is under the cursor. */
+void tp_detail_open(struct tui *t, const char *gpu);
 /* Keys every page shares (pages, back); W_IGNORED if not one. */
 unsigned tp_common_key(struct tui *t, wkey k);
 /* "Available €4,088.00 · held €912.00" from the account (or a hint while it

@@ -843,6 +843,19 @@ static void open_form(struct tui *t, bool sell)
 	}
 }
 
+void tp_detail_open(struct tui *t, const char *gpu)
+{
+	char *id;
+
+	if (gpu == NULL) {
+		tui_message(t, _("No row selected"));
+		return;
+	}
+	id = xstrdup(gpu); /* the list may be rebuilt meanwhile */
+	tui_detail_open(t, id, 0, 0, -1);
+	free(id);
+}
+
 unsigned tp_common_key(struct tui *t, wkey k)
 {
 	const struct wbinding *b = wbinding_find(common_bindings,

@@ -1,7 +1,8 @@
 /*
  * Your orders (o, F7): the resting ones first (every one of them), then the
  * most recent done ones, refreshed every 2 s; the cursor stays on its order
- * as the list changes. x (or Delete) cancels the order under the cursor
+ * as the list changes. Price/h is a limit order's limit and a market
+ * order's average fill price (its cap is no price it paid). x (or Delete) cancels the order under the cursor
  * after a confirmation that says what it is and what hold comes back; the
  * freed hold shows at once in the balance line (the account is asked again
  * right away, and the released amount applied until it answers).
@@ -101,7 +102,7 @@ static void add_row(struct tui *t, struct tp_grid *g, const struct api_order *o)
 	tp_grid_put(g, OC_GPUS, tp_int(t, o->gpus));
 	tp_grid_put(g, OC_FILLED, tp_int(t, o->filled_gpus));
 	tp_grid_put(g, OC_HOURS, tp_int(t, o->hours));
-	tp_grid_put(g, OC_PRICE, tp_usd(t, o->price_cents));
+	tp_grid_put(g, OC_PRICE, tp_usd(t, view_order_list_price(o)));
 	tp_grid_put(g, OC_TYPE, xasprintf("%s %s", o->type == API_LIMIT ? _("limit") : _("market"),
 					  o->tif == API_GTC ? "GTC" : o->tif == API_FOK ? "FOK" : "IOC"));
 	tp_grid_put(g, OC_HELD, o->hold_minor > 0 ? tp_money(t, o->hold_minor, o->currency)
@@ -207,7 +208,9 @@ static void on_cancel(void *ud, struct api_order *o, const struct api_error *e)
 				tr->acct->balance.held_minor -= freed;
 			}
 		} else {
-			set_note(s, xasprintf(_("Cancelled order %lld (%lld of %lld GPUs had filled)."),
+			set_note(s, xasprintf(P_("Cancelled order %lld (%lld of %lld GPU had filled).",
+						 "Cancelled order %lld (%lld of %lld GPUs had filled).",
+						 (unsigned long)o->gpus),
 					      (long long)o->id, (long long)o->filled_gpus,
 					      (long long)o->gpus), WR_GOOD);
 		}
@@ -256,13 +259,16 @@ static void ask_cancel(struct tui *t)
 	line = order_line(t, o);
 	if (o->hold_minor > 0) {
 		char *m = tp_money(t, o->hold_minor, o->currency);
-		text = xasprintf(_("%s; %lld of %lld GPUs filled. Its hold of %s goes back to your "
-				   "available balance."),
+		text = xasprintf(P_("%s; %lld of %lld GPU filled. Its hold of %s goes back to your "
+				    "available balance.",
+				    "%s; %lld of %lld GPUs filled. Its hold of %s goes back to your "
+				    "available balance.", (unsigned long)o->gpus),
 				 line, (long long)o->filled_gpus, (long long)o->gpus, m);
 		free(m);
 	} else {
-		text = xasprintf(_("%s; %lld of %lld GPUs filled."), line, (long long)o->filled_gpus,
-				 (long long)o->gpus);
+		text = xasprintf(P_("%s; %lld of %lld GPU filled.", "%s; %lld of %lld GPUs filled.",
+				    (unsigned long)o->gpus),
+				 line, (long long)o->filled_gpus, (long long)o->gpus);
 	}
 	title = xasprintf(_("Cancel order %lld?"), (long long)o->id);
 	tp_dialog(t, TD_CANCEL, o->id, title, text, _("y or Enter: cancel it · any other key: keep it"), false);
@@ -271,11 +277,12 @@ static void ask_cancel(struct tui *t)
 	free(line);
 }
 
-enum { OK_CANCEL = 1 };
+enum { OK_CANCEL = 1, OK_DETAIL };
 
 static const struct wbinding orders_bindings[] = {
 	{ 'x', OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
 	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
+	{ WKEY_RETURN, OK_DETAIL, N_("The GPU of the order under the cursor in detail (Esc: back)") },
 };
 
 static unsigned orders_event(struct tui *t, const struct wevent *ev)
@@ -287,6 +294,9 @@ static unsigned orders_event(struct tui *t, const struct wevent *ev)
 	switch (b != NULL ? b->action : 0) {
 	case OK_CANCEL:
 		ask_cancel(t);
+		return W_HANDLED | W_REDRAW;
+	case OK_DETAIL:
+		tp_detail_open(t, tp_orders_gpu(t));
 		return W_HANDLED | W_REDRAW;
 	}
 	return tp_list_event(t, list(t), ev);

@@ -286,11 +286,12 @@ static void ask_stop(struct tui *t)
 	free(back);
 }
 
-enum { RK_STOP = 1 };
+enum { RK_STOP = 1, RK_DETAIL };
 
 static const struct wbinding rentals_bindings[] = {
 	{ 'x', RK_STOP, N_("Stop the rental under the cursor early (asks first)") },
 	{ WKEY_DELETE, RK_STOP, N_("Stop the rental under the cursor early (asks first)") },
+	{ WKEY_RETURN, RK_DETAIL, N_("The GPU of the rental under the cursor in detail (Esc: back)") },
 };
 
 static unsigned rentals_event(struct tui *t, const struct wevent *ev)
@@ -302,6 +303,9 @@ static unsigned rentals_event(struct tui *t, const struct wevent *ev)
 	switch (b != NULL ? b->action : 0) {
 	case RK_STOP:
 		ask_stop(t);
+		return W_HANDLED | W_REDRAW;
+	case RK_DETAIL:
+		tp_detail_open(t, tp_rentals_gpu(t));
 		return W_HANDLED | W_REDRAW;
 	}
 	return tp_list_event(t, list(t), ev);

@@ -82,18 +82,42 @@ int64_t view_order_avg_price(const struct api_order *o)
 	return (o->filled_value_cents + o->filled_gpus / 2) / o->filled_gpus;
 }
 
-/* "8 GPUs at US$4.19, 2 at US$4.25" */
+int64_t view_order_list_price(const struct api_order *o)
+{
+	return o->type == API_MARKET ? view_order_avg_price(o) : o->price_cents;
+}
+
+size_t view_fill_levels(const struct api_preview_fill *v, size_t n, struct api_preview_fill *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < k && out[j].price_cents != v[i].price_cents)
+			j++;
+		if (j == k)
+			out[k++] = (struct api_preview_fill){ .price_cents = v[i].price_cents };
+		out[j].gpus += v[i].gpus;
+	}
+	return k;
+}
+
+/* "8 GPUs at US$4.19, 2 GPUs at US$4.25": one entry per price level */
 static void fills_text(struct buf *b, enum i18n_lang lang, const struct api_preview *p)
 {
-	for (size_t i = 0; i < p->n_fills; i++) {
-		char *pr = usd(lang, p->fills[i].price_cents);
+	struct api_preview_fill *lv = xreallocarray(NULL, p->n_fills + 1, sizeof *lv);
+	size_t n = view_fill_levels(p->fills, p->n_fills, lv);
+
+	for (size_t i = 0; i < n; i++) {
+		char *pr = usd(lang, lv[i].price_cents);
 		if (i > 0)
 			buf_puts(b, ", ");
 		buf_printf(b, i18n_dngettext(lang, NULL, NP_("%lld GPU at %s", "%lld GPUs at %s"),
-					     (unsigned long)p->fills[i].gpus),
-			   (long long)p->fills[i].gpus, pr);
+					     (unsigned long)lv[i].gpus),
+			   (long long)lv[i].gpus, pr);
 		free(pr);
 	}
+	free(lv);
 }
 
 char *view_order_summary(enum i18n_lang lang, const char *gpu_name, const struct api_order_req *r,
@@ -198,59 +222,115 @@ char *view_order_summary(enum i18n_lang lang, const char *gpu_name, const struct
 	return buf_take(&b);
 }
 
-char *view_order_result(enum i18n_lang lang, const char *gpu_name, const struct api_order *o)
+/* What the order did, in one sentence with its plural forms. */
+static void result_head(struct buf *b, enum i18n_lang lang, const char *gpu_name,
+			const struct api_order *o)
 {
-	struct buf b = {0};
 	char *t = usd(lang, view_order_avg_price(o)), *u = usd(lang, o->price_cents);
 	const char *tif = o->tif == API_GTC ? "gtc" : o->tif == API_FOK ? "fok" : "ioc";
 
 	switch (o->status) {
 	case API_ORDER_FILLED:
-		buf_printf(&b, TR(N_("Filled: order %lld, %lld × %s GPUs for %lld h at %s per "
-				     "GPU-hour (average).")),
-			   (long long)o->id, (long long)o->filled_gpus, gpu_name, (long long)o->hours, t);
+		buf_printf(b, i18n_dngettext(lang, NULL,
+			NP_("Filled: order %lld, %lld × %s GPU for %lld h at %s per GPU-hour (average).",
+			    "Filled: order %lld, %lld × %s GPUs for %lld h at %s per GPU-hour (average)."),
+			(unsigned long)o->filled_gpus),
+			(long long)o->id, (long long)o->filled_gpus, gpu_name, (long long)o->hours, t);
 		break;
 	case API_ORDER_PARTIALLY_FILLED:
-		buf_printf(&b, TR(N_("Partly filled: order %lld, %lld of %lld GPUs at %s (average); "
-				     "%lld GPUs rest on the book at %s.")),
-			   (long long)o->id, (long long)o->filled_gpus, (long long)o->gpus, t,
-			   (long long)o->remaining_gpus, u);
+		buf_printf(b, i18n_dngettext(lang, NULL,
+			NP_("Partly filled: order %lld, %lld of %lld GPU at %s (average);",
+			    "Partly filled: order %lld, %lld of %lld GPUs at %s (average);"),
+			(unsigned long)o->gpus),
+			(long long)o->id, (long long)o->filled_gpus, (long long)o->gpus, t);
+		buf_putc(b, ' ');
+		buf_printf(b, i18n_dngettext(lang, NULL,
+			NP_("%lld GPU rests on the book at %s.", "%lld GPUs rest on the book at %s."),
+			(unsigned long)o->remaining_gpus), (long long)o->remaining_gpus, u);
 		break;
 	case API_ORDER_OPEN:
-		buf_printf(&b, TR(N_("Resting: order %lld, %lld × %s GPUs at %s per GPU-hour is on "
-				     "the book; nothing filled yet.")),
-			   (long long)o->id, (long long)o->remaining_gpus, gpu_name, u);
+		buf_printf(b, i18n_dngettext(lang, NULL,
+			NP_("Resting: order %lld, %lld × %s GPU at %s per GPU-hour is on the book; "
+			    "nothing filled yet.",
+			    "Resting: order %lld, %lld × %s GPUs at %s per GPU-hour are on the book; "
+			    "nothing filled yet."),
+			(unsigned long)o->remaining_gpus),
+			(long long)o->id, (long long)o->remaining_gpus, gpu_name, u);
 		break;
 	case API_ORDER_EXPIRED:
 		if (o->filled_gpus > 0)
-			buf_printf(&b, TR(N_("Partly filled: order %lld, %lld of %lld GPUs at %s "
-					     "(average); the other %lld expired (%s).")),
-				   (long long)o->id, (long long)o->filled_gpus, (long long)o->gpus, t,
-				   (long long)(o->gpus - o->filled_gpus), tif);
+			buf_printf(b, i18n_dngettext(lang, NULL,
+				NP_("Partly filled: order %lld, %lld of %lld GPU at %s (average); the "
+				    "other %lld expired (%s).",
+				    "Partly filled: order %lld, %lld of %lld GPUs at %s (average); the "
+				    "other %lld expired (%s)."),
+				(unsigned long)o->gpus),
+				(long long)o->id, (long long)o->filled_gpus, (long long)o->gpus, t,
+				(long long)(o->gpus - o->filled_gpus), tif);
 		else
-			buf_printf(&b, TR(N_("Not filled: order %lld expired (%s): not enough GPUs "
-					     "offered at %s or better for %lld h.")),
+			buf_printf(b, TR(N_("Not filled: order %lld expired (%s): not enough GPUs "
+					    "offered at %s or better for %lld h.")),
 				   (long long)o->id, tif, u, (long long)o->hours);
 		break;
 	case API_ORDER_CANCELLED:
 	case API_ORDER_REJECTED:
-		buf_printf(&b, TR(N_("Order %lld: %s.")), (long long)o->id,
+		buf_printf(b, TR(N_("Order %lld: %s.")), (long long)o->id,
 			   view_order_status_text(lang, o->status));
 		break;
 	}
 	free(t);
 	free(u);
+}
+
+/* The fills, one line per price level and length (GPUs summed, the level's
+ * rentals named). */
+static void result_fills(struct buf *b, enum i18n_lang lang, const struct api_order *o)
+{
+	bool *done = xcalloc(o->n_fills + 1, sizeof *done);
+
 	for (size_t i = 0; i < o->n_fills; i++) {
-		char *p = usd(lang, o->fills[i].price_cents);
-		newline(&b);
-		buf_printf(&b, i18n_dngettext(lang, NULL,
-					      NP_("  fill: %lld GPU × %lld h at %s — rental %lld",
-						  "  fill: %lld GPUs × %lld h at %s — rental %lld"),
-					      (unsigned long)o->fills[i].gpus),
-			   (long long)o->fills[i].gpus, (long long)o->fills[i].hours, p,
-			   (long long)o->fills[i].rental_id);
+		const struct api_fill *f = &o->fills[i];
+		struct buf ids = {0};
+		int64_t gpus = 0;
+		size_t n = 0;
+		char *p;
+
+		if (done[i])
+			continue;
+		for (size_t j = i; j < o->n_fills; j++) {
+			const struct api_fill *g = &o->fills[j];
+			if (done[j] || g->price_cents != f->price_cents || g->hours != f->hours)
+				continue;
+			done[j] = true;
+			gpus += g->gpus;
+			buf_printf(&ids, "%s%lld", n++ > 0 ? ", " : "", (long long)g->rental_id);
+		}
+		p = usd(lang, f->price_cents);
+		newline(b);
+		if (n == 1)
+			buf_printf(b, i18n_dngettext(lang, NULL,
+						     NP_("  fill: %lld GPU × %lld h at %s — rental %lld",
+							 "  fill: %lld GPUs × %lld h at %s — rental %lld"),
+						     (unsigned long)gpus),
+				   (long long)gpus, (long long)f->hours, p, (long long)f->rental_id);
+		else
+			buf_printf(b, i18n_dngettext(lang, NULL,
+						     NP_("  fill: %lld GPU × %lld h at %s — rentals %s",
+							 "  fill: %lld GPUs × %lld h at %s — rentals %s"),
+						     (unsigned long)gpus),
+				   (long long)gpus, (long long)f->hours, p, ids.data);
 		free(p);
+		buf_free(&ids);
 	}
+	free(done);
+}
+
+char *view_order_result(enum i18n_lang lang, const char *gpu_name, const struct api_order *o)
+{
+	struct buf b = {0};
+
+	result_head(&b, lang, gpu_name, o);
+	result_fills(&b, lang, o);
 	if (o->replayed || o->reconciled) {
 		newline(&b);
 		buf_printf(&b, TR(N_("  (the exchange already had this order, client id %s: it was "

@@ -328,6 +328,14 @@ const char *view_tif_text(enum i18n_lang lang, enum api_tif tif, bool market);
 const char *view_role_text(enum i18n_lang lang, enum api_role role);
 /* Average fill price in US cents (rounded), -1 when nothing filled. */
 int64_t view_order_avg_price(const struct api_order *o);
+/* The price an orders list shows for o: a limit order's limit, a market
+ * order's average fill price (its cap is no price it paid; -1: nothing
+ * filled). */
+int64_t view_order_list_price(const struct api_order *o);
+/* Fills at one price as one level (GPUs summed), in the order the prices
+ * first come (best first, as the exchange lists them): into out (room for
+ * n), how many levels. */
+size_t view_fill_levels(const struct api_preview_fill *v, size_t n, struct api_preview_fill *out);
 /* The confirmation: side, count, GPU, hours, type, price or cap, time in
  * force, and with the exchange's preview p (may be NULL) what fills now, the
  * total with VAT, the hold, the rate and the balance after. */

@@ -66,7 +66,7 @@ g account --format json
 expect_eq "account: reduced by exactly the previewed total" "$(jq '.[0].available_minor' "$TMPD/out")" "$(( 500050 - total ))"
 expect_eq "account: ... which is the preview's balance after" "$(jq '.[0].available_minor' "$TMPD/out")" "$after"
 g orders
-expect_match "orders (table): a readable row" "$(cat "$TMPD/out")" 'H200 +buy +market +\$5\.00 +8 +24 +8 +0 +filled'
+expect_match "orders (table): a readable row" "$(cat "$TMPD/out")" 'H200 +buy +market +\$5\.00 +\$4\.19 +8 +24 +8 +0 +filled'
 
 # ---- limit orders, cancel, stop -------------------------------------------------------
 g --lang pt-PT order buy h200 --gpus 1 --hours 2 --limit 1,50 --yes --format json
@@ -105,7 +105,7 @@ tui_start 120 30 sh -c "GPUX_API='$GPUXD_URL' GPUX_API_KEY='$KEY' '$GPUX' order 
 if tui_wait 'Place this order\? \[y/N\]'; then
   tui_keys y Enter
   tui_wait 'EXIT=' || true
-  expect_match "terminal: y → placed, resting" "$(tui_screen)" 'Resting: order [0-9]+, 1 × H200 GPUs at \$2\.22'
+  expect_match "terminal: y → placed, resting" "$(tui_screen)" 'Resting: order [0-9]+, 1 × H200 GPU at \$2\.22'
   expect_match "terminal: y → exit 0" "$(tui_screen)" 'EXIT=0'
 else
   fail "terminal: asks before placing (2)" "$(tui_screen)"

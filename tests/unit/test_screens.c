@@ -5,19 +5,7 @@
  * shows are checked, with no terminal and no tmux. A server that cannot be
  * started fails the tests.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include <curl/curl.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "tests/unit/screen_fixture.h"
 
 #include "api/api.h"
 #include "data/catalog.h"
@@ -28,114 +16,14 @@
 #include "util/util.h"
 
 static struct catalog *cat;
-static char tmpdir[] = "/tmp/gpux-screens-XXXXXX";
 static pid_t gpuxd_pid = -1, faultd_pid = -1;
 static char gpuxd_url[64], faultd_url[64];
 static char *buyer_key;
 
-/* ---- servers ---------------------------------------------------------------------------- */
-
-static const char *build_dir(void)
-{
-	const char *b = getenv("GPUX_BUILD");
-	return b != NULL && b[0] != '\0' ? b : "build";
-}
-
-/* Start prog with args; its TCP port from its --port-file into url. */
-static pid_t start_server(const char *prog, const char *name, char *const extra[], char *url,
-			  size_t url_size)
-{
-	char path[512], portf[512], log[512];
-	char *argv[24];
-	int n = 0;
-	pid_t pid;
-
-	snprintf(path, sizeof path, "%s/%s", build_dir(), prog);
-	snprintf(portf, sizeof portf, "%s/%s.port", tmpdir, name);
-	snprintf(log, sizeof log, "%s/%s.log", tmpdir, name);
-	argv[n++] = path;
-	argv[n++] = (char *)"--listen";
-	argv[n++] = (char *)"127.0.0.1:0";
-	argv[n++] = (char *)"--port-file";
-	argv[n++] = portf;
-	for (size_t i = 0; extra[i] != NULL && n < 22; i++)
-		argv[n++] = extra[i];
-	argv[n] = NULL;
-	pid = fork();
-	if (pid == 0) {
-		FILE *f = freopen(log, "w", stdout);
-		(void)f;
-		dup2(STDOUT_FILENO, STDERR_FILENO);
-		execv(path, argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 200; i++) {
-		FILE *f = fopen(portf, "r");
-		int port = 0;
-		if (f != NULL) {
-			if (fscanf(f, "%d", &port) != 1)
-				port = 0;
-			fclose(f);
-		}
-		if (port > 0) {
-			snprintf(url, url_size, "http://127.0.0.1:%d", port);
-			return pid;
-		}
-		usleep(50 * 1000);
-	}
-	print_error("%s did not start (see %s)\n", path, log);
-	return -1;
-}
-
-static size_t collect(char *p, size_t sz, size_t n, void *ud)
-{
-	buf_append(ud, p, sz * n);
-	return sz * n;
-}
-
-/* POST body to url+path (key: Bearer), the reply's body (malloc'ed). */
-static char *post(const char *path, const char *key, const char *body)
-{
-	CURL *c = curl_easy_init();
-	struct curl_slist *h = NULL;
-	struct buf b = {0};
-	char url[256], auth[256];
-
-	snprintf(url, sizeof url, "%s%s", gpuxd_url, path);
-	h = curl_slist_append(h, "Content-Type: application/json");
-	if (key != NULL) {
-		snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
-		h = curl_slist_append(h, auth);
-	}
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_perform(c);
-	curl_slist_free_all(h);
-	curl_easy_cleanup(c);
-	return buf_take(&b);
-}
-
 /* A buyer account with €5,000.00 on it: its key. */
 static char *new_buyer(void)
 {
-	char *r = post("/v1/accounts", NULL,
-		       "{\"email\":\"screens@example.pt\",\"country\":\"PT\",\"currency\":\"EUR\","
-		       "\"role\":\"buyer\"}");
-	char *k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
-	char *key = NULL;
-
-	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
-		char *e = strchr(k + 1, '"');
-		if (e != NULL)
-			key = xstrndup(k + 1, (size_t)(e - k - 1));
-	}
-	free(r);
-	if (key != NULL)
-		free(post("/v1/deposits", key, "{\"amount_minor\":500000}"));
-	return key;
+	return fx_new_account(gpuxd_url, "screens@example.pt", "buyer", 500000);
 }
 
 static int setup_all(void **state)
@@ -152,15 +40,15 @@ static int setup_all(void **state)
 		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
 		return -1;
 	}
-	if (mkdtemp(tmpdir) == NULL)
+	if (fx_mkdtemp("screens") != 0)
 		return -1;
-	setenv("HOME", tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	setenv("HOME", fx_tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
 	unsetenv("NO_COLOR");
-	snprintf(db, sizeof db, "%s/gpuxd.db", tmpdir);
+	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
 	gx[5] = db;
-	gpuxd_pid = start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	faultd_pid = start_server("tests/faultd", "faultd", fx, faultd_url, sizeof faultd_url);
+	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
+	faultd_pid = fx_start_server("tests/faultd", "faultd", fx, faultd_url, sizeof faultd_url);
 	if (gpuxd_pid < 0 || faultd_pid < 0)
 		return -1;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -178,20 +66,10 @@ static int setup_all(void **state)
 
 static int teardown_all(void **state)
 {
-	char cmd[600];
-
 	(void)state;
-	if (gpuxd_pid > 0) {
-		kill(gpuxd_pid, SIGTERM);
-		waitpid(gpuxd_pid, NULL, 0);
-	}
-	if (faultd_pid > 0) {
-		kill(faultd_pid, SIGTERM);
-		waitpid(faultd_pid, NULL, 0);
-	}
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		print_error("could not remove %s\n", tmpdir);
+	fx_stop_server(&gpuxd_pid);
+	fx_stop_server(&faultd_pid);
+	fx_rmtemp();
 	free(buyer_key);
 	catalog_free(&cat);
 	return 0;
@@ -215,16 +93,6 @@ static struct tui_harness *open_at(const char *url, const char *key, int lines, 
 	return h;
 }
 
-static void expect_on_screen(struct tui_harness *h, const char *text)
-{
-	if (!tui_harness_wait(h, text, 8000)) {
-		char *s = tui_harness_screen(h);
-		print_error("not on screen: [%s]\n%s", text, s);
-		free(s);
-		fail();
-	}
-}
-
 static bool row_blank(struct tui_harness *h, int y)
 {
 	char *r = tui_harness_row(h, y);
@@ -243,10 +111,10 @@ static void test_browse_pulls_prices(void **state)
 
 	(void)state;
 	assert_string_equal(tui_harness_top(h), "browse");
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	assert_true(t->m.have_prices);
 	assert_true(t->m.gen > 0);
-	expect_on_screen(h, "$");
+	fx_expect_on_screen(h, "$");
 	tui_harness_free(&h);
 }
 
@@ -258,7 +126,7 @@ static void test_prices_streamed_live(void **state)
 	struct tui *t = tui_harness_tui(h);
 
 	(void)state;
-	expect_on_screen(h, "live since ");
+	fx_expect_on_screen(h, "live since ");
 	assert_int_equal(t->m.stream_state, API_STREAM_LIVE);
 	assert_true(t->m.n_quotes >= 15);
 	assert_non_null(tui_quote(t, "h200"));
@@ -276,7 +144,7 @@ static void detail_at(int lines, int cols)
 	struct tui *t = tui_harness_tui(h);
 	char *row;
 
-	expect_on_screen(h, "live since ");
+	fx_expect_on_screen(h, "live since ");
 	tui_harness_key(h, '/');
 	tui_harness_type(h, "H200");
 	tui_harness_key(h, WKEY_RETURN);
@@ -286,16 +154,16 @@ static void detail_at(int lines, int cols)
 	assert_non_null(strstr(row, "H200"));
 	assert_non_null(strstr(row, "ask "));
 	free(row);
-	expect_on_screen(h, "Cum. GPUs");
-	expect_on_screen(h, "spread ");
-	expect_on_screen(h, "Price, last 24 h");
-	expect_on_screen(h, "\u2588");
-	expect_on_screen(h, "Recent trades");
+	fx_expect_on_screen(h, "Cum. GPUs");
+	fx_expect_on_screen(h, "spread ");
+	fx_expect_on_screen(h, "Price, last 24 h");
+	fx_expect_on_screen(h, "\u2588");
+	fx_expect_on_screen(h, "Recent trades");
 	assert_non_null(t->m.focus);
 	assert_string_equal(t->m.focus->gpu, "h200");
 	assert_true(t->m.focus->n_asks > 0);
 	tui_harness_key(h, '3');
-	expect_on_screen(h, "Price, last 7 days");
+	fx_expect_on_screen(h, "Price, last 7 days");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");
 	assert_null(t->m.focus);
@@ -313,17 +181,17 @@ static void test_trade_streamed_to_detail(void **state)
 	char *r;
 
 	(void)state;
-	expect_on_screen(h, "live since ");
+	fx_expect_on_screen(h, "live since ");
 	tui_harness_key(h, '/');
 	tui_harness_type(h, "H200");
 	tui_harness_key(h, WKEY_RETURN);
 	tui_harness_key(h, WKEY_RETURN);
-	expect_on_screen(h, "Recent trades");
+	fx_expect_on_screen(h, "Recent trades");
 	for (int i = 0; i < 80 && t->m.focus->state != API_STREAM_LIVE; i++)
 		tui_harness_pump(h, 50);
 	assert_int_equal(t->m.focus->state, API_STREAM_LIVE);
 	before = t->m.focus->trade_gen;
-	r = post("/v1/orders", buyer_key,
+	r = fx_post(gpuxd_url, "/v1/orders", buyer_key,
 		 "{\"client_order_id\":\"screens-trade-1\",\"gpu\":\"h200\",\"side\":\"buy\",\"type\":\"market\",\"gpus\":3,"
 		 "\"hours\":7,\"max_price_cents\":1000}");
 	if (strstr(r, "\"filled\"") == NULL)
@@ -337,7 +205,7 @@ static void test_trade_streamed_to_detail(void **state)
 	assert_true(t->m.focus->trade_gen > before);
 	assert_int_equal(t->m.focus->trades[0].gpus, 3);
 	assert_int_equal(t->m.focus->trades[0].hours, 7);
-	expect_on_screen(h, " 3 \u00d7 7 h");
+	fx_expect_on_screen(h, " 3 \u00d7 7 h");
 	assert_int_equal(t->m.stream_state, API_STREAM_LIVE);
 	tui_harness_free(&h);
 }
@@ -367,10 +235,10 @@ static void test_order_form_opens_and_closes(void **state)
 	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 80);
 
 	(void)state;
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	tui_harness_key(h, 'b');
 	assert_string_equal(tui_harness_top(h), "page");
-	expect_on_screen(h, "Order form");
+	fx_expect_on_screen(h, "Order form");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");
 	tui_harness_free(&h);
@@ -382,18 +250,18 @@ static void test_ctrl_l_keeps_the_confirmation(void **state)
 	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 24, 80);
 
 	(void)state;
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	tui_harness_key(h, 'b');
-	expect_on_screen(h, "Order form");
+	fx_expect_on_screen(h, "Order form");
 	tui_harness_key(h, WKEY_RETURN);
-	expect_on_screen(h, "Place this order?");
+	fx_expect_on_screen(h, "Place this order?");
 	assert_string_equal(tui_harness_top(h), "dialog");
 	tui_harness_key(h, 'L' - '@');
 	assert_string_equal(tui_harness_top(h), "dialog");
 	assert_true(tui_harness_find(h, "Place this order?") >= 0);
 	tui_harness_key(h, 'n');
 	assert_string_equal(tui_harness_top(h), "page");
-	expect_on_screen(h, "Not placed");
+	fx_expect_on_screen(h, "Not placed");
 	tui_harness_free(&h);
 }
 
@@ -404,10 +272,10 @@ static void test_dialog_survives_a_shrink(void **state)
 	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 50, 200);
 
 	(void)state;
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	tui_harness_key(h, 'b');
 	tui_harness_key(h, WKEY_RETURN);
-	expect_on_screen(h, "Place this order?");
+	fx_expect_on_screen(h, "Place this order?");
 	tui_harness_resize(h, 24, 80);
 	assert_string_equal(tui_harness_top(h), "dialog");
 	assert_true(tui_harness_find(h, "Place this order?") >= 0);
@@ -425,7 +293,7 @@ static void test_help_scrolls_then_closes(void **state)
 	(void)state;
 	tui_harness_key(h, '?');
 	assert_string_equal(tui_harness_top(h), "overlay");
-	expect_on_screen(h, "scroll");
+	fx_expect_on_screen(h, "scroll");
 	tui_harness_key(h, WKEY_DOWN);
 	assert_string_equal(tui_harness_top(h), "overlay");
 	tui_harness_key(h, 'x');
@@ -441,10 +309,10 @@ static void test_account_and_orders_pages(void **state)
 	(void)state;
 	tui_harness_key(h, 'a');
 	assert_string_equal(tui_harness_top(h), "page");
-	expect_on_screen(h, "Available");
-	expect_on_screen(h, "5,000.00");
+	fx_expect_on_screen(h, "Available");
+	fx_expect_on_screen(h, "5,000.00");
 	tui_harness_key(h, 'o');
-	expect_on_screen(h, "Orders");
+	fx_expect_on_screen(h, "Orders");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");
 	tui_harness_free(&h);
@@ -460,7 +328,7 @@ static void test_stale_reason_counts(void **state)
 	int y;
 
 	(void)state;
-	expect_on_screen(h, "no answer from the exchange for");
+	fx_expect_on_screen(h, "no answer from the exchange for");
 	y = tui_harness_find(h, "no answer from the exchange for");
 	r = tui_harness_row(h, y);
 	p = strstr(r, "for ");
@@ -507,7 +375,7 @@ static void test_column_chooser_order(void **state)
 	char *head;
 
 	(void)state;
-	expect_on_screen(h, "Price/h");
+	fx_expect_on_screen(h, "Price/h");
 	assert_true(has_col(tb, "price"));
 	assert_string_equal(tb->col_ids[before - 1], "price");
 	/* the price (the shown columns come first, then the hidden market

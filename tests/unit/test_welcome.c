@@ -6,20 +6,9 @@
  * refused when wrong, saved when right), Esc to browse; and a demo gpuxd,
  * where no welcome shows. A server that cannot be started fails the tests.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "tests/unit/screen_fixture.h"
 
-#include <curl/curl.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "api/api.h"
 #include "data/catalog.h"
@@ -29,112 +18,13 @@
 #include "util/util.h"
 
 static struct catalog *cat;
-static char tmpdir[] = "/tmp/gpux-welcome-XXXXXX";
 static pid_t real_pid = -1, demo_pid = -1;
 static char real_url[64], demo_url[64];
-
-/* ---- servers ---------------------------------------------------------------------------- */
-
-static const char *build_dir(void)
-{
-	const char *b = getenv("GPUX_BUILD");
-	return b != NULL && b[0] != '\0' ? b : "build";
-}
-
-/* Start prog with args; its TCP port from its --port-file into url. */
-static pid_t start_server(const char *prog, const char *name, char *const extra[], char *url,
-			  size_t url_size)
-{
-	char path[512], portf[512], log[512];
-	char *argv[24];
-	int n = 0;
-	pid_t pid;
-
-	snprintf(path, sizeof path, "%s/%s", build_dir(), prog);
-	snprintf(portf, sizeof portf, "%s/%s.port", tmpdir, name);
-	snprintf(log, sizeof log, "%s/%s.log", tmpdir, name);
-	argv[n++] = path;
-	argv[n++] = (char *)"--listen";
-	argv[n++] = (char *)"127.0.0.1:0";
-	argv[n++] = (char *)"--port-file";
-	argv[n++] = portf;
-	for (size_t i = 0; extra[i] != NULL && n < 22; i++)
-		argv[n++] = extra[i];
-	argv[n] = NULL;
-	pid = fork();
-	if (pid == 0) {
-		FILE *f = freopen(log, "w", stdout);
-		(void)f;
-		dup2(STDOUT_FILENO, STDERR_FILENO);
-		execv(path, argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 200; i++) {
-		FILE *f = fopen(portf, "r");
-		int port = 0;
-		if (f != NULL) {
-			if (fscanf(f, "%d", &port) != 1)
-				port = 0;
-			fclose(f);
-		}
-		if (port > 0) {
-			snprintf(url, url_size, "http://127.0.0.1:%d", port);
-			return pid;
-		}
-		usleep(50 * 1000);
-	}
-	print_error("%s did not start (see %s)\n", path, log);
-	return -1;
-}
-
-static size_t collect(char *p, size_t sz, size_t n, void *ud)
-{
-	buf_append(ud, p, sz * n);
-	return sz * n;
-}
-
-/* POST body to url+path (key: Bearer), the reply's body (malloc'ed). */
-static char *post(const char *path, const char *key, const char *body)
-{
-	CURL *c = curl_easy_init();
-	struct curl_slist *h = NULL;
-	struct buf b = {0};
-	char url[256], auth[256];
-
-	snprintf(url, sizeof url, "%s%s", real_url, path);
-	h = curl_slist_append(h, "Content-Type: application/json");
-	if (key != NULL) {
-		snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
-		h = curl_slist_append(h, auth);
-	}
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_perform(c);
-	curl_slist_free_all(h);
-	curl_easy_cleanup(c);
-	return buf_take(&b);
-}
 
 /* A buyer account (email) on the exchange that is not a demo: its key. */
 static char *new_buyer(const char *email)
 {
-	char body[256];
-	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
-		 "\"role\":\"buyer\"}", email);
-	char *r = post("/v1/accounts", NULL, body);
-	char *k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
-	char *key = NULL;
-
-	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
-		char *e = strchr(k + 1, '"');
-		if (e != NULL)
-			key = xstrndup(k + 1, (size_t)(e - k - 1));
-	}
-	free(r);
-	return key;
+	return fx_new_account(real_url, email, "buyer", 0);
 }
 
 static int setup_all(void **state)
@@ -152,17 +42,17 @@ static int setup_all(void **state)
 		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
 		return -1;
 	}
-	if (mkdtemp(tmpdir) == NULL)
+	if (fx_mkdtemp("welcome") != 0)
 		return -1;
-	setenv("HOME", tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	setenv("HOME", fx_tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
 	/* central European time: 08:00 UTC on 1 September 2027 is 10:00 */
 	setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
 	unsetenv("NO_COLOR");
-	snprintf(db1, sizeof db1, "%s/real.db", tmpdir);
-	snprintf(db2, sizeof db2, "%s/demo.db", tmpdir);
-	real_pid = start_server("gpuxd", "real", rx, real_url, sizeof real_url);
-	demo_pid = start_server("gpuxd", "demo", dx, demo_url, sizeof demo_url);
+	snprintf(db1, sizeof db1, "%s/real.db", fx_tmpdir);
+	snprintf(db2, sizeof db2, "%s/demo.db", fx_tmpdir);
+	real_pid = fx_start_server("gpuxd", "real", rx, real_url, sizeof real_url);
+	demo_pid = fx_start_server("gpuxd", "demo", dx, demo_url, sizeof demo_url);
 	if (real_pid < 0 || demo_pid < 0)
 		return -1;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -171,20 +61,10 @@ static int setup_all(void **state)
 
 static int teardown_all(void **state)
 {
-	char cmd[600];
-
 	(void)state;
-	if (real_pid > 0) {
-		kill(real_pid, SIGTERM);
-		waitpid(real_pid, NULL, 0);
-	}
-	if (demo_pid > 0) {
-		kill(demo_pid, SIGTERM);
-		waitpid(demo_pid, NULL, 0);
-	}
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		print_error("could not remove %s\n", tmpdir);
+	fx_stop_server(&real_pid);
+	fx_stop_server(&demo_pid);
+	fx_rmtemp();
 	catalog_free(&cat);
 	return 0;
 }
@@ -200,7 +80,7 @@ static struct tui_harness *open_nokey(const char *url, enum i18n_lang lang, cons
 	struct tui_options o = { .catalog = cat, .lang = lang };
 	struct tui_harness *h;
 
-	snprintf(conf, sizeof conf, "%s/%s.conf", tmpdir, name);
+	snprintf(conf, sizeof conf, "%s/%s.conf", fx_tmpdir, name);
 	unlink(conf);
 	o.config_path = conf;
 	memset(&cfg, 0, sizeof cfg);
@@ -211,28 +91,6 @@ static struct tui_harness *open_nokey(const char *url, enum i18n_lang lang, cons
 	h = tui_harness_new(&o, 30, 110);
 	assert_non_null(h);
 	return h;
-}
-
-static void expect_on_screen(struct tui_harness *h, const char *text)
-{
-	if (!tui_harness_wait(h, text, 8000)) {
-		char *s = tui_harness_screen(h);
-		print_error("not on screen: [%s]\n%s", text, s);
-		free(s);
-		fail();
-	}
-}
-
-static void expect_not_on_screen(struct tui_harness *h, const char *text)
-{
-	char *s = tui_harness_screen(h);
-
-	if (strstr(s, text) != NULL) {
-		print_error("on screen, but should not be: [%s]\n%s", text, s);
-		free(s);
-		fail();
-	}
-	free(s);
 }
 
 static char *slurp(const char *path)
@@ -270,36 +128,36 @@ static void test_welcome_creates_account(void **state)
 	char *text, *s;
 
 	(void)state;
-	expect_on_screen(h, "Welcome to gpux");
+	fx_expect_on_screen(h, "Welcome to gpux");
 	assert_string_equal(tui_harness_top(h), "welcome");
-	expect_on_screen(h, "No API key is configured for");
-	expect_not_on_screen(h, "did not accept");
+	fx_expect_on_screen(h, "No API key is configured for");
+	fx_expect_not_on_screen(h, "did not accept");
 	tui_harness_key(h, 'c');
-	expect_on_screen(h, "E-mail address:");
+	fx_expect_on_screen(h, "E-mail address:");
 	tui_harness_type(h, "ana");
-	expect_on_screen(h, "\"ana\" is not an e-mail address");
+	fx_expect_on_screen(h, "\"ana\" is not an e-mail address");
 	tui_harness_type(h, "@example.pt");
-	expect_not_on_screen(h, "is not an e-mail address");
+	fx_expect_not_on_screen(h, "is not an e-mail address");
 	tui_harness_key(h, WKEY_TAB);
 	tui_harness_type(h, "xx");
-	expect_on_screen(h, "\"xx\" is not a country of this exchange's VAT table");
+	fx_expect_on_screen(h, "\"xx\" is not a country of this exchange's VAT table");
 	backspaces(h, 2);
 	tui_harness_type(h, "pt");
-	expect_on_screen(h, "VAT of 23% is added to what you buy");
-	expect_on_screen(h, "Currency: EUR");
-	expect_on_screen(h, "Trading opens on 1 September 2027 at 10:00");
+	fx_expect_on_screen(h, "VAT of 23% is added to what you buy");
+	fx_expect_on_screen(h, "Currency: EUR");
+	fx_expect_on_screen(h, "Trading opens on 1 September 2027 at 10:00");
 	tui_harness_key(h, WKEY_TAB);
 	tui_harness_key(h, WKEY_TAB);
 	backspaces(h, 5);
 	tui_harness_type(h, "boss");
-	expect_on_screen(h, "\"boss\" is not a role");
+	fx_expect_on_screen(h, "\"boss\" is not a role");
 	backspaces(h, 4);
 	tui_harness_type(h, "both");
-	expect_on_screen(h, "buyer and seller");
+	fx_expect_on_screen(h, "buyer and seller");
 	tui_harness_key(h, WKEY_ENTER);
-	expect_on_screen(h, "Your account is ready");
-	expect_on_screen(h, "created for ana@example.pt");
-	expect_on_screen(h, "readable only by you");
+	fx_expect_on_screen(h, "Your account is ready");
+	fx_expect_on_screen(h, "created for ana@example.pt");
+	fx_expect_on_screen(h, "readable only by you");
 	text = slurp(conf);
 	s = strstr(text, "key = ");
 	assert_non_null(s);
@@ -309,7 +167,7 @@ static void test_welcome_creates_account(void **state)
 		char key[128];
 		size_t n = strcspn(s + 6, "\n");
 		snprintf(key, sizeof key, "%.*s", (int)n, s + 6);
-		expect_not_on_screen(h, key);
+		fx_expect_not_on_screen(h, key);
 	}
 	assert_non_null(strstr(text, real_url));
 	free(text);
@@ -331,21 +189,21 @@ static void test_welcome_enters_key_pt(void **state)
 	(void)state;
 	assert_non_null(key);
 	h = open_nokey(real_url, I18N_PT_PT, "key");
-	expect_on_screen(h, "Bem-vindo ao gpux");
+	fx_expect_on_screen(h, "Bem-vindo ao gpux");
 	tui_harness_key(h, 'k');
 	tui_harness_type(h, "gpx_not_a_key_at_all_0000");
-	expect_not_on_screen(h, "not_a_key");
+	fx_expect_not_on_screen(h, "not_a_key");
 	tui_harness_key(h, WKEY_ENTER);
-	expect_on_screen(h, "A bolsa não aceitou esta chave");
+	fx_expect_on_screen(h, "A bolsa não aceitou esta chave");
 	text = slurp(conf);
 	assert_null(strstr(text, "key ="));
 	free(text);
 	for (int i = 0; i < 40; i++)
 		tui_harness_key(h, WKEY_BACKSPACE);
 	tui_harness_type(h, key);
-	expect_not_on_screen(h, key);
+	fx_expect_not_on_screen(h, key);
 	tui_harness_key(h, WKEY_ENTER);
-	expect_on_screen(h, "chave@example.pt");
+	fx_expect_on_screen(h, "chave@example.pt");
 	text = slurp(conf);
 	assert_non_null(strstr(text, key));
 	free(text);
@@ -362,12 +220,12 @@ static void test_welcome_esc_browses(void **state)
 	struct tui_harness *h = open_nokey(real_url, I18N_EN, "esc");
 
 	(void)state;
-	expect_on_screen(h, "Welcome to gpux");
+	fx_expect_on_screen(h, "Welcome to gpux");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");
-	expect_not_on_screen(h, "Welcome to gpux");
+	fx_expect_not_on_screen(h, "Welcome to gpux");
 	/* the status bar: when trading opens, in the user's time zone */
-	expect_on_screen(h, "pre-open: trading opens on 1 September 2027 at 10:00");
+	fx_expect_on_screen(h, "pre-open: trading opens on 1 September 2027 at 10:00");
 	tui_harness_free(&h);
 }
 
@@ -381,11 +239,11 @@ static void test_order_form_says_opening(void **state)
 	(void)state;
 	assert_non_null(key);
 	h = open_key(real_url, key);
-	expect_on_screen(h, "pre-open: trading opens on 1 September 2027 at 10:00");
+	fx_expect_on_screen(h, "pre-open: trading opens on 1 September 2027 at 10:00");
 	tui_harness_key(h, 'b');
-	expect_on_screen(h, "1 September 2027 at 10:00");
+	fx_expect_on_screen(h, "1 September 2027 at 10:00");
 	tui_harness_pump(h, 1500);
-	expect_not_on_screen(h, "no opening time");
+	fx_expect_not_on_screen(h, "no opening time");
 	tui_harness_free(&h);
 	free(key);
 }
@@ -398,7 +256,7 @@ static void test_no_welcome_on_demo(void **state)
 	(void)state;
 	tui_harness_pump(h, 1500);
 	assert_string_equal(tui_harness_top(h), "browse");
-	expect_not_on_screen(h, "Welcome to gpux");
+	fx_expect_not_on_screen(h, "Welcome to gpux");
 	tui_harness_free(&h);
 }
 
@@ -427,17 +285,17 @@ static void test_account_without_key(void **state)
 	struct tui_harness *h = open_nokey(real_url, I18N_EN, "nokey");
 
 	(void)state;
-	expect_on_screen(h, "Welcome to gpux");
+	fx_expect_on_screen(h, "Welcome to gpux");
 	tui_harness_key(h, WKEY_ESC);
 	tui_harness_key(h, 'a');
-	expect_on_screen(h, "No API key is configured for this exchange");
-	expect_on_screen(h, "No ledger without an account.");
+	fx_expect_on_screen(h, "No API key is configured for this exchange");
+	fx_expect_on_screen(h, "No ledger without an account.");
 	tui_harness_pump(h, 1000);
-	expect_not_on_screen(h, "did not accept");
-	expect_not_on_screen(h, "No ledger entries yet");
-	expect_not_on_screen(h, "Deposit");
+	fx_expect_not_on_screen(h, "did not accept");
+	fx_expect_not_on_screen(h, "No ledger entries yet");
+	fx_expect_not_on_screen(h, "Deposit");
 	tui_harness_key(h, 'w');
-	expect_on_screen(h, "Welcome to gpux");
+	fx_expect_on_screen(h, "Welcome to gpux");
 	assert_string_equal(tui_harness_top(h), "welcome");
 	tui_harness_free(&h);
 }
@@ -455,26 +313,26 @@ static void test_account_keys(void **state)
 	assert_non_null(key);
 	h = open_key(real_url, key);
 	tui_harness_key(h, 'a');
-	expect_on_screen(h, "API keys (1 of at most");
-	expect_on_screen(h, "Top up: Bank transfer to IBAN PT50 0000 0000");
-	expect_on_screen(h, "(this session's key)");
-	expect_on_screen(h, "No ledger entries yet");
-	expect_not_on_screen(h, "Deposit");
+	fx_expect_on_screen(h, "API keys (1 of at most");
+	fx_expect_on_screen(h, "Top up: Bank transfer to IBAN PT50 0000 0000");
+	fx_expect_on_screen(h, "(this session's key)");
+	fx_expect_on_screen(h, "No ledger entries yet");
+	fx_expect_not_on_screen(h, "Deposit");
 	tui_harness_key(h, 'd');
-	expect_on_screen(h, "Top up: Bank transfer");
-	expect_not_on_screen(h, "Deposit (");
+	fx_expect_on_screen(h, "Top up: Bank transfer");
+	fx_expect_not_on_screen(h, "Deposit (");
 	tui_harness_key(h, 'n');
 	tui_harness_type(h, "ci");
 	tui_harness_key(h, WKEY_ENTER);
-	expect_on_screen(h, "New read-only key");
-	expect_on_screen(h, "copy it now");
-	expect_on_screen(h, "API keys (2 of at most");
-	expect_on_screen(h, "ci  read-only");
+	fx_expect_on_screen(h, "New read-only key");
+	fx_expect_on_screen(h, "copy it now");
+	fx_expect_on_screen(h, "API keys (2 of at most");
+	fx_expect_on_screen(h, "ci  read-only");
 	/* the session's trade key is the last one: the exchange refuses */
 	tui_harness_key(h, 'x');
 	tui_harness_type(h, "999");
 	tui_harness_key(h, WKEY_ENTER);
-	expect_on_screen(h, "not the number of one of your keys");
+	fx_expect_on_screen(h, "not the number of one of your keys");
 	for (int i = 0; i < 3; i++)
 		tui_harness_key(h, WKEY_BACKSPACE);
 	{
@@ -486,10 +344,10 @@ static void test_account_keys(void **state)
 		tui_harness_type(h, id);
 	}
 	tui_harness_key(h, WKEY_ENTER);
-	expect_on_screen(h, "It is the key of this session.");
+	fx_expect_on_screen(h, "It is the key of this session.");
 	tui_harness_key(h, 'y');
-	expect_on_screen(h, "last trade key");
-	expect_on_screen(h, "The key was not revoked");
+	fx_expect_on_screen(h, "last trade key");
+	fx_expect_on_screen(h, "The key was not revoked");
 	{
 		int y = tui_harness_find(h, "ci  read-only");
 		char *r = tui_harness_row(h, y);
@@ -500,10 +358,10 @@ static void test_account_keys(void **state)
 		tui_harness_type(h, id);
 	}
 	tui_harness_key(h, WKEY_ENTER);
-	expect_on_screen(h, "Revoke API key");
+	fx_expect_on_screen(h, "Revoke API key");
 	tui_harness_key(h, 'y');
-	expect_on_screen(h, "is revoked");
-	expect_on_screen(h, "API keys (1 of at most");
+	fx_expect_on_screen(h, "is revoked");
+	fx_expect_on_screen(h, "API keys (1 of at most");
 	tui_harness_free(&h);
 	free(key);
 }

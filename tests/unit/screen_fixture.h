@@ -1,0 +1,204 @@
+/*
+ * What the screen tests share (tests/unit/test_screens.c, test_welcome.c,
+ * test_order_pages.c): a temporary directory, servers of the build (gpuxd,
+ * tests/faultd) started on a free loopback port and stopped, a plain POST
+ * as a script would send it, new accounts, and expectations on what a
+ * session of tui/harness.h shows. Header-only: each test program includes
+ * it once (static inline, so a test that needs less does not warn).
+ */
+#ifndef GPUX_TESTS_SCREEN_FIXTURE_H
+#define GPUX_TESTS_SCREEN_FIXTURE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <curl/curl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tui/harness.h"
+#include "util/util.h"
+
+/* The test's own directory (fx_mkdtemp), its servers' ports and logs in it. */
+static char fx_tmpdir[128];
+
+static inline int fx_mkdtemp(const char *name)
+{
+	snprintf(fx_tmpdir, sizeof fx_tmpdir, "/tmp/gpux-%s-XXXXXX", name);
+	return mkdtemp(fx_tmpdir) != NULL ? 0 : -1;
+}
+
+static inline void fx_rmtemp(void)
+{
+	char cmd[300];
+
+	if (fx_tmpdir[0] == '\0')
+		return;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx_tmpdir);
+	if (system(cmd) != 0)
+		print_error("could not remove %s\n", fx_tmpdir);
+}
+
+static inline const char *fx_build_dir(void)
+{
+	const char *b = getenv("GPUX_BUILD");
+	return b != NULL && b[0] != '\0' ? b : "build";
+}
+
+/* Start prog of the build with args (NULL-terminated); its TCP port from
+ * its --port-file into url ("http://127.0.0.1:PORT"). -1 when it did not
+ * start (its log named). */
+static inline pid_t fx_start_server(const char *prog, const char *name, char *const extra[],
+				    char *url, size_t url_size)
+{
+	char path[512], portf[512], log[512];
+	char *argv[24];
+	int n = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof path, "%s/%s", fx_build_dir(), prog);
+	snprintf(portf, sizeof portf, "%s/%s.port", fx_tmpdir, name);
+	snprintf(log, sizeof log, "%s/%s.log", fx_tmpdir, name);
+	argv[n++] = path;
+	argv[n++] = (char *)"--listen";
+	argv[n++] = (char *)"127.0.0.1:0";
+	argv[n++] = (char *)"--port-file";
+	argv[n++] = portf;
+	for (size_t i = 0; extra[i] != NULL && n < 22; i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(log, "w", stdout);
+		(void)f;
+		dup2(STDOUT_FILENO, STDERR_FILENO);
+		execv(path, argv);
+		_exit(127);
+	}
+	for (int i = 0; i < 200; i++) {
+		FILE *f = fopen(portf, "r");
+		int port = 0;
+		if (f != NULL) {
+			if (fscanf(f, "%d", &port) != 1)
+				port = 0;
+			fclose(f);
+		}
+		if (port > 0) {
+			snprintf(url, url_size, "http://127.0.0.1:%d", port);
+			return pid;
+		}
+		usleep(50 * 1000);
+	}
+	print_error("%s did not start (see %s)\n", path, log);
+	return -1;
+}
+
+static inline void fx_stop_server(pid_t *pid)
+{
+	if (*pid > 0) {
+		kill(*pid, SIGTERM);
+		waitpid(*pid, NULL, 0);
+	}
+	*pid = -1;
+}
+
+static inline size_t fx_collect(char *p, size_t sz, size_t n, void *ud)
+{
+	buf_append(ud, p, sz * n);
+	return sz * n;
+}
+
+/* POST body to base+path (key: Bearer, or NULL), the reply's body (malloc'ed). */
+static inline char *fx_post(const char *base, const char *path, const char *key,
+			    const char *body)
+{
+	CURL *c = curl_easy_init();
+	struct curl_slist *h = NULL;
+	struct buf b = {0};
+	char url[256], auth[256];
+
+	snprintf(url, sizeof url, "%s%s", base, path);
+	h = curl_slist_append(h, "Content-Type: application/json");
+	if (key != NULL) {
+		snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
+		h = curl_slist_append(h, auth);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, fx_collect);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+	curl_easy_perform(c);
+	curl_slist_free_all(h);
+	curl_easy_cleanup(c);
+	return b.data != NULL ? buf_take(&b) : xstrdup("");
+}
+
+/* A new account on base (an EUR account in PT with this role), topped up
+ * with deposit_minor when > 0: its key, or NULL. */
+static inline char *fx_new_account(const char *base, const char *email, const char *role,
+				   int64_t deposit_minor)
+{
+	char body[256];
+	char *r, *k, *key = NULL;
+
+	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
+		 "\"role\":\"%s\"}", email, role);
+	r = fx_post(base, "/v1/accounts", NULL, body);
+	k = strstr(r, "\"api_key\"");
+	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
+		char *e = strchr(k + 1, '"');
+		if (e != NULL)
+			key = xstrndup(k + 1, (size_t)(e - k - 1));
+	}
+	free(r);
+	if (key != NULL && deposit_minor > 0) {
+		snprintf(body, sizeof body, "{\"amount_minor\":%lld}", (long long)deposit_minor);
+		free(fx_post(base, "/v1/deposits", key, body));
+	}
+	return key;
+}
+
+/* text shows within 8 s, else the test fails with the screen printed. */
+static inline void fx_expect_on_screen(struct tui_harness *h, const char *text)
+{
+	if (!tui_harness_wait(h, text, 8000)) {
+		char *s = tui_harness_screen(h);
+		print_error("not on screen: [%s]\n%s", text, s);
+		free(s);
+		fail();
+	}
+}
+
+static inline void fx_expect_not_on_screen(struct tui_harness *h, const char *text)
+{
+	char *s = tui_harness_screen(h);
+
+	if (strstr(s, text) != NULL) {
+		print_error("on screen, but should not be: [%s]\n%s", text, s);
+		free(s);
+		fail();
+	}
+	free(s);
+}
+
+/* How many times text shows on the screen. */
+static inline int fx_count_on_screen(struct tui_harness *h, const char *text)
+{
+	char *s = tui_harness_screen(h);
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, text)) != NULL; p += strlen(text))
+		n++;
+	free(s);
+	return n;
+}
+
+#endif

@@ -226,7 +226,8 @@ const struct catalog_model *catalog_model(const struct catalog *c, const char *i
  * whose id or name is the query (any case) first, then those each word of
  * the query begins a word of ("llama-3-70b", "Llama 3 70B" and "llama3 70"
  * find llama-3.1-70b; words cut at spaces, '-', '_', '/' and where letters
- * turn to digits). At most max are written to out; returns how many match. */
+ * turn to digits); a query of numbers alone ("0", "0.5b") finds none. At
+ * most max are written to out; returns how many match. */
 size_t catalog_search_models(const struct catalog *c, const char *query,
 			     const struct catalog_model **out, size_t max);
 /* A workload's column by id; NULL when there is none. */

@@ -6,7 +6,8 @@
  * into words (at spaces, '-', '_', '/' and where letters turn to digits, so
  * "llama3" is "llama 3"); a preset matches when each word of the query
  * begins one of its words, in its id or its name. "3" begins "3.1", so
- * "llama-3-70b" finds llama-3.1-70b; "70" begins "70b".
+ * "llama-3-70b" finds llama-3.1-70b; "70" begins "70b". A query of numbers
+ * alone ("0", "70", "0.5b") is a size, never a name: it finds nothing.
  */
 #include "data/catalog.h"
 
@@ -74,6 +75,21 @@ static bool words_match(const struct words *q, const struct catalog_model *m)
 	return q->n > 0;
 }
 
+/* A word with a letter beyond a trailing unit ("llama", "8x7b", "v3"; not
+ * "70", "0.5b" or "1,3t"): what makes a query a name rather than a size. */
+static bool has_name_word(const struct words *q)
+{
+	for (size_t i = 0; i < q->n; i++) {
+		size_t n = strlen(q->w[i]);
+		if (n > 0 && strchr("bmt", q->w[i][n - 1]) != NULL)
+			n--;
+		for (size_t k = 0; k < n; k++)
+			if (isalpha((unsigned char)q->w[i][k]))
+				return true;
+	}
+	return false;
+}
+
 static bool exact(const struct catalog_model *m, const char *query)
 {
 	return strcasecmp(m->id, query) == 0 || strcasecmp(m->name, query) == 0;
@@ -95,7 +111,8 @@ size_t catalog_search_models(const struct catalog *c, const char *query,
 		}
 	split_words(query, &q);
 	for (size_t i = 0; i < c->n_models; i++)
-		if (!exact(&c->models[i], query) && words_match(&q, &c->models[i])) {
+		if (has_name_word(&q) && !exact(&c->models[i], query) &&
+		    words_match(&q, &c->models[i])) {
 			if (n < max)
 				out[n] = &c->models[i];
 			n++;

@@ -93,6 +93,10 @@ static void nothing_matches(void **state)
 	assert_int_equal(catalog_search_models(c, "", m, 8), 0);
 	assert_int_equal(catalog_search_models(c, "   ", m, 8), 0);
 	assert_int_equal(catalog_search_models(c, "llama 71", m, 8), 0);
+	/* numbers alone are a size, never a name ("0" begins qwen2.5-0.5b's "0.5b") */
+	assert_int_equal(catalog_search_models(c, "0", m, 8), 0);
+	assert_int_equal(catalog_search_models(c, "0.5b", m, 8), 0);
+	assert_int_equal(catalog_search_models(c, "7 70", m, 8), 0);
 	/* a word must begin a word: "ama" is inside "llama", not at its start */
 	assert_int_equal(catalog_search_models(c, "ama", m, 8), 0);
 }

@@ -197,14 +197,24 @@ static void add_fits_mark(struct wcells *c, const struct fit_result *j, bool gre
 		wcells_add(c, "?", WR_DIM, 0);
 }
 
-/* "Needs 161 GB per GPU, has 80 GB" */
-static char *needs_text(enum i18n_lang l, const struct fit_result *j)
+/* "Needs 161 GB per GPU, has 80 GB"; when the job does not fit on the
+ * asked count but runs on more, the need is at that count and the text says
+ * so: "Not on 1 GPU: needs 2 × 85.6 GB, has 141 GB". */
+static char *needs_text(enum i18n_lang l, const struct fit_result *j, int asked)
 {
 	char *need = view_fmt_gb(l, j->mem.total);
 	char *has = isfinite(j->available_gb) ? view_fmt_gb(l, j->available_gb)
 					      : xstrdup(i18n_dgettext(l, NULL, N_("Not published")));
-	char *s = xasprintf(_("Needs %s per GPU, has %s"), need, has);
+	char *s;
 
+	if (j->fits == 0 && j->mem_gpus > 0 && j->mem_gpus != asked)
+		/* TRANSLATORS: "Not on 1 GPU: needs 4 × 18.2 GB, has 24 GB": the
+		 * job does not fit on the GPUs asked; on 4 it needs 18.2 GB each */
+		s = xasprintf(P_("Not on %d GPU: needs %d \u00d7 %s, has %s",
+				 "Not on %d GPUs: needs %d \u00d7 %s, has %s", (unsigned long)asked),
+			      asked, j->mem_gpus, need, has);
+	else
+		s = xasprintf(_("Needs %s per GPU, has %s"), need, has);
 	free(need);
 	free(has);
 	return s;
@@ -314,7 +324,7 @@ static void detailed_lines(struct tui_lines *ls, const struct tui_ff *ff, const 
 	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
 
 	c = tui_lines_add(ls);
-	s = needs_text(l, j);
+	s = needs_text(l, j, ff->job.gpus);
 	wcells_add(c, s, base, 0);
 	free(s);
 	wcells_pad(c, 1, WR_NORMAL);
@@ -406,7 +416,7 @@ static void compact_lines(struct tui_lines *ls, const struct tui_ff *ff, const s
 
 	wcells_add(c, r->gpu->name, base, grey ? 0 : WAT_BOLD);
 	wcells_add(c, ": ", base, 0);
-	s = needs_text(ff->lang, j);
+	s = needs_text(ff->lang, j, ff->job.gpus);
 	wcells_add(c, s, base, 0);
 	free(s);
 	wcells_pad(c, 1, WR_NORMAL);

@@ -273,7 +273,7 @@ open_tui 80 24
 tui_keys 2 f 7 0
 tui_wait 'Per GPU at N' || fail "80x24: job columns" "$(tui_screen)"
 tui_keys Tab Right Right
-tui_wait 'RTX 4090: Needs 18.2 GB per GPU, has 24 GB ✗' &&
+tui_wait 'RTX 4090: Not on 1 GPU: needs 4 × 18.2 GB, has 24 GB ✗' &&
   ok "80x24: the panel below the table answers for the row under the cursor" ||
   fail "80x24 answer" "$(tui_screen)"
 s=$(tui_screen)

@@ -139,9 +139,13 @@ static void change_text(const struct detail *d, struct wcells *c)
 	if (!detail_change_bp(col, 64, &bp))
 		return;
 	char *pct = i18n_fmt_number(t->o->lang, (double)(bp < 0 ? -bp : bp) / 100.0, 2);
-	/* up and down in words as well as colour: ▲ +1.23 % / ▼ −0.40 % (ASCII ^ + / v -) */
-	char *x = xasprintf("%s %s%s %% (%s)", wsym(bp >= 0 ? WSYM_SORT_UP : WSYM_SORT_DOWN, t->ascii),
-			    bp >= 0 ? "+" : (t->ascii ? "-" : "\u2212"), pct, _(range_name[d->range]));
+	/* up and down in words as well as colour: ▲ +1.23 % / ▼ −0.40 % (ASCII ^ + / v -);
+	 * no change is "0.00 %", neither up nor down */
+	char *x = bp == 0 ? xasprintf("%s %% (%s)", pct, _(range_name[d->range]))
+			  : xasprintf("%s %s%s %% (%s)",
+				      wsym(bp > 0 ? WSYM_SORT_UP : WSYM_SORT_DOWN, t->ascii),
+				      bp > 0 ? "+" : (t->ascii ? "-" : "\u2212"), pct,
+				      _(range_name[d->range]));
 	add(c, "  ", WR_NORMAL);
 	add(c, x, bp > 0 ? WR_GOOD : bp < 0 ? WR_BAD : WR_NORMAL);
 	free(x);

@@ -312,8 +312,11 @@ static void print_line(struct watch *w, const struct api_trade *t, const struct 
 
 	if (t != NULL) {
 		char *p = i18n_fmt_money(ctx->lang, t->price_cents, "USD");
-		line = xasprintf(_("%s  %-10s trade  %s × %lld GPUs × %lld h (%s)"), d, gpu, p,
-				 (long long)t->gpus, (long long)t->hours, side_text(t->taker_side));
+		line = xasprintf(P_("%s  %-10s trade  %s × %lld GPU × %lld h (%s)",
+				    "%s  %-10s trade  %s × %lld GPUs × %lld h (%s)",
+				    (unsigned long)t->gpus),
+				 d, gpu, p, (long long)t->gpus, (long long)t->hours,
+				 side_text(t->taker_side));
 		free(p);
 	} else {
 		char *b = usd_or_dash(ctx, q->best_bid_cents), *k = usd_or_dash(ctx, q->best_ask_cents);

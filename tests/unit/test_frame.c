@@ -262,19 +262,30 @@ static void buy_once(const char *id, int gpus)
 
 /* ---- the width there is ---------------------------------------------------------------------- */
 
-/* 120×35, the first tab: every column shows (Full training, 8 GPUs beside
- * the price), no › marker hides one. */
+/* The first tab uses the width there is: every column when they fit, no ›
+ * marker hiding one. */
 static void test_columns_take_the_width(void **state)
 {
-	struct tui_harness *h = open_at(35, 120);
+	/* 150 columns hold the training tab's seven columns, the 24 h trend and
+	 * the price at their narrowest: all show, none behind › */
+	struct tui_harness *h = open_at(35, 150);
 
 	(void)state;
 	expect_on_screen(h, "prices updated");
 	expect_row_has(h, 1, "Full training, 1 GPU", true);
 	expect_row_has(h, 1, "Full training, 8 GPUs", true);
+	expect_row_has(h, 1, "24 h trend", true);
 	expect_row_has(h, 1, "Price/h", true);
 	expect_row_has(h, 1, "\u203a", false);
 	expect_on_screen(h, "\u2248 110B");
+	tui_harness_free(&h);
+	/* at 120 the width goes to the columns up to the one that does not fit,
+	 * the trend and the price pinned at the right edge */
+	h = open_at(35, 120);
+	expect_on_screen(h, "prices updated");
+	expect_row_has(h, 1, "Full training, 1 GPU", true);
+	expect_row_has(h, 1, "24 h trend", true);
+	expect_row_has(h, 1, "Price/h", true);
 	tui_harness_free(&h);
 }
 

@@ -462,6 +462,8 @@ static void test_mark_and_compare(void **state)
 	assert_string_equal(tui_harness_top(h), "browse");
 	/* the help lists both keys */
 	tui_harness_key(h, '?');
+	for (int i = 0; i < 8 && !tui_harness_wait(h, "Mark or unmark the selected GPU", 300); i++)
+		tui_harness_key(h, WKEY_PGDN);
 	expect_on_screen(h, "Mark or unmark the selected GPU");
 	tui_harness_free(&h);
 }

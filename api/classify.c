@@ -5,13 +5,18 @@
  * its client_order_id before its outcome is called unknown). Pure: only the
  * facts of the try (curl's code, the HTTP status, what the client saw), no
  * handle, no clock; tests/unit/test_api_classify.c holds it to its rules.
- * And the reader of Retry-After, in seconds or as an HTTP date.
+ * And the readers of header values: Retry-After (seconds or an HTTP date)
+ * and any header line's value.
  */
 #include "api/internal.h"
 
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/util.h"
 
 #define MAX_RETRY_AFTER_S 30   /* a longer Retry-After is reported, not waited for */
 
@@ -124,4 +129,21 @@ long api_retry_after(const char *v, time_t now)
 	if (t <= now)
 		return 0;
 	return t - now > 86400 ? 86400 : (long)(t - now);
+}
+
+/* The value of header line `line` if its name is `name`, trimmed, malloc'ed. */
+char *api_header_value(const char *line, size_t len, const char *name)
+{
+	size_t nl = strlen(name);
+	const char *v, *end;
+
+	if (len <= nl || strncasecmp(line, name, nl) != 0 || line[nl] != ':')
+		return NULL;
+	v = line + nl + 1;
+	end = line + len;
+	while (v < end && (*v == ' ' || *v == '\t'))
+		v++;
+	while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	return util_sanitize(v, (size_t)(end - v), true);
 }

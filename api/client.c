@@ -144,23 +144,6 @@ static size_t on_body(char *data, size_t size, size_t n, void *userp)
 	return len;
 }
 
-/* The value of header line `line` if its name is `name`, trimmed, malloc'ed. */
-static char *header_value(const char *line, size_t len, const char *name)
-{
-	size_t nl = strlen(name);
-	const char *v, *end;
-
-	if (len <= nl || strncasecmp(line, name, nl) != 0 || line[nl] != ':')
-		return NULL;
-	v = line + nl + 1;
-	end = line + len;
-	while (v < end && (*v == ' ' || *v == '\t'))
-		v++;
-	while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	return util_sanitize(v, (size_t)(end - v), true);
-}
-
 static size_t on_header(char *data, size_t size, size_t n, void *userp)
 {
 	struct api_call *call = userp;
@@ -178,13 +161,13 @@ static size_t on_header(char *data, size_t size, size_t n, void *userp)
 		free(call->request_id_seen);
 		call->etag_seen = call->request_id_seen = NULL;
 		call->retry_after_s = 0;
-	} else if ((v = header_value(data, len, "Retry-After")) != NULL) {
+	} else if ((v = api_header_value(data, len, "Retry-After")) != NULL) {
 		call->retry_after_s = api_retry_after(v, time(NULL));
 		free(v);
-	} else if ((v = header_value(data, len, "ETag")) != NULL) {
+	} else if ((v = api_header_value(data, len, "ETag")) != NULL) {
 		free(call->etag_seen);
 		call->etag_seen = v;
-	} else if ((v = header_value(data, len, "X-Request-Id")) != NULL) {
+	} else if ((v = api_header_value(data, len, "X-Request-Id")) != NULL) {
 		free(call->request_id_seen);
 		call->request_id_seen = v;
 	}

@@ -113,6 +113,9 @@ struct api_verdict api_classify(const struct api_attempt *a);
  * turned into seconds from now; 0 when absent, past or malformed; at most
  * 86400. */
 long api_retry_after(const char *value, time_t now);
+/* The value of header line `line` (len bytes, CRLF included or not) when
+ * its name is `name` (any case): trimmed, sanitized, malloc'ed; else NULL. */
+char *api_header_value(const char *line, size_t len, const char *name);
 #define API_MAX_HEADER (100u * 1024u)  /* largest reply header accepted (curl's own cap for a line) */
 
 /* The local demo exchange's restart (api_local_respawn), set on a local demo

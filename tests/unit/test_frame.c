@@ -25,118 +25,21 @@
 #include "i18n/i18n.h"
 #include "tui/browse.h"
 #include "tui/harness.h"
+#include "tests/unit/screen_fixture.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
 
 static struct catalog *cat;
-static char tmpdir[] = "/tmp/gpux-frame-XXXXXX";
 static pid_t gpuxd_pid = -1, faultd_pid = -1;
 static char gpuxd_url[64], faultd_url[64];
 static char *buyer_key;
 
 /* ---- servers ---------------------------------------------------------------------------- */
 
-static const char *build_dir(void)
-{
-	const char *b = getenv("GPUX_BUILD");
-	return b != NULL && b[0] != '\0' ? b : "build";
-}
-
-/* Start prog with args; its TCP port from its --port-file into url. */
-static pid_t start_server(const char *prog, const char *name, char *const extra[], char *url,
-			  size_t url_size)
-{
-	char path[512], portf[512], log[512];
-	char *argv[24];
-	int n = 0;
-	pid_t pid;
-
-	snprintf(path, sizeof path, "%s/%s", build_dir(), prog);
-	snprintf(portf, sizeof portf, "%s/%s.port", tmpdir, name);
-	snprintf(log, sizeof log, "%s/%s.log", tmpdir, name);
-	argv[n++] = path;
-	argv[n++] = (char *)"--listen";
-	argv[n++] = (char *)"127.0.0.1:0";
-	argv[n++] = (char *)"--port-file";
-	argv[n++] = portf;
-	for (size_t i = 0; extra[i] != NULL && n < 22; i++)
-		argv[n++] = extra[i];
-	argv[n] = NULL;
-	pid = fork();
-	if (pid == 0) {
-		FILE *f = freopen(log, "w", stdout);
-		(void)f;
-		dup2(STDOUT_FILENO, STDERR_FILENO);
-		execv(path, argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 200; i++) {
-		FILE *f = fopen(portf, "r");
-		int port = 0;
-		if (f != NULL) {
-			if (fscanf(f, "%d", &port) != 1)
-				port = 0;
-			fclose(f);
-		}
-		if (port > 0) {
-			snprintf(url, url_size, "http://127.0.0.1:%d", port);
-			return pid;
-		}
-		usleep(50 * 1000);
-	}
-	print_error("%s did not start (see %s)\n", path, log);
-	return -1;
-}
-
-static size_t collect(char *p, size_t sz, size_t n, void *ud)
-{
-	buf_append(ud, p, sz * n);
-	return sz * n;
-}
-
-/* POST body to url+path (key: Bearer), the reply's body (malloc'ed). */
-static char *post(const char *path, const char *key, const char *body)
-{
-	CURL *c = curl_easy_init();
-	struct curl_slist *h = NULL;
-	struct buf b = {0};
-	char url[256], auth[256];
-
-	snprintf(url, sizeof url, "%s%s", gpuxd_url, path);
-	h = curl_slist_append(h, "Content-Type: application/json");
-	if (key != NULL) {
-		snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
-		h = curl_slist_append(h, auth);
-	}
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_perform(c);
-	curl_slist_free_all(h);
-	curl_easy_cleanup(c);
-	return buf_take(&b);
-}
-
 /* A buyer account with €5,000.00 on it: its key. */
 static char *new_buyer(void)
 {
-	char *r = post("/v1/accounts", NULL,
-		       "{\"email\":\"frame@example.pt\",\"country\":\"PT\",\"currency\":\"EUR\","
-		       "\"role\":\"buyer\"}");
-	char *k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
-	char *key = NULL;
-
-	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
-		char *e = strchr(k + 1, '"');
-		if (e != NULL)
-			key = xstrndup(k + 1, (size_t)(e - k - 1));
-	}
-	free(r);
-	if (key != NULL)
-		free(post("/v1/deposits", key, "{\"amount_minor\":500000}"));
-	return key;
+	return fx_new_account(gpuxd_url, "frame@example.pt", "buyer", 500000);
 }
 
 static int setup_all(void **state)
@@ -153,15 +56,15 @@ static int setup_all(void **state)
 		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
 		return -1;
 	}
-	if (mkdtemp(tmpdir) == NULL)
+	if (fx_mkdtemp("frame") != 0)
 		return -1;
-	setenv("HOME", tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	setenv("HOME", fx_tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
 	unsetenv("NO_COLOR");
-	snprintf(db, sizeof db, "%s/gpuxd.db", tmpdir);
+	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
 	gx[5] = db;
-	gpuxd_pid = start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	faultd_pid = start_server("tests/faultd", "faultd", fx, faultd_url, sizeof faultd_url);
+	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
+	faultd_pid = fx_start_server("tests/faultd", "faultd", fx, faultd_url, sizeof faultd_url);
 	if (gpuxd_pid < 0 || faultd_pid < 0)
 		return -1;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -179,20 +82,10 @@ static int setup_all(void **state)
 
 static int teardown_all(void **state)
 {
-	char cmd[600];
-
 	(void)state;
-	if (gpuxd_pid > 0) {
-		kill(gpuxd_pid, SIGTERM);
-		waitpid(gpuxd_pid, NULL, 0);
-	}
-	if (faultd_pid > 0) {
-		kill(faultd_pid, SIGTERM);
-		waitpid(faultd_pid, NULL, 0);
-	}
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		print_error("could not remove %s\n", tmpdir);
+	fx_stop_server(&gpuxd_pid);
+	fx_stop_server(&faultd_pid);
+	fx_rmtemp();
 	free(buyer_key);
 	catalog_free(&cat);
 	return 0;
@@ -222,16 +115,6 @@ static struct tui_harness *open_at(int lines, int cols)
 	return open_lang(buyer_key, lines, cols, I18N_EN);
 }
 
-static void expect_on_screen(struct tui_harness *h, const char *text)
-{
-	if (!tui_harness_wait(h, text, 8000)) {
-		char *s = tui_harness_screen(h);
-		print_error("not on screen: [%s]\n%s", text, s);
-		free(s);
-		fail();
-	}
-}
-
 static void expect_row_has(struct tui_harness *h, int y, const char *text, bool has)
 {
 	char *r = tui_harness_row(h, y);
@@ -254,7 +137,7 @@ static void buy_once(const char *id, int gpus)
 	snprintf(body, sizeof body,
 		 "{\"client_order_id\":\"%s\",\"gpu\":\"h200\",\"side\":\"buy\",\"type\":\"market\","
 		 "\"gpus\":%d,\"hours\":5,\"max_price_cents\":2000}", id, gpus);
-	r = post("/v1/orders", buyer_key, body);
+	r = fx_post(gpuxd_url, "/v1/orders", buyer_key, body);
 	assert_non_null(r);
 	assert_non_null(strstr(r, "\"filled\""));
 	free(r);
@@ -271,18 +154,18 @@ static void test_columns_take_the_width(void **state)
 	struct tui_harness *h = open_at(35, 150);
 
 	(void)state;
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	expect_row_has(h, 1, "Full training, 1 GPU", true);
 	expect_row_has(h, 1, "Full training, 8 GPUs", true);
 	expect_row_has(h, 1, "24 h trend", true);
 	expect_row_has(h, 1, "Price/h", true);
 	expect_row_has(h, 1, "\u203a", false);
-	expect_on_screen(h, "\u2248 110B");
+	fx_expect_on_screen(h, "\u2248 110B");
 	tui_harness_free(&h);
 	/* at 120 the width goes to the columns up to the one that does not fit,
 	 * the trend and the price pinned at the right edge */
 	h = open_at(35, 120);
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	expect_row_has(h, 1, "Full training, 1 GPU", true);
 	expect_row_has(h, 1, "24 h trend", true);
 	expect_row_has(h, 1, "Price/h", true);
@@ -297,15 +180,15 @@ static void test_rentals_take_the_width(void **state)
 
 	(void)state;
 	buy_once("frame-rentals-1", 2);
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	tui_harness_key(h, 'R');
 	assert_string_equal(tui_harness_top(h), "page");
-	expect_on_screen(h, "Refunded");
-	expect_on_screen(h, "active");
+	fx_expect_on_screen(h, "Refunded");
+	fx_expect_on_screen(h, "active");
 	y = tui_harness_find(h, "Refunded");
 	expect_row_has(h, y, "Ends", true);
 	expect_row_has(h, y, "\u203a", false);
-	expect_on_screen(h, " UTC");
+	fx_expect_on_screen(h, " UTC");
 	tui_harness_free(&h);
 }
 
@@ -379,7 +262,7 @@ static void test_numbers_never_cut(void **state)
 	struct tui_browse *b = (struct tui_browse *)t->stack[0];
 
 	(void)state;
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
 		tui_harness_resize(h, 24, widths[wi]);
 		for (wkey tab = '1'; tab <= '6'; tab++) {
@@ -396,7 +279,7 @@ static void test_numbers_never_cut(void **state)
 	buy_once("frame-cut-1", 1);
 	tui_harness_resize(h, 24, 80);
 	tui_harness_key(h, 'R');
-	expect_on_screen(h, "active");
+	fx_expect_on_screen(h, "active");
 	for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
 		tui_harness_resize(h, 24, widths[wi]);
 		for (int k = 0; k < 12; k++) {
@@ -454,7 +337,7 @@ static void test_fkeys_the_terminal_has(void **state)
 	cfg.max_attempts = 1;
 	o.api = &cfg;
 	h = tui_harness_new_term(&o, 24, 80, "ansi");
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	bar = tui_harness_row(h, 23);
 	assert_null(strstr(bar, "F1"));
 	assert_null(strstr(bar, "F5"));
@@ -469,14 +352,14 @@ static void test_fkeys_the_terminal_has(void **state)
 	free(bar);
 	assert_string_equal(tui_harness_top(h), "page");
 	/* in the form a letter would be typed: none is offered */
-	expect_on_screen(h, "Review");
+	fx_expect_on_screen(h, "Review");
 	expect_row_has(h, 23, "Review", true);
 	expect_row_has(h, 23, "qQuit", false);
 	expect_row_has(h, 23, "?Help", false);
 	tui_harness_free(&h);
 
 	h = tui_harness_new_term(&o, 24, 80, "vt220");
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	bar = tui_harness_row(h, 23);
 	assert_non_null(strstr(bar, "F1Help"));
 	assert_non_null(strstr(bar, "bBuy"));
@@ -486,7 +369,7 @@ static void test_fkeys_the_terminal_has(void **state)
 	tui_harness_free(&h);
 
 	h = tui_harness_new_term(&o, 24, 80, "xterm-256color");
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	bar = tui_harness_row(h, 23);
 	assert_non_null(strstr(bar, "F5Buy"));
 	assert_non_null(strstr(bar, "F10Quit"));
@@ -503,7 +386,7 @@ static void test_message_shows_once(void **state)
 	static const wkey keys[] = { '2', '1', 'R', WKEY_ESC, 'a', WKEY_ESC, 'L' - '@' };
 
 	(void)state;
-	expect_on_screen(h, "prices updated");
+	fx_expect_on_screen(h, "prices updated");
 	tui_message(t, "frame note one");
 	tui_harness_frame(h);
 	assert_true(tui_harness_find(h, "frame note one") >= 0);

@@ -25,118 +25,21 @@
 #include "i18n/i18n.h"
 #include "tui/browse.h"
 #include "tui/harness.h"
+#include "tests/unit/screen_fixture.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
 
 static struct catalog *cat;
-static char tmpdir[] = "/tmp/gpux-mscreens-XXXXXX";
 static pid_t gpuxd_pid = -1;
 static char gpuxd_url[64];
 static char *buyer_key;
 
 /* ---- servers ---------------------------------------------------------------------------- */
 
-static const char *build_dir(void)
-{
-	const char *b = getenv("GPUX_BUILD");
-	return b != NULL && b[0] != '\0' ? b : "build";
-}
-
-/* Start prog with args; its TCP port from its --port-file into url. */
-static pid_t start_server(const char *prog, const char *name, char *const extra[], char *url,
-			  size_t url_size)
-{
-	char path[512], portf[512], log[512];
-	char *argv[24];
-	int n = 0;
-	pid_t pid;
-
-	snprintf(path, sizeof path, "%s/%s", build_dir(), prog);
-	snprintf(portf, sizeof portf, "%s/%s.port", tmpdir, name);
-	snprintf(log, sizeof log, "%s/%s.log", tmpdir, name);
-	argv[n++] = path;
-	argv[n++] = (char *)"--listen";
-	argv[n++] = (char *)"127.0.0.1:0";
-	argv[n++] = (char *)"--port-file";
-	argv[n++] = portf;
-	for (size_t i = 0; extra[i] != NULL && n < 22; i++)
-		argv[n++] = extra[i];
-	argv[n] = NULL;
-	pid = fork();
-	if (pid == 0) {
-		FILE *f = freopen(log, "w", stdout);
-		(void)f;
-		dup2(STDOUT_FILENO, STDERR_FILENO);
-		execv(path, argv);
-		_exit(127);
-	}
-	for (int i = 0; i < 200; i++) {
-		FILE *f = fopen(portf, "r");
-		int port = 0;
-		if (f != NULL) {
-			if (fscanf(f, "%d", &port) != 1)
-				port = 0;
-			fclose(f);
-		}
-		if (port > 0) {
-			snprintf(url, url_size, "http://127.0.0.1:%d", port);
-			return pid;
-		}
-		usleep(50 * 1000);
-	}
-	print_error("%s did not start (see %s)\n", path, log);
-	return -1;
-}
-
-static size_t collect(char *p, size_t sz, size_t n, void *ud)
-{
-	buf_append(ud, p, sz * n);
-	return sz * n;
-}
-
-/* POST body to url+path (key: Bearer), the reply's body (malloc'ed). */
-static char *post(const char *path, const char *key, const char *body)
-{
-	CURL *c = curl_easy_init();
-	struct curl_slist *h = NULL;
-	struct buf b = {0};
-	char url[256], auth[256];
-
-	snprintf(url, sizeof url, "%s%s", gpuxd_url, path);
-	h = curl_slist_append(h, "Content-Type: application/json");
-	if (key != NULL) {
-		snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
-		h = curl_slist_append(h, auth);
-	}
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_perform(c);
-	curl_slist_free_all(h);
-	curl_easy_cleanup(c);
-	return buf_take(&b);
-}
-
 /* A buyer account with €5,000.00 on it: its key. */
 static char *new_buyer(void)
 {
-	char *r = post("/v1/accounts", NULL,
-		       "{\"email\":\"mscreens@example.pt\",\"country\":\"PT\",\"currency\":\"EUR\","
-		       "\"role\":\"buyer\"}");
-	char *k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
-	char *key = NULL;
-
-	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
-		char *e = strchr(k + 1, '"');
-		if (e != NULL)
-			key = xstrndup(k + 1, (size_t)(e - k - 1));
-	}
-	free(r);
-	if (key != NULL)
-		free(post("/v1/deposits", key, "{\"amount_minor\":500000}"));
-	return key;
+	return fx_new_account(gpuxd_url, "mscreens@example.pt", "buyer", 500000);
 }
 
 static int setup_all(void **state)
@@ -152,14 +55,14 @@ static int setup_all(void **state)
 		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
 		return -1;
 	}
-	if (mkdtemp(tmpdir) == NULL)
+	if (fx_mkdtemp("mscreens") != 0)
 		return -1;
-	setenv("HOME", tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	setenv("HOME", fx_tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
 	unsetenv("NO_COLOR");
-	snprintf(db, sizeof db, "%s/gpuxd.db", tmpdir);
+	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
 	gx[5] = db;
-	gpuxd_pid = start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
+	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
 	if (gpuxd_pid < 0)
 		return -1;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -177,16 +80,9 @@ static int setup_all(void **state)
 
 static int teardown_all(void **state)
 {
-	char cmd[600];
-
 	(void)state;
-	if (gpuxd_pid > 0) {
-		kill(gpuxd_pid, SIGTERM);
-		waitpid(gpuxd_pid, NULL, 0);
-	}
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		print_error("could not remove %s\n", tmpdir);
+	fx_stop_server(&gpuxd_pid);
+	fx_rmtemp();
 	free(buyer_key);
 	catalog_free(&cat);
 	return 0;
@@ -208,16 +104,6 @@ static struct tui_harness *open_at(const char *url, const char *key, int lines, 
 	h = tui_harness_new(&o, lines, cols);
 	assert_non_null(h);
 	return h;
-}
-
-static void expect_on_screen(struct tui_harness *h, const char *text)
-{
-	if (!tui_harness_wait(h, text, 8000)) {
-		char *s = tui_harness_screen(h);
-		print_error("not on screen: [%s]\n%s", text, s);
-		free(s);
-		fail();
-	}
 }
 
 static struct tui_harness *open_ascii(bool ascii, int lines, int cols)
@@ -273,8 +159,8 @@ static void test_sparklines_by_default(void **state)
 	bool shown = false;
 
 	(void)state;
-	expect_on_screen(h, "24 h trend");
-	expect_on_screen(h, "Price/h");
+	fx_expect_on_screen(h, "24 h trend");
+	fx_expect_on_screen(h, "Price/h");
 	for (int i = 0; i < 100 && !shown; i++) {
 		tui_harness_pump(h, 50);
 		shown = sparkline_shown(h, eighths, 8);
@@ -291,7 +177,7 @@ static void test_sparklines_by_default(void **state)
 	assert_int_equal(tui_harness_find(h, "24 h trend"), -1);
 	for (int i = 0; i < 8; i++)
 		tui_harness_key(h, WKEY_RIGHT);
-	expect_on_screen(h, "24 h trend");
+	fx_expect_on_screen(h, "24 h trend");
 	assert_true(sparkline_shown(h, eighths, 8));
 	tui_harness_free(&h);
 }
@@ -304,7 +190,7 @@ static void test_sparklines_ascii(void **state)
 	bool shown = false;
 
 	(void)state;
-	expect_on_screen(h, "24 h trend");
+	fx_expect_on_screen(h, "24 h trend");
 	for (int i = 0; i < 100 && !shown; i++) {
 		tui_harness_pump(h, 50);
 		shown = sparkline_shown(h, ascii, 3) && tui_harness_find(h, "\u2588") < 0;
@@ -322,14 +208,14 @@ static void test_market_columns_in_chooser(void **state)
 	struct tui_browse *b = (struct tui_browse *)t->stack[0];
 
 	(void)state;
-	expect_on_screen(h, "live since");
+	fx_expect_on_screen(h, "live since");
 	assert_int_equal(tui_harness_find(h, "Bid/h"), -1);
 	tui_harness_key(h, 'c');
-	expect_on_screen(h, "[ ] Bid/h");
-	expect_on_screen(h, "[ ] Spread");
-	expect_on_screen(h, "[ ] Last/h");
-	expect_on_screen(h, "[ ] 24 h %");
-	expect_on_screen(h, "[\u2713] 24 h trend");
+	fx_expect_on_screen(h, "[ ] Bid/h");
+	fx_expect_on_screen(h, "[ ] Spread");
+	fx_expect_on_screen(h, "[ ] Last/h");
+	fx_expect_on_screen(h, "[ ] 24 h %");
+	fx_expect_on_screen(h, "[\u2713] 24 h trend");
 	/* the last four entries on */
 	tui_harness_key(h, WKEY_END);
 	for (int i = 0; i < 4; i++) {
@@ -338,10 +224,10 @@ static void test_market_columns_in_chooser(void **state)
 	}
 	tui_harness_key(h, WKEY_RETURN);
 	assert_string_equal(tui_harness_top(h), "browse");
-	expect_on_screen(h, "Bid/h");
-	expect_on_screen(h, "Spread");
-	expect_on_screen(h, "Last/h");
-	expect_on_screen(h, "24 h %");
+	fx_expect_on_screen(h, "Bid/h");
+	fx_expect_on_screen(h, "Spread");
+	fx_expect_on_screen(h, "Last/h");
+	fx_expect_on_screen(h, "24 h %");
 	bool sign = false;
 	for (int i = 0; i < 100 && !sign; i++) {
 		tui_harness_pump(h, 50);
@@ -363,13 +249,13 @@ static void test_trade_moves_history(void **state)
 	char *r;
 
 	(void)state;
-	expect_on_screen(h, "live since");
+	fx_expect_on_screen(h, "live since");
 	g = &t->m.hist->g[gpu_of("a100-sxm")];
 	for (int i = 0; i < 100 && !g->have; i++)
 		tui_harness_pump(h, 50);
 	assert_true(g->have);
 	ask = tui_quote(t, "a100-sxm")->best_ask_cents;
-	r = post("/v1/orders", buyer_key,
+	r = fx_post(gpuxd_url, "/v1/orders", buyer_key,
 		 "{\"client_order_id\":\"mscreens-1\",\"gpu\":\"a100-sxm\",\"side\":\"buy\",\"type\":\"market\","
 		 "\"gpus\":1,\"hours\":2,\"max_price_cents\":100000}");
 	assert_non_null(strstr(r, "\"filled\""));
@@ -393,13 +279,13 @@ static void test_ladder_gpu_hours(void **state)
 	const struct tui_focus *f;
 
 	(void)state;
-	expect_on_screen(h, "live since ");
+	fx_expect_on_screen(h, "live since ");
 	tui_harness_key(h, '/');
 	tui_harness_type(h, "H200");
 	tui_harness_key(h, WKEY_RETURN);
 	tui_harness_key(h, WKEY_RETURN);
 	assert_string_equal(tui_harness_top(h), "detail");
-	expect_on_screen(h, "GPU-h");
+	fx_expect_on_screen(h, "GPU-h");
 	f = t->m.focus;
 	for (int i = 0; i < 200 && (f->n_asks == 0 || f->asks[0].gpu_hours < 0); i++)
 		tui_harness_pump(h, 20);
@@ -407,7 +293,7 @@ static void test_ladder_gpu_hours(void **state)
 	assert_true(f->asks[0].gpu_hours >= f->asks[0].gpus);
 	assert_true(f->asks[0].gpu_hours <= f->asks[0].gpus * 720);
 	char *want = i18n_fmt_number(I18N_EN, (double)f->asks[0].gpu_hours, 0);
-	expect_on_screen(h, want);
+	fx_expect_on_screen(h, want);
 	free(want);
 	tui_harness_free(&h);
 }
@@ -423,48 +309,48 @@ static void test_mark_and_compare(void **state)
 	char *row;
 
 	(void)state;
-	expect_on_screen(h, "live since");
+	fx_expect_on_screen(h, "live since");
 	tui_harness_key(h, '=');
-	expect_on_screen(h, "Compare needs 2 to 4 GPUs: mark them with Space (0 marked)");
+	fx_expect_on_screen(h, "Compare needs 2 to 4 GPUs: mark them with Space (0 marked)");
 	assert_string_equal(tui_harness_top(h), "browse");
 	tui_harness_key(h, ' ');
-	expect_on_screen(h, "1 marked (= compares)");
+	fx_expect_on_screen(h, "1 marked (= compares)");
 	row = tui_harness_row(h, 2);
 	assert_non_null(strstr(row, "\u25cf B300"));
 	free(row);
 	assert_int_equal(b->table->sel, 1);
 	tui_harness_key(h, '=');
-	expect_on_screen(h, "(1 marked)");
+	fx_expect_on_screen(h, "(1 marked)");
 	tui_harness_key(h, WKEY_DOWN);
 	tui_harness_key(h, WKEY_DOWN);
 	tui_harness_key(h, ' ');
-	expect_on_screen(h, "2 marked (= compares)");
+	fx_expect_on_screen(h, "2 marked (= compares)");
 	tui_harness_key(h, '=');
 	assert_string_equal(tui_harness_top(h), "compare");
-	expect_on_screen(h, "Comparing 2 GPUs");
+	fx_expect_on_screen(h, "Comparing 2 GPUs");
 	row = tui_harness_row(h, 1);
 	assert_non_null(strstr(row, "B300"));
 	assert_non_null(strstr(row, "MI300X"));
 	free(row);
-	expect_on_screen(h, "Prices");
-	expect_on_screen(h, "Bid/h");
-	expect_on_screen(h, "24 h %");
-	expect_on_screen(h, "Specifications");
-	expect_on_screen(h, "Set a fit job (f)");
+	fx_expect_on_screen(h, "Prices");
+	fx_expect_on_screen(h, "Bid/h");
+	fx_expect_on_screen(h, "24 h %");
+	fx_expect_on_screen(h, "Specifications");
+	fx_expect_on_screen(h, "Set a fit job (f)");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");
 	/* five marked: too many */
 	for (int i = 0; i < 3; i++)
 		tui_harness_key(h, ' ');
-	expect_on_screen(h, "5 marked");
+	fx_expect_on_screen(h, "5 marked");
 	tui_harness_key(h, '=');
-	expect_on_screen(h, "Compare takes at most 4 GPUs: 5 are marked (Space unmarks)");
+	fx_expect_on_screen(h, "Compare takes at most 4 GPUs: 5 are marked (Space unmarks)");
 	assert_string_equal(tui_harness_top(h), "browse");
 	/* the help lists both keys */
 	tui_harness_key(h, '?');
 	for (int i = 0; i < 8 && !tui_harness_wait(h, "Mark or unmark the selected GPU", 300); i++)
 		tui_harness_key(h, WKEY_PGDN);
-	expect_on_screen(h, "Mark or unmark the selected GPU");
+	fx_expect_on_screen(h, "Mark or unmark the selected GPU");
 	tui_harness_free(&h);
 }
 
@@ -475,18 +361,18 @@ static void test_compare_with_job(void **state)
 	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 40, 120);
 
 	(void)state;
-	expect_on_screen(h, "live since");
+	fx_expect_on_screen(h, "live since");
 	tui_harness_key(h, 'f');
 	tui_harness_type(h, "70");
-	expect_on_screen(h, "Per GPU at N");
+	fx_expect_on_screen(h, "Per GPU at N");
 	tui_harness_key(h, WKEY_ESC);
 	tui_harness_key(h, ' ');
 	tui_harness_key(h, ' ');
 	tui_harness_key(h, '=');
 	assert_string_equal(tui_harness_top(h), "compare");
-	expect_on_screen(h, "Your job here");
-	expect_on_screen(h, "GPUs needed");
-	expect_on_screen(h, "Job/h");
+	fx_expect_on_screen(h, "Your job here");
+	fx_expect_on_screen(h, "GPUs needed");
+	fx_expect_on_screen(h, "Job/h");
 	tui_harness_free(&h);
 }
 

@@ -130,8 +130,13 @@ expect_match "→ keeps the GPU column first" "$(header)" '^GPU +‹'
 expect_match "→ keeps the price at the right edge" "$(header)" 'Price/h$'
 expect_match "→ keeps the GPU names in the rows" "$(rows | head -1)" '^B300 Blackwell Ultra'
 expect_match "the columns left of the view are gone" "$(header | grep -c 'Memory type')" '^0$'
+# further right, past the last spec column, the 24 h trend (not pinned at 80
+# columns) and then nothing more to reveal
+k=0
+while [ $k -lt 12 ] && header | grep -q '›'; do tui_keys l; sleep 0.1; k=$((k + 1)); done
+expect_match "→ at the end: the 24 h trend beside the price" "$(header)" '24 h trend +Price/h$'
 expect_match "scrolled to the end: no › left" "$(header | grep -c '›')" '^0$'
-tui_keys h h h h h h h h h h
+tui_keys h h h h h h h h h h h h
 tui_wait 'Memory type' && ok "← brings the first columns back" || fail "← scrolls back" "$(header)"
 expect_match "at the left edge there is no ‹" "$(header | grep -c '‹')" '^0$'
 expect_match "columns hidden on the right: › before the pinned price" "$(header)" '› +Price/h$'

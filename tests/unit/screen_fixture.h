@@ -2,7 +2,7 @@
  * What the screen tests share (tests/unit/test_screens.c, test_welcome.c,
  * test_order_pages.c): a temporary directory, servers of the build (gpuxd,
  * tests/faultd) started on a free loopback port and stopped, a plain POST
- * as a script would send it, new accounts, and expectations on what a
+ * and GET as a script would send them, an integer read from a reply, new accounts, and expectations on what a
  * session of tui/harness.h shows. Header-only: each test program includes
  * it once (static inline, so a test that needs less does not warn).
  */
@@ -139,6 +139,43 @@ static inline char *fx_post(const char *base, const char *path, const char *key,
 	curl_slist_free_all(h);
 	curl_easy_cleanup(c);
 	return b.data != NULL ? buf_take(&b) : xstrdup("");
+}
+
+/* GET base+path (key: Bearer), the reply's body (malloc'ed, "" for none). */
+static inline char *fx_get(const char *base, const char *path, const char *key)
+{
+	CURL *c = curl_easy_init();
+	struct curl_slist *hd = NULL;
+	struct buf b = {0};
+	char url[256], auth[256];
+
+	snprintf(url, sizeof url, "%s%s", base, path);
+	snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
+	hd = curl_slist_append(hd, auth);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hd);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, fx_collect);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+	curl_easy_perform(c);
+	curl_slist_free_all(hd);
+	curl_easy_cleanup(c);
+	return b.data != NULL ? buf_take(&b) : xstrdup("");
+}
+
+/* The integer after the first "name": in a JSON reply, or -1. */
+static inline long long fx_json_int(const char *reply, const char *name)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof pat, "\"%s\":", name);
+	p = strstr(reply, pat);
+	if (p == NULL)
+		return -1;
+	p += strlen(pat);
+	while (*p == ' ')
+		p++;
+	return atoll(p);
 }
 
 /* A new account on base (an EUR account in PT with this role), topped up

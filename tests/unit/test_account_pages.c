@@ -94,42 +94,10 @@ static void close_session(struct tui_harness **h)
 	i18n_init(I18N_EN);
 }
 
-/* GET base+path with key as Bearer: the reply's body (malloc'ed). */
-static char *get(const char *path, const char *key)
-{
-	CURL *c = curl_easy_init();
-	struct curl_slist *hd = NULL;
-	struct buf b = {0};
-	char url[256], auth[256];
-
-	snprintf(url, sizeof url, "%s%s", gpuxd_url, path);
-	snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
-	hd = curl_slist_append(hd, auth);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hd);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, fx_collect);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_perform(c);
-	curl_slist_free_all(hd);
-	curl_easy_cleanup(c);
-	return b.data != NULL ? buf_take(&b) : xstrdup("");
-}
-
-/* The integer after "name": in a JSON reply, or -1. */
-static long long json_int(const char *reply, const char *name)
-{
-	char pat[64];
-	const char *p;
-
-	snprintf(pat, sizeof pat, "\"%s\":", name);
-	p = strstr(reply, pat);
-	return p != NULL ? atoll(p + strlen(pat)) : -1;
-}
-
 static long long available(const char *key)
 {
-	char *r = get("/v1/account", key);
-	long long v = json_int(r, "available_minor");
+	char *r = fx_get(gpuxd_url, "/v1/account", key);
+	long long v = fx_json_int(r, "available_minor");
 
 	free(r);
 	return v;
@@ -147,7 +115,7 @@ static long long buy(const char *key, const char *gpu, int gpus, int hours, int 
 		 "\"max_price_cents\":%d,\"time_in_force\":\"ioc\"}", gpu, gpus, hours, gpu,
 		 gpus, hours, max_cents);
 	r = fx_post(gpuxd_url, "/v1/orders", key, body);
-	id = json_int(r, "rental_id");
+	id = fx_json_int(r, "rental_id");
 	if (id <= 0)
 		print_error("no rental: %s\n", r);
 	free(r);
@@ -305,7 +273,7 @@ static void test_rentals_live_and_stopped_early(void **state)
 	fx_expect_on_screen(h, note);
 	expect_rental(h, r1, (const char *const[]){ "H100 SXM", "stopped", NULL });
 	assert_int_equal(available(key) - before, 652);
-	r = get("/v1/rentals", key);
+	r = fx_get(gpuxd_url, "/v1/rentals", key);
 	assert_non_null(strstr(r, "\"stopped\""));
 	free(r);
 	tui_harness_key(h, WKEY_ESC);
@@ -417,7 +385,7 @@ static void test_pt_pt_prices(void **state)
 	fx_expect_on_screen(h, "pagando no m\u00e1ximo US$ 4,50 por GPU-hora");
 	tui_harness_key(h, 'n');
 	fx_expect_on_screen(h, "N\u00e3o colocada: nada foi enviado");
-	r = get("/v1/orders", key);
+	r = fx_get(gpuxd_url, "/v1/orders", key);
 	assert_null(strstr(r, "\"id\""));
 	free(r);
 	tui_harness_key(h, 'U' - '@');

@@ -88,47 +88,10 @@ static struct tui_harness *open_at(const char *url, const char *key)
 	return h;
 }
 
-/* GET base+path as the account key: the reply's body (malloc'ed). */
-static char *api_get(const char *base, const char *path, const char *key)
-{
-	CURL *c = curl_easy_init();
-	struct curl_slist *hd = NULL;
-	struct buf b = {0};
-	char url[256], auth[256];
-
-	snprintf(url, sizeof url, "%s%s", base, path);
-	snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
-	hd = curl_slist_append(hd, auth);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hd);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, fx_collect);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_perform(c);
-	curl_slist_free_all(hd);
-	curl_easy_cleanup(c);
-	return b.data != NULL ? buf_take(&b) : xstrdup("");
-}
-
-/* The integer after "name": in a JSON reply, or -1. */
-static long long json_int(const char *reply, const char *name)
-{
-	char pat[64];
-	const char *p;
-
-	snprintf(pat, sizeof pat, "\"%s\":", name);
-	p = strstr(reply, pat);
-	if (p == NULL)
-		return -1;
-	p += strlen(pat);
-	while (*p == ' ')
-		p++;
-	return atoll(p);
-}
-
 static long long balance(const char *url, const char *key, const char *which)
 {
-	char *r = api_get(url, "/v1/account", key);
-	long long v = json_int(r, which);
+	char *r = fx_get(url, "/v1/account", key);
+	long long v = fx_json_int(r, which);
 
 	free(r);
 	return v;
@@ -137,7 +100,7 @@ static long long balance(const char *url, const char *key, const char *which)
 /* How many orders the exchange has for the account. */
 static int n_orders(const char *url, const char *key)
 {
-	char *r = api_get(url, "/v1/orders", key);
+	char *r = fx_get(url, "/v1/orders", key);
 	int n = 0;
 
 	for (const char *p = r; (p = strstr(p, "\"client_order_id\"")) != NULL; p++)
@@ -335,8 +298,8 @@ static void limit_rests_then_cancelled(struct tui_harness *h, const char *key)
 	expect_in_dialog(h, "at $3.00 per GPU-hour or less (limit order)");
 	tui_harness_key(h, WKEY_RETURN);
 	fx_expect_on_screen(h, "Resting: order");
-	r = api_get(gpuxd_url, "/v1/orders?status=open", key);
-	id = json_int(r, "id");
+	r = fx_get(gpuxd_url, "/v1/orders?status=open", key);
+	id = fx_json_int(r, "id");
 	snprintf(oid, sizeof oid, " %lld ", id); /* its row's first cell */
 	assert_non_null(strstr(r, "\"open\""));
 	free(r);

@@ -235,17 +235,6 @@ static void test_fills_grouped_by_level(void **state)
 	free(key);
 }
 
-/* The integer after "name": in a JSON reply, or -1. */
-static long long json_int(const char *reply, const char *name)
-{
-	char pat[64];
-	const char *p;
-
-	snprintf(pat, sizeof pat, "\"%s\":", name);
-	p = strstr(reply, pat);
-	return p != NULL ? atoll(p + strlen(pat)) : -1;
-}
-
 /* A market order's row in the orders list shows the average price it
  * filled at, not the cap it was sent with. */
 static void test_orders_list_market_average(void **state)
@@ -259,8 +248,8 @@ static void test_orders_list_market_average(void **state)
 	r = fx_post(gpuxd_url, "/v1/orders", key,
 		    "{\"client_order_id\":\"pages-market-1\",\"gpu\":\"h100-sxm\",\"side\":\"buy\","
 		    "\"type\":\"market\",\"gpus\":2,\"hours\":3,\"max_price_cents\":1000}");
-	value = json_int(r, "filled_value_cents");
-	gpus = json_int(r, "filled_gpus");
+	value = fx_json_int(r, "filled_value_cents");
+	gpus = fx_json_int(r, "filled_gpus");
 	if (gpus != 2)
 		print_error("order reply: %s\n", r);
 	assert_int_equal(gpus, 2);
@@ -308,7 +297,7 @@ static void test_enter_opens_detail(void **state)
 	r = fx_post(gpuxd_url, "/v1/orders", key,
 		    "{\"client_order_id\":\"pages-detail-1\",\"gpu\":\"h100-sxm\",\"side\":\"buy\","
 		    "\"type\":\"market\",\"gpus\":1,\"hours\":2,\"max_price_cents\":1000}");
-	assert_int_equal(json_int(r, "filled_gpus"), 1);
+	assert_int_equal(fx_json_int(r, "filled_gpus"), 1);
 	free(r);
 	h = open_as(key, I18N_EN, 24, 120);
 	tui_harness_key(h, 'o');

@@ -262,7 +262,7 @@ static int run_tui(struct cli_ctx *ctx)
 
 /* ---- main -------------------------------------------------------------------------- */
 
-/* issue 8: the language the interactive screen remembered (`lang = pt-BR`
+/* The language the interactive screen remembered (`lang = pt-BR`
  * in the config file), malloc'ed, or NULL. A file that cannot be read is
  * left to the commands that need it to say so. */
 static char *remembered_lang(void)

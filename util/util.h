@@ -3,7 +3,8 @@
  * fail (out of memory aborts through one path, after restoring the terminal;
  * util/xmalloc.c), a growable byte buffer (buf.c), sanitising text that came
  * over the network (sanitize.c), the files embedded into the binaries at
- * build time, reading a file (file.c), the monotonic clock (clock.c), and
+ * build time, reading a file (file.c), the monotonic clock (clock.c), libraries opened
+ * at run time (dynlib.c), and
  * error messages handed back through a `char **cause`.
  *
  * Error convention of the whole project: a function that can fail for a
@@ -80,5 +81,25 @@ int util_read_file(const char *path, char **out, size_t *len, char **cause);
 /* Monotonic clock in milliseconds and microseconds. */
 int64_t util_now_ms(void);
 int64_t util_now_us(void);
+
+/* ---- libraries opened at run time (util/dynlib.c) --------------------------- */
+/* One function of a library opened by util_dynlib_open(): its name, and the
+ * address of the function pointer to fill, declared with the function's own
+ * type so that every call through it is type-checked:
+ *
+ *     static struct { __typeof__(PQfinish) *PQfinish; } pq;
+ *     static const struct dynlib_fn fns[] = { { "PQfinish", &pq.PQfinish } };
+ */
+struct dynlib_fn {
+	const char *name;
+	void *slot;
+};
+/* Opens the first library of `sonames` (NULL-terminated, e.g. {"libpq.so.5",
+ * NULL}) that loads and has every function of fns[0..n), and fills their
+ * slots. All or nothing: on failure no slot changes, -1 and *cause says which
+ * library or function was missing. The library stays loaded for the life of
+ * the process. Callers run it once per table (pthread_once). */
+int util_dynlib_open(const char *const *sonames, const struct dynlib_fn *fns, size_t n,
+                     char **cause);
 
 #endif

@@ -71,6 +71,8 @@ BENCH_LIB_SRCS := bench/loadgen.c
 BENCH_LIB_OBJS := $(patsubst bench/%.c,$(BUILD)/obj/bench/%.o,$(BENCH_LIB_SRCS))
 BENCH_SRCS := $(filter-out $(BENCH_LIB_SRCS),$(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+# reference programs the benchmarks start beside gpux (bench/ref/*.c, one file each)
+BENCH_REFS := $(patsubst bench/ref/%.c,$(BUILD)/bench/ref/%,$(wildcard bench/ref/*.c))
 FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all run check asan bench fuzz po deps deps-check clean install-man
@@ -102,7 +104,7 @@ build-tests: $(BUILD)/gpux $(BUILD)/gpuxd completions $(UNIT_BINS) $(TOOL_BINS) 
 
 bench: deps
 	@scripts/deps.sh bench
-	$(MAKE) --no-print-directory $(BUILD)/gpux $(BUILD)/gpuxd $(BENCH_BINS)
+	$(MAKE) --no-print-directory $(BUILD)/gpux $(BUILD)/gpuxd $(BENCH_BINS) $(BENCH_REFS)
 	@bench/run.sh $(BUILD)
 
 # ---- fuzzers: libFuzzer with clang; built in check, run briefly there ----
@@ -163,6 +165,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(TEST_LIBS) $(ASSETS_O)
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BENCH_LIB_OBJS) $(TEST_LIBS) $(ASSETS_O)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(BENCH_LIB_OBJS) $(TEST_LIBS) $(ASSETS_O) $(LIBS_CLIENT) $(LIBS_SERVER)
+
+# curl_alone is libcurl's floor: linked with libcurl and nothing else
+$(BUILD)/bench/ref/curl_alone: bench/ref/curl_alone.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libcurl 2>/dev/null)
 
 # The test programs' objects are intermediate files of a pattern rule: keep
 # them, so a second `make check` on an unchanged tree relinks nothing.

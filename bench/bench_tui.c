@@ -5,7 +5,7 @@
  *
  * Part 1, the local demo at 120×35, as a user starts it: no --api, so gpux
  * starts its own gpuxd on a Unix socket (under a fresh XDG_RUNTIME_DIR and
- * XDG_DATA_HOME). Three rounds of:
+ * XDG_DATA_HOME). Eight rounds of:
  *
  *   cold start          the local gpuxd not running, its database there:
  *                       from fork to the first frame with live prices
@@ -15,8 +15,10 @@
  *   resident memory     VmRSS of the running TUI after it settled, and its
  *                       anonymous and file-backed parts (/proc/PID/status)
  *
- * and htop's first frame and resident memory at the same size, in the same
- * rounds.
+ * and, in the same rounds and at the same size, htop's first frame and
+ * resident memory, and the floor under gpux: BUILD/bench/ref/curl_alone, a
+ * program that only initialises Debian's libcurl and asks the running local
+ * gpuxd for /v1/market once (its time to the answer, its resident memory).
  *
  * Part 2, gpux in a forkpty() of 80×24 (TERM=xterm-256color, LANG=C.UTF-8)
  * against a gpuxd --demo this program starts over TCP (BUILD/gpuxd beside
@@ -390,8 +392,24 @@ static void stop_local_gpuxd(const char *home)
 	free(pat);
 }
 
-static void one_start(char *const argv[], const char *home, const char *priced_text,
-		      struct start *f)
+/* One start of argv in a 120×35 terminal: the time to first_text, then to
+ * priced_text (NULL: none), and the resident memory once it settled. */
+/* The Unix socket of the gpuxd that gpux started under home, malloc'ed, or NULL. */
+static char *local_socket(const char *home)
+{
+	char *pat = xasprintf("%s/gpux/d-*/gpuxd.sock", home), *sock = NULL;
+	glob_t g;
+
+	if (glob(pat, 0, NULL, &g) == 0) {
+		sock = xstrdup(g.gl_pathv[0]);
+		globfree(&g);
+	}
+	free(pat);
+	return sock;
+}
+
+static void one_start(char *const argv[], const char *home, const char *first_text,
+		      const char *priced_text, struct start *f)
 {
 	struct term t;
 
@@ -399,7 +417,7 @@ static void one_start(char *const argv[], const char *home, const char *priced_t
 	f->first = f->priced = -1;
 	if (spawn_sized(&t, argv, home, BIG_ROWS, BIG_COLS) != 0)
 		return;
-	f->first = read_until(&t, 0, "Quit", 10000);
+	f->first = read_until(&t, 0, first_text, 10000);
 	if (priced_text != NULL)
 		f->priced = read_until(&t, 0, priced_text, 10000);
 	settle(&t);
@@ -457,36 +475,84 @@ static void print_rss(const char *who, const struct start *s, int from, int to)
 	       median(pc, n), median(sc, n));
 }
 
-/* Where one round's resident pages are, gpux beside htop. */
-static void print_groups(const struct rss *g, const struct rss *h)
+/* Where one round's resident pages are: gpux, htop (h, may be NULL) and
+ * libcurl alone (c, may be NULL). */
+static void print_groups(const struct rss *g, const struct rss *h, const struct rss *c)
 {
 	printf("   where the resident pages are (one round; MB resident / private dirty):\n");
-	printf("     %-56s %15s %15s\n", "", "gpux", h != NULL ? "htop" : "");
+	printf("     %-56s %15s %15s %15s\n", "", "gpux", h != NULL ? "htop" : "",
+	       c != NULL ? "libcurl alone" : "");
 	for (int i = 0; i < G_N; i++) {
 		printf("     %-56s %6.2f / %5.2f", group_names[i], mb(g->g_rss[i]), mb(g->g_dirty[i]));
 		if (h != NULL)
 			printf("   %6.2f / %5.2f", mb(h->g_rss[i]), mb(h->g_dirty[i]));
+		if (c != NULL)
+			printf("   %6.2f / %5.2f", mb(c->g_rss[i]), mb(c->g_dirty[i]));
 		printf("\n");
 	}
 	printf("     gpux less TLS and the other libraries (what a build without libcurl keeps): "
 	       "%.1f MB\n", mb(g->vm - g->g_rss[G_TLS] - g->g_rss[G_OTHER]));
+	if (c != NULL)
+		printf("     gpux less libcurl alone (what gpux adds to the floor): %.1f MB\n",
+		       mb(g->vm - c->vm));
 }
 
-static void bench_local(const char *gpux, const char *dir)
+/* The floor under gpux: libcurl alone, beside htop. */
+static void print_floor(const struct start *alone, const struct start *htop, bool have_htop)
+{
+	double a[ROUNDS], h[ROUNDS];
+
+	print_starts("libcurl alone (bench/ref/curl_alone) to its answer", alone, 0, ROUNDS, false);
+	if (!have_htop)
+		return;
+	for (int r = 0; r < ROUNDS; r++) {
+		a[r] = alone[r].first;
+		h[r] = htop[r].first;
+	}
+	printf("   libcurl alone ÷ htop first frame (medians) %6.2f   (the floor of a client "
+	       "linked with this libcurl)\n", median(a, ROUNDS) / median(h, ROUNDS));
+}
+
+static void print_ratios(const struct start *cold, const struct start *warm,
+			 const struct start *htop)
+{
+	double w[ROUNDS], h[ROUNDS];
+
+	for (int r = 0; r < ROUNDS; r++) {
+		w[r] = warm[r].priced;
+		h[r] = htop[r].first;
+	}
+	printf("   gpux warm start with prices ÷ htop first frame (medians) %6.2f   "
+	       "(target <= 0.10)\n", median(w, ROUNDS) / median(h, ROUNDS));
+	for (int r = 1; r < ROUNDS; r++)
+		w[r - 1] = cold[r].priced;
+	/* the same machine's load weighs on both: steadier than the ms */
+	printf("   gpux cold start with prices ÷ htop first frame (medians) %6.2f   "
+	       "(30 ms of htop's %.0f ms: %.2f)\n", median(w, ROUNDS - 1) / median(h, ROUNDS),
+	       median(h, ROUNDS), 30 / median(h, ROUNDS));
+}
+
+/* Rounds of: gpux cold, gpux warm, libcurl alone against the gpuxd gpux
+ * started, htop; then the local gpuxd is stopped for the next cold start. */
+static void bench_local(const char *gpux, const char *curl_alone, const char *dir)
 {
 	char *home = xasprintf("%s/local", dir);
 	char *argv[] = { (char *)gpux, NULL };
 	char *hargv[] = { (char *)"/usr/bin/htop", (char *)"-d", (char *)"100", NULL };
-	bool have_htop = access(hargv[0], X_OK) == 0;
-	struct start cold[ROUNDS], warm[ROUNDS], htop[ROUNDS];
+	bool have_htop = access(hargv[0], X_OK) == 0, have_alone = access(curl_alone, X_OK) == 0;
+	struct start cold[ROUNDS], warm[ROUNDS], htop[ROUNDS], alone[ROUNDS];
 
 	mkdir(home, 0700);
 	printf("   the local demo (no --api), %dx%d, %d rounds:\n", BIG_COLS, BIG_ROWS, ROUNDS);
 	for (int r = 0; r < ROUNDS; r++) {
-		one_start(argv, home, "prices updated", &cold[r]);
-		one_start(argv, home, "prices updated", &warm[r]);
+		one_start(argv, home, "Quit", "prices updated", &cold[r]);
+		one_start(argv, home, "Quit", "prices updated", &warm[r]);
+		char *sock = have_alone ? local_socket(home) : NULL;
+		char *aargv[] = { (char *)curl_alone, sock, NULL };
+		one_start(aargv, home, "answered", NULL, &alone[r]);
+		free(sock);
 		if (have_htop)
-			one_start(hargv, home, NULL, &htop[r]);
+			one_start(hargv, home, "Quit", NULL, &htop[r]);
 		stop_local_gpuxd(home);
 	}
 	printf("   gpux  very first start (no database yet), to prices %8.1f ms  (first frame %.1f)\n",
@@ -496,27 +562,22 @@ static void bench_local(const char *gpux, const char *dir)
 	print_starts("gpux  warm start to the first frame", warm, 0, ROUNDS, false);
 	if (have_htop) {
 		print_starts("htop  first frame", htop, 0, ROUNDS, false);
-		double w[ROUNDS], h[ROUNDS];
-		for (int r = 0; r < ROUNDS; r++) {
-			w[r] = warm[r].priced;
-			h[r] = htop[r].first;
-		}
-		printf("   gpux warm start with prices ÷ htop first frame (medians) %6.2f   "
-		       "(target <= 0.10)\n", median(w, ROUNDS) / median(h, ROUNDS));
-		for (int r = 1; r < ROUNDS; r++)
-			w[r - 1] = cold[r].priced;
-		/* the same machine's load weighs on both: steadier than the ms */
-		printf("   gpux cold start with prices ÷ htop first frame (medians) %6.2f   "
-		       "(30 ms of htop's %.0f ms: %.2f)\n", median(w, ROUNDS - 1) / median(h, ROUNDS),
-		       median(h, ROUNDS), 30 / median(h, ROUNDS));
+		print_ratios(cold, warm, htop);
 	} else {
 		printf("   htop  not installed (scripts/deps.sh bench installs it)\n");
 	}
+	if (have_alone)
+		print_floor(alone, htop, have_htop);
+	else
+		printf("   %s not built (make bench builds it)\n", curl_alone);
 	printf("   resident memory after the first frame settled, medians of %d rounds:\n", ROUNDS);
 	print_rss("gpux", warm, 0, ROUNDS);
 	if (have_htop)
 		print_rss("htop", htop, 0, ROUNDS);
-	print_groups(&warm[ROUNDS - 1].rss, have_htop ? &htop[ROUNDS - 1].rss : NULL);
+	if (have_alone)
+		print_rss("curl", alone, 0, ROUNDS);
+	print_groups(&warm[ROUNDS - 1].rss, have_htop ? &htop[ROUNDS - 1].rss : NULL,
+		     have_alone ? &alone[ROUNDS - 1].rss : NULL);
 	printf("   targets: cold start <= 30 ms, resident (VmRSS) <= 8 MB\n\n");
 	free(home);
 }
@@ -642,7 +703,9 @@ int main(int argc, char **argv)
 	if (dir == NULL)
 		fatal("bench_tui: mkdtemp: %s", strerror(errno));
 	printf("   TERM=xterm-256color, LANG=C.UTF-8; a frame ends after %d ms of quiet\n", QUIET_MS);
-	bench_local(gpux, dir);
+	char *curl_alone = xasprintf("%s/ref/curl_alone", bindir);
+	bench_local(gpux, curl_alone, dir);
+	free(curl_alone);
 	printf("   over TCP, terminal %dx%d:\n", COLS, ROWS);
 	still = start_gpuxd(gpuxd, dir, "still", "0.001", &url_still);
 	moving = start_gpuxd(gpuxd, dir, "moving", "1", &url_moving);

@@ -394,7 +394,7 @@ const struct api_quote *api_quotes_find(const struct api_quotes *q, const char *
 /* GET /v1/books/{gpu} */
 struct api_level {
 	int64_t price_cents, gpus, orders;
-	int64_t gpu_hours;         /* Σ GPUs × hours of its orders; -1: not sent (the stream) */
+	int64_t gpu_hours;         /* Σ GPUs × hours of its orders; -1: the exchange sent none */
 };
 struct api_book {
 	char *gpu;

@@ -45,6 +45,7 @@ struct node {
 struct level {
 	int64_t price;
 	int64_t gpus;         /* sum of the orders' remaining GPUs */
+	int64_t gpu_hours;    /* sum of the orders' remaining GPUs × hours */
 	int32_t orders;
 	int32_t head, tail;   /* node indices, NIL when empty */
 	int32_t hours_bound;  /* asks: >= every order's hours; bids: <= every order's hours */
@@ -295,6 +296,7 @@ static void rest(struct engine *e, size_t book, const struct eng_order *o)
 	l->tail = n;
 	l->orders++;
 	l->gpus += o->gpus;
+	l->gpu_hours += (int64_t)o->gpus * o->hours;
 	map_put(e, o->id, n);
 }
 
@@ -311,6 +313,7 @@ static void unlink_node(struct engine *e, struct level *l, int32_t n)
 		l->tail = nd->prev;
 	l->orders--;
 	l->gpus -= nd->o.gpus;
+	l->gpu_hours -= (int64_t)nd->o.gpus * nd->o.hours;
 }
 
 /*
@@ -358,6 +361,7 @@ static int32_t match(struct engine *e, struct book *b, const struct eng_order *o
 				} else {
 					nd->o.gpus -= q;
 					l->gpus -= q;
+					l->gpu_hours -= (int64_t)q * m->hours;
 				}
 			}
 			n = next;
@@ -436,7 +440,8 @@ size_t engine_depth(const struct engine *e, size_t book, enum eng_side side,
 	size_t k = 0;
 	for (size_t i = s->n; i-- > 0 && k < max; k++)
 		out[k] = (struct eng_level){ .price_cents = s->lv[i].price, .gpus = s->lv[i].gpus,
-		                             .orders = s->lv[i].orders };
+		                             .orders = s->lv[i].orders,
+		                             .gpu_hours = s->lv[i].gpu_hours };
 	return k;
 }
 

@@ -51,7 +51,9 @@ void eng_fills_reset(struct eng_fills *f);
 /* Free the array's memory and zero the struct (it may be used again afterwards). */
 void eng_fills_free(struct eng_fills *f);
 
-struct eng_level { int64_t price_cents; int64_t gpus; int32_t orders; };
+/* One price level: its resting orders' remaining GPUs, their number, and the
+ * GPU-hours they hold (Σ remaining GPUs × hours). */
+struct eng_level { int64_t price_cents; int64_t gpus; int32_t orders; int64_t gpu_hours; };
 
 struct engine *engine_new(size_t nbooks);       /* one book per GPU, index 0..nbooks-1 */
 void engine_free(struct engine **e);           /* frees and sets *e = NULL */

@@ -269,6 +269,7 @@ cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
 			xd_jint(l, "price_cents", lv[i].price_cents);
 			xd_jint(l, "gpus", lv[i].gpus);
 			xd_jint(l, "orders", lv[i].orders);
+			xd_jint(l, "gpu_hours", lv[i].gpu_hours);
 			cJSON_AddItemToArray(side ? bids : asks, l);
 		}
 	}

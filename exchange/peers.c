@@ -37,9 +37,9 @@ struct xd_peers {
 static size_t depth(struct xd_store *s, const char *gpu, bool asks, struct eng_level *out)
 {
 	struct xd_q *q = asks
-		? xd_stmt(s, "SELECT price, sum(remaining), count(*) FROM orders WHERE gpu = ?1 "
+		? xd_stmt(s, "SELECT price, sum(remaining), count(*), sum(remaining * hours) FROM orders WHERE gpu = ?1 "
 		             "AND remaining > 0 AND side = 'sell' GROUP BY price ORDER BY price LIMIT ?2")
-		: xd_stmt(s, "SELECT price, sum(remaining), count(*) FROM orders WHERE gpu = ?1 "
+		: xd_stmt(s, "SELECT price, sum(remaining), count(*), sum(remaining * hours) FROM orders WHERE gpu = ?1 "
 		             "AND remaining > 0 AND side = 'buy' GROUP BY price ORDER BY price DESC LIMIT ?2");
 	xd_bind_text(q, 1, gpu);
 	xd_bind_int64(q, 2, XD_DEPTH_MAX);
@@ -48,6 +48,7 @@ static size_t depth(struct xd_store *s, const char *gpu, bool asks, struct eng_l
 		out[n].price_cents = xd_col_int64(q, 0);
 		out[n].gpus = xd_col_int64(q, 1);
 		out[n].orders = xd_col_int(q, 2);
+		out[n].gpu_hours = xd_col_int64(q, 3);
 		n++;
 	}
 	xd_reset(q);

@@ -314,50 +314,6 @@ cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page 
 	return root;
 }
 
-/* ---- books ------------------------------------------------------------------------ */
-
-/* The side array's level at price (NULL: none); its figures are raw JSON
- * numbers (xd_jint). */
-static cJSON *book_level(cJSON *side, int64_t price)
-{
-	char want[32];
-	cJSON *l;
-
-	snprintf(want, sizeof want, "%" PRId64, price);
-	cJSON_ArrayForEach(l, side) {
-		cJSON *p = cJSON_GetObjectItemCaseSensitive(l, "price_cents");
-		if (p != NULL && cJSON_IsRaw(p) && strcmp(p->valuestring, want) == 0)
-			return l;
-	}
-	return NULL;
-}
-
-void xd_read_book_hours(struct xd_store *s, const char *gpu, cJSON *book)
-{
-	cJSON *asks = cJSON_GetObjectItemCaseSensitive(book, "asks");
-	cJSON *bids = cJSON_GetObjectItemCaseSensitive(book, "bids");
-	cJSON *l;
-	struct xd_q *st = xd_stmt(s,
-		"SELECT side, price, SUM(remaining * hours) FROM orders "
-		"WHERE gpu = ?1 AND remaining > 0 GROUP BY side, price");
-
-	xd_bind_text(st, 1, gpu);
-	while (xd_step(st) == XD_ROW) {
-		cJSON *side = strcmp(col_text(st, 0), "sell") == 0 ? asks : bids;
-		l = book_level(side, col_i(st, 1));
-		if (l != NULL && cJSON_GetObjectItemCaseSensitive(l, "gpu_hours") == NULL)
-			xd_jint(l, "gpu_hours", col_i(st, 2));
-	}
-	xd_reset(st);
-	/* a level the orders no longer hold (a commit between the two reads) */
-	cJSON_ArrayForEach(l, asks)
-		if (cJSON_GetObjectItemCaseSensitive(l, "gpu_hours") == NULL)
-			xd_jint(l, "gpu_hours", 0);
-	cJSON_ArrayForEach(l, bids)
-		if (cJSON_GetObjectItemCaseSensitive(l, "gpu_hours") == NULL)
-			xd_jint(l, "gpu_hours", 0);
-}
-
 /* ---- accounts ------------------------------------------------------------------ */
 
 cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id)

@@ -226,9 +226,7 @@ static void h_book(struct xd_ctx *c)
 		return;
 	int g = path_gpu(c);
 	if (g >= 0) {
-		cJSON *b = xd_market_book(c->m, g, (int)depth);
-		xd_read_book_hours(xd_store_reader(), xd_market_tables(c->m)->gpu_ids[g], b);
-		xd_reply_json(&c->reply, 200, b);
+		xd_reply_json(&c->reply, 200, xd_market_book(c->m, g, (int)depth));
 	}
 }
 

@@ -300,12 +300,13 @@ static bool quote_differs(const struct sbook *a, const struct sbook *b)
 	                    a->bid[0].gpus != b->bid[0].gpus);
 }
 
-static cJSON *level_json(int64_t price, int64_t gpus, int64_t orders)
+static cJSON *level_json(const struct eng_level *lv)
 {
 	cJSON *l = cJSON_CreateObject();
-	xd_jint(l, "price_cents", price);
-	xd_jint(l, "gpus", gpus);
-	xd_jint(l, "orders", orders);
+	xd_jint(l, "price_cents", lv->price_cents);
+	xd_jint(l, "gpus", lv->gpus);
+	xd_jint(l, "orders", lv->orders);
+	xd_jint(l, "gpu_hours", lv->gpu_hours);
 	return l;
 }
 
@@ -313,12 +314,14 @@ static cJSON *levels_json(const struct eng_level *lv, size_t n)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, level_json(lv[i].price_cents, lv[i].gpus, lv[i].orders));
+		cJSON_AddItemToArray(a, level_json(&lv[i]));
 	return a;
 }
 
 /* The levels of one side that differ between old and new (asks ascending,
- * bids descending, as `better` orders them); gpus 0 = the level is gone. */
+ * bids descending, as `better` orders them); gpus 0 = the level is gone. A
+ * level differs when its GPUs, orders or GPU-hours do (within one commit an
+ * order can leave a level and another with other hours take its GPUs). */
 static cJSON *levels_diff(const struct eng_level *o, size_t no, const struct eng_level *n,
                           size_t nn, bool bids)
 {
@@ -337,12 +340,14 @@ static cJSON *levels_diff(const struct eng_level *o, size_t no, const struct eng
 			take_new = true;
 		}
 		if (take_old && take_new) {
-			if (o[i].gpus != n[j].gpus || o[i].orders != n[j].orders)
-				cJSON_AddItemToArray(a, level_json(n[j].price_cents, n[j].gpus, n[j].orders));
+			if (o[i].gpus != n[j].gpus || o[i].orders != n[j].orders ||
+			    o[i].gpu_hours != n[j].gpu_hours)
+				cJSON_AddItemToArray(a, level_json(&n[j]));
 		} else if (take_old) {
-			cJSON_AddItemToArray(a, level_json(o[i].price_cents, 0, 0));
+			const struct eng_level gone = { .price_cents = o[i].price_cents };
+			cJSON_AddItemToArray(a, level_json(&gone));
 		} else {
-			cJSON_AddItemToArray(a, level_json(n[j].price_cents, n[j].gpus, n[j].orders));
+			cJSON_AddItemToArray(a, level_json(&n[j]));
 		}
 		i += take_old;
 		j += take_new;

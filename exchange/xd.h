@@ -155,9 +155,6 @@ cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_f
                        const char *gpu, const struct xd_page *p);
 cJSON *xd_read_ledger(struct xd_store *s, int64_t account, const struct xd_page *p);
 cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page *p);
-/* Give each level of a GET /v1/books body the GPU-hours its resting orders
- * hold (Σ remaining GPUs × hours, "gpu_hours"), read from the orders. */
-void xd_read_book_hours(struct xd_store *s, const char *gpu, cJSON *book);
 
 /* ---- market.c + ops.c: the writer --------------------------------------- */
 enum xd_job_kind {

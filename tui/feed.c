@@ -411,6 +411,19 @@ static void trades_add(struct tui_focus *f, const struct api_trade *v, size_t n)
 	}
 }
 
+/* True when a level of the book lacks its GPU-hours (an exchange whose
+ * stream does not send them): the book is then asked for them. */
+static bool hours_missing(const struct tui_focus *f)
+{
+	for (size_t i = 0; i < f->n_asks; i++)
+		if (f->asks[i].gpu_hours < 0)
+			return true;
+	for (size_t i = 0; i < f->n_bids; i++)
+		if (f->bids[i].gpu_hours < 0)
+			return true;
+	return false;
+}
+
 static void on_focus_event(void *ud, const struct api_stream_event *ev)
 {
 	struct tui_focus *f = ((struct tui *)ud)->m.focus;
@@ -421,13 +434,13 @@ static void on_focus_event(void *ud, const struct api_stream_event *ev)
 		levels_set(&f->asks, &f->n_asks, ev->asks, ev->n_asks);
 		levels_set(&f->bids, &f->n_bids, ev->bids, ev->n_bids);
 		f->have_book = true;
-		f->hours_due = true;
+		f->hours_due = hours_missing(f);
 	} else if (ev->channel == API_CH_BOOK && ev->kind == API_EV_BOOK) {
 		for (size_t i = 0; i < ev->n_asks; i++)
 			level_merge(&f->asks, &f->n_asks, &ev->asks[i], true);
 		for (size_t i = 0; i < ev->n_bids; i++)
 			level_merge(&f->bids, &f->n_bids, &ev->bids[i], false);
-		f->hours_due = true;
+		f->hours_due = hours_missing(f);
 	} else if (ev->channel == API_CH_TRADES && ev->kind == API_EV_SNAPSHOT) {
 		trades_set(f, ev->trades, ev->n_trades);
 		f->trade_gen++;

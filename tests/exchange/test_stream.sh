@@ -40,8 +40,7 @@ rest_state() {
   req GET /v1/quotes; q=$BODY
   req GET "/v1/books/h200?depth=100"
   jq -cn --argjson q "$q" --argjson b "$BODY" \
-    '{quotes: ($q.quotes | sort_by(.gpu)), asks: ($b.asks | map(del(.gpu_hours))),
-      bids: ($b.bids | map(del(.gpu_hours)))}' # the stream's levels carry no GPU-hours
+    '{quotes: ($q.quotes | sort_by(.gpu)), asks: $b.asks, bids: $b.bids}'
 }
 stream_state() { sse_json "$1" | jq -cs "$APPLY"; }
 
@@ -55,8 +54,9 @@ at_exit "kill $CUT 2>/dev/null"
 wait_for grep -q '^event: snapshot' "$TMPD/fast.sse"
 
 # --- an order sequence: a ladder, crossing buys, cancels, another GPU ------------------
-for p in 400 410 420 430 440; do place "$SK" h200 sell 4 10 $p; done
-place "$SK" h200 sell 2 10 410
+# asks of different hours, so that each level's GPU-hours are its own
+for p in 400 410 420 430 440; do place "$SK" h200 sell 4 $((p / 10)) $p; done
+place "$SK" h200 sell 2 720 410
 C1=$(jqb .id)
 for p in 380 370 360; do place "$BK" h200 buy 3 10 $p; done
 place "$BK" h200 buy 5 10 415          # takes 4+2 at 400/410? no: 4 at 400, 1 at 410
@@ -84,6 +84,9 @@ while [ $i -lt 50 ] && [ "$(stream_state "$TMPD/fast.sse")" != "$want" ]; do sle
 expect_eq "snapshot + increments reproduce /v1/quotes and /v1/books/h200 exactly" \
   "$(stream_state "$TMPD/fast.sse")" "$want"
 expect_match "the book has levels on both sides (the sequence was not empty)" "$want" '"asks":\[\{.*"bids":\[\{'
+expect_match "the streamed levels carry GPU-hours: 3 GPUs × 43 h left at 430, 4 × 44 h at 440" \
+  "$(stream_state "$TMPD/fast.sse")" \
+  '"asks":\[\{"price_cents":430,"gpus":3,"orders":1,"gpu_hours":129},\{"price_cents":440,"gpus":4,"orders":1,"gpu_hours":176}'
 
 # --- trades ------------------------------------------------------------------------------
 req GET "/v1/trades/h200?limit=200"

@@ -65,12 +65,43 @@ static bool levels_eq(const struct eng_level *a, const struct eng_level *b, size
 {
 	for (size_t i = 0; i < n; i++)
 		if (a[i].price_cents != b[i].price_cents || a[i].gpus != b[i].gpus ||
-		    a[i].orders != b[i].orders)
+		    a[i].orders != b[i].orders || a[i].gpu_hours != b[i].gpu_hours)
 			return false;
 	return true;
 }
 
 /* ---- rules, one at a time ------------------------------------------------------ */
+
+/* A level's GPU-hours are Σ remaining GPUs × hours of its orders, through a
+ * partial fill, a whole fill and a cancel. */
+static void test_level_gpu_hours(void **state)
+{
+	struct engine *e = engine_new(1);
+	struct eng_level l;
+	place(e, 1, 10, ENG_SELL, 300, 4, 100);
+	place(e, 2, 11, ENG_SELL, 300, 2, 720);
+	assert_true(engine_best(e, 0, ENG_SELL, &l));
+	assert_int_equal(l.gpu_hours, 4 * 100 + 2 * 720);
+
+	struct eng_order b = ord(3, 20, ENG_BUY, ENG_IOC, 300, 3, 10);
+	struct eng_fills f = { 0 };
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 3);
+	assert_int_equal(f.n, 1);
+	assert_true(engine_best(e, 0, ENG_SELL, &l));
+	assert_int_equal(l.gpus, 3);
+	assert_int_equal(l.gpu_hours, 1 * 100 + 2 * 720);   /* the maker's hours, not the taker's */
+
+	assert_int_equal(engine_cancel(e, 0, 2, NULL), 0);
+	assert_true(engine_best(e, 0, ENG_SELL, &l));
+	assert_int_equal(l.gpu_hours, 100);
+
+	struct eng_order b2 = ord(4, 20, ENG_BUY, ENG_IOC, 300, 1, 50);
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &b2, false, &f), 1);
+	assert_false(engine_best(e, 0, ENG_SELL, &l));
+	eng_fills_free(&f);
+	engine_free(&e);
+}
 
 static void test_price_time_priority(void **state)
 {
@@ -476,6 +507,7 @@ static size_t ref_depth(const struct ref_book *rb, enum eng_side side, struct en
 			out[n++] = (struct eng_level){ .price_cents = o->price_cents };
 		out[k].gpus += o->gpus;
 		out[k].orders++;
+		out[k].gpu_hours += (int64_t)o->gpus * o->hours;
 	}
 	for (size_t i = 1; i < n; i++)   /* insertion sort, best first */
 		for (size_t j = i; j > 0; j--) {
@@ -715,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_restore_keeps_time_priority),
 		cmocka_unit_test(test_depth_aggregation),
 		cmocka_unit_test(test_many_orders_churn),
+		cmocka_unit_test(test_level_gpu_hours),
 		cmocka_unit_test(test_differential_narrow),
 		cmocka_unit_test(test_differential_wide),
 	};

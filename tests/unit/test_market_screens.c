@@ -270,8 +270,9 @@ static void test_trade_moves_history(void **state)
 	tui_harness_free(&h);
 }
 
-/* The detail screen's ladder has a GPU-h column; the streamed levels get
- * theirs from the book: the demo's asks offer GPUs for up to 720 h. */
+/* The detail screen's ladder has a GPU-h column; the streamed levels carry
+ * their GPU-hours, so no book request is needed for them, and they are the
+ * book's: the demo's asks offer GPUs for up to 720 h. */
 static void test_ladder_gpu_hours(void **state)
 {
 	struct tui_harness *h = open_at(gpuxd_url, buyer_key, 35, 120);
@@ -287,14 +288,34 @@ static void test_ladder_gpu_hours(void **state)
 	assert_string_equal(tui_harness_top(h), "detail");
 	fx_expect_on_screen(h, "GPU-h");
 	f = t->m.focus;
-	for (int i = 0; i < 200 && (f->n_asks == 0 || f->asks[0].gpu_hours < 0); i++)
+	for (int i = 0; i < 200 && (!f->have_book || f->state != API_STREAM_LIVE); i++)
 		tui_harness_pump(h, 20);
 	assert_true(f->n_asks > 0);
+	assert_true(f->asks[0].gpu_hours >= 0);   /* from the stream's snapshot itself */
 	assert_true(f->asks[0].gpu_hours >= f->asks[0].gpus);
 	assert_true(f->asks[0].gpu_hours <= f->asks[0].gpus * 720);
+	assert_int_equal(f->state, API_STREAM_LIVE);
+	assert_false(f->hours_due);
+	char *book = fx_get(gpuxd_url, "/v1/books/h200?depth=1", buyer_key);
+	assert_int_equal(fx_json_int(book, "gpu_hours"), f->asks[0].gpu_hours);
+	free(book);
 	char *want = i18n_fmt_number(I18N_EN, (double)f->asks[0].gpu_hours, 0);
 	fx_expect_on_screen(h, want);
 	free(want);
+
+	/* a new best ask of 3 GPUs × 7 h arrives by the stream with its 21 GPU-hours */
+	int64_t price = f->asks[0].price_cents - 1;
+	char *seller = fx_new_account(gpuxd_url, "mscreens-seller@example.pt", "seller", 0), body[256];
+	assert_non_null(seller);
+	snprintf(body, sizeof body, "{\"client_order_id\":\"ladder-1\",\"gpu\":\"h200\","
+		 "\"side\":\"sell\",\"type\":\"limit\",\"gpus\":3,\"hours\":7,"
+		 "\"price_cents\":%lld}", (long long)price);
+	free(fx_post(gpuxd_url, "/v1/orders", seller, body));
+	for (int i = 0; i < 200 && (f->n_asks == 0 || f->asks[0].price_cents != price); i++)
+		tui_harness_pump(h, 20);
+	assert_int_equal(f->asks[0].price_cents, price);
+	assert_int_equal(f->asks[0].gpu_hours, 21);
+	free(seller);
 	tui_harness_free(&h);
 }
 

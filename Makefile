@@ -22,7 +22,7 @@ SAN     ?=
 WERROR  ?= -Werror
 
 PKGS_CLIENT := ncursesw libcurl libcjson
-PKGS_SERVER := libmicrohttpd sqlite3 libpq libcrypto libcjson
+PKGS_SERVER := libmicrohttpd sqlite3 nettle libcjson
 
 CPPFLAGS += -D_GNU_SOURCE -I. -I$(BUILD)/gen
 # libpq's header directory (exchange/store_pg.c), asked lazily like the libraries

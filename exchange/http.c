@@ -25,7 +25,7 @@
  *
  * Rate limits are token buckets per client address (TCP only) and per API
  * key, checked before the handler runs; over the limit is 429 with
- * Retry-After. Keys are checked here: SHA-256 (OpenSSL EVP) of the presented
+ * Retry-After. Keys are checked here: SHA-256 (nettle) of the presented
  * key looked up in the accounts, the hash compared in constant time; the
  * admin key is compared in constant time too.
  */
@@ -47,8 +47,7 @@
 #include <unistd.h>
 
 #include <microhttpd.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
+#include <nettle/memops.h>
 
 #include "util/util.h"
 
@@ -201,7 +200,7 @@ static enum MHD_Result send_reply(struct req *r)
 	}
 	if (r->close)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-	OPENSSL_cleanse(r->ctx.new_key, sizeof r->ctx.new_key);
+	explicit_bzero(r->ctx.new_key, sizeof r->ctx.new_key);
 	MHD_add_response_header(resp, "X-Request-Id", r->rid);
 	if (rep->etag) {
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, rep->etag);
@@ -267,7 +266,7 @@ static void authenticate(struct req *r)
 	while (n && key[n - 1] == ' ')
 		n--;
 	const char *admin = r->srv->cfg.admin_key;
-	if (admin && strlen(admin) == n && CRYPTO_memcmp(admin, key, n) == 0) {
+	if (admin && strlen(admin) == n && memeql_sec(admin, key, n)) {
 		c->admin = true;
 		return;
 	}
@@ -276,10 +275,8 @@ static void authenticate(struct req *r)
 	for (size_t i = 5; i < n; i++)
 		if (!((key[i] >= '0' && key[i] <= '9') || (key[i] >= 'a' && key[i] <= 'f')))
 			return;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len = 0;
-	if (!EVP_Digest(key, n, md, &len, EVP_sha256(), NULL) || len != 32)
-		return;
+	unsigned char md[32];
+	xd_keys_hash(key, n, md);
 	c->account = xd_keys_auth(c, md);
 }
 
@@ -809,7 +806,7 @@ void xd_server_stop(struct xd_server **sp)
 		free(s->socket_path);
 	}
 	if (s->cfg.admin_key) {
-		OPENSSL_cleanse(s->cfg.admin_key, strlen(s->cfg.admin_key));
+		explicit_bzero(s->cfg.admin_key, strlen(s->cfg.admin_key));
 		free(s->cfg.admin_key);
 	}
 	limiter_free(&s->by_key);

@@ -31,8 +31,8 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
+#include <nettle/memops.h>
+#include <nettle/sha2.h>
 
 #include "util/util.h"
 
@@ -104,7 +104,7 @@ int64_t xd_keys_auth(struct xd_ctx *c, const unsigned char hash[32])
 	bool read_only = false;
 	size_t n = 0;
 	const void *stored = xd_step(st) == XD_ROW ? xd_col_blob(st, 4, &n) : NULL;
-	if (stored && n == 32 && CRYPTO_memcmp(stored, hash, 32) == 0) {
+	if (stored && n == 32 && memeql_sec(stored, hash, 32)) {
 		id = xd_col_int64(st, 0);
 		account = xd_col_int64(st, 1);
 		const char *scope = xd_col_text(st, 2);
@@ -130,6 +130,15 @@ bool xd_keys_may_trade(struct xd_ctx *c)
 	return false;
 }
 
+void xd_keys_hash(const char *key, size_t n, unsigned char hash[32])
+{
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
+	sha256_update(&ctx, n, (const uint8_t *)key);
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, hash);
+	explicit_bzero(&ctx, sizeof ctx);
+}
+
 int xd_keys_generate(char *out, unsigned char hash[32], struct xd_reply *r)
 {
 	unsigned char raw[32];
@@ -140,15 +149,8 @@ int xd_keys_generate(char *out, unsigned char hash[32], struct xd_reply *r)
 	memcpy(out, "gpux_", 5);
 	for (size_t i = 0; i < 32; i++)
 		snprintf(out + 5 + 2 * i, 3, "%02x", raw[i]);
-	OPENSSL_cleanse(raw, sizeof raw);
-	unsigned int mdlen = 0;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	if (!EVP_Digest(out, 69, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32) {
-		OPENSSL_cleanse(out, 72);
-		xd_reply_error(r, 500, "INTERNAL", "cannot hash the key");
-		return -1;
-	}
-	memcpy(hash, md, 32);
+	explicit_bzero(raw, sizeof raw);
+	xd_keys_hash(out, 69, hash);
 	return 0;
 }
 

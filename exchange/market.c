@@ -72,7 +72,8 @@ struct xd_market {
 	bool stats;
 	int64_t st_batches, st_jobs, st_max_batch, st_run_us, st_commit_us, st_max_commit_us;
 
-	struct xd_store *ckpt_db;    /* the checkpointer's connection */
+	char *ckpt_path;             /* the database the checkpointer opens */
+	struct xd_store *ckpt_db;    /* its connection, opened on its own thread */
 	pthread_t ckpt_thread;
 	bool ckpt_running;
 
@@ -539,6 +540,12 @@ static void *writer_main(void *arg)
 static void *ckpt_main(void *arg)
 {
 	struct xd_market *m = arg;
+	/* best effort: without it the WAL is checkpointed at close */
+	char *ignored = NULL;
+	if (xd_store_open_checkpointer(m->ckpt_path, &m->ckpt_db, &ignored) != 0) {
+		free(ignored);
+		return NULL;
+	}
 	for (;;) {
 		pthread_mutex_lock(&m->q_mu);
 		if (!m->stopping) {
@@ -613,13 +620,17 @@ void xd_market_call(struct xd_market *m, struct xd_job *j)
 
 /* ---- open and close -------------------------------------------------------------- */
 
-/* The demo's start-up transaction (its makers' orders) is committed without a
- * sync: lost in a power cut, the next start makes it again, and the first
- * acknowledged write syncs it with itself (they share one WAL). */
+/* The demo's start-up transaction (its makers' orders) is written without a
+ * sync (synchronous=OFF: neither the WAL's header when the WAL is new nor
+ * its directory, nor the commit): lost in a power cut, the next start makes
+ * it again, and the first acknowledged write syncs it with itself (they
+ * share one WAL; the directory is synced with it). That is safe because no
+ * WAL is restarted over old frames in it: the writer never checkpoints, and
+ * the first connection to a database recovers its WAL and appends to it. */
 static void demo_sync(struct xd_writer *w, bool demo, bool full)
 {
 	if (demo && w->st->ops == &xd_store_sqlite)
-		xd_exec(w->st, full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+		xd_exec(w->st, full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=OFF");
 }
 
 /* The start-up transaction's commit, synced again from then on. */
@@ -762,13 +773,12 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		xd_market_close(&m);
 		return -1;
 	}
-	/* the checkpointer: best effort; without it the WAL is checkpointed at close */
-	char *ignored = NULL;
-	if (w->st->ops == &xd_store_sqlite &&
-	    xd_store_open_checkpointer(c->db_path, &m->ckpt_db, &ignored) == 0) {
+	/* the checkpointer, which opens its connection on its own thread, off the
+	 * path to the first answer */
+	if (w->st->ops == &xd_store_sqlite) {
+		m->ckpt_path = xstrdup(c->db_path);
 		m->ckpt_running = pthread_create(&m->ckpt_thread, NULL, ckpt_main, m) == 0;
 	}
-	free(ignored);
 	*out = m;
 	return 0;
 }
@@ -803,6 +813,7 @@ void xd_market_close(struct xd_market **mp)
 		m->ckpt_running = false;
 	}
 	xd_store_close(&m->ckpt_db);
+	free(m->ckpt_path);
 	struct xd_writer *w = &m->w;
 	xd_stream_shutdown(&w->stream);
 	if (w->st && w->in_tx)

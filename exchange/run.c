@@ -24,8 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-
 #include "util/util.h"
 
 void exchange_config_defaults(struct exchange_config *c)
@@ -142,7 +140,7 @@ static int read_admin_key(const char *path, char **out, char **cause)
 	size_t n = strcspn(text, "\r\n");
 	text[n] = 0;
 	if (n < 16 || strlen(text) != n) {
-		OPENSSL_cleanse(text, len);
+		explicit_bzero(text, len);
 		free(text);
 		return set_cause(cause, "--admin-key-file %s: the first line must be a key of at least "
 		                 "16 characters", path);
@@ -232,7 +230,7 @@ out:
 	if (c->pid_file)
 		remove_pid_file(c->pid_file);
 	if (admin) {
-		OPENSSL_cleanse(admin, strlen(admin));
+		explicit_bzero(admin, strlen(admin));
 		free(admin);
 	}
 	return rc;

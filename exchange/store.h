@@ -101,6 +101,11 @@ struct xd_store {
  * postgres:// URI or a key=value connection string, else SQLite. */
 const struct xd_store_ops *xd_store_backend(const char *target);
 
+/* The libraries tried in turn for libpq, which is opened when the first
+ * PostgreSQL store is (default {"libpq.so.5", NULL}; NULL-terminated, kept).
+ * Call it before that, if at all. */
+void xd_store_pg_libraries(const char *const *sonames);
+
 /* Report a fault: longjmp to on_fault when armed, else record it. */
 void xd_store_fault(struct xd_store *s, enum xd_fault kind, const char *msg);
 

@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+
 #include <libpq-fe.h>
 
 #include "util/util.h"
@@ -124,20 +126,67 @@ static const char *const migrations[] = {
 
 static struct pgc *pc(struct xd_store *s) { return s->impl; }
 
+/* ---- libpq, opened when the first PostgreSQL store is ------------------------------ */
+
+/* Every libpq function this file calls, called through `pq`: gpuxd does not
+ * link libpq, so a SQLite gpuxd never loads it nor the libraries it needs
+ * (libssl, Kerberos, LDAP…), which would cost every start milliseconds. */
+#define PQ_FUNCTIONS(X) \
+	X(PQclear) X(PQcmdStatus) X(PQconnectdb) X(PQconsumeInput) X(PQenterPipelineMode) \
+	X(PQerrorMessage) X(PQescapeIdentifier) X(PQexec) X(PQexecPrepared) \
+	X(PQexitPipelineMode) X(PQfinish) X(PQfreemem) X(PQgetResult) X(PQgetisnull) \
+	X(PQgetvalue) X(PQnfields) X(PQnotifies) X(PQntuples) X(PQpipelineSync) X(PQprepare) \
+	X(PQreset) X(PQresultErrorField) X(PQresultErrorMessage) X(PQresultStatus) \
+	X(PQsendPrepare) X(PQsendQueryPrepared) X(PQsocket) X(PQstatus) X(PQunescapeBytea)
+
+#define PQ_SLOT(f) __typeof__(f) *f;
+static struct { PQ_FUNCTIONS(PQ_SLOT) } pq;
+#undef PQ_SLOT
+
+static const char *const pq_default_sonames[] = { "libpq.so.5", NULL };
+static const char *const *pq_sonames = pq_default_sonames;
+static pthread_once_t pq_once = PTHREAD_ONCE_INIT;
+static char *pq_missing;    /* why libpq could not be opened, or NULL */
+
+void xd_store_pg_libraries(const char *const *sonames)
+{
+	pq_sonames = sonames;
+}
+
+static void pq_load(void)
+{
+#define PQ_ENTRY(f) { #f, &pq.f },
+	static const struct dynlib_fn fns[] = { PQ_FUNCTIONS(PQ_ENTRY) };
+#undef PQ_ENTRY
+	char *why = NULL;
+	if (util_dynlib_open(pq_sonames, fns, sizeof fns / sizeof fns[0], &why) != 0) {
+		pq_missing = xasprintf("a PostgreSQL store needs libpq (install the Debian package "
+		                       "libpq5): %s", why);
+		free(why);
+	}
+}
+
+/* Open libpq once for the process: 0, or -1 and *cause saying what to install. */
+static int pq_open(char **cause)
+{
+	pthread_once(&pq_once, pq_load);
+	return pq_missing ? set_cause(cause, "%s", pq_missing) : 0;
+}
+
 /* ---- faults --------------------------------------------------------------------- */
 
 static enum xd_fault classify(PGconn *c, const PGresult *r)
 {
-	if (PQstatus(c) == CONNECTION_BAD)
+	if (pq.PQstatus(c) == CONNECTION_BAD)
 		return XD_FAULT_DOWN;
-	const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	const char *st = r ? pq.PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
 	if (!st)
 		return XD_FAULT_DOWN;
 	if (strcmp(st, "40P01") == 0 || strcmp(st, "40001") == 0)
 		return XD_FAULT_RETRY;
 	/* a balance written as a delta went below zero: another node spent the
 	 * funds this transaction read; run it again on the balance as it is now */
-	const char *table = PQresultErrorField(r, PG_DIAG_TABLE_NAME);
+	const char *table = pq.PQresultErrorField(r, PG_DIAG_TABLE_NAME);
 	if (strcmp(st, "23514") == 0 && table && strcmp(table, "accounts") == 0)
 		return XD_FAULT_RETRY;
 	if (strncmp(st, "08", 2) == 0 || strncmp(st, "57P", 3) == 0 || strcmp(st, "25006") == 0 ||
@@ -152,9 +201,9 @@ static void failed(struct xd_store *s, PGresult *r, const char *what)
 	struct pgc *p = pc(s);
 	enum xd_fault k = classify(p->c, r);
 	char msg[256];
-	snprintf(msg, sizeof msg, "%s", r ? PQresultErrorMessage(r) : PQerrorMessage(p->c));
+	snprintf(msg, sizeof msg, "%s", r ? pq.PQresultErrorMessage(r) : pq.PQerrorMessage(p->c));
 	msg[strcspn(msg, "\n")] = 0;
-	PQclear(r);
+	pq.PQclear(r);
 	if (k == XD_FAULT_NONE)
 		fatal("gpuxd: PostgreSQL error: %s in: %s", msg, what);
 	xd_store_fault(s, k, msg);
@@ -162,7 +211,7 @@ static void failed(struct xd_store *s, PGresult *r, const char *what)
 
 static bool ok_result(PGresult *r)
 {
-	ExecStatusType t = PQresultStatus(r);
+	ExecStatusType t = pq.PQresultStatus(r);
 	return t == PGRES_COMMAND_OK || t == PGRES_TUPLES_OK;
 }
 
@@ -170,18 +219,18 @@ static bool ok_result(PGresult *r)
 static bool ensure(struct xd_store *s)
 {
 	struct pgc *p = pc(s);
-	if (PQstatus(p->c) == CONNECTION_OK)
+	if (pq.PQstatus(p->c) == CONNECTION_OK)
 		return true;
-	PQreset(p->c);
+	pq.PQreset(p->c);
 	s->gen++;
 	p->in_tx = false;
 	p->piped = false;
 	p->pending = 0;
-	if (PQstatus(p->c) != CONNECTION_OK) {
-		xd_store_fault(s, XD_FAULT_DOWN, PQerrorMessage(p->c));
+	if (pq.PQstatus(p->c) != CONNECTION_OK) {
+		xd_store_fault(s, XD_FAULT_DOWN, pq.PQerrorMessage(p->c));
 		return false;
 	}
-	PQclear(PQexec(p->c, "SET TIME ZONE 'UTC'"));
+	pq.PQclear(pq.PQexec(p->c, "SET TIME ZONE 'UTC'"));
 	return true;
 }
 
@@ -190,9 +239,9 @@ static bool ensure(struct xd_store *s)
 static bool again(struct xd_store *s, PGresult **r)
 {
 	struct pgc *p = pc(s);
-	if (p->in_tx || PQstatus(p->c) != CONNECTION_BAD)
+	if (p->in_tx || pq.PQstatus(p->c) != CONNECTION_BAD)
 		return false;
-	PQclear(*r);
+	pq.PQclear(*r);
 	*r = NULL;
 	return ensure(s);
 }
@@ -203,9 +252,9 @@ static PGresult *run(struct xd_store *s, const char *sql)
 {
 	if (!pipe_finish(s) || !ensure(s))
 		return NULL;
-	PGresult *r = PQexec(pc(s)->c, sql);
+	PGresult *r = pq.PQexec(pc(s)->c, sql);
 	if (!ok_result(r) && again(s, &r))
-		r = PQexec(pc(s)->c, sql);
+		r = pq.PQexec(pc(s)->c, sql);
 	if (!ok_result(r)) {
 		failed(s, r, sql);
 		return NULL;
@@ -220,59 +269,61 @@ static int migrate(struct xd_store *s, const char *target, char **cause)
 	PGconn *c = pc(s)->c;
 	char sql[128];
 	snprintf(sql, sizeof sql, "SELECT pg_advisory_lock(%lld)", MIGRATE_LOCK);
-	PGresult *r = PQexec(c, sql);
+	PGresult *r = pq.PQexec(c, sql);
 	int rc = 0;
 	if (!ok_result(r)) {
-		rc = set_cause(cause, "%s: %s", target, PQerrorMessage(c));
-		PQclear(r);
+		rc = set_cause(cause, "%s: %s", target, pq.PQerrorMessage(c));
+		pq.PQclear(r);
 		return rc;
 	}
-	PQclear(r);
-	r = PQexec(c, "SELECT value FROM meta WHERE key = 'schema_version'");
-	long long have = ok_result(r) && PQntuples(r) == 1 ? atoll(PQgetvalue(r, 0, 0)) : 0;
-	PQclear(r);
+	pq.PQclear(r);
+	r = pq.PQexec(c, "SELECT value FROM meta WHERE key = 'schema_version'");
+	long long have = ok_result(r) && pq.PQntuples(r) == 1 ? atoll(pq.PQgetvalue(r, 0, 0)) : 0;
+	pq.PQclear(r);
 	for (size_t v = (size_t)have; v < N_MIGRATIONS && rc == 0; v++) {
 		char *step = xasprintf("BEGIN; %s; INSERT INTO meta(key, value) VALUES('schema_version', %zu) "
 		                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value; COMMIT",
 		                       migrations[v], v + 1);
-		r = PQexec(c, step);
+		r = pq.PQexec(c, step);
 		if (!ok_result(r)) {
 			rc = set_cause(cause, "%s: schema migration %zu: %s", target, v + 1,
-			               PQresultErrorMessage(r));
-			PQclear(PQexec(c, "ROLLBACK"));
+			               pq.PQresultErrorMessage(r));
+			pq.PQclear(pq.PQexec(c, "ROLLBACK"));
 		}
-		PQclear(r);
+		pq.PQclear(r);
 		free(step);
 	}
 	if (rc == 0 && have > (long long)N_MIGRATIONS)
 		rc = set_cause(cause, "%s: the schema is version %lld, newer than this gpuxd knows (%zu)",
 		               target, have, N_MIGRATIONS);
 	snprintf(sql, sizeof sql, "SELECT pg_advisory_unlock(%lld)", MIGRATE_LOCK);
-	PQclear(PQexec(c, sql));
+	pq.PQclear(pq.PQexec(c, sql));
 	return rc;
 }
 
 static int pg_open(struct xd_store *s, const char *target, char **cause)
 {
+	if (pq_open(cause) != 0)
+		return -1;
 	struct pgc *p = xcalloc(1, sizeof *p);
 	p->target = xstrdup(target);
 	s->impl = p;
 	s->shared = true;
-	p->c = PQconnectdb(target);
-	if (PQstatus(p->c) != CONNECTION_OK && !s->writer) {
+	p->c = pq.PQconnectdb(target);
+	if (pq.PQstatus(p->c) != CONNECTION_OK && !s->writer) {
 		/* a read connection is made again on next use; until then its
 		 * requests are answered 503 */
-		xd_store_fault(s, XD_FAULT_DOWN, PQerrorMessage(p->c));
+		xd_store_fault(s, XD_FAULT_DOWN, pq.PQerrorMessage(p->c));
 		return 0;
 	}
-	if (PQstatus(p->c) != CONNECTION_OK) {
-		char *e = xstrdup(PQerrorMessage(p->c));
+	if (pq.PQstatus(p->c) != CONNECTION_OK) {
+		char *e = xstrdup(pq.PQerrorMessage(p->c));
 		e[strcspn(e, "\n")] = 0;
 		int rc = set_cause(cause, "%s: cannot connect: %s", target, e);
 		free(e);
 		return rc;
 	}
-	PQclear(PQexec(p->c, "SET TIME ZONE 'UTC'"));
+	pq.PQclear(pq.PQexec(p->c, "SET TIME ZONE 'UTC'"));
 	if (s->writer)
 		return migrate(s, target, cause);
 	return 0;
@@ -283,7 +334,7 @@ static void pg_close(struct xd_store *s)
 	struct pgc *p = pc(s);
 	if (!p)
 		return;
-	PQfinish(p->c);
+	pq.PQfinish(p->c);
 	free(p->target);
 	free(p);
 	s->impl = NULL;
@@ -331,7 +382,7 @@ static struct xd_q *pg_prepare(struct xd_store *s, const char *sql)
 
 static void pg_reset(struct xd_q *q)
 {
-	PQclear(q->res);
+	pq.PQclear(q->res);
 	q->res = NULL;
 	q->row = q->nrows = 0;
 	for (int i = 0; i < MAX_PARAMS; i++) {
@@ -339,7 +390,7 @@ static void pg_reset(struct xd_q *q)
 		q->owned[i] = NULL;
 		q->vals[i] = NULL;
 	}
-	PQfreemem(q->blob);
+	pq.PQfreemem(q->blob);
 	q->blob = NULL;
 }
 
@@ -386,13 +437,13 @@ static PGresult *exec_prepared(struct xd_q *q)
 	struct xd_store *s = q->s;
 	struct pgc *p = pc(s);
 	if (q->prepared_gen != s->gen + 1) {
-		PGresult *r = PQprepare(p->c, q->name, q->sql, 0, NULL);
+		PGresult *r = pq.PQprepare(p->c, q->name, q->sql, 0, NULL);
 		if (!ok_result(r))
 			return r;
-		PQclear(r);
+		pq.PQclear(r);
 		q->prepared_gen = s->gen + 1;
 	}
-	return PQexecPrepared(p->c, q->name, q->nparams, q->vals, NULL, NULL, 0);
+	return pq.PQexecPrepared(p->c, q->name, q->nparams, q->vals, NULL, NULL, 0);
 }
 
 /* ---- the writer's pipeline ---------------------------------------------------------- */
@@ -408,17 +459,17 @@ static bool pipe_send(struct xd_q *q)
 	struct xd_store *s = q->s;
 	struct pgc *p = pc(s);
 	if (!p->piped) {
-		if (PQenterPipelineMode(p->c) != 1)
+		if (pq.PQenterPipelineMode(p->c) != 1)
 			return false;
 		p->piped = true;
 	}
 	if (q->prepared_gen != s->gen + 1) {
-		if (PQsendPrepare(p->c, q->name, q->sql, 0, NULL) != 1)
+		if (pq.PQsendPrepare(p->c, q->name, q->sql, 0, NULL) != 1)
 			return false;
 		p->pending++;
 		q->prepared_gen = s->gen + 1;
 	}
-	if (PQsendQueryPrepared(p->c, q->name, q->nparams, q->vals, NULL, NULL, 0) != 1)
+	if (pq.PQsendQueryPrepared(p->c, q->name, q->nparams, q->vals, NULL, NULL, 0) != 1)
 		return false;
 	p->pending++;
 	return true;
@@ -431,30 +482,30 @@ static PGresult *pipe_end(struct xd_store *s, bool keep, PGresult **bad)
 	struct pgc *p = pc(s);
 	PGresult *last = NULL;
 	*bad = NULL;
-	bool lost = PQpipelineSync(p->c) != 1;
+	bool lost = pq.PQpipelineSync(p->c) != 1;
 	for (int i = 0; i < p->pending && !lost; i++) {
 		PGresult *r;
-		while ((r = PQgetResult(p->c)) != NULL) {
-			ExecStatusType t = PQresultStatus(r);
+		while ((r = pq.PQgetResult(p->c)) != NULL) {
+			ExecStatusType t = pq.PQresultStatus(r);
 			if (!ok_result(r) && t != PGRES_PIPELINE_ABORTED && !*bad)
 				*bad = r;
 			else if (keep && i == p->pending - 1 && !last)
 				last = r;
 			else
-				PQclear(r);
+				pq.PQclear(r);
 		}
-		lost = PQstatus(p->c) == CONNECTION_BAD;
+		lost = pq.PQstatus(p->c) == CONNECTION_BAD;
 	}
-	PGresult *r = lost ? NULL : PQgetResult(p->c);
-	if (!r || PQresultStatus(r) != PGRES_PIPELINE_SYNC)
+	PGresult *r = lost ? NULL : pq.PQgetResult(p->c);
+	if (!r || pq.PQresultStatus(r) != PGRES_PIPELINE_SYNC)
 		lost = true;
-	PQclear(r);
+	pq.PQclear(r);
 	p->pending = 0;
 	p->piped = false;
 	if (!lost)
-		PQexitPipelineMode(p->c);
+		pq.PQexitPipelineMode(p->c);
 	if (lost && !*bad) {
-		PQclear(last);
+		pq.PQclear(last);
 		last = NULL;
 	}
 	return last;
@@ -467,8 +518,8 @@ static bool pipe_finish(struct xd_store *s)
 	if (!pc(s)->piped)
 		return true;
 	PGresult *bad = NULL;
-	PQclear(pipe_end(s, false, &bad));
-	if (!bad && PQstatus(pc(s)->c) == CONNECTION_OK)
+	pq.PQclear(pipe_end(s, false, &bad));
+	if (!bad && pq.PQstatus(pc(s)->c) == CONNECTION_OK)
 		return true;
 	failed(s, bad, "a statement sent down the pipeline");
 	return false;
@@ -481,19 +532,19 @@ static bool pipe_execute(struct xd_q *q)
 	PGresult *bad = NULL;
 	bool sent = pipe_send(q);
 	PGresult *r = pipe_end(s, sent, &bad);
-	if (!bad && (!sent || !r || PQstatus(pc(s)->c) != CONNECTION_OK)) {
-		PQclear(r);
+	if (!bad && (!sent || !r || pq.PQstatus(pc(s)->c) != CONNECTION_OK)) {
+		pq.PQclear(r);
 		failed(s, NULL, q->sql);
 		return false;
 	}
 	if (bad) {
-		PQclear(r);
+		pq.PQclear(r);
 		failed(s, bad, q->sql);
 		return false;
 	}
 	q->res = r;
 	q->row = -1;
-	q->nrows = PQntuples(r);
+	q->nrows = pq.PQntuples(r);
 	return true;
 }
 
@@ -513,7 +564,7 @@ static bool execute(struct xd_q *q)
 	}
 	q->res = r;
 	q->row = -1;
-	q->nrows = PQntuples(r);
+	q->nrows = pq.PQntuples(r);
 	return true;
 }
 
@@ -535,7 +586,7 @@ static void pg_exec(struct xd_q *q)
 {
 	struct xd_store *s = q->s;
 	struct pgc *p = pc(s);
-	if (s->writer && p->in_tx && PQstatus(p->c) == CONNECTION_OK) {
+	if (s->writer && p->in_tx && pq.PQstatus(p->c) == CONNECTION_OK) {
 		if (!pipe_send(q)) {
 			pg_reset(q);
 			pipe_finish(s);
@@ -553,19 +604,19 @@ static void pg_exec(struct xd_q *q)
 
 static bool have(struct xd_q *q, int i)
 {
-	return q->res && q->row >= 0 && q->row < q->nrows && i >= 0 && i < PQnfields(q->res);
+	return q->res && q->row >= 0 && q->row < q->nrows && i >= 0 && i < pq.PQnfields(q->res);
 }
 
 static bool pg_col_null(struct xd_q *q, int i)
 {
-	return !have(q, i) || PQgetisnull(q->res, q->row, i);
+	return !have(q, i) || pq.PQgetisnull(q->res, q->row, i);
 }
 
 static int64_t pg_col_int64(struct xd_q *q, int i)
 {
 	if (pg_col_null(q, i))
 		return 0;
-	const char *v = PQgetvalue(q->res, q->row, i);
+	const char *v = pq.PQgetvalue(q->res, q->row, i);
 	if (v[0] == 't' || v[0] == 'f')
 		return v[0] == 't';   /* a boolean */
 	return strtoll(v, NULL, 10);
@@ -573,7 +624,7 @@ static int64_t pg_col_int64(struct xd_q *q, int i)
 
 static const char *pg_col_text(struct xd_q *q, int i)
 {
-	return pg_col_null(q, i) ? NULL : PQgetvalue(q->res, q->row, i);
+	return pg_col_null(q, i) ? NULL : pq.PQgetvalue(q->res, q->row, i);
 }
 
 static const void *pg_col_blob(struct xd_q *q, int i, size_t *n)
@@ -581,8 +632,8 @@ static const void *pg_col_blob(struct xd_q *q, int i, size_t *n)
 	*n = 0;
 	if (pg_col_null(q, i))
 		return NULL;
-	PQfreemem(q->blob);
-	q->blob = PQunescapeBytea((const unsigned char *)PQgetvalue(q->res, q->row, i), n);
+	pq.PQfreemem(q->blob);
+	q->blob = pq.PQunescapeBytea((const unsigned char *)pq.PQgetvalue(q->res, q->row, i), n);
 	return q->blob;
 }
 
@@ -591,7 +642,7 @@ static const void *pg_col_blob(struct xd_q *q, int i, size_t *n)
 static void pg_begin(struct xd_store *s)
 {
 	PGresult *r = run(s, "BEGIN");
-	PQclear(r);
+	pq.PQclear(r);
 	if (r)
 		pc(s)->in_tx = true;
 }
@@ -604,17 +655,17 @@ static enum xd_commit pg_commit(struct xd_store *s)
 		return XD_NOT_COMMITTED;
 	}
 	p->in_tx = false;
-	PGresult *r = PQexec(p->c, "COMMIT");
-	ExecStatusType t = PQresultStatus(r);
+	PGresult *r = pq.PQexec(p->c, "COMMIT");
+	ExecStatusType t = pq.PQresultStatus(r);
 	if (t == PGRES_COMMAND_OK) {
 		/* COMMIT of an aborted transaction answers ROLLBACK */
-		bool rolled = strcmp(PQcmdStatus(r), "ROLLBACK") == 0;
-		PQclear(r);
+		bool rolled = strcmp(pq.PQcmdStatus(r), "ROLLBACK") == 0;
+		pq.PQclear(r);
 		return rolled ? XD_NOT_COMMITTED : XD_COMMITTED;
 	}
 	enum xd_fault k = classify(p->c, r);
-	snprintf(s->fault_msg, sizeof s->fault_msg, "%s", PQerrorMessage(p->c));
-	PQclear(r);
+	snprintf(s->fault_msg, sizeof s->fault_msg, "%s", pq.PQerrorMessage(p->c));
+	pq.PQclear(r);
 	/* the server may or may not have committed before the connection went */
 	if (k == XD_FAULT_DOWN)
 		return XD_COMMIT_UNKNOWN;
@@ -626,12 +677,12 @@ static void pg_rollback(struct xd_store *s)
 	struct pgc *p = pc(s);
 	if (p->piped) {
 		PGresult *bad = NULL;
-		PQclear(pipe_end(s, false, &bad));
-		PQclear(bad);
+		pq.PQclear(pipe_end(s, false, &bad));
+		pq.PQclear(bad);
 	}
 	p->in_tx = false;
-	if (PQstatus(p->c) == CONNECTION_OK)
-		PQclear(PQexec(p->c, "ROLLBACK"));
+	if (pq.PQstatus(p->c) == CONNECTION_OK)
+		pq.PQclear(pq.PQexec(p->c, "ROLLBACK"));
 }
 
 static bool pg_lease(struct xd_store *s, int64_t key)
@@ -642,8 +693,8 @@ static bool pg_lease(struct xd_store *s, int64_t key)
 	s->on_fault = NULL;
 	PGresult *r = run(s, sql);
 	s->on_fault = armed;
-	bool held = r && PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
-	PQclear(r);
+	bool held = r && pq.PQntuples(r) == 1 && pq.PQgetvalue(r, 0, 0)[0] == 't';
+	pq.PQclear(r);
 	return held;
 }
 
@@ -660,37 +711,37 @@ static int pg_listen(struct xd_store *s, const char *channel)
 	struct pgc *p = pc(s);
 	if (!ensure(s))
 		return -1;
-	char *id = PQescapeIdentifier(p->c, channel, strlen(channel));
+	char *id = pq.PQescapeIdentifier(p->c, channel, strlen(channel));
 	char *sql = xasprintf("LISTEN %s", id ? id : "gpux");
-	PQfreemem(id);
-	PGresult *r = PQexec(p->c, sql);
+	pq.PQfreemem(id);
+	PGresult *r = pq.PQexec(p->c, sql);
 	free(sql);
 	int rc = ok_result(r) ? 0 : -1;
-	PQclear(r);
+	pq.PQclear(r);
 	return rc;
 }
 
 static int pg_wait_notify(struct xd_store *s, int timeout_ms, char **channel, char **payload)
 {
 	struct pgc *p = pc(s);
-	if (PQstatus(p->c) != CONNECTION_OK)
+	if (pq.PQstatus(p->c) != CONNECTION_OK)
 		return -1;
-	PGnotify *n = PQnotifies(p->c);
+	PGnotify *n = pq.PQnotifies(p->c);
 	if (!n) {
-		struct pollfd pfd = { .fd = PQsocket(p->c), .events = POLLIN };
+		struct pollfd pfd = { .fd = pq.PQsocket(p->c), .events = POLLIN };
 		if (pfd.fd < 0)
 			return -1;
 		if (poll(&pfd, 1, timeout_ms) <= 0)
 			return 0;
-		if (!PQconsumeInput(p->c))
+		if (!pq.PQconsumeInput(p->c))
 			return -1;
-		n = PQnotifies(p->c);
+		n = pq.PQnotifies(p->c);
 		if (!n)
-			return PQstatus(p->c) == CONNECTION_OK ? 0 : -1;
+			return pq.PQstatus(p->c) == CONNECTION_OK ? 0 : -1;
 	}
 	*channel = xstrdup(n->relname);
 	*payload = xstrdup(n->extra);
-	PQfreemem(n);
+	pq.PQfreemem(n);
 	return 1;
 }
 

@@ -520,8 +520,10 @@ int64_t xd_keys_auth(struct xd_ctx *c, const unsigned char hash[32]);
 /* A route that trades (or changes keys) asks this first: true for a trade
  * key or the admin key; false with 403 KEY_SCOPE in c->reply for a read key. */
 bool xd_keys_may_trade(struct xd_ctx *c);
+/* The SHA-256 of the n bytes of key, as stored in api_keys.key_hash. */
+void xd_keys_hash(const char *key, size_t n, unsigned char hash[32]);
 /* A new random key "gpux_" + 64 hex digits into out (at least 72 bytes) and
- * its SHA-256 into hash; 0, or -1 with an error reply in r (out wiped). */
+ * its SHA-256 into hash; 0, or -1 with an error reply in r. */
 int xd_keys_generate(char *out, unsigned char hash[32], struct xd_reply *r);
 /* Writer: insert a key row for account; returns its id. name NULL: "key-ID". */
 int64_t xd_keys_insert(struct xd_writer *w, int64_t account, const unsigned char hash[32],

@@ -130,6 +130,18 @@ expect_eq "GET /v1/keys shows it" "$(jqb ".keys[] | select(.id == $W) | .last_us
 expect_eq "the log never shows a key" "$(grep -c 'gpux_' "$GPUXD_LOG")" 0
 kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
 
+# --- a key stored by an earlier gpuxd: its row holds the SHA-256 of the key's text ------
+# (the hash below is `printf %s gpux_0123…cdef | sha256sum`, fixed here so that a
+# change of how gpuxd hashes cannot pass by changing both sides)
+FK=gpux_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+sqlite3 "$GPUXD_DB" "INSERT INTO api_keys(account, key_hash, name, scope, created_ms) VALUES($A, x'1e00bd5fc87755e9d95ad2253be938ecaf3cebcb48b1257987de15c4bcf05238', 'from before', 'read', 0)"
+GPUXD_DB_KEEP=$GPUXD_DB xd_start --market open || finish
+req GET /v1/account "" "$FK"
+expect_eq "a key stored by an earlier gpuxd still authenticates" "$ST $(jqb .id)" "200 $A"
+req GET /v1/account "" "${FK%f}e"
+expect_eq "... and a key one digit off does not" "$ST" 401
+kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
+
 # --- a database from before api_keys: migrated, its keys keep working --------------------
 xd_start --market open || finish
 signup DE EUR buyer; OA=$ACC; OK=$KEY

@@ -118,6 +118,34 @@ static void expect_refused(const char *body, const char *code, const char *field
 	xd_reply_clear(&r);
 }
 
+static void expect_hash(const char *text, const char *hex)
+{
+	unsigned char h[32];
+	char got[65];
+	xd_keys_hash(text, strlen(text), h);
+	for (size_t i = 0; i < 32; i++)
+		snprintf(got + 2 * i, 3, "%02x", h[i]);
+	assert_string_equal(got, hex);
+}
+
+/* What api_keys.key_hash holds: the SHA-256 of the key's text. FIPS 180-2's
+ * "abc", and a key as gpuxd makes them (sha256sum of the same bytes). */
+static void test_key_hash_is_sha256_of_the_text(void **state)
+{
+	(void)state;
+	expect_hash("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	expect_hash("gpux_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+	            "1e00bd5fc87755e9d95ad2253be938ecaf3cebcb48b1257987de15c4bcf05238");
+	char key[72];
+	unsigned char h[32], again[32];
+	struct xd_reply r;
+	memset(&r, 0, sizeof r);
+	assert_int_equal(xd_keys_generate(key, h, &r), 0);
+	assert_int_equal(strlen(key), 69);
+	xd_keys_hash(key, 69, again);
+	assert_memory_equal(h, again, 32);
+}
+
 static void test_key_create_body(void **state)
 {
 	struct xd_job j;
@@ -255,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_when_languages),
 		cmocka_unit_test(test_when_time_zone),
 		cmocka_unit_test(test_topup_check),
+		cmocka_unit_test(test_key_hash_is_sha256_of_the_text),
 		cmocka_unit_test(test_key_create_body),
 		cmocka_unit_test(test_decode_keys),
 		cmocka_unit_test(test_decode_new_key),

@@ -592,7 +592,9 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 		if (spawn(gpuxd, l->socket_path, p.db, l->log_path, p.pidfile, &l->pid, cause) != 0)
 			goto out;
 		l->started = true;
-		api_curl_init();   /* its TLS set-up while gpuxd starts, not after */
+		/* libcurl may still be loading (api_curl_start): gpuxd starts meanwhile */
+		if (api_curl_ready(cause) != 0)
+			goto out;
 		deadline = util_now_ms() + START_WAIT_MS;
 		/* gpuxd listens first thing, then opens its market: once the
 		 * socket is there, the first request waits in its backlog and is

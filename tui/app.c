@@ -635,6 +635,7 @@ int tui_run(const struct tui_options *o)
 {
 	struct tui tui, *t = &tui;
 	const char *term = getenv("TERM");
+	char *cause = NULL;
 	bool utf8;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
@@ -644,6 +645,14 @@ int tui_run(const struct tui_options *o)
 		return refuse(_("the interactive screen needs a terminal that can move the cursor "
 				"(TERM is unset or \"dumb\")"));
 	session_init(t, o);
+	/* without libcurl no exchange can be reached: one sentence, and the
+	 * terminal is never touched */
+	if (t->api == NULL && api_curl_ready(&cause) != 0) {
+		fprintf(stderr, "gpux: %s\n", cause);
+		free(cause);
+		free_all(t);
+		return 1;
+	}
 	utf8 = pick_ctype();
 	t->ascii = o->ascii || !utf8;
 	if (pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {

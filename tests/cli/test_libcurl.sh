@@ -47,7 +47,7 @@ if tui_wait "^exit="; then
   screen=$(tui_screen)
   expect_match "the interactive screen without libcurl says which library and package" \
     "$(printf '%s' "$screen" | tr -d '\n')" "gpux: cannot load libcurl\.so\.4.*install the package libcurl4"
-  expect_match "the interactive screen without libcurl exits 1" "$screen" "exit=1"
+  expect_match "the interactive screen without libcurl exits 1" "$screen" "^exit=1$"
   alt=$(tmx display-message -p -t t '#{alternate_on}')
   raw=$(printf '%s\n' "$screen" | grep -c '^raw:')
   expect_eq "the interactive screen without libcurl leaves the terminal as it was (main screen, echo, line mode)" \

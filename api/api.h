@@ -227,6 +227,28 @@ int api_local_stop(char **cause);
  * next gpux starts a fresh demo market with a new account. 0, or -1. */
 int api_local_reset(char **cause);
 
+/* ---- libcurl, opened at run time (api/curl.c) ------------------------------------- */
+/* gpux does not link libcurl: loading it and its thirty libraries (TLS,
+ * Kerberos, LDAP, ...) takes longer than the rest of gpux's start. main calls
+ * api_curl_start() as soon as it knows it has a command or the interactive
+ * screen to run; a thread then opens libcurl.so.4 and initialises it while
+ * main goes on. Call it once, from the main thread, before any other thread. */
+void api_curl_start(void);
+/* Waits until libcurl is loaded and initialised (loading it here if
+ * api_curl_start was not called): 0, or -1 and *cause, one sentence naming
+ * the library and the package to install. Every client and stream is made
+ * after it; api_client_new and api_open call it. Any thread, any number of
+ * times; the answer never changes. */
+int api_curl_ready(char **cause);
+/* Waits for the thread of api_curl_start, if there is one, without loading
+ * anything otherwise: main calls it before it returns, so that the process
+ * never exits while the thread is inside the dynamic loader or libcurl. */
+void api_curl_settle(void);
+/* Opens the first library of sonames (NULL-terminated) that has every
+ * function gpux calls and initialises it: 0, or -1 and *cause as
+ * api_curl_ready's. api_curl_ready runs it once with {"libcurl.so.4", NULL}. */
+int api_curl_open(const char *const *sonames, char **cause);
+
 /* Everything a front end needs to get a client: resolve the settings (flag,
  * environment, config file), and with no exchange configured start or reuse
  * the local demo exchange (api_client_is_local_demo() is then true: say so).

@@ -10,7 +10,7 @@
  */
 #include "api/internal.h"
 
-#include <curl/curl.h>
+#include "api/curl_int.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +123,9 @@ long api_retry_after(const char *v, time_t now)
 			return 0;
 		return s;
 	}
-	t = curl_getdate(v, NULL);
+	if (api_curl_ready(NULL) != 0)   /* an HTTP date: libcurl reads it */
+		return 0;
+	t = api_curl.getdate(v, NULL);
 	if (t == (time_t)-1)
 		return 0;
 	if (t <= now)

@@ -1,6 +1,6 @@
 /*
  * The exchange client's engine: one curl multi handle driven through
- * curl_multi_socket_action(). libcurl tells us which sockets it wants watched
+ * api_curl.multi_socket_action(). libcurl tells us which sockets it wants watched
  * (CURLMOPT_SOCKETFUNCTION) and when it next needs time (CURLMOPT_TIMERFUNCTION);
  * we keep both in the client, so api_fds() can hand them to the caller's poll()
  * and api_perform() can serve exactly what is ready (a zero-timeout poll over
@@ -25,7 +25,7 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
-#include <curl/curl.h>
+#include "api/curl_int.h"
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -96,8 +96,6 @@ struct api_client {
 	struct api_call *delivering; /* finished, being handed to callbacks */
 	uint64_t next_id;
 };
-
-static bool curl_ready;
 
 /* ---- curl's callbacks ----------------------------------------------------------- */
 
@@ -193,27 +191,27 @@ static int parse_url(struct api_client *c, const char *url, char **cause)
 		c->label = xstrdup(url);
 		return 0;
 	}
-	u = curl_url();
-	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	u = api_curl.url();
+	if (api_curl.url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    api_curl.url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0) ||
-	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+	    api_curl.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
 		char *shown = util_sanitize(url, 200, true);
-		curl_free(scheme);
-		curl_url_cleanup(u);
+		api_curl.free(scheme);
+		api_curl.url_cleanup(u);
 		set_cause(cause, _("\"%s\" is not an exchange URL; accepted: https://HOST[:PORT], "
 				   "http://HOST[:PORT], unix:/PATH/TO.sock"), shown);
 		free(shown);
 		return -1;
 	}
-	if (curl_url_get(u, CURLUPART_PORT, &port, 0) == CURLUE_OK)
+	if (api_curl.url_get(u, CURLUPART_PORT, &port, 0) == CURLUE_OK)
 		c->label = xasprintf("%s:%s", host, port);
 	else
 		c->label = xstrdup(host);
-	curl_free(host);
-	curl_free(port);
-	curl_free(scheme);
-	curl_url_cleanup(u);
+	api_curl.free(host);
+	api_curl.free(port);
+	api_curl.free(scheme);
+	api_curl.url_cleanup(u);
 	c->base = xstrdup(url);
 	len = strlen(c->base);
 	while (len > 0 && c->base[len - 1] == '/')
@@ -221,24 +219,12 @@ static int parse_url(struct api_client *c, const char *url, char **cause)
 	return 0;
 }
 
-int api_curl_init(void)
-{
-	/* libcurl 7.88 initialises its TLS library whatever the flags say
-	 * (CURL_GLOBAL_SSL is ignored since 7.57): measured, the flags change
-	 * neither the time nor the memory */
-	if (!curl_ready && curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK)
-		curl_ready = true;
-	return curl_ready ? 0 : -1;
-}
-
 struct api_client *api_client_new(const struct api_config *cfg, char **cause)
 {
 	struct api_client *c;
 
-	if (api_curl_init() != 0) {
-		set_cause(cause, "libcurl could not be initialised");
+	if (api_curl_ready(cause) != 0)
 		return NULL;
-	}
 	c = xcalloc(1, sizeof *c);
 	if (parse_url(c, cfg->url, cause) != 0) {
 		free(c->base);
@@ -261,15 +247,15 @@ struct api_client *api_client_new(const struct api_config *cfg, char **cause)
 	c->local = cfg->local_demo;
 	c->timer_at = -1;
 	c->next_id = 1;
-	c->multi = curl_multi_init();
+	c->multi = api_curl.multi_init();
 	if (c->multi == NULL)
 		fatal("curl_multi_init failed");
-	curl_multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-	curl_multi_setopt(c->multi, CURLMOPT_SOCKETDATA, c);
-	curl_multi_setopt(c->multi, CURLMOPT_TIMERFUNCTION, on_timer);
-	curl_multi_setopt(c->multi, CURLMOPT_TIMERDATA, c);
-	curl_multi_setopt(c->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
-	curl_multi_setopt(c->multi, CURLMOPT_MAX_HOST_CONNECTIONS, 6L);
+	api_curl.multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+	api_curl.multi_setopt(c->multi, CURLMOPT_SOCKETDATA, c);
+	api_curl.multi_setopt(c->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+	api_curl.multi_setopt(c->multi, CURLMOPT_TIMERDATA, c);
+	api_curl.multi_setopt(c->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
+	api_curl.multi_setopt(c->multi, CURLMOPT_MAX_HOST_CONNECTIONS, 6L);
 	return c;
 }
 
@@ -320,11 +306,11 @@ const char *api_client_label(const struct api_client *c)
 static void attempt_end(struct api_call *call)
 {
 	if (call->easy != NULL) {
-		curl_multi_remove_handle(call->c->multi, call->easy);
-		curl_easy_cleanup(call->easy);
+		api_curl.multi_remove_handle(call->c->multi, call->easy);
+		api_curl.easy_cleanup(call->easy);
 		call->easy = NULL;
 	}
-	curl_slist_free_all(call->headers);
+	api_curl.slist_free_all(call->headers);
 	call->headers = NULL;
 	buf_free(&call->body);
 	call->too_big = call->header_too_big = false;
@@ -367,7 +353,7 @@ void api_client_free(struct api_client **pc)
 		call_free(c->delivering);
 		c->delivering = next;
 	}
-	curl_multi_cleanup(c->multi);
+	api_curl.multi_cleanup(c->multi);
 	if (c->auth != NULL) {
 		explicit_bzero(c->auth, strlen(c->auth));
 		free(c->auth);
@@ -396,7 +382,7 @@ static int64_t phase_deadline(const struct api_call *call)
 static void attempt_start(struct api_call *call)
 {
 	struct api_client *c = call->c;
-	CURL *e = curl_easy_init();
+	CURL *e = api_curl.easy_init();
 	char *url;
 	int64_t now = util_now_ms(), left = phase_deadline(call) - now, cap = c->total_ms / 2;
 
@@ -416,54 +402,54 @@ static void attempt_start(struct api_call *call)
 	call->retry_at = -1;
 	call->errbuf[0] = '\0';
 	url = xasprintf("%s%s", c->base, call->req.path);
-	curl_easy_setopt(e, CURLOPT_URL, url);
+	api_easy_setopt(e, CURLOPT_URL, url);
 	free(url);
-	curl_easy_setopt(e, CURLOPT_PRIVATE, call);
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, call->errbuf);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, call);
-	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(e, CURLOPT_HEADERDATA, call);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, c->connect_ms < left ? c->connect_ms : (long)left);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)left);
-	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)API_MAX_REPLY);
-	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
-	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, "gpux");
+	api_easy_setopt(e, CURLOPT_PRIVATE, call);
+	api_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	api_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	api_easy_setopt(e, CURLOPT_ERRORBUFFER, call->errbuf);
+	api_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	api_easy_setopt(e, CURLOPT_WRITEDATA, call);
+	api_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	api_easy_setopt(e, CURLOPT_HEADERDATA, call);
+	api_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, c->connect_ms < left ? c->connect_ms : (long)left);
+	api_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)left);
+	api_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)API_MAX_REPLY);
+	api_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	api_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+	api_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+	api_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+	api_easy_setopt(e, CURLOPT_USERAGENT, "gpux");
 	if (c->unix_path != NULL)
-		curl_easy_setopt(e, CURLOPT_UNIX_SOCKET_PATH, c->unix_path);
+		api_easy_setopt(e, CURLOPT_UNIX_SOCKET_PATH, c->unix_path);
 	if (c->insecure) {
-		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+		api_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+		api_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
 	}
-	call->headers = curl_slist_append(call->headers, "Accept: application/json");
-	call->headers = curl_slist_append(call->headers, "Expect:");
+	call->headers = api_curl.slist_append(call->headers, "Accept: application/json");
+	call->headers = api_curl.slist_append(call->headers, "Expect:");
 	if (c->auth != NULL)
-		call->headers = curl_slist_append(call->headers, c->auth);
+		call->headers = api_curl.slist_append(call->headers, c->auth);
 	if (call->req.etag != NULL) {
 		char *h = xasprintf("If-None-Match: %s", call->req.etag);
-		call->headers = curl_slist_append(call->headers, h);
+		call->headers = api_curl.slist_append(call->headers, h);
 		free(h);
 	}
 	if (call->req.body != NULL) {
-		call->headers = curl_slist_append(call->headers, "Content-Type: application/json");
-		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(call->req.body));
-		curl_easy_setopt(e, CURLOPT_POSTFIELDS, call->req.body);
+		call->headers = api_curl.slist_append(call->headers, "Content-Type: application/json");
+		api_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(call->req.body));
+		api_easy_setopt(e, CURLOPT_POSTFIELDS, call->req.body);
 	}
 	if (strcmp(call->req.method, "GET") != 0) {
 		if (call->req.body == NULL && strcmp(call->req.method, "POST") == 0) {
-			curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, 0L);
-			curl_easy_setopt(e, CURLOPT_POSTFIELDS, "");
+			api_easy_setopt(e, CURLOPT_POSTFIELDSIZE, 0L);
+			api_easy_setopt(e, CURLOPT_POSTFIELDS, "");
 		} else if (strcmp(call->req.method, "POST") != 0) {
-			curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, call->req.method);
+			api_easy_setopt(e, CURLOPT_CUSTOMREQUEST, call->req.method);
 		}
 	}
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, call->headers);
-	if (curl_multi_add_handle(c->multi, e) != CURLM_OK)
+	api_easy_setopt(e, CURLOPT_HTTPHEADER, call->headers);
+	if (api_curl.multi_add_handle(c->multi, e) != CURLM_OK)
 		fatal("curl_multi_add_handle failed");
 }
 
@@ -514,7 +500,7 @@ static const char *curl_reason(const struct api_call *call, CURLcode rc)
 	/* For a Unix socket curl's text speaks of "localhost port 80": say less. */
 	if (call->errbuf[0] != '\0' && call->c->unix_path == NULL)
 		return call->errbuf;
-	return curl_easy_strerror(rc);
+	return api_curl.easy_strerror(rc);
 }
 
 /* What a failed connection's errno says, for a short status line. */
@@ -524,7 +510,7 @@ static enum api_net net_cause(struct api_call *call, CURLcode rc)
 
 	if (rc == CURLE_COULDNT_RESOLVE_HOST)
 		return API_NET_UNKNOWN_HOST;
-	curl_easy_getinfo(call->easy, CURLINFO_OS_ERRNO, &os_errno);
+	api_easy_getinfo(call->easy, CURLINFO_OS_ERRNO, &os_errno);
 	switch (os_errno) {
 	case ECONNREFUSED: return API_NET_REFUSED;
 	case ENOENT: return call->c->unix_path != NULL ? API_NET_NO_SOCKET : API_NET_OTHER;
@@ -603,8 +589,8 @@ static struct api_attempt attempt_facts(const struct api_call *call, CURLcode rc
 	struct api_attempt a = {.curl_code = rc, .policy = call->req.retry};
 	long req_size = 0;
 
-	curl_easy_getinfo(call->easy, CURLINFO_RESPONSE_CODE, &a.status);
-	curl_easy_getinfo(call->easy, CURLINFO_REQUEST_SIZE, &req_size);
+	api_easy_getinfo(call->easy, CURLINFO_RESPONSE_CODE, &a.status);
+	api_easy_getinfo(call->easy, CURLINFO_REQUEST_SIZE, &req_size);
 	a.request_sent = req_size > 0;
 	a.body_too_big = call->too_big;
 	a.header_too_big = call->header_too_big;
@@ -868,7 +854,7 @@ static void serve_sockets(struct api_client *c)
 			mask |= CURL_CSELECT_OUT;
 		if (r & (POLLERR | POLLHUP | POLLNVAL))
 			mask |= CURL_CSELECT_ERR;
-		curl_multi_socket_action(c->multi, c->scratch[i].fd, mask, &running);
+		api_curl.multi_socket_action(c->multi, c->scratch[i].fd, mask, &running);
 	}
 }
 
@@ -877,11 +863,11 @@ static void collect_finished(struct api_client *c)
 	CURLMsg *m;
 	int left;
 
-	while ((m = curl_multi_info_read(c->multi, &left)) != NULL) {
+	while ((m = api_curl.multi_info_read(c->multi, &left)) != NULL) {
 		struct api_call *call = NULL;
 		if (m->msg != CURLMSG_DONE)
 			continue;
-		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&call);
+		api_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&call);
 		if (call == NULL || call->easy != m->easy_handle)
 			continue;
 		attempt_ended(call, m->data.result);
@@ -897,7 +883,7 @@ void api_perform(struct api_client *c)
 	serve_sockets(c);
 	if (c->timer_at >= 0 && util_now_ms() >= c->timer_at) {
 		c->timer_at = -1;
-		curl_multi_socket_action(c->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+		api_curl.multi_socket_action(c->multi, CURL_SOCKET_TIMEOUT, 0, &running);
 	}
 	collect_finished(c);
 

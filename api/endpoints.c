@@ -16,7 +16,7 @@
 
 #include "util/util.h"
 
-#include <curl/curl.h>
+#include "api/curl_int.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -78,13 +78,13 @@ static uint64_t start(struct api_client *c, const char *method, char *path, char
 
 static char *escape(const char *s)
 {
-	char *e = curl_easy_escape(NULL, s != NULL ? s : "", 0);
+	char *e = api_curl.easy_escape(NULL, s != NULL ? s : "", 0);
 	char *r;
 
 	if (e == NULL)
 		fatal("out of memory");
 	r = xstrdup(e);
-	curl_free(e);
+	api_curl.free(e);
 	return r;
 }
 

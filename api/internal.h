@@ -122,8 +122,6 @@ char *api_header_value(const char *line, size_t len, const char *name);
  * client by api_open: the client calls it when a request cannot connect. */
 typedef int (*api_respawn_fn)(const char *socket_path, char **cause);
 void api_client_set_respawn(struct api_client *c, api_respawn_fn fn);
-/* libcurl's global initialisation, once (api_client_new calls it too); 0 or -1. */
-int api_curl_init(void);
 
 /* ---- the local demo exchange's files and process (api/local.c, api/localctl.c) -- */
 struct local_paths {

@@ -307,7 +307,26 @@ static const char *no_gpuxd_text(void)
 		 "next to gpux nor on PATH; install it, or give an exchange with --api URL");
 }
 
-/* Start gpuxd as a daemon; 0 and *pid, or -1 and *cause. */
+/* n in decimal and a newline into buf (at least 24 bytes); its length.
+ * Async-signal-safe, for the child of a fork. */
+static size_t pid_line(char *buf, long n)
+{
+	char tmp[24];
+	size_t len = 0, i = 0;
+
+	do
+		tmp[i++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0 && i < sizeof tmp);
+	while (i > 0)
+		buf[len++] = tmp[--i];
+	buf[len++] = '\n';
+	return len;
+}
+
+/* Start gpuxd as a daemon; 0 and *pid, or -1 and *cause. Between fork and
+ * exec the children call only async-signal-safe functions: another thread
+ * may be inside the dynamic loader (libcurl loading, api/curl.c) while we
+ * fork, and its locks and half-made lists are copied as they are. */
 static int spawn(const char *gpuxd, const char *sock, const char *db, const char *log,
 		 const char *pidfile, pid_t *pid, char **cause)
 {
@@ -319,6 +338,11 @@ static int spawn(const char *gpuxd, const char *sock, const char *db, const char
 		int err;
 		pid_t pid;
 	} msg;
+	const char *idle = getenv("GPUX_DEMO_IDLE");
+	const char *argv[] = {gpuxd, "--demo", "--socket", sock, "--db", db,
+			      "--pid-file", pidfile, "--idle-exit",
+			      idle != NULL && idle[0] != '\0' ? idle : "300", NULL};
+	struct sigaction dfl = {.sa_handler = SIG_DFL}, ign = {.sa_handler = SIG_IGN};
 
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		return set_cause(cause, "pipe: %s", strerror(errno));
@@ -346,11 +370,7 @@ static int spawn(const char *gpuxd, const char *sock, const char *db, const char
 			int null = open("/dev/null", O_RDONLY);
 			int lfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
 			int pidfd;
-			char num[32];
-			const char *idle = getenv("GPUX_DEMO_IDLE");
-			const char *argv[] = {gpuxd, "--demo", "--socket", sock, "--db", db,
-					      "--pid-file", pidfile, "--idle-exit",
-					      idle != NULL && idle[0] != '\0' ? idle : "300", NULL};
+			char num[24];
 
 			if (null >= 0)
 				dup2(null, 0);
@@ -361,12 +381,11 @@ static int spawn(const char *gpuxd, const char *sock, const char *db, const char
 			umask(077);
 			if (chdir("/") != 0)
 				_exit(127);
-			signal(SIGPIPE, SIG_DFL);
-			signal(SIGHUP, SIG_IGN);
+			sigaction(SIGPIPE, &dfl, NULL);
+			sigaction(SIGHUP, &ign, NULL);
 			pidfd = open(pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 			if (pidfd >= 0) {
-				snprintf(num, sizeof num, "%d\n", (int)getpid());
-				write_all(pidfd, num, strlen(num));
+				write_all(pidfd, num, pid_line(num, (long)getpid()));
 				close(pidfd);
 			}
 			close_from(3, pfd[1]);
@@ -592,7 +611,9 @@ int api_local_start(struct api_local *l, const char *country, const char *curren
 		if (spawn(gpuxd, l->socket_path, p.db, l->log_path, p.pidfile, &l->pid, cause) != 0)
 			goto out;
 		l->started = true;
-		api_curl_init();   /* its TLS set-up while gpuxd starts, not after */
+		/* libcurl may still be loading (api_curl_start): gpuxd starts meanwhile */
+		if (api_curl_ready(cause) != 0)
+			goto out;
 		deadline = util_now_ms() + START_WAIT_MS;
 		/* gpuxd listens first thing, then opens its market: once the
 		 * socket is there, the first request waits in its backlog and is

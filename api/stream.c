@@ -23,7 +23,7 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
-#include <curl/curl.h>
+#include "api/curl_int.h"
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,8 +317,8 @@ static size_t on_body(char *data, size_t size, size_t n, void *userp)
 	if (!s->started_body) {
 		char *ct = NULL;
 		s->started_body = true;
-		curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &s->status);
-		curl_easy_getinfo(s->easy, CURLINFO_CONTENT_TYPE, &ct);
+		api_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &s->status);
+		api_easy_getinfo(s->easy, CURLINFO_CONTENT_TYPE, &ct);
 		s->is_sse = s->status == 200 && ct != NULL &&
 			    strncasecmp(ct, "text/event-stream", 17) == 0;
 	}
@@ -335,11 +335,11 @@ static size_t on_body(char *data, size_t size, size_t n, void *userp)
 static void transfer_end(struct api_stream *s)
 {
 	if (s->easy != NULL) {
-		curl_multi_remove_handle(s->multi, s->easy);
-		curl_easy_cleanup(s->easy);
+		api_curl.multi_remove_handle(s->multi, s->easy);
+		api_curl.easy_cleanup(s->easy);
 		s->easy = NULL;
 	}
-	curl_slist_free_all(s->headers);
+	api_curl.slist_free_all(s->headers);
 	s->headers = NULL;
 	buf_free(&s->line);
 	buf_free(&s->data);
@@ -357,40 +357,40 @@ static void connect_stream(struct api_stream *s)
 	bool insecure;
 	long connect_ms;
 	char *url, *esc;
-	CURL *e = curl_easy_init();
+	CURL *e = api_curl.easy_init();
 
 	if (e == NULL)
 		fatal("curl_easy_init failed");
 	api_client_transport(s->c, &base, &unix_path, &insecure, &connect_ms);
-	esc = curl_easy_escape(e, s->channels, 0);
+	esc = api_curl.easy_escape(e, s->channels, 0);
 	url = xasprintf("%s/v1/stream?channels=%s", base, esc);
-	curl_free(esc);
+	api_curl.free(esc);
 	s->easy = e;
 	s->retry_at = -1;
 	s->started_body = s->is_sse = s->got_event = false;
 	s->status = 0;
 	s->errbuf[0] = '\0';
 	s->last_rx = util_now_ms();
-	curl_easy_setopt(e, CURLOPT_URL, url);
+	api_easy_setopt(e, CURLOPT_URL, url);
 	free(url);
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, s->errbuf);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, s);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-	curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, "gpux");
+	api_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	api_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	api_easy_setopt(e, CURLOPT_ERRORBUFFER, s->errbuf);
+	api_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	api_easy_setopt(e, CURLOPT_WRITEDATA, s);
+	api_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+	api_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+	api_easy_setopt(e, CURLOPT_USERAGENT, "gpux");
 	if (unix_path != NULL)
-		curl_easy_setopt(e, CURLOPT_UNIX_SOCKET_PATH, unix_path);
+		api_easy_setopt(e, CURLOPT_UNIX_SOCKET_PATH, unix_path);
 	if (insecure) {
-		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+		api_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+		api_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
 	}
-	s->headers = curl_slist_append(s->headers, "Accept: text/event-stream");
+	s->headers = api_curl.slist_append(s->headers, "Accept: text/event-stream");
 	if (s->last_id != NULL && !s->resync) {
 		char *h = xasprintf("Last-Event-ID: %s", s->last_id);
-		s->headers = curl_slist_append(s->headers, h);
+		s->headers = api_curl.slist_append(s->headers, h);
 		free(h);
 	}
 	if (s->resync) {
@@ -399,8 +399,8 @@ static void connect_stream(struct api_stream *s)
 		s->n_chans = 0;
 		s->resync = false;
 	}
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, s->headers);
-	if (curl_multi_add_handle(s->multi, e) != CURLM_OK)
+	api_easy_setopt(e, CURLOPT_HTTPHEADER, s->headers);
+	if (api_curl.multi_add_handle(s->multi, e) != CURLM_OK)
 		fatal("curl_multi_add_handle failed");
 }
 
@@ -442,7 +442,7 @@ static void transfer_done(struct api_stream *s, CURLcode rc)
 	} else if (rc != CURLE_OK) {
 		why = api_error_new(rc == CURLE_OPERATION_TIMEDOUT ? API_ERR_TIMEOUT : API_ERR_NETWORK,
 				    _("the stream to the exchange failed: %s"),
-				    s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
+				    s->errbuf[0] ? s->errbuf : api_curl.easy_strerror(rc));
 	} else {
 		why = api_error_new(API_ERR_NETWORK, _("the exchange ended the stream"));
 	}
@@ -510,13 +510,13 @@ struct api_stream *api_stream_open(struct api_client *c, const struct api_stream
 	s->timer_at = s->retry_at = -1;
 	s->state = API_STREAM_CONNECTING;
 	s->since = wall_ms();
-	s->multi = curl_multi_init();
+	s->multi = api_curl.multi_init();
 	if (s->multi == NULL)
 		fatal("curl_multi_init failed");
-	curl_multi_setopt(s->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-	curl_multi_setopt(s->multi, CURLMOPT_SOCKETDATA, s);
-	curl_multi_setopt(s->multi, CURLMOPT_TIMERFUNCTION, on_timer);
-	curl_multi_setopt(s->multi, CURLMOPT_TIMERDATA, s);
+	api_curl.multi_setopt(s->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+	api_curl.multi_setopt(s->multi, CURLMOPT_SOCKETDATA, s);
+	api_curl.multi_setopt(s->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+	api_curl.multi_setopt(s->multi, CURLMOPT_TIMERDATA, s);
 	connect_stream(s);
 	return s;
 }
@@ -530,7 +530,7 @@ void api_stream_close(struct api_stream **ps)
 	if (s->poll_id != 0)
 		api_abandon(s->c, s->poll_id);
 	transfer_end(s);
-	curl_multi_cleanup(s->multi);
+	api_curl.multi_cleanup(s->multi);
 	for (size_t i = 0; i < s->n_chans; i++)
 		free(s->chans[i].key);
 	free(s->chans);
@@ -589,14 +589,14 @@ void api_stream_perform(struct api_stream *s)
 			int mask = ((r & POLLIN) ? CURL_CSELECT_IN : 0) | ((r & POLLOUT) ? CURL_CSELECT_OUT : 0) |
 				   ((r & (POLLERR | POLLHUP | POLLNVAL)) ? CURL_CSELECT_ERR : 0);
 			if (mask != 0)
-				curl_multi_socket_action(s->multi, s->scratch[i].fd, mask, &running);
+				api_curl.multi_socket_action(s->multi, s->scratch[i].fd, mask, &running);
 		}
 	}
 	if (s->timer_at >= 0 && util_now_ms() >= s->timer_at) {
 		s->timer_at = -1;
-		curl_multi_socket_action(s->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+		api_curl.multi_socket_action(s->multi, CURL_SOCKET_TIMEOUT, 0, &running);
 	}
-	while ((m = curl_multi_info_read(s->multi, &left)) != NULL)
+	while ((m = api_curl.multi_info_read(s->multi, &left)) != NULL)
 		if (m->msg == CURLMSG_DONE && m->easy_handle == s->easy)
 			transfer_done(s, m->data.result);
 	now = util_now_ms();

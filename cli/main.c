@@ -531,6 +531,8 @@ int main(int argc, char **argv)
 		ctx.api_url = NULL;
 	if ((rc = key_and_timeout(&ctx, gv[G_KEY], gv[G_KEY_FILE], gv[G_TIMEOUT], &key)) != CLI_OK)
 		goto out;
+	/* a command or the interactive screen: libcurl loads beside what follows */
+	api_curl_start();
 	ctx.data_dir = gv[G_DATA];
 	ctx.ascii = gv[G_ASCII] != NULL;
 	ctx.insecure = gv[G_INSECURE] != NULL;
@@ -550,6 +552,7 @@ int main(int argc, char **argv)
 	cargv[cargc] = NULL;
 	rc = cmd->fn(&ctx, cargc, cargv);
 out:
+	api_curl_settle();
 	catalog_free(&ctx.catalog);
 	if (key != NULL) {
 		explicit_bzero(key, strlen(key));

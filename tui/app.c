@@ -571,12 +571,10 @@ static void run_loop(struct tui *t)
 	}
 }
 
-/* What every session needs before it has a terminal: the options, the
- * settings file, the exchange. */
-static void session_init(struct tui *t, const struct tui_options *o)
+/* What every session needs before it has a terminal: the options and the
+ * settings file. */
+static void session_base(struct tui *t, const struct tui_options *o)
 {
-	char *cause = NULL;
-
 	memset(t, 0, sizeof *t);
 	t->opts = *o;
 	t->o = &t->opts; /* lang.c changes t->opts.lang */
@@ -585,7 +583,14 @@ static void session_init(struct tui *t, const struct tui_options *o)
 		t->conf_path = o->config_path[0] != '\0' ? xstrdup(o->config_path) : NULL;
 	else
 		t->conf_path = api_conf_path();
-	/* the exchange first: the local demo exchange may take a while to start */
+}
+
+/* The exchange: the caller's client, or one opened (which waits for libcurl
+ * and may start the local demo exchange). */
+static void session_open(struct tui *t, const struct tui_options *o)
+{
+	char *cause = NULL;
+
 	if (o->client != NULL) {
 		t->api = o->client;
 	} else if (o->api != NULL || o->open != NULL) {
@@ -602,9 +607,27 @@ static void session_init(struct tui *t, const struct tui_options *o)
 	}
 }
 
+/* The interactive screen's exchange, opened once its first frame (the
+ * catalogue without prices) is on screen: libcurl loads and the local demo
+ * exchange starts meanwhile. false when libcurl cannot be loaded (*cause
+ * says so): there is nothing to show then. */
+static bool open_after_first_frame(struct tui *t, const struct tui_options *o, char **cause)
+{
+	session_open(t, o);
+	if (t->api == NULL && api_curl_ready(cause) != 0)
+		return false;
+	if (t->api != NULL) {
+		tui_feed_open(t);
+		tui_welcome_maybe(t);
+	}
+	t->need_layout = true;
+	return true;
+}
+
 void tui_session_init(struct tui *t, const struct tui_options *o)
 {
-	session_init(t, o);
+	session_base(t, o);
+	session_open(t, o);
 	t->ascii = o->ascii;
 }
 
@@ -635,6 +658,7 @@ int tui_run(const struct tui_options *o)
 {
 	struct tui tui, *t = &tui;
 	const char *term = getenv("TERM");
+	char *cause = NULL;
 	bool utf8;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
@@ -643,7 +667,7 @@ int tui_run(const struct tui_options *o)
 	if (term == NULL || term[0] == '\0' || strcmp(term, "dumb") == 0)
 		return refuse(_("the interactive screen needs a terminal that can move the cursor "
 				"(TERM is unset or \"dumb\")"));
-	session_init(t, o);
+	session_base(t, o);
 	utf8 = pick_ctype();
 	t->ascii = o->ascii || !utf8;
 	if (pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
@@ -664,12 +688,21 @@ int tui_run(const struct tui_options *o)
 		return rc;
 	}
 	tui_session_start(t);
-	run_loop(t);
+	tui_session_frame(t);
+	if (open_after_first_frame(t, o, &cause))
+		run_loop(t);
+	else
+		t->exit_status = 1;
 	teardown_terminal(t);
 	free_all(t);
 	uninstall_signals();
 	close(sig_pipe[0]);
 	close(sig_pipe[1]);
 	sig_pipe[0] = sig_pipe[1] = -1;
+	if (cause != NULL) {
+		/* without libcurl: one sentence, on the terminal as it was */
+		fprintf(stderr, "gpux: %s\n", cause);
+		free(cause);
+	}
 	return t->exit_status;
 }

@@ -353,6 +353,31 @@ static void test_urls(void **state)
 	}
 }
 
+/* libcurl is opened at run time: a library that is not there, or one without
+ * curl's functions, gives one sentence naming it and the package to install,
+ * and leaves the table alone; the real one then loads. */
+static void test_curl_loading(void **state)
+{
+	static const char *const missing[] = {"libcurl-gpux-missing.so.4", NULL};
+	static const char *const wrong[] = {"libm.so.6", NULL};
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(api_curl_open(missing, &cause), -1);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "cannot load libcurl-gpux-missing.so.4"));
+	assert_non_null(strstr(cause, "no exchange can be reached; install the package libcurl4"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(api_curl_open(wrong, &cause), -1);
+	assert_non_null(strstr(cause, "libm.so.6 has no function curl_global_init"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(api_curl_ready(&cause), 0);
+	assert_null(cause);
+	assert_int_equal(api_curl_ready(NULL), 0);
+}
+
 static void test_conf_parse(void **state)
 {
 	struct api_conf *c = NULL;
@@ -440,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_urls),
 		cmocka_unit_test(test_conf_parse),
 		cmocka_unit_test(test_conf_files),
+		cmocka_unit_test(test_curl_loading),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,7 +67,8 @@ static int setup_all(void **state)
 	faultd_pid = fx_start_server("tests/faultd", "faultd", fx, faultd_url, sizeof faultd_url);
 	if (gpuxd_pid < 0 || faultd_pid < 0)
 		return -1;
-	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (api_curl_ready(NULL) != 0)
+		return -1;
 	for (int i = 0; i < 50 && buyer_key == NULL; i++) {
 		buyer_key = new_buyer();
 		if (buyer_key == NULL)

@@ -65,7 +65,8 @@ static int setup_all(void **state)
 	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
 	if (gpuxd_pid < 0)
 		return -1;
-	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (api_curl_ready(NULL) != 0)
+		return -1;
 	for (int i = 0; i < 50 && buyer_key == NULL; i++) {
 		buyer_key = new_buyer();
 		if (buyer_key == NULL)

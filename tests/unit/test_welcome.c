@@ -55,7 +55,8 @@ static int setup_all(void **state)
 	demo_pid = fx_start_server("gpuxd", "demo", dx, demo_url, sizeof demo_url);
 	if (real_pid < 0 || demo_pid < 0)
 		return -1;
-	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (api_curl_ready(NULL) != 0)
+		return -1;
 	return 0;
 }
 

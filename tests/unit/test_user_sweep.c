@@ -13,6 +13,7 @@
 #include "i18n/i18n.h"
 #include "tui/harness.h"
 #include "util/util.h"
+#include "view/view.h"
 
 static struct catalog *cat;
 static pid_t gpuxd_pid = -1;
@@ -114,10 +115,36 @@ static void test_field_shows_its_text_after_backspace(void **state)
 	tui_harness_free(&h);
 }
 
+/* An order the exchange could not take because nothing answered: said once,
+ * in the user's language, with the cause in words (pt-PT "ligação
+ * recusada"), never the client library's English nor "cannot reach the
+ * exchange" twice. */
+static void test_unreachable_said_in_words(void **state)
+{
+	struct api_error e = { .kind = API_ERR_NETWORK, .net = API_NET_REFUSED,
+			       .required_minor = -1, .available_minor = -1, .opens_at = -1,
+			       .message = (char *)"cannot reach the exchange at 127.0.0.1:9: Failed to "
+						  "connect to 127.0.0.1 port 9 after 0 ms: Couldn't "
+						  "connect to server" };
+	char *s;
+
+	(void)state;
+	s = view_api_error_words(I18N_PT_PT, &e, NULL);
+	assert_non_null(strstr(s, "ligação recusada"));
+	assert_null(strstr(s, "Failed"));
+	assert_null(strstr(s, "contactar a bolsa em"));
+	free(s);
+	s = view_api_error_words(I18N_EN, &e, NULL);
+	assert_string_equal(s, "Cannot reach the exchange (connection refused). Check the "
+			       "connection or the exchange's address, and try again.");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_field_shows_its_text_after_backspace),
+		cmocka_unit_test(test_unreachable_said_in_words),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -258,7 +258,7 @@ static void fields_row(const struct tui_fit *p, struct fblock *b, const enum tui
 		b->focus_first = line;
 	for (size_t j = 0; j < k; j++)
 		if (show_error(p, vis[j]))
-			tui_lines_wrap(&b->ls, p->ff.f[vis[j]].error, w, side ? 2 : 1, WR_FIELD_ERROR, 3);
+			tui_lines_wrap(&b->ls, p->ff.f[vis[j]].error, w, 2, WR_FIELD_ERROR, 3);
 	for (size_t j = 0; j < k; j++)
 		if (vis[j] == FF_MODEL && p->focused && p->cur == FF_MODEL && tui_ff_searching(&p->ff))
 			suggestions(p, b, w, side);

@@ -76,6 +76,7 @@ static struct tui_harness *open_at(const char *url, enum i18n_lang lang, int lin
 	cfg.key = buyer_key;
 	cfg.max_attempts = 1;
 	o.api = &cfg;
+	i18n_init(lang);
 	h = tui_harness_new(&o, lines, cols);
 	assert_non_null(h);
 	return h;
@@ -140,11 +141,61 @@ static void test_unreachable_said_in_words(void **state)
 	free(s);
 }
 
+/* Below the minimum size the notice says how to quit even when its whole
+ * sentence takes more rows than the terminal has (German at 20×5 lost
+ * "drücken", pt-PT "q para sair"). */
+static void test_too_small_says_q(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_DE, 24, 80);
+	char *s;
+
+	(void)state;
+	fx_expect_on_screen(h, "Preisstand");
+	tui_harness_resize(h, 5, 20);
+	s = tui_harness_screen(h);
+	assert_non_null(strstr(s, "Zu klein"));
+	assert_non_null(strstr(s, "q: Beenden"));
+	free(s);
+	tui_harness_resize(h, 3, 12);
+	s = tui_harness_screen(h);
+	assert_non_null(strstr(s, "Zu klein"));
+	free(s);
+	tui_harness_resize(h, 24, 80);
+	fx_expect_on_screen(h, "Preisstand");
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
+/* A fit field's error is read whole at 80 columns, on a second line when
+ * it needs one: German "… 1000 oder 1,5 eingeben" was cut to "1,5…",
+ * which reads as a cut number. */
+static void test_fit_error_whole_at_80(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_DE, 24, 80);
+	char *r;
+	int y;
+
+	(void)state;
+	fx_expect_on_screen(h, "Preisstand");
+	tui_harness_key(h, 'f');
+	tui_harness_type(h, "1.000");
+	fx_expect_on_screen(h, "1000 oder 1,5");
+	fx_expect_not_on_screen(h, "1,5\u2026");
+	y = tui_harness_find(h, "1000 oder 1,5");
+	r = tui_harness_row(h, y + 1);
+	assert_string_equal(r, "   eingeben");
+	free(r);
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_field_shows_its_text_after_backspace),
 		cmocka_unit_test(test_unreachable_said_in_words),
+		cmocka_unit_test(test_too_small_says_q),
+		cmocka_unit_test(test_fit_error_whole_at_80),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

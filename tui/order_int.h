@@ -201,6 +201,9 @@ unsigned tp_common_key(struct tui *t, wkey k);
 /* "Available €4,088.00 · held €912.00" from the account (or a hint while it
  * is not known), appended to c. */
 void tp_balance_line(struct tui *t, struct wcells *c);
+/* seg after what c holds when it fits whole in width columns; a segment that
+ * does not fit is left out, never cut. */
+void tp_add_whole(struct wcells *c, const char *seg, int width);
 /* What the exchange said, in words a buyer understands (malloc'ed). */
 char *tp_error_words(struct tui *t, const struct api_error *e);
 /* Formatting in the TUI's language (malloc'ed). */

@@ -138,7 +138,7 @@ static void orders_rebuild(struct tui *t)
 	tp_balance_line(t, c);
 	if (s->open != NULL) {
 		x = xasprintf(P_(" · %zu resting order", " · %zu resting orders", n_open), n_open);
-		wcells_add(c, x, WR_NORMAL, 0);
+		tp_add_whole(c, x, s->l.head->base.w);
 		free(x);
 	}
 	c = wpanel_add(s->l.head);

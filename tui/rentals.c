@@ -135,13 +135,13 @@ static void rentals_rebuild(struct tui *t)
 	tp_balance_line(t, c);
 	if (s->active != NULL) {
 		x = xasprintf(P_(" · %zu active rental", " · %zu active rentals", n_active), n_active);
-		wcells_add(c, x, WR_NORMAL, 0);
+		tp_add_whole(c, x, s->l.head->base.w);
 		free(x);
 	}
 	if (ccy != NULL) {
 		char *b = tp_money(t, billed, ccy), *h = tp_money(t, hourly, ccy);
 		x = xasprintf(_(" · charged so far %s, %s per hour"), b, h);
-		wcells_add(c, x, WR_NORMAL, 0);
+		tp_add_whole(c, x, s->l.head->base.w);
 		free(x);
 		free(b);
 		free(h);

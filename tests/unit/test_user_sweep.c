@@ -189,6 +189,33 @@ static void test_fit_error_whole_at_80(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* The rentals page's summary at 80 columns in pt-PT: a segment that does
+ * not fit is left out whole ("cobrado até ago…" hid the money); at 130
+ * columns it is there. */
+static void test_rentals_summary_never_cut(void **state)
+{
+	char *r = fx_post(gpuxd_url, "/v1/orders", buyer_key,
+			  "{\"client_order_id\":\"sweep-r1\",\"gpu\":\"h200\",\"side\":\"buy\","
+			  "\"type\":\"market\",\"gpus\":1,\"hours\":2,\"max_price_cents\":900,"
+			  "\"time_in_force\":\"ioc\"}");
+	struct tui_harness *h;
+
+	(void)state;
+	assert_true(fx_json_int(r, "fill_gpus") == 1 || strstr(r, "\"filled\"") != NULL);
+	free(r);
+	h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
+	fx_expect_on_screen(h, "preços atualizados");
+	tui_harness_key(h, 'R');
+	fx_expect_on_screen(h, "aluguer ativo");
+	r = tui_harness_row(h, 1);
+	assert_null(strstr(r, "\u2026"));
+	free(r);
+	tui_harness_resize(h, 24, 130);
+	fx_expect_on_screen(h, "cobrado até agora");
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_unreachable_said_in_words),
 		cmocka_unit_test(test_too_small_says_q),
 		cmocka_unit_test(test_fit_error_whole_at_80),
+		cmocka_unit_test(test_rentals_summary_never_cut),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -216,6 +216,33 @@ static void test_rentals_summary_never_cut(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* The account page's API keys at 80 columns in pt-PT: the line of a key
+ * leaves out what does not fit whole ("último uso 01/12/2026…" cut a
+ * date), and the hint of n/N/x goes (the key bar has them); at 200
+ * columns both are there. */
+static void test_account_keys_never_cut(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
+	char *r;
+
+	(void)state;
+	fx_expect_on_screen(h, "preços atualizados");
+	tui_harness_key(h, 'a');
+	fx_expect_on_screen(h, "Chaves de API");
+	fx_expect_on_screen(h, "criada");
+	r = tui_harness_row(h, tui_harness_find(h, "criada"));
+	assert_null(strstr(r, "\u2026"));
+	free(r);
+	r = tui_harness_row(h, tui_harness_find(h, "Chaves de API"));
+	assert_null(strstr(r, "\u2026"));
+	free(r);
+	tui_harness_resize(h, 50, 200);
+	fx_expect_on_screen(h, "último uso");
+	fx_expect_on_screen(h, "N: nova chave de negociação");
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_says_q),
 		cmocka_unit_test(test_fit_error_whole_at_80),
 		cmocka_unit_test(test_rentals_summary_never_cut),
+		cmocka_unit_test(test_account_keys_never_cut),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

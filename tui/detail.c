@@ -152,6 +152,30 @@ static void change_text(const struct detail *d, struct wcells *c)
 	free(pct);
 }
 
+/* text's parts between " · " after c, each whole or not at all once the
+ * first is there (the first may be cut at the width). */
+static void add_segments(struct wcells *c, const char *text, int w, enum wrole role)
+{
+	const char *sep = " \u00b7 ", *p = text;
+	size_t sl = strlen(sep);
+
+	for (bool first = true; p != NULL; first = false) {
+		const char *e = strstr(p, sep);
+		char *seg = e != NULL ? xstrndup(p, (size_t)(e - p)) : xstrdup(p);
+		int sw = wtext_width(seg, c->ascii) + (first ? 0 : wtext_width(sep, c->ascii));
+
+		if (!first && c->width + sw > w) {
+			free(seg);
+			break;
+		}
+		if (!first)
+			add(c, sep, role);
+		add(c, seg, role);
+		free(seg);
+		p = e != NULL ? e + sl : NULL;
+	}
+}
+
 static void build_head(struct detail *d)
 {
 	struct tui *t = d->base.t;
@@ -159,23 +183,36 @@ static void build_head(struct detail *d)
 	struct wcells *c;
 	char *a, *b, *l, *x;
 
+	struct wcells chg;
+	char *maker;
+	int w = d->head->base.w;
+
 	wpanel_begin(d->head);
 	c = row(d->head);
 	wcells_add(c, d->g->name, WR_HEADER, WAT_BOLD);
-	x = xasprintf(" %s %s  ", d->g->vendor, d->g->arch);
-	add(c, x, WR_DIM);
-	free(x);
+	maker = xasprintf(" %s %s  ", d->g->vendor, d->g->arch);
 	a = money(t, q ? q->best_ask_cents : -1);
 	b = money(t, q ? q->best_bid_cents : -1);
 	l = money(t, q ? q->last_cents : -1);
 	/* TRANSLATORS: the detail screen's first row: best ask, best bid, last trade */
 	x = xasprintf(_("ask %s · bid %s · last %s"), a, b, l);
-	add(c, x, t->m.stale ? WR_DIM : WR_NORMAL);
+	wcells_init(&chg, t->ascii);
+	change_text(d, &chg);
+	/* what the width cannot take goes whole, the maker first, then the
+	 * change: a price is never cut */
+	if (c->width + wtext_width(maker, t->ascii) + wtext_width(x, t->ascii) + chg.width <= w)
+		add(c, maker, WR_DIM);
+	else
+		add(c, "  ", WR_NORMAL);
+	add_segments(c, x, w, t->m.stale ? WR_DIM : WR_NORMAL);
+	if (c->width + chg.width <= w)
+		wcells_cat(c, &chg);
+	wcells_free(&chg);
+	free(maker);
 	free(x);
 	free(a);
 	free(b);
 	free(l);
-	change_text(d, c);
 	wpanel_commit(d->head);
 }
 

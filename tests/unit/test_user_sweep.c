@@ -243,6 +243,32 @@ static void test_account_keys_never_cut(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* The detail screen's first row in pt-PT: at 80 columns the last price is
+ * whole (it read "último US$ 9,0…", the maker's name taking the room); at
+ * 50 a part that does not fit goes whole. */
+static void test_detail_head_never_cuts_a_price(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
+	char *r;
+
+	(void)state;
+	fx_expect_on_screen(h, "preços atualizados");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "Livro");
+	fx_expect_on_screen(h, "(24 h)");
+	r = tui_harness_row(h, 0);
+	assert_non_null(strstr(r, "último US$ "));
+	assert_null(strstr(r, "\u2026"));
+	free(r);
+	tui_harness_resize(h, 20, 50);
+	r = tui_harness_row(h, 0);
+	assert_non_null(strstr(r, "compra US$ "));
+	assert_null(strstr(r, "\u2026"));
+	free(r);
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_fit_error_whole_at_80),
 		cmocka_unit_test(test_rentals_summary_never_cut),
 		cmocka_unit_test(test_account_keys_never_cut),
+		cmocka_unit_test(test_detail_head_never_cuts_a_price),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -290,7 +290,7 @@ expect_match "after 30 resizes the status bar is on the second-last line" \
   "$(tui_screen | sed -n 29p)" 'prices updated'
 expect_eq "after 30 resizes gpux still runs" "$(tui_screen | grep -c EXIT=)" 0
 tui_resize 10 3
-tui_wait 'too small' && ok "below 20x6 a 'too small' notice" || fail "too small" "$(tui_screen)"
+tui_wait '[Tt]oo small' && ok "below 20x6 a 'too small' notice" || fail "too small" "$(tui_screen)"
 tui_resize 1 1
 sleep 0.2
 tui_resize 100 30

@@ -290,7 +290,8 @@ static bool own_level(const struct detail *d, enum api_side side, int64_t price)
 	return false;
 }
 
-static void level_line(struct detail *d, struct wpanel *p, const struct api_level *l,
+/* One level of the ladder; whether one of the user's orders rests there. */
+static bool level_line(struct detail *d, struct wpanel *p, const struct api_level *l,
 		       int64_t cum, enum api_side side)
 {
 	struct tui *t = d->base.t;
@@ -315,6 +316,7 @@ static void level_line(struct detail *d, struct wpanel *p, const struct api_leve
 	free(o);
 	free(cu);
 	free(gh);
+	return own;
 }
 
 static void build_book(struct detail *d, struct wpanel *p, int rows)
@@ -323,6 +325,7 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	const struct tui_focus *f = t->m.focus;
 	struct wcells *c;
 	int levels = rows - 3, n_a, n_b;
+	bool any_own = false;
 
 	title(p, _("Book"));
 	c = row(p);
@@ -351,7 +354,7 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	for (int i = 0; i < n_a && i < 512; i++)
 		cums[i] = cum += f->asks[i].gpus;
 	for (int i = n_a - 1; i >= 0; i--)
-		level_line(d, p, &f->asks[i], cums[i], API_SELL);
+		any_own |= level_line(d, p, &f->asks[i], cums[i], API_SELL);
 	c = row(p);
 	if (f->n_asks > 0 && f->n_bids > 0) {
 		char *s = money(t, f->asks[0].price_cents - f->bids[0].price_cents);
@@ -366,9 +369,10 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	cum = 0;
 	for (int i = 0; i < n_b; i++) {
 		cum += f->bids[i].gpus;
-		level_line(d, p, &f->bids[i], cum, API_BUY);
+		any_own |= level_line(d, p, &f->bids[i], cum, API_BUY);
 	}
-	if (tp_orders_open_list(t) != NULL)
+	/* the legend of "*" only when a level shown carries it */
+	if (any_own)
 		wpanel_text(p, _("* your resting order"), WR_DIM, 1);
 }
 

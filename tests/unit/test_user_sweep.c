@@ -269,6 +269,46 @@ static void test_detail_head_never_cuts_a_price(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* The ladder's legend "* your resting order" shows only when a level shown
+ * carries one of the user's orders, not for every user with an order list. */
+static void test_detail_legend_only_with_own_level(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_EN, 24, 80);
+	char *r;
+
+	(void)state;
+	fx_expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'o');
+	fx_expect_on_screen(h, "resting order");
+	tui_harness_key(h, WKEY_ESC);
+	tui_harness_key(h, WKEY_HOME);
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "spread");
+	tui_harness_pump(h, 500);
+	fx_expect_not_on_screen(h, "your resting order");
+	tui_harness_free(&h);
+	/* a bid just under the best ask: the top of the bids */
+	r = fx_get(gpuxd_url, "/v1/quotes", buyer_key);
+	assert_non_null(strstr(r, "b300"));
+	free(r);
+	r = fx_post(gpuxd_url, "/v1/orders", buyer_key,
+		    "{\"client_order_id\":\"sweep-l1\",\"gpu\":\"b300\",\"side\":\"buy\","
+		    "\"type\":\"limit\",\"gpus\":1,\"hours\":1,\"price_cents\":880,"
+		    "\"time_in_force\":\"gtc\"}");
+	assert_non_null(strstr(r, "\"remaining_gpus\":1"));
+	free(r);
+	h = open_at(gpuxd_url, I18N_EN, 24, 80);
+	fx_expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'o');
+	fx_expect_on_screen(h, "1 resting order");
+	tui_harness_key(h, WKEY_ESC);
+	tui_harness_key(h, WKEY_HOME);
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "* your resting order");
+	fx_expect_on_screen(h, " *      $8.80");
+	tui_harness_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_rentals_summary_never_cut),
 		cmocka_unit_test(test_account_keys_never_cut),
 		cmocka_unit_test(test_detail_head_never_cuts_a_price),
+		cmocka_unit_test(test_detail_legend_only_with_own_level),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -904,6 +904,12 @@ void tf_book_lines(const struct tf_model *m, int width, int rows, struct tui_lin
 	c = tui_lines_add(out);
 	wcells_pad(c, 1, WR_NORMAL);
 	x = xasprintf(_("Book of %s, per GPU-hour before tax"), gpu_name(m, m->gpu));
+	if (c->width + wtext_width(x, c->ascii) > width) {
+		/* too long for the column: the title without its note, never cut */
+		free(x);
+		/* TRANSLATORS: the order form's book title where the long one does not fit */
+		x = xasprintf(_("Book of %s"), gpu_name(m, m->gpu));
+	}
 	wcells_add(c, x, WR_HEADER, 0);
 	free(x);
 	if (m->book == NULL) {

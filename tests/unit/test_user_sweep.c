@@ -309,6 +309,25 @@ static void test_detail_legend_only_with_own_level(void **state)
 	tui_harness_free(&h);
 }
 
+/* The order form's book title at 80 columns in German: whole or shortened,
+ * never cut ("Orderbuch B300, pro GPU-Stunde ohne Steue…"). */
+static void test_order_book_title_never_cut(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_DE, 24, 80);
+	char *r;
+
+	(void)state;
+	fx_expect_on_screen(h, "Preisstand");
+	tui_harness_key(h, 'b');
+	r = row_with(h, "Orderbuch B300");
+	assert_null(strstr(r, "\u2026"));
+	free(r);
+	tui_harness_resize(h, 24, 120);
+	fx_expect_on_screen(h, "Orderbuch B300, pro GPU-Stunde ohne Steuern");
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_rentals_summary_never_cut),
 		cmocka_unit_test(test_account_keys_never_cut),
 		cmocka_unit_test(test_detail_head_never_cuts_a_price),
+		cmocka_unit_test(test_order_book_title_never_cut),
 		cmocka_unit_test(test_detail_legend_only_with_own_level),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

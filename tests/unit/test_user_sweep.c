@@ -328,6 +328,27 @@ static void test_order_book_title_never_cut(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* pt-PT keeps "GPU" invariable, as the seed pages do ("8 GPU", "as GPU"):
+ * the compare screen's title and the detail ladder's header. */
+static void test_pt_pt_gpu_invariable(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
+
+	(void)state;
+	fx_expect_on_screen(h, "preços atualizados");
+	tui_harness_key(h, WKEY_HOME);
+	tui_harness_key(h, ' ');
+	tui_harness_key(h, ' ');
+	tui_harness_key(h, '=');
+	fx_expect_on_screen(h, "A comparar 2 GPU (Esc volta)");
+	tui_harness_key(h, WKEY_ESC);
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "GPU acum.");
+	fx_expect_not_on_screen(h, "GPUs");
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_account_keys_never_cut),
 		cmocka_unit_test(test_detail_head_never_cuts_a_price),
 		cmocka_unit_test(test_order_book_title_never_cut),
+		cmocka_unit_test(test_pt_pt_gpu_invariable),
 		cmocka_unit_test(test_detail_legend_only_with_own_level),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

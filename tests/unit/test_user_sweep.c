@@ -349,6 +349,32 @@ static void test_pt_pt_gpu_invariable(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* The compare screen in pt-PT: the section title "O seu trabalho aqui" and
+ * the note under it are whole at 80 columns (they were cut to the labels'
+ * width and to the row); at 40 columns the cheapest mark "<" goes rather
+ * than cutting the price ("US$ 7,75…"). */
+static void test_compare_never_cuts(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
+	char *r;
+
+	(void)state;
+	fx_expect_on_screen(h, "preços atualizados");
+	tui_harness_key(h, WKEY_HOME);
+	tui_harness_key(h, ' ');
+	tui_harness_key(h, ' ');
+	tui_harness_key(h, '=');
+	fx_expect_on_screen(h, " O seu trabalho aqui");
+	fx_expect_on_screen(h, "precisa em cada GPU.");
+	fx_expect_not_on_screen(h, "\u2026");
+	tui_harness_resize(h, 20, 40);
+	r = row_with(h, " Preço/h ");
+	assert_null(strstr(r, "\u2026"));
+	free(r);
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_detail_head_never_cuts_a_price),
 		cmocka_unit_test(test_order_book_title_never_cut),
 		cmocka_unit_test(test_pt_pt_gpu_invariable),
+		cmocka_unit_test(test_compare_never_cuts),
 		cmocka_unit_test(test_detail_legend_only_with_own_level),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

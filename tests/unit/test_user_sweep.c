@@ -375,6 +375,32 @@ static void test_compare_never_cuts(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* The order form's price in pt-PT: "1.000" is a thousand to its reader,
+ * so it is refused as a thousands separator, not as "at most 2 decimal
+ * places"; "9,5" and "9.5" are prices. */
+static void test_price_dot_thousands_pt_pt(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
+
+	(void)state;
+	fx_expect_on_screen(h, "preços atualizados");
+	tui_harness_key(h, 'b');
+	fx_expect_on_screen(h, "Quantas GPU");
+	tui_harness_key(h, '\t');
+	tui_harness_key(h, '\t');
+	tui_harness_key(h, 'U' - '@');
+	tui_harness_type(h, "1.000");
+	fx_expect_on_screen(h, "um ponto antes de três");
+	fx_expect_not_on_screen(h, "casas decimais");
+	tui_harness_key(h, 'U' - '@');
+	tui_harness_type(h, "9,5");
+	tui_harness_pump(h, 300);
+	fx_expect_not_on_screen(h, "um ponto antes de três");
+	fx_expect_not_on_screen(h, "inválido");
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_order_book_title_never_cut),
 		cmocka_unit_test(test_pt_pt_gpu_invariable),
 		cmocka_unit_test(test_compare_never_cuts),
+		cmocka_unit_test(test_price_dot_thousands_pt_pt),
 		cmocka_unit_test(test_detail_legend_only_with_own_level),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

@@ -204,7 +204,7 @@ static void test_rentals_summary_never_cut(void **state)
 	assert_true(fx_json_int(r, "fill_gpus") == 1 || strstr(r, "\"filled\"") != NULL);
 	free(r);
 	h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
-	fx_expect_on_screen(h, "preços atualizados");
+	fx_expect_on_screen(h, "preços de há");
 	tui_harness_key(h, 'R');
 	fx_expect_on_screen(h, "aluguer ativo");
 	r = tui_harness_row(h, 1);
@@ -226,7 +226,7 @@ static void test_account_keys_never_cut(void **state)
 	char *r;
 
 	(void)state;
-	fx_expect_on_screen(h, "preços atualizados");
+	fx_expect_on_screen(h, "preços de há");
 	tui_harness_key(h, 'a');
 	fx_expect_on_screen(h, "Chaves de API");
 	fx_expect_on_screen(h, "criada");
@@ -252,7 +252,7 @@ static void test_detail_head_never_cuts_a_price(void **state)
 	char *r;
 
 	(void)state;
-	fx_expect_on_screen(h, "preços atualizados");
+	fx_expect_on_screen(h, "preços de há");
 	tui_harness_key(h, WKEY_RETURN);
 	fx_expect_on_screen(h, "Livro");
 	fx_expect_on_screen(h, "(24 h)");
@@ -335,7 +335,7 @@ static void test_pt_pt_gpu_invariable(void **state)
 	struct tui_harness *h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
 
 	(void)state;
-	fx_expect_on_screen(h, "preços atualizados");
+	fx_expect_on_screen(h, "preços de há");
 	tui_harness_key(h, WKEY_HOME);
 	tui_harness_key(h, ' ');
 	tui_harness_key(h, ' ');
@@ -359,7 +359,7 @@ static void test_compare_never_cuts(void **state)
 	char *r;
 
 	(void)state;
-	fx_expect_on_screen(h, "preços atualizados");
+	fx_expect_on_screen(h, "preços de há");
 	tui_harness_key(h, WKEY_HOME);
 	tui_harness_key(h, ' ');
 	tui_harness_key(h, ' ');
@@ -383,7 +383,7 @@ static void test_price_dot_thousands_pt_pt(void **state)
 	struct tui_harness *h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
 
 	(void)state;
-	fx_expect_on_screen(h, "preços atualizados");
+	fx_expect_on_screen(h, "preços de há");
 	tui_harness_key(h, 'b');
 	fx_expect_on_screen(h, "Quantas GPU");
 	tui_harness_key(h, '\t');
@@ -397,6 +397,39 @@ static void test_price_dot_thousands_pt_pt(void **state)
 	tui_harness_pump(h, 300);
 	fx_expect_not_on_screen(h, "um ponto antes de três");
 	fx_expect_not_on_screen(h, "inválido");
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
+/* A dying exchange in pt-PT at 80 columns: "DESATUALIZADO", its reason
+ * whole ("bolsa inacessível (ligação recusada)") and the prices' age with
+ * two digits, all on the status bar, nothing cut ("ligação recusad…"). */
+static void test_stale_whole_pt_pt(void **state)
+{
+	char db[512], url[64];
+	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--db", db, NULL };
+	pid_t pid;
+	struct tui_harness *h;
+	char *r;
+
+	(void)state;
+	snprintf(db, sizeof db, "%s/dying.db", fx_tmpdir);
+	pid = fx_start_server("gpuxd", "dying", gx, url, sizeof url);
+	assert_true(pid > 0);
+	h = open_at(url, I18N_PT_PT, 24, 80);
+	fx_expect_on_screen(h, "preços de há");
+	fx_stop_server(&pid);
+	fx_expect_on_screen(h, "DESATUALIZADO: bolsa inacessível (ligação recusada)");
+	/* until the age has two digits */
+	for (int i = 0; i < 80 && (tui_harness_find(h, "preços de há 1") < 0 ||
+				   tui_harness_find(h, "preços de há 1 s") >= 0); i++)
+		tui_harness_pump(h, 250);
+	r = tui_harness_row(h, 22);
+	assert_non_null(strstr(r, "DESATUALIZADO: bolsa inacessível (ligação recusada)"));
+	assert_non_null(strstr(r, "preços de há 1"));
+	assert_null(strstr(r, "preços de há 1 s"));
+	assert_null(strstr(r, "\u2026"));
+	free(r);
 	tui_harness_free(&h);
 	i18n_init(I18N_EN);
 }
@@ -415,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_pt_pt_gpu_invariable),
 		cmocka_unit_test(test_compare_never_cuts),
 		cmocka_unit_test(test_price_dot_thousands_pt_pt),
+		cmocka_unit_test(test_stale_whole_pt_pt),
 		cmocka_unit_test(test_detail_legend_only_with_own_level),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

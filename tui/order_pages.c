@@ -958,12 +958,6 @@ void tui_account_open(struct tui *t)
 	tp_show(t, TP_ACCOUNT);
 }
 
-void tp_add_whole(struct wcells *c, const char *seg, int width)
-{
-	if (c->width + wtext_width(seg, c->ascii) <= width)
-		wcells_add(c, seg, WR_NORMAL, 0);
-}
-
 void tp_balance_line(struct tui *t, struct wcells *c)
 {
 	struct tui_trade *tr = t->trade;

@@ -434,6 +434,31 @@ static void test_stale_whole_pt_pt(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* What stopping a rental did, in pt-PT at 80 columns: the note over the
+ * table takes a second line rather than cutting the refund ("US$ 72,24
+ * reemb…"). */
+static void test_rental_stopped_note_whole(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_PT_PT, 24, 80);
+
+	(void)state;
+	fx_expect_on_screen(h, "preços de há");
+	tui_harness_key(h, 'R');
+	fx_expect_on_screen(h, "aluguer ativo");
+	tui_harness_key(h, 'x');
+	fx_expect_on_screen(h, "agora?");
+	tui_harness_key(h, 'y');
+	fx_expect_on_screen(h, "interrompido:");
+	fx_expect_on_screen(h, "reembolsad");
+	for (int y = 1; y <= 3; y++) {
+		char *r = tui_harness_row(h, y);
+		assert_null(strstr(r, "\u2026"));
+		free(r);
+	}
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_says_q),
 		cmocka_unit_test(test_fit_error_whole_at_80),
 		cmocka_unit_test(test_rentals_summary_never_cut),
+		cmocka_unit_test(test_rental_stopped_note_whole),
 		cmocka_unit_test(test_account_keys_never_cut),
 		cmocka_unit_test(test_detail_head_never_cuts_a_price),
 		cmocka_unit_test(test_order_book_title_never_cut),

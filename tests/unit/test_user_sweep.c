@@ -459,6 +459,23 @@ static void test_rental_stopped_note_whole(void **state)
 	i18n_init(I18N_EN);
 }
 
+/* The fit panel's hint under the bottom panel at 80 columns: a field's
+ * default is never the part cut ("… (prompt and output) · def…"). */
+static void test_fit_hint_keeps_the_default(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_EN, 24, 80);
+
+	(void)state;
+	fx_expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'f');
+	tui_harness_type(h, "70");
+	tui_harness_key(h, '\t');
+	tui_harness_key(h, '\t');
+	fx_expect_on_screen(h, "Tokens per sequence");
+	fx_expect_on_screen(h, "default 2048");
+	tui_harness_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_unreachable_said_in_words),
 		cmocka_unit_test(test_too_small_says_q),
 		cmocka_unit_test(test_fit_error_whole_at_80),
+		cmocka_unit_test(test_fit_hint_keeps_the_default),
 		cmocka_unit_test(test_rentals_summary_never_cut),
 		cmocka_unit_test(test_rental_stopped_note_whole),
 		cmocka_unit_test(test_account_keys_never_cut),

@@ -67,6 +67,7 @@ struct detail {
 	uint64_t seen_focus, seen_market;
 	bool wide, dirty;
 	bool book_orders;           /* the ladder has room for the orders column */
+	bool book_cum, book_gh;     /* ... for the cumulative GPUs, the GPU-hours */
 	int book_rows, chart_cols, chart_rows;
 };
 
@@ -290,6 +291,26 @@ static bool own_level(const struct detail *d, enum api_side side, int64_t price)
 	return false;
 }
 
+/* The ladder's columns for a book of w columns: the price and the GPUs
+ * always; the cumulative GPUs, then the GPU-hours, then the orders only
+ * where they fit whole (a figure is never cut). */
+static void book_columns(struct detail *d, int w, bool orders_room)
+{
+	int need = 1 + 11 + 7;
+
+	d->book_cum = w >= need + 10;
+	need += d->book_cum ? 10 : 0;
+	d->book_gh = d->book_cum && w >= need + 9;
+	need += d->book_gh ? 9 : 0;
+	d->book_orders = orders_room && d->book_gh && w >= need + 8;
+}
+
+/* The width the spread's line is right-aligned to: the ladder's. */
+static int spread_w(const struct detail *d)
+{
+	return 18 + (d->book_cum ? 10 : 0) + (d->book_gh ? 9 : 0) + (d->book_orders ? 8 : 0);
+}
+
 /* One level of the ladder; whether one of the user's orders rests there. */
 static bool level_line(struct detail *d, struct wpanel *p, const struct api_level *l,
 		       int64_t cum, enum api_side side)
@@ -307,10 +328,12 @@ static bool level_line(struct detail *d, struct wpanel *p, const struct api_leve
 	add(c, own ? "*" : " ", WR_GOOD);
 	add_col(c, price, 10, true, side == API_SELL ? WR_BAD : WR_GOOD);
 	add_col(c, g, 6, true, WR_NORMAL);
-	add_col(c, gh, 8, true, l->gpu_hours >= 0 ? WR_NORMAL : WR_DIM);
+	if (d->book_gh)
+		add_col(c, gh, 8, true, l->gpu_hours >= 0 ? WR_NORMAL : WR_DIM);
 	if (d->book_orders)
 		add_col(c, o, 7, true, WR_DIM);
-	add_col(c, cu, 9, true, WR_NORMAL);
+	if (d->book_cum)
+		add_col(c, cu, 9, true, WR_NORMAL);
 	free(price);
 	free(g);
 	free(o);
@@ -333,10 +356,12 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	add_col(c, _("Price/h"), 10, true, WR_HEADER);
 	add_col(c, _("GPUs"), 6, true, WR_HEADER);
 	/* TRANSLATORS: ladder header: GPU-hours the level's orders hold (≤ 8 columns) */
-	add_col(c, _("GPU-h"), 8, true, WR_HEADER);
+	if (d->book_gh)
+		add_col(c, _("GPU-h"), 8, true, WR_HEADER);
 	if (d->book_orders)
 		add_col(c, _("Orders"), 7, true, WR_HEADER);
-	add_col(c, _("Cum. GPUs"), 9, true, WR_HEADER);
+	if (d->book_cum)
+		add_col(c, _("Cum. GPUs"), 9, true, WR_HEADER);
 	if (f == NULL || !f->have_book) {
 		wpanel_text(p, _("Waiting for the book…"), WR_DIM, 1);
 		return;
@@ -359,12 +384,11 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	if (f->n_asks > 0 && f->n_bids > 0) {
 		char *s = money(t, f->asks[0].price_cents - f->bids[0].price_cents);
 		char *x = xasprintf(_("spread %s"), s);
-		add_col(c, x, d->book_orders ? 45 : 37, true, WR_DIM);
+		add_col(c, x, spread_w(d), true, WR_DIM);
 		free(x);
 		free(s);
 	} else {
-		add_col(c, f->n_asks == 0 ? _("no asks") : _("no bids"), d->book_orders ? 45 : 37, true,
-			WR_DIM);
+		add_col(c, f->n_asks == 0 ? _("no asks") : _("no bids"), spread_w(d), true, WR_DIM);
 	}
 	cum = 0;
 	for (int i = 0; i < n_b; i++) {
@@ -600,7 +624,7 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
 	struct tui *t = s->t;
 	int y = body->y, h = body->h, w = t->cols, specs_w = 0, book_w = 48, side_x;
 
-	if (!shown || h < 4) {
+	if (!shown || h < 1) {
 		wwidget_hide(&d->head->base);
 		wwidget_hide(&d->specs->base);
 		wwidget_hide(&d->book->base);
@@ -618,6 +642,9 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
 		book_w = 40;
 	if (book_w > w / 2)
 		book_w = w / 2;
+	if (w < 40)
+		book_w = w; /* the ladder alone: half of it would show no figure whole */
+	book_columns(d, book_w, d->book_orders);
 	wwidget_place(&d->head->base, 0, 0, 1, w);
 	if (d->wide)
 		wwidget_place(&d->specs->base, y, 0, h, specs_w);

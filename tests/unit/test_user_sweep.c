@@ -476,6 +476,42 @@ static void test_fit_hint_keeps_the_default(void **state)
 	tui_harness_free(&h);
 }
 
+/* The ladder on a narrow detail screen: columns that do not fit go whole,
+ * never a figure cut ("$…", "6…"); under 40 columns the ladder takes the
+ * whole width; at the minimum size it stays above the key bar. */
+static void test_detail_ladder_narrow(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_EN, 24, 80);
+	static const int sizes[][2] = { { 8, 20 }, { 10, 30 }, { 6, 20 } };
+	char *r;
+
+	(void)state;
+	fx_expect_on_screen(h, "prices updated");
+	tui_harness_key(h, WKEY_HOME);
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "spread");
+	tui_harness_resize(h, 12, 40);
+	r = row_with(h, "Price/h");
+	assert_non_null(strstr(r, "Price/h   GPUs"));
+	assert_null(strstr(r, "GPU\u2026"));
+	free(r);
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		tui_harness_resize(h, sizes[i][0], sizes[i][1]);
+		assert_string_equal(tui_harness_top(h), "detail");
+		for (int y = 1; y < sizes[i][0] - 2; y++) {
+			r = tui_harness_row(h, y);
+			if (strstr(r, "\u2026") != NULL)
+				print_error("%dx%d row %d: [%s]\n", sizes[i][1], sizes[i][0], y, r);
+			assert_null(strstr(r, "\u2026"));
+			free(r);
+		}
+		r = tui_harness_row(h, sizes[i][0] - 1);
+		assert_non_null(strstr(r, "F1Help"));
+		free(r);
+	}
+	tui_harness_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_rental_stopped_note_whole),
 		cmocka_unit_test(test_account_keys_never_cut),
 		cmocka_unit_test(test_detail_head_never_cuts_a_price),
+		cmocka_unit_test(test_detail_ladder_narrow),
 		cmocka_unit_test(test_order_book_title_never_cut),
 		cmocka_unit_test(test_pt_pt_gpu_invariable),
 		cmocka_unit_test(test_compare_never_cuts),

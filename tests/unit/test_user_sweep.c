@@ -512,6 +512,23 @@ static void test_detail_ladder_narrow(void **state)
 	tui_harness_free(&h);
 }
 
+/* The help at 40×10 in pt-PT: its footer, cut in the bottom border, stops
+ * short of the "more below" arrow instead of running under it ("qualqu↓…"). */
+static void test_help_footer_clear_of_the_arrow(void **state)
+{
+	struct tui_harness *h = open_at(gpuxd_url, I18N_PT_PT, 10, 40);
+	char *r;
+
+	(void)state;
+	fx_expect_on_screen(h, "preços");
+	tui_harness_key(h, '?');
+	r = row_with(h, "deslocam");
+	assert_non_null(strstr(r, "\u2026\u2193\u2500\u2518"));
+	free(r);
+	tui_harness_free(&h);
+	i18n_init(I18N_EN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_says_q),
 		cmocka_unit_test(test_fit_error_whole_at_80),
 		cmocka_unit_test(test_fit_hint_keeps_the_default),
+		cmocka_unit_test(test_help_footer_clear_of_the_arrow),
 		cmocka_unit_test(test_rentals_summary_never_cut),
 		cmocka_unit_test(test_rental_stopped_note_whole),
 		cmocka_unit_test(test_account_keys_never_cut),

@@ -123,20 +123,29 @@ static void key_lines(struct tui *t, struct wpanel *p)
 	x = xasprintf(_("API keys (%zu of at most %lld)"), s->keys->n, (long long)s->keys->max);
 	wcells_add(c, x, WR_NORMAL, WAT_BOLD);
 	free(x);
-	wcells_add(c, _("  n: new read-only key · N: new trade key · x: revoke"), WR_DIM, 0);
+	if (c->width + wtext_width(_("  n: new read-only key · N: new trade key · x: revoke"),
+				   c->ascii) <= p->base.w)
+		wcells_add(c, _("  n: new read-only key · N: new trade key · x: revoke"), WR_DIM, 0);
 	for (size_t i = 0; i < s->keys->n && i < AC_KEYS_MAX_SHOWN; i++) {
 		const struct api_key *k = &s->keys->v[i];
 		char *cr = tp_date(t, k->created_at);
 		char *lu = k->last_used_at >= 0 ? tp_date(t, k->last_used_at) : xstrdup(_("never"));
 		c = wpanel_add(p);
 		wcells_pad(c, 3, WR_NORMAL);
-		x = xasprintf(_("%lld  %s  %s · created %s · last used %s"), (long long)k->id,
-			      k->name != NULL ? k->name : "",
-			      k->scope == API_SCOPE_READ ? _("read-only") : _("trade"), cr, lu);
+		x = xasprintf("%lld  %s  %s", (long long)k->id, k->name != NULL ? k->name : "",
+			      k->scope == API_SCOPE_READ ? _("read-only") : _("trade"));
 		wcells_add(c, x, WR_NORMAL, 0);
-		if (k->current)
-			wcells_add(c, _("  (this session's key)"), WR_DIM, 0);
 		free(x);
+		/* what does not fit the width is left out whole: a date is never cut */
+		x = xasprintf(_(" · created %s"), cr);
+		tp_add_whole(c, x, p->base.w);
+		free(x);
+		x = xasprintf(_(" · last used %s"), lu);
+		tp_add_whole(c, x, p->base.w);
+		free(x);
+		if (k->current && c->width + wtext_width(_("  (this session's key)"), c->ascii) <=
+					  p->base.w)
+			wcells_add(c, _("  (this session's key)"), WR_DIM, 0);
 		free(cr);
 		free(lu);
 	}

@@ -282,15 +282,34 @@ static void layout(struct tui *t)
 	tui_stack_touch(t);
 }
 
-static void draw_too_small(struct tui *t)
+/* The notice for a terminal below the minimum, wrapped to width: the whole
+ * sentence, else a short one when the sentence takes more rows than there
+ * are (so "q" is still said). Its lines and their count. */
+static size_t too_small_lines(const struct tui *t, int width, char ***lines)
 {
 	char *msg = xasprintf(_("Terminal too small (%d\u00d7%d): gpux needs at least %d\u00d7%d. "
 				"Enlarge it, or press q to quit."),
 			      t->cols, t->lines, TUI_MIN_COLS, TUI_MIN_LINES);
+	size_t n = wtext_wrap(msg, width, t->ascii, lines);
+
+	free(msg);
+	if (n <= (size_t)t->lines)
+		return n;
+	wtext_lines_free(*lines, n);
+	/* TRANSLATORS: the same notice for a terminal of very few rows; keep it short */
+	msg = xasprintf(_("Too small (%d\u00d7%d < %d\u00d7%d). q: quit"),
+			t->cols, t->lines, TUI_MIN_COLS, TUI_MIN_LINES);
+	n = wtext_wrap(msg, width, t->ascii, lines);
+	free(msg);
+	return n;
+}
+
+static void draw_too_small(struct tui *t)
+{
 	char **lines;
 	/* never the bottom-right cell (a terminal may scroll when it is written) */
 	int width = t->cols > 1 ? t->cols - 1 : 0;
-	size_t n = width > 0 ? wtext_wrap(msg, width, t->ascii, &lines) : 0;
+	size_t n = width > 0 ? too_small_lines(t, width, &lines) : 0;
 	struct wcells c;
 	int y0 = (int)(t->lines - (int)n) / 2;
 
@@ -307,7 +326,6 @@ static void draw_too_small(struct tui *t)
 	wcells_free(&c);
 	if (n > 0)
 		wtext_lines_free(lines, n);
-	free(msg);
 	wnoutrefresh(stdscr);
 	doupdate();
 }

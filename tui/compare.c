@@ -151,6 +151,24 @@ static struct wcells *label_row(struct compare *c, const char *label, enum wrole
 	return r;
 }
 
+/* A note under the labels' column, wrapped to the width (two lines at most). */
+static void hint_lines(struct compare *c, const char *text)
+{
+	int w = c->body->base.w - LABEL_W - 1;
+	char **wl;
+	size_t n;
+
+	if (w < 8) {
+		wcells_add(label_row(c, "", WR_NORMAL), text, WR_DIM, 0);
+		return;
+	}
+	n = wtext_wrap(text, w, c->body->base.ui->ascii, &wl);
+	for (size_t i = 0; i < n && i < 2; i++)
+		wcells_add(label_row(c, "", WR_NORMAL), wl[i], WR_DIM, 0);
+	if (n > 0)
+		wtext_lines_free(wl, n);
+}
+
 /* The row of view column k: its label, then each GPU's cell. */
 static void figure_row(struct compare *c, size_t k)
 {
@@ -167,8 +185,10 @@ static void figure_row(struct compare *c, size_t k)
 		wcells_init(&x, r->ascii);
 		tui_format_cell_fit(v, i, k, 0, cw - 3, &x);
 		if (best) {
+			/* the marker only where it fits: the figure is never cut for it */
 			wcells_recolor(&x, WR_GOOD, NULL, 0);
-			wcells_add(&x, " <", WR_GOOD, WAT_BOLD);
+			if (x.width + 2 <= cw - 1)
+				wcells_add(&x, " <", WR_GOOD, WAT_BOLD);
 		}
 		wcells_fit(&x, cw - 1, WALIGN_LEFT, WR_NORMAL);
 		wcells_pad(r, 1, WR_NORMAL);
@@ -218,10 +238,12 @@ static void rebuild(struct compare *c)
 	}
 	for (int sec = 0; sec < 3; sec++) {
 		next_line(c);
-		label_row(c, _(titles[sec]), WR_HEADER);
+		/* a section's title has its row to itself: never cut to the labels' width */
+		r = next_line(c);
+		wcells_pad(r, 1, WR_NORMAL);
+		wcells_add(r, _(titles[sec]), WR_HEADER, WAT_BOLD);
 		if (sec == 1 && !c->view->has_job)
-			wcells_add(label_row(c, "", WR_NORMAL),
-				   _("Set a fit job (f) to compare what it needs on each GPU."), WR_DIM, 0);
+			hint_lines(c, _("Set a fit job (f) to compare what it needs on each GPU."));
 		for (size_t k = 0; k < c->view->n_columns; k++)
 			if (kind_in(c->view->columns[k].kind, sec))
 				figure_row(c, k);

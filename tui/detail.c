@@ -67,6 +67,7 @@ struct detail {
 	uint64_t seen_focus, seen_market;
 	bool wide, dirty;
 	bool book_orders;           /* the ladder has room for the orders column */
+	bool book_cum, book_gh;     /* ... for the cumulative GPUs, the GPU-hours */
 	int book_rows, chart_cols, chart_rows;
 };
 
@@ -152,6 +153,30 @@ static void change_text(const struct detail *d, struct wcells *c)
 	free(pct);
 }
 
+/* text's parts between " · " after c, each whole or not at all once the
+ * first is there (the first may be cut at the width). */
+static void add_segments(struct wcells *c, const char *text, int w, enum wrole role)
+{
+	const char *sep = " \u00b7 ", *p = text;
+	size_t sl = strlen(sep);
+
+	for (bool first = true; p != NULL; first = false) {
+		const char *e = strstr(p, sep);
+		char *seg = e != NULL ? xstrndup(p, (size_t)(e - p)) : xstrdup(p);
+		int sw = wtext_width(seg, c->ascii) + (first ? 0 : wtext_width(sep, c->ascii));
+
+		if (!first && c->width + sw > w) {
+			free(seg);
+			break;
+		}
+		if (!first)
+			add(c, sep, role);
+		add(c, seg, role);
+		free(seg);
+		p = e != NULL ? e + sl : NULL;
+	}
+}
+
 static void build_head(struct detail *d)
 {
 	struct tui *t = d->base.t;
@@ -159,23 +184,36 @@ static void build_head(struct detail *d)
 	struct wcells *c;
 	char *a, *b, *l, *x;
 
+	struct wcells chg;
+	char *maker;
+	int w = d->head->base.w;
+
 	wpanel_begin(d->head);
 	c = row(d->head);
 	wcells_add(c, d->g->name, WR_HEADER, WAT_BOLD);
-	x = xasprintf(" %s %s  ", d->g->vendor, d->g->arch);
-	add(c, x, WR_DIM);
-	free(x);
+	maker = xasprintf(" %s %s  ", d->g->vendor, d->g->arch);
 	a = money(t, q ? q->best_ask_cents : -1);
 	b = money(t, q ? q->best_bid_cents : -1);
 	l = money(t, q ? q->last_cents : -1);
 	/* TRANSLATORS: the detail screen's first row: best ask, best bid, last trade */
 	x = xasprintf(_("ask %s · bid %s · last %s"), a, b, l);
-	add(c, x, t->m.stale ? WR_DIM : WR_NORMAL);
+	wcells_init(&chg, t->ascii);
+	change_text(d, &chg);
+	/* what the width cannot take goes whole, the maker first, then the
+	 * change: a price is never cut */
+	if (c->width + wtext_width(maker, t->ascii) + wtext_width(x, t->ascii) + chg.width <= w)
+		add(c, maker, WR_DIM);
+	else
+		add(c, "  ", WR_NORMAL);
+	add_segments(c, x, w, t->m.stale ? WR_DIM : WR_NORMAL);
+	if (c->width + chg.width <= w)
+		wcells_cat(c, &chg);
+	wcells_free(&chg);
+	free(maker);
 	free(x);
 	free(a);
 	free(b);
 	free(l);
-	change_text(d, c);
 	wpanel_commit(d->head);
 }
 
@@ -253,7 +291,28 @@ static bool own_level(const struct detail *d, enum api_side side, int64_t price)
 	return false;
 }
 
-static void level_line(struct detail *d, struct wpanel *p, const struct api_level *l,
+/* The ladder's columns for a book of w columns: the price and the GPUs
+ * always; the cumulative GPUs, then the GPU-hours, then the orders only
+ * where they fit whole (a figure is never cut). */
+static void book_columns(struct detail *d, int w, bool orders_room)
+{
+	int need = 1 + 11 + 7;
+
+	d->book_cum = w >= need + 10;
+	need += d->book_cum ? 10 : 0;
+	d->book_gh = d->book_cum && w >= need + 9;
+	need += d->book_gh ? 9 : 0;
+	d->book_orders = orders_room && d->book_gh && w >= need + 8;
+}
+
+/* The width the spread's line is right-aligned to: the ladder's. */
+static int spread_w(const struct detail *d)
+{
+	return 18 + (d->book_cum ? 10 : 0) + (d->book_gh ? 9 : 0) + (d->book_orders ? 8 : 0);
+}
+
+/* One level of the ladder; whether one of the user's orders rests there. */
+static bool level_line(struct detail *d, struct wpanel *p, const struct api_level *l,
 		       int64_t cum, enum api_side side)
 {
 	struct tui *t = d->base.t;
@@ -269,15 +328,18 @@ static void level_line(struct detail *d, struct wpanel *p, const struct api_leve
 	add(c, own ? "*" : " ", WR_GOOD);
 	add_col(c, price, 10, true, side == API_SELL ? WR_BAD : WR_GOOD);
 	add_col(c, g, 6, true, WR_NORMAL);
-	add_col(c, gh, 8, true, l->gpu_hours >= 0 ? WR_NORMAL : WR_DIM);
+	if (d->book_gh)
+		add_col(c, gh, 8, true, l->gpu_hours >= 0 ? WR_NORMAL : WR_DIM);
 	if (d->book_orders)
 		add_col(c, o, 7, true, WR_DIM);
-	add_col(c, cu, 9, true, WR_NORMAL);
+	if (d->book_cum)
+		add_col(c, cu, 9, true, WR_NORMAL);
 	free(price);
 	free(g);
 	free(o);
 	free(cu);
 	free(gh);
+	return own;
 }
 
 static void build_book(struct detail *d, struct wpanel *p, int rows)
@@ -286,6 +348,7 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	const struct tui_focus *f = t->m.focus;
 	struct wcells *c;
 	int levels = rows - 3, n_a, n_b;
+	bool any_own = false;
 
 	title(p, _("Book"));
 	c = row(p);
@@ -293,10 +356,12 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	add_col(c, _("Price/h"), 10, true, WR_HEADER);
 	add_col(c, _("GPUs"), 6, true, WR_HEADER);
 	/* TRANSLATORS: ladder header: GPU-hours the level's orders hold (≤ 8 columns) */
-	add_col(c, _("GPU-h"), 8, true, WR_HEADER);
+	if (d->book_gh)
+		add_col(c, _("GPU-h"), 8, true, WR_HEADER);
 	if (d->book_orders)
 		add_col(c, _("Orders"), 7, true, WR_HEADER);
-	add_col(c, _("Cum. GPUs"), 9, true, WR_HEADER);
+	if (d->book_cum)
+		add_col(c, _("Cum. GPUs"), 9, true, WR_HEADER);
 	if (f == NULL || !f->have_book) {
 		wpanel_text(p, _("Waiting for the book…"), WR_DIM, 1);
 		return;
@@ -314,24 +379,24 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	for (int i = 0; i < n_a && i < 512; i++)
 		cums[i] = cum += f->asks[i].gpus;
 	for (int i = n_a - 1; i >= 0; i--)
-		level_line(d, p, &f->asks[i], cums[i], API_SELL);
+		any_own |= level_line(d, p, &f->asks[i], cums[i], API_SELL);
 	c = row(p);
 	if (f->n_asks > 0 && f->n_bids > 0) {
 		char *s = money(t, f->asks[0].price_cents - f->bids[0].price_cents);
 		char *x = xasprintf(_("spread %s"), s);
-		add_col(c, x, d->book_orders ? 45 : 37, true, WR_DIM);
+		add_col(c, x, spread_w(d), true, WR_DIM);
 		free(x);
 		free(s);
 	} else {
-		add_col(c, f->n_asks == 0 ? _("no asks") : _("no bids"), d->book_orders ? 45 : 37, true,
-			WR_DIM);
+		add_col(c, f->n_asks == 0 ? _("no asks") : _("no bids"), spread_w(d), true, WR_DIM);
 	}
 	cum = 0;
 	for (int i = 0; i < n_b; i++) {
 		cum += f->bids[i].gpus;
-		level_line(d, p, &f->bids[i], cum, API_BUY);
+		any_own |= level_line(d, p, &f->bids[i], cum, API_BUY);
 	}
-	if (tp_orders_open_list(t) != NULL)
+	/* the legend of "*" only when a level shown carries it */
+	if (any_own)
 		wpanel_text(p, _("* your resting order"), WR_DIM, 1);
 }
 
@@ -559,7 +624,7 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
 	struct tui *t = s->t;
 	int y = body->y, h = body->h, w = t->cols, specs_w = 0, book_w = 48, side_x;
 
-	if (!shown || h < 4) {
+	if (!shown || h < 1) {
 		wwidget_hide(&d->head->base);
 		wwidget_hide(&d->specs->base);
 		wwidget_hide(&d->book->base);
@@ -577,6 +642,9 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
 		book_w = 40;
 	if (book_w > w / 2)
 		book_w = w / 2;
+	if (w < 40)
+		book_w = w; /* the ladder alone: half of it would show no figure whole */
+	book_columns(d, book_w, d->book_orders);
 	wwidget_place(&d->head->base, 0, 0, 1, w);
 	if (d->wide)
 		wwidget_place(&d->specs->base, y, 0, h, specs_w);

@@ -258,7 +258,7 @@ static void fields_row(const struct tui_fit *p, struct fblock *b, const enum tui
 		b->focus_first = line;
 	for (size_t j = 0; j < k; j++)
 		if (show_error(p, vis[j]))
-			tui_lines_wrap(&b->ls, p->ff.f[vis[j]].error, w, side ? 2 : 1, WR_FIELD_ERROR, 3);
+			tui_lines_wrap(&b->ls, p->ff.f[vis[j]].error, w, 2, WR_FIELD_ERROR, 3);
 	for (size_t j = 0; j < k; j++)
 		if (vis[j] == FF_MODEL && p->focused && p->cur == FF_MODEL && tui_ff_searching(&p->ff))
 			suggestions(p, b, w, side);
@@ -334,18 +334,29 @@ static void hint_lines(const struct tui_fit *p, struct tui_lines *ls, int w, siz
 	if (p->cur == FF_MODEL && tui_ff_searching(&p->ff)) {
 		buf_puts(&b, _("\u2191\u2193 choose a preset, Enter takes it; or type a size"));
 	} else {
-		buf_puts(&b, _(tui_ff_help(p->cur)));
+		const char *help = _(tui_ff_help(p->cur));
 		char *d = p->cur != FF_MODEL ? tui_ff_default_text(&p->ff, p->cur) : NULL;
+		struct buf db = {0};
 		if (d != NULL && d[0] != '\0') {
 			/* an architecture figure's default is the model's own */
 			const char *u = tui_ff_unit(p->cur);
-			buf_puts(&b, " \u00b7 ");
-			buf_printf(&b, tui_ff_section(p->cur) == FFS_ARCH ? _("the model's %s")
-									  : _("default %s"), d);
+			buf_printf(&db, tui_ff_section(p->cur) == FFS_ARCH ? _("the model's %s")
+									   : _("default %s"), d);
 			if (u != NULL)
-				buf_printf(&b, " %s", u);
+				buf_printf(&db, " %s", u);
 		}
 		free(d);
+		if (db.data == NULL) {
+			buf_puts(&b, help);
+		} else if (max == 1 && wtext_width(help, ls->ascii) + 3 +
+					       wtext_width(db.data, ls->ascii) > w - 1) {
+			/* one line that cannot hold both: the default first, the
+			 * description cut after it, never the figure */
+			buf_printf(&b, "%s \u00b7 %s", db.data, help);
+		} else {
+			buf_printf(&b, "%s \u00b7 %s", help, db.data);
+		}
+		free(db.data);
 	}
 	s = buf_take(&b);
 	tui_lines_wrap(ls, s, w, max, WR_DIM, 1);

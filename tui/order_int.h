@@ -90,6 +90,9 @@ void tp_list_init(struct tui *t, struct tp_list *l, int head_lines, size_t n_col
  * everything l owns (not l). */
 void tp_list_free(struct tui *t, struct tp_list *l, const uint64_t *reqs, size_t n);
 /* The note replaced by text (taken; NULL for none). */
+/* The head's line under the summary: text wrapped to the width, on two
+ * lines when it needs them (the head grows by one, the table gives it). */
+void tp_list_head_text(struct tui *t, struct tp_list *l, const char *text, enum wrole role);
 void tp_list_note(struct tp_list *l, char *text, enum wrole role);
 /* A reply came: l->error set from e (or cleared); true if it carries data. */
 bool tp_list_reply(struct tui *t, struct tp_list *l, const struct api_error *e);
@@ -201,6 +204,9 @@ unsigned tp_common_key(struct tui *t, wkey k);
 /* "Available €4,088.00 · held €912.00" from the account (or a hint while it
  * is not known), appended to c. */
 void tp_balance_line(struct tui *t, struct wcells *c);
+/* seg after what c holds when it fits whole in width columns; a segment that
+ * does not fit is left out, never cut. */
+void tp_add_whole(struct wcells *c, const char *seg, int width);
 /* What the exchange said, in words a buyer understands (malloc'ed). */
 char *tp_error_words(struct tui *t, const struct api_error *e);
 /* Formatting in the TUI's language (malloc'ed). */

@@ -123,6 +123,19 @@ static void mark_bad(struct tf_model *m, int row, char *why, const char *short_w
 	set_str(&m->text_error[row - TF_GPUS], short_why);
 }
 
+/* Where the decimal separator is a comma, a dot between a digit and three
+ * digits ("1.000") is the thousands separator its reader means: the price
+ * is refused as such, never as "at most 2 decimal places". */
+static bool dot_thousands(enum i18n_lang lang, const char *s)
+{
+	if (i18n_decimal_sep(lang) == '.')
+		return false;
+	for (const char *p = s; (p = strchr(p, '.')) != NULL; p++)
+		if (p > s && p[-1] >= '0' && p[-1] <= '9' && strspn(p + 1, "0123456789") == 3)
+			return true;
+	return false;
+}
+
 static void validate_price(struct tf_model *m)
 {
 	const char *s = m->text[TF_PRICE - TF_GPUS];
@@ -139,6 +152,11 @@ static void validate_price(struct tf_model *m)
 		else
 			why = xasprintf(_("Type the least you would take in US$ per GPU-hour, e.g. %s"), eg);
 		mark_bad(m, TF_PRICE, why, _("needed"));
+	} else if (dot_thousands(m->lang, s)) {
+		mark_bad(m, TF_PRICE, xasprintf(_("Price: %s"),
+						_("a dot before three digits is a thousands "
+						  "separator here: type 1000 or 1,5")),
+			 _("not a price"));
 	} else if (i18n_parse_decimal(m->lang, s, 2, &cents, &cause) != 0) {
 		mark_bad(m, TF_PRICE, xasprintf(_("Price: %s"), cause != NULL ? cause : "?"),
 			 _("not a price"));
@@ -904,6 +922,12 @@ void tf_book_lines(const struct tf_model *m, int width, int rows, struct tui_lin
 	c = tui_lines_add(out);
 	wcells_pad(c, 1, WR_NORMAL);
 	x = xasprintf(_("Book of %s, per GPU-hour before tax"), gpu_name(m, m->gpu));
+	if (c->width + wtext_width(x, c->ascii) > width) {
+		/* too long for the column: the title without its note, never cut */
+		free(x);
+		/* TRANSLATORS: the order form's book title where the long one does not fit */
+		x = xasprintf(_("Book of %s"), gpu_name(m, m->gpu));
+	}
 	wcells_add(c, x, WR_HEADER, 0);
 	free(x);
 	if (m->book == NULL) {

@@ -110,6 +110,46 @@ static void add_row(struct tui *t, struct tp_grid *g, const struct api_order *o)
 	tp_grid_put(g, OC_CREATED, tp_date(t, o->created_at));
 }
 
+/* ---- the head lines the list pages share (order_int.h) --------------------------------------- */
+
+void tp_add_whole(struct wcells *c, const char *seg, int width)
+{
+	if (c->width + wtext_width(seg, c->ascii) <= width)
+		wcells_add(c, seg, WR_NORMAL, 0);
+}
+
+void tp_list_head_text(struct tui *t, struct tp_list *l, const char *text, enum wrole role)
+{
+	int w = l->head->base.w - 1;
+	char **wl;
+	size_t n = w >= 8 ? wtext_wrap(text, w, t->ascii, &wl) : 0;
+	int want = n > 1 ? 3 : 2;
+
+	if (n == 0) {
+		struct wcells *c = wpanel_add(l->head);
+		wcells_pad(c, 1, WR_NORMAL);
+		wcells_add(c, text, role, 0);
+	}
+	for (size_t i = 0; i < n && i < 2; i++) {
+		struct wcells *c = wpanel_add(l->head);
+		wcells_pad(c, 1, WR_NORMAL);
+		wcells_add(c, wl[i], role, 0);
+		if (i == 1 && n > 2) {
+			/* more than two lines: the second ends in "…" */
+			wcells_pad(c, 1, role);
+			wcells_add(c, wl[2], role, 0);
+		}
+	}
+	if (n > 0)
+		wtext_lines_free(wl, n);
+	if (l->head_lines != want && l->head->base.w > 0) {
+		l->head_lines = want;
+		tui_relayout(t);
+	}
+}
+
+/* ---- the orders page ------------------------------------------------------------------------- */
+
 static void orders_rebuild(struct tui *t)
 {
 	struct tp_orders *s = orders(t);
@@ -138,23 +178,23 @@ static void orders_rebuild(struct tui *t)
 	tp_balance_line(t, c);
 	if (s->open != NULL) {
 		x = xasprintf(P_(" · %zu resting order", " · %zu resting orders", n_open), n_open);
-		wcells_add(c, x, WR_NORMAL, 0);
+		tp_add_whole(c, x, s->l.head->base.w);
 		free(x);
 	}
-	c = wpanel_add(s->l.head);
-	wcells_pad(c, 1, WR_NORMAL);
 	if (s->l.note != NULL)
-		wcells_add(c, s->l.note, s->l.note_role, 0);
+		tp_list_head_text(t, &s->l, s->l.note, s->l.note_role);
 	else if (s->l.error != NULL)
-		wcells_add(c, s->l.error, WR_BAD, 0);
+		tp_list_head_text(t, &s->l, s->l.error, WR_BAD);
 	else if (t->api == NULL)
-		wcells_add(c, _("No exchange: orders need one (see the status bar)."), WR_BAD, 0);
+		tp_list_head_text(t, &s->l, _("No exchange: orders need one (see the status bar)."),
+				  WR_BAD);
 	else if (s->open == NULL)
-		wcells_add(c, _("asking the exchange for your orders…"), WR_DIM, 0);
+		tp_list_head_text(t, &s->l, _("asking the exchange for your orders…"), WR_DIM);
 	else if (n_open > 0)
-		wcells_add(c, _("x cancels the resting order under the cursor"), WR_DIM, 0);
+		tp_list_head_text(t, &s->l, _("x cancels the resting order under the cursor"), WR_DIM);
 	else
-		wcells_add(c, _("No resting order: recent done ones are listed (dim)."), WR_DIM, 0);
+		tp_list_head_text(t, &s->l, _("No resting order: recent done ones are listed (dim)."),
+				  WR_DIM);
 	wpanel_commit(s->l.head);
 }
 

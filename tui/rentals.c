@@ -135,32 +135,32 @@ static void rentals_rebuild(struct tui *t)
 	tp_balance_line(t, c);
 	if (s->active != NULL) {
 		x = xasprintf(P_(" · %zu active rental", " · %zu active rentals", n_active), n_active);
-		wcells_add(c, x, WR_NORMAL, 0);
+		tp_add_whole(c, x, s->l.head->base.w);
 		free(x);
 	}
 	if (ccy != NULL) {
 		char *b = tp_money(t, billed, ccy), *h = tp_money(t, hourly, ccy);
 		x = xasprintf(_(" · charged so far %s, %s per hour"), b, h);
-		wcells_add(c, x, WR_NORMAL, 0);
+		tp_add_whole(c, x, s->l.head->base.w);
 		free(x);
 		free(b);
 		free(h);
 	}
-	c = wpanel_add(s->l.head);
-	wcells_pad(c, 1, WR_NORMAL);
 	if (s->l.note != NULL)
-		wcells_add(c, s->l.note, s->l.note_role, 0);
+		tp_list_head_text(t, &s->l, s->l.note, s->l.note_role);
 	else if (s->l.error != NULL)
-		wcells_add(c, s->l.error, WR_BAD, 0);
+		tp_list_head_text(t, &s->l, s->l.error, WR_BAD);
 	else if (t->api == NULL)
-		wcells_add(c, _("No exchange: orders need one (see the status bar)."), WR_BAD, 0);
+		tp_list_head_text(t, &s->l, _("No exchange: orders need one (see the status bar)."),
+				  WR_BAD);
 	else if (s->active == NULL)
-		wcells_add(c, _("asking the exchange for your rentals…"), WR_DIM, 0);
+		tp_list_head_text(t, &s->l, _("asking the exchange for your rentals…"), WR_DIM);
 	else if (n_active > 0)
-		wcells_add(c, _("x stops the rental under the cursor early: hours not begun come back"),
-			   WR_DIM, 0);
+		tp_list_head_text(t, &s->l, _("x stops the rental under the cursor early: hours not "
+					      "begun come back"), WR_DIM);
 	else
-		wcells_add(c, _("No active rental: recent ended ones are listed (dim)."), WR_DIM, 0);
+		tp_list_head_text(t, &s->l, _("No active rental: recent ended ones are listed (dim)."),
+				  WR_DIM);
 	wpanel_commit(s->l.head);
 }
 

@@ -420,6 +420,20 @@ char *view_refusal_text(enum i18n_lang lang, const char *code, const char *messa
 	return s;
 }
 
+/* Why the exchange could not be reached, as a msgid, or NULL when not known. */
+static const char *net_cause(enum api_net n)
+{
+	switch (n) {
+	case API_NET_REFUSED: return N_("connection refused");
+	case API_NET_NO_SOCKET: return N_("not running");
+	case API_NET_UNKNOWN_HOST: return N_("unknown host");
+	case API_NET_NO_ROUTE: return N_("no route to it");
+	case API_NET_LOST: return N_("connection lost");
+	case API_NET_OTHER: break;
+	}
+	return NULL;
+}
+
 char *view_api_error_words(enum i18n_lang lang, const struct api_error *e,
 			   const struct view_order_ctx *x)
 {
@@ -459,6 +473,10 @@ char *view_api_error_words(enum i18n_lang lang, const struct api_error *e,
 	case API_ERR_PROTOCOL:
 		return xasprintf(TR(N_("The exchange sent an answer gpux cannot use (%s).")), msg);
 	case API_ERR_NETWORK:
+		/* the cause in the user's words, not the client library's English */
+		if (net_cause(e->net) != NULL)
+			msg = TR(net_cause(e->net));
+		break;
 	case API_ERR_TLS:
 	case API_ERR_CONFIG:
 		break;

@@ -248,6 +248,10 @@ static void field_draw(struct wwidget *w)
 		f->hscroll = curcol;
 	if (curcol >= f->hscroll + avail)
 		f->hscroll = curcol - avail + 1;
+	/* a text that got shorter scrolls back: never blank room at the right
+	 * while text is hidden at the left (the cursor cell after the end counts) */
+	if (f->hscroll > 0 && tx.width + 1 - f->hscroll < avail)
+		f->hscroll = tx.width + 1 > avail ? tx.width + 1 - avail : 0;
 	/* drop the cells scrolled off to the left */
 	{
 		int skip = 0;

@@ -25,7 +25,7 @@ static size_t hint_rows(const char *hint, int width, bool ascii, char ***l)
 	char **lines;
 
 	if (hint == NULL || hint[0] == '\0' || width <= 4 ||
-	    wtext_width(hint, ascii) + 2 <= width - 3)
+	    wtext_width(hint, ascii) + 2 <= width - 5)
 		return 0;
 	n = wtext_wrap(hint, width - 4, ascii, &lines);
 	if (l != NULL)
@@ -56,7 +56,8 @@ static int box_inner(const struct wwidget *w, const char *hint, size_t need)
 	return inner < 0 ? 0 : inner;
 }
 
-/* A title or a hint in a border line: " text " after a line, cut to fit. */
+/* A title or a hint in a border line: " text " after a line, cut to fit
+ * short of the scroll marker's place. */
 static void border_text(struct wcells *c, const struct wwidget *w, const char *txt, enum wrole r,
 			enum wrole fill)
 {
@@ -69,8 +70,9 @@ static void border_text(struct wcells *c, const struct wwidget *w, const char *t
 	wcells_pad(&t, 1, r);
 	wcells_add(&t, txt, r, 0);
 	wcells_pad(&t, 1, r);
-	if (t.width > w->w - 3)
-		wcells_fit(&t, w->w - 3, WALIGN_LEFT, fill);
+	/* two columns stay free before the corner: the help's ↑/↓ marker goes there */
+	if (t.width > w->w - 5)
+		wcells_fit(&t, w->w - 5, WALIGN_LEFT, fill);
 	wcells_cat(c, &t);
 	wcells_free(&t);
 }

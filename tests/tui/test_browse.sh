@@ -164,8 +164,8 @@ expect_match "pt-PT 80x24: prices in the house style at the right edge" "$(rows 
 expect_eq "pt-PT 80x24: no tab title is cut" "$(tui_screen | sed -n 1p | grep -c '…')" 0
 expect_match "pt-PT 80x24: short tab titles" "$(tui_screen | sed -n 1p)" \
   '^ 1 Treino +2 Afinação +3 Inferência +4 Imagem/vídeo +5 Renderização +6 HPC'
-tui_wait 'preços atualizados há [0-9]+ s *$' &&
-  ok "pt-PT 80x24: the status bar keeps \"preços atualizados há N s\" (the balance goes first)" ||
+tui_wait 'preços de há [0-9]+ s *$' &&
+  ok "pt-PT 80x24: the status bar keeps \"preços de há N s\" (the balance goes first)" ||
   fail "pt-PT status bar" "$(tui_screen | sed -n 23p)"
 # narrower: the GPU column is cut to a share of the width, the architecture first
 tui_resize 50 24
@@ -290,7 +290,7 @@ expect_match "after 30 resizes the status bar is on the second-last line" \
   "$(tui_screen | sed -n 29p)" 'prices updated'
 expect_eq "after 30 resizes gpux still runs" "$(tui_screen | grep -c EXIT=)" 0
 tui_resize 10 3
-tui_wait 'too small' && ok "below 20x6 a 'too small' notice" || fail "too small" "$(tui_screen)"
+tui_wait '[Tt]oo small' && ok "below 20x6 a 'too small' notice" || fail "too small" "$(tui_screen)"
 tui_resize 1 1
 sleep 0.2
 tui_resize 100 30

@@ -391,7 +391,7 @@ static void test_pt_pt_prices(void **state)
 	free(r);
 	tui_harness_key(h, 'U' - '@');
 	tui_harness_type(h, "4.500");
-	fx_expect_on_screen(h, "no m\u00e1ximo 2 casas");
+	fx_expect_on_screen(h, "Pre\u00e7o: um ponto antes de tr\u00eas");
 	tui_harness_key(h, WKEY_ESC);
 	fx_expect_on_screen(h, "H200 Hopper");
 	close_session(&h);

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <wctype.h>
 
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -304,6 +305,32 @@ static void lines_push(char ***lines, size_t *n, size_t *cap, char *s)
 	(*lines)[(*n)++] = s;
 }
 
+static bool is_ccy(const wchar_t *ch)
+{
+	return ch[0] == L'$' || ch[0] == L'\u20ac' || ch[0] == L'\u00a3';
+}
+
+/* Whether the space at j holds a money sign to its figure ("US$ 4,19",
+ * "4,19 $", "4,19 US$", "-US$ 2,00"): no line is broken there. */
+static bool binds(const struct wcells *c, size_t j)
+{
+	const wchar_t *prev, *next;
+
+	if (j == 0 || j + 1 >= c->len)
+		return false;
+	prev = c->cell[j - 1].ch;
+	next = c->cell[j + 1].ch;
+	if (is_ccy(prev))
+		return iswdigit((wint_t)next[0]) || next[0] == L'-' || next[0] == L'\u2212';
+	if (!iswdigit((wint_t)prev[0]))
+		return false;
+	if (is_ccy(next))
+		return true;
+	/* "US$" after a figure (es "4,19 US$") */
+	return next[0] == L'U' && j + 3 < c->len && c->cell[j + 2].ch[0] == L'S' &&
+	       is_ccy(c->cell[j + 3].ch);
+}
+
 /* Wrap one paragraph (no newlines) of cells. */
 static void wrap_para(const struct wcells *c, int width, char ***lines, size_t *n, size_t *cap)
 {
@@ -325,7 +352,7 @@ static void wrap_para(const struct wcells *c, int width, char ***lines, size_t *
 		while (j < c->len && w + c->cell[j].width <= width) {
 			w += c->cell[j].width;
 			j++;
-			if (j < c->len && c->cell[j].ch[0] == L' ')
+			if (j < c->len && c->cell[j].ch[0] == L' ' && !binds(c, j))
 				brk = j;
 		}
 		if (j < c->len && brk > i)

@@ -1034,6 +1034,31 @@ static void test_escape_sequences(void **state)
 	assert_int_equal(wkey_decode_escape(cut, 4, &k), 0);
 }
 
+/* A money sign stays with its figure when text wraps, in every order the
+ * languages write it: "US$ 4,19", "4,19 $", "4,19 US$", "-US$ 2,00". */
+static void test_wrap_keeps_money_whole(void **state)
+{
+	const char *text = "Total com IVA: US$ 9,35 (US$ 9,35 sem impostos + US$ 0,00 de IVA), "
+			   "Gesamt 9,35 $ und 0,00 $, total 9,35 US$ y 0,00 US$, saldo -US$ 2,00";
+	char **l;
+	size_t n;
+
+	(void)state;
+	for (int w = 8; w <= 60; w++) {
+		n = wtext_wrap(text, w, false, &l);
+		for (size_t i = 0; i + 1 < n; i++) {
+			size_t len = strlen(l[i]);
+			char last = len > 0 ? l[i][len - 1] : ' ', first = l[i + 1][0];
+			bool sign_then_figure = last == '$' && (first == '-' || (first >= '0' && first <= '9'));
+			bool figure_then_sign = last >= '0' && last <= '9' &&
+						(first == '$' || strncmp(l[i + 1], "US$", 3) == 0);
+			if (sign_then_figure || figure_then_sign)
+				fail_msg("width %d: [%s] / [%s]", w, l[i], l[i + 1]);
+		}
+		wtext_lines_free(l, n);
+	}
+}
+
 int main(void)
 {
 	setlocale(LC_CTYPE, "C.UTF-8");
@@ -1062,6 +1087,7 @@ int main(void)
 		cmocka_unit_test(test_help_generated),
 		cmocka_unit_test(test_help_wraps),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_wrap_keeps_money_whole),
 		cmocka_unit_test(test_key_names),
 		cmocka_unit_test(test_escape_sequences),
 		cmocka_unit_test(test_field_editing),

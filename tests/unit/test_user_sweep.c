@@ -42,7 +42,8 @@ static int setup_all(void **state)
 	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
 	if (gpuxd_pid < 0)
 		return -1;
-	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (api_curl_ready(NULL) != 0)
+		return -1;
 	for (int i = 0; i < 50 && buyer_key == NULL; i++) {
 		buyer_key = fx_new_account(gpuxd_url, "sweep@example.pt", "buyer", 500000);
 		if (buyer_key == NULL)

@@ -22,6 +22,20 @@ static const char *resolve_all(void *lib, const struct dynlib_fn *fns, size_t n,
 	return NULL;
 }
 
+/* dlerror()'s words for a library that did not load, without the name it
+ * starts with ("libpq.so.5: cannot open shared object file: …"): the
+ * caller's message names the library once. */
+static char *load_error(const char *soname)
+{
+	const char *e = dlerror();
+	size_t n = strlen(soname);
+	if (e == NULL)
+		return xstrdup("it cannot be opened");
+	if (strncmp(e, soname, n) == 0 && e[n] == ':' && e[n + 1] == ' ')
+		e += n + 2;
+	return xstrdup(e);
+}
+
 int util_dynlib_open(const char *const *sonames, const struct dynlib_fn *fns, size_t n,
                      char **cause)
 {
@@ -30,9 +44,8 @@ int util_dynlib_open(const char *const *sonames, const struct dynlib_fn *fns, si
 	for (const char *const *so = sonames; *so != NULL; so++) {
 		void *lib = dlopen(*so, RTLD_NOW | RTLD_LOCAL);
 		if (lib == NULL) {
-			const char *e = dlerror();
 			free(why);
-			why = xstrdup(e != NULL ? e : *so);
+			why = load_error(*so);
 			continue;
 		}
 		const char *missing = resolve_all(lib, fns, n, addrs);

@@ -24,7 +24,7 @@
 static const char *const absent[] = { "libgpux-test-no-libpq.so.5", NULL };
 
 #define WANT "a PostgreSQL store needs libpq (install the Debian package libpq5): " \
-	"cannot load libgpux-test-no-libpq.so.5: libgpux-test-no-libpq.so.5: " \
+	"cannot load libgpux-test-no-libpq.so.5: " \
 	"cannot open shared object file: No such file or directory"
 
 static void test_a_postgresql_store_names_the_library_and_its_package(void **state)

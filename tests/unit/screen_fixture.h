@@ -203,6 +203,23 @@ static inline char *fx_new_account(const char *base, const char *email, const ch
 	return key;
 }
 
+/* The first account of a gpuxd that may still be starting: fx_new_account
+ * tried for up to 5 s. NULL, said on stderr, when none came. */
+static inline char *fx_first_account(const char *base, const char *email, const char *role,
+				     int64_t deposit_minor)
+{
+	char *key = NULL;
+
+	for (int i = 0; i < 50 && key == NULL; i++) {
+		key = fx_new_account(base, email, role, deposit_minor);
+		if (key == NULL)
+			usleep(100 * 1000);
+	}
+	if (key == NULL)
+		fprintf(stderr, "no account from gpuxd at %s\n", base);
+	return key;
+}
+
 /* text shows within 8 s, else the test fails with the screen printed. */
 static inline void fx_expect_on_screen(struct tui_harness *h, const char *text)
 {

@@ -37,11 +37,6 @@ static char *buyer_key;
 /* ---- servers ---------------------------------------------------------------------------- */
 
 /* A buyer account with €5,000.00 on it: its key. */
-static char *new_buyer(void)
-{
-	return fx_new_account(gpuxd_url, "mscreens@example.pt", "buyer", 500000);
-}
-
 static int setup_all(void **state)
 {
 	char *cause = NULL;
@@ -67,15 +62,9 @@ static int setup_all(void **state)
 		return -1;
 	if (api_curl_ready(NULL) != 0)
 		return -1;
-	for (int i = 0; i < 50 && buyer_key == NULL; i++) {
-		buyer_key = new_buyer();
-		if (buyer_key == NULL)
-			usleep(100 * 1000);
-	}
-	if (buyer_key == NULL) {
-		print_error("no account from gpuxd at %s\n", gpuxd_url);
+	buyer_key = fx_first_account(gpuxd_url, "mscreens@example.pt", "buyer", 500000);
+	if (buyer_key == NULL)
 		return -1;
-	}
 	return 0;
 }
 

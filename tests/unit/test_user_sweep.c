@@ -44,15 +44,9 @@ static int setup_all(void **state)
 		return -1;
 	if (api_curl_ready(NULL) != 0)
 		return -1;
-	for (int i = 0; i < 50 && buyer_key == NULL; i++) {
-		buyer_key = fx_new_account(gpuxd_url, "sweep@example.pt", "buyer", 500000);
-		if (buyer_key == NULL)
-			usleep(100 * 1000);
-	}
-	if (buyer_key == NULL) {
-		print_error("no account from gpuxd at %s\n", gpuxd_url);
+	buyer_key = fx_first_account(gpuxd_url, "sweep@example.pt", "buyer", 500000);
+	if (buyer_key == NULL)
 		return -1;
-	}
 	return 0;
 }
 

@@ -69,6 +69,118 @@ static bool has_nul_escape(const char *data, size_t len)
 	return false;
 }
 
+/* ---- integers from the text ---------------------------------------------
+ * cJSON reads every number through strtod, so 0.99999999999999999 and
+ * 1.0000000000000001 arrive as the double 1.0. Every number of this API is an
+ * integer, so the check runs on the literal as written: a literal is exact
+ * when its decimal value (digits × 10^exponent) is a whole number of at most
+ * 2^53 in magnitude (8, 8.0, 1e2, -0 are; 8.5, 1e400 and 9007199254740993
+ * are not). A number item whose literal is not exact gets NAN, which
+ * xd_body_int refuses as NOT_INTEGER naming its field. cJSON keeps members in
+ * the order of the text, so the literals and the number items pair up in a
+ * depth-first walk. */
+
+#define EXACT_MAX 9007199254740992ull   /* 2^53 */
+
+/* Is the number literal at s (len bytes, JSON grammar) an exact integer of
+ * magnitude at most 2^53? */
+static bool literal_exact(const char *s, size_t len)
+{
+	size_t i = s[0] == '-';
+	char digits[24];
+	size_t nd = 0, lead = 1;
+	long exp10 = 0;
+	bool frac = false;
+	for (; i < len && s[i] != 'e' && s[i] != 'E'; i++) {
+		if (s[i] == '.') {
+			frac = true;
+			continue;
+		}
+		if (lead && s[i] == '0') {   /* leading zeros carry no digit */
+			if (frac)
+				exp10--;
+			continue;
+		}
+		lead = 0;
+		if (nd == sizeof digits)
+			return false;             /* more than 24 significant digits */
+		digits[nd++] = s[i];
+		if (frac)
+			exp10--;
+	}
+	if (i < len) {                        /* the exponent, bounded */
+		i++;
+		bool neg = i < len && s[i] == '-';
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			i++;
+		long e = 0;
+		for (; i < len; i++)
+			if ((e = e * 10 + (s[i] - '0')) > 1000)
+				return nd == 0;       /* 0e999 is 0; anything else is out */
+		exp10 += neg ? -e : e;
+	}
+	while (nd > 0 && digits[nd - 1] == '0') {
+		nd--;
+		exp10++;
+	}
+	if (nd == 0)
+		return true;                  /* zero, however written */
+	if (exp10 < 0 || (long)nd + exp10 > 16)
+		return false;
+	uint64_t v = 0;                       /* below 10^16: no overflow */
+	for (size_t k = 0; k < nd; k++)
+		v = v * 10 + (uint64_t)(digits[k] - '0');
+	for (long k = 0; k < exp10; k++)
+		v *= 10;
+	return v <= EXACT_MAX;
+}
+
+struct literals { bool *exact; size_t n, cap, next; };
+
+/* The exactness of every number literal of data, in the order of the text. */
+static void scan_literals(const char *data, size_t len, struct literals *l)
+{
+	bool in_str = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = data[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		if (c == '"') {
+			in_str = true;
+			continue;
+		}
+		if (c != '-' && (c < '0' || c > '9'))
+			continue;
+		size_t j = i;
+		while (j < len && strchr("+-.0123456789eE", data[j]) && data[j] != '\0')
+			j++;
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 16;
+			l->exact = xreallocarray(l->exact, l->cap, sizeof *l->exact);
+		}
+		l->exact[l->n++] = literal_exact(data + i, j - i);
+		i = j - 1;
+	}
+}
+
+static void mark_inexact(cJSON *item, struct literals *l)
+{
+	for (cJSON *c = item; c; c = c->next) {
+		if (cJSON_IsNumber(c)) {
+			if (l->next >= l->n || !l->exact[l->next])
+				c->valuedouble = NAN;
+			l->next++;
+		}
+		if (c->child)
+			mark_inexact(c->child, l);
+	}
+}
+
 /* The offset of a number with a leading zero ("007", "-01") outside the
  * strings of data, or -1. A number starts after [ , : or at the start. */
 static long leading_zero(const char *data, size_t len)
@@ -153,6 +265,10 @@ int xd_body_parse(const char *data, size_t len, bool allow_empty, cJSON **out, s
 		xd_reply_error(r, 400, "BAD_JSON", "the request body holds a NUL character (\\u0000)");
 		return -1;
 	}
+	struct literals lit = { 0 };
+	scan_literals(data, len, &lit);
+	mark_inexact(j->child, &lit);
+	free(lit.exact);
 	*out = j;
 	return 0;
 }

@@ -60,6 +60,23 @@ bad POST /v1/orders "$(o hours 721)" 400 OUT_OF_RANGE hours
 bad POST /v1/orders "$(o price_cents 0)" 400 OUT_OF_RANGE price_cents
 bad POST /v1/orders "$(o price_cents 1000001)" 400 OUT_OF_RANGE price_cents
 bad POST /v1/orders "$(o price_cents 4.19)" 400 NOT_INTEGER price_cents
+# integers are checked on the literal as written, not on the double strtod
+# makes of it (jq would round these, so the bodies are written out)
+ob() { # an order body with gpus written as the literal $1
+  printf '{"client_order_id":"v-1","gpu":"h200","side":"buy","type":"limit","gpus":%s,"hours":3,"price_cents":400}' "$1"
+}
+bad POST /v1/orders "$(ob 0.99999999999999999)" 400 NOT_INTEGER gpus
+bad POST /v1/orders "$(ob 1.0000000000000001)" 400 NOT_INTEGER gpus
+bad POST /v1/orders "$(ob 2.0000000000000000001e0)" 400 NOT_INTEGER gpus
+bad POST /v1/orders "$(ob 15e-1)" 400 NOT_INTEGER gpus
+bad POST /v1/orders "$(ob 9007199254740993)" 400 NOT_INTEGER gpus
+bad POST /v1/orders '{"client_order_id":"v-1","gpu":"h200","side":"buy","type":"limit","gpus":2,"hours":3,"price_cents":400.00000000000000001}' 400 NOT_INTEGER price_cents
+for lit in 8 8.0 8.000 0.8e1 80e-1 8E0 800e-2; do
+  req POST /v1/orders/preview "$(ob "$lit")" "$BK"
+  expect_eq "gpus $lit is the integer 8" "$ST $(jqb .gpus)" "200 8"
+done
+req POST /v1/orders/preview "$(printf '{"gpu":"h200","side":"buy","type":"limit","gpus":2,"hours":1e1,"price_cents":4.00e2}')" "$BK"
+expect_eq "hours 1e1 and price_cents 4.00e2 are 10 and 400" "$ST $(jqb .hours) $(jqb .price_cents)" "200 10 400"
 bad POST /v1/orders "$(o side '"hold"')" 400 BAD_VALUE side
 bad POST /v1/orders "$(o type '"stop"')" 400 BAD_VALUE type
 bad POST /v1/orders "$(o time_in_force '"day"')" 400 BAD_VALUE time_in_force

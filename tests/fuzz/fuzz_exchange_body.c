@@ -18,7 +18,9 @@
  * Besides crashes, leaks and UB, it checks what docs/API.md promises and
  * abort()s on a violation: a refusal is a 400 with a documented code, a
  * printable message and the "field" it names; an accepted body holds no NUL
- * and only known, unique members, and its typed result is within the
+ * and only known, unique members, every number in it is an integer as
+ * written (checked on the text, not on strtod's double), and its typed
+ * result is within the
  * documented ranges (gpus 1..512, hours 1..720, price 1..1 000 000, a
  * catalogue GPU, a valid side/type/time in force, a market order never GTC,
  * a client order id of allowed characters, a known VAT country, …) and
@@ -125,6 +127,89 @@ static void check_refusal(const struct xd_reply *r, const char *const *fields)
 	free(text);
 }
 
+/* Is the number literal s[0..len) an integer of magnitude at most 2^53 as
+ * written? Decided on the text alone, by moving the decimal point (a
+ * different method from exchange/body.c's digit arithmetic): the digits
+ * after the point must all be zero, the digits before it at most
+ * 9007199254740992. */
+static bool literal_integral(const char *s, size_t len)
+{
+	size_t i = s[0] == '-', e = i;
+	while (e < len && s[e] != 'e' && s[e] != 'E')
+		e++;
+	long exp10 = 0;
+	if (e < len) {
+		char tmp[32];
+		size_t n = len - e - 1 < sizeof tmp - 1 ? len - e - 1 : sizeof tmp - 1;
+		memcpy(tmp, s + e + 1, n);
+		tmp[n] = 0;
+		exp10 = strtol(tmp, NULL, 10);
+		if (exp10 > 100000 || exp10 < -100000)
+			exp10 = exp10 > 0 ? 100000 : -100000;
+	}
+	char m[64];   /* the digits, and where the point goes */
+	size_t nm = 0;
+	long point = -1;
+	for (size_t k = i; k < e; k++) {
+		if (s[k] == '.') {
+			point = (long)nm;
+			continue;
+		}
+		if (nm == sizeof m)
+			return false;
+		m[nm++] = s[k];
+	}
+	if (point < 0)
+		point = (long)nm;
+	point += exp10;
+	bool zero = true;
+	for (size_t k = 0; k < nm; k++)
+		zero = zero && m[k] == '0';
+	if (zero)
+		return true;
+	for (long k = point < 0 ? 0 : point; k < (long)nm; k++)
+		if (m[k] != '0')
+			return false;   /* a non-zero digit after the point */
+	if (point < 0)
+		return false;
+	char whole[32];     /* the digits before the point, without leading zeros */
+	size_t nw = 0;
+	for (long k = 0; k < point; k++) {
+		char d = k < (long)nm ? m[k] : '0';
+		if (nw == 0 && d == '0')
+			continue;
+		if (nw == sizeof whole - 1)
+			return false;
+		whole[nw++] = d;
+	}
+	whole[nw] = 0;
+	return nw < 16 || (nw == 16 && strcmp(whole, "9007199254740992") <= 0);
+}
+
+/* Every number literal of an accepted body is an integer as written. */
+static void check_literals(const char *body, size_t len)
+{
+	bool in_str = false;
+	for (size_t i = 0; i < len; i++) {
+		if (in_str) {
+			if (body[i] == '\\')
+				i++;
+			else if (body[i] == '"')
+				in_str = false;
+			continue;
+		}
+		if (body[i] == '"') {
+			in_str = true;
+		} else if (body[i] == '-' || (body[i] >= '0' && body[i] <= '9')) {
+			size_t j = i;
+			while (j < len && body[j] && strchr("+-.0123456789eE", body[j]))
+				j++;
+			CHECK(literal_integral(body + i, j - i));
+			i = j - 1;
+		}
+	}
+}
+
 /* An accepted body: no NUL byte and no \u0000 escape (nothing was cut off
  * silently), one JSON object of known, unique members. Returns the tree
  * (owned by the caller) so the typed result can be compared with it. */
@@ -137,6 +222,7 @@ static cJSON *check_accepted(const char *body, size_t len, const char *const *fi
 		CHECK(!(i + 5 < len && memcmp(body + i + 1, "u0000", 5) == 0));
 		i++;   /* skip the escaped character (a backslash escapes one) */
 	}
+	check_literals(body, len);
 	cJSON *b = cJSON_ParseWithLength(body, len);
 	if (b == NULL) {
 		/* only an empty body (rental stop) is accepted without a tree */

@@ -97,6 +97,16 @@ struct xd_store {
 	unsigned gen;               /* bumped whenever the connection is re-made */
 };
 
+/* The schema, defined once (schema.c) and rendered per dialect. Migration
+ * v (1..xd_schema_versions()) takes a database from version v-1 to v;
+ * xd_schema_sql returns its statements, each ending in ";\n", malloc'ed;
+ * xd_schema_what says in a few words what it does. The backend runs them
+ * in a transaction with its own record of the version. */
+enum xd_dialect { XD_DIALECT_SQLITE, XD_DIALECT_PG };
+size_t xd_schema_versions(void);
+char *xd_schema_sql(enum xd_dialect d, size_t v);
+const char *xd_schema_what(size_t v);
+
 /* The backend for a --db value: PostgreSQL for a postgresql:// or
  * postgres:// URI or a key=value connection string, else SQLite. */
 const struct xd_store_ops *xd_store_backend(const char *target);

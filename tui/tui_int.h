@@ -1,7 +1,7 @@
 /*
  * Internal to tui/: the application state (struct tui: the terminal, the
  * exchange client, the market and the fit job as data, the message line
- * and the stack of screens, tui/screen.h), and the entry points of tui/'s
+ * and the stack of screens, tui/frame/screen.h), and the entry points of tui/'s
  * parts: the loop (app.c), the market feed (market.c), the screens'
  * constructors and the remembered settings (settings.c).
  */
@@ -14,7 +14,7 @@
 
 #include "api/api.h"
 #include "data/catalog.h"
-#include "tui/screen.h"
+#include "tui/frame/screen.h"
 #include "tui/tui.h"
 #include "view/view.h"
 #include "widgets/widgets.h"
@@ -55,7 +55,7 @@ struct tui_market {
 	uint64_t account_req;
 	int64_t *flash_until;       /* per catalogue GPU */
 	int *flash_dir;             /* +1 up, -1 down, 0 new */
-	/* the market stream (tui/feed.c): while it is live, nothing is polled */
+	/* the market stream (tui/feed/feed.c): while it is live, nothing is polled */
 	struct api_stream *stream;  /* quotes */
 	enum api_stream_state stream_state;
 	int64_t stream_since;       /* wall clock (Unix ms) of the state */
@@ -176,7 +176,7 @@ void tui_keys_resolve(struct tui *t);
  * global keys. For a click on an F-key bar, which stands for its key. */
 unsigned tui_feed_event(struct tui *t, const struct wevent *ev);
 
-/* A session without tui_run's terminal (the screen harness, tui/harness.c):
+/* A session without tui_run's terminal (the screen harness, tui/frame/harness.c):
  * init takes the options and makes the exchange client; start (once curses
  * is set up and t->ui resolved) makes the market feed, the status bar and
  * the bottom screen; frame runs one tick and one frame and returns the poll

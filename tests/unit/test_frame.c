@@ -1,6 +1,6 @@
 /*
  * The frame loop, the widgets and the layout, through the screen harness
- * (tui/harness.h) against a real gpuxd --demo on loopback: what a user sees
+ * (tui/frame/harness.h) against a real gpuxd --demo on loopback: what a user sees
  * at 80×24, 120×35 and 200×50 and at tiny sizes, cell by cell, with no
  * terminal and no tmux. A server that cannot be started fails the tests.
  */
@@ -23,8 +23,8 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/browse.h"
-#include "tui/harness.h"
+#include "tui/market/browse.h"
+#include "tui/frame/harness.h"
 #include "tests/unit/screen_fixture.h"
 #include "tui/tui_int.h"
 #include "util/util.h"

@@ -1,5 +1,5 @@
 /*
- * The market made visible in the TUI, built from C (tui/harness.h) against
+ * The market made visible in the TUI, built from C (tui/frame/harness.h) against
  * a real gpuxd --demo on loopback: the market columns (the 24 h sparkline
  * from the seeded history, shown by default; bid, spread, last and the
  * change in the chooser), the history kept current by the quotes without
@@ -23,8 +23,8 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/browse.h"
-#include "tui/harness.h"
+#include "tui/market/browse.h"
+#include "tui/frame/harness.h"
 #include "tests/unit/screen_fixture.h"
 #include "tui/tui_int.h"
 #include "util/util.h"

@@ -1,5 +1,5 @@
 /*
- * The order pages through the screen harness (tui/harness.h) against a
+ * The order pages through the screen harness (tui/frame/harness.h) against a
  * real gpuxd --demo on loopback, its clock slowed so that the demo's drift
  * does not move the books: what the order form, the orders and rentals
  * lists and the account page show, cell by cell, in English and in the
@@ -11,7 +11,7 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/harness.h"
+#include "tui/frame/harness.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
 

@@ -1,5 +1,5 @@
 /*
- * Screens built from C (tui/harness.h) against a real gpuxd --demo on
+ * Screens built from C (tui/frame/harness.h) against a real gpuxd --demo on
  * loopback (and tests/tools/faultd for an exchange that does not answer):
  * keys are fed, the model (struct tui, the stack) and the cells the screen
  * shows are checked, with no terminal and no tmux. A server that cannot be
@@ -10,8 +10,8 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/browse.h"
-#include "tui/harness.h"
+#include "tui/market/browse.h"
+#include "tui/frame/harness.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
 

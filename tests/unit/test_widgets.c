@@ -506,7 +506,7 @@ static void test_table_markers(void **state)
 }
 
 /* The same table with the price pinned right and a GPU cell that knows how
- * to shorten itself (as tui/browse.c does it). */
+ * to shorten itself (as tui/market/browse.c does it). */
 static size_t f_pinned(void *ctx) { (void)ctx; return 1; }
 static void f_cell_fit(void *ctx, size_t r, size_t c, int width, struct wcells *out)
 {
@@ -821,7 +821,7 @@ static char *words_of(const char *text)
 static void test_help_wraps(void **state)
 {
 	(void)state;
-	/* tui/keys.c's longest line, the one cut at 80 columns before */
+	/* tui/market/browse_screen.c's longest line, the one cut at 80 columns before */
 	const char *fit = "Fit calculator: show it and type in it (Esc back to the table)";
 	/* double-width characters (2 columns each) and a combining accent */
 	const char *wide = "\u65e5\u672c\u8a9e\u306e\u8aac\u660e\u6587 "

@@ -172,7 +172,7 @@ static void test_rentals_take_the_width(void **state)
 	buy_once("frame-rentals-1", 2);
 	fx_expect_on_screen(h, "prices updated");
 	tui_harness_key(h, 'R');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "rentals");
 	fx_expect_on_screen(h, "Refunded");
 	fx_expect_on_screen(h, "active");
 	y = tui_harness_find(h, "Refunded");
@@ -340,7 +340,7 @@ static void test_fkeys_the_terminal_has(void **state)
 	bar = tui_harness_row(h, 23);
 	tui_harness_click(h, 23, (int)(strstr(bar, "bBuy") - bar));
 	free(bar);
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "order-form");
 	/* in the form a letter would be typed: none is offered */
 	fx_expect_on_screen(h, "Review");
 	expect_row_has(h, 23, "Review", true);

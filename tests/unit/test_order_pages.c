@@ -109,7 +109,7 @@ static void form_for(struct tui_harness *h, const char *name, const char *gpus,
 {
 	choose_gpu(h, name);
 	tui_harness_key(h, 'b');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "order-form");
 	tui_harness_key(h, 'U' - '@');
 	tui_harness_type(h, gpus);
 	tui_harness_key(h, WKEY_TAB);
@@ -270,9 +270,9 @@ static void test_orders_list_market_average(void **state)
 	free(key);
 }
 
-/* Enter on the list's row: the H100 SXM detail; Esc: the list (showing
+/* Enter on the list's row: the H100 SXM detail; Esc: the list (page, showing
  * text) again. */
-static void detail_and_back(struct tui_harness *h, const char *text)
+static void detail_and_back(struct tui_harness *h, const char *page, const char *text)
 {
 	char *row;
 
@@ -282,7 +282,7 @@ static void detail_and_back(struct tui_harness *h, const char *text)
 	assert_non_null(strstr(row, "H100 SXM"));
 	free(row);
 	tui_harness_key(h, WKEY_ESC);
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), page);
 	fx_expect_on_screen(h, text);
 }
 
@@ -303,10 +303,10 @@ static void test_enter_opens_detail(void **state)
 	h = open_as(key, I18N_EN, 24, 120);
 	tui_harness_key(h, 'o');
 	fx_expect_on_screen(h, "market IOC");
-	detail_and_back(h, "market IOC");
+	detail_and_back(h, "orders", "market IOC");
 	tui_harness_key(h, 'R');
 	fx_expect_on_screen(h, "1/2");
-	detail_and_back(h, "1/2");
+	detail_and_back(h, "rentals", "1/2");
 	close_session(&h);
 	free(key);
 }

@@ -227,7 +227,7 @@ static void test_order_form_opens_and_closes(void **state)
 	(void)state;
 	fx_expect_on_screen(h, "prices updated");
 	tui_harness_key(h, 'b');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "order-form");
 	fx_expect_on_screen(h, "Order form");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");
@@ -250,7 +250,7 @@ static void test_ctrl_l_keeps_the_confirmation(void **state)
 	assert_string_equal(tui_harness_top(h), "dialog");
 	assert_true(tui_harness_find(h, "Place this order?") >= 0);
 	tui_harness_key(h, 'n');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "order-form");
 	fx_expect_on_screen(h, "Not placed");
 	tui_harness_free(&h);
 }
@@ -298,10 +298,11 @@ static void test_account_and_orders_pages(void **state)
 
 	(void)state;
 	tui_harness_key(h, 'a');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "account");
 	fx_expect_on_screen(h, "Available");
 	fx_expect_on_screen(h, "5,000.00");
 	tui_harness_key(h, 'o');
+	assert_string_equal(tui_harness_top(h), "orders");
 	fx_expect_on_screen(h, "Orders");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");

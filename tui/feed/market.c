@@ -1,8 +1,11 @@
 /*
- * The exchange feed of the TUI: best asks every 2 s (GET /v1/quotes with the
- * last ETag, so an unchanged book costs a 304), the market state and the
- * account every 10 s, all through the client's non-blocking calls pumped by
- * the main loop. Nothing here waits.
+ * The market as data: best asks every 2 s (GET /v1/quotes with the last
+ * ETag, so an unchanged book costs a 304) while the stream (feed.c) is not
+ * live, and the market's state (GET /v1/market: open or not, its opening,
+ * demo, simulated payments; the one owner of it) every 10 s, again 5 s
+ * after a failure, at once when a page that shows it opens; all through
+ * the client's non-blocking calls pumped by the main loop. Nothing here
+ * waits.
  *
  * Failure is a state, not an event: a failed or unanswered request (no
  * answer for TUI_STALE_MS is abandoned) marks the prices stale with a short
@@ -15,10 +18,6 @@
  * (per GPU, with its direction), decided here by comparing the two replies,
  * so every tab agrees on what is flashing.
  *
- * The status bar says it all in segments with priorities (PRIO_*): on a
- * narrow terminal "market open" and the balance go first, a stale marker and
- * the prices' age never (they are cut if they must), and the exchange is not
- * named twice when the stale reason names it.
  */
 #include "tui/tui_int.h"
 
@@ -164,32 +163,30 @@ static void on_market(void *ud, struct api_market *r, const struct api_error *e)
 	struct tui *t = ud;
 
 	t->m.market_req = 0;
-	if (e != NULL)
-		return; /* the quotes say whether the exchange is there */
-	t->m.have_market = true;
-	t->m.state = r->state;
-	t->m.opens_at = r->opens_at;
-	api_market_free(&r);
-}
-
-static void on_account(void *ud, struct api_account *r, const struct api_error *e)
-{
-	struct tui *t = ud;
-
-	t->m.account_req = 0;
 	if (e != NULL) {
-		/* no key, or an exchange without accounts: no balance shown */
-		if (e->http_status == 401 || e->http_status == 403 || e->http_status == 404) {
-			free(t->m.balance);
-			t->m.balance = NULL;
-		}
+		/* the quotes say whether the exchange is there; ask again sooner */
+		if (t->m.next_market_ms > util_now_ms() + TUI_RETRY_MS)
+			t->m.next_market_ms = util_now_ms() + TUI_RETRY_MS;
 		return;
 	}
-	free(t->m.balance);
-	t->m.balance = r->has_balance
-		? i18n_fmt_money(t->o->lang, r->balance.available_minor, r->currency)
-		: NULL;
-	api_account_free(&r);
+	api_market_free(&t->m.state);
+	t->m.state = r;
+	t->m.state_gen++;
+}
+
+void tui_market_state_soon(struct tui *t)
+{
+	t->m.next_market_ms = 0;
+}
+
+int64_t tui_market_opens_at(const struct tui *t)
+{
+	return t->m.state != NULL ? t->m.state->opens_at : -1;
+}
+
+int64_t tui_market_ask(const struct tui *t, const char *gpu)
+{
+	return gpu != NULL ? price_in(t->m.prices, t->m.n_prices, gpu) : -1;
 }
 
 void tui_market_init(struct tui *t)
@@ -203,11 +200,15 @@ void tui_market_init(struct tui *t)
 
 void tui_market_free(struct tui *t)
 {
+	if (t->api != NULL && t->m.quotes_req != 0)
+		api_abandon(t->api, t->m.quotes_req);
+	if (t->api != NULL && t->m.market_req != 0)
+		api_abandon(t->api, t->m.market_req);
 	tui_feed_close(t);
 	prices_free(&t->m);
 	free(t->m.stale_reason);
 	free(t->m.etag);
-	free(t->m.balance);
+	api_market_free(&t->m.state);
 	free(t->m.flash_until);
 	free(t->m.flash_dir);
 	memset(&t->m, 0, sizeof t->m);
@@ -238,12 +239,9 @@ int tui_market_tick(struct tui *t, int64_t now)
 		m->next_quotes_ms = now + TUI_REFRESH_MS;
 		m->quotes_req = api_quotes_start(t->api, m->etag, on_quotes, t);
 	}
-	if (now >= m->next_market_ms) {
+	if (now >= m->next_market_ms && m->market_req == 0) {
 		m->next_market_ms = now + TUI_MARKET_MS;
-		if (m->market_req == 0)
-			m->market_req = api_market_start(t->api, on_market, t);
-		if (m->account_req == 0)
-			m->account_req = api_account_start(t->api, on_account, t);
+		m->market_req = api_market_start(t->api, on_market, t);
 	}
 	next = m->next_quotes_ms < m->next_market_ms ? m->next_quotes_ms : m->next_market_ms;
 	if (m->quotes_req != 0 && m->quotes_sent_ms + TUI_STALE_MS < next)
@@ -265,149 +263,5 @@ int64_t tui_market_next_change(struct tui *t, int64_t now)
 	for (size_t g = 0; g < t->cat->n_gpus; g++)
 		if (t->m.flash_until[g] > now && (next < 0 || t->m.flash_until[g] < next))
 			next = t->m.flash_until[g];
-	if (t->m.have_prices) {
-		/* the "updated N s ago" clock */
-		int64_t tick = t->m.updated_ms + ((now - t->m.updated_ms) / 1000 + 1) * 1000;
-		if (next < 0 || tick < next)
-			next = tick;
-	}
-	if (t->msg != NULL && (next < 0 || t->msg_until < next))
-		next = t->msg_until;
 	return next;
-}
-
-static const char *state_name(enum api_market_state s)
-{
-	switch (s) {
-	case API_MARKET_PRE_OPEN: return _("pre-open");
-	case API_MARKET_OPEN: return _("market open");
-	case API_MARKET_HALTED: return _("trading halted");
-	}
-	return "?";
-}
-
-/* The market's state for the status bar; in pre-open with an announced
- * opening, when it opens (in the user's language and time zone), as a
- * countdown under a day before it (malloc'ed). */
-static char *state_text(struct tui *t)
-{
-	int64_t left = t->m.opens_at - (int64_t)time(NULL);
-
-	if (t->m.state != API_MARKET_PRE_OPEN || t->m.opens_at < 0)
-		return xstrdup(state_name(t->m.state));
-	if (left > 0 && left < 24 * 3600) {
-		long h = (long)(left / 3600), mn = (long)((left % 3600 + 59) / 60);
-		if (mn == 60) {
-			h++;
-			mn = 0;
-		}
-		return h > 0 ? xasprintf(_("pre-open: trading opens in %ld h %02ld min"), h, mn)
-			     : xasprintf(_("pre-open: trading opens in %ld min"), mn);
-	}
-	char *when = i18n_fmt_when(t->o->lang, t->m.opens_at, 0);
-	char *x = xasprintf(_("pre-open: trading opens on %s"), when);
-	free(when);
-	return x;
-}
-
-/* Status segments, most important last to go: stale data and its age are
- * never dropped (cut if they must); then a message the user just caused, a
- * filter that hides rows, the exchange, a market that is not open, the
- * prices' age, the balance, and "market open" (the usual state) first. */
-enum {
-	PRIO_MSG = WSTATUS_HIGH + 10,
-	PRIO_FILTER = WSTATUS_HIGH - 5,
-	PRIO_EXCHANGE = WSTATUS_HIGH - 10,
-	PRIO_MARKET_SHUT = WSTATUS_HIGH - 15,
-	PRIO_UPDATED = WSTATUS_NORMAL + 5,
-	PRIO_FEED = WSTATUS_NORMAL + 4,
-	PRIO_BALANCE = WSTATUS_NORMAL - 20,
-	PRIO_MARKET_OPEN = WSTATUS_LOW,
-};
-
-/* How the prices come, and since when: "live since 10:21" (streamed) or
- * "polled since 10:21" (GET /v1/quotes every 2 s). */
-static void feed_segment(struct tui *t)
-{
-	time_t since = (time_t)(t->m.stream_since / 1000);
-	struct tm tm;
-	char hm[16] = "?", *x;
-
-	if (localtime_r(&since, &tm) != NULL)
-		strftime(hm, sizeof hm, "%H:%M", &tm);
-	if (t->m.stream_state == API_STREAM_LIVE)
-		/* TRANSLATORS: status bar: prices are streamed; %s is a time, 10:21 */
-		x = xasprintf(_("live since %s"), hm);
-	else
-		/* TRANSLATORS: status bar: prices are asked for every 2 s; %s is a time */
-		x = xasprintf(_("polled since %s"), hm);
-	wstatus_add_prio(t->status, x, WR_STATUS, true, PRIO_FEED);
-	free(x);
-}
-
-void tui_status_update(struct tui *t, int64_t now)
-{
-	struct wstatus *s = t->status;
-	char *x;
-
-	wstatus_begin(s);
-	if (t->api != NULL && t->m.stale && t->m.no_answer_since > 0) {
-		long secs = (long)((now - t->m.no_answer_since) / 1000);
-		char *why = xasprintf(P_("no answer from the exchange for %ld s",
-					 "no answer from the exchange for %ld s", (unsigned long)secs),
-				      secs);
-		x = xasprintf(_("STALE: %s"), why);
-		wstatus_add_prio(s, x, WR_STATUS_ERROR, false, WSTATUS_KEEP);
-		free(x);
-		free(why);
-	} else if (t->api != NULL && t->m.stale) {
-		x = xasprintf(_("STALE: %s"), t->m.stale_reason ? t->m.stale_reason : "?");
-		wstatus_add_prio(s, x, WR_STATUS_ERROR, false, WSTATUS_KEEP);
-		free(x);
-	}
-	if (t->msg != NULL && now < t->msg_until)
-		wstatus_add_prio(s, t->msg, WR_STATUS_WARN, false, PRIO_MSG);
-	if (t->api == NULL) {
-		wstatus_add_prio(s, t->api_error ? t->api_error
-				     : _("no exchange yet: the catalogue without prices"),
-				 WR_STATUS_WARN, false, WSTATUS_KEEP);
-	} else {
-		bool local = api_client_is_local_demo(t->api);
-		const char *label = local ? _("local demo exchange") : api_client_label(t->api);
-		/* a stale reason names the exchange already: not twice */
-		if (!t->m.stale || t->m.stale_reason == NULL || strstr(t->m.stale_reason, label) == NULL)
-			wstatus_add_prio(s, label, local ? WR_STATUS_WARN : WR_STATUS, false,
-					 PRIO_EXCHANGE);
-		if (t->m.have_market) {
-			x = state_text(t);
-			wstatus_add_prio(s, x, WR_STATUS, false,
-					 t->m.state == API_MARKET_OPEN ? PRIO_MARKET_OPEN
-								       : PRIO_MARKET_SHUT);
-			free(x);
-		}
-		if (t->m.balance != NULL) {
-			x = xasprintf(_("balance %s"), t->m.balance);
-			wstatus_add_prio(s, x, WR_STATUS, false, PRIO_BALANCE);
-			free(x);
-		}
-	}
-	if (t->status_note != NULL)
-		wstatus_add_prio(s, t->status_note, WR_STATUS, false, PRIO_FILTER);
-	if (t->api != NULL) {
-		if (t->m.have_prices && !t->m.stale)
-			feed_segment(t);
-		if (t->m.have_prices) {
-			long ago = (long)((now - t->m.updated_ms) / 1000);
-			x = xasprintf(P_("prices updated %ld s ago", "prices updated %ld s ago",
-					 (unsigned long)ago), ago);
-			if (t->m.stale)
-				wstatus_add_prio(s, x, WR_STATUS_ERROR, true, WSTATUS_KEEP);
-			else
-				wstatus_add_prio(s, x, WR_STATUS, true, PRIO_UPDATED);
-			free(x);
-		} else if (!t->m.stale) {
-			wstatus_add_prio(s, _("waiting for prices"), WR_STATUS, true, PRIO_UPDATED);
-		}
-	}
-	wstatus_commit(s);
 }

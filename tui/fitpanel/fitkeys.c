@@ -13,18 +13,18 @@
 #include "util/util.h"
 
 const struct wbinding tui_fit_keys[TUI_FIT_N_KEYS] = {
-	{ WKEY_TAB, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)") },
-	{ WKEY_DOWN, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)") },
-	{ WKEY_BTAB, FA_PREV, N_("Previous field") },
-	{ WKEY_UP, FA_PREV, N_("Previous field") },
-	{ WKEY_RIGHT, FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)") },
-	{ WKEY_LEFT, FA_CHOICE_PREV, N_("Change a choice (in a text field: move the cursor)") },
-	{ ' ', FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)") },
-	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next; on a closed fold: open it") },
-	{ WKEY_ESC, FA_BACK, N_("Back to the table (the panel keeps answering)") },
-	{ WKEY_F4, FA_HIDE, N_("Hide the fit calculator") },
-	{ 'P' - '@', FA_READLINE, N_("Text fields: earlier entries of the field (Ctrl-N: later)") },
-	{ 'A' - '@', FA_READLINE, N_("Text fields: readline's emacs keys (Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-Y, Alt-B …)") },
+	{ WKEY_TAB, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL },
+	{ WKEY_DOWN, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL },
+	{ WKEY_BTAB, FA_PREV, N_("Previous field"), NULL },
+	{ WKEY_UP, FA_PREV, N_("Previous field"), NULL },
+	{ WKEY_RIGHT, FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL },
+	{ WKEY_LEFT, FA_CHOICE_PREV, N_("Change a choice (in a text field: move the cursor)"), NULL },
+	{ ' ', FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL },
+	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next; on a closed fold: open it"), NULL },
+	{ WKEY_ESC, FA_BACK, N_("Back to the table (the panel keeps answering)"), NULL },
+	{ WKEY_F4, FA_HIDE, N_("Hide the fit calculator"), NULL },
+	{ 'P' - '@', FA_READLINE, N_("Text fields: earlier entries of the field (Ctrl-N: later)"), NULL },
+	{ 'A' - '@', FA_READLINE, N_("Text fields: readline's emacs keys (Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-Y, Alt-B …)"), NULL },
 };
 
 /* The form changed: the fields that the method shows may differ. */
@@ -32,15 +32,15 @@ static unsigned fit_form_changed(struct tui_fit *p)
 {
 	tui_fit_fields_pull(p);
 	tui_fit_keep_focus_shown(p);
-	wwidget_dirty(&p->panel.base);
+	wwidget_dirty(&p->panel->base);
 	return W_HANDLED | W_REDRAW | W_CHANGED;
 }
 
 static unsigned mouse(struct tui_fit *p, const struct wevent *ev)
 {
-	int y = ev->y - p->panel.base.y, x = ev->x - p->panel.base.x;
+	int y = ev->y - p->panel->base.y, x = ev->x - p->panel->base.x;
 
-	if (!wwidget_contains(&p->panel.base, ev->y, ev->x))
+	if (!wwidget_contains(&p->panel->base, ev->y, ev->x))
 		return W_IGNORED;
 	if (ev->mouse != WM_CLICK && ev->mouse != WM_DOUBLE)
 		return W_HANDLED;
@@ -61,7 +61,7 @@ static unsigned mouse(struct tui_fit *p, const struct wevent *ev)
 			return fit_form_changed(p);
 		}
 		tui_fit_move_focus(p, (enum tui_ff_id)i);
-		wwidget_dirty(&p->panel.base);
+		wwidget_dirty(&p->panel->base);
 		return W_HANDLED | W_REDRAW;
 	}
 	return W_HANDLED;
@@ -84,10 +84,10 @@ static unsigned fit_event(struct tui_fit *p, const struct wevent *ev)
 
 	/* keys typed right after f arrive before the panel has a window: they
 	 * are the panel's all the same */
-	if (!p->shown)
+	if (!p->visible)
 		return W_IGNORED;
 	if (ev->type == WEV_MOUSE)
-		return p->panel.base.win != NULL ? mouse(p, ev) : W_IGNORED;
+		return p->panel->base.win != NULL ? mouse(p, ev) : W_IGNORED;
 	if (!p->focused || ev->type != WEV_KEY)
 		return W_IGNORED;
 	if (passes_through(ev->key))

@@ -597,12 +597,6 @@ static void field_hide(struct tui_fit *p, enum tui_ff_id id)
 	p->placed[id] = (struct tui_fit_slot){ 0 };
 }
 
-static void fields_hide(struct tui_fit *p)
-{
-	for (size_t i = 0; i < FF_COUNT; i++)
-		field_hide(p, (enum tui_ff_id)i);
-}
-
 /* Put the text fields' windows where compose() left their slots. */
 static void fields_place(struct tui_fit *p)
 {
@@ -611,13 +605,13 @@ static void fields_place(struct tui_fit *p)
 		struct tui_fit_slot s = p->slot[i], *was = &p->placed[i];
 		if (f == NULL)
 			continue;
-		if (!s.on || p->panel.base.win == NULL) {
+		if (!s.on || p->panel->base.win == NULL) {
 			field_hide(p, (enum tui_ff_id)i);
 			continue;
 		}
 		if (was->on && was->y == s.y && was->x == s.x && was->w == s.w && f->base.win != NULL)
 			continue;
-		wwidget_place(&f->base, p->panel.base.y + s.y, p->panel.base.x + s.x, 1, s.w);
+		wwidget_place(&f->base, p->panel->base.y + s.y, p->panel->base.x + s.x, 1, s.w);
 		*was = s;
 	}
 }
@@ -690,7 +684,7 @@ void tui_fit_keep_focus_shown(struct tui_fit *p)
 void tui_fit_publish(struct tui_fit *p)
 {
 	struct tui_job *j = &p->t->job;
-	bool have = p->shown && p->ff.have_job;
+	bool have = p->visible && p->ff.have_job;
 
 	if (have == j->have && (!have || memcmp(&j->job, &p->ff.job, sizeof j->job) == 0))
 		return;
@@ -704,9 +698,8 @@ void tui_fit_publish(struct tui_fit *p)
 
 static void hide_all(struct tui_fit *p)
 {
-	fields_hide(p);
-	wwidget_hide(&p->panel.base);
 	p->mode = FM_HIDDEN;
+	p->scr.shown = false; /* the stack hides the panel and the fields */
 }
 
 /* The panel's height below the table in an area of h lines (< 2: none). */
@@ -729,7 +722,7 @@ static int below_height(struct tui_fit *p, int w, int h)
 
 /* Take the panel's share of the tables' area: a column on the right from
  * FIT_WIDE_COLS columns, else lines at the bottom. */
-static void scr_layout(struct tui_screen *s, struct tui_area *a, bool shown)
+static void scr_layout(struct tui_screen *s, struct tui_area *a)
 {
 	struct tui_fit *p = (struct tui_fit *)s;
 
@@ -737,14 +730,14 @@ static void scr_layout(struct tui_screen *s, struct tui_area *a, bool shown)
 	p->ax = a->x;
 	p->ah = a->h;
 	p->aw = a->w;
-	if (!shown || !p->shown || a->h <= 0 || a->w <= 0) {
+	if (!p->visible || a->h <= 0 || a->w <= 0) {
 		hide_all(p);
 		return;
 	}
 	if (a->w >= FIT_WIDE_COLS) {
 		int pw = a->w >= 160 ? FIT_SIDE_W_WIDE : FIT_SIDE_W;
 		p->mode = FM_SIDE;
-		wwidget_place(&p->panel.base, a->y, a->x + a->w - pw, a->h, pw);
+		wwidget_place(&p->panel->base, a->y, a->x + a->w - pw, a->h, pw);
 		a->w -= pw;
 	} else {
 		int ph = below_height(p, a->w, a->h);
@@ -754,7 +747,7 @@ static void scr_layout(struct tui_screen *s, struct tui_area *a, bool shown)
 		}
 		p->mode = FM_BELOW;
 		p->placed_h = ph;
-		wwidget_place(&p->panel.base, a->y + a->h - ph, a->x, ph, a->w);
+		wwidget_place(&p->panel->base, a->y + a->h - ph, a->x, ph, a->w);
 		a->h -= ph;
 	}
 	for (size_t i = 0; i < FF_COUNT; i++)
@@ -768,14 +761,16 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 	struct tui_fit *p = (struct tui_fit *)s;
 
 	(void)now;
-	if (!p->shown)
+	if (!p->visible)
 		return;
 	tui_fit_fields_pull(p);
 	tui_fit_keep_focus_shown(p);
 	tui_fit_publish(p);
+	if (!s->shown && p->mode != FM_HIDDEN)
+		return; /* covered by a page */
 	if (p->mode == FM_HIDDEN && p->ah > 0) {
 		tui_relayout(p->t);
-	} else if (p->mode == FM_BELOW && p->panel.base.win != NULL) {
+	} else if (p->mode == FM_BELOW && p->panel->base.win != NULL) {
 		/* the content grew or shrank (a method with more fields): share again */
 		int want = below_height(p, p->aw, p->ah);
 		if (want >= 2 && want != p->placed_h)
@@ -783,68 +778,30 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 	}
 }
 
-static bool scr_render(struct tui_screen *s, bool under)
+/* The lines for the panel's final size, and the fields where they lie. */
+static void scr_repaint(struct tui_screen *s)
 {
 	struct tui_fit *p = (struct tui_fit *)s;
-	bool any = false;
 
-	if (p->panel.base.win == NULL)
-		return false;
-	if (under)
-		wwidget_touch(&p->panel.base);
+	if (p->panel->base.win == NULL)
+		return;
 	tui_lines_free(&p->shown_lines);
 	p->shown_lines = (struct tui_lines){ .ascii = p->t->ascii };
-	compose(p, p->panel.base.w, p->panel.base.h, p->mode == FM_SIDE);
-	/* the panel redraws its window only when a line differs */
-	wpanel_begin(&p->panel);
+	compose(p, p->panel->base.w, p->panel->base.h, p->mode == FM_SIDE);
+	/* the panel redraws its window only when a line differs (and the
+	 * fields over it are copied again then: they come after it) */
+	wpanel_begin(p->panel);
 	for (size_t i = 0; i < p->shown_lines.n; i++)
-		wcells_cat(wpanel_add(&p->panel), &p->shown_lines.l[i]);
-	wpanel_commit(&p->panel);
+		wcells_cat(wpanel_add(p->panel), &p->shown_lines.l[i]);
+	wpanel_commit(p->panel);
 	fields_place(p);
-	if (p->panel.base.dirty || p->panel.base.touched) {
-		/* the panel is redrawn under the fields: copy them again */
-		for (size_t i = 0; i < FF_COUNT; i++)
-			if (p->field[i] != NULL && p->field[i]->base.win != NULL)
-				wwidget_touch(&p->field[i]->base);
-	}
-	any |= wwidget_render(&p->panel.base);
-	for (size_t i = 0; i < FF_COUNT; i++)
-		if (p->field[i] != NULL)
-			any |= wwidget_render(&p->field[i]->base);
-	return any;
-}
-
-static void scr_touch(struct tui_screen *s)
-{
-	struct tui_fit *p = (struct tui_fit *)s;
-
-	wwidget_touch(&p->panel.base);
-	for (size_t i = 0; i < FF_COUNT; i++)
-		if (p->field[i] != NULL)
-			wwidget_touch(&p->field[i]->base);
-}
-
-static bool scr_cursor(struct tui_screen *s)
-{
-	struct tui_fit *p = (struct tui_fit *)s;
-	struct wfield *f;
-	int y, x;
-
-	if (!p->shown || !p->focused)
-		return false;
-	f = p->field[p->cur];
-	if (f == NULL || f->base.win == NULL || !wfield_cursor(f, &y, &x))
-		return false;
-	wmove(f->base.win, 0, x - f->base.x);
-	wnoutrefresh(f->base.win);
-	return true;
 }
 
 static bool scr_wants_focus(const struct tui_screen *s)
 {
 	const struct tui_fit *p = (const struct tui_fit *)s;
 
-	return p->shown && p->focused;
+	return p->visible && p->focused;
 }
 
 /* ---- opening, closing -------------------------------------------------------------------------------------- */
@@ -857,7 +814,7 @@ void tui_fit_set_focus(struct tui_fit *p, bool on)
 		commit_field(p, p->cur);
 	p->focused = on;
 	focus_field(p, p->cur, on);
-	wwidget_dirty(&p->panel.base);
+	wwidget_dirty(&p->panel->base);
 	tui_relayout(p->t);
 }
 
@@ -870,7 +827,7 @@ static void scr_notify(struct tui_screen *s, unsigned what)
 	/* the form's numbers and messages follow (the lines are composed on
 	 * every frame) */
 	tui_ff_set_lang(&p->ff, p->t->o->lang);
-	wwidget_dirty(&p->panel.base);
+	wwidget_dirty(&p->panel->base);
 	tui_fit_publish(p);
 }
 
@@ -879,36 +836,23 @@ static void scr_free(struct tui_screen *s)
 	struct tui_fit *p = (struct tui_fit *)s;
 	struct tui *t = p->t;
 
-	for (size_t i = 0; i < FF_COUNT; i++)
-		wfield_free(&p->field[i]);
 	tui_ff_free(&p->ff);
 	tui_lines_free(&p->shown_lines);
-	wwidget_hide(&p->panel.base);
-	if (p->panel.base.cls->destroy != NULL)
-		p->panel.base.cls->destroy(&p->panel.base);
 	if (t->job.have) {
 		t->job.have = false;
 		t->job.gen++;
 	}
-	free(p);
-	wfield_readline_shutdown(); /* only acts once no readline field is left */
 }
 
 
+static const struct tui_keymap keys[] = {
+	{ N_("Fit calculator (while it has the keyboard)"), tui_fit_keys, TUI_FIT_N_KEYS },
+};
+
 static const struct tui_screen_class fit_class = {
-	.name = "fit",
-	.layout = scr_layout,
-	.recalc = scr_recalc,
-	.render = scr_render,
-	.cursor = scr_cursor,
-	.event = tui_fit_screen_event,
-	.notify = scr_notify,
-	.touch = scr_touch,
-	.wants_focus = scr_wants_focus,
-	.free = scr_free,
-	.bindings = tui_fit_keys,
-	.n_bindings = TUI_FIT_N_KEYS,
-	.help_title = N_("Fit calculator (while it has the keyboard)"),
+	.name = "fit", .layout = scr_layout, .recalc = scr_recalc, .repaint = scr_repaint,
+	.event = tui_fit_screen_event, .notify = scr_notify, .wants_focus = scr_wants_focus,
+	.free = scr_free, .keys = keys, .n_keys = 1,
 };
 
 static struct tui_fit *fit_new(struct tui *t)
@@ -916,7 +860,7 @@ static struct tui_fit *fit_new(struct tui *t)
 	struct tui_fit *p = xcalloc(1, sizeof *p);
 
 	tui_screen_init(&p->scr, &fit_class, t);
-	wpanel_init(&p->panel, &t->ui);
+	p->panel = (struct wpanel *)tui_screen_add(&p->scr, &wpanel_new(&t->ui)->base);
 	p->t = t;
 	p->shown_lines.ascii = t->ascii;
 	p->sug_y = -1;
@@ -924,7 +868,8 @@ static struct tui_fit *fit_new(struct tui *t)
 	for (size_t i = 0; i < FF_COUNT; i++) {
 		if (tui_ff_kind((enum tui_ff_id)i) != FFK_TEXT)
 			continue;
-		p->field[i] = wfield_new_readline(&t->ui, "", p->ff.f[i].text, history_id[i]);
+		p->field[i] = (struct wfield *)tui_screen_add(
+			&p->scr, &wfield_new_readline(&t->ui, "", p->ff.f[i].text, history_id[i])->base);
 	}
 	p->cur = FF_MODEL;
 	return p;
@@ -935,7 +880,8 @@ static struct tui_fit *find(struct tui *t)
 	return (struct tui_fit *)tui_find(t, &fit_class);
 }
 
-void tui_fit_open(struct tui *t)
+/* f: show the panel, with the keyboard. */
+static void fit_show(struct tui *t)
 {
 	struct tui_fit *p = find(t);
 
@@ -943,8 +889,8 @@ void tui_fit_open(struct tui *t)
 		p = fit_new(t);
 		tui_push_under(t, &p->scr);
 	}
-	if (!p->shown) {
-		p->shown = true;
+	if (!p->visible) {
+		p->visible = true;
 		tui_relayout(t);
 	}
 	tui_fit_set_focus(p, true);
@@ -955,13 +901,21 @@ void tui_fit_toggle(struct tui *t)
 {
 	struct tui_fit *p = find(t);
 
-	if (p != NULL && p->shown) {
+	if (p != NULL && p->visible) {
 		tui_fit_set_focus(p, false);
-		p->shown = false;
+		p->visible = false;
 		tui_fit_publish(p);
 		tui_relayout(t);
 	} else {
-		tui_fit_open(t);
+		fit_show(t);
 	}
+}
+
+void tui_fit_open(struct tui *t, const struct tui_goto *g)
+{
+	if (g->toggle)
+		tui_fit_toggle(t);
+	else
+		fit_show(t);
 }
 

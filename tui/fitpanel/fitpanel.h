@@ -23,12 +23,13 @@ struct tui_fit_slot {
 };
 
 struct tui_fit {
-	struct tui_screen scr;  /* the screen (tui/frame/screen.h) */
-	struct wpanel panel;    /* the panel's window: everything but the text fields */
+	struct tui_screen scr;  /* the screen (tui/frame/screen.h); its widgets: the
+	                           panel, then the text fields over it */
+	struct wpanel *panel;   /* the panel's window: everything but the text fields */
 	struct tui *t;
 	struct tui_ff ff;
 	struct wfield *field[FF_COUNT]; /* text fields (NULL for choices and toggles) */
-	bool shown, focused;
+	bool visible, focused;  /* wanted on screen (f, F4); has the keyboard */
 	enum tui_ff_id cur;     /* the field with the focus */
 	enum tui_fit_mode mode;
 	int ay, ax, ah, aw;     /* the table's area, given by the layout */
@@ -57,5 +58,10 @@ void tui_fit_fields_pull(struct tui_fit *p);
 void tui_fit_publish(struct tui_fit *p);
 /* fitkeys.c: the screen's event handler. */
 unsigned tui_fit_screen_event(struct tui_screen *s, const struct wevent *ev);
+/* fitpanel.c: F4, show the panel or hide it. */
+void tui_fit_toggle(struct tui *t);
+/* The place (tui/screens.c): f shows the panel and gives it the keyboard;
+ * with g->toggle, F4: shows or hides it. */
+void tui_fit_open(struct tui *t, const struct tui_goto *g);
 
 #endif

@@ -10,14 +10,18 @@
  *          fit job's generation counters) → layout when asked → render
  *          bottom-up → cursor from the focused screen → one doupdate()
  *
- * The screens are a stack (tui/frame/screen.h, tui/frame/stack.c); this file names
- * none but the bottom one it makes. Events go to the top screen, then the
- * focused one, then the keys that are the same everywhere (q, F10, Ctrl-L,
- * F1 and ?, L), which live only here. A frame renders only the widgets that
- * are dirty or touched (each wnoutrefresh()) and ends with one doupdate(); a
- * frame with nothing to show writes nothing. There is no periodic clear():
- * ncurses sends only the cells that differ, and a redraw of the whole
- * screen happens only on Ctrl-L and after a resize.
+ * The screens are a stack (tui/frame/screen.h, tui/frame/stack.c); this file
+ * makes the bottom one (the browse tables) and gives the session the table
+ * of places (tui/screens.c) through which the others are opened; it names
+ * no other. Its own widgets are the status bar and the F-key bar (made
+ * from the key maps of the screens shown). Events go to the F-key bar (a
+ * click), the top screen, then the focused one, then the keys that are the
+ * same everywhere (q, F10, Ctrl-L, F1 and ?, L), which live only here. A
+ * frame renders only the widgets that are dirty or touched (each
+ * wnoutrefresh()) and ends with one doupdate(); a frame with nothing to
+ * show writes nothing. There is no periodic clear(): ncurses sends only the
+ * cells that differ, and a redraw of the whole screen happens only on
+ * Ctrl-L and after a resize.
  *
  * Signals: handlers only write the signal number into a self-pipe that poll()
  * watches, so a resize or a SIGTERM is handled between frames. They are
@@ -137,41 +141,20 @@ static bool pick_ctype(void)
 	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
-/* ---- messages ------------------------------------------------------------------- */
-
-void tui_message(struct tui *t, const char *msg)
-{
-	free(t->msg);
-	t->msg = msg ? xstrdup(msg) : NULL;
-	t->msg_until = util_now_ms() + TUI_MSG_MS;
-	t->msg_seq++;
-	t->redraw = true;
-}
-
-void tui_relayout(struct tui *t)
-{
-	t->need_layout = true;
-	t->redraw = true;
-}
-
-void tui_redraw_all(struct tui *t)
-{
-	clearok(curscr, TRUE);
-	tui_relayout(t);
-}
-
 /* ---- the global keys: the same on every screen ------------------------------------------ */
 
 enum { G_QUIT = 1, G_REDRAW, G_HELP, G_LANG };
 
 static const struct wbinding global_keys[] = {
-	{ '?', G_HELP, N_("This help") },
-	{ WKEY_F1, G_HELP, N_("This help") },
-	{ 'L', G_LANG, N_("Language (remembered for the next start)") },
-	{ 'L' - '@', G_REDRAW, N_("Redraw the screen") },
-	{ 'q', G_QUIT, N_("Quit") },
-	{ WKEY_F10, G_QUIT, N_("Quit") },
+	{ '?', G_HELP, N_("This help"), NULL },
+	{ WKEY_F1, G_HELP, N_("This help"), N_("Help") },
+	{ 'L', G_LANG, N_("Language (remembered for the next start)"), NULL },
+	{ 'L' - '@', G_REDRAW, N_("Redraw the screen"), NULL },
+	{ 'q', G_QUIT, N_("Quit"), NULL },
+	{ WKEY_F10, G_QUIT, N_("Quit"), N_("Quit") },
 };
+
+static const size_t n_global_keys = sizeof global_keys / sizeof global_keys[0];
 
 static unsigned global_key(struct tui *t, const struct wevent *ev)
 {
@@ -179,7 +162,7 @@ static unsigned global_key(struct tui *t, const struct wevent *ev)
 
 	if (ev->type != WEV_KEY)
 		return W_IGNORED;
-	b = wbinding_find(global_keys, sizeof global_keys / sizeof global_keys[0], ev->key);
+	b = wbinding_find(global_keys, n_global_keys, ev->key);
 	if (b == NULL)
 		return W_IGNORED;
 	switch (b->action) {
@@ -191,7 +174,7 @@ static unsigned global_key(struct tui *t, const struct wevent *ev)
 		break;
 	case G_HELP:
 		if (!t->too_small)
-			tui_help_open(t, global_keys, sizeof global_keys / sizeof global_keys[0]);
+			tui_help_open(t, global_keys, n_global_keys);
 		break;
 	case G_LANG:
 		if (!t->too_small)
@@ -201,41 +184,18 @@ static unsigned global_key(struct tui *t, const struct wevent *ev)
 	return W_HANDLED | W_REDRAW;
 }
 
-/* In map: a key that is not an F-key with the action fkey has there;
- * WKEY_NONE when fkey is bound without one; 0 when the map lacks fkey. */
-static wkey letter_for(const struct wbinding *map, size_t n, wkey fkey)
-{
-	const struct wbinding *b = wbinding_find(map, n, fkey);
-
-	if (b == NULL)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (map[i].action == b->action && wkey_printable(map[i].key))
-			return map[i].key;
-	return WKEY_NONE;
-}
-
 /* For the F-key bar (struct wui key_alt), an F-key the terminal lacks: the
- * letter that does the same, from the maps of the screens shown, top down
- * to the first opaque one, then the global keys; none while a field has the
- * keyboard (a letter would be typed there). */
+ * letter that does the same, from the maps of the screens shown, then the
+ * global keys; none while a field has the keyboard (a letter would be
+ * typed there). */
 static wkey key_alt(void *ctx, wkey fkey)
 {
 	struct tui *t = ctx;
-	wkey k = 0;
+	wkey k;
 
-	if (tui_stack_cursor(t))
+	if (tui_stack_typing(t))
 		return WKEY_NONE;
-
-	for (size_t i = t->n_stack; i-- > 0 && k == 0;) {
-		const struct tui_screen_class *c = t->stack[i]->cls;
-		if (c->bindings != NULL)
-			k = letter_for(c->bindings, c->n_bindings, fkey);
-		if (c->flags & TS_OPAQUE)
-			break;
-	}
-	if (k == 0)
-		k = letter_for(global_keys, sizeof global_keys / sizeof global_keys[0], fkey);
+	k = tui_stack_key_alt(t, global_keys, n_global_keys, fkey);
 	return k == 0 ? WKEY_NONE : k;
 }
 
@@ -245,10 +205,27 @@ void tui_keys_resolve(struct tui *t)
 	t->ui.key_alt_ctx = t;
 }
 
+/* A click on the F-key bar stands for its key. */
+static bool fkeys_click(struct tui *t, const struct wevent *ev, unsigned *r)
+{
+	struct wevent k = { .type = WEV_KEY };
+
+	if (ev->type != WEV_MOUSE || t->too_small || !wwidget_contains(&t->fkeys->base, ev->y, ev->x))
+		return false;
+	*r = W_HANDLED;
+	if (wwidget_handle(&t->fkeys->base, ev) & W_ACTION) {
+		k.key = t->fkeys->clicked;
+		*r |= tui_feed_event(t, &k);
+	}
+	return true;
+}
+
 unsigned tui_feed_event(struct tui *t, const struct wevent *ev)
 {
 	unsigned r = W_IGNORED;
 
+	if (fkeys_click(t, ev, &r))
+		return r;
 	/* below the smallest size only the global keys work */
 	if (!t->too_small)
 		r = tui_stack_event(t, ev);
@@ -273,13 +250,19 @@ static void layout(struct tui *t)
 	t->small_dirty = t->too_small;
 	if (t->too_small) {
 		wwidget_hide(&t->status->base);
+		wwidget_hide(&t->fkeys->base);
 		tui_stack_layout(t); /* every screen hides */
 		return;
 	}
 	wwidget_place(&t->status->base, t->lines - 2, 0, 1, t->cols);
-	tui_stack_layout(t);
+	if (tui_stack_layout(t))
+		wwidget_place(&t->fkeys->base, t->lines - 1, 0, 1, t->cols);
+	else
+		wwidget_hide(&t->fkeys->base);
 	/* every window was made afresh: copy all of them */
 	tui_stack_touch(t);
+	wwidget_touch(&t->status->base);
+	wwidget_touch(&t->fkeys->base);
 }
 
 /* The notice for a terminal below the minimum, wrapped to width: the whole
@@ -330,9 +313,22 @@ static void draw_too_small(struct tui *t)
 	doupdate();
 }
 
+/* The F-key bar of the screens shown, in the language of now. */
+static void fkeys_update(struct tui *t)
+{
+	wkey keys[32];
+	const char *texts[32];
+	size_t n = tui_stack_fkeys(t, global_keys, n_global_keys, keys, texts, 32);
+
+	for (size_t i = 0; i < n; i++)
+		texts[i] = _(texts[i]);
+	wfkeys_set(t->fkeys, keys, texts, n);
+}
+
 /* One frame: recalc → (layout) → render bottom-up → cursor → doupdate. */
 static void frame(struct tui *t, int64_t now)
 {
+	struct wwidget *bars[2] = { &t->status->base, &t->fkeys->base };
 	bool any;
 
 	if (t->need_layout)
@@ -352,8 +348,8 @@ static void frame(struct tui *t, int64_t now)
 	if (t->need_layout)
 		layout(t); /* a screen asked for other geometry in recalc */
 	tui_status_update(t, now);
-	any = wwidget_render(&t->status->base);
-	any = tui_stack_render(t, any);
+	fkeys_update(t);
+	any = tui_stack_render(t, bars, 2);
 	if (tui_stack_cursor(t)) {
 		curs_set(1);
 		any = true;
@@ -521,9 +517,11 @@ static void teardown_terminal(struct tui *t)
 static void free_all(struct tui *t)
 {
 	tui_stack_free(t);
-	tui_trade_free(t); /* the pages' shared data, after the pages */
 	wstatus_free(&t->status);
+	wfkeys_free(&t->fkeys);
+	tui_account_free(t);
 	tui_market_free(t);
+	wfield_readline_shutdown(); /* every readline field is gone */
 	if (t->api_owned)
 		api_client_free(&t->api);
 	free(t->api_error);
@@ -540,12 +538,16 @@ static int tick(struct tui *t, int64_t now)
 	int64_t next = -1, change;
 	int timeout = -1;
 
+	/* the screens first: a page that shows the account hurries it */
+	tui_stack_tick(t, now, &next);
 	if (t->api != NULL)
 		timeout = tui_market_tick(t, now);
-	tui_trade_tick(t, now, &next);
+	tui_account_tick(t, now, &next);
 	tui_feed_tick(t, now, &next);
-	tui_stack_tick(t, now, &next);
 	change = tui_market_next_change(t, now);
+	if (change >= 0 && (next < 0 || change < next))
+		next = change;
+	change = tui_status_next_change(t, now);
 	if (change >= 0 && (next < 0 || change < next))
 		next = change;
 	if (next >= 0) {
@@ -597,6 +599,7 @@ static void session_base(struct tui *t, const struct tui_options *o)
 	t->opts = *o;
 	t->o = &t->opts; /* lang.c changes t->opts.lang */
 	t->cat = o->catalog;
+	t->places = tui_places;
 	if (o->config_path != NULL)
 		t->conf_path = o->config_path[0] != '\0' ? xstrdup(o->config_path) : NULL;
 	else
@@ -636,7 +639,7 @@ static bool open_after_first_frame(struct tui *t, const struct tui_options *o, c
 		return false;
 	if (t->api != NULL) {
 		tui_feed_open(t);
-		tui_welcome_maybe(t);
+		tui_open(t, TUI_FIRST_RUN, NULL);
 	}
 	t->need_layout = true;
 	return true;
@@ -653,8 +656,9 @@ void tui_session_start(struct tui *t)
 {
 	tui_market_init(t);
 	t->status = wstatus_new(&t->ui);
+	t->fkeys = wfkeys_new(&t->ui);
 	tui_push(t, tui_browse_new(t));
-	tui_welcome_maybe(t);
+	tui_open(t, TUI_FIRST_RUN, NULL);
 	t->need_layout = true;
 }
 

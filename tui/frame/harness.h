@@ -42,7 +42,8 @@ char *tui_harness_row(struct tui_harness *h, int y);
 char *tui_harness_screen(struct tui_harness *h);
 int tui_harness_find(struct tui_harness *h, const char *text);
 bool tui_harness_wait(struct tui_harness *h, const char *text, int ms);
-/* The class name of the top screen ("browse", "fit", "page", "dialog", "overlay"). */
+/* The class name of the top screen ("browse", "fit", "detail", "order-form",
+ * "orders", "rentals", "account", "welcome", "dialog", "overlay"). */
 const char *tui_harness_top(struct tui_harness *h);
 
 #endif

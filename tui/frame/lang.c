@@ -20,9 +20,9 @@
  * again the text it keeps: the tables (tabs, F-keys, every built view with
  * its headers and cells; columns, sort, filter, cursor kept), the fit panel
  * (typed numbers take the new decimal separator, messages are made again),
- * the order pages (page tabs, F-keys, panels, the form's price); the status
- * bar's balance is asked again. What is built on every frame (the status
- * bar, the panels' lines) needs nothing.
+ * the trade pages, those kept aside too (page tabs, panels, the form's
+ * price). What is built on every frame (the status bar with its balance,
+ * the F-key bar, the panels' lines) needs nothing.
  */
 #include "tui/tui_int.h"
 
@@ -46,19 +46,19 @@ struct langmenu {
 enum { LM_UP = 1, LM_DOWN, LM_FIRST, LM_LAST, LM_ACCEPT, LM_CANCEL };
 
 static const struct wbinding menu_bindings[] = {
-	{ WKEY_UP, LM_UP, NULL },
-	{ 'k', LM_UP, NULL },
-	{ WKEY_DOWN, LM_DOWN, NULL },
-	{ 'j', LM_DOWN, NULL },
-	{ WKEY_HOME, LM_FIRST, NULL },
-	{ WKEY_END, LM_LAST, NULL },
-	{ WKEY_RETURN, LM_ACCEPT, NULL },
-	{ WKEY_ENTER, LM_ACCEPT, NULL },
-	{ '\n', LM_ACCEPT, NULL },
-	{ ' ', LM_ACCEPT, NULL },
-	{ WKEY_ESC, LM_CANCEL, NULL },
-	{ 'q', LM_CANCEL, NULL },
-	{ 'L', LM_CANCEL, NULL },
+	{ WKEY_UP, LM_UP, NULL, NULL },
+	{ 'k', LM_UP, NULL, NULL },
+	{ WKEY_DOWN, LM_DOWN, NULL, NULL },
+	{ 'j', LM_DOWN, NULL, NULL },
+	{ WKEY_HOME, LM_FIRST, NULL, NULL },
+	{ WKEY_END, LM_LAST, NULL, NULL },
+	{ WKEY_RETURN, LM_ACCEPT, NULL, NULL },
+	{ WKEY_ENTER, LM_ACCEPT, NULL, NULL },
+	{ '\n', LM_ACCEPT, NULL, NULL },
+	{ ' ', LM_ACCEPT, NULL, NULL },
+	{ WKEY_ESC, LM_CANCEL, NULL, NULL },
+	{ 'q', LM_CANCEL, NULL, NULL },
+	{ 'L', LM_CANCEL, NULL, NULL },
 };
 
 /* Entry i of the menu: 0 automatic, 1 + lang. */
@@ -294,9 +294,5 @@ void tui_lang_set(struct tui *t, enum i18n_lang lang)
 	i18n_init(lang);
 	t->opts.lang = lang;
 	tui_notify_all(t, TN_LANG);        /* every screen makes its texts again */
-	/* the status bar's balance was formatted in the old language */
-	free(t->m.balance);
-	t->m.balance = NULL;
-	t->m.next_market_ms = 0;
-	tui_redraw_all(t);
+	tui_redraw_all(t);                 /* the bars are made in it at the next frame */
 }

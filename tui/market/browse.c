@@ -315,8 +315,10 @@ static void make_tabs(struct tui_browse *b)
 
 	for (size_t i = 0; i < b->n_tabs; i++)
 		labels[i] = xasprintf("%zu %s", i + 1, _(b->tab[i].w->title));
-	wtabs_free(&b->tabs);
+	if (b->tabs != NULL)
+		tui_screen_remove(&b->base, &b->tabs->base);
 	b->tabs = wtabs_new(&t->ui, (const char *const *)labels, b->n_tabs);
+	tui_screen_add(&b->base, &b->tabs->base);
 	for (size_t i = 0; i < b->n_tabs; i++) {
 		char *s = xasprintf("%zu %s", i + 1, C_("tab", b->tab[i].w->short_title));
 		wtabs_set_short(b->tabs, i, s);
@@ -348,12 +350,10 @@ void browse_init(struct tui_browse *b)
 		}
 	}
 	make_tabs(b);
-	b->fkeys = wfkeys_new(&t->ui);
-	browse_fkeys_fill(b);
 	b->cur = 0;
 	if (b->n_tabs > 0)
 		build_view(b, &b->tab[0]);
-	b->table = wtable_new(&t->ui, &src);
+	b->table = (struct wtable *)tui_screen_add(&b->base, &wtable_new(&t->ui, &src)->base);
 	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
 	wwidget_set_focus(&b->table->base, true);
 	browse_refresh_table(b, false);
@@ -382,7 +382,6 @@ void browse_lang_changed(struct tui_browse *b)
 		compute_vis(tb);
 	}
 	make_tabs(b);
-	browse_fkeys_fill(b);
 	wtabs_set_active(b->tabs, b->cur);
 	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
 	browse_refresh_table(b, false);
@@ -406,10 +405,6 @@ void browse_free(struct tui_browse *b)
 	b->marks = NULL;
 	b->n_marks = 0;
 	b->base.t->sel.view = NULL;
-	wtable_free(&b->table);
-	wtabs_free(&b->tabs);
-	wfkeys_free(&b->fkeys);
-	wfield_free(&b->filter);
 }
 
 /* ---- the cursor follows its GPU --------------------------------------------------------------------- */
@@ -784,7 +779,7 @@ void browse_compare(struct tui_browse *b)
 	char *x;
 
 	if (b->n_marks >= 2 && b->n_marks <= 4) {
-		tui_compare_open(t, b->marks, b->n_marks);
+		tui_open(t, TUI_COMPARE, &(struct tui_goto){ .ids = b->marks, .n_ids = b->n_marks });
 		return;
 	}
 	if (b->n_marks < 2)
@@ -819,16 +814,4 @@ void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int 
 	if (fit_method_is_training(v->job.method) && isfinite(j->train_hours) && j->train_hours > 0 &&
 	    j->train_hours < 1e6)
 		*hours = (int)ceil(j->train_hours - 1e-9);
-}
-
-void browse_fkeys_fill(struct tui_browse *b)
-{
-	wfkeys_clear(b->fkeys);
-	wfkeys_add(b->fkeys, WKEY_F1, "F1", _("Help"));
-	wfkeys_add(b->fkeys, WKEY_F2, "F2", _("Columns"));
-	wfkeys_add(b->fkeys, WKEY_F3, "F3", _("Filter"));
-	wfkeys_add(b->fkeys, WKEY_F4, "F4", _("Fit"));
-	wfkeys_add(b->fkeys, WKEY_F5, "F5", _("Buy"));
-	wfkeys_add(b->fkeys, WKEY_F6, "F6", _("Sort"));
-	wfkeys_add(b->fkeys, WKEY_F10, "F10", _("Quit"));
 }

@@ -1,7 +1,8 @@
 /*
- * Internal to the browse tables (tui/market/browse.c: the model of the tabs and
- * views; tui/market/browse_screen.c: the screen class, its key map and events): the bottom
- * screen of the stack.
+ * Internal to the market screens: the browse tables (tui/market/browse.c:
+ * the model of the tabs and views; tui/market/browse_screen.c: the screen
+ * class, its key map and events), the bottom screen of the stack; and the
+ * places of the detail and compare screens (tui/screens.c).
  */
 #ifndef GPUX_TUI_BROWSE_H
 #define GPUX_TUI_BROWSE_H
@@ -54,10 +55,9 @@ struct tui_tab {
 };
 
 struct tui_browse {
-	struct tui_screen base;
+	struct tui_screen base;     /* its widgets: the tabs, the table, the filter */
 	struct wtabs *tabs;
 	struct wtable *table;
-	struct wfkeys *fkeys;
 	struct wfield *filter;      /* while a filter is typed */
 	struct tui_tab *tab;
 	size_t n_tabs, cur;
@@ -73,8 +73,6 @@ void browse_init(struct tui_browse *b);
 void browse_free(struct tui_browse *b);
 /* Make every text again in the current language. */
 void browse_lang_changed(struct tui_browse *b);
-/* The F-key bar in the current language. */
-void browse_fkeys_fill(struct tui_browse *b);
 /* Switch to tab i (builds its view); keeps each tab's cursor and scroll. */
 void browse_show_tab(struct tui_browse *b, size_t i);
 /* The current tab's view changed (prices, sort, filter, columns): reload the
@@ -105,5 +103,14 @@ void browse_compare(struct tui_browse *b);
 /* For the order form: the GPUs the job runs on with gpu_id and, for a
  * training run, its hours (rounded up); 0 when there is no job. */
 void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours);
+
+/* ---- the places of the other market screens (tui/screens.c) ---- */
+/* detail.c: one GPU's spec sheet, book, chart and trades (Esc back): g->gpu;
+ * g->gpus × g->hours what the fit job needs there (0: no job; hours 0: 24),
+ * g->fits as fit_result.fits. */
+void tui_detail_open(struct tui *t, const struct tui_goto *g);
+/* compare.c: the marked GPUs side by side (Esc back): g->ids, 2 to 4
+ * catalogue GPU ids (more are left out), in the order shown. */
+void tui_compare_open(struct tui *t, const struct tui_goto *g);
 
 #endif

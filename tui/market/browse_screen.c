@@ -6,8 +6,10 @@
  * event goes, in order, to the filter field while one is typed, to this map,
  * then to the table widget (its own bindings: arrows, hjkl, PgUp/PgDn,
  * Home/End, g/G). The keys every screen shares (q, F10, Ctrl-L, F1, ?, L)
- * are app.c's. The help is generated from the maps, so it can never list a
- * key that does not work.
+ * are the frame's (tui/frame/app.c). The help and the F-key bar are made
+ * from the maps, so they can never offer a key that does not work. Other
+ * screens are opened by place (tui_open): the order form, the detail and
+ * compare screens, the fit panel, the trade pages.
  *
  * Recalc pulls what other parts publish: the market's prices (t->m.gen),
  * the fit job (t->job), the flashes; and publishes the cursor (t->sel) for
@@ -22,36 +24,36 @@
 #include "util/util.h"
 
 static const struct wbinding bindings[] = {
-	{ '1', A_TAB, N_("Workload tab by its number") },
-	{ '2', A_TAB, N_("Workload tab by its number") },
-	{ '3', A_TAB, N_("Workload tab by its number") },
-	{ '4', A_TAB, N_("Workload tab by its number") },
-	{ '5', A_TAB, N_("Workload tab by its number") },
-	{ '6', A_TAB, N_("Workload tab by its number") },
-	{ WKEY_TAB, A_TAB_NEXT, N_("Next workload tab") },
-	{ WKEY_BTAB, A_TAB_PREV, N_("Previous workload tab") },
-	{ '>', A_SORT_NEXT, N_("Sort by the next column") },
-	{ WKEY_F6, A_SORT_NEXT, N_("Sort by the next column") },
-	{ '<', A_SORT_PREV, N_("Sort by the previous column") },
-	{ 'r', A_SORT_REVERSE, N_("Reverse the sort (not published stays last)") },
-	{ '/', A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)") },
-	{ WKEY_F3, A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)") },
-	{ 'c', A_COLUMNS, N_("Choose and order the columns") },
-	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns") },
-	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)") },
-	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator") },
-	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)") },
-	{ WKEY_RETURN, A_DETAIL, N_("The selected GPU in detail: specs, book, chart, trades") },
-	{ ' ', A_MARK, N_("Mark or unmark the selected GPU (to compare)") },
-	{ '=', A_COMPARE, N_("Compare the marked GPUs side by side (2 to 4)") },
-	{ 'b', A_BUY, N_("Buy the selected GPU: the order form") },
-	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form") },
-	{ 's', A_SELL, N_("Sell the selected GPU (seller accounts)") },
-	{ 'o', A_ORDERS, N_("Your orders (cancel with x)") },
-	{ WKEY_F7, A_ORDERS, N_("Your orders (cancel with x)") },
-	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)") },
-	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger") },
-	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter") },
+	{ '1', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '2', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '3', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '4', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '5', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '6', A_TAB, N_("Workload tab by its number"), NULL },
+	{ WKEY_TAB, A_TAB_NEXT, N_("Next workload tab"), NULL },
+	{ WKEY_BTAB, A_TAB_PREV, N_("Previous workload tab"), NULL },
+	{ '>', A_SORT_NEXT, N_("Sort by the next column"), NULL },
+	{ WKEY_F6, A_SORT_NEXT, N_("Sort by the next column"), N_("Sort") },
+	{ '<', A_SORT_PREV, N_("Sort by the previous column"), NULL },
+	{ 'r', A_SORT_REVERSE, N_("Reverse the sort (not published stays last)"), NULL },
+	{ '/', A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)"), NULL },
+	{ WKEY_F3, A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)"), N_("Filter") },
+	{ 'c', A_COLUMNS, N_("Choose and order the columns"), NULL },
+	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns"), N_("Columns") },
+	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)"), NULL },
+	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator"), N_("Fit") },
+	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)"), NULL },
+	{ WKEY_RETURN, A_DETAIL, N_("The selected GPU in detail: specs, book, chart, trades"), NULL },
+	{ ' ', A_MARK, N_("Mark or unmark the selected GPU (to compare)"), NULL },
+	{ '=', A_COMPARE, N_("Compare the marked GPUs side by side (2 to 4)"), NULL },
+	{ 'b', A_BUY, N_("Buy the selected GPU: the order form"), NULL },
+	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form"), N_("Buy") },
+	{ 's', A_SELL, N_("Sell the selected GPU (seller accounts)"), NULL },
+	{ 'o', A_ORDERS, N_("Your orders (cancel with x)"), NULL },
+	{ WKEY_F7, A_ORDERS, N_("Your orders (cancel with x)"), NULL },
+	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)"), NULL },
+	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger"), NULL },
+	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter"), NULL },
 };
 
 static const size_t n_bindings = sizeof bindings / sizeof bindings[0];
@@ -70,7 +72,8 @@ static void open_filter(struct tui_browse *b)
 
 	if (b->filter != NULL)
 		return;
-	b->filter = wfield_new(&b->base.t->ui, _("Filter: "), tb->filter);
+	b->filter = (struct wfield *)tui_screen_add(
+		&b->base, &wfield_new(&b->base.t->ui, _("Filter: "), tb->filter)->base);
 	n = browse_count_text(b);
 	wfield_set_after(b->filter, n);
 	free(n);
@@ -80,8 +83,8 @@ static void open_filter(struct tui_browse *b)
 
 static void close_filter(struct tui_browse *b)
 {
-	wfield_free(&b->filter);
-	tui_relayout(b->base.t);
+	tui_screen_remove(&b->base, &b->filter->base);
+	b->filter = NULL;
 }
 
 static unsigned filter_event(struct tui_browse *b, const struct wevent *ev)
@@ -123,11 +126,12 @@ static unsigned order(struct tui_browse *b, bool sell)
 	if (gpu == NULL) {
 		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
 	} else {
-		int gpus = 0, hours = 0; /* what the fit job needs on this GPU */
+		struct tui_goto g = { .sell = sell }; /* what the fit job needs on this GPU */
 		char *id = xstrdup(gpu);
 		if (!sell)
-			browse_order_size(b, id, &gpus, &hours);
-		tui_order_open(t, id, sell, gpus, hours);
+			browse_order_size(b, id, &g.gpus, &g.hours);
+		g.gpu = id;
+		tui_open(t, TUI_ORDER_FORM, &g);
 		free(id);
 	}
 	return W_HANDLED | W_REDRAW;
@@ -151,7 +155,8 @@ static unsigned detail(struct tui_browse *b)
 	int pos = v != NULL && v->has_job ? view_find(v, id) : -1;
 	if (pos >= 0)
 		fits = view_shown_row(v, (size_t)pos)->job.fits;
-	tui_detail_open(t, id, gpus, hours, fits);
+	tui_open(t, TUI_DETAIL, &(struct tui_goto){ .gpu = id, .gpus = gpus, .hours = hours,
+						      .fits = fits });
 	free(id);
 	return W_HANDLED | W_REDRAW;
 }
@@ -181,12 +186,12 @@ static unsigned do_action(struct tui_browse *b, enum tui_action a, wkey key)
 	case A_COMPARE: browse_compare(b); break;
 	case A_BUY: return order(b, false);
 	case A_SELL: return order(b, true);
-	case A_FIT: tui_fit_open(t); break;
-	case A_FIT_TOGGLE: tui_fit_toggle(t); break;
+	case A_FIT: tui_open(t, TUI_FIT, NULL); break;
+	case A_FIT_TOGGLE: tui_open(t, TUI_FIT, &(struct tui_goto){ .toggle = true }); break;
 	case A_FIT_CHEAPEST: browse_sort_cheapest(b); break;
-	case A_ORDERS: tui_orders_open(t); break;
-	case A_RENTALS: tui_rentals_open(t); break;
-	case A_ACCOUNT: tui_account_open(t); break;
+	case A_ORDERS: tui_open(t, TUI_ORDERS, NULL); break;
+	case A_RENTALS: tui_open(t, TUI_RENTALS, NULL); break;
+	case A_ACCOUNT: tui_open(t, TUI_ACCOUNT, NULL); break;
 	default: return W_IGNORED;
 	}
 	return W_HANDLED | W_REDRAW;
@@ -200,14 +205,6 @@ static unsigned mouse_event(struct tui_browse *b, const struct wevent *ev)
 		r = wwidget_handle(&b->tabs->base, ev);
 		if (r & W_ACTION)
 			browse_show_tab(b, b->tabs->clicked);
-		return r | W_HANDLED;
-	}
-	if (wwidget_contains(&b->fkeys->base, ev->y, ev->x)) {
-		r = wwidget_handle(&b->fkeys->base, ev);
-		if (r & W_ACTION) {
-			struct wevent k = { .type = WEV_KEY, .key = b->fkeys->clicked };
-			return tui_feed_event(b->base.t, &k) | W_HANDLED;
-		}
 		return r | W_HANDLED;
 	}
 	if (!wwidget_contains(&b->table->base, ev->y, ev->x))
@@ -246,27 +243,17 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 
 /* ---- the screen class ------------------------------------------------------------------------- */
 
-static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
+static void scr_layout(struct tui_screen *s, struct tui_area *body)
 {
 	struct tui_browse *b = of(s);
 	struct tui *t = s->t;
 
-	if (!shown) {
-		wwidget_hide(&b->tabs->base);
-		wwidget_hide(&b->table->base);
-		wwidget_hide(&b->fkeys->base);
-		if (b->filter != NULL)
-			wwidget_hide(&b->filter->base);
-		return;
-	}
 	wwidget_place(&b->tabs->base, 0, 0, 1, t->cols);
 	wwidget_place(&b->table->base, body->y, body->x, body->h, body->w);
 	if (b->filter != NULL) {
-		wwidget_hide(&b->fkeys->base);
+		/* the filter takes the F-key bar's row */
 		wwidget_place(&b->filter->base, t->lines - 1, 0, 1, t->cols);
-		leaveok(b->filter->base.win, FALSE);
-	} else {
-		wwidget_place(&b->fkeys->base, t->lines - 1, 0, 1, t->cols);
+		body->fkeys = false;
 	}
 	/* the pinned columns depend on the width (the sparkline's) */
 	wtable_reload(b->table, true);
@@ -303,50 +290,17 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 	}
 }
 
-static bool scr_render(struct tui_screen *s, bool under)
-{
-	struct tui_browse *b = of(s);
-	bool any = false;
-
-	(void)under; /* the bottom screen: nothing lies beneath */
-	any |= wwidget_render(&b->tabs->base);
-	any |= wwidget_render(&b->table->base);
-	if (b->filter != NULL)
-		any |= wwidget_render(&b->filter->base);
-	else
-		any |= wwidget_render(&b->fkeys->base);
-	return any;
-}
-
-static bool scr_cursor(struct tui_screen *s)
-{
-	struct tui_browse *b = of(s);
-	int y, x;
-
-	if (b->filter == NULL || b->filter->base.win == NULL || !wfield_cursor(b->filter, &y, &x))
-		return false;
-	wmove(b->filter->base.win, 0, x - b->filter->base.x);
-	wnoutrefresh(b->filter->base.win);
-	return true;
-}
-
-static void scr_touch(struct tui_screen *s)
-{
-	struct tui_browse *b = of(s);
-
-	wwidget_touch(&b->tabs->base);
-	wwidget_touch(&b->table->base);
-	wwidget_touch(&b->fkeys->base);
-	if (b->filter != NULL)
-		wwidget_touch(&b->filter->base);
-}
-
 static void scr_notify(struct tui_screen *s, unsigned what)
 {
 	if (what & TN_LANG)
 		browse_lang_changed(of(s));
 }
 
+static const struct tui_keymap keys[] = {
+	{ N_("Tables"), bindings, sizeof bindings / sizeof bindings[0] },
+};
+
+/* The table's own keys first, then the tables'. */
 static size_t scr_help(struct tui_screen *s, struct whelp_section *out, size_t max)
 {
 	struct tui_browse *b = of(s);
@@ -356,33 +310,19 @@ static size_t scr_help(struct tui_screen *s, struct whelp_section *out, size_t m
 		out[n++] = (struct whelp_section){ _("Moving around"), b->table->base.cls->bindings,
 						   b->table->base.cls->n_bindings };
 	if (n < max)
-		out[n++] = (struct whelp_section){ _("Tables"), bindings, n_bindings };
+		out[n++] = (struct whelp_section){ _(keys[0].title), bindings, n_bindings };
 	return n;
 }
 
 static void scr_free(struct tui_screen *s)
 {
-	struct tui_browse *b = of(s);
-
-	browse_free(b);
-	free(b);
+	browse_free(of(s));
 }
 
 static const struct tui_screen_class browse_class = {
-	.name = "browse",
-	.flags = TS_OPAQUE,
-	.layout = scr_layout,
-	.recalc = scr_recalc,
-	.render = scr_render,
-	.cursor = scr_cursor,
-	.event = scr_event,
-	.notify = scr_notify,
-	.touch = scr_touch,
-	.help = scr_help,
-	.free = scr_free,
-	.bindings = bindings,
-	.n_bindings = sizeof bindings / sizeof bindings[0],
-	.help_title = N_("Tables"),
+	.name = "browse", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
+	.event = scr_event, .notify = scr_notify, .help = scr_help, .free = scr_free,
+	.keys = keys, .n_keys = 1,
 };
 
 struct tui_screen *tui_browse_new(struct tui *t)

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "i18n/i18n.h"
-#include "tui/tui_int.h"
+#include "tui/market/browse.h"
 #include "util/util.h"
 
 enum { LABEL_W = 18, COL_MAX = 26, COMPARE_MAX = 4 };
@@ -31,13 +31,13 @@ enum { LABEL_W = 18, COL_MAX = 26, COMPARE_MAX = 4 };
 enum { CK_BACK = 1, CK_UP, CK_DOWN, CK_PGUP, CK_PGDN };
 
 static const struct wbinding bindings[] = {
-	{ WKEY_ESC, CK_BACK, N_("Back to the tables") },
-	{ WKEY_UP, CK_UP, N_("Scroll up") },
-	{ 'k', CK_UP, N_("Scroll up") },
-	{ WKEY_DOWN, CK_DOWN, N_("Scroll down") },
-	{ 'j', CK_DOWN, N_("Scroll down") },
-	{ WKEY_PGUP, CK_PGUP, N_("Page up") },
-	{ WKEY_PGDN, CK_PGDN, N_("Page down") },
+	{ WKEY_ESC, CK_BACK, N_("Back to the tables"), N_("Back") },
+	{ WKEY_UP, CK_UP, N_("Scroll up"), NULL },
+	{ 'k', CK_UP, N_("Scroll up"), NULL },
+	{ WKEY_DOWN, CK_DOWN, N_("Scroll down"), NULL },
+	{ 'j', CK_DOWN, N_("Scroll down"), NULL },
+	{ WKEY_PGUP, CK_PGUP, N_("Page up"), NULL },
+	{ WKEY_PGDN, CK_PGDN, N_("Page down"), NULL },
 };
 
 /* The figures compared (the tables' own columns and labels). */
@@ -73,8 +73,7 @@ struct compare {
 	size_t n;
 	struct catalog_workload w;  /* these GPUs, the columns above */
 	struct view_table *view;
-	struct wpanel *head, *body;
-	struct wfkeys *fkeys;
+	struct wpanel *head, *body; /* its widgets */
 	uint64_t seen_market, seen_hist, seen_job;
 	bool dirty;
 	int top;                    /* lines scrolled off, below the names */
@@ -255,14 +254,6 @@ static void rebuild(struct compare *c)
 
 /* ---- the screen -------------------------------------------------------------------------------- */
 
-static void fkeys_fill(struct compare *c)
-{
-	wfkeys_clear(c->fkeys);
-	wfkeys_add(c->fkeys, WKEY_F1, "F1", _("Help"));
-	wfkeys_add(c->fkeys, WKEY_ESC, "Esc", _("Back"));
-	wfkeys_add(c->fkeys, WKEY_F10, "F10", _("Quit"));
-}
-
 static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
 {
 	(void)now;
@@ -286,45 +277,19 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 		rebuild(c);
 }
 
-static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
+static void scr_layout(struct tui_screen *s, struct tui_area *body)
 {
 	struct compare *c = of(s);
 	struct tui *t = s->t;
 
-	if (!shown || body->h < 3) {
-		wwidget_hide(&c->head->base);
-		wwidget_hide(&c->body->base);
-		wwidget_hide(&c->fkeys->base);
+	if (body->h < 3) {
+		s->shown = false;
 		return;
 	}
 	wwidget_place(&c->head->base, 0, 0, 1, t->cols);
 	wwidget_place(&c->body->base, body->y, 0, body->h, t->cols);
-	wwidget_place(&c->fkeys->base, t->lines - 1, 0, 1, t->cols);
-	fkeys_fill(c);
 	rebuild(c);
 	body->h = 0;
-}
-
-static bool scr_render(struct tui_screen *s, bool under)
-{
-	struct compare *c = of(s);
-	bool any = false;
-
-	if (under)
-		s->cls->touch(s);
-	any |= wwidget_render(&c->head->base);
-	any |= wwidget_render(&c->body->base);
-	any |= wwidget_render(&c->fkeys->base);
-	return any;
-}
-
-static void scr_touch(struct tui_screen *s)
-{
-	struct compare *c = of(s);
-
-	wwidget_touch(&c->head->base);
-	wwidget_touch(&c->body->base);
-	wwidget_touch(&c->fkeys->base);
 }
 
 static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
@@ -332,14 +297,6 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	struct compare *c = of(s);
 	const struct wbinding *b;
 
-	if (ev->type == WEV_MOUSE && wwidget_contains(&c->fkeys->base, ev->y, ev->x)) {
-		unsigned r = wwidget_handle(&c->fkeys->base, ev);
-		if (r & W_ACTION) {
-			struct wevent k = { .type = WEV_KEY, .key = c->fkeys->clicked };
-			return tui_feed_event(s->t, &k) | W_HANDLED;
-		}
-		return W_HANDLED;
-	}
 	if (ev->type != WEV_KEY)
 		return W_IGNORED;
 	b = wbinding_find(bindings, sizeof bindings / sizeof bindings[0], ev->key);
@@ -362,10 +319,8 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 
 static void scr_notify(struct tui_screen *s, unsigned what)
 {
-	if (what & TN_LANG) {
-		fkeys_fill(of(s));
+	if (what & TN_LANG)
 		of(s)->dirty = true;
-	}
 }
 
 static void scr_free(struct tui_screen *s)
@@ -374,42 +329,31 @@ static void scr_free(struct tui_screen *s)
 
 	view_free(&c->view);
 	wcells_free(&c->scratch);
-	wpanel_free(&c->head);
-	wpanel_free(&c->body);
-	wfkeys_free(&c->fkeys);
-	free(c);
 }
 
-static const struct tui_screen_class compare_class = {
-	.name = "compare",
-	.flags = TS_OPAQUE,
-	.layout = scr_layout,
-	.recalc = scr_recalc,
-	.render = scr_render,
-	.event = scr_event,
-	.tick = scr_tick,
-	.notify = scr_notify,
-	.touch = scr_touch,
-	.free = scr_free,
-	.bindings = bindings,
-	.n_bindings = sizeof bindings / sizeof bindings[0],
-	.help_title = N_("Compare"),
+static const struct tui_keymap keys[] = {
+	{ N_("Compare"), bindings, sizeof bindings / sizeof bindings[0] },
 };
 
-void tui_compare_open(struct tui *t, char *const *ids, size_t n)
+static const struct tui_screen_class compare_class = {
+	.name = "compare", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
+	.event = scr_event, .tick = scr_tick, .notify = scr_notify, .free = scr_free,
+	.keys = keys, .n_keys = 1,
+};
+
+void tui_compare_open(struct tui *t, const struct tui_goto *g)
 {
 	struct tui_screen *old = tui_find(t, &compare_class);
-	struct compare *c;
+	struct compare *c = xcalloc(1, sizeof *c);
 
+	tui_screen_init(&c->base, &compare_class, t);
+	for (size_t i = 0; i < g->n_ids && c->n < COMPARE_MAX; i++) {
+		const struct catalog_gpu *gpu = catalog_gpu(t->cat, g->ids[i]);
+		if (gpu != NULL)
+			c->gpus[c->n++] = gpu;
+	}
 	if (old != NULL)
 		tui_remove(t, old);
-	c = xcalloc(1, sizeof *c);
-	tui_screen_init(&c->base, &compare_class, t);
-	for (size_t i = 0; i < n && c->n < COMPARE_MAX; i++) {
-		const struct catalog_gpu *g = catalog_gpu(t->cat, ids[i]);
-		if (g != NULL)
-			c->gpus[c->n++] = g;
-	}
 	c->w.id = (char *)"compare";
 	c->w.title = (char *)"";
 	c->w.short_title = (char *)"";
@@ -417,13 +361,11 @@ void tui_compare_open(struct tui *t, char *const *ids, size_t n)
 	c->w.n_gpus = c->n;
 	c->w.columns = (struct catalog_column *)spec_columns;
 	c->w.n_columns = sizeof spec_columns / sizeof spec_columns[0];
-	c->head = wpanel_new(&t->ui);
-	c->body = wpanel_new(&t->ui);
+	c->head = (struct wpanel *)tui_screen_add(&c->base, &wpanel_new(&t->ui)->base);
+	c->body = (struct wpanel *)tui_screen_add(&c->base, &wpanel_new(&t->ui)->base);
 	wcells_init(&c->scratch, t->ascii);
-	c->fkeys = wfkeys_new(&t->ui);
 	c->seen_market = t->m.gen;
 	c->dirty = true;
 	tui_history_want(t);
 	tui_push(t, &c->base);
-	tui_relayout(t);
 }

@@ -9,7 +9,7 @@
  *            GPU-hours its orders hold, orders (when the panel is wide
  *            enough) and cumulative GPUs per level, asks above the spread,
  *            bids below; the account's own resting orders marked (*) when
- *            the orders page has listed them
+ *            the orders page has listed them (t->account.open)
  *   chart    close prices over 1 h, 24 h or 7 d from GET /v1/candles, in
  *            eighth blocks (ASCII: . : #), the change with ▲/▼ and a sign
  *   fill     with a fit job: what it needs on this GPU and what filling
@@ -31,8 +31,7 @@
 #include <time.h>
 
 #include "i18n/i18n.h"
-#include "tui/trade/order_int.h"
-#include "tui/tui_int.h"
+#include "tui/market/browse.h"
 #include "util/util.h"
 
 enum { CANDLES_AGAIN_MS = 5000, WIDE_COLS = 120, CHART_MIN_ROWS = 3 };
@@ -40,14 +39,15 @@ enum { CANDLES_AGAIN_MS = 5000, WIDE_COLS = 120, CHART_MIN_ROWS = 3 };
 enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D };
 
 static const struct wbinding bindings[] = {
-	{ WKEY_ESC, DK_BACK, N_("Back to the tables") },
-	{ 'b', DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)") },
-	{ WKEY_F5, DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)") },
-	{ 's', DK_SELL, N_("Sell this GPU (seller accounts)") },
-	{ 'i', DK_RANGE_NEXT, N_("Chart: the next range (1 h, 24 h, 7 d)") },
-	{ '1', DK_1H, N_("Chart: the last hour") },
-	{ '2', DK_24H, N_("Chart: the last 24 hours") },
-	{ '3', DK_7D, N_("Chart: the last 7 days") },
+	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back") },
+	{ 'b', DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"), NULL },
+	{ WKEY_F5, DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"),
+	  N_("Buy") },
+	{ 's', DK_SELL, N_("Sell this GPU (seller accounts)"), NULL },
+	{ 'i', DK_RANGE_NEXT, N_("Chart: the next range (1 h, 24 h, 7 d)"), N_("Range") },
+	{ '1', DK_1H, N_("Chart: the last hour"), NULL },
+	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL },
+	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL },
 };
 
 struct detail {
@@ -56,8 +56,7 @@ struct detail {
 	const struct catalog_gpu *g;
 	int job_gpus, job_hours;    /* what the fit job needs here; 0: no job */
 	int job_fits;               /* as fit_result.fits */
-	struct wpanel *head, *specs, *book, *side;
-	struct wfkeys *fkeys;
+	struct wpanel *head, *specs, *book, *side; /* its widgets */
 	enum detail_range range;
 	struct api_candles *candles;
 	char *candles_error;
@@ -282,7 +281,7 @@ static void build_specs(struct detail *d, struct wpanel *p)
 
 static bool own_level(const struct detail *d, enum api_side side, int64_t price)
 {
-	const struct api_orders *o = tp_orders_open_list(d->base.t);
+	const struct api_orders *o = d->base.t->account.open;
 
 	for (size_t i = 0; o != NULL && i < o->n; i++)
 		if (o->v[i].side == side && o->v[i].price_cents == price &&
@@ -545,16 +544,6 @@ static void rebuild(struct detail *d)
 	(void)t;
 }
 
-static void fkeys_fill(struct detail *d)
-{
-	wfkeys_clear(d->fkeys);
-	wfkeys_add(d->fkeys, WKEY_F1, "F1", _("Help"));
-	wfkeys_add(d->fkeys, WKEY_F5, "F5", _("Buy"));
-	wfkeys_add(d->fkeys, 'i', "i", _("Range"));
-	wfkeys_add(d->fkeys, WKEY_ESC, "Esc", _("Back"));
-	wfkeys_add(d->fkeys, WKEY_F10, "F10", _("Quit"));
-}
-
 /* ---- the screen --------------------------------------------------------------------------------------- */
 
 static void on_candles(void *ud, struct api_candles *r, const struct api_error *e)
@@ -618,18 +607,14 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 		rebuild(d);
 }
 
-static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
+static void scr_layout(struct tui_screen *s, struct tui_area *body)
 {
 	struct detail *d = of(s);
 	struct tui *t = s->t;
 	int y = body->y, h = body->h, w = t->cols, specs_w = 0, book_w = 48, side_x;
 
-	if (!shown || h < 1) {
-		wwidget_hide(&d->head->base);
-		wwidget_hide(&d->specs->base);
-		wwidget_hide(&d->book->base);
-		wwidget_hide(&d->side->base);
-		wwidget_hide(&d->fkeys->base);
+	if (h < 1) {
+		s->shown = false;
 		return;
 	}
 	d->wide = w >= WIDE_COLS;
@@ -653,39 +638,11 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
 	wwidget_place(&d->book->base, y, specs_w, h, book_w);
 	side_x = specs_w + book_w;
 	wwidget_place(&d->side->base, y, side_x, h, w - side_x);
-	wwidget_place(&d->fkeys->base, t->lines - 1, 0, 1, w);
 	d->book_rows = h;
 	d->chart_rows = h / 3 > CHART_MIN_ROWS ? h / 3 : CHART_MIN_ROWS;
-	fkeys_fill(d);
 	d->dirty = true;
 	rebuild(d);
 	body->h = 0;
-}
-
-static bool scr_render(struct tui_screen *s, bool under)
-{
-	struct detail *d = of(s);
-	bool any = false;
-
-	if (under)
-		s->cls->touch(s);
-	any |= wwidget_render(&d->head->base);
-	any |= wwidget_render(&d->specs->base);
-	any |= wwidget_render(&d->book->base);
-	any |= wwidget_render(&d->side->base);
-	any |= wwidget_render(&d->fkeys->base);
-	return any;
-}
-
-static void scr_touch(struct tui_screen *s)
-{
-	struct detail *d = of(s);
-
-	wwidget_touch(&d->head->base);
-	wwidget_touch(&d->specs->base);
-	wwidget_touch(&d->book->base);
-	wwidget_touch(&d->side->base);
-	wwidget_touch(&d->fkeys->base);
 }
 
 static void set_range(struct detail *d, enum detail_range r)
@@ -708,14 +665,6 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	struct tui *t = s->t;
 	const struct wbinding *b;
 
-	if (ev->type == WEV_MOUSE && wwidget_contains(&d->fkeys->base, ev->y, ev->x)) {
-		unsigned r = wwidget_handle(&d->fkeys->base, ev);
-		if (r & W_ACTION) {
-			struct wevent k = { .type = WEV_KEY, .key = d->fkeys->clicked };
-			return tui_feed_event(t, &k) | W_HANDLED;
-		}
-		return W_HANDLED;
-	}
 	if (ev->type != WEV_KEY)
 		return W_IGNORED;
 	b = wbinding_find(bindings, sizeof bindings / sizeof bindings[0], ev->key);
@@ -724,8 +673,11 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	switch (b->action) {
 	case DK_BACK: return W_HANDLED | W_CLOSE | W_REDRAW;
 	/* the order form goes over this screen: Esc comes back here */
-	case DK_BUY: tui_order_open(t, d->gpu, false, d->job_gpus, d->job_hours); break;
-	case DK_SELL: tui_order_open(t, d->gpu, true, 0, 0); break;
+	case DK_BUY:
+		tui_open(t, TUI_ORDER_FORM, &(struct tui_goto){ .gpu = d->gpu, .gpus = d->job_gpus,
+								 .hours = d->job_hours });
+		break;
+	case DK_SELL: tui_open(t, TUI_ORDER_FORM, &(struct tui_goto){ .gpu = d->gpu, .sell = true }); break;
 	case DK_RANGE_NEXT: set_range(d, (enum detail_range)((d->range + 1) % DR_COUNT)); break;
 	case DK_1H: set_range(d, DR_1H); break;
 	case DK_24H: set_range(d, DR_24H); break;
@@ -736,10 +688,8 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 
 static void scr_notify(struct tui_screen *s, unsigned what)
 {
-	if (what & TN_LANG) {
-		fkeys_fill(of(s));
+	if (what & TN_LANG)
 		of(s)->dirty = true;
-	}
 }
 
 static void scr_free(struct tui_screen *s)
@@ -752,56 +702,48 @@ static void scr_free(struct tui_screen *s)
 	tui_feed_focus(t, NULL);
 	api_candles_free(&d->candles);
 	free(d->candles_error);
-	wpanel_free(&d->head);
-	wpanel_free(&d->specs);
-	wpanel_free(&d->book);
-	wpanel_free(&d->side);
-	wfkeys_free(&d->fkeys);
 	free(d->gpu);
-	free(d);
 }
 
-static const struct tui_screen_class detail_class = {
-	.name = "detail",
-	.flags = TS_OPAQUE,
-	.layout = scr_layout,
-	.recalc = scr_recalc,
-	.render = scr_render,
-	.event = scr_event,
-	.tick = scr_tick,
-	.notify = scr_notify,
-	.touch = scr_touch,
-	.free = scr_free,
-	.bindings = bindings,
-	.n_bindings = sizeof bindings / sizeof bindings[0],
-	.help_title = N_("GPU detail"),
+static const struct tui_keymap keys[] = {
+	{ N_("GPU detail"), bindings, sizeof bindings / sizeof bindings[0] },
 };
 
-void tui_detail_open(struct tui *t, const char *gpu_id, int job_gpus, int job_hours, int job_fits)
+static const struct tui_screen_class detail_class = {
+	.name = "detail", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
+	.event = scr_event, .tick = scr_tick, .notify = scr_notify, .free = scr_free,
+	.keys = keys, .n_keys = 1,
+};
+
+static struct wpanel *panel(struct detail *d)
 {
-	const struct catalog_gpu *g = catalog_gpu(t->cat, gpu_id);
+	return (struct wpanel *)tui_screen_add(&d->base, &wpanel_new(&d->base.t->ui)->base);
+}
+
+void tui_detail_open(struct tui *t, const struct tui_goto *go)
+{
+	const struct catalog_gpu *g = go->gpu != NULL ? catalog_gpu(t->cat, go->gpu) : NULL;
 	struct tui_screen *old = tui_find(t, &detail_class);
 	struct detail *d;
 
 	if (g == NULL)
 		return;
-	if (old != NULL)
-		tui_remove(t, old);
 	d = xcalloc(1, sizeof *d);
 	tui_screen_init(&d->base, &detail_class, t);
-	d->gpu = xstrdup(gpu_id);
+	d->gpu = xstrdup(go->gpu);
+	if (old != NULL)
+		tui_remove(t, old); /* after the copy: go->gpu may be the old one's */
 	d->g = g;
-	d->job_gpus = job_gpus;
-	d->job_hours = job_gpus > 0 && job_hours <= 0 ? 24 : job_hours;
-	d->job_fits = job_fits;
+	d->job_gpus = go->gpus;
+	d->job_hours = go->gpus > 0 && go->hours <= 0 ? 24 : go->hours;
+	d->job_fits = go->fits;
 	d->range = DR_24H;
-	d->head = wpanel_new(&t->ui);
-	d->specs = wpanel_new(&t->ui);
-	d->book = wpanel_new(&t->ui);
-	d->side = wpanel_new(&t->ui);
-	d->fkeys = wfkeys_new(&t->ui);
+	d->head = panel(d);
+	d->specs = panel(d);
+	d->book = panel(d);
+	d->side = panel(d);
 	d->seen_market = t->m.gen - 1;
-	tui_feed_focus(t, gpu_id);
+	tui_feed_focus(t, d->gpu);
 	tui_push(t, &d->base);
 	tui_relayout(t);
 }

@@ -2,12 +2,14 @@
  * Your orders (o, F7): the resting ones first (every one of them), then the
  * most recent done ones, refreshed every 2 s; the cursor stays on its order
  * as the list changes. Price/h is a limit order's limit and a market
- * order's average fill price (its cap is no price it paid). x (or Delete) cancels the order under the cursor
- * after a confirmation that says what it is and what hold comes back; the
- * freed hold shows at once in the balance line (the account is asked again
- * right away, and the released amount applied until it answers).
+ * order's average fill price (its cap is no price it paid). x (or Delete)
+ * cancels the order under the cursor after a confirmation that says what it
+ * is and what hold comes back; the freed hold shows at once in the balance
+ * line (the account is asked again right away, and the released amount
+ * applied until it answers). The open orders, as last listed, are also the
+ * account's (t->account.open): the detail screen marks their levels.
  */
-#include "tui/trade/order_int.h"
+#include "tui/trade/trade.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,38 +29,20 @@ static const enum walign align[OC_N] = {
 	WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_LEFT, WALIGN_RIGHT, WALIGN_LEFT,
 };
 
-struct tp_orders {
-	struct tp_list l;
-	struct api_orders *open, *done;
-	uint64_t open_req, done_req;
-	uint64_t cancel_req;
+struct orders {
+	struct tui_list l;
+	struct api_orders *done;    /* the open ones are t->account.open */
+	uint64_t open_req, done_req, cancel_req;
 };
-
-static struct tp_orders *orders(struct tui *t)
-{
-	return t->trade != NULL ? t->trade->orders : NULL;
-}
-
-static struct tp_list *list(struct tui *t)
-{
-	struct tp_orders *s = orders(t);
-
-	return s != NULL ? &s->l : NULL;
-}
-
-static void set_note(struct tp_orders *s, char *text, enum wrole role)
-{
-	tp_list_note(&s->l, text, role);
-}
 
 static bool resting(const struct api_order *o)
 {
 	return o->status == API_ORDER_OPEN || o->status == API_ORDER_PARTIALLY_FILLED;
 }
 
-static const struct api_order *find(struct tp_orders *s, int64_t id)
+static const struct api_order *find(const struct orders *s, int64_t id)
 {
-	struct api_orders *l[2] = { s->open, s->done };
+	const struct api_orders *l[2] = { s->l.page.base.t->account.open, s->done };
 
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; l[k] != NULL && i < l[k]->n; i++)
@@ -67,238 +51,169 @@ static const struct api_order *find(struct tp_orders *s, int64_t id)
 	return NULL;
 }
 
-const char *tp_orders_gpu(struct tui *t)
+static const char *row_gpu(struct tui_list *l, int64_t key)
 {
-	struct tp_orders *s = orders(t);
-	const struct api_order *o;
+	const struct api_order *o = find((struct orders *)l, key);
 
-	if (s == NULL || s->l.table == NULL)
-		return NULL;
-	o = find(s, tp_table_key(s->l.table, &s->l.grid));
 	return o != NULL ? o->gpu : NULL;
+}
+
+static const char *tif_text(enum api_tif tif)
+{
+	return tif == API_GTC ? "GTC" : tif == API_FOK ? "FOK" : "IOC";
 }
 
 /* "Buy 4 × H200 for 10 h at US$3.80 per GPU-hour (limit, GTC)" */
 static char *order_line(struct tui *t, const struct api_order *o)
 {
-	char *p = tp_usd(t, o->price_cents);
+	char *p = tui_usd(t, o->price_cents);
 	char *s = xasprintf(_("%s %lld × %s for %lld h at %s per GPU-hour (%s, %s)"),
 			    o->side == API_BUY ? _("Buy") : _("Sell"), (long long)o->gpus,
-			    tp_gpu_name(t, o->gpu), (long long)o->hours, p,
-			    o->type == API_LIMIT ? _("limit") : _("market"),
-			    o->tif == API_GTC ? "GTC" : o->tif == API_FOK ? "FOK" : "IOC");
+			    tui_gpu_name(t, o->gpu), (long long)o->hours, p,
+			    o->type == API_LIMIT ? _("limit") : _("market"), tif_text(o->tif));
 	free(p);
 	return s;
 }
 
-static void add_row(struct tui *t, struct tp_grid *g, const struct api_order *o)
+static void add_row(struct tui *t, struct tui_grid *g, const struct api_order *o)
 {
-	tp_grid_row(g, o->id, resting(o) ? WR_NORMAL : WR_DIM);
-	tp_grid_put(g, OC_ID, xasprintf("%lld", (long long)o->id));
-	tp_grid_puts(g, OC_GPU, tp_gpu_name(t, o->gpu));
-	tp_grid_puts(g, OC_SIDE, o->side == API_BUY ? C_("order side", "buy")
-						     : C_("order side", "sell"));
-	tp_grid_puts(g, OC_STATUS, view_order_status_text(t->o->lang, o->status));
-	tp_grid_put(g, OC_GPUS, tp_int(t, o->gpus));
-	tp_grid_put(g, OC_FILLED, tp_int(t, o->filled_gpus));
-	tp_grid_put(g, OC_HOURS, tp_int(t, o->hours));
-	tp_grid_put(g, OC_PRICE, tp_usd(t, view_order_list_price(o)));
-	tp_grid_put(g, OC_TYPE, xasprintf("%s %s", o->type == API_LIMIT ? _("limit") : _("market"),
-					  o->tif == API_GTC ? "GTC" : o->tif == API_FOK ? "FOK" : "IOC"));
-	tp_grid_put(g, OC_HELD, o->hold_minor > 0 ? tp_money(t, o->hold_minor, o->currency)
-						  : xstrdup(""));
-	tp_grid_put(g, OC_CREATED, tp_date(t, o->created_at));
+	tui_grid_row(g, o->id, resting(o) ? WR_NORMAL : WR_DIM);
+	tui_grid_put(g, OC_ID, xasprintf("%lld", (long long)o->id));
+	tui_grid_puts(g, OC_GPU, tui_gpu_name(t, o->gpu));
+	tui_grid_puts(g, OC_SIDE, o->side == API_BUY ? C_("order side", "buy")
+						      : C_("order side", "sell"));
+	tui_grid_puts(g, OC_STATUS, view_order_status_text(t->o->lang, o->status));
+	tui_grid_put(g, OC_GPUS, tui_int(t, o->gpus));
+	tui_grid_put(g, OC_FILLED, tui_int(t, o->filled_gpus));
+	tui_grid_put(g, OC_HOURS, tui_int(t, o->hours));
+	tui_grid_put(g, OC_PRICE, tui_usd(t, view_order_list_price(o)));
+	tui_grid_put(g, OC_TYPE, xasprintf("%s %s", o->type == API_LIMIT ? _("limit") : _("market"),
+					   tif_text(o->tif)));
+	tui_grid_put(g, OC_HELD, o->hold_minor > 0 ? tui_money(t, o->hold_minor, o->currency)
+						   : xstrdup(""));
+	tui_grid_put(g, OC_CREATED, tui_date(t, o->created_at));
 }
 
-/* ---- the head lines the list pages share (order_int.h) --------------------------------------- */
-
-void tp_add_whole(struct wcells *c, const char *seg, int width)
+static void build(struct tui_list *l)
 {
-	if (c->width + wtext_width(seg, c->ascii) <= width)
-		wcells_add(c, seg, WR_NORMAL, 0);
-}
+	struct orders *s = (struct orders *)l;
+	struct tui *t = l->page.base.t;
+	const struct api_orders *open = t->account.open;
+	size_t n_open = 0;
+	char *count = NULL;
 
-void tp_list_head_text(struct tui *t, struct tp_list *l, const char *text, enum wrole role)
-{
-	int w = l->head->base.w - 1;
-	char **wl;
-	size_t n = w >= 8 ? wtext_wrap(text, w, t->ascii, &wl) : 0;
-	int want = n > 1 ? 3 : 2;
-
-	if (n == 0) {
-		struct wcells *c = wpanel_add(l->head);
-		wcells_pad(c, 1, WR_NORMAL);
-		wcells_add(c, text, role, 0);
-	}
-	for (size_t i = 0; i < n && i < 2; i++) {
-		struct wcells *c = wpanel_add(l->head);
-		wcells_pad(c, 1, WR_NORMAL);
-		wcells_add(c, wl[i], role, 0);
-		if (i == 1 && n > 2) {
-			/* more than two lines: the second ends in "…" */
-			wcells_pad(c, 1, role);
-			wcells_add(c, wl[2], role, 0);
-		}
-	}
-	if (n > 0)
-		wtext_lines_free(wl, n);
-	if (l->head_lines != want && l->head->base.w > 0) {
-		l->head_lines = want;
-		tui_relayout(t);
-	}
-}
-
-/* ---- the orders page ------------------------------------------------------------------------- */
-
-static void orders_rebuild(struct tui *t)
-{
-	struct tp_orders *s = orders(t);
-	struct wcells *c;
-	int64_t key;
-	size_t n_open = 0, n_done = 0;
-	char *x;
-
-	if (s == NULL || s->l.table == NULL)
-		return;
-	key = tp_table_key(s->l.table, &s->l.grid);
-	tp_grid_clear(&s->l.grid);
-	for (size_t i = 0; s->open != NULL && i < s->open->n; i++, n_open++)
-		add_row(t, &s->l.grid, &s->open->v[i]);
-	for (size_t i = 0; s->done != NULL && i < s->done->n; i++) {
-		if (resting(&s->done->v[i]))
-			continue; /* listed above already */
-		add_row(t, &s->l.grid, &s->done->v[i]);
-		n_done++;
-	}
-	tp_table_reload(s->l.table, &s->l.grid, key);
-
-	wpanel_begin(s->l.head);
-	c = wpanel_add(s->l.head);
-	wcells_pad(c, 1, WR_NORMAL);
-	tp_balance_line(t, c);
-	if (s->open != NULL) {
-		x = xasprintf(P_(" · %zu resting order", " · %zu resting orders", n_open), n_open);
-		tp_add_whole(c, x, s->l.head->base.w);
-		free(x);
-	}
-	if (s->l.note != NULL)
-		tp_list_head_text(t, &s->l, s->l.note, s->l.note_role);
-	else if (s->l.error != NULL)
-		tp_list_head_text(t, &s->l, s->l.error, WR_BAD);
-	else if (t->api == NULL)
-		tp_list_head_text(t, &s->l, _("No exchange: orders need one (see the status bar)."),
-				  WR_BAD);
-	else if (s->open == NULL)
-		tp_list_head_text(t, &s->l, _("asking the exchange for your orders…"), WR_DIM);
-	else if (n_open > 0)
-		tp_list_head_text(t, &s->l, _("x cancels the resting order under the cursor"), WR_DIM);
-	else
-		tp_list_head_text(t, &s->l, _("No resting order: recent done ones are listed (dim)."),
-				  WR_DIM);
-	wpanel_commit(s->l.head);
-}
-
-static void on_list(struct tui *t, struct api_orders **slot, struct api_orders *r,
-		    const struct api_error *e)
-{
-	if (tp_list_reply(t, list(t), e)) {
-		api_orders_free(slot);
-		*slot = r;
-	}
-	orders_rebuild(t);
+	for (size_t i = 0; open != NULL && i < open->n; i++, n_open++)
+		add_row(t, &l->grid, &open->v[i]);
+	for (size_t i = 0; s->done != NULL && i < s->done->n; i++)
+		if (!resting(&s->done->v[i])) /* listed above already */
+			add_row(t, &l->grid, &s->done->v[i]);
+	if (open != NULL)
+		count = xasprintf(P_(" · %zu resting order", " · %zu resting orders", n_open), n_open);
+	tui_list_head(l, (const char *const[]){ count }, 1, open != NULL,
+		      _("asking the exchange for your orders…"),
+		      n_open > 0 ? _("x cancels the resting order under the cursor")
+				 : _("No resting order: recent done ones are listed (dim)."));
+	free(count);
 }
 
 static void on_open(void *ud, struct api_orders *r, const struct api_error *e)
 {
-	struct tui *t = ud;
+	struct orders *s = ud;
 
-	orders(t)->open_req = 0;
-	on_list(t, &orders(t)->open, r, e);
+	s->open_req = 0;
+	if (tui_list_reply(&s->l, e))
+		tui_account_set_open(s->l.page.base.t, r);
 }
 
 static void on_done(void *ud, struct api_orders *r, const struct api_error *e)
 {
-	struct tui *t = ud;
+	struct orders *s = ud;
 
-	orders(t)->done_req = 0;
-	on_list(t, &orders(t)->done, r, e);
+	s->done_req = 0;
+	if (tui_list_reply(&s->l, e)) {
+		api_orders_free(&s->done);
+		s->done = r;
+	}
 }
+
+static void ask(struct tui_list *l)
+{
+	struct orders *s = (struct orders *)l;
+	struct api_client *api = l->page.base.t->api;
+	struct api_list_query qo = { .status = "open", .limit = 200 };
+	struct api_list_query qd = { .status = "closed", .limit = 50 };
+
+	s->open_req = api_orders_start(api, &qo, on_open, s);
+	s->done_req = api_orders_start(api, &qd, on_done, s);
+}
+
+static bool busy(const struct tui_list *l)
+{
+	const struct orders *s = (const struct orders *)l;
+
+	return s->open_req != 0 || s->done_req != 0;
+}
+
+/* ---- cancelling ------------------------------------------------------------------------------- */
 
 static void on_cancel(void *ud, struct api_order *o, const struct api_error *e)
 {
-	struct tui *t = ud;
-	struct tp_orders *s = orders(t);
-	struct tui_trade *tr = t->trade;
+	struct orders *s = ud;
+	struct tui *t = s->l.page.base.t;
+	const struct api_order *was = e == NULL ? find(s, o->id) : NULL;
+	int64_t freed = was != NULL ? was->hold_minor - o->hold_minor : 0;
+	char *note = NULL, *m;
 
 	s->cancel_req = 0;
-	if (e != NULL) {
-		set_note(s, tp_error_words(t, e), WR_BAD);
-	} else {
-		const struct api_order *was = find(s, o->id);
-		int64_t freed = was != NULL ? was->hold_minor - o->hold_minor : 0;
-		if (freed > 0) {
-			char *m = tp_money(t, freed, o->currency);
-			set_note(s, xasprintf(_("Cancelled order %lld: %s released to your available "
-						"balance."), (long long)o->id, m), WR_GOOD);
-			free(m);
-			/* visible at once; the account's answer confirms it */
-			if (tr->acct != NULL && tr->acct->has_balance && o->currency != NULL &&
-			    strcmp(tr->acct->currency, o->currency) == 0) {
-				tr->acct->balance.available_minor += freed;
-				tr->acct->balance.held_minor -= freed;
-			}
-		} else {
-			set_note(s, xasprintf(P_("Cancelled order %lld (%lld of %lld GPU had filled).",
-						 "Cancelled order %lld (%lld of %lld GPUs had filled).",
-						 (unsigned long)o->gpus),
-					      (long long)o->id, (long long)o->filled_gpus,
-					      (long long)o->gpus), WR_GOOD);
-		}
-		tui_message(t, s->l.note);
-		api_order_free(&o);
+	if (e == NULL && freed > 0) {
+		m = tui_money(t, freed, o->currency);
+		note = xasprintf(_("Cancelled order %lld: %s released to your available balance."),
+				 (long long)o->id, m);
+		free(m);
+		/* visible at once; the account's answer confirms it */
+		tui_account_release(t, o->currency, freed);
+	} else if (e == NULL) {
+		note = xasprintf(P_("Cancelled order %lld (%lld of %lld GPU had filled).",
+				    "Cancelled order %lld (%lld of %lld GPUs had filled).",
+				    (unsigned long)o->gpus),
+				 (long long)o->id, (long long)o->filled_gpus, (long long)o->gpus);
 	}
-	tp_account_soon(t);
-	tp_lists_soon(t);
-	tp_rebuild_all(t);
+	tui_list_acted(&s->l, e, note);
+	api_order_free(&o);
 }
 
-void tp_orders_dialog(struct tui *t, enum tp_dialog kind, int64_t id, bool yes)
+static void cancel(struct tui_list *l, int64_t id)
 {
-	struct tp_orders *s = orders(t);
+	struct orders *s = (struct orders *)l;
 
-	if (s == NULL || kind != TD_CANCEL)
+	if (s->cancel_req != 0)
 		return;
-	if (!yes) {
-		set_note(s, xasprintf(_("Order %lld was not cancelled."), (long long)id), WR_DIM);
-	} else if (s->cancel_req == 0) {
-		s->cancel_req = api_order_cancel_start(t->api, id, on_cancel, t);
-		set_note(s, xasprintf(_("Cancelling order %lld…"), (long long)id), WR_DIM);
-	}
-	orders_rebuild(t);
+	s->cancel_req = api_order_cancel_start(l->page.base.t->api, id, on_cancel, s);
+	tui_list_note(l, xasprintf(_("Cancelling order %lld…"), (long long)id), WR_DIM);
 }
 
-static void ask_cancel(struct tui *t)
+static void ask_cancel(struct orders *s)
 {
-	struct tp_orders *s = orders(t);
-	const struct api_order *o = find(s, tp_table_key(s->l.table, &s->l.grid));
-	char *line, *text, *title;
+	struct tui *t = s->l.page.base.t;
+	const struct api_order *o = find(s, tui_list_key(&s->l));
+	char *line, *text, *title, *m;
 
 	if (o == NULL) {
 		tui_message(t, _("No order selected"));
 		return;
 	}
 	if (!resting(o)) {
-		set_note(s, xasprintf(_("Order %lld is %s: only resting orders can be cancelled."),
-				      (long long)o->id, view_order_status_text(t->o->lang, o->status)),
-			 WR_BAD);
-		orders_rebuild(t);
+		tui_list_note(&s->l, xasprintf(_("Order %lld is %s: only resting orders can be "
+						 "cancelled."), (long long)o->id,
+					       view_order_status_text(t->o->lang, o->status)),
+			      WR_BAD);
 		return;
 	}
 	if (t->api == NULL || s->cancel_req != 0)
 		return;
 	line = order_line(t, o);
 	if (o->hold_minor > 0) {
-		char *m = tp_money(t, o->hold_minor, o->currency);
+		m = tui_money(t, o->hold_minor, o->currency);
 		text = xasprintf(P_("%s; %lld of %lld GPU filled. Its hold of %s goes back to your "
 				    "available balance.",
 				    "%s; %lld of %lld GPUs filled. Its hold of %s goes back to your "
@@ -311,117 +226,64 @@ static void ask_cancel(struct tui *t)
 				 line, (long long)o->filled_gpus, (long long)o->gpus);
 	}
 	title = xasprintf(_("Cancel order %lld?"), (long long)o->id);
-	tp_dialog(t, TD_CANCEL, o->id, title, text, _("y or Enter: cancel it · any other key: keep it"), false);
+	tui_list_confirm(&s->l, o->id, title, text, _("y or Enter: cancel it · any other key: keep it"),
+			 cancel, xasprintf(_("Order %lld was not cancelled."), (long long)o->id));
 	free(title);
 	free(text);
 	free(line);
 }
 
-enum { OK_CANCEL = 1, OK_DETAIL };
+/* ---- the screen ------------------------------------------------------------------------------------ */
+
+enum { OK_CANCEL = 1 };
 
 static const struct wbinding orders_bindings[] = {
-	{ 'x', OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
-	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)") },
-	{ WKEY_RETURN, OK_DETAIL, N_("The GPU of the order under the cursor in detail (Esc: back)") },
-};
-
-static unsigned orders_event(struct tui *t, const struct wevent *ev)
-{
-	const struct wbinding *b = ev->type != WEV_KEY ? NULL
-		: wbinding_find(orders_bindings, sizeof orders_bindings / sizeof orders_bindings[0],
-				ev->key);
-
-	switch (b != NULL ? b->action : 0) {
-	case OK_CANCEL:
-		ask_cancel(t);
-		return W_HANDLED | W_REDRAW;
-	case OK_DETAIL:
-		tp_detail_open(t, tp_orders_gpu(t));
-		return W_HANDLED | W_REDRAW;
-	}
-	return tp_list_event(t, list(t), ev);
-}
-
-static void orders_tick(struct tui *t, int64_t now, int64_t *next)
-{
-	struct tp_orders *s = orders(t);
-	struct api_list_query qo = { .status = "open", .limit = 200 };
-	struct api_list_query qd = { .status = "closed", .limit = 50 };
-
-	if (tp_list_due(&s->l, s->open_req != 0 || s->done_req != 0, now, TP_LIST_MS)) {
-		s->open_req = api_orders_start(t->api, &qo, on_open, t);
-		s->done_req = api_orders_start(t->api, &qd, on_done, t);
-	}
-	tp_list_wake(&s->l, s->open_req != 0 || s->done_req != 0, next);
-}
-
-static void orders_shown(struct tui *t, bool on)
-{
-	struct tui_trade *tr = tp_get(t);
-	struct tp_orders *s = tr->orders;
-
-	if (!on)
-		return;
-	if (s == NULL) {
-		s = tr->orders = xcalloc(1, sizeof *s);
-		tp_list_init(t, &s->l, 2, OC_N, head, align,
-			     N_("No orders yet: press Esc, choose a GPU and press b to buy"));
-	}
-	s->l.next = 0;
-}
-
-static void orders_fkeys(struct tui *t, struct wfkeys *k)
-{
 	/* TRANSLATORS: F-key bar, x cancels the order under the cursor: the
 	 * verb of "Order 12 cancelled" (de "Stornieren", not "Abbrechen") */
-	wfkeys_add(k, 'x', "x", C_("fkey", "Cancel order"));
-	wfkeys_add(k, 'R', "R", _("Rentals"));
-	wfkeys_add(k, 'a', "a", _("Account"));
-	wfkeys_add(k, WKEY_ESC, "Esc", _("Back"));
-	wfkeys_add(k, WKEY_F1, "F1", _("Help"));
-	wfkeys_add(k, WKEY_F10, "F10", _("Quit"));
-}
-
-static void orders_free(struct tui *t)
-{
-	struct tp_orders *s = orders(t);
-
-	if (s == NULL)
-		return;
-	tp_list_free(t, &s->l, (const uint64_t[]){ s->open_req, s->done_req, s->cancel_req }, 3);
-	api_orders_free(&s->open);
-	api_orders_free(&s->done);
-	free(s);
-	t->trade->orders = NULL;
-}
-
-void tp_lists_soon(struct tui *t)
-{
-	struct tui_trade *tr = t->trade;
-
-	if (tr == NULL)
-		return;
-	if (tr->orders != NULL)
-		tr->orders->l.next = 0;
-	tp_rentals_soon(t);
-	tp_ledger_soon(t);
-}
-
-const struct tp_page_ops tp_orders_ops = {
-	.list = list,
-	.event = orders_event,
-	.tick = orders_tick,
-	.shown = orders_shown,
-	.rebuild = orders_rebuild,
-	.fkeys = orders_fkeys,
-	.bindings = orders_bindings,
-	.n_bindings = sizeof orders_bindings / sizeof orders_bindings[0],
-	.help_title = N_("Your orders"),
-	.free = orders_free,
+	{ 'x', OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)"),
+	  N_("Cancel order") },
+	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)"), NULL },
+	{ WKEY_RETURN, 0, N_("The GPU of the order under the cursor in detail (Esc: back)"), NULL },
 };
 
-/* The open orders list, when the orders page has fetched it (NULL before). */
-const struct api_orders *tp_orders_open_list(const struct tui *t)
+static const struct tui_keymap keys[] = {
+	{ N_("Your orders"), orders_bindings, sizeof orders_bindings / sizeof orders_bindings[0] },
+	{ N_("Pages"), tui_page_bindings, TUI_PAGE_N_KEYS },
+};
+
+static unsigned orders_key(struct tui_list *l, int action)
 {
-	return t->trade != NULL && t->trade->orders != NULL ? t->trade->orders->open : NULL;
+	if (action != OK_CANCEL)
+		return W_IGNORED;
+	ask_cancel((struct orders *)l);
+	return W_HANDLED | W_REDRAW;
+}
+
+static void orders_free(struct tui_screen *sc)
+{
+	struct orders *s = (struct orders *)sc;
+
+	tui_list_free(&s->l, (const uint64_t[]){ s->open_req, s->done_req, s->cancel_req }, 3);
+	api_orders_free(&s->done);
+}
+
+const struct tui_screen_class tui_orders_class = {
+	.name = "orders", .flags = TS_OPAQUE | TS_PAGE, .layout = tui_list_layout,
+	.recalc = tui_list_recalc, .event = tui_list_event, .tick = tui_list_tick,
+	.notify = tui_list_notify, .help = tui_list_help, .offers = tui_list_offers,
+	.free = orders_free, .keys = keys, .n_keys = 2,
+};
+
+void tui_orders_open(struct tui *t, const struct tui_goto *g)
+{
+	static const struct tui_list_def def = {
+		&tui_orders_class, TUI_ORDERS, sizeof(struct orders), TUI_LIST_MS, 2, OC_N, head,
+		align, N_("No orders yet: press Esc, choose a GPU and press b to buy"),
+	};
+	static const struct tui_list_ops ops = {
+		.key = orders_key, .ask = ask, .busy = busy, .build = build, .gpu = row_gpu,
+	};
+
+	(void)g;
+	tui_list_open(t, &def, &ops);
 }

@@ -6,7 +6,7 @@
  * billed and what comes back (hours not yet begun are refunded at once).
  * A seller sees the rentals of its GPUs too, but only a buyer may stop one.
  */
-#include "tui/trade/order_int.h"
+#include "tui/trade/trade.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,33 +26,15 @@ static const enum walign align[RC_N] = {
 	WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_LEFT,
 };
 
-struct tp_rentals {
-	struct tp_list l;
+struct rentals {
+	struct tui_list l;
 	struct api_rentals *active, *ended;
-	uint64_t active_req, ended_req;
-	uint64_t stop_req;
+	uint64_t active_req, ended_req, stop_req;
 };
 
-static struct tp_rentals *rentals(struct tui *t)
+static const struct api_rental *find(const struct rentals *s, int64_t id)
 {
-	return t->trade != NULL ? t->trade->rentals : NULL;
-}
-
-static struct tp_list *list(struct tui *t)
-{
-	struct tp_rentals *s = rentals(t);
-
-	return s != NULL ? &s->l : NULL;
-}
-
-static void set_note(struct tp_rentals *s, char *text, enum wrole role)
-{
-	tp_list_note(&s->l, text, role);
-}
-
-static const struct api_rental *find(struct tp_rentals *s, int64_t id)
-{
-	struct api_rentals *l[2] = { s->active, s->ended };
+	const struct api_rentals *l[2] = { s->active, s->ended };
 
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; l[k] != NULL && i < l[k]->n; i++)
@@ -61,14 +43,10 @@ static const struct api_rental *find(struct tp_rentals *s, int64_t id)
 	return NULL;
 }
 
-const char *tp_rentals_gpu(struct tui *t)
+static const char *row_gpu(struct tui_list *l, int64_t key)
 {
-	struct tp_rentals *s = rentals(t);
-	const struct api_rental *r;
+	const struct api_rental *r = find((struct rentals *)l, key);
 
-	if (s == NULL || s->l.table == NULL)
-		return NULL;
-	r = find(s, tp_table_key(s->l.table, &s->l.grid));
 	return r != NULL ? r->gpu : NULL;
 }
 
@@ -82,303 +60,256 @@ static const char *status_text(const struct api_rental *r)
 	return "?";
 }
 
-static void add_row(struct tui *t, struct tp_grid *g, const struct api_rental *r)
+static void add_row(struct tui *t, struct tui_grid *g, const struct api_rental *r)
 {
 	bool active = r->status == API_RENTAL_ACTIVE;
 
-	tp_grid_row(g, r->id, active ? WR_NORMAL : WR_DIM);
-	tp_grid_put(g, RC_ID, xasprintf("%lld", (long long)r->id));
-	tp_grid_puts(g, RC_GPU, tp_gpu_name(t, r->gpu));
-	tp_grid_put(g, RC_GPUS, tp_int(t, r->gpus));
-	tp_grid_puts(g, RC_STATUS, status_text(r));
-	tp_grid_put(g, RC_USED, xasprintf("%lld/%lld", (long long)r->hours_billed,
-					  (long long)r->hours));
-	tp_grid_put(g, RC_LEFT, tp_int(t, active ? r->hours - r->hours_billed : 0));
-	tp_grid_put(g, RC_PRICE, tp_usd(t, r->price_cents));
-	tp_grid_put(g, RC_HOURLY, tp_money(t, r->hourly_minor, r->currency));
-	tp_grid_put(g, RC_BILLED, tp_money(t, r->billed_minor, r->currency));
-	tp_grid_put(g, RC_REFUNDED, tp_money(t, r->refunded_minor, r->currency));
-	tp_grid_put(g, RC_ENDS, tp_date(t, r->stopped_at >= 0 ? r->stopped_at : r->ends_at));
+	tui_grid_row(g, r->id, active ? WR_NORMAL : WR_DIM);
+	tui_grid_put(g, RC_ID, xasprintf("%lld", (long long)r->id));
+	tui_grid_puts(g, RC_GPU, tui_gpu_name(t, r->gpu));
+	tui_grid_put(g, RC_GPUS, tui_int(t, r->gpus));
+	tui_grid_puts(g, RC_STATUS, status_text(r));
+	tui_grid_put(g, RC_USED, xasprintf("%lld/%lld", (long long)r->hours_billed,
+					   (long long)r->hours));
+	tui_grid_put(g, RC_LEFT, tui_int(t, active ? r->hours - r->hours_billed : 0));
+	tui_grid_put(g, RC_PRICE, tui_usd(t, r->price_cents));
+	tui_grid_put(g, RC_HOURLY, tui_money(t, r->hourly_minor, r->currency));
+	tui_grid_put(g, RC_BILLED, tui_money(t, r->billed_minor, r->currency));
+	tui_grid_put(g, RC_REFUNDED, tui_money(t, r->refunded_minor, r->currency));
+	tui_grid_put(g, RC_ENDS, tui_date(t, r->stopped_at >= 0 ? r->stopped_at : r->ends_at));
 }
 
-static void rentals_rebuild(struct tui *t)
+/* " · charged so far €1.00, €0.50 per hour" of the active rentals the
+ * account buys (malloc'ed), NULL when there is none. */
+static char *charges(struct tui *t, const struct api_rentals *active)
 {
-	struct tp_rentals *s = rentals(t);
-	struct wcells *c;
-	int64_t key, billed = 0, hourly = 0;
-	size_t n_active = 0;
+	int64_t billed = 0, hourly = 0;
 	const char *ccy = NULL;
-	char *x;
+	char *b, *h, *x;
 
-	if (s == NULL || s->l.table == NULL)
-		return;
-	key = tp_table_key(s->l.table, &s->l.grid);
-	tp_grid_clear(&s->l.grid);
-	for (size_t i = 0; s->active != NULL && i < s->active->n; i++) {
-		const struct api_rental *r = &s->active->v[i];
-		add_row(t, &s->l.grid, r);
-		n_active++;
-		if (!r->seller) {
-			billed += r->billed_minor;
-			hourly += r->hourly_minor;
-			ccy = r->currency;
+	for (size_t i = 0; active != NULL && i < active->n; i++) {
+		if (!active->v[i].seller) {
+			billed += active->v[i].billed_minor;
+			hourly += active->v[i].hourly_minor;
+			ccy = active->v[i].currency;
 		}
 	}
-	for (size_t i = 0; s->ended != NULL && i < s->ended->n; i++)
-		if (s->ended->v[i].status != API_RENTAL_ACTIVE)
-			add_row(t, &s->l.grid, &s->ended->v[i]);
-	tp_table_reload(s->l.table, &s->l.grid, key);
-
-	wpanel_begin(s->l.head);
-	c = wpanel_add(s->l.head);
-	wcells_pad(c, 1, WR_NORMAL);
-	tp_balance_line(t, c);
-	if (s->active != NULL) {
-		x = xasprintf(P_(" · %zu active rental", " · %zu active rentals", n_active), n_active);
-		tp_add_whole(c, x, s->l.head->base.w);
-		free(x);
-	}
-	if (ccy != NULL) {
-		char *b = tp_money(t, billed, ccy), *h = tp_money(t, hourly, ccy);
-		x = xasprintf(_(" · charged so far %s, %s per hour"), b, h);
-		tp_add_whole(c, x, s->l.head->base.w);
-		free(x);
-		free(b);
-		free(h);
-	}
-	if (s->l.note != NULL)
-		tp_list_head_text(t, &s->l, s->l.note, s->l.note_role);
-	else if (s->l.error != NULL)
-		tp_list_head_text(t, &s->l, s->l.error, WR_BAD);
-	else if (t->api == NULL)
-		tp_list_head_text(t, &s->l, _("No exchange: orders need one (see the status bar)."),
-				  WR_BAD);
-	else if (s->active == NULL)
-		tp_list_head_text(t, &s->l, _("asking the exchange for your rentals…"), WR_DIM);
-	else if (n_active > 0)
-		tp_list_head_text(t, &s->l, _("x stops the rental under the cursor early: hours not "
-					      "begun come back"), WR_DIM);
-	else
-		tp_list_head_text(t, &s->l, _("No active rental: recent ended ones are listed (dim)."),
-				  WR_DIM);
-	wpanel_commit(s->l.head);
+	if (ccy == NULL)
+		return NULL;
+	b = tui_money(t, billed, ccy);
+	h = tui_money(t, hourly, ccy);
+	x = xasprintf(_(" · charged so far %s, %s per hour"), b, h);
+	free(b);
+	free(h);
+	return x;
 }
 
-static void on_list(struct tui *t, struct api_rentals **slot, struct api_rentals *r,
+static void build(struct tui_list *l)
+{
+	struct rentals *s = (struct rentals *)l;
+	struct tui *t = l->page.base.t;
+	size_t n_active = s->active != NULL ? s->active->n : 0;
+	char *x[2] = { NULL, charges(t, s->active) };
+
+	for (size_t i = 0; i < n_active; i++)
+		add_row(t, &l->grid, &s->active->v[i]);
+	for (size_t i = 0; s->ended != NULL && i < s->ended->n; i++)
+		if (s->ended->v[i].status != API_RENTAL_ACTIVE)
+			add_row(t, &l->grid, &s->ended->v[i]);
+	if (s->active != NULL)
+		x[0] = xasprintf(P_(" · %zu active rental", " · %zu active rentals", n_active),
+				 n_active);
+	tui_list_head(l, (const char *const *)x, 2, s->active != NULL,
+		      _("asking the exchange for your rentals…"),
+		      n_active > 0 ? _("x stops the rental under the cursor early: hours not begun "
+				       "come back")
+				   : _("No active rental: recent ended ones are listed (dim)."));
+	free(x[0]);
+	free(x[1]);
+}
+
+static void on_list(struct rentals *s, struct api_rentals **slot, struct api_rentals *r,
 		    const struct api_error *e)
 {
-	if (tp_list_reply(t, list(t), e)) {
+	if (tui_list_reply(&s->l, e)) {
 		api_rentals_free(slot);
 		*slot = r;
 	}
-	rentals_rebuild(t);
 }
 
 static void on_active(void *ud, struct api_rentals *r, const struct api_error *e)
 {
-	struct tui *t = ud;
+	struct rentals *s = ud;
 
-	rentals(t)->active_req = 0;
-	on_list(t, &rentals(t)->active, r, e);
+	s->active_req = 0;
+	on_list(s, &s->active, r, e);
 }
 
 static void on_ended(void *ud, struct api_rentals *r, const struct api_error *e)
 {
-	struct tui *t = ud;
+	struct rentals *s = ud;
 
-	rentals(t)->ended_req = 0;
-	on_list(t, &rentals(t)->ended, r, e);
+	s->ended_req = 0;
+	on_list(s, &s->ended, r, e);
 }
+
+static void ask(struct tui_list *l)
+{
+	struct rentals *s = (struct rentals *)l;
+	struct api_client *api = l->page.base.t->api;
+	struct api_list_query qa = { .status = "active", .limit = 200 };
+	struct api_list_query qe = { .status = "ended", .limit = 50 };
+
+	s->active_req = api_rentals_start(api, &qa, on_active, s);
+	s->ended_req = api_rentals_start(api, &qe, on_ended, s);
+}
+
+static bool busy(const struct tui_list *l)
+{
+	const struct rentals *s = (const struct rentals *)l;
+
+	return s->active_req != 0 || s->ended_req != 0;
+}
+
+/* ---- stopping ---------------------------------------------------------------------------------------- */
 
 static void on_stop(void *ud, struct api_rental *r, const struct api_error *e)
 {
-	struct tui *t = ud;
-	struct tp_rentals *s = rentals(t);
-	struct tui_trade *tr = t->trade;
+	struct rentals *s = ud;
+	struct tui *t = s->l.page.base.t;
+	char *note = NULL;
 
 	s->stop_req = 0;
-	if (e != NULL) {
-		set_note(s, tp_error_words(t, e), WR_BAD);
-	} else {
-		char *b = tp_money(t, r->billed_minor, r->currency);
-		char *f = tp_money(t, r->refunded_minor, r->currency);
-		set_note(s, xasprintf(_("Stopped rental %lld: %lld of %lld hours billed (%s), %s "
-					"refunded."), (long long)r->id, (long long)r->hours_billed,
-				      (long long)r->hours, b, f), WR_GOOD);
+	if (e == NULL) {
+		char *b = tui_money(t, r->billed_minor, r->currency);
+		char *f = tui_money(t, r->refunded_minor, r->currency);
+		note = xasprintf(_("Stopped rental %lld: %lld of %lld hours billed (%s), %s "
+				   "refunded."), (long long)r->id, (long long)r->hours_billed,
+				 (long long)r->hours, b, f);
 		free(b);
 		free(f);
-		if (tr->acct != NULL && tr->acct->has_balance && r->currency != NULL &&
-		    strcmp(tr->acct->currency, r->currency) == 0) {
-			tr->acct->balance.available_minor += r->refunded_minor;
-			tr->acct->balance.held_minor -= r->refunded_minor;
-		}
-		tui_message(t, s->l.note);
-		api_rental_free(&r);
+		tui_account_release(t, r->currency, r->refunded_minor);
 	}
-	tp_account_soon(t);
-	tp_lists_soon(t);
-	tp_rebuild_all(t);
+	tui_list_acted(&s->l, e, note);
+	api_rental_free(&r);
 }
 
-void tp_rentals_dialog(struct tui *t, enum tp_dialog kind, int64_t id, bool yes)
+static void stop(struct tui_list *l, int64_t id)
 {
-	struct tp_rentals *s = rentals(t);
+	struct rentals *s = (struct rentals *)l;
 
-	if (s == NULL || kind != TD_STOP)
+	if (s->stop_req != 0)
 		return;
-	if (!yes) {
-		set_note(s, xasprintf(_("Rental %lld goes on."), (long long)id), WR_DIM);
-	} else if (s->stop_req == 0) {
-		s->stop_req = api_rental_stop_start(t->api, id, on_stop, t);
-		set_note(s, xasprintf(_("Stopping rental %lld…"), (long long)id), WR_DIM);
-	}
-	rentals_rebuild(t);
+	s->stop_req = api_rental_stop_start(l->page.base.t->api, id, on_stop, s);
+	tui_list_note(l, xasprintf(_("Stopping rental %lld…"), (long long)id), WR_DIM);
 }
 
-static void ask_stop(struct tui *t)
+/* What stopping r now means, for the confirmation (malloc'ed). */
+static char *stop_text(struct tui *t, const struct api_rental *r)
 {
-	struct tp_rentals *s = rentals(t);
-	const struct api_rental *r = find(s, tp_table_key(s->l.table, &s->l.grid));
-	char *text, *title, *p, *billed, *back, *begun, *rest;
-	int64_t left;
+	int64_t left = r->hours - r->hours_billed;
+	char *p = tui_usd(t, r->price_cents);
+	char *billed = tui_money(t, r->billed_minor, r->currency);
+	char *back = tui_money(t, left * r->hourly_minor, r->currency);
+	char *begun = xasprintf(P_("%lld of %lld hours has begun and stays billed (%s)",
+				   "%lld of %lld hours have begun and stay billed (%s)",
+				   (unsigned long)r->hours_billed),
+				(long long)r->hours_billed, (long long)r->hours, billed);
+	char *rest = xasprintf(P_("the other %lld hour, %s, comes back to your available balance.",
+				  "the other %lld hours, %s, come back to your available balance.",
+				  (unsigned long)left),
+			       (long long)left, back);
+	/* TRANSLATORS: "2 × H200 at $4.19 per GPU-hour: 1 of 3 hours has begun …; the other …" */
+	char *text = xasprintf(_("%lld × %s at %s per GPU-hour: %s; %s"), (long long)r->gpus,
+			       tui_gpu_name(t, r->gpu), p, begun, rest);
+
+	free(begun);
+	free(rest);
+	free(p);
+	free(billed);
+	free(back);
+	return text;
+}
+
+static void ask_stop(struct rentals *s)
+{
+	struct tui *t = s->l.page.base.t;
+	const struct api_rental *r = find(s, tui_list_key(&s->l));
+	char *text, *title;
 
 	if (r == NULL) {
 		tui_message(t, _("No rental selected"));
 		return;
 	}
 	if (r->status != API_RENTAL_ACTIVE) {
-		set_note(s, xasprintf(_("Rental %lld has ended already: there is nothing to stop."),
-				      (long long)r->id), WR_BAD);
-		rentals_rebuild(t);
+		tui_list_note(&s->l, xasprintf(_("Rental %lld has ended already: there is nothing "
+						 "to stop."), (long long)r->id), WR_BAD);
 		return;
 	}
 	if (r->seller) {
-		set_note(s, xasprintf(_("You sell rental %lld: only its buyer can stop it."),
-				      (long long)r->id), WR_BAD);
-		rentals_rebuild(t);
+		tui_list_note(&s->l, xasprintf(_("You sell rental %lld: only its buyer can stop it."),
+					       (long long)r->id), WR_BAD);
 		return;
 	}
 	if (t->api == NULL || s->stop_req != 0)
 		return;
-	left = r->hours - r->hours_billed;
-	p = tp_usd(t, r->price_cents);
-	billed = tp_money(t, r->billed_minor, r->currency);
-	back = tp_money(t, left * r->hourly_minor, r->currency);
-	begun = xasprintf(P_("%lld of %lld hours has begun and stays billed (%s)",
-			     "%lld of %lld hours have begun and stay billed (%s)",
-			     (unsigned long)r->hours_billed),
-			  (long long)r->hours_billed, (long long)r->hours, billed);
-	rest = xasprintf(P_("the other %lld hour, %s, comes back to your available balance.",
-			    "the other %lld hours, %s, come back to your available balance.",
-			    (unsigned long)left),
-			 (long long)left, back);
-	/* TRANSLATORS: "2 × H200 at $4.19 per GPU-hour: 1 of 3 hours has begun …; the other …" */
-	text = xasprintf(_("%lld × %s at %s per GPU-hour: %s; %s"), (long long)r->gpus,
-			 tp_gpu_name(t, r->gpu), p, begun, rest);
-	free(begun);
-	free(rest);
+	text = stop_text(t, r);
 	title = xasprintf(_("Stop rental %lld now?"), (long long)r->id);
-	tp_dialog(t, TD_STOP, r->id, title, text, _("y or Enter: stop it · any other key: keep it"), false);
+	tui_list_confirm(&s->l, r->id, title, text, _("y or Enter: stop it · any other key: keep it"),
+			 stop, xasprintf(_("Rental %lld goes on."), (long long)r->id));
 	free(title);
 	free(text);
-	free(p);
-	free(billed);
-	free(back);
 }
 
-enum { RK_STOP = 1, RK_DETAIL };
+/* ---- the screen ------------------------------------------------------------------------------------ */
+
+enum { RK_STOP = 1 };
 
 static const struct wbinding rentals_bindings[] = {
-	{ 'x', RK_STOP, N_("Stop the rental under the cursor early (asks first)") },
-	{ WKEY_DELETE, RK_STOP, N_("Stop the rental under the cursor early (asks first)") },
-	{ WKEY_RETURN, RK_DETAIL, N_("The GPU of the rental under the cursor in detail (Esc: back)") },
+	{ 'x', RK_STOP, N_("Stop the rental under the cursor early (asks first)"), N_("Stop early") },
+	{ WKEY_DELETE, RK_STOP, N_("Stop the rental under the cursor early (asks first)"), NULL },
+	{ WKEY_RETURN, 0, N_("The GPU of the rental under the cursor in detail (Esc: back)"), NULL },
 };
 
-static unsigned rentals_event(struct tui *t, const struct wevent *ev)
-{
-	const struct wbinding *b = ev->type != WEV_KEY ? NULL
-		: wbinding_find(rentals_bindings, sizeof rentals_bindings / sizeof rentals_bindings[0],
-				ev->key);
+static const struct tui_keymap keys[] = {
+	{ N_("Your rentals"), rentals_bindings, sizeof rentals_bindings / sizeof rentals_bindings[0] },
+	{ N_("Pages"), tui_page_bindings, TUI_PAGE_N_KEYS },
+};
 
-	switch (b != NULL ? b->action : 0) {
-	case RK_STOP:
-		ask_stop(t);
-		return W_HANDLED | W_REDRAW;
-	case RK_DETAIL:
-		tp_detail_open(t, tp_rentals_gpu(t));
-		return W_HANDLED | W_REDRAW;
-	}
-	return tp_list_event(t, list(t), ev);
+static unsigned rentals_key(struct tui_list *l, int action)
+{
+	if (action != RK_STOP)
+		return W_IGNORED;
+	ask_stop((struct rentals *)l);
+	return W_HANDLED | W_REDRAW;
 }
 
-static void rentals_tick(struct tui *t, int64_t now, int64_t *next)
+static void rentals_free(struct tui_screen *sc)
 {
-	struct tp_rentals *s = rentals(t);
-	struct api_list_query qa = { .status = "active", .limit = 200 };
-	struct api_list_query qe = { .status = "ended", .limit = 50 };
+	struct rentals *s = (struct rentals *)sc;
 
-	if (tp_list_due(&s->l, s->active_req != 0 || s->ended_req != 0, now, TP_LIST_MS)) {
-		s->active_req = api_rentals_start(t->api, &qa, on_active, t);
-		s->ended_req = api_rentals_start(t->api, &qe, on_ended, t);
-	}
-	tp_list_wake(&s->l, s->active_req != 0 || s->ended_req != 0, next);
-}
-
-static void rentals_shown(struct tui *t, bool on)
-{
-	struct tui_trade *tr = tp_get(t);
-	struct tp_rentals *s = tr->rentals;
-
-	if (!on)
-		return;
-	if (s == NULL) {
-		s = tr->rentals = xcalloc(1, sizeof *s);
-		tp_list_init(t, &s->l, 2, RC_N, head, align,
-			     N_("No rentals yet: a filled buy order starts one"));
-	}
-	s->l.next = 0;
-}
-
-void tp_rentals_soon(struct tui *t)
-{
-	struct tp_rentals *s = rentals(t);
-
-	if (s != NULL)
-		s->l.next = 0;
-}
-
-static void rentals_fkeys(struct tui *t, struct wfkeys *k)
-{
-	wfkeys_add(k, 'x', "x", _("Stop early"));
-	wfkeys_add(k, 'o', "o", _("Orders"));
-	wfkeys_add(k, 'a', "a", _("Account"));
-	wfkeys_add(k, WKEY_ESC, "Esc", _("Back"));
-	wfkeys_add(k, WKEY_F1, "F1", _("Help"));
-	wfkeys_add(k, WKEY_F10, "F10", _("Quit"));
-}
-
-static void rentals_free(struct tui *t)
-{
-	struct tp_rentals *s = rentals(t);
-
-	if (s == NULL)
-		return;
-	tp_list_free(t, &s->l, (const uint64_t[]){ s->active_req, s->ended_req, s->stop_req }, 3);
+	tui_list_free(&s->l, (const uint64_t[]){ s->active_req, s->ended_req, s->stop_req }, 3);
 	api_rentals_free(&s->active);
 	api_rentals_free(&s->ended);
-	free(s);
-	t->trade->rentals = NULL;
 }
 
-const struct tp_page_ops tp_rentals_ops = {
-	.list = list,
-	.event = rentals_event,
-	.tick = rentals_tick,
-	.shown = rentals_shown,
-	.rebuild = rentals_rebuild,
-	.fkeys = rentals_fkeys,
-	.bindings = rentals_bindings,
-	.n_bindings = sizeof rentals_bindings / sizeof rentals_bindings[0],
-	.help_title = N_("Your rentals"),
-	.free = rentals_free,
+const struct tui_screen_class tui_rentals_class = {
+	.name = "rentals", .flags = TS_OPAQUE | TS_PAGE, .layout = tui_list_layout,
+	.recalc = tui_list_recalc, .event = tui_list_event, .tick = tui_list_tick,
+	.notify = tui_list_notify, .help = tui_list_help, .offers = tui_list_offers,
+	.free = rentals_free, .keys = keys, .n_keys = 2,
 };
+
+void tui_rentals_open(struct tui *t, const struct tui_goto *g)
+{
+	static const struct tui_list_def def = {
+		&tui_rentals_class, TUI_RENTALS, sizeof(struct rentals), TUI_LIST_MS, 2, RC_N, head,
+		align, N_("No rentals yet: a filled buy order starts one"),
+	};
+	static const struct tui_list_ops ops = {
+		.key = rentals_key, .ask = ask, .busy = busy, .build = build, .gpu = row_gpu,
+	};
+
+	(void)g;
+	tui_list_open(t, &def, &ops);
+}

@@ -11,14 +11,15 @@
  *      on GET /v1/account before it is saved;
  *   Esc  browse the prices without an account.
  *
- * It waits, invisible, for the exchange's market first (GET /v1/market:
- * whether it is a demo, its VAT table and currencies, the opening time)
- * and leaves without a trace when the exchange is a demo; an exchange that
- * does not answer is asked again, and the tables say it does not answer.
+ * It waits, invisible, for the exchange's market first (the feed's market
+ * state, GET /v1/market: whether it is a demo, its VAT table and
+ * currencies, the opening time) and leaves without a trace when the
+ * exchange is a demo; an exchange that does not answer is asked again, and
+ * the tables say it does not answer.
  * Once shown it covers the tables and takes every key (TS_OPAQUE |
  * TS_MODAL); q on its menu still quits.
  */
-#include "tui/trade/order_int.h"
+#include "tui/trade/trade.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,6 @@
 
 enum wmode { WM_MENU, WM_FORM, WM_KEY, WM_DONE };
 enum { F_EMAIL, F_COUNTRY, F_CURRENCY, F_ROLE, F_N };
-enum { WL_RETRY_MS = 5000 };
 
 /* A masked field: the built-in line editor behind bullets. */
 struct mask_ed {
@@ -41,17 +41,15 @@ struct welcome {
 	struct tui_screen base;
 	enum wmode mode;
 	struct wpanel *head, *foot;
-	struct wfkeys *fkeys;
 	struct wfield *f[F_N];
 	bool ok[F_N];
 	char *why[F_N];             /* the full refusal of each field, or NULL */
 	int focus;
 	struct wfield *key;
 	struct mask_ed *mask;       /* the key field's engine */
-	struct api_market *market;  /* NULL until the exchange answers */
+	uint64_t seen_state;        /* the market's state as last read (t->m.state_gen) */
 	struct api_topup *topup;
-	uint64_t market_req, topup_req, create_req, check_req;
-	int64_t market_next;
+	uint64_t topup_req, create_req, check_req;
 	char *note;                 /* the last step's outcome, or NULL */
 	enum wrole note_role;
 	char cc[3], ccy[4];
@@ -151,9 +149,15 @@ static void set_note(struct welcome *w, char *text, enum wrole role)
 	w->note_role = role;
 }
 
+/* The exchange's market (the feed's), NULL until it answers. */
+static const struct api_market *market(const struct welcome *w)
+{
+	return w->base.t->m.state;
+}
+
 static char *opening_text(struct welcome *w)
 {
-	const struct api_market *m = w->market;
+	const struct api_market *m = market(w);
 
 	if (m == NULL || m->state != API_MARKET_PRE_OPEN || m->opens_at < 0)
 		return NULL;
@@ -168,7 +172,7 @@ static char *topup_text(struct welcome *w)
 {
 	const struct api_topup *tp = w->topup;
 
-	if ((tp != NULL && tp->simulated_payments) || (w->market && w->market->simulated_payments))
+	if ((tp != NULL && tp->simulated_payments) || (market(w) != NULL && market(w)->simulated_payments))
 		return xstrdup(_("Top up: press a for your account, then d (a simulated payment "
 				 "on this exchange)."));
 	if (tp != NULL && (tp->text != NULL || tp->url != NULL))
@@ -231,7 +235,7 @@ static void foot_build(struct welcome *w)
 		wpanel_text(p, w->note, w->note_role, 1);
 	else if (w->mode == WM_FORM && w->why[w->focus] != NULL)
 		wpanel_text(p, w->why[w->focus], WR_BAD, 1);
-	else if (w->mode == WM_FORM && w->market == NULL)
+	else if (w->mode == WM_FORM && market(w) == NULL)
 		wpanel_text(p, _("Asking the exchange for its countries and currencies…"),
 			    WR_DIM, 1);
 	if (open != NULL)
@@ -247,26 +251,12 @@ static void foot_build(struct welcome *w)
 	wpanel_commit(p);
 }
 
-static void fkeys_build(struct welcome *w)
-{
-	wfkeys_clear(w->fkeys);
-	if (w->mode == WM_MENU) {
-		wfkeys_add(w->fkeys, 'c', "c", _("Create account"));
-		wfkeys_add(w->fkeys, 'k', "k", _("Enter key"));
-	}
-	if (w->mode == WM_DONE)
-		wfkeys_add(w->fkeys, 'a', "a", _("Account"));
-	wfkeys_add(w->fkeys, WKEY_ESC, "Esc", w->mode == WM_MENU ? _("Browse") : _("Back"));
-	wfkeys_add(w->fkeys, WKEY_F10, "F10", _("Quit"));
-}
-
 static void rebuild(struct welcome *w)
 {
 	if (!w->base.shown)
 		return;
 	head_build(w);
 	foot_build(w);
-	fkeys_build(w);
 }
 
 /* ---- the fields, checked as typed ---------------------------------------------------------------------- */
@@ -290,12 +280,12 @@ static void check_field(struct welcome *w, int i)
 		rc = view_signup_email(s, &why);
 	else if (i == F_ROLE)
 		rc = view_signup_role(s, true, &w->role, &why);
-	else if (w->market == NULL)
+	else if (market(w) == NULL)
 		rc = 1; /* not known yet: checked when the market comes */
 	else if (i == F_COUNTRY)
-		rc = view_signup_country(w->market, s, w->cc, &w->vat_bp, &why);
+		rc = view_signup_country(market(w), s, w->cc, &w->vat_bp, &why);
 	else
-		rc = view_signup_currency(w->market, s, w->ccy, &why);
+		rc = view_signup_currency(market(w), s, w->ccy, &why);
 	w->ok[i] = rc == 0;
 	if (rc == 0 && i == F_COUNTRY) {
 		char *bp = i18n_fmt_percent(t->o->lang, (double)w->vat_bp / 100.0,
@@ -314,9 +304,9 @@ static void check_field(struct welcome *w, int i)
 /* The country chosen: the currency it most likely wants, if none is typed. */
 static void country_chosen(struct welcome *w)
 {
-	if (!w->ok[F_COUNTRY] || w->market == NULL || wfield_text(w->f[F_CURRENCY])[0] != '\0')
+	if (!w->ok[F_COUNTRY] || market(w) == NULL || wfield_text(w->f[F_CURRENCY])[0] != '\0')
 		return;
-	wfield_set_text(w->f[F_CURRENCY], view_signup_default_currency(w->market, w->cc));
+	wfield_set_text(w->f[F_CURRENCY], view_signup_default_currency(market(w), w->cc));
 	check_field(w, F_CURRENCY);
 }
 
@@ -332,7 +322,8 @@ static void fields_new(struct welcome *w)
 	struct tui *t = w->base.t;
 
 	for (int i = 0; i < F_N; i++)
-		w->f[i] = wfield_new(&t->ui, field_prompt(i), i == F_ROLE ? _("buyer") : "");
+		w->f[i] = (struct wfield *)tui_screen_add(
+			&w->base, &wfield_new(&t->ui, field_prompt(i), i == F_ROLE ? _("buyer") : "")->base);
 	check_field(w, F_ROLE);
 }
 
@@ -345,24 +336,17 @@ static void become_shown(struct welcome *w)
 	tui_relayout(w->base.t);
 }
 
-static void on_market(void *ud, struct api_market *r, const struct api_error *e)
+/* The market's state came or changed: a demo needs no welcome; else the
+ * screen shows, and the fields that depend on it are checked again. */
+static void market_came(struct welcome *w)
 {
-	struct welcome *w = ud;
 	struct tui *t = w->base.t;
 
-	w->market_req = 0;
-	if (e != NULL) {
-		w->market_next = util_now_ms() + WL_RETRY_MS;
-		return;
-	}
-	if (r->demo && w->base.cls == &wait_class) {
+	if (market(w)->demo && w->base.cls == &wait_class) {
 		/* a demo exchange: its prices need no account; nothing to welcome */
-		api_market_free(&r);
 		tui_remove(t, &w->base);
 		return;
 	}
-	api_market_free(&w->market);
-	w->market = r;
 	for (int i = F_COUNTRY; i <= F_CURRENCY; i++)
 		check_field(w, i);
 	if (w->base.cls == &wait_class)
@@ -405,8 +389,7 @@ static void key_accepted(struct welcome *w, const char *key, const char *what)
 	free(top);
 	w->mode = WM_DONE;
 	set_note(w, NULL, WR_NORMAL);
-	t->m.next_market_ms = 0; /* the balance in the status bar */
-	tui_notify_all(t, TN_ACCOUNT);
+	tui_account_moved(t); /* another account: its balance, its lists */
 	tui_relayout(t);
 }
 
@@ -417,7 +400,7 @@ static void on_created(void *ud, struct api_account *a, const struct api_error *
 
 	w->create_req = 0;
 	if (e != NULL) {
-		char *words = tp_error_words(t, e);
+		char *words = tui_error_words(t, e);
 		set_note(w, xasprintf(_("No account was created: %s"), words), WR_BAD);
 		free(words);
 	} else {
@@ -453,7 +436,7 @@ static void on_checked(void *ud, struct api_account *a, const struct api_error *
 			set_note(w, xstrdup(_("The exchange did not accept this key: check it and "
 					      "type it again.")), WR_BAD);
 		else
-			set_note(w, tp_error_words(t, e), WR_BAD);
+			set_note(w, tui_error_words(t, e), WR_BAD);
 	} else {
 		char *what = xasprintf(_("The key is the one of account %lld (%s)."),
 				       (long long)a->id, a->email);
@@ -477,7 +460,7 @@ static void create(struct welcome *w)
 		check_field(w, i);
 		if (!w->ok[i]) {
 			focus_field(w, i);
-			set_note(w, w->market == NULL && (i == F_COUNTRY || i == F_CURRENCY)
+			set_note(w, market(w) == NULL && (i == F_COUNTRY || i == F_CURRENCY)
 				 ? xstrdup(_("The exchange has not said yet which countries and "
 					     "currencies it takes; wait a moment."))
 				 : xstrdup(_("This field is still needed.")), WR_BAD);
@@ -524,7 +507,8 @@ static void key_field_new(struct welcome *w)
 	w->mask = xcalloc(1, sizeof *w->mask);
 	w->mask->in = wfield_line_editor_new("", 0);
 	w->mask->bullet = t->ascii ? "*" : "\u2022";
-	w->key = wfield_new_engine(&t->ui, _("API key: "), &mask_engine, w->mask);
+	w->key = (struct wfield *)tui_screen_add(
+		&w->base, &wfield_new_engine(&t->ui, _("API key: "), &mask_engine, w->mask)->base);
 }
 
 static void set_mode(struct welcome *w, enum wmode m)
@@ -546,14 +530,33 @@ static void set_mode(struct welcome *w, enum wmode m)
 
 /* ---- the screen ---------------------------------------------------------------------------------------------- */
 
-enum { WK_CREATE = 1, WK_KEY, WK_BROWSE, WK_ACCOUNT };
+enum { WK_CREATE = 1, WK_KEY, WK_BROWSE, WK_ACCOUNT, WK_BACK };
 
 static const struct wbinding menu_bindings[] = {
-	{ 'c', WK_CREATE, N_("Create an account") },
-	{ 'k', WK_KEY, N_("Enter the API key of an account you have") },
-	{ 'a', WK_ACCOUNT, N_("Your account (once it is ready)") },
-	{ WKEY_ESC, WK_BROWSE, N_("Browse the prices without an account (or go back)") },
+	{ 'c', WK_CREATE, N_("Create an account"), N_("Create account") },
+	{ 'k', WK_KEY, N_("Enter the API key of an account you have"), N_("Enter key") },
+	{ 'a', WK_ACCOUNT, N_("Your account (once it is ready)"), N_("Account") },
+	{ WKEY_ESC, WK_BROWSE, N_("Browse the prices without an account (or go back)"),
+	  N_("Browse") },
+	/* Esc while a field is typed (the field's) or once done, on the bar */
+	{ WKEY_ESC, WK_BACK, NULL, N_("Back") },
 };
+
+static const struct tui_keymap keys[] = {
+	{ N_("Welcome"), menu_bindings, sizeof menu_bindings / sizeof menu_bindings[0] },
+};
+
+/* The bar's keys of each mode. */
+static bool scr_offers(const struct tui_screen *s, int action)
+{
+	const struct welcome *w = (const struct welcome *)s;
+
+	switch (action) {
+	case WK_CREATE: case WK_KEY: case WK_BROWSE: return w->mode == WM_MENU;
+	case WK_ACCOUNT: return w->mode == WM_DONE;
+	default: return w->mode != WM_MENU;
+	}
+}
 
 static unsigned form_event(struct welcome *w, wkey k)
 {
@@ -627,7 +630,7 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	case WK_ACCOUNT:
 		if (w->mode != WM_DONE)
 			return W_HANDLED;
-		tui_account_open(t);
+		tui_open(t, TUI_ACCOUNT, NULL);
 		return W_HANDLED | W_CLOSE;
 	case WK_BROWSE:
 		return W_HANDLED | W_CLOSE;
@@ -635,30 +638,17 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	return W_IGNORED;
 }
 
-static void hide_all(struct welcome *w)
-{
-	wwidget_hide(&w->head->base);
-	wwidget_hide(&w->foot->base);
-	wwidget_hide(&w->fkeys->base);
-	for (int i = 0; i < F_N; i++)
-		wwidget_hide(&w->f[i]->base);
-	if (w->key != NULL)
-		wwidget_hide(&w->key->base);
-}
-
-static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
+static void scr_layout(struct tui_screen *s, struct tui_area *body)
 {
 	struct welcome *w = (struct welcome *)s;
 	struct tui *t = s->t;
 	int y = 0, bottom = body->y + body->h, hh;
 
-	if (!shown || s->cls == &wait_class) {
-		hide_all(w);
+	if (s->cls == &wait_class) {
 		s->shown = false;
 		return;
 	}
-	s->shown = true;
-	hide_all(w);
+	tui_screen_hide(s); /* each mode shows its own widgets */
 	wwidget_place(&w->head->base, 0, 0, 1, t->cols); /* the width, for the wrap */
 	head_build(w);
 	hh = (int)w->head->n < bottom - 2 ? (int)w->head->n : bottom - 2;
@@ -672,49 +662,24 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body, bool shown)
 	}
 	if (y < bottom)
 		wwidget_place(&w->foot->base, y, 0, bottom - y, t->cols);
-	wwidget_place(&w->fkeys->base, t->lines - 1, 0, 1, t->cols);
 	rebuild(w);
 	body->h = 0;
 }
 
-static bool scr_render(struct tui_screen *s, bool under)
+static void scr_recalc(struct tui_screen *s, int64_t now)
 {
 	struct welcome *w = (struct welcome *)s;
-	struct wwidget *ws[F_N + 4] = { &w->head->base, &w->foot->base, &w->fkeys->base };
-	size_t n = 3;
-	bool any = false;
 
-	if (!s->shown)
-		return false;
-	rebuild(w);
-	if (w->mode == WM_FORM)
-		for (int i = 0; i < F_N; i++)
-			ws[n++] = &w->f[i]->base;
-	if (w->mode == WM_KEY)
-		ws[n++] = &w->key->base;
-	for (size_t i = 0; i < n; i++) {
-		if (under)
-			wwidget_touch(ws[i]);
-		any |= wwidget_render(ws[i]);
+	(void)now;
+	if (market(w) != NULL && w->seen_state != s->t->m.state_gen) {
+		w->seen_state = s->t->m.state_gen;
+		market_came(w); /* may take the screen off the stack */
 	}
-	return any;
 }
 
-static void scr_touch(struct tui_screen *s)
+static void scr_repaint(struct tui_screen *s)
 {
-	scr_render(s, true);
-}
-
-static bool scr_cursor(struct tui_screen *s)
-{
-	struct welcome *w = (struct welcome *)s;
-	struct wfield *f = w->mode == WM_FORM ? w->f[w->focus] : w->mode == WM_KEY ? w->key : NULL;
-	int y, x;
-
-	if (!s->shown || f == NULL || !wfield_cursor(f, &y, &x))
-		return false;
-	move(y, x);
-	return true;
+	rebuild((struct welcome *)s);
 }
 
 static bool scr_wants_focus(const struct tui_screen *s)
@@ -727,15 +692,9 @@ static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
 	struct welcome *w = (struct welcome *)s;
 	struct tui *t = s->t;
 
-	if (t->api == NULL)
-		return;
-	if (w->market == NULL && w->market_req == 0) {
-		if (now >= w->market_next)
-			w->market_req = api_market_start(t->api, on_market, w);
-		else if (*next < 0 || w->market_next < *next)
-			*next = w->market_next;
-	}
-	if (w->topup == NULL && w->topup_req == 0 && w->market != NULL)
+	(void)now;
+	(void)next;
+	if (t->api != NULL && w->topup == NULL && w->topup_req == 0 && market(w) != NULL)
 		w->topup_req = api_topup_start(t->api, on_topup, w);
 }
 
@@ -758,7 +717,7 @@ static void scr_free(struct tui_screen *s)
 {
 	struct welcome *w = (struct welcome *)s;
 	struct tui *t = s->t;
-	uint64_t reqs[] = { w->market_req, w->topup_req, w->create_req, w->check_req };
+	uint64_t reqs[] = { w->topup_req, w->create_req, w->check_req };
 
 	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++)
 		if (reqs[i] != 0 && t->api != NULL)
@@ -766,55 +725,52 @@ static void scr_free(struct tui_screen *s)
 	if (w->check_req != 0 && t->api != NULL)
 		api_client_set_key(t->api, NULL); /* a key that was never accepted */
 	wipe_candidate(w);
-	wpanel_free(&w->head);
-	wpanel_free(&w->foot);
-	wfkeys_free(&w->fkeys);
-	for (int i = 0; i < F_N; i++) {
-		wfield_free(&w->f[i]);
+	for (int i = 0; i < F_N; i++)
 		free(w->why[i]);
-	}
-	wfield_free(&w->key);
-	api_market_free(&w->market);
 	api_topup_free(&w->topup);
 	free(w->note);
 	free(w->done_text);
-	free(w);
 }
 
-#define WELCOME_CLASS(nm, fl) { \
-	.name = nm, .flags = fl, .layout = scr_layout, .render = scr_render, \
-	.cursor = scr_cursor, .event = scr_event, .tick = scr_tick, .notify = scr_notify, \
-	.touch = scr_touch, .wants_focus = scr_wants_focus, .free = scr_free, \
-	.bindings = menu_bindings, .n_bindings = sizeof menu_bindings / sizeof menu_bindings[0], \
-	.help_title = N_("Welcome"), }
-
 /* Waiting for the market: nothing shown, no key taken. */
-static const struct tui_screen_class wait_class = WELCOME_CLASS("welcome-wait", 0);
-static const struct tui_screen_class welcome_class =
-	WELCOME_CLASS("welcome", TS_OPAQUE | TS_MODAL);
+static const struct tui_screen_class wait_class = {
+	.name = "welcome-wait", .layout = scr_layout, .recalc = scr_recalc, .event = scr_event,
+	.tick = scr_tick, .notify = scr_notify, .wants_focus = scr_wants_focus, .free = scr_free,
+};
+static const struct tui_screen_class welcome_class = {
+	.name = "welcome", .flags = TS_OPAQUE | TS_MODAL, .layout = scr_layout,
+	.recalc = scr_recalc, .repaint = scr_repaint, .event = scr_event, .tick = scr_tick,
+	.notify = scr_notify, .wants_focus = scr_wants_focus, .offers = scr_offers,
+	.free = scr_free, .keys = keys, .n_keys = 1,
+};
 
 static struct welcome *welcome_new(struct tui *t, const struct tui_screen_class *cls)
 {
 	struct welcome *w = xcalloc(1, sizeof *w);
 
 	tui_screen_init(&w->base, cls, t);
-	w->head = wpanel_new(&t->ui);
-	w->foot = wpanel_new(&t->ui);
-	w->fkeys = wfkeys_new(&t->ui);
+	w->head = (struct wpanel *)tui_screen_add(&w->base, &wpanel_new(&t->ui)->base);
+	w->foot = (struct wpanel *)tui_screen_add(&w->base, &wpanel_new(&t->ui)->base);
 	w->role = API_ROLE_BUYER;
 	fields_new(w);
 	return w;
 }
 
-void tui_welcome_maybe(struct tui *t)
+/* Without an API key on an exchange other than the local demo: the
+ * welcome, once the exchange has said it is not a demo. */
+void tui_first_run_open(struct tui *t, const struct tui_goto *g)
 {
-	if (t->api == NULL || api_client_is_local_demo(t->api) || api_client_has_key(t->api))
+	(void)g;
+	if (t->api == NULL || api_client_is_local_demo(t->api) || api_client_has_key(t->api) ||
+	    tui_find(t, &wait_class) != NULL)
 		return;
 	tui_push(t, &welcome_new(t, &wait_class)->base);
 }
 
-void tui_welcome_open(struct tui *t)
+/* The welcome at once (the account page's w, without a key). */
+void tui_welcome_open(struct tui *t, const struct tui_goto *g)
 {
+	(void)g;
 	if (t->api == NULL || tui_find(t, &welcome_class) != NULL)
 		return;
 	tui_push(t, &welcome_new(t, &welcome_class)->base);

@@ -125,7 +125,7 @@ void tui_redraw_all(struct tui *t);
 void tui_keys_resolve(struct tui *t);
 /* An event through the whole chain: the F-key bar (a click stands for its
  * key), the stack (top, focused), then the frame's keys. */
-unsigned tui_feed_event(struct tui *t, const struct wevent *ev);
+unsigned tui_handle_event(struct tui *t, const struct wevent *ev);
 
 /* A session without tui_run's terminal (the screen harness, tui/frame/harness.c):
  * init takes the options and makes the exchange client; start (once curses

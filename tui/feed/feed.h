@@ -3,11 +3,12 @@
  * for each thing, asked by no screen: every screen reads it in its recalc,
  * comparing a generation counter (pull).
  *
- *   the market   (market.c, feed.c) every GPU's best ask, bid and last
- *                trade, the market's state (open, pre-open, halted; its
- *                opening; demo; simulated payments), the 24 h history, and
- *                the book and trades of the GPU being looked at; streamed,
- *                or polled while the stream is not live
+ *   the market   (market.c) one table, a row per catalogue GPU: its best
+ *                ask, bid and last trade (streamed, or polled while the
+ *                stream is not live: both through tui_market_take) and its
+ *                24 h history (history.c); the market's state (open,
+ *                pre-open, halted; its opening; demo; simulated payments);
+ *                the book and trades of the GPU being looked at (focus.c)
  *   the account  (account.c) who it is, its role and currency, the
  *                balances; and the open orders as the orders page last
  *                listed them
@@ -40,40 +41,9 @@ enum {
 	TUI_SPARK_COLS = 12,        /* a table's 24 h sparkline: 2 h a column */
 };
 
-/* What the exchange last told us of the market. */
-struct tui_market {
-	struct view_price *prices;  /* gpu ids owned */
-	size_t n_prices;
-	bool have_prices;
-	uint64_t gen;               /* bumped when prices or their staleness change */
-	bool stale;
-	char *stale_reason;
-	int64_t no_answer_since;    /* stale because nothing answered since then (ms); 0: not that */
-	int64_t updated_ms;         /* monotonic time of the last good quotes */
-	char *etag;
-	uint64_t quotes_req;        /* in flight, 0 none */
-	int64_t quotes_sent_ms;
-	int64_t next_quotes_ms;
-	/* the market's state (GET /v1/market): the last good answer, NULL before */
-	struct api_market *state;
-	uint64_t state_gen;         /* bumped by every answer */
-	uint64_t market_req;
-	int64_t next_market_ms;
-	int64_t *flash_until;       /* per catalogue GPU */
-	int *flash_dir;             /* +1 up, -1 down, 0 new */
-	/* the market stream (tui/feed/feed.c): while it is live, nothing is polled */
-	struct api_stream *stream;  /* quotes */
-	enum api_stream_state stream_state;
-	int64_t stream_since;       /* wall clock (Unix ms) of the state */
-	struct api_quote *quotes;   /* every GPU's quote as last known (bid, last); gpu owned */
-	size_t n_quotes;
-	struct tui_focus *focus;    /* the GPU being looked at, or NULL */
-	struct tui_history *hist;   /* every GPU's last 24 h (feed.c) */
-};
-
-/* The last 24 h of every GPU's price (the market columns, the compare
- * screen): its 1 h candles fetched once, then moved by each quote whose
- * last trade changed; never polled. */
+/* The last 24 h of a GPU's price (the market columns, the compare screen):
+ * its 1 h candles fetched once, then moved by each quote whose last trade
+ * changed; never polled. */
 struct tui_hist_gpu {
 	struct api_candle *v;       /* oldest first */
 	size_t n;
@@ -81,12 +51,52 @@ struct tui_hist_gpu {
 	uint64_t req;
 	struct tui *t;              /* for the reply */
 };
+
+/* One catalogue GPU in the market table. */
+struct tui_market_gpu {
+	struct api_quote q;         /* ask, bid, last (-1: none); q.gpu is the catalogue's id */
+	bool quoted;                /* the exchange has quoted it */
+	int64_t flash_until;        /* its ask changed: it flashes until then (ms) */
+	int flash_dir;              /* +1 up, -1 down, 2 new */
+	struct tui_hist_gpu hist;
+};
+
 struct tui_history {
-	struct tui_hist_gpu *g;     /* per catalogue GPU */
 	bool wanted;                /* a screen shows it: fetch what is missing */
 	int64_t offset_s;           /* the exchange's clock minus ours */
 	uint64_t gen;               /* bumped by every change, and as the window slides */
 	int64_t next_slide_ms;
+};
+
+/* The market: one table, a row per catalogue GPU, and what is known of the
+ * exchange's market. */
+struct tui_market {
+	struct tui_market_gpu *gpu; /* per catalogue GPU (t->cat->gpus order) */
+	size_t n_gpus;
+	struct view_price *asks;    /* the rows' asks for the views (ids borrowed) */
+	size_t n_asks;
+	bool have_prices;           /* a first quote came */
+	uint64_t gen;               /* bumped when a quote or the prices' staleness changes */
+	bool stale;
+	char *stale_reason;
+	int64_t no_answer_since;    /* stale because nothing answered since then (ms); 0: not that */
+	int64_t updated_ms;         /* monotonic time of the last good quotes */
+	/* polled (GET /v1/quotes with the last ETag) while the stream is not live */
+	char *etag;
+	uint64_t quotes_req;        /* in flight, 0 none */
+	int64_t quotes_sent_ms;
+	int64_t next_quotes_ms;
+	/* streamed (the quotes channel): while it is live, nothing is polled */
+	struct api_stream *stream;
+	enum api_stream_state stream_state;
+	int64_t stream_since;       /* wall clock (Unix ms) of the state */
+	/* the market's state (GET /v1/market): the last good answer, NULL before */
+	struct api_market *state;
+	uint64_t state_gen;         /* bumped by every answer */
+	uint64_t market_req;
+	int64_t next_market_ms;
+	struct tui_history hist;    /* the rows' 24 h history (history.c) */
+	struct tui_focus *focus;    /* the GPU being looked at, or NULL (focus.c) */
 };
 
 /* The book and trades of the GPU being looked at (the detail screen),
@@ -108,59 +118,66 @@ struct tui_focus {
 	int64_t next_hours_ms;
 };
 
-/* ---- market.c: the market as data ---- */
+/* ---- market.c: the market table ---- */
 void tui_market_init(struct tui *t);
+/* The quotes stream, once the client exists (closed by tui_market_free). */
+void tui_market_open(struct tui *t);
 void tui_market_free(struct tui *t);
-/* Start what is due (quotes, the market's state); returns the ms until
- * the next thing is due. */
+/* Start what is due (quotes while not streamed, the market's state);
+ * returns the ms until the next thing is due. */
 int tui_market_tick(struct tui *t, int64_t now);
+/* The one way quotes change, from the poller and the stream alike: take
+ * these n (whole: they are every GPU's, the others have none), note which
+ * asks moved (they flash) and which last trades (the history follows), mark
+ * the prices fresh and bump t->m.gen. Quotes of GPUs not in the catalogue
+ * are left out. */
+void tui_market_take(struct tui *t, const struct api_quote *v, size_t n, bool whole, int64_t now);
+/* The prices could not be had: stale, with reason (copied); bumps t->m.gen
+ * when the state or the reason changed. */
+void tui_market_set_stale(struct tui *t, const char *reason);
 /* The market's state asked again now (a page that shows it opened). */
 void tui_market_state_soon(struct tui *t);
 /* The market's opening time (Unix s) as last known, -1 when unknown. */
 int64_t tui_market_opens_at(const struct tui *t);
-/* The one way prices change: take these quotes (n of them; gpu ids
- * copied), note which GPUs' asks moved (they flash), mark the prices fresh
- * and bump t->m.gen. Screens that show prices compare t->m.gen in recalc.
- * A market stream can feed the TUI through this too. */
-void tui_market_apply_quotes(struct tui *t, const struct view_price *p, size_t n, int64_t now);
-/* The prices could not be had: stale, with reason (copied); bumps t->m.gen
- * when the state or the reason changed. */
-void tui_market_set_stale(struct tui *t, const char *reason);
+/* The quote of gpu (a catalogue id), NULL when it has none. */
+const struct api_quote *tui_market_quote(const struct tui *t, const char *gpu);
+/* The best ask of gpu, -1 if none. */
+int64_t tui_market_ask(const struct tui *t, const char *gpu);
+/* The asks for view_new / view_set_prices (borrowed until the next change). */
+struct view_prices tui_market_prices(const struct tui *t);
+/* Every catalogue GPU's market figures for view_set_market: bid and last,
+ * the 24 h change and a sparkline of spark_cols columns from the history
+ * (*out malloc'ed, n_gpus items; free with tui_market_figures_free). */
+size_t tui_market_figures(const struct tui *t, int spark_cols, struct view_quote **out);
+void tui_market_figures_free(struct view_quote *v, size_t n);
 /* Earliest time a price's flash ends, or -1. */
 int64_t tui_market_next_change(struct tui *t, int64_t now);
 /* Whether GPU index g is flashing now: 0 no, else +1 up / -1 down / 2 new. */
 int tui_flash(const struct tui *t, size_t g, int64_t now);
-/* The best ask of a GPU, -1 if none. */
-int64_t tui_market_ask(const struct tui *t, const char *gpu);
+/* The streams' sockets for poll() (the quotes', the focus'), after the
+ * client's; then perform. */
+int tui_market_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
+void tui_market_perform(struct tui *t);
 
-/* ---- feed.c: the market stream ---- */
-/* Open the quotes stream (once the client exists); closed by tui_market_free. */
-void tui_feed_open(struct tui *t);
-void tui_feed_close(struct tui *t);
-/* The streams' sockets for poll(), after the client's; then perform. */
-int tui_feed_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
-void tui_feed_perform(struct tui *t);
-/* Fetch what the focus stream does not deliver yet (book, trades). */
-void tui_feed_tick(struct tui *t, int64_t now, int64_t *next);
-/* Look at gpu (book and trades streamed or fetched); NULL: at none. */
-void tui_feed_focus(struct tui *t, const char *gpu);
-/* Take quotes (whole: every GPU, else the changed ones) as the market's:
- * asks through tui_market_apply_quotes, bids and last trades kept. */
-void tui_feed_store_quotes(struct tui *t, const struct api_quote *v, size_t n, bool whole,
-			   int64_t now);
-/* The last known quote of gpu, or NULL. */
-const struct api_quote *tui_quote(const struct tui *t, const char *gpu);
+/* ---- history.c: the 24 h history of the rows ---- */
 /* A screen shows the 24 h history: fetch it (once per GPU). */
 void tui_history_want(struct tui *t);
+/* Fetch what is missing, slide the window; lower *next. */
+void tui_history_tick(struct tui *t, int64_t now, int64_t *next);
+/* Catalogue GPU g traded at price: the close of its hour moves. */
+void tui_history_trade(struct tui *t, size_t g, int64_t price);
 /* Catalogue GPU g's close prices over the last 24 h in cols columns
  * (detail_series; -1 where none); false while it has none. */
 bool tui_history_series(const struct tui *t, size_t g, int cols, int64_t *col);
-/* Every catalogue GPU's market figures for view_set_market: bid and last
- * from the quotes, the 24 h change and a sparkline of spark_cols columns
- * from the history (*out malloc'ed, n_gpus items; free with
- * tui_view_market_free). */
-size_t tui_view_market(const struct tui *t, int spark_cols, struct view_quote **out);
-void tui_view_market_free(struct view_quote *v, size_t n);
+void tui_history_free(struct tui *t);
+
+/* ---- focus.c: the GPU being looked at ---- */
+/* Look at gpu (book and trades streamed or fetched); NULL: at none. */
+void tui_focus_set(struct tui *t, const char *gpu);
+/* Fetch what the focus stream does not deliver yet (book, trades). */
+void tui_focus_tick(struct tui *t, int64_t now, int64_t *next);
+int tui_focus_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
+void tui_focus_perform(struct tui *t);
 
 /* ---- account.c: the account as data ---- */
 struct tui_account {

@@ -1,11 +1,23 @@
 /*
- * The market as data: best asks every 2 s (GET /v1/quotes with the last
- * ETag, so an unchanged book costs a 304) while the stream (feed.c) is not
- * live, and the market's state (GET /v1/market: open or not, its opening,
- * demo, simulated payments; the one owner of it) every 10 s, again 5 s
- * after a failure, at once when a page that shows it opens; all through
- * the client's non-blocking calls pumped by the main loop. Nothing here
- * waits.
+ * The market as data, in one table: a row per catalogue GPU with its best
+ * ask, bid and last trade, its flash (an ask that changed between two
+ * answers flashes for TUI_FLASH_MS, with its direction, decided here so
+ * every screen agrees) and its 24 h history (history.c). Two feeds fill it
+ * through one function, tui_market_take:
+ *
+ *   the stream   GET /v1/stream, channel quotes (api/stream.c, pumped in the
+ *                main loop): a snapshot, then the changed quotes; heartbeats
+ *                keep the prices fresh ("updated N s ago" counts from the
+ *                last event or heartbeat); it reconnects by itself
+ *   the poller   while the stream is not live (an exchange that does not
+ *                stream, a stream being reconnected): GET /v1/quotes every
+ *                2 s with the last ETag, so an unchanged book costs a 304
+ *
+ * The screens read the rows (tui_market_quote, tui_market_prices,
+ * tui_market_figures) in their recalc when t->m.gen moved. The market's
+ * state (GET /v1/market: open or not, its opening, demo, simulated
+ * payments) has its one owner here too: asked every 10 s, again 5 s after
+ * a failure, at once when a page that shows it opens. Nothing here waits.
  *
  * Failure is a state, not an event: a failed or unanswered request (no
  * answer for TUI_STALE_MS is abandoned) marks the prices stale with a short
@@ -13,36 +25,94 @@
  * on screen, dimmed; the next tick simply tries again, and the first good
  * reply clears it all. A local demo exchange that died is started again by
  * the client itself (api_local_respawn), so the next tick finds it.
- *
- * A price that changed between two replies flashes for TUI_FLASH_MS
- * (per GPU, with its direction), decided here by comparing the two replies,
- * so every tab agrees on what is flashing.
- *
  */
 #include "tui/tui_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "i18n/i18n.h"
+#include "tui/market/detail.h"
 #include "util/util.h"
 
-static int64_t price_in(const struct view_price *p, size_t n, const char *id)
+/* ---- the table ------------------------------------------------------------------------------ */
+
+static struct tui_market_gpu *row_of(const struct tui *t, const char *gpu)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(p[i].gpu_id, id) == 0)
-			return p[i].cents;
-	return -1;
+	const struct catalog_gpu *g = gpu != NULL ? catalog_gpu(t->cat, gpu) : NULL;
+
+	return g != NULL ? &t->m.gpu[g - t->cat->gpus] : NULL;
 }
 
-static void prices_free(struct tui_market *m)
+static int64_t ask_of(const struct tui_market_gpu *r)
 {
-	for (size_t i = 0; i < m->n_prices; i++)
-		free((char *)m->prices[i].gpu_id);
-	free(m->prices);
-	m->prices = NULL;
-	m->n_prices = 0;
+	return r->quoted ? r->q.best_ask_cents : -1;
+}
+
+/* The asks the views read: the quoted rows'. */
+static void asks_update(struct tui_market *m)
+{
+	m->n_asks = 0;
+	for (size_t g = 0; g < m->n_gpus; g++)
+		if (m->gpu[g].quoted)
+			m->asks[m->n_asks++] = (struct view_price){ m->gpu[g].q.gpu,
+								    m->gpu[g].q.best_ask_cents };
+}
+
+/* The prices are known to be current (an answer, a heartbeat). */
+static void fresh(struct tui_market *m, int64_t now)
+{
+	if (m->stale)
+		m->gen++;
+	m->stale = false;
+	m->no_answer_since = 0;
+	m->updated_ms = now;
+}
+
+/* Row r takes quote q: its ask flashes if it moved, a new last trade goes
+ * into the history. */
+static void row_take(struct tui *t, struct tui_market_gpu *r, const struct api_quote *q,
+		     int64_t now)
+{
+	int64_t was = ask_of(r), is = q != NULL ? q->best_ask_cents : -1;
+	size_t g = (size_t)(r - t->m.gpu);
+
+	if (q != NULL && r->quoted && q->last_cents >= 0 && q->last_cents != r->q.last_cents)
+		tui_history_trade(t, g, q->last_cents);
+	if (t->m.have_prices && was != is) {
+		r->flash_until = now + TUI_FLASH_MS;
+		r->flash_dir = was >= 0 && is >= 0 ? (is > was ? 1 : -1) : 2;
+	}
+	if (q != NULL) {
+		r->q = *q;
+		r->q.gpu = t->cat->gpus[g].id;
+	}
+	r->quoted = q != NULL;
+}
+
+void tui_market_take(struct tui *t, const struct api_quote *v, size_t n, bool whole, int64_t now)
+{
+	struct tui_market *m = &t->m;
+
+	if (whole) {
+		for (size_t g = 0; g < m->n_gpus; g++) {
+			const struct api_quote *q = NULL;
+			for (size_t i = 0; i < n && q == NULL; i++)
+				if (strcmp(v[i].gpu, t->cat->gpus[g].id) == 0)
+					q = &v[i];
+			row_take(t, &m->gpu[g], q, now);
+		}
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			struct tui_market_gpu *r = row_of(t, v[i].gpu);
+			if (r != NULL)
+				row_take(t, r, &v[i], now);
+		}
+	}
+	asks_update(m);
+	m->have_prices = true;
+	fresh(m, now);
+	m->gen++;
 }
 
 void tui_market_set_stale(struct tui *t, const char *reason)
@@ -57,35 +127,74 @@ void tui_market_set_stale(struct tui *t, const char *reason)
 	m->gen++; /* price cells turn dim */
 }
 
-void tui_market_apply_quotes(struct tui *t, const struct view_price *p, size_t n, int64_t now)
+const struct api_quote *tui_market_quote(const struct tui *t, const char *gpu)
 {
-	struct tui_market *m = &t->m;
-	struct view_price *np = xcalloc(n ? n : 1, sizeof *np);
+	const struct tui_market_gpu *r = row_of(t, gpu);
 
-	for (size_t i = 0; i < n; i++) {
-		np[i].gpu_id = xstrdup(p[i].gpu_id);
-		np[i].cents = p[i].cents;
-	}
-	if (m->have_prices) {
-		for (size_t g = 0; g < t->cat->n_gpus; g++) {
-			const char *id = t->cat->gpus[g].id;
-			int64_t a = price_in(m->prices, m->n_prices, id);
-			int64_t b = price_in(np, n, id);
-			if (a == b)
-				continue;
-			m->flash_until[g] = now + TUI_FLASH_MS;
-			m->flash_dir[g] = a >= 0 && b >= 0 ? (b > a ? 1 : -1) : 2;
-		}
-	}
-	prices_free(m);
-	m->prices = np;
-	m->n_prices = n;
-	m->have_prices = true;
-	m->stale = false;
-	m->no_answer_since = 0;
-	m->updated_ms = now;
-	m->gen++;
+	return r != NULL && r->quoted ? &r->q : NULL;
 }
+
+int64_t tui_market_ask(const struct tui *t, const char *gpu)
+{
+	const struct tui_market_gpu *r = row_of(t, gpu);
+
+	return r != NULL ? ask_of(r) : -1;
+}
+
+struct view_prices tui_market_prices(const struct tui *t)
+{
+	return (struct view_prices){ t->m.asks, t->m.n_asks, t->m.stale };
+}
+
+size_t tui_market_figures(const struct tui *t, int spark_cols, struct view_quote **out)
+{
+	size_t n = t->m.n_gpus;
+	struct view_quote *v = xcalloc(n + 1, sizeof *v);
+	int64_t *col = xcalloc((size_t)spark_cols + 1, sizeof *col), fine[96];
+
+	for (size_t g = 0; g < n; g++) {
+		const struct tui_market_gpu *r = &t->m.gpu[g];
+		v[g].gpu_id = t->cat->gpus[g].id;
+		v[g].bid_cents = r->quoted ? r->q.best_bid_cents : -1;
+		v[g].last_cents = r->quoted ? r->q.last_cents : -1;
+		if (tui_history_series(t, g, spark_cols, col))
+			v[g].spark = detail_sparkline(col, spark_cols, t->ascii);
+		/* the change from the price 24 h ago (to a quarter of an hour) */
+		if (tui_history_series(t, g, 96, fine))
+			v[g].has_change = detail_change_bp(fine, 96, &v[g].change_bp);
+	}
+	free(col);
+	*out = v;
+	return n;
+}
+
+void tui_market_figures_free(struct view_quote *v, size_t n)
+{
+	for (size_t i = 0; v != NULL && i < n; i++)
+		free((char *)v[i].spark);
+	free(v);
+}
+
+int tui_flash(const struct tui *t, size_t g, int64_t now)
+{
+	if (g >= t->m.n_gpus || now >= t->m.gpu[g].flash_until)
+		return 0;
+	return t->m.gpu[g].flash_dir;
+}
+
+int64_t tui_market_next_change(struct tui *t, int64_t now)
+{
+	int64_t next = -1;
+
+	for (size_t g = 0; g < t->m.n_gpus; g++) {
+		int64_t u = t->m.gpu[g].flash_until;
+		if (u > now && (next < 0 || u < next))
+			next = u;
+	}
+	return next;
+}
+
+/* ---- the poller ------------------------------------------------------------------------------ */
 
 /* Why the prices are stale, in a few plain words that stay whole on an
  * 80-column status bar beside the prices' age: "exchange unreachable
@@ -144,17 +253,12 @@ static void on_quotes(void *ud, struct api_quotes *r, const struct api_error *e)
 		return;
 	}
 	if (r->unchanged && m->have_prices) {
-		if (m->stale)
-			m->gen++;
-		m->stale = false;
-		m->no_answer_since = 0;
-		m->updated_ms = now;
-		api_quotes_free(&r);
-		return;
+		fresh(m, now);
+	} else {
+		tui_market_take(t, r->v, r->n, true, now);
+		free(m->etag);
+		m->etag = r->etag ? xstrdup(r->etag) : NULL;
 	}
-	tui_feed_store_quotes(t, r->v, r->n, true, now);
-	free(m->etag);
-	m->etag = r->etag ? xstrdup(r->etag) : NULL;
 	api_quotes_free(&r);
 }
 
@@ -182,36 +286,6 @@ void tui_market_state_soon(struct tui *t)
 int64_t tui_market_opens_at(const struct tui *t)
 {
 	return t->m.state != NULL ? t->m.state->opens_at : -1;
-}
-
-int64_t tui_market_ask(const struct tui *t, const char *gpu)
-{
-	return gpu != NULL ? price_in(t->m.prices, t->m.n_prices, gpu) : -1;
-}
-
-void tui_market_init(struct tui *t)
-{
-	t->m.flash_until = xcalloc(t->cat->n_gpus + 1, sizeof *t->m.flash_until);
-	t->m.flash_dir = xcalloc(t->cat->n_gpus + 1, sizeof *t->m.flash_dir);
-	t->m.next_quotes_ms = 0;
-	t->m.next_market_ms = 0;
-	tui_feed_open(t);
-}
-
-void tui_market_free(struct tui *t)
-{
-	if (t->api != NULL && t->m.quotes_req != 0)
-		api_abandon(t->api, t->m.quotes_req);
-	if (t->api != NULL && t->m.market_req != 0)
-		api_abandon(t->api, t->m.market_req);
-	tui_feed_close(t);
-	prices_free(&t->m);
-	free(t->m.stale_reason);
-	free(t->m.etag);
-	api_market_free(&t->m.state);
-	free(t->m.flash_until);
-	free(t->m.flash_dir);
-	memset(&t->m, 0, sizeof t->m);
 }
 
 int tui_market_tick(struct tui *t, int64_t now)
@@ -249,19 +323,90 @@ int tui_market_tick(struct tui *t, int64_t now)
 	return next <= now ? 0 : (int)(next - now);
 }
 
-int tui_flash(const struct tui *t, size_t g, int64_t now)
+/* ---- the stream ------------------------------------------------------------------------------ */
+
+static void on_quotes_event(void *ud, const struct api_stream_event *ev)
 {
-	if (t->m.flash_until == NULL || g >= t->cat->n_gpus || now >= t->m.flash_until[g])
-		return 0;
-	return t->m.flash_dir[g];
+	struct tui *t = ud;
+	int64_t now = util_now_ms();
+
+	if (ev->kind == API_EV_HEARTBEAT && t->m.have_prices)
+		fresh(&t->m, now);
+	if (ev->kind == API_EV_HEARTBEAT || ev->channel != API_CH_QUOTES)
+		return;
+	if (ev->kind == API_EV_SNAPSHOT)
+		tui_market_take(t, ev->quotes, ev->n_quotes, true, now);
+	else if (ev->kind == API_EV_QUOTE)
+		tui_market_take(t, ev->quotes, ev->n_quotes, false, now);
 }
 
-int64_t tui_market_next_change(struct tui *t, int64_t now)
+static void on_quotes_state(void *ud, enum api_stream_state st, const struct api_error *why)
 {
-	int64_t next = -1;
+	struct tui *t = ud;
 
-	for (size_t g = 0; g < t->cat->n_gpus; g++)
-		if (t->m.flash_until[g] > now && (next < 0 || t->m.flash_until[g] < next))
-			next = t->m.flash_until[g];
-	return next;
+	(void)why; /* the polling that takes over says what is wrong, if anything */
+	if (st == t->m.stream_state)
+		return;
+	t->m.stream_state = st;
+	api_stream_state(t->m.stream, &t->m.stream_since);
+	if (st != API_STREAM_LIVE)
+		t->m.next_quotes_ms = 0; /* poll at once while the stream is away */
+	t->m.gen++;
+}
+
+void tui_market_open(struct tui *t)
+{
+	struct api_stream_opts o = { .channels = "quotes", .no_poll = true };
+	struct api_stream_cbs cb = { .event = on_quotes_event, .state = on_quotes_state, .ud = t };
+
+	if (t->api == NULL || t->m.stream != NULL)
+		return;
+	t->m.stream_state = API_STREAM_CONNECTING;
+	t->m.stream = api_stream_open(t->api, &o, &cb);
+	api_stream_state(t->m.stream, &t->m.stream_since);
+}
+
+int tui_market_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms)
+{
+	int n = 0;
+
+	if (t->m.stream != NULL)
+		n += api_stream_fds(t->m.stream, fds, max, timeout_ms);
+	return n + tui_focus_fds(t, fds + n, max - n, timeout_ms);
+}
+
+void tui_market_perform(struct tui *t)
+{
+	if (t->m.stream != NULL)
+		api_stream_perform(t->m.stream);
+	tui_focus_perform(t);
+}
+
+/* ---- life ------------------------------------------------------------------------------------ */
+
+void tui_market_init(struct tui *t)
+{
+	t->m.n_gpus = t->cat->n_gpus;
+	t->m.gpu = xcalloc(t->m.n_gpus + 1, sizeof *t->m.gpu);
+	t->m.asks = xcalloc(t->m.n_gpus + 1, sizeof *t->m.asks);
+	t->m.next_quotes_ms = 0;
+	t->m.next_market_ms = 0;
+	tui_market_open(t);
+}
+
+void tui_market_free(struct tui *t)
+{
+	if (t->api != NULL && t->m.quotes_req != 0)
+		api_abandon(t->api, t->m.quotes_req);
+	if (t->api != NULL && t->m.market_req != 0)
+		api_abandon(t->api, t->m.market_req);
+	tui_focus_set(t, NULL);
+	tui_history_free(t);
+	api_stream_close(&t->m.stream);
+	free(t->m.gpu);
+	free(t->m.asks);
+	free(t->m.stale_reason);
+	free(t->m.etag);
+	api_market_free(&t->m.state);
+	memset(&t->m, 0, sizeof t->m);
 }

@@ -49,22 +49,6 @@ static char *trimmed(const char *s)
 
 /* A number as the fields show it: no grouping (a typed "2.048" would be
  * refused), the language's decimal separator, at most 3 decimals. */
-char *tui_ff_plain_number(enum i18n_lang lang, double v)
-{
-	char *s;
-	int d = 0;
-
-	while (d < 3 && fabs(v * pow(10, d) - round(v * pow(10, d))) > 1e-9)
-		d++;
-	s = xasprintf("%.*f", d, v);
-	if (i18n_decimal_sep(lang) != '.') {
-		char *p = strchr(s, '.');
-		if (p != NULL)
-			*p = i18n_decimal_sep(lang);
-	}
-	return s;
-}
-
 int tui_ff_parse_int(const char *s, long min, long max, const char *range_msgid, long *out,
 		     char **cause)
 {
@@ -170,11 +154,6 @@ static int parse_resolution(const char *s, int *w, int *h, char **cause)
 	*w = (int)a;
 	*h = (int)b;
 	return 0;
-}
-
-char *tui_ff_res_text(const struct tui_ff *ff, int w, int h)
-{
-	return xasprintf("%d%s%d", w, ff->ascii ? "x" : "\u00d7", h);
 }
 
 /* ---- the model: a size or a preset search ------------------------------------------ */

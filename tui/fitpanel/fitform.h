@@ -184,7 +184,7 @@ char *tui_ff_arch_text(const struct tui_ff *ff);
  * the model has none (an FFN derived from the size). malloc'ed. */
 char *tui_ff_arch_figure(const struct tui_ff *ff, const struct fit_model *m, enum tui_ff_id id);
 /* A number as the fields show it (no grouping, the language's decimal
- * separator, at most 3 decimals), "W×H"; malloc'ed (tui/fitpanel/fitform.c). */
+ * separator, at most 3 decimals), "W×H"; malloc'ed (tui/fitpanel/fitmeta.c). */
 char *tui_ff_plain_number(enum i18n_lang lang, double v);
 char *tui_ff_res_text(const struct tui_ff *ff, int w, int h);
 

@@ -17,6 +17,29 @@
 #include "util/util.h"
 #include "view/view.h"
 
+/* ---- texts of values ---------------------------------------------------------------- */
+
+char *tui_ff_plain_number(enum i18n_lang lang, double v)
+{
+	char *s;
+	int d = 0;
+
+	while (d < 3 && fabs(v * pow(10, d) - round(v * pow(10, d))) > 1e-9)
+		d++;
+	s = xasprintf("%.*f", d, v);
+	if (i18n_decimal_sep(lang) != '.') {
+		char *p = strchr(s, '.');
+		if (p != NULL)
+			*p = i18n_decimal_sep(lang);
+	}
+	return s;
+}
+
+char *tui_ff_res_text(const struct tui_ff *ff, int w, int h)
+{
+	return xasprintf("%d%s%d", w, ff->ascii ? "x" : "\u00d7", h);
+}
+
 struct meta {
 	enum tui_ff_kind kind;
 	enum tui_ff_section sec;

@@ -1,6 +1,8 @@
 /*
- * Internal to the fit panel: tui/fitpanel/fitpanel.c (layout, composing the lines,
- * the screen class) and tui/fitpanel/fitkeys.c (its key map and events).
+ * Internal to the fit panel: tui/fitpanel/fitpanel.c (the screen: its key
+ * map and events, layout, focus, the job it publishes) over
+ * tui/fitpanel/fitlines.c (composing its lines), tui/fitpanel/fitanswer.c
+ * (the answer's lines) and the form (tui/fitpanel/fitform.h).
  */
 #ifndef GPUX_TUI_FITPANEL_H
 #define GPUX_TUI_FITPANEL_H
@@ -8,7 +10,7 @@
 #include "tui/tui_int.h"
 #include "tui/fitpanel/fitform.h"
 
-/* The panel's own keys (data: the help overlay lists them). */
+/* The panel's own keys' actions. */
 enum tui_fit_action {
 	FA_NEXT = 1, FA_PREV, FA_CHOICE_NEXT, FA_CHOICE_PREV, FA_DONE, FA_BACK, FA_HIDE,
 	FA_READLINE,
@@ -42,24 +44,23 @@ struct tui_fit {
 	size_t sug_first, sug_n;
 };
 
-enum { TUI_FIT_N_KEYS = 12 };
-/* The panel's own keys (data: the help lists them, the handler dispatches on them). */
-extern const struct wbinding tui_fit_keys[TUI_FIT_N_KEYS];
+enum {
+	FIT_WIDE_COLS = 120,    /* from here the panel stands beside the table */
+	FIT_SIDE_W = 46,        /* its width there (56 from 160 columns) */
+	FIT_SIDE_W_WIDE = 56,
+	FIT_CELL_W = 34,        /* a field's cell in the grid below the table */
+	FIT_FIGURE_W = 22,      /* an architecture figure's cell (beside the table too) */
+	FIT_FIGURES_MAX = 4,    /* architecture figures a line */
+	FIT_TABLE_MIN = 5,      /* table lines kept below which the panel gives up lines */
+	FIT_VALUE_MAX = 15,     /* widest text field ("Llama 3.1 405B" and the cursor) */
+	FIT_VALUE_SIDE = 15,    /* ... beside the table */
+	FIT_SUGGEST_MAX = 6,    /* presets listed beside the model field */
+};
 
-/* fitpanel.c, for the events: give or take the keyboard; move the focus
- * to a field, or to the next/previous shown one, or to one shown; copy
- * texts the form replaced into the editors; publish the job for the
- * tables. */
-void tui_fit_set_focus(struct tui_fit *p, bool on);
-void tui_fit_move_focus(struct tui_fit *p, enum tui_ff_id to);
-void tui_fit_step_focus(struct tui_fit *p, int dir);
-void tui_fit_keep_focus_shown(struct tui_fit *p);
-void tui_fit_fields_pull(struct tui_fit *p);
-void tui_fit_publish(struct tui_fit *p);
-/* fitkeys.c: the screen's event handler. */
-unsigned tui_fit_screen_event(struct tui_screen *s, const struct wevent *ev);
-/* fitpanel.c: F4, show the panel or hide it. */
-void tui_fit_toggle(struct tui *t);
+/* fitlines.c: compose the panel's lines for w × h (h < 0: as many as it
+ * takes; side: beside the table) into p->shown_lines and the fields' slots;
+ * the natural height. */
+int tui_fit_compose(struct tui_fit *p, int w, int h, bool side);
 /* The place (tui/screens.c): f shows the panel and gives it the keyboard;
  * with g->toggle, F4: shows or hides it. */
 void tui_fit_open(struct tui *t, const struct tui_goto *g);

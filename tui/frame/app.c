@@ -215,12 +215,12 @@ static bool fkeys_click(struct tui *t, const struct wevent *ev, unsigned *r)
 	*r = W_HANDLED;
 	if (wwidget_handle(&t->fkeys->base, ev) & W_ACTION) {
 		k.key = t->fkeys->clicked;
-		*r |= tui_feed_event(t, &k);
+		*r |= tui_handle_event(t, &k);
 	}
 	return true;
 }
 
-unsigned tui_feed_event(struct tui *t, const struct wevent *ev)
+unsigned tui_handle_event(struct tui *t, const struct wevent *ev)
 {
 	unsigned r = W_IGNORED;
 
@@ -410,7 +410,7 @@ static void mouse_event(struct tui *t)
 		ev.mouse = WM_DOUBLE;
 	else
 		return;
-	tui_feed_event(t, &ev);
+	tui_handle_event(t, &ev);
 }
 
 enum { KEY_BATCH = 256 };
@@ -451,7 +451,7 @@ static void read_keys(struct tui *t)
 			key = k[i];
 		}
 		struct wevent ev = { .type = WEV_KEY, .key = key };
-		tui_feed_event(t, &ev);
+		tui_handle_event(t, &ev);
 	}
 }
 
@@ -543,7 +543,8 @@ static int tick(struct tui *t, int64_t now)
 	if (t->api != NULL)
 		timeout = tui_market_tick(t, now);
 	tui_account_tick(t, now, &next);
-	tui_feed_tick(t, now, &next);
+	tui_history_tick(t, now, &next);
+	tui_focus_tick(t, now, &next);
 	change = tui_market_next_change(t, now);
 	if (change >= 0 && (next < 0 || change < next))
 		next = change;
@@ -572,7 +573,7 @@ static void run_loop(struct tui *t)
 		if (t->api != NULL)
 			n += api_fds(t->api, fds + 2, MAX_API_FDS, &timeout);
 		if (t->api != NULL)
-			n += tui_feed_fds(t, fds + n, 2 + MAX_API_FDS - n, &timeout);
+			n += tui_market_fds(t, fds + n, 2 + MAX_API_FDS - n, &timeout);
 		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
 			break;
 		if (fds[1].revents & POLLIN)
@@ -587,7 +588,7 @@ static void run_loop(struct tui *t)
 		if (t->api != NULL && !t->quit)
 			api_perform(t->api);
 		if (t->api != NULL && !t->quit)
-			tui_feed_perform(t);
+			tui_market_perform(t);
 	}
 }
 
@@ -638,7 +639,7 @@ static bool open_after_first_frame(struct tui *t, const struct tui_options *o, c
 	if (t->api == NULL && api_curl_ready(cause) != 0)
 		return false;
 	if (t->api != NULL) {
-		tui_feed_open(t);
+		tui_market_open(t);
 		tui_open(t, TUI_FIRST_RUN, NULL);
 	}
 	t->need_layout = true;

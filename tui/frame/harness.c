@@ -2,7 +2,7 @@
  * A harness for screens, for tests: a whole TUI session (the same struct
  * tui, stack and frames as tui_run) on a curses screen whose output goes to
  * /dev/null, so a test needs no terminal and no tmux. Events are fed as
- * tui_feed_event does for the keyboard; the exchange's replies arrive by
+ * tui_handle_event does for the keyboard; the exchange's replies arrive by
  * pumping the client (poll + api_perform) between frames; what the screen
  * shows is read back from curses' own copy of the terminal (curscr), cell
  * by cell, after each doupdate().
@@ -93,7 +93,7 @@ unsigned tui_harness_key(struct tui_harness *h, wkey k)
 	unsigned r;
 
 	set_term(h->scr);
-	r = tui_feed_event(&h->t, &ev);
+	r = tui_handle_event(&h->t, &ev);
 	tui_session_frame(&h->t);
 	return r;
 }
@@ -118,7 +118,7 @@ unsigned tui_harness_click(struct tui_harness *h, int y, int x)
 	unsigned r;
 
 	set_term(h->scr);
-	r = tui_feed_event(&h->t, &ev);
+	r = tui_handle_event(&h->t, &ev);
 	tui_session_frame(&h->t);
 	return r;
 }
@@ -148,12 +148,12 @@ void tui_harness_pump(struct tui_harness *h, int ms)
 		if (h->t.api != NULL)
 			n = api_fds(h->t.api, fds, HARNESS_MAX_FDS, &timeout);
 		if (h->t.api != NULL)
-			n += tui_feed_fds(&h->t, fds + n, HARNESS_MAX_FDS - n, &timeout);
+			n += tui_market_fds(&h->t, fds + n, HARNESS_MAX_FDS - n, &timeout);
 		poll(fds, (nfds_t)n, timeout);
 		if (h->t.api != NULL)
 			api_perform(h->t.api);
 		if (h->t.api != NULL)
-			tui_feed_perform(&h->t);
+			tui_market_perform(&h->t);
 	}
 }
 

@@ -265,19 +265,18 @@ static void default_ids(struct tui_tab *tb)
 static struct view_prices prices_of(struct tui_browse *b)
 {
 	struct tui *t = b->base.t;
-	struct view_prices p = { t->m.prices, t->m.n_prices, t->m.stale };
-	return p;
+	return tui_market_prices(t);
 }
 
 /* The market figures (bid, last, the 24 h change and sparkline) into v. */
 static void set_market(struct tui_browse *b, struct view_table *v)
 {
 	struct view_quote *q;
-	size_t n = tui_view_market(b->base.t, TUI_SPARK_COLS, &q);
+	size_t n = tui_market_figures(b->base.t, TUI_SPARK_COLS, &q);
 	struct view_market m = { q, n };
 
 	view_set_market(v, &m);
-	tui_view_market_free(q, n);
+	tui_market_figures_free(q, n);
 }
 
 static struct view_table *new_view(struct tui_browse *b, const struct catalog_workload *w,
@@ -700,7 +699,7 @@ void browse_recalc(struct tui_browse *b, int64_t now)
 {
 	struct tui *t = b->base.t;
 
-	uint64_t hg = t->m.hist != NULL ? t->m.hist->gen : 0;
+	uint64_t hg = t->m.hist.gen;
 
 	want_history(b);
 	if (b->market_seen != t->m.gen || b->hist_seen != hg) {

@@ -62,7 +62,7 @@ struct tui_browse {
 	struct tui_tab *tab;
 	size_t n_tabs, cur;
 	uint64_t market_seen;       /* t->m.gen last applied */
-	uint64_t hist_seen;         /* t->m.hist->gen last applied */
+	uint64_t hist_seen;         /* t->m.hist.gen last applied */
 	char **marks;               /* marked GPU ids, in the order marked (every tab) */
 	size_t n_marks;
 	uint64_t flash_sig;         /* which GPUs flashed at the last recalc */

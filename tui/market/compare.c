@@ -91,7 +91,7 @@ static struct compare *of(struct tui_screen *s)
 static void make_view(struct compare *c)
 {
 	struct tui *t = c->base.t;
-	struct view_prices p = { t->m.prices, t->m.n_prices, t->m.stale };
+	struct view_prices p = tui_market_prices(t);
 	struct view_quote *q;
 	size_t n;
 
@@ -99,10 +99,10 @@ static void make_view(struct compare *c)
 	c->view = view_new(t->cat, &c->w, t->m.have_prices ? &p : NULL,
 			   t->job.have ? &t->job.job : NULL, t->o->lang, t->ascii);
 	view_add_market(c->view);
-	n = tui_view_market(t, TUI_SPARK_COLS, &q);
+	n = tui_market_figures(t, TUI_SPARK_COLS, &q);
 	struct view_market m = { q, n };
 	view_set_market(c->view, &m);
-	tui_view_market_free(q, n);
+	tui_market_figures_free(q, n);
 }
 
 /* The lowest known cents of column k among the rows; -1 none. */
@@ -265,7 +265,7 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 {
 	struct compare *c = of(s);
 	struct tui *t = s->t;
-	uint64_t hg = t->m.hist != NULL ? t->m.hist->gen : 0, jg = t->job.gen;
+	uint64_t hg = t->m.hist.gen, jg = t->job.gen;
 
 	(void)now;
 	if (t->m.gen != c->seen_market || hg != c->seen_hist || jg != c->seen_job)

@@ -19,7 +19,7 @@
  *
  * At 120 columns and more the specs, the book and the rest stand side by
  * side; narrower, the book stands left and the specs follow the trades.
- * The book and trades come from the market feed's focus (tui/feed/feed.c:
+ * The book and trades come from the feed's focus (tui/feed/focus.c:
  * streamed, or fetched while the stream is not live); the candles are
  * asked again after new trades, at most every few seconds.
  */
@@ -179,7 +179,7 @@ static void add_segments(struct wcells *c, const char *text, int w, enum wrole r
 static void build_head(struct detail *d)
 {
 	struct tui *t = d->base.t;
-	const struct api_quote *q = tui_quote(t, d->gpu);
+	const struct api_quote *q = tui_market_quote(t, d->gpu);
 	struct wcells *c;
 	char *a, *b, *l, *x;
 
@@ -699,7 +699,7 @@ static void scr_free(struct tui_screen *s)
 
 	if (d->candles_req != 0 && t->api != NULL)
 		api_abandon(t->api, d->candles_req);
-	tui_feed_focus(t, NULL);
+	tui_focus_set(t, NULL);
 	api_candles_free(&d->candles);
 	free(d->candles_error);
 	free(d->gpu);
@@ -743,7 +743,7 @@ void tui_detail_open(struct tui *t, const struct tui_goto *go)
 	d->book = panel(d);
 	d->side = panel(d);
 	d->seen_market = t->m.gen - 1;
-	tui_feed_focus(t, d->gpu);
+	tui_focus_set(t, d->gpu);
 	tui_push(t, &d->base);
 	tui_relayout(t);
 }

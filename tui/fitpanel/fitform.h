@@ -28,6 +28,7 @@
 #include "fit/fit.h"
 #include "i18n/i18n.h"
 #include "view/view.h"
+#include "tui/frame/lines.h"
 #include "widgets/widgets.h"
 
 enum tui_ff_id {
@@ -196,24 +197,6 @@ int tui_ff_parse_int(const char *s, long min, long max, const char *range_msgid,
  * lo_incl: v may equal lo). */
 int tui_ff_parse_percent(enum i18n_lang lang, const char *s, double lo, bool lo_incl, double hi,
 			 const char *range_msgid, double *out, char **cause);
-
-/* ---- lines of cells (tui/fitpanel/fitanswer.c) ---- */
-/* A growable list of lines, each a struct wcells. */
-struct tui_lines {
-	struct wcells *l;
-	size_t n, cap;
-	bool ascii;
-};
-/* Append an empty line and return it (valid until the next add). */
-struct wcells *tui_lines_add(struct tui_lines *ls);
-/* Free every line and the list; ls is empty (and reusable) after. */
-void tui_lines_free(struct tui_lines *ls);
-/* Move src's lines [from, from + n) to the end of dst (src keeps empty ones). */
-void tui_lines_take(struct tui_lines *dst, struct tui_lines *src, size_t from, size_t n);
-/* Append text wrapped to w columns after `indent` spaces, at most max lines
- * (the last one cut with "…" when more would follow), in role. */
-void tui_lines_wrap(struct tui_lines *ls, const char *text, int w, size_t max, enum wrole role,
-		    int indent);
 
 /* ---- the answer (tui/fitpanel/fitanswer.c) ---- */
 /* The panel's answer for one GPU row of a view carrying ff's job, as drawn:

@@ -39,9 +39,11 @@
  *   then one doupdate()
  *
  * Events: the top screen first, then the focused one, then the screens
- * beneath down to the first opaque one, then the keys the frame has
- * (app.c: q, F10, Ctrl-L, F1 and ?, L — the help of whatever screen is
- * focused, whichever the keys are; a text field takes q and ? as text).
+ * beneath down to the first opaque one, then the keys the frame has, which
+ * live only in app.c: q, F10, Ctrl-L, F1 and ?, L (F1 and ? show the help of
+ * whatever screens are shown). A text field takes q, ? and L as text, and an
+ * overlay may give one a meaning of its own while it is open (q and L close
+ * the language menu; L on the help opens the language menu in its place).
  * A handler returns W_* flags: with W_HANDLED the event stops there;
  * W_CLOSE takes the screen off the stack (after its handler ran, whether
  * or not the event was handled); W_LAYOUT asks for a layout, W_REDRAW for a

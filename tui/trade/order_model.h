@@ -21,7 +21,7 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/fitpanel/fitform.h"        /* struct tui_lines */
+#include "tui/frame/lines.h"
 #include "widgets/widgets.h"
 
 /* The rows of the form, top to bottom; GPUs, hours and the price are typed. */

@@ -2,19 +2,25 @@
  * The application loop (tmux's server loop and htop's ScreenManager, cut to
  * what gpux needs):
  *
- *   loop: tick (start due exchange requests; the poll timeout) → frame →
- *         poll(keyboard, signal pipe, exchange sockets) → signals → keys →
- *         api_perform() (replies store plain data: prices, account)
+ *   loop: tick (the screens, then the feed: start due exchange requests;
+ *         the poll timeout) → frame → poll(keyboard, signal pipe, the
+ *         client's and the streams' sockets) → signals → keys →
+ *         api_perform(), the streams' perform (replies store plain data:
+ *         the market table, the account)
  *
- *   frame: recalc (each screen pulls what changed: the market's and the
- *          fit job's generation counters) → layout when asked → render
- *          bottom-up → cursor from the focused screen → one doupdate()
+ *   frame: recalc (each screen pulls what changed: the market's, the
+ *          account's and the fit job's generation counters) → layout when
+ *          asked → the status and F-key bars → render (the bars, then every
+ *          shown screen's widgets bottom-up) → cursor from the focused
+ *          screen → one doupdate()
  *
  * The screens are a stack (tui/frame/screen.h, tui/frame/stack.c); this file
  * makes the bottom one (the browse tables) and gives the session the table
- * of places (tui/screens.c) through which the others are opened; it names
- * no other. Its own widgets are the status bar and the F-key bar (made
- * from the key maps of the screens shown). Events go to the F-key bar (a
+ * of places (tui/screens.c) through which the others are opened (the first
+ * run's welcome too, by its place); of the screens it names only the
+ * frame's own overlays, the help and the language menu, which its keys
+ * open. Its own widgets are the status bar and the F-key bar (made from the
+ * key maps of the screens shown). Events go to the F-key bar (a
  * click), the top screen, then the focused one, then the keys that are the
  * same everywhere (q, F10, Ctrl-L, F1 and ?, L), which live only here. A
  * frame renders only the widgets that are dirty or touched (each

@@ -1,8 +1,9 @@
 /*
  * The browse tables as a screen (tui/frame/screen.h), the bottom of the stack:
- * the workload tabs, the table, the filter field while one is typed and the
- * F-key bar. Its key map is data (nnn's bindings[]): key → action, with the
- * help line each action shows; the handler dispatches on the action. An
+ * the workload tabs, the table, and the filter field while one is typed (on
+ * the F-key bar's row). Its key map is data (nnn's bindings[]): key →
+ * action, with the help line each action shows and, for the F-keys, the
+ * bar's word; the handler dispatches on the action. An
  * event goes, in order, to the filter field while one is typed, to this map,
  * then to the table widget (its own bindings: arrows, hjkl, PgUp/PgDn,
  * Home/End, g/G). The keys every screen shares (q, F10, Ctrl-L, F1, ?, L)

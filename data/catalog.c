@@ -328,7 +328,7 @@ static int parse_model(struct ctx *x, const cJSON *obj, struct catalog_model *m)
 	if (r == 0)
 		r |= cat_get_int(x, obj, "ffn", lm, dif, 1, 10000000, &m->ffn);
 	if (r == 0)
-		r |= cat_get_int(x, obj, "max_seq", lm, dif, 1, 100000000, &m->max_seq);
+		r |= cat_get_int(x, obj, "max_seq", lm, true, 1, 100000000, &m->max_seq);
 	if (r == 0)
 		r |= cat_get_int(x, obj, "experts", m->kind == CATALOG_MODEL_MOE,
 		             m->kind != CATALOG_MODEL_MOE, 2, 100000, &m->experts);

@@ -57,7 +57,6 @@ static void spellings_find_the_preset(void **state)
 	assert_string_equal(only(c, "llama-3-70b"), "llama-3.1-70b");
 	assert_string_equal(only(c, "llama3 70b"), "llama-3.1-70b");
 	assert_string_equal(only(c, "llama 3.1 8"), "llama-3.1-8b");
-	assert_string_equal(only(c, "llama-3-8b"), "llama-3-8b"); /* an id: exact first */
 	assert_string_equal(only(c, "qwen3 30b a3b"), "qwen3-30b-a3b");
 	assert_string_equal(only(c, "gpt-oss-120b"), "gpt-oss-120b");
 	assert_string_equal(only(c, "llama 405"), "llama-3.1-405b");
@@ -83,6 +82,12 @@ static void exact_first_then_words(void **state)
 	assert_int_equal(n, 2);
 	assert_true((strcmp(m[0]->id, "llama-3.1-70b") == 0 && strcmp(m[1]->id, "llama-2-70b") == 0) ||
 		    (strcmp(m[1]->id, "llama-3.1-70b") == 0 && strcmp(m[0]->id, "llama-2-70b") == 0));
+	/* an id is exact and comes first: "llama-3-8b", then Llama 3.1 8B whose
+	 * words it begins */
+	n = catalog_search_models(c, "llama-3-8b", m, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(m[0]->id, "llama-3-8b");
+	assert_string_equal(m[1]->id, "llama-3.1-8b");
 	/* "v3" begins "v3.1": DeepSeek-V3 and V3.1, the exact id first */
 	n = catalog_search_models(c, "deepseek-v3", m, 8);
 	assert_int_equal(n, 2);

@@ -104,6 +104,9 @@ void fit_stack_apply(struct fit_job *job, enum fit_stack stack)
 	if (job->method != FIT_LORA)
 		job->method = FIT_QLORA;
 	job->checkpointing = true;
+	/* both run on one GPU without DeepSpeed: no ZeRO partitions */
+	job->sharding = FIT_SHARD_NONE;
+	job->offload = FIT_OFFLOAD_NONE;
 	if (job->stack == FIT_STACK_UNSLOTH) {
 		/* Unsloth: use_gradient_checkpointing="unsloth" (offloaded),
 		 * adamw_8bit in its notebooks, its fused chunked cross-entropy,

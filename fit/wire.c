@@ -262,7 +262,7 @@ int fit_job_to_fields(const struct fit_job *job, const char *label, struct fit_f
 		}
 		if (pl->t == T_DOUBLE && pl->off == M(active_params_b) &&
 		    !(isfinite(j.model.active_params_b) && j.model.active_params_b > 0))
-			f.i = 0;
+			f.i = llround(j.model.params_b * pl->scale); /* dense: all of them */
 		out[n++] = f;
 	}
 	return n;

@@ -795,18 +795,18 @@ static void test_more_fields(void **state)
 	tui_ff_cycle(&ff, FF_KVCACHE, +1);
 	assert_string_equal(tui_ff_choice_text(&ff, FF_KVCACHE), "FP8");
 	assert_true(ff.job.kv_bytes == 1);
-	/* the bandwidth efficiency shows the method's format's default until typed */
-	assert_string_equal(ff.f[FF_BWEFF].text, "50");
+	/* the bandwidth efficiency shows the method's format's default (fitted, fit_job_defaults) until typed */
+	assert_string_equal(ff.f[FF_BWEFF].text, "55");
 	set_method(&ff, FIT_INFER_INT8);
-	assert_string_equal(ff.f[FF_BWEFF].text, "60");
+	assert_string_equal(ff.f[FF_BWEFF].text, "66");
 	set_method(&ff, FIT_INFER_FP16);
-	assert_string_equal(ff.f[FF_BWEFF].text, "70");
+	assert_string_equal(ff.f[FF_BWEFF].text, "73");
 	tui_ff_set_text(&ff, FF_BWEFF, "65");
 	assert_true(fabs(ff.job.bw_efficiency - 0.65) < 1e-12);
 	set_method(&ff, FIT_INFER_INT4);
 	assert_string_equal(ff.f[FF_BWEFF].text, "65"); /* typed: kept, for int4 now */
 	assert_true(fabs(ff.job.bw_efficiency_4bit - 0.65) < 1e-12);
-	assert_true(fabs(ff.job.bw_efficiency - 0.70) < 1e-12);
+	assert_true(fabs(ff.job.bw_efficiency - 0.73) < 1e-12);
 	/* bad values */
 	expect_bad(&ff, FF_INT4G, "4", "int4 group size must be from 8 to 65536");
 	expect_bad(&ff, FF_INT4G, "lots", "int4 group size");

@@ -499,6 +499,30 @@ static void prefill(void **state)
 	assert_true(isnan(fit_prefill_seconds(&j, 989, 8)));
 }
 
+/* docs/API.md, "Job body", lists every field of the table. */
+static void wire_fields_documented(void **state)
+{
+	(void)state;
+	FILE *f = fopen("docs/API.md", "r");
+	static char doc[1 << 20];
+	size_t n;
+	assert_non_null(f);
+	n = fread(doc, 1, sizeof doc - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	char *sec = strstr(doc, "\n## Job body\n");
+	assert_non_null(sec);
+	char *end = strstr(sec + 1, "\n## ");
+	if (end != NULL)
+		*end = '\0';
+	for (int i = 0; i < fit_job_field_count; i++) {
+		char row[96];
+		snprintf(row, sizeof row, "| `%s` |", fit_job_fields[i].name);
+		if (strstr(sec, row) == NULL)
+			fail_msg("docs/API.md, Job body: no row for %s", fit_job_fields[i].name);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,7 +530,7 @@ int main(void)
 		cmocka_unit_test(moe_experts),           cmocka_unit_test(wire_round_trips),
 		cmocka_unit_test(wire_fields_and_units), cmocka_unit_test(wire_minimal_body),
 		cmocka_unit_test(wire_refusals),         cmocka_unit_test(stacks),
-		cmocka_unit_test(prefill),
+		cmocka_unit_test(prefill),               cmocka_unit_test(wire_fields_documented),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -576,9 +576,10 @@ static const char *arch_state(const struct fit_job *job, const struct catalog_mo
  * csv/json (interconnect null when the job needs no link). */
 static void shape_cells(const struct cli_ctx *ctx, struct cli_sheet *s, const struct fit_node_shape *sh)
 {
-	char *d = view_fmt_node_shape(ctx->lang, sh);
-	cli_sheet_text(s, d, d);
+	char *d = view_fmt_node_shape(ctx->lang, sh), *raw = view_fmt_node_shape(I18N_EN, sh);
+	cli_sheet_text(s, d, raw); /* csv/json: one language for scripts */
 	free(d);
+	free(raw);
 	cli_sheet_int(s, NULL, sh->node_gpus);
 	cli_sheet_int(s, NULL, sh->nodes);
 	cli_sheet_int(s, NULL, sh->tp);

@@ -308,7 +308,7 @@ char *view_fmt_tokens_s(enum i18n_lang lang, double tokens_s, bool ascii);
 /* The machines a job needs: "1 GPU", "1 node of 8 (NVLink)", "3 nodes of 8
  * (PCIe)". malloc'ed. */
 char *view_fmt_node_shape(enum i18n_lang lang, const struct fit_node_shape *s);
-/* A mixture of experts in words: "46.7 B total, 12.9 B active, 8 experts, 2
+/* A mixture of experts in words: "47 B total, 13 B active, 8 experts, 2
  * per token, expert parallel over 8 GPUs (1 expert each)" (the last part
  * when the shape s, if given, spreads experts); "" for a dense model.
  * malloc'ed. */

@@ -24,6 +24,11 @@
  *    Every assumption is a field of struct fit_job, with the default from
  *    fit_job_defaults(), so the user interface can show and edit each one.
  *
+ * Beside them: the machines a job needs (fit_node_shape: nodes of 1, 2, 4 or
+ * 8 GPUs and the link they share) and the job's wire form for gpuxd's job
+ * orders (fit_job_fields, fit_job_to_fields, fit_job_from_fields), so gpux,
+ * the panel and gpuxd share one answer; FIT_MODEL_VERSION names it.
+ *
  * Units: memory in GB = 10^9 bytes (as GPU spec sheets and the ZeRO paper
  * count), parameters and tokens in billions, bandwidth in GB/s, compute in
  * dense TFLOPS, money in integer cents (never a float in a final figure).

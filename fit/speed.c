@@ -10,14 +10,15 @@
  * dense BF16 FLOPS × MFU). MFU is an assumption (default 40 %).
  *
  * Decode is bound by memory bandwidth: each step reads the active weights
- * at the format's bytes and every sequence's KV cache at the format's
- * bandwidth efficiency (gpt-fast on A100-80GB reached 69 % with 16-bit
- * weights, 52-65 % with int8, 42-54 % with int4 G=32: its README's
- * "Memory Bandwidth" column over 2039 GB/s), split across the tensor-parallel
- * degree t; each layer adds 2 all-reduces of the batch's hidden states
- * costing hop × (2 + log2 t) µs of latency plus their bytes over the link
- * (a ring moves 2(t-1)/t of them each way). hop = 5.9 µs reproduces
- * gpt-fast's 2-, 4- and 8-GPU Llama-2 speeds within 10 % (tests).
+ * (less the input embedding; for a mixture of experts the experts the batch
+ * touches) at the format's bytes and every sequence's KV cache, at the
+ * format's bandwidth efficiency, split across the tensor-parallel degree t;
+ * each layer adds a fixed cost per format (kernel launches, dequantisation
+ * set-up) and 2 all-reduces of the batch's hidden states costing hop × (2 +
+ * log2 t) µs of latency plus their bytes over the link (a ring moves
+ * 2(t-1)/t of them each way). The efficiencies, per-layer costs and hop are
+ * fitted together to gpt-fast's 29 A100 measurements (docs/FIT.md); a large
+ * batch is floored by compute. Prefill is compute-bound at the MFU.
  */
 #include "fit/fit.h"
 #include "fit/fit_int.h"

@@ -44,44 +44,40 @@ double fit_train_hours(const struct fit_job *job, double bf16_tflops, int gpus)
 	return flops / rate / 3600.0;
 }
 
-double fit_job_bw_efficiency(const struct fit_job *job)
+/* The job's weight format among the three the decode constants are kept
+ * for: 0 16-bit, 1 8-bit (int8, FP8), 2 int4. */
+static int weight_format(const struct fit_job *job)
 {
 	switch (job->method) {
 	case FIT_INFER_FP8:
-	case FIT_INFER_INT8: return job->bw_efficiency_8bit;
-	case FIT_INFER_INT4: return job->bw_efficiency_4bit;
-	default: return job->bw_efficiency;
+	case FIT_INFER_INT8: return 1;
+	case FIT_INFER_INT4: return 2;
+	default: return 0;
 	}
+}
+
+double fit_job_bw_efficiency(const struct fit_job *job)
+{
+	const double v[3] = {job->bw_efficiency, job->bw_efficiency_8bit, job->bw_efficiency_4bit};
+	return v[weight_format(job)];
 }
 
 void fit_job_set_bw_efficiency(struct fit_job *job, double v)
 {
-	switch (job->method) {
-	case FIT_INFER_FP8:
-	case FIT_INFER_INT8: job->bw_efficiency_8bit = v; break;
-	case FIT_INFER_INT4: job->bw_efficiency_4bit = v; break;
-	default: job->bw_efficiency = v; break;
-	}
+	double *p[3] = {&job->bw_efficiency, &job->bw_efficiency_8bit, &job->bw_efficiency_4bit};
+	*p[weight_format(job)] = v;
 }
 
 double fit_job_layer_us(const struct fit_job *job)
 {
-	switch (job->method) {
-	case FIT_INFER_FP8:
-	case FIT_INFER_INT8: return job->layer_us_8bit;
-	case FIT_INFER_INT4: return job->layer_us_4bit;
-	default: return job->layer_us;
-	}
+	const double v[3] = {job->layer_us, job->layer_us_8bit, job->layer_us_4bit};
+	return v[weight_format(job)];
 }
 
 void fit_job_set_layer_us(struct fit_job *job, double v)
 {
-	switch (job->method) {
-	case FIT_INFER_FP8:
-	case FIT_INFER_INT8: job->layer_us_8bit = v; break;
-	case FIT_INFER_INT4: job->layer_us_4bit = v; break;
-	default: job->layer_us = v; break;
-	}
+	double *p[3] = {&job->layer_us, &job->layer_us_8bit, &job->layer_us_4bit};
+	*p[weight_format(job)] = v;
 }
 
 /* Seconds of all-reduce per decoding step on t GPUs. */

@@ -66,13 +66,19 @@ if command -v groff >/dev/null 2>&1; then
     w=$(MANWIDTH=80 MANPAGER=cat PAGER=cat LANG=C.UTF-8 man -l "$MAN" 2>&1 >"$TMPD/man.txt")
     expect_eq "man -l docs/gpux.1 renders without warnings" "$w" ""
     expect_match "man -l docs/gpux.1 shows the page" "$(head -3 "$TMPD/man.txt")" 'GPUX\(1\)'
+  else
+    fail "man is installed (man-db: scripts/deps.sh check installs it)"
   fi
 else
-  ok "groff is not installed: rendering not checked # SKIP"
+  fail "groff is installed (man-db brings groff-base: scripts/deps.sh check installs it)"
 fi
 if command -v mandoc >/dev/null 2>&1; then
-  w=$(mandoc -Tlint -Werror "$MAN" 2>&1)
-  expect_eq "mandoc -Tlint finds no error in docs/gpux.1" "$w" ""
+  for page in "$MAN" "$ROOT/docs/gpuxd.8"; do
+    w=$(mandoc -Tlint -Werror "$page" 2>&1)
+    expect_eq "mandoc -Tlint finds no error in docs/$(basename "$page")" "$w" ""
+  done
+else
+  fail "mandoc is installed (scripts/deps.sh check installs it)"
 fi
 
 # ---- the commands ------------------------------------------------------------------------

@@ -401,8 +401,9 @@ static void on_state(void *ud, enum api_stream_state st, const struct api_error 
 	char *t = why != NULL ? api_error_text(why) : NULL;
 
 	if (st == API_STREAM_LIVE) {
-		if (w->ever_live)
-			cli_note(w->ctx, "%s", _("the stream is live again"));
+		/* said once live: a quiet market prints nothing for long */
+		cli_note(w->ctx, "%s", w->ever_live ? _("the stream is live again")
+						    : _("the stream is live; Ctrl-C ends it"));
 		w->ever_live = true;
 	} else if (st == API_STREAM_RETRYING || st == API_STREAM_POLLING) {
 		if (!w->ever_live) {

@@ -6,8 +6,9 @@
  *       opens N connections that send nothing, M that send a request header
  *       one byte a second ("slowloris") and B that send a whole header
  *       declaring a 1000-byte body, then the body one byte a second, all from ADDR (default
- *       127.0.0.2) to ADDR (default 127.0.0.1), keeps them for S seconds,
- *       then prints one line:
+ *       127.0.0.2) to ADDR (default 127.0.0.1), keeps them for S seconds
+ *       (saying "holding O of N connections" on standard error once every
+ *       one is dialled), then prints one line:
  *         opened O refused R cut C open K cut_after_ms A
  *       O connected, R closed by the server within 500 ms of connecting
  *       (refused at accept), C closed later, K still open at the end, A the
@@ -113,6 +114,9 @@ static int hold(struct in_addr from, struct in_addr to, int port, int idle, int 
 			c[i].sent = w > 0 ? (size_t)w : 0;
 		}
 	}
+	/* the marker a test waits for instead of a time */
+	fprintf(stderr, "holding %d of %d connections\n", opened, n);
+	fflush(stderr);
 	while (now_ms() < end) {
 		for (int i = 0; i < n; i++) {
 			pf[i].fd = c[i].closed ? -1 : c[i].fd;

@@ -104,6 +104,8 @@ TMUX_SOCK="$TMPD/tmux.sock"
 tmx() { tmux -S "$TMUX_SOCK" -f /dev/null "$@"; }
 tui_start() { # W H command...
   w=$1; h=$2; shift 2
+  # a server killed just before (tmx kill-server) must be gone, or the new session dies with it
+  i=0; while tmx ls >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
   tmx new-session -d -x "$w" -y "$h" -s t "$@"
   at_exit "tmux -S '$TMUX_SOCK' kill-server 2>/dev/null"
 }

@@ -429,7 +429,8 @@ wait_text "Comprar H200" || fail "TUI pt-PT: the order form" "$(tui_screen)"
 tui_keys BTab Right Tab C-u 1 Tab C-u 2 Tab C-u '4,19'
 wait_text "$(tr_ pt-PT "Limit price/h")" || fail "TUI pt-PT: a limit order" "$(tui_screen)"
 tui_keys Enter
-if tui_wait 'US\$ 4,19'; then
+# (the form shows the best ask, US$ 4,19 too: the confirmation's own words are waited for)
+if wait_text "$(tr_ pt-PT "Place this order?")" && tui_wait 'H200 por 2 horas a US\$ 4,19 por GPU-hora'; then
   ok "TUI pt-PT: \"4,19\" is taken as the limit price (US\$ 4,19 in the confirmation)"
 else
   fail "TUI pt-PT: 4,19 as a limit price" "$(tui_screen)"

@@ -96,7 +96,11 @@ start_gpuxd() { # args passed to gpuxd; sets GPUXD_PID GPUXD_URL GPUXD_DB GPUXD_
   fi
   GPUXD_PORT=$(cat "$TMPD/gpuxd-$_n.port")
   GPUXD_URL="http://127.0.0.1:$GPUXD_PORT"
-  wait_for curl -fsS "$GPUXD_URL/v1/market"
+  # a failure said here: callers end with `|| finish`, which passes when nothing failed
+  if ! wait_for curl -fsS "$GPUXD_URL/v1/market"; then
+    fail "gpuxd answers GET /v1/market" "$(tail -5 "$GPUXD_LOG")"
+    return 1
+  fi
 }
 
 # ---- the TUI in a real terminal (tmux) ----

@@ -15,7 +15,7 @@
 # and PostgreSQL cluster. A script that cannot share the machine says so in a
 # line "# serial: why" among its first 30 lines; it runs alone, after the
 # others. The tests that took longest last time (BUILD/test-logs/times) start
-# first.
+# first (in a new build directory: the scripts, then the programs).
 #
 # Under CI (CI set in the environment, as .ci/run does) a skip is a failure
 # unless its reason starts with "CI: " (tests/lib.sh, skip).
@@ -33,14 +33,15 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 t_start=$(date +%s)
 
-# ---- the list: "name<TAB>command" -------------------------------------------------------
+# ---- the list: "name<TAB>command"; the scripts first (they take longer) ---------------------
 parallel=()
 serial=()
+programs=()
 for t in "$GPUX_BUILD"/tests/test_*; do
   [ -x "$t" ] || continue
   n=$(basename "$t")
   case "$n" in *"$pattern"*) ;; *) continue ;; esac
-  parallel+=("$n	$t")
+  programs+=("$n	$t")
 done
 for t in tests/*/test_*.sh; do
   [ -f "$t" ] || continue
@@ -62,6 +63,7 @@ order_by_last_times() { # entries on stdin
     cat
   fi
 }
+parallel+=("${programs[@]}")
 mapfile -t parallel < <(printf '%s\n' "${parallel[@]}" | grep . | order_by_last_times)
 
 # ---- one test -------------------------------------------------------------------------------

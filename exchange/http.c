@@ -352,6 +352,7 @@ static void dispatch(struct req *r, const char *url, const char *method)
 		}
 	}
 	if (r->too_large) {
+		r->close = true;   /* a framing error: nothing more is read from here */
 		cJSON *e = xd_reply_error(&c->reply, 413, "BODY_TOO_LARGE",
 		                          "the request body is larger than %d bytes", XD_BODY_MAX);
 		xd_jint(e, "max", XD_BODY_MAX);

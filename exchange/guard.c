@@ -5,8 +5,14 @@
  *
  * Connections. Each listening socket has a guard. A new connection is
  * refused at accept (closed at once, no reply) when the socket already holds
- * max_conns request connections, or max_conns_per_addr from the same client
- * address (TCP only; a Unix socket has no address). A connection that a
+ * max_conns_per_addr request connections from the same client (its IPv4
+ * address or IPv6 /64, xd_addr_key; TCP only, a Unix socket has no address,
+ * and a trusted proxy's own connections are not counted per address). At
+ * max_conns in all, the connection that has waited longest for a request
+ * header is closed to make room (an idle keep-alive connection, or one
+ * trickling its header), so holding connections open from many addresses
+ * does not lock newcomers out; only when every connection is being
+ * answered is the newcomer refused. A connection that a
  * handler turns into a long-lived stream (xd_conn_stream) leaves those
  * counts for the streams' own (max_streams, max_streams_per_addr), so any
  * number of streams up to their cap never starves requests, and requests
@@ -41,7 +47,7 @@
 
 struct addr_count {
 	struct addr_count *next;
-	char addr[INET6_ADDRSTRLEN];
+	char addr[64];                /* xd_addr_key */
 	int conns, streams;
 };
 
@@ -51,9 +57,10 @@ struct xd_conn {
 	struct xd_guard *g;
 	struct xd_conn *prev, *next;
 	int fd;
-	char addr[INET6_ADDRSTRLEN];  /* "" for a Unix socket */
+	char addr[64];                /* xd_addr_key; "" for a Unix socket or a trusted proxy */
 	enum xd_phase phase;
 	int64_t deadline_us;          /* 0 = none */
+	int64_t idle_since_us;        /* when it began waiting for a request header */
 	bool stream, cut;
 };
 
@@ -65,9 +72,10 @@ struct xd_guard {
 	bool running, stopping;
 	struct xd_conn *conns;        /* every open connection */
 	int n_conns, n_streams;
+	int n_cut;                    /* request connections shut down, not closed yet */
 	int64_t quiet_since_us;       /* when the last connection closed */
 	struct addr_count *by_addr[ADDR_BUCKETS];
-	_Atomic uint64_t refused, cut_header, cut_body;
+	_Atomic uint64_t refused, cut_header, cut_body, evicted;
 };
 
 /* ---- per-address counts ------------------------------------------------------------- */
@@ -123,16 +131,48 @@ void xd_addr_text(const struct sockaddr *sa, char *out, size_t size)
 
 /* ---- accept, open, close ----------------------------------------------------------- */
 
+/* Shut the socket of c down (libmicrohttpd then sees end of file and closes
+ * it); under g->mu. */
+static void cut(struct xd_guard *g, struct xd_conn *c)
+{
+	c->cut = true;
+	if (!c->stream)
+		g->n_cut++;
+	shutdown(c->fd, SHUT_RDWR);
+}
+
+/* At the total cap: close the request connection that has waited longest
+ * for a request header (an idle keep-alive one, or one sending its header
+ * slowly), so a newcomer is served rather than refused. Under g->mu; false
+ * if every connection is busy. */
+static bool evict_idlest(struct xd_guard *g)
+{
+	struct xd_conn *best = NULL;
+	for (struct xd_conn *c = g->conns; c; c = c->next)
+		if (!c->cut && !c->stream && c->fd >= 0 && c->phase == XD_PHASE_HEADER &&
+		    (!best || c->idle_since_us < best->idle_since_us))
+			best = c;
+	if (!best)
+		return false;
+	cut(g, best);
+	g->evicted++;
+	return true;
+}
+
 bool xd_guard_accept(struct xd_guard *g, const struct sockaddr *sa)
 {
-	char addr[INET6_ADDRSTRLEN];
-	xd_addr_text(sa, addr, sizeof addr);
+	char addr[64];
+	xd_addr_key(sa, addr, sizeof addr);
+	if (addr[0] && xd_trust_has(g->lim.trust, sa))
+		addr[0] = 0;   /* a proxy holds many clients' connections */
 	pthread_mutex_lock(&g->mu);
-	bool ok = g->n_conns < g->lim.max_conns;
-	if (ok && addr[0] && g->lim.max_conns_per_addr > 0) {
+	bool ok = true;
+	if (addr[0] && g->lim.max_conns_per_addr > 0) {
 		struct addr_count *a = addr_find(g, addr, false);
 		ok = !a || a->conns < g->lim.max_conns_per_addr;
 	}
+	if (ok && g->n_conns - g->n_cut >= g->lim.max_conns)
+		ok = evict_idlest(g);
 	pthread_mutex_unlock(&g->mu);
 	if (!ok)
 		g->refused++;
@@ -146,17 +186,29 @@ void xd_guard_open(struct xd_guard *g, struct MHD_Connection *conn, void **ctx)
 	c->g = g;
 	c->fd = ci ? ci->connect_fd : -1;
 	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	xd_addr_text(ci ? ci->client_addr : NULL, c->addr, sizeof c->addr);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+	xd_addr_key(sa, c->addr, sizeof c->addr);
+	if (xd_trust_has(g->lim.trust, sa))
+		c->addr[0] = 0;
 	c->phase = XD_PHASE_HEADER;
-	c->deadline_us = util_now_us() + (int64_t)g->lim.header_timeout_s * 1000000;
+	c->idle_since_us = util_now_us();
+	c->deadline_us = c->idle_since_us + (int64_t)g->lim.header_timeout_s * 1000000;
 	pthread_mutex_lock(&g->mu);
 	c->next = g->conns;
 	if (g->conns)
 		g->conns->prev = c;
 	g->conns = c;
 	g->n_conns++;
-	if (c->addr[0])
-		addr_find(g, c->addr, true)->conns++;
+	/* connections accepted at once may all have passed xd_guard_accept
+	 * before any was counted here: what is over a cap now is closed */
+	struct addr_count *a = c->addr[0] ? addr_find(g, c->addr, true) : NULL;
+	if (a && ++a->conns > g->lim.max_conns_per_addr && g->lim.max_conns_per_addr > 0 && c->fd >= 0) {
+		cut(g, c);
+		g->refused++;
+	} else if (g->n_conns - g->n_cut > g->lim.max_conns && !evict_idlest(g) && c->fd >= 0) {
+		cut(g, c);
+		g->refused++;
+	}
 	pthread_mutex_unlock(&g->mu);
 	*ctx = c;
 }
@@ -177,6 +229,8 @@ void xd_guard_close(struct xd_guard *g, void **ctx)
 		g->n_streams--;
 	else
 		g->n_conns--;
+	if (c->cut && !c->stream)
+		g->n_cut--;
 	if (c->addr[0]) {
 		struct addr_count *a = addr_find(g, c->addr, false);
 		if (a) {
@@ -211,6 +265,8 @@ void xd_conn_phase(struct MHD_Connection *conn, enum xd_phase p)
 	pthread_mutex_lock(&g->mu);
 	if (!c->stream) {
 		c->phase = p;
+		if (p == XD_PHASE_HEADER)
+			c->idle_since_us = now;
 		c->deadline_us = p == XD_PHASE_HEADER ? now + (int64_t)g->lim.header_timeout_s * 1000000
 		               : p == XD_PHASE_BODY ? now + (int64_t)g->lim.body_timeout_s * 1000000
 		               : 0;
@@ -233,6 +289,8 @@ int xd_conn_stream(struct MHD_Connection *conn)
 	           (a && g->lim.max_streams_per_addr > 0 && a->streams >= g->lim.max_streams_per_addr)) {
 		rc = -1;
 	} else {
+		if (c->cut)
+			g->n_cut--;   /* counted with the streams from here */
 		c->stream = true;
 		c->phase = XD_PHASE_STREAM;
 		c->deadline_us = 0;
@@ -271,12 +329,11 @@ static void *sweeper_main(void *arg)
 		for (struct xd_conn *c = g->conns; c; c = c->next) {
 			if (c->cut || c->deadline_us == 0 || now < c->deadline_us || c->fd < 0)
 				continue;
-			c->cut = true;
 			if (c->phase == XD_PHASE_BODY)
 				g->cut_body++;
 			else
 				g->cut_header++;
-			shutdown(c->fd, SHUT_RDWR);
+			cut(g, c);
 		}
 	}
 	pthread_mutex_unlock(&g->mu);
@@ -327,8 +384,10 @@ void xd_guard_free(struct xd_guard **gp)
 	*gp = NULL;
 }
 
-void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body)
+void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body,
+                    uint64_t *evicted)
 {
+	*evicted = g->evicted;
 	*refused = g->refused;
 	*cut_header = g->cut_header;
 	*cut_body = g->cut_body;

@@ -17,6 +17,8 @@
  *   http.c     libmicrohttpd, per-request state, rate limits, logging
  *   guard.c    connection caps and deadlines, strict request line and headers,
  *              log fields safe on a terminal
+ *   proxy.c    client keys (IPv4, IPv6 /64), trusted proxies, the PROXY
+ *              protocol and X-Forwarded-For, the front door that reads them
  *   routes.c   the router and the handlers
  *   stream.c   GET /v1/stream: the hub, its event ring, SSE connections
  *   candles.c  GET /v1/candles/{gpu}: OHLC from the trades table
@@ -377,12 +379,52 @@ struct xd_stream *xd_market_stream(struct xd_market *m);
 /* ---- candles.c: GET /v1/candles/{gpu} ------------------------------------- */
 struct xd_ctx;
 void xd_candles_handle(struct xd_ctx *c);
+/* ---- proxy.c: who the client is ------------------------------------------------ */
+struct sockaddr;
+struct sockaddr_storage;
+/* The key a client's caps and rate limits are counted under: its IPv4
+ * address ("192.0.2.7"; also for an IPv4-mapped IPv6 address), or its IPv6
+ * /64 ("2001:db8:1:2::/64"); "" if sa is not IP. size >= 64. */
+void xd_addr_key(const struct sockaddr *sa, char *out, size_t size);
+/* The trusted proxies (--trusted-proxy): a list of CIDR ranges. */
+struct xd_trust;
+/* Add "10.0.0.0/8", "2001:db8::/32" or a single address to *t (created on
+ * first use); 0, or -1 and *cause naming the flag. */
+int xd_trust_add(struct xd_trust **t, const char *spec, char **cause);
+void xd_trust_free(struct xd_trust **t);
+/* Is sa in one of the ranges? (false for t NULL or a non-IP address) */
+bool xd_trust_has(const struct xd_trust *t, const struct sockaddr *sa);
+/* The client of an X-Forwarded-For value as seen through trusted proxies:
+ * the rightmost address that is not trusted (or the leftmost, if all are).
+ * 0 and *out, or -1 if the value is malformed (then the peer's address
+ * stands). */
+int xd_xff_client(const struct xd_trust *t, const char *xff, struct sockaddr_storage *out);
+/* A PROXY protocol header (v1 text or v2 binary) at the start of data:
+ *   XD_PROXY_NONE   the data does not start with one
+ *   XD_PROXY_MORE   a header's start: more bytes are needed
+ *   XD_PROXY_BAD    malformed (or over XD_PROXY_MAX bytes)
+ *   XD_PROXY_LOCAL  a header of *used bytes that names no client (v2 LOCAL,
+ *                   v1 UNKNOWN): the peer's own connection
+ *   XD_PROXY_ADDR   a header of *used bytes naming the client *out */
+enum { XD_PROXY_NONE, XD_PROXY_MORE, XD_PROXY_BAD, XD_PROXY_LOCAL, XD_PROXY_ADDR };
+#define XD_PROXY_MAX 536    /* v2: 16 + the longest address block gpuxd reads TLVs in */
+int xd_proxy_parse(const void *data, size_t len, size_t *used, struct sockaddr_storage *out);
+/* The front door: a thread accepting on listen_fd and handing each
+ * connection to d (a daemon without a listening socket) — a trusted peer's
+ * after its PROXY header, if it sends one (within header_timeout_s). */
+struct xd_door;
+struct MHD_Daemon;
+int xd_door_start(int listen_fd, const struct xd_trust *trust, int header_timeout_s,
+                  struct MHD_Daemon *d, struct xd_door **out, char **cause);
+void xd_door_stop(struct xd_door **d);
+
 /* ---- guard.c: connection caps, deadlines, strict HTTP, log fields ---------- */
 /* The caps and deadlines of docs/API.md "Limits", per listening socket. */
 struct xd_limits {
 	int max_conns, max_conns_per_addr;       /* request connections */
 	int max_streams, max_streams_per_addr;   /* connections turned into streams */
 	int header_timeout_s, body_timeout_s;
+	const struct xd_trust *trust;            /* peers exempt from the per-address caps */
 };
 enum xd_phase { XD_PHASE_HEADER, XD_PHASE_BODY, XD_PHASE_BUSY, XD_PHASE_STREAM };
 struct xd_guard;
@@ -411,8 +453,10 @@ int xd_conn_stream(struct MHD_Connection *conn);
  * needs N <= --max-connections-per-addr (default 128), or more addresses
  * (any of 127.0.0.0/8), or that flag raised. */
 /* Counters since start: connections refused at accept, cut at the header
- * deadline, cut at the body deadline. */
-void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body);
+ * deadline, cut at the body deadline, closed (idle) to make room at the
+ * total cap. */
+void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body,
+                    uint64_t *evicted);
 /* How long no connection has been open (0 while one is). */
 int64_t xd_guard_idle_us(struct xd_guard *g);
 /* The numeric address of sa ("" if not IP). */
@@ -437,6 +481,7 @@ struct xd_server_config {
 	struct xd_limits limits;
 	const char *topup_url;       /* GET /v1/market's topup.url, sanitised, or NULL */
 	const char *topup_text;      /* topup.text, sanitised, or NULL */
+	int signup_per_min;          /* POST /v1/accounts per client key a minute; 0 = no limit */
 };
 struct xd_server;
 /* Bind and listen (connections wait in the kernel's backlog, unanswered). */

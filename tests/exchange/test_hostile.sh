@@ -11,7 +11,7 @@ signup US USD both; K=$KEY
 deposit "$ACC" 100000000
 
 "$HOSTILE" hold --port "$GPUXD_PORT" --from 127.0.0.2 --idle 2000 --slow 500 --seconds 14 \
-  >"$TMPD/attack" 2>&1 &
+  >"$TMPD/attack" 2>"$TMPD/attack.err" &
 ATT=$!
 at_exit "kill $ATT 2>/dev/null"
 sleep 2   # the attack is in place

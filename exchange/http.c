@@ -379,7 +379,9 @@ static void dispatch(struct req *r, const char *url, const char *method)
 
 	char addr[64];
 	client_key(r, addr, sizeof addr);
-	if (addr[0]) {
+	/* a load balancer's checks are cheap and never limited */
+	bool check = strcmp(url, "/v1/health") == 0 || strcmp(url, "/v1/ready") == 0;
+	if (addr[0] && !check) {
 		char key[80];
 		snprintf(key, sizeof key, "a:%s", addr);
 		int wait = limiter_take(&srv->by_addr, key);
@@ -480,9 +482,12 @@ void xd_ctx_submit(struct xd_ctx *c)
 	c->submitted = true;
 	r->state = R_WAIT;
 	MHD_suspend_connection(r->conn);
-	if (xd_market_submit(c->m, c->job) != 0) {
-		xd_reply_error(&c->reply, 503, "UNAVAILABLE",
-		               "the exchange is busy or shutting down; retry (with the same client_order_id)");
+	int rc = xd_market_submit(c->m, c->job);
+	if (rc != 0) {
+		xd_reply_error(&c->reply, 503, "UNAVAILABLE", rc == XD_SUBMIT_BUSY
+		               ? "the exchange is overloaded: writes queued before this one have waited "
+		                 "too long; retry (with the same client_order_id)"
+		               : "the exchange is shutting down; retry (with the same client_order_id)");
 		c->reply.retry_after = 1;
 		r->state = R_DONE;
 		MHD_resume_connection(r->conn);

@@ -215,6 +215,7 @@ int exchange_run(const struct exchange_config *c, char **cause)
 		.state = c->state >= 0 ? c->state : c->demo ? EXCHANGE_OPEN : EXCHANGE_PRE_OPEN,
 		.opens_at_ms = c->opens_at_ms, .clock_speed = c->clock_speed, .seed = c->seed,
 		.stream_backlog = (size_t)c->stream_backlog,
+		.queue_wait_ms = c->queue_wait_ms, .commit_deadline_ms = c->commit_deadline_ms,
 	};
 	if (xd_market_open(&mc, &m, cause) != 0)
 		goto out;

@@ -203,6 +203,7 @@ struct xd_job {
 	void (*done)(struct xd_job *j);  /* called on the writer thread after commit */
 	void *arg;
 	struct xd_job *next;
+	int64_t queued_us;           /* when it was queued (admission by time) */
 };
 
 struct xd_market_config {
@@ -214,14 +215,24 @@ struct xd_market_config {
 	double clock_speed;
 	uint64_t seed;
 	size_t stream_backlog;       /* events the stream keeps for replay; 0: default */
+	int queue_wait_ms;           /* admission: the oldest queued write's longest wait */
+	int commit_deadline_ms;      /* a COMMIT's longest wait (a shared store) */
 };
 struct xd_market;
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause);
 /* Finish queued jobs, stop the writer, close the database. */
 void xd_market_close(struct xd_market **m);
-/* Queue a job (the writer calls j->done after commit). -1 if the queue is
- * full or the market is shutting down: the caller answers 503 itself. */
+/* Queue a job (the writer calls j->done after commit). 0; or the caller
+ * answers 503 itself: XD_SUBMIT_CLOSED when the market is shutting down,
+ * XD_SUBMIT_BUSY when the oldest queued job has waited longer than
+ * queue_wait_ms (or the queue holds its backstop count) — never for a
+ * cancel or an admin job, which are always queued. */
+enum { XD_SUBMIT_CLOSED = -1, XD_SUBMIT_BUSY = -2 };
 int xd_market_submit(struct xd_market *m, struct xd_job *j);
+/* GET /v1/ready: can this node commit now? true, or false with *why (a
+ * static English sentence): shutting down, a commit stuck or failed, no
+ * successful write probe lately. */
+bool xd_market_ready(struct xd_market *m, const char **why);
 /* Run a job on the calling thread and wait for it (tests, start-up). */
 void xd_market_call(struct xd_market *m, struct xd_job *j);
 /* Exchange clock now (Unix ms), thread-safe. */
@@ -352,6 +363,10 @@ struct xd_nodes_ops {
 	void (*state_changed)(struct xd_writer *w);
 	/* May this node bill and drive the demo now? (the lease) */
 	bool (*leader)(struct xd_writer *w);
+	/* How often an idle writer proves it can commit (a write probe for
+	 * GET /v1/ready: other nodes, a failover, a synchronous standby can
+	 * stop commits while this node is idle), in ms; 0 = never needed. */
+	int probe_ms;
 };
 extern const struct xd_nodes_ops xd_nodes_one, xd_nodes_shared;
 void xd_ops_run(struct xd_writer *w, struct xd_job *j);

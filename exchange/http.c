@@ -729,13 +729,18 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 }
 
 /* A daemon serving fd; own_accept: it has no listening socket, connections
- * come from MHD_add_connection (the front door, or a test harness). */
+ * come from MHD_add_connection (the front door, or a test harness), and it
+ * waits with poll(2): libmicrohttpd 0.9.75's epoll loop misses the end of
+ * input of a connection handed over with its bytes already in it (an
+ * incomplete request then waited for the header deadline; found by
+ * tests/fuzz/fuzz_exchange_http.c). */
 static struct MHD_Daemon *start_daemon(struct xd_server *s, int fd, bool own_accept,
                                        unsigned threads, struct xd_guard **gp)
 {
 	const struct xd_limits *l = &s->cfg.limits;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
-	                 MHD_USE_ERROR_LOG | (own_accept ? MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC : 0);
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | (own_accept ? MHD_USE_POLL : MHD_USE_EPOLL) | MHD_ALLOW_SUSPEND_RESUME |
+	                 (own_accept ? MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC : 0) |
+	                 (fd >= 0 ? MHD_USE_ERROR_LOG : 0);   /* detached (fuzzing): no log */
 	/* libmicrohttpd's own cap is only a backstop (it splits it evenly over
 	 * the pool's threads): the guard enforces the documented ones. Its
 	 * inactivity timeout is the longest of the guard's deadlines. */
@@ -816,6 +821,32 @@ int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause)
 			fprintf(stderr, "gpuxd: listening on unix:%s\n", c->socket_path);
 	}
 	return 0;
+}
+
+int xd_server_detached(const struct xd_server_config *c, struct xd_market *m,
+                       struct xd_server **out, char **cause)
+{
+	struct xd_server *s = xcalloc(1, sizeof *s);
+	*out = NULL;
+	s->cfg = *c;
+	s->cfg.admin_key = c->admin_key ? xstrdup(c->admin_key) : NULL;
+	s->tcp_fd = s->unix_fd = -1;
+	s->m = m;
+	limiter_init(&s->by_key, c->rate_per_key, 2.0 * c->rate_per_key);
+	limiter_init(&s->by_addr, c->rate_per_addr, 2.0 * c->rate_per_addr);
+	limiter_init(&s->signups, signup_limit(c) / 60.0, signup_limit(c));
+	s->tcp = start_daemon(s, -1, true, c->threads > 0 ? (unsigned)c->threads : 1, &s->g_tcp);
+	if (!s->tcp) {
+		xd_server_stop(&s);
+		return set_cause(cause, "libmicrohttpd would not start");
+	}
+	*out = s;
+	return 0;
+}
+
+int xd_server_add(struct xd_server *s, int fd, const struct sockaddr *sa, unsigned len)
+{
+	return MHD_add_connection(s->tcp, fd, sa, len) == MHD_YES ? 0 : -1;
 }
 
 int64_t xd_server_idle_us(struct xd_server *s)

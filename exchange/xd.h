@@ -528,6 +528,14 @@ int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, c
 int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause);
 /* How long neither socket has had a connection open (0 while one is). */
 int64_t xd_server_idle_us(struct xd_server *s);
+/* A server without a listening socket, answering for m at once: its
+ * connections are handed over with xd_server_add (the front door's path;
+ * tests/fuzz/fuzz_exchange_http.c drives the real daemon that way over a
+ * socketpair, as if sa had connected). libmicrohttpd's own error log is off.
+ * Stop it with xd_server_stop. */
+int xd_server_detached(const struct xd_server_config *c, struct xd_market *m,
+                       struct xd_server **out, char **cause);
+int xd_server_add(struct xd_server *s, int fd, const struct sockaddr *sa, unsigned len);
 /* Stop accepting new connections (existing ones are still served). */
 void xd_server_quiesce(struct xd_server *s);
 /* Stop the daemons (after xd_market_close has answered every queued job). */

@@ -132,8 +132,8 @@ static void on_quotes_state(void *ud, enum api_stream_state st, const struct api
 		return;
 	t->m.stream_state = st;
 	api_stream_state(t->m.stream, &t->m.stream_since);
-	if (st != API_STREAM_LIVE)
-		t->m.next_quotes_ms = 0; /* poll at once while the stream is away */
+	if (st != API_STREAM_LIVE && t->m.poll_failures == 0)
+		t->m.next_quotes_ms = 0; /* poll at once while the stream is away (unless backing off) */
 	t->m.gen++;
 }
 

@@ -114,7 +114,7 @@ static char *stale_reason(const struct api_error *e)
 		return why != NULL ? xasprintf(_("exchange unreachable (%s)"), why)
 				   : xstrdup(_("exchange unreachable"));
 	case API_ERR_TIMEOUT:
-		return xstrdup(_("exchange not answering"));
+		return xstrdup(e->slow ? _("the exchange answers too slowly") : _("exchange not answering"));
 	case API_ERR_TLS:
 		return xstrdup(_("exchange unreachable (TLS failed)"));
 	case API_ERR_HTTP:
@@ -142,8 +142,11 @@ static void on_quotes(void *ud, struct api_quotes *r, const struct api_error *e)
 		m->no_answer_since = 0;
 		tui_market_set_stale(t, why);
 		free(why);
+		/* ask again when the exchange says (Retry-After), or after a backoff */
+		m->next_quotes_ms = now + api_poll_delay_ms(e, ++m->poll_failures, TUI_REFRESH_MS);
 		return;
 	}
+	m->poll_failures = 0;
 	if (r->unchanged && m->have_prices) {
 		if (m->stale)
 			m->gen++;
@@ -164,8 +167,12 @@ static void on_market(void *ud, struct api_market *r, const struct api_error *e)
 	struct tui *t = ud;
 
 	t->m.market_req = 0;
-	if (e != NULL)
-		return; /* the quotes say whether the exchange is there */
+	if (e != NULL) {
+		/* the quotes say whether the exchange is there; ask again when it says */
+		if (e->retry_after_s > 0)
+			t->m.next_market_ms = util_now_ms() + api_poll_delay_ms(e, 1, TUI_MARKET_MS);
+		return;
+	}
 	t->m.have_market = true;
 	t->m.state = r->state;
 	t->m.opens_at = r->opens_at;
@@ -177,6 +184,8 @@ static void on_account(void *ud, struct api_account *r, const struct api_error *
 	struct tui *t = ud;
 
 	t->m.account_req = 0;
+	if (e != NULL && e->retry_after_s > 0)
+		t->m.next_market_ms = util_now_ms() + api_poll_delay_ms(e, 1, TUI_MARKET_MS);
 	if (e != NULL) {
 		/* no key, or an exchange without accounts: no balance shown */
 		if (e->http_status == 401 || e->http_status == 403 || e->http_status == 404) {
@@ -222,13 +231,30 @@ int tui_market_tick(struct tui *t, int64_t now)
 		return -1;
 	if (m->quotes_req != 0 && now - m->quotes_sent_ms >= TUI_STALE_MS) {
 		/* a hung exchange: give up on this request, say so, ask again */
+		bool slow = api_call_receiving(t->api, m->quotes_req);
+		const struct api_error *busy = api_call_error(t->api, m->quotes_req);
+		char *why = busy != NULL ? stale_reason(busy) : NULL;
+		int64_t wait = busy != NULL ? api_poll_delay_ms(busy, ++m->poll_failures, 0) : 0;
 		api_abandon(t->api, m->quotes_req);
 		m->quotes_req = 0;
-		if (m->no_answer_since == 0)
-			m->no_answer_since = m->quotes_sent_ms;
-		/* the reason's seconds count on in the status bar */
-		tui_market_set_stale(t, _("no answer from the exchange"));
-		m->next_quotes_ms = now;
+		if (why != NULL) {
+			/* it was waiting to try again (Retry-After): say why, wait as told */
+			m->no_answer_since = 0;
+			tui_market_set_stale(t, why);
+			free(why);
+			m->next_quotes_ms = now + wait;
+		} else if (slow) {
+			/* its reply had begun: a trickle, not silence */
+			m->no_answer_since = 0;
+			tui_market_set_stale(t, _("the exchange answers too slowly"));
+			m->next_quotes_ms = now + api_poll_delay_ms(NULL, ++m->poll_failures, 0);
+		} else {
+			if (m->no_answer_since == 0)
+				m->no_answer_since = m->quotes_sent_ms;
+			/* the reason's seconds count on in the status bar */
+			tui_market_set_stale(t, _("no answer from the exchange"));
+			m->next_quotes_ms = now;
+		}
 	}
 	if (m->stream_state == API_STREAM_LIVE) {
 		/* streamed: nothing to poll */

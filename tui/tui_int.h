@@ -46,6 +46,7 @@ struct tui_market {
 	uint64_t quotes_req;        /* in flight, 0 none */
 	int64_t quotes_sent_ms;
 	int64_t next_quotes_ms;
+	int poll_failures;          /* quotes requests failed in a row (backoff) */
 	bool have_market;
 	enum api_market_state state;
 	int64_t opens_at;

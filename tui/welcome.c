@@ -352,7 +352,8 @@ static void on_market(void *ud, struct api_market *r, const struct api_error *e)
 
 	w->market_req = 0;
 	if (e != NULL) {
-		w->market_next = util_now_ms() + WL_RETRY_MS;
+		/* when the exchange says (Retry-After), or after a backoff */
+		w->market_next = util_now_ms() + api_poll_delay_ms(e, 1, WL_RETRY_MS);
 		return;
 	}
 	if (r->demo && w->base.cls == &wait_class) {

@@ -10,7 +10,7 @@
 #   bench/store.sh BUILD_DIR --overload    only the overload table below
 #
 # Overload: a node's capacity (acknowledged orders/s offered far more than it
-# can take, 64 connections), then orders offered at 0.5x, 1x and 2x of it,
+# can take, OVERLOAD_CONNS keep-alive connections, default 256), then orders offered at 0.5x, 1x and 2x of it,
 # on SQLite and on two PostgreSQL nodes: acknowledged/s, 503/s (admission
 # refuses new writes once the oldest queued one has waited --queue-wait ms),
 # p50/p99 of the acknowledged. Target: at 2x, the acknowledged orders' p99
@@ -55,7 +55,8 @@ n=0
 start() { # DB: start a gpuxd on it; sets URL
   n=$((n + 1))
   "$build/gpuxd" --listen 127.0.0.1:0 --port-file "$dir/port$n" --db "$1" --admin-key-file "$dir/admin.key" \
-    --market open --rate-limit 0 --ip-rate-limit 0 --signup-limit 0 --quiet >"$dir/gpuxd$n.log" 2>&1 &
+    --market open --rate-limit 0 --ip-rate-limit 0 --signup-limit 0 --max-connections-per-addr 0 \
+    --quiet >"$dir/gpuxd$n.log" 2>&1 &
   pids="$pids $!"
   for _ in $(seq 100); do [ -s "$dir/port$n" ] && break; sleep 0.1; done
   URL="http://127.0.0.1:$(cat "$dir/port$n" 2>/dev/null)"
@@ -75,13 +76,13 @@ overload() { # LABEL NODES(1|2)
     else pgdb ov$m$1; start "$DB"; u1=$URL; start "$DB"; urls="$u1 $URL"; fi
   }
   setup cap
-  cap=$(bench --label "$label: capacity" --rate 6000 --conns 64 $urls | ack); stop_all
+  cap=$(bench --label "$label: capacity" --rate 6000 --conns "$oconns" $urls | ack); stop_all
   [ -n "$cap" ] && [ "$cap" -gt 0 ] || { echo "  $label: no capacity measured"; return; }
   echo "  $label: capacity $cap acknowledged/s (offered 6000/s)"
   for f in 0.5 1 2; do
     r=$(awk "BEGIN{printf \"%d\", $cap * $f}")
     setup "$f"
-    line=$(bench --label "$label at ${f}x ($r/s)" --rate "$r" --conns 64 $urls); stop_all
+    line=$(bench --label "$label at ${f}x ($r/s)" --rate "$r" --conns "$oconns" $urls); stop_all
     echo "$line"
     [ "$f" = 1 ] && p1=$(echo "$line" | p99)
     [ "$f" = 2 ] && p2=$(echo "$line" | p99)
@@ -89,8 +90,9 @@ overload() { # LABEL NODES(1|2)
   echo "  $label: p99 of the acknowledged at 2x = $p2 ms, at 1x = $p1 ms: $(awk "BEGIN{printf \"%.2f\", $p2/$p1}")x (target <= 2)"
 }
 m=0
+oconns=${OVERLOAD_CONNS:-256}
 if $only_overload; then
-  echo "gpuxd under overload, ${secs} s per figure, 64 keep-alive connections, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+  echo "gpuxd under overload, ${secs} s per figure, $oconns keep-alive connections, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
   overload "SQLite, one node" 1
   overload "PostgreSQL, two nodes" 2
   exit 0

@@ -87,6 +87,16 @@ struct xd_market {
 	pthread_mutex_t snap_mu;
 	struct snap_book *books;
 	uint64_t seq;
+	/* GET /v1/quotes as rendered for seq (under snap_mu): the body split
+	 * where each request's server_time goes, and its ETag */
+	struct {
+		bool valid;
+		uint64_t seq;
+		char *head, *tail, *etag;
+		size_t head_len, tail_len;
+		int64_t time_s;          /* the second time_text shows */
+		char time_text[32];
+	} qc;
 
 	struct xd_peers *peers;      /* shared store: what the other nodes did */
 	pthread_mutex_t in_mu;       /* peers.c's inbox, drained by the writer */
@@ -232,15 +242,9 @@ static char *make_etag(struct xd_market *m, uint64_t seq)
 	return xasprintf("\"q-%s-%" PRIu64 "\"", m->boot, seq);
 }
 
-cJSON *xd_market_quotes(struct xd_market *m, const char *etag_in, char **etag)
+/* The body of GET /v1/quotes at seq, without server_time; under snap_mu. */
+static cJSON *quotes_body(struct xd_market *m, uint64_t seq)
 {
-	pthread_mutex_lock(&m->snap_mu);
-	uint64_t seq = m->seq;
-	*etag = make_etag(m, seq);
-	if (etag_in && strstr(etag_in, *etag)) {
-		pthread_mutex_unlock(&m->snap_mu);
-		return NULL;
-	}
 	cJSON *o = cJSON_CreateObject();
 	xd_jint(o, "seq", (int64_t)seq);
 	cJSON *arr = cJSON_CreateArray();
@@ -255,10 +259,62 @@ cJSON *xd_market_quotes(struct xd_market *m, const char *etag_in, char **etag)
 		xd_jint_or_null(q, "last_cents", b->last, b->last >= 0);
 		cJSON_AddItemToArray(arr, q);
 	}
-	pthread_mutex_unlock(&m->snap_mu);
-	xd_jtime(o, "server_time", xd_market_now(m));
 	cJSON_AddItemToObject(o, "quotes", arr);
 	return o;
+}
+
+/* Render the quotes of m->seq into m->qc, split after the "seq" member
+ * (where server_time goes); under snap_mu. */
+static void quotes_render(struct xd_market *m)
+{
+	cJSON *o = quotes_body(m, m->seq);
+	char *text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!text)
+		fatal("gpuxd: out of memory rendering the quotes");
+	const char *comma = strchr(text, ',');   /* {"seq":N, — digits only before it */
+	size_t head = comma ? (size_t)(comma - text) + 1 : 0;
+	free(m->qc.head);
+	free(m->qc.tail);
+	free(m->qc.etag);
+	m->qc.head = xstrndup(text, head);
+	m->qc.head_len = head;
+	m->qc.tail = xasprintf("%s\n", text + head);
+	m->qc.tail_len = strlen(m->qc.tail);
+	m->qc.etag = make_etag(m, m->seq);
+	m->qc.seq = m->seq;
+	m->qc.valid = true;
+	cJSON_free(text);
+}
+
+int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag)
+{
+	int64_t now = xd_market_now(m);
+	pthread_mutex_lock(&m->snap_mu);
+	if (!m->qc.valid || m->qc.seq != m->seq)
+		quotes_render(m);
+	*etag = xstrdup(m->qc.etag);
+	*body = NULL;
+	if (etag_in && strstr(etag_in, m->qc.etag)) {
+		pthread_mutex_unlock(&m->snap_mu);
+		return 1;
+	}
+	if (!m->qc.time_text[0] || now / 1000 != m->qc.time_s) {
+		m->qc.time_s = now / 1000;
+		xd_time_fmt(now, m->qc.time_text, sizeof m->qc.time_text);
+	}
+	static const char key[] = "\"server_time\":\"";
+	size_t tn = strlen(m->qc.time_text), n = m->qc.head_len + sizeof key - 1 + tn + 2 + m->qc.tail_len;
+	char *p = xmalloc(n + 1), *w = p;
+	memcpy(w, m->qc.head, m->qc.head_len), w += m->qc.head_len;
+	memcpy(w, key, sizeof key - 1), w += sizeof key - 1;
+	memcpy(w, m->qc.time_text, tn), w += tn;
+	memcpy(w, "\",", 2), w += 2;
+	memcpy(w, m->qc.tail, m->qc.tail_len), w += m->qc.tail_len;
+	*w = 0;
+	pthread_mutex_unlock(&m->snap_mu);
+	*body = p;
+	return 0;
 }
 
 cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
@@ -864,6 +920,9 @@ void xd_market_close(struct xd_market **mp)
 	pthread_mutex_destroy(&m->info_mu);
 	pthread_mutex_destroy(&m->q_mu);
 	pthread_mutex_destroy(&m->snap_mu);
+	free(m->qc.head);
+	free(m->qc.tail);
+	free(m->qc.etag);
 	pthread_cond_destroy(&m->q_cv);
 	pthread_cond_destroy(&m->upkeep_cv);
 	free(m);

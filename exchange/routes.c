@@ -231,9 +231,10 @@ static void h_quotes(struct xd_ctx *c)
 		return;
 	const char *inm = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND,
 	                                              MHD_HTTP_HEADER_IF_NONE_MATCH);
-	char *etag = NULL;
-	cJSON *o = xd_market_quotes(c->m, inm, &etag);
-	xd_reply_json(&c->reply, o ? 200 : 304, o);
+	char *etag = NULL, *body = NULL;
+	bool same = xd_market_quotes_text(c->m, inm, &body, &etag) == 1;
+	c->reply.status = same ? 304 : 200;
+	c->reply.raw = body;
 	c->reply.etag = etag;
 }
 

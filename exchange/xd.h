@@ -239,8 +239,11 @@ void xd_market_call(struct xd_market *m, struct xd_job *j);
 int64_t xd_market_now(struct xd_market *m);
 /* GET /v1/market body. */
 cJSON *xd_market_info(struct xd_market *m);
-/* GET /v1/quotes: body (NULL when etag_in matches: 304), *etag set. */
-cJSON *xd_market_quotes(struct xd_market *m, const char *etag_in, char **etag);
+/* GET /v1/quotes, rendered once per change of the market's seq and served
+ * from that text with only this request's server_time added: 0 and *body
+ * (the JSON text and a newline, malloc'ed), or 1 (304: etag_in matches)
+ * and *body NULL; *etag (malloc'ed) either way. */
+int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag);
 /* GET /v1/books/{gpu}. */
 cJSON *xd_market_book(struct xd_market *m, int gpu, int depth);
 const struct xd_tables *xd_market_tables(const struct xd_market *m);

@@ -105,7 +105,7 @@ static void run_mix(struct run *r, uint64_t seed)
 				.price_cents = mids[b] + (sell ? 1 : -1) * (1 + pick(&s, 10)),
 				.gpus = 1 + pick(&s, 8), .hours = hours_for(&s, sell),
 			};
-			engine_restore(e, b, &o);
+			engine_restore(e, b, &o, NULL, 0);
 			fifo_push(&q[b], o.id);
 		}
 

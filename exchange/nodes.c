@@ -28,7 +28,7 @@ static void book_reload(struct xd_writer *w, int g)
 			.tif = ENG_GTC, .price_cents = xd_col_int64(st, 3), .gpus = xd_col_int(st, 4),
 			.hours = xd_col_int(st, 5),
 		};
-		engine_restore(w->eng, (size_t)g, &o);
+		engine_restore(w->eng, (size_t)g, &o, NULL, 0);
 	}
 	xd_reset(st);
 	st = xd_stmt(w->st, "SELECT price FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");

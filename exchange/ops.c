@@ -958,7 +958,7 @@ int xd_ops_restore(struct xd_writer *w, char **cause)
 			.gpus = xd_col_int(st, 6),
 			.hours = xd_col_int(st, 7),
 		};
-		engine_restore(w->eng, (size_t)gpu, &o);
+		engine_restore(w->eng, (size_t)gpu, &o, NULL, 0);
 		w->book_changed[gpu] = true;
 	}
 	xd_reset(st);

@@ -80,6 +80,16 @@ struct xd_store_ops {
 	 * is lost: subscribe again). NULL for SQLite. */
 	int (*listen)(struct xd_store *s, const char *channel);
 	int (*wait_notify)(struct xd_store *s, int timeout_ms, char **channel, char **payload);
+	/* The writer's commits need not reach the disk until this is called
+	 * again with true (a start-up transaction that the next start makes
+	 * again if it is lost). NULL: every commit is durable. */
+	void (*durable)(struct xd_store *s, bool on);
+	/* Upkeep the backend wants done beside the writer, on a connection of
+	 * its own, every few hundred milliseconds (SQLite: checkpoint the WAL
+	 * into the database file, so that no commit waits for one). NULL: none.
+	 * open_upkeep is called on the thread that then calls upkeep. */
+	int (*open_upkeep)(const char *target, struct xd_store **out, char **cause);
+	void (*upkeep)(struct xd_store *s);
 };
 
 extern const struct xd_store_ops xd_store_sqlite, xd_store_pg;
@@ -96,6 +106,16 @@ struct xd_store {
 	jmp_buf *on_fault;          /* armed: a fault longjmps here with its kind */
 	unsigned gen;               /* bumped whenever the connection is re-made */
 };
+
+/* The schema, defined once (schema.c) and rendered per dialect. Migration
+ * v (1..xd_schema_versions()) takes a database from version v-1 to v;
+ * xd_schema_sql returns its statements, each ending in ";\n", malloc'ed;
+ * xd_schema_what says in a few words what it does. The backend runs them
+ * in a transaction with its own record of the version. */
+enum xd_dialect { XD_DIALECT_SQLITE, XD_DIALECT_PG };
+size_t xd_schema_versions(void);
+char *xd_schema_sql(enum xd_dialect d, size_t v);
+const char *xd_schema_what(size_t v);
 
 /* The backend for a --db value: PostgreSQL for a postgresql:// or
  * postgres:// URI or a key=value connection string, else SQLite. */

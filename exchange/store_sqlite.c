@@ -7,7 +7,7 @@
  * and does not checkpoint after commits (wal_autocheckpoint=0): an automatic
  * checkpoint would run inside the COMMIT of whichever batch crossed the
  * threshold and stall the writer; a checkpointer connection
- * (xd_store_open_checkpointer, read-write: a read-only one cannot checkpoint)
+ * (the store's upkeep, run by market.c beside the writer)
  * does it in PASSIVE mode, and journal_size_limit cuts the WAL back to 4 MiB
  * once a checkpoint has copied all of it. The readers' connections are read-only
  * (query_only). SQLite has one writer, so a trailing FOR UPDATE in a statement
@@ -15,11 +15,11 @@
  *
  * Money columns are integer minor units; times are exchange-clock Unix ms.
  *
- * The schema is versioned (PRAGMA user_version): `schema` is version 1 (a
- * database made before versions were counted is version 0, the same
- * tables); each entry of `migrations` takes a database from the version
- * before it to its own, in one transaction with the new user_version, when
- * the writer opens the database. A database from a newer gpuxd is refused.
+ * The schema is exchange/schema.c's, versioned by PRAGMA user_version (a
+ * database made before versions were counted is version 0 and holds the
+ * tables of version 1): when the writer opens the database, each migration
+ * after its version runs in one transaction with the new user_version. A
+ * database from a newer gpuxd is refused.
  */
 #include "exchange/store.h"
 
@@ -37,74 +37,7 @@ struct xd_q {
 
 static sqlite3 *db_of(struct xd_store *s) { return s->impl; }
 
-/* ---- schema ------------------------------------------------------------------ */
-
-static const char schema[] =
-	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
-	/* kind: customer, demo, external, clearing, vat. The exchange's own
-	 * accounts (external/clearing/vat) may go negative; customers may not. */
-	"CREATE TABLE IF NOT EXISTS accounts("
-	" id INTEGER PRIMARY KEY, kind TEXT NOT NULL, key_hash BLOB UNIQUE,"
-	" email TEXT, country TEXT, currency TEXT NOT NULL, role TEXT,"
-	" available INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0,"
-	" created_ms INTEGER NOT NULL,"
-	" CHECK (kind IN ('external','clearing','vat') OR (available >= 0 AND held >= 0)));"
-	"CREATE TABLE IF NOT EXISTS orders("
-	" id INTEGER PRIMARY KEY, account INTEGER NOT NULL, client_order_id TEXT,"
-	" gpu TEXT NOT NULL, side TEXT NOT NULL, type TEXT NOT NULL, tif TEXT NOT NULL,"
-	" gpus INTEGER NOT NULL, hours INTEGER NOT NULL, price INTEGER NOT NULL,"
-	" unit INTEGER NOT NULL, status TEXT NOT NULL,"
-	" filled INTEGER NOT NULL DEFAULT 0, remaining INTEGER NOT NULL,"
-	" filled_value INTEGER NOT NULL DEFAULT 0, hold INTEGER NOT NULL DEFAULT 0,"
-	" created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,"
-	" UNIQUE(account, client_order_id));"
-	"CREATE INDEX IF NOT EXISTS orders_resting ON orders(id) WHERE remaining > 0;"
-	"CREATE TABLE IF NOT EXISTS trades("
-	" id INTEGER PRIMARY KEY, gpu TEXT NOT NULL, price INTEGER NOT NULL, gpus INTEGER NOT NULL,"
-	" hours INTEGER NOT NULL, buy_order INTEGER NOT NULL, sell_order INTEGER NOT NULL,"
-	" maker_order INTEGER NOT NULL, taker_side TEXT NOT NULL, at_ms INTEGER NOT NULL);"
-	"CREATE INDEX IF NOT EXISTS trades_gpu ON trades(gpu, id);"
-	"CREATE INDEX IF NOT EXISTS trades_buy ON trades(buy_order);"
-	"CREATE INDEX IF NOT EXISTS trades_sell ON trades(sell_order);"
-	/* one rental per trade, with the trade's id */
-	"CREATE TABLE IF NOT EXISTS rentals("
-	" id INTEGER PRIMARY KEY, gpu TEXT NOT NULL, buyer INTEGER NOT NULL, seller INTEGER NOT NULL,"
-	" buy_order INTEGER NOT NULL, sell_order INTEGER NOT NULL, gpus INTEGER NOT NULL, hours INTEGER NOT NULL,"
-	" price INTEGER NOT NULL, net_unit INTEGER NOT NULL, vat_unit INTEGER NOT NULL,"
-	" payout_unit INTEGER NOT NULL, hours_billed INTEGER NOT NULL, status TEXT NOT NULL,"
-	" started_ms INTEGER NOT NULL, stopped_ms INTEGER, next_ms INTEGER,"
-	" billed INTEGER NOT NULL DEFAULT 0, refunded INTEGER NOT NULL DEFAULT 0,"
-	" paid_out INTEGER NOT NULL DEFAULT 0);"
-	"CREATE INDEX IF NOT EXISTS rentals_buyer ON rentals(buyer, id);"
-	"CREATE INDEX IF NOT EXISTS rentals_seller ON rentals(seller, id);"
-	"CREATE INDEX IF NOT EXISTS rentals_due ON rentals(next_ms) WHERE status = 'active';"
-	"CREATE TABLE IF NOT EXISTS ledger("
-	" id INTEGER PRIMARY KEY, entry INTEGER NOT NULL, account INTEGER NOT NULL,"
-	" bucket TEXT NOT NULL, currency TEXT NOT NULL, amount INTEGER NOT NULL, kind TEXT NOT NULL,"
-	" order_id INTEGER, rental_id INTEGER, at_ms INTEGER NOT NULL);"
-	"CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account, id);"
-	"CREATE INDEX IF NOT EXISTS orders_account ON orders(account, id);";
-
-/* Version 2: API keys as rows of their own (several per account, named,
- * scoped, last use). The one key each account had moves there as a trade key
- * named "default"; accounts.key_hash stays, always NULL from then on. And an
- * index to find a customer by e-mail (one account per address). */
-static const char migrate_v2[] =
-	"CREATE TABLE api_keys("
-	" id INTEGER PRIMARY KEY, account INTEGER NOT NULL, key_hash BLOB NOT NULL UNIQUE,"
-	" name TEXT NOT NULL, scope TEXT NOT NULL CHECK (scope IN ('trade','read')),"
-	" created_ms INTEGER NOT NULL, last_used_ms INTEGER, revoked_ms INTEGER);"
-	"CREATE INDEX api_keys_account ON api_keys(account, id);"
-	"CREATE INDEX accounts_email ON accounts(lower(email)) WHERE kind = 'customer';"
-	"INSERT INTO api_keys(account, key_hash, name, scope, created_ms)"
-	" SELECT id, key_hash, 'default', 'trade', created_ms FROM accounts"
-	" WHERE key_hash IS NOT NULL ORDER BY id;"
-	"UPDATE accounts SET key_hash = NULL WHERE key_hash IS NOT NULL;";
-
-static const struct migration { int version; const char *sql; } migrations[] = {
-	{ 2, migrate_v2 },
-};
-#define SCHEMA_VERSION 2
+/* ---- schema: exchange/schema.c, rendered for SQLite ---------------------------- */
 
 static int pragma(sqlite3 *db, const char *sql, char **cause, const char *path)
 {
@@ -130,28 +63,30 @@ static int user_version(sqlite3 *db, int *v)
 	return rc;
 }
 
-/* Bring the database to SCHEMA_VERSION (the writer, after `schema`). */
+/* Bring the database to the newest schema version (the writer): each
+ * migration after PRAGMA user_version in one transaction with its new
+ * user_version. A database of a newer gpuxd is refused. */
 static int migrate(sqlite3 *db, const char *path, char **cause)
 {
 	int v;
+	size_t newest = xd_schema_versions();
 	if (user_version(db, &v) != 0)
 		return set_cause(cause, "%s: cannot read the schema version: %s", path, sqlite3_errmsg(db));
-	if (v > SCHEMA_VERSION)
-		return set_cause(cause, "%s: schema version %d is newer than this gpuxd's (%d): "
-		                 "use the gpuxd that wrote it", path, v, SCHEMA_VERSION);
-	for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
-		if (migrations[i].version <= v)
-			continue;
-		char *set = xasprintf("PRAGMA user_version=%d; COMMIT;", migrations[i].version);
+	if (v < 0 || (size_t)v > newest)
+		return set_cause(cause, "%s: schema version %d is newer than this gpuxd's (%zu): "
+		                 "use the gpuxd that wrote it", path, v, newest);
+	for (size_t next = (size_t)v + 1; next <= newest; next++) {
+		char *sql = xd_schema_sql(XD_DIALECT_SQLITE, next);
+		char *set = xasprintf("PRAGMA user_version=%zu; COMMIT;", next);
 		int rc = pragma(db, "BEGIN IMMEDIATE;", cause, path);
-		if (rc == 0 && (rc = pragma(db, migrations[i].sql, cause, path)) != 0)
+		if (rc == 0 && (rc = pragma(db, sql, cause, path)) != 0)
 			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		if (rc == 0)
 			rc = pragma(db, set, cause, path);
 		free(set);
+		free(sql);
 		if (rc != 0)
 			return -1;
-		v = migrations[i].version;
 	}
 	return 0;
 }
@@ -181,7 +116,7 @@ static int sq_open(struct xd_store *s, const char *path, char **cause)
 		if (pragma(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=OFF;"
 		               "PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=4194304;",
 		           cause, path) ||
-		    pragma(db, schema, cause, path) || migrate(db, path, cause)) {
+		    migrate(db, path, cause)) {
 			sqlite3_close(db);
 			return -1;
 		}
@@ -288,23 +223,19 @@ static bool sq_lease(struct xd_store *s, int64_t key) { return true; }
 
 static void sq_notify(struct xd_store *s, const char *channel, const char *payload) {}
 
-const struct xd_store_ops xd_store_sqlite = {
-	.name = "sqlite",
-	.open = sq_open, .close = sq_close, .prepare = sq_prepare, .finalize = sq_finalize,
-	.reset = sq_reset, .bind_int64 = sq_bind_int64, .bind_text = sq_bind_text,
-	.bind_blob = sq_bind_blob, .step = sq_step, .col_int64 = sq_col_int64,
-	.col_text = sq_col_text, .col_blob = sq_col_blob, .col_null = sq_col_null,
-	.begin = sq_begin, .commit = sq_commit, .rollback = sq_rollback, .lease = sq_lease,
-	.notify = sq_notify, .listen = NULL, .wait_notify = NULL,
-};
+static void sq_durable(struct xd_store *s, bool on)
+{
+	xd_exec(s, on ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=OFF");
+}
 
-#include "exchange/xd.h"
-void xd_store_sqlite_checkpoint(struct xd_store *s)
+/* The upkeep: a PASSIVE checkpoint of the WAL on a read-write connection
+ * of its own (a read-only one cannot checkpoint). */
+static void sq_upkeep(struct xd_store *s)
 {
 	sqlite3_wal_checkpoint_v2(db_of(s), NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 }
 
-int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **cause)
+static int sq_open_upkeep(const char *path, struct xd_store **out, char **cause)
 {
 	sqlite3 *db = NULL;
 	*out = NULL;
@@ -327,3 +258,15 @@ int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **c
 	*out = s;
 	return 0;
 }
+
+const struct xd_store_ops xd_store_sqlite = {
+	.name = "sqlite",
+	.open = sq_open, .close = sq_close, .prepare = sq_prepare, .finalize = sq_finalize,
+	.reset = sq_reset, .bind_int64 = sq_bind_int64, .bind_text = sq_bind_text,
+	.bind_blob = sq_bind_blob, .step = sq_step, .col_int64 = sq_col_int64,
+	.col_text = sq_col_text, .col_blob = sq_col_blob, .col_null = sq_col_null,
+	.begin = sq_begin, .commit = sq_commit, .rollback = sq_rollback, .lease = sq_lease,
+	.notify = sq_notify, .listen = NULL, .wait_notify = NULL,
+	.durable = sq_durable, .open_upkeep = sq_open_upkeep, .upkeep = sq_upkeep,
+};
+

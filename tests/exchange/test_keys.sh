@@ -153,8 +153,8 @@ req GET /v1/account "" "$OK"
 expect_eq "after the migration the old key still works" "$ST $(jqb .id)" "200 $OA"
 req GET /v1/keys "" "$OK"
 expect_eq "... as a trade key named default" "$(jqb '.keys | length') $(jqb '.keys[0].scope') $(jqb '.keys[0].name')" "1 trade default"
-expect_eq "the database is at schema version 2, the old column emptied" \
-  "$(sql 'PRAGMA user_version') $(sql 'SELECT count(*) FROM accounts WHERE key_hash IS NOT NULL')" "2 0"
+expect_eq "the database is at the newest schema version (3), the old column emptied" \
+  "$(sql 'PRAGMA user_version') $(sql 'SELECT count(*) FROM accounts WHERE key_hash IS NOT NULL')" "3 0"
 kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
 sqlite3 "$GPUXD_DB" "PRAGMA user_version = 99"
 out=$("$GPUXD" --listen 127.0.0.1:0 --db "$GPUXD_DB" --quiet 2>&1); rc=$?

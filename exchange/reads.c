@@ -69,20 +69,23 @@ static void page_rows(struct xd_q *st, const struct xd_page *p, cJSON *root, con
 	"o.price, o.status, o.filled, o.remaining, o.filled_value, o.hold, o.created_ms, " \
 	"o.updated_ms, a.currency, " XD_LOT_COLS ", o.nodes_free"
 
-/* A resting sell's nodes: [{"node":"o41-1","free_gpus":8},…]. */
-static void nodes_free_json(cJSON *o, int64_t id, int32_t k, const char *text)
+/* A resting sell's nodes: [{"node":"o41-1","free_gpus":8},…]; a lot stored
+ * without its nodes (from before lots) is its remaining GPUs in whole nodes. */
+static void nodes_free_json(cJSON *o, int64_t id, int32_t k, int32_t remaining, const char *text)
 {
-	struct eng_node *nd;
-	size_t n;
-	if (!text || xd_nodes_parse(text, k, &nd, &n) != 0)
+	struct eng_node *nd = NULL;
+	size_t n = 0;
+	if (remaining <= 0 || (text && xd_nodes_parse(text, k, &nd, &n) != 0))
 		return;
 	cJSON *a = cJSON_AddArrayToObject(o, "nodes");
+	if (!text)
+		n = (size_t)(remaining / k);
 	for (size_t i = 0; i < n; i++) {
 		cJSON *x = cJSON_CreateObject();
 		char label[48];
 		snprintf(label, sizeof label, "o%" PRId64 "-%zu", id, i + 1);
 		cJSON_AddStringToObject(x, "node", label);
-		xd_jint(x, "free_gpus", nd[i].free);
+		xd_jint(x, "free_gpus", nd ? nd[i].free : k);
 		cJSON_AddItemToArray(a, x);
 	}
 	free(nd);
@@ -118,7 +121,8 @@ static cJSON *order_json(struct xd_q *st, const struct xd_tables *t)
 	xd_lot_from_row(t, st, 17, gpu, &lot);
 	xd_request_json(o, t, &lot);
 	if (lot.side == ENG_SELL)
-		nodes_free_json(o, col_i(st, 0), lot.node_gpus, col_text(st, 25));
+		nodes_free_json(o, col_i(st, 0), lot.node_gpus, (int32_t)col_i(st, 11),
+		                col_text(st, 25));
 	return o;
 }
 

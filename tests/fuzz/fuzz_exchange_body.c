@@ -23,7 +23,10 @@
  * result is within the
  * documented ranges (gpus 1..512, hours 1..720, price 1..1 000 000, a
  * catalogue GPU, a valid side/type/time in force, a market order never GTC,
- * a client order id of allowed characters, a known VAT country, …) and
+ * a client order id of allowed characters, a known VAT country; a lot of
+ * 1, 2, 4 or 8 GPUs per node that divides gpus, an interconnect the GPU's
+ * nodes can have, a known region, host figures in range, nothing of the
+ * other side, …) and
  * equal to the values in the JSON; an accepted time survives a round trip
  * through the reply formatter.
  *
@@ -63,14 +66,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static const char *const codes[] = {
 	"BAD_JSON", "UNKNOWN_FIELD", "DUPLICATE_FIELD", "MISSING_FIELD", "WRONG_TYPE", "NOT_INTEGER",
 	"OUT_OF_RANGE", "BAD_VALUE", "STRING_TOO_LONG", "BAD_COMBINATION", "UNKNOWN_GPU",
-	"UNKNOWN_COUNTRY", NULL,
+	"UNKNOWN_COUNTRY", "UNKNOWN_REGION", NULL,
 };
 
 static const char *const f_signup[] = { "email", "country", "currency", "role", NULL };
 static const char *const f_deposit[] = { "amount_minor", "account_id", NULL };
 static const char *const f_order[] = {
 	"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
-	"max_price_cents", "min_price_cents", "time_in_force", NULL,
+	"max_price_cents", "min_price_cents", "time_in_force",
+	"node_gpus", "interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
+	"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", NULL,
 };
 static const char *const f_none[] = { NULL };
 static const char *const f_key[] = { "name", "scope", NULL };
@@ -257,6 +262,68 @@ static bool member_is(const cJSON *b, const char *k, int64_t want)
 	return cJSON_IsNumber(v) && v->valuedouble == (double)want;
 }
 
+/* The member k is v, or absent and v is 0. */
+static bool member_or_zero(const cJSON *b, const char *k, int64_t v)
+{
+	return cJSON_HasObjectItem(b, k) ? member_is(b, k, v) : v == 0;
+}
+
+/* A bid's regions: the bits of the ids listed, nothing else. */
+static uint64_t listed_regions(const cJSON *b)
+{
+	uint64_t mask = 0;
+	const cJSON *x;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(b, "regions")) {
+		int r = cJSON_IsString(x) ? xd_tables_region(tables, x->valuestring) : -1;
+		CHECK(r >= 0);
+		mask |= UINT64_C(1) << r;
+	}
+	return mask;
+}
+
+/* A sell's lot or a buy's requirements, as docs/API.md says them. */
+static void check_lot(const cJSON *b, const struct xd_order_in *o)
+{
+	CHECK(o->node_gpus == 1 || o->node_gpus == 2 || o->node_gpus == 4 || o->node_gpus == 8);
+	CHECK(o->gpus % o->node_gpus == 0);
+	CHECK(cJSON_HasObjectItem(b, "node_gpus") ? member_is(b, "node_gpus", o->node_gpus)
+	                                          : o->node_gpus == 1);
+	CHECK(o->link >= ENG_LINK_ANY && o->link <= ENG_LINK_PCIE);
+	const char *link = member_str(b, "interconnect");
+	CHECK(link ? streq(link, xd_link_names[o->link]) && o->link != ENG_LINK_ANY : true);
+	if (o->link != ENG_LINK_ANY)
+		CHECK(xd_tables_link_ok(tables, o->gpu, o->link, o->node_gpus));
+	const char *const *mine, *const *theirs;
+	static const char *const sell_f[] = { "region", "cpu_cores", "ram_gb", "disk_gb",
+	                                      "whole_nodes", NULL };
+	static const char *const buy_f[] = { "regions", "min_cpu_cores", "min_ram_gb",
+	                                     "min_disk_gb", NULL };
+	bool sell = o->side == ENG_SELL;
+	mine = sell ? sell_f : buy_f;
+	theirs = sell ? buy_f : sell_f;
+	for (; *theirs; theirs++)
+		CHECK(!cJSON_HasObjectItem(b, *theirs));
+	CHECK(member_or_zero(b, mine[1], o->host.cpu_cores) && o->host.cpu_cores >= 0 &&
+	      o->host.cpu_cores <= XD_CPU_CORES_MAX);
+	CHECK(member_or_zero(b, mine[2], o->host.ram_gb) && o->host.ram_gb >= 0 &&
+	      o->host.ram_gb <= XD_RAM_GB_MAX);
+	CHECK(member_or_zero(b, mine[3], o->host.disk_gb) && o->host.disk_gb >= 0 &&
+	      o->host.disk_gb <= XD_DISK_GB_MAX);
+	if (sell) {
+		CHECK(link || o->link == tables->gpu_link[o->gpu]);
+		CHECK(o->region >= 0 && (size_t)o->region < tables->n_regions && o->regions == 0);
+		const char *rg = member_str(b, "region");
+		CHECK(rg ? streq(rg, tables->regions[o->region].id) : o->region == 0);
+		const cJSON *wn = cJSON_GetObjectItemCaseSensitive(b, "whole_nodes");
+		CHECK(wn ? cJSON_IsBool(wn) && o->whole_nodes == cJSON_IsTrue(wn) : !o->whole_nodes);
+	} else {
+		CHECK(link || o->link == ENG_LINK_ANY);
+		CHECK(o->region == 0 && !o->whole_nodes);
+		CHECK(o->regions == listed_regions(b));
+		CHECK(cJSON_HasObjectItem(b, "regions") == (o->regions != 0));
+	}
+}
+
 static bool coid_chars(const char *s)
 {
 	for (; *s; s++)
@@ -297,6 +364,7 @@ static void check_order(const cJSON *b, const struct xd_order_in *o, bool need_c
 	CHECK(coid ? streq(coid, o->coid) && o->coid[0] : o->coid[0] == 0);
 	if (need_coid)
 		CHECK(o->coid[0] != 0);
+	check_lot(b, o);
 }
 
 static void check_signup(const cJSON *b, const struct xd_job *j)

@@ -10,7 +10,7 @@
  * (d = 0) it is exactly P — for units of 1, and for SXM/OAM boards for
  * nodes of 8 too. The asks are lots as such machines are sold: PCIe cards
  * as single-GPU nodes, SXM and OAM boards as nodes of 8 on their link (one
- * maker also in nodes of 4, two levels whole-node only), in the exchange's
+ * maker also in nodes of 4, one level whole-node only), in the exchange's
  * regions in turn, each node with a host (cores, RAM, disk) of its size.
  *
  * The drift is a deterministic random walk on the exchange clock: every
@@ -161,8 +161,8 @@ static void requote(struct xd_writer *w, int g)
 	const int64_t *mk = d->makers[g];
 	bool board = w->t->gpu_link[g] != ENG_LINK_PCIE;
 	int32_t k8 = board ? 8 : 1, k4 = board ? 4 : 1;
-	const struct demo_lot l0 = { k8, false, 0 }, l1 = { k4, false, 1 }, l2 = { k8, board, 2 },
-	                      l3 = { k8, false, 1 }, l4 = { k8, board, 0 }, plain = { 1, false, 0 },
+	const struct demo_lot l0 = { k8, false, 0 }, l1 = { k4, false, 1 }, l2 = { k8, false, 2 },
+	                      l3 = { k8, board, 1 }, l4 = { k8, false, 0 }, plain = { 1, false, 0 },
 	                      node = { 8, false, 0 };
 	place(w, mk[0], g, ENG_SELL, p, 16, 720, &l0);
 	place(w, mk[1], g, ENG_SELL, p, 8, 720, &l1);

@@ -121,7 +121,8 @@ static const char *const v3[] = {
  * written "8*12") or a buy's requirements (its unit in node_gpus, interconnect
  * or NULL for any, regions as "eu-west,us-east" or NULL for any, the host
  * minimums in cpu_cores/ram_gb/disk_gb); a job order also keeps its job (the
- * fit job's fields, canonical text) and its budget (max_total). A rental
+ * fit job's fields, canonical text), its budget (max_total) and the
+ * alternatives it was chosen from (JSON, for its replays). A rental
  * keeps the lot it was cut from and its nodes: "index:gpus,…" (the sell
  * order's node index from 0). Rows from before: node_gpus 1, the GPU's own
  * interconnect and the first region when read (NULL), nodes_free NULL (its
@@ -138,6 +139,7 @@ static const char *const v4[] = {
 	"ALTER TABLE orders ADD COLUMN nodes_free @text",
 	"ALTER TABLE orders ADD COLUMN job @text",
 	"ALTER TABLE orders ADD COLUMN max_total @int",
+	"ALTER TABLE orders ADD COLUMN alternatives @text",
 	"ALTER TABLE rentals ADD COLUMN node_gpus @int NOT NULL DEFAULT 1",
 	"ALTER TABLE rentals ADD COLUMN interconnect @text",
 	"ALTER TABLE rentals ADD COLUMN region @text",

@@ -20,18 +20,8 @@ BID=$(jqb .id)
 kill -TERM "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
 
 # back to the layout of version 3
-sqlite3 "$DB" "
-  ALTER TABLE orders DROP COLUMN node_gpus; ALTER TABLE orders DROP COLUMN interconnect;
-  ALTER TABLE orders DROP COLUMN region; ALTER TABLE orders DROP COLUMN regions;
-  ALTER TABLE orders DROP COLUMN cpu_cores; ALTER TABLE orders DROP COLUMN ram_gb;
-  ALTER TABLE orders DROP COLUMN disk_gb; ALTER TABLE orders DROP COLUMN whole_nodes;
-  ALTER TABLE orders DROP COLUMN nodes_free; ALTER TABLE orders DROP COLUMN job;
-  ALTER TABLE orders DROP COLUMN max_total;
-  ALTER TABLE rentals DROP COLUMN node_gpus; ALTER TABLE rentals DROP COLUMN interconnect;
-  ALTER TABLE rentals DROP COLUMN region; ALTER TABLE rentals DROP COLUMN cpu_cores;
-  ALTER TABLE rentals DROP COLUMN ram_gb; ALTER TABLE rentals DROP COLUMN disk_gb;
-  ALTER TABLE rentals DROP COLUMN nodes;
-  PRAGMA user_version = 3;"
+sqlite_before_lots "$DB"
+sqlite3 "$DB" "PRAGMA user_version = 3"
 expect_eq "the database is back at version 3, without the lot columns" \
   "$(sqlite3 "$DB" "PRAGMA user_version") $(sqlite3 "$DB" "SELECT count(*) FROM pragma_table_info('orders') WHERE name = 'node_gpus'")" "3 0"
 

@@ -696,18 +696,14 @@ static cJSON *preview_fill(struct xd_writer *w, const struct xd_order_in *in,
 	return x;
 }
 
-static void job_preview(struct xd_writer *w, struct xd_job *j)
+cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_order_in *req)
 {
-	struct xd_order_in norm = j->order, *in = &norm;
+	struct xd_order_in norm = *req, *in = &norm;
 	xd_order_norm(w->t, in);
-	struct xd_acct *a = acct(w, j->account);
-	if (!a) {
-		xd_reply_error(&j->reply, 401, "UNAUTHORIZED", "unknown account");
-		return;
-	}
+	struct xd_acct *a = acct(w, account);
 	int64_t rate = w->t->fx_micro[a->cur];
 	struct eng_order e;
-	xd_order_engine(in, INT64_MAX, j->account, &e);
+	xd_order_engine(in, INT64_MAX, account, &e);
 	w->nodes->peek_book(w, in->gpu);
 	eng_fills_reset(&w->fills);
 	int32_t filled = engine_submit(w->eng, (size_t)in->gpu, &e, true, &w->fills);
@@ -776,7 +772,16 @@ static void job_preview(struct xd_writer *w, struct xd_job *j)
 	} else {
 		cJSON_AddNullToObject(o, "would_reject");
 	}
-	xd_reply_json(&j->reply, 200, o);
+	return o;
+}
+
+static void job_preview(struct xd_writer *w, struct xd_job *j)
+{
+	if (!acct(w, j->account)) {
+		xd_reply_error(&j->reply, 401, "UNAUTHORIZED", "unknown account");
+		return;
+	}
+	xd_reply_json(&j->reply, 200, xd_ops_preview(w, j->account, &j->order));
 }
 
 static void job_cancel(struct xd_writer *w, struct xd_job *j)

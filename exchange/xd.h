@@ -456,6 +456,9 @@ void xd_ops_deposit(struct xd_writer *w, int64_t account, int64_t amount);
 /* Place an order for account (no idempotency, state or role checks: demo and
  * internal use). Returns the order id, or 0 if funds were short. */
 int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order_in *o);
+/* What `in` would do now for account (an existing account), as the body of
+ * POST /v1/orders/preview; nothing is changed. */
+cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_order_in *in);
 /* Cancel a resting order (any owner). 0, or -1 if it is not resting. */
 int xd_ops_cancel(struct xd_writer *w, int64_t id);
 

@@ -711,6 +711,36 @@ static void test_sell_meets_unit_bids(void **state)
 	engine_free(&e);
 }
 
+/* FOK and IOC of an incoming sell are by the bids' units too: a lot of two
+ * nodes of 8 meets a bid for a node of 8 and one for a unit of 4; FOK (16 GPUs)
+ * fails with 4 left over and changes nothing, IOC sells 12 and drops the rest. */
+static void test_sell_fok_by_units(void **state)
+{
+	struct engine *e = engine_new(1);
+	struct eng_fills f = { 0 };
+	struct eng_order b8 = unit_bid(1, 20, ENG_GTC, 300, 8, 1, 24);
+	struct eng_order b4 = unit_bid(2, 21, ENG_GTC, 300, 4, 1, 24);
+	assert_int_equal(engine_submit(e, 0, &b8, false, &f), 0);
+	assert_int_equal(engine_submit(e, 0, &b4, false, &f), 0);
+	struct eng_order s = lot(3, 10, 290, 8, 2, 24);
+	s.tif = ENG_FOK;
+	assert_int_equal(engine_submit(e, 0, &s, false, &f), 0);
+	assert_int_equal(f.n, 0);
+	assert_int_equal(engine_find(e, 0, 1)->gpus, 8);
+	assert_int_equal(engine_find(e, 0, 2)->gpus, 4);
+	s = lot(4, 10, 290, 8, 2, 24);
+	s.tif = ENG_IOC;
+	assert_int_equal(engine_submit(e, 0, &s, false, &f), 12);
+	assert_int_equal(f.n, 2);
+	assert_take(&f, 0, 0, 0, 8);
+	assert_take(&f, 1, 0, 1, 4);
+	assert_null(engine_find(e, 0, 4));         /* IOC: its last 4 GPUs do not rest */
+	assert_null(engine_find(e, 0, 1));
+	assert_null(engine_find(e, 0, 2));
+	eng_fills_free(&f);
+	engine_free(&e);
+}
+
 /* ---- the reference matcher --------------------------------------------------- */
 
 #define REF_NODES 64
@@ -1282,6 +1312,7 @@ int main(void)
 		cmocka_unit_test(test_whole_nodes),
 		cmocka_unit_test(test_requirements),
 		cmocka_unit_test(test_sell_meets_unit_bids),
+		cmocka_unit_test(test_sell_fok_by_units),
 		cmocka_unit_test(test_differential_narrow),
 		cmocka_unit_test(test_differential_wide),
 		cmocka_unit_test(test_differential_lots),

@@ -390,9 +390,10 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 	}
 	struct xd_q *st = xd_stmt(w->st,
 		"INSERT INTO orders(account, client_order_id, gpu, side, type, tif, gpus, hours, price, "
-		"unit, status, remaining, hold, created_ms, updated_ms, " XD_LOT_COLS ") "
+		"unit, status, remaining, hold, created_ms, updated_ms, " XD_LOT_COLS ", job, max_total, "
+		"alternatives) "
 		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'open', ?7, ?11, ?12, ?12, ?13, ?14, "
-		"?15, ?16, ?17, ?18, ?19, ?20) "
+		"?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23) "
 		"ON CONFLICT(account, client_order_id) DO NOTHING RETURNING id");
 	xd_bind_int64(st, 1, account);
 	if (in->coid[0])
@@ -409,6 +410,11 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 	xd_bind_int64(st, 12, w->now);
 	char *regions;
 	xd_lot_bind(st, 13, w->t, in, &regions);
+	if (in->job_text) {   /* a job order: what its replays compare, what they answer */
+		xd_bind_text(st, 21, in->job_text);
+		xd_bind_int64(st, 22, in->max_total);
+		xd_bind_text(st, 23, in->alternatives);
+	}
 	o.id = xd_step_id(st);
 	free(regions);
 	if (o.id == 0)
@@ -552,7 +558,7 @@ int64_t xd_ops_bill(struct xd_writer *w)
 static const char *const status_err_code[] = { "MARKET_NOT_OPEN", NULL, "MARKET_HALTED" };
 
 /* Refusals that come before any change (role, market state); NULL if none. */
-static const char *refusal(struct xd_writer *w, const struct xd_acct *a, enum eng_side side,
+const char *xd_ops_refusal(struct xd_writer *w, const struct xd_acct *a, enum eng_side side,
                            char **msg)
 {
 	if (side == ENG_BUY && a->role == XD_ROLE_SELLER) {
@@ -580,7 +586,7 @@ static const char *refusal(struct xd_writer *w, const struct xd_acct *a, enum en
 	return NULL;
 }
 
-static void refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *code, char *msg)
+void xd_ops_refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *code, char *msg)
 {
 	int status = strcmp(code, "FORBIDDEN") == 0 ? 403 : 422;
 	cJSON *e = xd_reply_error(r, status, code, "%s", msg);
@@ -602,6 +608,13 @@ static void funds_reply(struct xd_reply *r, const struct xd_acct *a, int64_t nee
 	cJSON_AddStringToObject(e, "currency", xd_cur_names[a->cur]);
 }
 
+void xd_ops_conflict(struct xd_reply *r, const char *coid, int64_t id)
+{
+	cJSON *e = xd_reply_error(r, 409, "IDEMPOTENCY_CONFLICT", "client_order_id \"%s\" was "
+	                          "already used for order %" PRId64 " with a different body", coid, id);
+	xd_jint(e, "order_id", id);
+}
+
 static void job_order(struct xd_writer *w, struct xd_job *j)
 {
 	const struct xd_order_in *in = &j->order;
@@ -610,9 +623,13 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 		xd_reply_error(&j->reply, 401, "UNAUTHORIZED", "unknown account");
 		return;
 	}
+	if (in->is_job) {
+		xd_jobs_order(w, j, a);
+		return;
+	}
 	/* idempotency first: a replay gets the original whatever happened since */
 	struct xd_q *st = xd_stmt(w->st,
-		"SELECT id, gpu, side, type, tif, gpus, hours, price, " XD_LOT_COLS " FROM orders "
+		"SELECT id, gpu, side, type, tif, gpus, hours, price, " XD_LOT_COLS ", job FROM orders "
 		"WHERE account = ?1 AND client_order_id = ?2");
 	xd_bind_int64(st, 1, j->account);
 	xd_bind_text(st, 2, in->coid);
@@ -625,27 +642,23 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 		            strcmp(xd_col_text(st, 3), xd_type_names[in->type]) == 0 &&
 		            strcmp(xd_col_text(st, 4), xd_tif_names[in->tif]) == 0 &&
 		            xd_col_int(st, 5) == in->gpus && xd_col_int(st, 6) == in->hours &&
-		            xd_col_int64(st, 7) == in->price;
+		            xd_col_int64(st, 7) == in->price && xd_col_null(st, 16);
 		if (same) {
 			xd_lot_from_row(w->t, st, 8, in->gpu, &row);
 			same = xd_lot_same(&req, &row);
 		}
 		xd_reset(st);
-		if (same) {
+		if (same)
 			xd_reply_json(&j->reply, 200, xd_read_order(w->st, w->t, j->account, id, true));
-		} else {
-			cJSON *e = xd_reply_error(&j->reply, 409, "IDEMPOTENCY_CONFLICT",
-			                          "client_order_id \"%s\" was already used for order %" PRId64
-			                          " with a different body", in->coid, id);
-			xd_jint(e, "order_id", id);
-		}
+		else
+			xd_ops_conflict(&j->reply, in->coid, id);
 		return;
 	}
 	xd_reset(st);
 	char *msg = NULL;
-	const char *code = refusal(w, a, in->side, &msg);
+	const char *code = xd_ops_refusal(w, a, in->side, &msg);
 	if (code) {
-		refusal_reply(w, &j->reply, code, msg);
+		xd_ops_refusal_reply(w, &j->reply, code, msg);
 		return;
 	}
 	int64_t id = xd_ops_place(w, j->account, in);
@@ -758,7 +771,7 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 	               : filled > 0 ? "partially_filled" : "open";
 	cJSON_AddStringToObject(o, "would_status", ws);
 	char *msg = NULL;
-	const char *code = refusal(w, a, in->side, &msg);
+	const char *code = xd_ops_refusal(w, a, in->side, &msg);
 	if (!code && buy && hold > a->avail) {
 		code = "INSUFFICIENT_FUNDS";
 		msg = xasprintf("the order needs a hold of %" PRId64 " %s minor units; %" PRId64
@@ -777,11 +790,15 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 
 static void job_preview(struct xd_writer *w, struct xd_job *j)
 {
-	if (!acct(w, j->account)) {
+	struct xd_acct *a = acct(w, j->account);
+	if (!a) {
 		xd_reply_error(&j->reply, 401, "UNAUTHORIZED", "unknown account");
 		return;
 	}
-	xd_reply_json(&j->reply, 200, xd_ops_preview(w, j->account, &j->order));
+	if (j->order.is_job)
+		xd_jobs_preview(w, j, a);
+	else
+		xd_reply_json(&j->reply, 200, xd_ops_preview(w, j->account, &j->order));
 }
 
 static void job_cancel(struct xd_writer *w, struct xd_job *j)

@@ -448,9 +448,8 @@ static int other_side(const cJSON *b, const char *const *names, enum eng_side si
 	return 0;
 }
 
-/* "regions": an array of 1..64 region ids, as a bitmask. */
-static int parse_regions(const struct xd_tables *t, const cJSON *b, uint64_t *mask,
-                         struct xd_reply *r)
+int xd_parse_regions(const struct xd_tables *t, const cJSON *b, uint64_t *mask,
+                     struct xd_reply *r)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(b, "regions");
 	*mask = 0;
@@ -499,7 +498,7 @@ static int parse_lot(const struct xd_tables *t, const cJSON *b, struct xd_order_
 	    xd_body_int(b, sell ? "disk_gb" : "min_disk_gb", false, 0, XD_DISK_GB_MAX, &disk, r) < 0 ||
 	    (sell && xd_body_bool(b, "whole_nodes", &o->whole_nodes, r) < 0) ||
 	    (sell && xd_body_str(b, "region", false, XD_REGION_ID_MAX + 8, &region, r) < 0) ||
-	    (!sell && parse_regions(t, b, &o->regions, r) < 0))
+	    (!sell && xd_parse_regions(t, b, &o->regions, r) < 0))
 		return -1;
 	if (k & (k - 1)) {
 		xd_reply_field(r, "BAD_VALUE", "node_gpus", "\"node_gpus\" must be 1, 2, 4 or 8");
@@ -538,7 +537,12 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 		"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
 		"max_price_cents", "min_price_cents", "time_in_force",
 		"node_gpus", "interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
-		"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", NULL,
+		"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", "job", "max_total_minor", NULL,
+	};
+	static const char *const not_with_job[] = {
+		"gpu", "gpus", "type", "price_cents", "max_price_cents", "min_price_cents", "node_gpus",
+		"interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
+		"min_cpu_cores", "min_ram_gb", "min_disk_gb", NULL,
 	};
 	cJSON *b = NULL;
 	const char *coid = NULL, *gpu;
@@ -554,6 +558,25 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 	if (has_coid && !coid_ok(coid)) {
 		xd_reply_field(r, "BAD_VALUE", "client_order_id", "\"client_order_id\" may only "
 		               "hold letters, digits and _ - . :");
+		goto out;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(b, "job")) {   /* a job order (jobs.c) */
+		for (const char *const *f = not_with_job; *f; f++)
+			if (cJSON_GetObjectItemCaseSensitive(b, *f)) {
+				xd_reply_field(r, "BAD_COMBINATION", *f, "a job order names no \"%s\": the "
+				               "exchange works it out from the job", *f);
+				goto out;
+			}
+		if (xd_parse_job(t, b, o, r) != 0)
+			goto out;
+		if (has_coid)
+			snprintf(o->coid, sizeof o->coid, "%s", coid);
+		rc = 0;
+		goto out;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(b, "max_total_minor")) {
+		xd_reply_field(r, "BAD_COMBINATION", "max_total_minor", "\"max_total_minor\" is the "
+		               "budget of a job order (with \"job\")");
 		goto out;
 	}
 	if (xd_body_str(b, "gpu", true, 64, &gpu, r) < 0)

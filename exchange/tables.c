@@ -13,10 +13,12 @@
  */
 #include "exchange/xd.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data/catalog.h"
+#include "fit/fit.h"
 #include "util/util.h"
 
 
@@ -44,6 +46,31 @@ static char *read_data(const char *dir, const char *name, char **where)
 	return xstrndup((const char *)p, len);
 }
 
+/* The fit model's view of a catalogue GPU, as gpux's (view_fit_gpu, which
+ * tests/unit/test_jobs_gpu.c holds this to): the published figures, the
+ * tensor-parallel link (NVLink / Infinity Fabric as published, else the PCIe
+ * slot: x16 is 64 GB/s both ways at 4.0, 128 at 5.0, PCI-SIG) and the
+ * machine's scale-up link; no price (a job order prices its units itself). */
+static void fit_gpu_of(const struct catalog_gpu *g, struct fit_gpu *out)
+{
+	memset(out, 0, sizeof *out);
+	out->memory_gb = g->memory_gb;
+	out->bandwidth_gbs = g->bandwidth_gbs;
+	out->bf16_tflops = g->bf16_tflops;
+	out->fp8_tflops = catalog_supported(g->fp8_tflops) ? g->fp8_tflops : NAN;
+	out->link_gbs = g->interconnect_gbs;
+	out->pcie_gbs = NAN;
+	if (g->interconnect != NULL)
+		out->pcie_gbs = strncmp(g->interconnect, "PCIe 5", 6) == 0 ? 128.0
+		              : strncmp(g->interconnect, "PCIe 4", 6) == 0 ? 64.0 : NAN;
+	if (!catalog_known(out->link_gbs))
+		out->link_gbs = out->pcie_gbs;
+	out->price_cents = -1;
+	if (g->scale_up == NULL || fit_interconnect_parse(g->scale_up, &out->scale_up, NULL) != 0)
+		out->scale_up = FIT_LINK_PCIE;
+	out->scale_up_gpus = g->scale_up_gpus > 0 ? g->scale_up_gpus : 1;
+}
+
 static int vat_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct xd_vat *)a)->country, ((const struct xd_vat *)b)->country);
@@ -59,6 +86,7 @@ static int load_gpus(struct xd_tables *t, const char *dir, char **cause)
 	t->demo_from_cents = xcalloc(t->n_gpus, sizeof *t->demo_from_cents);
 	t->gpu_link = xcalloc(t->n_gpus, sizeof *t->gpu_link);
 	t->gpu_bridge = xcalloc(t->n_gpus, sizeof *t->gpu_bridge);
+	t->fit_gpus = xcalloc(t->n_gpus, sizeof *t->fit_gpus);
 	for (size_t i = 0; i < t->n_gpus; i++) {
 		const struct catalog_gpu *g = &cat->gpus[i];
 		t->gpu_ids[i] = xstrdup(g->id);
@@ -70,6 +98,7 @@ static int load_gpus(struct xd_tables *t, const char *dir, char **cause)
 		t->gpu_link[i] = strcmp(ff, "SXM") == 0 ? ENG_LINK_NVLINK
 		               : strcmp(ff, "OAM") == 0 ? ENG_LINK_IF : ENG_LINK_PCIE;
 		t->gpu_bridge[i] = t->gpu_link[i] == ENG_LINK_PCIE && strstr(link, "NVLink") != NULL;
+		fit_gpu_of(g, &t->fit_gpus[i]);
 	}
 	catalog_free(&cat);
 	/* served verbatim, but always as an object {"gpus":[…]} */
@@ -259,6 +288,7 @@ void xd_tables_free(struct xd_tables **tp)
 	free(t->demo_from_cents);
 	free(t->gpu_link);
 	free(t->gpu_bridge);
+	free(t->fit_gpus);
 	for (size_t i = 0; i < t->n_regions; i++) {
 		free(t->regions[i].id);
 		free(t->regions[i].name);

@@ -37,6 +37,7 @@
 #include "exchange/engine.h"
 #include "exchange/exchange.h"
 #include "exchange/store.h"
+#include "fit/fit.h"
 
 #define XD_BODY_MAX 16384
 #define XD_GPUS_MAX 512
@@ -79,6 +80,7 @@ struct xd_tables {
 	bool *gpu_bridge;            /* per GPU: a PCIe card that also comes as NVLink-bridged pairs */
 	struct xd_region *regions;   /* data/regions.json, in order; the index is the engine's */
 	size_t n_regions;
+	struct fit_gpu *fit_gpus;    /* per GPU: the fit model's view of it (no price) */
 	char *gpus_json;             /* served by GET /v1/gpus, verbatim */
 	char *workloads_json;        /* served by GET /v1/workloads */
 	struct xd_vat *vat;          /* sorted by country */
@@ -198,6 +200,14 @@ struct xd_order_in {
 	uint64_t regions;            /* buy: bit r for region r; 0: any */
 	struct eng_host host;        /* sell: per node (0: not stated); buy: minimums */
 	bool whole_nodes;            /* sell */
+	/* a job order (docs/API.md "Job orders"): the fit job instead of a GPU */
+	bool is_job;
+	struct fit_job fit;
+	char fit_label[65];          /* the job's "model", "" if none */
+	int32_t job_hours;           /* as given; 0: the training run's */
+	int64_t max_total;           /* the budget, minor units of the account's currency */
+	/* what a job order's row keeps (borrowed; NULL for any other order) */
+	const char *job_text, *alternatives;
 };
 
 struct xd_job {
@@ -342,6 +352,39 @@ cJSON *xd_quote_json(const char *gpu, const struct xd_unit_quotes *u, const stru
 int xd_book_load(struct xd_store *st, const struct xd_tables *t, struct engine *e, int gpu,
                  size_t book, char **cause);
 
+/* ---- jobs.c: job orders ------------------------------------------------------ */
+/* The body of a job order (b holds "job"), after its client_order_id: 0 and
+ * o->is_job, or -1 with a 400 reply. */
+int xd_parse_job(const struct xd_tables *t, const cJSON *b, struct xd_order_in *o,
+                 struct xd_reply *r);
+/* A buy's "regions" (routes.c): 1 with *mask, 0 if absent, -1 with a reply. */
+int xd_parse_regions(const struct xd_tables *t, const cJSON *b, uint64_t *mask,
+                     struct xd_reply *r);
+/* The request as a job order's row keeps it (the job's fields, canonical,
+ * and the hours as given), malloc'ed. */
+char *xd_job_text(const struct xd_order_in *o);
+struct xd_acct;
+struct xd_writer;
+/* What the writer chose for a job: the cheapest GPU that can run it (best, -1
+ * if none), the FOK order that buys it, its total, the reply's frame (owned),
+ * and why it cannot be placed (code NULL if it can; msg owned). */
+struct xd_job_choice {
+	int best;
+	struct xd_order_in order;
+	int64_t total;
+	cJSON *frame;
+	const char *code;
+	char *msg;
+};
+void xd_jobs_choose(struct xd_writer *w, const struct xd_order_in *in, const struct xd_acct *acc,
+                    int64_t account, struct xd_job_choice *c);
+void xd_jobs_choice_free(struct xd_job_choice *c);
+/* The writer's PREVIEW of a job order (the account exists). */
+struct xd_job;
+void xd_jobs_preview(struct xd_writer *w, struct xd_job *j, const struct xd_acct *acc);
+/* The writer's ORDER of a job order: its replay, or its choice placed. */
+void xd_jobs_order(struct xd_writer *w, struct xd_job *j, struct xd_acct *a);
+
 /* ---- the writer's state, shared by market.c, ops.c and demo.c ------------- */
 struct xd_acct {
 	int64_t avail, held;
@@ -459,6 +502,13 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 /* What `in` would do now for account (an existing account), as the body of
  * POST /v1/orders/preview; nothing is changed. */
 cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_order_in *in);
+/* What every order is refused for before anything changes (the role, the
+ * market's state): the code and *msg (malloc'ed), or NULL; its reply. */
+const char *xd_ops_refusal(struct xd_writer *w, const struct xd_acct *a, enum eng_side side,
+                           char **msg);
+void xd_ops_refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *code, char *msg);
+/* 409 IDEMPOTENCY_CONFLICT: coid was used for order id with another body. */
+void xd_ops_conflict(struct xd_reply *r, const char *coid, int64_t id);
 /* Cancel a resting order (any owner). 0, or -1 if it is not resting. */
 int xd_ops_cancel(struct xd_writer *w, int64_t id);
 

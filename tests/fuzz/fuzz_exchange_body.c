@@ -75,7 +75,7 @@ static const char *const f_order[] = {
 	"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
 	"max_price_cents", "min_price_cents", "time_in_force",
 	"node_gpus", "interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
-	"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", NULL,
+	"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", "job", "max_total_minor", NULL,
 };
 static const char *const f_none[] = { NULL };
 static const char *const f_key[] = { "name", "scope", NULL };
@@ -120,8 +120,18 @@ static void check_refusal(const struct xd_reply *r, const char *const *fields)
 		/* an unknown field is named (sanitized); any other code names one of
 		 * the endpoint's own fields */
 		CHECK(cJSON_IsString(field) && printable(field->valuestring));
-		if (strcmp(code->valuestring, "UNKNOWN_FIELD") != 0)
-			CHECK(xd_lookup(fields, field->valuestring) >= 0);
+		const char *fn = field->valuestring;
+		if (strcmp(code->valuestring, "UNKNOWN_FIELD") == 0) {
+			/* any name, sanitized */
+		} else if (strncmp(fn, "job.", 4) == 0) {   /* a field of a job order's job */
+			CHECK(xd_lookup(fields, "job") >= 0);
+			bool known = false;
+			for (int i = 0; i < fit_job_field_count; i++)
+				known = known || strcmp(fit_job_fields[i].name, fn + 4) == 0;
+			CHECK(known);
+		} else {
+			CHECK(xd_lookup(fields, fn) >= 0);
+		}
 	}
 	if (strcmp(code->valuestring, "OUT_OF_RANGE") == 0)
 		CHECK(int_member(e, "min") && int_member(e, "max"));
@@ -332,8 +342,48 @@ static bool coid_chars(const char *s)
 	return true;
 }
 
+/* A job order: a buy, FOK, its budget and hours as written, a job the fit
+ * library accepts, which written out and read back is the same job. */
+static void check_job(const cJSON *b, const struct xd_order_in *o, bool need_coid)
+{
+	CHECK(o->side == ENG_BUY && o->tif == ENG_FOK && o->gpu == -1);
+	CHECK(streq(member_str(b, "side"), "buy"));
+	const char *tif = member_str(b, "time_in_force");
+	CHECK(!tif || streq(tif, "fok"));
+	CHECK(o->max_total >= 1 && o->max_total <= XD_DEPOSIT_MAX &&
+	      member_is(b, "max_total_minor", o->max_total));
+	CHECK(member_or_zero(b, "hours", o->job_hours) && o->job_hours >= 0 &&
+	      o->job_hours <= XD_HOURS_MAX);
+	CHECK(o->job_hours > 0 || fit_method_is_training(o->fit.method));
+	CHECK(o->regions == listed_regions(b));
+	CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(b, "job")));
+	char *cause = NULL;
+	CHECK(fit_job_check(&o->fit, &cause) == 0);
+	const char *coid = member_str(b, "client_order_id");
+	CHECK(coid ? streq(coid, o->coid) && coid_chars(o->coid) : o->coid[0] == 0);
+	if (need_coid)
+		CHECK(o->coid[0] != 0);
+	/* the job's fields written out and read back: the same text */
+	char *text = xd_job_text(o);
+	struct fit_field f[FIT_JOB_FIELDS_MAX];
+	int n = fit_job_to_fields(&o->fit, o->fit_label[0] ? o->fit_label : NULL, f,
+	                          FIT_JOB_FIELDS_MAX);
+	struct xd_order_in again = *o;
+	struct fit_field_problem p;
+	CHECK(fit_job_from_fields(f, n, &again.fit, again.fit_label, sizeof again.fit_label, &p,
+	                          &cause) == 0);
+	char *text2 = xd_job_text(&again);
+	CHECK(streq(text, text2));
+	free(text);
+	free(text2);
+}
+
 static void check_order(const cJSON *b, const struct xd_order_in *o, bool need_coid)
 {
+	if (o->is_job) {
+		check_job(b, o, need_coid);
+		return;
+	}
 	CHECK(o->gpu >= 0 && (size_t)o->gpu < tables->n_gpus);
 	const char *gpu = member_str(b, "gpu");
 	CHECK(streq(gpu, tables->gpu_ids[o->gpu]));

@@ -12,6 +12,8 @@
  *   market.c   the writer thread: queue, group commit, clock, snapshot
  *   ops.c      what the writer does: orders, fills, holds, billing, ledger
  *   lots.c     a sell's lot and a buy's requirements: defaults, rows, JSON
+ *   jobs.c     job orders: a fit job evaluated on every GPU book, the cheapest
+ *              runnable bought as one FOK order
  *   demo.c     the demo market and its drift
  *   nodes.c    what the writer does with one node or many: book locks,
  *              balances, ledger numbering, notifications, the lease

@@ -47,7 +47,7 @@ LIBS_TEST   = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
 # Link order: a library before the ones it uses.
 CLIENT_MODS := cli tui widgets api view fit i18n data util
-SERVER_MODS := exchange data util
+SERVER_MODS := exchange data fit util
 ALL_MODS    := cli tui widgets api view exchange fit i18n data util
 
 lib_srcs = $(filter-out $(1)/main.c,$(wildcard $(1)/*.c $(1)/*/*.c))

@@ -43,6 +43,7 @@ struct snap_book {
 	size_t n_ask, n_bid;
 	struct eng_level ask[XD_DEPTH_MAX], bid[XD_DEPTH_MAX];
 	int64_t last;
+	struct xd_unit_quotes u;     /* the best asks for units of 1 and of 8 */
 };
 
 struct xd_market {
@@ -151,7 +152,7 @@ static bool drain_inbox(struct xd_market *m)
 			continue;
 		m->in_changed[g] = false;
 		const struct snap_book *b = &m->in_books[g];
-		xd_stream_book(w->stream, (int)g, b->ask, b->n_ask, b->bid, b->n_bid, b->last);
+		xd_stream_book(w->stream, (int)g, b->ask, b->n_ask, b->bid, b->n_bid, b->last, &b->u);
 		pthread_mutex_lock(&m->snap_mu);
 		m->books[g] = *b;
 		pthread_mutex_unlock(&m->snap_mu);
@@ -174,7 +175,9 @@ static void publish(struct xd_market *m)
 		tmp.n_ask = engine_depth(w->eng, g, ENG_SELL, tmp.ask, XD_DEPTH_MAX);
 		tmp.n_bid = engine_depth(w->eng, g, ENG_BUY, tmp.bid, XD_DEPTH_MAX);
 		tmp.last = w->last_price[g];
-		xd_stream_book(w->stream, (int)g, tmp.ask, tmp.n_ask, tmp.bid, tmp.n_bid, tmp.last);
+		xd_unit_quotes_of(w->eng, g, &tmp.u);
+		xd_stream_book(w->stream, (int)g, tmp.ask, tmp.n_ask, tmp.bid, tmp.n_bid, tmp.last,
+		               &tmp.u);
 		pthread_mutex_lock(&m->snap_mu);
 		m->books[g] = tmp;
 		pthread_mutex_unlock(&m->snap_mu);
@@ -189,7 +192,8 @@ static void publish(struct xd_market *m)
 }
 
 void xd_market_put_book(struct xd_market *m, int gpu, const struct eng_level *ask, size_t n_ask,
-                        const struct eng_level *bid, size_t n_bid, int64_t last)
+                        const struct eng_level *bid, size_t n_bid, int64_t last,
+                        const struct xd_unit_quotes *u)
 {
 	pthread_mutex_lock(&m->in_mu);
 	struct snap_book *b = &m->in_books[gpu];
@@ -198,6 +202,7 @@ void xd_market_put_book(struct xd_market *m, int gpu, const struct eng_level *as
 	memcpy(b->ask, ask, b->n_ask * sizeof *ask);
 	memcpy(b->bid, bid, b->n_bid * sizeof *bid);
 	b->last = last;
+	b->u = *u;
 	m->in_changed[gpu] = true;
 	pthread_mutex_unlock(&m->in_mu);
 	pthread_mutex_lock(&m->q_mu);
@@ -250,14 +255,8 @@ static cJSON *quotes_body(struct xd_market *m, uint64_t seq)
 	cJSON *arr = cJSON_CreateArray();
 	for (size_t g = 0; g < m->t->n_gpus; g++) {
 		const struct snap_book *b = &m->books[g];
-		cJSON *q = cJSON_CreateObject();
-		cJSON_AddStringToObject(q, "gpu", m->t->gpu_ids[g]);
-		xd_jint_or_null(q, "best_ask_cents", b->n_ask ? b->ask[0].price_cents : 0, b->n_ask > 0);
-		xd_jint(q, "ask_gpus", b->n_ask ? b->ask[0].gpus : 0);
-		xd_jint_or_null(q, "best_bid_cents", b->n_bid ? b->bid[0].price_cents : 0, b->n_bid > 0);
-		xd_jint(q, "bid_gpus", b->n_bid ? b->bid[0].gpus : 0);
-		xd_jint_or_null(q, "last_cents", b->last, b->last >= 0);
-		cJSON_AddItemToArray(arr, q);
+		cJSON_AddItemToArray(arr, xd_quote_json(m->t->gpu_ids[g], &b->u,
+		                                        b->n_bid ? &b->bid[0] : NULL, b->last));
 	}
 	cJSON_AddItemToObject(o, "quotes", arr);
 	return o;
@@ -344,6 +343,40 @@ cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
 	return o;
 }
 
+cJSON *xd_market_book_for(struct xd_market *m, const struct engine *e, int gpu,
+                          const struct eng_filter *f, int depth)
+{
+	const struct xd_tables *t = m->t;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "gpu", t->gpu_ids[gpu]);
+	xd_jint(o, "node_gpus", f->unit);
+	xd_jstr(o, "interconnect", f->link == ENG_LINK_ANY ? NULL : xd_link_names[f->link]);
+	char *regions = xd_regions_text(t, f->regions);
+	xd_regions_json(o, "regions", regions);
+	free(regions);
+	pthread_mutex_lock(&m->snap_mu);
+	xd_jint(o, "seq", (int64_t)m->seq);
+	pthread_mutex_unlock(&m->snap_mu);
+	xd_jtime(o, "server_time", xd_market_now(m));
+	struct eng_level *lv = xcalloc((size_t)depth, sizeof *lv);
+	for (int side = 0; side < 2; side++) {
+		size_t n = engine_depth_for(e, (size_t)gpu, side ? ENG_BUY : ENG_SELL, f, lv,
+		                            (size_t)depth);
+		cJSON *a = cJSON_AddArrayToObject(o, side ? "bids" : "asks");
+		for (size_t i = 0; i < n; i++) {
+			cJSON *l = cJSON_CreateObject();
+			xd_jint(l, "price_cents", lv[i].price_cents);
+			xd_jint(l, "units", lv[i].units);
+			xd_jint(l, "gpus", lv[i].gpus);
+			xd_jint(l, "orders", lv[i].orders);
+			xd_jint(l, "gpu_hours", lv[i].gpu_hours);
+			cJSON_AddItemToArray(a, l);
+		}
+	}
+	free(lv);
+	return o;
+}
+
 cJSON *xd_market_info(struct xd_market *m)
 {
 	const struct xd_tables *t = m->t;
@@ -368,6 +401,13 @@ cJSON *xd_market_info(struct xd_market *m)
 	cJSON *r = cJSON_AddObjectToObject(fx, "rate_micro");
 	for (int i = 0; i < XD_NCUR; i++)
 		xd_jint(r, xd_cur_names[i], t->fx_micro[i]);
+	cJSON *rg = cJSON_AddArrayToObject(o, "regions");
+	for (size_t i = 0; i < t->n_regions; i++) {
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "id", t->regions[i].id);
+		cJSON_AddStringToObject(x, "name", t->regions[i].name);
+		cJSON_AddItemToArray(rg, x);
+	}
 	cJSON *vat = cJSON_AddObjectToObject(o, "vat");
 	cJSON_AddStringToObject(vat, "date", t->vat_date);
 	cJSON_AddStringToObject(vat, "source", t->vat_source);

@@ -22,20 +22,10 @@
 static void book_reload(struct xd_writer *w, int g)
 {
 	engine_clear(w->eng, (size_t)g);
-	struct xd_q *st = xd_stmt(w->st, "SELECT id, account, side, price, remaining, hours FROM orders "
-	                                 "WHERE gpu = ?1 AND remaining > 0 ORDER BY id");
-	xd_bind_text(st, 1, w->t->gpu_ids[g]);
-	while (xd_step(st) == XD_ROW) {
-		struct eng_order o = {
-			.id = xd_col_int64(st, 0), .account = xd_col_int64(st, 1),
-			.side = (enum eng_side)xd_lookup(xd_side_names, xd_col_text(st, 2)),
-			.tif = ENG_GTC, .price_cents = xd_col_int64(st, 3), .gpus = xd_col_int(st, 4),
-			.hours = xd_col_int(st, 5),
-		};
-		engine_restore(w->eng, (size_t)g, &o);
-	}
-	xd_reset(st);
-	st = xd_stmt(w->st, "SELECT price FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
+	char *cause = NULL;
+	if (xd_book_load(w->st, w->t, w->eng, g, (size_t)g, &cause) != 0)
+		fatal("gpuxd: another node's orders cannot be read: %s", cause);
+	struct xd_q *st = xd_stmt(w->st, "SELECT price FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
 	xd_bind_text(st, 1, w->t->gpu_ids[g]);
 	w->last_price[g] = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : -1;
 	xd_reset(st);

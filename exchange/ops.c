@@ -34,6 +34,7 @@ struct ord {
 	int32_t gpus, hours, filled, remaining;
 	int64_t price, unit, filled_value, hold;
 	const char *status;
+	struct xd_order_in lot;      /* its lot (a sell) or requirements (a buy) */
 };
 
 struct rental {
@@ -198,7 +199,7 @@ static bool load_order(struct xd_writer *w, int64_t id, struct ord *o)
 {
 	struct xd_q *st = xd_stmt(w->st,
 		"SELECT account, gpu, side, type, tif, gpus, hours, filled, remaining, price, unit, "
-		"filled_value, hold FROM orders WHERE id = ?1");
+		"filled_value, hold, " XD_LOT_COLS " FROM orders WHERE id = ?1");
 	xd_bind_int64(st, 1, id);
 	if (xd_step(st) != XD_ROW) {
 		xd_reset(st);
@@ -219,15 +220,22 @@ static bool load_order(struct xd_writer *w, int64_t id, struct ord *o)
 	o->filled_value = xd_col_int64(st, 11);
 	o->hold = xd_col_int64(st, 12);
 	o->status = NULL;
+	o->lot = (struct xd_order_in){ .gpu = o->gpu, .side = o->side };
+	xd_lot_from_row(w->t, st, 13, o->gpu, &o->lot);
 	xd_reset(st);
 	return true;
 }
 
+/* Write an order's row back; a resting sell's nodes as the engine has them. */
 static void save_order(struct xd_writer *w, const struct ord *o)
 {
+	const struct eng_node *nd;
+	size_t n = o->side == ENG_SELL && o->remaining > 0
+	           ? engine_nodes(w->eng, (size_t)o->gpu, o->id, &nd) : 0;
+	char *nodes = n ? xd_nodes_text(nd, n) : NULL;
 	struct xd_q *st = xd_stmt(w->st,
 		"UPDATE orders SET status = ?2, filled = ?3, remaining = ?4, filled_value = ?5, "
-		"hold = ?6, updated_ms = ?7 WHERE id = ?1");
+		"hold = ?6, updated_ms = ?7, nodes_free = ?8 WHERE id = ?1");
 	xd_bind_int64(st, 1, o->id);
 	xd_bind_text(st, 2, o->status);
 	xd_bind_int(st, 3, o->filled);
@@ -235,7 +243,10 @@ static void save_order(struct xd_writer *w, const struct ord *o)
 	xd_bind_int64(st, 5, o->filled_value);
 	xd_bind_int64(st, 6, o->hold);
 	xd_bind_int64(st, 7, w->now);
+	if (nodes)
+		xd_bind_text(st, 8, nodes);
 	xd_step_done(w->st, st);
+	free(nodes);
 }
 
 static const char *resting_status(const struct ord *o)
@@ -259,8 +270,9 @@ static void bill_hours(struct xd_writer *w, struct rental *r, int32_t nh)
 	r->paid_out += pay;
 }
 
-/* One fill: a trade, a rental with its first hour billed, the buy order's hold
- * narrowed to the trade price, the maker's row updated. */
+/* One fill: a trade, a rental (the lot it was cut from and its nodes) with its
+ * first hour billed, the buy order's hold narrowed to the trade price, the
+ * maker's row updated. */
 static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, struct ord *taker)
 {
 	struct ord maker;
@@ -311,11 +323,14 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 	post(w, "release", buy->account, true, buy->account, false, consumed - kept, buy->id, 0);
 
 	bill_hours(w, &r, 1);
+	char *nodes = xd_takes_text(&w->fills.takes[f->take], f->ntakes);
+	const struct xd_order_in *lot = &sell->lot;
 	st = xd_stmt(w->st,
 		"INSERT INTO rentals(id, gpu, buyer, seller, buy_order, sell_order, gpus, hours, price, "
 		"net_unit, vat_unit, payout_unit, hours_billed, status, started_ms, next_ms, billed, "
-		"paid_out) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'active', ?14, "
-		"?15, ?16, ?17)");
+		"paid_out, node_gpus, interconnect, region, cpu_cores, ram_gb, disk_gb, nodes) "
+		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'active', ?14, "
+		"?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)");
 	xd_bind_int64(st, 1, tid);
 	xd_bind_text(st, 2, w->t->gpu_ids[gpu]);
 	xd_bind_int64(st, 3, r.buyer);
@@ -334,7 +349,15 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 	xd_bind_int64(st, 15, r.started + XD_HOUR_MS);
 	xd_bind_int64(st, 16, r.billed);
 	xd_bind_int64(st, 17, r.paid_out);
+	xd_bind_int(st, 18, lot->node_gpus);
+	xd_bind_text(st, 19, xd_link_names[lot->link]);
+	xd_bind_text(st, 20, w->t->regions[lot->region].id);
+	xd_bind_int(st, 21, lot->host.cpu_cores);
+	xd_bind_int(st, 22, lot->host.ram_gb);
+	xd_bind_int(st, 23, lot->host.disk_gb);
+	xd_bind_text(st, 24, nodes);
 	xd_step_done(w->st, st);
+	free(nodes);
 
 	maker.filled += g;
 	maker.remaining -= g;
@@ -347,14 +370,17 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 	w->last_price[gpu] = p;
 }
 
-int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order_in *in)
+int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order_in *req)
 {
 	xd_ops_begin(w);
 	struct xd_acct *a = acct(w, account);
+	struct xd_order_in norm = *req, *in = &norm;
+	xd_order_norm(w->t, in);
 	w->nodes->lock_book(w, in->gpu);
 	struct ord o = {
 		.account = account, .gpu = in->gpu, .side = in->side, .type = in->type, .tif = in->tif,
 		.gpus = in->gpus, .hours = in->hours, .remaining = in->gpus, .price = in->price,
+		.lot = *in,
 	};
 	if (o.side == ENG_BUY) {
 		o.unit = exchange_unit(o.price, w->t->fx_micro[a->cur], a->vat_bp);
@@ -364,8 +390,10 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 	}
 	struct xd_q *st = xd_stmt(w->st,
 		"INSERT INTO orders(account, client_order_id, gpu, side, type, tif, gpus, hours, price, "
-		"unit, status, remaining, hold, created_ms, updated_ms) "
-		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'open', ?7, ?11, ?12, ?12) "
+		"unit, status, remaining, hold, created_ms, updated_ms, " XD_LOT_COLS ", job, max_total, "
+		"alternatives) "
+		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'open', ?7, ?11, ?12, ?12, ?13, ?14, "
+		"?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23) "
 		"ON CONFLICT(account, client_order_id) DO NOTHING RETURNING id");
 	xd_bind_int64(st, 1, account);
 	if (in->coid[0])
@@ -380,15 +408,21 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 	xd_bind_int64(st, 10, o.unit);
 	xd_bind_int64(st, 11, o.hold);
 	xd_bind_int64(st, 12, w->now);
+	char *regions;
+	xd_lot_bind(st, 13, w->t, in, &regions);
+	if (in->job_text) {   /* a job order: what its replays compare, what they answer */
+		xd_bind_text(st, 21, in->job_text);
+		xd_bind_int64(st, 22, in->max_total);
+		xd_bind_text(st, 23, in->alternatives);
+	}
 	o.id = xd_step_id(st);
+	free(regions);
 	if (o.id == 0)
 		return -1;   /* another node has just stored this client_order_id */
 	post(w, "hold", account, false, account, true, o.hold, o.id, 0);
 
-	struct eng_order e = {
-		.id = o.id, .account = account, .side = o.side, .tif = o.tif, .price_cents = o.price,
-		.gpus = o.gpus, .hours = o.hours,
-	};
+	struct eng_order e;
+	xd_order_engine(in, o.id, account, &e);
 	eng_fills_reset(&w->fills);
 	engine_submit(w->eng, (size_t)o.gpu, &e, false, &w->fills);
 	for (size_t i = 0; i < w->fills.n; i++)
@@ -524,7 +558,7 @@ int64_t xd_ops_bill(struct xd_writer *w)
 static const char *const status_err_code[] = { "MARKET_NOT_OPEN", NULL, "MARKET_HALTED" };
 
 /* Refusals that come before any change (role, market state); NULL if none. */
-static const char *refusal(struct xd_writer *w, const struct xd_acct *a, enum eng_side side,
+const char *xd_ops_refusal(struct xd_writer *w, const struct xd_acct *a, enum eng_side side,
                            char **msg)
 {
 	if (side == ENG_BUY && a->role == XD_ROLE_SELLER) {
@@ -552,7 +586,7 @@ static const char *refusal(struct xd_writer *w, const struct xd_acct *a, enum en
 	return NULL;
 }
 
-static void refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *code, char *msg)
+void xd_ops_refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *code, char *msg)
 {
 	int status = strcmp(code, "FORBIDDEN") == 0 ? 403 : 422;
 	cJSON *e = xd_reply_error(r, status, code, "%s", msg);
@@ -574,6 +608,13 @@ static void funds_reply(struct xd_reply *r, const struct xd_acct *a, int64_t nee
 	cJSON_AddStringToObject(e, "currency", xd_cur_names[a->cur]);
 }
 
+void xd_ops_conflict(struct xd_reply *r, const char *coid, int64_t id)
+{
+	cJSON *e = xd_reply_error(r, 409, "IDEMPOTENCY_CONFLICT", "client_order_id \"%s\" was "
+	                          "already used for order %" PRId64 " with a different body", coid, id);
+	xd_jint(e, "order_id", id);
+}
+
 static void job_order(struct xd_writer *w, struct xd_job *j)
 {
 	const struct xd_order_in *in = &j->order;
@@ -582,36 +623,42 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 		xd_reply_error(&j->reply, 401, "UNAUTHORIZED", "unknown account");
 		return;
 	}
+	if (in->is_job) {
+		xd_jobs_order(w, j, a);
+		return;
+	}
 	/* idempotency first: a replay gets the original whatever happened since */
 	struct xd_q *st = xd_stmt(w->st,
-		"SELECT id, gpu, side, type, tif, gpus, hours, price FROM orders "
+		"SELECT id, gpu, side, type, tif, gpus, hours, price, " XD_LOT_COLS ", job FROM orders "
 		"WHERE account = ?1 AND client_order_id = ?2");
 	xd_bind_int64(st, 1, j->account);
 	xd_bind_text(st, 2, in->coid);
 	if (xd_step(st) == XD_ROW) {
 		int64_t id = xd_col_int64(st, 0);
+		struct xd_order_in req = *in, row = { .gpu = in->gpu, .side = in->side };
+		xd_order_norm(w->t, &req);
 		bool same = strcmp(xd_col_text(st, 1), w->t->gpu_ids[in->gpu]) == 0 &&
 		            strcmp(xd_col_text(st, 2), xd_side_names[in->side]) == 0 &&
 		            strcmp(xd_col_text(st, 3), xd_type_names[in->type]) == 0 &&
 		            strcmp(xd_col_text(st, 4), xd_tif_names[in->tif]) == 0 &&
 		            xd_col_int(st, 5) == in->gpus && xd_col_int(st, 6) == in->hours &&
-		            xd_col_int64(st, 7) == in->price;
-		xd_reset(st);
+		            xd_col_int64(st, 7) == in->price && xd_col_null(st, 16);
 		if (same) {
-			xd_reply_json(&j->reply, 200, xd_read_order(w->st, j->account, id, true));
-		} else {
-			cJSON *e = xd_reply_error(&j->reply, 409, "IDEMPOTENCY_CONFLICT",
-			                          "client_order_id \"%s\" was already used for order %" PRId64
-			                          " with a different body", in->coid, id);
-			xd_jint(e, "order_id", id);
+			xd_lot_from_row(w->t, st, 8, in->gpu, &row);
+			same = xd_lot_same(&req, &row);
 		}
+		xd_reset(st);
+		if (same)
+			xd_reply_json(&j->reply, 200, xd_read_order(w->st, w->t, j->account, id, true));
+		else
+			xd_ops_conflict(&j->reply, in->coid, id);
 		return;
 	}
 	xd_reset(st);
 	char *msg = NULL;
-	const char *code = refusal(w, a, in->side, &msg);
+	const char *code = xd_ops_refusal(w, a, in->side, &msg);
 	if (code) {
-		refusal_reply(w, &j->reply, code, msg);
+		xd_ops_refusal_reply(w, &j->reply, code, msg);
 		return;
 	}
 	int64_t id = xd_ops_place(w, j->account, in);
@@ -627,22 +674,49 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 		            exchange_unit(in->price, w->t->fx_micro[a->cur], a->vat_bp));
 		return;
 	}
-	xd_reply_json(&j->reply, 201, xd_read_order(w->st, j->account, id, true));
+	xd_reply_json(&j->reply, 201, xd_read_order(w->st, w->t, j->account, id, true));
 }
 
-static void job_preview(struct xd_writer *w, struct xd_job *j)
+/* A preview's fill: its price and GPUs, and the lot it is cut from — for a buy
+ * the resting ask's, its nodes named as a rental would name them; for a sell
+ * the seller's own, its nodes named new-1, new-2, … (the order has no id yet). */
+static cJSON *preview_fill(struct xd_writer *w, const struct xd_order_in *in,
+                           const struct eng_fill *f)
 {
-	const struct xd_order_in *in = &j->order;
-	struct xd_acct *a = acct(w, j->account);
-	if (!a) {
-		xd_reply_error(&j->reply, 401, "UNAUTHORIZED", "unknown account");
-		return;
+	cJSON *x = cJSON_CreateObject();
+	xd_jint(x, "price_cents", f->price_cents);
+	xd_jint(x, "gpus", f->gpus);
+	xd_jint(x, "unit_gpus", f->unit);
+	struct ord maker;
+	bool buy = in->side == ENG_BUY;
+	if (buy && !load_order(w, f->maker_id, &maker))
+		fatal("gpuxd: resting order %" PRId64 " is not in the database", f->maker_id);
+	xd_lot_json(x, w->t, buy ? &maker.lot : in);
+	cJSON_AddBoolToObject(x, "whole_nodes", buy ? maker.lot.whole_nodes : in->whole_nodes);
+	cJSON *nodes = cJSON_AddArrayToObject(x, "nodes");
+	for (int32_t t = 0; t < f->ntakes; t++) {
+		const struct eng_take *tk = &w->fills.takes[f->take + (size_t)t];
+		cJSON *n = cJSON_CreateObject();
+		char label[48];
+		if (buy)
+			snprintf(label, sizeof label, "o%" PRId64 "-%d", f->maker_id, tk->node + 1);
+		else
+			snprintf(label, sizeof label, "new-%d", tk->node + 1);
+		cJSON_AddStringToObject(n, "node", label);
+		xd_jint(n, "gpus", tk->gpus);
+		cJSON_AddItemToArray(nodes, n);
 	}
+	return x;
+}
+
+cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_order_in *req)
+{
+	struct xd_order_in norm = *req, *in = &norm;
+	xd_order_norm(w->t, in);
+	struct xd_acct *a = acct(w, account);
 	int64_t rate = w->t->fx_micro[a->cur];
-	struct eng_order e = {
-		.id = INT64_MAX, .account = j->account, .side = in->side, .tif = in->tif,
-		.price_cents = in->price, .gpus = in->gpus, .hours = in->hours,
-	};
+	struct eng_order e;
+	xd_order_engine(in, INT64_MAX, account, &e);
 	w->nodes->peek_book(w, in->gpu);
 	eng_fills_reset(&w->fills);
 	int32_t filled = engine_submit(w->eng, (size_t)in->gpu, &e, true, &w->fills);
@@ -658,14 +732,12 @@ static void job_preview(struct xd_writer *w, struct xd_job *j)
 	xd_jint(o, "gpus", in->gpus);
 	xd_jint(o, "hours", in->hours);
 	xd_jint(o, "price_cents", in->price);
+	xd_request_json(o, w->t, in);
 	cJSON_AddStringToObject(o, "market_state", xd_state_names[w->state]);
 	cJSON *arr = cJSON_AddArrayToObject(o, "fills");
 	for (size_t i = 0; i < w->fills.n; i++) {
 		const struct eng_fill *f = &w->fills.v[i];
-		cJSON *x = cJSON_CreateObject();
-		xd_jint(x, "price_cents", f->price_cents);
-		xd_jint(x, "gpus", f->gpus);
-		cJSON_AddItemToArray(arr, x);
+		cJSON_AddItemToArray(arr, preview_fill(w, in, f));
 		int64_t gh = (int64_t)f->gpus * f->hours;
 		if (buy) {
 			int64_t nu = exchange_net_unit(f->price_cents, rate);
@@ -699,7 +771,7 @@ static void job_preview(struct xd_writer *w, struct xd_job *j)
 	               : filled > 0 ? "partially_filled" : "open";
 	cJSON_AddStringToObject(o, "would_status", ws);
 	char *msg = NULL;
-	const char *code = refusal(w, a, in->side, &msg);
+	const char *code = xd_ops_refusal(w, a, in->side, &msg);
 	if (!code && buy && hold > a->avail) {
 		code = "INSUFFICIENT_FUNDS";
 		msg = xasprintf("the order needs a hold of %" PRId64 " %s minor units; %" PRId64
@@ -713,7 +785,20 @@ static void job_preview(struct xd_writer *w, struct xd_job *j)
 	} else {
 		cJSON_AddNullToObject(o, "would_reject");
 	}
-	xd_reply_json(&j->reply, 200, o);
+	return o;
+}
+
+static void job_preview(struct xd_writer *w, struct xd_job *j)
+{
+	struct xd_acct *a = acct(w, j->account);
+	if (!a) {
+		xd_reply_error(&j->reply, 401, "UNAUTHORIZED", "unknown account");
+		return;
+	}
+	if (j->order.is_job)
+		xd_jobs_preview(w, j, a);
+	else
+		xd_reply_json(&j->reply, 200, xd_ops_preview(w, j->account, &j->order));
 }
 
 static void job_cancel(struct xd_writer *w, struct xd_job *j)
@@ -726,7 +811,7 @@ static void job_cancel(struct xd_writer *w, struct xd_job *j)
 	if (w->nodes->lock_book(w, o.gpu))
 		load_order(w, j->target, &o);   /* another node may have filled it meanwhile */
 	if (o.remaining <= 0) {
-		cJSON *row = xd_read_order(w->st, j->account, j->target, false);
+		cJSON *row = xd_read_order(w->st, w->t, j->account, j->target, false);
 		const cJSON *s = cJSON_GetObjectItemCaseSensitive(row, "status");
 		cJSON *e = xd_reply_error(&j->reply, 409, "ORDER_NOT_OPEN", "order %" PRId64 " is %s",
 		                          j->target, cJSON_IsString(s) ? s->valuestring : "closed");
@@ -735,7 +820,7 @@ static void job_cancel(struct xd_writer *w, struct xd_job *j)
 		return;
 	}
 	xd_ops_cancel(w, j->target);
-	xd_reply_json(&j->reply, 200, xd_read_order(w->st, j->account, j->target, true));
+	xd_reply_json(&j->reply, 200, xd_read_order(w->st, w->t, j->account, j->target, true));
 }
 
 static void job_deposit(struct xd_writer *w, struct xd_job *j)
@@ -818,7 +903,7 @@ static void job_stop(struct xd_writer *w, struct xd_job *j)
 	int64_t refund = (int64_t)(r.hours - r.billed_h) * r.gpus * (r.net_unit + r.vat_unit);
 	post(w, "release", r.buyer, true, r.buyer, false, refund, r.buy_order, r.id);
 	save_rental(w, &r, "stopped", refund);
-	xd_reply_json(&j->reply, 200, xd_read_rental(w->st, j->account, j->target));
+	xd_reply_json(&j->reply, 200, xd_read_rental(w->st, w->t, j->account, j->target));
 }
 
 void xd_ops_run(struct xd_writer *w, struct xd_job *j)
@@ -832,6 +917,11 @@ void xd_ops_run(struct xd_writer *w, struct xd_job *j)
 	case XD_JOB_STOP: job_stop(w, j); break;
 	case XD_JOB_KEY_CREATE: xd_keys_job_create(w, j); break;
 	case XD_JOB_KEY_REVOKE: xd_keys_job_revoke(w, j); break;
+	case XD_JOB_BOOK:
+		w->nodes->peek_book(w, (int)j->target);
+		xd_reply_json(&j->reply, 200, xd_market_book_for(w->m, w->eng, (int)j->target,
+		                                                  &j->filter, (int)j->amount));
+		break;
 	case XD_JOB_CLOCK:
 	case XD_JOB_STATE:
 		break;   /* market.c handles these: they touch the clock and the state */
@@ -898,31 +988,10 @@ int xd_ops_restore(struct xd_writer *w, char **cause)
 	xd_reset(st);
 
 	/* the books, in acceptance order so time priority is kept */
-	st = xd_stmt(w->st, "SELECT id, account, gpu, side, tif, price, remaining, hours FROM orders "
-	                    "WHERE remaining > 0 ORDER BY id");
-	while (xd_step(st) == XD_ROW) {
-		int gpu = xd_tables_gpu(w->t, xd_col_text(st, 2));
-		if (gpu < 0) {
-			char *g = xstrdup(xd_col_text(st, 2));
-			xd_reset(st);
-			int rc = set_cause(cause, "resting orders for GPU \"%s\", which the catalogue does "
-			                   "not have", g);
-			free(g);
-			return rc;
-		}
-		struct eng_order o = {
-			.id = xd_col_int64(st, 0),
-			.account = xd_col_int64(st, 1),
-			.side = (enum eng_side)xd_lookup(xd_side_names, xd_col_text(st, 3)),
-			.tif = ENG_GTC,
-			.price_cents = xd_col_int64(st, 5),
-			.gpus = xd_col_int(st, 6),
-			.hours = xd_col_int(st, 7),
-		};
-		engine_restore(w->eng, (size_t)gpu, &o);
-		w->book_changed[gpu] = true;
-	}
-	xd_reset(st);
+	if (xd_book_load(w->st, w->t, w->eng, -1, 0, cause) != 0)
+		return -1;
+	for (size_t g = 0; g < w->t->n_gpus; g++)
+		w->book_changed[g] = true;
 
 	/* no version of any book is known yet: in a shared store, where other
 	 * nodes go on changing the books, each is read again under its lock the

@@ -249,16 +249,64 @@ static int path_gpu(struct xd_ctx *c)
 	return g;
 }
 
+/* The ladder's filter of GET /v1/books/{gpu}?node_gpus=&region=&interconnect=
+ * (region: one id or several, comma-separated). 1 if any was given, 0 if
+ * none (today's book), -1 with an error reply. */
+static int query_units(struct xd_ctx *c, struct eng_filter *f)
+{
+	const struct xd_tables *t = xd_market_tables(c->m);
+	const char *region = xd_query(c, "region"), *link = xd_query(c, "interconnect");
+	int64_t k;
+	*f = (struct eng_filter){ .unit = 1 };
+	if (query_int(c, "node_gpus", 1, ENG_NODE_GPUS_MAX, 1, &k) != 0)
+		return -1;
+	if (k & (k - 1)) {
+		cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "node_gpus must be 1, 2, 4 or 8");
+		cJSON_AddStringToObject(e, "field", "node_gpus");
+		return -1;
+	}
+	f->unit = (int32_t)k;
+	if (link) {
+		int l = xd_lookup(xd_link_names + 1, link);
+		if (l < 0) {
+			cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "interconnect must be "
+			                          "nvlink, infinity-fabric or pcie");
+			cJSON_AddStringToObject(e, "field", "interconnect");
+			return -1;
+		}
+		f->link = (uint8_t)(l + 1);
+	}
+	if (region && xd_regions_parse(t, region, &f->regions) != 0) {
+		cJSON *e = xd_reply_error(&c->reply, 400, "UNKNOWN_REGION", "region must be one or "
+		                          "more region ids, comma-separated (GET /v1/market lists them)");
+		cJSON_AddStringToObject(e, "field", "region");
+		return -1;
+	}
+	return xd_query(c, "node_gpus") || region || link ? 1 : 0;
+}
+
 static void h_book(struct xd_ctx *c)
 {
-	static const char *const allowed[] = { "depth", NULL };
+	static const char *const allowed[] = { "depth", "node_gpus", "region", "interconnect", NULL };
 	int64_t depth;
 	if (xd_query_check(c, allowed) || query_int(c, "depth", 1, XD_DEPTH_MAX, 20, &depth))
 		return;
 	int g = path_gpu(c);
-	if (g >= 0) {
+	if (g < 0)
+		return;
+	struct eng_filter f;
+	int units = query_units(c, &f);
+	if (units < 0)
+		return;
+	if (units == 0) {
 		xd_reply_json(&c->reply, 200, xd_market_book(c->m, g, (int)depth));
+		return;
 	}
+	c->job->kind = XD_JOB_BOOK;
+	c->job->target = g;
+	c->job->amount = depth;
+	c->job->filter = f;
+	xd_ctx_submit(c);
 }
 
 static void h_trades(struct xd_ctx *c)
@@ -418,12 +466,114 @@ static bool coid_ok(const char *s)
 	return true;
 }
 
+/* A field that only the other side takes: BAD_COMBINATION. */
+static int other_side(const cJSON *b, const char *const *names, enum eng_side side,
+                      struct xd_reply *r)
+{
+	for (; *names; names++)
+		if (cJSON_GetObjectItemCaseSensitive(b, *names)) {
+			xd_reply_field(r, "BAD_COMBINATION", *names, "\"%s\" is for %s orders", *names,
+			               side == ENG_BUY ? "sell" : "buy");
+			return -1;
+		}
+	return 0;
+}
+
+int xd_parse_regions(const struct xd_tables *t, const cJSON *b, uint64_t *mask,
+                     struct xd_reply *r)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(b, "regions");
+	*mask = 0;
+	if (!a)
+		return 0;
+	int n = cJSON_GetArraySize(a);
+	if (!cJSON_IsArray(a) || n < 1 || n > ENG_REGIONS_MAX) {
+		xd_reply_field(r, cJSON_IsArray(a) ? "BAD_VALUE" : "WRONG_TYPE", "regions",
+		               "\"regions\" must be an array of 1..%d region ids (GET /v1/market lists "
+		               "them)", ENG_REGIONS_MAX);
+		return -1;
+	}
+	for (const cJSON *x = a->child; x; x = x->next) {
+		int g = cJSON_IsString(x) ? xd_tables_region(t, x->valuestring) : -1;
+		if (g < 0) {
+			char *safe = cJSON_IsString(x) ? util_sanitize(x->valuestring, 40, true) : NULL;
+			xd_reply_field(r, cJSON_IsString(x) ? "UNKNOWN_REGION" : "WRONG_TYPE", "regions",
+			               "\"regions\" holds %s%s%s, which is not a region (GET /v1/market lists "
+			               "them)", safe ? "\"" : "something", safe ? safe : "", safe ? "\"" : "");
+			free(safe);
+			return -1;
+		}
+		*mask |= UINT64_C(1) << g;
+	}
+	return 1;
+}
+
+/* The lot of a sell or the requirements of a buy (docs/API.md "The market's
+ * rules"), after side, gpu and gpus are known. */
+static int parse_lot(const struct xd_tables *t, const cJSON *b, struct xd_order_in *o,
+                     struct xd_reply *r)
+{
+	static const char *const sell_only[] = { "region", "cpu_cores", "ram_gb", "disk_gb",
+	                                         "whole_nodes", NULL };
+	static const char *const buy_only[] = { "regions", "min_cpu_cores", "min_ram_gb",
+	                                        "min_disk_gb", NULL };
+	bool sell = o->side == ENG_SELL;
+	int64_t k = 1, cpu = 0, ram = 0, disk = 0;
+	int link = -1;
+	const char *region = NULL;
+	if (other_side(b, sell ? buy_only : sell_only, o->side, r) ||
+	    xd_body_int(b, "node_gpus", false, 1, ENG_NODE_GPUS_MAX, &k, r) < 0 ||
+	    xd_body_enum(b, "interconnect", false, xd_link_names + 1, &link, r) < 0 ||
+	    xd_body_int(b, sell ? "cpu_cores" : "min_cpu_cores", false, 0, XD_CPU_CORES_MAX, &cpu, r) < 0 ||
+	    xd_body_int(b, sell ? "ram_gb" : "min_ram_gb", false, 0, XD_RAM_GB_MAX, &ram, r) < 0 ||
+	    xd_body_int(b, sell ? "disk_gb" : "min_disk_gb", false, 0, XD_DISK_GB_MAX, &disk, r) < 0 ||
+	    (sell && xd_body_bool(b, "whole_nodes", &o->whole_nodes, r) < 0) ||
+	    (sell && xd_body_str(b, "region", false, XD_REGION_ID_MAX + 8, &region, r) < 0) ||
+	    (!sell && xd_parse_regions(t, b, &o->regions, r) < 0))
+		return -1;
+	if (k & (k - 1)) {
+		xd_reply_field(r, "BAD_VALUE", "node_gpus", "\"node_gpus\" must be 1, 2, 4 or 8");
+		return -1;
+	}
+	if (o->gpus % k != 0) {
+		xd_reply_field(r, "BAD_COMBINATION", "gpus", "\"gpus\" must be a multiple of "
+		               "\"node_gpus\" (%lld): %s", (long long)k, sell ? "whole nodes"
+		               : "whole units of node_gpus GPUs");
+		return -1;
+	}
+	o->node_gpus = (int32_t)k;
+	o->link = link < 0 ? (sell ? t->gpu_link[o->gpu] : ENG_LINK_ANY) : link + 1;
+	if (o->link != ENG_LINK_ANY && !xd_tables_link_ok(t, o->gpu, o->link, o->node_gpus)) {
+		xd_reply_field(r, "BAD_COMBINATION", "interconnect", "%s nodes are linked by %s%s",
+		               t->gpu_ids[o->gpu], xd_link_names[t->gpu_link[o->gpu]],
+		               t->gpu_bridge[o->gpu] ? " (or nvlink, as bridged pairs: node_gpus 1 or 2)"
+		                                     : "");
+		return -1;
+	}
+	if (region && (o->region = xd_tables_region(t, region)) < 0) {
+		char *safe = util_sanitize(region, 40, true);
+		xd_reply_field(r, "UNKNOWN_REGION", "region", "unknown region \"%s\" (GET /v1/market "
+		               "lists them)", safe);
+		free(safe);
+		return -1;
+	}
+	o->host = (struct eng_host){ (int32_t)cpu, (int32_t)ram, (int32_t)disk };
+	return 0;
+}
+
 int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool need_coid,
                    struct xd_order_in *o, struct xd_reply *r)
 {
 	static const char *const fields[] = {
 		"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
-		"max_price_cents", "min_price_cents", "time_in_force", NULL,
+		"max_price_cents", "min_price_cents", "time_in_force",
+		"node_gpus", "interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
+		"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", "job", "max_total_minor", NULL,
+	};
+	static const char *const not_with_job[] = {
+		"gpu", "gpus", "type", "price_cents", "max_price_cents", "min_price_cents", "node_gpus",
+		"interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
+		"min_cpu_cores", "min_ram_gb", "min_disk_gb", NULL,
 	};
 	cJSON *b = NULL;
 	const char *coid = NULL, *gpu;
@@ -439,6 +589,25 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 	if (has_coid && !coid_ok(coid)) {
 		xd_reply_field(r, "BAD_VALUE", "client_order_id", "\"client_order_id\" may only "
 		               "hold letters, digits and _ - . :");
+		goto out;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(b, "job")) {   /* a job order (jobs.c) */
+		for (const char *const *f = not_with_job; *f; f++)
+			if (cJSON_GetObjectItemCaseSensitive(b, *f)) {
+				xd_reply_field(r, "BAD_COMBINATION", *f, "a job order names no \"%s\": the "
+				               "exchange works it out from the job", *f);
+				goto out;
+			}
+		if (xd_parse_job(t, b, o, r) != 0)
+			goto out;
+		if (has_coid)
+			snprintf(o->coid, sizeof o->coid, "%s", coid);
+		rc = 0;
+		goto out;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(b, "max_total_minor")) {
+		xd_reply_field(r, "BAD_COMBINATION", "max_total_minor", "\"max_total_minor\" is the "
+		               "budget of a job order (with \"job\")");
 		goto out;
 	}
 	if (xd_body_str(b, "gpu", true, 64, &gpu, r) < 0)
@@ -502,6 +671,8 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 	o->type = (enum xd_otype)type;
 	o->gpus = (int32_t)gpus;
 	o->hours = (int32_t)hours;
+	if (parse_lot(t, b, o, r) != 0)
+		goto out;
 	rc = 0;
 out:
 	cJSON_Delete(b);
@@ -542,7 +713,7 @@ static void h_orders(struct xd_ctx *c)
 	    query_enum(c, "status", order_statuses, &status) || query_gpu(c, &gpu) ||
 	    query_enum(c, "side", xd_side_names, &side))
 		return;
-	xd_reply_json(&c->reply, 200, xd_read_orders(xd_store_reader(), c->account, status, gpu, side,
+	xd_reply_json(&c->reply, 200, xd_read_orders(xd_store_reader(), xd_market_tables(c->m), c->account, status, gpu, side,
 	                                             xd_query(c, "client_order_id"), &p));
 }
 
@@ -559,7 +730,7 @@ static void h_order_get(struct xd_ctx *c)
 	int64_t id;
 	if (!no_query(c) || !path_id(c, "order", &id))
 		return;
-	cJSON *o = xd_read_order(xd_store_reader(), c->account, id, true);
+	cJSON *o = xd_read_order(xd_store_reader(), xd_market_tables(c->m), c->account, id, true);
 	if (o)
 		xd_reply_json(&c->reply, 200, o);
 	else
@@ -588,7 +759,7 @@ static void h_rentals(struct xd_ctx *c)
 	if (xd_query_check(c, allowed) || query_page(c, &p) ||
 	    query_enum(c, "status", statuses, &status) || query_gpu(c, &gpu))
 		return;
-	xd_reply_json(&c->reply, 200, xd_read_rentals(xd_store_reader(), c->account, status, gpu, &p));
+	xd_reply_json(&c->reply, 200, xd_read_rentals(xd_store_reader(), xd_market_tables(c->m), c->account, status, gpu, &p));
 }
 
 int xd_parse_stop(const char *body, size_t len, struct xd_reply *r)

@@ -115,10 +115,46 @@ static const char *const v3[] = {
 	NULL,
 };
 
+/* Lots and requirements. An order row is a sell's lot (node_gpus GPUs per
+ * node, interconnect, region, the host per node in cpu_cores/ram_gb/disk_gb,
+ * whole_nodes, and nodes_free: each node's unsold GPUs, "8,8,3" with runs
+ * written "8*12") or a buy's requirements (its unit in node_gpus, interconnect
+ * or NULL for any, regions as "eu-west,us-east" or NULL for any, the host
+ * minimums in cpu_cores/ram_gb/disk_gb); a job order also keeps its job (the
+ * fit job's fields, canonical text), its budget (max_total) and the
+ * alternatives it was chosen from (JSON, for its replays). A rental
+ * keeps the lot it was cut from and its nodes: "index:gpus,…" (the sell
+ * order's node index from 0). Rows from before: node_gpus 1, the GPU's own
+ * interconnect and the first region when read (NULL), nodes_free NULL (its
+ * remaining GPUs in whole nodes), a rental's nodes NULL (not recorded). */
+static const char *const v4[] = {
+	"ALTER TABLE orders ADD COLUMN node_gpus @int NOT NULL DEFAULT 1",
+	"ALTER TABLE orders ADD COLUMN interconnect @text",
+	"ALTER TABLE orders ADD COLUMN region @text",
+	"ALTER TABLE orders ADD COLUMN regions @text",
+	"ALTER TABLE orders ADD COLUMN cpu_cores @int NOT NULL DEFAULT 0",
+	"ALTER TABLE orders ADD COLUMN ram_gb @int NOT NULL DEFAULT 0",
+	"ALTER TABLE orders ADD COLUMN disk_gb @int NOT NULL DEFAULT 0",
+	"ALTER TABLE orders ADD COLUMN whole_nodes @int NOT NULL DEFAULT 0",
+	"ALTER TABLE orders ADD COLUMN nodes_free @text",
+	"ALTER TABLE orders ADD COLUMN job @text",
+	"ALTER TABLE orders ADD COLUMN max_total @int",
+	"ALTER TABLE orders ADD COLUMN alternatives @text",
+	"ALTER TABLE rentals ADD COLUMN node_gpus @int NOT NULL DEFAULT 1",
+	"ALTER TABLE rentals ADD COLUMN interconnect @text",
+	"ALTER TABLE rentals ADD COLUMN region @text",
+	"ALTER TABLE rentals ADD COLUMN cpu_cores @int NOT NULL DEFAULT 0",
+	"ALTER TABLE rentals ADD COLUMN ram_gb @int NOT NULL DEFAULT 0",
+	"ALTER TABLE rentals ADD COLUMN disk_gb @int NOT NULL DEFAULT 0",
+	"ALTER TABLE rentals ADD COLUMN nodes @text",
+	NULL,
+};
+
 static const struct migration migrations[] = {
 	{ "the exchange's tables", v1 },
 	{ "API keys as rows of their own", v2 },
 	{ "the resting orders' index by GPU on both engines", v3 },
+	{ "lots of nodes, requirements and job orders on orders; the lot on rentals", v4 },
 };
 
 size_t xd_schema_versions(void)

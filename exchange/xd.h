@@ -11,6 +11,9 @@
  *   reads.c    JSON views of accounts, orders, rentals, ledger, trades
  *   market.c   the writer thread: queue, group commit, clock, snapshot
  *   ops.c      what the writer does: orders, fills, holds, billing, ledger
+ *   lots.c     a sell's lot and a buy's requirements: defaults, rows, JSON
+ *   jobs.c     job orders: a fit job evaluated on every GPU book, the cheapest
+ *              runnable bought as one FOK order
  *   demo.c     the demo market and its drift
  *   nodes.c    what the writer does with one node or many: book locks,
  *              balances, ledger numbering, notifications, the lease
@@ -38,6 +41,7 @@
 #include "exchange/engine.h"
 #include "exchange/exchange.h"
 #include "exchange/store.h"
+#include "fit/fit.h"
 
 #define XD_BODY_MAX 16384
 #define XD_GPUS_MAX 512
@@ -56,6 +60,9 @@
 #define XD_KEYS_MAX 20           /* active keys per account */
 #define XD_TOPUP_URL_MAX 512
 #define XD_TOPUP_TEXT_MAX 1000
+#define XD_CPU_CORES_MAX 4096     /* per node: an ask's host, a bid's minimums */
+#define XD_RAM_GB_MAX 65536
+#define XD_DISK_GB_MAX 1000000
 
 enum xd_cur { XD_EUR = 0, XD_USD = 1, XD_GBP = 2, XD_NCUR = 3 };
 extern const char *const xd_cur_names[XD_NCUR + 1];  /* NULL-terminated */
@@ -67,10 +74,17 @@ int xd_lookup(const char *const *list, const char *s);
 
 /* ---- tables.c ------------------------------------------------------------ */
 struct xd_vat { char country[3]; int32_t bp; };
+struct xd_region { char *id, *name; };
+#define XD_REGION_ID_MAX 32
 struct xd_tables {
 	size_t n_gpus;
 	char **gpu_ids;              /* catalogue order; the index is the engine's book */
 	int64_t *demo_from_cents;    /* the seeds' "from" price, -1 if none */
+	uint8_t *gpu_link;           /* per GPU: its nodes' link (enum eng_link) by its form factor */
+	bool *gpu_bridge;            /* per GPU: a PCIe card that also comes as NVLink-bridged pairs */
+	struct xd_region *regions;   /* data/regions.json, in order; the index is the engine's */
+	size_t n_regions;
+	struct fit_gpu *fit_gpus;    /* per GPU: the fit model's view of it (no price) */
 	char *gpus_json;             /* served by GET /v1/gpus, verbatim */
 	char *workloads_json;        /* served by GET /v1/workloads */
 	struct xd_vat *vat;          /* sorted by country */
@@ -84,6 +98,10 @@ int xd_tables_load(const char *dir, struct xd_tables **out, char **cause);
 void xd_tables_free(struct xd_tables **t);
 int xd_tables_gpu(const struct xd_tables *t, const char *id);      /* index or -1 */
 int32_t xd_tables_vat(const struct xd_tables *t, const char *cc);  /* bp or -1 */
+int xd_tables_region(const struct xd_tables *t, const char *id);   /* index or -1 */
+/* Can GPU gpu's nodes of node_gpus have link (enum eng_link)? SXM: NVLink, OAM:
+ * Infinity Fabric, PCIe: PCIe, or NVLink for bridged cards in nodes of <= 2. */
+bool xd_tables_link_ok(const struct xd_tables *t, int gpu, int link, int32_t node_gpus);
 
 /* ---- reply.c ------------------------------------------------------------- */
 struct xd_reply {
@@ -133,22 +151,26 @@ int xd_body_str(const cJSON *o, const char *k, bool required, size_t maxlen,
 /* String member that must be one of vals (NULL-terminated); *out its index. */
 int xd_body_enum(const cJSON *o, const char *k, bool required, const char *const *vals,
                  int *out, struct xd_reply *r);
+/* Boolean member (never required): 1 if present (*out set), 0 if absent, -1 with
+ * an error reply. */
+int xd_body_bool(const cJSON *o, const char *k, bool *out, struct xd_reply *r);
 /* Valid UTF-8 without NUL? */
 bool xd_utf8_valid(const char *s, size_t len);
 
 /* ---- reads.c ------------------------------------------------------------- */
 struct xd_ctx;
 /* JSON of an order (with fills if asked); NULL if it is not account's. */
-cJSON *xd_read_order(struct xd_store *s, int64_t account, int64_t id, bool fills);
+cJSON *xd_read_order(struct xd_store *s, const struct xd_tables *t, int64_t account, int64_t id,
+                     bool fills);
 /* Account JSON (balances from the database). NULL if there is no such account. */
 cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id);
-cJSON *xd_read_rental(struct xd_store *s, int64_t account, int64_t id);
+cJSON *xd_read_rental(struct xd_store *s, const struct xd_tables *t, int64_t account, int64_t id);
 /* Parse the list query (limit, cursor) — defaults and ranges of docs/API.md. */
 struct xd_page { int64_t limit; int64_t before; };  /* before = INT64_MAX: first page */
-cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_filter,
+cJSON *xd_read_orders(struct xd_store *s, const struct xd_tables *t, int64_t account, const char *status_filter,
                       const char *gpu, const char *side, const char *coid,
                       const struct xd_page *p);
-cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_filter,
+cJSON *xd_read_rentals(struct xd_store *s, const struct xd_tables *t, int64_t account, const char *status_filter,
                        const char *gpu, const struct xd_page *p);
 cJSON *xd_read_ledger(struct xd_store *s, int64_t account, const struct xd_page *p);
 cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page *p);
@@ -158,9 +180,13 @@ enum xd_job_kind {
 	XD_JOB_ORDER, XD_JOB_PREVIEW, XD_JOB_CANCEL, XD_JOB_DEPOSIT, XD_JOB_ACCOUNT,
 	XD_JOB_STOP, XD_JOB_CLOCK, XD_JOB_STATE,
 	XD_JOB_KEY_CREATE, XD_JOB_KEY_REVOKE,
+	XD_JOB_BOOK,                 /* a ladder by node size: the engine's book, not the snapshot */
 };
 enum xd_otype { XD_LIMIT = 0, XD_MARKET = 1 };
 extern const char *const xd_side_names[3], *const xd_type_names[3], *const xd_tif_names[4];
+/* enum eng_link by index: "any" (a bid that requires none), "nvlink", "infinity-fabric",
+ * "pcie"; NULL-terminated. */
+extern const char *const xd_link_names[5];
 
 struct xd_order_in {
 	char coid[XD_COID_MAX + 1];  /* "" for none (preview, demo) */
@@ -170,6 +196,22 @@ struct xd_order_in {
 	enum eng_tif tif;
 	int32_t gpus, hours;
 	int64_t price;               /* limit, or the market order's cap/floor */
+	/* a sell's lot, a buy's requirements (docs/API.md "The market's rules");
+	 * zero is the default of each (xd_order_norm fills in a sell's) */
+	int32_t node_gpus;           /* 0 or 1, 2, 4, 8 */
+	int link;                    /* enum eng_link: a sell's, a buy's required (ANY: none) */
+	int region;                  /* sell: index in the tables' regions */
+	uint64_t regions;            /* buy: bit r for region r; 0: any */
+	struct eng_host host;        /* sell: per node (0: not stated); buy: minimums */
+	bool whole_nodes;            /* sell */
+	/* a job order (docs/API.md "Job orders"): the fit job instead of a GPU */
+	bool is_job;
+	struct fit_job fit;
+	char fit_label[65];          /* the job's "model", "" if none */
+	int32_t job_hours;           /* as given; 0: the training run's */
+	int64_t max_total;           /* the budget, minor units of the account's currency */
+	/* what a job order's row keeps (borrowed; NULL for any other order) */
+	const char *job_text, *alternatives;
 };
 
 struct xd_job {
@@ -180,6 +222,7 @@ struct xd_job {
 	int64_t target;              /* order id, rental id, deposit's account */
 	int64_t amount;              /* deposit */
 	int64_t advance_ms;          /* CLOCK */
+	struct eng_filter filter;    /* BOOK (and its depth in amount) */
 	int state;                   /* STATE: enum exchange_state */
 	bool opens_at_given;
 	int64_t opens_at_ms;         /* STATE: -1 = null */
@@ -246,11 +289,17 @@ cJSON *xd_market_info(struct xd_market *m);
 int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag);
 /* GET /v1/books/{gpu}. */
 cJSON *xd_market_book(struct xd_market *m, int gpu, int depth);
+/* GET /v1/books/{gpu}?node_gpus=…: the ladders of engine e's book gpu for
+ * units under f (the writer, its copy of the book current). */
+cJSON *xd_market_book_for(struct xd_market *m, const struct engine *e, int gpu,
+                          const struct eng_filter *f, int depth);
 const struct xd_tables *xd_market_tables(const struct xd_market *m);
 /* What other nodes of a shared store did (peers.c): a book's depth and last
  * price (-1 none), the market state, the admin clock's total advance. */
+struct xd_unit_quotes;
 void xd_market_put_book(struct xd_market *m, int gpu, const struct eng_level *ask, size_t n_ask,
-                        const struct eng_level *bid, size_t n_bid, int64_t last);
+                        const struct eng_level *bid, size_t n_bid, int64_t last,
+                        const struct xd_unit_quotes *u);
 void xd_market_put_state(struct xd_market *m, int state, int64_t opens_at);
 /* A trade another node made (peers.c), for this node's stream. */
 void xd_market_put_trade(struct xd_market *m, int gpu, int64_t id, int64_t price, int32_t gpus,
@@ -263,6 +312,96 @@ struct xd_peers;
 int xd_peers_start(struct xd_market *m, const char *target, struct xd_peers **out, char **cause);
 void xd_peers_stop(struct xd_peers **p);
 bool xd_market_demo(const struct xd_market *m);
+
+/* ---- lots.c: lots and requirements ---------------------------------------- */
+/* The columns of an order row that hold its lot or requirements, in the order
+ * xd_lot_bind binds and xd_lot_from_row reads them. */
+#define XD_LOT_COLS "node_gpus, interconnect, region, regions, cpu_cores, ram_gb, disk_gb, " \
+	"whole_nodes"
+/* Fill in a request's defaults: node_gpus 1; a sell's link from its GPU; what
+ * belongs to the other side cleared. */
+void xd_order_norm(const struct xd_tables *t, struct xd_order_in *in);
+/* The engine's order for in (normalised), with its id and account. */
+void xd_order_engine(const struct xd_order_in *in, int64_t id, int64_t account,
+                     struct eng_order *e);
+/* Do two normalised requests name the same lot or requirements? */
+bool xd_lot_same(const struct xd_order_in *a, const struct xd_order_in *b);
+/* Bind XD_LOT_COLS as parameters first..first+7; *regions_text (malloc'ed or
+ * NULL) is bound and must live until the statement has run. */
+void xd_lot_bind(struct xd_q *st, int first, const struct xd_tables *t,
+                 const struct xd_order_in *in, char **regions_text);
+/* Read XD_LOT_COLS from column first on (in->side set; gpu for a sell's default
+ * link, -1 if unknown). */
+void xd_lot_from_row(const struct xd_tables *t, struct xd_q *st, int first, int gpu,
+                     struct xd_order_in *in);
+/* A buy's regions as stored ("eu-west,us-east", malloc'ed; NULL for any) and
+ * back (-1 if the text names a region the tables do not have, or none). */
+char *xd_regions_text(const struct xd_tables *t, uint64_t mask);
+int xd_regions_parse(const struct xd_tables *t, const char *text, uint64_t *mask);
+/* o[key]: the stored regions as an array of ids, or null. */
+void xd_regions_json(cJSON *o, const char *key, const char *text);
+/* A lot's nodes as stored ("8,8,3", "1*512"; malloc'ed) and back (each node
+ * 0..k free; 0 and *out malloc'ed, or -1). */
+char *xd_nodes_text(const struct eng_node *nd, size_t n);
+int xd_nodes_parse(const char *text, int32_t k, struct eng_node **out, size_t *n);
+/* A fill's takes as a rental stores them ("index:gpus,…", malloc'ed), and as
+ * JSON o[key]: [{"node":"o<sell>-<index+1>","gpus":N}], null for NULL. */
+char *xd_takes_text(const struct eng_take *tk, int32_t n);
+void xd_nodes_json(cJSON *o, const char *key, int64_t sell_order, const char *takes);
+/* An order's lot or requirements as its JSON says them (docs/API.md, POST
+ * /v1/orders): a sell's node_gpus, interconnect, region, cpu_cores, ram_gb,
+ * disk_gb, whole_nodes; a buy's node_gpus, interconnect (null: any), regions
+ * (null: any), min_cpu_cores, min_ram_gb, min_disk_gb. */
+void xd_request_json(cJSON *o, const struct xd_tables *t, const struct xd_order_in *in);
+/* node_gpus, interconnect, region, host{cpu_cores, ram_gb, disk_gb} of a lot. */
+void xd_lot_json(cJSON *o, const struct xd_tables *t, const struct xd_order_in *lot);
+/* What quotes say of the asks beside the top of the book: the best price (and
+ * the GPUs at it) for units of 1 — whole-node lots of more than one GPU left
+ * out — and for whole units of 8 GPUs inside one node (and the units at it). */
+struct xd_unit_quotes { bool has1, has8; struct eng_level l1, l8; };
+void xd_unit_quotes_of(const struct engine *e, size_t book, struct xd_unit_quotes *q);
+bool xd_unit_quotes_differ(const struct xd_unit_quotes *a, const struct xd_unit_quotes *b);
+/* One GPU's quote as GET /v1/quotes and the stream give it (bid NULL: none). */
+cJSON *xd_quote_json(const char *gpu, const struct xd_unit_quotes *u, const struct eng_level *bid,
+                     int64_t last);
+/* Restore GPU gpu's resting orders (every GPU's when gpu < 0, each into its own
+ * book) into book `book` of e, in acceptance order; -1 and *cause when a row
+ * cannot be (an unknown GPU or region, nodes that do not add up). */
+int xd_book_load(struct xd_store *st, const struct xd_tables *t, struct engine *e, int gpu,
+                 size_t book, char **cause);
+
+/* ---- jobs.c: job orders ------------------------------------------------------ */
+/* The body of a job order (b holds "job"), after its client_order_id: 0 and
+ * o->is_job, or -1 with a 400 reply. */
+int xd_parse_job(const struct xd_tables *t, const cJSON *b, struct xd_order_in *o,
+                 struct xd_reply *r);
+/* A buy's "regions" (routes.c): 1 with *mask, 0 if absent, -1 with a reply. */
+int xd_parse_regions(const struct xd_tables *t, const cJSON *b, uint64_t *mask,
+                     struct xd_reply *r);
+/* The request as a job order's row keeps it (the job's fields, canonical,
+ * and the hours as given), malloc'ed. */
+char *xd_job_text(const struct xd_order_in *o);
+struct xd_acct;
+struct xd_writer;
+/* What the writer chose for a job: the cheapest GPU that can run it (best, -1
+ * if none), the FOK order that buys it, its total, the reply's frame (owned),
+ * and why it cannot be placed (code NULL if it can; msg owned). */
+struct xd_job_choice {
+	int best;
+	struct xd_order_in order;
+	int64_t total;
+	cJSON *frame;
+	const char *code;
+	char *msg;
+};
+void xd_jobs_choose(struct xd_writer *w, const struct xd_order_in *in, const struct xd_acct *acc,
+                    int64_t account, struct xd_job_choice *c);
+void xd_jobs_choice_free(struct xd_job_choice *c);
+/* The writer's PREVIEW of a job order (the account exists). */
+struct xd_job;
+void xd_jobs_preview(struct xd_writer *w, struct xd_job *j, const struct xd_acct *acc);
+/* The writer's ORDER of a job order: its replay, or its choice placed. */
+void xd_jobs_order(struct xd_writer *w, struct xd_job *j, struct xd_acct *a);
 
 /* ---- the writer's state, shared by market.c, ops.c and demo.c ------------- */
 struct xd_acct {
@@ -382,6 +521,16 @@ void xd_ops_deposit(struct xd_writer *w, int64_t account, int64_t amount);
 /* Place an order for account (no idempotency, state or role checks: demo and
  * internal use). Returns the order id, or 0 if funds were short. */
 int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order_in *o);
+/* What `in` would do now for account (an existing account), as the body of
+ * POST /v1/orders/preview; nothing is changed. */
+cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_order_in *in);
+/* What every order is refused for before anything changes (the role, the
+ * market's state): the code and *msg (malloc'ed), or NULL; its reply. */
+const char *xd_ops_refusal(struct xd_writer *w, const struct xd_acct *a, enum eng_side side,
+                           char **msg);
+void xd_ops_refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *code, char *msg);
+/* 409 IDEMPOTENCY_CONFLICT: coid was used for order id with another body. */
+void xd_ops_conflict(struct xd_reply *r, const char *coid, int64_t id);
 /* Cancel a resting order (any owner). 0, or -1 if it is not resting. */
 int xd_ops_cancel(struct xd_writer *w, int64_t id);
 
@@ -404,7 +553,8 @@ void xd_stream_trade(struct xd_stream *s, int gpu, int64_t id, int64_t price, in
                      int32_t hours, int taker_side, int64_t at_ms);
 /* The writer, after COMMIT: a book as published to the snapshot... */
 void xd_stream_book(struct xd_stream *s, int gpu, const struct eng_level *ask, size_t n_ask,
-                    const struct eng_level *bid, size_t n_bid, int64_t last);
+                    const struct eng_level *bid, size_t n_bid, int64_t last,
+                    const struct xd_unit_quotes *u);
 /* ...then the batch's events under the market's new seq. */
 void xd_stream_commit(struct xd_stream *s, uint64_t seq);
 void xd_stream_set_seq(struct xd_stream *s, uint64_t seq);

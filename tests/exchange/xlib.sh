@@ -10,6 +10,9 @@
 #   sql QUERY                 read-only query on the running gpuxd's database
 #                             (sqlite3, or psql for a postgresql:// database)
 #   ledger_check              the ledger's invariants hold (prints why not)
+#   sqlite_before_lots FILE   take a stopped gpuxd's SQLite file back to before schema
+#                             version 4 (drop the lots' columns; the version is the
+#                             caller's to set)
 #
 # Money in these tests is checked to the minor unit against the formulas of
 # docs/API.md ("Money, VAT, FX and rounding"), worked out by hand in comments.
@@ -59,6 +62,14 @@ sql() {
         -c "$(printf '%s' "$1" | sed "s/x'\([0-9a-f]*\)'/'\\\\x\1'::bytea/g")" ;;
     *) sqlite3 -readonly "$GPUXD_DB" "$1" ;;
   esac
+}
+sqlite_before_lots() { # FILE
+  for _c in node_gpus interconnect region regions cpu_cores ram_gb disk_gb whole_nodes nodes_free job max_total alternatives; do
+    sqlite3 "$1" "ALTER TABLE orders DROP COLUMN $_c"
+  done
+  for _c in node_gpus interconnect region cpu_cores ram_gb disk_gb nodes; do
+    sqlite3 "$1" "ALTER TABLE rentals DROP COLUMN $_c"
+  done
 }
 # How many times TEXT appears in the stored database (the file, or a dump)
 db_grep_count() {

@@ -53,10 +53,15 @@ static int64_t ask_of(const struct tui_market_gpu *r)
 static void asks_update(struct tui_market *m)
 {
 	m->n_asks = 0;
-	for (size_t g = 0; g < m->n_gpus; g++)
-		if (m->gpu[g].quoted)
-			m->asks[m->n_asks++] = (struct view_price){ m->gpu[g].q.gpu,
-								    m->gpu[g].q.best_ask_cents };
+	for (size_t g = 0; g < m->n_gpus; g++) {
+		struct view_price *p;
+		if (!m->gpu[g].quoted)
+			continue;
+		p = &m->asks[m->n_asks++];
+		p->gpu_id = m->gpu[g].q.gpu;
+		p->cents = m->gpu[g].q.best_ask_cents;
+		view_supply_of_quote(&m->gpu[g].q, &p->supply);
+	}
 }
 
 /* The prices are known to be current (an answer, a heartbeat). */

@@ -114,6 +114,99 @@ void cli_conf_warn_unknown(struct cli_ctx *ctx);
  * one row in csv/json (cli/cmd_order.c). */
 void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o);
 
+/* The fit job's options, shared by `gpux fit` and `gpux job` (one list: the
+ * job is built from them by cli_fit_job_build). */
+#define CLI_FIT_JOB_OPTIONS \
+	{"--config", "PATH", N_("a Hugging Face config.json to read the model from (instead of SIZE or PRESET)")}, \
+	{"--method", "METHOD", N_("full, lora, qlora, infer-fp16, infer-fp8, infer-int8, infer-int4 or diffusion (default full; diffusion for an image model)")}, \
+	{"--gpus", "N", N_("GPUs the job runs on (default 1)")}, \
+	{"--seq", "N", N_("sequence length in tokens (default 2048)")}, \
+	{"--batch", "N", N_("micro-batch per GPU; inference: sequences decoded together; diffusion: images (default 1)")}, \
+	{"--checkpointing", NULL, N_("gradient checkpointing: recompute activations (the default)")}, \
+	{"--no-checkpointing", NULL, N_("keep every activation instead")}, \
+	{"--zero", "0-3", N_("sharding of the training states: 0 none, 1 ZeRO-1, 2 ZeRO-2, 3 ZeRO-3/FSDP (default 3)")}, \
+	{"--optimizer", "OPT", N_("adam, adam8bit or sgd (default adam)")}, \
+	{"--tokens", "N", N_("tokens to train on, in billions: 300, 300B, 1.3T (default 1)")}, \
+	{"--mfu", "F", N_("model FLOPs utilisation, above 0 and at most 1, or a percentage such as 40% (default 0.4)")}, \
+	{"--layers", "N", N_("transformer layers (a typed size: the published architecture of that size)")}, \
+	{"--hidden", "N", N_("hidden size (model width)")}, \
+	{"--heads", "N", N_("attention (query) heads")}, \
+	{"--kv-heads", "N", N_("key/value heads: the heads for multi-head attention, fewer for grouped-query attention")}, \
+	{"--head-dim", "N", N_("dimensions per attention head (default hidden / heads)")}, \
+	{"--vocab", "N", N_("vocabulary size")}, \
+	{"--ffn", "N", N_("FFN intermediate size (per expert for a mixture of experts)")}, \
+	{"--active", "B", N_("mixture of experts: parameters used per token, in billions")}, \
+	{"--lora-rank", "N", N_("rank of the LoRA adapters on every linear layer (default 16)")}, \
+	{"--flash-attention", NULL, N_("attention scores are not stored (FlashAttention, SDPA)")}, \
+	{"--chunked-loss", NULL, N_("the output layer and loss computed 1024 tokens at a time")}, \
+	{"--pure-bf16", NULL, N_("training without fp32 master weights: weights, gradients and optimizer moments in bf16")}, \
+	{"--stack", "STACK", N_("a fine-tuning library's defaults: unsloth (QLoRA, offloaded checkpoints, 8-bit AdamW, chunked loss) or peft (QLoRA, fp32 embeddings, paged AdamW); none")}, \
+	{"--act-offload", NULL, N_("checkpointed activations kept in CPU memory (offloaded gradient checkpointing)")}, \
+	{"--embeddings", "BITS", N_("LoRA/QLoRA: precision of the embeddings, output layer and norms: 16 (the default) or fp32")}, \
+	{"--paged-optimizer", NULL, N_("optimizer states in paged memory that moves to the CPU under pressure (not counted in GPU memory)")}, \
+	{"--offload", "WHAT", N_("ZeRO-Offload to CPU memory: none, optimizer or all (optimizer and weights, ZeRO-3) (default none)")}, \
+	{"--zero-accounting", "WHOSE", N_("deepspeed (its memory estimators, the default) or paper (the ZeRO paper's 2 + 2 + 12 bytes)")}, \
+	{"--kv-cache", "PRECISION", N_("KV-cache precision: 16 (bf16/fp16, the default) or fp8")}, \
+	{"--int4-group", "N", N_("int4 weights per group sharing a 16-bit scale and zero point (default 128)")}, \
+	{"--bw-efficiency", "F", N_("share of the peak memory bandwidth decoding achieves with the method's weight format, e.g. 0.7 or 70% (defaults: 16-bit 0.7, 8-bit 0.6, 4-bit 0.5)")}, \
+	{"--layer-us", "US", N_("decode: fixed cost per layer and step of the method's weight format, microseconds (defaults: 16-bit 31, 8-bit 42, 4-bit 40)")}, \
+	{"--prompt", "N", N_("inference: prompt tokens prefilled per sequence (default: the whole --seq)")}, \
+	{"--allreduce-us", "US", N_("tensor parallel: latency of one all-reduce step in microseconds (default 5.9)")}, \
+	{"--overhead", "GB", N_("per GPU: CUDA context, framework and buffers, in GB (default 1)")}, \
+	{"--margin", "F", N_("per GPU: allocator fragmentation and temporaries, a share of the rest, e.g. 0.1 or 10% (default 10%)")}, \
+	{"--resolution", "WxH", N_("diffusion: output resolution in pixels, e.g. 1024x1024")}, \
+	{"--frames", "N", N_("diffusion: frames per clip (1 for an image)")}, \
+	{"--encoders-offloaded", NULL, N_("diffusion: the text encoders leave the GPU once the prompt is encoded")}
+
+/* The fit job of `gpux fit` and `gpux job` from the model argument (a->pos[0])
+ * or --config and the options of CLI_FIT_JOB_OPTIONS in a (parsed with a
+ * table that holds them): fit_job_defaults, the model (a preset: *preset;
+ * a config.json: read into *config, which *preset then points at), every
+ * option, fit_job_check. CLI_OK, or a usage message and CLI_USAGE. */
+struct catalog_model;
+int cli_fit_job_build(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job,
+		      const struct catalog_model **preset, struct catalog_model *config);
+
+/* ---- lots (cli/lots.c) ---- */
+/* Region ids typed as "eu-west,eu-central": owned copies. */
+struct cli_regions {
+	char **v;
+	size_t n;
+};
+void cli_regions_free(struct cli_regions *r);
+/* Split text at commas into at most max region ids (of the characters ids
+ * have); CLI_OK, or a usage message naming opt and CLI_USAGE. */
+int cli_regions_parse(struct cli_ctx *ctx, const char *opt, const char *text, size_t max,
+		      struct cli_regions *out);
+/* --node-gpus: 1, 2, 4 or 8. --interconnect: nvlink, infinity-fabric, pcie
+ * (and what fit_interconnect_parse takes), *out its wire name (static). */
+int cli_parse_node_gpus(struct cli_ctx *ctx, const char *opt, const char *v, int *out);
+int cli_parse_link(struct cli_ctx *ctx, const char *opt, const char *v, const char **out);
+/* The lot (a sell) or the requirements (a buy) of `gpux order` from the
+ * options of opts into r (r->side and r->gpus set before); the region ids
+ * live in *keep (free it with cli_regions_free after r is sent). An option
+ * of the other side is a usage error naming it, as is --gpus that is not
+ * whole machines or units of --node-gpus. */
+int cli_lot_parse(struct cli_ctx *ctx, const struct cli_args *a, const struct cli_opt *opts,
+		  struct api_order_req *r, struct cli_regions *keep);
+/* e is UNKNOWN_REGION: say it with the exchange's regions (asked of c) and
+ * return CLI_FAILED; CLI_OK (nothing said) for any other error. */
+int cli_fail_region(struct cli_ctx *ctx, struct api_client *c, const struct api_error *e);
+/* The lot's columns: "Machines", "Region", "Host" in the table; node_gpus,
+ * interconnect, region, (orders: regions), cpu_cores, ram_gb, disk_gb,
+ * (orders: min_cpu_cores, min_ram_gb, min_disk_gb, whole_nodes), nodes in
+ * csv/json. Then one row's cells, matching. */
+void cli_lot_columns(struct cli_sheet *s, bool orders);
+void cli_order_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_order *o);
+void cli_rental_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_rental *r);
+/* The machines of a preview's fills as "NAME:GPUS" words (malloc'ed, "" for none). */
+char *cli_fill_nodes_raw(const struct api_preview *p);
+/* For job (gpux fit): the ladders by node size the quotes in p cannot
+ * answer (view_need_ladder), asked of the exchange and put into p's
+ * supplies (freed by cli_prices_free). Quiet: a GPU whose ladder could not
+ * be had keeps what its quote says (its cost then unknown). */
+void cli_job_ladders(struct cli_ctx *ctx, const struct fit_job *job, struct view_prices *p);
+
 /* ---- the account commands (cli/cmd_account.c, cli/cmd_signup.c) ---- */
 /* s transliterated to ASCII with --ascii (s is taken; the result malloc'ed). */
 char *cli_acct_ascii(const struct cli_ctx *ctx, char *s);

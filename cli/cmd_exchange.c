@@ -43,6 +43,9 @@
 const struct cli_opt cli_quotes_opts[] = {{NULL, NULL, NULL}};
 const struct cli_opt cli_book_opts[] = {
 	{"--depth", "N", N_("price levels per side, 1 to 100 (default 10)")},
+	{"--node-gpus", "G", N_("the ladder of what can serve units of G GPUs inside one machine (1, 2, 4, 8): units and GPUs per price")},
+	{"--region", "REGION[,REGION]", N_("with the ladder by node size: only machines in these regions")},
+	{"--interconnect", "LINK", N_("with the ladder by node size: only machines on this link (nvlink, infinity-fabric, pcie)")},
 	{NULL, NULL, NULL},
 };
 const struct cli_opt cli_order_opts[] = {
@@ -53,6 +56,16 @@ const struct cli_opt cli_order_opts[] = {
 	{"--max-price", "PRICE", N_("market buy: the most to pay per GPU-hour (sizes the hold)")},
 	{"--min-price", "PRICE", N_("market sell: the least to accept per GPU-hour")},
 	{"--tif", "TIF", N_("time in force: gtc (limit default), ioc (market default), fok")},
+	{"--node-gpus", "G", N_("GPUs per machine (1, 2, 4, 8): a buy fills only in whole units of G GPUs inside one machine; a sell is a lot of machines of G (default 1)")},
+	{"--interconnect", "LINK", N_("nvlink, infinity-fabric or pcie: a buy takes only machines on this link; a sell states its machines' (default: the GPU's own)")},
+	{"--region", "REGION[,REGION]", N_("a buy: only machines in one of these regions (default any); a sell: where its machines are (default the exchange's first)")},
+	{"--min-cpu", "N", N_("a buy: only machines with at least N CPU cores")},
+	{"--min-ram", "GB", N_("a buy: only machines with at least GB of RAM")},
+	{"--min-disk", "GB", N_("a buy: only machines with at least GB of disk")},
+	{"--cpu", "N", N_("a sell: CPU cores of each machine")},
+	{"--ram", "GB", N_("a sell: RAM of each machine, in GB")},
+	{"--disk", "GB", N_("a sell: disk of each machine, in GB")},
+	{"--whole-nodes", NULL, N_("a sell: only whole machines are sold (to bids in units of --node-gpus)")},
 	{"--dry-run", NULL, N_("show the exchange's preview and place nothing")},
 	{"--yes", NULL, N_("place without asking (needed when not on a terminal)")},
 	{NULL, NULL, NULL},
@@ -444,6 +457,7 @@ int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cau
 	for (size_t i = 0; i < q->n; i++) {
 		items[i].gpu_id = xstrdup(q->v[i].gpu);
 		items[i].cents = q->v[i].best_ask_cents;
+		view_supply_of_quote(&q->v[i], &items[i].supply);
 	}
 	out->items = items;
 	out->n = q->n;

@@ -23,53 +23,14 @@
 #include "util/util.h"
 
 const struct cli_opt cli_fit_opts[] = {
-	{"--config", "PATH", N_("a Hugging Face config.json to read the model from (instead of SIZE or PRESET)")},
-	{"--method", "METHOD", N_("full, lora, qlora, infer-fp16, infer-fp8, infer-int8, infer-int4 or diffusion (default full; diffusion for an image model)")},
-	{"--gpus", "N", N_("GPUs the job runs on (default 1)")},
-	{"--seq", "N", N_("sequence length in tokens (default 2048)")},
-	{"--batch", "N", N_("micro-batch per GPU; inference: sequences decoded together; diffusion: images (default 1)")},
-	{"--checkpointing", NULL, N_("gradient checkpointing: recompute activations (the default)")},
-	{"--no-checkpointing", NULL, N_("keep every activation instead")},
-	{"--zero", "0-3", N_("sharding of the training states: 0 none, 1 ZeRO-1, 2 ZeRO-2, 3 ZeRO-3/FSDP (default 3)")},
-	{"--optimizer", "OPT", N_("adam, adam8bit or sgd (default adam)")},
-	{"--tokens", "N", N_("tokens to train on, in billions: 300, 300B, 1.3T (default 1)")},
-	{"--mfu", "F", N_("model FLOPs utilisation, above 0 and at most 1, or a percentage such as 40% (default 0.4)")},
-	{"--layers", "N", N_("transformer layers (a typed size: the published architecture of that size)")},
-	{"--hidden", "N", N_("hidden size (model width)")},
-	{"--heads", "N", N_("attention (query) heads")},
-	{"--kv-heads", "N", N_("key/value heads: the heads for multi-head attention, fewer for grouped-query attention")},
-	{"--head-dim", "N", N_("dimensions per attention head (default hidden / heads)")},
-	{"--vocab", "N", N_("vocabulary size")},
-	{"--ffn", "N", N_("FFN intermediate size (per expert for a mixture of experts)")},
-	{"--active", "B", N_("mixture of experts: parameters used per token, in billions")},
-	{"--lora-rank", "N", N_("rank of the LoRA adapters on every linear layer (default 16)")},
-	{"--flash-attention", NULL, N_("attention scores are not stored (FlashAttention, SDPA)")},
-	{"--chunked-loss", NULL, N_("the output layer and loss computed 1024 tokens at a time")},
-	{"--pure-bf16", NULL, N_("training without fp32 master weights: weights, gradients and optimizer moments in bf16")},
-	{"--stack", "STACK", N_("a fine-tuning library's defaults: unsloth (QLoRA, offloaded checkpoints, 8-bit AdamW, chunked loss) or peft (QLoRA, fp32 embeddings, paged AdamW); none")},
-	{"--act-offload", NULL, N_("checkpointed activations kept in CPU memory (offloaded gradient checkpointing)")},
-	{"--embeddings", "BITS", N_("LoRA/QLoRA: precision of the embeddings, output layer and norms: 16 (the default) or fp32")},
-	{"--paged-optimizer", NULL, N_("optimizer states in paged memory that moves to the CPU under pressure (not counted in GPU memory)")},
-	{"--offload", "WHAT", N_("ZeRO-Offload to CPU memory: none, optimizer or all (optimizer and weights, ZeRO-3) (default none)")},
-	{"--zero-accounting", "WHOSE", N_("deepspeed (its memory estimators, the default) or paper (the ZeRO paper's 2 + 2 + 12 bytes)")},
-	{"--kv-cache", "PRECISION", N_("KV-cache precision: 16 (bf16/fp16, the default) or fp8")},
-	{"--int4-group", "N", N_("int4 weights per group sharing a 16-bit scale and zero point (default 128)")},
-	{"--bw-efficiency", "F", N_("share of the peak memory bandwidth decoding achieves with the method's weight format, e.g. 0.7 or 70% (defaults: 16-bit 0.7, 8-bit 0.6, 4-bit 0.5)")},
-	{"--layer-us", "US", N_("decode: fixed cost per layer and step of the method's weight format, microseconds (defaults: 16-bit 31, 8-bit 42, 4-bit 40)")},
-	{"--prompt", "N", N_("inference: prompt tokens prefilled per sequence (default: the whole --seq)")},
-	{"--allreduce-us", "US", N_("tensor parallel: latency of one all-reduce step in microseconds (default 5.9)")},
-	{"--overhead", "GB", N_("per GPU: CUDA context, framework and buffers, in GB (default 1)")},
-	{"--margin", "F", N_("per GPU: allocator fragmentation and temporaries, a share of the rest, e.g. 0.1 or 10% (default 10%)")},
-	{"--resolution", "WxH", N_("diffusion: output resolution in pixels, e.g. 1024x1024")},
-	{"--frames", "N", N_("diffusion: frames per clip (1 for an image)")},
-	{"--encoders-offloaded", NULL, N_("diffusion: the text encoders leave the GPU once the prompt is encoded")},
+	CLI_FIT_JOB_OPTIONS,
 	{"--workload", "W", N_("only the GPUs of one workload's table")},
 	{"--sort", "COLUMN[:desc]", N_("sort by a column id, or cheapest: the job's cost per hour among the GPUs that can take it")},
 	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
 	{NULL, NULL, NULL},
 };
 
-#define OPT(a, name) cli_arg((a), cli_fit_opts, (name))
+#define OPT(a, name) cli_arg((a), (a)->opts, (name))
 
 static const struct catalog_workload *find_workload(const struct catalog *c, const char *id)
 {
@@ -364,8 +325,8 @@ static int stack_opt(struct cli_ctx *ctx, const struct cli_args *a, struct fit_j
 	return CLI_OK;
 }
 
-static int build_job(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job,
-		     const struct catalog_model **preset, struct catalog_model *config)
+int cli_fit_job_build(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job,
+		      const struct catalog_model **preset, struct catalog_model *config)
 {
 	const char *v;
 	char *cause = NULL;
@@ -694,10 +655,12 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		free(ids);
 		goto out;
 	}
-	if ((rc = build_job(ctx, &a, &job, &preset, &config)) != CLI_OK)
+	if ((rc = cli_fit_job_build(ctx, &a, &job, &preset, &config)) != CLI_OK)
 		goto out;
 
 	cli_load_prices(ctx, &prices);
+	if (ctx->prices_live)
+		cli_job_ladders(ctx, &job, &prices); /* what the quotes cannot price */
 	t = view_new(ctx->catalog, w, &prices, &job, ctx->lang, ctx->ascii);
 	cli_prices_free(&prices);
 	if ((rc = cli_apply_sort(ctx, "fit", t, OPT(&a, "--sort"), true)) != CLI_OK)
@@ -739,6 +702,10 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < t->n_shown; i++)
 		fit_row(ctx, s, t, view_shown_row(t, i), kinds, &job, preset);
 	cli_sheet_price_notes(ctx, s, true);
+	if (ctx->prices_live)
+		cli_sheet_note(s, _("Price/h (job): the cheapest GPU-hour of what can run the job, in "
+				    "whole units of its Machines (a node of 8 is 8 GPUs inside one "
+				    "machine, not 8 loose GPUs); Job/h: every unit it needs, for an hour."));
 	{
 		const struct fit_node_shape *shape = t->n_shown > 0 ? &view_shown_row(t, 0)->job.shape : NULL;
 		char *note = assumptions(ctx, &job, preset, shape);

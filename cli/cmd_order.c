@@ -24,6 +24,58 @@
 
 /* ---- gpux order ------------------------------------------------------------------------ */
 
+/* The request's lot or requirements as the exchange echoed them, and the
+ * machines the fills take (csv/json). */
+static void preview_lot_columns(struct cli_sheet *s)
+{
+	static const char *const ids[] = {
+		"node_gpus", "interconnect", "region", "regions", "cpu_cores", "ram_gb", "disk_gb",
+		"whole_nodes", "fill_nodes", "fill_regions",
+	};
+
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		cli_sheet_column(s, ids[i], ids[i], CLI_LEFT);
+}
+
+static void preview_lot_cells(struct cli_sheet *s, const struct api_preview *p)
+{
+	bool sell = p->side == API_SELL, lot = p->has_lot;
+	const struct api_host *h = sell ? &p->lot.host : &p->needs.min;
+	struct buf regions = {0};
+	char *t;
+
+	if (lot)
+		cli_sheet_int(s, NULL, sell ? p->lot.node_gpus : p->needs.node_gpus);
+	else
+		cli_sheet_null(s, NULL);
+	t = !lot ? NULL : sell ? p->lot.interconnect : p->needs.interconnect;
+	t != NULL ? cli_sheet_text(s, NULL, t) : cli_sheet_null(s, NULL);
+	lot && sell ? cli_sheet_text(s, NULL, p->lot.region) : cli_sheet_null(s, NULL);
+	for (size_t i = 0; lot && !sell && i < p->needs.n_regions; i++)
+		buf_printf(&regions, "%s%s", i > 0 ? " " : "", p->needs.regions[i]);
+	regions.len > 0 ? cli_sheet_text(s, NULL, regions.data) : cli_sheet_null(s, NULL);
+	buf_free(&regions);
+	if (lot) {
+		cli_sheet_int(s, NULL, h->cpu_cores);
+		cli_sheet_int(s, NULL, h->ram_gb);
+		cli_sheet_int(s, NULL, h->disk_gb);
+	} else {
+		cli_sheet_null(s, NULL);
+		cli_sheet_null(s, NULL);
+		cli_sheet_null(s, NULL);
+	}
+	lot && sell ? cli_sheet_bool(s, NULL, p->lot.whole_nodes) : cli_sheet_null(s, NULL);
+	t = cli_fill_nodes_raw(p);
+	cli_sheet_text(s, NULL, t);
+	free(t);
+	for (size_t i = 0; i < p->n_fills; i++)
+		if (p->fills[i].has_lot && (regions.data == NULL ||
+					    strstr(regions.data, p->fills[i].lot.region) == NULL))
+			buf_printf(&regions, "%s%s", regions.len > 0 ? " " : "", p->fills[i].lot.region);
+	cli_sheet_text(s, NULL, regions.data != NULL ? regions.data : "");
+	buf_free(&regions);
+}
+
 static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 			  const struct api_preview *p)
 {
@@ -50,6 +102,7 @@ static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 		cli_sheet_column(s, "balance_after_minor", "balance_after_minor", CLI_RIGHT);
 		cli_sheet_column(s, "would_status", "would_status", CLI_LEFT);
 		cli_sheet_column(s, "would_reject", "would_reject", CLI_LEFT);
+		preview_lot_columns(s);
 		cli_sheet_row(s);
 		cli_sheet_text(s, p->gpu, p->gpu);
 		cli_sheet_text(s, NULL, api_side_name(p->side));
@@ -73,6 +126,7 @@ static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 			cli_sheet_text(s, NULL, p->reject_code);
 		else
 			cli_sheet_null(s, NULL);
+		preview_lot_cells(s, p);
 		cli_sheet_print(ctx, s);
 		cli_sheet_free(&s);
 		return;
@@ -108,6 +162,7 @@ void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 		cli_sheet_column(s, "hold_minor", "hold_minor", CLI_RIGHT);
 		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
 		cli_sheet_column(s, "rental_ids", "rental_ids", CLI_LEFT);
+		cli_lot_columns(s, true);
 		cli_sheet_row(s);
 		cli_sheet_int(s, NULL, o->id);
 		cli_sheet_text(s, NULL, o->client_order_id);
@@ -135,6 +190,7 @@ void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 			cli_sheet_text(s, NULL, b.data != NULL ? b.data : "");
 			buf_free(&b);
 		}
+		cli_order_lot_cells(s, ctx, o);
 		cli_sheet_print(ctx, s);
 		cli_sheet_free(&s);
 		return;
@@ -302,6 +358,29 @@ static int fail_preview(struct cli_ctx *ctx, struct api_client *c, const struct 
 	return rc;
 }
 
+/* The exchange did not place it (e): why, in words, and how to check an
+ * outcome that is not known. */
+static int fail_place(struct cli_ctx *ctx, const struct api_error *e, const char *coid)
+{
+	struct view_order_ctx x = {.currency = e->currency, .required_minor = e->required_minor,
+				   .available_minor = e->available_minor, .opens_at = e->opens_at};
+	char *w = not_open_text(e->code, e->opens_at);
+	int rc;
+
+	if (w == NULL)
+		w = view_api_error_words(ctx->lang, e, &x);
+	rc = e->code != NULL ? cli_fail(ctx, "%s [%s]", w, e->code) : cli_fail(ctx, "%s", w);
+	free(w);
+	if (e->kind == API_ERR_UNKNOWN_OUTCOME || e->kind == API_ERR_PROTOCOL) {
+		char *t = api_error_text(e);
+		cli_note(ctx, "%s", t);
+		free(t);
+	}
+	if (e->kind == API_ERR_UNKNOWN_OUTCOME)
+		cli_note(ctx, _("to check: gpux orders --format csv | grep %s"), coid);
+	return rc;
+}
+
 /* Place the previewed order, with one client order id for this intent
  * (every retry re-sends this one), and print what became of it. */
 static int place(struct cli_ctx *ctx, struct api_client *c, struct api_order_req *r)
@@ -313,22 +392,8 @@ static int place(struct cli_ctx *ctx, struct api_client *c, struct api_order_req
 
 	r->client_order_id = coid;
 	if (api_order_place(c, r, &o, &e) != 0) {
-		struct view_order_ctx x = {.currency = e->currency, .required_minor = e->required_minor,
-					   .available_minor = e->available_minor,
-					   .opens_at = e->opens_at};
-		char *w = not_open_text(e->code, e->opens_at);
-
-		if (w == NULL)
-			w = view_api_error_words(ctx->lang, e, &x);
-		rc = e->code != NULL ? cli_fail(ctx, "%s [%s]", w, e->code) : cli_fail(ctx, "%s", w);
-		free(w);
-		if (e->kind == API_ERR_UNKNOWN_OUTCOME || e->kind == API_ERR_PROTOCOL) {
-			char *t = api_error_text(e);
-			cli_note(ctx, "%s", t);
-			free(t);
-		}
-		if (e->kind == API_ERR_UNKNOWN_OUTCOME)
-			cli_note(ctx, _("to check: gpux orders --format csv | grep %s"), coid);
+		if ((rc = cli_fail_region(ctx, c, e)) == CLI_OK)
+			rc = fail_place(ctx, e, coid);
 	} else {
 		if (ctx->format == CLI_FORMAT_TABLE)
 			cli_say(ctx, "%s", "");
@@ -350,6 +415,7 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 	struct api_preview *pv = NULL;
 	struct api_error *e = NULL;
 	struct api_order_req r = {.tif = API_TIF_DEFAULT};
+	struct cli_regions regions = {0};
 	bool dry, yes;
 	int rc;
 
@@ -360,7 +426,8 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 				      "--hours 24 --market --max-price 5"));
 		goto out;
 	}
-	if ((rc = parse_size(ctx, &a, &r)) != CLI_OK || (rc = parse_price_tif(ctx, &a, &r)) != CLI_OK)
+	if ((rc = parse_size(ctx, &a, &r)) != CLI_OK || (rc = parse_price_tif(ctx, &a, &r)) != CLI_OK ||
+	    (rc = cli_lot_parse(ctx, &a, cli_order_opts, &r, &regions)) != CLI_OK)
 		goto out;
 	dry = cli_arg(&a, cli_order_opts, "--dry-run") != NULL;
 	yes = cli_arg(&a, cli_order_opts, "--yes") != NULL;
@@ -374,7 +441,8 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (api_order_preview(c, &r, &pv, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
+		if ((rc = cli_fail_region(ctx, c, e)) == CLI_OK)
+			rc = cli_fail_api(ctx, e);
 		goto out;
 	}
 	if (dry || !yes || ctx->format == CLI_FORMAT_TABLE)
@@ -394,5 +462,6 @@ out:
 	api_error_free(&e);
 	api_client_free(&c);
 	cli_args_free(&a);
+	cli_regions_free(&regions);
 	return rc;
 }

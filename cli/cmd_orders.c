@@ -46,6 +46,7 @@ static int orders_page(struct cli_ctx *ctx, struct api_client *c, const struct a
 		cli_sheet_int(s, NULL, o->hold_minor);
 		cli_sheet_text(s, NULL, o->currency);
 		cli_cell_time(s, ctx, o->created_at);
+		cli_order_lot_cells(s, ctx, o);
 	}
 	*next = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
 	api_orders_free(&l);
@@ -121,6 +122,7 @@ int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "hold_minor", "hold_minor", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "created_at", _("Created"), CLI_LEFT);
+	cli_lot_columns(s, true);
 	none = no_orders_text(q.status, g != NULL ? cli_gpu_name(ctx, q.gpu) : NULL);
 	rc = cli_list_pages(ctx, c, &q, s, orders_page, _("More orders exist than are shown here."),
 			    none);

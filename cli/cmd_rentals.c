@@ -56,6 +56,7 @@ static int rentals_page(struct cli_ctx *ctx, struct api_client *c, const struct 
 		cli_cell_id(s, r->order_id);
 		cli_cell_time(s, ctx, r->started_at);
 		cli_cell_time(s, ctx, r->stopped_at >= 0 ? r->stopped_at : r->ends_at);
+		cli_rental_lot_cells(s, ctx, r);
 	}
 	*next = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
 	api_rentals_free(&l);
@@ -123,6 +124,7 @@ int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "order_id", "order_id", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "started_at", _("Started"), CLI_LEFT);
 	cli_sheet_column(s, "ends_at", _("Ends"), CLI_LEFT);
+	cli_lot_columns(s, false);
 	none = no_rentals_text(q.status, g != NULL ? cli_gpu_name(ctx, q.gpu) : NULL);
 	rc = cli_list_pages(ctx, c, &q, s, rentals_page, _("More rentals exist than are shown here."),
 			    none);

@@ -56,6 +56,15 @@ const struct cli_command cli_commands[] = {
 	    "US cents (*_cents), money in minor units of the account's currency (*_minor).\n"
 	    "Example:\n"
 	    "  gpux order buy h200 --gpus 8 --hours 24 --market --max-price 5 --yes")},
+	{"job", cli_cmd_job, "SIZE|PRESET", N_("run a fit job at the lowest total across every GPU (a job order)"),
+	 cli_job_opts, true,
+	 N_("The job is built as gpux fit builds it (the same options); the exchange prices it\n"
+	    "on every GPU in the machines it needs and places the cheapest as one order that\n"
+	    "fills whole or not at all. AMOUNT: in your account's currency, VAT included.\n"
+	    "csv and json: one row per GPU compared (chosen, runnable, gpus, node_gpus, nodes,\n"
+	    "interconnect, hours, total_minor, reason), order_id and status once placed.\n"
+	    "Example:\n"
+	    "  gpux job llama-3.1-405b --method infer-fp8 --hours 24 --max-total 900 --yes")},
 	{"orders", cli_cmd_orders, "", N_("your orders"), cli_orders_opts, true,
 	 N_("csv and json add client_order_id, hold_minor and currency: price_cents in US cents\n"
 	    "per GPU-hour, the hold in minor units of that currency, created_at in ISO 8601 UTC.")},

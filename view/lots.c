@@ -268,6 +268,15 @@ char *view_fmt_nodes(enum i18n_lang lang, const struct api_node *v, size_t n, in
 	return buf_take(&b);
 }
 
+char *view_fmt_lot_machines(enum i18n_lang lang, const struct api_lot *l, int64_t gpus)
+{
+	int64_t g = l->node_gpus > 0 ? l->node_gpus : 1;
+
+	/* TRANSLATORS: machines × GPUs each (their link): "2 × 8 (NVLink)" */
+	return xasprintf(TR(N_("%lld × %lld (%s)")), (long long)(gpus / g), (long long)g,
+			 view_link_text(lang, l->interconnect));
+}
+
 char *view_fmt_lot(enum i18n_lang lang, const struct api_lot *l, int64_t gpus)
 {
 	struct buf b = {0};
@@ -302,10 +311,12 @@ static void regions_words(struct buf *b, enum i18n_lang lang, const char *const 
 	}
 }
 
-char *view_fmt_needs(enum i18n_lang lang, const struct api_order_req *r)
+char *view_fmt_needs(enum i18n_lang lang, const struct api_order_req *r,
+		     const struct api_preview *p)
 {
 	struct buf b = {0};
 	bool sell = r->side == API_SELL;
+	bool echo = p != NULL && p->has_lot && p->side == r->side;
 	char *host;
 
 	if (sell) {
@@ -318,6 +329,11 @@ char *view_fmt_needs(enum i18n_lang lang, const struct api_order_req *r)
 		if (r->node_gpus <= 1 && r->region == NULL && r->host.cpu_cores <= 0 &&
 		    r->host.ram_gb <= 0 && r->host.disk_gb <= 0 && !r->whole_nodes)
 			return xstrdup("");
+		/* the defaults the exchange took, as its preview echoes them */
+		if (echo && l.interconnect == NULL)
+			l.interconnect = p->lot.interconnect;
+		if (echo && l.region == NULL)
+			l.region = p->lot.region;
 		if (l.region == NULL)
 			l.region = (char *)TR(N_("the exchange's first region"));
 		lot = view_fmt_lot(lang, &l, r->gpus);
@@ -347,6 +363,99 @@ char *view_fmt_needs(enum i18n_lang lang, const struct api_order_req *r)
 	free(host);
 	buf_puts(&b, ".");
 	return buf_take(&b);
+}
+
+char *view_fmt_order_lot(enum i18n_lang lang, const struct api_order *o)
+{
+	struct api_order_req r = { .side = o->side, .gpus = (int)o->gpus };
+	char *s, *nodes, *t;
+
+	if (!o->has_lot)
+		return xstrdup("");
+	if (o->side == API_BUY) {
+		r.node_gpus = (int)o->needs.node_gpus;
+		r.interconnect = o->needs.interconnect;
+		r.regions = (const char *const *)o->needs.regions;
+		r.n_regions = o->needs.n_regions;
+		r.host = o->needs.min;
+		return view_fmt_needs(lang, &r, NULL);
+	}
+	s = view_fmt_lot(lang, &o->lot, o->gpus);
+	if (o->n_nodes == 0) {
+		/* TRANSLATORS: a sell order's lot: "Lot: 2 nodes of 8 (NVLink) · us-east · …" */
+		t = xasprintf(TR(N_("Lot: %s.")), s);
+		free(s);
+		return t;
+	}
+	nodes = view_fmt_nodes(lang, o->nodes, o->n_nodes, o->lot.node_gpus, 8);
+	/* TRANSLATORS: a sell order's lot and its machines with the GPUs not sold yet */
+	t = xasprintf(TR(N_("Lot: %s; machines %s.")), s, nodes);
+	free(s);
+	free(nodes);
+	return t;
+}
+
+static char *dash_of(bool ascii)
+{
+	return xstrdup(ascii ? "-" : "\u2014");
+}
+
+char *view_fmt_order_machines(enum i18n_lang lang, const struct api_order *o, bool ascii)
+{
+	const struct api_needs *n = &o->needs;
+
+	if (!o->has_lot)
+		return dash_of(ascii);
+	if (o->side == API_SELL)
+		return view_fmt_lot_machines(lang, &o->lot, o->gpus);
+	if (n->node_gpus <= 1 && n->interconnect == NULL)
+		return xstrdup(TR(N_("any")));
+	if (n->interconnect == NULL)
+		/* TRANSLATORS: a bid's units: "units of 8" (GPUs inside one machine) */
+		return xasprintf(TR(N_("units of %lld")), (long long)n->node_gpus);
+	return xasprintf(TR(N_("units of %lld (%s)")), (long long)n->node_gpus,
+			 view_link_text(lang, n->interconnect));
+}
+
+char *view_fmt_order_region(enum i18n_lang lang, const struct api_order *o, bool ascii)
+{
+	struct buf b = {0};
+
+	if (!o->has_lot)
+		return dash_of(ascii);
+	if (o->side == API_SELL)
+		return xstrdup(o->lot.region != NULL ? o->lot.region : "?");
+	if (o->needs.n_regions == 0)
+		return xstrdup(TR(N_("any")));
+	for (size_t i = 0; i < o->needs.n_regions; i++)
+		buf_printf(&b, "%s%s", i > 0 ? " " : "", o->needs.regions[i]);
+	return buf_take(&b);
+}
+
+char *view_fmt_order_host(enum i18n_lang lang, const struct api_order *o, bool ascii)
+{
+	const struct api_host *h = &o->needs.min;
+	char *s, *t;
+
+	if (!o->has_lot)
+		return dash_of(ascii);
+	if (o->side == API_SELL)
+		return view_fmt_host(lang, &o->lot.host);
+	if (h->cpu_cores <= 0 && h->ram_gb <= 0 && h->disk_gb <= 0)
+		return xstrdup(TR(N_("any")));
+	s = view_fmt_host(lang, h);
+	t = xasprintf("%s %s", ascii ? ">=" : "\u2265", s);
+	free(s);
+	return t;
+}
+
+char *view_fmt_rental_machines(enum i18n_lang lang, const struct api_rental *r, bool ascii)
+{
+	if (!r->has_lot)
+		return dash_of(ascii);
+	if (r->nodes != NULL)
+		return view_fmt_nodes(lang, r->nodes, r->n_nodes, r->lot.node_gpus, 3);
+	return view_fmt_lot_machines(lang, &r->lot, r->gpus);
 }
 
 char *view_fmt_fill_lots(enum i18n_lang lang, const struct api_preview *p)

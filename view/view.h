@@ -462,13 +462,31 @@ char *view_fmt_host(enum i18n_lang lang, const struct api_host *h);
  * none: "machines not recorded". */
 char *view_fmt_nodes(enum i18n_lang lang, const struct api_node *v, size_t n, int64_t node_gpus,
 		     size_t max);
+/* The machines of a lot of gpus GPUs, short: "2 × 8 (NVLink)". */
+char *view_fmt_lot_machines(enum i18n_lang lang, const struct api_lot *l, int64_t gpus);
 /* A lot of gpus GPUs: "2 nodes of 8 (NVLink) · eu-west · 112 cores · … ·
  * whole nodes only". */
 char *view_fmt_lot(enum i18n_lang lang, const struct api_lot *l, int64_t gpus);
 /* The lot a sell offers or what a buy requires, as a sentence ("In whole
  * units of 8 GPUs inside one machine, on NVLink, in eu-west or eu-central,
- * on hosts with at least 512 GB RAM."); "" when the order has neither. */
-char *view_fmt_needs(enum i18n_lang lang, const struct api_order_req *r);
+ * on hosts with at least 512 GB RAM."); "" when the order has neither. The
+ * exchange's preview p (may be NULL) names the defaults it took (a sell's
+ * interconnect and region). */
+char *view_fmt_needs(enum i18n_lang lang, const struct api_order_req *r,
+		     const struct api_preview *p);
+/* What an order placed says of its lot or requirements, a sentence; "" for
+ * an order without either (or from an exchange before lots). */
+char *view_fmt_order_lot(enum i18n_lang lang, const struct api_order *o);
+/* An order's machines, region and host as a list shows them: a sell's lot
+ * ("2 × 8 (NVLink)", "us-east", "64 cores · …"), a buy's requirements
+ * ("units of 8 (NVLink)", "eu-west us-east", "≥ 512 GB RAM"; "any" where it
+ * has none); "—" for an order from an exchange before lots. malloc'ed. */
+char *view_fmt_order_machines(enum i18n_lang lang, const struct api_order *o, bool ascii);
+char *view_fmt_order_region(enum i18n_lang lang, const struct api_order *o, bool ascii);
+char *view_fmt_order_host(enum i18n_lang lang, const struct api_order *o, bool ascii);
+/* A rental's machines: its nodes ("o43-1, o43-2"), or its lot's shape when
+ * they were not recorded; "—" before lots. */
+char *view_fmt_rental_machines(enum i18n_lang lang, const struct api_rental *r, bool ascii);
 /* The lots a preview's fills come from, a line each ("8 GPUs at US$2.88:
  * o43-1 · eu-west · NVLink · 112 cores · …"); "" when none is known. */
 char *view_fmt_fill_lots(enum i18n_lang lang, const struct api_preview *p);

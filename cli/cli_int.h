@@ -40,10 +40,21 @@ void cli_sheet_view_columns(struct cli_sheet *s, const struct view_table *t, uns
 void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
 			  const struct view_row *r, unsigned kinds);
 
+/* A workload of the catalogue by its id, case-insensitively, in *out; else a
+ * usage message of cmd naming the accepted ids and CLI_USAGE. */
+int cli_check_workload(struct cli_ctx *ctx, const char *cmd, const char *id,
+		       const struct catalog_workload **out);
 /* The comma-separated ids of a catalogue's workloads / model presets,
  * malloc'ed, for "accepted: ..." messages. */
 char *cli_workload_ids(const struct catalog *c);
 char *cli_model_ids(const struct catalog *c);
+
+/* The global options (cli/commands.c): a table terminated by {NULL}, in this order. */
+enum cli_global {
+	CLI_G_LANG, CLI_G_FORMAT, CLI_G_API, CLI_G_KEY, CLI_G_KEY_FILE, CLI_G_TIMEOUT, CLI_G_DATA,
+	CLI_G_ASCII, CLI_G_INSECURE, CLI_G_HELP, CLI_G_VERSION, CLI_G_COUNT
+};
+extern const struct cli_opt cli_global_opts[];
 
 /* ---- the exchange commands' helpers (cli/cmd_exchange.c) ------------------------------ */
 
@@ -53,6 +64,12 @@ char *cli_model_ids(const struct catalog *c);
 void cli_say(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_note(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_say_lines(struct cli_ctx *ctx, const char *text);
+/* An answer to "… [y/N]" that means yes: y, yes, the language's word for
+ * yes or its first letter, in any case. */
+bool cli_is_yes(const char *answer);
+/* question (translated, ending in "[y/N]") on ctx->err, a line from stdin:
+ * true when it says yes. */
+bool cli_confirm(struct cli_ctx *ctx, const char *question);
 /* The exchange's error in words on ctx->err; CLI_FAILED. */
 int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e);
 /* Open the exchange named by the flags, environment or config file, else the
@@ -60,6 +77,9 @@ int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e);
  * or with the cause in *cause_out when that is not NULL. */
 struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long timeout_ms,
 				   bool quiet, char **cause_out);
+/* The same with the default tries and timeout, the settings it took in *used
+ * (api_settings_clear them). */
+struct api_client *cli_open_client_settings(struct cli_ctx *ctx, struct api_settings *used);
 /* Money in the language's format; a price in US cents, "—" for none (-1).
  * Both malloc'ed. */
 char *cli_fmt_money(const struct cli_ctx *ctx, int64_t minor, const char *ccy);
@@ -71,6 +91,8 @@ void cli_cell_money(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t mino
 void cli_cell_int(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t v);
 void cli_cell_id(struct cli_sheet *s, int64_t v);
 void cli_cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t);
+/* A record's field: a time as ISO 8601 UTC, null for none (< 0). */
+void cli_record_time(struct cli_record *r, const char *id, int64_t t);
 /* A time as ISO 8601 UTC ("2025-06-02T09:00:00Z"), malloc'ed; NULL for none (< 0). */
 char *cli_iso_time(int64_t t);
 /* The catalogue's name of a GPU id ("H200"), or the id itself. */
@@ -92,11 +114,30 @@ const char *cli_status_text(const struct cli_ctx *ctx, enum api_order_status st)
 typedef int cli_list_page_fn(struct cli_ctx *ctx, struct api_client *c,
 			     const struct api_list_query *q, struct cli_sheet *s, char **next,
 			     struct api_error **e);
-/* Every page of a listing into s, then s printed; with no row, `none`
- * (translated) on stderr instead of a bare header in --format table, and the empty
- * csv header or json array on stdout. CLI_OK or CLI_FAILED. */
-int cli_list_pages(struct cli_ctx *ctx, struct api_client *c, struct api_list_query *q,
-		   struct cli_sheet *s, cli_list_page_fn *page, const char *more, const char *none);
+/* A --status word of a listing and the status the exchange is asked for
+ * (an alias is accepted but not named in "accepted: ..."). */
+struct cli_list_status {
+	const char *word, *asked;
+	bool alias;
+};
+/* A listing command (gpux orders, gpux rentals) as data: its name and
+ * options (--status, --gpu), its --status words ({NULL} ends them; without
+ * --status, the last one), its columns and the rows of one page, what more
+ * rows than were fetched say (a msgid), and what an empty listing says for
+ * the status asked and the GPU's name or NULL (malloc'ed). */
+struct cli_listing {
+	const char *cmd;
+	const struct cli_opt *opts;
+	const struct cli_list_status *statuses;
+	void (*columns)(struct cli_sheet *s);
+	cli_list_page_fn *page;
+	const char *more;
+	char *(*none)(const char *asked, const char *gpu);
+};
+/* The command: every page into one sheet, printed; with no row, `none` on
+ * stderr instead of a bare header in --format table, and the empty csv
+ * header or json array on stdout. CLI_OK, CLI_USAGE or CLI_FAILED. */
+int cli_list_command(struct cli_ctx *ctx, const struct cli_listing *l, int argc, char **argv);
 /* gpux cancel ID, gpux stop ID: the one id (`which`: the msgid a missing one
  * says) and a client to ask (*c, the caller's to free). CLI_OK or the
  * command's return code, said already. */
@@ -114,53 +155,9 @@ void cli_conf_warn_unknown(struct cli_ctx *ctx);
  * one row in csv/json (cli/cmd_order.c). */
 void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o);
 
-/* The fit job's options, shared by `gpux fit` and `gpux job` (one list: the
- * job is built from them by cli_fit_job_build). */
-#define CLI_FIT_JOB_OPTIONS \
-	{"--config", "PATH", N_("a Hugging Face config.json to read the model from (instead of SIZE or PRESET)")}, \
-	{"--method", "METHOD", N_("full, lora, qlora, infer-fp16, infer-fp8, infer-int8, infer-int4 or diffusion (default full; diffusion for an image model)")}, \
-	{"--gpus", "N", N_("GPUs the job runs on (default 1)")}, \
-	{"--seq", "N", N_("sequence length in tokens (default 2048)")}, \
-	{"--batch", "N", N_("micro-batch per GPU; inference: sequences decoded together; diffusion: images (default 1)")}, \
-	{"--checkpointing", NULL, N_("gradient checkpointing: recompute activations (the default)")}, \
-	{"--no-checkpointing", NULL, N_("keep every activation instead")}, \
-	{"--zero", "0-3", N_("sharding of the training states: 0 none, 1 ZeRO-1, 2 ZeRO-2, 3 ZeRO-3/FSDP (default 3)")}, \
-	{"--optimizer", "OPT", N_("adam, adam8bit or sgd (default adam)")}, \
-	{"--tokens", "N", N_("tokens to train on, in billions: 300, 300B, 1.3T (default 1)")}, \
-	{"--mfu", "F", N_("model FLOPs utilisation, above 0 and at most 1, or a percentage such as 40% (default 0.4)")}, \
-	{"--layers", "N", N_("transformer layers (a typed size: the published architecture of that size)")}, \
-	{"--hidden", "N", N_("hidden size (model width)")}, \
-	{"--heads", "N", N_("attention (query) heads")}, \
-	{"--kv-heads", "N", N_("key/value heads: the heads for multi-head attention, fewer for grouped-query attention")}, \
-	{"--head-dim", "N", N_("dimensions per attention head (default hidden / heads)")}, \
-	{"--vocab", "N", N_("vocabulary size")}, \
-	{"--ffn", "N", N_("FFN intermediate size (per expert for a mixture of experts)")}, \
-	{"--active", "B", N_("mixture of experts: parameters used per token, in billions")}, \
-	{"--lora-rank", "N", N_("rank of the LoRA adapters on every linear layer (default 16)")}, \
-	{"--flash-attention", NULL, N_("attention scores are not stored (FlashAttention, SDPA)")}, \
-	{"--chunked-loss", NULL, N_("the output layer and loss computed 1024 tokens at a time")}, \
-	{"--pure-bf16", NULL, N_("training without fp32 master weights: weights, gradients and optimizer moments in bf16")}, \
-	{"--stack", "STACK", N_("a fine-tuning library's defaults: unsloth (QLoRA, offloaded checkpoints, 8-bit AdamW, chunked loss) or peft (QLoRA, fp32 embeddings, paged AdamW); none")}, \
-	{"--act-offload", NULL, N_("checkpointed activations kept in CPU memory (offloaded gradient checkpointing)")}, \
-	{"--embeddings", "BITS", N_("LoRA/QLoRA: precision of the embeddings, output layer and norms: 16 (the default) or fp32")}, \
-	{"--paged-optimizer", NULL, N_("optimizer states in paged memory that moves to the CPU under pressure (not counted in GPU memory)")}, \
-	{"--offload", "WHAT", N_("ZeRO-Offload to CPU memory: none, optimizer or all (optimizer and weights, ZeRO-3) (default none)")}, \
-	{"--zero-accounting", "WHOSE", N_("deepspeed (its memory estimators, the default) or paper (the ZeRO paper's 2 + 2 + 12 bytes)")}, \
-	{"--kv-cache", "PRECISION", N_("KV-cache precision: 16 (bf16/fp16, the default) or fp8")}, \
-	{"--int4-group", "N", N_("int4 weights per group sharing a 16-bit scale and zero point (default 128)")}, \
-	{"--bw-efficiency", "F", N_("share of the peak memory bandwidth decoding achieves with the method's weight format, e.g. 0.7 or 70% (defaults: 16-bit 0.7, 8-bit 0.6, 4-bit 0.5)")}, \
-	{"--layer-us", "US", N_("decode: fixed cost per layer and step of the method's weight format, microseconds (defaults: 16-bit 31, 8-bit 42, 4-bit 40)")}, \
-	{"--prompt", "N", N_("inference: prompt tokens prefilled per sequence (default: the whole --seq)")}, \
-	{"--allreduce-us", "US", N_("tensor parallel: latency of one all-reduce step in microseconds (default 5.9)")}, \
-	{"--overhead", "GB", N_("per GPU: CUDA context, framework and buffers, in GB (default 1)")}, \
-	{"--margin", "F", N_("per GPU: allocator fragmentation and temporaries, a share of the rest, e.g. 0.1 or 10% (default 10%)")}, \
-	{"--resolution", "WxH", N_("diffusion: output resolution in pixels, e.g. 1024x1024")}, \
-	{"--frames", "N", N_("diffusion: frames per clip (1 for an image)")}, \
-	{"--encoders-offloaded", NULL, N_("diffusion: the text encoders leave the GPU once the prompt is encoded")}
-
 /* The fit job of `gpux fit` and `gpux job` from the model argument (a->pos[0])
- * or --config and the options of CLI_FIT_JOB_OPTIONS in a (parsed with a
- * table that holds them): fit_job_defaults, the model (a preset: *preset;
+ * or --config and the fit job's options in a (cli_fit_opts, cli_job_opts:
+ * parsed with a table that holds them): fit_job_defaults, the model (a preset: *preset;
  * a config.json: read into *config, which *preset then points at), every
  * option, fit_job_check. CLI_OK, or a usage message and CLI_USAGE. */
 struct catalog_model;
@@ -199,6 +196,11 @@ int cli_fail_region(struct cli_ctx *ctx, struct api_client *c, const struct api_
 void cli_lot_columns(struct cli_sheet *s, bool orders);
 void cli_order_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_order *o);
 void cli_rental_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_rental *r);
+/* The same fields of one order, or of a preview (the request echoed, and
+ * fill_nodes, fill_regions: the machines and regions its fills take), in a
+ * one-row record (csv/json of gpux order). */
+void cli_order_lot_record(struct cli_record *r, const struct api_order *o);
+void cli_preview_lot_record(struct cli_record *r, const struct api_preview *p);
 /* The machines of a preview's fills as "NAME:GPUS" words (malloc'ed, "" for none). */
 char *cli_fill_nodes_raw(const struct api_preview *p);
 /* For job (gpux fit): the ladders by node size the quotes in p cannot
@@ -213,6 +215,9 @@ char *cli_acct_ascii(const struct cli_ctx *ctx, char *s);
 /* The configured exchange (or the local demo one, said on stderr); NULL
  * after saying why. *key_given (if not NULL): an API key was configured. */
 struct api_client *cli_acct_open(struct cli_ctx *ctx, bool *key_given);
+/* An account's fields of every record about it: id, email, country,
+ * currency, role, vat_rate_bp. */
+void cli_acct_record(struct cli_record *r, const struct api_account *a);
 /* A VAT rate in basis points as a percentage, malloc'ed. */
 char *cli_acct_vat(const struct cli_ctx *ctx, int64_t bp);
 /* "The market is open." / "Trading opens on 1 September 2027 at 10:00."

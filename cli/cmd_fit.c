@@ -22,25 +22,8 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
-const struct cli_opt cli_fit_opts[] = {
-	CLI_FIT_JOB_OPTIONS,
-	{"--workload", "W", N_("only the GPUs of one workload's table")},
-	{"--sort", "COLUMN[:desc]", N_("sort by a column id, or cheapest: the job's cost per hour among the GPUs that can take it")},
-	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
-	{NULL, NULL, NULL},
-};
 
 #define OPT(a, name) cli_arg((a), (a)->opts, (name))
-
-static const struct catalog_workload *find_workload(const struct catalog *c, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < c->n_workloads; i++)
-		if (strcasecmp(c->workloads[i].id, id) == 0)
-			return &c->workloads[i];
-	return NULL;
-}
 
 static int int_opt(struct cli_ctx *ctx, const struct cli_args *a, const char *name, long long min,
 		   long long max, int *out)
@@ -558,6 +541,27 @@ static void gb_cell(struct cli_sheet *s, const struct cli_ctx *ctx, double gb)
 	free(d);
 }
 
+/* What a cell shows for a figure there is none of. */
+static const char *dash(const struct cli_ctx *ctx)
+{
+	return ctx->ascii ? "-" : "\u2014";
+}
+
+/* A figure's cell, shown as fmt writes it; a dash when v is not finite. */
+static void figure_cell(struct cli_sheet *s, const struct cli_ctx *ctx, double v,
+			char *(*fmt)(enum i18n_lang lang, double v, bool ascii))
+{
+	char *d;
+
+	if (!isfinite(v)) {
+		cli_sheet_null(s, dash(ctx));
+		return;
+	}
+	d = fmt(ctx->lang, v, ctx->ascii);
+	cli_sheet_number(s, d, v);
+	free(d);
+}
+
 /* One GPU's row: the view's columns, then the fit figures. */
 static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct view_table *t,
 		    const struct view_row *r, unsigned kinds, const struct fit_job *job,
@@ -574,30 +578,18 @@ static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct
 	cli_sheet_text(s, NULL, arch_state(job, preset));
 	shape_cells(ctx, s, &j->shape);
 	if (training) {
-		if (isfinite(j->train_hours)) {
-			/* the fit panel's figure too (view/fitfmt.c) */
-			char *d = view_fmt_run_time(ctx->lang, j->train_hours, ctx->ascii);
-			cli_sheet_number(s, d, j->train_hours);
-			free(d);
-		} else {
-			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-		}
+		/* the fit panel's figures too (view/fitfmt.c) */
+		figure_cell(s, ctx, j->train_hours, view_fmt_run_time);
 		if (j->run_cents >= 0) {
 			char *d = i18n_fmt_money(ctx->lang, j->run_cents, "USD");
 			cli_sheet_int(s, d, j->run_cents);
 			free(d);
 		} else {
-			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
+			cli_sheet_null(s, dash(ctx));
 		}
 	}
 	if (inference) {
-		if (isfinite(j->decode_tokens_s)) {
-			char *d = view_fmt_tokens_s(ctx->lang, j->decode_tokens_s, ctx->ascii);
-			cli_sheet_number(s, d, j->decode_tokens_s);
-			free(d);
-		} else {
-			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-		}
+		figure_cell(s, ctx, j->decode_tokens_s, view_fmt_tokens_s);
 		cli_sheet_number(s, NULL, j->decode_tokens_s_total);
 		if (isfinite(j->prefill_s)) {
 			char *d = i18n_fmt_number(ctx->lang, j->prefill_s, j->prefill_s < 10 ? 2 : 0);
@@ -649,12 +641,8 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		free(ids);
 		goto out;
 	}
-	if ((v = OPT(&a, "--workload")) != NULL && (w = find_workload(ctx->catalog, v)) == NULL) {
-		char *ids = cli_workload_ids(ctx->catalog);
-		rc = cli_usage(ctx, _("fit: unknown workload \"%s\"; accepted: %s"), v, ids);
-		free(ids);
+	if ((v = OPT(&a, "--workload")) != NULL && (rc = cli_check_workload(ctx, "fit", v, &w)) != CLI_OK)
 		goto out;
-	}
 	if ((rc = cli_fit_job_build(ctx, &a, &job, &preset, &config)) != CLI_OK)
 		goto out;
 

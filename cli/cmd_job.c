@@ -29,16 +29,6 @@
 #define MAX_HOURS 720
 #define MAX_TOTAL_MINOR 100000000000LL /* docs/API.md: 1 .. 10^11 */
 
-const struct cli_opt cli_job_opts[] = {
-	CLI_FIT_JOB_OPTIONS,
-	{"--max-total", "AMOUNT", N_("required: the most the whole job may cost, in your account's currency, VAT included (e.g. 900)")},
-	{"--hours", "H", N_("hours to rent the machines, 1 to 720; training: the run's time when not given; inference: required")},
-	{"--region", "REGION[,REGION]", N_("only machines in one of these regions (default any)")},
-	{"--dry-run", NULL, N_("show what the exchange compared and would place; place nothing")},
-	{"--yes", NULL, N_("place without asking (needed when not on a terminal)")},
-	{NULL, NULL, NULL},
-};
-
 #define OPT(a, name) cli_arg((a), cli_job_opts, (name))
 
 /* --max-total as people write money ("900", "900,50" with a decimal comma). */
@@ -174,21 +164,6 @@ static int print_alts(struct cli_ctx *ctx, const struct api_job *j, const struct
 
 /* ---- preview, confirm, place ---------------------------------------------------------------- */
 
-static bool confirm(struct cli_ctx *ctx)
-{
-	char line[64];
-	const char *yes = _("yes");
-
-	fprintf(ctx->err, "%s ", _("Place this job order? [y/N]"));
-	fflush(ctx->err);
-	if (fgets(line, sizeof line, stdin) == NULL)
-		return false;
-	line[strcspn(line, "\r\n")] = '\0';
-	return strcasecmp(line, "y") == 0 || strcasecmp(line, "yes") == 0 ||
-	       strcasecmp(line, yes) == 0 ||
-	       (line[0] != '\0' && line[1] == '\0' && strncasecmp(line, yes, 1) == 0);
-}
-
 /* A refusal (the preview's would_reject, or the place's error) in words. */
 static int refused(struct cli_ctx *ctx, const char *code, const char *message)
 {
@@ -311,7 +286,7 @@ int cli_cmd_job(struct cli_ctx *ctx, int argc, char **argv)
 		rc = refused(ctx, pv->reject_code, pv->reject_message);
 	else if (dry)
 		rc = CLI_OK;
-	else if (!yes && !confirm(ctx)) {
+	else if (!yes && !cli_confirm(ctx, _("Place this job order? [y/N]"))) {
 		cli_note(ctx, "%s", _("not placed"));
 		rc = CLI_FAILED;
 	} else {

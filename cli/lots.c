@@ -348,6 +348,76 @@ void cli_rental_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const 
 	}
 }
 
+/* An integer field, or null when the side has none (have false). */
+static void rec_int(struct cli_record *r, const char *id, bool have, int64_t v)
+{
+	if (have)
+		cli_record_int(r, id, v);
+	else
+		cli_record_text(r, id, NULL);
+}
+
+void cli_order_lot_record(struct cli_record *r, const struct api_order *o)
+{
+	bool sell = o->side == API_SELL, lot = o->has_lot;
+	char *t;
+
+	rec_int(r, "node_gpus", lot, sell ? o->lot.node_gpus : o->needs.node_gpus);
+	cli_record_text(r, "interconnect", !lot ? NULL : sell ? o->lot.interconnect
+							 : o->needs.interconnect);
+	cli_record_text(r, "region", lot && sell ? o->lot.region : NULL);
+	t = lot && !sell && o->needs.n_regions > 0 ? words_raw(o->needs.regions, o->needs.n_regions)
+						   : NULL;
+	cli_record_text(r, "regions", t);
+	free(t);
+	rec_int(r, "cpu_cores", lot && sell, o->lot.host.cpu_cores);
+	rec_int(r, "ram_gb", lot && sell, o->lot.host.ram_gb);
+	rec_int(r, "disk_gb", lot && sell, o->lot.host.disk_gb);
+	rec_int(r, "min_cpu_cores", lot && !sell, o->needs.min.cpu_cores);
+	rec_int(r, "min_ram_gb", lot && !sell, o->needs.min.ram_gb);
+	rec_int(r, "min_disk_gb", lot && !sell, o->needs.min.disk_gb);
+	if (lot && sell)
+		cli_record_bool(r, "whole_nodes", o->lot.whole_nodes);
+	else
+		cli_record_text(r, "whole_nodes", NULL);
+	t = o->nodes != NULL ? nodes_raw(o->nodes, o->n_nodes) : NULL;
+	cli_record_text(r, "nodes", t);
+	free(t);
+}
+
+void cli_preview_lot_record(struct cli_record *r, const struct api_preview *p)
+{
+	bool sell = p->side == API_SELL, lot = p->has_lot;
+	const struct api_host *h = sell ? &p->lot.host : &p->needs.min;
+	struct buf regions = {0};
+	char *t;
+
+	rec_int(r, "node_gpus", lot, sell ? p->lot.node_gpus : p->needs.node_gpus);
+	cli_record_text(r, "interconnect", !lot ? NULL : sell ? p->lot.interconnect
+							 : p->needs.interconnect);
+	cli_record_text(r, "region", lot && sell ? p->lot.region : NULL);
+	t = lot && !sell && p->needs.n_regions > 0 ? words_raw(p->needs.regions, p->needs.n_regions)
+						   : NULL;
+	cli_record_text(r, "regions", t);
+	free(t);
+	rec_int(r, sell ? "cpu_cores" : "min_cpu_cores", lot, h->cpu_cores);
+	rec_int(r, sell ? "ram_gb" : "min_ram_gb", lot, h->ram_gb);
+	rec_int(r, sell ? "disk_gb" : "min_disk_gb", lot, h->disk_gb);
+	if (lot && sell)
+		cli_record_bool(r, "whole_nodes", p->lot.whole_nodes);
+	else
+		cli_record_text(r, "whole_nodes", NULL);
+	t = cli_fill_nodes_raw(p);
+	cli_record_text(r, "fill_nodes", t);
+	free(t);
+	for (size_t i = 0; i < p->n_fills; i++)
+		if (p->fills[i].has_lot && (regions.data == NULL ||
+					    strstr(regions.data, p->fills[i].lot.region) == NULL))
+			buf_printf(&regions, "%s%s", regions.len > 0 ? " " : "", p->fills[i].lot.region);
+	cli_record_text(r, "fill_regions", regions.data != NULL ? regions.data : "");
+	buf_free(&regions);
+}
+
 char *cli_fill_nodes_raw(const struct api_preview *p)
 {
 	struct buf b = {0};

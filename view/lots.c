@@ -13,7 +13,9 @@
  * units at it), and a ladder by node size when a front end asked for one.
  * A ladder answers the need it was asked for; a quote answers units of 1
  * or 8 when its best price holds enough of them; anything else is UNKNOWN
- * until a ladder comes, never a guess from the single-GPU price.
+ * until a ladder comes, never a guess from the single-GPU price. An
+ * exchange whose quotes have no units of 8 sells no lots: its loose GPUs
+ * are all there is, and a job is priced from its best ask as before.
  *
  * The link. A node of 8 exists only on its board's own link (SXM boards:
  * NVLink, OAM: Infinity Fabric) or, for a PCIe card, on PCIe (the exchange
@@ -119,8 +121,8 @@ size_t view_ladder_of_book(const struct api_book *b, struct view_unit_level **ou
 
 bool view_need_ladder(const struct view_job_need *n, const struct view_supply *s)
 {
-	if (n->node_gpus <= 0 || ladder_serves(n, s))
-		return false;
+	if (n->node_gpus <= 0 || ladder_serves(n, s) || s == NULL || !s->n8_known)
+		return false; /* an exchange without lots has no ladder by node size */
 	if (n->node_gpus == 1)
 		return s != NULL && s->gpus > 0 && s->gpus < n->nodes;
 	if (n->node_gpus == 8 && s != NULL && s->n8_known)
@@ -184,6 +186,20 @@ void view_job_price_of(const struct view_job_need *n, int64_t cents, const struc
 	}
 	if (ladder_serves(n, s)) {
 		price_ladder(n, s->ladder, s->n_ladder, out);
+		return;
+	}
+	if (s == NULL || !s->n8_known) {
+		/* an exchange that sells loose GPUs only (no lots): they are all
+		 * there is, at the best ask */
+		out->state = cents >= 0 ? VIEW_CAP_OK : s != NULL && s->quoted ? VIEW_CAP_EMPTY
+										 : VIEW_CAP_UNKNOWN;
+		if (cents >= 0) {
+			out->unit_cents = out->worst_cents = cents;
+			out->units_have = -1;
+			out->hourly_cents = mul_or_neg(mul_or_neg(n->nodes, n->node_gpus), cents);
+			if (out->hourly_cents < 0)
+				out->state = VIEW_CAP_UNKNOWN;
+		}
 		return;
 	}
 	out->state = VIEW_CAP_UNKNOWN;

@@ -169,7 +169,9 @@ struct view_job_price {
 };
 /* Price need n from the best ask (cents, -1 none) and supply s: walk the
  * ladder when it serves the need (node size and link), else the quote of
- * units of 1 or 8 when it answers; UNKNOWN otherwise. */
+ * units of 1 or 8 when it answers; UNKNOWN otherwise. A supply without
+ * units of 8 (NULL, or an exchange that sells no lots) prices the need's
+ * GPUs at the best ask, as loose GPUs are all such an exchange has. */
 void view_job_price_of(const struct view_job_need *n, int64_t cents, const struct view_supply *s,
 		       struct view_job_price *out);
 

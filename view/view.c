@@ -468,6 +468,15 @@ static const char *empty_words(const struct view_table *t, struct view_memo *m,
 	return view_memo_put(m, key, xasprintf(T(t, N_("no node of %d")), n->node_gpus)).text;
 }
 
+/* A price the book holds but not yet known here: "…" while an exchange
+ * with lots is asked for the ladder that says it; "—" with no quote at all. */
+static const char *asking(const struct view_table *t, const struct view_row *r)
+{
+	if (!r->supply.n8_known && r->cap.unit_cents < 0)
+		return NULL;
+	return t->ascii ? "..." : "\u2026";
+}
+
 /* The price column with a job: the cheapest unit that runs it. */
 static void fill_job_price(const struct view_table *t, struct view_memo *m, struct view_cell *c,
 			   const struct view_row *r)
@@ -486,7 +495,7 @@ static void fill_job_price(const struct view_table *t, struct view_memo *m, stru
 		if (p->unit_cents >= 0)
 			fill_money(t, m, c, p->unit_cents);
 		else
-			cell_words(t, c, NULL);
+			cell_words(t, c, asking(t, r));
 		break;
 	case VIEW_CAP_NONE:
 		cell_words(t, c, NULL);
@@ -511,7 +520,7 @@ static void fill_job_cost(const struct view_table *t, struct view_memo *m, struc
 		cell_words(t, c, empty_words(t, m, &p->need));
 		break;
 	case VIEW_CAP_UNKNOWN:
-		cell_words(t, c, p->unit_cents >= 0 ? (t->ascii ? "..." : "…") : NULL);
+		cell_words(t, c, asking(t, r));
 		break;
 	case VIEW_CAP_NONE:
 		cell_words(t, c, NULL);

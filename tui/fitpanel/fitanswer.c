@@ -372,7 +372,15 @@ static size_t key_figures(const struct tui_ff *ff, const struct view_row *r, boo
 	enum i18n_lang l = ff->lang;
 	size_t nf = 0;
 
-	figs[nf++] = gpus_text(j, false);
+	figs[nf] = gpus_text(j, false);
+	if (j->gpus_run > 0 && j->shape.link_needed) {
+		/* the machines they must be: "8 GPUs needed: 1 node of 8 (NVLink)" */
+		char *m = view_fmt_node_shape(l, &j->shape), *x = xasprintf("%s: %s", figs[nf], m);
+		free(figs[nf]);
+		free(m);
+		figs[nf] = x;
+	}
+	nf++;
 	figs[nf++] = cost_text(l, r);
 	if (fit_method_is_training(ff->job.method) && isfinite(j->train_hours)) {
 		char *t = view_fmt_run_time(l, j->train_hours, ascii);

@@ -59,7 +59,7 @@ int cli_regions_parse(struct cli_ctx *ctx, const char *opt, const char *text, si
 			w[--k] = '\0';
 		if (k == 0 || k > 64 || strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789-_.") != k) {
 			int rc = cli_usage(ctx, _("%s: \"%s\" is not a region id; accepted: ids such as "
-						  "eu-west, comma-separated (gpux regions lists them)"),
+						  "eu-west, comma-separated"),
 					   opt, w);
 			free(copy);
 			cli_regions_free(out);

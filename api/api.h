@@ -100,6 +100,10 @@ struct api_error {
 	                           should find it */
 	bool slow;              /* API_ERR_TIMEOUT: the reply had begun to arrive, but
 	                           did not finish in time (a server trickling bytes) */
+	/* a job order's refusal (JOB_NOT_RUNNABLE, OVER_BUDGET, …): the GPUs the
+	 * exchange compared, as in struct api_job; NULL / 0 otherwise */
+	struct api_job_alt *alternatives;
+	size_t n_alternatives;
 };
 
 /* How long a poller (a screen that asks again on a timer) waits after e
@@ -367,6 +371,51 @@ struct api_rate {
 	int64_t value;
 };
 
+/* A region of the exchange (GET /v1/market's "regions"). */
+struct api_region {
+	char *id;                  /* "eu-west": what orders name */
+	char *name;                /* "Europe West (Lisbon)" */
+};
+
+/* ---- lots: what an ask sells and what a bid requires (docs/API.md, the
+ * market's rules). An ask is a lot of machines ("nodes") of node_gpus GPUs
+ * each, on one interconnect, in one region, each with a host; a bid fills
+ * in units of its node_gpus GPUs inside one machine that meet what it
+ * requires. An exchange from before lots sends none of these fields: the
+ * structs that carry them say so (has_lot false). */
+
+/* A machine's host; per machine, 0 = not stated. */
+struct api_host {
+	int64_t cpu_cores, ram_gb, disk_gb;
+};
+/* One machine of a lot ("o4117-2": sell order 4117, its machine 2) and GPUs
+ * of it: those of a rental or a fill there; of a resting sell order, those
+ * not sold yet. */
+struct api_node {
+	char *node;
+	int64_t gpus;
+};
+/* The lot an ask is, or a fill or a rental was cut from. */
+struct api_lot {
+	int64_t node_gpus;         /* GPUs per machine: 1, 2, 4 or 8 */
+	char *interconnect;        /* "nvlink", "infinity-fabric", "pcie" */
+	char *region;              /* a region id */
+	struct api_host host;
+	bool whole_nodes;          /* only whole machines are sold (not known for a
+	                              rental: false) */
+};
+/* What a bid requires (all optional). */
+struct api_needs {
+	int64_t node_gpus;         /* units of this many GPUs in one machine; 1: none */
+	char *interconnect;        /* NULL: any */
+	char **regions;            /* any of these; none: any region */
+	size_t n_regions;
+	struct api_host min;       /* per machine, at least; 0: no minimum */
+};
+void api_lot_clear(struct api_lot *l);
+void api_needs_clear(struct api_needs *n);
+void api_nodes_free(struct api_node *v, size_t n);
+
 /* GET /v1/market */
 struct api_market {
 	enum api_market_state state;
@@ -383,6 +432,10 @@ struct api_market {
 	struct api_rate *vat;      /* rate_bp per country */
 	size_t n_vat;
 	int64_t gpus_max, hours_max, price_cents_max; /* from "limits"; -1 if absent */
+	struct api_region *regions; /* where the sellers' machines are, in the
+	                              exchange's order (the first is an ask's
+	                              default); none from an exchange before lots */
+	size_t n_regions;
 };
 void api_market_free(struct api_market **p);
 
@@ -417,6 +470,11 @@ struct api_quote {
 	int64_t best_bid_cents;    /* -1: no bid */
 	int64_t bid_gpus;
 	int64_t last_cents;        /* -1: no trade yet */
+	/* a whole unit of 8 GPUs inside one machine: the best price (-1: none)
+	 * and the units at it; has_n8 false from an exchange before lots */
+	bool has_n8;
+	int64_t best_ask_n8_cents;
+	int64_t ask_n8_units;
 };
 struct api_quotes {
 	bool unchanged;            /* 304: same as the reply whose ETag was sent; v empty */
@@ -434,9 +492,16 @@ const struct api_quote *api_quotes_find(const struct api_quotes *q, const char *
 struct api_level {
 	int64_t price_cents, gpus, orders;
 	int64_t gpu_hours;         /* Σ GPUs × hours of its orders; -1: the exchange sent none */
+	int64_t units;             /* a ladder by node size: units of the book's node_gpus
+	                              (gpus = units × node_gpus); -1 in the plain book */
 };
 struct api_book {
 	char *gpu;
+	int64_t node_gpus;         /* the ladder of units of this many GPUs inside one
+	                              machine; 0: the plain book (no query) */
+	char *interconnect;        /* ... on this link only (NULL: any) */
+	char **regions;            /* ... in these regions (none: any) */
+	size_t n_regions;
 	int64_t seq, server_time;
 	struct api_level *asks;    /* best (lowest) first */
 	size_t n_asks;
@@ -529,11 +594,25 @@ struct api_order_req {
 	int64_t price_cents;       /* limit price; for a market order its cap
 	                              (max_price_cents of a buy, min_price_cents of a sell) */
 	enum api_tif tif;          /* API_TIF_DEFAULT: the exchange's default */
+	/* The lot (a sell) or what the bid requires (a buy); each left 0 /
+	 * NULL / false is not sent, and the exchange's default applies. */
+	int node_gpus;             /* 1, 2, 4, 8: GPUs per machine / per unit */
+	const char *interconnect;  /* "nvlink", "infinity-fabric", "pcie" */
+	const char *region;        /* a sell: its region */
+	const char *const *regions; /* a buy: any of these */
+	size_t n_regions;
+	struct api_host host;      /* a sell: each machine's; a buy: the minimums */
+	bool whole_nodes;          /* a sell: only whole machines */
 };
 
 /* POST /v1/orders/preview */
 struct api_preview_fill {
 	int64_t price_cents, gpus;
+	int64_t unit_gpus;         /* the buy's unit (gpus ÷ unit whole units); 0 unknown */
+	bool has_lot;              /* the lot and nodes below were sent */
+	struct api_lot lot;        /* the lot it is cut from (a buy: the resting ask's) */
+	struct api_node *nodes;    /* the machines and GPUs of each */
+	size_t n_nodes;
 };
 struct api_preview {
 	char *gpu;
@@ -552,6 +631,9 @@ struct api_preview {
 	int64_t balance_available_minor, balance_after_minor; /* after may be < 0 if rejected */
 	enum api_order_status would_status;
 	char *reject_code, *reject_message;          /* NULL unless it would be rejected */
+	bool has_lot;              /* the request's lot or requirements, echoed: */
+	struct api_lot lot;        /* ... a sell's */
+	struct api_needs needs;    /* ... a buy's */
 };
 void api_preview_free(struct api_preview **p);
 
@@ -581,6 +663,11 @@ struct api_order {
 	                              (a retry found the original order) */
 	bool reconciled;           /* place: found by client_order_id after the POSTs got
 	                              no answer */
+	bool has_lot;              /* the lot or requirements were sent: */
+	struct api_lot lot;        /* ... a sell's */
+	struct api_needs needs;    /* ... a buy's */
+	struct api_node *nodes;    /* a resting sell: each machine and its GPUs not sold */
+	size_t n_nodes;
 };
 void api_order_free(struct api_order **p);
 
@@ -604,6 +691,10 @@ struct api_rental {
 	char *currency;
 	int64_t unit_minor, hourly_minor, hourly_vat_minor;
 	int64_t billed_minor, refunded_minor, held_minor;
+	bool has_lot;              /* the lot was sent (an exchange with lots) */
+	struct api_lot lot;        /* what was bought: the lot it was cut from */
+	struct api_node *nodes;    /* its machines and GPUs on each; NULL: not recorded */
+	size_t n_nodes;
 };
 void api_rental_free(struct api_rental **p);
 struct api_rentals {
@@ -687,6 +778,75 @@ uint64_t api_orders_start(struct api_client *c, const struct api_list_query *q,
 uint64_t api_rentals_start(struct api_client *c, const struct api_list_query *q,
 			   api_rentals_cb cb, void *ud);
 uint64_t api_rental_stop_start(struct api_client *c, int64_t id, api_rental_cb cb, void *ud);
+
+/* GET /v1/books/{gpu} by node size: the ladder of what can serve units of
+ * node_gpus GPUs inside one machine (0: 1), on that interconnect (NULL:
+ * any), in these regions (comma-separated ids; NULL: any); depth 0: the
+ * exchange's default. */
+struct api_book_query {
+	int depth;
+	int node_gpus;
+	const char *interconnect;
+	const char *regions;
+};
+uint64_t api_book_query_start(struct api_client *c, const char *gpu,
+			      const struct api_book_query *q, api_book_cb cb, void *ud);
+int api_book_query(struct api_client *c, const char *gpu, const struct api_book_query *q,
+		   struct api_book **out, struct api_error **err);
+
+/* ---- job orders (docs/API.md, "Job orders") -------------------------------------
+ * "Run this job at the lowest total across every GPU book": the fit job's
+ * inputs in their wire form (fit_job_to_fields), a budget in the account's
+ * currency (VAT included), optional regions and hours. The exchange prices
+ * the job on every GPU with the same fit/ library, compares, and places the
+ * cheapest as one FOK order (or, previewed, says what it would place). */
+struct fit_job;
+struct api_job_req {
+	const char *client_order_id; /* place: NULL = a new one; preview: ignored */
+	const struct fit_job *job;   /* checked (fit_job_check) */
+	const char *label;           /* the model's preset id, or NULL */
+	int hours;                   /* 0: not sent (training: the run's time) */
+	int64_t max_total_minor;     /* the budget, in the account's currency */
+	const char *const *regions;  /* only machines in these (none: any) */
+	size_t n_regions;
+};
+/* One GPU the exchange compared. -1 / NULL where it sent null. */
+struct api_job_alt {
+	char *gpu;
+	bool runnable;             /* its book can run the job now */
+	char *reason;              /* in words; NULL for the one chosen */
+	int64_t gpus, node_gpus, nodes, hours, total_minor;
+	char *interconnect;
+};
+void api_job_alts_free(struct api_job_alt *v, size_t n);
+struct api_job {
+	int64_t fit_model_version; /* of the model that priced it on the exchange */
+	char *gpu;                 /* the GPU chosen; NULL when none can run it */
+	int64_t hours, total_minor, max_total_minor; /* -1: null */
+	char *currency;
+	struct api_order *order;   /* place: the FOK order placed */
+	struct api_preview *preview; /* preview: the FOK order it would place, or NULL */
+	char *reject_code, *reject_message; /* preview: the refusal it would meet, or NULL */
+	struct api_job_alt *alternatives; /* one per GPU, in catalogue order */
+	size_t n_alternatives;
+	bool replayed;             /* place: the exchange had this client_order_id */
+	bool reconciled;           /* place: found by client_order_id (no frame then:
+	                              only order and gpu are set) */
+};
+void api_job_free(struct api_job **p);
+typedef void (*api_job_cb)(void *ud, struct api_job *r, const struct api_error *e);
+/* POST /v1/orders/preview with a job (retried like a read). */
+uint64_t api_job_preview_start(struct api_client *c, const struct api_job_req *r, api_job_cb cb,
+			       void *ud);
+/* POST /v1/orders with a job: retried with the same client_order_id, and
+ * reconciled, as api_order_place_start. A refusal (JOB_NOT_RUNNABLE,
+ * OVER_BUDGET, …) carries the alternatives in the error. */
+uint64_t api_job_place_start(struct api_client *c, const struct api_job_req *r, api_job_cb cb,
+			     void *ud);
+int api_job_preview(struct api_client *c, const struct api_job_req *r, struct api_job **out,
+		    struct api_error **err);
+int api_job_place(struct api_client *c, const struct api_job_req *r, struct api_job **out,
+		  struct api_error **err);
 
 /* interval: "1m", "5m", "1h", "1d" or NULL (1h); from/to: Unix s, or -1;
  * limit 0: the exchange's default (100). */
@@ -829,7 +989,7 @@ int api_rental_stop(struct api_client *c, int64_t id, struct api_rental **out,
  * Decode a reply body of `len` bytes (NUL-terminated at data[len]) as the
  * reply of endpoint `name` ("market", "gpus", "workloads", "quotes", "book",
  * "trades", "account", "deposit", "ledger", "preview", "order", "orders",
- * "rental", "rentals", "error") with HTTP status `status`. 0 and *out (free
+ * "rental", "rentals", "job", "error") with HTTP status `status`. 0 and *out (free
  * with api_reply_free(name, &out)), or -1 and *cause. */
 int api_decode(const char *name, long status, const char *data, size_t len, void **out,
 	       char **cause);

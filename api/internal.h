@@ -243,6 +243,26 @@ void api_free_order(void *reply);
 void api_free_orders(void *reply);
 void api_free_rental(void *reply);
 void api_free_rentals(void *reply);
+/* The lot fields (api/wire_lots.c), each called by its type's decoder
+ * with the object at path p once the type's own fields are read; a reply
+ * without node_gpus (an exchange from before lots) leaves has_lot false. */
+int api_dec_order_lot(const cJSON *o, const char *p, struct api_order *x, char **cause);
+int api_dec_rental_lot(const cJSON *o, const char *p, struct api_rental *x, char **cause);
+int api_dec_fill_lot(const cJSON *o, const char *p, struct api_preview_fill *x, char **cause);
+int api_dec_preview_lot(const cJSON *o, struct api_preview *v, char **cause);
+int api_dec_market_regions(const cJSON *o, struct api_market *m, char **cause);
+void api_regions_free(struct api_region *v, size_t n);
+/* A ladder by node size: its query echoed (node_gpus, interconnect, regions). */
+int api_dec_book_query(const cJSON *o, struct api_book *b, char **cause);
+void api_book_query_clear(struct api_book *b);
+/* Job orders: the reply of POST /v1/orders, of the preview, the
+ * reconciliation's, and "alternatives" of object o (path p). */
+int api_dec_job(const cJSON *root, long status, void **out, char **cause);
+int api_dec_job_preview(const cJSON *root, long status, void **out, char **cause);
+int api_dec_job_found(const cJSON *root, long status, void **out, char **cause);
+int api_dec_job_alts(const cJSON *o, const char *p, struct api_job_alt **v, size_t *n,
+		     char **cause);
+void api_free_job(void *reply);
 void *api_quotes_not_modified(const char *etag);
 void api_quotes_set_etag(void *reply, const char *etag);
 

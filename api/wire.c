@@ -163,6 +163,7 @@ void api_market_free(struct api_market **pp)
 	free(m->vat_date);
 	free(m->vat_source);
 	free_rates(m->vat, m->n_vat);
+	api_regions_free(m->regions, m->n_regions);
 	free(m);
 	*pp = NULL;
 }
@@ -211,6 +212,8 @@ int api_dec_market(const cJSON *o, long status, void **out, char **cause)
 		DEC_INT_OPT(lim, "limits", "hours_max", 1, MAX_COUNT, m->hours_max);
 		DEC_INT_OPT(lim, "limits", "price_cents_max", 1, MAX_PRICE, m->price_cents_max);
 	}
+	if (api_dec_market_regions(o, m, cause) != 0)
+		goto fail;
 	*out = m;
 	return 0;
 fail:
@@ -482,10 +485,16 @@ void api_preview_free(struct api_preview **pp)
 	if (pp == NULL || (v = *pp) == NULL)
 		return;
 	free(v->gpu);
+	for (size_t i = 0; v->fills != NULL && i < v->n_fills; i++) {
+		api_lot_clear(&v->fills[i].lot);
+		api_nodes_free(v->fills[i].nodes, v->fills[i].n_nodes);
+	}
 	free(v->fills);
 	free(v->currency);
 	free(v->reject_code);
 	free(v->reject_message);
+	api_lot_clear(&v->lot);
+	api_needs_clear(&v->needs);
 	free(v);
 	*pp = NULL;
 }
@@ -517,6 +526,8 @@ int api_dec_preview(const cJSON *o, long status, void **out, char **cause)
 		}
 		DEC_INT(it, p, "price_cents", 1, MAX_PRICE, x->price_cents);
 		DEC_INT(it, p, "gpus", 1, MAX_COUNT, x->gpus);
+		if (api_dec_fill_lot(it, p, x, cause) != 0)
+			goto fail;
 		free(p);
 		p = NULL;
 	}
@@ -555,6 +566,8 @@ int api_dec_preview(const cJSON *o, long status, void **out, char **cause)
 				 cause) != 0)
 			goto fail;
 	}
+	if (api_dec_preview_lot(o, v, cause) != 0)
+		goto fail;
 	*out = v;
 	return 0;
 fail:
@@ -569,6 +582,9 @@ static void order_clear(struct api_order *x)
 	free(x->gpu);
 	free(x->currency);
 	free(x->fills);
+	api_lot_clear(&x->lot);
+	api_needs_clear(&x->needs);
+	api_nodes_free(x->nodes, x->n_nodes);
 }
 
 void api_order_free(struct api_order **pp)
@@ -612,6 +628,8 @@ static int dec_order_obj(const cJSON *o, const char *p, bool want_fills, struct 
 	DEC_INT(o, p, "hold_minor", 0, MAX_MONEY, x->hold_minor);
 	DEC_TIME(o, p, "created_at", x->created_at);
 	DEC_TIME(o, p, "updated_at", x->updated_at);
+	if (api_dec_order_lot(o, p, x, cause) != 0)
+		goto fail;
 	a = cJSON_GetObjectItemCaseSensitive(o, "fills");
 	if (a == NULL && !want_fills)
 		return 0;
@@ -731,6 +749,8 @@ static void rental_clear(struct api_rental *r)
 {
 	free(r->gpu);
 	free(r->currency);
+	api_lot_clear(&r->lot);
+	api_nodes_free(r->nodes, r->n_nodes);
 }
 
 void api_rental_free(struct api_rental **pp)
@@ -776,7 +796,7 @@ static int dec_rental_obj(const cJSON *o, const char *p, struct api_rental *x, c
 		free(fp);
 		goto fail;
 	}
-	return 0;
+	return api_dec_rental_lot(o, p, x, cause);
 fail:
 	return -1;
 }
@@ -890,6 +910,16 @@ struct api_error *api_error_from_reply(long status, const char *data, size_t len
 		if (api_json_time(err, "error", "opens_at", false, &ra, &cause) == 0)
 			e->opens_at = ra;
 		free(cause);
+		cause = NULL;
+		/* a job order's refusal: the GPUs compared (kept only when well-formed) */
+		if (cJSON_GetObjectItemCaseSensitive(err, "alternatives") != NULL &&
+		    api_dec_job_alts(err, "error", &e->alternatives, &e->n_alternatives,
+				     &cause) != 0) {
+			api_job_alts_free(e->alternatives, e->n_alternatives);
+			e->alternatives = NULL;
+			e->n_alternatives = 0;
+		}
+		free(cause);
 	} else if (data != NULL && len > 0) {
 		snippet = util_sanitize(data, MAX_SNIPPET, false);
 		free(e->message);
@@ -947,6 +977,8 @@ static const struct decoder decoders[] = {
 	{"orders", api_dec_orders, api_free_orders},
 	{"rental", api_dec_rental, api_free_rental},
 	{"rentals", api_dec_rentals, api_free_rentals},
+	{"job", api_dec_job, api_free_job},
+	{"job_preview", api_dec_job_preview, api_free_job},
 };
 
 static const struct decoder *find_decoder(const char *name)

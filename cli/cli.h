@@ -108,6 +108,9 @@ int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_cancel(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_stop(struct cli_ctx *ctx, int argc, char **argv);
+/* gpux job (cli/cmd_job.c): a job order. */
+int cli_cmd_job(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_job_opts[];
 int cli_cmd_account(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_quotes_opts[], cli_book_opts[], cli_order_opts[],
@@ -150,6 +153,7 @@ int cli_fail(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(pr
  * value given (the flag's own name for a flag without value), or NULL when
  * absent; and the positional arguments in order. Pointers point into argv. */
 struct cli_args {
+	const struct cli_opt *opts; /* the spec it was parsed with */
 	const char **values;      /* one per spec entry */
 	const char **pos;
 	size_t n_pos;

@@ -526,6 +526,7 @@ int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cau
 	for (size_t i = 0; i < q->n; i++) {
 		items[i].gpu_id = xstrdup(q->v[i].gpu);
 		items[i].cents = q->v[i].best_ask_cents;
+		view_supply_of_quote(&q->v[i], &items[i].supply);
 	}
 	out->items = items;
 	out->n = q->n;

@@ -75,8 +75,10 @@ void cli_prices_free(struct view_prices *p)
 
 	if (p == NULL)
 		return;
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		free((char *)p->items[i].gpu_id);
+		free((void *)p->items[i].supply.ladder);
+	}
 	free((void *)p->items);
 	memset(p, 0, sizeof *p);
 }

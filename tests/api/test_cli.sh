@@ -30,7 +30,7 @@ expect_eq "quotes: nothing on stderr for a configured exchange" "$(cat "$TMPD/er
 g --lang pt-PT quotes
 expect_match "quotes (pt-PT): the seeds' money format" "$(grep '^h200 ' "$TMPD/out")" 'US\$ 4,[0-9][0-9]'
 g quotes --format csv
-expect_eq "quotes csv: header" "$(head -1 "$TMPD/out")" "gpu,name,best_ask_cents,ask_gpus,best_bid_cents,bid_gpus,last_cents"
+expect_eq "quotes csv: header" "$(head -1 "$TMPD/out")" "gpu,name,best_ask_cents,ask_gpus,best_bid_cents,bid_gpus,last_cents,best_ask_n8_cents,ask_n8_units"
 g book h200 --depth 2 --format json
 expect_eq "book --depth 2: 2 asks and 2 bids" "$(jq -c '[.[].side]' "$TMPD/out")" '["ask","ask","bid","bid"]'
 check "book: asks above bids" test "$(jq '.[1].price_cents' "$TMPD/out")" -gt "$(jq '.[2].price_cents' "$TMPD/out")"

@@ -577,6 +577,7 @@ static int tick(struct tui *t, int64_t now)
 	tui_account_tick(t, now, &next);
 	tui_history_tick(t, now, &next);
 	tui_focus_tick(t, now, &next);
+	tui_units_tick(t, now, &next);
 	change = tui_market_next_change(t, now);
 	if (change >= 0 && (next < 0 || change < next))
 		next = change;

@@ -2,6 +2,7 @@
 #
 #   make run      install missing packages, build, start gpux on its embedded default
 #   make check    install missing packages, build with warnings as errors, run every test
+#                 (only check, build-tests and asan make warnings errors; WERROR= overrides)
 #   make asan     the same tests with AddressSanitizer + UBSan (separate build dir)
 #   make bench    build and run the benchmarks in bench/
 #   make fuzz     run the fuzzers longer (FUZZ_SECONDS=300)
@@ -19,7 +20,11 @@ BUILD   ?= build
 CC      ?= cc
 OPT     ?= -O2 -g
 SAN     ?=
-WERROR  ?= -Werror
+# Warnings are errors only where the tree is checked (make check, CI, the
+# test and benchmark builds): a newer compiler's new warning never breaks a
+# newcomer's `make` or `make run`. Objects compiled without -Werror remove
+# $(BUILD)/.werror, so the next -Werror build compiles everything again.
+WERROR  ?= $(if $(filter check build-tests asan,$(MAKECMDGOALS)),-Werror)
 
 # libcurl is opened at run time (api/curl.c): gpux uses its headers, not its
 # library; the tests link it for their own raw requests (tests/unit/screen_fixture.h)
@@ -126,8 +131,13 @@ fuzz: fuzz-build
 	  $$f -max_total_time=$${FUZZ_SECONDS:-300} tests/fuzz/corpus/$$n || exit 1; done
 
 # ---- objects and libraries ----
-$(BUILD)/obj/%.o: %.c
+WERROR_STAMP := $(if $(strip $(WERROR)),$(BUILD)/.werror)
+$(BUILD)/.werror:
 	@mkdir -p $(@D)
+	@touch $@
+$(BUILD)/obj/%.o: %.c $(WERROR_STAMP)
+	@mkdir -p $(@D)
+	$(if $(WERROR_STAMP),,@rm -f $(BUILD)/.werror)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # api/ calls libcurl through a table (api/curl_int.h) that keeps curl.h's
@@ -135,8 +145,9 @@ $(BUILD)/obj/%.o: %.c
 # when it reports what comes from system headers
 $(BUILD)/obj/api/%.o: CFLAGS += -Wsystem-headers
 
-$(BUILD)/obj/gen/assets.o: $(ASSETS_C)
+$(BUILD)/obj/gen/assets.o: $(ASSETS_C) $(WERROR_STAMP)
 	@mkdir -p $(@D)
+	$(if $(WERROR_STAMP),,@rm -f $(BUILD)/.werror)
 	$(CC) $(CPPFLAGS) $(filter-out -Wmissing-prototypes,$(CFLAGS)) -Wno-missing-prototypes -c -o $@ $<
 
 define lib_rule

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "exchange/exchange.h"
 #include "util/util.h"
@@ -149,6 +150,9 @@ static int limit_opt(struct exchange_config *c, int o, const char *arg)
 
 int main(int argc, char **argv)
 {
+	/* the database, its WAL, the pid and port files hold customers' data or
+	 * say where gpuxd is: none is for other users */
+	umask(077);
 	struct exchange_config c;
 	exchange_config_defaults(&c);
 	bool listen_given = false;

@@ -714,6 +714,14 @@ static void writer_alloc(struct xd_market *m, const struct xd_market_config *c)
 	w->shared = w->st->shared;
 }
 
+static int startup_failed(const struct xd_market_config *c, char **cause)
+{
+	char *shown = xd_conninfo_redact(c->db_path);
+	int rc = set_cause(cause, "%s: the start-up transaction did not commit", shown);
+	free(shown);
+	return rc;
+}
+
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
 {
 	struct xd_market *m = market_new(c);
@@ -749,13 +757,13 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	}
 	if (startup_commit(w, c->demo) != XD_COMMITTED) {
 		xd_market_close(&m);
-		return set_cause(cause, "%s: the start-up transaction did not commit", c->db_path);
+		return startup_failed(c, cause);
 	}
 	if (w->shared) {
 		xd_ops_begin(w);
 		share_state(w);
 		if (xd_ops_commit(w) != XD_COMMITTED)
-			return set_cause(cause, "%s: the start-up transaction did not commit", c->db_path);
+			return startup_failed(c, cause);
 		xd_exec(w->st, "SELECT pg_advisory_unlock(1735554424)");
 	}
 	publish(m);

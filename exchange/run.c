@@ -213,9 +213,12 @@ int exchange_run(const struct exchange_config *c, char **cause)
 		goto out;
 	if (c->pid_file && write_pid_file(c->pid_file, cause) != 0)
 		goto out;
-	if (!c->quiet)
-		fprintf(stderr, "gpuxd %s: database %s, market %s%s\n", EXCHANGE_VERSION, c->db_path,
+	if (!c->quiet) {
+		char *shown = xd_conninfo_redact(c->db_path);
+		fprintf(stderr, "gpuxd %s: database %s, market %s%s\n", EXCHANGE_VERSION, shown,
 		        xd_state_names[mc.state], c->demo ? ", demo" : "");
+		free(shown);
+	}
 	const char *why = wait_for_end(&set, srv, c->idle_exit_s);
 	/* the idle exit is said even with --quiet: it is why the process is gone */
 	if (!c->quiet || c->idle_exit_s > 0)

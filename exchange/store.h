@@ -111,6 +111,16 @@ const char *xd_schema_what(size_t v);
  * postgres:// URI or a key=value connection string, else SQLite. */
 const struct xd_store_ops *xd_store_backend(const char *target);
 
+/* A connection string as gpuxd may log it (conninfo.c): every password of
+ * a PostgreSQL URI (user:PASSWORD@, ?password=, ?sslpassword=) or key=value
+ * string (password=, sslpassword=, quoted or not) replaced by "***"; a SQLite
+ * path as it is. Malloc'ed. */
+char *xd_conninfo_redact(const char *target);
+/* text (a message about target, e.g. libpq's error) with target shown
+ * redacted wherever it is quoted and each of its passwords, as written and
+ * as libpq decodes it, masked wherever it appears. Malloc'ed. */
+char *xd_conninfo_scrub(const char *target, const char *text);
+
 /* The libraries tried in turn for libpq, which is opened when the first
  * PostgreSQL store is (default {"libpq.so.5", NULL}; NULL-terminated, kept).
  * Call it before that, if at all. */

@@ -58,7 +58,7 @@ out=$(cd "$TMPD" && env PATH="/usr/bin:/bin" "$R/usr/bin/gpux" table training --
 expect_eq "packaged gpux table training exits 0" "$?" 0
 expect_match "packaged gpux table training: the H200 row with a price from the packaged gpuxd" \
   "$out" "^h200,H200,Hopper,141,.*,[0-9]+$"
-pid=$(cat "$XDG_RUNTIME_DIR"/gpux/*/gpuxd.pid 2>/dev/null)   # one per data directory
+pid=$(cat "$XDG_DATA_HOME"/gpux/gpuxd.pid 2>/dev/null)   # beside the demo database
 expect_eq "the local demo exchange is the packaged gpuxd" \
   "$(readlink "/proc/${pid:-0}/exe" 2>/dev/null)" "$R/usr/bin/gpuxd"
 finish

@@ -30,7 +30,7 @@ expect_match "man gpux renders the installed page" \
 # the installed gpux, with neither the tree nor build/ on PATH, starts the installed gpuxd
 out=$(cd "$TMPD" && env PATH="$P/bin:/usr/bin:/bin" "$P/bin/gpux" quotes --format csv 2>"$TMPD/q.err")
 expect_match "installed gpux quotes: prices from the local demo exchange" "$out" "^h200,H200,[0-9]+"
-pid=$(cat "$XDG_RUNTIME_DIR"/gpux/*/gpuxd.pid 2>/dev/null)   # one per data directory
+pid=$(cat "$XDG_DATA_HOME"/gpux/gpuxd.pid 2>/dev/null)   # beside the demo database
 expect_eq "the local demo exchange is the installed gpuxd" \
   "$(readlink "/proc/${pid:-0}/exe" 2>/dev/null)" "$P/bin/gpuxd"
 stop_local_gpuxd

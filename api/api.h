@@ -129,14 +129,19 @@ struct api_config {
 
 /* ---- the configuration file ----------------------------------------------------
  * $XDG_CONFIG_HOME/gpux/config (default ~/.config/gpux/config): lines of
- * `name = value` (a value may be "quoted"), `#` comments. Known names:
+ * `name = value` (a value may be "quoted"), `#` comments, and `[NAME]` lines
+ * that start a profile (one per exchange). Known names:
  *   api = URL               the exchange (else the local demo exchange)
- *   key = KEY               its API key (the file must then be chmod 600)
+ *   key = KEY               its API key (the file must then be chmod 600); sent
+ *                           to that exchange only, never to another URL
  *   timeout = SECONDS       the whole of one request, retries included (default
  *                           15); connect_timeout (per try, default 5)
+ *   profile = NAME          (top level) the profile used without --profile
  *   country = PT, currency = EUR   the local demo account (default US, USD)
- * and whatever the TUI keeps there (lang = pt-PT, …). Shared by the CLI and
- * the TUI. */
+ * and whatever the TUI keeps there (lang = pt-PT, …), at the top level.
+ * api, key and the timeouts may stand at the top level (a profile without a
+ * name, as files had them before profiles) or in a profile. Shared by the
+ * CLI and the TUI. */
 struct api_conf;
 
 struct api_conf *api_conf_new(void);
@@ -146,10 +151,26 @@ int api_conf_parse(const char *path, const char *data, struct api_conf **out, ch
 /* Read a file; a missing file gives an empty conf. A file holding `key` that
  * group or others can read is refused ("… run: chmod 600 FILE"). */
 int api_conf_load(const char *path, struct api_conf **out, char **cause);
-/* The value of name (the last one if repeated), or NULL. Borrowed. */
+/* The value of name at the top level (the last one if repeated), or NULL.
+ * Borrowed. */
 const char *api_conf_get(const struct api_conf *c, const char *name);
-/* Set name to value (copied), or remove it (value NULL), keeping other lines. */
+/* The same in profile `section` (NULL: the top level). */
+const char *api_conf_get_in(const struct api_conf *c, const char *section, const char *name);
+/* Set name to value (copied), or remove it (value NULL), keeping other lines:
+ * at the top level (a new line goes before the first profile), or in profile
+ * section (made at the end of the file if it is not there). */
 void api_conf_set(struct api_conf *c, const char *name, const char *value);
+void api_conf_set_in(struct api_conf *c, const char *section, const char *name,
+		     const char *value);
+/* Whether any line, top level or profile, is a `key`. */
+bool api_conf_has_key(const struct api_conf *c);
+/* The profiles' names in file order (*names malloc'ed, its strings borrowed);
+ * how many. */
+size_t api_conf_sections(const struct api_conf *c, const char ***names);
+bool api_conf_has_section(const struct api_conf *c, const char *section);
+/* Do two exchange URLs name the same exchange? (scheme and host in any case,
+ * a default port written or not, a trailing '/'). NULL: never. */
+bool api_same_exchange(const char *a, const char *b);
 /* Write atomically (temporary file + rename), mode 0600, creating the
  * directory (0700); comments and order are kept. */
 int api_conf_save(const struct api_conf *c, const char *path, char **cause);
@@ -160,17 +181,26 @@ char *api_conf_path(void);
 char *api_data_dir(void);
 
 /* The exchange settings, resolved: each from the flag (argument), else the
- * environment (GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT), else the config file. */
+ * environment (GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT, GPUX_PROFILE), else the
+ * config file: the URL from the profile (--profile, else `profile =`, else
+ * the top level); the key as given (flag, GPUX_API_KEY), else the key saved
+ * for that URL's exchange — in the profile named if its api is that URL, else
+ * at the top level if its api is, else in the first profile whose api is —
+ * and otherwise none: a saved key is never sent to another exchange, and a
+ * new exchange without a key is a first run (signup, the welcome screen).
+ * A --profile that the file does not have is an error. */
 struct api_settings {
 	char *url;                  /* NULL: none configured → the local demo exchange */
 	char *key;                  /* NULL: none */
+	char *profile;              /* the profile of url's saved key (NULL: the top
+	                               level, or none); where a new key is saved */
 	long timeout_ms;            /* 0: default */
 	long connect_timeout_ms;    /* 0: default */
 	char *demo_country, *demo_currency; /* for the local demo account, or NULL */
 	char *config_path;          /* the file consulted (may not exist), or NULL */
 };
-int api_settings_resolve(const char *flag_url, const char *flag_key, struct api_settings *out,
-			 char **cause);
+int api_settings_resolve(const char *flag_url, const char *flag_key, const char *flag_profile,
+			 struct api_settings *out, char **cause);
 void api_settings_clear(struct api_settings *s);
 
 /* ---- the local demo exchange (the embedded default) ----------------------------
@@ -257,6 +287,7 @@ int api_curl_open(const char *const *sonames, char **cause);
 struct api_open_opts {
 	const char *url;           /* --api, or NULL */
 	const char *key;           /* --key, or NULL */
+	const char *profile;       /* --profile, or NULL */
 	bool insecure;             /* --insecure */
 	long timeout_ms;           /* at most this per request (0: config or default) */
 	int max_attempts;          /* 0: default */
@@ -873,16 +904,23 @@ void api_keys_reply_free(const char *name, void **out);
 
 /* ---- writing the key to the configuration file (api/config_write.c) -------------
  * Check, before an account is created, that its key could be saved in the
- * config file at path: the file parses, is not readable by others when it
- * holds a key, holds no key unless force, and its directory can be written
- * (created 0700 if missing). 0, or -1 and *cause (translated). */
-int api_conf_key_check(const char *path, bool force, char **cause);
-/* Put `key = KEY` (and `api = URL` when url is not NULL) into the config file
- * at path, keeping its other lines: written to a temporary file in the same
+ * config file at path for the exchange at url: the file parses, is not
+ * readable by others when it holds a key, the profile the key would go to
+ * holds no key unless force, and its directory can be written (created 0700
+ * if missing). The key goes to `profile` when given; else to the profile
+ * that names url's exchange already (the top level included); else to the
+ * top level when it names no exchange and holds no key; else to a new
+ * profile named after url's host. 0, or -1 and *cause (translated). */
+int api_conf_key_check(const char *path, const char *profile, const char *url, bool force,
+		       char **cause);
+/* Put `api = URL` and `key = KEY` into that profile of the config file at
+ * path, keeping its other lines: written to a temporary file in the same
  * directory, mode 0600, synced, renamed over the file, the directory synced;
  * a failure leaves the old file as it was. Refuses to replace an existing key
- * unless force. 0, or -1 and *cause. Never puts the key in *cause. */
-int api_conf_store_key(const char *path, const char *url, const char *key, bool force,
-		       char **cause);
+ * unless force. 0 and *saved_in (the profile's name, malloc'ed, NULL for the
+ * top level; saved_in may be NULL), or -1 and *cause. Never puts the key in
+ * *cause. */
+int api_conf_store_key(const char *path, const char *profile, const char *url, const char *key,
+		       bool force, char **saved_in, char **cause);
 
 #endif

@@ -775,7 +775,7 @@ struct api_client *api_open(const struct api_open_opts *o, struct api_settings *
 	struct api_config cfg = {0};
 	struct api_client *c;
 
-	if (api_settings_resolve(o->url, o->key, &s, cause) != 0)
+	if (api_settings_resolve(o->url, o->key, o->profile, &s, cause) != 0)
 		return NULL;
 	/* the configured timeout, capped by the caller's */
 	cfg.timeout_ms = s.timeout_ms;

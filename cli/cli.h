@@ -58,6 +58,7 @@ struct cli_ctx {
 	enum cli_format format;
 	const char *api_url;      /* --api, else $GPUX_API, else NULL (local demo) */
 	const char *api_key;      /* --key, else $GPUX_API_KEY, else NULL; never print it */
+	const char *profile;      /* --profile, else NULL ($GPUX_PROFILE, profile = : api/) */
 	const char *data_dir;     /* --data DIR, NULL = embedded catalogue */
 	bool ascii;               /* --ascii: table output transliterated to ASCII */
 	bool insecure;            /* --insecure: do not verify TLS certificates */

@@ -57,7 +57,7 @@ char *cli_acct_ascii(const struct cli_ctx *ctx, char *s)
  * *key_given tells whether an API key was configured. NULL after saying why. */
 struct api_client *cli_acct_open(struct cli_ctx *ctx, bool *key_given)
 {
-	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
+	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key, .profile = ctx->profile,
 				  .insecure = ctx->insecure};
 	struct api_settings used = {0};
 	struct api_client *c;

@@ -119,7 +119,7 @@ int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e)
 struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long timeout_ms,
 				   bool quiet, char **cause_out)
 {
-	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
+	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key, .profile = ctx->profile,
 				  .insecure = ctx->insecure, .timeout_ms = timeout_ms,
 				  .max_attempts = max_attempts};
 	struct api_client *c;

@@ -131,6 +131,7 @@ static const struct cli_opt global_opts[] = {
 	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else api in the config file, else a local demo exchange)")},
 	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed; - reads it from standard input (on the command line others can see it in ps)")},
 	{"--key-file", "PATH", N_("read the API key from the first line of PATH (chmod 600)")},
+	{"--profile", "NAME", N_("the exchange of profile [NAME] of the config file, with its saved key (default: $GPUX_PROFILE, else profile = NAME, else the top level)")},
 	{"--timeout", "SECONDS", N_("the whole time one request may take, retries included (default: $GPUX_TIMEOUT, else the config file, else 15)")},
 	{"--data", "DIR", N_("read the catalogue's JSON files from DIR instead of the embedded copy")},
 	{"--ascii", NULL, N_("ASCII only: no UTF-8 symbols, borders or accents")},
@@ -140,7 +141,7 @@ static const struct cli_opt global_opts[] = {
 	{NULL, NULL, NULL},
 };
 
-enum { G_LANG, G_FORMAT, G_API, G_KEY, G_KEY_FILE, G_TIMEOUT, G_DATA, G_ASCII, G_INSECURE, G_HELP,
+enum { G_LANG, G_FORMAT, G_API, G_KEY, G_KEY_FILE, G_PROFILE, G_TIMEOUT, G_DATA, G_ASCII, G_INSECURE, G_HELP,
        G_VERSION, G_COUNT };
 
 static int find_opt(const struct cli_opt *opts, const char *arg, size_t len)
@@ -233,7 +234,7 @@ static void help_command(FILE *out, const struct cli_command *c)
 	}
 	if (c->more != NULL)
 		fprintf(out, "\n%s\n", _(c->more));
-	fprintf(out, "\n%s\n", _("Global options (gpux --help): --lang, --format, --api, --key, --key-file, --timeout, --data, --ascii, --insecure."));
+	fprintf(out, "\n%s\n", _("Global options (gpux --help): --lang, --format, --api, --key, --key-file, --profile, --timeout, --data, --ascii, --insecure."));
 	free(usage);
 }
 
@@ -244,7 +245,8 @@ static void help_command(FILE *out, const struct cli_command *c)
 static int run_tui(struct cli_ctx *ctx)
 {
 	struct api_open_opts open = {
-		.url = ctx->api_url, .key = ctx->api_key, .insecure = ctx->insecure,
+		.url = ctx->api_url, .key = ctx->api_key, .profile = ctx->profile,
+		.insecure = ctx->insecure,
 	};
 	struct tui_options o = {
 		.lang = ctx->lang, .ascii = ctx->ascii, .open = &open,
@@ -439,7 +441,7 @@ static int take_args(struct cli_ctx *ctx, int argc, char **argv, const char **gv
 			int k = cmd != NULL ? find_opt(cmd->opts, arg, len) : -1;
 
 			if (cmd == NULL) {
-				rc = cli_usage(ctx, _("unknown option \"%.*s\"; accepted before the command: --lang, --format, --api, --key, --key-file, --timeout, --data, --ascii, --insecure, --help, --version"),
+				rc = cli_usage(ctx, _("unknown option \"%.*s\"; accepted before the command: --lang, --format, --api, --key, --key-file, --profile, --timeout, --data, --ascii, --insecure, --help, --version"),
 					       (int)len, arg);
 				break;
 			}
@@ -527,6 +529,7 @@ int main(int argc, char **argv)
 	if (gv[G_FORMAT] != NULL && (rc = parse_format(&ctx, gv[G_FORMAT])) != CLI_OK)
 		goto out;
 	ctx.api_url = gv[G_API] != NULL ? gv[G_API] : getenv("GPUX_API");
+	ctx.profile = gv[G_PROFILE];
 	if (ctx.api_url != NULL && ctx.api_url[0] == '\0')
 		ctx.api_url = NULL;
 	if ((rc = key_and_timeout(&ctx, gv[G_KEY], gv[G_KEY_FILE], gv[G_TIMEOUT], &key)) != CLI_OK)

@@ -51,7 +51,9 @@
  * The log gets "LAST-EVENT-ID <value>" (or "-") for every stream request.
  *
  * --log FILE gets one line per request: "METHOD PATH BODY" (never headers, so
- * never a key), and "FAULT <mode>" when the fault was applied.
+ * never a key), then "AUTHORIZATION yes" or "AUTHORIZATION no" (whether the
+ * request carried that header, never its value: a key sent to the wrong
+ * exchange shows as "yes"), and "FAULT <mode>" when the fault was applied.
  */
 #include "util/util.h"
 
@@ -422,8 +424,12 @@ static void serve(int fd)
 	is_order = strcmp(method, "POST") == 0 && strcmp(path, "/v1/orders") == 0;
 	is_signup = strcmp(method, "POST") == 0 && strcmp(path, "/v1/accounts") == 0;
 	if (log_file != NULL) {
+		char *head = xstrndup(req.data, head_len);
 		fprintf(log_file, "%s %s %.*s\n", method, path, (int)(req.len - head_len), body);
+		fprintf(log_file, "AUTHORIZATION %s\n",
+			strcasestr(head, "\r\nauthorization:") != NULL ? "yes" : "no");
 		fflush(log_file);
+		free(head);
 	}
 	bool is_stream = strcmp(method, "GET") == 0 && strncmp(path, "/v1/stream", 10) == 0;
 	bool sse_mode = strncmp(mode, "sse-", 4) == 0;

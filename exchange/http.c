@@ -72,7 +72,7 @@ struct xd_server {
 	int tcp_fd, unix_fd;
 	int port;            /* of tcp_fd */
 	char *socket_path;
-	struct xd_market *m;
+	struct xd_market *_Atomic m;   /* NULL until the database could be opened */
 	struct xd_server_config cfg;
 	struct limiter by_key, by_addr;
 	_Atomic uint64_t counter;
@@ -329,6 +329,10 @@ static void dispatch(struct req *r, const char *url, const char *method)
 	struct xd_server *srv = r->srv;
 	struct xd_ctx *c = &r->ctx;
 	c->m = srv->m;
+	if (!c->m) {   /* gpuxd started while its database was down */
+		store_unavailable(&c->reply);
+		return;
+	}
 	c->method = method;
 	c->path = url;
 	c->conn = r->conn;
@@ -375,7 +379,7 @@ static void dispatch(struct req *r, const char *url, const char *method)
 	r->path = store;   /* keeps the params alive */
 
 	authenticate(r);
-	bool demo = xd_market_demo(srv->m);
+	bool demo = xd_market_demo(c->m);
 	switch (route->auth) {
 	case XD_PUBLIC:
 		break;
@@ -734,6 +738,11 @@ int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, c
 		s->socket_path = xstrdup(c->socket_path);
 	*out = s;
 	return 0;
+}
+
+void xd_server_set_market(struct xd_server *s, struct xd_market *m)
+{
+	s->m = m;
 }
 
 int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause)

@@ -729,9 +729,10 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	struct xd_writer *w = &m->w;
 	w->m = m;
 	w->t = m->t;
-	if (xd_store_open(c->db_path, true, &w->st, cause) != 0) {
+	int rc = xd_store_open(c->db_path, true, &w->st, cause);
+	if (rc != 0) {
 		xd_market_close(&m);
-		return -1;
+		return rc;   /* -2: the database cannot be reached now */
 	}
 	demo_sync(w, c->demo, false);
 	writer_alloc(m, c);

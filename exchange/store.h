@@ -47,7 +47,10 @@ struct xd_store;
 
 struct xd_store_ops {
 	const char *name;    /* "sqlite", "postgresql" */
-	/* Open a connection; the writer's also brings the schema up to date. */
+	/* Open a connection; the writer's also brings the schema up to date.
+	 * 0, -1 and *cause, or -2 and *cause when the database cannot be
+	 * reached now (down, a standby, refusing connections): worth trying
+	 * again later. */
 	int (*open)(struct xd_store *s, const char *target, char **cause);
 	void (*close)(struct xd_store *s);
 	struct xd_q *(*prepare)(struct xd_store *s, const char *sql);
@@ -130,7 +133,8 @@ void xd_store_pg_libraries(const char *const *sonames);
 void xd_store_fault(struct xd_store *s, enum xd_fault kind, const char *msg);
 
 /* Open, close, and the statement API (cached by the SQL text's pointer: pass
- * string literals); xd_stmt returns the statement reset, bindings cleared. */
+ * string literals); xd_stmt returns the statement reset, bindings cleared.
+ * xd_store_open returns what the backend's open does (-2: not reachable now). */
 int xd_store_open(const char *target, bool writer, struct xd_store **out, char **cause);
 void xd_store_close(struct xd_store **s);
 struct xd_q *xd_stmt(struct xd_store *s, const char *sql);

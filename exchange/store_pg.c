@@ -287,13 +287,13 @@ static int pg_open(struct xd_store *s, const char *target, char **cause)
 	if (pq.PQstatus(p->c) != CONNECTION_OK) {
 		char *e = xstrdup(pq.PQerrorMessage(p->c));
 		e[strcspn(e, "\n")] = 0;
-		int rc = pg_cause(cause, target, "cannot connect: %s", e);
+		pg_cause(cause, target, "cannot connect: %s", e);
 		free(e);
-		return rc;
+		return -2;   /* down or refusing: the caller may try again */
 	}
 	pq.PQclear(pq.PQexec(p->c, "SET TIME ZONE 'UTC'"));
-	if (s->writer)
-		return migrate(s, target, cause);
+	if (s->writer && migrate(s, target, cause) != 0)
+		return pq.PQstatus(p->c) == CONNECTION_BAD ? -2 : -1;
 	return 0;
 }
 

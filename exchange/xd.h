@@ -219,6 +219,9 @@ struct xd_market_config {
 	size_t stream_backlog;       /* events the stream keeps for replay; 0: default */
 };
 struct xd_market;
+/* Open the store, rebuild the books, start the writer: 0 and *out; -1 and
+ * *cause; or -2 and *cause when the database cannot be reached now (run.c
+ * then answers 503 and tries again). */
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause);
 /* Finish queued jobs, stop the writer, close the database. */
 void xd_market_close(struct xd_market **m);
@@ -441,8 +444,11 @@ struct xd_server_config {
 struct xd_server;
 /* Bind and listen (connections wait in the kernel's backlog, unanswered). */
 int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, char **cause);
-/* Answer them: the daemons on the sockets, then the port file. */
+/* Answer them: the daemons on the sockets, then the port file. m NULL: every
+ * request is answered 503 STORE_UNAVAILABLE (Retry-After: 1) until
+ * xd_server_set_market gives the market, once its database could be opened. */
 int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause);
+void xd_server_set_market(struct xd_server *s, struct xd_market *m);
 /* How long neither socket has had a connection open (0 while one is). */
 int64_t xd_server_idle_us(struct xd_server *s);
 /* Stop accepting new connections (existing ones are still served). */

@@ -127,8 +127,7 @@ static void requote(struct xd_writer *w, int g)
 	int64_t base = w->t->demo_from_cents[g];
 	if (base <= 0)
 		return;
-	if (w->shared)
-		resting_from_db(w, g);   /* another node may have driven the demo before */
+	resting_from_db(w, g);   /* another node may have driven the demo before */
 	for (size_t i = 0; i < d->n_resting[g]; i++)
 		xd_ops_cancel(w, d->resting[g][i]);   /* -1 if it filled meanwhile: fine */
 	d->n_resting[g] = 0;
@@ -315,7 +314,7 @@ int xd_demo_init(struct xd_writer *w, uint64_t seed, char **cause)
 	d->step = k > 0 ? k : 0;
 	for (size_t g = 0; g < n; g++)
 		d->dirty[g] = true;
-	if (xd_ops_leader(w))
+	if (w->nodes->leader(w))
 		xd_demo_tick(w);
 	(void)cause;
 	return 0;

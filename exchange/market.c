@@ -11,8 +11,9 @@
  * second thread, was measured slower here: the sync and the next batch's WAL
  * writes contend for the same file.)
  * With nothing queued the writer still wakes every 50 ms to bill the hours
- * that fall due. A checkpointer thread copies the WAL into the database file
- * in PASSIVE mode, so the writer never waits for a checkpoint either.
+ * that fall due. An upkeep thread does what the store wants done beside the
+ * writer (SQLite: it copies the WAL into the database file in PASSIVE mode,
+ * so the writer never waits for a checkpoint either).
  *
  * The exchange clock is real time × clock_speed plus whatever the admin
  * route has added; it never goes back across restarts (it starts from the
@@ -59,7 +60,7 @@ struct xd_market {
 
 	pthread_mutex_t q_mu;
 	pthread_cond_t q_cv;
-	pthread_cond_t ckpt_cv;
+	pthread_cond_t upkeep_cv;
 	struct xd_job *head, *tail;
 	size_t qlen;
 	bool stopping;
@@ -72,10 +73,10 @@ struct xd_market {
 	bool stats;
 	int64_t st_batches, st_jobs, st_max_batch, st_run_us, st_commit_us, st_max_commit_us;
 
-	char *ckpt_path;             /* the database the checkpointer opens */
-	struct xd_store *ckpt_db;    /* its connection, opened on its own thread */
-	pthread_t ckpt_thread;
-	bool ckpt_running;
+	char *upkeep_path;           /* the database the upkeep thread opens */
+	struct xd_store *upkeep_db;  /* its connection, opened on its own thread */
+	pthread_t upkeep_thread;
+	bool upkeep_running;
 
 	pthread_mutex_t snap_mu;
 	struct snap_book *books;
@@ -149,7 +150,7 @@ static void publish(struct xd_market *m)
 	struct xd_writer *w = &m->w;
 	bool any = false;
 	for (size_t g = 0; g < m->t->n_gpus; g++) {
-		if (!w->book_changed[g] || (w->shared && w->book_ver[g] < 0))
+		if (!w->book_changed[g] || !w->nodes->book_current(w, (int)g))
 			continue;
 		w->book_changed[g] = false;
 		any = true;
@@ -320,15 +321,6 @@ bool xd_market_demo(const struct xd_market *m) { return m->demo; }
 
 /* ---- the writer ----------------------------------------------------------------- */
 
-/* Shared store: the market state is the database's, for every node. */
-static void share_state(struct xd_writer *w)
-{
-	xd_ops_begin(w);
-	xd_meta_set(w->st, "market_state", w->state);
-	xd_meta_set(w->st, "opens_at_ms", w->opens_at_ms);
-	w->st->ops->notify(w->st, "gpux", "~state");
-}
-
 static void run_job(struct xd_market *m, struct xd_job *j)
 {
 	struct xd_writer *w = &m->w;
@@ -336,15 +328,10 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 	switch (j->kind) {
 	case XD_JOB_CLOCK: {
 		clock_advance(m, j->advance_ms);
-		if (w->shared) {   /* every node's clock moves with it */
-			xd_ops_begin(w);
-			xd_meta_set(w->st, "clock_offset_ms",
-			            xd_meta_get(w->st, "clock_offset_ms", 0) + j->advance_ms);
-			w->st->ops->notify(w->st, "gpux", "~clock");
-		}
+		w->nodes->clock_advanced(w, j->advance_ms);
 		w->now = xd_market_now(m);
 		int64_t billed = xd_ops_bill(w);
-		if (w->demo && xd_ops_leader(w))
+		if (w->demo && w->nodes->leader(w))
 			xd_demo_tick(w);
 		cJSON *o = cJSON_CreateObject();
 		xd_jtime(o, "server_time", w->now);
@@ -360,8 +347,7 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 		m->state = w->state;
 		m->opens_at = w->opens_at_ms;
 		pthread_mutex_unlock(&m->info_mu);
-		if (w->shared)
-			share_state(w);
+		w->nodes->state_changed(w);
 		xd_reply_json(&j->reply, 200, xd_market_info(m));
 		break;
 	default:
@@ -383,14 +369,13 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 	}
 	w->st->on_fault = &jb;
 	w->now = xd_market_now(m);
-	if (w->shared) {
-		pthread_mutex_lock(&m->info_mu);
-		w->state = m->state;
-		w->opens_at_ms = m->opens_at;
-		pthread_mutex_unlock(&m->info_mu);
-	}
-	xd_books_claim(w, batch);
-	bool leader = xd_ops_leader(w);
+	/* the state as the snapshot has it (another node may have changed it) */
+	pthread_mutex_lock(&m->info_mu);
+	w->state = m->state;
+	w->opens_at_ms = m->opens_at;
+	pthread_mutex_unlock(&m->info_mu);
+	w->nodes->claim_books(w, batch);
+	bool leader = w->nodes->leader(w);
 	if (leader)
 		xd_ops_bill(w);
 	if (w->demo && leader)
@@ -534,15 +519,15 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-/* The checkpointer: every 200 ms, a PASSIVE checkpoint of the WAL into the
- * database file, on its own connection, so the writer's commits never wait
- * for one. It stops with the writer (it shares q_mu/q_cv's stopping flag). */
-static void *ckpt_main(void *arg)
+/* The store's upkeep (SQLite: a checkpoint of the WAL) every 200 ms on its
+ * own connection, so the writer's commits never wait for it. It stops with
+ * the writer (it shares q_mu/q_cv's stopping flag). */
+static void *upkeep_main(void *arg)
 {
 	struct xd_market *m = arg;
-	/* best effort: without it the WAL is checkpointed at close */
+	/* best effort: without it SQLite's WAL is checkpointed at close */
 	char *ignored = NULL;
-	if (xd_store_open_checkpointer(m->ckpt_path, &m->ckpt_db, &ignored) != 0) {
+	if (m->w.st->ops->open_upkeep(m->upkeep_path, &m->upkeep_db, &ignored) != 0) {
 		free(ignored);
 		return NULL;
 	}
@@ -556,13 +541,13 @@ static void *ckpt_main(void *arg)
 				ts.tv_sec++;
 				ts.tv_nsec -= 1000000000L;
 			}
-			pthread_cond_timedwait(&m->ckpt_cv, &m->q_mu, &ts);
+			pthread_cond_timedwait(&m->upkeep_cv, &m->q_mu, &ts);
 		}
 		bool stop = m->stopping;
 		pthread_mutex_unlock(&m->q_mu);
 		if (stop)
 			break;
-		xd_store_sqlite_checkpoint(m->ckpt_db);
+		m->upkeep_db->ops->upkeep(m->upkeep_db);
 	}
 	return NULL;
 }
@@ -629,8 +614,8 @@ void xd_market_call(struct xd_market *m, struct xd_job *j)
  * the first connection to a database recovers its WAL and appends to it. */
 static void demo_sync(struct xd_writer *w, bool demo, bool full)
 {
-	if (demo && w->st->ops == &xd_store_sqlite)
-		xd_exec(w->st, full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=OFF");
+	if (demo && w->st->ops->durable)
+		w->st->ops->durable(w->st, full);
 }
 
 /* The start-up transaction's commit, synced again from then on. */
@@ -641,29 +626,11 @@ static enum xd_commit startup_commit(struct xd_writer *w, bool demo)
 	return rc;
 }
 
-/* The exchange clock at start. One store: it goes on from the last reading
- * stored, or from the wall clock when that is later. A shared store: every
- * node reads the same clock, a function of the wall clock from the epoch the
- * first node recorded (clock_epoch_ms, at the --clock-speed all nodes run)
- * plus the admin's advances, so a node that restarts goes on where the
- * others are instead of jumping. Called with the start-up lock held. */
+/* The exchange clock at start (nodes.c says where it goes on from). Called
+ * with the start-up lock held. */
 static void clock_start(struct xd_market *m)
 {
-	struct xd_store *st = m->w.st;
-	int64_t wall = wall_ms();
-
-	if (!st->shared) {
-		int64_t stored = xd_meta_get(st, "clock_ms", 0);
-		m->base_exch = wall > stored ? wall : stored;
-	} else {
-		int64_t epoch = xd_meta_get(st, "clock_epoch_ms", -1);
-		if (epoch < 0 || epoch > wall) {
-			epoch = wall;
-			xd_meta_set(st, "clock_epoch_ms", epoch);
-		}
-		m->base_exch = epoch + (int64_t)((double)(wall - epoch) * m->speed);
-		m->offset = xd_meta_get(st, "clock_offset_ms", 0);
-	}
+	m->w.nodes->clock_start(&m->w, wall_ms(), m->speed, &m->base_exch, &m->offset);
 	m->base_mono_us = util_now_us();
 }
 
@@ -689,7 +656,7 @@ static struct xd_market *market_new(const struct xd_market_config *c)
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->q_cv, &ca);
-	pthread_cond_init(&m->ckpt_cv, &ca);
+	pthread_cond_init(&m->upkeep_cv, &ca);
 	pthread_condattr_destroy(&ca);
 	m->books = xcalloc(m->t->n_gpus, sizeof *m->books);
 	m->in_books = xcalloc(m->t->n_gpus, sizeof *m->in_books);
@@ -711,7 +678,7 @@ static void writer_alloc(struct xd_market *m, const struct xd_market_config *c)
 	w->book_tx = xcalloc(m->t->n_gpus, sizeof *w->book_tx);
 	w->tid_lo = xcalloc(m->t->n_gpus, sizeof *w->tid_lo);
 	w->tid_hi = xcalloc(m->t->n_gpus, sizeof *w->tid_hi);
-	w->shared = w->st->shared;
+	w->nodes = w->st->shared ? &xd_nodes_shared : &xd_nodes_one;
 }
 
 static int startup_failed(const struct xd_market_config *c, char **cause)
@@ -736,8 +703,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	}
 	demo_sync(w, c->demo, false);
 	writer_alloc(m, c);
-	if (w->shared)   /* nodes starting together: one at a time */
-		xd_exec(w->st, "SELECT pg_advisory_lock(1735554424)");
+	w->nodes->start_lock(w);
 	clock_start(m);
 	w->state = c->state;
 	w->opens_at_ms = c->opens_at_ms;
@@ -748,7 +714,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		xd_market_close(&m);
 		return -1;
 	}
-	xd_books_init(w);
+	w->nodes->init_books(w);
 	if (c->demo) {
 		w->demo = NULL;
 		if (xd_demo_init(w, c->seed, cause) != 0) {
@@ -760,12 +726,9 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		xd_market_close(&m);
 		return startup_failed(c, cause);
 	}
-	if (w->shared) {
-		xd_ops_begin(w);
-		share_state(w);
-		if (xd_ops_commit(w) != XD_COMMITTED)
-			return startup_failed(c, cause);
-		xd_exec(w->st, "SELECT pg_advisory_unlock(1735554424)");
+	if (w->nodes->start_done(w) != 0) {
+		xd_market_close(&m);
+		return startup_failed(c, cause);
 	}
 	publish(m);
 	m->seq = 1;
@@ -778,15 +741,15 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 		xd_market_close(&m);
 		return set_cause(cause, "cannot start the writer thread: %s", strerror(e));
 	}
-	if (w->shared && xd_peers_start(m, c->db_path, &m->peers, cause) != 0) {
+	if (w->st->ops->listen && xd_peers_start(m, c->db_path, &m->peers, cause) != 0) {
 		xd_market_close(&m);
 		return -1;
 	}
-	/* the checkpointer, which opens its connection on its own thread, off the
-	 * path to the first answer */
-	if (w->st->ops == &xd_store_sqlite) {
-		m->ckpt_path = xstrdup(c->db_path);
-		m->ckpt_running = pthread_create(&m->ckpt_thread, NULL, ckpt_main, m) == 0;
+	/* the store's upkeep, which opens its connection on its own thread, off
+	 * the path to the first answer */
+	if (w->st->ops->upkeep) {
+		m->upkeep_path = xstrdup(c->db_path);
+		m->upkeep_running = pthread_create(&m->upkeep_thread, NULL, upkeep_main, m) == 0;
 	}
 	*out = m;
 	return 0;
@@ -813,16 +776,16 @@ void xd_market_close(struct xd_market **mp)
 			        (double)m->st_max_commit_us / 1000.0);
 	}
 	xd_peers_stop(&m->peers);
-	if (m->ckpt_running) {
+	if (m->upkeep_running) {
 		pthread_mutex_lock(&m->q_mu);
 		m->stopping = true;
-		pthread_cond_signal(&m->ckpt_cv);
+		pthread_cond_signal(&m->upkeep_cv);
 		pthread_mutex_unlock(&m->q_mu);
-		pthread_join(m->ckpt_thread, NULL);
-		m->ckpt_running = false;
+		pthread_join(m->upkeep_thread, NULL);
+		m->upkeep_running = false;
 	}
-	xd_store_close(&m->ckpt_db);
-	free(m->ckpt_path);
+	xd_store_close(&m->upkeep_db);
+	free(m->upkeep_path);
 	struct xd_writer *w = &m->w;
 	xd_stream_shutdown(&w->stream);
 	if (w->st && w->in_tx)
@@ -850,7 +813,7 @@ void xd_market_close(struct xd_market **mp)
 	pthread_mutex_destroy(&m->q_mu);
 	pthread_mutex_destroy(&m->snap_mu);
 	pthread_cond_destroy(&m->q_cv);
-	pthread_cond_destroy(&m->ckpt_cv);
+	pthread_cond_destroy(&m->upkeep_cv);
 	free(m);
 	*mp = NULL;
 }

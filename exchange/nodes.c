@@ -1,9 +1,13 @@
 /*
- * exchange/nodes.c — what the writer does differently when other gpuxd nodes
- * share its store (PostgreSQL): the per-GPU book lock and its version, the
- * notifications sent at COMMIT, forgetting a rolled-back transaction, and the
- * lease that says which node bills and drives the demo. With SQLite (one
- * node) each of these is a no-op or always true.
+ * exchange/nodes.c — what the writer does differently with one node and
+ * with many (xd.h, struct xd_nodes_ops): the per-GPU book lock and its
+ * version, how balances are read and written, how ledger entries are
+ * numbered, the notifications sent at COMMIT, the market state and clock
+ * every node shares, and the lease that says which node bills and drives
+ * the demo. xd_nodes_one serves a store only this process writes (SQLite);
+ * xd_nodes_shared one that other gpuxd nodes write too (PostgreSQL). The
+ * writer picks one when it opens its store and calls nothing else of this
+ * kind, so ops.c, market.c and demo.c hold one path for both.
  */
 #include "exchange/xd.h"
 
@@ -38,37 +42,38 @@ static void book_reload(struct xd_writer *w, int g)
 	w->book_changed[g] = true;
 }
 
+/* ---- many nodes (a shared store) ----------------------------------------------- */
+
 /* GPU g's book is locked by this transaction at version v: bring our copy
- * up to date (the version counts the transactions that locked it). */
-static void book_locked(struct xd_writer *w, int g, int64_t v)
+ * up to date (the version counts the transactions that locked it). True if
+ * it was read again. */
+static bool book_locked(struct xd_writer *w, int g, int64_t v)
 {
-	if (w->book_ver[g] < 0 || v != w->book_ver[g] + 1)
+	bool stale = w->book_ver[g] < 0 || v != w->book_ver[g] + 1;
+	if (stale)
 		book_reload(w, g);
 	w->book_ver[g] = v;
 	w->book_tx[g] = w->tx;
+	return stale;
 }
 
-/* Shared store: lock GPU g's book until the end of the transaction (its row
- * of book_versions), waiting for another node that holds it. One matcher per
+/* Lock GPU g's book until the end of the transaction (its row of
+ * book_versions), waiting for another node that holds it. One matcher per
  * GPU at a time, on any node. */
-void xd_book_lock(struct xd_writer *w, int g)
+static bool shared_lock_book(struct xd_writer *w, int g)
 {
-	if (!w->shared)
-		return;
 	xd_ops_begin(w);
 	if (w->book_tx[g] == w->tx && w->book_ver[g] >= 0)
-		return;   /* locked already in this transaction */
+		return false;   /* locked already in this transaction */
 	struct xd_q *st = xd_stmt(w->st,
 		"INSERT INTO book_versions(gpu, version) VALUES(?1, 1) ON CONFLICT(gpu) "
 		"DO UPDATE SET version = book_versions.version + 1 RETURNING version");
 	xd_bind_text(st, 1, w->t->gpu_ids[g]);
-	book_locked(w, g, xd_step_id(st));
+	return book_locked(w, g, xd_step_id(st));
 }
 
-void xd_books_init(struct xd_writer *w)
+static void shared_init_books(struct xd_writer *w)
 {
-	if (!w->shared)
-		return;
 	xd_ops_begin(w);
 	for (size_t g = 0; g < w->t->n_gpus; g++) {
 		struct xd_q *st = xd_stmt(w->st, "INSERT INTO book_versions(gpu, version) VALUES(?1, 0) "
@@ -137,10 +142,12 @@ static bool ours(const struct xd_writer *w, int g)
 	return w->book_tx[g] == w->tx && w->book_ver[g] >= 0;
 }
 
-void xd_books_claim(struct xd_writer *w, struct xd_job *batch)
+/* Before anything else is locked, lock the books the batch's orders and
+ * cancels match on — those left for the next batch before, in GPU-id order,
+ * waiting; the others only if no other node holds them (SKIP LOCKED) — and
+ * mark the jobs whose book another node holds deferred. */
+static void shared_claim_books(struct xd_writer *w, struct xd_job *batch)
 {
-	if (!w->shared)
-		return;
 	xd_ops_begin(w);
 	size_t n = w->t->n_gpus, k = 0;
 	char *want = xcalloc(n ? n : 1, 1);   /* 1: wanted, 2: wanted by a job left before */
@@ -161,14 +168,14 @@ void xd_books_claim(struct xd_writer *w, struct xd_job *batch)
 	for (size_t i = 0; i < k; i++) {
 		order[i] = keys[i].g;
 		if (want[order[i]] == 2)   /* waited for in GPU-id order, before any other lock */
-			xd_book_lock(w, order[i]);
+			shared_lock_book(w, order[i]);
 	}
 	books_try(w, order, k);
 	size_t held = 0;
 	for (size_t i = 0; i < k; i++)
 		held += ours(w, order[i]);
 	if (k > 0 && held == 0)
-		xd_book_lock(w, order[0]);   /* every book it wants is busy: wait for the first */
+		shared_lock_book(w, order[0]);   /* every book it wants is busy: wait for the first */
 	for (struct xd_job *j = batch; j; j = j->next) {
 		if (j->book >= 0 && !ours(w, j->book)) {
 			j->deferred = true;
@@ -190,7 +197,11 @@ static int cmp_acct(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-void xd_accts_flush(struct xd_writer *w)
+/* The transaction's balance changes as deltas, customer accounts first and
+ * the exchange's own (hot) accounts last, each group in id order, so row
+ * locks are taken in one order and the hot rows are held only from their
+ * UPDATE to the COMMIT. */
+static void shared_flush_accounts(struct xd_writer *w)
 {
 	size_t n = w->n_dirty;
 	struct acct_key *keys = xcalloc(n ? n : 1, sizeof *keys);
@@ -214,12 +225,8 @@ void xd_accts_flush(struct xd_writer *w)
 	free(keys);
 }
 
-/* Shared store: bring our copy of GPU g's book up to date without locking it
- * (previews). */
-void xd_book_peek(struct xd_writer *w, int g)
+static void shared_peek_book(struct xd_writer *w, int g)
 {
-	if (!w->shared)
-		return;
 	struct xd_q *st = xd_stmt(w->st, "SELECT version FROM book_versions WHERE gpu = ?1");
 	xd_bind_text(st, 1, w->t->gpu_ids[g]);
 	int64_t v = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : 0;
@@ -243,10 +250,9 @@ void xd_ops_forget(struct xd_writer *w)
 	}
 }
 
-/* Shared store: tell the other nodes which books changed and which trades
- * were made ("<boot> <gpu> <first trade id> <last trade id>"), delivered at
- * COMMIT. */
-void xd_ops_notify(struct xd_writer *w)
+/* Tell the other nodes which books changed and which trades were made
+ * ("<boot> <gpu> <first trade id> <last trade id>"), delivered at COMMIT. */
+static void shared_before_commit(struct xd_writer *w)
 {
 	for (size_t g = 0; g < w->t->n_gpus; g++) {
 		if (!w->book_changed[g] && !w->tid_lo[g])
@@ -259,8 +265,11 @@ void xd_ops_notify(struct xd_writer *w)
 	}
 }
 
-int64_t xd_ledger_insert(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
-                         const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id)
+/* One statement: the entry's number from the sequence ledger_entry and its
+ * two rows. Only a deposit's number is read back (its reply has it); other
+ * entries go down the pipeline unread, and answer 0. */
+static int64_t shared_ledger(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
+                             const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id)
 {
 	struct xd_q *st = xd_stmt(w->st,
 		"WITH e AS (SELECT nextval('ledger_entry') AS n) "
@@ -290,10 +299,8 @@ int64_t xd_ledger_insert(struct xd_writer *w, const char *kind, int cur, const i
 
 #define LEASE_KEY 0x67707578626c6cLL   /* "gpuxbll": billing and the demo */
 
-bool xd_ops_leader(struct xd_writer *w)
+static bool shared_leader(struct xd_writer *w)
 {
-	if (!w->shared)
-		return true;
 	int64_t now = util_now_us();
 	if (w->lease && w->lease_gen == w->st->gen)
 		return true;
@@ -304,3 +311,168 @@ bool xd_ops_leader(struct xd_writer *w)
 	w->lease_gen = w->st->gen;
 	return w->lease;
 }
+
+/* Read each account once per transaction: another node may have changed it. */
+static void shared_account(struct xd_writer *w, int64_t id)
+{
+	if ((size_t)id >= w->n_accts || !w->in_tx || w->accts[id].tx != w->tx)
+		xd_ops_account_read(w, id);
+}
+
+/* A book read again from the database since the last rollback. */
+static bool shared_book_current(const struct xd_writer *w, int g)
+{
+	return w->book_ver[g] >= 0;
+}
+
+/* The market state is the database's, for every node. */
+static void shared_state_changed(struct xd_writer *w)
+{
+	xd_ops_begin(w);
+	xd_meta_set(w->st, "market_state", w->state);
+	xd_meta_set(w->st, "opens_at_ms", w->opens_at_ms);
+	w->st->ops->notify(w->st, "gpux", "~state");
+}
+
+#define START_LOCK "1735554424"   /* nodes starting together: one at a time */
+
+static void shared_start_lock(struct xd_writer *w)
+{
+	xd_exec(w->st, "SELECT pg_advisory_lock(" START_LOCK ")");
+}
+
+static int shared_start_done(struct xd_writer *w)
+{
+	xd_ops_begin(w);
+	shared_state_changed(w);
+	if (xd_ops_commit(w) != XD_COMMITTED)
+		return -1;
+	xd_exec(w->st, "SELECT pg_advisory_unlock(" START_LOCK ")");
+	return 0;
+}
+
+/* Every node reads the same clock, a function of the wall clock from the
+ * epoch the first node recorded (clock_epoch_ms, at the --clock-speed all
+ * nodes run) plus the admin's advances, so a node that restarts goes on
+ * where the others are instead of jumping. */
+static void shared_clock_start(struct xd_writer *w, int64_t wall, double speed, int64_t *now,
+                               int64_t *offset)
+{
+	int64_t epoch = xd_meta_get(w->st, "clock_epoch_ms", -1);
+	if (epoch < 0 || epoch > wall) {
+		epoch = wall;
+		xd_meta_set(w->st, "clock_epoch_ms", epoch);
+	}
+	*now = epoch + (int64_t)((double)(wall - epoch) * speed);
+	*offset = xd_meta_get(w->st, "clock_offset_ms", 0);
+}
+
+static void shared_clock_advanced(struct xd_writer *w, int64_t ms)
+{
+	xd_ops_begin(w);
+	xd_meta_set(w->st, "clock_offset_ms", xd_meta_get(w->st, "clock_offset_ms", 0) + ms);
+	w->st->ops->notify(w->st, "gpux", "~clock");
+}
+
+const struct xd_nodes_ops xd_nodes_shared = {
+	.name = "shared",
+	.start_lock = shared_start_lock,
+	.init_books = shared_init_books,
+	.start_done = shared_start_done,
+	.clock_start = shared_clock_start,
+	.claim_books = shared_claim_books,
+	.lock_book = shared_lock_book,
+	.peek_book = shared_peek_book,
+	.book_current = shared_book_current,
+	.account = shared_account,
+	.flush_accounts = shared_flush_accounts,
+	.ledger = shared_ledger,
+	.before_commit = shared_before_commit,
+	.clock_advanced = shared_clock_advanced,
+	.state_changed = shared_state_changed,
+	.leader = shared_leader,
+};
+
+/* ---- one node (a store only this process writes) ---------------------------------- */
+
+/* The only writer holds the lease from the start. */
+static void one_start_lock(struct xd_writer *w) { w->lease = true; }
+static int one_start_done(struct xd_writer *w) { return 0; }
+static void one_claim_books(struct xd_writer *w, struct xd_job *batch) {}
+static void one_peek_book(struct xd_writer *w, int g) {}
+static bool one_lock_book(struct xd_writer *w, int g) { return false; }
+static bool one_book_current(const struct xd_writer *w, int g) { return true; }
+static void one_account(struct xd_writer *w, int64_t id) {}
+static void one_nothing(struct xd_writer *w) {}
+static void one_clock_advanced(struct xd_writer *w, int64_t ms) {}
+static bool one_leader(struct xd_writer *w) { return true; }
+
+/* The clock goes on from the last reading stored, or from the wall clock
+ * when that is later. */
+static void one_clock_start(struct xd_writer *w, int64_t wall, double speed, int64_t *now,
+                            int64_t *offset)
+{
+	int64_t stored = xd_meta_get(w->st, "clock_ms", 0);
+	*now = wall > stored ? wall : stored;
+	*offset = 0;
+}
+
+/* The balances in memory are the database's: write them as they are. */
+static void one_flush_accounts(struct xd_writer *w)
+{
+	for (size_t i = 0; i < w->n_dirty; i++) {
+		struct xd_acct *a = &w->accts[w->dirty[i]];
+		struct xd_q *st = xd_stmt(w->st, "UPDATE accounts SET available = ?2, held = ?3 WHERE id = ?1");
+		xd_bind_int64(st, 1, w->dirty[i]);
+		xd_bind_int64(st, 2, a->avail);
+		xd_bind_int64(st, 3, a->held);
+		xd_step_done(w->st, st);
+		a->dirty = false;
+	}
+	w->n_dirty = 0;
+}
+
+/* Entries are numbered by the writer (w->next_entry, from the ledger's
+ * largest at start). */
+static int64_t one_ledger(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
+                          const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id)
+{
+	int64_t entry = w->next_entry++;
+	for (int side = 0; side < 2; side++) {
+		struct xd_q *st = xd_stmt(w->st,
+			"INSERT INTO ledger(entry, account, bucket, currency, amount, kind, order_id, "
+			"rental_id, at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+		xd_bind_int64(st, 1, entry);
+		xd_bind_int64(st, 2, acct[side]);
+		xd_bind_text(st, 3, held[side] ? "held" : "available");
+		xd_bind_text(st, 4, xd_cur_names[cur]);
+		xd_bind_int64(st, 5, side ? amount : -amount);
+		xd_bind_text(st, 6, kind);
+		if (order_id > 0)
+			xd_bind_int64(st, 7, order_id);
+		if (rental_id > 0)
+			xd_bind_int64(st, 8, rental_id);
+		xd_bind_int64(st, 9, w->now);
+		xd_step_done(w->st, st);
+	}
+	return entry;
+}
+
+const struct xd_nodes_ops xd_nodes_one = {
+	.name = "one",
+	.start_lock = one_start_lock,
+	.init_books = one_nothing,
+	.start_done = one_start_done,
+	.clock_start = one_clock_start,
+	.claim_books = one_claim_books,
+	.lock_book = one_lock_book,
+	.peek_book = one_peek_book,
+	.book_current = one_book_current,
+	.account = one_account,
+	.flush_accounts = one_flush_accounts,
+	.ledger = one_ledger,
+	.before_commit = one_nothing,
+	.clock_advanced = one_clock_advanced,
+	.state_changed = one_nothing,
+	.leader = one_leader,
+};

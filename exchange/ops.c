@@ -56,11 +56,12 @@ void xd_ops_begin(struct xd_writer *w)
 static struct xd_acct *acct_slot(struct xd_writer *w, int64_t id);
 static int acct_fill(struct xd_writer *w, int64_t id, struct xd_q *st);
 
-/* Shared store: an account's row, read once per transaction (another node
- * may have changed it since) and not locked: the transaction's changes are
- * written as deltas at COMMIT (xd_accts_flush), and a hold that another node
- * spent meanwhile fails the row's CHECK there, and the batch runs again. */
-static void acct_load(struct xd_writer *w, int64_t id)
+/* An account's row, read into w->accts for this transaction (nodes.c's
+ * shared store reads each account once per transaction, as another node may
+ * have changed it since; it is not locked: the transaction's changes are
+ * written as deltas at COMMIT, and a hold that another node spent meanwhile
+ * fails the row's CHECK there, and the batch runs again). */
+void xd_ops_account_read(struct xd_writer *w, int64_t id)
 {
 	xd_ops_begin(w);
 	struct xd_q *st = xd_stmt(w->st, "SELECT id, kind, currency, country, role, available, held "
@@ -82,8 +83,7 @@ static struct xd_acct *acct(struct xd_writer *w, int64_t id)
 {
 	if (id <= 0)
 		return NULL;
-	if (w->shared && ((size_t)id >= w->n_accts || !w->in_tx || w->accts[id].tx != w->tx))
-		acct_load(w, id);
+	w->nodes->account(w, id);
 	if ((size_t)id >= w->n_accts || !w->accts[id].exists)
 		return NULL;
 	return &w->accts[id];
@@ -120,21 +120,9 @@ enum xd_commit xd_ops_commit(struct xd_writer *w)
 	xd_keys_flush(w);
 	if (!w->in_tx)
 		return XD_COMMITTED;
-	if (w->shared)
-		xd_accts_flush(w);
-	for (size_t i = 0; i < w->n_dirty; i++) {
-		struct xd_acct *a = &w->accts[w->dirty[i]];
-		struct xd_q *st = xd_stmt(w->st, "UPDATE accounts SET available = ?2, held = ?3 WHERE id = ?1");
-		xd_bind_int64(st, 1, w->dirty[i]);
-		xd_bind_int64(st, 2, a->avail);
-		xd_bind_int64(st, 3, a->held);
-		xd_step_done(w->st, st);
-		a->dirty = false;
-	}
-	w->n_dirty = 0;
-	if (w->shared)
-		xd_ops_notify(w);
-	if (!w->shared || w->lease)
+	w->nodes->flush_accounts(w);
+	w->nodes->before_commit(w);
+	if (w->lease)
 		xd_meta_set(w->st, "clock_ms", w->now);
 	w->in_tx = false;
 	return w->st->ops->commit(w->st);
@@ -159,31 +147,9 @@ static void post(struct xd_writer *w, const char *kind, int64_t from, bool from_
 		fatal("gpuxd: %s would leave account %" PRId64 " negative", kind, from);
 	mark_dirty(w, from);
 	mark_dirty(w, to);
-	if (w->shared) {
-		const int64_t ids[2] = { from, to };
-		const bool held[2] = { from_held, to_held };
-		w->last_entry = xd_ledger_insert(w, kind, a->cur, ids, held, amount, order_id, rental_id);
-		return;
-	}
-	int64_t entry = w->next_entry++;
-	w->last_entry = entry;
-	for (int side = 0; side < 2; side++) {
-		struct xd_q *st = xd_stmt(w->st,
-			"INSERT INTO ledger(entry, account, bucket, currency, amount, kind, order_id, "
-			"rental_id, at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-		xd_bind_int64(st, 1, entry);
-		xd_bind_int64(st, 2, side ? to : from);
-		xd_bind_text(st, 3, (side ? to_held : from_held) ? "held" : "available");
-		xd_bind_text(st, 4, xd_cur_names[a->cur]);
-		xd_bind_int64(st, 5, side ? amount : -amount);
-		xd_bind_text(st, 6, kind);
-		if (order_id > 0)
-			xd_bind_int64(st, 7, order_id);
-		if (rental_id > 0)
-			xd_bind_int64(st, 8, rental_id);
-		xd_bind_int64(st, 9, w->now);
-		xd_step_done(w->st, st);
-	}
+	const int64_t ids[2] = { from, to };
+	const bool held[2] = { from_held, to_held };
+	w->last_entry = w->nodes->ledger(w, kind, a->cur, ids, held, amount, order_id, rental_id);
 }
 
 /* ---- accounts ------------------------------------------------------------------ */
@@ -385,7 +351,7 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 {
 	xd_ops_begin(w);
 	struct xd_acct *a = acct(w, account);
-	xd_book_lock(w, in->gpu);
+	w->nodes->lock_book(w, in->gpu);
 	struct ord o = {
 		.account = account, .gpu = in->gpu, .side = in->side, .type = in->type, .tif = in->tif,
 		.gpus = in->gpus, .hours = in->hours, .remaining = in->gpus, .price = in->price,
@@ -451,11 +417,8 @@ int xd_ops_cancel(struct xd_writer *w, int64_t id)
 	if (!load_order(w, id, &o) || o.remaining <= 0)
 		return -1;
 	xd_ops_begin(w);
-	if (w->shared) {
-		xd_book_lock(w, o.gpu);
-		if (!load_order(w, id, &o) || o.remaining <= 0)
-			return -1;
-	}
+	if (w->nodes->lock_book(w, o.gpu) && (!load_order(w, id, &o) || o.remaining <= 0))
+		return -1;   /* another node filled or cancelled it meanwhile */
 	if (engine_cancel(w->eng, (size_t)o.gpu, id, NULL) != 0)
 		fatal("gpuxd: order %" PRId64 " rests in the database but not in the book", id);
 	post(w, "release", o.account, true, o.account, false, o.hold, o.id, 0);
@@ -680,7 +643,7 @@ static void job_preview(struct xd_writer *w, struct xd_job *j)
 		.id = INT64_MAX, .account = j->account, .side = in->side, .tif = in->tif,
 		.price_cents = in->price, .gpus = in->gpus, .hours = in->hours,
 	};
-	xd_book_peek(w, in->gpu);
+	w->nodes->peek_book(w, in->gpu);
 	eng_fills_reset(&w->fills);
 	int32_t filled = engine_submit(w->eng, (size_t)in->gpu, &e, true, &w->fills);
 	int32_t left = in->gpus - filled;
@@ -760,10 +723,8 @@ static void job_cancel(struct xd_writer *w, struct xd_job *j)
 		xd_reply_error(&j->reply, 404, "NOT_FOUND", "no order %" PRId64, j->target);
 		return;
 	}
-	if (w->shared) {
-		xd_book_lock(w, o.gpu);   /* then read it again: another node may have filled it */
-		load_order(w, j->target, &o);
-	}
+	if (w->nodes->lock_book(w, o.gpu))
+		load_order(w, j->target, &o);   /* another node may have filled it meanwhile */
 	if (o.remaining <= 0) {
 		cJSON *row = xd_read_order(w->st, j->account, j->target, false);
 		const cJSON *s = cJSON_GetObjectItemCaseSensitive(row, "status");
@@ -963,8 +924,9 @@ int xd_ops_restore(struct xd_writer *w, char **cause)
 	}
 	xd_reset(st);
 
-	/* shared store: other nodes go on changing the books, so each is read
-	 * again under its lock the first time it is used */
+	/* no version of any book is known yet: in a shared store, where other
+	 * nodes go on changing the books, each is read again under its lock the
+	 * first time it is used (one node's copy is always current) */
 	for (size_t g = 0; g < w->t->n_gpus; g++)
 		w->book_ver[g] = -1;
 	for (size_t g = 0; g < w->t->n_gpus; g++) {

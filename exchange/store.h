@@ -83,6 +83,16 @@ struct xd_store_ops {
 	 * is lost: subscribe again). NULL for SQLite. */
 	int (*listen)(struct xd_store *s, const char *channel);
 	int (*wait_notify)(struct xd_store *s, int timeout_ms, char **channel, char **payload);
+	/* The writer's commits need not reach the disk until this is called
+	 * again with true (a start-up transaction that the next start makes
+	 * again if it is lost). NULL: every commit is durable. */
+	void (*durable)(struct xd_store *s, bool on);
+	/* Upkeep the backend wants done beside the writer, on a connection of
+	 * its own, every few hundred milliseconds (SQLite: checkpoint the WAL
+	 * into the database file, so that no commit waits for one). NULL: none.
+	 * open_upkeep is called on the thread that then calls upkeep. */
+	int (*open_upkeep)(const char *target, struct xd_store **out, char **cause);
+	void (*upkeep)(struct xd_store *s);
 };
 
 extern const struct xd_store_ops xd_store_sqlite, xd_store_pg;

@@ -7,7 +7,7 @@
  * and does not checkpoint after commits (wal_autocheckpoint=0): an automatic
  * checkpoint would run inside the COMMIT of whichever batch crossed the
  * threshold and stall the writer; a checkpointer connection
- * (xd_store_open_checkpointer, read-write: a read-only one cannot checkpoint)
+ * (the store's upkeep, run by market.c beside the writer)
  * does it in PASSIVE mode, and journal_size_limit cuts the WAL back to 4 MiB
  * once a checkpoint has copied all of it. The readers' connections are read-only
  * (query_only). SQLite has one writer, so a trailing FOR UPDATE in a statement
@@ -287,23 +287,19 @@ static bool sq_lease(struct xd_store *s, int64_t key) { return true; }
 
 static void sq_notify(struct xd_store *s, const char *channel, const char *payload) {}
 
-const struct xd_store_ops xd_store_sqlite = {
-	.name = "sqlite",
-	.open = sq_open, .close = sq_close, .prepare = sq_prepare, .finalize = sq_finalize,
-	.reset = sq_reset, .bind_int64 = sq_bind_int64, .bind_text = sq_bind_text,
-	.bind_blob = sq_bind_blob, .step = sq_step, .col_int64 = sq_col_int64,
-	.col_text = sq_col_text, .col_blob = sq_col_blob, .col_null = sq_col_null,
-	.begin = sq_begin, .commit = sq_commit, .rollback = sq_rollback, .lease = sq_lease,
-	.notify = sq_notify, .listen = NULL, .wait_notify = NULL,
-};
+static void sq_durable(struct xd_store *s, bool on)
+{
+	xd_exec(s, on ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=OFF");
+}
 
-#include "exchange/xd.h"
-void xd_store_sqlite_checkpoint(struct xd_store *s)
+/* The upkeep: a PASSIVE checkpoint of the WAL on a read-write connection
+ * of its own (a read-only one cannot checkpoint). */
+static void sq_upkeep(struct xd_store *s)
 {
 	sqlite3_wal_checkpoint_v2(db_of(s), NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 }
 
-int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **cause)
+static int sq_open_upkeep(const char *path, struct xd_store **out, char **cause)
 {
 	sqlite3 *db = NULL;
 	*out = NULL;
@@ -329,3 +325,15 @@ int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **c
 	*out = s;
 	return 0;
 }
+
+const struct xd_store_ops xd_store_sqlite = {
+	.name = "sqlite",
+	.open = sq_open, .close = sq_close, .prepare = sq_prepare, .finalize = sq_finalize,
+	.reset = sq_reset, .bind_int64 = sq_bind_int64, .bind_text = sq_bind_text,
+	.bind_blob = sq_bind_blob, .step = sq_step, .col_int64 = sq_col_int64,
+	.col_text = sq_col_text, .col_blob = sq_col_blob, .col_null = sq_col_null,
+	.begin = sq_begin, .commit = sq_commit, .rollback = sq_rollback, .lease = sq_lease,
+	.notify = sq_notify, .listen = NULL, .wait_notify = NULL,
+	.durable = sq_durable, .open_upkeep = sq_open_upkeep, .upkeep = sq_upkeep,
+};
+

@@ -12,7 +12,8 @@
  *   market.c   the writer thread: queue, group commit, clock, snapshot
  *   ops.c      what the writer does: orders, fills, holds, billing, ledger
  *   demo.c     the demo market and its drift
- *   nodes.c    the writer in a shared store: book locks, notifications, lease
+ *   nodes.c    what the writer does with one node or many: book locks,
+ *              balances, ledger numbering, notifications, the lease
  *   peers.c    a shared store's listener: what the other nodes did
  *   http.c     libmicrohttpd, per-request state, rate limits, logging
  *   guard.c    connection caps and deadlines, strict request line and headers,
@@ -132,12 +133,6 @@ int xd_body_enum(const cJSON *o, const char *k, bool required, const char *const
                  int *out, struct xd_reply *r);
 /* Valid UTF-8 without NUL? */
 bool xd_utf8_valid(const char *s, size_t len);
-
-/* ---- store.c, store_sqlite.c, store_pg.c: exchange/store.h ---------------- */
-/* SQLite only: a read-write connection that only checkpoints the WAL
- * (market.c's checkpointer thread), and its checkpoint (PASSIVE). */
-int xd_store_open_checkpointer(const char *path, struct xd_store **out, char **cause);
-void xd_store_sqlite_checkpoint(struct xd_store *s);
 
 /* ---- reads.c ------------------------------------------------------------- */
 struct xd_ctx;
@@ -287,8 +282,7 @@ struct xd_writer {
 	int state;
 	int64_t opens_at_ms;
 	struct xd_demo *demo;
-	/* a shared store (PostgreSQL): other nodes write the same database */
-	bool shared;
+	const struct xd_nodes_ops *nodes;   /* one node or many (nodes.c) */
 	uint64_t tx;                 /* counts transactions */
 	int64_t *book_ver;           /* per GPU: the version our copy is of, -1 = stale */
 	uint64_t *book_tx;           /* per GPU: the transaction that holds its lock */
@@ -307,31 +301,60 @@ int xd_ops_restore(struct xd_writer *w, char **cause);
 /* After a rolled-back transaction: forget what it changed in memory (the
  * books are stale until reloaded, the accounts are loaded again). */
 void xd_ops_forget(struct xd_writer *w);
-/* Shared store: may this node bill and drive the demo now? (the lease) */
-bool xd_ops_leader(struct xd_writer *w);
-/* nodes.c — shared store: lock GPU g's book for the transaction and bring the
- * engine's copy up to date (xd_book_peek: without the lock, for previews);
- * send the changed books and trades to the other nodes before COMMIT. */
-void xd_book_lock(struct xd_writer *w, int g);
-/* Shared store: before anything else is locked, lock the books the batch's
- * orders and cancels match on — those left for the next batch before, in
- * GPU-id order, waiting; the others only if no other node holds them (SKIP
- * LOCKED) — and mark the jobs whose book another node holds deferred. */
-void xd_books_claim(struct xd_writer *w, struct xd_job *batch);
-/* Shared store: a row in book_versions for every GPU (start-up). */
-void xd_books_init(struct xd_writer *w);
-/* Shared store: write the transaction's balance changes as deltas, customer
- * accounts first and the exchange's own (hot) accounts last, each group in
- * id order, so row locks are taken in one order and the hot rows are held
- * only from their UPDATE to the COMMIT. */
-void xd_accts_flush(struct xd_writer *w);
-/* Shared store: one ledger entry (numbered from the sequence ledger_entry)
- * of two rows, amount from acct[0] to acct[1], in one statement: its number
- * for a deposit (the reply has it), else 0. */
-int64_t xd_ledger_insert(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
-                         const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id);
-void xd_book_peek(struct xd_writer *w, int g);
-void xd_ops_notify(struct xd_writer *w);
+/* Read account id's row into w->accts for this transaction (nodes.c, when
+ * another node may have changed it). */
+void xd_ops_account_read(struct xd_writer *w, int64_t id);
+
+/* nodes.c — what the writer does differently when other gpuxd nodes share
+ * its store. The writer calls it through w->nodes, chosen once when its
+ * store is opened: xd_nodes_one (SQLite: this node is the only writer, so
+ * nothing is locked, read again or told, balances are written as they are,
+ * ledger entries are numbered in memory, and it always holds the lease) or
+ * xd_nodes_shared (PostgreSQL: book locks with versions, balances read per
+ * transaction and written as deltas, entries from a sequence, notifications
+ * at COMMIT, a lease for billing and the demo). */
+struct xd_nodes_ops {
+	const char *name;
+	/* Start-up, inside the start-up transaction: nodes starting together
+	 * go one at a time (start_lock … start_done); a row per GPU book. */
+	void (*start_lock)(struct xd_writer *w);
+	void (*init_books)(struct xd_writer *w);
+	/* After the start-up commit: share the market state, release the
+	 * start-up lock; -1 if that did not commit. */
+	int (*start_done)(struct xd_writer *w);
+	/* The exchange clock at start (wall, in ms, and the clock's speed):
+	 * its value now and the admin's total advance. */
+	void (*clock_start)(struct xd_writer *w, int64_t wall, double speed, int64_t *now,
+	                    int64_t *offset);
+	/* Before a batch runs: lock the books its orders and cancels match on,
+	 * and mark deferred the jobs whose book another node holds. */
+	void (*claim_books)(struct xd_writer *w, struct xd_job *batch);
+	/* Lock GPU g's book for the transaction and bring the engine's copy up
+	 * to date: true if it was read again from the database (what was read
+	 * of its orders before may be stale). */
+	bool (*lock_book)(struct xd_writer *w, int g);
+	/* The engine's copy of g's book up to date, without the lock (previews). */
+	void (*peek_book)(struct xd_writer *w, int g);
+	/* Is the engine's copy of g's book the database's (publishable)? */
+	bool (*book_current)(const struct xd_writer *w, int g);
+	/* w->accts[id] current for this transaction (no-op with one node). */
+	void (*account)(struct xd_writer *w, int64_t id);
+	/* Write the transaction's changed balances (before COMMIT). */
+	void (*flush_accounts)(struct xd_writer *w);
+	/* One ledger entry of two rows, amount from acct[0] to acct[1]: its
+	 * number. */
+	int64_t (*ledger)(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
+	                  const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id);
+	/* Last thing before COMMIT: tell the other nodes what changed. */
+	void (*before_commit)(struct xd_writer *w);
+	/* The admin advanced the clock by ms / changed the market state: every
+	 * node's moves with it. */
+	void (*clock_advanced)(struct xd_writer *w, int64_t ms);
+	void (*state_changed)(struct xd_writer *w);
+	/* May this node bill and drive the demo now? (the lease) */
+	bool (*leader)(struct xd_writer *w);
+};
+extern const struct xd_nodes_ops xd_nodes_one, xd_nodes_shared;
 void xd_ops_run(struct xd_writer *w, struct xd_job *j);
 /* Bill every rental hour due at or before w->now; returns the hours billed. */
 int64_t xd_ops_bill(struct xd_writer *w);

@@ -382,3 +382,21 @@ int xd_body_enum(const cJSON *o, const char *k, bool required, const char *const
 	*out = i;
 	return 1;
 }
+
+int xd_body_bool(const cJSON *o, const char *k, bool required, bool *out, struct xd_reply *r)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!v) {
+		if (!required)
+			return 0;
+		xd_reply_field(r, "MISSING_FIELD", k, "field \"%s\" is required", k);
+		return -1;
+	}
+	if (!cJSON_IsBool(v)) {
+		xd_reply_field(r, "WRONG_TYPE", k, "field \"%s\" must be true or false, not %s", k,
+		               type_name(v));
+		return -1;
+	}
+	*out = cJSON_IsTrue(v);
+	return 1;
+}

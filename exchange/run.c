@@ -228,13 +228,12 @@ int exchange_run(const struct exchange_config *c, char **cause)
 	struct xd_server_config sc = {
 		.listen = c->listen, .socket_path = c->socket_path, .port_file = c->port_file,
 		.rate_per_key = c->rate_per_key, .rate_per_addr = c->rate_per_addr,
-		.threads = c->threads, .quiet = c->quiet, .admin_key = admin,
+		.threads = c->threads, .quiet = c->quiet,
 		.limits = {
 			.max_conns = c->max_conns, .max_conns_per_addr = c->max_conns_per_addr,
 			.max_streams = c->max_streams, .max_streams_per_addr = c->max_streams_per_addr,
 			.header_timeout_s = c->header_timeout_s, .body_timeout_s = c->body_timeout_s,
 		},
-		.topup_url = c->topup_url, .topup_text = c->topup_text,
 	};
 	fit_limits(&sc.limits, c->quiet);
 	/* listening first: a client that connects while the market opens waits
@@ -242,9 +241,11 @@ int exchange_run(const struct exchange_config *c, char **cause)
 	if (xd_server_listen(&sc, &srv, cause) != 0)
 		goto out;
 	struct xd_market_config mc = {
-		.tables = t, .db_path = c->db_path, .demo = c->demo,
+		.tables = t, .db_path = c->db_path, .demo = c->demo, .admin_key = admin,
 		.state = c->state >= 0 ? c->state : c->demo ? EXCHANGE_OPEN : EXCHANGE_PRE_OPEN,
-		.opens_at_ms = c->opens_at_ms, .clock_speed = c->clock_speed, .seed = c->seed,
+		.state_given = c->state >= 0,
+		.opens_at_ms = c->opens_at_ms, .topup_url = c->topup_url, .topup_text = c->topup_text,
+		.quiet = c->quiet, .clock_speed = c->clock_speed, .seed = c->seed,
 		.stream_backlog = (size_t)c->stream_backlog,
 	};
 	int opened = xd_market_open(&mc, &m, cause);

@@ -199,9 +199,12 @@ static cJSON *deposit_by_ref(struct xd_writer *w, const char *ref, bool lock)
 	return o;
 }
 
+/* An integer member of a reply built here (xd_jint writes raw digits). */
 static int64_t jint(const cJSON *o, const char *k)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (cJSON_IsRaw(v) && v->valuestring)
+		return strtoll(v->valuestring, NULL, 10);
 	return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : -1;
 }
 

@@ -311,8 +311,7 @@ int xd_settings_start(struct xd_writer *w, const struct xd_market_config *c, cha
 	w->set_changed = true;   /* published once the market opens */
 	w->state = s->state;
 	w->opens_at_ms = s->opens_at_ms;
-	if (!c->quiet)
-		compare(s, c, fresh);
+	compare(s, c, fresh);   /* said even with --quiet: it is about the command line */
 	if (xd_settings_cur(s, "USD") < 0)
 		return set_cause(cause, "the database lists no USD (the base of every price)");
 	bool demo_rates = false;

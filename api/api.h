@@ -359,7 +359,8 @@ enum api_market_state { API_MARKET_PRE_OPEN, API_MARKET_OPEN, API_MARKET_HALTED 
 enum api_rental_status { API_RENTAL_ACTIVE, API_RENTAL_COMPLETED, API_RENTAL_STOPPED };
 enum api_ledger_kind {
 	API_LEDGER_DEPOSIT, API_LEDGER_HOLD, API_LEDGER_RELEASE, API_LEDGER_CHARGE,
-	API_LEDGER_VAT, API_LEDGER_PAYOUT,
+	API_LEDGER_VAT, API_LEDGER_PAYOUT, API_LEDGER_FEE, API_LEDGER_DEPOSIT_REVERSAL,
+	API_LEDGER_WITHDRAWAL_HOLD, API_LEDGER_WITHDRAWAL, API_LEDGER_WITHDRAWAL_RELEASE,
 };
 
 /* The wire names ("buy", "partially_filled", "pre_open", …); static. */
@@ -491,6 +492,8 @@ void api_candles_free(struct api_candles **p);
 /* POST /v1/accounts and GET /v1/account */
 struct api_balance {
 	int64_t available_minor, held_minor, total_minor;
+	int64_t debt_minor;        /* what the account owes (>= 0); 0 when not sent */
+	int64_t withdrawals_pending_minor; /* the part of held waiting to be paid out; 0 */
 };
 struct api_account {
 	int64_t id;
@@ -499,6 +502,9 @@ struct api_account {
 	enum api_role role;
 	int64_t vat_rate_bp;
 	int64_t fx_rate_micro;     /* -1 from create */
+	int64_t currency_exponent; /* ISO 4217 minor-unit digits; 2 when not sent */
+	int64_t fx_rate_set_at;    /* when the rate was set (Unix s); -1 when not sent */
+	bool fx_rate_stale;        /* older than the exchange's limit */
 	int64_t created_at;
 	bool has_balance;          /* false from create */
 	struct api_balance balance;
@@ -506,12 +512,19 @@ struct api_account {
 };
 void api_account_free(struct api_account **p);
 
-/* POST /v1/deposits */
+/* POST /v1/deposits, POST /v1/admin/deposits/reverse */
 struct api_deposit {
 	int64_t id, account_id, amount_minor;
 	char *currency;
 	int64_t at;
 	struct api_balance balance;
+	int64_t deposit_id;        /* -1 when not sent */
+	char *reference;           /* the payment's reference, or NULL */
+	bool replayed;             /* the reference was credited (or reversed) before */
+	char *note;                /* what the exchange says of a replay, or NULL */
+	int64_t debt_paid_minor;   /* of the amount, what paid the account's debt */
+	int64_t reversed_at;       /* -1: not reversed */
+	int64_t reversal_debt_minor; /* what a reversal left owed */
 };
 void api_deposit_free(struct api_deposit **p);
 
@@ -519,7 +532,8 @@ void api_deposit_free(struct api_deposit **p);
 struct api_ledger_row {
 	int64_t id, entry_id;
 	enum api_ledger_kind kind;
-	bool held;                 /* bucket "held" (else "available") */
+	bool held;                 /* bucket "held" */
+	bool debt;                 /* bucket "debt" (what the account owes); neither: "available" */
 	int64_t amount_minor;      /* signed */
 	char *currency;
 	int64_t order_id, rental_id; /* -1 when null */
@@ -922,5 +936,127 @@ int api_conf_key_check(const char *path, const char *profile, const char *url, b
  * *cause. */
 int api_conf_store_key(const char *path, const char *profile, const char *url, const char *key,
 		       bool force, char **saved_in, char **cause);
+
+/* ---- money out and the operator's routes (api/admin.c) ------------------------
+ * docs/API.md "Withdrawals" and "Operator". The operator's calls need a client
+ * made with an admin key; each is safe to send again: a deposit, a reversal,
+ * a withdrawal and its approval are idempotent by their references, the
+ * settings by their values (a repeat changes nothing and says so). */
+enum api_withdrawal_status { API_WD_PENDING, API_WD_SENT, API_WD_REJECTED };
+const char *api_withdrawal_status_name(enum api_withdrawal_status v);  /* "pending", … */
+struct api_withdrawal {
+	int64_t id, account_id, amount_minor;
+	char *currency, *reference;    /* the customer's reference */
+	enum api_withdrawal_status status;
+	int64_t requested_at, decided_at; /* -1: not decided */
+	char *payout_reference;        /* the operator's, once sent; or NULL */
+	char *reason;                  /* why it was rejected, or NULL */
+	bool replayed;                 /* this reference was used before: the original */
+	bool has_balance;
+	struct api_balance balance;    /* the account's, after (when sent) */
+};
+void api_withdrawal_free(struct api_withdrawal **p);
+struct api_withdrawals {
+	struct api_withdrawal *v;      /* newest first */
+	size_t n;
+	char *next_cursor;
+};
+void api_withdrawals_free(struct api_withdrawals **p);
+/* A customer's withdrawal (POST /v1/withdrawals): reference is the client's
+ * own (one per intent, e.g. api_client_order_id_new), so a retry never
+ * withdraws twice. */
+int api_withdraw(struct api_client *c, int64_t amount_minor, const char *reference,
+		 struct api_withdrawal **out, struct api_error **err);
+/* The caller's withdrawals, or (admin) everyone's: status NULL (admin:
+ * pending; else all), "pending", "sent", "rejected", "all". */
+int api_withdrawals(struct api_client *c, bool admin, const char *status,
+		    const struct api_list_query *q, struct api_withdrawals **out,
+		    struct api_error **err);
+/* The operator marks withdrawal id sent (approve, text: the payout's
+ * reference) or rejects it (text: the reason, or NULL). */
+int api_admin_decide(struct api_client *c, int64_t id, bool approve, const char *text,
+		     struct api_withdrawal **out, struct api_error **err);
+/* An operator's deposit to account, naming the payment by reference. */
+int api_admin_deposit(struct api_client *c, int64_t account, int64_t amount_minor,
+		      const char *reference, struct api_deposit **out, struct api_error **err);
+/* A reversal (a chargeback) of the deposit of reference; debt: take the
+ * account below zero into a stated debt if need be; reason or NULL. */
+int api_admin_reverse(struct api_client *c, const char *reference, bool debt, const char *reason,
+		      struct api_deposit **out, struct api_error **err);
+
+/* GET /v1/admin/settings and the replies of the settings routes. */
+struct api_currency_info {
+	char *code;
+	int64_t exponent;              /* ISO 4217 minor-unit digits */
+	int64_t rate_micro;            /* units per USD x 10^6 */
+	int64_t rate_set_at;           /* Unix s */
+	int64_t rate_age_s;
+	bool demo_rate, stale;
+};
+void api_currency_info_clear(struct api_currency_info *v, size_t n);
+struct api_exchange_settings {
+	bool changed;                  /* the call changed something */
+	int64_t version;
+	enum api_market_state state;
+	int64_t opens_at, server_time; /* opens_at -1: none */
+	int64_t fee_trade_bp, fee_forward_cancel_bp, fee_resale_bp;
+	int64_t fx_max_age_s;          /* 0: no limit */
+	bool fx_halt_stale, fx_demo_rates;
+	char *topup_url, *topup_text;  /* NULL: none */
+	struct api_currency_info *cur;
+	size_t n_cur;
+};
+void api_exchange_settings_free(struct api_exchange_settings **p);
+int api_admin_settings(struct api_client *c, struct api_exchange_settings **out,
+		       struct api_error **err);
+/* The market's state (NULL: as it is) and announced opening (opens_at: NULL
+ * leaves it, "" clears it, else ISO 8601 UTC): the GET /v1/market reply. */
+int api_admin_market(struct api_client *c, const char *state, const char *opens_at,
+		     struct api_market **out, bool *changed, struct api_error **err);
+/* A currency's rate (code NULL: none; exponent -1: the standard's; as_of
+ * NULL: now) and/or the FX limits (max_age_s -1, halt -1: as they are). */
+int api_admin_fx(struct api_client *c, const char *code, int64_t rate_micro, int exponent,
+		 const char *as_of, int64_t max_age_s, int halt, struct api_exchange_settings **out,
+		 struct api_error **err);
+/* The fees in basis points (-1: as it is). */
+int api_admin_fees(struct api_client *c, int64_t trade_bp, int64_t forward_cancel_bp,
+		   int64_t resale_bp, struct api_exchange_settings **out, struct api_error **err);
+/* How to top up: url, text (NULL: as it is, "": none). */
+int api_admin_topup(struct api_client *c, const char *url, const char *text,
+		    struct api_exchange_settings **out, struct api_error **err);
+
+/* Admin keys (GET/POST /v1/admin/keys, DELETE /v1/admin/keys/{id}). */
+struct api_admin_key {
+	int64_t id;
+	char *name;
+	int64_t created_at, created_by; /* created_by -1: the bootstrap key */
+	int64_t last_used_at, revoked_at; /* -1 when null */
+	bool current;                  /* the key this client used */
+	char *secret;                  /* only from api_admin_key_create: shown once */
+};
+struct api_admin_keys {
+	struct api_admin_key *v;
+	size_t n;
+};
+void api_admin_key_free(struct api_admin_key **p);
+void api_admin_keys_free(struct api_admin_keys **p);
+int api_admin_keys_list(struct api_client *c, struct api_admin_keys **out, struct api_error **err);
+int api_admin_key_create(struct api_client *c, const char *name, struct api_admin_key **out,
+			 struct api_error **err);
+int api_admin_key_revoke(struct api_client *c, int64_t id, struct api_admin_key **out,
+			 struct api_error **err);
+
+/* Customers whose e-mail holds text (or whose id is text); NULL: all. */
+struct api_accounts {
+	struct api_account *v;
+	size_t n;
+	char *next_cursor;
+};
+void api_accounts_free(struct api_accounts **p);
+int api_admin_accounts(struct api_client *c, const char *text, const struct api_list_query *q,
+		       struct api_accounts **out, struct api_error **err);
+/* Account id's ledger rows (newest first), as GET /v1/ledger gives a customer its own. */
+int api_admin_ledger(struct api_client *c, int64_t id, const struct api_list_query *q,
+		     struct api_ledger **out, struct api_error **err);
 
 #endif

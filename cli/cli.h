@@ -119,6 +119,10 @@ int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_trades_opts[], cli_candles_opts[], cli_watch_opts[];
+/* gpux admin … and gpux withdraw (cli/cmd_admin.c) */
+int cli_cmd_admin(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_withdraw(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_admin_opts[], cli_withdraw_opts[];
 /* gpux demo status|stop|reset (cli/cmd_demo.c) */
 int cli_cmd_demo(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_demo_opts[];

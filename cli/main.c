@@ -121,6 +121,30 @@ const struct cli_command cli_commands[] = {
 	    "A revoked key stops working at once; the last trade key cannot be revoked.\n"
 	    "csv and json: id, name, scope (trade, read), created_at, last_used_at, current;\n"
 	    "create adds api_key, revoke gives revoked_at.")},
+	{"withdraw", cli_cmd_withdraw, "AMOUNT", N_("ask the exchange to pay out part of your balance"),
+	 cli_withdraw_opts, false,
+	 N_("AMOUNT: in your account's currency, as you write it (500, 500.00). The amount is held\n"
+	    "at once and paid out when the exchange's operator sends it (or released if the\n"
+	    "operator rejects it). csv and json: id, amount_minor, currency, status, reference.")},
+	{"admin", cli_cmd_admin, "open|halt|schedule|deposit|reverse-deposit|withdrawals|withdrawal|accounts|ledger|fx|fees|topup|keys",
+	 N_("run the exchange: market state, money in and out, FX, fees, admin keys"), cli_admin_opts,
+	 false,
+	 N_("Needs an admin key: --key-file FILE (the package's bootstrap key is\n"
+	    "/etc/gpuxd/admin.key) or GPUX_ADMIN_KEY; never the account key of the config file.\n"
+	    "  open, halt                        the market's state, for every node at once\n"
+	    "  schedule TIME|none                the opening (ISO 8601 UTC): it opens by itself then\n"
+	    "  deposit ACCOUNT AMOUNT --reference REF\n"
+	    "                                    credit a payment; the same REF never credits twice\n"
+	    "  reverse-deposit REF [--debt] [--reason TEXT]   a chargeback\n"
+	    "  withdrawals [--status S]          what customers asked to be paid\n"
+	    "  withdrawal approve ID --reference REF | reject ID [--reason TEXT]\n"
+	    "  accounts [TEXT]                   customers by e-mail or id\n"
+	    "  ledger ACCOUNT                    an account's ledger rows\n"
+	    "  fx show | set CURRENCY RATE [--exponent D] | limit --max-age HOURS [--halt]\n"
+	    "  fees show | set [--trade BP] [--forward-cancel BP] [--resale BP]\n"
+	    "  topup [--url URL] [--text TEXT]   how customers top up\n"
+	    "  keys [list | create NAME | revoke ID]   admin keys (a new one is printed once)\n"
+	    "RATE: units of the currency per US$ (0.92, 150.25). BP: basis points, 100 = 1 %.")},
 	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };

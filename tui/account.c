@@ -74,6 +74,11 @@ static const char *kind_text(enum api_ledger_kind k)
 	case API_LEDGER_CHARGE: return _("charge");
 	case API_LEDGER_VAT: return _("VAT");
 	case API_LEDGER_PAYOUT: return _("payout");
+	case API_LEDGER_FEE: return _("fee");
+	case API_LEDGER_DEPOSIT_REVERSAL: return _("deposit reversed");
+	case API_LEDGER_WITHDRAWAL_HOLD: return _("withdrawal requested");
+	case API_LEDGER_WITHDRAWAL: return _("withdrawal sent");
+	case API_LEDGER_WITHDRAWAL_RELEASE: return _("withdrawal released");
 	}
 	return "?";
 }
@@ -323,7 +328,8 @@ static void account_rebuild(struct tui *t)
 		tp_grid_put(&s->l.grid, LC_ID, xasprintf("%lld", (long long)r->id));
 		tp_grid_put(&s->l.grid, LC_AT, tp_date(t, r->at));
 		tp_grid_puts(&s->l.grid, LC_KIND, kind_text(r->kind));
-		tp_grid_puts(&s->l.grid, LC_BUCKET, r->held ? _("held") : _("available"));
+		tp_grid_puts(&s->l.grid, LC_BUCKET, r->held ? _("held") : r->debt ? _("debt")
+										  : _("available"));
 		tp_grid_put(&s->l.grid, LC_AMOUNT, tp_money(t, r->amount_minor, r->currency));
 		tp_grid_put(&s->l.grid, LC_ORDER, r->order_id >= 0
 			    ? xasprintf("%lld", (long long)r->order_id) : xstrdup(""));

@@ -889,6 +889,7 @@ void api_keys_free(struct api_keys **p);
 struct api_topup {
 	enum api_market_state state;
 	int64_t opens_at;          /* -1: not announced */
+	int64_t server_time;       /* the exchange clock (Unix s), for a countdown; -1 */
 	bool simulated_payments;   /* a demo exchange: gpux deposit works */
 	char *url, *text;          /* the operator's top-up link and words, or NULL */
 };

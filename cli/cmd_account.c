@@ -101,6 +101,14 @@ char *cli_acct_opening(const struct cli_ctx *ctx, const struct api_topup *t)
 	char *when = i18n_fmt_when(ctx->lang, t->opens_at, 0);
 	char *s = xasprintf(_("Trading opens on %s."), when);
 	free(when);
+	if (t->server_time >= 0 && t->opens_at > t->server_time) {
+		/* the countdown, on the exchange's clock */
+		char *in = i18n_fmt_duration(ctx->lang, t->opens_at - t->server_time);
+		char *with = xasprintf(_("%s (in %s)"), s, in);
+		free(in);
+		free(s);
+		s = with;
+	}
 	return s;
 }
 
@@ -371,7 +379,8 @@ static void account_data(struct cli_sheet *s, const struct api_account *a, bool 
 	static const char *const ids[] = {
 		"id", "email", "country", "currency", "role", "vat_rate_bp", "available_minor",
 		"held_minor", "total_minor", "open_orders", "active_rentals", "local_demo",
-		"market_state", "opens_at", "topup_url", "topup_text",
+		"market_state", "opens_at", "topup_url", "topup_text", "debt_minor",
+		"withdrawals_pending_minor", "fx_rate_set_at", "fx_rate_stale",
 	};
 	char *opens = t != NULL ? cli_iso_time(t->opens_at) : NULL;
 
@@ -407,6 +416,15 @@ static void account_data(struct cli_sheet *s, const struct api_account *a, bool 
 		cli_sheet_text(s, NULL, t->text);
 	else
 		cli_sheet_null(s, NULL);
+	cli_sheet_int(s, NULL, a->balance.debt_minor);
+	cli_sheet_int(s, NULL, a->balance.withdrawals_pending_minor);
+	free(opens);
+	opens = cli_iso_time(a->fx_rate_set_at);
+	if (opens != NULL)
+		cli_sheet_text(s, NULL, opens);
+	else
+		cli_sheet_null(s, NULL);
+	cli_sheet_bool(s, NULL, a->fx_rate_stale);
 	free(opens);
 }
 
@@ -431,6 +449,18 @@ static void print_account(struct cli_ctx *ctx, const struct api_account *a, bool
 		kv_money(s, ctx, _("Available"), a->balance.available_minor, a->currency);
 		kv_money(s, ctx, _("Held"), a->balance.held_minor, a->currency);
 		kv_money(s, ctx, _("Total"), a->balance.total_minor, a->currency);
+		if (a->balance.withdrawals_pending_minor > 0)
+			kv_money(s, ctx, _("Being paid out"), a->balance.withdrawals_pending_minor,
+				 a->currency);
+		if (a->balance.debt_minor > 0)
+			kv_money(s, ctx, _("Owed"), a->balance.debt_minor, a->currency);
+		if (a->fx_rate_stale && a->fx_rate_set_at >= 0) {
+			char *when = i18n_fmt_when(ctx->lang, a->fx_rate_set_at, 0);
+			char *fx = xasprintf(_("set %s, older than the exchange's limit"), when);
+			kv_text(s, _("FX rate"), fx);
+			free(fx);
+			free(when);
+		}
 		kv_count(s, _("Open orders"), a->open_orders);
 		kv_count(s, _("Active rentals"), a->active_rentals);
 		if (t != NULL) {
@@ -518,11 +548,18 @@ static void print_deposit(struct cli_ctx *ctx, const struct api_deposit *d)
 	cli_sheet_free(&s);
 }
 
-/* A real exchange: its top-up words instead of a deposit. */
-static int deposit_real(struct cli_ctx *ctx, const struct api_topup *t)
+/* A real exchange: its top-up words instead of a deposit, and the account
+ * id to give as the payment's reference (the operator credits by it). */
+static int deposit_real(struct cli_ctx *ctx, struct api_client *c, const struct api_topup *t)
 {
+	struct api_account *acc = NULL;
+
 	cli_say(ctx, "%s", _("This exchange takes real payments, so gpux cannot top up here."));
 	cli_acct_topup(ctx, t);
+	if (api_account(c, &acc, NULL) == 0)
+		cli_say(ctx, _("Give your account id, %lld, as the payment's reference, so that the "
+			       "operator credits it to you."), (long long)acc->id);
+	api_account_free(&acc);
 	cli_note(ctx, "%s", _("deposit: nothing was deposited; top up as the exchange says above"));
 	return CLI_FAILED;
 }
@@ -567,7 +604,7 @@ int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (!t->simulated_payments) {
-		rc = deposit_real(ctx, t);
+		rc = deposit_real(ctx, c, t);
 		goto out;
 	}
 	if (a.n_pos != 1) {

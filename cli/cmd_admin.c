@@ -574,10 +574,15 @@ static void print_settings(struct cli_ctx *ctx, const struct api_exchange_settin
 			const struct api_currency_info *c = &st->cur[i];
 			char *when = i18n_fmt_when(ctx->lang, c->rate_set_at, 0);
 			char *age = i18n_fmt_duration(ctx->lang, c->rate_age_s);
-			cli_say(ctx, _("%s: %lld.%06lld per US$ (%d decimals), set %s, %s ago%s%s"), c->code,
-				(long long)(c->rate_micro / 1000000), (long long)(c->rate_micro % 1000000),
-				(int)c->exponent, when, age, c->demo_rate ? _(" — the embedded demo rate") : "",
-				c->stale ? _(" — older than the limit") : "");
+			if (strcmp(c->code, "USD") == 0)
+				cli_say(ctx, _("%s: the base of every price (%d decimals)"), c->code,
+					(int)c->exponent);
+			else
+				cli_say(ctx, _("%s: %lld.%06lld per US$ (%d decimals), set %s, %s ago%s%s"),
+					c->code, (long long)(c->rate_micro / 1000000),
+					(long long)(c->rate_micro % 1000000), (int)c->exponent, when, age,
+					c->demo_rate ? _(" — the embedded demo rate") : "",
+					c->stale ? _(" — older than the limit") : "");
 			free(when);
 			free(age);
 		}

@@ -169,6 +169,7 @@ static void on_market(void *ud, struct api_market *r, const struct api_error *e)
 	t->m.have_market = true;
 	t->m.state = r->state;
 	t->m.opens_at = r->opens_at;
+	t->m.clock_skew = r->server_time - (int64_t)time(NULL);
 	api_market_free(&r);
 }
 
@@ -189,6 +190,7 @@ static void on_account(void *ud, struct api_account *r, const struct api_error *
 	t->m.balance = r->has_balance
 		? i18n_fmt_money(t->o->lang, r->balance.available_minor, r->currency)
 		: NULL;
+	t->m.fx_stale = r->fx_rate_stale;
 	api_account_free(&r);
 }
 
@@ -291,7 +293,8 @@ static const char *state_name(enum api_market_state s)
  * countdown under a day before it (malloc'ed). */
 static char *state_text(struct tui *t)
 {
-	int64_t left = t->m.opens_at - (int64_t)time(NULL);
+	/* on the exchange's clock, which may run ahead of ours */
+	int64_t left = t->m.opens_at - ((int64_t)time(NULL) + t->m.clock_skew);
 
 	if (t->m.state != API_MARKET_PRE_OPEN || t->m.opens_at < 0)
 		return xstrdup(state_name(t->m.state));
@@ -390,6 +393,9 @@ void tui_status_update(struct tui *t, int64_t now)
 			wstatus_add_prio(s, x, WR_STATUS, false, PRIO_BALANCE);
 			free(x);
 		}
+		if (t->m.fx_stale)
+			wstatus_add_prio(s, _("FX rate out of date"), WR_STATUS_WARN, false,
+					 PRIO_MARKET_SHUT);
 	}
 	if (t->status_note != NULL)
 		wstatus_add_prio(s, t->status_note, WR_STATUS, false, PRIO_FILTER);

@@ -49,6 +49,8 @@ struct tui_market {
 	bool have_market;
 	enum api_market_state state;
 	int64_t opens_at;
+	int64_t clock_skew;         /* the exchange clock less ours (s), from its server_time */
+	bool fx_stale;              /* the account's FX rate is older than the exchange's limit */
 	uint64_t market_req;
 	int64_t next_market_ms;
 	char *balance;              /* formatted, or NULL */

@@ -94,12 +94,13 @@ char *cli_acct_opening(const struct cli_ctx *ctx, const struct api_topup *t)
 {
 	if (t->state == API_MARKET_OPEN)
 		return xstrdup(_("The market is open."));
-	if (t->state == API_MARKET_HALTED)
+	if (t->state == API_MARKET_HALTED && t->opens_at < 0)
 		return xstrdup(_("Trading is halted on the exchange for now."));
 	if (t->opens_at < 0)
 		return xstrdup(_("The market is not open yet; no opening time has been announced."));
 	char *when = i18n_fmt_when(ctx->lang, t->opens_at, 0);
-	char *s = xasprintf(_("Trading opens on %s."), when);
+	char *s = xasprintf(t->state == API_MARKET_HALTED ? _("Trading is halted; it reopens on %s.")
+							 : _("Trading opens on %s."), when);
 	free(when);
 	if (t->server_time >= 0 && t->opens_at > t->server_time) {
 		/* the countdown, on the exchange's clock */

@@ -49,8 +49,8 @@ const struct cli_opt cli_withdraw_opts[] = {{NULL, NULL, NULL}};
 /* ---- helpers ---------------------------------------------------------------------------- */
 
 /* A client for the operator: the exchange of the flags, environment or
- * profile, the admin key as given. NULL after saying why. */
-static struct api_client *admin_client(struct cli_ctx *ctx)
+ * profile, the admin key as given. NULL after saying why (*rc the status). */
+static struct api_client *admin_client(struct cli_ctx *ctx, int *rc)
 {
 	const char *key = ctx->api_key;
 	struct api_open_opts o = {.url = ctx->api_url, .profile = ctx->profile,
@@ -64,14 +64,14 @@ static struct api_client *admin_client(struct cli_ctx *ctx)
 	    getenv("GPUX_API") == NULL)
 		key = NULL; /* the local demo exchange: its admin routes need no key */
 	else if (key == NULL || *key == '\0') {
-		cli_usage(ctx, "%s", _("admin: which admin key? Give --key-file FILE (the bootstrap key "
-				       "is /etc/gpuxd/admin.key) or set GPUX_ADMIN_KEY"));
+		*rc = cli_usage(ctx, "%s", _("admin: which admin key? Give --key-file FILE (the bootstrap "
+					     "key is /etc/gpuxd/admin.key) or set GPUX_ADMIN_KEY"));
 		return NULL;
 	}
 	o.key = key;
 	c = api_open(&o, NULL, &cause);
 	if (c == NULL) {
-		cli_fail(ctx, "%s", cause != NULL ? cause : "?");
+		*rc = cli_fail(ctx, "%s", cause != NULL ? cause : "?");
 		free(cause);
 		return NULL;
 	}
@@ -552,8 +552,8 @@ static void print_settings(struct cli_ctx *ctx, const struct api_exchange_settin
 				cli_sheet_int(s, NULL, c->rate_micro);
 				cli_cell_time(s, ctx, c->rate_set_at);
 				cli_sheet_int(s, NULL, c->rate_age_s);
-				cli_sheet_text(s, NULL, c->demo_rate ? "true" : "false");
-				cli_sheet_text(s, NULL, c->stale ? "true" : "false");
+				cli_sheet_bool(s, NULL, c->demo_rate);
+				cli_sheet_bool(s, NULL, c->stale);
 			}
 		} else {
 			const char *ids[] = {"trade_bp", "forward_cancel_bp", "resale_bp", "changed"};
@@ -563,7 +563,7 @@ static void print_settings(struct cli_ctx *ctx, const struct api_exchange_settin
 			cli_sheet_int(s, NULL, st->fee_trade_bp);
 			cli_sheet_int(s, NULL, st->fee_forward_cancel_bp);
 			cli_sheet_int(s, NULL, st->fee_resale_bp);
-			cli_sheet_text(s, NULL, st->changed ? "true" : "false");
+			cli_sheet_bool(s, NULL, st->changed);
 		}
 		cli_sheet_print(ctx, s);
 		cli_sheet_free(&s);
@@ -757,7 +757,7 @@ static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 			cli_sheet_text(s, l->v[i].name, l->v[i].name);
 			cli_cell_time(s, ctx, l->v[i].created_at);
 			cli_cell_time(s, ctx, l->v[i].last_used_at);
-			cli_sheet_text(s, l->v[i].current ? "*" : "", l->v[i].current ? "true" : "false");
+			cli_sheet_bool(s, l->v[i].current ? "*" : "", l->v[i].current);
 		}
 		cli_sheet_print(ctx, s);
 		cli_sheet_free(&s);
@@ -827,10 +827,8 @@ int cli_cmd_admin(struct cli_ctx *ctx, int argc, char **argv)
 						    "UTC), or none"));
 		goto out;
 	}
-	if ((c = admin_client(ctx)) == NULL) {
-		rc = CLI_FAILED;
+	if ((c = admin_client(ctx, &rc)) == NULL)
 		goto out;
-	}
 	if (strcmp(sub, "open") == 0)
 		rc = do_market(ctx, c, "open", NULL);
 	else if (strcmp(sub, "halt") == 0)

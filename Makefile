@@ -222,28 +222,32 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 INSTALL     ?= install
 .PHONY: install install-bin install-completions install-doc uninstall
+# every directory install makes is noted here, and uninstall removes those
+# (once empty) and no other: a directory that was there before stays
+INSTALL_NOTE = $(DESTDIR)$(DOCDIR)/installed-dirs
+install-dirs = scripts/installdirs.sh make $(INSTALL_NOTE) $(1)
 install: install-bin install-man install-completions install-doc
 install-bin: $(BUILD)/gpux $(BUILD)/gpuxd
-	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(call install-dirs,$(DESTDIR)$(BINDIR))
 	$(INSTALL) -m 755 $(BUILD)/gpux $(BUILD)/gpuxd $(DESTDIR)$(BINDIR)/
 install-man:
-	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+	$(call install-dirs,$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8)
 	$(INSTALL) -m 644 docs/gpux.1 $(DESTDIR)$(MANDIR)/man1/gpux.1
 	$(INSTALL) -m 644 docs/gpuxd.8 $(DESTDIR)$(MANDIR)/man8/gpuxd.8
 install-completions: $(COMPLETIONS)
-	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	$(call install-dirs,$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR))
 	$(INSTALL) -m 644 $(BUILD)/completions/gpux.bash $(DESTDIR)$(BASHCOMPDIR)/gpux
 	$(INSTALL) -m 644 $(BUILD)/completions/_gpux $(DESTDIR)$(ZSHCOMPDIR)/_gpux
 	$(INSTALL) -m 644 $(BUILD)/completions/gpux.fish $(DESTDIR)$(FISHCOMPDIR)/gpux.fish
 install-doc:
-	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
+	$(call install-dirs,$(DESTDIR)$(DOCDIR))
 	$(INSTALL) -m 644 README.md docs/API.md $(DESTDIR)$(DOCDIR)/
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpux $(DESTDIR)$(BINDIR)/gpuxd
 	rm -f $(DESTDIR)$(MANDIR)/man1/gpux.1 $(DESTDIR)$(MANDIR)/man8/gpuxd.8
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/gpux $(DESTDIR)$(ZSHCOMPDIR)/_gpux $(DESTDIR)$(FISHCOMPDIR)/gpux.fish
 	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/API.md
-	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	scripts/installdirs.sh remove $(INSTALL_NOTE)
 
 # ---- Debian packages: built from a copy of the tree, so the packaging's own
 # clean step never touches this build directory and the .debs land in build/deb;

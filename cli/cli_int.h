@@ -40,6 +40,13 @@ void cli_sheet_view_columns(struct cli_sheet *s, const struct view_table *t, uns
 void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
 			  const struct view_row *r, unsigned kinds);
 
+/* csv/json only, after every other column: the view columns whose names gave
+ * no unit again under names that do (price → price_cents, memory →
+ * memory_gb, job_cost → job_cost_cents); the old names stay one release. */
+void cli_sheet_view_unit_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds);
+void cli_sheet_view_unit_cells(struct cli_sheet *s, const struct view_table *t,
+			       const struct view_row *r, unsigned kinds);
+
 /* The comma-separated ids of a catalogue's workloads / model presets,
  * malloc'ed, for "accepted: ..." messages. */
 char *cli_workload_ids(const struct catalog *c);

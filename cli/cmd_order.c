@@ -129,11 +129,11 @@ void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 		cli_sheet_int(s, NULL, o->hold_minor);
 		cli_sheet_text(s, NULL, o->currency);
 		{
-			struct buf b = {0};
+			int64_t *ids = xcalloc(o->n_fills + 1, sizeof *ids);
 			for (size_t i = 0; i < o->n_fills; i++)
-				buf_printf(&b, "%s%lld", i ? " " : "", (long long)o->fills[i].rental_id);
-			cli_sheet_text(s, NULL, b.data != NULL ? b.data : "");
-			buf_free(&b);
+				ids[i] = o->fills[i].rental_id;
+			cli_sheet_ints(s, NULL, ids, o->n_fills);
+			free(ids);
 		}
 		cli_sheet_print(ctx, s);
 		cli_sheet_free(&s);

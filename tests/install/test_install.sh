@@ -8,6 +8,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 P="$TMPD/x"
 mk() { make --no-print-directory -C "$ROOT" BUILD="$GPUX_BUILD" "$@"; }
 
+# a directory that was there before install stays after uninstall, empty or not
+mkdir -p "$P/share/man"
 mk install PREFIX="$P" >"$TMPD/install.log" 2>&1
 expect_eq "make install PREFIX=$P exits 0" "$?" 0
 for f in bin/gpux bin/gpuxd share/man/man1/gpux.1 share/man/man8/gpuxd.8 \
@@ -66,4 +68,6 @@ mk uninstall PREFIX="$P" >"$TMPD/uninstall.log" 2>&1
 expect_eq "make uninstall PREFIX=$P exits 0" "$?" 0
 left=$(cd "$P" && find . -type f | sort)
 expect_eq "make uninstall removes every file make install put there" "$left" ""
+expect_eq "... and every directory it made, leaving the ones that were there" \
+  "$(cd "$P" && find . -mindepth 1 -type d | sort | tr '\n' ' ')" "./share ./share/man "
 finish

@@ -456,10 +456,13 @@ static void print_account(struct cli_ctx *ctx, const struct api_account *a, bool
 		if (a->balance.debt_minor > 0)
 			kv_money(s, ctx, _("Owed"), a->balance.debt_minor, a->currency);
 		if (a->fx_rate_stale && a->fx_rate_set_at >= 0) {
+			int64_t age = (int64_t)time(NULL) - a->fx_rate_set_at;
 			char *when = i18n_fmt_when(ctx->lang, a->fx_rate_set_at, 0);
-			char *fx = xasprintf(_("set %s, older than the exchange's limit"), when);
+			char *ago = i18n_fmt_duration(ctx->lang, age > 0 ? age : 0);
+			char *fx = xasprintf(_("set %s, %s ago: older than the exchange's limit"), when, ago);
 			kv_text(s, _("FX rate"), fx);
 			free(fx);
+			free(ago);
 			free(when);
 		}
 		kv_count(s, _("Open orders"), a->open_orders);

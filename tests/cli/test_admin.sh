@@ -8,7 +8,9 @@
 # and revokes admin keys; a customer asks for a withdrawal with gpux
 # withdraw (refused beyond the balance), the operator approves it with the
 # payout's reference; accounts and ledger as the operator sees them; the
-# ledger's invariants hold (tests/exchange/xlib.sh); nothing was done with curl.
+# ledger's invariants hold (tests/exchange/xlib.sh); a rate older than the
+# operator's limit is shown with its age, and with --halt refuses orders in
+# its currency until a new rate is set; nothing was done with curl.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../exchange/xlib.sh"
 . "$(dirname "$0")/../pglib.sh"
@@ -61,6 +63,28 @@ one_backend() { # NAME: the whole story on one freshly started gpuxd
   g --api "$GPUXD_URL" order buy h200 --gpus 2 --hours 3 --limit 4.19 --dry-run --format json
   expect_eq "$b: the JPY hold of 6 GPU-hours at 4.19 US\$: 6 x (630 + 63 VAT), exact" \
     "$(jq -r '.[0].hold_minor' "$TMPD/out")" 4158
+
+  # a rate older than the operator's limit: shown with its age, and with --halt no order converts at it
+  A fx set JPY 150.25 --as-of "$(date -u -d '-3 hours' +%Y-%m-%dT%H:%M:%SZ)"
+  A fx limit --max-age 1
+  expect_match "$b: gpux admin fx limit --max-age 1: the old rate is marked" "$(cat "$TMPD/out")" \
+    "^JPY: 150\.250000 per US\\$ \(0 decimals\), set .*, 3 h( 0 min)? ago — older than the limit"
+  g --api "$GPUXD_URL" account
+  expect_match "$b: gpux account: the rate's age, older than the exchange's limit" "$(cat "$TMPD/out")" \
+    "FX rate +set .*, 3 h( 0 min)? ago: older than the exchange's limit"
+  g --api "$GPUXD_URL" account --format json
+  expect_eq "$b: ... fx_rate_stale in json" "$(jq -r '.[0].fx_rate_stale' "$TMPD/out")" true
+  g --api "$GPUXD_URL" order buy h200 --gpus 2 --hours 3 --limit 4.19 --dry-run
+  expect_eq "$b: without --halt an old rate still converts" "$rc" 0
+  A fx limit --halt
+  expect_match "$b: gpux admin fx limit --halt" "$(cat "$TMPD/out")" "older than 1 h halt trading in their currency"
+  g --api "$GPUXD_URL" order buy h200 --gpus 2 --hours 3 --limit 4.19 --dry-run
+  expect_eq "$b: with --halt an order in JPY is refused (exit 1)" "$rc" 1
+  expect_match "$b: ... the exchange says why" "$(cat "$TMPD/err")" "trading in JPY waits for a new rate"
+  A fx set JPY 150.25
+  g --api "$GPUXD_URL" order buy h200 --gpus 2 --hours 3 --limit 4.19 --dry-run --format json
+  expect_eq "$b: a new rate: the order converts again, at it" "$rc:$(jq -r '.[0].hold_minor' "$TMPD/out")" 0:4158
+  A fx limit --max-age 0 --no-halt
 
   g --api "$GPUXD_URL" withdraw 200000
   expect_eq "$b: gpux withdraw beyond the balance: refused (exit 1)" "$rc" 1

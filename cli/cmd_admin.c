@@ -27,25 +27,6 @@
 #define MAX_AMOUNT_MINOR 100000000000LL
 #define FEE_BP_MAX 5000
 
-const struct cli_opt cli_admin_opts[] = {
-	{"--reference", "REF", N_("deposit: the payment's reference (the bank transfer's); approve: the payout's")},
-	{"--debt", NULL, N_("reverse-deposit: take the account below zero into a stated debt if need be")},
-	{"--reason", "TEXT", N_("reverse-deposit, reject: why, for the record")},
-	{"--status", "STATUS", N_("withdrawals: pending (default), sent, rejected or all")},
-	{"--exponent", "DIGITS", N_("fx set: the currency's ISO 4217 minor-unit digits (checked)")},
-	{"--as-of", "TIME", N_("fx set: when the rate was quoted (ISO 8601 UTC; default: now)")},
-	{"--max-age", "HOURS", N_("fx limit: how old a rate may be before gpux warns (0: no limit)")},
-	{"--halt", NULL, N_("fx limit: refuse orders in a currency whose rate is older than that")},
-	{"--no-halt", NULL, N_("fx limit: warn only")},
-	{"--trade", "BP", N_("fees set: the trade fee, basis points of the seller's payout")},
-	{"--forward-cancel", "BP", N_("fees set: the fee on cancelling a scheduled rental, basis points")},
-	{"--resale", "BP", N_("fees set: the fee on a resale's proceeds, basis points")},
-	{"--url", "URL", N_("topup: where customers top up (\"\" clears it)")},
-	{"--text", "TEXT", N_("topup: how to top up, in words (\"\" clears it)")},
-	{NULL, NULL, NULL},
-};
-const struct cli_opt cli_withdraw_opts[] = {{NULL, NULL, NULL}};
-
 /* ---- helpers ---------------------------------------------------------------------------- */
 
 /* A client for the operator: the exchange of the flags, environment or

@@ -244,8 +244,7 @@ static void run_key_revoke(struct xd_writer *w, struct xd_job *j)
 	xd_reply_json(&j->reply, 200, read_key(w->st, j->target, j->admin_key_id));
 }
 
-/* A positive decimal id of at most 15 digits, else 0. */
-static int64_t path_id(const char *p)
+int64_t xd_path_id(const char *p)
 {
 	int64_t id = 0;
 	size_t n = p ? strlen(p) : 0;
@@ -263,7 +262,7 @@ void xd_admin_h_key_revoke(struct xd_ctx *c)
 {
 	if (!xd_admin_only(c) || !no_query(c))
 		return;
-	int64_t id = path_id(c->params[0]);
+	int64_t id = xd_path_id(c->params[0]);
 	if (id <= 0) {
 		xd_reply_error(&c->reply, 404, "NOT_FOUND", "no such admin key");
 		return;
@@ -277,13 +276,13 @@ void xd_admin_h_key_revoke(struct xd_ctx *c)
 
 /* ---- reads ----------------------------------------------------------------------------- */
 
-static int page(struct xd_ctx *c, struct xd_page *p)
+int xd_admin_page(struct xd_ctx *c, struct xd_page *p)
 {
 	const char *l = xd_query(c, "limit"), *cur = xd_query(c, "cursor");
 	p->limit = 50;
 	p->before = INT64_MAX;
 	if (l) {
-		int64_t v = path_id(l);
+		int64_t v = xd_path_id(l);
 		if (v < 1 || v > XD_LIMIT_MAX) {
 			cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "query parameter \"limit\" "
 			                          "must be an integer in 1..%d", XD_LIMIT_MAX);
@@ -292,7 +291,7 @@ static int page(struct xd_ctx *c, struct xd_page *p)
 		}
 		p->limit = v;
 	}
-	if (cur && (p->before = path_id(cur)) <= 0) {
+	if (cur && (p->before = xd_path_id(cur)) <= 0) {
 		cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "bad cursor");
 		cJSON_AddStringToObject(e, "field", "cursor");
 		return -1;
@@ -300,7 +299,7 @@ static int page(struct xd_ctx *c, struct xd_page *p)
 	return 0;
 }
 
-static void next_cursor(cJSON *o, bool more, int64_t last)
+void xd_next_cursor(cJSON *o, bool more, int64_t last)
 {
 	if (more) {
 		char b[32];
@@ -317,7 +316,7 @@ void xd_admin_h_accounts(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "q", "limit", "cursor", NULL };
 	struct xd_page p;
-	if (!xd_admin_only(c) || xd_query_check(c, allowed) || page(c, &p))
+	if (!xd_admin_only(c) || xd_query_check(c, allowed) || xd_admin_page(c, &p))
 		return;
 	const char *text = xd_query(c, "q");
 	if (text && (!*text || strlen(text) > XD_EMAIL_MAX)) {
@@ -332,7 +331,7 @@ void xd_admin_h_accounts(struct xd_ctx *c)
 		"LIMIT ?4");
 	xd_bind_int64(q, 1, p.before);
 	xd_bind_text(q, 2, text);
-	xd_bind_int64(q, 3, text ? path_id(text) : 0);
+	xd_bind_int64(q, 3, text ? xd_path_id(text) : 0);
 	xd_bind_int64(q, 4, p.limit + 1);
 	int64_t ids[XD_LIMIT_MAX + 1];
 	size_t n = 0;
@@ -350,7 +349,7 @@ void xd_admin_h_accounts(struct xd_ctx *c)
 			cJSON_AddItemToArray(arr, a);
 	}
 	xd_market_settings_done(c->m, &set);
-	next_cursor(o, n > (size_t)p.limit, shown ? ids[shown - 1] : 0);
+	xd_next_cursor(o, n > (size_t)p.limit, shown ? ids[shown - 1] : 0);
 	xd_reply_json(&c->reply, 200, o);
 }
 
@@ -358,9 +357,9 @@ void xd_admin_h_ledger(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "limit", "cursor", NULL };
 	struct xd_page p;
-	if (!xd_admin_only(c) || xd_query_check(c, allowed) || page(c, &p))
+	if (!xd_admin_only(c) || xd_query_check(c, allowed) || xd_admin_page(c, &p))
 		return;
-	int64_t id = path_id(c->params[0]);
+	int64_t id = xd_path_id(c->params[0]);
 	struct xd_settings *set = xd_market_settings(c->m);
 	cJSON *acct = id > 0 ? xd_read_account(xd_store_reader(), xd_market_tables(c->m), set,
 	                                       xd_market_now(c->m), id) : NULL;
@@ -378,7 +377,7 @@ void xd_admin_h_audit(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "limit", "cursor", NULL };
 	struct xd_page p;
-	if (!xd_admin_only(c) || xd_query_check(c, allowed) || page(c, &p))
+	if (!xd_admin_only(c) || xd_query_check(c, allowed) || xd_admin_page(c, &p))
 		return;
 	struct xd_q *q = xd_stmt(xd_store_reader(),
 		"SELECT a.id, a.at_ms, a.admin_key, k.name, a.action, a.subject, a.detail FROM audit a "
@@ -409,6 +408,6 @@ void xd_admin_h_audit(struct xd_ctx *c)
 		n++;
 	}
 	xd_reset(q);
-	next_cursor(o, more, last);
+	xd_next_cursor(o, more, last);
 	xd_reply_json(&c->reply, 200, o);
 }

@@ -582,20 +582,6 @@ void xd_money_h_withdraw(struct xd_ctx *c)
 	xd_ctx_submit(c);
 }
 
-static int64_t path_id(const char *p)
-{
-	int64_t id = 0;
-	size_t n = p ? strlen(p) : 0;
-	if (n == 0 || n > 15)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return 0;
-		id = id * 10 + (p[i] - '0');
-	}
-	return id;
-}
-
 /* The list routes: limit, cursor, status (admin: pending by default). */
 static void list(struct xd_ctx *c, int64_t account, const char *dflt)
 {
@@ -603,16 +589,17 @@ static void list(struct xd_ctx *c, int64_t account, const char *dflt)
 	static const char *const statuses[] = { "pending", "sent", "rejected", "all", NULL };
 	if (xd_query_check(c, allowed))
 		return;
-	const char *st = xd_query(c, "status"), *l = xd_query(c, "limit"), *cur = xd_query(c, "cursor");
-	int64_t limit = l ? path_id(l) : 50, before = cur ? path_id(cur) : INT64_MAX;
-	if ((st && xd_lookup(statuses, st) < 0) || limit < 1 || limit > XD_LIMIT_MAX || before <= 0) {
-		const char *f = st && xd_lookup(statuses, st) < 0 ? "status" : limit < 1 ||
-		                limit > XD_LIMIT_MAX ? "limit" : "cursor";
-		cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "query parameter \"%s\" has a "
-		                          "value that is not accepted", f);
-		cJSON_AddStringToObject(e, "field", f);
+	const char *st = xd_query(c, "status");
+	struct xd_page p;
+	if (st && xd_lookup(statuses, st) < 0) {
+		cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "query parameter \"status\" must "
+		                          "be pending, sent, rejected or all");
+		cJSON_AddStringToObject(e, "field", "status");
 		return;
 	}
+	if (xd_admin_page(c, &p) != 0)
+		return;
+	int64_t limit = p.limit, before = p.before;
 	if (!st)
 		st = dflt;
 	struct xd_q *q = xd_stmt(xd_store_reader(),
@@ -636,13 +623,7 @@ static void list(struct xd_ctx *c, int64_t account, const char *dflt)
 		n++;
 	}
 	xd_reset(q);
-	if (more) {
-		char b[32];
-		snprintf(b, sizeof b, "%" PRId64, last);
-		cJSON_AddStringToObject(o, "next_cursor", b);
-	} else {
-		cJSON_AddNullToObject(o, "next_cursor");
-	}
+	xd_next_cursor(o, more, last);
 	xd_reply_json(&c->reply, 200, o);
 }
 
@@ -735,7 +716,7 @@ static void decide(struct xd_ctx *c, bool approve)
 	struct xd_job *j = c->job;
 	if (!xd_admin_only(c) || !no_query(c))
 		return;
-	if ((j->target = path_id(c->params[0])) <= 0) {
+	if ((j->target = xd_path_id(c->params[0])) <= 0) {
 		xd_reply_error(&c->reply, 404, "NOT_FOUND", "no such withdrawal");
 		return;
 	}

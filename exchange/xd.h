@@ -721,6 +721,13 @@ void xd_admin_h_audit(struct xd_ctx *c);       /* GET /v1/admin/audit */
 /* A route that acts for the operator: true for the admin key; false with
  * 403 FORBIDDEN (or 401) in c->reply otherwise. With --demo, anyone. */
 bool xd_admin_only(struct xd_ctx *c);
+/* A positive decimal id of at most 15 digits (a path segment, a query value), else 0. */
+int64_t xd_path_id(const char *p);
+/* The query's limit (1..XD_LIMIT_MAX, default 50) and cursor into *p: 0, or -1
+ * with 400 BAD_PARAM in c->reply. */
+int xd_admin_page(struct xd_ctx *c, struct xd_page *p);
+/* A list's "next_cursor": the last id shown when there are more, else null. */
+void xd_next_cursor(cJSON *o, bool more, int64_t last);
 
 /* ---- money.c: money in and out ------------------------------------------------- */
 /* The FX arithmetic of docs/API.md for currency cur of the settings: net

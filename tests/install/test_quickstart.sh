@@ -11,6 +11,7 @@
 # facts the section promises: the market open, the buyer's deposit credited
 # once, a rental, the seller's payout less the trade fee, the withdrawal sent,
 # the ledger's invariants, and no password in gpuxd's logs.
+# serial: it builds the packages in BUILD/deb, which test_deb empties and builds again
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../pglib.sh"
 . "$(dirname "$0")/../exchange/xlib.sh"

@@ -397,6 +397,7 @@ const struct xd_nodes_ops xd_nodes_shared = {
 	.settings_changed = shared_settings_changed,
 	.settings_version = shared_settings_version,
 	.leader = shared_leader,
+	.probe_ms = 1000,
 };
 
 /* ---- one node (a store only this process writes) ---------------------------------- */

@@ -8,7 +8,8 @@
 # there — and every log it wrote holds the password nowhere, while it still
 # names the database (user, host) with "***" where the password was. A gpuxd
 # started while its database is down answers 503 STORE_UNAVAILABLE with
-# Retry-After, says so in its log, and serves once the database is back.
+# Retry-After (GET /v1/health 200, GET /v1/ready 503 NOT_READY), says so in
+# its log, and serves once the database is back.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xlib.sh"
 . "$(dirname "$0")/../pglib.sh"
@@ -85,11 +86,17 @@ expect_eq "started while its database is down: it answers 503" "$st" 503
 expect_eq "... STORE_UNAVAILABLE" "$(jq -r .error.code "$TMPD/b")" STORE_UNAVAILABLE
 expect_match "... with Retry-After: 1" "$(tr -d '\r' <"$TMPD/h")" "Retry-After: 1"
 check "... and keeps running" kill -0 "$DOWN_PID"
+expect_eq "... alive for a load balancer: GET /v1/health 200" \
+  "$(curl -s -o /dev/null -w '%{http_code}' "$U/v1/health")" 200
+st=$(curl -s -o "$TMPD/b" -w '%{http_code}' "$U/v1/ready")
+expect_eq "... not ready: GET /v1/ready 503 NOT_READY" "$st $(jq -r .error.code "$TMPD/b")" "503 NOT_READY"
 expect_match "its log says it answers 503 and tries again" "$(cat "$TMPD/gpuxd-$_n.log")" \
   "answering 503 STORE_UNAVAILABLE and trying again every second"
 _pg_launch sec
 if wait_for sh -c "curl -sf '$U/v1/market' >/dev/null"; then
   ok "once the database is back it serves by itself (200)"
+  wait_for sh -c "curl -sf '$U/v1/ready' >/dev/null" && ok "... and is ready (GET /v1/ready 200)" ||
+    fail "... and is ready (GET /v1/ready 200)" "$(curl -s "$U/v1/ready")"
 else
   fail "once the database is back it serves by itself" "$(tail -3 "$TMPD/gpuxd-$_n.log")"
 fi

@@ -127,15 +127,20 @@ void api_client_set_respawn(struct api_client *c, api_respawn_fn fn);
 struct local_paths {
 	char *data_dir, *run_dir, *sock, *lock, *pidfile, *db, *log, *keyfile;
 };
-/* Compute (and create) the runtime and data directories; 0, or -1 and *cause. */
+/* Compute (and create) the runtime and data directories; 0, or -1 and *cause.
+ * When the data directory's exchange runs (its pid file names a gpuxd --demo
+ * on p->db), p->sock is that exchange's socket, wherever it was started. */
 int api_local_paths(struct local_paths *p, char **cause);
 void api_local_paths_clear(struct local_paths *p);
 /* gpuxd next to our own binary, else on PATH ($GPUX_GPUXD first); NULL if none. */
 char *api_local_find_gpuxd(void);
 /* Is anything accepting connections on the socket? */
 bool api_local_socket_alive(const char *path);
-/* The pid in the pid file if that process is our gpuxd on p->sock; else 0. */
+/* The pid in the pid file if that process is a gpuxd --demo on our database
+ * (p->db); else 0. */
 int api_local_pid(const struct local_paths *p);
+/* The --socket of process pid's command line, malloc'ed; NULL if none. */
+char *api_local_socket_of(int pid);
 /* Does process pid run the binary at path (same file: device and inode)?
  * True when that cannot be told. */
 bool api_local_same_binary(int pid, const char *path);

@@ -32,8 +32,9 @@ static const char *const role_names[] = {"buyer", "seller", "both"};
 static const char *const state_names[] = {"pre_open", "open", "halted"};
 static const char *const rental_names[] = {"active", "completed", "stopped"};
 static const char *const ledger_names[] = {"deposit", "hold", "release", "charge", "vat",
-					   "payout"};
-static const char *const bucket_names[] = {"available", "held"};
+					   "payout", "fee", "deposit_reversal", "withdrawal_hold",
+					   "withdrawal", "withdrawal_release"};
+static const char *const bucket_names[] = {"available", "held", "debt"};
 static const char *const liquidity_names[] = {"taker", "maker"};
 static const char *const rental_role_names[] = {"buyer", "seller"};
 
@@ -108,6 +109,12 @@ static int dec_balance(const cJSON *o, const char *path, struct api_balance *b, 
 	DEC_INT(bal, p, "available_minor", 0, MAX_MONEY, b->available_minor);
 	DEC_INT(bal, p, "held_minor", 0, MAX_MONEY, b->held_minor);
 	DEC_INT(bal, p, "total_minor", 0, MAX_MONEY, b->total_minor);
+	DEC_INT_OPT(bal, p, "debt_minor", 0, MAX_MONEY, b->debt_minor);
+	if (b->debt_minor < 0)
+		b->debt_minor = 0;
+	DEC_INT_OPT(bal, p, "withdrawals_pending_minor", 0, MAX_MONEY, b->withdrawals_pending_minor);
+	if (b->withdrawals_pending_minor < 0)
+		b->withdrawals_pending_minor = 0;
 	free(p);
 	return 0;
 fail:
@@ -373,6 +380,15 @@ int api_dec_account(const cJSON *o, long status, void **out, char **cause)
 	DEC_ENUM(o, "", "role", role_names, a->role);
 	DEC_INT(o, "", "vat_rate_bp", 0, 10000, a->vat_rate_bp);
 	DEC_INT_OPT(o, "", "fx_rate_micro", 1, MAX_MONEY, a->fx_rate_micro);
+	DEC_INT_OPT(o, "", "currency_exponent", 0, 4, a->currency_exponent);
+	if (a->currency_exponent < 0)
+		a->currency_exponent = 2;
+	if (api_json_time(o, "", "fx_rate_set_at", true, &a->fx_rate_set_at, cause) != 0)
+		goto fail;
+	{
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "fx_rate_stale");
+		a->fx_rate_stale = cJSON_IsTrue(st);
+	}
 	DEC_TIME(o, "", "created_at", a->created_at);
 	a->open_orders = a->active_rentals = -1;
 	if (cJSON_GetObjectItemCaseSensitive(o, "balance") != NULL || key == NULL) {
@@ -400,6 +416,8 @@ void api_deposit_free(struct api_deposit **pp)
 	if (pp == NULL || (d = *pp) == NULL)
 		return;
 	free(d->currency);
+	free(d->reference);
+	free(d->note);
 	free(d);
 	*pp = NULL;
 }
@@ -415,6 +433,18 @@ int api_dec_deposit(const cJSON *o, long status, void **out, char **cause)
 	DEC_TIME(o, "", "at", d->at);
 	if (dec_balance(o, "", &d->balance, cause) != 0)
 		goto fail;
+	DEC_INT_OPT(o, "", "deposit_id", 1, MAX_ID, d->deposit_id);
+	DEC_STR_OPT(o, "", "reference", SHORT, d->reference);
+	DEC_STR_OPT(o, "", "note", LONG, d->note);
+	DEC_INT_OPT(o, "", "debt_paid_minor", 0, MAX_MONEY, d->debt_paid_minor);
+	if (d->debt_paid_minor < 0)
+		d->debt_paid_minor = 0;
+	DEC_INT_OPT(o, "", "reversal_debt_minor", 0, MAX_MONEY, d->reversal_debt_minor);
+	if (d->reversal_debt_minor < 0)
+		d->reversal_debt_minor = 0;
+	if (api_json_time(o, "", "reversed_at", true, &d->reversed_at, cause) != 0)
+		goto fail;
+	d->replayed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "replayed"));
 	*out = d;
 	return 0;
 fail:
@@ -460,6 +490,7 @@ int api_dec_ledger(const cJSON *o, long status, void **out, char **cause)
 		DEC_ENUM(it, p, "kind", ledger_names, x->kind);
 		DEC_ENUM(it, p, "bucket", bucket_names, bucket);
 		x->held = bucket == 1;
+		x->debt = bucket == 2;
 		DEC_INT(it, p, "amount_minor", -MAX_MONEY, MAX_MONEY, x->amount_minor);
 		DEC_STR(it, p, "currency", SHORT, x->currency);
 		DEC_INT_OPT(it, p, "order_id", 1, MAX_ID, x->order_id);

@@ -40,6 +40,13 @@ void cli_sheet_view_columns(struct cli_sheet *s, const struct view_table *t, uns
 void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
 			  const struct view_row *r, unsigned kinds);
 
+/* csv/json only, after every other column: the view columns whose names gave
+ * no unit again under names that do (price → price_cents, memory →
+ * memory_gb, job_cost → job_cost_cents); the old names stay one release. */
+void cli_sheet_view_unit_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds);
+void cli_sheet_view_unit_cells(struct cli_sheet *s, const struct view_table *t,
+			       const struct view_row *r, unsigned kinds);
+
 /* A workload of the catalogue by its id, case-insensitively, in *out; else a
  * usage message of cmd naming the accepted ids and CLI_USAGE. */
 int cli_check_workload(struct cli_ctx *ctx, const char *cmd, const char *id,
@@ -51,8 +58,8 @@ char *cli_model_ids(const struct catalog *c);
 
 /* The global options (cli/commands.c): a table terminated by {NULL}, in this order. */
 enum cli_global {
-	CLI_G_LANG, CLI_G_FORMAT, CLI_G_API, CLI_G_KEY, CLI_G_KEY_FILE, CLI_G_TIMEOUT, CLI_G_DATA,
-	CLI_G_ASCII, CLI_G_INSECURE, CLI_G_HELP, CLI_G_VERSION, CLI_G_COUNT
+	CLI_G_LANG, CLI_G_FORMAT, CLI_G_API, CLI_G_KEY, CLI_G_KEY_FILE, CLI_G_PROFILE, CLI_G_TIMEOUT,
+	CLI_G_DATA, CLI_G_ASCII, CLI_G_INSECURE, CLI_G_HELP, CLI_G_VERSION, CLI_G_COUNT
 };
 extern const struct cli_opt cli_global_opts[];
 

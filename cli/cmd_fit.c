@@ -606,6 +606,13 @@ static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct
 	gb_cell(s, ctx, j->mem.kv_cache);
 	gb_cell(s, ctx, j->mem.margin);
 	gb_cell(s, ctx, j->mem.paged);
+	cli_sheet_view_unit_cells(s, t, r, kinds);
+	if (training) {
+		if (j->run_cents >= 0)
+			cli_sheet_int(s, NULL, j->run_cents);
+		else
+			cli_sheet_null(s, NULL);
+	}
 }
 
 int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
@@ -686,6 +693,10 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "mem_kv_cache_gb", "mem_kv_cache_gb", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "mem_margin_gb", "mem_margin_gb", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "mem_paged_gb", "mem_paged_gb", CLI_RIGHT, CLI_SHOW_DATA);
+	/* the same figures under names that say their unit (the old names stay one release) */
+	cli_sheet_view_unit_columns(s, t, kinds);
+	if (training)
+		cli_sheet_column_for(s, "run_cost_cents", "run_cost_cents", CLI_RIGHT, CLI_SHOW_DATA);
 
 	for (i = 0; i < t->n_shown; i++)
 		fit_row(ctx, s, t, view_shown_row(t, i), kinds, &job, preset);

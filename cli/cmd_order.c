@@ -60,14 +60,14 @@ static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 	free(t);
 }
 
-/* The rental ids of an order's fills, space-separated (malloc'ed). */
-static char *rental_ids(const struct api_order *o)
+/* The rental ids of an order's fills (malloc'ed, room for one at least). */
+static int64_t *rental_ids(const struct api_order *o)
 {
-	struct buf b = {0};
+	int64_t *ids = xcalloc(o->n_fills + 1, sizeof *ids);
 
 	for (size_t i = 0; i < o->n_fills; i++)
-		buf_printf(&b, "%s%lld", i ? " " : "", (long long)o->fills[i].rental_id);
-	return b.data != NULL ? buf_take(&b) : xstrdup("");
+		ids[i] = o->fills[i].rental_id;
+	return ids;
 }
 
 void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
@@ -76,7 +76,7 @@ void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		struct cli_record *r = cli_record_new();
-		char *rentals = rental_ids(o);
+		int64_t *rentals = rental_ids(o);
 		cli_record_int(r, "id", o->id);
 		cli_record_text(r, "client_order_id", o->client_order_id);
 		cli_record_text(r, "gpu", o->gpu);
@@ -96,7 +96,8 @@ void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 		cli_record_int(r, "filled_value_cents", o->filled_value_cents);
 		cli_record_int(r, "hold_minor", o->hold_minor);
 		cli_record_text(r, "currency", o->currency);
-		cli_record_text(r, "rental_ids", rentals);
+		/* an array of integers in json, space-separated in csv */
+		cli_record_ints(r, "rental_ids", rentals, o->n_fills);
 		free(rentals);
 		cli_order_lot_record(r, o);
 		cli_record_print(ctx, &r);

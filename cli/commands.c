@@ -112,6 +112,30 @@ const struct cli_command cli_commands[] = {
 	    "A revoked key stops working at once; the last trade key cannot be revoked.\n"
 	    "csv and json: id, name, scope (trade, read), created_at, last_used_at, current;\n"
 	    "create adds api_key, revoke gives revoked_at.")},
+	{"withdraw", cli_cmd_withdraw, "AMOUNT", N_("ask the exchange to pay out part of your balance"),
+	 cli_withdraw_opts, false,
+	 N_("AMOUNT: in your account's currency, as you write it (500, 500.00). The amount is held\n"
+	    "at once and paid out when the exchange's operator sends it (or released if the\n"
+	    "operator rejects it). csv and json: id, amount_minor, currency, status, reference.")},
+	{"admin", cli_cmd_admin, "ACTION",
+	 N_("run the exchange: market state, money in and out, FX, fees, admin keys"), cli_admin_opts,
+	 false,
+	 N_("Needs an admin key: --key-file FILE (the package's bootstrap key is\n"
+	    "/etc/gpuxd/admin.key) or GPUX_ADMIN_KEY; never the account key of the config file.\n"
+	    "  open, halt                        the market's state, for every node at once\n"
+	    "  schedule TIME|none                the opening (ISO 8601 UTC): it opens by itself then\n"
+	    "  deposit ACCOUNT AMOUNT --reference REF\n"
+	    "                                    credit a payment; the same REF never credits twice\n"
+	    "  reverse-deposit REF [--debt] [--reason TEXT]   a chargeback\n"
+	    "  withdrawals [--status S]          what customers asked to be paid\n"
+	    "  withdrawal approve ID --reference REF | reject ID [--reason TEXT]\n"
+	    "  accounts [TEXT]                   customers by e-mail or id\n"
+	    "  ledger ACCOUNT                    an account's ledger rows\n"
+	    "  fx show | set CURRENCY RATE [--exponent D] | limit --max-age HOURS [--halt]\n"
+	    "  fees show | set [--trade BP] [--forward-cancel BP] [--resale BP]\n"
+	    "  topup [--url URL] [--text TEXT]   how customers top up\n"
+	    "  keys [list | create NAME | revoke ID]   admin keys (a new one is printed once)\n"
+	    "RATE: units of the currency per US$ (0.92, 150.25). BP: basis points, 100 = 1 %.")},
 	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };
@@ -263,6 +287,25 @@ const struct cli_opt cli_keys_opts[] = {
 	{NULL, NULL, NULL},
 };
 
+const struct cli_opt cli_admin_opts[] = {
+	{"--reference", "REF", N_("deposit: the payment's reference (the bank transfer's); approve: the payout's")},
+	{"--debt", NULL, N_("reverse-deposit: take the account below zero into a stated debt if need be")},
+	{"--reason", "TEXT", N_("reverse-deposit, reject: why, for the record")},
+	{"--status", "STATUS", N_("withdrawals: pending (default), sent, rejected or all")},
+	{"--exponent", "DIGITS", N_("fx set: the currency's ISO 4217 minor-unit digits (checked)")},
+	{"--as-of", "TIME", N_("fx set: when the rate was quoted (ISO 8601 UTC; default: now)")},
+	{"--max-age", "HOURS", N_("fx limit: how old a rate may be before gpux warns (0: no limit)")},
+	{"--halt", NULL, N_("fx limit: refuse orders in a currency whose rate is older than that")},
+	{"--no-halt", NULL, N_("fx limit: warn only")},
+	{"--trade", "BP", N_("fees set: the trade fee, basis points of the seller's payout")},
+	{"--forward-cancel", "BP", N_("fees set: the fee on cancelling a scheduled rental, basis points")},
+	{"--resale", "BP", N_("fees set: the fee on a resale's proceeds, basis points")},
+	{"--url", "URL", N_("topup: where customers top up (\"\" clears it)")},
+	{"--text", "TEXT", N_("topup: how to top up, in words (\"\" clears it)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_withdraw_opts[] = {{NULL, NULL, NULL}};
+
 /* ---- the global options, in the order of enum cli_global (cli_int.h) ---------------------- */
 
 const struct cli_opt cli_global_opts[] = {
@@ -271,6 +314,7 @@ const struct cli_opt cli_global_opts[] = {
 	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else api in the config file, else a local demo exchange)")},
 	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed; - reads it from standard input (on the command line others can see it in ps)")},
 	{"--key-file", "PATH", N_("read the API key from the first line of PATH (chmod 600)")},
+	{"--profile", "NAME", N_("the exchange of profile [NAME] of the config file, with its saved key (default: $GPUX_PROFILE, else profile = NAME, else the top level)")},
 	{"--timeout", "SECONDS", N_("the whole time one request may take, retries included (default: $GPUX_TIMEOUT, else the config file, else 15)")},
 	{"--data", "DIR", N_("read the catalogue's JSON files from DIR instead of the embedded copy")},
 	{"--ascii", NULL, N_("ASCII only: no UTF-8 symbols, borders or accents")},

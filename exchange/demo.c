@@ -239,7 +239,7 @@ static int64_t demo_account(struct xd_writer *w, const char *email, int role, bo
 	int64_t id = find_account(w, email);
 	if (id)
 		return id;
-	id = xd_ops_account(w, "demo", email, "US", XD_USD, role, NULL);
+	id = xd_ops_account(w, "demo", email, "US", xd_settings_cur(w->set, "USD"), role, NULL);
 	if (funded)
 		xd_ops_deposit(w, id, 10000000000000LL);   /* US$ 100 billion of bids */
 	return id;

@@ -294,10 +294,9 @@ static void evaluate(struct xd_writer *w, const struct xd_order_in *in, const st
 		free(need);
 		return;
 	}
-	int64_t rate = w->t->fx_micro[acc->cur];
 	for (size_t i = 0; i < w->fills.n; i++) {
 		const struct eng_fill *f = &w->fills.v[i];
-		int64_t nu = exchange_net_unit(f->price_cents, rate);
+		int64_t nu = xd_fx_net_unit(w, acc->cur, f->price_cents);
 		a->total += (int64_t)f->gpus * f->hours * (nu + exchange_vat_unit(nu, acc->vat_bp));
 		if (f->price_cents > a->price)
 			a->price = f->price_cents;
@@ -365,7 +364,7 @@ static cJSON *frame_json(struct xd_writer *w, const struct xd_order_in *in,
 	xd_jint_or_null(o, "hours", best >= 0 ? alts[best].hours : 0, best >= 0);
 	xd_jint_or_null(o, "total_minor", best >= 0 ? alts[best].total : 0, best >= 0);
 	xd_jint(o, "max_total_minor", in->max_total);
-	cJSON_AddStringToObject(o, "currency", xd_cur_names[acc->cur]);
+	cJSON_AddStringToObject(o, "currency", xd_cur_code(w, acc->cur));
 	cJSON_AddItemToObject(o, "alternatives", alts_json(w->t, alts));
 	return o;
 }
@@ -384,7 +383,7 @@ static const char *job_refusal(struct xd_writer *w, const struct xd_order_in *in
 	if (a->total > in->max_total) {
 		*msg = xasprintf("the cheapest GPU that can run the job, %s, costs %" PRId64 " %s minor "
 		                 "units; max_total_minor is %" PRId64, w->t->gpu_ids[best], a->total,
-		                 xd_cur_names[acc->cur], in->max_total);
+		                 xd_cur_code(w, acc->cur), in->max_total);
 		return "OVER_BUDGET";
 	}
 	return NULL;
@@ -520,16 +519,16 @@ void xd_jobs_order(struct xd_writer *w, struct xd_job *j, struct xd_acct *a)
 		goto out;
 	}
 	int64_t hold = (int64_t)c.order.gpus * c.order.hours *
-	               exchange_unit(c.order.price, w->t->fx_micro[a->cur], a->vat_bp);
+	               xd_fx_unit(w, a->cur, a->vat_bp, c.order.price);
 	if (hold > a->avail) {
 		char *m = xasprintf("the job order needs a hold of %" PRId64 " %s minor units; %" PRId64
-		                    " are available", hold, xd_cur_names[a->cur], a->avail);
+		                    " are available", hold, xd_cur_code(w, a->cur), a->avail);
 		refuse_with(&j->reply, "INSUFFICIENT_FUNDS", m, &c);
 		free(m);
 		cJSON *e = cJSON_GetObjectItemCaseSensitive(j->reply.body, "error");
 		xd_jint(e, "required_minor", hold);
 		xd_jint(e, "available_minor", a->avail);
-		cJSON_AddStringToObject(e, "currency", xd_cur_names[a->cur]);
+		cJSON_AddStringToObject(e, "currency", xd_cur_code(w, a->cur));
 		goto out;
 	}
 	char *frame = cJSON_PrintUnformatted(c.frame);

@@ -41,6 +41,7 @@ struct rental {
 	int64_t id, buyer, seller, buy_order, sell_order;
 	int32_t gpus, hours, billed_h;
 	int64_t net_unit, vat_unit, payout_unit, started, billed, paid_out;
+	int64_t fee_unit, fees;      /* the trade fee per GPU-hour, and charged so far */
 };
 
 /* ---- transactions and balances ---------------------------------------------- */
@@ -65,8 +66,8 @@ static int acct_fill(struct xd_writer *w, int64_t id, struct xd_q *st);
 void xd_ops_account_read(struct xd_writer *w, int64_t id)
 {
 	xd_ops_begin(w);
-	struct xd_q *st = xd_stmt(w->st, "SELECT id, kind, currency, country, role, available, held "
-	                                 "FROM accounts WHERE id = ?1");
+	struct xd_q *st = xd_stmt(w->st, "SELECT id, kind, currency, country, role, available, held, "
+	                                 "debt FROM accounts WHERE id = ?1");
 	xd_bind_int64(st, 1, id);
 	if (xd_step(st) != XD_ROW || acct_fill(w, id, st) != 0) {
 		if ((size_t)id < w->n_accts)
@@ -76,11 +77,12 @@ void xd_ops_account_read(struct xd_writer *w, int64_t id)
 		a->tx = w->tx;
 		a->base_avail = a->avail;
 		a->base_held = a->held;
+		a->base_debt = a->debt;
 	}
 	xd_reset(st);
 }
 
-static struct xd_acct *acct(struct xd_writer *w, int64_t id)
+struct xd_acct *xd_ops_acct(struct xd_writer *w, int64_t id)
 {
 	if (id <= 0)
 		return NULL;
@@ -88,6 +90,11 @@ static struct xd_acct *acct(struct xd_writer *w, int64_t id)
 	if ((size_t)id >= w->n_accts || !w->accts[id].exists)
 		return NULL;
 	return &w->accts[id];
+}
+
+static struct xd_acct *acct(struct xd_writer *w, int64_t id)
+{
+	return xd_ops_acct(w, id);
 }
 
 static struct xd_acct *acct_slot(struct xd_writer *w, int64_t id)
@@ -129,10 +136,15 @@ enum xd_commit xd_ops_commit(struct xd_writer *w)
 	return w->st->ops->commit(w->st);
 }
 
-/* Move amount from (from, bucket) to (to, bucket) as one ledger entry of two
- * rows. held: the customer's "held" bucket, else "available". */
-static void post(struct xd_writer *w, const char *kind, int64_t from, bool from_held, int64_t to,
-                 bool to_held, int64_t amount, int64_t order_id, int64_t rental_id)
+const char *const xd_bucket_names[4] = { "available", "held", "debt", NULL };
+
+static int64_t *bucket_of(struct xd_acct *a, int bucket)
+{
+	return bucket == XD_HELD ? &a->held : bucket == XD_DEBT ? &a->debt : &a->avail;
+}
+
+void xd_ops_post(struct xd_writer *w, const char *kind, int64_t from, int from_bucket, int64_t to,
+                 int to_bucket, int64_t amount, int64_t order_id, int64_t rental_id)
 {
 	if (amount == 0)
 		return;
@@ -140,17 +152,27 @@ static void post(struct xd_writer *w, const char *kind, int64_t from, bool from_
 	if (!a || !b || a->cur != b->cur || amount < 0)
 		fatal("gpuxd: bad ledger movement %s %" PRId64 " -> %" PRId64 " of %" PRId64, kind, from,
 		      to, amount);
-	int64_t *fa = from_held ? &a->held : &a->avail;
-	int64_t *tb = to_held ? &b->held : &b->avail;
+	int64_t *fa = bucket_of(a, from_bucket), *tb = bucket_of(b, to_bucket);
 	*fa -= amount;
 	*tb += amount;
-	if (!a->system && *fa < 0)
+	if (!a->system && from_bucket != XD_DEBT && *fa < 0)
 		fatal("gpuxd: %s would leave account %" PRId64 " negative", kind, from);
+	if (!b->system && to_bucket == XD_DEBT && *tb > 0)
+		fatal("gpuxd: %s would leave account %" PRId64 " owed money", kind, to);
 	mark_dirty(w, from);
 	mark_dirty(w, to);
 	const int64_t ids[2] = { from, to };
-	const bool held[2] = { from_held, to_held };
-	w->last_entry = w->nodes->ledger(w, kind, a->cur, ids, held, amount, order_id, rental_id);
+	const int buckets[2] = { from_bucket, to_bucket };
+	w->last_entry = w->nodes->ledger(w, kind, a->cur, ids, buckets, amount, order_id, rental_id);
+}
+
+/* Move amount from (from, bucket) to (to, bucket) as one ledger entry of two
+ * rows. held: the customer's "held" bucket, else "available". */
+static void post(struct xd_writer *w, const char *kind, int64_t from, bool from_held, int64_t to,
+                 bool to_held, int64_t amount, int64_t order_id, int64_t rental_id)
+{
+	xd_ops_post(w, kind, from, from_held ? XD_HELD : XD_AVAILABLE, to,
+	            to_held ? XD_HELD : XD_AVAILABLE, amount, order_id, rental_id);
 }
 
 /* ---- accounts ------------------------------------------------------------------ */
@@ -167,7 +189,7 @@ int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
 		xd_bind_text(st, 2, email);
 	if (country)
 		xd_bind_text(st, 3, country);
-	xd_bind_text(st, 4, xd_cur_names[cur]);
+	xd_bind_text(st, 4, xd_cur_code(w, cur));
 	if (role >= 0)
 		xd_bind_text(st, 5, xd_role_names[role]);
 	xd_bind_int64(st, 6, w->now);
@@ -265,9 +287,12 @@ static void bill_hours(struct xd_writer *w, struct rental *r, int32_t nh)
 	post(w, "charge", r->buyer, true, w->sys_clearing[b->cur], false, net, r->buy_order, r->id);
 	post(w, "vat", r->buyer, true, w->sys_vat[b->cur], false, vat, r->buy_order, r->id);
 	post(w, "payout", w->sys_clearing[s->cur], false, r->seller, false, pay, r->sell_order, r->id);
+	int64_t fee = (int64_t)nh * r->gpus * r->fee_unit;
+	xd_fee_bill(w, r->seller, s->cur, fee, r->sell_order, r->id);
 	r->billed_h += nh;
 	r->billed += net + vat;
 	r->paid_out += pay;
+	r->fees += fee;
 }
 
 /* One fill: a trade, a rental (the lot it was cut from and its nodes) with its
@@ -306,7 +331,7 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 		.id = tid, .buyer = buy->account, .seller = sell->account, .buy_order = buy->id,
 		.sell_order = sell->id, .gpus = g, .hours = h, .started = w->now,
 	};
-	r.net_unit = exchange_net_unit(p, w->t->fx_micro[ba->cur]);
+	r.net_unit = xd_fx_net_unit(w, ba->cur, p);
 	r.vat_unit = exchange_vat_unit(r.net_unit, ba->vat_bp);
 	if (r.net_unit + r.vat_unit > buy->unit) {
 		/* only if the tables changed while the order rested: never charge more
@@ -314,7 +339,8 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 		r.vat_unit = r.vat_unit < buy->unit ? r.vat_unit : buy->unit;
 		r.net_unit = buy->unit - r.vat_unit;
 	}
-	r.payout_unit = exchange_payout_unit(p, w->t->fx_micro[sa->cur]);
+	r.payout_unit = xd_fx_payout_unit(w, sa->cur, p);
+	r.fee_unit = xd_fee_unit(w, r.payout_unit);
 
 	/* the buy order's hold for these GPUs becomes the rental's; the rest is freed */
 	int64_t consumed = (int64_t)g * h * buy->unit;
@@ -328,9 +354,10 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 	st = xd_stmt(w->st,
 		"INSERT INTO rentals(id, gpu, buyer, seller, buy_order, sell_order, gpus, hours, price, "
 		"net_unit, vat_unit, payout_unit, hours_billed, status, started_ms, next_ms, billed, "
-		"paid_out, node_gpus, interconnect, region, cpu_cores, ram_gb, disk_gb, nodes) "
+		"paid_out, node_gpus, interconnect, region, cpu_cores, ram_gb, disk_gb, nodes, "
+		"fee_unit, fees) "
 		"VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'active', ?14, "
-		"?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)");
+		"?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)");
 	xd_bind_int64(st, 1, tid);
 	xd_bind_text(st, 2, w->t->gpu_ids[gpu]);
 	xd_bind_int64(st, 3, r.buyer);
@@ -356,6 +383,8 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 	xd_bind_int(st, 22, lot->host.ram_gb);
 	xd_bind_int(st, 23, lot->host.disk_gb);
 	xd_bind_text(st, 24, nodes);
+	xd_bind_int64(st, 25, r.fee_unit);
+	xd_bind_int64(st, 26, r.fees);
 	xd_step_done(w->st, st);
 	free(nodes);
 
@@ -383,7 +412,7 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 		.lot = *in,
 	};
 	if (o.side == ENG_BUY) {
-		o.unit = exchange_unit(o.price, w->t->fx_micro[a->cur], a->vat_bp);
+		o.unit = xd_fx_unit(w, a->cur, a->vat_bp, o.price);
 		o.hold = (int64_t)o.gpus * o.hours * o.unit;
 		if (o.hold > a->avail)
 			return 0;
@@ -470,8 +499,8 @@ static bool load_rental(struct xd_writer *w, int64_t id, struct rental *r, const
 {
 	struct xd_q *st = xd_stmt(w->st,
 		"SELECT buyer, seller, buy_order, sell_order, gpus, hours, hours_billed, net_unit, "
-		"vat_unit, payout_unit, started_ms, billed, paid_out, status FROM rentals WHERE id = ?1 "
-		"FOR UPDATE");
+		"vat_unit, payout_unit, started_ms, billed, paid_out, status, fee_unit, fees FROM rentals "
+		"WHERE id = ?1 FOR UPDATE");
 	xd_bind_int64(st, 1, id);
 	if (xd_step(st) != XD_ROW) {
 		xd_reset(st);
@@ -491,6 +520,8 @@ static bool load_rental(struct xd_writer *w, int64_t id, struct rental *r, const
 	r->started = xd_col_int64(st, 10);
 	r->billed = xd_col_int64(st, 11);
 	r->paid_out = xd_col_int64(st, 12);
+	r->fee_unit = xd_col_int64(st, 14);
+	r->fees = xd_col_int64(st, 15);
 	const char *s = xd_col_text(st, 13);
 	*status = strcmp(s, "active") == 0 ? "active" : strcmp(s, "stopped") == 0 ? "stopped" : "completed";
 	xd_reset(st);
@@ -503,7 +534,7 @@ static void save_rental(struct xd_writer *w, const struct rental *r, const char 
 	bool active = strcmp(status, "active") == 0;
 	struct xd_q *st = xd_stmt(w->st,
 		"UPDATE rentals SET hours_billed = ?2, billed = ?3, paid_out = ?4, status = ?5, "
-		"next_ms = ?6, stopped_ms = ?7, refunded = refunded + ?8 WHERE id = ?1");
+		"next_ms = ?6, stopped_ms = ?7, refunded = refunded + ?8, fees = ?9 WHERE id = ?1");
 	xd_bind_int64(st, 1, r->id);
 	xd_bind_int(st, 2, r->billed_h);
 	xd_bind_int64(st, 3, r->billed);
@@ -514,6 +545,7 @@ static void save_rental(struct xd_writer *w, const struct rental *r, const char 
 	if (strcmp(status, "stopped") == 0)
 		xd_bind_int64(st, 7, w->now);
 	xd_bind_int64(st, 8, refunded);
+	xd_bind_int64(st, 9, r->fees);
 	xd_step_done(w->st, st);
 }
 
@@ -583,6 +615,8 @@ const char *xd_ops_refusal(struct xd_writer *w, const struct xd_acct *a, enum en
 		}
 		return status_err_code[w->state];
 	}
+	if (xd_settings_fx_stale(w->set, a->cur, w->now, msg))
+		return "FX_STALE";
 	return NULL;
 }
 
@@ -591,21 +625,22 @@ void xd_ops_refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *c
 	int status = strcmp(code, "FORBIDDEN") == 0 ? 403 : 422;
 	cJSON *e = xd_reply_error(r, status, code, "%s", msg);
 	free(msg);
-	if (status == 422) {
+	if (status == 422 && strcmp(code, "FX_STALE") != 0) {
 		cJSON_AddStringToObject(e, "state", xd_state_names[w->state]);
 		if (w->state == EXCHANGE_PRE_OPEN)
 			xd_jtime(e, "opens_at", w->opens_at_ms);
 	}
 }
 
-static void funds_reply(struct xd_reply *r, const struct xd_acct *a, int64_t need)
+static void funds_reply(const struct xd_writer *w, struct xd_reply *r, const struct xd_acct *a,
+                        int64_t need)
 {
 	cJSON *e = xd_reply_error(r, 422, "INSUFFICIENT_FUNDS",
 	                          "the order needs a hold of %" PRId64 " %s minor units; %" PRId64
-	                          " are available", need, xd_cur_names[a->cur], a->avail);
+	                          " are available", need, xd_cur_code(w, a->cur), a->avail);
 	xd_jint(e, "required_minor", need);
 	xd_jint(e, "available_minor", a->avail);
-	cJSON_AddStringToObject(e, "currency", xd_cur_names[a->cur]);
+	cJSON_AddStringToObject(e, "currency", xd_cur_code(w, a->cur));
 }
 
 void xd_ops_conflict(struct xd_reply *r, const char *coid, int64_t id)
@@ -669,9 +704,8 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 		return;
 	}
 	if (id == 0) {
-		funds_reply(&j->reply, a,
-		            (int64_t)in->gpus * in->hours *
-		            exchange_unit(in->price, w->t->fx_micro[a->cur], a->vat_bp));
+		funds_reply(w, &j->reply, a,
+		            (int64_t)in->gpus * in->hours * xd_fx_unit(w, a->cur, a->vat_bp, in->price));
 		return;
 	}
 	xd_reply_json(&j->reply, 201, xd_read_order(w->st, w->t, j->account, id, true));
@@ -714,7 +748,7 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 	struct xd_order_in norm = *req, *in = &norm;
 	xd_order_norm(w->t, in);
 	struct xd_acct *a = acct(w, account);
-	int64_t rate = w->t->fx_micro[a->cur];
+	int64_t rate = xd_fx_rate(w, a->cur);
 	struct eng_order e;
 	xd_order_engine(in, INT64_MAX, account, &e);
 	w->nodes->peek_book(w, in->gpu);
@@ -722,8 +756,8 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 	int32_t filled = engine_submit(w->eng, (size_t)in->gpu, &e, true, &w->fills);
 	int32_t left = in->gpus - filled;
 	bool buy = in->side == ENG_BUY;
-	int64_t unit = buy ? exchange_unit(in->price, rate, a->vat_bp) : 0;
-	int64_t net = 0, vat = 0;
+	int64_t unit = buy ? xd_fx_unit(w, a->cur, a->vat_bp, in->price) : 0;
+	int64_t net = 0, vat = 0, fee = 0;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "gpu", w->t->gpu_ids[in->gpu]);
 	cJSON_AddStringToObject(o, "side", xd_side_names[in->side]);
@@ -740,18 +774,20 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 		cJSON_AddItemToArray(arr, preview_fill(w, in, f));
 		int64_t gh = (int64_t)f->gpus * f->hours;
 		if (buy) {
-			int64_t nu = exchange_net_unit(f->price_cents, rate);
+			int64_t nu = xd_fx_net_unit(w, a->cur, f->price_cents);
 			net += gh * nu;
 			vat += gh * exchange_vat_unit(nu, a->vat_bp);
 		} else {
-			net += gh * exchange_payout_unit(f->price_cents, rate);
+			int64_t pu = xd_fx_payout_unit(w, a->cur, f->price_cents);
+			net += gh * pu;
+			fee += gh * xd_fee_unit(w, pu);
 		}
 	}
 	int32_t rest = in->tif == ENG_GTC ? left : 0;
 	xd_jint(o, "fill_gpus", filled);
 	xd_jint(o, "rest_gpus", rest);
 	xd_jint(o, "expire_gpus", left - rest);
-	cJSON_AddStringToObject(o, "currency", xd_cur_names[a->cur]);
+	cJSON_AddStringToObject(o, "currency", xd_cur_code(w, a->cur));
 	xd_jint(o, "fx_rate_micro", rate);
 	xd_jint(o, "vat_rate_bp", buy ? a->vat_bp : 0);
 	xd_jint(o, "unit_minor", unit);
@@ -761,6 +797,13 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 	xd_jint(c, "net_minor", net);
 	xd_jint(c, "vat_minor", vat);
 	xd_jint(c, "total_minor", net + vat);
+	/* the fees that would apply (docs/API.md "Fees"): a seller's trade fee
+	 * on these fills; the others are charged elsewhere, and named here */
+	cJSON *fs = cJSON_AddObjectToObject(o, "fees");
+	xd_jint(fs, "trade_bp", w->set->fee_trade_bp);
+	xd_jint(fs, "trade_minor", fee);
+	xd_jint(fs, "forward_cancel_bp", w->set->fee_forward_cancel_bp);
+	xd_jint(fs, "resale_bp", w->set->fee_resale_bp);
 	xd_jint(o, "balance_available_minor", a->avail);
 	int64_t after = a->avail;
 	if (buy)
@@ -775,7 +818,7 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 	if (!code && buy && hold > a->avail) {
 		code = "INSUFFICIENT_FUNDS";
 		msg = xasprintf("the order needs a hold of %" PRId64 " %s minor units; %" PRId64
-		                " are available", hold, xd_cur_names[a->cur], a->avail);
+		                " are available", hold, xd_cur_code(w, a->cur), a->avail);
 	}
 	if (code) {
 		cJSON *r = cJSON_AddObjectToObject(o, "would_reject");
@@ -823,28 +866,6 @@ static void job_cancel(struct xd_writer *w, struct xd_job *j)
 	xd_reply_json(&j->reply, 200, xd_read_order(w->st, w->t, j->account, j->target, true));
 }
 
-static void job_deposit(struct xd_writer *w, struct xd_job *j)
-{
-	int64_t id = j->admin ? j->target : j->account;
-	struct xd_acct *a = acct(w, id);
-	if (!a || a->system) {
-		xd_reply_error(&j->reply, 404, "NOT_FOUND", "no account %" PRId64, id);
-		return;
-	}
-	xd_ops_deposit(w, id, j->amount);
-	cJSON *o = cJSON_CreateObject();
-	xd_jint(o, "id", w->last_entry);
-	xd_jint(o, "account_id", id);
-	xd_jint(o, "amount_minor", j->amount);
-	cJSON_AddStringToObject(o, "currency", xd_cur_names[a->cur]);
-	xd_jtime(o, "at", w->now);
-	cJSON *b = cJSON_AddObjectToObject(o, "balance");
-	xd_jint(b, "available_minor", a->avail);
-	xd_jint(b, "held_minor", a->held);
-	xd_jint(b, "total_minor", a->avail + a->held);
-	xd_reply_json(&j->reply, 201, o);
-}
-
 /* A customer account with this e-mail address (any case) exists already? */
 static bool email_taken(struct xd_writer *w, const char *email)
 {
@@ -866,12 +887,17 @@ static void job_account(struct xd_writer *w, struct xd_job *j)
 		cJSON_AddStringToObject(e, "field", "email");
 		return;
 	}
+	if (j->cur < 0 || (size_t)j->cur >= w->set->n_cur) {
+		xd_reply_field(&j->reply, "BAD_VALUE", "currency", "this exchange does not take that "
+		               "currency (GET /v1/market lists them)");
+		return;
+	}
 	int64_t id = xd_ops_account(w, "customer", j->email, j->country, j->cur, j->role, j->key_hash);
 	cJSON *o = cJSON_CreateObject();
 	xd_jint(o, "id", id);
 	cJSON_AddStringToObject(o, "email", j->email);
 	cJSON_AddStringToObject(o, "country", j->country);
-	cJSON_AddStringToObject(o, "currency", xd_cur_names[j->cur]);
+	cJSON_AddStringToObject(o, "currency", xd_cur_code(w, j->cur));
 	cJSON_AddStringToObject(o, "role", xd_role_names[j->role]);
 	xd_jint(o, "vat_rate_bp", w->accts[id].vat_bp);
 	xd_jtime(o, "created_at", w->now);
@@ -912,7 +938,6 @@ void xd_ops_run(struct xd_writer *w, struct xd_job *j)
 	case XD_JOB_ORDER: job_order(w, j); break;
 	case XD_JOB_PREVIEW: job_preview(w, j); break;
 	case XD_JOB_CANCEL: job_cancel(w, j); break;
-	case XD_JOB_DEPOSIT: job_deposit(w, j); break;
 	case XD_JOB_ACCOUNT: job_account(w, j); break;
 	case XD_JOB_STOP: job_stop(w, j); break;
 	case XD_JOB_KEY_CREATE: xd_keys_job_create(w, j); break;
@@ -922,20 +947,20 @@ void xd_ops_run(struct xd_writer *w, struct xd_job *j)
 		xd_reply_json(&j->reply, 200, xd_market_book_for(w->m, w->eng, (int)j->target,
 		                                                  &j->filter, (int)j->amount));
 		break;
+	case XD_JOB_RUN: j->run(w, j); break;
 	case XD_JOB_CLOCK:
-	case XD_JOB_STATE:
-		break;   /* market.c handles these: they touch the clock and the state */
+		break;   /* market.c handles it: it moves the clock */
 	}
 }
 
 /* ---- start-up ------------------------------------------------------------------ */
 
-/* An account from a row (id, kind, currency, country, role, available, held);
- * -1 if its currency is unknown. */
+/* An account from a row (id, kind, currency, country, role, available, held,
+ * debt); -1 if its currency is not in the settings. */
 static int acct_fill(struct xd_writer *w, int64_t id, struct xd_q *st)
 {
 	const char *kind = xd_col_text(st, 1);
-	int cur = xd_lookup(xd_cur_names, xd_col_text(st, 2));
+	int cur = xd_settings_cur(w->set, xd_col_text(st, 2));
 	if (cur < 0)
 		return -1;
 	struct xd_acct *a = acct_slot(w, id);
@@ -946,6 +971,7 @@ static int acct_fill(struct xd_writer *w, int64_t id, struct xd_q *st)
 	a->cur = cur;
 	a->avail = xd_col_int64(st, 5);
 	a->held = xd_col_int64(st, 6);
+	a->debt = xd_col_int64(st, 7);
 	const char *role = xd_col_text(st, 4);
 	a->role = role ? xd_lookup(xd_role_names, role) : -1;
 	a->system = a->role < 0;
@@ -956,31 +982,60 @@ static int acct_fill(struct xd_writer *w, int64_t id, struct xd_q *st)
 		if (strcmp(kind, "external") == 0) w->sys_external[cur] = id;
 		else if (strcmp(kind, "clearing") == 0) w->sys_clearing[cur] = id;
 		else if (strcmp(kind, "vat") == 0) w->sys_vat[cur] = id;
+		else if (strcmp(kind, "fees") == 0) w->sys_fees[cur] = id;
 	}
 	return 0;
+}
+
+/* The exchange's own account of kind for currency cur: the oldest such row,
+ * else a new one. */
+static int64_t system_account(struct xd_writer *w, const char *kind, int cur)
+{
+	struct xd_q *st = xd_stmt(w->st, "SELECT id FROM accounts WHERE kind = ?1 AND currency = ?2 "
+	                                 "ORDER BY id LIMIT 1");
+	xd_bind_text(st, 1, kind);
+	xd_bind_text(st, 2, xd_cur_code(w, cur));
+	int64_t id = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : 0;
+	xd_reset(st);
+	if (id) {
+		acct(w, id);
+		return id;
+	}
+	return xd_ops_account(w, kind, NULL, NULL, cur, -1, NULL);
+}
+
+void xd_ops_system_accounts(struct xd_writer *w)
+{
+	for (size_t c = 0; c < w->set->n_cur; c++) {
+		if (!w->sys_external[c])
+			w->sys_external[c] = system_account(w, "external", (int)c);
+		if (!w->sys_clearing[c])
+			w->sys_clearing[c] = system_account(w, "clearing", (int)c);
+		if (!w->sys_vat[c])
+			w->sys_vat[c] = system_account(w, "vat", (int)c);
+		if (!w->sys_fees[c])
+			w->sys_fees[c] = system_account(w, "fees", (int)c);
+	}
 }
 
 
 int xd_ops_restore(struct xd_writer *w, char **cause)
 {
 	struct xd_q *st = xd_stmt(w->st,
-		"SELECT id, kind, currency, country, role, available, held FROM accounts ORDER BY id");
+		"SELECT id, kind, currency, country, role, available, held, debt FROM accounts ORDER BY id");
 	while (xd_step(st) == XD_ROW) {
 		int64_t id = xd_col_int64(st, 0);
 		if (acct_fill(w, id, st) != 0) {
+			char *code = xstrdup(xd_col_text(st, 2) ? xd_col_text(st, 2) : "");
 			xd_reset(st);
-			return set_cause(cause, "account %" PRId64 " has an unknown currency", id);
+			int rc = set_cause(cause, "account %" PRId64 " is in %s, which is not among the "
+			                   "exchange's currencies", id, code);
+			free(code);
+			return rc;
 		}
 	}
 	xd_reset(st);
-	for (int c = 0; c < XD_NCUR; c++) {
-		if (!w->sys_external[c])
-			w->sys_external[c] = xd_ops_account(w, "external", NULL, NULL, c, -1, NULL);
-		if (!w->sys_clearing[c])
-			w->sys_clearing[c] = xd_ops_account(w, "clearing", NULL, NULL, c, -1, NULL);
-		if (!w->sys_vat[c])
-			w->sys_vat[c] = xd_ops_account(w, "vat", NULL, NULL, c, -1, NULL);
-	}
+	xd_ops_system_accounts(w);
 	w->next_entry = 1;
 	st = xd_stmt(w->st, "SELECT max(entry) FROM ledger");
 	if (xd_step(st) == XD_ROW)

@@ -3,8 +3,8 @@
  * the others: a listener thread on a connection of its own, subscribed to
  * the channel "gpux" (LISTEN). A writer's transaction sends, with
  * pg_notify, one notification per book it changed, "<boot> <gpu> <first
- * trade id> <last trade id>" (0 0: no trade), "~state" when the market state
- * changed and "~clock" when the admin clock moved; PostgreSQL delivers them
+ * trade id> <last trade id>" (0 0: no trade), "~settings" when the settings
+ * changed (the market state among them) and "~clock" when the admin clock moved; PostgreSQL delivers them
  * when, and only if, the transaction commits.
  *
  * For a book another node changed the listener reads that book's resting
@@ -72,10 +72,13 @@ static bool refresh_meta(struct xd_peers *p, bool clock)
 		if (s->fault == XD_FAULT_NONE)
 			xd_market_put_offset(p->m, off);
 	} else {
-		int64_t state = xd_meta_get(s, "market_state", -1);
-		int64_t opens = xd_meta_get(s, "opens_at_ms", -1);
-		if (s->fault == XD_FAULT_NONE && state >= 0 && state <= EXCHANGE_HALTED)
-			xd_market_put_state(p->m, (int)state, opens);
+		/* the settings another node changed (settings.c), for this node's
+		 * readers; its writer reads them again itself at its next batch */
+		struct xd_settings *set = NULL;
+		if (xd_settings_load(s, &set) == 0 && s->fault == XD_FAULT_NONE)
+			xd_market_publish_settings(p->m, set);
+		else
+			xd_settings_free(&set);
 	}
 	return s->fault == XD_FAULT_NONE;
 }
@@ -110,7 +113,7 @@ static bool trades(struct xd_peers *p, int g, int64_t lo, int64_t hi)
 
 static bool handle(struct xd_peers *p, const char *payload)
 {
-	if (strcmp(payload, "~state") == 0)
+	if (strcmp(payload, "~settings") == 0)
 		return refresh_meta(p, false);
 	if (strcmp(payload, "~clock") == 0)
 		return refresh_meta(p, true);

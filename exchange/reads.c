@@ -206,7 +206,7 @@ cJSON *xd_read_orders(struct xd_store *s, const struct xd_tables *t, int64_t acc
 #define RENTAL_COLS "r.id, r.gpu, r.buyer, r.seller, r.buy_order, r.sell_order, r.gpus, " \
 	"r.hours, r.price, r.net_unit, r.vat_unit, r.payout_unit, r.hours_billed, r.status, " \
 	"r.started_ms, r.stopped_ms, r.billed, r.refunded, r.paid_out, b.currency, s.currency, " \
-	"r.node_gpus, r.interconnect, r.region, NULL, r.cpu_cores, r.ram_gb, r.disk_gb, 0, r.nodes"
+	"r.node_gpus, r.interconnect, r.region, NULL, r.cpu_cores, r.ram_gb, r.disk_gb, 0, r.nodes, r.fee_unit, r.fees"
 
 struct rental_ctx { const struct xd_tables *t; int64_t account; };
 
@@ -249,6 +249,9 @@ static cJSON *rental_json(struct xd_q *st, const struct rental_ctx *c)
 		xd_jint(o, "billed_minor", col_i(st, 18));
 		xd_jint(o, "refunded_minor", 0);
 		xd_jint(o, "held_minor", 0);
+		/* the exchange's trade fee, deducted from each hour's payout */
+		xd_jint(o, "hourly_fee_minor", gpus * col_i(st, 30));
+		xd_jint(o, "fees_minor", col_i(st, 31));
 	}
 	struct xd_order_in lot = { .side = ENG_SELL };
 	xd_lot_from_row(c->t, st, 21, xd_tables_gpu(c->t, col_text(st, 1)), &lot);
@@ -358,13 +361,16 @@ cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page 
 
 /* ---- accounts ------------------------------------------------------------------ */
 
-cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id)
+cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t,
+                       const struct xd_settings *set, int64_t now, int64_t id)
 {
 	struct xd_q *st = xd_stmt(s,
 		"SELECT id, email, country, currency, role, available, held, created_ms, "
 		" (SELECT count(*) FROM orders WHERE account = ?1 AND remaining > 0), "
 		" (SELECT count(*) FROM rentals WHERE buyer = ?1 AND status = 'active') + "
-		" (SELECT count(*) FROM rentals WHERE seller = ?1 AND status = 'active') "
+		" (SELECT count(*) FROM rentals WHERE seller = ?1 AND status = 'active'), debt, "
+		" (SELECT coalesce(sum(amount), 0) FROM withdrawals WHERE account = ?1 AND "
+		"  status = 'pending') "
 		"FROM accounts WHERE id = ?1 AND kind IN ('customer', 'demo')");
 	xd_bind_int64(st, 1, id);
 	if (xd_step(st) != XD_ROW) {
@@ -379,13 +385,22 @@ cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id
 	xd_jstr(o, "role", col_text(st, 4));
 	int32_t bp = xd_tables_vat(t, col_text(st, 2));
 	xd_jint(o, "vat_rate_bp", bp < 0 ? 0 : bp);
-	int cur = xd_lookup(xd_cur_names, col_text(st, 3));
-	xd_jint(o, "fx_rate_micro", cur < 0 ? 0 : t->fx_micro[cur]);
+	int cur = xd_settings_cur(set, col_text(st, 3));
+	const struct xd_currency *c = cur < 0 ? NULL : &set->cur[cur];
+	xd_jint(o, "fx_rate_micro", c ? c->rate_micro : 0);
+	xd_jint(o, "currency_exponent", c ? c->exponent : 2);
+	xd_jtime(o, "fx_rate_set_at", c ? c->rate_ms : -1);
+	cJSON_AddBoolToObject(o, "fx_rate_stale", c && strcmp(c->code, "USD") != 0 &&
+	                      set->fx_max_age_s > 0 && now - c->rate_ms > set->fx_max_age_s * 1000);
 	xd_jtime(o, "created_at", col_i(st, 7));
 	cJSON *b = cJSON_AddObjectToObject(o, "balance");
 	xd_jint(b, "available_minor", col_i(st, 5));
 	xd_jint(b, "held_minor", col_i(st, 6));
 	xd_jint(b, "total_minor", col_i(st, 5) + col_i(st, 6));
+	/* what the customer owes after a reversal beyond its balance (>= 0), and
+	 * the part of held_minor that waits to be paid out */
+	xd_jint(b, "debt_minor", -col_i(st, 10));
+	xd_jint(b, "withdrawals_pending_minor", col_i(st, 11));
 	xd_jint(o, "open_orders", col_i(st, 8));
 	xd_jint(o, "active_rentals", col_i(st, 9));
 	xd_reset(st);

@@ -203,9 +203,6 @@ static void h_market(struct xd_ctx *c)
 	xd_jint(l, "price_cents_max", XD_PRICE_MAX);
 	xd_jint(l, "rate_per_key", c->cfg->rate_per_key);
 	xd_jint(l, "rate_per_address", c->cfg->rate_per_addr);
-	cJSON *tu = cJSON_AddObjectToObject(o, "topup");
-	xd_jstr(tu, "url", c->cfg->topup_url);
-	xd_jstr(tu, "text", c->cfg->topup_text);
 	xd_reply_json(&c->reply, 200, o);
 }
 
@@ -344,20 +341,29 @@ static bool email_ok(const char *s)
 	return true;
 }
 
-int xd_parse_signup(const struct xd_tables *t, const char *body, size_t len, struct xd_job *j,
-                    struct xd_reply *r)
+int xd_parse_signup(const struct xd_tables *t, const struct xd_settings *set, const char *body,
+                    size_t len, struct xd_job *j, struct xd_reply *r)
 {
 	static const char *const fields[] = { "email", "country", "currency", "role", NULL };
 	cJSON *b = NULL;
-	const char *email, *country;
+	const char *email, *country, *code;
 	int cur, role, rc = -1;
 	if (xd_body_parse(body, len, false, &b, r) ||
 	    xd_body_fields(b, fields, r) ||
 	    xd_body_str(b, "email", true, XD_EMAIL_MAX, &email, r) < 0 ||
 	    xd_body_str(b, "country", true, 2, &country, r) < 0 ||
-	    xd_body_enum(b, "currency", true, xd_cur_names, &cur, r) < 0 ||
+	    xd_body_str(b, "currency", true, 3, &code, r) < 0 ||
 	    xd_body_enum(b, "role", true, xd_role_names, &role, r) < 0)
 		goto out;
+	if ((cur = xd_settings_cur(set, code)) < 0) {
+		struct buf l = { 0 };
+		for (size_t i = 0; i < set->n_cur; i++)
+			buf_printf(&l, "%s\"%s\"", i ? ", " : "", set->cur[i].code);
+		xd_reply_field(r, "BAD_VALUE", "currency", "field \"currency\" must be one of %s",
+		               l.data ? l.data : "");
+		buf_free(&l);
+		goto out;
+	}
 	if (!email_ok(email)) {
 		xd_reply_field(r, "BAD_VALUE", "email", "\"email\" must look like name@domain, "
 		               "without spaces");
@@ -382,8 +388,12 @@ out:
 
 static void h_signup(struct xd_ctx *c)
 {
-	if (!no_query(c) || xd_parse_signup(xd_market_tables(c->m), c->body, c->body_len, c->job,
-	                                    &c->reply))
+	if (!no_query(c))
+		return;
+	struct xd_settings *set = xd_market_settings(c->m);
+	int rc = xd_parse_signup(xd_market_tables(c->m), set, c->body, c->body_len, c->job, &c->reply);
+	xd_market_settings_done(c->m, &set);
+	if (rc)
 		return;
 	struct xd_job *j = c->job;
 	if (xd_keys_generate(c->new_key, j->key_hash, &c->reply) != 0)
@@ -396,54 +406,14 @@ static void h_account(struct xd_ctx *c)
 {
 	if (!no_query(c))
 		return;
-	cJSON *o = xd_read_account(xd_store_reader(), xd_market_tables(c->m), c->account);
+	struct xd_settings *set = xd_market_settings(c->m);
+	cJSON *o = xd_read_account(xd_store_reader(), xd_market_tables(c->m), set,
+	                           xd_market_now(c->m), c->account);
+	xd_market_settings_done(c->m, &set);
 	if (o)
 		xd_reply_json(&c->reply, 200, o);
 	else
 		xd_reply_error(&c->reply, 401, "UNAUTHORIZED", "unknown account");
-}
-
-int xd_parse_deposit(const char *body, size_t len, bool admin, int64_t *amount, int64_t *target,
-                     struct xd_reply *r)
-{
-	static const char *const fields[] = { "amount_minor", "account_id", NULL };
-	cJSON *b = NULL;
-	int rc = -1;
-	*target = 0;
-	if (xd_body_parse(body, len, false, &b, r) == 0 &&
-	    xd_body_fields(b, fields, r) == 0 &&
-	    xd_body_int(b, "amount_minor", true, 1, XD_DEPOSIT_MAX, amount, r) >= 0 &&
-	    xd_body_int(b, "account_id", admin, 1, INT64_C(9007199254740991), target, r) >= 0)
-		rc = 0;
-	cJSON_Delete(b);
-	return rc;
-}
-
-static void h_deposit(struct xd_ctx *c)
-{
-	int64_t amount, target;
-	if (!xd_keys_may_trade(c) || !no_query(c) || xd_parse_deposit(c->body, c->body_len, c->admin, &amount, &target,
-	                                     &c->reply))
-		return;
-	bool demo = xd_market_demo(c->m);
-	if (!c->admin) {
-		if (!demo) {
-			xd_reply_error(&c->reply, 403, "FORBIDDEN", "this exchange takes no simulated "
-			               "payments: deposits are made by the operator (admin key)");
-			return;
-		}
-		if (target && target != c->account) {
-			xd_reply_error(&c->reply, 403, "FORBIDDEN", "an account can only deposit to itself");
-			return;
-		}
-	}
-	struct xd_job *j = c->job;
-	j->kind = XD_JOB_DEPOSIT;
-	j->account = c->account;
-	j->admin = c->admin;
-	j->target = c->admin ? target : c->account;
-	j->amount = amount;
-	xd_ctx_submit(c);
 }
 
 static void h_ledger(struct xd_ctx *c)
@@ -527,7 +497,7 @@ static int parse_lot(const struct xd_tables *t, const cJSON *b, struct xd_order_
 	    xd_body_int(b, sell ? "cpu_cores" : "min_cpu_cores", false, 0, XD_CPU_CORES_MAX, &cpu, r) < 0 ||
 	    xd_body_int(b, sell ? "ram_gb" : "min_ram_gb", false, 0, XD_RAM_GB_MAX, &ram, r) < 0 ||
 	    xd_body_int(b, sell ? "disk_gb" : "min_disk_gb", false, 0, XD_DISK_GB_MAX, &disk, r) < 0 ||
-	    (sell && xd_body_bool(b, "whole_nodes", &o->whole_nodes, r) < 0) ||
+	    (sell && xd_body_bool(b, "whole_nodes", false, &o->whole_nodes, r) < 0) ||
 	    (sell && xd_body_str(b, "region", false, XD_REGION_ID_MAX + 8, &region, r) < 0) ||
 	    (!sell && xd_parse_regions(t, b, &o->regions, r) < 0))
 		return -1;
@@ -807,46 +777,6 @@ static void h_clock(struct xd_ctx *c)
 	xd_ctx_submit(c);
 }
 
-int xd_parse_state(const char *body, size_t len, struct xd_job *j, struct xd_reply *r)
-{
-	static const char *const fields[] = { "state", "opens_at", NULL };
-	cJSON *b = NULL;
-	int state, rc = -1;
-	if (xd_body_parse(body, len, false, &b, r) ||
-	    xd_body_fields(b, fields, r) ||
-	    xd_body_enum(b, "state", true, xd_state_names, &state, r) < 0)
-		goto out;
-	const cJSON *oa = cJSON_GetObjectItemCaseSensitive(b, "opens_at");
-	if (oa) {
-		j->opens_at_given = true;
-		j->opens_at_ms = -1;
-		if (cJSON_IsString(oa)) {
-			if (exchange_parse_time(oa->valuestring, &j->opens_at_ms) != 0 || j->opens_at_ms < 0) {
-				xd_reply_field(r, "BAD_VALUE", "opens_at", "\"opens_at\" must be an ISO "
-				               "8601 time such as 2025-09-01T09:00:00Z, or null");
-				goto out;
-			}
-		} else if (!cJSON_IsNull(oa)) {
-			xd_reply_field(r, "WRONG_TYPE", "opens_at", "\"opens_at\" must be a string "
-			               "or null");
-			goto out;
-		}
-	}
-	j->state = state;
-	rc = 0;
-out:
-	cJSON_Delete(b);
-	return rc;
-}
-
-static void h_state(struct xd_ctx *c)
-{
-	if (!no_query(c) || xd_parse_state(c->body, c->body_len, c->job, &c->reply))
-		return;
-	c->job->kind = XD_JOB_STATE;
-	xd_ctx_submit(c);
-}
-
 const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/health", XD_PUBLIC, h_health },
 	{ "GET", "/v1/ready", XD_PUBLIC, h_ready },
@@ -860,7 +790,9 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/stream", XD_PUBLIC, h_stream },
 	{ "POST", "/v1/accounts", XD_PUBLIC, h_signup },
 	{ "GET", "/v1/account", XD_ACCOUNT, h_account },
-	{ "POST", "/v1/deposits", XD_ACCOUNT_OR_ADMIN, h_deposit },
+	{ "POST", "/v1/deposits", XD_ACCOUNT_OR_ADMIN, xd_money_h_deposit },
+	{ "POST", "/v1/withdrawals", XD_ACCOUNT, xd_money_h_withdraw },
+	{ "GET", "/v1/withdrawals", XD_ACCOUNT, xd_money_h_withdrawals },
 	{ "GET", "/v1/ledger", XD_ACCOUNT, h_ledger },
 	{ "POST", "/v1/orders/preview", XD_ACCOUNT, h_preview },
 	{ "POST", "/v1/orders", XD_ACCOUNT, h_order },
@@ -870,7 +802,21 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/rentals", XD_ACCOUNT, h_rentals },
 	{ "POST", "/v1/rentals/{}/stop", XD_ACCOUNT, h_rental_stop },
 	{ "POST", "/v1/admin/clock", XD_ADMIN_OR_DEMO, h_clock },
-	{ "POST", "/v1/admin/market", XD_ADMIN_OR_DEMO, h_state },
+	{ "POST", "/v1/admin/market", XD_ADMIN_OR_DEMO, xd_settings_h_market },
+	{ "GET", "/v1/admin/settings", XD_ADMIN_OR_DEMO, xd_settings_h_show },
+	{ "POST", "/v1/admin/fx", XD_ADMIN_OR_DEMO, xd_settings_h_fx },
+	{ "POST", "/v1/admin/fees", XD_ADMIN_OR_DEMO, xd_settings_h_fees },
+	{ "POST", "/v1/admin/topup", XD_ADMIN_OR_DEMO, xd_settings_h_topup },
+	{ "POST", "/v1/admin/deposits/reverse", XD_ADMIN_OR_DEMO, xd_money_h_reverse },
+	{ "GET", "/v1/admin/withdrawals", XD_ADMIN_OR_DEMO, xd_money_h_admin_withdrawals },
+	{ "POST", "/v1/admin/withdrawals/{}/approve", XD_ADMIN_OR_DEMO, xd_money_h_approve },
+	{ "POST", "/v1/admin/withdrawals/{}/reject", XD_ADMIN_OR_DEMO, xd_money_h_reject },
+	{ "GET", "/v1/admin/keys", XD_ADMIN_OR_DEMO, xd_admin_h_keys },
+	{ "POST", "/v1/admin/keys", XD_ADMIN_OR_DEMO, xd_admin_h_key_create },
+	{ "DELETE", "/v1/admin/keys/{}", XD_ADMIN_OR_DEMO, xd_admin_h_key_revoke },
+	{ "GET", "/v1/admin/accounts", XD_ADMIN_OR_DEMO, xd_admin_h_accounts },
+	{ "GET", "/v1/admin/accounts/{}/ledger", XD_ADMIN_OR_DEMO, xd_admin_h_ledger },
+	{ "GET", "/v1/admin/audit", XD_ADMIN_OR_DEMO, xd_admin_h_audit },
 	{ "GET", "/v1/keys", XD_ACCOUNT, xd_keys_h_list },
 	{ "POST", "/v1/keys", XD_ACCOUNT, xd_keys_h_create },
 	{ "DELETE", "/v1/keys/{}", XD_ACCOUNT, xd_keys_h_revoke },

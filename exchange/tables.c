@@ -14,6 +14,7 @@
 #include "exchange/xd.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,10 @@ out:
 	return rc;
 }
 
+/* data/fx.json: the rates a new database starts with (the embedded ones are
+ * fixed demo rates). Any number of currencies, USD among them at 10^6 (the
+ * base), each an ISO 4217 code with the standard's minor unit unless the
+ * file's "exponent" object says otherwise. */
 static int load_fx(struct xd_tables *t, const char *dir, char **cause)
 {
 	char *where = NULL;
@@ -168,29 +173,63 @@ static int load_fx(struct xd_tables *t, const char *dir, char **cause)
 	free(text);
 	const cJSON *rates = cJSON_GetObjectItemCaseSensitive(j, "rate_micro");
 	const cJSON *date = cJSON_GetObjectItemCaseSensitive(j, "date");
-	const cJSON *about = cJSON_GetObjectItemCaseSensitive(j, "about");
+	const cJSON *exps = cJSON_GetObjectItemCaseSensitive(j, "exponent");
 	int rc = 0;
-	if (!cJSON_IsObject(rates) || !cJSON_IsString(date)) {
+	bool usd = false;
+	if (!cJSON_IsObject(rates) || !cJSON_IsString(date) || (exps && !cJSON_IsObject(exps))) {
 		rc = set_cause(cause, "%s: needs \"rate_micro\" (object) and \"date\"", where);
 		goto out;
 	}
-	for (int c = 0; c < XD_NCUR; c++) {
-		const cJSON *r = cJSON_GetObjectItemCaseSensitive(rates, xd_cur_names[c]);
-		if (!cJSON_IsNumber(r) || r->valuedouble < 1 || r->valuedouble > 1e9 ||
-		    r->valuedouble != (double)(int64_t)r->valuedouble) {
-			rc = set_cause(cause, "%s: rate_micro.%s must be an integer in 1..10^9", where,
-			               xd_cur_names[c]);
+	for (const cJSON *r = rates->child; r; r = r->next) {
+		const char *code = r->string;
+		if (util_ccy_exponent(code) < 0) {
+			rc = set_cause(cause, "%s: rate_micro: \"%s\" is not an ISO 4217 code (three "
+			               "capital letters)", where, code ? code : "");
 			goto out;
 		}
-		t->fx_micro[c] = (int64_t)r->valuedouble;
+		if (!cJSON_IsNumber(r) || r->valuedouble < 1 || r->valuedouble > 1e15 ||
+		    r->valuedouble != (double)(int64_t)r->valuedouble) {
+			rc = set_cause(cause, "%s: rate_micro.%s must be an integer in 1..10^15", where, code);
+			goto out;
+		}
+		if (t->n_fx == XD_CUR_MAX) {
+			rc = set_cause(cause, "%s: more than %d currencies", where, XD_CUR_MAX);
+			goto out;
+		}
+		struct xd_fx_seed *f = &t->fx[t->n_fx++];
+		memcpy(f->code, code, 4);
+		f->rate_micro = (int64_t)r->valuedouble;
+		f->exponent = util_ccy_exponent(code);
+		const cJSON *e = exps ? cJSON_GetObjectItemCaseSensitive(exps, code) : NULL;
+		if (e) {
+			if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble > 4 ||
+			    e->valuedouble != (double)(int)e->valuedouble) {
+				rc = set_cause(cause, "%s: exponent.%s must be an integer in 0..4", where, code);
+				goto out;
+			}
+			f->exponent = (int)e->valuedouble;
+		}
+		if (strcmp(code, "USD") == 0) {
+			usd = true;
+			if (f->rate_micro != 1000000) {
+				rc = set_cause(cause, "%s: rate_micro.USD must be 1000000 (USD is the base)",
+				               where);
+				goto out;
+			}
+		}
 	}
-	if (t->fx_micro[XD_USD] != 1000000) {
-		rc = set_cause(cause, "%s: rate_micro.USD must be 1000000 (USD is the base)", where);
+	if (!usd) {
+		rc = set_cause(cause, "%s: rate_micro needs USD (the base, 1000000)", where);
+		goto out;
+	}
+	char iso[40];
+	snprintf(iso, sizeof iso, "%.10sT00:00:00Z", date->valuestring);
+	if (exchange_parse_time(iso, &t->fx_date_ms) != 0) {
+		rc = set_cause(cause, "%s: \"date\" must be a date such as 2025-01-02", where);
 		goto out;
 	}
 	t->fx_date = xstrdup(date->valuestring);
 	t->fx_note = xstrdup("fixed demo rates, not live market data");
-	(void)about;
 out:
 	cJSON_Delete(j);
 	free(where);

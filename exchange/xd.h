@@ -27,6 +27,12 @@
  *   stream.c   GET /v1/stream: the hub, its event ring, SSE connections
  *   candles.c  GET /v1/candles/{gpu}: OHLC from the trades table
  *   keys.c     API keys: lookup, scopes, last use, GET/POST/DELETE /v1/keys
+ *   settings.c settings as state: market state, opening, top-up, fees,
+ *              currencies and FX; the audit; the scheduled opening
+ *   admin.c    admin keys, the operator's reads (accounts, ledger, audit)
+ *   money.c    money in and out: deposits by reference, reversals, debts,
+ *              withdrawals, the trade fee, FX units per currency exponent
+ *   conninfo.c connection strings without their passwords
  */
 #ifndef GPUX_EXCHANGE_XD_H
 #define GPUX_EXCHANGE_XD_H
@@ -64,8 +70,11 @@
 #define XD_RAM_GB_MAX 65536
 #define XD_DISK_GB_MAX 1000000
 
-enum xd_cur { XD_EUR = 0, XD_USD = 1, XD_GBP = 2, XD_NCUR = 3 };
-extern const char *const xd_cur_names[XD_NCUR + 1];  /* NULL-terminated */
+/* Currencies are data (settings.c: the operator lists them); an account's
+ * currency is an index into the settings' list, which only grows. */
+#define XD_CUR_MAX 64
+#define XD_REF_MAX 64           /* a deposit's or withdrawal's reference */
+#define XD_ARG_MAX 255          /* a string argument of an admin job */
 enum xd_role { XD_ROLE_BUYER = 0, XD_ROLE_SELLER = 1, XD_ROLE_BOTH = 2 };
 extern const char *const xd_role_names[4];
 extern const char *const xd_state_names[4];            /* enum exchange_state */
@@ -90,8 +99,11 @@ struct xd_tables {
 	struct xd_vat *vat;          /* sorted by country */
 	size_t n_vat;
 	char *vat_date, *vat_source;
-	int64_t fx_micro[XD_NCUR];
+	/* data/fx.json: what a new database's currencies start with */
+	struct xd_fx_seed { char code[4]; int exponent; int64_t rate_micro; } fx[XD_CUR_MAX];
+	size_t n_fx;
 	char *fx_date, *fx_note;
+	int64_t fx_date_ms;          /* fx_date, midnight UTC */
 };
 /* Load from dir (NULL = embedded files); -1 and *cause naming file and field. */
 int xd_tables_load(const char *dir, struct xd_tables **out, char **cause);
@@ -151,9 +163,8 @@ int xd_body_str(const cJSON *o, const char *k, bool required, size_t maxlen,
 /* String member that must be one of vals (NULL-terminated); *out its index. */
 int xd_body_enum(const cJSON *o, const char *k, bool required, const char *const *vals,
                  int *out, struct xd_reply *r);
-/* Boolean member (never required): 1 if present (*out set), 0 if absent, -1 with
- * an error reply. */
-int xd_body_bool(const cJSON *o, const char *k, bool *out, struct xd_reply *r);
+/* Boolean member (true/false). Same returns. */
+int xd_body_bool(const cJSON *o, const char *k, bool required, bool *out, struct xd_reply *r);
 /* Valid UTF-8 without NUL? */
 bool xd_utf8_valid(const char *s, size_t len);
 
@@ -162,8 +173,11 @@ struct xd_ctx;
 /* JSON of an order (with fills if asked); NULL if it is not account's. */
 cJSON *xd_read_order(struct xd_store *s, const struct xd_tables *t, int64_t account, int64_t id,
                      bool fills);
-/* Account JSON (balances from the database). NULL if there is no such account. */
-cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id);
+/* Account JSON (balances from the database, its currency's rate from set,
+ * now the exchange clock). NULL if there is no such account. */
+struct xd_settings;
+cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t,
+                       const struct xd_settings *set, int64_t now, int64_t id);
 cJSON *xd_read_rental(struct xd_store *s, const struct xd_tables *t, int64_t account, int64_t id);
 /* Parse the list query (limit, cursor) — defaults and ranges of docs/API.md. */
 struct xd_page { int64_t limit; int64_t before; };  /* before = INT64_MAX: first page */
@@ -177,10 +191,11 @@ cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page 
 
 /* ---- market.c + ops.c: the writer --------------------------------------- */
 enum xd_job_kind {
-	XD_JOB_ORDER, XD_JOB_PREVIEW, XD_JOB_CANCEL, XD_JOB_DEPOSIT, XD_JOB_ACCOUNT,
-	XD_JOB_STOP, XD_JOB_CLOCK, XD_JOB_STATE,
+	XD_JOB_ORDER, XD_JOB_PREVIEW, XD_JOB_CANCEL, XD_JOB_ACCOUNT,
+	XD_JOB_STOP, XD_JOB_CLOCK,
 	XD_JOB_KEY_CREATE, XD_JOB_KEY_REVOKE,
 	XD_JOB_BOOK,                 /* a ladder by node size: the engine's book, not the snapshot */
+	XD_JOB_RUN,                  /* j->run: settings.c, admin.c, money.c */
 };
 enum xd_otype { XD_LIMIT = 0, XD_MARKET = 1 };
 extern const char *const xd_side_names[3], *const xd_type_names[3], *const xd_tif_names[4];
@@ -214,6 +229,7 @@ struct xd_order_in {
 	const char *job_text, *alternatives;
 };
 
+struct xd_writer;
 struct xd_job {
 	enum xd_job_kind kind;
 	int64_t account;             /* the caller; 0 for none/admin */
@@ -223,9 +239,14 @@ struct xd_job {
 	int64_t amount;              /* deposit */
 	int64_t advance_ms;          /* CLOCK */
 	struct eng_filter filter;    /* BOOK (and its depth in amount) */
-	int state;                   /* STATE: enum exchange_state */
-	bool opens_at_given;
-	int64_t opens_at_ms;         /* STATE: -1 = null */
+	/* RUN: the writer calls run(w, j); the handler put what it validated in
+	 * the fields below (their meaning is the handler's and run's) */
+	void (*run)(struct xd_writer *w, struct xd_job *j);
+	int64_t admin_key_id;        /* the admin key that acted (audit), 0: none (demo) */
+	int64_t n[6];
+	bool flag[4];
+	char str[3][XD_ARG_MAX + 1];
+	char text[XD_TOPUP_TEXT_MAX + 1];
 	/* ACCOUNT */
 	char email[XD_EMAIL_MAX + 1];
 	char country[3];
@@ -253,8 +274,14 @@ struct xd_market_config {
 	const struct xd_tables *tables;
 	const char *db_path;
 	bool demo;
+	const char *admin_key;       /* --admin-key-file's key: the bootstrap admin key */
+	/* what a new database starts with (settings.c); an existing one keeps
+	 * its own settings and these are only compared, for the log */
 	int state;
+	bool state_given;            /* --market given (else the default of demo or not) */
 	int64_t opens_at_ms;
+	const char *topup_url, *topup_text;
+	bool quiet;
 	double clock_speed;
 	uint64_t seed;
 	size_t stream_backlog;       /* events the stream keeps for replay; 0: default */
@@ -262,6 +289,9 @@ struct xd_market_config {
 	int commit_deadline_ms;      /* a COMMIT's longest wait (a shared store) */
 };
 struct xd_market;
+/* Open the store, rebuild the books, start the writer: 0 and *out; -1 and
+ * *cause; or -2 and *cause when the database cannot be reached now (run.c
+ * then answers 503 and tries again). */
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause);
 /* Finish queued jobs, stop the writer, close the database. */
 void xd_market_close(struct xd_market **m);
@@ -280,8 +310,9 @@ bool xd_market_ready(struct xd_market *m, const char **why);
 void xd_market_call(struct xd_market *m, struct xd_job *j);
 /* Exchange clock now (Unix ms), thread-safe. */
 int64_t xd_market_now(struct xd_market *m);
-/* GET /v1/market body. */
+/* GET /v1/market body, from the published settings (or from s). */
 cJSON *xd_market_info(struct xd_market *m);
+cJSON *xd_market_info_of(struct xd_market *m, const struct xd_settings *s);
 /* GET /v1/quotes, rendered once per change of the market's seq and served
  * from that text with only this request's server_time added: 0 and *body
  * (the JSON text and a newline, malloc'ed), or 1 (304: etag_in matches)
@@ -300,7 +331,6 @@ struct xd_unit_quotes;
 void xd_market_put_book(struct xd_market *m, int gpu, const struct eng_level *ask, size_t n_ask,
                         const struct eng_level *bid, size_t n_bid, int64_t last,
                         const struct xd_unit_quotes *u);
-void xd_market_put_state(struct xd_market *m, int state, int64_t opens_at);
 /* A trade another node made (peers.c), for this node's stream. */
 void xd_market_put_trade(struct xd_market *m, int gpu, int64_t id, int64_t price, int32_t gpus,
                          int32_t hours, int taker_side, int64_t at_ms);
@@ -406,12 +436,13 @@ void xd_jobs_order(struct xd_writer *w, struct xd_job *j, struct xd_acct *a);
 /* ---- the writer's state, shared by market.c, ops.c and demo.c ------------- */
 struct xd_acct {
 	int64_t avail, held;
+	int64_t debt;        /* the "debt" bucket: <= 0, what the customer owes */
 	int cur;
 	int32_t vat_bp;
 	int role;            /* -1 for the exchange's own accounts */
 	bool dirty, exists, system;
 	uint64_t tx;         /* shared store: the transaction that read it */
-	int64_t base_avail, base_held;   /* shared store: the balances as read then */
+	int64_t base_avail, base_held, base_debt;   /* shared store: the balances as read then */
 };
 
 struct xd_demo;
@@ -430,8 +461,13 @@ struct xd_writer {
 	bool in_tx;
 	bool *book_changed;          /* per GPU, since the last snapshot */
 	int64_t *last_price;         /* per GPU, -1 = no trade yet */
-	int64_t sys_external[XD_NCUR], sys_clearing[XD_NCUR], sys_vat[XD_NCUR];
-	int state;
+	/* the exchange's own accounts per currency (an index of set->cur) */
+	int64_t sys_external[XD_CUR_MAX], sys_clearing[XD_CUR_MAX], sys_vat[XD_CUR_MAX];
+	int64_t sys_fees[XD_CUR_MAX];
+	struct xd_settings *set;     /* the settings this transaction runs on (settings.c) */
+	bool set_changed;            /* a job changed them: publish after COMMIT */
+	bool set_stale;              /* a rolled-back batch may have: read them again */
+	int state;                   /* set->state and set->opens_at_ms, for ops.c */
 	int64_t opens_at_ms;
 	struct xd_demo *demo;
 	const struct xd_nodes_ops *nodes;   /* one node or many (nodes.c) */
@@ -445,6 +481,11 @@ struct xd_writer {
 	int64_t lease_at_us;         /* when the lease was last tried */
 	struct xd_stream *stream;    /* market data for GET /v1/stream */
 };
+
+/* An account's buckets: what it may spend, what is held for its orders,
+ * rentals and withdrawals, and what it owes (<= 0; docs/API.md "the ledger"). */
+enum xd_bucket { XD_AVAILABLE = 0, XD_HELD = 1, XD_DEBT = 2 };
+extern const char *const xd_bucket_names[4];
 
 /* ops.c — all run on the writer thread, inside its transaction. */
 void xd_ops_begin(struct xd_writer *w);            /* BEGIN if not in a transaction */
@@ -471,8 +512,8 @@ struct xd_nodes_ops {
 	 * go one at a time (start_lock … start_done); a row per GPU book. */
 	void (*start_lock)(struct xd_writer *w);
 	void (*init_books)(struct xd_writer *w);
-	/* After the start-up commit: share the market state, release the
-	 * start-up lock; -1 if that did not commit. */
+	/* After the start-up commit: release the start-up lock; -1 if that
+	 * failed. */
 	int (*start_done)(struct xd_writer *w);
 	/* The exchange clock at start (wall, in ms, and the clock's speed):
 	 * its value now and the admin's total advance. */
@@ -496,13 +537,15 @@ struct xd_nodes_ops {
 	/* One ledger entry of two rows, amount from acct[0] to acct[1]: its
 	 * number. */
 	int64_t (*ledger)(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
-	                  const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id);
+	                  const int bucket[2], int64_t amount, int64_t order_id, int64_t rental_id);
 	/* Last thing before COMMIT: tell the other nodes what changed. */
 	void (*before_commit)(struct xd_writer *w);
-	/* The admin advanced the clock by ms / changed the market state: every
-	 * node's moves with it. */
+	/* The admin advanced the clock by ms: every node's moves with it. */
 	void (*clock_advanced)(struct xd_writer *w, int64_t ms);
-	void (*state_changed)(struct xd_writer *w);
+	/* The settings changed in this transaction (settings.c): tell the
+	 * other nodes at COMMIT. The settings' version in the store now. */
+	void (*settings_changed)(struct xd_writer *w);
+	uint64_t (*settings_version)(struct xd_writer *w);
 	/* May this node bill and drive the demo now? (the lease) */
 	bool (*leader)(struct xd_writer *w);
 	/* How often an idle writer proves it can commit (a write probe for
@@ -514,6 +557,17 @@ extern const struct xd_nodes_ops xd_nodes_one, xd_nodes_shared;
 void xd_ops_run(struct xd_writer *w, struct xd_job *j);
 /* Bill every rental hour due at or before w->now; returns the hours billed. */
 int64_t xd_ops_bill(struct xd_writer *w);
+/* Move amount (> 0) from (from, its bucket) to (to, its bucket) as one
+ * ledger entry of two rows in their one currency; w->last_entry is its
+ * number. A customer bucket below its floor (0; the debt bucket may go down)
+ * is a bug that stops the daemon before anything is committed. */
+void xd_ops_post(struct xd_writer *w, const char *kind, int64_t from, int from_bucket, int64_t to,
+                 int to_bucket, int64_t amount, int64_t order_id, int64_t rental_id);
+/* The writer's view of account id for this transaction, or NULL. */
+struct xd_acct *xd_ops_acct(struct xd_writer *w, int64_t id);
+/* The exchange's own accounts (external, clearing, vat, fees) of every
+ * currency of the settings, found or made. */
+void xd_ops_system_accounts(struct xd_writer *w);
 /* Create an account; returns its id. role -1 and cur for the exchange's own. */
 int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
                        const char *country, int cur, int role, const unsigned char *key_hash);
@@ -668,17 +722,17 @@ struct xd_server_config {
 	const char *listen, *socket_path, *port_file;
 	int rate_per_key, rate_per_addr, threads;
 	bool quiet;
-	char *admin_key;             /* NULL = none */
 	struct xd_limits limits;
-	const char *topup_url;       /* GET /v1/market's topup.url, sanitised, or NULL */
-	const char *topup_text;      /* topup.text, sanitised, or NULL */
 	int signup_per_min;          /* POST /v1/accounts per client key a minute; 0 = no limit */
 };
 struct xd_server;
 /* Bind and listen (connections wait in the kernel's backlog, unanswered). */
 int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, char **cause);
-/* Answer them: the daemons on the sockets, then the port file. */
+/* Answer them: the daemons on the sockets, then the port file. m NULL: every
+ * request is answered 503 STORE_UNAVAILABLE (Retry-After: 1) until
+ * xd_server_set_market gives the market, once its database could be opened. */
 int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause);
+void xd_server_set_market(struct xd_server *s, struct xd_market *m);
 /* How long neither socket has had a connection open (0 while one is). */
 int64_t xd_server_idle_us(struct xd_server *s);
 /* A server without a listening socket, answering for m at once: its
@@ -711,6 +765,7 @@ struct xd_ctx {
 	bool submitted;              /* a handler queued c->job */
 	char new_key[72];            /* POST /v1/accounts, /v1/keys: the key to show once */
 	int64_t key_id;              /* the API key presented (api_keys.id), 0 = none */
+	int64_t admin_key_id;        /* the admin key presented (admin_keys.id), 0 = none */
 	bool key_read_only;          /* its scope is "read" */
 };
 enum xd_auth { XD_PUBLIC, XD_ACCOUNT, XD_ADMIN_OR_DEMO, XD_ACCOUNT_OR_ADMIN };
@@ -732,17 +787,18 @@ void xd_ctx_submit(struct xd_ctx *c);
 /* GET /v1/stream (stream.c): sets c->reply.response, or an error reply. */
 void xd_stream_handle(struct xd_ctx *c, struct xd_stream *s);
 
-/* The write routes' body validation (routes.c), pure: no database, no
- * connection, no state. Each takes the body (len bytes, not necessarily
- * NUL-terminated) and returns 0 with the typed result, or -1 with a 400 error
- * reply in *r. The handlers call them after their query and path checks;
- * tests/fuzz/fuzz_exchange_body.c calls them directly.
- *   signup: j->email, country, cur, role     deposit: *target = 0 if absent
- *   state:  j->state, opens_at_given, opens_at_ms (-1 for null) */
-int xd_parse_signup(const struct xd_tables *t, const char *body, size_t len, struct xd_job *j,
-                    struct xd_reply *r);
-int xd_parse_deposit(const char *body, size_t len, bool admin, int64_t *amount, int64_t *target,
-                     struct xd_reply *r);
+/* The write routes' body validation (routes.c, settings.c, money.c), pure:
+ * no database, no connection, no state. Each takes the body (len bytes, not
+ * necessarily NUL-terminated) and returns 0 with the typed result, or -1 with
+ * a 400 error reply in *r. The handlers call them after their query and path
+ * checks; tests/fuzz/fuzz_exchange_body.c calls them directly.
+ *   signup: j->email, country, cur (an index of set's currencies), role
+ *   deposit (money.c): j->amount, target (0 if absent), str[0] the reference ("")
+ *   state (settings.c): n[0] the state or -1, flag[0] opens_at given, n[1]
+ *          its time (-1 for null) */
+struct xd_settings;
+int xd_parse_signup(const struct xd_tables *t, const struct xd_settings *set, const char *body,
+                    size_t len, struct xd_job *j, struct xd_reply *r);
 int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool need_coid,
                    struct xd_order_in *o, struct xd_reply *r);
 int xd_parse_stop(const char *body, size_t len, struct xd_reply *r);
@@ -785,5 +841,134 @@ int xd_parse_key_create(const char *body, size_t len, struct xd_job *j, struct x
 void xd_keys_h_list(struct xd_ctx *c);
 void xd_keys_h_create(struct xd_ctx *c);
 void xd_keys_h_revoke(struct xd_ctx *c);
+
+/* ---- settings.c: settings as state --------------------------------------------
+ * What the operator sets lives in the store (tables settings and currencies)
+ * and is the same for every node: the market state and the announced
+ * opening, how to top up, the fees, the currencies with their ISO 4217
+ * exponents and FX rates (and when each rate was set), how old a rate may be.
+ * A new database is seeded from the flags and data/fx.json; after that the
+ * flags are only compared and a difference is said in the log. Every change
+ * is a writer job, audited with the admin key that made it, and bumps
+ * meta.settings_version: a node of a shared store reads the version at the
+ * start of each batch (xd_nodes_ops.settings_current) and the settings again
+ * when it moved, so an order that reaches any node after a change's COMMIT
+ * is judged by the new settings. A snapshot is immutable and refcounted. */
+struct xd_currency {
+	char code[4];
+	int exponent;                /* ISO 4217 minor-unit digits: JPY 0, EUR 2, KWD 3 */
+	int64_t rate_micro;          /* units of it per USD x 10^6 */
+	int64_t rate_ms;             /* when the rate was set (exchange clock) */
+	bool demo_rate;              /* the embedded demo rate (data/fx.json) */
+};
+struct xd_settings {
+	uint64_t version;            /* meta.settings_version it was read at */
+	int state;                   /* enum exchange_state */
+	int64_t opens_at_ms;         /* -1: none announced */
+	char *topup_url, *topup_text;   /* NULL: none */
+	int32_t fee_trade_bp, fee_forward_cancel_bp, fee_resale_bp;
+	int64_t fx_max_age_s;        /* 0: no limit */
+	bool fx_halt_stale;          /* refuse conversions at a rate older than the limit */
+	struct xd_currency cur[XD_CUR_MAX];
+	size_t n_cur;
+	int refs;                    /* under the market's info lock */
+};
+#define XD_FEE_BP_MAX 5000       /* 50 % */
+/* Read the settings and currencies (any connection): 0 and *out (refs 1), or
+ * -1 when the store failed. */
+int xd_settings_load(struct xd_store *s, struct xd_settings **out);
+void xd_settings_free(struct xd_settings **s);
+/* A copy of s (refs 1). */
+struct xd_settings *xd_settings_copy(const struct xd_settings *s);
+/* Index of currency code in s, or -1. */
+int xd_settings_cur(const struct xd_settings *s, const char *code);
+const char *xd_cur_code(const struct xd_writer *w, int cur);
+/* Start-up, in the start-up transaction: seed what a new database lacks from
+ * c (and the tables' fx), read the settings into w->set, create the
+ * exchange's own accounts of each currency; log flags that differ. */
+int xd_settings_start(struct xd_writer *w, const struct xd_market_config *c, char **cause);
+/* Writer, at the start of each batch: the settings current (reloaded after a
+ * rollback, or when another node changed them); then the scheduled opening
+ * (the lease holder only: exactly one node opens the market, once). */
+void xd_settings_batch(struct xd_writer *w, bool leader);
+/* Writer: set key to value (NULL: remove) and note it in the audit. */
+void xd_settings_put(struct xd_writer *w, const char *key, const char *value, int64_t admin_key,
+                     const char *action);
+/* Writer: the settings changed in this transaction: bump the version, tell
+ * the other nodes, read them again into w->set. */
+void xd_settings_changed(struct xd_writer *w);
+/* Writer: one row of the audit (detail: JSON text or NULL). */
+void xd_audit(struct xd_writer *w, int64_t admin_key, const char *action, const char *subject,
+              const char *detail);
+/* The market's published settings (a reference: release with xd_market_put_settings). */
+struct xd_settings *xd_market_settings(struct xd_market *m);
+void xd_market_settings_done(struct xd_market *m, struct xd_settings **s);
+/* Publish s (taken) if it is newer than what the market has. */
+void xd_market_publish_settings(struct xd_market *m, struct xd_settings *s);
+/* GET /v1/market's settings part: state, opens_at, currencies, fx, fees, topup. */
+void xd_settings_json(const struct xd_settings *s, const struct xd_tables *t, int64_t now,
+                      bool demo, cJSON *o);
+/* The age of currency cur's rate when it is older than the limit (and
+ * conversion is halted then): 1 and *msg, else 0. USD never is. */
+int xd_settings_fx_stale(const struct xd_settings *s, int cur, int64_t now, char **msg);
+/* The routes: POST /v1/admin/market, GET /v1/admin/settings,
+ * POST /v1/admin/fx, POST /v1/admin/fees, POST /v1/admin/topup. */
+void xd_settings_h_market(struct xd_ctx *c);
+void xd_settings_h_show(struct xd_ctx *c);
+void xd_settings_h_fx(struct xd_ctx *c);
+void xd_settings_h_fees(struct xd_ctx *c);
+void xd_settings_h_topup(struct xd_ctx *c);
+
+/* ---- admin.c: admin keys and the operator's reads ------------------------------
+ * Admin keys are rows (admin_keys: SHA-256, name, who made it, last use,
+ * revocation), looked up on every request like API keys, so a revocation
+ * holds on every node from the next request. The key of --admin-key-file
+ * becomes the admin key "bootstrap" on a database that has none. */
+/* The admin key whose SHA-256 is hash, active: its id (c->admin_key_id set),
+ * else 0 (HTTP thread). */
+int64_t xd_admin_auth(struct xd_ctx *c, const unsigned char hash[32]);
+/* Start-up: the bootstrap key (NULL: none) if the database has no admin key;
+ * a log line if the file's key is not an active admin key. */
+void xd_admin_bootstrap(struct xd_writer *w, const char *key);
+void xd_admin_h_keys(struct xd_ctx *c);        /* GET /v1/admin/keys */
+void xd_admin_h_key_create(struct xd_ctx *c);  /* POST /v1/admin/keys */
+void xd_admin_h_key_revoke(struct xd_ctx *c);  /* DELETE /v1/admin/keys/{id} */
+void xd_admin_h_accounts(struct xd_ctx *c);    /* GET /v1/admin/accounts */
+void xd_admin_h_ledger(struct xd_ctx *c);      /* GET /v1/admin/accounts/{id}/ledger */
+void xd_admin_h_audit(struct xd_ctx *c);       /* GET /v1/admin/audit */
+/* A route that acts for the operator: true for the admin key; false with
+ * 403 FORBIDDEN (or 401) in c->reply otherwise. With --demo, anyone. */
+bool xd_admin_only(struct xd_ctx *c);
+/* A positive decimal id of at most 15 digits (a path segment, a query value), else 0. */
+int64_t xd_path_id(const char *p);
+/* The query's limit (1..XD_LIMIT_MAX, default 50) and cursor into *p: 0, or -1
+ * with 400 BAD_PARAM in c->reply. */
+int xd_admin_page(struct xd_ctx *c, struct xd_page *p);
+/* A list's "next_cursor": the last id shown when there are more, else null. */
+void xd_next_cursor(cJSON *o, bool more, int64_t last);
+
+/* ---- money.c: money in and out ------------------------------------------------- */
+/* The FX arithmetic of docs/API.md for currency cur of the settings: net
+ * minor units per GPU-hour at price_cents, VAT included, and the payout. */
+int64_t xd_fx_net_unit(const struct xd_writer *w, int cur, int64_t price_cents);
+int64_t xd_fx_unit(const struct xd_writer *w, int cur, int32_t vat_bp, int64_t price_cents);
+int64_t xd_fx_payout_unit(const struct xd_writer *w, int cur, int64_t price_cents);
+int64_t xd_fx_rate(const struct xd_writer *w, int cur);
+/* The trade fee per GPU-hour of a payout unit at the settings' fee_trade_bp. */
+int64_t xd_fee_unit(const struct xd_writer *w, int64_t payout_unit);
+/* Charge the fees of nh billed hours of a rental to its seller (kind "fee"). */
+void xd_fee_bill(struct xd_writer *w, int64_t seller, int cur, int64_t fee, int64_t sell_order,
+                 int64_t rental);
+/* Demo and start-up: a deposit with no reference. */
+void xd_money_credit(struct xd_writer *w, int64_t account, int64_t amount);
+void xd_money_h_deposit(struct xd_ctx *c);        /* POST /v1/deposits */
+void xd_money_h_reverse(struct xd_ctx *c);        /* POST /v1/admin/deposits/reverse */
+void xd_money_h_withdraw(struct xd_ctx *c);       /* POST /v1/withdrawals */
+void xd_money_h_withdrawals(struct xd_ctx *c);    /* GET /v1/withdrawals */
+void xd_money_h_admin_withdrawals(struct xd_ctx *c);  /* GET /v1/admin/withdrawals */
+void xd_money_h_approve(struct xd_ctx *c);        /* POST /v1/admin/withdrawals/{id}/approve */
+void xd_money_h_reject(struct xd_ctx *c);         /* POST /v1/admin/withdrawals/{id}/reject */
+/* POST /v1/deposits' body: amount_minor, account_id (admin), reference. */
+int xd_parse_deposit(const char *body, size_t len, bool admin, struct xd_job *j, struct xd_reply *r);
 
 #endif

@@ -147,6 +147,15 @@ book|which GPU
 CASES
 expect_eq "bad input sent no order" "$(curl -sS -H "Authorization: Bearer $KEY" "$GPUXD_URL/v1/orders?status=all" | jq '.orders | length')" 5
 
+# ---- rental_ids: an array of integers in json, space-separated in csv -------------------
+g order buy h200 --gpus 2 --hours 1 --market --max-price 9 --yes --format json
+expect_eq "a filled order's rental_ids in json: an array of integers" \
+  "$(jq -c '.[0].rental_ids | type == "array" and length >= 1 and all(type == "number")' "$TMPD/out")" true
+g order buy h200 --gpus 2 --hours 1 --market --max-price 9 --yes --format csv
+expect_match "... in csv: the ids, space-separated" \
+  "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rental_ids") c = i } NR == 2 { print $c }' "$TMPD/out")" \
+  '^[0-9]+( [0-9]+)*$'
+
 # ---- the key ---------------------------------------------------------------------------
 g --insecure account
 expect_match "--insecure: said loudly on stderr" "$(cat "$TMPD/err")" '^gpux: WARNING: --insecure: the exchange.s TLS certificate is NOT verified'

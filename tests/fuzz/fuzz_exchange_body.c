@@ -46,6 +46,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct xd_tables *tables;
+/* the currencies a new database starts with (data/fx.json), as signup sees them */
+static struct xd_settings *settings;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -55,6 +57,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (xd_tables_load(NULL, &tables, &cause) != 0) {
 		fprintf(stderr, "fuzz_exchange_body: cannot load the catalogue: %s\n", cause);
 		abort();
+	}
+	settings = calloc(1, sizeof *settings);
+	for (size_t i = 0; i < tables->n_fx && i < XD_CUR_MAX; i++) {
+		memcpy(settings->cur[i].code, tables->fx[i].code, 4);
+		settings->cur[i].exponent = tables->fx[i].exponent;
+		settings->cur[i].rate_micro = tables->fx[i].rate_micro;
+		settings->n_cur++;
 	}
 	return 0;
 }
@@ -70,7 +79,7 @@ static const char *const codes[] = {
 };
 
 static const char *const f_signup[] = { "email", "country", "currency", "role", NULL };
-static const char *const f_deposit[] = { "amount_minor", "account_id", NULL };
+static const char *const f_deposit[] = { "amount_minor", "account_id", "reference", NULL };
 static const char *const f_order[] = {
 	"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
 	"max_price_cents", "min_price_cents", "time_in_force",
@@ -428,7 +437,8 @@ static void check_signup(const cJSON *b, const struct xd_job *j)
 		CHECK(*p > ' ' && *p != 0x7f);
 	CHECK(strlen(j->country) == 2 && xd_tables_vat(tables, j->country) >= 0);
 	CHECK(streq(member_str(b, "country"), j->country));
-	CHECK(j->cur >= 0 && j->cur < XD_NCUR && streq(member_str(b, "currency"), xd_cur_names[j->cur]));
+	CHECK(j->cur >= 0 && (size_t)j->cur < settings->n_cur &&
+	      streq(member_str(b, "currency"), settings->cur[j->cur].code));
 	CHECK(j->role >= 0 && j->role <= XD_ROLE_BOTH &&
 	      streq(member_str(b, "role"), xd_role_names[j->role]));
 }
@@ -463,7 +473,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	switch (which) {
 	case 0:
-		rc = xd_parse_signup(tables, body, len, j, &r);
+		rc = xd_parse_signup(tables, settings, body, len, j, &r);
 		if (rc == 0) {
 			b = check_accepted(body, len, f_signup);
 			check_signup(b, j);
@@ -475,10 +485,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1:
 	case 2: {
 		bool admin = which == 2;
-		int64_t amount = -1, target = -1;
-		rc = xd_parse_deposit(body, len, admin, &amount, &target, &r);
+		rc = xd_parse_deposit(body, len, admin, j, &r);
+		int64_t amount = j->amount, target = j->target;
 		if (rc == 0) {
 			b = check_accepted(body, len, f_deposit);
+			const char *ref = member_str(b, "reference");
+			CHECK(ref ? streq(ref, j->str[0]) && strlen(ref) <= XD_REF_MAX : j->str[0][0] == 0);
+			for (const char *p = j->str[0]; *p; p++)
+				CHECK(*p >= 0x20 && *p <= 0x7e);
 			CHECK(amount >= 1 && amount <= XD_DEPOSIT_MAX && member_is(b, "amount_minor", amount));
 			if (admin || target)
 				CHECK(target >= 1 && target < (INT64_C(1) << 53) && member_is(b, "account_id", target));
@@ -535,15 +549,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = xd_parse_state(body, len, j, &r);
 		if (rc == 0) {
 			b = check_accepted(body, len, f_state);
-			CHECK(j->state >= EXCHANGE_PRE_OPEN && j->state <= EXCHANGE_HALTED);
-			CHECK(streq(member_str(b, "state"), xd_state_names[j->state]));
+			const char *st = member_str(b, "state");
+			CHECK(st ? j->n[0] >= EXCHANGE_PRE_OPEN && j->n[0] <= EXCHANGE_HALTED &&
+			           streq(st, xd_state_names[j->n[0]]) : j->n[0] == -1);
 			const cJSON *oa = cJSON_GetObjectItemCaseSensitive(b, "opens_at");
-			CHECK(j->opens_at_given == (oa != NULL));
+			CHECK(st || oa);
+			CHECK(j->flag[0] == (oa != NULL));
 			if (cJSON_IsNull(oa))
-				CHECK(j->opens_at_ms == -1);
+				CHECK(j->n[1] == -1);
 			else if (oa) {
-				CHECK(j->opens_at_ms >= 0);
-				check_time(j->opens_at_ms);
+				CHECK(j->n[1] >= 0);
+				CHECK(j->n[0] != EXCHANGE_OPEN);
+				check_time(j->n[1]);
 			}
 			cJSON_Delete(b);
 		} else {

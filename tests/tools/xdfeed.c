@@ -181,8 +181,8 @@ static void step(struct node *n, struct acct *accts, const char *admin, long i)
 		st = http(n, "DELETE", path, a->key, NULL, &r);
 		printf("cancel %d %s\n", st, code_of(r));
 	} else if (k < 88) {
-		snprintf(body, sizeof body, "{\"account_id\":%" PRId64 ",\"amount_minor\":%u}", a->id,
-		         1000 + rnd(500000));
+		snprintf(body, sizeof body, "{\"account_id\":%" PRId64 ",\"amount_minor\":%u,"
+		         "\"reference\":\"feed-%ld\"}", a->id, 1000 + rnd(500000), i);
 		st = http(n, "POST", "/v1/deposits", admin, body, &r);
 		printf("deposit %d %s\n", st, code_of(r));
 	} else if (k < 96 && a->n_r) {
@@ -235,8 +235,8 @@ int main(int argc, char **argv)
 		snprintf(accts[i].key, sizeof accts[i].key, "%s",
 		         cJSON_GetObjectItemCaseSensitive(r, "api_key")->valuestring);
 		cJSON_Delete(r);
-		snprintf(body, sizeof body, "{\"account_id\":%" PRId64 ",\"amount_minor\":20000000}",
-		         accts[i].id);
+		snprintf(body, sizeof body, "{\"account_id\":%" PRId64 ",\"amount_minor\":20000000,"
+		         "\"reference\":\"feed-setup-%d\"}", accts[i].id, i);
 		http(&nodes[i % n_nodes], "POST", "/v1/deposits", admin, body, &r);
 		cJSON_Delete(r);
 	}

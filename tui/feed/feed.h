@@ -108,6 +108,7 @@ struct tui_market {
 	int64_t stream_since;       /* wall clock (Unix ms) of the state */
 	/* the market's state (GET /v1/market): the last good answer, NULL before */
 	struct api_market *state;
+	int64_t clock_skew;         /* the exchange clock less ours (s), from its server_time */
 	uint64_t state_gen;         /* bumped by every answer */
 	uint64_t market_req;
 	int64_t next_market_ms;

@@ -30,6 +30,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "i18n/i18n.h"
 #include "tui/market/detail.h"
@@ -301,6 +302,7 @@ static void on_market(void *ud, struct api_market *r, const struct api_error *e)
 	}
 	api_market_free(&t->m.state);
 	t->m.state = r;
+	t->m.clock_skew = r->server_time > 0 ? r->server_time - (int64_t)time(NULL) : 0;
 	t->m.state_gen++;
 }
 

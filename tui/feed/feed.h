@@ -177,16 +177,13 @@ int tui_flash(const struct tui *t, size_t g, int64_t now);
 int tui_market_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
 void tui_market_perform(struct tui *t);
 
-/* The asks the views read were made again (a ladder came, the job's
- * needs moved): t->m.gen is bumped. */
-void tui_market_prices_changed(struct tui *t);
-
 /* ---- units.c: the ladders by node size the fit job needs ---- */
 /* Take the fit job's needs (when t->job moved) and ask for the ladders the
  * quotes cannot price; lower *next. */
 void tui_units_tick(struct tui *t, int64_t now, int64_t *next);
-/* GPU g's ladder for the job's need into s, when there is one. */
-void tui_units_supply(const struct tui *t, size_t g, struct view_supply *s);
+/* The asks the views read: the quoted rows', with the ladders the fit job
+ * needs (m->asks, m->n_asks). */
+void tui_units_asks(struct tui *t);
 void tui_units_free(struct tui *t);
 
 /* ---- history.c: the 24 h history of the rows ---- */

@@ -50,31 +50,6 @@ static int64_t ask_of(const struct tui_market_gpu *r)
 	return r->quoted ? r->q.best_ask_cents : -1;
 }
 
-/* The asks the views read: the quoted rows', with the ladders the fit
- * job needs (units.c). */
-static void asks_update(struct tui *t)
-{
-	struct tui_market *m = &t->m;
-
-	m->n_asks = 0;
-	for (size_t g = 0; g < m->n_gpus; g++) {
-		struct view_price *p;
-		if (!m->gpu[g].quoted)
-			continue;
-		p = &m->asks[m->n_asks++];
-		p->gpu_id = m->gpu[g].q.gpu;
-		p->cents = m->gpu[g].q.best_ask_cents;
-		view_supply_of_quote(&m->gpu[g].q, &p->supply);
-		tui_units_supply(t, g, &p->supply);
-	}
-}
-
-void tui_market_prices_changed(struct tui *t)
-{
-	asks_update(t);
-	t->m.gen++;
-}
-
 /* The prices are known to be current (an answer, a heartbeat). */
 static void fresh(struct tui_market *m, int64_t now)
 {
@@ -129,7 +104,7 @@ void tui_market_take(struct tui *t, const struct api_quote *v, size_t n, bool wh
 				row_take(t, r, &v[i], now);
 		}
 	}
-	asks_update(t);
+	tui_units_asks(t);
 	m->have_prices = true;
 	fresh(m, now);
 	m->gen++;

@@ -12,7 +12,7 @@
  * cannot answer it, and asks again when that GPU's quote changes (at most
  * every TUI_REFRESH_MS: a book that moves without a quote change moves no
  * price the tables show). A ladder that comes joins the asks the views
- * read (tui_market_prices) and bumps t->m.gen; a failed one leaves the
+ * read (tui_units_asks, read through tui_market_prices) and bumps t->m.gen; a failed one leaves the
  * price unknown ("…"), never the single-GPU price. Nothing here draws.
  */
 #include "tui/tui_int.h"
@@ -45,6 +45,39 @@ static void drop_ladder(struct tui_units *u)
 	u->have = false;
 }
 
+/* The supply a ladder adds to GPU g's quote. */
+static void ladder_supply(const struct tui *t, size_t g, struct view_supply *s)
+{
+	const struct tui_units *u = &t->m.gpu[g].units;
+
+	if (u->have && u->need.node_gpus > 0 && ladder_for(&u->asked, &u->need))
+		view_supply_set_ladder(s, &u->asked, u->v, u->n);
+}
+
+void tui_units_asks(struct tui *t)
+{
+	struct tui_market *m = &t->m;
+
+	m->n_asks = 0;
+	for (size_t g = 0; g < m->n_gpus; g++) {
+		struct view_price *p;
+		if (!m->gpu[g].quoted)
+			continue;
+		p = &m->asks[m->n_asks++];
+		p->gpu_id = m->gpu[g].q.gpu;
+		p->cents = m->gpu[g].q.best_ask_cents;
+		view_supply_of_quote(&m->gpu[g].q, &p->supply);
+		ladder_supply(t, g, &p->supply);
+	}
+}
+
+/* The asks were made again: the screens read them at the next gen. */
+static void asks_changed(struct tui *t)
+{
+	tui_units_asks(t);
+	t->m.gen++;
+}
+
 static void on_ladder(void *ud, struct api_book *b, const struct api_error *e)
 {
 	struct tui_units *u = ud;
@@ -59,7 +92,7 @@ static void on_ladder(void *ud, struct api_book *b, const struct api_error *e)
 	u->n = view_ladder_of_book(b, &u->v);
 	u->have = true;
 	api_book_free(&b);
-	tui_market_prices_changed(t);
+	asks_changed(t);
 }
 
 static void ask(struct tui *t, size_t g, int64_t now)
@@ -94,7 +127,7 @@ static void take_job(struct tui *t)
 		u->next_ms = 0;
 	}
 	t->m.units_job_gen = t->job.gen;
-	tui_market_prices_changed(t);
+	asks_changed(t);
 }
 
 void tui_units_tick(struct tui *t, int64_t now, int64_t *next)
@@ -122,14 +155,6 @@ void tui_units_tick(struct tui *t, int64_t now, int64_t *next)
 		else if (*next < 0 || u->next_ms < *next)
 			*next = u->next_ms;
 	}
-}
-
-void tui_units_supply(const struct tui *t, size_t g, struct view_supply *s)
-{
-	const struct tui_units *u = &t->m.gpu[g].units;
-
-	if (u->have && u->need.node_gpus > 0 && ladder_for(&u->asked, &u->need))
-		view_supply_set_ladder(s, &u->asked, u->v, u->n);
 }
 
 void tui_units_free(struct tui *t)

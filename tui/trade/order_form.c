@@ -501,13 +501,15 @@ static void form_recalc(struct tui_screen *s, int64_t now)
 		f->dirty = true;
 	}
 	if (f->seen_state != t->m.state_gen && t->m.state != NULL) {
-		/* the exchange's regions: what a typed region is checked against */
-		uint64_t gen = f->m.gen;
+		/* the exchange's regions: what a typed region is checked against;
+		 * the market's state moves often, its regions seldom (a new list
+		 * is new inputs: a confirmation waiting for a preview is not
+		 * dropped by a state that lists the same regions) */
 		f->seen_state = t->m.state_gen;
-		order_model_set_regions(&f->m, t->m.state->regions, t->m.state->n_regions);
-		f->m.gen++;
-		if (f->m.gen != gen)
+		if (order_model_set_regions(&f->m, t->m.state->regions, t->m.state->n_regions)) {
+			f->m.gen++;
 			inputs_moved(f);
+		}
 	}
 	if (f->dirty)
 		build(f);

@@ -417,14 +417,27 @@ void order_model_need(struct order_model *m, int node_gpus, const char *intercon
 	order_model_changed(m);
 }
 
-void order_model_set_regions(struct order_model *m, const struct api_region *v, size_t n)
+static bool same_regions(const struct order_model *m, const struct api_region *v, size_t n)
 {
+	if (m->known_regions == NULL || m->n_known_regions != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(m->known_regions[i], v[i].id) != 0)
+			return false;
+	return true;
+}
+
+bool order_model_set_regions(struct order_model *m, const struct api_region *v, size_t n)
+{
+	if (same_regions(m, v, n))
+		return false;
 	free_strv(m->known_regions, m->n_known_regions);
 	m->known_regions = xcalloc(n + 1, sizeof *m->known_regions);
 	m->n_known_regions = n;
 	for (size_t i = 0; i < n; i++)
 		m->known_regions[i] = xstrdup(v[i].id);
 	order_model_validate(m);
+	return true;
 }
 
 bool order_model_row_shown(const struct order_model *m, int row)

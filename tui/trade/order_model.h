@@ -147,8 +147,8 @@ void order_model_setup(struct order_model *m, const char *gpu, bool sell, int gp
  * all (FOK) when that is more than one machine's worth. */
 void order_model_need(struct order_model *m, int node_gpus, const char *interconnect);
 /* The exchange's regions (GET /v1/market), what a typed region is checked
- * against (copied; none: not checked here). */
-void order_model_set_regions(struct order_model *m, const struct api_region *v, size_t n);
+ * against (copied; none: not checked here). True if the list changed. */
+bool order_model_set_regions(struct order_model *m, const struct api_region *v, size_t n);
 /* Whether row shows for the side (Whole nodes is a sell's). */
 bool order_model_row_shown(const struct order_model *m, int row);
 /* The book to ask for the inputs: by node size (node_gpus, link, regions)

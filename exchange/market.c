@@ -206,6 +206,14 @@ void xd_market_put_trade(struct xd_market *m, int gpu, int64_t id, int64_t price
 
 const char *xd_market_boot(const struct xd_market *m) { return m->boot; }
 
+uint64_t xd_market_seq(struct xd_market *m)
+{
+	pthread_mutex_lock(&m->snap_mu);
+	uint64_t seq = m->seq;
+	pthread_mutex_unlock(&m->snap_mu);
+	return seq;
+}
+
 void xd_market_put_state(struct xd_market *m, int state, int64_t opens_at)
 {
 	pthread_mutex_lock(&m->info_mu);
@@ -330,6 +338,8 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 		clock_advance(m, j->advance_ms);
 		w->nodes->clock_advanced(w, j->advance_ms);
 		w->now = xd_market_now(m);
+		if (w->nodes->leader(w))
+			xd_watch_tick(w, true);
 		int64_t billed = xd_ops_bill(w);
 		if (w->demo && w->nodes->leader(w))
 			xd_demo_tick(w);
@@ -348,6 +358,8 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 		m->opens_at = w->opens_at_ms;
 		pthread_mutex_unlock(&m->info_mu);
 		w->nodes->state_changed(w);
+		if (w->state == EXCHANGE_OPEN)
+			xd_watch_opened(w);
 		xd_reply_json(&j->reply, 200, xd_market_info(m));
 		break;
 	default:
@@ -376,13 +388,20 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 	pthread_mutex_unlock(&m->info_mu);
 	w->nodes->claim_books(w, batch);
 	bool leader = w->nodes->leader(w);
-	if (leader)
+	if (leader) {
+		xd_watch_tick(w, false);
 		xd_ops_bill(w);
-	if (w->demo && leader)
+	}
+	if (w->demo && leader) {
 		xd_demo_tick(w);
-	for (struct xd_job *j = batch; j; j = j->next)
-		if (!j->deferred)
-			run_job(m, j);
+		xd_watch_settle(w);
+	}
+	for (struct xd_job *j = batch; j; j = j->next) {
+		if (j->deferred)
+			continue;
+		run_job(m, j);
+		xd_watch_settle(w);   /* what the job set off, before the next job */
+	}
 	*t_run = m->stats ? util_now_us() : 0;
 	enum xd_commit c = xd_ops_commit(w);
 	w->st->on_fault = NULL;
@@ -679,6 +698,7 @@ static void writer_alloc(struct xd_market *m, const struct xd_market_config *c)
 	w->tid_lo = xcalloc(m->t->n_gpus, sizeof *w->tid_lo);
 	w->tid_hi = xcalloc(m->t->n_gpus, sizeof *w->tid_hi);
 	w->nodes = w->st->shared ? &xd_nodes_shared : &xd_nodes_one;
+	xd_watch_new(w);
 }
 
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
@@ -782,6 +802,8 @@ void xd_market_close(struct xd_market **mp)
 	if (w->st && w->in_tx)
 		xd_ops_commit(w);
 	xd_demo_free(&w->demo);
+	xd_watch_free(w);
+	xd_events_free(w);
 	xd_store_readers_close();
 	xd_store_close(&w->st);
 	engine_free(&w->eng);

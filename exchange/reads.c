@@ -67,7 +67,7 @@ static void page_rows(struct xd_q *st, const struct xd_page *p, cJSON *root, con
 
 #define ORDER_COLS "o.id, o.client_order_id, o.gpu, o.side, o.type, o.tif, o.gpus, o.hours, " \
 	"o.price, o.status, o.filled, o.remaining, o.filled_value, o.hold, o.created_ms, " \
-	"o.updated_ms, a.currency"
+	"o.updated_ms, a.currency, " XD_COND_COLS
 
 static cJSON *order_json(struct xd_q *st)
 {
@@ -92,6 +92,7 @@ static cJSON *order_json(struct xd_q *st)
 	xd_jint(o, "hold_minor", col_i(st, 13));
 	xd_jtime(o, "created_at", col_i(st, 14));
 	xd_jtime(o, "updated_at", col_i(st, 15));
+	xd_cond_json(o, st, 17);
 	return o;
 }
 
@@ -153,7 +154,8 @@ cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_fi
 		"SELECT " ORDER_COLS " FROM orders o JOIN accounts a ON a.id = o.account "
 		"WHERE o.account = ?1 AND o.id < ?2 AND (CAST(?3 AS TEXT) IS NULL OR o.gpu = ?3) "
 		"AND (CAST(?4 AS TEXT) IS NULL OR o.side = ?4) AND (CAST(?5 AS TEXT) IS NULL OR o.client_order_id = ?5) "
-		"AND (?6 = 0 OR (?6 = 1 AND o.remaining > 0) OR (?6 = 2 AND o.remaining = 0) "
+		"AND (?6 = 0 OR (?6 = 1 AND o.remaining > 0) OR (?6 = 2 AND o.remaining = 0 "
+		"     AND o.status <> 'waiting' AND coalesce(o.standing, '') <> 'active') "
 		"     OR (?6 = 3 AND o.status = ?7)) "
 		"ORDER BY o.id DESC LIMIT ?8");
 	xd_bind_int64(st, 1, account);

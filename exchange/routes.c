@@ -392,7 +392,8 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 {
 	static const char *const fields[] = {
 		"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
-		"max_price_cents", "min_price_cents", "time_in_force", NULL,
+		"max_price_cents", "min_price_cents", "time_in_force", "trigger", "oco_group", "standing",
+		NULL,
 	};
 	cJSON *b = NULL;
 	const char *coid = NULL, *gpu;
@@ -471,6 +472,8 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 	o->type = (enum xd_otype)type;
 	o->gpus = (int32_t)gpus;
 	o->hours = (int32_t)hours;
+	if (xd_parse_cond(t, b, o, r) != 0)
+		goto out;
 	rc = 0;
 out:
 	cJSON_Delete(b);
@@ -498,7 +501,8 @@ static void h_preview(struct xd_ctx *c)
 }
 
 static const char *const order_statuses[] = {
-	"open", "closed", "all", "partially_filled", "filled", "cancelled", "expired", "rejected", NULL,
+	"open", "closed", "all", "partially_filled", "filled", "cancelled", "expired", "rejected",
+	"waiting", NULL,
 };
 
 static void h_orders(struct xd_ctx *c)
@@ -670,5 +674,10 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/keys", XD_ACCOUNT, xd_keys_h_list },
 	{ "POST", "/v1/keys", XD_ACCOUNT, xd_keys_h_create },
 	{ "DELETE", "/v1/keys/{}", XD_ACCOUNT, xd_keys_h_revoke },
+	{ "GET", "/v1/alerts", XD_ACCOUNT, xd_alerts_h_list },
+	{ "POST", "/v1/alerts", XD_ACCOUNT, xd_alerts_h_create },
+	{ "GET", "/v1/alerts/{}", XD_ACCOUNT, xd_alerts_h_get },
+	{ "DELETE", "/v1/alerts/{}", XD_ACCOUNT, xd_alerts_h_delete },
+	{ "GET", "/v1/events", XD_ACCOUNT, xd_events_h_list },
 };
 const size_t xd_n_routes = sizeof xd_routes / sizeof xd_routes[0];

@@ -890,11 +890,20 @@ struct snapwant {
 	int64_t *last_tid;
 };
 
+/* A snapshot event into c's head (its id carrying the account's number on
+ * a connection that mixes the account channel in). */
 static void snap_event(struct sconn *c, struct xd_stream *s, uint64_t id, cJSON *o)
 {
 	size_t len;
 	char *t = sse_text(s->boot, id, "snapshot", o, &len);
-	buf_append(&c->head, t, len);
+	const char *nl = c->account ? memchr(t, '\n', len) : NULL;
+	if (nl) {
+		buf_append(&c->head, t, (size_t)(nl - t));
+		buf_printf(&c->head, "/%" PRId64, c->acct_cursor);
+		buf_append(&c->head, nl, len - (size_t)(nl - t));
+	} else {
+		buf_append(&c->head, t, len);
+	}
 	free(t);
 }
 
@@ -972,31 +981,35 @@ static char *split_last_id(const char *last, int64_t *acct)
 	return digits ? NULL : xstrdup(last);
 }
 
-/* The account channel's start: after the account's number in Last-Event-ID
- * when its log has it, else a snapshot saying where the log stands (what
- * comes after it is new). */
-static void account_start(struct sconn *c, struct xd_stream *s, int64_t from, bool replayed,
-                          uint64_t snap_id)
+/* The account channel's cursor: after the account's number in Last-Event-ID
+ * when its log has it (true: resume), else the log's head (false: a
+ * snapshot says where it stands; what comes after it is new). */
+static bool account_cursor(struct sconn *c, struct xd_stream *s, int64_t from)
 {
 	int64_t head = xd_events_head(xd_store_reader(), c->account);
-	if (from >= 0 && from <= head) {
-		c->acct_cursor = from;
+	bool resume = from >= 0 && from <= head;
+	c->acct_cursor = resume ? from : head;
+	if (resume) {
 		pthread_mutex_lock(&s->mu);
 		c->acct_news = true;
 		pthread_mutex_unlock(&s->mu);
-		return;
 	}
-	c->acct_cursor = head;
+	return resume;
+}
+
+static void account_snapshot(struct sconn *c, struct xd_stream *s, uint64_t market_id)
+{
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "channel", "account");
-	xd_jint(o, "last_id", head);
+	xd_jint(o, "last_id", c->acct_cursor);
 	char *json = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	if (c->market)
 		buf_printf(&c->head, "id: %s-%" PRIu64 "/%" PRId64 "\nevent: snapshot\ndata: %s\n\n",
-		           s->boot, replayed ? c->cursor - 1 : snap_id, head, json);
+		           s->boot, market_id, c->acct_cursor, json);
 	else
-		buf_printf(&c->head, "id: %" PRId64 "\nevent: snapshot\ndata: %s\n\n", head, json);
+		buf_printf(&c->head, "id: %" PRId64 "\nevent: snapshot\ndata: %s\n\n", c->acct_cursor,
+		           json);
 	cJSON_free(json);
 }
 
@@ -1026,10 +1039,11 @@ static void attach(struct sconn *c, struct xd_stream *s, const char *last_id)
 	s->conns = c;
 	s->n_conns++;
 	pthread_mutex_unlock(&s->mu);
+	bool resume = c->account && account_cursor(c, s, acct_from);
 	if (!replay)
 		make_snapshots(c, s, &w);   /* the ring keeps what follows meanwhile */
-	if (c->account)
-		account_start(c, s, acct_from, replay, w.id);
+	if (c->account && !resume)
+		account_snapshot(c, s, replay ? c->cursor - 1 : w.id);
 	free(w.books);
 	free(w.last_tid);
 	free(market_id);

@@ -291,6 +291,7 @@ void xd_watch_opened(struct xd_writer *w)
 	for (size_t g = 0; g < x->n; g++) {
 		if (trig_set_size(x->g[g].set[XD_WATCH_ORDERS]) == 0)
 			continue;
+		xd_ops_begin(w);   /* they are looked at in this transaction */
 		w->nodes->lock_book(w, (int)g);
 		x->g[g].force = true;
 	}

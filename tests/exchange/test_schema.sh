@@ -82,7 +82,14 @@ expect_eq "the resting orders are indexed by (gpu, id) on both" \
 old=$TMPD/old.db
 cp "$fresh_db" "$old"
 sqlite3 "$old" "DROP INDEX orders_resting; CREATE INDEX orders_resting ON orders(id) WHERE remaining > 0;
-                DROP TABLE book_versions; PRAGMA user_version = 2;"
+                DROP TABLE book_versions;
+                DROP TABLE alerts; DROP TABLE event_counters; DROP TABLE account_events;
+                DROP TABLE renewals; DROP INDEX orders_watched;
+                ALTER TABLE orders DROP COLUMN trigger_cond; ALTER TABLE orders DROP COLUMN trigger_price;
+                ALTER TABLE orders DROP COLUMN trigger_node_gpus; ALTER TABLE orders DROP COLUMN trigger_region;
+                ALTER TABLE orders DROP COLUMN oco_group; ALTER TABLE orders DROP COLUMN standing;
+                ALTER TABLE orders DROP COLUMN standing_reason; ALTER TABLE orders DROP COLUMN queued;
+                PRAGMA user_version = 2;"
 expect_eq "(the old layout: version 2, resting orders indexed by id)" \
   "$(sqlite3 "$old" 'PRAGMA user_version') $(sqlite_desc "$old" | grep '^index orders_resting')" \
   "2 index orders_resting on orders(id) partial"

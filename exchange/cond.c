@@ -480,7 +480,7 @@ void xd_cond_standing_stop(struct xd_writer *w, int64_t id, const char *reason)
 	xd_events_add(w, o.account, "standing", e);
 }
 
-bool xd_cond_regrow(struct xd_writer *w, int64_t id, int32_t gpus, char **why)
+bool xd_cond_regrow(struct xd_writer *w, int64_t id, int32_t gpus, int64_t price, char **why)
 {
 	struct crow o;
 	if (!load(w, id, &o) || !o.standing_active) {
@@ -495,6 +495,13 @@ bool xd_cond_regrow(struct xd_writer *w, int64_t id, int32_t gpus, char **why)
 		                 a ? xd_cur_names[a->cur] : "", a ? a->avail : 0);
 		return false;
 	}
+	/* the GPUs of the rental that ended are no longer held: back to be bought */
+	struct xd_q *st = xd_stmt(w->st, "UPDATE orders SET filled = filled - ?2, "
+	                                 "filled_value = filled_value - ?3 WHERE id = ?1");
+	xd_bind_int64(st, 1, id);
+	xd_bind_int(st, 2, gpus);
+	xd_bind_int64(st, 3, price * gpus);
+	xd_step_done(w->st, st);
 	if (xd_ops_enter(w, id, gpus, hold) != 0) {
 		*why = xstrdup("the standing order could not enter the book");
 		return false;

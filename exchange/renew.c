@@ -261,7 +261,7 @@ static void run_extend(struct xd_writer *w, const struct ren *r, struct rent *rt
 static void run_buy(struct xd_writer *w, const struct ren *r, const struct rent *rt)
 {
 	char *why = NULL;
-	if (xd_cond_regrow(w, r->order, rt->gpus, &why)) {
+	if (xd_cond_regrow(w, r->order, rt->gpus, rt->price, &why)) {
 		set_row(w, r, "done", r->due, NULL, true);
 		return;
 	}

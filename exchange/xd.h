@@ -712,9 +712,11 @@ void xd_cond_load(struct xd_writer *w, int g);
 /* Waiting order id's trigger holds (watch.c took it out): it enters. */
 void xd_cond_hit(struct xd_writer *w, int g, int64_t id, int64_t value);
 void xd_cond_fills(struct xd_writer *w, const struct xd_fill_note *f, size_t n);
-/* Standing order id buys gpus more (renew.c, when a rental of it could not
- * be extended): false and *why (malloc'ed) if it could not. */
-bool xd_cond_regrow(struct xd_writer *w, int64_t id, int32_t gpus, char **why);
+/* Standing order id buys again the gpus of a rental of it, bought at price,
+ * that could not be extended (renew.c): they leave its filled GPUs (and
+ * value) for its remaining ones, and it enters the book with them, their
+ * period's hold taken. False and *why (malloc'ed) if it could not. */
+bool xd_cond_regrow(struct xd_writer *w, int64_t id, int32_t gpus, int64_t price, char **why);
 /* Standing order id stops: its resting part cancelled, its renewals
  * stopped, the account told why. */
 void xd_cond_standing_stop(struct xd_writer *w, int64_t id, const char *reason);

@@ -86,7 +86,7 @@ advance 7200
 expect_eq "its rental ended; the book is at 100, above its cap of 90: it rests, holding none" \
   "$(rentals "$B3K" l40s) $(sstate "$B3K" "$S3O")" " active null"
 req GET "/v1/orders/$S3O" "" "$B3K"
-expect_eq "with the period held at the cap: 4 × 2 × 90" "$(jqb .status) $(jqb .remaining_gpus) $(jqb .hold_minor)" "partially_filled 4 720"
+expect_eq "with the period held at the cap: 4 × 2 × 90" "$(jqb .status) $(jqb .remaining_gpus) $(jqb .filled_gpus) $(jqb .hold_minor)" "open 4 0 720"
 order "$S5" '"gpu":"l40s","side":"sell","gpus":4,"hours":720,"price_cents":85'
 expect_eq "an ask comes down to 85: it buys (at its resting bid's 90)" "$(rentals "$B3K" l40s)" "4@90x2"
 

@@ -53,6 +53,14 @@ const struct cli_opt cli_order_opts[] = {
 	{"--max-price", "PRICE", N_("market buy: the most to pay per GPU-hour (sizes the hold)")},
 	{"--min-price", "PRICE", N_("market sell: the least to accept per GPU-hour")},
 	{"--tif", "TIF", N_("time in force: gtc (limit default), ioc (market default), fok")},
+	{"--if-ask-below", "PRICE", N_("conditional: wait off the book until the best ask is at or below PRICE")},
+	{"--if-ask-above", "PRICE", N_("conditional: ... until the best ask is at or above PRICE")},
+	{"--if-bid-below", "PRICE", N_("conditional: ... until the best bid is at or below PRICE")},
+	{"--if-bid-above", "PRICE", N_("conditional: ... until the best bid is at or above PRICE")},
+	{"--if-last-below", "PRICE", N_("conditional: ... until the last trade is at or below PRICE")},
+	{"--if-last-above", "PRICE", N_("conditional: ... until the last trade is at or above PRICE")},
+	{"--oco", "GROUP", N_("one-cancels-other: when one order of GROUP enters the book or fills, the others are cancelled")},
+	{"--standing", NULL, N_("standing limit buy: keep --gpus for periods of --hours at --limit or less, renewing")},
 	{"--dry-run", NULL, N_("show the exchange's preview and place nothing")},
 	{"--yes", NULL, N_("place without asking (needed when not on a terminal)")},
 	{NULL, NULL, NULL},
@@ -296,6 +304,24 @@ int cli_parse_id(struct cli_ctx *ctx, const char *what, const char *s, int64_t *
 
 	*id = v;
 	return rc;
+}
+
+int cli_parse_time(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof tm);
+	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (end == NULL || *end != '\0') {
+		memset(&tm, 0, sizeof tm);
+		end = strptime(s, "%Y-%m-%d", &tm);
+	}
+	if (end == NULL || *end != '\0')
+		return cli_usage(ctx, _("%s: \"%s\" is not a time; accepted: 2025-06-02T09:00:00Z or "
+					"2025-06-02 (UTC)"), opt, s);
+	*out = (int64_t)timegm(&tm);
+	return CLI_OK;
 }
 
 /* ---- words shared by the order commands ----------------------------------------------- */

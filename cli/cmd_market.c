@@ -40,6 +40,10 @@ const struct cli_opt cli_candles_opts[] = {
 };
 const struct cli_opt cli_watch_opts[] = {
 	{"--count", "N", N_("stop after N changes (default: until interrupted)")},
+	{"--alerts", NULL, N_("your account's events instead: alerts fired, conditional and standing orders")},
+	{"--exec", "CMD", N_("with --alerts: run CMD (sh -c) for each event, its JSON on standard input")},
+	{"--since", "ID", N_("with --alerts: begin after event ID (the last one an earlier run showed)")},
+	{"--give-up", "SECONDS", N_("with --alerts: exit 1 when the stream stays lost this long (default 300)")},
 	{NULL, NULL, NULL},
 };
 
@@ -48,25 +52,6 @@ const struct cli_opt cli_watch_opts[] = {
 static const char *side_text(enum api_side side)
 {
 	return side == API_BUY ? C_("order side", "buy") : C_("order side", "sell");
-}
-
-/* "2025-06-02T09:00:00Z" or "2025-06-02" (UTC) → Unix seconds. */
-static int parse_when(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out)
-{
-	struct tm tm;
-	const char *end;
-
-	memset(&tm, 0, sizeof tm);
-	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (end == NULL || *end != '\0') {
-		memset(&tm, 0, sizeof tm);
-		end = strptime(s, "%Y-%m-%d", &tm);
-	}
-	if (end == NULL || *end != '\0')
-		return cli_usage(ctx, _("%s: \"%s\" is not a time; accepted: 2025-06-02T09:00:00Z or "
-					"2025-06-02 (UTC)"), opt, s);
-	*out = (int64_t)timegm(&tm);
-	return CLI_OK;
 }
 
 /* ---- gpux trades ------------------------------------------------------------------------ */
@@ -149,9 +134,9 @@ static int candles_args(struct cli_ctx *ctx, const struct cli_args *a, struct ap
 						"1h, 1d"), v);
 	}
 	if ((v = cli_arg(a, cli_candles_opts, "--from")) != NULL)
-		rc = parse_when(ctx, "--from", v, &q->from);
+		rc = cli_parse_time(ctx, "--from", v, &q->from);
 	if (rc == CLI_OK && (v = cli_arg(a, cli_candles_opts, "--to")) != NULL)
-		rc = parse_when(ctx, "--to", v, &q->to);
+		rc = cli_parse_time(ctx, "--to", v, &q->to);
 	if (rc == CLI_OK && (v = cli_arg(a, cli_candles_opts, "--limit")) != NULL &&
 	    (rc = cli_parse_int(ctx, "--limit", v, 1, 1000, &limit)) == CLI_OK)
 		q->limit = (int)limit;
@@ -457,6 +442,14 @@ int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	if ((v = cli_arg(&a, cli_watch_opts, "--count")) != NULL)
 		rc = cli_parse_int(ctx, "--count", v, 1, 1000000000, &w.count);
+	if (rc == CLI_OK && cli_arg(&a, cli_watch_opts, "--alerts") != NULL) {
+		rc = cli_watch_alerts(ctx, &a, w.count);
+		cli_args_free(&a);
+		return rc;
+	}
+	if (rc == CLI_OK && (cli_arg(&a, cli_watch_opts, "--exec") || cli_arg(&a, cli_watch_opts, "--since") ||
+			     cli_arg(&a, cli_watch_opts, "--give-up")))
+		rc = cli_usage(ctx, "%s", _("watch: --exec, --since and --give-up go with --alerts"));
 	if (a.n_pos > 0) {
 		w.gpus = xcalloc(a.n_pos, sizeof *w.gpus);
 		for (size_t i = 0; rc == CLI_OK && i < a.n_pos; i++)

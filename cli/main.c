@@ -94,7 +94,25 @@ const struct cli_command cli_commands[] = {
 	    "or change of a GPU's best bid, best ask or last price; all GPUs when none is given.\n"
 	    "csv: a header, then one row per change; json: one object per line. Columns: at, gpu,\n"
 	    "kind (trade, quote), trade_id, price_cents, gpus, hours, taker_side, best_bid_cents,\n"
-	    "best_ask_cents, last_cents. Exit status 1 when the stream cannot be had.")},
+	    "best_ask_cents, last_cents. Exit status 1 when the stream cannot be had.\n"
+	    "--alerts: your account's events instead (alerts fired, conditional orders entering the\n"
+	    "book, standing orders buying, renewing or stopping), each shown once across reconnects\n"
+	    "and restarts of the exchange; json: each event's own object, one per line; csv: id, at,\n"
+	    "kind, gpu, json. --exec CMD runs CMD for each event with its JSON on standard input\n"
+	    "(GPUX_EVENT_ID and GPUX_EVENT_KIND set). Exit status 1 when the stream cannot be had,\n"
+	    "is refused, or stays lost for --give-up seconds.")},
+	{"alert", cli_cmd_alert, "add [GPU]|list|rm ID...", N_("alerts the exchange keeps for you: add, list, remove"),
+	 cli_alert_opts, true,
+	 N_("add GPU --ask-below PRICE (or --ask-above, --bid-below, --bid-above, --last-below,\n"
+	    "--last-above, --spread-below, --spread-above), add --rental-ending MINUTES [--rental ID],\n"
+	    "add --order-filled [--order ID]. An alert fires once, or with --rearm PRICE again each\n"
+	    "time the price has moved back by PRICE and crosses once more; the exchange keeps it and\n"
+	    "tells you on gpux watch --alerts (and the TUI) even when gpux is not running. A read-only\n"
+	    "key may manage alerts; an account has at most 100 live ones.\n"
+	    "csv and json: id, when, gpu, price_cents, minutes, rental_id, order_id, rearm_cents,\n"
+	    "state (armed, rearming, fired, expired), fired_count, last_fired_at, expires_at, label.\n"
+	    "Example:\n"
+	    "  gpux alert add h100-sxm --ask-below 2.80 --label 'cheap H100'")},
 	{"demo", cli_cmd_demo, "status|stop|reset", N_("the local demo exchange in the background: see, stop or reset it"),
 	 cli_demo_opts, false,
 	 N_("With no exchange configured gpux starts a demo exchange of its own in the background\n"

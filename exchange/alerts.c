@@ -411,9 +411,11 @@ static cJSON *firing(struct xd_writer *w, const struct arow *a, int state_after)
 	cJSON *o = cJSON_CreateObject();
 	xd_jint(o, "alert_id", a->id);
 	cJSON_AddStringToObject(o, "when", xd_when_names[a->when]);
-	xd_jstr(o, "gpu", a->gpu >= 0 ? w->t->gpu_ids[a->gpu] : NULL);
-	xd_jint_or_null(o, "price_cents", a->price, is_book(a->when));
-	xd_jint_or_null(o, "rearm_cents", a->rearm, a->rearm > 0);
+	if (is_book(a->when)) {   /* the others say their GPU with what they fire for */
+		cJSON_AddStringToObject(o, "gpu", w->t->gpu_ids[a->gpu]);
+		xd_jint(o, "price_cents", a->price);
+		xd_jint_or_null(o, "rearm_cents", a->rearm, a->rearm > 0);
+	}
 	xd_jstr(o, "label", a->label[0] ? a->label : NULL);
 	cJSON_AddStringToObject(o, "state", state_names[state_after]);
 	xd_jint(o, "fired_count", a->fired + 1);

@@ -212,7 +212,7 @@ int64_t xd_events_head(struct xd_store *s, int64_t account)
 int xd_events_sse(struct xd_store *s, int64_t account, int64_t after, int limit,
                   const char *id_prefix, struct buf *out, int64_t *last)
 {
-	struct xd_q *st = xd_stmt(s, "SELECT n, kind, data FROM account_events WHERE account = ?1 "
+	struct xd_q *st = xd_stmt(s, "SELECT n, data FROM account_events WHERE account = ?1 "
 	                             "AND n > ?2 ORDER BY n LIMIT ?3");
 	xd_bind_int64(st, 1, account);
 	xd_bind_int64(st, 2, after);
@@ -221,8 +221,8 @@ int xd_events_sse(struct xd_store *s, int64_t account, int64_t after, int limit,
 	*last = after;
 	while (xd_step(st) == XD_ROW) {
 		*last = xd_col_int64(st, 0);
-		buf_printf(out, "id: %s%" PRId64 "\nevent: %s\ndata: %s\n\n", id_prefix, *last,
-		           xd_col_text(st, 1), xd_col_text(st, 2));
+		buf_printf(out, "id: %s%" PRId64 "\nevent: account\ndata: %s\n\n", id_prefix, *last,
+		           xd_col_text(st, 1));
 		count++;
 	}
 	xd_reset(st);

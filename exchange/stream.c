@@ -997,10 +997,12 @@ static bool account_cursor(struct sconn *c, struct xd_stream *s, int64_t from)
 	return resume;
 }
 
-static void account_snapshot(struct sconn *c, struct xd_stream *s, uint64_t market_id)
+static void account_snapshot(struct sconn *c, struct xd_stream *s, uint64_t market_id,
+                             uint64_t seq)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "channel", "account");
+	xd_jint(o, "seq", (int64_t)seq);
 	xd_jint(o, "last_id", c->acct_cursor);
 	char *json = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -1021,6 +1023,7 @@ static void attach(struct sconn *c, struct xd_stream *s, const char *last_id)
 	char *market_id = split_last_id(last_id, &acct_from);
 	buf_puts(&c->head, "retry: 1000\n\n");
 	pthread_mutex_lock(&s->mu);
+	uint64_t seq = s->seq;
 	bool replay = c->market && replay_from(s, market_id, &c->cursor);
 	if (!replay) {
 		c->cursor = s->next_id;
@@ -1043,7 +1046,7 @@ static void attach(struct sconn *c, struct xd_stream *s, const char *last_id)
 	if (!replay)
 		make_snapshots(c, s, &w);   /* the ring keeps what follows meanwhile */
 	if (c->account && !resume)
-		account_snapshot(c, s, replay ? c->cursor - 1 : w.id);
+		account_snapshot(c, s, replay ? c->cursor - 1 : w.id, seq);
 	free(w.books);
 	free(w.last_tid);
 	free(market_id);

@@ -759,7 +759,7 @@ void xd_events_turn(struct xd_writer *w, int64_t account);
 /* The account's last event number (0: none). */
 int64_t xd_events_head(struct xd_store *s, int64_t account);
 /* Up to limit events of account after number `after`, oldest first, each
- * as its SSE text ("id: …\nevent: KIND\ndata: {…}\n\n", the id as
+ * as its SSE text ("id: …\nevent: account\ndata: {…}\n\n", the id as
  * id_prefix + n) appended to out; returns how many, and the last number in
  * *last. */
 struct buf;

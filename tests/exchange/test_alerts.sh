@@ -239,7 +239,7 @@ expect_eq "once one is deleted another fits" "$ST" "201"
 req GET "/v1/events?limit=200" "" "$BK"
 head=$(jqb .head)
 i=0
-while [ $i -lt 50 ] && [ "$(grep -c '^event: alert' "$TMPD/a1.sse")" -lt "$head" ]; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 50 ] && [ "$(grep -c '^event: account' "$TMPD/a1.sse")" -lt "$head" ]; do sleep 0.1; i=$((i + 1)); done
 expect_eq "the account stream delivered every firing so far, in order" \
   "$(grep '^id: ' "$TMPD/a1.sse" | sed 1d | cut -c5- | tr '\n' ' ')" "$(seq 1 "$head" | tr '\n' ' ')"
 expect_eq "each event is the log's: GET /v1/events gives the same data" \
@@ -256,7 +256,7 @@ curl -sN -H "Authorization: Bearer $BK" -H "Last-Event-ID: $LAST" \
   "$GPUXD_URL/v1/stream?channels=account" >"$TMPD/a2.sse" 2>/dev/null &
 A2=$!
 at_exit "kill $A2 2>/dev/null"
-wait_for sh -c "[ \$(grep -c '^event: alert' '$TMPD/a2.sse') -ge 2 ]"
+wait_for sh -c "[ \$(grep -c '^event: account' '$TMPD/a2.sse') -ge 2 ]"
 expect_eq "a reconnect with Last-Event-ID gets exactly the events after it" \
   "$(grep '^id: ' "$TMPD/a2.sse" | cut -c5- | tr '\n' ' ')" "$((LAST + 1)) $((LAST + 2)) "
 expect_eq "and no snapshot" "$(grep -c '^event: snapshot' "$TMPD/a2.sse")" "0"
@@ -266,7 +266,7 @@ M1=$!
 at_exit "kill $M1 2>/dev/null"
 wait_for grep -q '"channel":"account"' "$TMPD/m1.sse"
 cancel "$X"; sell h100-nvl 370   # re-arms, fires
-wait_for sh -c "grep -q '^event: alert' '$TMPD/m1.sse'"
+wait_for sh -c "grep -q '^event: account' '$TMPD/m1.sse'"
 expect_match "on a mixed stream every id names both: <boot>-<k>/<account event>" \
   "$(grep '^id: ' "$TMPD/m1.sse" | tail -3 | tr '\n' ' ')" '^(id: [0-9a-f]{6}-[0-9]+/[0-9]+ ){3}$'
 kill "$A2" "$M1"; wait "$A2" "$M1" 2>/dev/null
@@ -294,9 +294,9 @@ head=$(jqb .head)
 wait_for sh -c "grep -q '^id: $head\$' '$TMPD/a3.sse'"
 all=$(cat "$TMPD/a1.sse" "$TMPD/a2.sse" "$TMPD/a3.sse" | grep '^id: ' | cut -c5- | grep -v '^0$' | sort -n | tr '\n' ' ')
 expect_eq "across a reconnect and a kill -9: every event once, none missing" "$all" "$(seq 1 "$head" | tr '\n' ' ')"
-wait_for sh -c "grep -q '^event: alert' '$TMPD/m2.sse'"
+wait_for sh -c "grep -q '^event: account' '$TMPD/m2.sse'"
 expect_eq "a mixed id of the last boot resumes the account's part (market: fresh snapshots)" \
-  "$(grep -c '^event: alert' "$TMPD/m2.sse") $(grep -c '"channel":"quotes"' "$TMPD/m2.sse")" "1 1"
+  "$(grep -c '^event: account' "$TMPD/m2.sse") $(grep -c '"channel":"quotes"' "$TMPD/m2.sse")" "1 1"
 req GET "/v1/events?after=$((head - 1))" "" "$BK"
 expect_eq "GET /v1/events pages the log after a number" "$(jqb '[.events[].id] | join(" ")') $(jqb .last_id)" "$head $head"
 req GET "/v1/events?after=-1" "" "$BK"

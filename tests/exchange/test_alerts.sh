@@ -71,7 +71,7 @@ A1=$!
 at_exit "kill $A1 2>/dev/null"
 wait_for grep -q '"channel":"account"' "$TMPD/a1.sse"
 expect_match "a new account stream begins with the log's head" "$(grep '^data:' "$TMPD/a1.sse" | head -1)" \
-  '"channel":"account","last_id":0'
+  '"channel":"account","seq":[0-9]+,"last_id":0'
 req GET "/v1/stream?channels=account"
 expect_eq "the account channel needs the account's key" "$ST $(jqb .error.code)" "401 UNAUTHORIZED"
 

@@ -101,6 +101,7 @@ struct sconn {
 	bool market;                   /* some market channel */
 	/* the account channel */
 	int64_t account;               /* 0: not subscribed */
+	int64_t key_id;                /* the key it was opened with */
 	int64_t acct_cursor;           /* the last account event sent (its number) */
 	bool acct_news;                /* under mu: the log may hold more after the cursor */
 	struct buf acct;               /* account events read, being sent */
@@ -690,6 +691,18 @@ static void acct_prefix(const struct xd_stream *s, const struct sconn *c, char *
 		out[0] = '\0';
 }
 
+/* Is the key c was opened with still valid? (A revoked key's stream ends
+ * at its next look at the log: within a heartbeat period, on any node.) */
+static bool key_valid(const struct sconn *c)
+{
+	struct xd_q *st = xd_stmt(xd_store_reader(), "SELECT 1 FROM api_keys WHERE id = ?1 AND "
+	                                             "revoked_ms IS NULL");
+	xd_bind_int64(st, 1, c->key_id);
+	bool ok = xd_step(st) == XD_ROW;
+	xd_reset(st);
+	return ok || xd_store_reader_fault();   /* a store that is down revokes nothing */
+}
+
 /* Read c's account events after its cursor into c->acct, when it has news
  * and nothing of them is left to send; not under mu (it reads the store). */
 static void read_account(struct xd_stream *s, struct sconn *c)
@@ -702,8 +715,13 @@ static void read_account(struct xd_stream *s, struct sconn *c)
 	char prefix[64];
 	acct_prefix(s, c, prefix, sizeof prefix);
 	pthread_mutex_unlock(&s->mu);
-	if (!news)
+	if (!news || c->ending)
 		return;
+	if (!key_valid(c)) {
+		add_closing(c, "UNAUTHORIZED", "the key this stream was opened with is no longer "
+		            "valid (revoked)");
+		return;
+	}
 	buf_reset(&c->acct);
 	c->acct_off = 0;
 	int64_t last;
@@ -830,6 +848,7 @@ static int parse_channels(struct xd_ctx *x, struct xd_stream *s, struct sconn *c
 				break;
 			}
 			c->account = x->account;
+			c->key_id = x->key_id;
 			continue;
 		}
 		if (strncmp(tok, "trades:", 7) == 0)

@@ -48,6 +48,10 @@
  *   sse-drop       a snapshot, then half an event, then the connection closes
  *   sse-gap        a snapshot at seq 7, then an increment whose prev is 9
  *   sse-404        404 {"error":{"code":"NOT_FOUND",…}} (a server that does not stream)
+ *   sse-account-repeat  account events, then the connection closes: the
+ *                  first stream gets events 1, 2 and 3, every later one 2, 3
+ *                  and 4 whatever its Last-Event-ID (a replay that overlaps
+ *                  what was delivered: the client must show each once)
  * The log gets "LAST-EVENT-ID <value>" (or "-") for every stream request.
  *
  * --log FILE gets one line per request: "METHOD PATH BODY" (never headers, so
@@ -342,6 +346,17 @@ static void serve_stream(int fd, bool fault)
 	} else if (strcmp(mode, "sse-drop") == 0) {
 		static const char half[] = "id: f-2\nevent: quote\ndata: {\"seq\":8,\"prev";
 		send_all(fd, half, strlen(half));
+	} else if (strcmp(mode, "sse-account-repeat") == 0) {
+		static int streams;
+		for (int id = streams++ == 0 ? 1 : 2, last = id + 2; id <= last; id++) {
+			char ev[512];
+			snprintf(ev, sizeof ev, "id: %d\nevent: account\ndata: {\"id\":%d,\"kind\":\"alert\","
+				 "\"at\":\"2025-06-02T09:00:0%dZ\",\"seq\":7,\"alert_id\":1,\"when\":"
+				 "\"ask_lte\",\"gpu\":\"h200\",\"price_cents\":410,\"value_cents\":%d}\n\n",
+				 id, id, id, 410 - id);
+			send_all(fd, ev, strlen(ev));
+		}
+		sleep_ms(200);
 	} else if (strcmp(mode, "sse-gap") == 0) {
 		static const char gap[] = "id: f-3\nevent: quote\ndata: {\"seq\":10,\"prev\":9,\"quotes\":[]}\n\n";
 		send_all(fd, gap, strlen(gap));

@@ -12,7 +12,8 @@
 #                 tree under build/deb (dpkg-buildpackage -us -uc -b)
 #
 # Every top-level folder below is a library with one public header; its *.c
-# (except main.c) become build/lib<folder>.a. Tests: tests/unit/test_*.c are
+# (except main.c) become build/lib<folder>.a (tui/ shows its families as
+# folders, tui/*/*.c: still one library, one public header). Tests: tests/unit/test_*.c are
 # cmocka programs; tests/*/test_*.sh are end-to-end scripts (tests/run.sh).
 
 BUILD   ?= build
@@ -49,7 +50,7 @@ CLIENT_MODS := cli tui widgets api view fit i18n data util
 SERVER_MODS := exchange data util
 ALL_MODS    := cli tui widgets api view exchange fit i18n data util
 
-lib_srcs = $(filter-out $(1)/main.c,$(wildcard $(1)/*.c))
+lib_srcs = $(filter-out $(1)/main.c,$(wildcard $(1)/*.c $(1)/*/*.c))
 lib_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(call lib_srcs,$(1)))
 lib_file = $(BUILD)/lib$(1).a
 

@@ -45,7 +45,7 @@
 #include "data/catalog.h"
 #include "fit/fit.h"
 #include "i18n/i18n.h"
-#include "tui/fitform.h"
+#include "tui/fitpanel/fitform.h"
 #include "util/util.h"
 #include "view/view.h"
 #include "widgets/widgets.h"
@@ -89,7 +89,7 @@ static void s_header(void *ctx, size_t col, struct wcells *out)
 	wcells_add(out, ((struct src *)ctx)->v->columns[col].label, WR_HEADER, 0);
 }
 
-/* As tui/browse.c's formatter: a dimmed row, ✓ good, ✗ bad. */
+/* As tui/market/browse.c's formatter: a dimmed row, ✓ good, ✗ bad. */
 static void s_cell(void *ctx, size_t row, size_t col, struct wcells *out)
 {
 	struct view_table *v = ((struct src *)ctx)->v;

@@ -6,7 +6,7 @@
  * The file is read with api/'s own parser (api_conf_load), so only lines it
  * takes as settings are looked at; each name is checked against the names
  * gpux reads (conf_known below: the exchange settings of api/config.c and
- * what the interactive screen keeps, tui/settings.c) and, when unknown, the
+ * what the interactive screen keeps, tui/frame/settings.c) and, when unknown, the
  * warning names the line and the nearest known name.
  */
 #include "cli/cli_int.h"

@@ -1,7 +1,7 @@
 /*
  * tui — gpux's interactive screen: per-workload GPU tables with live prices,
  * the fit panel, the order form and the orders, rentals and account pages,
- * each a screen on one stack (tui/screen.h).
+ * each a screen on one stack (tui/frame/screen.h).
  *
  * One thread, one poll(): the keyboard (stdin), a self-pipe written by the
  * signal handlers (SIGWINCH, SIGTERM, SIGINT, SIGHUP), the exchange client's

@@ -351,6 +351,30 @@ void wfkeys_add(struct wfkeys *f, wkey key, const char *label, const char *text)
 	f->base.dirty = true;
 }
 
+static bool fkeys_same(const struct wfkeys *f, const wkey *keys, const char *const *texts,
+		       size_t n)
+{
+	if (f->n != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (f->items[i].key != keys[i] || strcmp(f->items[i].text, texts[i]) != 0 ||
+		    f->items[i].shown != item_key(f, i))
+			return false;
+	return true;
+}
+
+void wfkeys_set(struct wfkeys *f, const wkey *keys, const char *const *texts, size_t n)
+{
+	if (fkeys_same(f, keys, texts, n))
+		return;
+	wfkeys_clear(f);
+	for (size_t i = 0; i < n; i++) {
+		char *label = wkey_name(keys[i], f->base.ui->ascii);
+		wfkeys_add(f, keys[i], label, texts[i]);
+		free(label);
+	}
+}
+
 void wfkeys_clear(struct wfkeys *f)
 {
 	for (size_t i = 0; i < f->n; i++) {

@@ -111,5 +111,10 @@ void wfkeys_free(struct wfkeys **f);
 /* Replace the items (strings copied). */
 void wfkeys_add(struct wfkeys *f, wkey key, const char *label, const char *text);
 void wfkeys_clear(struct wfkeys *f);
+/* The bar of these n items, keys[i] labelled with its name (wkey_name,
+ * "F1", "Esc", "x") and texts[i] (copied): the bar is marked for redrawing
+ * only when an item, or the key offered for one (struct wui key_alt),
+ * changed. */
+void wfkeys_set(struct wfkeys *f, const wkey *keys, const char *const *texts, size_t n);
 
 #endif

@@ -319,15 +319,20 @@ static void field_destroy(struct wwidget *w)
 }
 
 static const struct wbinding field_bindings[] = {
-	{ WKEY_LEFT, 1, N_("Move the cursor") },
-	{ WKEY_RIGHT, 1, N_("Move the cursor") },
-	{ WKEY_HOME, 2, N_("Start / end of the text") },
-	{ WKEY_END, 2, N_("Start / end of the text") },
-	{ 'U' - '@', 3, N_("Delete to the start of the text") },
-	{ 'W' - '@', 4, N_("Delete the word before the cursor") },
-	{ WKEY_RETURN, 5, N_("Done") },
-	{ WKEY_ESC, 6, N_("Cancel") },
+	{ WKEY_LEFT, 1, N_("Move the cursor"), NULL },
+	{ WKEY_RIGHT, 1, N_("Move the cursor"), NULL },
+	{ WKEY_HOME, 2, N_("Start / end of the text"), NULL },
+	{ WKEY_END, 2, N_("Start / end of the text"), NULL },
+	{ 'U' - '@', 3, N_("Delete to the start of the text"), NULL },
+	{ 'W' - '@', 4, N_("Delete the word before the cursor"), NULL },
+	{ WKEY_RETURN, 5, N_("Done"), NULL },
+	{ WKEY_ESC, 6, N_("Cancel"), NULL },
 };
+
+static bool field_cursor(const struct wwidget *w, int *y, int *x)
+{
+	return wfield_cursor((const struct wfield *)w, y, x);
+}
 
 static const struct wwidget_class field_class = {
 	.name = "field",
@@ -336,6 +341,7 @@ static const struct wwidget_class field_class = {
 	.destroy = field_destroy,
 	.bindings = field_bindings,
 	.n_bindings = sizeof field_bindings / sizeof field_bindings[0],
+	.cursor = field_cursor,
 };
 
 void wfield_focus(struct wfield *f, bool on)

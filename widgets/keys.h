@@ -86,11 +86,13 @@ struct wevent {
 /* One key → one action. help: a one-line description as an English msgid
  * (marked N_(); the help overlay translates it), or NULL to leave the
  * binding out of the help. Bindings with the same action and help are
- * listed on one help line. */
+ * listed on one help line. bar: the word of the F-key bar for this key (an
+ * English msgid marked N_(), "Help"), or NULL: the key is not on the bar. */
 struct wbinding {
 	wkey key;
 	int action;
 	const char *help;
+	const char *bar;
 };
 
 /* The binding of key in map (n entries), or NULL. */

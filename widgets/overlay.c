@@ -243,8 +243,8 @@ static void help_destroy(struct wwidget *w)
 }
 
 static const struct wbinding help_bindings[] = {
-	{ WKEY_UP, 0, N_("Scroll the help") },
-	{ WKEY_DOWN, 0, N_("Scroll the help") },
+	{ WKEY_UP, 0, N_("Scroll the help"), NULL },
+	{ WKEY_DOWN, 0, N_("Scroll the help"), NULL },
 };
 
 static const struct wwidget_class help_class = {
@@ -525,9 +525,9 @@ static void dialog_destroy(struct wwidget *w)
 }
 
 static const struct wbinding dialog_bindings[] = {
-	{ 'y', 1, N_("Confirm") },
-	{ WKEY_RETURN, 1, N_("Confirm") },
-	{ WKEY_ESC, 0, N_("Cancel (any other key too)") },
+	{ 'y', 1, N_("Confirm"), NULL },
+	{ WKEY_RETURN, 1, N_("Confirm"), NULL },
+	{ WKEY_ESC, 0, N_("Cancel (any other key too)"), NULL },
 };
 
 static const struct wwidget_class dialog_class = {
@@ -679,27 +679,27 @@ static unsigned check_do(struct wchecklist *c, enum wcheck_action a)
 }
 
 static const struct wbinding check_bindings[] = {
-	{ WKEY_UP, WCHECK_UP, N_("Previous column") },
-	{ 'k', WCHECK_UP, N_("Previous column") },
-	{ WKEY_DOWN, WCHECK_DOWN, N_("Next column") },
-	{ 'j', WCHECK_DOWN, N_("Next column") },
-	{ WKEY_HOME, WCHECK_FIRST, N_("First / last column") },
-	{ 'g', WCHECK_FIRST, N_("First / last column") },
-	{ WKEY_END, WCHECK_LAST, N_("First / last column") },
-	{ 'G', WCHECK_LAST, N_("First / last column") },
-	{ ' ', WCHECK_TOGGLE, N_("Show or hide the column") },
-	{ 'x', WCHECK_TOGGLE, N_("Show or hide the column") },
-	{ '[', WCHECK_MOVE_UP, N_("Move the column left (up the list)") },
-	{ 'K', WCHECK_MOVE_UP, N_("Move the column left (up the list)") },
-	{ '-', WCHECK_MOVE_UP, N_("Move the column left (up the list)") },
-	{ ']', WCHECK_MOVE_DOWN, N_("Move the column right (down the list)") },
-	{ 'J', WCHECK_MOVE_DOWN, N_("Move the column right (down the list)") },
-	{ '+', WCHECK_MOVE_DOWN, N_("Move the column right (down the list)") },
-	{ WKEY_RETURN, WCHECK_ACCEPT, N_("Save the columns") },
-	{ WKEY_ENTER, WCHECK_ACCEPT, N_("Save the columns") },
-	{ WKEY_F10, WCHECK_ACCEPT, N_("Save the columns") },
-	{ WKEY_ESC, WCHECK_CANCEL, N_("Cancel") },
-	{ 'q', WCHECK_CANCEL, N_("Cancel") },
+	{ WKEY_UP, WCHECK_UP, N_("Previous column"), NULL },
+	{ 'k', WCHECK_UP, N_("Previous column"), NULL },
+	{ WKEY_DOWN, WCHECK_DOWN, N_("Next column"), NULL },
+	{ 'j', WCHECK_DOWN, N_("Next column"), NULL },
+	{ WKEY_HOME, WCHECK_FIRST, N_("First / last column"), NULL },
+	{ 'g', WCHECK_FIRST, N_("First / last column"), NULL },
+	{ WKEY_END, WCHECK_LAST, N_("First / last column"), NULL },
+	{ 'G', WCHECK_LAST, N_("First / last column"), NULL },
+	{ ' ', WCHECK_TOGGLE, N_("Show or hide the column"), NULL },
+	{ 'x', WCHECK_TOGGLE, N_("Show or hide the column"), NULL },
+	{ '[', WCHECK_MOVE_UP, N_("Move the column left (up the list)"), NULL },
+	{ 'K', WCHECK_MOVE_UP, N_("Move the column left (up the list)"), NULL },
+	{ '-', WCHECK_MOVE_UP, N_("Move the column left (up the list)"), NULL },
+	{ ']', WCHECK_MOVE_DOWN, N_("Move the column right (down the list)"), NULL },
+	{ 'J', WCHECK_MOVE_DOWN, N_("Move the column right (down the list)"), NULL },
+	{ '+', WCHECK_MOVE_DOWN, N_("Move the column right (down the list)"), NULL },
+	{ WKEY_RETURN, WCHECK_ACCEPT, N_("Save the columns"), NULL },
+	{ WKEY_ENTER, WCHECK_ACCEPT, N_("Save the columns"), NULL },
+	{ WKEY_F10, WCHECK_ACCEPT, N_("Save the columns"), NULL },
+	{ WKEY_ESC, WCHECK_CANCEL, N_("Cancel"), NULL },
+	{ 'q', WCHECK_CANCEL, N_("Cancel"), NULL },
 };
 
 static unsigned check_handle(struct wwidget *w, const struct wevent *ev)

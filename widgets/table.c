@@ -627,20 +627,20 @@ unsigned wtable_do(struct wtable *t, enum wtable_action a)
 }
 
 static const struct wbinding table_bindings[] = {
-	{ WKEY_UP, WTABLE_UP, N_("Move up") },
-	{ 'k', WTABLE_UP, N_("Move up") },
-	{ WKEY_DOWN, WTABLE_DOWN, N_("Move down") },
-	{ 'j', WTABLE_DOWN, N_("Move down") },
-	{ WKEY_PGUP, WTABLE_PGUP, N_("Page up") },
-	{ WKEY_PGDN, WTABLE_PGDN, N_("Page down") },
-	{ WKEY_HOME, WTABLE_HOME, N_("First row") },
-	{ 'g', WTABLE_HOME, N_("First row") },
-	{ WKEY_END, WTABLE_END, N_("Last row") },
-	{ 'G', WTABLE_END, N_("Last row") },
-	{ WKEY_LEFT, WTABLE_LEFT, N_("Scroll columns left (the GPU column stays)") },
-	{ 'h', WTABLE_LEFT, N_("Scroll columns left (the GPU column stays)") },
-	{ WKEY_RIGHT, WTABLE_RIGHT, N_("Scroll columns right") },
-	{ 'l', WTABLE_RIGHT, N_("Scroll columns right") },
+	{ WKEY_UP, WTABLE_UP, N_("Move up"), NULL },
+	{ 'k', WTABLE_UP, N_("Move up"), NULL },
+	{ WKEY_DOWN, WTABLE_DOWN, N_("Move down"), NULL },
+	{ 'j', WTABLE_DOWN, N_("Move down"), NULL },
+	{ WKEY_PGUP, WTABLE_PGUP, N_("Page up"), NULL },
+	{ WKEY_PGDN, WTABLE_PGDN, N_("Page down"), NULL },
+	{ WKEY_HOME, WTABLE_HOME, N_("First row"), NULL },
+	{ 'g', WTABLE_HOME, N_("First row"), NULL },
+	{ WKEY_END, WTABLE_END, N_("Last row"), NULL },
+	{ 'G', WTABLE_END, N_("Last row"), NULL },
+	{ WKEY_LEFT, WTABLE_LEFT, N_("Scroll columns left (the GPU column stays)"), NULL },
+	{ 'h', WTABLE_LEFT, N_("Scroll columns left (the GPU column stays)"), NULL },
+	{ WKEY_RIGHT, WTABLE_RIGHT, N_("Scroll columns right"), NULL },
+	{ 'l', WTABLE_RIGHT, N_("Scroll columns right"), NULL },
 };
 
 static unsigned table_handle(struct wwidget *w, const struct wevent *ev)

@@ -91,6 +91,17 @@ unsigned wwidget_handle(struct wwidget *w, const struct wevent *ev)
 	return w->cls->handle(w, ev);
 }
 
+bool wwidget_place_cursor(struct wwidget *w)
+{
+	int y, x;
+
+	if (w->win == NULL || !w->focused || w->cls->cursor == NULL || !w->cls->cursor(w, &y, &x))
+		return false;
+	wmove(w->win, y - w->y, x - w->x);
+	wnoutrefresh(w->win);
+	return true;
+}
+
 bool wwidget_contains(const struct wwidget *w, int y, int x)
 {
 	return w->win != NULL && y >= w->y && y < w->y + w->h && x >= w->x && x < w->x + w->w;

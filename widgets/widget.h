@@ -32,6 +32,9 @@ struct wwidget_class {
 	/* The keys handle() understands, for the help overlay. */
 	const struct wbinding *bindings;
 	size_t n_bindings;
+	/* Where the terminal cursor belongs while the widget has the focus
+	 * (screen coordinates); false: nowhere. May be NULL (never). */
+	bool (*cursor)(const struct wwidget *w, int *y, int *x);
 };
 
 struct wwidget {
@@ -61,6 +64,10 @@ void wwidget_touch(struct wwidget *w);
 bool wwidget_render(struct wwidget *w);
 /* Dispatch an event to the class's handler (W_IGNORED if none or hidden). */
 unsigned wwidget_handle(struct wwidget *w, const struct wevent *ev);
+/* Put the terminal cursor where the focused widget w wants it (its class's
+ * cursor) and copy its window: false when it wants none, or is not focused
+ * or not placed. */
+bool wwidget_place_cursor(struct wwidget *w);
 /* True when the screen position (y, x) lies inside the widget. */
 bool wwidget_contains(const struct wwidget *w, int y, int x);
 void wwidget_set_focus(struct wwidget *w, bool focused);

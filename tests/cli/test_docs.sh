@@ -11,7 +11,7 @@
 #    subsection, and the man page names no option a command does not take;
 #  - every global option is under OPTIONS; the version is the program's;
 #  - every key bound in the interactive screen's key maps (the wbinding
-#    arrays of tui/*.c and widgets/*.c) is named under INTERACTIVE SCREEN;
+#    arrays of every tui/ .c file and widgets/*.c) is named under INTERACTIVE SCREEN;
 #  - every csv column id the commands print is in the command's subsection
 #    (the exchange commands against gpux's own local demo exchange).
 . "$(dirname "$0")/../lib.sh"
@@ -161,7 +161,7 @@ key_name() {
     *) echo "?$1" ;;
   esac
 }
-keys=$(cat "$ROOT"/tui/*.c "$ROOT"/widgets/*.c | awk '
+keys=$(cat $(find "$ROOT/tui" -name "*.c" | sort) "$ROOT"/widgets/*.c | awk '
   /struct wbinding [a-z_]+\[\] = \{/ { on = 1; next }
   on && /^\};/ { on = 0 }
   on' | grep -oE "^[[:space:]]*\{ *('[^']+'( - '@')?|WKEY_[A-Z0-9]+)," |

@@ -3,7 +3,7 @@
  * test_order_pages.c): a temporary directory, servers of the build (gpuxd,
  * tests/faultd) started on a free loopback port and stopped, a plain POST
  * and GET as a script would send them, an integer read from a reply, new accounts, and expectations on what a
- * session of tui/harness.h shows. Header-only: each test program includes
+ * session of tui/frame/harness.h shows. Header-only: each test program includes
  * it once (static inline, so a test that needs less does not warn).
  */
 #ifndef GPUX_TESTS_SCREEN_FIXTURE_H
@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tui/harness.h"
+#include "tui/frame/harness.h"
 #include "util/util.h"
 
 /* The test's own directory (fx_mkdtemp), its servers' ports and logs in it. */

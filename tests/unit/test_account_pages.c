@@ -1,5 +1,5 @@
 /*
- * The account and rentals pages through the screen harness (tui/harness.h)
+ * The account and rentals pages through the screen harness (tui/frame/harness.h)
  * against a real gpuxd --demo on loopback, its clock at 1/1000 so that
  * nothing is billed unless a test advances it (POST /v1/admin/clock): the
  * balances and the ledger, a deposit refused and then made, rentals whose
@@ -13,7 +13,7 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/harness.h"
+#include "tui/frame/harness.h"
 #include "util/util.h"
 
 static struct catalog *cat;

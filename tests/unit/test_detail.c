@@ -1,5 +1,5 @@
 /*
- * The detail screen's pure model (tui/detail.h): the ladder walked for an
+ * The detail screen's pure model (tui/market/detail.h): the ladder walked for an
  * order, candles into chart columns, the chart as text.
  */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/detail.h"
+#include "tui/market/detail.h"
 
 /* 10 GPUs × 24 h from 4 @ 419, 8 @ 425: 4 + 6, two levels. */
 static void test_fill_walks_the_levels(void **state)

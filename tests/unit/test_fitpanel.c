@@ -1,6 +1,6 @@
 /*
- * tests/unit/test_fitpanel.c — the fit panel's form (tui/fitform.c) and its
- * answer lines (tui_fit_answer_lines in tui/fitpanel.c), without a terminal.
+ * tests/unit/test_fitpanel.c — the fit panel's form (tui/fitpanel/fitform.c) and its
+ * answer lines (tui_fit_answer_lines in tui/fitpanel/fitpanel.c), without a terminal.
  *
  * 1. Typing a model as people do: "70", "70B", "7.5", "1.3T", "350M"; "7,5"
  *    in pt-PT (refused in English, where "," is not a decimal point).
@@ -42,7 +42,7 @@
 #include "data/catalog.h"
 #include "fit/fit.h"
 #include "i18n/i18n.h"
-#include "tui/fitform.h"
+#include "tui/fitpanel/fitform.h"
 #include "util/util.h"
 #include "view/view.h"
 #include "widgets/widgets.h"

@@ -1,6 +1,6 @@
 /*
  * The frame loop, the widgets and the layout, through the screen harness
- * (tui/harness.h) against a real gpuxd --demo on loopback: what a user sees
+ * (tui/frame/harness.h) against a real gpuxd --demo on loopback: what a user sees
  * at 80×24, 120×35 and 200×50 and at tiny sizes, cell by cell, with no
  * terminal and no tmux. A server that cannot be started fails the tests.
  */
@@ -23,8 +23,8 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/browse.h"
-#include "tui/harness.h"
+#include "tui/market/browse.h"
+#include "tui/frame/harness.h"
 #include "tests/unit/screen_fixture.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
@@ -172,7 +172,7 @@ static void test_rentals_take_the_width(void **state)
 	buy_once("frame-rentals-1", 2);
 	fx_expect_on_screen(h, "prices updated");
 	tui_harness_key(h, 'R');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "rentals");
 	fx_expect_on_screen(h, "Refunded");
 	fx_expect_on_screen(h, "active");
 	y = tui_harness_find(h, "Refunded");
@@ -340,7 +340,7 @@ static void test_fkeys_the_terminal_has(void **state)
 	bar = tui_harness_row(h, 23);
 	tui_harness_click(h, 23, (int)(strstr(bar, "bBuy") - bar));
 	free(bar);
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "order-form");
 	/* in the form a letter would be typed: none is offered */
 	fx_expect_on_screen(h, "Review");
 	expect_row_has(h, 23, "Review", true);

@@ -25,7 +25,7 @@
 #include "data/catalog.h"
 #include "fit/fit.h"
 #include "i18n/i18n.h"
-#include "tui/fitform.h"
+#include "tui/fitpanel/fitform.h"
 #include "util/util.h"
 
 static struct catalog *cat;

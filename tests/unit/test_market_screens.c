@@ -1,5 +1,5 @@
 /*
- * The market made visible in the TUI, built from C (tui/harness.h) against
+ * The market made visible in the TUI, built from C (tui/frame/harness.h) against
  * a real gpuxd --demo on loopback: the market columns (the 24 h sparkline
  * from the seeded history, shown by default; bid, spread, last and the
  * change in the chooser), the history kept current by the quotes without
@@ -23,8 +23,8 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/browse.h"
-#include "tui/harness.h"
+#include "tui/market/browse.h"
+#include "tui/frame/harness.h"
 #include "tests/unit/screen_fixture.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
@@ -161,8 +161,8 @@ static void test_sparklines_by_default(void **state)
 		free(s);
 	}
 	assert_true(shown);
-	assert_true(t->m.hist->g[gpu_of("h200")].have);
-	assert_true(t->m.hist->g[gpu_of("h200")].n > 10);
+	assert_true(t->m.gpu[gpu_of("h200")].hist.have);
+	assert_true(t->m.gpu[gpu_of("h200")].hist.n > 10);
 	tui_harness_resize(h, 24, 80);
 	assert_int_equal(tui_harness_find(h, "24 h trend"), -1);
 	for (int i = 0; i < 8; i++)
@@ -240,22 +240,22 @@ static void test_trade_moves_history(void **state)
 
 	(void)state;
 	fx_expect_on_screen(h, "live since");
-	g = &t->m.hist->g[gpu_of("a100-sxm")];
+	g = &t->m.gpu[gpu_of("a100-sxm")].hist;
 	for (int i = 0; i < 100 && !g->have; i++)
 		tui_harness_pump(h, 50);
 	assert_true(g->have);
-	ask = tui_quote(t, "a100-sxm")->best_ask_cents;
+	ask = tui_market_quote(t, "a100-sxm")->best_ask_cents;
 	r = fx_post(gpuxd_url, "/v1/orders", buyer_key,
 		 "{\"client_order_id\":\"mscreens-1\",\"gpu\":\"a100-sxm\",\"side\":\"buy\",\"type\":\"market\","
 		 "\"gpus\":1,\"hours\":2,\"max_price_cents\":100000}");
 	assert_non_null(strstr(r, "\"filled\""));
 	free(r);
-	for (int i = 0; i < 100 && tui_quote(t, "a100-sxm")->last_cents != ask; i++) {
+	for (int i = 0; i < 100 && tui_market_quote(t, "a100-sxm")->last_cents != ask; i++) {
 		tui_harness_pump(h, 20);
 		for (size_t k = 0; k < cat->n_gpus; k++)
-			assert_int_equal(t->m.hist->g[k].req, 0);
+			assert_int_equal(t->m.gpu[k].hist.req, 0);
 	}
-	assert_int_equal(tui_quote(t, "a100-sxm")->last_cents, ask);
+	assert_int_equal(tui_market_quote(t, "a100-sxm")->last_cents, ask);
 	assert_int_equal(g->v[g->n - 1].close_cents, ask);
 	tui_harness_free(&h);
 }

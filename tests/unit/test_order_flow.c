@@ -1,5 +1,5 @@
 /*
- * The order form end to end through the screen harness (tui/harness.h)
+ * The order form end to end through the screen harness (tui/frame/harness.h)
  * against a real gpuxd --demo on loopback at 80×24, its clock slowed so
  * that the demo's drift does not move the books between a preview and the
  * fill: the form for the selected row, the preview's lines, the
@@ -14,7 +14,7 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/harness.h"
+#include "tui/frame/harness.h"
 #include "util/util.h"
 
 static struct catalog *cat;

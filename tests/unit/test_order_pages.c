@@ -1,5 +1,5 @@
 /*
- * The order pages through the screen harness (tui/harness.h) against a
+ * The order pages through the screen harness (tui/frame/harness.h) against a
  * real gpuxd --demo on loopback, its clock slowed so that the demo's drift
  * does not move the books: what the order form, the orders and rentals
  * lists and the account page show, cell by cell, in English and in the
@@ -11,7 +11,7 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/harness.h"
+#include "tui/frame/harness.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
 
@@ -109,7 +109,7 @@ static void form_for(struct tui_harness *h, const char *name, const char *gpus,
 {
 	choose_gpu(h, name);
 	tui_harness_key(h, 'b');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "order-form");
 	tui_harness_key(h, 'U' - '@');
 	tui_harness_type(h, gpus);
 	tui_harness_key(h, WKEY_TAB);
@@ -270,9 +270,9 @@ static void test_orders_list_market_average(void **state)
 	free(key);
 }
 
-/* Enter on the list's row: the H100 SXM detail; Esc: the list (showing
+/* Enter on the list's row: the H100 SXM detail; Esc: the list (page, showing
  * text) again. */
-static void detail_and_back(struct tui_harness *h, const char *text)
+static void detail_and_back(struct tui_harness *h, const char *page, const char *text)
 {
 	char *row;
 
@@ -282,31 +282,118 @@ static void detail_and_back(struct tui_harness *h, const char *text)
 	assert_non_null(strstr(row, "H100 SXM"));
 	free(row);
 	tui_harness_key(h, WKEY_ESC);
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), page);
 	fx_expect_on_screen(h, text);
+}
+
+/* A buyer (email) who bought 1 × H100 SXM for 2 h (client order id coid),
+ * its session at 120×24 on the orders page; its key in *key. */
+static struct tui_harness *on_orders_after_a_buy(const char *email, const char *coid, char **key)
+{
+	char body[256], *r;
+	struct tui_harness *h;
+
+	*key = buyer(email, 10000000);
+	snprintf(body, sizeof body, "{\"client_order_id\":\"%s\",\"gpu\":\"h100-sxm\","
+		 "\"side\":\"buy\",\"type\":\"market\",\"gpus\":1,\"hours\":2,"
+		 "\"max_price_cents\":1000}", coid);
+	r = fx_post(gpuxd_url, "/v1/orders", *key, body);
+	assert_int_equal(fx_json_int(r, "filled_gpus"), 1);
+	free(r);
+	h = open_as(*key, I18N_EN, 24, 120);
+	tui_harness_key(h, 'o');
+	fx_expect_on_screen(h, "market IOC");
+	return h;
 }
 
 /* Enter on a row of the orders or rentals list opens that GPU's detail
  * screen over the page; Esc comes back to the list. */
 static void test_enter_opens_detail(void **state)
 {
-	char *key = buyer("detail@example.pt", 10000000);
-	struct tui_harness *h;
-	char *r;
+	char *key;
+	struct tui_harness *h = on_orders_after_a_buy("detail@example.pt", "pages-detail-1", &key);
 
 	(void)state;
-	r = fx_post(gpuxd_url, "/v1/orders", key,
-		    "{\"client_order_id\":\"pages-detail-1\",\"gpu\":\"h100-sxm\",\"side\":\"buy\","
-		    "\"type\":\"market\",\"gpus\":1,\"hours\":2,\"max_price_cents\":1000}");
-	assert_int_equal(fx_json_int(r, "filled_gpus"), 1);
-	free(r);
-	h = open_as(key, I18N_EN, 24, 120);
-	tui_harness_key(h, 'o');
-	fx_expect_on_screen(h, "market IOC");
-	detail_and_back(h, "market IOC");
+	detail_and_back(h, "orders", "market IOC");
 	tui_harness_key(h, 'R');
 	fx_expect_on_screen(h, "1/2");
-	detail_and_back(h, "1/2");
+	detail_and_back(h, "rentals", "1/2");
+	close_session(&h);
+	free(key);
+}
+
+/* The F-key bar's row (the last of 24) holds each of has (NULL-ended) and
+ * none of lacks: the bar is made from the page's key map. */
+static void expect_bar(struct tui_harness *h, const char *const *has, const char *const *lacks)
+{
+	char *bar = tui_harness_row(h, 23);
+
+	for (size_t i = 0; has[i] != NULL; i++)
+		if (strstr(bar, has[i]) == NULL)
+			fail_msg("the F-key bar lacks [%s]: [%s]", has[i], bar);
+	for (size_t i = 0; lacks[i] != NULL; i++)
+		if (strstr(bar, lacks[i]) != NULL)
+			fail_msg("the F-key bar offers [%s]: [%s]", lacks[i], bar);
+	free(bar);
+}
+
+/* Each page's F-key bar offers its own keys and the other pages (never the
+ * page itself), Help first and Quit last; Tab goes round the pages. */
+static void test_fkey_bars_of_the_pages(void **state)
+{
+	char *key = buyer("bars@example.pt", 100000);
+	struct tui_harness *h = open_as(key, I18N_EN, 24, 120);
+	char *bar;
+
+	(void)state;
+	fx_expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'o');
+	fx_expect_on_screen(h, "resting order");
+	expect_bar(h, (const char *const[]){ "xCancel order", "RRentals", "aAccount", "EscBack",
+					     "F1Help", "F10Quit", NULL },
+		   (const char *const[]){ "oOrders", "F5Buy", NULL });
+	bar = tui_harness_row(h, 23);
+	assert_true(strncmp(bar, "F1Help", 6) == 0);
+	assert_true(strstr(bar, "F10Quit") > strstr(bar, "EscBack"));
+	free(bar);
+	tui_harness_key(h, WKEY_TAB);
+	assert_string_equal(tui_harness_top(h), "rentals");
+	expect_bar(h, (const char *const[]){ "xStop early", "oOrders", "aAccount", NULL },
+		   (const char *const[]){ "RRentals", "Cancel order", NULL });
+	tui_harness_key(h, WKEY_TAB);
+	assert_string_equal(tui_harness_top(h), "account");
+	fx_expect_on_screen(h, "API keys (");
+	expect_bar(h, (const char *const[]){ "dDeposit", "nNew key", "xRevoke key", "oOrders",
+					     "RRentals", NULL },
+		   (const char *const[]){ "aAccount", "Account or key", NULL });
+	/* no order form yet: Tab skips its tab */
+	tui_harness_key(h, WKEY_TAB);
+	assert_string_equal(tui_harness_top(h), "orders");
+	close_session(&h);
+	free(key);
+}
+
+/* b on the detail screen opened over a page: the order form comes on top
+ * (the page it replaces is kept), Esc goes back to the detail, then to the
+ * tables; the orders page, shown again, still lists what it listed. */
+static void test_form_over_the_detail_over_a_page(void **state)
+{
+	char *key;
+	struct tui_harness *h = on_orders_after_a_buy("over@example.pt", "pages-over-1", &key);
+
+	(void)state;
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "detail");
+	tui_harness_key(h, 'b');
+	assert_string_equal(tui_harness_top(h), "order-form");
+	fx_expect_on_screen(h, "Buy H100 SXM");
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "detail");
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "browse");
+	tui_harness_key(h, 'o');
+	assert_string_equal(tui_harness_top(h), "orders");
+	fx_expect_on_screen(h, "market IOC");
 	close_session(&h);
 	free(key);
 }
@@ -321,6 +408,8 @@ int main(void)
 		cmocka_unit_test(test_balance_after_fits_es),
 		cmocka_unit_test(test_orders_list_market_average),
 		cmocka_unit_test(test_enter_opens_detail),
+		cmocka_unit_test(test_fkey_bars_of_the_pages),
+		cmocka_unit_test(test_form_over_the_detail_over_a_page),
 	};
 
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

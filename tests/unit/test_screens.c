@@ -1,5 +1,5 @@
 /*
- * Screens built from C (tui/harness.h) against a real gpuxd --demo on
+ * Screens built from C (tui/frame/harness.h) against a real gpuxd --demo on
  * loopback (and tests/tools/faultd for an exchange that does not answer):
  * keys are fed, the model (struct tui, the stack) and the cells the screen
  * shows are checked, with no terminal and no tmux. A server that cannot be
@@ -10,8 +10,8 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/browse.h"
-#include "tui/harness.h"
+#include "tui/market/browse.h"
+#include "tui/frame/harness.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
 
@@ -118,8 +118,8 @@ static void test_prices_streamed_live(void **state)
 	(void)state;
 	fx_expect_on_screen(h, "live since ");
 	assert_int_equal(t->m.stream_state, API_STREAM_LIVE);
-	assert_true(t->m.n_quotes >= 15);
-	assert_non_null(tui_quote(t, "h200"));
+	assert_true(t->m.n_asks >= 15); /* every catalogue GPU quoted */
+	assert_non_null(tui_market_quote(t, "h200"));
 	tui_harness_pump(h, 300);
 	assert_int_equal(t->m.quotes_req, 0);
 	tui_harness_free(&h);
@@ -227,7 +227,7 @@ static void test_order_form_opens_and_closes(void **state)
 	(void)state;
 	fx_expect_on_screen(h, "prices updated");
 	tui_harness_key(h, 'b');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "order-form");
 	fx_expect_on_screen(h, "Order form");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");
@@ -250,7 +250,7 @@ static void test_ctrl_l_keeps_the_confirmation(void **state)
 	assert_string_equal(tui_harness_top(h), "dialog");
 	assert_true(tui_harness_find(h, "Place this order?") >= 0);
 	tui_harness_key(h, 'n');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "order-form");
 	fx_expect_on_screen(h, "Not placed");
 	tui_harness_free(&h);
 }
@@ -298,10 +298,11 @@ static void test_account_and_orders_pages(void **state)
 
 	(void)state;
 	tui_harness_key(h, 'a');
-	assert_string_equal(tui_harness_top(h), "page");
+	assert_string_equal(tui_harness_top(h), "account");
 	fx_expect_on_screen(h, "Available");
 	fx_expect_on_screen(h, "5,000.00");
 	tui_harness_key(h, 'o');
+	assert_string_equal(tui_harness_top(h), "orders");
 	fx_expect_on_screen(h, "Orders");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(tui_harness_top(h), "browse");

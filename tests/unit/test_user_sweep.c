@@ -1,6 +1,6 @@
 /*
  * Defects a demanding user hit, each held by a screen built through the
- * harness (tui/harness.h) against a real gpuxd --demo on loopback: a text
+ * harness (tui/frame/harness.h) against a real gpuxd --demo on loopback: a text
  * field that shows its whole text again once it is short enough, the
  * "too small" notice whole at the smallest sizes, a fit field's error
  * whole at 80 columns, and an order the exchange could not take said in
@@ -11,7 +11,7 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/harness.h"
+#include "tui/frame/harness.h"
 #include "util/util.h"
 #include "view/view.h"
 

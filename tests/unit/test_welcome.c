@@ -1,5 +1,5 @@
 /*
- * The welcome screen (tui/welcome.c) through the screen harness, against a
+ * The welcome screen (tui/trade/welcome.c) through the screen harness, against a
  * real gpuxd that is not a demo (pre-open, an announced opening) on
  * loopback, in English and in European Portuguese: creating an account
  * with every field checked as typed, entering an existing key (masked,
@@ -13,7 +13,7 @@
 #include "api/api.h"
 #include "data/catalog.h"
 #include "i18n/i18n.h"
-#include "tui/harness.h"
+#include "tui/frame/harness.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
 

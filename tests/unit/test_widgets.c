@@ -506,7 +506,7 @@ static void test_table_markers(void **state)
 }
 
 /* The same table with the price pinned right and a GPU cell that knows how
- * to shorten itself (as tui/browse.c does it). */
+ * to shorten itself (as tui/market/browse.c does it). */
 static size_t f_pinned(void *ctx) { (void)ctx; return 1; }
 static void f_cell_fit(void *ctx, size_t r, size_t c, int width, struct wcells *out)
 {
@@ -771,11 +771,11 @@ static void test_help_generated(void **state)
 {
 	(void)state;
 	static const struct wbinding map[] = {
-		{ WKEY_DOWN, 1, "Move down" },
-		{ 'j', 1, "Move down" },
-		{ 'q', 2, "Quit" },
-		{ WKEY_F10, 2, "Quit" },
-		{ 'x', 3, NULL },
+		{ WKEY_DOWN, 1, "Move down", NULL },
+		{ 'j', 1, "Move down", NULL },
+		{ 'q', 2, "Quit", NULL },
+		{ WKEY_F10, 2, "Quit", NULL },
+		{ 'x', 3, NULL, NULL },
 	};
 	struct whelp_section sec = { "Keys", map, 5 };
 	struct whelp *h = whelp_new(&UI, "Help", "any key closes", &sec, 1);
@@ -821,16 +821,16 @@ static char *words_of(const char *text)
 static void test_help_wraps(void **state)
 {
 	(void)state;
-	/* tui/keys.c's longest line, the one cut at 80 columns before */
+	/* tui/market/browse_screen.c's longest line, the one cut at 80 columns before */
 	const char *fit = "Fit calculator: show it and type in it (Esc back to the table)";
 	/* double-width characters (2 columns each) and a combining accent */
 	const char *wide = "\u65e5\u672c\u8a9e\u306e\u8aac\u660e\u6587 "
 			   "\u65e5\u672c\u8a9e\u306e\u8aac\u660e\u6587\u3067\u3059 cafe\u0301 ok";
 	static struct wbinding map[] = {
-		{ 'f', 1, NULL },
-		{ WKEY_DOWN, 2, "Move down" },
-		{ 'j', 2, "Move down" },
-		{ 'w', 3, NULL },
+		{ 'f', 1, NULL, NULL },
+		{ WKEY_DOWN, 2, "Move down", NULL },
+		{ 'j', 2, "Move down", NULL },
+		{ 'w', 3, NULL, NULL },
 	};
 	map[0].help = fit;
 	map[3].help = wide;

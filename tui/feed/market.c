@@ -1,0 +1,412 @@
+/*
+ * The market as data, in one table: a row per catalogue GPU with its best
+ * ask, bid and last trade, its flash (an ask that changed between two
+ * answers flashes for TUI_FLASH_MS, with its direction, decided here so
+ * every screen agrees) and its 24 h history (history.c). Two feeds fill it
+ * through one function, tui_market_take:
+ *
+ *   the stream   GET /v1/stream, channel quotes (api/stream.c, pumped in the
+ *                main loop): a snapshot, then the changed quotes; heartbeats
+ *                keep the prices fresh ("updated N s ago" counts from the
+ *                last event or heartbeat); it reconnects by itself
+ *   the poller   while the stream is not live (an exchange that does not
+ *                stream, a stream being reconnected): GET /v1/quotes every
+ *                2 s with the last ETag, so an unchanged book costs a 304
+ *
+ * The screens read the rows (tui_market_quote, tui_market_prices,
+ * tui_market_figures) in their recalc when t->m.gen moved. The market's
+ * state (GET /v1/market: open or not, its opening, demo, simulated
+ * payments) has its one owner here too: asked every 10 s, again 5 s after
+ * a failure, at once when a page that shows it opens. Nothing here waits.
+ *
+ * Failure is a state, not an event: a failed or unanswered request (no
+ * answer for TUI_STALE_MS is abandoned) marks the prices stale with a short
+ * reason ("exchange unreachable (connection refused)"); the last prices stay
+ * on screen, dimmed; the next tick simply tries again, and the first good
+ * reply clears it all. A local demo exchange that died is started again by
+ * the client itself (api_local_respawn), so the next tick finds it.
+ */
+#include "tui/tui_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n/i18n.h"
+#include "tui/market/detail.h"
+#include "util/util.h"
+
+/* ---- the table ------------------------------------------------------------------------------ */
+
+static struct tui_market_gpu *row_of(const struct tui *t, const char *gpu)
+{
+	const struct catalog_gpu *g = gpu != NULL ? catalog_gpu(t->cat, gpu) : NULL;
+
+	return g != NULL ? &t->m.gpu[g - t->cat->gpus] : NULL;
+}
+
+static int64_t ask_of(const struct tui_market_gpu *r)
+{
+	return r->quoted ? r->q.best_ask_cents : -1;
+}
+
+/* The asks the views read: the quoted rows'. */
+static void asks_update(struct tui_market *m)
+{
+	m->n_asks = 0;
+	for (size_t g = 0; g < m->n_gpus; g++)
+		if (m->gpu[g].quoted)
+			m->asks[m->n_asks++] = (struct view_price){ m->gpu[g].q.gpu,
+								    m->gpu[g].q.best_ask_cents };
+}
+
+/* The prices are known to be current (an answer, a heartbeat). */
+static void fresh(struct tui_market *m, int64_t now)
+{
+	if (m->stale)
+		m->gen++;
+	m->stale = false;
+	m->no_answer_since = 0;
+	m->updated_ms = now;
+}
+
+/* Row r takes quote q: its ask flashes if it moved, a new last trade goes
+ * into the history. */
+static void row_take(struct tui *t, struct tui_market_gpu *r, const struct api_quote *q,
+		     int64_t now)
+{
+	int64_t was = ask_of(r), is = q != NULL ? q->best_ask_cents : -1;
+	size_t g = (size_t)(r - t->m.gpu);
+
+	if (q != NULL && r->quoted && q->last_cents >= 0 && q->last_cents != r->q.last_cents)
+		tui_history_trade(t, g, q->last_cents);
+	if (t->m.have_prices && was != is) {
+		r->flash_until = now + TUI_FLASH_MS;
+		r->flash_dir = was >= 0 && is >= 0 ? (is > was ? 1 : -1) : 2;
+	}
+	if (q != NULL) {
+		r->q = *q;
+		r->q.gpu = t->cat->gpus[g].id;
+	}
+	r->quoted = q != NULL;
+}
+
+void tui_market_take(struct tui *t, const struct api_quote *v, size_t n, bool whole, int64_t now)
+{
+	struct tui_market *m = &t->m;
+
+	if (whole) {
+		for (size_t g = 0; g < m->n_gpus; g++) {
+			const struct api_quote *q = NULL;
+			for (size_t i = 0; i < n && q == NULL; i++)
+				if (strcmp(v[i].gpu, t->cat->gpus[g].id) == 0)
+					q = &v[i];
+			row_take(t, &m->gpu[g], q, now);
+		}
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			struct tui_market_gpu *r = row_of(t, v[i].gpu);
+			if (r != NULL)
+				row_take(t, r, &v[i], now);
+		}
+	}
+	asks_update(m);
+	m->have_prices = true;
+	fresh(m, now);
+	m->gen++;
+}
+
+void tui_market_set_stale(struct tui *t, const char *reason)
+{
+	struct tui_market *m = &t->m;
+
+	if (m->stale && m->stale_reason != NULL && strcmp(m->stale_reason, reason) == 0)
+		return;
+	free(m->stale_reason);
+	m->stale_reason = xstrdup(reason);
+	m->stale = true;
+	m->gen++; /* price cells turn dim */
+}
+
+const struct api_quote *tui_market_quote(const struct tui *t, const char *gpu)
+{
+	const struct tui_market_gpu *r = row_of(t, gpu);
+
+	return r != NULL && r->quoted ? &r->q : NULL;
+}
+
+int64_t tui_market_ask(const struct tui *t, const char *gpu)
+{
+	const struct tui_market_gpu *r = row_of(t, gpu);
+
+	return r != NULL ? ask_of(r) : -1;
+}
+
+struct view_prices tui_market_prices(const struct tui *t)
+{
+	return (struct view_prices){ t->m.asks, t->m.n_asks, t->m.stale };
+}
+
+size_t tui_market_figures(const struct tui *t, int spark_cols, struct view_quote **out)
+{
+	size_t n = t->m.n_gpus;
+	struct view_quote *v = xcalloc(n + 1, sizeof *v);
+	int64_t *col = xcalloc((size_t)spark_cols + 1, sizeof *col), fine[96];
+
+	for (size_t g = 0; g < n; g++) {
+		const struct tui_market_gpu *r = &t->m.gpu[g];
+		v[g].gpu_id = t->cat->gpus[g].id;
+		v[g].bid_cents = r->quoted ? r->q.best_bid_cents : -1;
+		v[g].last_cents = r->quoted ? r->q.last_cents : -1;
+		if (tui_history_series(t, g, spark_cols, col))
+			v[g].spark = detail_sparkline(col, spark_cols, t->ascii);
+		/* the change from the price 24 h ago (to a quarter of an hour) */
+		if (tui_history_series(t, g, 96, fine))
+			v[g].has_change = detail_change_bp(fine, 96, &v[g].change_bp);
+	}
+	free(col);
+	*out = v;
+	return n;
+}
+
+void tui_market_figures_free(struct view_quote *v, size_t n)
+{
+	for (size_t i = 0; v != NULL && i < n; i++)
+		free((char *)v[i].spark);
+	free(v);
+}
+
+int tui_flash(const struct tui *t, size_t g, int64_t now)
+{
+	if (g >= t->m.n_gpus || now >= t->m.gpu[g].flash_until)
+		return 0;
+	return t->m.gpu[g].flash_dir;
+}
+
+int64_t tui_market_next_change(struct tui *t, int64_t now)
+{
+	int64_t next = -1;
+
+	for (size_t g = 0; g < t->m.n_gpus; g++) {
+		int64_t u = t->m.gpu[g].flash_until;
+		if (u > now && (next < 0 || u < next))
+			next = u;
+	}
+	return next;
+}
+
+/* ---- the poller ------------------------------------------------------------------------------ */
+
+/* Why the prices are stale, in a few plain words that stay whole on an
+ * 80-column status bar beside the prices' age: "exchange unreachable
+ * (connection refused)" rather than the client's full sentence with the
+ * exchange's address (which the bar shows in a segment of its own). */
+static char *stale_reason(const struct api_error *e)
+{
+	const char *why = NULL;
+
+	if (e->restarting) {
+		/* TRANSLATORS: why prices are stale, after "STALE: "; ≤ 45 columns */
+		return xstrdup(_("local demo exchange stopped; restarting it"));
+	}
+	switch (e->kind) {
+	case API_ERR_NETWORK:
+		switch (e->net) {
+		case API_NET_REFUSED: why = _("connection refused"); break;
+		case API_NET_NO_SOCKET: why = _("not running"); break;
+		case API_NET_UNKNOWN_HOST: why = _("unknown host"); break;
+		case API_NET_NO_ROUTE: why = _("no route to it"); break;
+		case API_NET_LOST: why = _("connection lost"); break;
+		case API_NET_OTHER: break;
+		}
+		/* TRANSLATORS: %s is "connection refused", "not running", … */
+		return why != NULL ? xasprintf(_("exchange unreachable (%s)"), why)
+				   : xstrdup(_("exchange unreachable"));
+	case API_ERR_TIMEOUT:
+		return xstrdup(_("exchange not answering"));
+	case API_ERR_TLS:
+		return xstrdup(_("exchange unreachable (TLS failed)"));
+	case API_ERR_HTTP:
+		if (e->code != NULL)
+			return xasprintf(_("exchange error (%s)"), e->code);
+		return xasprintf(_("exchange error (HTTP %d)"), e->http_status);
+	case API_ERR_PROTOCOL:
+		return xstrdup(_("unreadable reply from the exchange"));
+	case API_ERR_UNKNOWN_OUTCOME:
+	case API_ERR_CONFIG:
+		break;
+	}
+	return api_error_text(e);
+}
+
+static void on_quotes(void *ud, struct api_quotes *r, const struct api_error *e)
+{
+	struct tui *t = ud;
+	struct tui_market *m = &t->m;
+	int64_t now = util_now_ms();
+
+	m->quotes_req = 0;
+	if (e != NULL) {
+		char *why = stale_reason(e);
+		m->no_answer_since = 0;
+		tui_market_set_stale(t, why);
+		free(why);
+		return;
+	}
+	if (r->unchanged && m->have_prices) {
+		fresh(m, now);
+	} else {
+		tui_market_take(t, r->v, r->n, true, now);
+		free(m->etag);
+		m->etag = r->etag ? xstrdup(r->etag) : NULL;
+	}
+	api_quotes_free(&r);
+}
+
+static void on_market(void *ud, struct api_market *r, const struct api_error *e)
+{
+	struct tui *t = ud;
+
+	t->m.market_req = 0;
+	if (e != NULL) {
+		/* the quotes say whether the exchange is there; ask again sooner */
+		if (t->m.next_market_ms > util_now_ms() + TUI_RETRY_MS)
+			t->m.next_market_ms = util_now_ms() + TUI_RETRY_MS;
+		return;
+	}
+	api_market_free(&t->m.state);
+	t->m.state = r;
+	t->m.state_gen++;
+}
+
+void tui_market_state_soon(struct tui *t)
+{
+	t->m.next_market_ms = 0;
+}
+
+int64_t tui_market_opens_at(const struct tui *t)
+{
+	return t->m.state != NULL ? t->m.state->opens_at : -1;
+}
+
+int tui_market_tick(struct tui *t, int64_t now)
+{
+	struct tui_market *m = &t->m;
+	int64_t next;
+
+	if (t->api == NULL)
+		return -1;
+	if (m->quotes_req != 0 && now - m->quotes_sent_ms >= TUI_STALE_MS) {
+		/* a hung exchange: give up on this request, say so, ask again */
+		api_abandon(t->api, m->quotes_req);
+		m->quotes_req = 0;
+		if (m->no_answer_since == 0)
+			m->no_answer_since = m->quotes_sent_ms;
+		/* the reason's seconds count on in the status bar */
+		tui_market_set_stale(t, _("no answer from the exchange"));
+		m->next_quotes_ms = now;
+	}
+	if (m->stream_state == API_STREAM_LIVE) {
+		/* streamed: nothing to poll */
+		m->next_quotes_ms = now + TUI_REFRESH_MS;
+	} else if (m->quotes_req == 0 && now >= m->next_quotes_ms) {
+		m->quotes_sent_ms = now;
+		m->next_quotes_ms = now + TUI_REFRESH_MS;
+		m->quotes_req = api_quotes_start(t->api, m->etag, on_quotes, t);
+	}
+	if (now >= m->next_market_ms && m->market_req == 0) {
+		m->next_market_ms = now + TUI_MARKET_MS;
+		m->market_req = api_market_start(t->api, on_market, t);
+	}
+	next = m->next_quotes_ms < m->next_market_ms ? m->next_quotes_ms : m->next_market_ms;
+	if (m->quotes_req != 0 && m->quotes_sent_ms + TUI_STALE_MS < next)
+		next = m->quotes_sent_ms + TUI_STALE_MS;
+	return next <= now ? 0 : (int)(next - now);
+}
+
+/* ---- the stream ------------------------------------------------------------------------------ */
+
+static void on_quotes_event(void *ud, const struct api_stream_event *ev)
+{
+	struct tui *t = ud;
+	int64_t now = util_now_ms();
+
+	if (ev->kind == API_EV_HEARTBEAT && t->m.have_prices)
+		fresh(&t->m, now);
+	if (ev->kind == API_EV_HEARTBEAT || ev->channel != API_CH_QUOTES)
+		return;
+	if (ev->kind == API_EV_SNAPSHOT)
+		tui_market_take(t, ev->quotes, ev->n_quotes, true, now);
+	else if (ev->kind == API_EV_QUOTE)
+		tui_market_take(t, ev->quotes, ev->n_quotes, false, now);
+}
+
+static void on_quotes_state(void *ud, enum api_stream_state st, const struct api_error *why)
+{
+	struct tui *t = ud;
+
+	(void)why; /* the polling that takes over says what is wrong, if anything */
+	if (st == t->m.stream_state)
+		return;
+	t->m.stream_state = st;
+	api_stream_state(t->m.stream, &t->m.stream_since);
+	if (st != API_STREAM_LIVE)
+		t->m.next_quotes_ms = 0; /* poll at once while the stream is away */
+	t->m.gen++;
+}
+
+void tui_market_open(struct tui *t)
+{
+	struct api_stream_opts o = { .channels = "quotes", .no_poll = true };
+	struct api_stream_cbs cb = { .event = on_quotes_event, .state = on_quotes_state, .ud = t };
+
+	if (t->api == NULL || t->m.stream != NULL)
+		return;
+	t->m.stream_state = API_STREAM_CONNECTING;
+	t->m.stream = api_stream_open(t->api, &o, &cb);
+	api_stream_state(t->m.stream, &t->m.stream_since);
+}
+
+int tui_market_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms)
+{
+	int n = 0;
+
+	if (t->m.stream != NULL)
+		n += api_stream_fds(t->m.stream, fds, max, timeout_ms);
+	return n + tui_focus_fds(t, fds + n, max - n, timeout_ms);
+}
+
+void tui_market_perform(struct tui *t)
+{
+	if (t->m.stream != NULL)
+		api_stream_perform(t->m.stream);
+	tui_focus_perform(t);
+}
+
+/* ---- life ------------------------------------------------------------------------------------ */
+
+void tui_market_init(struct tui *t)
+{
+	t->m.n_gpus = t->cat->n_gpus;
+	t->m.gpu = xcalloc(t->m.n_gpus + 1, sizeof *t->m.gpu);
+	t->m.asks = xcalloc(t->m.n_gpus + 1, sizeof *t->m.asks);
+	t->m.next_quotes_ms = 0;
+	t->m.next_market_ms = 0;
+	tui_market_open(t);
+}
+
+void tui_market_free(struct tui *t)
+{
+	if (t->api != NULL && t->m.quotes_req != 0)
+		api_abandon(t->api, t->m.quotes_req);
+	if (t->api != NULL && t->m.market_req != 0)
+		api_abandon(t->api, t->m.market_req);
+	tui_focus_set(t, NULL);
+	tui_history_free(t);
+	api_stream_close(&t->m.stream);
+	free(t->m.gpu);
+	free(t->m.asks);
+	free(t->m.stale_reason);
+	free(t->m.etag);
+	api_market_free(&t->m.state);
+	memset(&t->m, 0, sizeof t->m);
+}

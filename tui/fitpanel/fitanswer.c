@@ -1,0 +1,433 @@
+/*
+ * The fit panel's answer for one GPU (tui/fitpanel/fitform.h: tui_fit_answer_lines),
+ * rendered as lines of cells — pure, so what the panel shows is tested
+ * without a terminal.
+ *
+ * Two shapes: detailed (beside the table: the GPU, memory per GPU against
+ * its memory with ✓/✗, the memory bar, one line per part of the breakdown,
+ * GPUs needed, cost per hour at the best ask, the run's time and cost or
+ * the decode speed, what b orders) and compact (below the table: the GPU,
+ * the need and the bar on one line, then the parts and the figures flowing
+ * over at most three lines). Every figure is formatted by view/ or i18n/
+ * exactly as `gpux fit` prints it (view_fmt_gb, view_fmt_run_time,
+ * view_fmt_tokens_s, i18n_fmt_money), from the view row's fit_result: the
+ * same fit_evaluate call that fills the table's "your model" columns.
+ * While the form has a bad field the answer is the last valid one, greyed.
+ */
+#include "tui/fitpanel/fitform.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+/* Items laid out left to right, wrapped between items. */
+struct flow {
+	struct tui_lines *ls;
+	int width, gap;
+	struct wcells *cur;
+	size_t max, made;
+};
+
+static void flow_item(struct flow *f, const struct wcells *item)
+{
+	if (item->width == 0)
+		return;
+	if (f->cur == NULL || f->cur->width + f->gap + item->width > f->width) {
+		if (f->made == f->max)
+			return;
+		if (f->cur != NULL)
+			wcells_fit(f->cur, f->width, WALIGN_LEFT, WR_NORMAL);
+		f->cur = tui_lines_add(f->ls);
+		f->made++;
+	} else {
+		wcells_pad(f->cur, f->gap, WR_NORMAL);
+	}
+	wcells_cat(f->cur, item);
+}
+
+static void flow_end(struct flow *f)
+{
+	if (f->cur != NULL)
+		wcells_fit(f->cur, f->width, WALIGN_LEFT, WR_NORMAL);
+}
+
+/* ---- the answer for one GPU (pure) ------------------------------------------------ */
+
+/* Glyphs of the memory bar and its legend; ASCII: letters. */
+static const char *const glyph_utf8[6] = { "\u2588", "\u2593", "\u2592", "\u2591", "\u259a", "\u2596" };
+static const char *const glyph_ascii[6] = { "W", "G", "O", "A", "K", "M" };
+static const char *const part_label[6] = {
+	N_("Weights"), N_("Gradients"), N_("Optimizer"), N_("Activations"), N_("KV cache"),
+	N_("Margin"),
+};
+
+static double part(const struct fit_breakdown *m, int k)
+{
+	switch (k) {
+	case 0: return m->weights;
+	case 1: return m->gradients;
+	case 2: return m->optimizer;
+	case 3: return m->activations;
+	case 4: return m->kv_cache;
+	default: return m->margin;
+	}
+}
+
+static enum wrole r_(bool grey, enum wrole r)
+{
+	return grey ? WR_DIM : r;
+}
+
+/* "[████▓▓▒▒▒░·   ]": the parts of the memory per GPU to scale against the
+ * GPU's memory; what lies beyond the memory in the bad role, "│" where the
+ * memory ends when the job does not fit. */
+static void memory_bar(struct wcells *c, const struct fit_result *j, int width, bool grey)
+{
+	int inner = width - 2, availpos;
+	double total = j->mem.total, avail = j->available_gb, scale;
+	double cum = 0;
+	int k = 0, prev = 0;
+	int *owner;
+
+	if (inner < 4 || !isfinite(total))
+		return;
+	scale = isfinite(avail) && avail > total ? avail : total;
+	if (!(scale > 0))
+		scale = 1;
+	availpos = isfinite(avail) ? (int)lround(inner * avail / scale) : -1;
+	owner = xcalloc((size_t)inner, sizeof *owner);
+	for (int i = 0; i < inner; i++)
+		owner[i] = -1;
+	for (k = 0; k < 6; k++) {
+		double v = part(&j->mem, k);
+		int pos;
+		cum += isfinite(v) && v > 0 ? v : 0;
+		pos = (int)lround(inner * cum / scale);
+		if (pos > inner)
+			pos = inner;
+		for (int i = prev; i < pos; i++)
+			owner[i] = k;
+		if (pos > prev)
+			prev = pos;
+	}
+	wcells_add(c, "[", WR_DIM, 0);
+	for (int i = 0; i < inner; i++) {
+		if (owner[i] < 0) {
+			wcells_pad(c, 1, WR_NORMAL);
+			continue;
+		}
+		bool over = availpos >= 0 && i >= availpos;
+		enum wrole role = over ? WR_BAD : j->fits == 1 ? WR_GOOD : WR_NORMAL;
+		if (over && i == availpos && j->fits == 0) {
+			wcells_add_sym(c, WSYM_VLINE, r_(grey, WR_BAD), WAT_BOLD);
+			continue;
+		}
+		wcells_add(c, c->ascii ? glyph_ascii[owner[i]] : glyph_utf8[owner[i]], r_(grey, role), 0);
+	}
+	wcells_add(c, "]", WR_DIM, 0);
+	free(owner);
+}
+
+static void add_fits_mark(struct wcells *c, const struct fit_result *j, bool grey)
+{
+	if (j->fits == 1)
+		wcells_add_sym(c, WSYM_CHECK, r_(grey, WR_GOOD), 0);
+	else if (j->fits == 0)
+		wcells_add_sym(c, WSYM_CROSS, r_(grey, WR_BAD), 0);
+	else
+		wcells_add(c, "?", WR_DIM, 0);
+}
+
+/* "Needs 161 GB per GPU, has 80 GB"; when the job does not fit on the
+ * asked count but runs on more, the need is at that count and the text says
+ * so: "Not on 1 GPU: needs 2 × 85.6 GB, has 141 GB". */
+static char *needs_text(enum i18n_lang l, const struct fit_result *j, int asked)
+{
+	char *need = view_fmt_gb(l, j->mem.total);
+	char *has = isfinite(j->available_gb) ? view_fmt_gb(l, j->available_gb)
+					      : xstrdup(i18n_dgettext(l, NULL, N_("Not published")));
+	char *s;
+
+	if (j->fits == 0 && j->mem_gpus > 0 && j->mem_gpus != asked)
+		/* TRANSLATORS: "Not on 1 GPU: needs 4 × 18.2 GB, has 24 GB": the
+		 * job does not fit on the GPUs asked; on 4 it needs 18.2 GB each */
+		s = xasprintf(P_("Not on %d GPU: needs %d \u00d7 %s, has %s",
+				 "Not on %d GPUs: needs %d \u00d7 %s, has %s", (unsigned long)asked),
+			      asked, j->mem_gpus, need, has);
+	else
+		s = xasprintf(_("Needs %s per GPU, has %s"), need, has);
+	free(need);
+	free(has);
+	return s;
+}
+
+/* detailed: the figure for the "GPUs needed" line; else a phrase. */
+static char *gpus_text(const struct fit_result *j, bool detailed)
+{
+	if (detailed && j->gpus_needed > 0 && j->gpus_run > 0 && j->gpus_run != j->gpus_needed)
+		return xasprintf(_("%d (runs on %d)"), j->gpus_needed, j->gpus_run);
+	if (detailed && j->gpus_needed > 0)
+		return xasprintf("%d", j->gpus_needed);
+	if (j->gpus_needed > 0 && j->gpus_run > 0 && j->gpus_run != j->gpus_needed)
+		return xasprintf(P_("%d GPU needed, runs on %d", "%d GPUs needed, runs on %d",
+				    (unsigned long)j->gpus_needed), j->gpus_needed, j->gpus_run);
+	if (j->gpus_needed > 0)
+		return xasprintf(P_("%d GPU needed", "%d GPUs needed", (unsigned long)j->gpus_needed),
+				 j->gpus_needed);
+	if (j->gpus_needed == 0)
+		return xstrdup(_("too big: no number of these GPUs holds it (shard the states)"));
+	return xstrdup(_("GPUs needed unknown: memory not published"));
+}
+
+/* "$48.96/h = 17 × $2.88" */
+static char *cost_text(enum i18n_lang l, const struct view_row *r)
+{
+	const struct fit_result *j = &r->job;
+	char *all, *one, *s;
+
+	if (j->gpus_run <= 0)
+		return xstrdup(_("no cost: it does not run on these GPUs"));
+	if (r->price_cents < 0 || j->hourly_cents < 0)
+		return xstrdup(_("no price: nobody sells this GPU now"));
+	all = i18n_fmt_money(l, j->hourly_cents, "USD");
+	one = i18n_fmt_money(l, r->price_cents, "USD");
+	/* TRANSLATORS: the job's cost per hour: all its GPUs, then GPUs × best ask */
+	s = xasprintf(_("%s/h (%d \u00d7 %s)"), all, j->gpus_run, one);
+	free(all);
+	free(one);
+	return s;
+}
+
+static char *order_text(const struct view_row *r)
+{
+	int n = r->job.gpus_run > 0 ? r->job.gpus_run : 1;
+	/* TRANSLATORS: what b does from the fit panel: "b: buy 4 × H100 SXM" */
+	return xasprintf(_("b: buy %d \u00d7 %s"), n, r->gpu->name);
+}
+
+/* A label padded to lw and a value: one line of the detailed answer. */
+static void label_value(struct tui_lines *ls, int w, int lw, const char *glyph, const char *label,
+			const char *value, enum wrole role)
+{
+	struct wcells *c = tui_lines_add(ls);
+	struct wcells lab;
+
+	wcells_init(&lab, ls->ascii);
+	if (glyph != NULL) {
+		wcells_add(&lab, glyph, role, 0);
+		wcells_pad(&lab, 1, WR_NORMAL);
+	}
+	wcells_add(&lab, label, role == WR_DIM ? WR_DIM : WR_NORMAL, 0);
+	wcells_fit(&lab, lw, WALIGN_LEFT, WR_NORMAL);
+	wcells_cat(c, &lab);
+	wcells_pad(c, 1, WR_NORMAL);
+	wcells_add(c, value, role, 0);
+	wcells_fit(c, w, WALIGN_LEFT, WR_NORMAL);
+	wcells_free(&lab);
+}
+
+static const char *glyph(bool ascii, int k)
+{
+	return ascii ? glyph_ascii[k] : glyph_utf8[k];
+}
+
+/* The detailed answer (beside the table): the GPU, its need with ✓/✗, the
+ * bar, one line per part, GPUs needed, cost per hour, the run or the
+ * decode speed, what b orders. */
+static void detailed_lines(struct tui_lines *ls, const struct tui_ff *ff, const struct view_row *r,
+			   int width, bool grey)
+{
+	static const char *const labels[] = { N_("GPUs needed"), N_("Cost per hour"), N_("Run time"),
+					      N_("Run cost"), N_("Decode") };
+	const struct fit_result *j = &r->job;
+	enum wrole base = grey ? WR_DIM : WR_NORMAL;
+	enum i18n_lang l = ff->lang;
+	bool ascii = ls->ascii;
+	struct wcells *c;
+	int lw = 0;
+	char *s;
+
+	for (int k = 0; k < 6; k++)
+		if (wtext_width(_(part_label[k]), ascii) + 2 > lw)
+			lw = wtext_width(_(part_label[k]), ascii) + 2;
+	for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++)
+		if (wtext_width(_(labels[k]), ascii) > lw)
+			lw = wtext_width(_(labels[k]), ascii);
+	if (lw > width / 2)
+		lw = width / 2;
+
+	c = tui_lines_add(ls);
+	wcells_add(c, r->gpu->name, base, grey ? 0 : WAT_BOLD);
+	if (r->gpu->arch != NULL) {
+		wcells_pad(c, 1, WR_NORMAL);
+		wcells_add(c, r->gpu->arch, WR_DIM, 0);
+	}
+	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+
+	c = tui_lines_add(ls);
+	s = needs_text(l, j, ff->job.gpus);
+	wcells_add(c, s, base, 0);
+	free(s);
+	wcells_pad(c, 1, WR_NORMAL);
+	add_fits_mark(c, j, grey);
+	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+
+	c = tui_lines_add(ls);
+	memory_bar(c, j, width, grey);
+	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+
+	for (int k = 0; k < 6; k++) {
+		char *v = view_fmt_gb(l, part(&j->mem, k));
+		label_value(ls, width, lw, glyph(ascii, k), _(part_label[k]), v, base);
+		free(v);
+	}
+	s = gpus_text(j, true);
+	label_value(ls, width, lw, NULL, _("GPUs needed"), s, base);
+	free(s);
+	s = cost_text(l, r);
+	label_value(ls, width, lw, NULL, _("Cost per hour"), s, base);
+	free(s);
+	if (fit_method_is_training(ff->job.method)) {
+		s = view_fmt_run_time(l, j->train_hours, ascii);
+		label_value(ls, width, lw, NULL, _("Run time"), s, base);
+		free(s);
+		s = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
+				      : xstrdup(ascii ? "-" : "\u2014");
+		label_value(ls, width, lw, NULL, _("Run cost"), s, base);
+		free(s);
+	}
+	if (fit_method_is_inference(ff->job.method)) {
+		char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
+		if (ff->job.batch > 1 && isfinite(j->decode_tokens_s_total)) {
+			char *all = view_fmt_tokens_s(l, j->decode_tokens_s_total, ascii);
+			s = xasprintf(_("%s tok/s per sequence, %s in all"), v, all);
+			free(all);
+		} else {
+			s = xasprintf(_("%s tok/s per sequence"), v);
+		}
+		free(v);
+		label_value(ls, width, lw, NULL, _("Decode"), s, base);
+		free(s);
+	}
+	s = order_text(r);
+	tui_lines_wrap(ls, s, width, 1, WR_DIM, 0);
+	free(s);
+}
+
+/* The compact answer's figures a buyer decides on first: GPUs needed, cost
+ * per hour, run time and cost or decode speed (malloc'ed each); how many. */
+static size_t key_figures(const struct tui_ff *ff, const struct view_row *r, bool ascii,
+			  char *figs[3])
+{
+	const struct fit_result *j = &r->job;
+	enum i18n_lang l = ff->lang;
+	size_t nf = 0;
+
+	figs[nf++] = gpus_text(j, false);
+	figs[nf++] = cost_text(l, r);
+	if (fit_method_is_training(ff->job.method) && isfinite(j->train_hours)) {
+		char *t = view_fmt_run_time(l, j->train_hours, ascii);
+		char *m = j->run_cents >= 0 ? i18n_fmt_money(l, j->run_cents, "USD")
+					    : xstrdup(ascii ? "-" : "\u2014");
+		figs[nf++] = xasprintf(_("run %s, %s"), t, m);
+		free(t);
+		free(m);
+	} else if (fit_method_is_inference(ff->job.method)) {
+		char *v = view_fmt_tokens_s(l, j->decode_tokens_s, ascii);
+		figs[nf++] = xasprintf(_("%s tok/s per sequence"), v);
+		free(v);
+	}
+	return nf;
+}
+
+/* The compact answer (below the table): the GPU, its need and the bar on
+ * one line; then one flow of at most three lines: the key figures, the
+ * memory parts, the order hint, so what a short panel gives up is the
+ * detail, never the answer. */
+static void compact_lines(struct tui_lines *ls, const struct tui_ff *ff, const struct view_row *r,
+			  int width, bool grey)
+{
+	const struct fit_result *j = &r->job;
+	enum wrole base = grey ? WR_DIM : WR_NORMAL;
+	bool ascii = ls->ascii;
+	struct flow f = { .ls = ls, .width = width, .gap = 2, .max = 3 };
+	struct wcells *c = tui_lines_add(ls), item;
+	char *figs[3] = { NULL }, *s;
+	size_t nf;
+
+	wcells_add(c, r->gpu->name, base, grey ? 0 : WAT_BOLD);
+	wcells_add(c, ": ", base, 0);
+	s = needs_text(ff->lang, j, ff->job.gpus);
+	wcells_add(c, s, base, 0);
+	free(s);
+	wcells_pad(c, 1, WR_NORMAL);
+	add_fits_mark(c, j, grey);
+	if (width - c->width - 2 >= 12) {
+		int bw = width - c->width - 2;
+		wcells_pad(c, 2, WR_NORMAL);
+		memory_bar(c, j, bw > 40 ? 40 : bw, grey);
+	}
+	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
+
+	wcells_init(&item, ascii);
+	nf = key_figures(ff, r, ascii, figs);
+	for (size_t i = 0; i < nf; i++) {
+		wcells_reset(&item);
+		wcells_add(&item, figs[i], base, i == 0 && !grey ? WAT_BOLD : 0);
+		flow_item(&f, &item);
+		free(figs[i]);
+	}
+	for (int k = 0; k < 6; k++) {
+		double v = part(&j->mem, k);
+		char *gb;
+		if (!(v > 0) && k != 0 && k != 5)
+			continue;
+		wcells_reset(&item);
+		wcells_add(&item, glyph(ascii, k), base, 0);
+		wcells_pad(&item, 1, WR_NORMAL);
+		wcells_add(&item, _(part_label[k]), grey ? WR_DIM : WR_NORMAL, 0);
+		wcells_pad(&item, 1, WR_NORMAL);
+		gb = view_fmt_gb(ff->lang, v);
+		wcells_add(&item, gb, base, 0);
+		free(gb);
+		flow_item(&f, &item);
+	}
+	s = order_text(r);
+	wcells_reset(&item);
+	wcells_add(&item, s, WR_DIM, 0);
+	flow_item(&f, &item);
+	free(s);
+	flow_end(&f);
+	wcells_free(&item);
+}
+
+size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, int width,
+			    bool detailed, bool ascii, struct wcells **out)
+{
+	struct tui_lines ls = { .ascii = ascii };
+	bool grey = !ff->valid;
+
+	*out = NULL;
+	if (width < 8)
+		return 0;
+	if (!ff->have_job) {
+		tui_lines_wrap(&ls, _("Type a model: a size in billions (70, 7.5, 1.3T) or words of a preset's name (llama 70). The table gains its columns as you type."),
+			    width, detailed ? 4 : 2, WR_DIM, 0);
+	} else {
+		if (grey)
+			tui_lines_wrap(&ls, _("The last valid answer, greyed: fix the marked field."),
+				    width, 1, WR_FIELD_ERROR, 0);
+		if (r == NULL || !r->has_job)
+			tui_lines_wrap(&ls, _("No GPU under the cursor: clear the filter (Esc) and choose a row."),
+				    width, 2, WR_DIM, 0);
+		else if (detailed)
+			detailed_lines(&ls, ff, r, width, grey);
+		else
+			compact_lines(&ls, ff, r, width, grey);
+	}
+	*out = ls.l;
+	return ls.n;
+}

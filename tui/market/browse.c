@@ -1,0 +1,816 @@
+/*
+ * The browse screen: one tab per workload, each a view/ table (built when
+ * first shown) drawn by the table widget through a small adapter — the
+ * adapter is the pure row formatter: it turns a view cell (display text and
+ * flags) into cells with roles: "not published" and stale prices dim, fits
+ * ✓ green and ✗ red, a price that just changed in the flash roles, the GPU's
+ * architecture dim after its name.
+ *
+ * The cursor follows its GPU, not its row number: before anything reorders
+ * or filters the rows the GPU under the cursor is noted (browse_note_cursor),
+ * and afterwards the table's cursor is put back on it (view_find).
+ *
+ * Which columns a tab shows, and in which order, is a list of column ids
+ * (remembered in the config file); the GPU column is always first, and
+ * "your model" columns (fit panel) follow it whenever the view has them; the
+ * price, what a buyer compares first, is last unless the user moved it, and
+ * while it is last it stays pinned at the right edge while the others scroll
+ * (the GPU column's twin on the left).
+ *
+ * When columns are hidden the GPU column earns its width: the table cuts it
+ * to a share of the terminal, and the formatter cuts the architecture first
+ * ("B300 Blackwell U…", then "B300"), the name only after it and never below
+ * its short form ("RTX PRO 6000…", view_gpu_short_width).
+ *
+ * The tabs carry each workload's title and its short title (data/
+ * workloads.json); the tabs widget picks what fits.
+ */
+#include "tui/market/browse.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+static void publish_sel(struct tui_browse *b);
+
+enum { SPARK_PIN_COLS = 100 };
+
+static struct tui_tab *cur_tab(struct tui_browse *b)
+{
+	return &b->tab[b->cur];
+}
+
+/* ---- the table source: the pure row formatter ------------------------------------------ */
+
+static size_t src_rows(void *ctx)
+{
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
+	return tb->view ? tb->view->n_shown : 0;
+}
+
+static size_t src_cols(void *ctx)
+{
+	struct tui_browse *b = ctx;
+	return cur_tab(b)->view ? cur_tab(b)->n_vis : 0;
+}
+
+static void src_header(void *ctx, size_t col, struct wcells *out)
+{
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
+	wcells_add(out, tb->view->columns[tb->vis[col]].label, WR_HEADER, 0);
+}
+
+static enum walign src_align(void *ctx, size_t col)
+{
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
+	switch (tb->view->columns[tb->vis[col]].align) {
+	case VIEW_RIGHT: return WALIGN_RIGHT;
+	case VIEW_CENTER: return WALIGN_CENTER;
+	default: return WALIGN_LEFT;
+	}
+}
+
+static size_t gpu_index(const struct tui_browse *b, const struct catalog_gpu *g)
+{
+	struct tui *t = b->base.t;
+	return (size_t)(g - t->cat->gpus);
+}
+
+void tui_format_cell(const struct view_table *v, size_t shown_row, size_t column, int flash,
+		     struct wcells *out)
+{
+	tui_format_cell_fit(v, shown_row, column, flash, -1, out);
+}
+
+void tui_format_cell_fit(const struct view_table *v, size_t shown_row, size_t column, int flash,
+			 int width, struct wcells *out)
+{
+	const struct view_row *r = view_shown_row(v, shown_row);
+	const struct view_column *vc = &v->columns[column];
+	const struct view_cell *c = &r->cells[column];
+	enum wrole role = WR_NORMAL;
+
+	if (c->flags & (VIEW_CELL_UNKNOWN | VIEW_CELL_STALE))
+		role = WR_DIM;
+	else if (vc->kind == VIEW_COL_JOB_FITS)
+		role = c->flag ? WR_GOOD : WR_BAD;
+	else if ((vc->kind == VIEW_COL_CHANGE || vc->kind == VIEW_COL_SPARK) &&
+		 c->raw == VIEW_RAW_NUMBER && c->number != 0)
+		/* the colour repeats what ▲/▼ and the sign say */
+		role = c->number > 0 ? WR_GOOD : WR_BAD;
+	if (r->flags & VIEW_ROW_DIMMED)
+		role = WR_DIM;
+	if ((vc->kind == VIEW_COL_PRICE || vc->kind == VIEW_COL_JOB_COST) &&
+	    !(c->flags & VIEW_CELL_STALE) && flash != 0)
+		role = flash == 2 ? WR_FLASH : flash > 0 ? WR_FLASH_UP : WR_FLASH_DOWN;
+	wcells_add(out, c->display, role, 0);
+	if (vc->kind == VIEW_COL_GPU && c->detail != NULL) {
+		/* the architecture after the name, cut first; dropped when no
+		 * more than "Hop…" of it would show */
+		int room = width - out->width - 1;
+		struct wcells d;
+
+		if (width >= 0 && room < 4)
+			return;
+		wcells_init(&d, out->ascii);
+		wcells_add(&d, c->detail, WR_DIM, 0);
+		if (width >= 0 && d.width > room)
+			wcells_fit(&d, room, WALIGN_LEFT, WR_DIM);
+		wcells_pad(out, 1, role);
+		wcells_cat(out, &d);
+		wcells_free(&d);
+	}
+}
+
+/* While GPUs are marked, the GPU column starts with the mark ("● ",
+ * ASCII "* ") or two blanks; its width is the mark's less. */
+static int mark_prefix(struct tui_browse *b, size_t col, const struct view_row *r,
+		       struct wcells *out)
+{
+	if (col != 0 || b->n_marks == 0)
+		return 0;
+	if (browse_is_marked(b, r->gpu->id))
+		wcells_add(out, out->ascii ? "* " : "\u25cf ", WR_GOOD, WAT_BOLD);
+	else
+		wcells_pad(out, 2, WR_NORMAL);
+	return 2;
+}
+
+static void src_cell(void *ctx, size_t row, size_t col, struct wcells *out)
+{
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
+	const struct view_row *r = view_shown_row(tb->view, row);
+	int flash = tui_flash(b->base.t, gpu_index(b, r->gpu), util_now_ms());
+	struct wcells x;
+
+	if (mark_prefix(b, col, r, out) == 0) {
+		tui_format_cell(tb->view, row, tb->vis[col], flash, out);
+		return;
+	}
+	wcells_init(&x, out->ascii);
+	tui_format_cell(tb->view, row, tb->vis[col], flash, &x);
+	wcells_cat(out, &x);
+	wcells_free(&x);
+}
+
+static void src_cell_fit(void *ctx, size_t row, size_t col, int width, struct wcells *out)
+{
+	struct tui_browse *b = ctx;
+	struct tui_tab *tb = cur_tab(b);
+	const struct view_row *r = view_shown_row(tb->view, row);
+	int flash = tui_flash(b->base.t, gpu_index(b, r->gpu), util_now_ms());
+	int pre = mark_prefix(b, col, r, out);
+	struct wcells x;
+
+	wcells_init(&x, out->ascii);
+	tui_format_cell_fit(tb->view, row, tb->vis[col], flash, width - pre, &x);
+	wcells_cat(out, &x);
+	wcells_free(&x);
+}
+
+/* The GPU column is cut no narrower than the widest short form of a name. */
+static int src_frozen_min(void *ctx)
+{
+	struct tui_browse *b = ctx;
+	const struct view_table *v = cur_tab(b)->view;
+	size_t m = 0;
+
+	for (size_t i = 0; v != NULL && i < v->n_rows; i++) {
+		size_t w = view_gpu_short_width(v->rows[i].gpu);
+		if (w > m)
+			m = w;
+	}
+	return (int)m;
+}
+
+/* The price column (last unless moved) stays at the right edge, and the
+ * 24 h sparkline with it when it comes just before on a table of
+ * SPARK_PIN_COLS columns or more without a fit job: narrower, or with the
+ * job's columns, the figures keep the room (the sparkline scrolls, just
+ * left of the price). */
+static size_t src_pinned(void *ctx)
+{
+	struct tui_browse *b = ctx;
+	const struct tui_tab *tb = cur_tab(b);
+	const struct view_column *c = tb->view != NULL ? tb->view->columns : NULL;
+
+	if (c == NULL || tb->n_vis < 3 || c[tb->vis[tb->n_vis - 1]].kind != VIEW_COL_PRICE)
+		return 0;
+	return tb->n_vis >= 4 && !tb->view->has_job && b->table != NULL &&
+	       b->table->base.w >= SPARK_PIN_COLS &&
+	       c[tb->vis[tb->n_vis - 2]].kind == VIEW_COL_SPARK ? 2 : 1;
+}
+
+/* ---- columns ------------------------------------------------------------------------------------ */
+
+static void free_ids(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+static void compute_vis(struct tui_tab *tb)
+{
+	struct view_table *v = tb->view;
+	size_t n = 0;
+
+	free(tb->vis);
+	tb->vis = xcalloc(v->n_columns + 1, sizeof *tb->vis);
+	for (size_t i = 0; i < v->n_columns; i++)
+		if (v->columns[i].kind == VIEW_COL_GPU)
+			tb->vis[n++] = i;
+	for (size_t i = 0; i < v->n_columns; i++)
+		if (v->columns[i].kind >= VIEW_COL_JOB_MEM)
+			tb->vis[n++] = i;
+	for (size_t k = 0; k < tb->n_col_ids; k++) {
+		int i = view_column_index(v, tb->col_ids[k]);
+		if (i < 0 || v->columns[i].kind == VIEW_COL_GPU || v->columns[i].kind >= VIEW_COL_JOB_MEM)
+			continue;
+		bool dup = false;
+		for (size_t j = 0; j < n; j++)
+			dup |= tb->vis[j] == (size_t)i;
+		if (!dup)
+			tb->vis[n++] = (size_t)i;
+	}
+	/* the order chosen is the order shown: a price moved off the end
+	 * scrolls with the others (it is pinned only where it is last) */
+	tb->n_vis = n;
+}
+
+/* The workload's columns, and of the market columns only the 24 h
+ * sparkline, just before the price: the trend at a glance in 12 columns;
+ * bid, spread, last and the change in figures are the chooser's (a buyer
+ * compares asks; the detail screen has the rest). */
+static void default_ids(struct tui_tab *tb)
+{
+	tb->col_ids = xcalloc(tb->w->n_columns + 2, sizeof *tb->col_ids);
+	tb->n_col_ids = 0;
+	for (size_t i = 0; i < tb->w->n_columns; i++) {
+		if (tb->w->columns[i].kind == CATALOG_COL_GPU)
+			continue;
+		if (tb->w->columns[i].kind == CATALOG_COL_PRICE)
+			tb->col_ids[tb->n_col_ids++] = xstrdup("spark_24h");
+		tb->col_ids[tb->n_col_ids++] = xstrdup(tb->w->columns[i].id);
+	}
+}
+
+static struct view_prices prices_of(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	return tui_market_prices(t);
+}
+
+/* The market figures (bid, last, the 24 h change and sparkline) into v. */
+static void set_market(struct tui_browse *b, struct view_table *v)
+{
+	struct view_quote *q;
+	size_t n = tui_market_figures(b->base.t, TUI_SPARK_COLS, &q);
+	struct view_market m = { q, n };
+
+	view_set_market(v, &m);
+	tui_market_figures_free(q, n);
+}
+
+static struct view_table *new_view(struct tui_browse *b, const struct catalog_workload *w,
+				   const struct fit_job *job)
+{
+	struct tui *t = b->base.t;
+	struct view_prices p = prices_of(b);
+	struct view_table *v = view_new(t->cat, w, t->m.have_prices ? &p : NULL, job, t->o->lang,
+					t->ascii);
+
+	view_add_market(v);
+	set_market(b, v);
+	return v;
+}
+
+static void build_view(struct tui_browse *b, struct tui_tab *tb)
+{
+	if (tb->view != NULL)
+		return;
+	tb->view = new_view(b, tb->w, NULL);
+	if (tb->filter != NULL)
+		view_filter(tb->view, tb->filter);
+	compute_vis(tb);
+}
+
+/* ---- life cycle ---------------------------------------------------------------------------------- */
+
+/* The tabs, titled in the current language (again after a switch): each
+ * workload's title and, for narrow terminals, its short title (C_("tab",
+ * …), as data/labels.c marks them); the widget picks what fits. */
+static void make_tabs(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	char **labels = xcalloc(b->n_tabs ? b->n_tabs : 1, sizeof *labels);
+
+	for (size_t i = 0; i < b->n_tabs; i++)
+		labels[i] = xasprintf("%zu %s", i + 1, _(b->tab[i].w->title));
+	if (b->tabs != NULL)
+		tui_screen_remove(&b->base, &b->tabs->base);
+	b->tabs = wtabs_new(&t->ui, (const char *const *)labels, b->n_tabs);
+	tui_screen_add(&b->base, &b->tabs->base);
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		char *s = xasprintf("%zu %s", i + 1, C_("tab", b->tab[i].w->short_title));
+		wtabs_set_short(b->tabs, i, s);
+		free(s);
+		free(labels[i]);
+	}
+	free(labels);
+}
+
+void browse_init(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct wtable_source src = {
+		.ctx = b, .rows = src_rows, .cols = src_cols, .header = src_header,
+		.cell = src_cell, .align = src_align, .cell_fit = src_cell_fit,
+		.frozen_min = src_frozen_min, .pinned = src_pinned,
+	};
+
+	b->n_tabs = t->cat->n_workloads;
+	b->tab = xcalloc(b->n_tabs ? b->n_tabs : 1, sizeof *b->tab);
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		struct tui_tab *tb = &b->tab[i];
+		tb->w = &t->cat->workloads[i];
+		tb->scroll = 1;
+		tb->n_col_ids = tui_settings_columns(t, tb->w->id, &tb->col_ids);
+		if (tb->n_col_ids == 0) {
+			free_ids(tb->col_ids, 0);
+			default_ids(tb);
+		}
+	}
+	make_tabs(b);
+	b->cur = 0;
+	if (b->n_tabs > 0)
+		build_view(b, &b->tab[0]);
+	b->table = (struct wtable *)tui_screen_add(&b->base, &wtable_new(&t->ui, &src)->base);
+	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
+	wwidget_set_focus(&b->table->base, true);
+	browse_refresh_table(b, false);
+}
+
+/* The language changed. Every built view is made
+ * again in it (headers, numbers, "not published"), with its fit job, sort
+ * (by column id), filter; the tabs and the empty text too. */
+void browse_lang_changed(struct tui_browse *b)
+{
+	browse_note_cursor(b);
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		struct tui_tab *tb = &b->tab[i];
+		struct view_table *old = tb->view, *v;
+		if (old == NULL)
+			continue;
+		v = new_view(b, tb->w, old->has_job ? &old->job : NULL);
+		if (tb->filter != NULL)
+			view_filter(v, tb->filter);
+		if (old->sort_cheapest)
+			view_sort_cheapest(v);
+		else if (old->sort_col >= 0)
+			view_sort(v, view_column_index(v, old->columns[old->sort_col].id), old->sort_desc);
+		tb->view = v;
+		view_free(&old);
+		compute_vis(tb);
+	}
+	make_tabs(b);
+	wtabs_set_active(b->tabs, b->cur);
+	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
+	browse_refresh_table(b, false);
+	wtable_set_scroll(b->table, b->tab[b->cur].scroll);
+	publish_sel(b);
+}
+
+void browse_free(struct tui_browse *b)
+{
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		struct tui_tab *tb = &b->tab[i];
+		view_free(&tb->view);
+		free_ids(tb->col_ids, tb->n_col_ids);
+		free(tb->vis);
+		free(tb->cursor_gpu);
+		free(tb->filter);
+	}
+	free(b->tab);
+	b->tab = NULL;
+	free_ids(b->marks, b->n_marks);
+	b->marks = NULL;
+	b->n_marks = 0;
+	b->base.t->sel.view = NULL;
+}
+
+/* ---- the cursor follows its GPU --------------------------------------------------------------------- */
+
+void browse_note_cursor(struct tui_browse *b)
+{
+	struct tui_tab *tb = cur_tab(b);
+
+	if (tb->view == NULL || b->table == NULL)
+		return;
+	tb->scroll = b->table->scroll;
+	if (tb->view->n_shown == 0)
+		return;
+	free(tb->cursor_gpu);
+	tb->cursor_gpu = xstrdup(view_shown_row(tb->view, b->table->sel)->gpu->id);
+}
+
+void browse_refresh_table(struct tui_browse *b, bool keep_widths)
+{
+	struct tui_tab *tb = cur_tab(b);
+	int sort_vis = -1;
+
+	if (tb->view == NULL)
+		return;
+	for (size_t i = 0; i < tb->n_vis; i++)
+		if ((int)tb->vis[i] == tb->view->sort_col)
+			sort_vis = (int)i;
+	wtable_reload(b->table, keep_widths);
+	wtable_set_sort(b->table, sort_vis, tb->view->sort_desc);
+	if (tb->cursor_gpu != NULL) {
+		int pos = view_find(tb->view, tb->cursor_gpu);
+		wtable_select(b->table, pos >= 0 ? (size_t)pos : 0);
+	}
+	browse_note_cursor(b);
+}
+
+void browse_show_tab(struct tui_browse *b, size_t i)
+{
+	if (i >= b->n_tabs)
+		return;
+	if (i == b->cur && cur_tab(b)->view != NULL)
+		return;
+	browse_note_cursor(b);
+	b->cur = i;
+	build_view(b, cur_tab(b));
+	wtabs_set_active(b->tabs, i);
+	b->table->sel = 0;
+	b->table->top = 0;
+	wtable_set_scroll(b->table, cur_tab(b)->scroll);
+	browse_refresh_table(b, false);
+	if (b->filter != NULL) {
+		wfield_set_text(b->filter, cur_tab(b)->filter ? cur_tab(b)->filter : "");
+		char *n = browse_count_text(b);
+		wfield_set_after(b->filter, n);
+		free(n);
+	}
+}
+
+/* ---- sorting --------------------------------------------------------------------------------------- */
+
+static int sorted_vis(struct tui_tab *tb)
+{
+	for (size_t i = 0; i < tb->n_vis; i++)
+		if ((int)tb->vis[i] == tb->view->sort_col)
+			return (int)i;
+	return -1;
+}
+
+static void sort_by(struct tui_browse *b, size_t vc, bool desc)
+{
+	struct tui_tab *tb = cur_tab(b);
+
+	browse_note_cursor(b);
+	view_sort(tb->view, (int)tb->vis[vc], desc);
+	browse_refresh_table(b, true);
+	wtable_show_column(b->table, vc);
+	tb->scroll = b->table->scroll;
+}
+
+void browse_sort_step(struct tui_browse *b, int dir)
+{
+	struct tui_tab *tb = cur_tab(b);
+	int p, n = (int)tb->n_vis;
+
+	if (tb->view == NULL || n == 0)
+		return;
+	p = sorted_vis(tb);
+	if (p < 0)
+		p = dir > 0 ? (n > 1 ? 1 : 0) : n - 1;
+	else
+		p = ((p + dir) % n + n) % n;
+	sort_by(b, (size_t)p, false);
+}
+
+void browse_sort_reverse(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+	int p;
+
+	if (tb->view == NULL)
+		return;
+	p = sorted_vis(tb);
+	if (p < 0) {
+		tui_message(t, _("Choose a sort column first: < or >, or click a header"));
+		return;
+	}
+	sort_by(b, (size_t)p, !tb->view->sort_desc);
+}
+
+void browse_sort_visible(struct tui_browse *b, size_t vc)
+{
+	struct tui_tab *tb = cur_tab(b);
+
+	if (tb->view == NULL || vc >= tb->n_vis)
+		return;
+	if (sorted_vis(tb) == (int)vc)
+		sort_by(b, vc, !tb->view->sort_desc);
+	else
+		sort_by(b, vc, false);
+}
+
+/* ---- filtering -------------------------------------------------------------------------------------- */
+
+void browse_set_filter(struct tui_browse *b, const char *text)
+{
+	struct tui_tab *tb = cur_tab(b);
+
+	if (tb->view == NULL)
+		return;
+	browse_note_cursor(b);
+	free(tb->filter);
+	tb->filter = text != NULL && text[0] != '\0' ? xstrdup(text) : NULL;
+	view_filter(tb->view, tb->filter);
+	browse_refresh_table(b, true);
+}
+
+char *browse_count_text(struct tui_browse *b)
+{
+	struct tui_tab *tb = cur_tab(b);
+	return tb->view ? view_count_text(tb->view) : xstrdup("");
+}
+
+/* ---- columns ----------------------------------------------------------------------------------------- */
+
+static void columns_closed(struct tui *t, struct wwidget *w, void *ud)
+{
+	struct tui_browse *b = ud;
+	const struct wchecklist *c = (const struct wchecklist *)w;
+	struct tui_tab *tb = cur_tab(b);
+	char **ids;
+	size_t n = 0;
+
+	if (!c->accepted)
+		return;
+	ids = xcalloc(c->n + 1, sizeof *ids);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].on && !c->items[i].fixed)
+			ids[n++] = xstrdup(c->items[i].id);
+	free_ids(tb->col_ids, tb->n_col_ids);
+	tb->col_ids = ids;
+	tb->n_col_ids = n;
+	browse_note_cursor(b);
+	compute_vis(tb);
+	browse_refresh_table(b, false);
+	tui_settings_save_columns(t, tb->w->id, ids, n);
+}
+
+static void columns_place(struct wwidget *w, int lines, int cols)
+{
+	wchecklist_place((struct wchecklist *)w, lines, cols);
+}
+
+void browse_columns_open(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+	struct view_table *v = tb->view;
+	struct wcheck_item *items;
+	size_t n = 0;
+
+	if (v == NULL)
+		return;
+	items = xcalloc(v->n_columns + 1, sizeof *items);
+	for (size_t i = 0; i < v->n_columns; i++)
+		if (v->columns[i].kind == VIEW_COL_GPU)
+			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, true, true };
+	/* the shown columns in the order shown */
+	for (size_t k = 0; k < tb->n_vis; k++) {
+		size_t i = tb->vis[k];
+		if (v->columns[i].kind != VIEW_COL_GPU && v->columns[i].kind < VIEW_COL_JOB_MEM)
+			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, true, false };
+	}
+	for (size_t i = 0; i < v->n_columns; i++) {
+		bool listed = false;
+		if (v->columns[i].kind == VIEW_COL_GPU || v->columns[i].kind >= VIEW_COL_JOB_MEM)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			listed |= strcmp(items[k].id, v->columns[i].id) == 0;
+		if (!listed)
+			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, false, false };
+	}
+	char *title = xasprintf(_("Columns of %s"), _(tb->w->title));
+	struct wchecklist *c = wchecklist_new(&t->ui, title,
+		_("Space show/hide  [ ] move  Enter save  Esc cancel"), items, n);
+	free(title);
+	free(items);
+	tui_push(t, tui_overlay_new(t, &c->base, columns_place, columns_closed, b));
+}
+
+/* ---- what the tables pull: prices, the fit job, flashes --------------------------------------------- */
+
+static void apply_prices(struct tui_browse *b, bool prices)
+{
+	struct tui *t = b->base.t;
+	struct view_prices p = prices_of(b);
+
+	browse_note_cursor(b);
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		if (b->tab[i].view == NULL)
+			continue;
+		if (prices)
+			view_set_prices(b->tab[i].view, t->m.have_prices ? &p : NULL);
+		set_market(b, b->tab[i].view);
+	}
+	browse_refresh_table(b, true);
+}
+
+/* The current tab shows the 24 h change or sparkline: the history is fetched. */
+static void want_history(struct tui_browse *b)
+{
+	const struct tui_tab *tb = cur_tab(b);
+
+	for (size_t i = 0; tb->view != NULL && i < tb->n_vis; i++) {
+		enum view_col_kind k = tb->view->columns[tb->vis[i]].kind;
+		if (k == VIEW_COL_CHANGE || k == VIEW_COL_SPARK)
+			tui_history_want(b->base.t);
+	}
+}
+
+/* Make the current tab's view carry the published fit job (or none). */
+static void pull_job(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+	struct view_table *v = tb->view;
+	const struct fit_job *want = t->job.have ? &t->job.job : NULL;
+	bool had;
+
+	if (v == NULL)
+		return;
+	if (want == NULL ? !v->has_job : v->has_job && memcmp(&v->job, want, sizeof *want) == 0)
+		return;
+	had = v->has_job;
+	browse_note_cursor(b);
+	view_set_job(v, want);
+	compute_vis(tb);
+	if (!had && want != NULL) {
+		/* the "your model" columns come right after the GPU: show them */
+		tb->scroll = 1;
+		wtable_set_scroll(b->table, 1);
+	}
+	browse_refresh_table(b, had && want != NULL);
+}
+
+/* Flash starts and ends: the table is drawn again when the set changes. */
+static void pull_flashes(struct tui_browse *b, int64_t now)
+{
+	struct tui *t = b->base.t;
+	uint64_t sig = 1469598103934665603u; /* FNV-1a over which GPUs flash */
+
+	for (size_t g = 0; g < t->cat->n_gpus; g++)
+		sig = (sig ^ (uint64_t)(tui_flash(t, g, now) != 0)) * 1099511628211u;
+	if (sig != b->flash_sig) {
+		b->flash_sig = sig;
+		wwidget_dirty(&b->table->base);
+	}
+}
+
+/* The cursor, for the screens above (t->sel); again whenever a view is
+ * made or freed, so it never points at a freed view. */
+static void publish_sel(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+
+	t->sel.view = tb->view;
+	t->sel.row = tb->view != NULL && b->table != NULL && b->table->sel < tb->view->n_shown
+		? b->table->sel : 0;
+}
+
+void browse_recalc(struct tui_browse *b, int64_t now)
+{
+	struct tui *t = b->base.t;
+
+	uint64_t hg = t->m.hist.gen;
+
+	want_history(b);
+	if (b->market_seen != t->m.gen || b->hist_seen != hg) {
+		bool prices = b->market_seen != t->m.gen;
+		b->market_seen = t->m.gen;
+		b->hist_seen = hg;
+		apply_prices(b, prices);
+	}
+	pull_job(b);
+	pull_flashes(b, now);
+	publish_sel(b);
+}
+
+void browse_sort_cheapest(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct view_table *v = cur_tab(b)->view;
+
+	pull_job(b);
+	if (v == NULL || !v->has_job) {
+		tui_message(t, _("Sorting by the job's cost needs a job: press f and type a model"));
+		return;
+	}
+	browse_note_cursor(b);
+	if (v->sort_cheapest) {
+		view_sort(v, -1, false);
+		tui_message(t, _("Catalogue order"));
+	} else {
+		view_sort_cheapest(v);
+		tui_message(t, _("Cheapest per hour for this job first (GPUs that cannot take it last)"));
+	}
+	browse_refresh_table(b, true);
+}
+
+/* ---- marks ------------------------------------------------------------------------------------------ */
+
+bool browse_is_marked(const struct tui_browse *b, const char *gpu_id)
+{
+	for (size_t i = 0; gpu_id != NULL && i < b->n_marks; i++)
+		if (strcmp(b->marks[i], gpu_id) == 0)
+			return true;
+	return false;
+}
+
+void browse_toggle_mark(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	const char *gpu;
+	size_t i;
+
+	browse_note_cursor(b);
+	gpu = cur_tab(b)->view != NULL && cur_tab(b)->view->n_shown > 0 ? cur_tab(b)->cursor_gpu : NULL;
+	if (gpu == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		return;
+	}
+	for (i = 0; i < b->n_marks && strcmp(b->marks[i], gpu) != 0; i++)
+		;
+	if (i < b->n_marks) {
+		free(b->marks[i]);
+		memmove(&b->marks[i], &b->marks[i + 1], (b->n_marks - i - 1) * sizeof *b->marks);
+		b->n_marks--;
+	} else {
+		b->marks = xreallocarray(b->marks, b->n_marks + 1, sizeof *b->marks);
+		b->marks[b->n_marks++] = xstrdup(gpu);
+	}
+	/* the GPU column gains or loses the marks' room */
+	browse_refresh_table(b, false);
+	wtable_do(b->table, WTABLE_DOWN);
+	browse_note_cursor(b);
+}
+
+void browse_compare(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	char *x;
+
+	if (b->n_marks >= 2 && b->n_marks <= 4) {
+		tui_open(t, TUI_COMPARE, &(struct tui_goto){ .ids = b->marks, .n_ids = b->n_marks });
+		return;
+	}
+	if (b->n_marks < 2)
+		/* TRANSLATORS: %zu is how many GPUs are marked now (0 or 1) */
+		x = xasprintf(P_("Compare needs 2 to 4 GPUs: mark them with Space (%zu marked)",
+				 "Compare needs 2 to 4 GPUs: mark them with Space (%zu marked)",
+				 (unsigned long)b->n_marks), b->n_marks);
+	else
+		x = xasprintf(P_("Compare takes at most 4 GPUs: %zu are marked (Space unmarks)",
+				 "Compare takes at most 4 GPUs: %zu are marked (Space unmarks)",
+				 (unsigned long)b->n_marks), b->n_marks);
+	tui_message(t, x);
+	free(x);
+}
+
+void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours)
+{
+	const struct view_table *v = cur_tab(b)->view;
+	int pos;
+
+	*gpus = 0;
+	*hours = 0;
+	pull_job(b);
+	if (v == NULL || !v->has_job || gpu_id == NULL)
+		return;
+	pos = view_find(v, gpu_id);
+	if (pos < 0)
+		return;
+	const struct fit_result *j = &view_shown_row(v, (size_t)pos)->job;
+	if (j->gpus_run > 0)
+		*gpus = j->gpus_run;
+	if (fit_method_is_training(v->job.method) && isfinite(j->train_hours) && j->train_hours > 0 &&
+	    j->train_hours < 1e6)
+		*hours = (int)ceil(j->train_hours - 1e-9);
+}

@@ -1,0 +1,116 @@
+/*
+ * Internal to the market screens: the browse tables (tui/market/browse.c:
+ * the model of the tabs and views; tui/market/browse_screen.c: the screen
+ * class, its key map and events), the bottom screen of the stack; and the
+ * places of the detail and compare screens (tui/screens.c).
+ */
+#ifndef GPUX_TUI_BROWSE_H
+#define GPUX_TUI_BROWSE_H
+
+#include "tui/tui_int.h"
+
+/* Actions of the application's key map (the table's own navigation keys are
+ * the table widget's bindings). */
+enum tui_action {
+	A_NONE,
+	A_QUIT,
+	A_HELP,
+	A_TAB,          /* the tab of the digit pressed */
+	A_TAB_NEXT,
+	A_TAB_PREV,
+	A_SORT_NEXT,
+	A_SORT_PREV,
+	A_SORT_REVERSE,
+	A_FILTER,
+	A_COLUMNS,
+	A_ESCAPE,
+	A_REDRAW,
+	/* the order pages */
+	A_BUY,
+	A_SELL,
+	A_ORDERS,
+	A_RENTALS,
+	A_ACCOUNT,
+	/* the fit calculator */
+	A_FIT,
+	A_FIT_TOGGLE,
+	A_FIT_CHEAPEST,
+	A_LANG,
+	A_DETAIL,       /* Enter: the detail screen of the row's GPU */
+	A_MARK,         /* Space: mark or unmark the row's GPU */
+	A_COMPARE,      /* =: the marked GPUs side by side */
+};
+
+/* One workload's tab. */
+struct tui_tab {
+	const struct catalog_workload *w;
+	struct view_table *view;    /* built when first shown */
+	char **col_ids;             /* the chosen columns after GPU, in order */
+	size_t n_col_ids;
+	size_t *vis;                /* visible columns: indexes into view->columns */
+	size_t n_vis;
+	char *cursor_gpu;           /* the GPU under the cursor (id), or NULL */
+	size_t scroll;              /* sideways scroll of the table */
+	char *filter;               /* NULL: none */
+};
+
+struct tui_browse {
+	struct tui_screen base;     /* its widgets: the tabs, the table, the filter */
+	struct wtabs *tabs;
+	struct wtable *table;
+	struct wfield *filter;      /* while a filter is typed */
+	struct tui_tab *tab;
+	size_t n_tabs, cur;
+	uint64_t market_seen;       /* t->m.gen last applied */
+	uint64_t hist_seen;         /* t->m.hist.gen last applied */
+	char **marks;               /* marked GPU ids, in the order marked (every tab) */
+	size_t n_marks;
+	uint64_t flash_sig;         /* which GPUs flashed at the last recalc */
+};
+
+/* ---- browse.c ---- */
+void browse_init(struct tui_browse *b);
+void browse_free(struct tui_browse *b);
+/* Make every text again in the current language. */
+void browse_lang_changed(struct tui_browse *b);
+/* Switch to tab i (builds its view); keeps each tab's cursor and scroll. */
+void browse_show_tab(struct tui_browse *b, size_t i);
+/* The current tab's view changed (prices, sort, filter, columns): reload the
+ * table and put the cursor back on its GPU. keep_widths: columns do not
+ * shrink (a price update). */
+void browse_refresh_table(struct tui_browse *b, bool keep_widths);
+/* Remember the GPU under the cursor of the current tab. */
+void browse_note_cursor(struct tui_browse *b);
+void browse_sort_step(struct tui_browse *b, int dir);
+void browse_sort_reverse(struct tui_browse *b);
+/* Sort by visible column vc (a header click): again on the same column reverses. */
+void browse_sort_visible(struct tui_browse *b, size_t vc);
+/* $: by the job's cost per hour (again: catalogue order). */
+void browse_sort_cheapest(struct tui_browse *b);
+void browse_set_filter(struct tui_browse *b, const char *text);
+/* Open the column chooser (its result is applied when it closes). */
+void browse_columns_open(struct tui_browse *b);
+/* "N of M shown" for the current tab (malloc'ed). */
+char *browse_count_text(struct tui_browse *b);
+/* Pull what changed: the market's prices (t->m.gen), the fit job
+ * (t->job), the flashes; publish the cursor (t->sel). */
+void browse_recalc(struct tui_browse *b, int64_t now);
+/* Space: mark the GPU under the cursor, or unmark it; the cursor moves down. */
+void browse_toggle_mark(struct tui_browse *b);
+bool browse_is_marked(const struct tui_browse *b, const char *gpu_id);
+/* =: compare the marked GPUs (2 to 4), or say why not. */
+void browse_compare(struct tui_browse *b);
+/* For the order form: the GPUs the job runs on with gpu_id and, for a
+ * training run, its hours (rounded up); 0 when there is no job. */
+void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours);
+
+/* ---- the places of the other market screens (tui/screens.c) ---- */
+/* detail.c: one GPU's spec sheet, book, chart and trades (Esc back): g->gpu;
+ * g->gpus × g->hours what the fit job needs there (0: no job; hours 0: 24),
+ * g->fits as fit_result.fits. */
+void tui_detail_open(struct tui *t, const struct tui_goto *g);
+/* compare.c: the marked GPUs side by side (Esc back): g->ids, 2 to 4
+ * catalogue GPU ids (more are left out), in the order shown. */
+void tui_compare_open(struct tui *t, const struct tui_goto *g);
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * The browse tables as a screen (tui/frame/screen.h), the bottom of the stack:
+ * the workload tabs, the table, and the filter field while one is typed (on
+ * the F-key bar's row). Its key map is data (nnn's bindings[]): key →
+ * action, with the help line each action shows and, for the F-keys, the
+ * bar's word; the handler dispatches on the action. An
+ * event goes, in order, to the filter field while one is typed, to this map,
+ * then to the table widget (its own bindings: arrows, hjkl, PgUp/PgDn,
+ * Home/End, g/G). The keys every screen shares (q, F10, Ctrl-L, F1, ?, L)
+ * are the frame's (tui/frame/app.c). The help and the F-key bar are made
+ * from the maps, so they can never offer a key that does not work. Other
+ * screens are opened by place (tui_open): the order form, the detail and
+ * compare screens, the fit panel, the trade pages.
+ *
+ * Recalc pulls what other parts publish: the market's prices (t->m.gen),
+ * the fit job (t->job), the flashes; and publishes the cursor (t->sel) for
+ * the fit panel above.
+ */
+#include "tui/market/browse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n/i18n.h"
+#include "util/util.h"
+
+static const struct wbinding bindings[] = {
+	{ '1', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '2', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '3', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '4', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '5', A_TAB, N_("Workload tab by its number"), NULL },
+	{ '6', A_TAB, N_("Workload tab by its number"), NULL },
+	{ WKEY_TAB, A_TAB_NEXT, N_("Next workload tab"), NULL },
+	{ WKEY_BTAB, A_TAB_PREV, N_("Previous workload tab"), NULL },
+	{ '>', A_SORT_NEXT, N_("Sort by the next column"), NULL },
+	{ WKEY_F6, A_SORT_NEXT, N_("Sort by the next column"), N_("Sort") },
+	{ '<', A_SORT_PREV, N_("Sort by the previous column"), NULL },
+	{ 'r', A_SORT_REVERSE, N_("Reverse the sort (not published stays last)"), NULL },
+	{ '/', A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)"), NULL },
+	{ WKEY_F3, A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)"), N_("Filter") },
+	{ 'c', A_COLUMNS, N_("Choose and order the columns"), NULL },
+	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns"), N_("Columns") },
+	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)"), NULL },
+	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator"), N_("Fit") },
+	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)"), NULL },
+	{ WKEY_RETURN, A_DETAIL, N_("The selected GPU in detail: specs, book, chart, trades"), NULL },
+	{ ' ', A_MARK, N_("Mark or unmark the selected GPU (to compare)"), NULL },
+	{ '=', A_COMPARE, N_("Compare the marked GPUs side by side (2 to 4)"), NULL },
+	{ 'b', A_BUY, N_("Buy the selected GPU: the order form"), NULL },
+	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form"), N_("Buy") },
+	{ 's', A_SELL, N_("Sell the selected GPU (seller accounts)"), NULL },
+	{ 'o', A_ORDERS, N_("Your orders (cancel with x)"), NULL },
+	{ WKEY_F7, A_ORDERS, N_("Your orders (cancel with x)"), NULL },
+	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)"), NULL },
+	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger"), NULL },
+	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter"), NULL },
+};
+
+static const size_t n_bindings = sizeof bindings / sizeof bindings[0];
+
+static struct tui_browse *of(struct tui_screen *s)
+{
+	return (struct tui_browse *)s;
+}
+
+/* ---- the filter field ------------------------------------------------------------------------- */
+
+static void open_filter(struct tui_browse *b)
+{
+	struct tui_tab *tb = &b->tab[b->cur];
+	char *n;
+
+	if (b->filter != NULL)
+		return;
+	b->filter = (struct wfield *)tui_screen_add(
+		&b->base, &wfield_new(&b->base.t->ui, _("Filter: "), tb->filter)->base);
+	n = browse_count_text(b);
+	wfield_set_after(b->filter, n);
+	free(n);
+	wfield_focus(b->filter, true);
+	tui_relayout(b->base.t);
+}
+
+static void close_filter(struct tui_browse *b)
+{
+	tui_screen_remove(&b->base, &b->filter->base);
+	b->filter = NULL;
+}
+
+static unsigned filter_event(struct tui_browse *b, const struct wevent *ev)
+{
+	unsigned r;
+
+	/* moving the cursor while filtering works as usual */
+	if (ev->type == WEV_KEY && (ev->key == WKEY_UP || ev->key == WKEY_DOWN ||
+				    ev->key == WKEY_PGUP || ev->key == WKEY_PGDN))
+		return W_IGNORED;
+	if (ev->type != WEV_KEY || ev->key == 'L' - '@' || ev->key == WKEY_F10)
+		return W_IGNORED;
+	r = wwidget_handle(&b->filter->base, ev);
+	if (r & W_CHANGED) {
+		char *n;
+		browse_set_filter(b, wfield_text(b->filter));
+		n = browse_count_text(b);
+		wfield_set_after(b->filter, n);
+		free(n);
+	}
+	if (r & W_CLOSE) {
+		if (!b->filter->submitted)
+			browse_set_filter(b, NULL);
+		close_filter(b);
+	}
+	/* typed keys never reach the map; W_CLOSE is the field's, not the screen's */
+	return (r & ~(unsigned)W_CLOSE) | W_HANDLED | W_REDRAW;
+}
+
+/* ---- actions ------------------------------------------------------------------------------------ */
+
+static unsigned order(struct tui_browse *b, bool sell)
+{
+	struct tui *t = b->base.t;
+	const char *gpu;
+
+	browse_note_cursor(b);
+	gpu = b->tab[b->cur].cursor_gpu;
+	if (gpu == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+	} else {
+		struct tui_goto g = { .sell = sell }; /* what the fit job needs on this GPU */
+		char *id = xstrdup(gpu);
+		if (!sell)
+			browse_order_size(b, id, &g.gpus, &g.hours);
+		g.gpu = id;
+		tui_open(t, TUI_ORDER_FORM, &g);
+		free(id);
+	}
+	return W_HANDLED | W_REDRAW;
+}
+
+static unsigned detail(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	const char *gpu;
+	int gpus = 0, hours = 0, fits = -1;
+
+	browse_note_cursor(b);
+	gpu = b->tab[b->cur].cursor_gpu;
+	if (gpu == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		return W_HANDLED | W_REDRAW;
+	}
+	char *id = xstrdup(gpu);
+	browse_order_size(b, id, &gpus, &hours);
+	const struct view_table *v = b->tab[b->cur].view;
+	int pos = v != NULL && v->has_job ? view_find(v, id) : -1;
+	if (pos >= 0)
+		fits = view_shown_row(v, (size_t)pos)->job.fits;
+	tui_open(t, TUI_DETAIL, &(struct tui_goto){ .gpu = id, .gpus = gpus, .hours = hours,
+						      .fits = fits });
+	free(id);
+	return W_HANDLED | W_REDRAW;
+}
+
+static unsigned do_action(struct tui_browse *b, enum tui_action a, wkey key)
+{
+	struct tui *t = b->base.t;
+
+	switch (a) {
+	case A_TAB:
+		if (key >= '1' && key <= '9')
+			browse_show_tab(b, (size_t)(key - '1'));
+		break;
+	case A_TAB_NEXT: browse_show_tab(b, (b->cur + 1) % b->n_tabs); break;
+	case A_TAB_PREV: browse_show_tab(b, (b->cur + b->n_tabs - 1) % b->n_tabs); break;
+	case A_SORT_NEXT: browse_sort_step(b, 1); break;
+	case A_SORT_PREV: browse_sort_step(b, -1); break;
+	case A_SORT_REVERSE: browse_sort_reverse(b); break;
+	case A_FILTER: open_filter(b); break;
+	case A_COLUMNS: browse_columns_open(b); break;
+	case A_ESCAPE:
+		if (b->tab[b->cur].filter != NULL)
+			browse_set_filter(b, NULL);
+		break;
+	case A_DETAIL: return detail(b);
+	case A_MARK: browse_toggle_mark(b); break;
+	case A_COMPARE: browse_compare(b); break;
+	case A_BUY: return order(b, false);
+	case A_SELL: return order(b, true);
+	case A_FIT: tui_open(t, TUI_FIT, NULL); break;
+	case A_FIT_TOGGLE: tui_open(t, TUI_FIT, &(struct tui_goto){ .toggle = true }); break;
+	case A_FIT_CHEAPEST: browse_sort_cheapest(b); break;
+	case A_ORDERS: tui_open(t, TUI_ORDERS, NULL); break;
+	case A_RENTALS: tui_open(t, TUI_RENTALS, NULL); break;
+	case A_ACCOUNT: tui_open(t, TUI_ACCOUNT, NULL); break;
+	default: return W_IGNORED;
+	}
+	return W_HANDLED | W_REDRAW;
+}
+
+static unsigned mouse_event(struct tui_browse *b, const struct wevent *ev)
+{
+	unsigned r;
+
+	if (wwidget_contains(&b->tabs->base, ev->y, ev->x)) {
+		r = wwidget_handle(&b->tabs->base, ev);
+		if (r & W_ACTION)
+			browse_show_tab(b, b->tabs->clicked);
+		return r | W_HANDLED;
+	}
+	if (!wwidget_contains(&b->table->base, ev->y, ev->x))
+		return W_IGNORED;
+	r = wwidget_handle(&b->table->base, ev);
+	if ((r & W_ACTION) && b->table->event == WTABLE_EV_HEADER_CLICK)
+		browse_sort_visible(b, b->table->event_col);
+	if (r & W_SELECT)
+		browse_note_cursor(b);
+	return r | W_HANDLED;
+}
+
+static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
+{
+	struct tui_browse *b = of(s);
+	const struct wbinding *bd;
+	unsigned r;
+
+	if (b->filter != NULL) {
+		r = filter_event(b, ev);
+		if (r != W_IGNORED)
+			return r;
+	}
+	if (ev->type == WEV_MOUSE)
+		return mouse_event(b, ev);
+	bd = wbinding_find(bindings, n_bindings, ev->key);
+	if (bd != NULL)
+		return do_action(b, (enum tui_action)bd->action, ev->key);
+	r = wwidget_handle(&b->table->base, ev);
+	if (r & W_SELECT)
+		browse_note_cursor(b);
+	if (r & W_REDRAW)
+		b->tab[b->cur].scroll = b->table->scroll;
+	return r;
+}
+
+/* ---- the screen class ------------------------------------------------------------------------- */
+
+static void scr_layout(struct tui_screen *s, struct tui_area *body)
+{
+	struct tui_browse *b = of(s);
+	struct tui *t = s->t;
+
+	wwidget_place(&b->tabs->base, 0, 0, 1, t->cols);
+	wwidget_place(&b->table->base, body->y, body->x, body->h, body->w);
+	if (b->filter != NULL) {
+		/* the filter takes the F-key bar's row */
+		wwidget_place(&b->filter->base, t->lines - 1, 0, 1, t->cols);
+		body->fkeys = false;
+	}
+	/* the pinned columns depend on the width (the sparkline's) */
+	wtable_reload(b->table, true);
+	/* windows were made afresh: let the table keep its cursor in view */
+	wtable_select(b->table, b->table->sel);
+	body->h = 0;
+}
+
+static void scr_recalc(struct tui_screen *s, int64_t now)
+{
+	struct tui_browse *b = of(s);
+	struct tui *t = s->t;
+	struct tui_tab *tb = &b->tab[b->cur];
+
+	browse_recalc(b, now);
+	free(t->status_note);
+	t->status_note = NULL;
+	if (tb->filter != NULL && b->filter == NULL) {
+		char *n = browse_count_text(b);
+		char *f = view_text_cut(tb->filter, 16, t->ascii);
+		t->status_note = xasprintf(_("filter \"%s\": %s"), f, n);
+		free(f);
+		free(n);
+	}
+	if (b->n_marks > 0) {
+		/* TRANSLATORS: status bar: GPUs marked with Space; = compares them */
+		char *m = xasprintf(P_("%zu marked (= compares)", "%zu marked (= compares)",
+				       (unsigned long)b->n_marks), b->n_marks);
+		char *x = t->status_note != NULL ? xasprintf("%s \u00b7 %s", t->status_note, m) : m;
+		if (x != m)
+			free(m);
+		free(t->status_note);
+		t->status_note = x;
+	}
+}
+
+static void scr_notify(struct tui_screen *s, unsigned what)
+{
+	if (what & TN_LANG)
+		browse_lang_changed(of(s));
+}
+
+static const struct tui_keymap keys[] = {
+	{ N_("Tables"), bindings, sizeof bindings / sizeof bindings[0] },
+};
+
+/* The table's own keys first, then the tables'. */
+static size_t scr_help(struct tui_screen *s, struct whelp_section *out, size_t max)
+{
+	struct tui_browse *b = of(s);
+	size_t n = 0;
+
+	if (n < max)
+		out[n++] = (struct whelp_section){ _("Moving around"), b->table->base.cls->bindings,
+						   b->table->base.cls->n_bindings };
+	if (n < max)
+		out[n++] = (struct whelp_section){ _(keys[0].title), bindings, n_bindings };
+	return n;
+}
+
+static void scr_free(struct tui_screen *s)
+{
+	browse_free(of(s));
+}
+
+static const struct tui_screen_class browse_class = {
+	.name = "browse", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
+	.event = scr_event, .notify = scr_notify, .help = scr_help, .free = scr_free,
+	.keys = keys, .n_keys = 1,
+};
+
+struct tui_screen *tui_browse_new(struct tui *t)
+{
+	struct tui_browse *b = xcalloc(1, sizeof *b);
+
+	tui_screen_init(&b->base, &browse_class, t);
+	browse_init(b);
+	return &b->base;
+}

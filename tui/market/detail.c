@@ -1,0 +1,749 @@
+/*
+ * The detail screen of one GPU (Enter on a row of the tables; Esc back): a
+ * page that covers the tables, made of text panels.
+ *
+ *   row 0    the GPU, its ask, bid, spread, last trade and the chart's change
+ *   specs    the catalogue's figures ("Not published" and "Not supported"
+ *            kept apart) and the document they come from
+ *   book     the depth ladder at the panel's full height: price, GPUs,
+ *            GPU-hours its orders hold, orders (when the panel is wide
+ *            enough) and cumulative GPUs per level, asks above the spread,
+ *            bids below; the account's own resting orders marked (*) when
+ *            the orders page has listed them (t->account.open)
+ *   chart    close prices over 1 h, 24 h or 7 d from GET /v1/candles, in
+ *            eighth blocks (ASCII: . : #), the change with ▲/▼ and a sign
+ *   fill     with a fit job: what it needs on this GPU and what filling
+ *            that from the asks would cost now; b opens the order form
+ *            for exactly that
+ *   trades   the most recent trades
+ *
+ * At 120 columns and more the specs, the book and the rest stand side by
+ * side; narrower, the book stands left and the specs follow the trades.
+ * The book and trades come from the feed's focus (tui/feed/focus.c:
+ * streamed, or fetched while the stream is not live); the candles are
+ * asked again after new trades, at most every few seconds.
+ */
+#include "tui/market/detail.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "i18n/i18n.h"
+#include "tui/market/browse.h"
+#include "util/util.h"
+
+enum { CANDLES_AGAIN_MS = 5000, WIDE_COLS = 120, CHART_MIN_ROWS = 3 };
+
+enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D };
+
+static const struct wbinding bindings[] = {
+	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back") },
+	{ 'b', DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"), NULL },
+	{ WKEY_F5, DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"),
+	  N_("Buy") },
+	{ 's', DK_SELL, N_("Sell this GPU (seller accounts)"), NULL },
+	{ 'i', DK_RANGE_NEXT, N_("Chart: the next range (1 h, 24 h, 7 d)"), N_("Range") },
+	{ '1', DK_1H, N_("Chart: the last hour"), NULL },
+	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL },
+	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL },
+};
+
+struct detail {
+	struct tui_screen base;
+	char *gpu;
+	const struct catalog_gpu *g;
+	int job_gpus, job_hours;    /* what the fit job needs here; 0: no job */
+	int job_fits;               /* as fit_result.fits */
+	struct wpanel *head, *specs, *book, *side; /* its widgets */
+	enum detail_range range;
+	struct api_candles *candles;
+	char *candles_error;
+	uint64_t candles_req;
+	int64_t candles_next;
+	uint64_t candles_trades;    /* the focus's trade_gen they were asked at */
+	uint64_t seen_focus, seen_market;
+	bool wide, dirty;
+	bool book_orders;           /* the ladder has room for the orders column */
+	bool book_cum, book_gh;     /* ... for the cumulative GPUs, the GPU-hours */
+	int book_rows, chart_cols, chart_rows;
+};
+
+static struct detail *of(struct tui_screen *s)
+{
+	return (struct detail *)s;
+}
+
+static char *money(const struct tui *t, int64_t cents)
+{
+	if (cents < 0)
+		return xstrdup("\u2014");
+	return i18n_fmt_money(t->o->lang, cents, "USD");
+}
+
+/* A new line of panel p, one blank column first (the panels stand side by side). */
+static struct wcells *row(struct wpanel *p)
+{
+	struct wcells *c = wpanel_add(p);
+
+	wcells_pad(c, 1, WR_NORMAL);
+	return c;
+}
+
+static void add(struct wcells *c, const char *text, enum wrole role)
+{
+	wcells_add(c, text, role, 0);
+}
+
+/* text padded (right-aligned when right) to w columns. */
+static void add_col(struct wcells *c, const char *text, int w, bool right, enum wrole role)
+{
+	struct wcells x;
+
+	wcells_init(&x, c->ascii);
+	wcells_add(&x, text, role, 0);
+	if (right)
+		wcells_pad(c, 1, role); /* a blank between columns, always */
+	if (x.width < w && right)
+		wcells_pad(c, w - x.width, role);
+	wcells_cat(c, &x);
+	if (x.width < w && !right)
+		wcells_pad(c, w - x.width, role);
+	if (!right)
+		wcells_pad(c, 1, role);
+	wcells_free(&x);
+}
+
+static void title(struct wpanel *p, const char *text)
+{
+	wcells_add(row(p), text, WR_HEADER, WAT_BOLD);
+}
+
+/* ---- the header ---------------------------------------------------------------------------- */
+
+static void change_text(const struct detail *d, struct wcells *c)
+{
+	int64_t col[64], bp;
+	const struct tui *t = d->base.t;
+	static const char *const range_name[DR_COUNT] = { N_("1 h"), N_("24 h"), N_("7 d") };
+	int64_t from, to, secs;
+	int limit;
+
+	if (d->candles == NULL)
+		return;
+	detail_range_interval(d->range, &limit, &secs);
+	to = d->candles->server_time;
+	from = to - secs;
+	detail_series(d->candles->v, d->candles->n, from, to, 64, col);
+	if (!detail_change_bp(col, 64, &bp))
+		return;
+	char *pct = i18n_fmt_number(t->o->lang, (double)(bp < 0 ? -bp : bp) / 100.0, 2);
+	/* up and down in words as well as colour: ▲ +1.23 % / ▼ −0.40 % (ASCII ^ + / v -);
+	 * no change is "0.00 %", neither up nor down */
+	char *x = bp == 0 ? xasprintf("%s %% (%s)", pct, _(range_name[d->range]))
+			  : xasprintf("%s %s%s %% (%s)",
+				      wsym(bp > 0 ? WSYM_SORT_UP : WSYM_SORT_DOWN, t->ascii),
+				      bp > 0 ? "+" : (t->ascii ? "-" : "\u2212"), pct,
+				      _(range_name[d->range]));
+	add(c, "  ", WR_NORMAL);
+	add(c, x, bp > 0 ? WR_GOOD : bp < 0 ? WR_BAD : WR_NORMAL);
+	free(x);
+	free(pct);
+}
+
+/* text's parts between " · " after c, each whole or not at all once the
+ * first is there (the first may be cut at the width). */
+static void add_segments(struct wcells *c, const char *text, int w, enum wrole role)
+{
+	const char *sep = " \u00b7 ", *p = text;
+	size_t sl = strlen(sep);
+
+	for (bool first = true; p != NULL; first = false) {
+		const char *e = strstr(p, sep);
+		char *seg = e != NULL ? xstrndup(p, (size_t)(e - p)) : xstrdup(p);
+		int sw = wtext_width(seg, c->ascii) + (first ? 0 : wtext_width(sep, c->ascii));
+
+		if (!first && c->width + sw > w) {
+			free(seg);
+			break;
+		}
+		if (!first)
+			add(c, sep, role);
+		add(c, seg, role);
+		free(seg);
+		p = e != NULL ? e + sl : NULL;
+	}
+}
+
+static void build_head(struct detail *d)
+{
+	struct tui *t = d->base.t;
+	const struct api_quote *q = tui_market_quote(t, d->gpu);
+	struct wcells *c;
+	char *a, *b, *l, *x;
+
+	struct wcells chg;
+	char *maker;
+	int w = d->head->base.w;
+
+	wpanel_begin(d->head);
+	c = row(d->head);
+	wcells_add(c, d->g->name, WR_HEADER, WAT_BOLD);
+	maker = xasprintf(" %s %s  ", d->g->vendor, d->g->arch);
+	a = money(t, q ? q->best_ask_cents : -1);
+	b = money(t, q ? q->best_bid_cents : -1);
+	l = money(t, q ? q->last_cents : -1);
+	/* TRANSLATORS: the detail screen's first row: best ask, best bid, last trade */
+	x = xasprintf(_("ask %s · bid %s · last %s"), a, b, l);
+	wcells_init(&chg, t->ascii);
+	change_text(d, &chg);
+	/* what the width cannot take goes whole, the maker first, then the
+	 * change: a price is never cut */
+	if (c->width + wtext_width(maker, t->ascii) + wtext_width(x, t->ascii) + chg.width <= w)
+		add(c, maker, WR_DIM);
+	else
+		add(c, "  ", WR_NORMAL);
+	add_segments(c, x, w, t->m.stale ? WR_DIM : WR_NORMAL);
+	if (c->width + chg.width <= w)
+		wcells_cat(c, &chg);
+	wcells_free(&chg);
+	free(maker);
+	free(x);
+	free(a);
+	free(b);
+	free(l);
+	wpanel_commit(d->head);
+}
+
+/* ---- the spec sheet ------------------------------------------------------------------------- */
+
+static void spec_line(struct detail *d, struct wpanel *p, const char *label, double v,
+		      int decimals, const char *unit)
+{
+	struct tui *t = d->base.t;
+	struct wcells *c = row(p);
+	char *x;
+
+	add_col(c, label, 16, false, WR_DIM);
+	if (isnan(v)) {
+		add(c, _("Not published"), WR_DIM);
+		return;
+	}
+	if (!catalog_supported(v)) {
+		add(c, _("Not supported"), WR_DIM);
+		return;
+	}
+	x = i18n_fmt_unit(t->o->lang, v, decimals, unit);
+	add(c, x, WR_NORMAL);
+	free(x);
+}
+
+static void spec_text(struct wpanel *p, const char *label, const char *v)
+{
+	struct wcells *c = row(p);
+
+	add_col(c, label, 16, false, WR_DIM);
+	add(c, v != NULL ? v : _("Not published"), v != NULL ? WR_NORMAL : WR_DIM);
+}
+
+static void build_specs(struct detail *d, struct wpanel *p)
+{
+	const struct catalog_gpu *g = d->g;
+	char *x;
+
+	title(p, _("Specifications"));
+	spec_line(d, p, _("Memory"), g->memory_gb, 0, "GB");
+	spec_text(p, _("Memory type"), g->memory_type);
+	spec_line(d, p, _("Bandwidth"), g->bandwidth_gbs, 0, "GB/s");
+	spec_line(d, p, "BF16", g->bf16_tflops, 0, "TFLOPS");
+	spec_line(d, p, "FP8", g->fp8_tflops, 0, "TFLOPS");
+	spec_line(d, p, "FP16", g->fp16_tflops, 0, "TFLOPS");
+	spec_line(d, p, "FP32", g->fp32_tflops, 1, "TFLOPS");
+	spec_line(d, p, "FP64", g->fp64_tflops, 1, "TFLOPS");
+	spec_line(d, p, "INT8", g->int8_tops, 0, "TOPS");
+	spec_text(p, _("Interconnect"), g->interconnect);
+	spec_line(d, p, _("Link speed"), g->interconnect_gbs, 0, "GB/s");
+	spec_text(p, _("Form factor"), g->form_factor);
+	spec_line(d, p, _("Board power"), g->tdp_w, 0, "W");
+	spec_text(p, "ECC", g->ecc ? _("Yes") : _("No"));
+	/* TRANSLATORS: where the figures above come from: %s is a document and its URL */
+	x = xasprintf(_("Figures: %s"), g->source != NULL ? g->source : _("Not published"));
+	wpanel_text(p, x, WR_DIM, 1);
+	free(x);
+	if (g->notes != NULL)
+		wpanel_text(p, g->notes, WR_DIM, 1);
+	wpanel_text(p, _("Prices: the exchange's book and trades; the fit answer: gpux's estimate."),
+		    WR_DIM, 1);
+}
+
+/* ---- the book -------------------------------------------------------------------------------- */
+
+static bool own_level(const struct detail *d, enum api_side side, int64_t price)
+{
+	const struct api_orders *o = d->base.t->account.open;
+
+	for (size_t i = 0; o != NULL && i < o->n; i++)
+		if (o->v[i].side == side && o->v[i].price_cents == price &&
+		    strcmp(o->v[i].gpu, d->gpu) == 0 && o->v[i].remaining_gpus > 0)
+			return true;
+	return false;
+}
+
+/* The ladder's columns for a book of w columns: the price and the GPUs
+ * always; the cumulative GPUs, then the GPU-hours, then the orders only
+ * where they fit whole (a figure is never cut). */
+static void book_columns(struct detail *d, int w, bool orders_room)
+{
+	int need = 1 + 11 + 7;
+
+	d->book_cum = w >= need + 10;
+	need += d->book_cum ? 10 : 0;
+	d->book_gh = d->book_cum && w >= need + 9;
+	need += d->book_gh ? 9 : 0;
+	d->book_orders = orders_room && d->book_gh && w >= need + 8;
+}
+
+/* The width the spread's line is right-aligned to: the ladder's. */
+static int spread_w(const struct detail *d)
+{
+	return 18 + (d->book_cum ? 10 : 0) + (d->book_gh ? 9 : 0) + (d->book_orders ? 8 : 0);
+}
+
+/* One level of the ladder; whether one of the user's orders rests there. */
+static bool level_line(struct detail *d, struct wpanel *p, const struct api_level *l,
+		       int64_t cum, enum api_side side)
+{
+	struct tui *t = d->base.t;
+	struct wcells *c = row(p);
+	char *price = money(t, l->price_cents);
+	char *g = i18n_fmt_number(t->o->lang, (double)l->gpus, 0);
+	char *o = i18n_fmt_number(t->o->lang, (double)l->orders, 0);
+	char *cu = i18n_fmt_number(t->o->lang, (double)cum, 0);
+	char *gh = l->gpu_hours >= 0 ? i18n_fmt_number(t->o->lang, (double)l->gpu_hours, 0)
+				     : xstrdup(t->ascii ? "..." : "…");
+	bool own = own_level(d, side, l->price_cents);
+
+	add(c, own ? "*" : " ", WR_GOOD);
+	add_col(c, price, 10, true, side == API_SELL ? WR_BAD : WR_GOOD);
+	add_col(c, g, 6, true, WR_NORMAL);
+	if (d->book_gh)
+		add_col(c, gh, 8, true, l->gpu_hours >= 0 ? WR_NORMAL : WR_DIM);
+	if (d->book_orders)
+		add_col(c, o, 7, true, WR_DIM);
+	if (d->book_cum)
+		add_col(c, cu, 9, true, WR_NORMAL);
+	free(price);
+	free(g);
+	free(o);
+	free(cu);
+	free(gh);
+	return own;
+}
+
+static void build_book(struct detail *d, struct wpanel *p, int rows)
+{
+	struct tui *t = d->base.t;
+	const struct tui_focus *f = t->m.focus;
+	struct wcells *c;
+	int levels = rows - 3, n_a, n_b;
+	bool any_own = false;
+
+	title(p, _("Book"));
+	c = row(p);
+	add(c, " ", WR_HEADER);
+	add_col(c, _("Price/h"), 10, true, WR_HEADER);
+	add_col(c, _("GPUs"), 6, true, WR_HEADER);
+	/* TRANSLATORS: ladder header: GPU-hours the level's orders hold (≤ 8 columns) */
+	if (d->book_gh)
+		add_col(c, _("GPU-h"), 8, true, WR_HEADER);
+	if (d->book_orders)
+		add_col(c, _("Orders"), 7, true, WR_HEADER);
+	if (d->book_cum)
+		add_col(c, _("Cum. GPUs"), 9, true, WR_HEADER);
+	if (f == NULL || !f->have_book) {
+		wpanel_text(p, _("Waiting for the book…"), WR_DIM, 1);
+		return;
+	}
+	if (levels < 2)
+		levels = 2;
+	n_a = (int)f->n_asks < (levels + 1) / 2 ? (int)f->n_asks : (levels + 1) / 2;
+	n_b = (int)f->n_bids < levels - n_a ? (int)f->n_bids : levels - n_a;
+	if (n_a < (levels + 1) / 2 && (int)f->n_asks > n_a)
+		n_a = (int)f->n_asks < levels - n_b ? (int)f->n_asks : levels - n_b;
+	else if (n_a + n_b < levels)
+		n_a = (int)f->n_asks < levels - n_b ? (int)f->n_asks : levels - n_b;
+	/* asks: the worst shown at the top, the best just above the spread */
+	int64_t cum = 0, cums[512];
+	for (int i = 0; i < n_a && i < 512; i++)
+		cums[i] = cum += f->asks[i].gpus;
+	for (int i = n_a - 1; i >= 0; i--)
+		any_own |= level_line(d, p, &f->asks[i], cums[i], API_SELL);
+	c = row(p);
+	if (f->n_asks > 0 && f->n_bids > 0) {
+		char *s = money(t, f->asks[0].price_cents - f->bids[0].price_cents);
+		char *x = xasprintf(_("spread %s"), s);
+		add_col(c, x, spread_w(d), true, WR_DIM);
+		free(x);
+		free(s);
+	} else {
+		add_col(c, f->n_asks == 0 ? _("no asks") : _("no bids"), spread_w(d), true, WR_DIM);
+	}
+	cum = 0;
+	for (int i = 0; i < n_b; i++) {
+		cum += f->bids[i].gpus;
+		any_own |= level_line(d, p, &f->bids[i], cum, API_BUY);
+	}
+	/* the legend of "*" only when a level shown carries it */
+	if (any_own)
+		wpanel_text(p, _("* your resting order"), WR_DIM, 1);
+}
+
+/* ---- the chart --------------------------------------------------------------------------------- */
+
+static void build_chart(struct detail *d, struct wpanel *p, int cols, int rows)
+{
+	struct tui *t = d->base.t;
+	static const char *const names[DR_COUNT] = {
+		N_("Price, last hour (1 min)"), N_("Price, last 24 h (5 min)"), N_("Price, last 7 days (1 h)"),
+	};
+	int64_t secs, lo, hi, *col;
+	int limit, label_w = 10, w = cols - label_w - 3;
+
+	title(p, _(names[d->range]));
+	if (d->candles == NULL) {
+		wpanel_text(p, d->candles_error ? d->candles_error : _("Waiting for the price history…"),
+			    WR_DIM, 1);
+		return;
+	}
+	if (w < 8)
+		w = 8;
+	col = xcalloc((size_t)w, sizeof *col);
+	detail_range_interval(d->range, &limit, &secs);
+	if (detail_series(d->candles->v, d->candles->n, d->candles->server_time - secs,
+			  d->candles->server_time, w, col) == 0) {
+		wpanel_text(p, _("No trades in this range."), WR_DIM, 1);
+		free(col);
+		return;
+	}
+	detail_series_range(col, w, &lo, &hi);
+	char **line = xcalloc((size_t)rows, sizeof *line);
+	detail_chart(col, w, rows, t->ascii, line);
+	for (int r = 0; r < rows; r++) {
+		struct wcells *c = row(p);
+		char *lab = r == 0 ? money(t, hi) : r == rows - 1 ? money(t, lo) : xstrdup("");
+		add_col(c, lab, label_w, true, WR_DIM);
+		add(c, " ", WR_NORMAL);
+		add(c, line[r], WR_NORMAL);
+		free(lab);
+		free(line[r]);
+	}
+	free(line);
+	free(col);
+}
+
+/* ---- the fit job's order, and the trades --------------------------------------------------------- */
+
+static void build_fill(struct detail *d, struct wpanel *p)
+{
+	struct tui *t = d->base.t;
+	const struct tui_focus *f = t->m.focus;
+	struct tui_fill fill;
+	char *x, *avg, *tot;
+
+	if (d->job_gpus <= 0)
+		return;
+	title(p, _("Your job here"));
+	/* TRANSLATORS: what the fit job needs on this GPU: GPUs × hours */
+	x = xasprintf(_("needs %d GPUs × %d h (%s)"), d->job_gpus, d->job_hours,
+		      d->job_fits > 0 ? _("fits") : d->job_fits == 0 ? _("does not fit as set")
+							      : _("fit unknown"));
+	wpanel_text(p, x, WR_NORMAL, 1);
+	free(x);
+	if (f == NULL || !f->have_book)
+		return;
+	detail_fill(f->asks, f->n_asks, d->job_gpus, d->job_hours, &fill);
+	avg = money(t, fill.avg_cents);
+	tot = money(t, fill.total_cents);
+	if (fill.complete)
+		/* TRANSLATORS: filling the order from the asks: levels, average price, total */
+		x = xasprintf(_("from the asks now: %zu levels, average %s per GPU-hour, total %s "
+				"before tax; b orders it"), fill.levels, avg, tot);
+	else
+		x = xasprintf(_("the asks offer only %lld of %d GPUs (total %s before tax)"),
+			      (long long)fill.gpus, d->job_gpus, tot);
+	wpanel_text(p, x, fill.complete ? WR_NORMAL : WR_BAD, 1);
+	free(x);
+	free(avg);
+	free(tot);
+}
+
+static void build_trades(struct detail *d, struct wpanel *p, int rows)
+{
+	struct tui *t = d->base.t;
+	const struct tui_focus *f = t->m.focus;
+
+	title(p, _("Recent trades"));
+	if (f == NULL || !f->have_trades) {
+		wpanel_text(p, _("Waiting for trades…"), WR_DIM, 1);
+		return;
+	}
+	if (f->n_trades == 0)
+		wpanel_text(p, _("No trades yet."), WR_DIM, 1);
+	for (int i = 0; i < rows && (size_t)i < f->n_trades; i++) {
+		const struct api_trade *tr = &f->trades[i];
+		struct wcells *c = row(p);
+		time_t at = (time_t)tr->at;
+		struct tm tm;
+		char when[32] = "", *price = money(t, tr->price_cents), *x;
+
+		if (gmtime_r(&at, &tm) != NULL)
+			strftime(when, sizeof when, "%m-%d %H:%M:%S", &tm);
+		add_col(c, when, 15, false, WR_DIM);
+		add_col(c, price, 10, true, tr->taker_side == API_BUY ? WR_GOOD : WR_BAD);
+		x = xasprintf(" %lld \u00d7 %lld h %s", (long long)tr->gpus, (long long)tr->hours,
+			      tr->taker_side == API_BUY ? wsym(WSYM_ARROW_UP, t->ascii)
+							: wsym(WSYM_ARROW_DOWN, t->ascii));
+		add(c, x, WR_NORMAL);
+		free(x);
+		free(price);
+	}
+}
+
+/* ---- building it all ------------------------------------------------------------------------------- */
+
+static void rebuild(struct detail *d)
+{
+	struct tui *t = d->base.t;
+	struct wpanel *side = d->side;
+	int h = side->base.h;
+
+	d->dirty = false;
+	build_head(d);
+	if (d->wide) {
+		wpanel_begin(d->specs);
+		build_specs(d, d->specs);
+		wpanel_commit(d->specs);
+	}
+	wpanel_begin(d->book);
+	build_book(d, d->book, d->book_rows);
+	wpanel_commit(d->book);
+	wpanel_begin(side);
+	build_chart(d, side, side->base.w, d->chart_rows);
+	row(side);
+	build_fill(d, side);
+	if (d->job_gpus > 0)
+		row(side);
+	int used = (int)side->n_next;
+	build_trades(d, side, h - used - 1 > 3 ? (d->wide ? h - used - 1 : 5) : 3);
+	if (!d->wide) {
+		row(side);
+		build_specs(d, side);
+	}
+	wpanel_commit(side);
+	(void)t;
+}
+
+/* ---- the screen --------------------------------------------------------------------------------------- */
+
+static void on_candles(void *ud, struct api_candles *r, const struct api_error *e)
+{
+	struct detail *d = ud;
+
+	d->candles_req = 0;
+	free(d->candles_error);
+	d->candles_error = NULL;
+	if (e != NULL) {
+		d->candles_error = view_api_error_words(d->base.t->o->lang, e, NULL);
+	} else {
+		api_candles_free(&d->candles);
+		d->candles = r;
+	}
+	d->dirty = true;
+}
+
+static void ask_candles(struct detail *d, int64_t now)
+{
+	struct tui *t = d->base.t;
+	struct api_candles_query q = { .from = -1, .to = -1 };
+	int64_t secs;
+
+	if (t->api == NULL || d->candles_req != 0)
+		return;
+	q.interval = detail_range_interval(d->range, &q.limit, &secs);
+	d->candles_next = now + CANDLES_AGAIN_MS;
+	d->candles_trades = t->m.focus != NULL ? t->m.focus->trade_gen : 0;
+	d->candles_req = api_candles_start(t->api, d->gpu, &q, on_candles, d);
+}
+
+static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
+{
+	struct detail *d = of(s);
+	const struct tui_focus *f = s->t->m.focus;
+
+	if (d->candles == NULL && d->candles_error == NULL && d->candles_req == 0) {
+		ask_candles(d, now);
+	} else if (f != NULL && f->trade_gen != d->candles_trades) {
+		/* new trades: the chart's last candle moved */
+		if (now >= d->candles_next)
+			ask_candles(d, now);
+		else if (*next < 0 || d->candles_next < *next)
+			*next = d->candles_next;
+	}
+}
+
+static void scr_recalc(struct tui_screen *s, int64_t now)
+{
+	struct detail *d = of(s);
+	const struct tui_focus *f = s->t->m.focus;
+	uint64_t fg = f != NULL ? f->gen : 0;
+
+	(void)now;
+	if (fg != d->seen_focus || s->t->m.gen != d->seen_market)
+		d->dirty = true;
+	d->seen_focus = fg;
+	d->seen_market = s->t->m.gen;
+	if (d->dirty && s->shown)
+		rebuild(d);
+}
+
+static void scr_layout(struct tui_screen *s, struct tui_area *body)
+{
+	struct detail *d = of(s);
+	struct tui *t = s->t;
+	int y = body->y, h = body->h, w = t->cols, specs_w = 0, book_w = 48, side_x;
+
+	if (h < 1) {
+		s->shown = false;
+		return;
+	}
+	d->wide = w >= WIDE_COLS;
+	if (d->wide)
+		specs_w = w * 3 / 10;
+	/* the orders column where the chart keeps its room: 96 columns and
+	 * more without the specs beside, 160 with them */
+	d->book_orders = d->wide ? w >= 160 : w >= 96;
+	if (!d->book_orders)
+		book_w = 40;
+	if (book_w > w / 2)
+		book_w = w / 2;
+	if (w < 40)
+		book_w = w; /* the ladder alone: half of it would show no figure whole */
+	book_columns(d, book_w, d->book_orders);
+	wwidget_place(&d->head->base, 0, 0, 1, w);
+	if (d->wide)
+		wwidget_place(&d->specs->base, y, 0, h, specs_w);
+	else
+		wwidget_hide(&d->specs->base);
+	wwidget_place(&d->book->base, y, specs_w, h, book_w);
+	side_x = specs_w + book_w;
+	wwidget_place(&d->side->base, y, side_x, h, w - side_x);
+	d->book_rows = h;
+	d->chart_rows = h / 3 > CHART_MIN_ROWS ? h / 3 : CHART_MIN_ROWS;
+	d->dirty = true;
+	rebuild(d);
+	body->h = 0;
+}
+
+static void set_range(struct detail *d, enum detail_range r)
+{
+	if (d->range == r && d->candles != NULL)
+		return;
+	d->range = r;
+	api_candles_free(&d->candles);
+	free(d->candles_error);
+	d->candles_error = NULL;
+	if (d->candles_req != 0 && d->base.t->api != NULL)
+		api_abandon(d->base.t->api, d->candles_req);
+	d->candles_req = 0;
+	d->dirty = true;
+}
+
+static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
+{
+	struct detail *d = of(s);
+	struct tui *t = s->t;
+	const struct wbinding *b;
+
+	if (ev->type != WEV_KEY)
+		return W_IGNORED;
+	b = wbinding_find(bindings, sizeof bindings / sizeof bindings[0], ev->key);
+	if (b == NULL)
+		return W_IGNORED;
+	switch (b->action) {
+	case DK_BACK: return W_HANDLED | W_CLOSE | W_REDRAW;
+	/* the order form goes over this screen: Esc comes back here */
+	case DK_BUY:
+		tui_open(t, TUI_ORDER_FORM, &(struct tui_goto){ .gpu = d->gpu, .gpus = d->job_gpus,
+								 .hours = d->job_hours });
+		break;
+	case DK_SELL: tui_open(t, TUI_ORDER_FORM, &(struct tui_goto){ .gpu = d->gpu, .sell = true }); break;
+	case DK_RANGE_NEXT: set_range(d, (enum detail_range)((d->range + 1) % DR_COUNT)); break;
+	case DK_1H: set_range(d, DR_1H); break;
+	case DK_24H: set_range(d, DR_24H); break;
+	case DK_7D: set_range(d, DR_7D); break;
+	}
+	return W_HANDLED | W_REDRAW;
+}
+
+static void scr_notify(struct tui_screen *s, unsigned what)
+{
+	if (what & TN_LANG)
+		of(s)->dirty = true;
+}
+
+static void scr_free(struct tui_screen *s)
+{
+	struct detail *d = of(s);
+	struct tui *t = s->t;
+
+	if (d->candles_req != 0 && t->api != NULL)
+		api_abandon(t->api, d->candles_req);
+	tui_focus_set(t, NULL);
+	api_candles_free(&d->candles);
+	free(d->candles_error);
+	free(d->gpu);
+}
+
+static const struct tui_keymap keys[] = {
+	{ N_("GPU detail"), bindings, sizeof bindings / sizeof bindings[0] },
+};
+
+static const struct tui_screen_class detail_class = {
+	.name = "detail", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
+	.event = scr_event, .tick = scr_tick, .notify = scr_notify, .free = scr_free,
+	.keys = keys, .n_keys = 1,
+};
+
+static struct wpanel *panel(struct detail *d)
+{
+	return (struct wpanel *)tui_screen_add(&d->base, &wpanel_new(&d->base.t->ui)->base);
+}
+
+void tui_detail_open(struct tui *t, const struct tui_goto *go)
+{
+	const struct catalog_gpu *g = go->gpu != NULL ? catalog_gpu(t->cat, go->gpu) : NULL;
+	struct tui_screen *old = tui_find(t, &detail_class);
+	struct detail *d;
+
+	if (g == NULL)
+		return;
+	d = xcalloc(1, sizeof *d);
+	tui_screen_init(&d->base, &detail_class, t);
+	d->gpu = xstrdup(go->gpu);
+	if (old != NULL)
+		tui_remove(t, old); /* after the copy: go->gpu may be the old one's */
+	d->g = g;
+	d->job_gpus = go->gpus;
+	d->job_hours = go->gpus > 0 && go->hours <= 0 ? 24 : go->hours;
+	d->job_fits = go->fits;
+	d->range = DR_24H;
+	d->head = panel(d);
+	d->specs = panel(d);
+	d->book = panel(d);
+	d->side = panel(d);
+	d->seen_market = t->m.gen - 1;
+	tui_focus_set(t, d->gpu);
+	tui_push(t, &d->base);
+	tui_relayout(t);
+}

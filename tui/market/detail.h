@@ -1,0 +1,54 @@
+/*
+ * Internal to tui/: the detail screen of one GPU (tui/market/detail.c) and its
+ * pure model (tui/market/detail_model.c: no curses, no exchange): what filling an
+ * order from the ladder would cost, the chart's columns from candles, and
+ * the chart and sparkline drawn as text.
+ */
+#ifndef GPUX_TUI_DETAIL_H
+#define GPUX_TUI_DETAIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/api.h"
+
+/* Filling gpus × hours from the asks, best first, level by level. */
+struct tui_fill {
+	int64_t gpus;               /* GPUs the asks shown can give (≤ asked) */
+	size_t levels;              /* price levels it takes */
+	int64_t total_cents;        /* Σ GPUs × hours × price (before tax) */
+	int64_t avg_cents;          /* per GPU-hour, total ÷ (gpus × hours), rounded */
+	int64_t worst_cents;        /* the last level's price; -1 none */
+	bool complete;              /* all the GPUs asked for */
+};
+void detail_fill(const struct api_level *asks, size_t n, int64_t gpus, int64_t hours,
+		 struct tui_fill *out);
+
+/* The chart's ranges. */
+enum detail_range { DR_1H, DR_24H, DR_7D, DR_COUNT };
+/* The candle interval and count asked for a range ("1m" × 60, "5m" × 288,
+ * "1h" × 168) and the range's length in seconds. */
+const char *detail_range_interval(enum detail_range r, int *limit, int64_t *seconds);
+
+/* Close prices per column: column j covers [from + j·w, from + (j+1)·w)
+ * with w = (to - from) / cols; it takes the close of the last candle that
+ * starts in it, or carries the previous column's close when none does
+ * (-1 before the first candle). Returns how many columns have a price. */
+size_t detail_series(const struct api_candle *v, size_t n, int64_t from, int64_t to, int cols,
+		     int64_t *out);
+/* Lowest and highest price of the series (-1 both when it has none). */
+void detail_series_range(const int64_t *col, int cols, int64_t *lo, int64_t *hi);
+
+/* The series as rows × cols of bars (rows[0] the top row; each a malloc'ed
+ * UTF-8 string of exactly cols columns): eighth blocks ▁…█, or with ascii
+ * '.', ':' and '#'; a column without a price stays blank. */
+void detail_chart(const int64_t *col, int cols, int rows, bool ascii, char **out);
+/* One row of the series (a sparkline), malloc'ed. */
+char *detail_sparkline(const int64_t *col, int cols, bool ascii);
+
+/* The change from first to last price of a series in hundredths of a
+ * percent (+123 = +1.23 %); false when the series has no two prices. */
+bool detail_change_bp(const int64_t *col, int cols, int64_t *bp);
+
+#endif

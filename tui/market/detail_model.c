@@ -1,0 +1,143 @@
+/*
+ * The detail screen's pure model (tui/market/detail.h): the ladder walked for an
+ * order, candles put into chart columns, and the columns drawn as bars of
+ * eighth blocks (or ASCII). Nothing here knows curses or the exchange.
+ */
+#include "tui/market/detail.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+void detail_fill(const struct api_level *asks, size_t n, int64_t gpus, int64_t hours,
+		 struct tui_fill *out)
+{
+	int64_t left = gpus;
+
+	memset(out, 0, sizeof *out);
+	out->worst_cents = -1;
+	for (size_t i = 0; i < n && left > 0 && hours > 0; i++) {
+		int64_t take = asks[i].gpus < left ? asks[i].gpus : left;
+		if (take <= 0)
+			continue;
+		out->gpus += take;
+		out->total_cents += take * hours * asks[i].price_cents;
+		out->worst_cents = asks[i].price_cents;
+		out->levels++;
+		left -= take;
+	}
+	out->complete = gpus > 0 && hours > 0 && left == 0;
+	if (out->gpus > 0 && hours > 0) {
+		int64_t d = out->gpus * hours;
+		out->avg_cents = (out->total_cents + d / 2) / d;
+	}
+}
+
+const char *detail_range_interval(enum detail_range r, int *limit, int64_t *seconds)
+{
+	switch (r) {
+	case DR_1H: *limit = 60; *seconds = 3600; return "1m";
+	case DR_24H: *limit = 288; *seconds = 86400; return "5m";
+	case DR_7D:
+	case DR_COUNT:
+		break;
+	}
+	*limit = 168;
+	*seconds = 7 * 86400;
+	return "1h";
+}
+
+size_t detail_series(const struct api_candle *v, size_t n, int64_t from, int64_t to, int cols,
+		     int64_t *out)
+{
+	int64_t last = -1;
+	size_t k = 0, have = 0;
+
+	/* candles before the range set the price the chart starts from */
+	while (k < n && v[k].start < from)
+		last = v[k++].close_cents;
+	for (int j = 0; j < cols; j++) {
+		int64_t end = from + (int64_t)((double)(to - from) * (j + 1) / cols);
+		while (k < n && v[k].start < end)
+			last = v[k++].close_cents;
+		out[j] = last;
+		have += last >= 0;
+	}
+	return have;
+}
+
+void detail_series_range(const int64_t *col, int cols, int64_t *lo, int64_t *hi)
+{
+	*lo = *hi = -1;
+	for (int j = 0; j < cols; j++) {
+		if (col[j] < 0)
+			continue;
+		if (*lo < 0 || col[j] < *lo)
+			*lo = col[j];
+		if (*hi < 0 || col[j] > *hi)
+			*hi = col[j];
+	}
+}
+
+/* A column's height in eighths of a row (1 … rows·8); 0: no price. */
+static int eighths(int64_t v, int64_t lo, int64_t hi, int rows)
+{
+	int max = rows * 8;
+
+	if (v < 0)
+		return 0;
+	if (hi <= lo)
+		return max / 2;
+	return 1 + (int)((double)(v - lo) * (max - 1) / (double)(hi - lo) + 0.5);
+}
+
+static const char *const blocks[9] = {
+	" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
+};
+static const char *const ascii_blocks[9] = { " ", ".", ".", ".", ":", ":", ":", "#", "#" };
+
+void detail_chart(const int64_t *col, int cols, int rows, bool ascii, char **out)
+{
+	int64_t lo, hi;
+	const char *const *b = ascii ? ascii_blocks : blocks;
+
+	detail_series_range(col, cols, &lo, &hi);
+	for (int r = 0; r < rows; r++) {
+		struct buf s = {0};
+		int floor8 = (rows - 1 - r) * 8; /* eighths below this row */
+		for (int j = 0; j < cols; j++) {
+			int e = eighths(col[j], lo, hi, rows) - floor8;
+			buf_puts(&s, b[e <= 0 ? 0 : e >= 8 ? 8 : e]);
+		}
+		out[r] = buf_take(&s);
+		if (out[r] == NULL)
+			out[r] = xstrdup("");
+	}
+}
+
+char *detail_sparkline(const int64_t *col, int cols, bool ascii)
+{
+	char *row = NULL;
+
+	detail_chart(col, cols, 1, ascii, &row);
+	return row;
+}
+
+bool detail_change_bp(const int64_t *col, int cols, int64_t *bp)
+{
+	int64_t first = -1, last = -1;
+
+	for (int j = 0; j < cols; j++) {
+		if (col[j] < 0)
+			continue;
+		if (first < 0)
+			first = col[j];
+		last = col[j];
+	}
+	if (first <= 0 || last < 0)
+		return false;
+	int64_t d = (last - first) * 10000;
+	*bp = d >= 0 ? (d + first / 2) / first : -((-d + first / 2) / first);
+	return true;
+}

@@ -146,9 +146,10 @@ cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_fi
                       const char *gpu, const char *side, const char *coid,
                       const struct xd_page *p)
 {
-	int mode = 0;   /* 0 all, 1 resting, 2 closed, 3 one status */
+	int mode = 0;   /* 0 all, 1 resting, 2 closed, 3 one status, 4 live */
 	if (status_filter && strcmp(status_filter, "open") == 0) mode = 1;
 	else if (status_filter && strcmp(status_filter, "closed") == 0) mode = 2;
+	else if (status_filter && strcmp(status_filter, "live") == 0) mode = 4;
 	else if (status_filter && strcmp(status_filter, "all") != 0) mode = 3;
 	struct xd_q *st = xd_stmt(s,
 		"SELECT " ORDER_COLS " FROM orders o JOIN accounts a ON a.id = o.account "
@@ -156,7 +157,8 @@ cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_fi
 		"AND (CAST(?4 AS TEXT) IS NULL OR o.side = ?4) AND (CAST(?5 AS TEXT) IS NULL OR o.client_order_id = ?5) "
 		"AND (?6 = 0 OR (?6 = 1 AND o.remaining > 0) OR (?6 = 2 AND o.remaining = 0 "
 		"     AND o.status <> 'waiting' AND coalesce(o.standing, '') <> 'active') "
-		"     OR (?6 = 3 AND o.status = ?7)) "
+		"     OR (?6 = 3 AND o.status = ?7) OR (?6 = 4 AND (o.remaining > 0 OR "
+		"     o.status = 'waiting' OR o.standing = 'active'))) "
 		"ORDER BY o.id DESC LIMIT ?8");
 	xd_bind_int64(st, 1, account);
 	xd_bind_int64(st, 2, p->before);

@@ -502,7 +502,7 @@ static void h_preview(struct xd_ctx *c)
 
 static const char *const order_statuses[] = {
 	"open", "closed", "all", "partially_filled", "filled", "cancelled", "expired", "rejected",
-	"waiting", NULL,
+	"waiting", "live", NULL,
 };
 
 static void h_orders(struct xd_ctx *c)

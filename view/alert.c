@@ -65,6 +65,25 @@ char *view_when_text(enum i18n_lang lang, enum api_when when, const char *gpu_na
 	return t;
 }
 
+char *view_trigger_short(enum i18n_lang lang, enum api_when when, int64_t price_cents)
+{
+	char *p = usd(lang, price_cents), *t;
+
+	switch (when) {
+	case API_WHEN_ASK_LTE: t = xasprintf(TR(N_("ask at most %s")), p); break;
+	case API_WHEN_ASK_GTE: t = xasprintf(TR(N_("ask at least %s")), p); break;
+	case API_WHEN_BID_LTE: t = xasprintf(TR(N_("bid at most %s")), p); break;
+	case API_WHEN_BID_GTE: t = xasprintf(TR(N_("bid at least %s")), p); break;
+	case API_WHEN_LAST_LTE: t = xasprintf(TR(N_("last at most %s")), p); break;
+	case API_WHEN_LAST_GTE: t = xasprintf(TR(N_("last at least %s")), p); break;
+	case API_WHEN_SPREAD_LTE: t = xasprintf(TR(N_("spread at most %s")), p); break;
+	case API_WHEN_SPREAD_GTE: t = xasprintf(TR(N_("spread at least %s")), p); break;
+	default: t = xstrdup("?"); break;
+	}
+	free(p);
+	return t;
+}
+
 const char *view_alert_state_text(enum i18n_lang lang, enum api_alert_state st)
 {
 	switch (st) {

@@ -361,6 +361,8 @@ char *view_api_error_words(enum i18n_lang lang, const struct api_error *e,
  * filled" (id 0: "any order filled"); malloc'ed. */
 char *view_when_text(enum i18n_lang lang, enum api_when when, const char *gpu_name,
 		     int64_t price_cents, int64_t minutes, int64_t id);
+/* A price condition without its GPU, short: "ask at most US$ 4.10". */
+char *view_trigger_short(enum i18n_lang lang, enum api_when when, int64_t price_cents);
 /* An alert's state in words (static, translated). */
 const char *view_alert_state_text(enum i18n_lang lang, enum api_alert_state st);
 /* One event of the account's log in one line ("Alert 12: H200 ask at or

@@ -36,7 +36,7 @@
 
 enum { CANDLES_AGAIN_MS = 5000, WIDE_COLS = 120, CHART_MIN_ROWS = 3 };
 
-enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D };
+enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_ALERT };
 
 static const struct wbinding bindings[] = {
 	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back") },
@@ -48,6 +48,8 @@ static const struct wbinding bindings[] = {
 	{ '1', DK_1H, N_("Chart: the last hour"), NULL },
 	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL },
 	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL },
+	{ 'A', DK_ALERT, N_("An alert on this GPU, kept by the exchange (at its best ask)"),
+	  N_("Alert") },
 };
 
 struct detail {
@@ -682,6 +684,7 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	case DK_1H: set_range(d, DR_1H); break;
 	case DK_24H: set_range(d, DR_24H); break;
 	case DK_7D: set_range(d, DR_7D); break;
+	case DK_ALERT: tui_open(t, TUI_ALERTS, &(struct tui_goto){ .gpu = d->gpu }); break;
 	}
 	return W_HANDLED | W_REDRAW;
 }

@@ -362,6 +362,16 @@ static void test_words(void **state)
 	free(t);
 	r.has_trigger = false;
 	assert_null(view_trigger_text(I18N_EN, &r, "H200"));
+	/* the same words in pt-PT (the catalogue's) */
+	t = view_when_text(I18N_PT_PT, API_WHEN_ASK_LTE, "H100 SXM", 280, 0, 0);
+	assert_string_equal(t, "melhor venda de H100 SXM a US$ 2,80 ou abaixo");
+	free(t);
+	t = view_when_text(I18N_PT_PT, API_WHEN_RENTAL_ENDING, NULL, -1, 2, 9);
+	assert_string_equal(t, "aluguer 9 a terminar dentro de 2 minutos");
+	free(t);
+	t = view_account_event_text(I18N_PT_PT, &e, "H200");
+	assert_string_equal(t, "Alerta 12: melhor venda de H200 a US$ 4,10 ou abaixo — agora US$ 4,05 (cheap)");
+	free(t);
 }
 
 int main(void)

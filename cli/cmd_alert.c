@@ -27,25 +27,6 @@
 #include "util/util.h"
 #include "view/view.h"
 
-const struct cli_opt cli_alert_opts[] = {
-	{"--ask-below", "PRICE", N_("add: fire when GPU's best ask is at or below PRICE")},
-	{"--ask-above", "PRICE", N_("add: fire when GPU's best ask is at or above PRICE")},
-	{"--bid-below", "PRICE", N_("add: fire when GPU's best bid is at or below PRICE")},
-	{"--bid-above", "PRICE", N_("add: fire when GPU's best bid is at or above PRICE")},
-	{"--last-below", "PRICE", N_("add: fire when GPU's last trade is at or below PRICE")},
-	{"--last-above", "PRICE", N_("add: fire when GPU's last trade is at or above PRICE")},
-	{"--spread-below", "PRICE", N_("add: fire when GPU's spread (ask - bid) is at or below PRICE")},
-	{"--spread-above", "PRICE", N_("add: fire when GPU's spread (ask - bid) is at or above PRICE")},
-	{"--rental-ending", "MINUTES", N_("add: fire when a rental you buy ends within MINUTES")},
-	{"--rental", "ID", N_("add: with --rental-ending, only that rental")},
-	{"--order-filled", NULL, N_("add: fire when an order of yours fills")},
-	{"--order", "ID", N_("add: with --order-filled, only that order")},
-	{"--rearm", "PRICE", N_("add: fire again once the price has moved back by PRICE (default: once)")},
-	{"--expires", "TIME", N_("add: stop watching at TIME (2025-06-02T09:00:00Z or 2025-06-02, UTC)")},
-	{"--label", "TEXT", N_("add: your words for the alert, shown when it fires")},
-	{NULL, NULL, NULL},
-};
-
 /* The price conditions' options, in enum api_when order. */
 static const char *const price_opts[] = {
 	"--ask-below", "--ask-above", "--bid-below", "--bid-above", "--last-below", "--last-above",

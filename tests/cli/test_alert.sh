@@ -123,7 +123,10 @@ req POST /v1/keys '{"name":"w","scope":"read"}' "$BK"
 RK=$(jqb .api_key) RKID=$(jqb .id)
 GPUX_API_KEY=$RK "$GPUX" watch --alerts --give-up 5 >/dev/null 2>"$TMPD/rev.err" &
 WP=$!
-sleep 1
+# the watch is connected once its key has been used (gpuxd notes a key's use as it opens the stream)
+key_used() { curl -fsS -H "Authorization: Bearer $BK" "$GPUXD_URL/v1/keys" |
+  jq -e --argjson id "$RKID" '.keys[] | select(.id == $id) | .last_used_at != null' >/dev/null; }
+if wait_for key_used; then ok "the watch connected (its key used)"; else fail "the watch connected (its key used)" "last_used_at stayed null"; fi
 req DELETE "/v1/keys/$RKID" "" "$BK"
 i=0; while [ $i -lt 200 ] && kill -0 "$WP" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 if kill -0 "$WP" 2>/dev/null; then kill "$WP"; rc=running; else wait "$WP"; rc=$?; fi

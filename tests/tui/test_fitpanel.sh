@@ -167,7 +167,7 @@ EOF
     fail "panel GPUs needed" "want $gpus: $(panel_part | grep 'GPUs needed')"
   # the run time and cost as gpux fit prints them (the table output)
   rt=$("$GPUX" --api "$GPUXD_URL" fit 70 --method full --gpus 8 --zero 3 --workload finetune |
-       grep -E "^$name " | sed -E 's/ {2,}/|/g' | cut -d'|' -f8)
+       grep -E "^$name " | sed -E 's/ {2,}/|/g' | cut -d'|' -f9)
   if [ -n "$rt" ] && panel_part | grep -qF "Run time      $rt"; then
     ok "the panel's run time for $name: $rt, as gpux fit"
   else
@@ -290,8 +290,7 @@ tui_wait 'empty: type a model size' && ok "80x24: an empty model is marked" || f
 tui_resize 80 14
 tui_wait '(▶|✗)Model' && tui_wait 'GPU  ' && ok "80x14: the focused panel keeps its field and the table header" ||
   fail "80x14" "$(tui_screen)"
-tui_resize 30 8
-sleep 0.3
+tui_resize 30 8 || fail "gpux draws a frame at 30x8" "$(tail -1 "$GPUX_FRAME_LOG")"
 tui_resize 80 24
 tui_wait 'Fit calculator' && ok "resizes down to 30x8 and back: still whole" || fail "resize" "$(tui_screen)"
 

@@ -149,15 +149,24 @@ kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
 xd_start --market open || finish
 signup DE EUR buyer; OA=$ACC; OK=$KEY
 kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
-sqlite3 "$GPUXD_DB" "UPDATE accounts SET key_hash = (SELECT key_hash FROM api_keys k WHERE k.account = accounts.id); DROP TABLE api_keys; DROP INDEX accounts_email; PRAGMA user_version = 0;"
+newest=$(sqlite3 "$GPUXD_DB" 'PRAGMA user_version')
+# the layout of version 0: without api_keys, and without what the later migrations
+# added (migration 4: alerts, account events, conditional orders, renewals)
+sqlite3 "$GPUXD_DB" "UPDATE accounts SET key_hash = (SELECT key_hash FROM api_keys k WHERE k.account = accounts.id); DROP TABLE api_keys; DROP INDEX accounts_email;
+  DROP TABLE alerts; DROP TABLE event_counters; DROP TABLE account_events; DROP TABLE renewals;
+  DROP INDEX orders_watched; ALTER TABLE orders DROP COLUMN trigger_cond; ALTER TABLE orders DROP COLUMN trigger_price;
+  ALTER TABLE orders DROP COLUMN trigger_node_gpus; ALTER TABLE orders DROP COLUMN trigger_region;
+  ALTER TABLE orders DROP COLUMN oco_group; ALTER TABLE orders DROP COLUMN standing;
+  ALTER TABLE orders DROP COLUMN standing_reason; ALTER TABLE orders DROP COLUMN queued;
+  PRAGMA user_version = 0;"
 expect_eq "(the old layout: the key in accounts.key_hash, version 0)" "$(sqlite3 "$GPUXD_DB" 'PRAGMA user_version')/$(sqlite3 "$GPUXD_DB" "SELECT count(*) FROM accounts WHERE key_hash IS NOT NULL")" "0/1"
 GPUXD_DB_KEEP=$GPUXD_DB xd_start --market open || finish
 req GET /v1/account "" "$OK"
 expect_eq "after the migration the old key still works" "$ST $(jqb .id)" "200 $OA"
 req GET /v1/keys "" "$OK"
 expect_eq "... as a trade key named default" "$(jqb '.keys | length') $(jqb '.keys[0].scope') $(jqb '.keys[0].name')" "1 trade default"
-expect_eq "the database is at the newest schema version (3), the old column emptied" \
-  "$(sql 'PRAGMA user_version') $(sql 'SELECT count(*) FROM accounts WHERE key_hash IS NOT NULL')" "3 0"
+expect_eq "the database is at the newest schema version ($newest), the old column emptied" \
+  "$(sql 'PRAGMA user_version') $(sql 'SELECT count(*) FROM accounts WHERE key_hash IS NOT NULL')" "$newest 0"
 kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
 sqlite3 "$GPUXD_DB" "PRAGMA user_version = 99"
 out=$("$GPUXD" --listen 127.0.0.1:0 --db "$GPUXD_DB" --quiet 2>&1); rc=$?

@@ -7,7 +7,8 @@
  * does not waits (4.18), and fires when a seller's ask crosses it — said on the
  * status bar with the bell, and listed under m (the messages); a line that
  * is not an alert is said so and kept; x removes an alert after asking; the
- * orders page shows a conditional order waiting and what it waits for. A
+ * orders page shows a conditional order waiting and what it waits for; the
+ * order form's When row places one. A
  * server that cannot be started fails the tests.
  */
 #include "tests/unit/screen_fixture.h"
@@ -204,6 +205,52 @@ static void test_orders_show_a_waiting_order(void **state)
 	free(key);
 }
 
+/* The order form's When row: Tab to it, → twice (Standing, then "if ask ≤"
+ * prefilled at the best ask), the trigger's price typed: placed, the order
+ * waits off the book for it. */
+static void test_order_form_places_a_conditional_order(void **state)
+{
+	char *key = fx_first_account(gpuxd_url, "a5@example.com", "buyer", 1000000);
+	struct tui_harness *h;
+	char *r;
+
+	(void)state;
+	assert_non_null(key);
+	h = open_as(key, 120);
+	fx_expect_on_screen(h, "H200");
+	fx_settle(h);
+	tui_harness_key(h, '/');
+	tui_harness_type(h, "H200");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, 'b');
+	fx_expect_on_screen(h, "Preview by the exchange");
+	retype(h, "2");
+	tui_harness_key(h, WKEY_TAB);
+	retype(h, "3");
+	for (int i = 0; i < 3; i++)   /* the price, in force, when */
+		tui_harness_key(h, WKEY_TAB);
+	fx_expect_on_screen(h, "Now: the order goes to the market at once.");
+	tui_harness_key(h, WKEY_RIGHT);
+	fx_expect_on_screen(h, "Standing: it keeps these GPUs");
+	tui_harness_key(h, WKEY_RIGHT);
+	fx_expect_on_screen(h, "If ask ≤");
+	fx_expect_on_screen(h, "It waits off the book, its hold taken now");
+	tui_harness_key(h, WKEY_TAB);
+	retype(h, "4.00");
+	fx_expect_on_screen(h, "Its trigger does not hold now: nothing fills now.");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "Place this order?");
+	tui_harness_key(h, 'y');
+	fx_expect_on_screen(h, "Waiting: order ");
+	fx_settle(h);
+	r = fx_get(gpuxd_url, "/v1/orders?status=live", key);
+	assert_non_null(strstr(r, "\"status\":\"waiting\""));
+	assert_non_null(strstr(r, "\"trigger\":{\"when\":\"ask_lte\",\"price_cents\":400}"));
+	free(r);
+	tui_harness_free(&h);
+	free(key);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_alert_waits_then_fires_with_the_bell),
 		cmocka_unit_test(test_a_line_that_is_no_alert),
 		cmocka_unit_test(test_orders_show_a_waiting_order),
+		cmocka_unit_test(test_order_form_places_a_conditional_order),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

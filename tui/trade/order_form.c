@@ -39,7 +39,6 @@
 #include "util/util.h"
 
 enum {
-	FORM_FIELD_ROW0 = ORDER_FORM_ROW0 + ORDER_GPUS, /* panel row of the GPUs field */
 	FORM_BOOK_DEPTH = 10,
 	FORM_MIN_TEXT_W = 8,        /* a panel's texts wrap to at least this width */
 	FORM_BOOK_MS = 2000,        /* the book, while the form is shown */
@@ -52,7 +51,7 @@ enum {
 struct order_form {
 	struct tui_page page;       /* the screen */
 	struct order_model m;       /* the inputs, the preview, the book, the note */
-	struct wfield *field[ORDER_NTEXT]; /* ORDER_GPUS .. ORDER_PRICE */
+	struct wfield *field[ORDER_NTEXT]; /* the typed rows (order_text_row) */
 	struct wpanel *left, *right;
 	int label_w;
 	bool dirty;                 /* the panels are made again at the next recalc */
@@ -145,10 +144,10 @@ static int64_t quote_ask(struct order_form *f)
 static void set_focus(struct order_form *f, int row)
 {
 	if (order_is_text_row(f->m.focus))
-		wfield_focus(f->field[f->m.focus - ORDER_GPUS], false);
+		wfield_focus(f->field[order_text_index(f->m.focus)], false);
 	f->m.focus = row;
 	if (order_is_text_row(row) && tui_on_stack(tui_of(f), &f->page.base))
-		wfield_focus(f->field[row - ORDER_GPUS], true);
+		wfield_focus(f->field[order_text_index(row)], true);
 	f->dirty = true;
 }
 
@@ -443,15 +442,16 @@ static void form_layout(struct tui_screen *s, struct tui_area *body)
 		wwidget_place(&f->left->base, y, 0, h, lw);
 		wwidget_place(&f->right->base, y, lw, h, cols - lw);
 	} else {
-		int lh = h < 14 ? h : 14;
+		int lh = h < 16 ? h : 16;
 		lw = cols;
 		wwidget_place(&f->left->base, y, 0, lh, lw);
 		wwidget_place(&f->right->base, y + lh, 0, h - lh, cols);
 	}
 	fw = lw - f->label_w - 1;
 	for (int i = 0; i < ORDER_NTEXT; i++) {
-		if (FORM_FIELD_ROW0 + i < h && fw >= 4)
-			wwidget_place(&f->field[i]->base, y + FORM_FIELD_ROW0 + i, f->label_w, 1, fw);
+		int row = ORDER_FORM_ROW0 + order_text_row(i);   /* the panel's line under it */
+		if (row < h && fw >= 4)
+			wwidget_place(&f->field[i]->base, y + row, f->label_w, 1, fw);
 		else
 			wwidget_hide(&f->field[i]->base);
 	}
@@ -510,12 +510,12 @@ static unsigned form_mouse(struct order_form *f, const struct wevent *ev)
 		return W_HANDLED;
 	for (int i = 0; i < ORDER_NTEXT; i++)
 		if (wwidget_contains(&f->field[i]->base, ev->y, ev->x)) {
-			set_focus(f, ORDER_GPUS + i);
+			set_focus(f, order_text_row(i));
 			return W_HANDLED | W_REDRAW;
 		}
 	if (wwidget_contains(&f->left->base, ev->y, ev->x)) {
 		int row = ev->y - f->left->base.y - ORDER_FORM_ROW0;
-		if (row == ORDER_SIDE || row == ORDER_TYPE || row == ORDER_TIF)
+		if (row == ORDER_SIDE || row == ORDER_TYPE || row == ORDER_TIF || row == ORDER_WHEN)
 			set_focus(f, row);
 	}
 	return W_HANDLED | W_REDRAW;
@@ -585,7 +585,7 @@ static unsigned form_action(struct order_form *f, const struct wbinding *bd, con
 		return W_HANDLED | W_REDRAW;
 	case FK_REVIEW:
 		if (order_is_text_row(f->m.focus) && f->place_req == 0) /* kept in the field's history */
-			wwidget_handle(&f->field[f->m.focus - ORDER_GPUS]->base, ev);
+			wwidget_handle(&f->field[order_text_index(f->m.focus)]->base, ev);
 		review(f);
 		return W_HANDLED | W_REDRAW;
 	default:
@@ -597,10 +597,10 @@ static unsigned form_action(struct order_form *f, const struct wbinding *bd, con
 static unsigned field_key(struct order_form *f, const struct wevent *ev)
 {
 	int row = f->m.focus;
-	unsigned r = wwidget_handle(&f->field[row - ORDER_GPUS]->base, ev);
+	unsigned r = wwidget_handle(&f->field[order_text_index(row)]->base, ev);
 
 	if ((r & W_CHANGED) &&
-	    order_model_set_text(&f->m, row, wfield_text(f->field[row - ORDER_GPUS]))) {
+	    order_model_set_text(&f->m, row, wfield_text(f->field[order_text_index(row)]))) {
 		order_model_changed(&f->m);
 		inputs_moved(f);
 		if (f->place_req == 0)
@@ -717,7 +717,7 @@ static void form_notify(struct tui_screen *s, unsigned what)
 	if (what & TN_ENTER) {
 		f->book_next = 0;
 		if (order_is_text_row(f->m.focus))
-			wfield_focus(f->field[f->m.focus - ORDER_GPUS], true);
+			wfield_focus(f->field[order_text_index(f->m.focus)], true);
 	}
 	if (what & TN_LEAVE) {
 		f->confirm_wait = false;
@@ -755,7 +755,8 @@ const struct tui_screen_class tui_order_form_class = {
 static struct order_form *form_new(struct tui *t)
 {
 	struct order_form *f = xcalloc(1, sizeof *f);
-	static const char *const history[ORDER_NTEXT] = { "order.gpus", "order.hours", "order.price" };
+	static const char *const history[ORDER_NTEXT] = { "order.gpus", "order.hours", "order.price",
+							  "order.trigger" };
 
 	tui_page_init(&f->page, &tui_order_form_class, t, TUI_ORDER_FORM);
 	order_model_init(&f->m, t->cat, t->o->lang, t->ascii);

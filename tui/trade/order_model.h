@@ -24,11 +24,23 @@
 #include "tui/frame/lines.h"
 #include "widgets/widgets.h"
 
-/* The rows of the form, top to bottom; GPUs, hours and the price are typed. */
-enum order_row { ORDER_SIDE, ORDER_TYPE, ORDER_GPUS, ORDER_HOURS, ORDER_PRICE, ORDER_TIF, ORDER_ROWS };
+/* The rows of the form, top to bottom; GPUs, hours, the price and the
+ * trigger's price are typed. */
+enum order_row {
+	ORDER_SIDE, ORDER_TYPE, ORDER_GPUS, ORDER_HOURS, ORDER_PRICE, ORDER_TIF, ORDER_WHEN,
+	ORDER_TRIGGER, ORDER_ROWS
+};
+
+/* When the order acts (the When row): now; as a standing order (a limit
+ * buy kept period after period); or once a trigger holds — the best ask,
+ * best bid or last trade at or below / at or above the trigger's price. */
+enum order_when {
+	ORDER_NOW, ORDER_STANDING, ORDER_IF_ASK_LTE, ORDER_IF_ASK_GTE, ORDER_IF_BID_LTE,
+	ORDER_IF_BID_GTE, ORDER_IF_LAST_LTE, ORDER_IF_LAST_GTE, ORDER_WHENS
+};
 
 enum {
-	ORDER_NTEXT = 3,               /* ORDER_GPUS .. ORDER_PRICE */
+	ORDER_NTEXT = 4,               /* ORDER_GPUS .. ORDER_PRICE, ORDER_TRIGGER */
 	ORDER_MAX_GPUS = 512,          /* docs/API.md, limits */
 	ORDER_MAX_HOURS = 720,
 	ORDER_MAX_PRICE = 1000000,
@@ -37,7 +49,18 @@ enum {
 
 static inline bool order_is_text_row(int r)
 {
-	return r >= ORDER_GPUS && r <= ORDER_PRICE;
+	return (r >= ORDER_GPUS && r <= ORDER_PRICE) || r == ORDER_TRIGGER;
+}
+
+/* A typed row's index among the texts (text[], the screen's fields), and back. */
+static inline int order_text_index(int row)
+{
+	return row == ORDER_TRIGGER ? ORDER_NTEXT - 1 : row - ORDER_GPUS;
+}
+
+static inline int order_text_row(int i)
+{
+	return i == ORDER_NTEXT - 1 ? ORDER_TRIGGER : ORDER_GPUS + i;
 }
 
 struct order_model {
@@ -48,6 +71,7 @@ struct order_model {
 	enum api_side side;
 	enum api_order_type type;
 	enum api_tif tif;           /* never API_TIF_DEFAULT */
+	enum order_when when;
 	int focus;                  /* enum order_row */
 	char *text[ORDER_NTEXT];       /* what is typed (never NULL) */
 	char *text_error[ORDER_NTEXT]; /* the short reason beside a field, NULL if good */
@@ -114,7 +138,9 @@ const char *order_model_role_note(const struct order_model *m);
  * switched, with a note. */
 void order_model_set_role(struct order_model *m, int role, int64_t ask);
 /* ← → Space or a letter (b/s, m/l, g/i/f) on a choice row: true when the
- * inputs changed. A side the account may not take leaves a note. */
+ * inputs changed. A side the account may not take leaves a note. On the
+ * When row a trigger chosen with no trigger price typed is prefilled with
+ * the book's price of what it watches. */
 bool order_model_choose(struct order_model *m, wkey k, int64_t ask);
 /* The letters that choose on the focused choice row (h and l step). */
 bool order_model_choice_key(const struct order_model *m, wkey k);

@@ -41,7 +41,9 @@
  * Stream modes apply to GET /v1/stream only; every other request is proxied
  * or canned as above, and a stream request the fault does not apply to gets
  * a canned, valid stream (a quotes snapshot, one quote increment, a
- * heartbeat) held open for --delay-ms (default 1000), then closed:
+ * heartbeat) held open for --delay-ms (default 1000), then closed — on a
+ * thread of its own, so that a client's streams (market, account) do not
+ * keep its other requests waiting behind them:
  *   sse-garbage    a snapshot, then a line that is not SSE
  *   sse-huge       a snapshot, then a 2 MiB line
  *   sse-stall      a snapshot, then nothing for --delay-ms
@@ -62,7 +64,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,6 +423,17 @@ static bool extra_fault(int fd)
 	return true;
 }
 
+/* A canned stream on its thread: it touches nothing shared. */
+static void *canned_stream(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+
+	serve_stream(fd, false);
+	shutdown(fd, SHUT_WR);
+	close(fd);
+	return NULL;
+}
+
 static void serve(int fd)
 {
 	struct buf req = {0};
@@ -457,6 +472,13 @@ static void serve(int fd)
 	if (fault && log_file != NULL) {
 		fprintf(log_file, "FAULT %s\n", mode);
 		fflush(log_file);
+	}
+	pthread_t th;
+	if (is_stream && !fault &&
+	    pthread_create(&th, NULL, canned_stream, (void *)(intptr_t)fd) == 0) {
+		pthread_detach(th);
+		buf_free(&req);
+		return;
 	}
 	if (is_stream) {
 		serve_stream(fd, fault);

@@ -339,12 +339,6 @@ int cli_cmd_alert(struct cli_ctx *ctx, int argc, char **argv)
 
 /* ---- gpux watch --alerts ------------------------------------------------------------------- */
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 struct awatch {
 	struct cli_ctx *ctx;
@@ -489,7 +483,7 @@ static void alerts_loop(struct awatch *w, struct api_client *c, struct api_strea
 {
 	struct pollfd fds[64];
 
-	while (!stop_signal && !w->failed && !given_up(w) && (w->count == 0 || w->shown < w->count)) {
+	while (!cli_watch_stop && !w->failed && !given_up(w) && (w->count == 0 || w->shown < w->count)) {
 		int timeout = 200, n;
 		n = api_fds(c, fds, 32, &timeout);
 		n += api_stream_fds(st, fds + n, 32, &timeout);
@@ -528,8 +522,7 @@ int cli_watch_alerts(struct cli_ctx *ctx, const struct cli_args *a, long long co
 		fprintf(ctx->out, "id,at,kind,gpu,json\n");
 		fflush(ctx->out);
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	cli_watch_signals();
 	st = api_stream_open(c, &o, &(struct api_stream_cbs){.event = on_event, .state = on_state,
 							      .ud = &w});
 	alerts_loop(&w, c, st);

@@ -334,11 +334,17 @@ int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv)
 
 /* ---- gpux watch ----------------------------------------------------------------------------- */
 
-static volatile sig_atomic_t stop_signal;
+volatile sig_atomic_t cli_watch_stop;
 
 static void on_signal(int sig)
 {
-	stop_signal = sig;
+	cli_watch_stop = sig;
+}
+
+void cli_watch_signals(void)
+{
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 }
 
 struct watch {
@@ -540,7 +546,7 @@ static void watch_loop(struct watch *w, struct api_client *c, struct api_stream 
 {
 	struct pollfd fds[64];
 
-	while (!stop_signal && !w->failed && (w->count == 0 || w->printed < w->count)) {
+	while (!cli_watch_stop && !w->failed && (w->count == 0 || w->printed < w->count)) {
 		int timeout = 200, n;
 		n = api_fds(c, fds, 32, &timeout);
 		n += api_stream_fds(st, fds + n, 32, &timeout);
@@ -589,8 +595,7 @@ int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv)
 		fflush(ctx->out);
 	}
 	channels = watch_channels(&w);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	cli_watch_signals();
 	st = api_stream_open(c, &(struct api_stream_opts){.channels = channels, .no_poll = true},
 			     &(struct api_stream_cbs){.event = on_event, .state = on_state, .ud = &w});
 	watch_loop(&w, c, st);

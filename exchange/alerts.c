@@ -240,47 +240,13 @@ static int64_t live_count(struct xd_store *s, int64_t account, int64_t now)
 
 /* ---- the handlers ------------------------------------------------------------------------- */
 
-static bool alert_path_id(struct xd_ctx *c, int64_t *id)
-{
-	const char *s = c->params[0];
-	int64_t v = 0;
-	bool ok = s && *s && strlen(s) <= 15;
-	for (const char *p = s; ok && *p; p++) {
-		ok = *p >= '0' && *p <= '9';
-		v = v * 10 + (*p - '0');
-	}
-	if (!ok || v <= 0) {
-		xd_reply_error(&c->reply, 404, "NOT_FOUND", "no such alert");
-		return false;
-	}
-	*id = v;
-	return true;
-}
-
 void xd_alerts_h_list(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "limit", "cursor", NULL };
-	if (xd_query_check(c, allowed) != 0)
+	struct xd_page p;
+	if (xd_query_check(c, allowed) != 0 || xd_query_page(c, 100, &p) != 0)
 		return;
-	int64_t limit = 100, before = INT64_MAX;
-	const char *names[2] = { "limit", "cursor" };
-	int64_t *vals[2] = { &limit, &before };
-	for (int i = 0; i < 2; i++) {
-		const char *v = xd_query(c, names[i]);
-		if (!v)
-			continue;
-		char *end;
-		long long x = strtoll(v, &end, 10);
-		if (!*v || *end || !(v[0] >= '0' && v[0] <= '9') || x < 1 || strlen(v) > 15 ||
-		    (i == 0 && x > XD_LIMIT_MAX)) {
-			cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", i == 0 ? "query parameter "
-			                          "\"limit\" must be an integer in 1..%d" : "bad cursor",
-			                          XD_LIMIT_MAX);
-			cJSON_AddStringToObject(e, "field", names[i]);
-			return;
-		}
-		*vals[i] = x;
-	}
+	int64_t limit = p.limit, before = p.before;
 	int64_t now = xd_market_now(c->m);
 	struct xd_store *s = xd_store_reader();
 	struct xd_q *st = xd_stmt(s, "SELECT " ALERT_COLS " FROM alerts WHERE account = ?1 AND id < ?2 "
@@ -318,7 +284,7 @@ void xd_alerts_h_get(struct xd_ctx *c)
 {
 	static const char *const none[] = { NULL };
 	int64_t id;
-	if (xd_query_check(c, none) != 0 || !alert_path_id(c, &id))
+	if (xd_query_check(c, none) != 0 || !xd_path_id(c, "alert", &id))
 		return;
 	cJSON *o = read_alert(xd_store_reader(), c->account, id, xd_market_now(c->m));
 	if (o)
@@ -342,7 +308,7 @@ void xd_alerts_h_delete(struct xd_ctx *c)
 {
 	static const char *const none[] = { NULL };
 	int64_t id;
-	if (xd_query_check(c, none) != 0 || !alert_path_id(c, &id))
+	if (xd_query_check(c, none) != 0 || !xd_path_id(c, "alert", &id))
 		return;
 	c->job->kind = XD_JOB_ALERT_DEL;
 	c->job->account = c->account;

@@ -236,25 +236,10 @@ void xd_events_h_list(struct xd_ctx *c)
 	static const char *const allowed[] = { "after", "limit", NULL };
 	if (xd_query_check(c, allowed) != 0)
 		return;
-	int64_t after = 0, limit = 50;
-	const char *names[2] = { "after", "limit" };
-	int64_t *vals[2] = { &after, &limit };
-	const int64_t max[2] = { INT64_C(9007199254740991), XD_EVENTS_PAGE_MAX };
-	for (int i = 0; i < 2; i++) {
-		const char *v = xd_query(c, names[i]);
-		if (!v)
-			continue;
-		char *end;
-		long long x = strtoll(v, &end, 10);
-		if (!*v || *end || v[0] == '-' || v[0] == '+' || x < (i ? 1 : 0) || x > max[i] ||
-		    strlen(v) > 16) {
-			cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "query parameter \"%s\" must "
-			                          "be an integer in %d..%" PRId64, names[i], i ? 1 : 0, max[i]);
-			cJSON_AddStringToObject(e, "field", names[i]);
-			return;
-		}
-		*vals[i] = x;
-	}
+	int64_t after, limit;
+	if (xd_query_int(c, "after", 0, INT64_C(9007199254740991), 0, &after) != 0 ||
+	    xd_query_int(c, "limit", 1, XD_EVENTS_PAGE_MAX, 50, &limit) != 0)
+		return;
 	struct xd_store *s = xd_store_reader();
 	struct xd_q *st = xd_stmt(s, "SELECT n, data FROM account_events WHERE account = ?1 "
 	                             "AND n > ?2 ORDER BY n LIMIT ?3");

@@ -74,9 +74,10 @@ int xd_query_check(struct xd_ctx *c, const char *const *allowed)
 }
 
 /* A positive decimal integer of at most 15 digits, nothing else. */
-static bool parse_id(const char *s, int64_t *out)
+/* Decimal digits only, at most max_len of them (16 hold 2^53 - 1). */
+static bool parse_digits(const char *s, size_t max_len, int64_t *out)
 {
-	if (!s || !*s || strlen(s) > 15)
+	if (!s || !*s || strlen(s) > max_len)
 		return false;
 	int64_t v = 0;
 	for (const char *p = s; *p; p++) {
@@ -84,14 +85,21 @@ static bool parse_id(const char *s, int64_t *out)
 			return false;
 		v = v * 10 + (*p - '0');
 	}
-	if (v <= 0)
+	*out = v;
+	return true;
+}
+
+static bool parse_id(const char *s, int64_t *out)
+{
+	int64_t v;
+	if (!parse_digits(s, 15, &v) || v <= 0)
 		return false;
 	*out = v;
 	return true;
 }
 
-static int query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t max, int64_t dflt,
-                     int64_t *out)
+int xd_query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t max, int64_t dflt,
+                 int64_t *out)
 {
 	const char *s = xd_query(c, name);
 	int64_t v;
@@ -99,7 +107,7 @@ static int query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t ma
 		*out = dflt;
 		return 0;
 	}
-	if (!parse_id(s, &v) || v < min || v > max) {
+	if (!parse_digits(s, 16, &v) || v < min || v > max) {
 		cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM",
 		                          "query parameter \"%s\" must be an integer in %" PRId64 "..%" PRId64,
 		                          name, min, max);
@@ -110,9 +118,9 @@ static int query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t ma
 	return 0;
 }
 
-static int query_page(struct xd_ctx *c, struct xd_page *p)
+int xd_query_page(struct xd_ctx *c, int64_t dflt, struct xd_page *p)
 {
-	if (query_int(c, "limit", 1, XD_LIMIT_MAX, 50, &p->limit) != 0)
+	if (xd_query_int(c, "limit", 1, XD_LIMIT_MAX, dflt, &p->limit) != 0)
 		return -1;
 	const char *cur = xd_query(c, "cursor");
 	p->before = INT64_MAX;
@@ -253,7 +261,7 @@ static void h_book(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "depth", NULL };
 	int64_t depth;
-	if (xd_query_check(c, allowed) || query_int(c, "depth", 1, XD_DEPTH_MAX, 20, &depth))
+	if (xd_query_check(c, allowed) || xd_query_int(c, "depth", 1, XD_DEPTH_MAX, 20, &depth))
 		return;
 	int g = path_gpu(c);
 	if (g >= 0) {
@@ -265,7 +273,7 @@ static void h_trades(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "limit", "cursor", NULL };
 	struct xd_page p;
-	if (xd_query_check(c, allowed) || query_page(c, &p))
+	if (xd_query_check(c, allowed) || xd_query_page(c, 50, &p))
 		return;
 	int g = path_gpu(c);
 	if (g >= 0)
@@ -402,7 +410,7 @@ static void h_ledger(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "limit", "cursor", NULL };
 	struct xd_page p;
-	if (xd_query_check(c, allowed) || query_page(c, &p))
+	if (xd_query_check(c, allowed) || xd_query_page(c, 50, &p))
 		return;
 	xd_reply_json(&c->reply, 200, xd_read_ledger(xd_store_reader(), c->account, &p));
 }
@@ -542,7 +550,7 @@ static void h_orders(struct xd_ctx *c)
 	                                       "cursor", NULL };
 	struct xd_page p;
 	const char *status, *gpu, *side;
-	if (xd_query_check(c, allowed) || query_page(c, &p) ||
+	if (xd_query_check(c, allowed) || xd_query_page(c, 50, &p) ||
 	    query_enum(c, "status", order_statuses, &status) || query_gpu(c, &gpu) ||
 	    query_enum(c, "side", xd_side_names, &side))
 		return;
@@ -550,7 +558,7 @@ static void h_orders(struct xd_ctx *c)
 	                                             xd_query(c, "client_order_id"), &p));
 }
 
-static bool path_id(struct xd_ctx *c, const char *what, int64_t *id)
+bool xd_path_id(struct xd_ctx *c, const char *what, int64_t *id)
 {
 	if (parse_id(c->params[0], id))
 		return true;
@@ -561,7 +569,7 @@ static bool path_id(struct xd_ctx *c, const char *what, int64_t *id)
 static void h_order_get(struct xd_ctx *c)
 {
 	int64_t id;
-	if (!no_query(c) || !path_id(c, "order", &id))
+	if (!no_query(c) || !xd_path_id(c, "order", &id))
 		return;
 	cJSON *o = xd_read_order(xd_store_reader(), c->account, id, true);
 	if (o)
@@ -573,7 +581,7 @@ static void h_order_get(struct xd_ctx *c)
 static void h_order_cancel(struct xd_ctx *c)
 {
 	int64_t id;
-	if (!xd_keys_may_trade(c) || !no_query(c) || !path_id(c, "order", &id))
+	if (!xd_keys_may_trade(c) || !no_query(c) || !xd_path_id(c, "order", &id))
 		return;
 	c->job->kind = XD_JOB_CANCEL;
 	c->job->account = c->account;
@@ -589,7 +597,7 @@ static void h_rentals(struct xd_ctx *c)
 	static const char *const statuses[] = { "active", "ended", "all", NULL };
 	struct xd_page p;
 	const char *status, *gpu;
-	if (xd_query_check(c, allowed) || query_page(c, &p) ||
+	if (xd_query_check(c, allowed) || xd_query_page(c, 50, &p) ||
 	    query_enum(c, "status", statuses, &status) || query_gpu(c, &gpu))
 		return;
 	xd_reply_json(&c->reply, 200, xd_read_rentals(xd_store_reader(), c->account, status, gpu, &p));
@@ -607,7 +615,7 @@ int xd_parse_stop(const char *body, size_t len, struct xd_reply *r)
 static void h_rental_stop(struct xd_ctx *c)
 {
 	int64_t id;
-	if (!xd_keys_may_trade(c) || !no_query(c) || !path_id(c, "rental", &id) || xd_parse_stop(c->body, c->body_len, &c->reply))
+	if (!xd_keys_may_trade(c) || !no_query(c) || !xd_path_id(c, "rental", &id) || xd_parse_stop(c->body, c->body_len, &c->reply))
 		return;
 	c->job->kind = XD_JOB_STOP;
 	c->job->account = c->account;

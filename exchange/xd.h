@@ -654,6 +654,14 @@ extern const size_t xd_n_routes;
 const char *xd_query(struct xd_ctx *c, const char *name);
 /* Every query parameter's name must be in allowed; 400 BAD_PARAM otherwise. */
 int xd_query_check(struct xd_ctx *c, const char *const *allowed);
+/* Query parameter name as an integer in min..max (dflt when absent), and
+ * limit/cursor of a page (routes.c); -1 with a 400 BAD_PARAM reply. */
+int xd_query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t max, int64_t dflt,
+                 int64_t *out);
+struct xd_page;
+int xd_query_page(struct xd_ctx *c, int64_t dflt, struct xd_page *p);
+/* The path's {id}: a positive id, or false with 404 "no such <what>". */
+bool xd_path_id(struct xd_ctx *c, const char *what, int64_t *id);
 /* Hand c->job (filled in by the handler) to the writer; the reply comes when
  * it is committed. */
 void xd_ctx_submit(struct xd_ctx *c);

@@ -374,7 +374,18 @@ enum api_tif { API_TIF_DEFAULT = -1, API_GTC = 0, API_IOC, API_FOK };
 enum api_order_status {
 	API_ORDER_OPEN, API_ORDER_PARTIALLY_FILLED, API_ORDER_FILLED,
 	API_ORDER_CANCELLED, API_ORDER_EXPIRED, API_ORDER_REJECTED,
+	API_ORDER_WAITING,         /* a conditional order off the book, waiting for its trigger */
 };
+/* What an alert watches, and a conditional order's trigger (the first six):
+ * a price at or below (lte) / at or above (gte) a threshold, the spread, a
+ * rental ending, an order filled (docs/API.md "Alerts"). */
+enum api_when {
+	API_WHEN_ASK_LTE, API_WHEN_ASK_GTE, API_WHEN_BID_LTE, API_WHEN_BID_GTE,
+	API_WHEN_LAST_LTE, API_WHEN_LAST_GTE, API_WHEN_SPREAD_LTE, API_WHEN_SPREAD_GTE,
+	API_WHEN_RENTAL_ENDING, API_WHEN_ORDER_FILLED,
+};
+/* Is it about a price of one GPU's book (gpu, price_cents, rearm_cents)? */
+bool api_when_is_price(enum api_when v);
 enum api_role { API_ROLE_BUYER, API_ROLE_SELLER, API_ROLE_BOTH };
 enum api_market_state { API_MARKET_PRE_OPEN, API_MARKET_OPEN, API_MARKET_HALTED };
 enum api_rental_status { API_RENTAL_ACTIVE, API_RENTAL_COMPLETED, API_RENTAL_STOPPED };
@@ -393,8 +404,10 @@ const char *api_role_name(enum api_role v);
 const char *api_market_state_name(enum api_market_state v);
 const char *api_rental_status_name(enum api_rental_status v);
 const char *api_ledger_kind_name(enum api_ledger_kind v);
+const char *api_when_name(enum api_when v);           /* "ask_lte", … */
 /* Parse a wire name; 0 and *out, or -1. */
 int api_tif_parse(const char *s, enum api_tif *out);
+int api_when_parse(const char *s, enum api_when *out);
 
 /* A named integer rate: FX ("EUR" → 920000 micro-units per USD) or VAT
  * ("PT" → 2300 basis points). */
@@ -648,6 +661,13 @@ struct api_order_req {
 	size_t n_regions;
 	struct api_host host;      /* a sell: each machine's; a buy: the minimums */
 	bool whole_nodes;          /* a sell: only whole machines */
+	/* a conditional order: it waits off the book until trigger_when holds at
+	 * trigger_price_cents (one of the first six conditions) */
+	bool has_trigger;
+	enum api_when trigger_when;
+	int64_t trigger_price_cents;
+	const char *oco_group;     /* one-cancels-other group, or NULL */
+	bool standing;             /* keep gpus for periods of hours at <= price (a limit buy) */
 };
 
 /* POST /v1/orders/preview */
@@ -679,6 +699,7 @@ struct api_preview {
 	bool has_lot;              /* the request's lot or requirements, echoed: */
 	struct api_lot lot;        /* ... a sell's */
 	struct api_needs needs;    /* ... a buy's */
+	int trigger_holds;         /* a conditional order: 1 its trigger holds now, 0 not; -1 none */
 };
 void api_preview_free(struct api_preview **p);
 
@@ -713,6 +734,12 @@ struct api_order {
 	struct api_needs needs;    /* ... a buy's */
 	struct api_node *nodes;    /* a resting sell: each machine and its GPUs not sold */
 	size_t n_nodes;
+	bool has_trigger;          /* a conditional order's trigger */
+	enum api_when trigger_when;
+	int64_t trigger_price_cents;
+	char *oco_group;           /* NULL: none */
+	enum api_standing { API_STANDING_NONE, API_STANDING_ACTIVE, API_STANDING_STOPPED } standing;
+	char *standing_reason;     /* why a standing order stopped, or NULL */
 };
 void api_order_free(struct api_order **p);
 
@@ -942,8 +969,9 @@ enum api_ev_kind {
 	API_EV_TRADE,              /* one GPU's new trades, oldest first */
 	API_EV_BOOK,               /* one GPU's changed levels; gpus 0 = the level is gone */
 	API_EV_HEARTBEAT,
+	API_EV_ACCOUNT,            /* an event of the account's log (the account channel) */
 };
-enum api_channel { API_CH_QUOTES, API_CH_TRADES, API_CH_BOOK, API_CH_NONE };
+enum api_channel { API_CH_QUOTES, API_CH_TRADES, API_CH_BOOK, API_CH_NONE, API_CH_ACCOUNT };
 struct api_stream_event {
 	enum api_ev_kind kind;
 	enum api_channel channel;  /* of a snapshot or increment */
@@ -957,6 +985,10 @@ struct api_stream_event {
 	struct api_trade *trades;  /* trades snapshot: newest first; trade: oldest first */
 	size_t n_trades;
 	bool polled;               /* made from a GET /v1/quotes reply (polling) */
+	/* the account channel: its snapshot's last_id (the log's number it
+	 * starts after), or one event of the log */
+	int64_t account_last;
+	struct api_account_event *account;
 };
 void api_stream_event_free(struct api_stream_event **e);
 /* Decode one SSE event (its name and data, NUL-terminated at data[len]):
@@ -976,7 +1008,16 @@ struct api_stream_cbs {
 	void *ud;
 };
 struct api_stream_opts {
-	const char *channels;      /* "quotes,trades:h200,book:*"; NULL: "quotes" */
+	const char *channels;      /* "quotes,trades:h200,book:*"; NULL: "quotes". With
+	                              "account" the client's key is sent (the account
+	                              channel is private), and the account's events are
+	                              delivered once each: a number already delivered on
+	                              this stream is never delivered again, across
+	                              reconnects and a restart of the exchange */
+	bool account_resume;       /* start the account channel after account_after (an
+	                              event number delivered before, e.g. by an earlier
+	                              run) instead of at the log's end */
+	int64_t account_after;
 	bool no_poll;              /* never fall back to polling (gpux watch) */
 	long stall_ms;             /* silence that counts as a failure; 0: 25000 */
 	long max_backoff_ms;       /* 0: 10000 */
@@ -993,6 +1034,8 @@ void api_stream_perform(struct api_stream *s);
 enum api_stream_state api_stream_state(const struct api_stream *s, int64_t *since_ms);
 /* Reconnects so far (after failures, gaps or the server's closing). */
 int api_stream_reconnects(const struct api_stream *s);
+/* The number of the last account event delivered (-1: none yet). */
+int64_t api_stream_account_last(const struct api_stream *s);
 
 /* ---- blocking calls (scriptable commands) ---------------------------------------
  * The same requests, run to the end: 0 and *out (caller frees), or -1 and *err
@@ -1236,5 +1279,91 @@ int api_admin_accounts(struct api_client *c, const char *text, const struct api_
 /* Account id's ledger rows (newest first), as GET /v1/ledger gives a customer its own. */
 int api_admin_ledger(struct api_client *c, int64_t id, const struct api_list_query *q,
 		     struct api_ledger **out, struct api_error **err);
+
+/* ---- alerts and the account's events (api/alerts.c) ---------------------------
+ * POST/GET/DELETE /v1/alerts and GET /v1/events (docs/API.md "Alerts", "The
+ * account channel"): alerts the exchange keeps and fires by itself, and the
+ * account's event log (firings, conditional and standing orders' doings,
+ * renewals), which the stream's account channel delivers. Any key of the
+ * account may manage its alerts. Same conventions as the wire types above. */
+enum api_alert_state { API_ALERT_ARMED, API_ALERT_REARMING, API_ALERT_FIRED, API_ALERT_EXPIRED };
+const char *api_alert_state_name(enum api_alert_state v);
+struct api_alert_req {
+	enum api_when when;
+	const char *gpu;           /* price conditions */
+	int64_t price_cents;       /* price conditions: the threshold (the spread's, for spread_*) */
+	int64_t rearm_cents;       /* price conditions: 0 fires once; else it re-arms once the
+	                              price has moved back by this much */
+	int minutes;               /* rental_ending: within this many minutes of the end */
+	int64_t rental_id;         /* rental_ending: 0 any rental the account buys */
+	int64_t order_id;          /* order_filled: 0 any of the account's orders */
+	int64_t expires_at;        /* Unix s on the exchange clock, -1: never */
+	const char *label;         /* the account's words for it, or NULL */
+};
+struct api_alert {
+	int64_t id;
+	enum api_when when;
+	char *gpu;                 /* NULL unless a price condition */
+	int64_t price_cents, rearm_cents, minutes, rental_id, order_id;  /* -1 when null */
+	char *label;
+	enum api_alert_state state;
+	int64_t fired_count, last_fired_at, expires_at, created_at;       /* -1 when null */
+};
+void api_alert_free(struct api_alert **p);
+struct api_alerts {
+	struct api_alert *v;       /* newest first */
+	size_t n;
+	char *next_cursor;
+	int64_t live, max;         /* live (armed or re-arming) alerts, and how many may be */
+};
+void api_alerts_free(struct api_alerts **p);
+/* One event of the account's log, as the exchange sent it and, for the kinds
+ * this client knows, its fields (-1, NULL or false when absent). */
+struct api_account_event {
+	int64_t id;                /* the log's number: unique to the account, increasing */
+	char *kind;                /* "alert", "order", "standing", "rental", or newer ones */
+	int64_t at, seq;
+	char *json;                /* the whole event, compact JSON (for scripts) */
+	int64_t alert_id, order_id, rental_id;
+	bool has_when;
+	enum api_when when;        /* alert: what it watches */
+	char *gpu, *label, *event, *reason, *state, *status;
+	int64_t price_cents, value_cents, fill_price_cents, fill_gpus, gpus, hours, minutes;
+	int64_t ends_at;
+};
+void api_account_event_free(struct api_account_event **p);
+struct api_events {
+	struct api_account_event *v; /* oldest first */
+	size_t n;
+	int64_t last_id, head;     /* the last number given; the log's last */
+};
+void api_events_free(struct api_events **p);
+
+int api_alert_create(struct api_client *c, const struct api_alert_req *r, struct api_alert **out,
+		     struct api_error **err);
+/* cursor NULL: the first page; limit 0: the exchange's default (100). */
+int api_alerts_list(struct api_client *c, const char *cursor, int limit, struct api_alerts **out,
+		    struct api_error **err);
+int api_alert_delete(struct api_client *c, int64_t id, struct api_alert **out,
+		     struct api_error **err);
+/* The events after number `after`; limit 0: the exchange's default (50). */
+int api_events(struct api_client *c, int64_t after, int limit, struct api_events **out,
+	       struct api_error **err);
+typedef void (*api_alert_cb)(void *ud, struct api_alert *r, const struct api_error *e);
+typedef void (*api_alerts_cb)(void *ud, struct api_alerts *r, const struct api_error *e);
+typedef void (*api_events_cb)(void *ud, struct api_events *r, const struct api_error *e);
+uint64_t api_alert_create_start(struct api_client *c, const struct api_alert_req *r,
+				api_alert_cb cb, void *ud);
+uint64_t api_alerts_list_start(struct api_client *c, const char *cursor, int limit,
+			       api_alerts_cb cb, void *ud);
+uint64_t api_alert_delete_start(struct api_client *c, int64_t id, api_alert_cb cb, void *ud);
+uint64_t api_events_start(struct api_client *c, int64_t after, int limit, api_events_cb cb,
+			  void *ud);
+/* Decode a reply body as "alert", "alerts", "events" or "account_event" (one
+ * event's data, as the stream sends it) for tests and fuzzers; as
+ * api_decode. Free with api_alerts_reply_free(name, &out). */
+int api_alerts_decode(const char *name, long status, const char *data, size_t len, void **out,
+		      char **cause);
+void api_alerts_reply_free(const char *name, void **out);
 
 #endif

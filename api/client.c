@@ -987,6 +987,11 @@ void api_run_until_done(struct api_client *c, uint64_t id, const bool *done)
 	(void)id;
 }
 
+const char *api_client_auth_header(const struct api_client *c)
+{
+	return c->auth;
+}
+
 void api_client_transport(const struct api_client *c, const char **base, const char **unix_path,
 			  bool *insecure, long *connect_ms)
 {

@@ -199,6 +199,15 @@ static char *order_body(const struct api_order_req *o, const char *client_order_
 	if (o->tif != API_TIF_DEFAULT)
 		cJSON_AddStringToObject(b, "time_in_force", api_tif_name(o->tif));
 	lot_fields(b, o);
+	if (o->has_trigger) {
+		cJSON *t = cJSON_AddObjectToObject(b, "trigger");
+		cJSON_AddStringToObject(t, "when", api_when_name(o->trigger_when));
+		add_int(t, "price_cents", o->trigger_price_cents);
+	}
+	if (o->oco_group != NULL)
+		cJSON_AddStringToObject(b, "oco_group", o->oco_group);
+	if (o->standing)
+		cJSON_AddBoolToObject(b, "standing", true);
 	return print_body(b);
 }
 

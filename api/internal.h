@@ -75,6 +75,30 @@ struct api_error *api_error_from_reply(long status, const char *data, size_t len
  * NULL, --insecure, the connect timeout. Borrowed. */
 void api_client_transport(const struct api_client *c, const char **base, const char **unix_path,
 			  bool *insecure, long *connect_ms);
+/* The client's "Authorization: Bearer …" header line, or NULL without a key
+ * (for api/stream.c's account channel). Borrowed; never print it. */
+const char *api_client_auth_header(const struct api_client *c);
+
+/* ---- an endpoint's request, its untyped halves (api/calls.c) --------------------
+ * For endpoint files whose callbacks all have the shape
+ * void cb(void *ud, T *reply, const struct api_error *e): ep->deliver may be
+ * api_deliver_any; api_start_req starts a request (strings taken), and
+ * api_run_req runs it to the end for the blocking calls (0 and *out, or -1
+ * and *err, a copy the caller frees). */
+void api_deliver_any(struct api_call *call, void *reply, const struct api_error *e);
+uint64_t api_start_req(struct api_client *c, const char *method, char *path, char *body,
+		       enum api_retry retry, const struct api_ep *ep, void (*cb)(void), void *ud);
+int api_run_req(struct api_client *c, const char *method, char *path, char *body,
+		enum api_retry retry, const struct api_ep *ep, void **out, struct api_error **err);
+
+/* One account event object (the data of a stream event, an element of GET
+ * /v1/events) at path into *e (zeroed by the caller); 0, or -1 and *cause.
+ * api_account_event_clear frees what it holds (api/alerts.c). */
+int api_dec_account_event(const cJSON *o, const char *path, struct api_account_event *e,
+			  char **cause);
+void api_account_event_clear(struct api_account_event *e);
+/* An order's trigger, oco_group and standing (all optional) into *x. */
+int api_dec_order_cond(const cJSON *o, const char *path, struct api_order *x, char **cause);
 /* ---- classifying an ended attempt (api/client.c) -------------------------------
  * Pure: from the facts of one ended try to what it means. The client then
  * builds the error in words, retries (within the deadline), or, for an order

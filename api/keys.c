@@ -183,78 +183,9 @@ fail:
 
 /* ---- requests ------------------------------------------------------------------------ */
 
-typedef void (*any_cb)(void *ud, void *reply, const struct api_error *e);
-
-static void deliver_any(struct api_call *call, void *reply, const struct api_error *e)
-{
-	any_cb cb = (any_cb)api_call_cb(call);
-
-	cb(api_call_ud(call), reply, e);
-}
-
-static const struct api_ep ep_key = {"API key", dec_key, free_key, deliver_any, NULL, NULL, false};
-static const struct api_ep ep_keys = {"API keys", dec_keys, free_keys, deliver_any, NULL, NULL, false};
-static const struct api_ep ep_topup = {"market", dec_topup, free_topup, deliver_any, NULL, NULL, false};
-
-struct wait {
-	bool done;
-	void *reply;
-	struct api_error *err;
-};
-
-static char *dup_or_null(const char *s)
-{
-	return s != NULL ? xstrdup(s) : NULL;
-}
-
-static void wait_cb(void *ud, void *reply, const struct api_error *e)
-{
-	struct wait *w = ud;
-
-	w->done = true;
-	w->reply = reply;
-	if (e != NULL) {
-		struct api_error *c = xcalloc(1, sizeof *c);
-		*c = *e;
-		c->code = dup_or_null(e->code);
-		c->message = xstrdup(e->message != NULL ? e->message : "");
-		c->request_id = dup_or_null(e->request_id);
-		c->client_order_id = dup_or_null(e->client_order_id);
-		c->field = dup_or_null(e->field);
-		c->currency = dup_or_null(e->currency);
-		w->err = c;
-	}
-}
-
-static int run(struct api_client *c, const char *method, char *path, char *body,
-	       enum api_retry retry, const struct api_ep *ep, void **out, struct api_error **err)
-{
-	struct wait w = {0};
-	struct api_req r = {
-		.method = method, .path = path, .body = body, .retry = retry, .ep = ep,
-		.cb = (void (*)(void))wait_cb, .ud = &w,
-	};
-	uint64_t id = api_call_start(c, &r);
-
-	api_run_until_done(c, id, &w.done);
-	*out = w.reply;
-	if (err != NULL)
-		*err = w.err;
-	else
-		api_error_free(&w.err);
-	return w.reply != NULL ? 0 : -1;
-}
-
-static uint64_t start(struct api_client *c, const char *method, char *path, char *body,
-		      enum api_retry retry, const struct api_ep *ep, void (*cb)(void), void *ud)
-{
-	struct api_req r = {
-		.method = method, .path = path, .body = body, .retry = retry, .ep = ep,
-		.cb = cb, .ud = ud,
-	};
-
-	return api_call_start(c, &r);
-}
+static const struct api_ep ep_key = {"API key", dec_key, free_key, api_deliver_any, NULL, NULL, false};
+static const struct api_ep ep_keys = {"API keys", dec_keys, free_keys, api_deliver_any, NULL, NULL, false};
+static const struct api_ep ep_topup = {"market", dec_topup, free_topup, api_deliver_any, NULL, NULL, false};
 
 static char *key_body(const char *name, enum api_key_scope scope)
 {
@@ -274,53 +205,53 @@ static char *key_body(const char *name, enum api_key_scope scope)
 
 uint64_t api_keys_list_start(struct api_client *c, api_keys_cb cb, void *ud)
 {
-	return start(c, "GET", xstrdup("/v1/keys"), NULL, API_RETRY_READ, &ep_keys,
-		     (void (*)(void))cb, ud);
+	return api_start_req(c, "GET", xstrdup("/v1/keys"), NULL, API_RETRY_READ, &ep_keys,
+			     (void (*)(void))cb, ud);
 }
 
 uint64_t api_key_create_start(struct api_client *c, const char *name, enum api_key_scope scope,
 			      api_key_cb cb, void *ud)
 {
-	return start(c, "POST", xstrdup("/v1/keys"), key_body(name, scope), API_RETRY_UNSAFE,
-		     &ep_key, (void (*)(void))cb, ud);
+	return api_start_req(c, "POST", xstrdup("/v1/keys"), key_body(name, scope),
+			     API_RETRY_UNSAFE, &ep_key, (void (*)(void))cb, ud);
 }
 
 uint64_t api_key_revoke_start(struct api_client *c, int64_t id, api_key_cb cb, void *ud)
 {
-	return start(c, "DELETE", xasprintf("/v1/keys/%lld", (long long)id), NULL,
-		     API_RETRY_UNSAFE, &ep_key, (void (*)(void))cb, ud);
+	return api_start_req(c, "DELETE", xasprintf("/v1/keys/%lld", (long long)id), NULL,
+			     API_RETRY_UNSAFE, &ep_key, (void (*)(void))cb, ud);
 }
 
 uint64_t api_topup_start(struct api_client *c, api_topup_cb cb, void *ud)
 {
-	return start(c, "GET", xstrdup("/v1/market"), NULL, API_RETRY_READ, &ep_topup,
-		     (void (*)(void))cb, ud);
+	return api_start_req(c, "GET", xstrdup("/v1/market"), NULL, API_RETRY_READ, &ep_topup,
+			     (void (*)(void))cb, ud);
 }
 
 int api_keys_list(struct api_client *c, struct api_keys **out, struct api_error **err)
 {
-	return run(c, "GET", xstrdup("/v1/keys"), NULL, API_RETRY_READ, &ep_keys, (void **)out,
-		   err);
+	return api_run_req(c, "GET", xstrdup("/v1/keys"), NULL, API_RETRY_READ, &ep_keys,
+			   (void **)out, err);
 }
 
 int api_key_create(struct api_client *c, const char *name, enum api_key_scope scope,
 		   struct api_key **out, struct api_error **err)
 {
-	return run(c, "POST", xstrdup("/v1/keys"), key_body(name, scope), API_RETRY_UNSAFE,
-		   &ep_key, (void **)out, err);
+	return api_run_req(c, "POST", xstrdup("/v1/keys"), key_body(name, scope),
+			   API_RETRY_UNSAFE, &ep_key, (void **)out, err);
 }
 
 int api_key_revoke(struct api_client *c, int64_t id, struct api_key **out,
 		   struct api_error **err)
 {
-	return run(c, "DELETE", xasprintf("/v1/keys/%lld", (long long)id), NULL, API_RETRY_UNSAFE,
-		   &ep_key, (void **)out, err);
+	return api_run_req(c, "DELETE", xasprintf("/v1/keys/%lld", (long long)id), NULL,
+			   API_RETRY_UNSAFE, &ep_key, (void **)out, err);
 }
 
 int api_topup(struct api_client *c, struct api_topup **out, struct api_error **err)
 {
-	return run(c, "GET", xstrdup("/v1/market"), NULL, API_RETRY_READ, &ep_topup, (void **)out,
-		   err);
+	return api_run_req(c, "GET", xstrdup("/v1/market"), NULL, API_RETRY_READ, &ep_topup,
+			   (void **)out, err);
 }
 
 /* ---- decoding for tests -------------------------------------------------------------- */

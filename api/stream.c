@@ -17,6 +17,13 @@
  * received. An exchange that does not stream (404, 405, 501, or a reply
  * that is not text/event-stream) is polled instead: GET /v1/quotes through
  * the client every 2 s, the stream being tried again every minute.
+ *
+ * The account channel (channels with "account") sends the client's key and
+ * delivers the account's events (api_account_event) once each: they are
+ * numbered by the exchange's log, increasing, and an event whose number is
+ * not above the last one delivered (a replay after a reconnect) is dropped
+ * here. A snapshot of the channel that says the log ends before that number
+ * (another exchange, or its log reset) starts the count again from it.
  */
 #include "api/internal.h"
 
@@ -80,6 +87,8 @@ struct api_stream {
 	int reconnects;
 	struct chan *chans;
 	size_t n_chans;
+	bool account;              /* the account channel is asked for */
+	int64_t acct_last;         /* the last account event delivered, -1: none */
 	/* polling */
 	bool polling;
 	uint64_t poll_id;
@@ -202,13 +211,30 @@ static bool in_sequence(struct api_stream *s, const struct api_stream_event *e)
 	char key[200];
 	struct chan *ch;
 
-	if (e->channel == API_CH_NONE)
-		return true;
+	if (e->channel == API_CH_NONE || e->channel == API_CH_ACCOUNT)
+		return true;   /* the account's events have their own order (see dispatch) */
 	chan_key(e, key, sizeof key);
 	ch = chan_find(s, key, e->kind == API_EV_SNAPSHOT);
 	if (e->kind != API_EV_SNAPSHOT && (ch == NULL || e->prev > ch->seq))
 		return false;
 	ch->seq = e->seq;
+	return true;
+}
+
+/* Is e an account event not delivered yet (or no account event at all)?
+ * Notes it as delivered. */
+static bool account_new(struct api_stream *s, const struct api_stream_event *e)
+{
+	if (e->kind == API_EV_SNAPSHOT && e->channel == API_CH_ACCOUNT) {
+		if (s->acct_last < 0 || e->account_last < s->acct_last)
+			s->acct_last = e->account_last;
+		return true;
+	}
+	if (e->kind != API_EV_ACCOUNT)
+		return true;
+	if (e->account->id <= s->acct_last)
+		return false;
+	s->acct_last = e->account->id;
 	return true;
 }
 
@@ -242,6 +268,10 @@ static int dispatch(struct api_stream *s)
 		s->got_event = true;
 		s->backoff = 0;
 		set_state(s, API_STREAM_LIVE, NULL);
+	}
+	if (rc == 0 && !account_new(s, e)) {
+		api_stream_event_free(&e);   /* delivered before: at least once, shown once */
+		rc = 1;
 	}
 	if (rc == 0 && s->cb.event != NULL)
 		s->cb.event(s->cb.ud, e);
@@ -404,8 +434,15 @@ static void connect_stream(struct api_stream *s)
 		api_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
 	}
 	s->headers = api_curl.slist_append(s->headers, "Accept: text/event-stream");
+	if (s->account && api_client_auth_header(s->c) != NULL)
+		s->headers = api_curl.slist_append(s->headers, api_client_auth_header(s->c));
 	if (s->last_id != NULL && !s->resync) {
 		char *h = xasprintf("Last-Event-ID: %s", s->last_id);
+		s->headers = api_curl.slist_append(s->headers, h);
+		free(h);
+	} else if (s->account && s->acct_last >= 0) {
+		/* fresh market snapshots, but the account's events from where they were */
+		char *h = xasprintf("Last-Event-ID: %lld", (long long)s->acct_last);
 		s->headers = api_curl.slist_append(s->headers, h);
 		free(h);
 	}
@@ -517,6 +554,17 @@ static void poll_step(struct api_stream *s, int64_t now)
 
 /* ---- the interface -------------------------------------------------------------------------- */
 
+/* Is name one of the comma-separated channels? */
+static bool has_channel(const char *channels, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = channels; p != NULL && *p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 struct api_stream *api_stream_open(struct api_client *c, const struct api_stream_opts *o,
 				   const struct api_stream_cbs *cb)
 {
@@ -526,6 +574,13 @@ struct api_stream *api_stream_open(struct api_client *c, const struct api_stream
 	if (cb != NULL)
 		s->cb = *cb;
 	s->channels = xstrdup(o != NULL && o->channels != NULL ? o->channels : "quotes");
+	s->account = has_channel(s->channels, "account");
+	s->acct_last = -1;
+	if (s->account && o->account_resume && o->account_after >= 0) {
+		/* the account's part of an id: the exchange resumes it after that number */
+		s->acct_last = o->account_after;
+		s->last_id = xasprintf("%lld", (long long)o->account_after);
+	}
 	s->no_poll = o != NULL && o->no_poll;
 	s->stall_ms = o != NULL && o->stall_ms > 0 ? o->stall_ms : STALL_MS;
 	s->max_backoff_ms = o != NULL && o->max_backoff_ms > 0 ? o->max_backoff_ms : MAX_BACKOFF_MS;
@@ -642,4 +697,9 @@ enum api_stream_state api_stream_state(const struct api_stream *s, int64_t *sinc
 int api_stream_reconnects(const struct api_stream *s)
 {
 	return s->reconnects;
+}
+
+int64_t api_stream_account_last(const struct api_stream *s)
+{
+	return s->acct_last;
 }

@@ -27,7 +27,7 @@ static const char *const side_names[] = {"buy", "sell"};
 static const char *const type_names[] = {"limit", "market"};
 static const char *const tif_names[] = {"gtc", "ioc", "fok"};
 static const char *const status_names[] = {"open", "partially_filled", "filled",
-					   "cancelled", "expired", "rejected"};
+					   "cancelled", "expired", "rejected", "waiting"};
 static const char *const role_names[] = {"buyer", "seller", "both"};
 static const char *const state_names[] = {"pre_open", "open", "halted"};
 static const char *const rental_names[] = {"active", "completed", "stopped"};
@@ -533,8 +533,9 @@ void api_preview_free(struct api_preview **pp)
 int api_dec_preview(const cJSON *o, long status, void **out, char **cause)
 {
 	struct api_preview *v = xcalloc(1, sizeof *v);
-	const cJSON *a, *it, *cost, *rej;
+	const cJSON *a, *it, *cost, *rej, *th;
 	char *p = NULL;
+	int64_t waiting;
 
 	DEC_STR(o, "", "gpu", SHORT, v->gpu);
 	DEC_ENUM(o, "", "side", side_names, v->side);
@@ -565,9 +566,18 @@ int api_dec_preview(const cJSON *o, long status, void **out, char **cause)
 	DEC_INT(o, "", "fill_gpus", 0, MAX_COUNT, v->fill_gpus);
 	DEC_INT(o, "", "rest_gpus", 0, MAX_COUNT, v->rest_gpus);
 	DEC_INT(o, "", "expire_gpus", 0, MAX_COUNT, v->expire_gpus);
-	if (v->fill_gpus + v->rest_gpus + v->expire_gpus != v->gpus) {
-		set_cause(cause, "fill_gpus + rest_gpus + expire_gpus is not gpus");
+	DEC_INT_OPT(o, "", "waiting_gpus", 0, MAX_COUNT, waiting);
+	if (v->fill_gpus + v->rest_gpus + v->expire_gpus + (waiting > 0 ? waiting : 0) != v->gpus) {
+		set_cause(cause, "fill_gpus + rest_gpus + expire_gpus + waiting_gpus is not gpus");
 		goto fail;
+	}
+	v->trigger_holds = -1;
+	if ((th = cJSON_GetObjectItemCaseSensitive(o, "trigger_holds")) != NULL) {
+		if (!cJSON_IsBool(th)) {
+			set_cause(cause, "trigger_holds: expected true or false");
+			goto fail;
+		}
+		v->trigger_holds = cJSON_IsTrue(th) ? 1 : 0;
 	}
 	DEC_STR(o, "", "currency", SHORT, v->currency);
 	DEC_INT(o, "", "fx_rate_micro", 1, MAX_MONEY, v->fx_rate_micro);
@@ -612,6 +622,8 @@ static void order_clear(struct api_order *x)
 	free(x->client_order_id);
 	free(x->gpu);
 	free(x->currency);
+	free(x->oco_group);
+	free(x->standing_reason);
 	free(x->fills);
 	api_lot_clear(&x->lot);
 	api_needs_clear(&x->needs);
@@ -659,7 +671,7 @@ static int dec_order_obj(const cJSON *o, const char *p, bool want_fills, struct 
 	DEC_INT(o, p, "hold_minor", 0, MAX_MONEY, x->hold_minor);
 	DEC_TIME(o, p, "created_at", x->created_at);
 	DEC_TIME(o, p, "updated_at", x->updated_at);
-	if (api_dec_order_lot(o, p, x, cause) != 0)
+	if (api_dec_order_lot(o, p, x, cause) != 0 || api_dec_order_cond(o, p, x, cause) != 0)
 		goto fail;
 	a = cJSON_GetObjectItemCaseSensitive(o, "fills");
 	if (a == NULL && !want_fills)

@@ -303,6 +303,7 @@ void api_stream_event_free(struct api_stream_event **pp)
 	if (pp == NULL || (e = *pp) == NULL)
 		return;
 	free(e->gpu);
+	api_account_event_free(&e->account);
 	free_quotes_v(e->quotes, e->n_quotes);
 	free(e->asks);
 	free(e->bids);
@@ -318,6 +319,10 @@ static int parse_channel(const char *s, struct api_stream_event *e, char **cause
 
 	if (strcmp(s, "quotes") == 0) {
 		e->channel = API_CH_QUOTES;
+		return 0;
+	}
+	if (strcmp(s, "account") == 0) {
+		e->channel = API_CH_ACCOUNT;
 		return 0;
 	}
 	if (strncmp(s, "trades:", 7) == 0)
@@ -338,6 +343,11 @@ static int dec_snapshot(const cJSON *o, struct api_stream_event *e, char **cause
 	DEC_STR(o, "", "channel", 2 * SHORT, ch);
 	if (parse_channel(ch, e, cause) != 0)
 		goto fail;
+	if (e->channel == API_CH_ACCOUNT) {
+		DEC_INT(o, "", "last_id", 0, MAX_ID, e->account_last);
+		free(ch);
+		return 0;
+	}
 	if (e->channel != API_CH_QUOTES) {
 		DEC_STR(o, "", "gpu", SHORT, gpu);
 		if (strcmp(gpu, e->gpu) != 0) {
@@ -390,13 +400,14 @@ fail:
 int api_stream_decode(const char *event, const char *data, size_t len,
 		      struct api_stream_event **out, char **cause)
 {
-	static const char *const names[] = {"snapshot", "quote", "trade", "book", "heartbeat"};
+	static const char *const names[] = {"snapshot", "quote", "trade", "book", "heartbeat",
+					    "account"};
 	struct api_stream_event *e;
 	cJSON *o;
 	int kind = -1, rc = -1;
 
 	*out = NULL;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (strcmp(event, names[i]) == 0)
 			kind = i;
 	if (kind < 0)
@@ -412,12 +423,17 @@ int api_stream_decode(const char *event, const char *data, size_t len,
 		goto fail;
 	}
 	DEC_INT(o, "", "seq", 0, MAX_ID, e->seq);
-	if (e->kind == API_EV_SNAPSHOT)
+	if (e->kind == API_EV_SNAPSHOT) {
 		rc = dec_snapshot(o, e, cause);
-	else if (e->kind == API_EV_HEARTBEAT)
+	} else if (e->kind == API_EV_HEARTBEAT) {
 		rc = 0;
-	else
+	} else if (e->kind == API_EV_ACCOUNT) {
+		e->channel = API_CH_ACCOUNT;
+		e->account = xcalloc(1, sizeof *e->account);
+		rc = api_dec_account_event(o, "", e->account, cause);
+	} else {
 		rc = dec_increment(o, e, cause);
+	}
 fail:
 	cJSON_Delete(o);
 	if (rc != 0) {

@@ -19,7 +19,9 @@
 # The PostgreSQL cluster is a throwaway one (initdb into a temporary
 # directory as the unprivileged postgres user, a Unix socket in it, fsync and
 # synchronous_commit on), stopped and removed at the end. Figures are
-# printed, never asserted.
+# printed, never asserted. Last, trade -> alert across two nodes
+# (bench_alerts --latency: the alert evaluated in node A's transaction, its
+# event on the account stream of node B).
 set -u
 build=$(cd "${1:-build}" && pwd)
 shift
@@ -113,6 +115,10 @@ done
 echo "cross-node stream delay: a trade through node A to a GET /v1/stream client of node B"
 pgdb stream; start "$DB"; u1=$URL; start "$DB"; u2=$URL
 "$build/bench/bench_store" --admin-key "$key" --label "trade on A -> stream on B (target 100 ms)" --stream-delay 200 "$u1" "$u2"
+stop_all
+echo "trade -> alert across nodes: a trade through node A to the buyer's account stream on node B"
+pgdb alerts; start "$DB"; u1=$URL; start "$DB"; u2=$URL
+"$build/bench/bench_alerts" --latency 200 "$u1" "$u2"
 stop_all
 "$PG_BIN/createdb" -h "$dir/pg" -U postgres pgb
 "$PG_BIN/pgbench" -h "$dir/pg" -U postgres -i -q -s 4 pgb >/dev/null 2>&1

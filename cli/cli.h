@@ -126,6 +126,12 @@ extern const struct cli_opt cli_trades_opts[], cli_candles_opts[], cli_watch_opt
 int cli_cmd_admin(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_withdraw(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_admin_opts[], cli_withdraw_opts[];
+/* gpux alert add|list|rm, and gpux watch --alerts (cli/cmd_alert.c): the
+ * latter with watch's parsed options and its --count (0: no limit). */
+int cli_cmd_alert(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_alert_opts[];
+struct cli_args;
+int cli_watch_alerts(struct cli_ctx *ctx, const struct cli_args *a, long long count);
 /* gpux demo status|stop|reset (cli/cmd_demo.c) */
 int cli_cmd_demo(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_demo_opts[];

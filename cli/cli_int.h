@@ -6,6 +6,7 @@
 #ifndef GPUX_CLI_INT_H
 #define GPUX_CLI_INT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -111,6 +112,13 @@ int cli_check_gpu(struct cli_ctx *ctx, const char *cmd, const char *id, const ch
  * a usage message and CLI_USAGE. */
 int cli_parse_price(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *cents);
 int cli_parse_id(struct cli_ctx *ctx, const char *what, const char *s, int64_t *id);
+/* "2025-06-02T09:00:00Z" or "2025-06-02" (UTC) → Unix seconds; CLI_OK or a
+ * usage message naming opt and CLI_USAGE. */
+int cli_parse_time(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out);
+/* The watch commands end at SIGINT or SIGTERM: cli_watch_signals() sets
+ * cli_watch_stop to the signal's number (cli/cmd_market.c). */
+extern volatile sig_atomic_t cli_watch_stop;
+void cli_watch_signals(void);
 /* Translated words of an order's side and status. */
 const char *cli_side_text(enum api_side s);
 const char *cli_status_text(const struct cli_ctx *ctx, enum api_order_status st);

@@ -37,8 +37,7 @@ static const char *side_text(enum api_side side)
 	return side == API_BUY ? C_("order side", "buy") : C_("order side", "sell");
 }
 
-/* "2025-06-02T09:00:00Z" or "2025-06-02" (UTC) → Unix seconds. */
-static int parse_when(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out)
+int cli_parse_time(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out)
 {
 	struct tm tm;
 	const char *end;
@@ -335,9 +334,9 @@ static int candles_args(struct cli_ctx *ctx, const struct cli_args *a, struct ap
 						"1h, 1d"), v);
 	}
 	if ((v = cli_arg(a, cli_candles_opts, "--from")) != NULL)
-		rc = parse_when(ctx, "--from", v, &q->from);
+		rc = cli_parse_time(ctx, "--from", v, &q->from);
 	if (rc == CLI_OK && (v = cli_arg(a, cli_candles_opts, "--to")) != NULL)
-		rc = parse_when(ctx, "--to", v, &q->to);
+		rc = cli_parse_time(ctx, "--to", v, &q->to);
 	if (rc == CLI_OK && (v = cli_arg(a, cli_candles_opts, "--limit")) != NULL &&
 	    (rc = cli_parse_int(ctx, "--limit", v, 1, 1000, &limit)) == CLI_OK)
 		q->limit = (int)limit;
@@ -414,11 +413,17 @@ int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv)
 
 /* ---- gpux watch ----------------------------------------------------------------------------- */
 
-static volatile sig_atomic_t stop_signal;
+volatile sig_atomic_t cli_watch_stop;
 
 static void on_signal(int sig)
 {
-	stop_signal = sig;
+	cli_watch_stop = sig;
+}
+
+void cli_watch_signals(void)
+{
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 }
 
 struct watch {
@@ -620,7 +625,7 @@ static void watch_loop(struct watch *w, struct api_client *c, struct api_stream 
 {
 	struct pollfd fds[64];
 
-	while (!stop_signal && !w->failed && (w->count == 0 || w->printed < w->count)) {
+	while (!cli_watch_stop && !w->failed && (w->count == 0 || w->printed < w->count)) {
 		int timeout = 200, n;
 		n = api_fds(c, fds, 32, &timeout);
 		n += api_stream_fds(st, fds + n, 32, &timeout);
@@ -644,6 +649,14 @@ int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	if ((v = cli_arg(&a, cli_watch_opts, "--count")) != NULL)
 		rc = cli_parse_int(ctx, "--count", v, 1, 1000000000, &w.count);
+	if (rc == CLI_OK && cli_arg(&a, cli_watch_opts, "--alerts") != NULL) {
+		rc = cli_watch_alerts(ctx, &a, w.count);
+		cli_args_free(&a);
+		return rc;
+	}
+	if (rc == CLI_OK && (cli_arg(&a, cli_watch_opts, "--exec") || cli_arg(&a, cli_watch_opts, "--since") ||
+			     cli_arg(&a, cli_watch_opts, "--give-up")))
+		rc = cli_usage(ctx, "%s", _("watch: --exec, --since and --give-up go with --alerts"));
 	if (a.n_pos > 0) {
 		w.gpus = xcalloc(a.n_pos, sizeof *w.gpus);
 		for (size_t i = 0; rc == CLI_OK && i < a.n_pos; i++)
@@ -661,8 +674,7 @@ int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv)
 		fflush(ctx->out);
 	}
 	channels = watch_channels(&w);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	cli_watch_signals();
 	st = api_stream_open(c, &(struct api_stream_opts){.channels = channels, .no_poll = true},
 			     &(struct api_stream_cbs){.event = on_event, .state = on_state, .ud = &w});
 	watch_loop(&w, c, st);

@@ -180,6 +180,39 @@ static int parse_price_tif(struct cli_ctx *ctx, const struct cli_args *a, struct
 	return CLI_OK;
 }
 
+/* A trigger, a one-cancels-other group, standing: into *r. */
+static int parse_cond(struct cli_ctx *ctx, const struct cli_args *a, struct api_order_req *r)
+{
+	static const char *const triggers[] = {
+		"--if-ask-below", "--if-ask-above", "--if-bid-below", "--if-bid-above",
+		"--if-last-below", "--if-last-above",
+	};
+	const char *which = NULL;
+
+	for (size_t i = 0; i < sizeof triggers / sizeof triggers[0]; i++) {
+		const char *v = cli_arg(a, cli_order_opts, triggers[i]);
+		if (v == NULL)
+			continue;
+		if (which != NULL)
+			return cli_usage(ctx, _("order: one trigger at most (%s and %s)"), which,
+					 triggers[i]);
+		which = triggers[i];
+		r->has_trigger = true;
+		r->trigger_when = (enum api_when)i;
+		if (cli_parse_price(ctx, which, v, &r->trigger_price_cents) != CLI_OK)
+			return CLI_USAGE;
+	}
+	r->oco_group = cli_arg(a, cli_order_opts, "--oco");
+	r->standing = cli_arg(a, cli_order_opts, "--standing") != NULL;
+	if (r->standing && (r->side != API_BUY || r->type != API_LIMIT ||
+			    (r->tif != API_TIF_DEFAULT && r->tif != API_GTC)))
+		return cli_usage(ctx, "%s", _("order: --standing is a limit buy (--limit PRICE, the most "
+					      "it pays), good till cancelled"));
+	if (r->standing && (r->has_trigger || r->oco_group != NULL))
+		return cli_usage(ctx, "%s", _("order: --standing takes no trigger and no --oco"));
+	return CLI_OK;
+}
+
 /* A point in time in the user's language and time zone, in words:
  * "1 September 2027 at 10:00 WEST"; malloc'ed. */
 static char *long_date(int64_t t)
@@ -319,7 +352,8 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if ((rc = parse_size(ctx, &a, &r)) != CLI_OK || (rc = parse_price_tif(ctx, &a, &r)) != CLI_OK ||
-	    (rc = cli_lot_parse(ctx, &a, cli_order_opts, &r, &regions)) != CLI_OK)
+	    (rc = cli_lot_parse(ctx, &a, cli_order_opts, &r, &regions)) != CLI_OK ||
+	    (rc = parse_cond(ctx, &a, &r)) != CLI_OK)
 		goto out;
 	dry = cli_arg(&a, cli_order_opts, "--dry-run") != NULL;
 	yes = cli_arg(&a, cli_order_opts, "--yes") != NULL;

@@ -85,7 +85,25 @@ const struct cli_command cli_commands[] = {
 	    "or change of a GPU's best bid, best ask or last price; all GPUs when none is given.\n"
 	    "csv: a header, then one row per change; json: one object per line. Columns: at, gpu,\n"
 	    "kind (trade, quote), trade_id, price_cents, gpus, hours, taker_side, best_bid_cents,\n"
-	    "best_ask_cents, last_cents. Exit status 1 when the stream cannot be had.")},
+	    "best_ask_cents, last_cents. Exit status 1 when the stream cannot be had.\n"
+	    "--alerts: your account's events instead (alerts fired, conditional orders entering the\n"
+	    "book, standing orders buying, renewing or stopping), each shown once across reconnects\n"
+	    "and restarts of the exchange; json: each event's own object, one per line; csv: id, at,\n"
+	    "kind, gpu, json. --exec CMD runs CMD for each event with its JSON on standard input\n"
+	    "(GPUX_EVENT_ID and GPUX_EVENT_KIND set). Exit status 1 when the stream cannot be had,\n"
+	    "is refused, or stays lost for --give-up seconds.")},
+	{"alert", cli_cmd_alert, "add [GPU]|list|rm ID...", N_("alerts the exchange keeps for you: add, list, remove"),
+	 cli_alert_opts, true,
+	 N_("add GPU --ask-below PRICE (or --ask-above, --bid-below, --bid-above, --last-below,\n"
+	    "--last-above, --spread-below, --spread-above), add --rental-ending MINUTES [--rental ID],\n"
+	    "add --order-filled [--order ID]. An alert fires once, or with --rearm PRICE again each\n"
+	    "time the price has moved back by PRICE and crosses once more; the exchange keeps it and\n"
+	    "tells you on gpux watch --alerts (and the TUI) even when gpux is not running. A read-only\n"
+	    "key may manage alerts; an account has at most 100 live ones.\n"
+	    "csv and json: id, when, gpu, price_cents, minutes, rental_id, order_id, rearm_cents,\n"
+	    "state (armed, rearming, fired, expired), fired_count, last_fired_at, expires_at, label.\n"
+	    "Example:\n"
+	    "  gpux alert add h100-sxm --ask-below 2.80 --label 'cheap H100'")},
 	{"demo", cli_cmd_demo, "status|stop|reset", N_("the local demo exchange in the background: see, stop or reset it"),
 	 cli_demo_opts, false,
 	 N_("With no exchange configured gpux starts a demo exchange of its own in the background\n"
@@ -233,6 +251,14 @@ const struct cli_opt cli_order_opts[] = {
 	{"--ram", "GB", N_("a sell: RAM of each machine, in GB")},
 	{"--disk", "GB", N_("a sell: disk of each machine, in GB")},
 	{"--whole-nodes", NULL, N_("a sell: only whole machines are sold (to bids in units of --node-gpus)")},
+	{"--if-ask-below", "PRICE", N_("conditional: wait off the book until the best ask is at or below PRICE")},
+	{"--if-ask-above", "PRICE", N_("conditional: ... until the best ask is at or above PRICE")},
+	{"--if-bid-below", "PRICE", N_("conditional: ... until the best bid is at or below PRICE")},
+	{"--if-bid-above", "PRICE", N_("conditional: ... until the best bid is at or above PRICE")},
+	{"--if-last-below", "PRICE", N_("conditional: ... until the last trade is at or below PRICE")},
+	{"--if-last-above", "PRICE", N_("conditional: ... until the last trade is at or above PRICE")},
+	{"--oco", "GROUP", N_("one-cancels-other: when one order of GROUP enters the book or fills, the others are cancelled")},
+	{"--standing", NULL, N_("standing limit buy: keep --gpus for periods of --hours at --limit or less, renewing")},
 	{"--dry-run", NULL, N_("show the exchange's preview and place nothing")},
 	{"--yes", NULL, N_("place without asking (needed when not on a terminal)")},
 	{NULL, NULL, NULL},
@@ -264,6 +290,28 @@ const struct cli_opt cli_candles_opts[] = {
 };
 const struct cli_opt cli_watch_opts[] = {
 	{"--count", "N", N_("stop after N changes (default: until interrupted)")},
+	{"--alerts", NULL, N_("your account's events instead: alerts fired, conditional and standing orders")},
+	{"--exec", "CMD", N_("with --alerts: run CMD (sh -c) for each event, its JSON on standard input")},
+	{"--since", "ID", N_("with --alerts: begin after event ID (the last one an earlier run showed)")},
+	{"--give-up", "SECONDS", N_("with --alerts: exit 1 when the stream stays lost this long (default 300)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_alert_opts[] = {
+	{"--ask-below", "PRICE", N_("add: fire when GPU's best ask is at or below PRICE")},
+	{"--ask-above", "PRICE", N_("add: fire when GPU's best ask is at or above PRICE")},
+	{"--bid-below", "PRICE", N_("add: fire when GPU's best bid is at or below PRICE")},
+	{"--bid-above", "PRICE", N_("add: fire when GPU's best bid is at or above PRICE")},
+	{"--last-below", "PRICE", N_("add: fire when GPU's last trade is at or below PRICE")},
+	{"--last-above", "PRICE", N_("add: fire when GPU's last trade is at or above PRICE")},
+	{"--spread-below", "PRICE", N_("add: fire when GPU's spread (ask - bid) is at or below PRICE")},
+	{"--spread-above", "PRICE", N_("add: fire when GPU's spread (ask - bid) is at or above PRICE")},
+	{"--rental-ending", "MINUTES", N_("add: fire when a rental you buy ends within MINUTES")},
+	{"--rental", "ID", N_("add: with --rental-ending, only that rental")},
+	{"--order-filled", NULL, N_("add: fire when an order of yours fills")},
+	{"--order", "ID", N_("add: with --order-filled, only that order")},
+	{"--rearm", "PRICE", N_("add: fire again once the price has moved back by PRICE (default: once)")},
+	{"--expires", "TIME", N_("add: stop watching at TIME (2025-06-02T09:00:00Z or 2025-06-02, UTC)")},
+	{"--label", "TEXT", N_("add: your words for the alert, shown when it fires")},
 	{NULL, NULL, NULL},
 };
 const struct cli_opt cli_demo_opts[] = {

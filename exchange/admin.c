@@ -244,25 +244,11 @@ static void run_key_revoke(struct xd_writer *w, struct xd_job *j)
 	xd_reply_json(&j->reply, 200, read_key(w->st, j->target, j->admin_key_id));
 }
 
-int64_t xd_path_id(const char *p)
-{
-	int64_t id = 0;
-	size_t n = p ? strlen(p) : 0;
-	if (n == 0 || n > 15)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return 0;
-		id = id * 10 + (p[i] - '0');
-	}
-	return id;
-}
-
 void xd_admin_h_key_revoke(struct xd_ctx *c)
 {
 	if (!xd_admin_only(c) || !no_query(c))
 		return;
-	int64_t id = xd_path_id(c->params[0]);
+	int64_t id = xd_id_of(c->params[0]);
 	if (id <= 0) {
 		xd_reply_error(&c->reply, 404, "NOT_FOUND", "no such admin key");
 		return;
@@ -282,7 +268,7 @@ int xd_admin_page(struct xd_ctx *c, struct xd_page *p)
 	p->limit = 50;
 	p->before = INT64_MAX;
 	if (l) {
-		int64_t v = xd_path_id(l);
+		int64_t v = xd_id_of(l);
 		if (v < 1 || v > XD_LIMIT_MAX) {
 			cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "query parameter \"limit\" "
 			                          "must be an integer in 1..%d", XD_LIMIT_MAX);
@@ -291,7 +277,7 @@ int xd_admin_page(struct xd_ctx *c, struct xd_page *p)
 		}
 		p->limit = v;
 	}
-	if (cur && (p->before = xd_path_id(cur)) <= 0) {
+	if (cur && (p->before = xd_id_of(cur)) <= 0) {
 		cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "bad cursor");
 		cJSON_AddStringToObject(e, "field", "cursor");
 		return -1;
@@ -331,7 +317,7 @@ void xd_admin_h_accounts(struct xd_ctx *c)
 		"LIMIT ?4");
 	xd_bind_int64(q, 1, p.before);
 	xd_bind_text(q, 2, text);
-	xd_bind_int64(q, 3, text ? xd_path_id(text) : 0);
+	xd_bind_int64(q, 3, text ? xd_id_of(text) : 0);
 	xd_bind_int64(q, 4, p.limit + 1);
 	int64_t ids[XD_LIMIT_MAX + 1];
 	size_t n = 0;
@@ -359,7 +345,7 @@ void xd_admin_h_ledger(struct xd_ctx *c)
 	struct xd_page p;
 	if (!xd_admin_only(c) || xd_query_check(c, allowed) || xd_admin_page(c, &p))
 		return;
-	int64_t id = xd_path_id(c->params[0]);
+	int64_t id = xd_id_of(c->params[0]);
 	struct xd_settings *set = xd_market_settings(c->m);
 	cJSON *acct = id > 0 ? xd_read_account(xd_store_reader(), xd_market_tables(c->m), set,
 	                                       xd_market_now(c->m), id) : NULL;

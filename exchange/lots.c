@@ -250,14 +250,18 @@ void xd_lot_json(cJSON *o, const struct xd_tables *t, const struct xd_order_in *
 
 /* ---- a GPU's book from the store ------------------------------------------------- */
 
+/* In time priority: the order of acceptance, or the place an order that
+ * entered the book later was queued at (ops.c, xd_ops_enter). */
 int xd_book_load(struct xd_store *st, const struct xd_tables *t, struct engine *e, int gpu,
                  size_t book, char **cause)
 {
 	struct xd_q *q = gpu < 0
 		? xd_stmt(st, "SELECT id, account, gpu, side, price, remaining, hours, " XD_LOT_COLS
-		              ", nodes_free FROM orders WHERE remaining > 0 ORDER BY id")
+		              ", nodes_free FROM orders WHERE remaining > 0 "
+		              "ORDER BY coalesce(queued, id * 1048576), id")
 		: xd_stmt(st, "SELECT id, account, gpu, side, price, remaining, hours, " XD_LOT_COLS
-		              ", nodes_free FROM orders WHERE gpu = ?1 AND remaining > 0 ORDER BY id");
+		              ", nodes_free FROM orders WHERE gpu = ?1 AND remaining > 0 "
+		              "ORDER BY coalesce(queued, id * 1048576), id");
 	if (gpu >= 0)
 		xd_bind_text(q, 1, t->gpu_ids[gpu]);
 	int rc = 0;

@@ -230,6 +230,14 @@ void xd_market_put_trade(struct xd_market *m, int gpu, int64_t id, int64_t price
 
 const char *xd_market_boot(const struct xd_market *m) { return m->boot; }
 
+uint64_t xd_market_seq(struct xd_market *m)
+{
+	pthread_mutex_lock(&m->snap_mu);
+	uint64_t seq = m->seq;
+	pthread_mutex_unlock(&m->snap_mu);
+	return seq;
+}
+
 struct xd_settings *xd_market_settings(struct xd_market *m)
 {
 	pthread_mutex_lock(&m->info_mu);
@@ -462,6 +470,8 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 		clock_advance(m, j->advance_ms);
 		w->nodes->clock_advanced(w, j->advance_ms);
 		w->now = xd_market_now(m);
+		if (w->nodes->leader(w))
+			xd_watch_tick(w, true);
 		int64_t billed = xd_ops_bill(w);
 		if (w->demo && w->nodes->leader(w))
 			xd_demo_tick(w);
@@ -495,13 +505,20 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 	/* the settings as the store has them now (another node may have changed
 	 * them), and the scheduled opening */
 	xd_settings_batch(w, leader);
-	if (leader)
+	if (leader) {
+		xd_watch_tick(w, false);
 		xd_ops_bill(w);
-	if (w->demo && leader)
+	}
+	if (w->demo && leader) {
 		xd_demo_tick(w);
-	for (struct xd_job *j = batch; j; j = j->next)
-		if (!j->deferred)
-			run_job(m, j);
+		xd_watch_settle(w);
+	}
+	for (struct xd_job *j = batch; j; j = j->next) {
+		if (j->deferred)
+			continue;
+		run_job(m, j);
+		xd_watch_settle(w);   /* what the job set off, before the next job */
+	}
 	int64_t t0 = util_now_us();
 	if (w->nodes->probe_ms > 0 && t0 - m->commit_ok_us > (int64_t)w->nodes->probe_ms * 1000) {
 		xd_ops_begin(w);   /* a write probe: this commit is the proof */
@@ -852,6 +869,7 @@ static void writer_alloc(struct xd_market *m, const struct xd_market_config *c)
 	w->tid_lo = xcalloc(m->t->n_gpus, sizeof *w->tid_lo);
 	w->tid_hi = xcalloc(m->t->n_gpus, sizeof *w->tid_hi);
 	w->nodes = w->st->shared ? &xd_nodes_shared : &xd_nodes_one;
+	xd_watch_new(w);
 }
 
 static int startup_failed(const struct xd_market_config *c, char **cause)
@@ -965,6 +983,8 @@ void xd_market_close(struct xd_market **mp)
 	if (w->st && w->in_tx)
 		xd_ops_commit(w);
 	xd_demo_free(&w->demo);
+	xd_watch_free(w);
+	xd_events_free(w);
 	xd_store_readers_close();
 	xd_store_close(&w->st);
 	engine_free(&w->eng);

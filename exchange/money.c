@@ -716,7 +716,7 @@ static void decide(struct xd_ctx *c, bool approve)
 	struct xd_job *j = c->job;
 	if (!xd_admin_only(c) || !no_query(c))
 		return;
-	if ((j->target = xd_path_id(c->params[0])) <= 0) {
+	if ((j->target = xd_id_of(c->params[0])) <= 0) {
 		xd_reply_error(&c->reply, 404, "NOT_FOUND", "no such withdrawal");
 		return;
 	}

@@ -30,6 +30,7 @@ static void book_reload(struct xd_writer *w, int g)
 	w->last_price[g] = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : -1;
 	xd_reset(st);
 	w->book_changed[g] = true;
+	xd_watch_reload(w, g);   /* its alerts and conditional orders, as of the same read */
 }
 
 /* ---- many nodes (a shared store) ----------------------------------------------- */
@@ -240,6 +241,8 @@ void xd_ops_forget(struct xd_writer *w)
 		w->book_ver[g] = -1;
 		w->tid_lo[g] = w->tid_hi[g] = 0;
 	}
+	xd_watch_forget(w);
+	xd_events_forget(w);
 }
 
 /* Tell the other nodes which books changed and which trades were made
@@ -317,6 +320,11 @@ static bool shared_book_current(const struct xd_writer *w, int g)
 	return w->book_ver[g] >= 0;
 }
 
+static bool shared_holds_book(const struct xd_writer *w, int g)
+{
+	return ours(w, g);
+}
+
 /* The settings are the database's, for every node (settings.c): the other
  * nodes' listeners read them again when told; their writers see the
  * version move at their next batch. */
@@ -379,6 +387,7 @@ const struct xd_nodes_ops xd_nodes_shared = {
 	.lock_book = shared_lock_book,
 	.peek_book = shared_peek_book,
 	.book_current = shared_book_current,
+	.holds_book = shared_holds_book,
 	.account = shared_account,
 	.flush_accounts = shared_flush_accounts,
 	.ledger = shared_ledger,
@@ -399,6 +408,7 @@ static void one_claim_books(struct xd_writer *w, struct xd_job *batch) {}
 static void one_peek_book(struct xd_writer *w, int g) {}
 static bool one_lock_book(struct xd_writer *w, int g) { return false; }
 static bool one_book_current(const struct xd_writer *w, int g) { return true; }
+static bool one_holds_book(const struct xd_writer *w, int g) { return true; }
 static void one_account(struct xd_writer *w, int64_t id) {}
 static void one_nothing(struct xd_writer *w) {}
 static void one_clock_advanced(struct xd_writer *w, int64_t ms) {}
@@ -469,6 +479,7 @@ const struct xd_nodes_ops xd_nodes_one = {
 	.lock_book = one_lock_book,
 	.peek_book = one_peek_book,
 	.book_current = one_book_current,
+	.holds_book = one_holds_book,
 	.account = one_account,
 	.flush_accounts = one_flush_accounts,
 	.ledger = one_ledger,

@@ -128,12 +128,17 @@ enum xd_commit xd_ops_commit(struct xd_writer *w)
 	xd_keys_flush(w);
 	if (!w->in_tx)
 		return XD_COMMITTED;
+	xd_watch_settle(w);
 	w->nodes->flush_accounts(w);
+	xd_events_flush(w);
 	w->nodes->before_commit(w);
 	if (w->lease)
 		xd_meta_set(w->st, "clock_ms", w->now);
 	w->in_tx = false;
-	return w->st->ops->commit(w->st);
+	enum xd_commit rc = w->st->ops->commit(w->st);
+	if (rc == XD_COMMITTED)
+		xd_events_committed(w);
+	return rc;
 }
 
 const char *const xd_bucket_names[4] = { "available", "held", "debt", NULL };
@@ -397,24 +402,33 @@ static void do_fill(struct xd_writer *w, int gpu, const struct eng_fill *f, stru
 	taker->remaining -= g;
 	taker->filled_value += p * g;
 	w->last_price[gpu] = p;
+	xd_watch_fill(w, &(struct xd_fill_note){
+		.gpu = gpu, .trade = tid, .buy_order = buy->id, .buy_account = buy->account,
+		.sell_order = sell->id, .sell_account = sell->account, .price = p, .gpus = g, .hours = h,
+		.started = r.started,
+	});
 }
 
-int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order_in *req)
+/* The row of a new order of account, with its hold taken (a buy's): 0 if
+ * funds were short, -1 if another node stored its client_order_id meanwhile,
+ * else its id (in o, which is set up for matching). */
+static int64_t insert_order(struct xd_writer *w, int64_t account, const struct xd_order_in *req,
+                            struct ord *o)
 {
 	xd_ops_begin(w);
 	struct xd_acct *a = acct(w, account);
 	struct xd_order_in norm = *req, *in = &norm;
 	xd_order_norm(w->t, in);
 	w->nodes->lock_book(w, in->gpu);
-	struct ord o = {
+	*o = (struct ord){
 		.account = account, .gpu = in->gpu, .side = in->side, .type = in->type, .tif = in->tif,
 		.gpus = in->gpus, .hours = in->hours, .remaining = in->gpus, .price = in->price,
 		.lot = *in,
 	};
-	if (o.side == ENG_BUY) {
-		o.unit = xd_fx_unit(w, a->cur, a->vat_bp, o.price);
-		o.hold = (int64_t)o.gpus * o.hours * o.unit;
-		if (o.hold > a->avail)
+	if (o->side == ENG_BUY) {
+		o->unit = xd_fx_unit(w, a->cur, a->vat_bp, o->price);
+		o->hold = (int64_t)o->gpus * o->hours * o->unit;
+		if (o->hold > a->avail)
 			return 0;
 	}
 	struct xd_q *st = xd_stmt(w->st,
@@ -427,15 +441,15 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 	xd_bind_int64(st, 1, account);
 	if (in->coid[0])
 		xd_bind_text(st, 2, in->coid);
-	xd_bind_text(st, 3, w->t->gpu_ids[o.gpu]);
-	xd_bind_text(st, 4, xd_side_names[o.side]);
-	xd_bind_text(st, 5, xd_type_names[o.type]);
-	xd_bind_text(st, 6, xd_tif_names[o.tif]);
-	xd_bind_int(st, 7, o.gpus);
-	xd_bind_int(st, 8, o.hours);
-	xd_bind_int64(st, 9, o.price);
-	xd_bind_int64(st, 10, o.unit);
-	xd_bind_int64(st, 11, o.hold);
+	xd_bind_text(st, 3, w->t->gpu_ids[o->gpu]);
+	xd_bind_text(st, 4, xd_side_names[o->side]);
+	xd_bind_text(st, 5, xd_type_names[o->type]);
+	xd_bind_text(st, 6, xd_tif_names[o->tif]);
+	xd_bind_int(st, 7, o->gpus);
+	xd_bind_int(st, 8, o->hours);
+	xd_bind_int64(st, 9, o->price);
+	xd_bind_int64(st, 10, o->unit);
+	xd_bind_int64(st, 11, o->hold);
 	xd_bind_int64(st, 12, w->now);
 	char *regions;
 	xd_lot_bind(st, 13, w->t, in, &regions);
@@ -444,34 +458,102 @@ int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order
 		xd_bind_int64(st, 22, in->max_total);
 		xd_bind_text(st, 23, in->alternatives);
 	}
-	o.id = xd_step_id(st);
+	o->id = xd_step_id(st);
 	free(regions);
-	if (o.id == 0)
+	if (o->id == 0)
 		return -1;   /* another node has just stored this client_order_id */
-	post(w, "hold", account, false, account, true, o.hold, o.id, 0);
+	post(w, "hold", account, false, account, true, o->hold, o->id, 0);
+	return o->id;
+}
 
+/* Order o (its row written, its hold taken) meets the book with its
+ * remaining GPUs: it fills what it can, then rests or expires by its time in
+ * force, and its row is saved. */
+static void match_order(struct xd_writer *w, struct ord *o)
+{
 	struct eng_order e;
-	xd_order_engine(in, o.id, account, &e);
+	xd_order_engine(&o->lot, o->id, o->account, &e);
+	e.tif = o->tif;
+	e.price_cents = o->price;
+	e.gpus = o->remaining;
+	e.hours = o->hours;
 	eng_fills_reset(&w->fills);
-	engine_submit(w->eng, (size_t)o.gpu, &e, false, &w->fills);
+	engine_submit(w->eng, (size_t)o->gpu, &e, false, &w->fills);
 	for (size_t i = 0; i < w->fills.n; i++)
-		do_fill(w, o.gpu, &w->fills.v[i], &o);
-	if (o.remaining != e.gpus)
-		fatal("gpuxd: engine and ledger disagree on order %" PRId64, o.id);
-	if (o.tif == ENG_GTC && o.remaining > 0) {
-		o.status = resting_status(&o);
+		do_fill(w, o->gpu, &w->fills.v[i], o);
+	if (o->remaining != e.gpus)
+		fatal("gpuxd: engine and ledger disagree on order %" PRId64, o->id);
+	if (o->tif == ENG_GTC && o->remaining > 0) {
+		o->status = resting_status(o);
 	} else {
-		if (o.remaining > 0 && o.side == ENG_BUY) {
-			int64_t rel = (int64_t)o.remaining * o.hours * o.unit;
-			o.hold -= rel;
-			post(w, "release", account, true, account, false, rel, o.id, 0);
+		if (o->remaining > 0 && o->side == ENG_BUY) {
+			int64_t rel = (int64_t)o->remaining * o->hours * o->unit;
+			o->hold -= rel;
+			post(w, "release", o->account, true, o->account, false, rel, o->id, 0);
 		}
-		o.status = o.filled == o.gpus ? "filled" : "expired";
-		o.remaining = 0;
+		o->status = o->filled == o->gpus ? "filled" : "expired";
+		o->remaining = 0;
 	}
-	save_order(w, &o);
-	w->book_changed[o.gpu] = true;
-	return o.id;
+	save_order(w, o);
+	w->book_changed[o->gpu] = true;
+}
+
+int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order_in *in)
+{
+	struct ord o;
+	int64_t id = insert_order(w, account, in, &o);
+	if (id > 0)
+		match_order(w, &o);
+	return id;
+}
+
+int64_t xd_ops_place_waiting(struct xd_writer *w, int64_t account, const struct xd_order_in *in)
+{
+	struct ord o;
+	int64_t id = insert_order(w, account, in, &o);
+	if (id > 0) {
+		o.remaining = 0;
+		o.status = "waiting";
+		save_order(w, &o);
+	}
+	return id;
+}
+
+/* An order that enters the book after its acceptance takes its place in
+ * time priority now: after every order of its book accepted or entered
+ * before, before every one accepted later. Book order is queued, or id ×
+ * 2^20 for an order that entered at once: this is the book's largest such
+ * key + 1, and at least the largest order id so far × 2^20. */
+static void requeue(struct xd_writer *w, const struct ord *o)
+{
+	struct xd_q *st = xd_stmt(w->st,
+		"UPDATE orders SET queued = (SELECT max(k) FROM (SELECT coalesce(queued, id * 1048576) "
+		"AS k FROM orders WHERE gpu = ?2 AND remaining > 0 AND id <> ?1 UNION ALL "
+		"SELECT max(id) * 1048576 FROM orders) AS keys) + 1 WHERE id = ?1");
+	xd_bind_int64(st, 1, o->id);
+	xd_bind_text(st, 2, w->t->gpu_ids[o->gpu]);
+	xd_step_done(w->st, st);
+}
+
+int xd_ops_enter(struct xd_writer *w, int64_t id, int32_t add_gpus, int64_t add_hold)
+{
+	struct ord o;
+	xd_ops_begin(w);
+	if (!load_order(w, id, &o))
+		return -1;
+	if (w->nodes->lock_book(w, o.gpu) && !load_order(w, id, &o))
+		return -1;
+	struct xd_acct *a = acct(w, o.account);
+	if (!a || add_hold > a->avail)
+		return -1;
+	if (o.remaining > 0 && engine_cancel(w->eng, (size_t)o.gpu, id, NULL) != 0)
+		fatal("gpuxd: order %" PRId64 " rests in the database but not in the book", id);
+	post(w, "hold", o.account, false, o.account, true, add_hold, o.id, 0);
+	o.hold += add_hold;
+	o.remaining += add_gpus;
+	requeue(w, &o);
+	match_order(w, &o);
+	return 0;
 }
 
 int xd_ops_cancel(struct xd_writer *w, int64_t id)
@@ -683,6 +765,7 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 			same = xd_lot_same(&req, &row);
 		}
 		xd_reset(st);
+		same = same && xd_cond_same(w, id, &in->cond);
 		if (same)
 			xd_reply_json(&j->reply, 200, xd_read_order(w->st, w->t, j->account, id, true));
 		else
@@ -692,11 +775,19 @@ static void job_order(struct xd_writer *w, struct xd_job *j)
 	xd_reset(st);
 	char *msg = NULL;
 	const char *code = xd_ops_refusal(w, a, in->side, &msg);
+	/* a conditional order waits off the book through pre-open and halts */
+	if (code && xd_cond_waits(in) && strcmp(code, "FORBIDDEN") != 0) {
+		free(msg);
+		code = NULL;
+	}
 	if (code) {
 		xd_ops_refusal_reply(w, &j->reply, code, msg);
 		return;
 	}
-	int64_t id = xd_ops_place(w, j->account, in);
+	if (xd_cond_refused(w, j))
+		return;
+	int64_t id = xd_cond_any(&in->cond) ? xd_cond_place(w, j->account, in)
+	                                    : xd_ops_place(w, j->account, in);
 	if (id < 0 && !j->replayed) {
 		/* stored meanwhile through another node: answer as a replay */
 		j->replayed = true;
@@ -752,8 +843,12 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 	struct eng_order e;
 	xd_order_engine(in, INT64_MAX, account, &e);
 	w->nodes->peek_book(w, in->gpu);
+	/* a conditional order whose trigger does not hold now would wait */
+	int64_t seen;
+	bool holds = xd_watch_holds(w, in->gpu, &in->cond.trigger, &seen);
+	bool waiting = xd_cond_waits(in) && !(holds && w->state == EXCHANGE_OPEN);
 	eng_fills_reset(&w->fills);
-	int32_t filled = engine_submit(w->eng, (size_t)in->gpu, &e, true, &w->fills);
+	int32_t filled = waiting ? 0 : engine_submit(w->eng, (size_t)in->gpu, &e, true, &w->fills);
 	int32_t left = in->gpus - filled;
 	bool buy = in->side == ENG_BUY;
 	int64_t unit = buy ? xd_fx_unit(w, a->cur, a->vat_bp, in->price) : 0;
@@ -783,10 +878,14 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 			fee += gh * xd_fee_unit(w, pu);
 		}
 	}
-	int32_t rest = in->tif == ENG_GTC ? left : 0;
+	int32_t rest = in->tif == ENG_GTC || waiting ? left : 0;
 	xd_jint(o, "fill_gpus", filled);
-	xd_jint(o, "rest_gpus", rest);
+	xd_jint(o, "rest_gpus", waiting ? 0 : rest);
 	xd_jint(o, "expire_gpus", left - rest);
+	if (xd_cond_waits(in)) {
+		cJSON_AddBoolToObject(o, "trigger_holds", holds);
+		xd_jint(o, "waiting_gpus", waiting ? left : 0);
+	}
 	cJSON_AddStringToObject(o, "currency", xd_cur_code(w, a->cur));
 	xd_jint(o, "fx_rate_micro", rate);
 	xd_jint(o, "vat_rate_bp", buy ? a->vat_bp : 0);
@@ -809,12 +908,17 @@ cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_orde
 	if (buy)
 		after -= net + vat + (int64_t)rest * in->hours * unit;
 	xd_jint(o, "balance_after_minor", after);
-	const char *ws = filled == in->gpus ? "filled"
+	const char *ws = waiting ? "waiting"
+	               : filled == in->gpus ? "filled"
 	               : in->tif != ENG_GTC ? "expired"
 	               : filled > 0 ? "partially_filled" : "open";
 	cJSON_AddStringToObject(o, "would_status", ws);
 	char *msg = NULL;
 	const char *code = xd_ops_refusal(w, a, in->side, &msg);
+	if (code && xd_cond_waits(in) && strcmp(code, "FORBIDDEN") != 0) {
+		free(msg);
+		code = NULL;
+	}
 	if (!code && buy && hold > a->avail) {
 		code = "INSUFFICIENT_FUNDS";
 		msg = xasprintf("the order needs a hold of %" PRId64 " %s minor units; %" PRId64
@@ -847,6 +951,8 @@ static void job_preview(struct xd_writer *w, struct xd_job *j)
 static void job_cancel(struct xd_writer *w, struct xd_job *j)
 {
 	struct ord o;
+	if (xd_cond_cancel(w, j))
+		return;   /* a waiting or standing order */
 	if (!load_order(w, j->target, &o) || o.account != j->account) {
 		xd_reply_error(&j->reply, 404, "NOT_FOUND", "no order %" PRId64, j->target);
 		return;
@@ -948,6 +1054,8 @@ void xd_ops_run(struct xd_writer *w, struct xd_job *j)
 		                                                  &j->filter, (int)j->amount));
 		break;
 	case XD_JOB_RUN: j->run(w, j); break;
+	case XD_JOB_ALERT_ADD: xd_alerts_job_add(w, j); break;
+	case XD_JOB_ALERT_DEL: xd_alerts_job_del(w, j); break;
 	case XD_JOB_CLOCK:
 		break;   /* market.c handles it: it moves the clock */
 	}
@@ -1062,5 +1170,5 @@ int xd_ops_restore(struct xd_writer *w, char **cause)
 			xd_stream_seed_trade(w->stream, (int)g, xd_col_int64(st, 1));
 		xd_reset(st);
 	}
-	return 0;
+	return xd_watch_restore(w, cause);
 }

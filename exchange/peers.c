@@ -113,6 +113,14 @@ static bool trades(struct xd_peers *p, int g, int64_t lo, int64_t hi)
 
 static bool handle(struct xd_peers *p, const char *payload)
 {
+	if (payload[0] == '@') {   /* "@<boot> <account>": events in that account's log */
+		char boot[32];
+		long long account = 0;
+		if (sscanf(payload + 1, "%31s %lld", boot, &account) == 2 && account > 0 &&
+		    strcmp(boot, xd_market_boot(p->m)) != 0)
+			xd_stream_account(xd_market_stream(p->m), account);
+		return true;
+	}
 	if (strcmp(payload, "~settings") == 0)
 		return refresh_meta(p, false);
 	if (strcmp(payload, "~clock") == 0)
@@ -142,6 +150,9 @@ static void *peers_main(void *arg)
 				continue;
 			}
 			subscribed = true;
+			/* account notifications sent meanwhile are lost: every
+			 * account stream looks at its log again */
+			xd_stream_account(xd_market_stream(p->m), 0);
 		}
 		char *channel = NULL, *payload = NULL;
 		int r = p->s->ops->wait_notify(p->s, 200, &channel, &payload);

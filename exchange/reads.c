@@ -67,7 +67,7 @@ static void page_rows(struct xd_q *st, const struct xd_page *p, cJSON *root, con
 
 #define ORDER_COLS "o.id, o.client_order_id, o.gpu, o.side, o.type, o.tif, o.gpus, o.hours, " \
 	"o.price, o.status, o.filled, o.remaining, o.filled_value, o.hold, o.created_ms, " \
-	"o.updated_ms, a.currency, " XD_LOT_COLS ", o.nodes_free"
+	"o.updated_ms, a.currency, " XD_LOT_COLS ", o.nodes_free, " XD_COND_COLS
 
 /* A resting sell's nodes: [{"node":"o41-1","free_gpus":8},…]; a lot stored
  * without its nodes (from before lots) is its remaining GPUs in whole nodes. */
@@ -123,6 +123,7 @@ static cJSON *order_json(struct xd_q *st, const struct xd_tables *t)
 	if (lot.side == ENG_SELL)
 		nodes_free_json(o, col_i(st, 0), lot.node_gpus, (int32_t)col_i(st, 11),
 		                col_text(st, 25));
+	xd_cond_json(o, st, 26);
 	return o;
 }
 
@@ -177,16 +178,19 @@ cJSON *xd_read_orders(struct xd_store *s, const struct xd_tables *t, int64_t acc
                       const char *gpu, const char *side, const char *coid,
                       const struct xd_page *p)
 {
-	int mode = 0;   /* 0 all, 1 resting, 2 closed, 3 one status */
+	int mode = 0;   /* 0 all, 1 resting, 2 closed, 3 one status, 4 live */
 	if (status_filter && strcmp(status_filter, "open") == 0) mode = 1;
 	else if (status_filter && strcmp(status_filter, "closed") == 0) mode = 2;
+	else if (status_filter && strcmp(status_filter, "live") == 0) mode = 4;
 	else if (status_filter && strcmp(status_filter, "all") != 0) mode = 3;
 	struct xd_q *st = xd_stmt(s,
 		"SELECT " ORDER_COLS " FROM orders o JOIN accounts a ON a.id = o.account "
 		"WHERE o.account = ?1 AND o.id < ?2 AND (CAST(?3 AS TEXT) IS NULL OR o.gpu = ?3) "
 		"AND (CAST(?4 AS TEXT) IS NULL OR o.side = ?4) AND (CAST(?5 AS TEXT) IS NULL OR o.client_order_id = ?5) "
-		"AND (?6 = 0 OR (?6 = 1 AND o.remaining > 0) OR (?6 = 2 AND o.remaining = 0) "
-		"     OR (?6 = 3 AND o.status = ?7)) "
+		"AND (?6 = 0 OR (?6 = 1 AND o.remaining > 0) OR (?6 = 2 AND o.remaining = 0 "
+		"     AND o.status <> 'waiting' AND coalesce(o.standing, '') <> 'active') "
+		"     OR (?6 = 3 AND o.status = ?7) OR (?6 = 4 AND (o.remaining > 0 OR "
+		"     o.status = 'waiting' OR o.standing = 'active'))) "
 		"ORDER BY o.id DESC LIMIT ?8");
 	xd_bind_int64(st, 1, account);
 	xd_bind_int64(st, 2, p->before);

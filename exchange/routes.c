@@ -74,9 +74,10 @@ int xd_query_check(struct xd_ctx *c, const char *const *allowed)
 }
 
 /* A positive decimal integer of at most 15 digits, nothing else. */
-static bool parse_id(const char *s, int64_t *out)
+/* Decimal digits only, at most max_len of them (16 hold 2^53 - 1). */
+static bool parse_digits(const char *s, size_t max_len, int64_t *out)
 {
-	if (!s || !*s || strlen(s) > 15)
+	if (!s || !*s || strlen(s) > max_len)
 		return false;
 	int64_t v = 0;
 	for (const char *p = s; *p; p++) {
@@ -84,14 +85,27 @@ static bool parse_id(const char *s, int64_t *out)
 			return false;
 		v = v * 10 + (*p - '0');
 	}
-	if (v <= 0)
+	*out = v;
+	return true;
+}
+
+static bool parse_id(const char *s, int64_t *out)
+{
+	int64_t v;
+	if (!parse_digits(s, 15, &v) || v <= 0)
 		return false;
 	*out = v;
 	return true;
 }
 
-static int query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t max, int64_t dflt,
-                     int64_t *out)
+int64_t xd_id_of(const char *p)
+{
+	int64_t v;
+	return parse_id(p, &v) ? v : 0;
+}
+
+int xd_query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t max, int64_t dflt,
+                 int64_t *out)
 {
 	const char *s = xd_query(c, name);
 	int64_t v;
@@ -99,7 +113,7 @@ static int query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t ma
 		*out = dflt;
 		return 0;
 	}
-	if (!parse_id(s, &v) || v < min || v > max) {
+	if (!parse_digits(s, 16, &v) || v < min || v > max) {
 		cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM",
 		                          "query parameter \"%s\" must be an integer in %" PRId64 "..%" PRId64,
 		                          name, min, max);
@@ -110,9 +124,9 @@ static int query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t ma
 	return 0;
 }
 
-static int query_page(struct xd_ctx *c, struct xd_page *p)
+int xd_query_page(struct xd_ctx *c, int64_t dflt, struct xd_page *p)
 {
-	if (query_int(c, "limit", 1, XD_LIMIT_MAX, 50, &p->limit) != 0)
+	if (xd_query_int(c, "limit", 1, XD_LIMIT_MAX, dflt, &p->limit) != 0)
 		return -1;
 	const char *cur = xd_query(c, "cursor");
 	p->before = INT64_MAX;
@@ -255,7 +269,7 @@ static int query_units(struct xd_ctx *c, struct eng_filter *f)
 	const char *region = xd_query(c, "region"), *link = xd_query(c, "interconnect");
 	int64_t k;
 	*f = (struct eng_filter){ .unit = 1 };
-	if (query_int(c, "node_gpus", 1, ENG_NODE_GPUS_MAX, 1, &k) != 0)
+	if (xd_query_int(c, "node_gpus", 1, ENG_NODE_GPUS_MAX, 1, &k) != 0)
 		return -1;
 	if (k & (k - 1)) {
 		cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "node_gpus must be 1, 2, 4 or 8");
@@ -286,7 +300,7 @@ static void h_book(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "depth", "node_gpus", "region", "interconnect", NULL };
 	int64_t depth;
-	if (xd_query_check(c, allowed) || query_int(c, "depth", 1, XD_DEPTH_MAX, 20, &depth))
+	if (xd_query_check(c, allowed) || xd_query_int(c, "depth", 1, XD_DEPTH_MAX, 20, &depth))
 		return;
 	int g = path_gpu(c);
 	if (g < 0)
@@ -310,7 +324,7 @@ static void h_trades(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "limit", "cursor", NULL };
 	struct xd_page p;
-	if (xd_query_check(c, allowed) || query_page(c, &p))
+	if (xd_query_check(c, allowed) || xd_query_page(c, 50, &p))
 		return;
 	int g = path_gpu(c);
 	if (g >= 0)
@@ -420,7 +434,7 @@ static void h_ledger(struct xd_ctx *c)
 {
 	static const char *const allowed[] = { "limit", "cursor", NULL };
 	struct xd_page p;
-	if (xd_query_check(c, allowed) || query_page(c, &p))
+	if (xd_query_check(c, allowed) || xd_query_page(c, 50, &p))
 		return;
 	xd_reply_json(&c->reply, 200, xd_read_ledger(xd_store_reader(), c->account, &p));
 }
@@ -538,13 +552,16 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 		"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
 		"max_price_cents", "min_price_cents", "time_in_force",
 		"node_gpus", "interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
-		"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", "job", "max_total_minor", NULL,
+		"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", "job", "max_total_minor",
+		"trigger", "oco_group", "standing", NULL,
 	};
 	static const char *const not_with_job[] = {
 		"gpu", "gpus", "type", "price_cents", "max_price_cents", "min_price_cents", "node_gpus",
 		"interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
 		"min_cpu_cores", "min_ram_gb", "min_disk_gb", NULL,
 	};
+	/* a job order is placed now, on the GPU that is cheapest now */
+	static const char *const not_conditional[] = { "trigger", "oco_group", "standing", NULL };
 	cJSON *b = NULL;
 	const char *coid = NULL, *gpu;
 	int side, type, tif = -1;
@@ -566,6 +583,13 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 			if (cJSON_GetObjectItemCaseSensitive(b, *f)) {
 				xd_reply_field(r, "BAD_COMBINATION", *f, "a job order names no \"%s\": the "
 				               "exchange works it out from the job", *f);
+				goto out;
+			}
+		for (const char *const *f = not_conditional; *f; f++)
+			if (cJSON_GetObjectItemCaseSensitive(b, *f)) {
+				xd_reply_field(r, "BAD_COMBINATION", *f, "a job order is placed at once on "
+				               "the GPU that runs the job cheapest now: \"%s\" belongs to an "
+				               "order for one GPU", *f);
 				goto out;
 			}
 		if (xd_parse_job(t, b, o, r) != 0)
@@ -641,7 +665,7 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 	o->type = (enum xd_otype)type;
 	o->gpus = (int32_t)gpus;
 	o->hours = (int32_t)hours;
-	if (parse_lot(t, b, o, r) != 0)
+	if (parse_lot(t, b, o, r) != 0 || xd_parse_cond(t, b, o, r) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -670,7 +694,8 @@ static void h_preview(struct xd_ctx *c)
 }
 
 static const char *const order_statuses[] = {
-	"open", "closed", "all", "partially_filled", "filled", "cancelled", "expired", "rejected", NULL,
+	"open", "closed", "all", "partially_filled", "filled", "cancelled", "expired", "rejected",
+	"waiting", "live", NULL,
 };
 
 static void h_orders(struct xd_ctx *c)
@@ -679,7 +704,7 @@ static void h_orders(struct xd_ctx *c)
 	                                       "cursor", NULL };
 	struct xd_page p;
 	const char *status, *gpu, *side;
-	if (xd_query_check(c, allowed) || query_page(c, &p) ||
+	if (xd_query_check(c, allowed) || xd_query_page(c, 50, &p) ||
 	    query_enum(c, "status", order_statuses, &status) || query_gpu(c, &gpu) ||
 	    query_enum(c, "side", xd_side_names, &side))
 		return;
@@ -687,7 +712,7 @@ static void h_orders(struct xd_ctx *c)
 	                                             xd_query(c, "client_order_id"), &p));
 }
 
-static bool path_id(struct xd_ctx *c, const char *what, int64_t *id)
+bool xd_path_id(struct xd_ctx *c, const char *what, int64_t *id)
 {
 	if (parse_id(c->params[0], id))
 		return true;
@@ -698,7 +723,7 @@ static bool path_id(struct xd_ctx *c, const char *what, int64_t *id)
 static void h_order_get(struct xd_ctx *c)
 {
 	int64_t id;
-	if (!no_query(c) || !path_id(c, "order", &id))
+	if (!no_query(c) || !xd_path_id(c, "order", &id))
 		return;
 	cJSON *o = xd_read_order(xd_store_reader(), xd_market_tables(c->m), c->account, id, true);
 	if (o)
@@ -710,7 +735,7 @@ static void h_order_get(struct xd_ctx *c)
 static void h_order_cancel(struct xd_ctx *c)
 {
 	int64_t id;
-	if (!xd_keys_may_trade(c) || !no_query(c) || !path_id(c, "order", &id))
+	if (!xd_keys_may_trade(c) || !no_query(c) || !xd_path_id(c, "order", &id))
 		return;
 	c->job->kind = XD_JOB_CANCEL;
 	c->job->account = c->account;
@@ -726,7 +751,7 @@ static void h_rentals(struct xd_ctx *c)
 	static const char *const statuses[] = { "active", "ended", "all", NULL };
 	struct xd_page p;
 	const char *status, *gpu;
-	if (xd_query_check(c, allowed) || query_page(c, &p) ||
+	if (xd_query_check(c, allowed) || xd_query_page(c, 50, &p) ||
 	    query_enum(c, "status", statuses, &status) || query_gpu(c, &gpu))
 		return;
 	xd_reply_json(&c->reply, 200, xd_read_rentals(xd_store_reader(), xd_market_tables(c->m), c->account, status, gpu, &p));
@@ -744,7 +769,7 @@ int xd_parse_stop(const char *body, size_t len, struct xd_reply *r)
 static void h_rental_stop(struct xd_ctx *c)
 {
 	int64_t id;
-	if (!xd_keys_may_trade(c) || !no_query(c) || !path_id(c, "rental", &id) || xd_parse_stop(c->body, c->body_len, &c->reply))
+	if (!xd_keys_may_trade(c) || !no_query(c) || !xd_path_id(c, "rental", &id) || xd_parse_stop(c->body, c->body_len, &c->reply))
 		return;
 	c->job->kind = XD_JOB_STOP;
 	c->job->account = c->account;
@@ -820,5 +845,10 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/keys", XD_ACCOUNT, xd_keys_h_list },
 	{ "POST", "/v1/keys", XD_ACCOUNT, xd_keys_h_create },
 	{ "DELETE", "/v1/keys/{}", XD_ACCOUNT, xd_keys_h_revoke },
+	{ "GET", "/v1/alerts", XD_ACCOUNT, xd_alerts_h_list },
+	{ "POST", "/v1/alerts", XD_ACCOUNT, xd_alerts_h_create },
+	{ "GET", "/v1/alerts/{}", XD_ACCOUNT, xd_alerts_h_get },
+	{ "DELETE", "/v1/alerts/{}", XD_ACCOUNT, xd_alerts_h_delete },
+	{ "GET", "/v1/events", XD_ACCOUNT, xd_events_h_list },
 };
 const size_t xd_n_routes = sizeof xd_routes / sizeof xd_routes[0];

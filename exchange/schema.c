@@ -191,12 +191,74 @@ static const char *const v5[] = {
 	NULL,
 };
 
+/* Alerts, the account's event log, conditional and standing orders, and
+ * renewals (docs/API.md "Alerts", "The account channel", "Conditional and
+ * standing orders"; docs/ARCHITECTURE.md "Renewals").
+ *
+ * alerts.state: armed (waiting for its condition), rearming (fired; waits
+ * for the price to move back by rearm before it can fire again), fired (a
+ * once-alert that fired), expired. The book-state alerts of a GPU are read
+ * by their GPU (a shared store's node reads them again with the book).
+ *
+ * account_events: each account's events numbered 1, 2, … (event_counters
+ * holds the last number: a transaction takes the account's counter row
+ * before it adds events, so numbers are given in commit order).
+ *
+ * orders: trigger_* (a conditional order's trigger; its status is 'waiting'
+ * and its remaining 0 until it enters the book), oco_group, standing
+ * ('active' or 'stopped' for a standing order, NULL for others) and why it
+ * stopped, queued (the place in time priority of an order that entered the
+ * book after its acceptance).
+ *
+ * renewals: one row per rental that something renews — a standing order
+ * (order_id) or the rental's own automatic extension (order_id NULL) —
+ * with the hours of a period, the price cap, when it is next due and what
+ * happens then (state 'extend': extend the rental; 'buy': a standing order
+ * buys in its place when it ends; 'done', 'stopped' with reason). */
+static const char *const v6[] = {
+	"CREATE TABLE alerts("
+	" id @id, account @int NOT NULL, cond @text NOT NULL, gpu @text, price @int,"
+	" rearm @int, minutes @int, rental_id @int, order_id @int, node_gpus @int,"
+	" region @text, job @text, label @text, state @text NOT NULL,"
+	" fired @int NOT NULL DEFAULT 0, fired_ms @int, expires_ms @int,"
+	" created_ms @int NOT NULL, updated_ms @int NOT NULL)",
+	"CREATE INDEX alerts_account ON alerts(account, id)",
+	"CREATE INDEX alerts_book ON alerts(gpu, id) WHERE state IN ('armed', 'rearming')",
+	"CREATE INDEX alerts_other ON alerts(cond, account) WHERE gpu IS NULL AND state = 'armed'",
+	"CREATE TABLE event_counters(account @key, n @int NOT NULL)",
+	"CREATE TABLE account_events("
+	" account @int NOT NULL, n @int NOT NULL, kind @text NOT NULL, data @text NOT NULL,"
+	" at_ms @int NOT NULL, PRIMARY KEY(account, n))",
+	"ALTER TABLE orders ADD COLUMN trigger_cond @text",
+	"ALTER TABLE orders ADD COLUMN trigger_price @int",
+	"ALTER TABLE orders ADD COLUMN trigger_node_gpus @int",
+	"ALTER TABLE orders ADD COLUMN trigger_region @text",
+	"ALTER TABLE orders ADD COLUMN oco_group @text",
+	"ALTER TABLE orders ADD COLUMN standing @text",
+	"ALTER TABLE orders ADD COLUMN standing_reason @text",
+	/* time priority of an order that entered the book after it was accepted
+	 * (NULL: its id's): see ops.c, xd_ops_enter */
+	"ALTER TABLE orders ADD COLUMN queued @int",
+	"CREATE INDEX orders_watched ON orders(gpu, id)"
+	" WHERE status = 'waiting' OR oco_group IS NOT NULL OR standing = 'active'",
+	"CREATE TABLE renewals("
+	" id @id, account @int NOT NULL, rental_id @int NOT NULL, order_id @int,"
+	" hours @int NOT NULL, cap @int NOT NULL, due_ms @int NOT NULL, state @text NOT NULL,"
+	" reason @text, renewed @int NOT NULL DEFAULT 0, created_ms @int NOT NULL,"
+	" updated_ms @int NOT NULL)",
+	"CREATE INDEX renewals_due ON renewals(due_ms) WHERE state IN ('extend', 'buy')",
+	"CREATE INDEX renewals_rental ON renewals(rental_id)",
+	"CREATE INDEX renewals_order ON renewals(order_id) WHERE order_id IS NOT NULL",
+	NULL,
+};
+
 static const struct migration migrations[] = {
 	{ "the exchange's tables", v1 },
 	{ "API keys as rows of their own", v2 },
 	{ "the resting orders' index by GPU on both engines", v3 },
 	{ "lots of nodes, requirements and job orders on orders; the lot on rentals", v4 },
 	{ "settings, currencies, audit, admin keys, deposits, withdrawals, debts and fees", v5 },
+	{ "alerts, account events, conditional and standing orders, renewals", v6 },
 };
 
 size_t xd_schema_versions(void)

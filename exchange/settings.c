@@ -197,12 +197,15 @@ static void put_int(struct xd_writer *w, const char *key, int64_t v, int64_t adm
 }
 
 /* Read the settings again into w->set (a new version, or after a rollback);
- * the exchange's own accounts of a currency another node listed meanwhile. */
+ * the exchange's own accounts of a currency another node listed meanwhile.
+ * A market that opens (by the operator, its schedule or another node) has
+ * its conditional orders looked at (watch.c). */
 static void reload(struct xd_writer *w)
 {
 	struct xd_settings *s = NULL;
 	if (xd_settings_load(w->st, &s) != 0)
 		return;   /* a shared store that failed: the batch runs again */
+	bool was_open = w->state == EXCHANGE_OPEN;
 	xd_settings_free(&w->set);
 	w->set = s;
 	w->set_stale = false;
@@ -210,6 +213,8 @@ static void reload(struct xd_writer *w)
 	w->opens_at_ms = s->opens_at_ms;
 	if (w->in_tx)
 		xd_ops_system_accounts(w);
+	if (!was_open && w->state == EXCHANGE_OPEN && w->watch && w->in_tx)
+		xd_watch_opened(w);
 }
 
 void xd_settings_changed(struct xd_writer *w)

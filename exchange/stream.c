@@ -29,6 +29,18 @@
  *
  * Event ids are "<boot>-<n>": a Last-Event-ID of this boot still in the ring
  * replays what followed it; anything else gets fresh snapshots.
+ *
+ * The account channel is private (the account's key) and comes from the
+ * store, not the ring: the account's event log (events.c), read by the
+ * content reader on its thread's read connection, after the last event
+ * number sent, whenever the hub hears that the account has news
+ * (xd_stream_account: from this node's writer after COMMIT, from the
+ * listener for other nodes' commits) and once a heartbeat period anyway. Its
+ * ids are the log's numbers: "<n>" on a connection with no other channel,
+ * and "<boot>-<k>/<n>" (both cursors, k the last market event) on one that
+ * mixes it with market channels, every market event's id then carrying the
+ * account's number too — so one Last-Event-ID resumes both, and the account's
+ * part resumes across restarts and nodes.
  */
 #include "exchange/xd.h"
 
@@ -54,6 +66,7 @@
 #define SNAP_TRADES 50         /* trades in a trades channel's snapshot */
 #define CHANNELS_MAX 256       /* entries of ?channels= */
 #define BLOCK 32768            /* MHD's buffer for the content reader */
+#define ACCT_READ 64           /* account events read at a time */
 
 enum ev_kind { EV_QUOTE, EV_TRADE, EV_BOOK };
 
@@ -86,6 +99,15 @@ struct sconn {
 	size_t head_off;
 	uint64_t beat_seen;
 	bool suspended, ending;
+	bool market;                   /* some market channel */
+	/* the account channel */
+	int64_t account;               /* 0: not subscribed */
+	int64_t key_id;                /* the key it was opened with */
+	int64_t acct_cursor;           /* the last account event sent (its number) */
+	bool acct_news;                /* under mu: the log may hold more after the cursor */
+	struct buf acct;               /* account events read, being sent */
+	size_t acct_off;
+	struct buf ev;                 /* a market event with its id carrying the account's */
 };
 
 struct xd_stream {
@@ -211,6 +233,10 @@ void xd_stream_shutdown(struct xd_stream **sp)
  * cursor, or a cursor the ring has overwritten (TOO_SLOW)? Under mu. */
 static bool pending_for(const struct xd_stream *s, const struct sconn *c)
 {
+	if (c->account && (c->acct_news || c->acct_off < c->acct.len))
+		return true;
+	if (!c->market)
+		return false;
 	if (c->cursor < s->oldest)
 		return c->cursor < s->next_id;
 	for (uint64_t id = c->cursor; id < s->next_id; id++) {
@@ -262,9 +288,12 @@ static void *beat_main(void *arg)
 		}
 		if (flush)
 			s->flush_at_us = 0;
+		if (beat)   /* the account streams look at their logs every period anyway */
+			for (struct sconn *c = s->conns; c; c = c->next)
+				c->acct_news = c->acct_news || c->account != 0;
 		size_t n = 0;
 		for (struct sconn *c = s->conns; c && (flush || beat); c = c->next) {
-			if (c->suspended && ((flush && pending_for(s, c)) ||
+			if (c->suspended && (((flush || beat) && pending_for(s, c)) ||
 			                     (beat && c->beat_seen + 1 < s->beat)))
 				to_wake(s, c, &n);
 		}
@@ -559,6 +588,25 @@ void xd_stream_seed_trade(struct xd_stream *s, int gpu, int64_t id)
 	pthread_mutex_unlock(&s->mu);
 }
 
+void xd_stream_account(struct xd_stream *s, int64_t account)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	bool any = false;
+	for (struct sconn *c = s->conns; c; c = c->next) {
+		if (c->account && (account == 0 || c->account == account)) {
+			c->acct_news = true;
+			any = true;
+		}
+	}
+	if (any && !s->flush_at_us) {   /* the fan-out thread resumes them */
+		s->flush_at_us = util_now_us() + COALESCE_MS * 1000;
+		pthread_cond_signal(&s->beat_cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
 /* ---- the content reader ----------------------------------------------------------------- */
 
 static void add_closing(struct sconn *c, const char *code, const char *message)
@@ -583,6 +631,26 @@ static size_t copy_head(struct sconn *c, char *buf, size_t max)
 	return k;
 }
 
+/* The text of event e as c is sent it: as formatted, or (a connection
+ * that mixes the account channel in) with the account's number in its id. */
+static const char *event_for(struct sconn *c, const struct ev *e, size_t *len)
+{
+	if (!c->account) {
+		*len = e->len;
+		return e->text;
+	}
+	if (c->off == 0) {
+		const char *nl = memchr(e->text, '\n', e->len);
+		size_t head = nl ? (size_t)(nl - e->text) : 0;
+		buf_reset(&c->ev);
+		buf_append(&c->ev, e->text, head);
+		buf_printf(&c->ev, "/%" PRId64, c->acct_cursor);
+		buf_append(&c->ev, e->text + head, e->len - head);
+	}
+	*len = c->ev.len;
+	return c->ev.data;
+}
+
 /* Copy the ring's events of c's channels; under mu. */
 static size_t copy_events(struct xd_stream *s, struct sconn *c, char *buf, size_t max)
 {
@@ -593,18 +661,87 @@ static size_t copy_events(struct xd_stream *s, struct sconn *c, char *buf, size_
 			c->cursor++;
 			continue;
 		}
-		size_t k = e->len - c->off;
+		size_t len;
+		const char *text = event_for(c, e, &len);
+		size_t k = len - c->off;
 		if (k > max - n)
 			k = max - n;
-		memcpy(buf + n, e->text + c->off, k);
+		memcpy(buf + n, text + c->off, k);
 		n += k;
 		c->off += k;
-		if (c->off == e->len) {
+		if (c->off == len) {
 			c->cursor++;
 			c->off = 0;
 		}
 	}
 	return n;
+}
+
+/* The id prefix of c's account events: "" alone, "<boot>-<k>/" mixed. */
+static void acct_prefix(const struct xd_stream *s, const struct sconn *c, char *out, size_t size)
+{
+	if (c->market)
+		snprintf(out, size, "%s-%" PRIu64 "/", s->boot, c->cursor - 1);
+	else
+		out[0] = '\0';
+}
+
+/* Is the key c was opened with still valid? (A revoked key's stream ends
+ * at its next look at the log: within a heartbeat period, on any node.) */
+static bool key_valid(const struct sconn *c)
+{
+	struct xd_q *st = xd_stmt(xd_store_reader(), "SELECT 1 FROM api_keys WHERE id = ?1 AND "
+	                                             "revoked_ms IS NULL");
+	xd_bind_int64(st, 1, c->key_id);
+	bool ok = xd_step(st) == XD_ROW;
+	xd_reset(st);
+	return ok || xd_store_reader_fault();   /* a store that is down revokes nothing */
+}
+
+/* Read c's account events after its cursor into c->acct, when it has news
+ * and nothing of them is left to send; not under mu (it reads the store). */
+static void read_account(struct xd_stream *s, struct sconn *c)
+{
+	if (!c->account || c->acct_off < c->acct.len || c->off > 0)
+		return;
+	pthread_mutex_lock(&s->mu);
+	bool news = c->acct_news;
+	c->acct_news = false;
+	char prefix[64];
+	acct_prefix(s, c, prefix, sizeof prefix);
+	pthread_mutex_unlock(&s->mu);
+	if (!news || c->ending)
+		return;
+	if (!key_valid(c)) {
+		add_closing(c, "UNAUTHORIZED", "the key this stream was opened with is no longer "
+		            "valid (revoked)");
+		return;
+	}
+	buf_reset(&c->acct);
+	c->acct_off = 0;
+	int64_t last;
+	int got = xd_events_sse(xd_store_reader(), c->account, c->acct_cursor, ACCT_READ, prefix,
+	                        &c->acct, &last);
+	if (xd_store_reader_fault()) {
+		buf_reset(&c->acct);   /* the store is down: try again next period */
+		return;
+	}
+	c->acct_cursor = last;
+	if (got == ACCT_READ) {
+		pthread_mutex_lock(&s->mu);
+		c->acct_news = true;   /* more after these */
+		pthread_mutex_unlock(&s->mu);
+	}
+}
+
+static size_t copy_acct(struct sconn *c, char *buf, size_t max)
+{
+	size_t k = c->acct.len - c->acct_off;
+	if (k > max)
+		k = max;
+	memcpy(buf, c->acct.data + c->acct_off, k);
+	c->acct_off += k;
+	return k;
 }
 
 static size_t heartbeat(struct xd_stream *s, char *buf, size_t max)
@@ -618,7 +755,10 @@ static ssize_t reader(void *cls, uint64_t pos, char *buf, size_t max)
 	struct sconn *c = cls;
 	struct xd_stream *s = c->hub;
 	(void)pos;
+	read_account(s, c);
 	pthread_mutex_lock(&s->mu);
+	if (!c->market)
+		c->cursor = s->next_id;   /* no market channel: never behind the ring */
 	if (!c->ending && c->cursor < s->oldest && c->off > 0) {
 		/* the rest of a half-sent event is gone: end without another event */
 		pthread_mutex_unlock(&s->mu);
@@ -628,7 +768,9 @@ static ssize_t reader(void *cls, uint64_t pos, char *buf, size_t max)
 		add_closing(c, "TOO_SLOW", "this client fell behind the stream and was dropped; "
 		            "reconnect (with Last-Event-ID, or for fresh snapshots)");
 	size_t n = copy_head(c, buf, max);
-	if (!c->ending && c->head_off == c->head.len)
+	if (!c->ending && c->head_off == c->head.len && c->off == 0)
+		n += copy_acct(c, buf + n, max - n);
+	if (!c->ending && c->head_off == c->head.len && c->acct_off == c->acct.len)
 		n += copy_events(s, c, buf + n, max - n);
 	if (n == 0 && !c->ending && s->closing && c->cursor == s->next_id) {
 		add_closing(c, "SHUTTING_DOWN", "the exchange is shutting down");
@@ -642,7 +784,7 @@ static ssize_t reader(void *cls, uint64_t pos, char *buf, size_t max)
 		n = heartbeat(s, buf, max);
 	if (n > 0)
 		c->beat_seen = s->beat;   /* anything sent counts as a sign of life */
-	if (n == 0 && !s->closing) {
+	if (n == 0 && !s->closing && !c->acct_news) {
 		c->suspended = true;
 		MHD_suspend_connection(c->conn);
 	}
@@ -664,6 +806,8 @@ static void conn_free(void *cls)
 	s->n_conns--;
 	pthread_mutex_unlock(&s->mu);
 	buf_free(&c->head);
+	buf_free(&c->acct);
+	buf_free(&c->ev);
 	free(c->trades);
 	free(c->book);
 	free(c);
@@ -688,7 +832,18 @@ static int parse_channels(struct xd_ctx *x, struct xd_stream *s, struct sconn *c
 			break;
 		}
 		if (strcmp(tok, "quotes") == 0) {
-			c->quotes = true;
+			c->quotes = c->market = true;
+			continue;
+		}
+		if (strcmp(tok, "account") == 0) {
+			if (!x->account) {
+				rc = -1;
+				xd_reply_error(&x->reply, 401, "UNAUTHORIZED", "the account channel needs "
+				               "\"Authorization: Bearer <api key>\" with a valid key");
+				break;
+			}
+			c->account = x->account;
+			c->key_id = x->key_id;
 			continue;
 		}
 		if (strncmp(tok, "trades:", 7) == 0)
@@ -699,15 +854,17 @@ static int parse_channels(struct xd_ctx *x, struct xd_stream *s, struct sconn *c
 		if (set && gpu && strcmp(gpu, "*") == 0) {
 			for (size_t i = 0; i < s->n; i++)
 				set[i] = true;
+			c->market = true;
 		} else if (set && g >= 0) {
 			set[g] = true;
+			c->market = true;
 		} else {
 			char *safe = util_sanitize(tok, 40, true);
 			cJSON *e = set ? xd_reply_error(&x->reply, 400, "UNKNOWN_GPU",
 			                                "unknown GPU in channel \"%s\"", safe)
 			               : xd_reply_error(&x->reply, 400, "BAD_PARAM", "unknown channel \"%s\"; "
 			                                "accepted: quotes, trades:GPU, book:GPU, trades:*, "
-			                                "book:*", safe);
+			                                "book:*, account", safe);
 			cJSON_AddStringToObject(e, "field", "channels");
 			free(safe);
 			rc = -1;
@@ -716,7 +873,7 @@ static int parse_channels(struct xd_ctx *x, struct xd_stream *s, struct sconn *c
 	}
 	if (rc == 0 && count == 0) {
 		cJSON *e = xd_reply_error(&x->reply, 400, "BAD_PARAM", "no channel given; accepted: "
-		                          "quotes, trades:GPU, book:GPU, trades:*, book:*");
+		                          "quotes, trades:GPU, book:GPU, trades:*, book:*, account");
 		cJSON_AddStringToObject(e, "field", "channels");
 		rc = -1;
 	}
@@ -747,11 +904,20 @@ struct snapwant {
 	int64_t *last_tid;
 };
 
+/* A snapshot event into c's head (its id carrying the account's number on
+ * a connection that mixes the account channel in). */
 static void snap_event(struct sconn *c, struct xd_stream *s, uint64_t id, cJSON *o)
 {
 	size_t len;
 	char *t = sse_text(s->boot, id, "snapshot", o, &len);
-	buf_append(&c->head, t, len);
+	const char *nl = c->account ? memchr(t, '\n', len) : NULL;
+	if (nl) {
+		buf_append(&c->head, t, (size_t)(nl - t));
+		buf_printf(&c->head, "/%" PRId64, c->acct_cursor);
+		buf_append(&c->head, nl, len - (size_t)(nl - t));
+	} else {
+		buf_append(&c->head, t, len);
+	}
 	free(t);
 }
 
@@ -810,13 +976,69 @@ static void make_snapshots(struct sconn *c, struct xd_stream *s, const struct sn
 	}
 }
 
+/* Last-Event-ID's parts: the market's ("<boot>-<k>", or NULL) and the
+ * account's number (-1 if none) — "<boot>-<k>", "<n>" or "<boot>-<k>/<n>". */
+static char *split_last_id(const char *last, int64_t *acct)
+{
+	*acct = -1;
+	if (!last)
+		return NULL;
+	const char *slash = strchr(last, '/');
+	const char *num = slash ? slash + 1 : last;
+	bool digits = *num && strlen(num) <= 18;
+	for (const char *p = num; digits && *p; p++)
+		digits = *p >= '0' && *p <= '9';
+	if (digits)
+		*acct = strtoll(num, NULL, 10);
+	if (slash)
+		return xstrndup(last, (size_t)(slash - last));
+	return digits ? NULL : xstrdup(last);
+}
+
+/* The account channel's cursor: after the account's number in Last-Event-ID
+ * when its log has it (true: resume), else the log's head (false: a
+ * snapshot says where it stands; what comes after it is new). */
+static bool account_cursor(struct sconn *c, struct xd_stream *s, int64_t from)
+{
+	int64_t head = xd_events_head(xd_store_reader(), c->account);
+	bool resume = from >= 0 && from <= head;
+	c->acct_cursor = resume ? from : head;
+	if (resume) {
+		pthread_mutex_lock(&s->mu);
+		c->acct_news = true;
+		pthread_mutex_unlock(&s->mu);
+	}
+	return resume;
+}
+
+static void account_snapshot(struct sconn *c, struct xd_stream *s, uint64_t market_id,
+                             uint64_t seq)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "channel", "account");
+	xd_jint(o, "seq", (int64_t)seq);
+	xd_jint(o, "last_id", c->acct_cursor);
+	char *json = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (c->market)
+		buf_printf(&c->head, "id: %s-%" PRIu64 "/%" PRId64 "\nevent: snapshot\ndata: %s\n\n",
+		           s->boot, market_id, c->acct_cursor, json);
+	else
+		buf_printf(&c->head, "id: %" PRId64 "\nevent: snapshot\ndata: %s\n\n", c->acct_cursor,
+		           json);
+	cJSON_free(json);
+}
+
 /* Register c with the hub, its cursor from Last-Event-ID or its snapshots. */
 static void attach(struct sconn *c, struct xd_stream *s, const char *last_id)
 {
 	struct snapwant w = { 0 };
+	int64_t acct_from;
+	char *market_id = split_last_id(last_id, &acct_from);
 	buf_puts(&c->head, "retry: 1000\n\n");
 	pthread_mutex_lock(&s->mu);
-	bool replay = replay_from(s, last_id, &c->cursor);
+	uint64_t seq = s->seq;
+	bool replay = c->market && replay_from(s, market_id, &c->cursor);
 	if (!replay) {
 		c->cursor = s->next_id;
 		w.seq = s->seq;
@@ -834,10 +1056,14 @@ static void attach(struct sconn *c, struct xd_stream *s, const char *last_id)
 	s->conns = c;
 	s->n_conns++;
 	pthread_mutex_unlock(&s->mu);
+	bool resume = c->account && account_cursor(c, s, acct_from);
 	if (!replay)
 		make_snapshots(c, s, &w);   /* the ring keeps what follows meanwhile */
+	if (c->account && !resume)
+		account_snapshot(c, s, replay ? c->cursor - 1 : w.id, seq);
 	free(w.books);
 	free(w.last_tid);
+	free(market_id);
 }
 
 void xd_stream_handle(struct xd_ctx *x, struct xd_stream *s)

@@ -33,6 +33,13 @@
  *   money.c    money in and out: deposits by reference, reversals, debts,
  *              withdrawals, the trade fee, FX units per currency exponent
  *   conninfo.c connection strings without their passwords
+ *   trig.c     price triggers (trig.h, pure): "at or below / above" indexes
+ *   watch.c    after each change of a book: its alerts and conditional orders
+ *   alerts.c   GET/POST/DELETE /v1/alerts and what a firing writes
+ *   cond.c     conditional (trigger), one-cancels-other and standing orders
+ *   renew.c    renewals: the one mechanism that extends or replaces a rental
+ *   events.c   the account's event log (the stream's account channel,
+ *              GET /v1/events)
  */
 #ifndef GPUX_EXCHANGE_XD_H
 #define GPUX_EXCHANGE_XD_H
@@ -196,12 +203,44 @@ enum xd_job_kind {
 	XD_JOB_KEY_CREATE, XD_JOB_KEY_REVOKE,
 	XD_JOB_BOOK,                 /* a ladder by node size: the engine's book, not the snapshot */
 	XD_JOB_RUN,                  /* j->run: settings.c, admin.c, money.c */
+	XD_JOB_ALERT_ADD, XD_JOB_ALERT_DEL,
 };
 enum xd_otype { XD_LIMIT = 0, XD_MARKET = 1 };
 extern const char *const xd_side_names[3], *const xd_type_names[3], *const xd_tif_names[4];
 /* enum eng_link by index: "any" (a bid that requires none), "nvlink", "infinity-fabric",
  * "pcie"; NULL-terminated. */
 extern const char *const xd_link_names[5];
+
+/* A price condition (docs/API.md "Alerts", "Conditional orders"): which
+ * price crosses which threshold; alerts add the conditions that are not
+ * about a price. XD_WHEN_NONE (0) is "no condition". */
+enum xd_when {
+	XD_WHEN_NONE = 0,
+	XD_WHEN_ASK_LTE, XD_WHEN_ASK_GTE, XD_WHEN_BID_LTE, XD_WHEN_BID_GTE,
+	XD_WHEN_LAST_LTE, XD_WHEN_LAST_GTE, XD_WHEN_SPREAD_LTE, XD_WHEN_SPREAD_GTE,
+	XD_WHEN_RENTAL_ENDING, XD_WHEN_ORDER_FILLED,
+	XD_WHEN_N
+};
+extern const char *const xd_when_names[XD_WHEN_N + 1];   /* [0] "", NULL-terminated */
+/* The condition named s (XD_WHEN_NONE if none). */
+int xd_when_lookup(const char *s);
+/* Which price a price condition watches, and whether "at or below" (else "at
+ * or above"); false for the conditions that are not about a price. */
+enum xd_metric { XD_M_ASK, XD_M_BID, XD_M_LAST, XD_M_SPREAD };
+bool xd_when_price(int when, enum xd_metric *metric, bool *lte);
+
+struct xd_trigger {
+	int when;                    /* enum xd_when; a price condition, or NONE */
+	int64_t price;               /* cents: the threshold */
+	int32_t node_gpus;           /* 0: any capacity (units of 1) */
+	int region;                  /* -1: any */
+};
+/* What makes an order conditional, one-cancels-other or standing. */
+struct xd_cond_in {
+	struct xd_trigger trigger;   /* when NONE: not conditional */
+	char oco[XD_COID_MAX + 1];   /* "" for none */
+	bool standing;               /* keep gpus for periods of hours at <= price */
+};
 
 struct xd_order_in {
 	char coid[XD_COID_MAX + 1];  /* "" for none (preview, demo) */
@@ -227,6 +266,21 @@ struct xd_order_in {
 	int64_t max_total;           /* the budget, minor units of the account's currency */
 	/* what a job order's row keeps (borrowed; NULL for any other order) */
 	const char *job_text, *alternatives;
+	struct xd_cond_in cond;      /* trigger, oco_group, standing (cond.c) */
+};
+
+#define XD_LABEL_MAX 64
+/* POST /v1/alerts, validated (alerts.c). */
+struct xd_alert_in {
+	int when;                    /* enum xd_when */
+	int gpu;                     /* price conditions; -1 otherwise */
+	int64_t price, rearm;        /* price conditions (rearm 0: fires once) */
+	int32_t node_gpus;           /* 0: any */
+	int region;                  /* -1: any */
+	int32_t minutes;             /* RENTAL_ENDING */
+	int64_t rental_id, order_id; /* 0: any of the account's */
+	int64_t expires_ms;          /* -1: never */
+	char label[XD_LABEL_MAX + 1];
 };
 
 struct xd_writer;
@@ -255,6 +309,7 @@ struct xd_job {
 	/* KEY_CREATE (and key_hash), KEY_REVOKE (target = the key's id) */
 	char key_name[XD_KEY_NAME_MAX + 1];   /* "" = the exchange names it */
 	int key_scope;               /* enum xd_scope */
+	struct xd_alert_in alert;    /* ALERT_ADD (ALERT_DEL: target = its id) */
 	int64_t key_id;              /* the key that made the request */
 	bool replayed;               /* ORDER: stored meanwhile by another node */
 	/* shared store: the GPU whose book the job matches on (-1: none); left
@@ -337,6 +392,8 @@ void xd_market_put_trade(struct xd_market *m, int gpu, int64_t id, int64_t price
 /* This process's boot id (ETags, stream ids, notifications). */
 const char *xd_market_boot(const struct xd_market *m);
 void xd_market_put_offset(struct xd_market *m, int64_t offset);
+/* The seq of the market data published last (GET /v1/quotes). */
+uint64_t xd_market_seq(struct xd_market *m);
 /* peers.c: the listener of a shared store. */
 struct xd_peers;
 int xd_peers_start(struct xd_market *m, const char *target, struct xd_peers **out, char **cause);
@@ -480,6 +537,8 @@ struct xd_writer {
 	unsigned lease_gen;          /* the connection generation the lease is held on */
 	int64_t lease_at_us;         /* when the lease was last tried */
 	struct xd_stream *stream;    /* market data for GET /v1/stream */
+	struct xd_watch *watch;      /* the books' alerts and conditional orders (watch.c) */
+	struct xd_events *events;    /* account events of this transaction (events.c) */
 };
 
 /* An account's buckets: what it may spend, what is held for its orders,
@@ -530,6 +589,9 @@ struct xd_nodes_ops {
 	void (*peek_book)(struct xd_writer *w, int g);
 	/* Is the engine's copy of g's book the database's (publishable)? */
 	bool (*book_current)(const struct xd_writer *w, int g);
+	/* Does this transaction hold g's book (its lock), so that what is read
+	 * of it now is what every node would read until it commits? */
+	bool (*holds_book)(const struct xd_writer *w, int g);
 	/* w->accts[id] current for this transaction (no-op with one node). */
 	void (*account)(struct xd_writer *w, int64_t id);
 	/* Write the transaction's changed balances (before COMMIT). */
@@ -587,6 +649,16 @@ void xd_ops_refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *c
 void xd_ops_conflict(struct xd_reply *r, const char *coid, int64_t id);
 /* Cancel a resting order (any owner). 0, or -1 if it is not resting. */
 int xd_ops_cancel(struct xd_writer *w, int64_t id);
+/* Accept an order off the book (a conditional order): its row with status
+ * 'waiting' and remaining 0, its hold taken. The id, 0 if funds were short,
+ * -1 if another node stored this client_order_id meanwhile. */
+int64_t xd_ops_place_waiting(struct xd_writer *w, int64_t account, const struct xd_order_in *o);
+/* Order id enters the book with add_gpus more GPUs (a waiting order: all of
+ * them; a resting one goes to the back of its level with the rest), as a new
+ * acceptance: it matches, then rests or expires by its time in force.
+ * add_hold is moved from the account's available balance to the order's
+ * hold first. 0, or -1 if the order is not there or the funds are short. */
+int xd_ops_enter(struct xd_writer *w, int64_t id, int32_t add_gpus, int64_t add_hold);
 
 /* demo.c */
 int xd_demo_init(struct xd_writer *w, uint64_t seed, char **cause);
@@ -781,6 +853,14 @@ extern const size_t xd_n_routes;
 const char *xd_query(struct xd_ctx *c, const char *name);
 /* Every query parameter's name must be in allowed; 400 BAD_PARAM otherwise. */
 int xd_query_check(struct xd_ctx *c, const char *const *allowed);
+/* Query parameter name as an integer in min..max (dflt when absent), and
+ * limit/cursor of a page (routes.c); -1 with a 400 BAD_PARAM reply. */
+int xd_query_int(struct xd_ctx *c, const char *name, int64_t min, int64_t max, int64_t dflt,
+                 int64_t *out);
+struct xd_page;
+int xd_query_page(struct xd_ctx *c, int64_t dflt, struct xd_page *p);
+/* The path's {id}: a positive id, or false with 404 "no such <what>". */
+bool xd_path_id(struct xd_ctx *c, const char *what, int64_t *id);
 /* Hand c->job (filled in by the handler) to the writer; the reply comes when
  * it is committed. */
 void xd_ctx_submit(struct xd_ctx *c);
@@ -804,6 +884,171 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 int xd_parse_stop(const char *body, size_t len, struct xd_reply *r);
 int xd_parse_clock(const char *body, size_t len, int64_t *advance_ms, struct xd_reply *r);
 int xd_parse_state(const char *body, size_t len, struct xd_job *j, struct xd_reply *r);
+
+/* ---- alerts, conditional and standing orders, renewals, account events ----
+ * After every job (and the demo's drift, and at COMMIT) the writer settles
+ * what the books' changes set off (xd_watch_settle): conditional orders
+ * whose trigger holds enter the book (while the market is open), then the
+ * alerts whose condition holds fire. A book is looked at only in a
+ * transaction that holds it (w->nodes->holds_book), so on a shared store
+ * whichever node changes a book evaluates its triggers, and every node's
+ * copy of a book's triggers is read again with the book. Time-based work —
+ * rentals ending soon, renewals — is the lease holder's (xd_watch_tick).
+ * What the account should hear goes to its event log in the same
+ * transaction (xd_events_add), and to the stream's account channel after
+ * COMMIT, on every node (LISTEN/NOTIFY on a shared store). */
+#define XD_ALERTS_MAX 100         /* live alerts per account */
+#define XD_CONDS_MAX 20           /* waiting conditional and active standing orders */
+#define XD_EVENTS_PAGE_MAX 200    /* GET /v1/events */
+
+/* A fill, as watch.c notes it for what follows (order_filled alerts, OCO
+ * and standing orders). */
+struct xd_fill_note {
+	int gpu;
+	int64_t trade;               /* also the rental's id */
+	int64_t buy_order, buy_account, sell_order, sell_account;
+	int64_t price;
+	int32_t gpus, hours;
+	int64_t started;
+};
+
+/* watch.c: the writer's per-GPU triggers (w->watch). */
+enum xd_watch_set { XD_WATCH_ALERTS, XD_WATCH_ORDERS };
+void xd_watch_new(struct xd_writer *w);
+void xd_watch_free(struct xd_writer *w);
+/* Start-up: every GPU's alerts and conditional orders from the store. */
+int xd_watch_restore(struct xd_writer *w, char **cause);
+/* GPU g's book was read again (nodes.c): read its triggers again. */
+void xd_watch_reload(struct xd_writer *w, int g);
+/* A rolled-back transaction: read every GPU's triggers again before use. */
+void xd_watch_forget(struct xd_writer *w);
+/* ops.c, for every fill. */
+void xd_watch_fill(struct xd_writer *w, const struct xd_fill_note *f);
+/* What the changes since the last call set off (see above). */
+void xd_watch_settle(struct xd_writer *w);
+/* The lease holder, before billing: rentals ending soon, due renewals
+ * (at most every 250 ms of real time unless now). */
+void xd_watch_tick(struct xd_writer *w, bool now);
+/* The market has just opened: look at every book with conditional orders. */
+void xd_watch_opened(struct xd_writer *w);
+/* A condition of alert or order id on GPU g's set, or out of it. */
+void xd_watch_add(struct xd_writer *w, int g, enum xd_watch_set set, const struct xd_trigger *t,
+                  int64_t id);
+void xd_watch_remove(struct xd_writer *w, int g, enum xd_watch_set set, const struct xd_trigger *t,
+                     int64_t id);
+/* Would trigger t hold on GPU g's book now? (*value: the price it saw) */
+bool xd_watch_holds(struct xd_writer *w, int g, const struct xd_trigger *t, int64_t *value);
+/* Orders of GPU g's book that something watches when they fill: the
+ * members of one-cancels-other groups and standing orders. */
+struct xd_mark { int64_t order, account; char oco[XD_COID_MAX + 1]; bool standing; };
+void xd_watch_mark(struct xd_writer *w, int g, const struct xd_mark *m);
+void xd_watch_unmark(struct xd_writer *w, int g, int64_t order);
+/* The mark of order on g, or NULL (valid until the marks change). */
+const struct xd_mark *xd_watch_marked(struct xd_writer *w, int g, int64_t order);
+/* Every mark of g in one account's oco group (copied into *out, malloc'ed). */
+size_t xd_watch_group(struct xd_writer *w, int g, int64_t account, const char *oco,
+                      struct xd_mark **out);
+
+/* alerts.c */
+int xd_parse_alert(const struct xd_tables *t, const char *body, size_t len, struct xd_alert_in *a,
+                   struct xd_reply *r);
+void xd_alerts_h_list(struct xd_ctx *c);
+void xd_alerts_h_get(struct xd_ctx *c);
+void xd_alerts_h_create(struct xd_ctx *c);
+void xd_alerts_h_delete(struct xd_ctx *c);
+void xd_alerts_job_add(struct xd_writer *w, struct xd_job *j);
+void xd_alerts_job_del(struct xd_writer *w, struct xd_job *j);
+/* GPU g's live book alerts into the watch. */
+void xd_alerts_load(struct xd_writer *w, int g);
+/* Alert id's condition was met at price value (watch.c took it out). */
+void xd_alerts_hit(struct xd_writer *w, int g, int64_t id, int64_t value);
+void xd_alerts_fills(struct xd_writer *w, const struct xd_fill_note *f, size_t n);
+/* The lease holder: rental_ending alerts due since the last tick. */
+void xd_alerts_tick(struct xd_writer *w);
+
+/* cond.c */
+/* The body's trigger, oco_group and standing into o->cond (o's other fields
+ * parsed already); 0, or -1 with a 400 reply. */
+int xd_parse_cond(const struct xd_tables *t, const cJSON *body, struct xd_order_in *o,
+                  struct xd_reply *r);
+bool xd_cond_any(const struct xd_cond_in *c);
+/* Does stored order id carry exactly c? (idempotent replays) */
+bool xd_cond_same(struct xd_writer *w, int64_t id, const struct xd_cond_in *c);
+/* Refusals of POST /v1/orders that only conditional, OCO and standing
+ * orders have (their limit, an OCO group on another GPU): true with the
+ * error in j->reply. */
+bool xd_cond_refused(struct xd_writer *w, struct xd_job *j);
+/* Does the order wait off the book (a trigger), so that it is accepted in
+ * every market state? */
+bool xd_cond_waits(const struct xd_order_in *in);
+/* Place such an order (xd_ops_place's returns). */
+int64_t xd_cond_place(struct xd_writer *w, int64_t account, const struct xd_order_in *in);
+/* DELETE /v1/orders/{id} of a waiting or standing order: true when done
+ * here (the reply set); false for the ordinary cancel. */
+bool xd_cond_cancel(struct xd_writer *w, struct xd_job *j);
+/* GPU g's waiting orders and marks into the watch. */
+void xd_cond_load(struct xd_writer *w, int g);
+/* Waiting order id's trigger holds (watch.c took it out): it enters. */
+void xd_cond_hit(struct xd_writer *w, int g, int64_t id, int64_t value);
+void xd_cond_fills(struct xd_writer *w, const struct xd_fill_note *f, size_t n);
+/* Standing order id buys again the gpus of a rental of it, bought at price,
+ * that could not be extended (renew.c): they leave its filled GPUs (and
+ * value) for its remaining ones, and it enters the book with them, their
+ * period's hold taken. False and *why (malloc'ed) if it could not. */
+bool xd_cond_regrow(struct xd_writer *w, int64_t id, int32_t gpus, int64_t price, char **why);
+/* Standing order id stops: its resting part cancelled, its renewals
+ * stopped, the account told why. */
+void xd_cond_standing_stop(struct xd_writer *w, int64_t id, const char *reason);
+/* The columns reads.c selects for an order's trigger, oco_group and
+ * standing, and their JSON (from column first on). */
+#define XD_COND_COLS "o.trigger_cond, o.trigger_price, o.oco_group, o.standing, o.standing_reason"
+void xd_cond_json(cJSON *o, struct xd_q *st, int first);
+
+/* renew.c: renewals (docs/ARCHITECTURE.md "Renewals"). A row renews one
+ * rental for a standing order (order_id) or for itself (order_id 0: the
+ * rental's automatic extension), period by period of `hours` at no more
+ * than cap cents, next at due_ms. */
+void xd_renew_add(struct xd_writer *w, int64_t account, int64_t rental_id, int64_t order_id,
+                  int32_t hours, int64_t cap, int64_t due_ms);
+/* Run every renewal due at w->now (the lease holder, market open): extend
+ * the rental from its seller's window, else (a standing order's) buy in its
+ * place when it ends; funds and cap checked; the account told. Returns
+ * how many were run. */
+int64_t xd_renew_run(struct xd_writer *w);
+/* Stop the renewals of standing order id (reason for the rows). */
+void xd_renew_stop_order(struct xd_writer *w, int64_t order_id, const char *reason);
+/* When a rental of `hours` from `started` is first due for renewal. */
+int64_t xd_renew_due(int64_t started, int32_t hours);
+
+/* events.c: the account's event log. */
+/* Add an event of kind for account to this transaction (data taken; its
+ * "id", "kind", "at" and "seq" are filled in when it is written). */
+void xd_events_add(struct xd_writer *w, int64_t account, const char *kind, cJSON *data);
+/* Before COMMIT: number and write the transaction's events (accounts in id
+ * order), and tell the other nodes. */
+void xd_events_flush(struct xd_writer *w);
+/* After COMMIT: tell this node's streams; after a rollback: forget them. */
+void xd_events_committed(struct xd_writer *w);
+void xd_events_forget(struct xd_writer *w);
+void xd_events_free(struct xd_writer *w);
+/* Take the account's row of event_counters until COMMIT, so that one
+ * account's limited creations (alerts, conditional orders) are counted one
+ * transaction at a time on every node. */
+void xd_events_turn(struct xd_writer *w, int64_t account);
+/* The account's last event number (0: none). */
+int64_t xd_events_head(struct xd_store *s, int64_t account);
+/* Up to limit events of account after number `after`, oldest first, each
+ * as its SSE text ("id: …\nevent: account\ndata: {…}\n\n", the id as
+ * id_prefix + n) appended to out; returns how many, and the last number in
+ * *last. */
+struct buf;
+int xd_events_sse(struct xd_store *s, int64_t account, int64_t after, int limit,
+                  const char *id_prefix, struct buf *out, int64_t *last);
+void xd_events_h_list(struct xd_ctx *c);
+
+/* stream.c: account news for the account channel (account 0: look again
+ * for every account, after notifications may have been lost). */
+void xd_stream_account(struct xd_stream *s, int64_t account);
 
 /* ---- keys.c: API keys ------------------------------------------------------
  * An account has up to XD_KEYS_MAX active keys (table api_keys: the SHA-256
@@ -940,7 +1185,7 @@ void xd_admin_h_audit(struct xd_ctx *c);       /* GET /v1/admin/audit */
  * 403 FORBIDDEN (or 401) in c->reply otherwise. With --demo, anyone. */
 bool xd_admin_only(struct xd_ctx *c);
 /* A positive decimal id of at most 15 digits (a path segment, a query value), else 0. */
-int64_t xd_path_id(const char *p);
+int64_t xd_id_of(const char *p);
 /* The query's limit (1..XD_LIMIT_MAX, default 50) and cursor into *p: 0, or -1
  * with 400 BAD_PARAM in c->reply. */
 int xd_admin_page(struct xd_ctx *c, struct xd_page *p);

@@ -14,6 +14,7 @@ const struct tui_place_def tui_places[TUI_PLACES] = {
 	[TUI_ORDERS] = { &tui_orders_class, tui_orders_open },
 	[TUI_RENTALS] = { &tui_rentals_class, tui_rentals_open },
 	[TUI_ACCOUNT] = { &tui_account_page_class, tui_account_page_open },
+	[TUI_ALERTS] = { &tui_alerts_class, tui_alerts_open },
 	[TUI_DETAIL] = { NULL, tui_detail_open },
 	[TUI_COMPARE] = { NULL, tui_compare_open },
 	[TUI_FIT] = { NULL, tui_fit_open },

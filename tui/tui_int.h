@@ -89,6 +89,8 @@ struct tui {
 	                               or none): where a new key is saved */
 	struct tui_market m;        /* the market as data (tui/feed/) */
 	struct tui_account account; /* the account as data (tui/feed/account.c) */
+	struct tui_events events;   /* its events as data (tui/feed/events.c) */
+	bool bell;                  /* ring the terminal's bell after the next frame */
 	struct tui_job job;         /* the fit job as data */
 	struct tui_selection sel;   /* the tables' cursor as data */
 	char *status_note;          /* a segment the focused tables add (filter), or NULL */

@@ -45,6 +45,7 @@ const char *view_order_status_text(enum i18n_lang lang, enum api_order_status st
 	case API_ORDER_CANCELLED: return TR(N_("cancelled"));
 	case API_ORDER_EXPIRED: return TR(N_("expired"));
 	case API_ORDER_REJECTED: return TR(N_("rejected"));
+	case API_ORDER_WAITING: return TR(N_("waiting for its trigger"));
 	}
 	return "?";
 }
@@ -153,6 +154,14 @@ char *view_order_summary(enum i18n_lang lang, const char *gpu_name, const struct
 	newline(&b);
 	buf_puts(&b, view_tif_text(lang, p != NULL ? p->tif : r->tif, market));
 	buf_puts(&b, ".");
+	{
+		char *trig = view_trigger_text(lang, r, gpu_name);
+		if (trig != NULL) {
+			newline(&b);
+			buf_puts(&b, trig);
+			free(trig);
+		}
+	}
 	free(count);
 	free(hours);
 	free(price);
@@ -165,6 +174,11 @@ char *view_order_summary(enum i18n_lang lang, const char *gpu_name, const struct
 		fills_text(&f, lang, p);
 		buf_printf(&b, TR(N_("Fills now: %s.")), f.data != NULL ? f.data : "");
 		buf_free(&f);
+	} else if (p->would_status == API_ORDER_WAITING) {
+		buf_puts(&b, TR(p->trigger_holds == 1 ? N_("Its trigger holds now, but the market is "
+							  "not open: nothing fills now.")
+						       : N_("Its trigger does not hold now: nothing fills "
+							  "now.")));
 	} else {
 		buf_puts(&b, TR(N_("Nothing fills now.")));
 	}
@@ -210,7 +224,13 @@ char *view_order_summary(enum i18n_lang lang, const char *gpu_name, const struct
 			free(tot);
 			free(bp);
 		}
-		if (p->rest_gpus > 0) {
+		if (p->would_status == API_ORDER_WAITING) {
+			char *h = i18n_fmt_money(lang, p->hold_minor, p->currency);
+			newline(&b);
+			buf_printf(&b, TR(N_("Held while it waits: %s with VAT, released if you cancel "
+					     "it.")), h);
+			free(h);
+		} else if (p->rest_gpus > 0) {
 			char *h = i18n_fmt_money(lang, p->rest_gpus * p->hours * p->unit_minor,
 						 p->currency);
 			newline(&b);
@@ -290,6 +310,15 @@ static void result_head(struct buf *b, enum i18n_lang lang, const char *gpu_name
 			buf_printf(b, TR(N_("Not filled: order %lld expired (%s): not enough GPUs "
 					    "offered at %s or better for %lld h.")),
 				   (long long)o->id, tif, u, (long long)o->hours);
+		break;
+	case API_ORDER_WAITING:
+		buf_printf(b, i18n_dngettext(lang, NULL,
+			NP_("Waiting: order %lld, %lld × %s GPU at %s per GPU-hour waits off the book "
+			    "for its trigger; its hold is taken.",
+			    "Waiting: order %lld, %lld × %s GPUs at %s per GPU-hour wait off the book "
+			    "for their trigger; their hold is taken."),
+			(unsigned long)o->gpus),
+			(long long)o->id, (long long)o->gpus, gpu_name, u);
 		break;
 	case API_ORDER_CANCELLED:
 	case API_ORDER_REJECTED:

@@ -500,6 +500,25 @@ char *view_fmt_job_alt_machines(enum i18n_lang lang, const struct api_job_alt *a
  * differs from gpux's. */
 char *view_job_summary(enum i18n_lang lang, const struct catalog *cat, const struct api_job *j);
 
+/* ---- alerts, triggers and account events (view/alert.c) ---- */
+/* What an alert or a trigger watches: "H200 ask at or below US$ 4.10",
+ * "rental 9 ending within 30 minutes" (id 0: "any rental …"), "order 41
+ * filled" (id 0: "any order filled"); malloc'ed. */
+char *view_when_text(enum i18n_lang lang, enum api_when when, const char *gpu_name,
+		     int64_t price_cents, int64_t minutes, int64_t id);
+/* A price condition without its GPU, short: "ask at most US$ 4.10". */
+char *view_trigger_short(enum i18n_lang lang, enum api_when when, int64_t price_cents);
+/* An alert's state in words (static, translated). */
+const char *view_alert_state_text(enum i18n_lang lang, enum api_alert_state st);
+/* One event of the account's log in one line ("Alert 12: H200 ask at or
+ * below US$ 4.10 — now US$ 4.05"); gpu_name: the catalogue's name of the
+ * event's GPU, or NULL for its id; malloc'ed. */
+char *view_account_event_text(enum i18n_lang lang, const struct api_account_event *e,
+			      const char *gpu_name);
+/* What an order's trigger, standing and one-cancels-other group mean for
+ * it, a line each (the confirmation's extra lines); NULL when it has none. */
+char *view_trigger_text(enum i18n_lang lang, const struct api_order_req *r, const char *gpu_name);
+
 /* ---- the fields of a new account (view/signup.c) ----
  * Each 0, or -1 with *why (malloc'ed, translated, the input sanitised). */
 /* NULL if s is a usable e-mail address, else why not (static, translated). */

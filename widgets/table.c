@@ -365,6 +365,7 @@ void wtable_reload(struct wtable *t, bool keep_widths)
 		for (size_t i = 0; i < nc; i++)
 			t->nat[i] = t->head_w[i] = t->cell_w[i] = 0;
 	t->ncols = nc;
+	int cap = t->max_col > 0 ? t->max_col : WTABLE_MAX_COL;
 	for (size_t c = 0; c < nc; c++) {
 		int hw = 0, cw = 0;
 		wcells_reset(&t->tmp);
@@ -379,12 +380,12 @@ void wtable_reload(struct wtable *t, bool keep_widths)
 		}
 		/* (never narrower than before with keep_widths: no jitter) */
 		if (hw > t->head_w[c])
-			t->head_w[c] = hw > WTABLE_MAX_COL ? WTABLE_MAX_COL : hw;
+			t->head_w[c] = hw > cap ? cap : hw;
 		if (cw > t->cell_w[c])
-			t->cell_w[c] = cw > WTABLE_MAX_COL ? WTABLE_MAX_COL : cw;
+			t->cell_w[c] = cw > cap ? cap : cw;
 		int w = hw + 2 > cw ? hw + 2 : cw; /* room for " ▲" */
-		if (w > WTABLE_MAX_COL)
-			w = WTABLE_MAX_COL;
+		if (w > cap)
+			w = cap;
 		if (w > t->nat[c])
 			t->nat[c] = w;
 	}

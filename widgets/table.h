@@ -108,6 +108,8 @@ struct wtable {
 	int sort_col;           /* header indicator: column, -1 none */
 	bool sort_desc;
 	char *empty_text;       /* shown when there are no rows */
+	int max_col;            /* no column wider than this (0: WTABLE_MAX_COL); a
+	                           table of sentences raises it (before a reload) */
 	/* set when handle() returns W_ACTION */
 	enum { WTABLE_EV_NONE, WTABLE_EV_HEADER_CLICK, WTABLE_EV_ACTIVATE } event;
 	size_t event_col;       /* WTABLE_EV_HEADER_CLICK: the column clicked */

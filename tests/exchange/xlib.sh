@@ -13,6 +13,8 @@
 #   sqlite_before_lots FILE   take a stopped gpuxd's SQLite file back to before schema
 #                             version 4 (drop the lots' columns; the version is the
 #                             caller's to set)
+#   sqlite_before_alerts FILE undo schema migration 6 in an SQLite file (its tables,
+#                             index and columns), for the tests of older layouts
 #   sqlite_before_money FILE  undo schema migration 5 in an SQLite file (its tables
 #                             and columns), for the tests of older layouts
 #
@@ -80,6 +82,15 @@ db_grep_count() {
     postgres*) pg_dump "$GPUXD_DB" | grep -c -- "$1" ;;
     *) grep -c -- "$1" "$GPUXD_DB" 2>/dev/null ;;
   esac
+}
+
+sqlite_before_alerts() { # FILE
+  sqlite3 "$1" "DROP TABLE alerts; DROP TABLE event_counters; DROP TABLE account_events;
+    DROP TABLE renewals; DROP INDEX orders_watched;
+    ALTER TABLE orders DROP COLUMN trigger_cond; ALTER TABLE orders DROP COLUMN trigger_price;
+    ALTER TABLE orders DROP COLUMN trigger_node_gpus; ALTER TABLE orders DROP COLUMN trigger_region;
+    ALTER TABLE orders DROP COLUMN oco_group; ALTER TABLE orders DROP COLUMN standing;
+    ALTER TABLE orders DROP COLUMN standing_reason; ALTER TABLE orders DROP COLUMN queued;"
 }
 
 sqlite_before_money() { # FILE

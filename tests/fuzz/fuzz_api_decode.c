@@ -1,7 +1,8 @@
 /*
  * libFuzzer target over the exchange client's reply decoders (api/wire.c,
- * api/wire_market.c, api/json.c), the market stream's event decoder, the
- * error-body reader and the config file parser.
+ * api/wire_market.c, api/json.c, api/alerts.c), the stream's event decoder
+ * (market and account channels), the error-body reader and the config file
+ * parser.
  *
  * Input: the first byte picks the decoder (and, through its top bit, the HTTP
  * status 200 or 201), the rest is the reply body. Every input must give
@@ -22,6 +23,7 @@ static const char *const names[] = {
 	"market", "gpus", "workloads", "quotes", "book", "trades", "account", "deposit",
 	"ledger", "preview", "order", "orders", "rental", "rentals", "error", "conf",
 	"candles", "ev:snapshot", "ev:quote", "ev:trade", "ev:book", "ev:heartbeat",
+	"al:alert", "al:alerts", "al:events", "al:account_event", "ev:account",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,6 +49,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc < 0 && (cause == NULL || cause[0] == '\0'))
 			abort();
 		api_stream_event_free(&e);
+	} else if (strncmp(name, "al:", 3) == 0) {
+		if (api_alerts_decode(name + 3, status, body, size - 1, &out, &cause) == 0)
+			api_alerts_reply_free(name + 3, &out);
+		else if (cause == NULL || cause[0] == '\0')
+			abort();   /* a refusal must say why */
 	} else if (strcmp(name, "conf") == 0) {
 		struct api_conf *c = NULL;
 		if (api_conf_parse("fuzz", body, &c, &cause) == 0) {

@@ -3,8 +3,8 @@
  * the pure xd_parse_* functions of exchange/routes.c and exchange/keys.c): every write endpoint's
  * body, and the ISO 8601 time parser behind "opens_at" and --opens-at.
  *
- * Input: the first byte picks the endpoint ('0'..'9', any other byte modulo
- * 10), the rest is the request body, handed over in a buffer of exactly its
+ * Input: the first byte picks the endpoint ('0'..':', any other byte modulo
+ * 11), the rest is the request body, handed over in a buffer of exactly its
  * length (no NUL after it, as the HTTP layer may hand it) so ASan sees any
  * read past the end. No SQLite, no threads: the catalogue tables come from
  * the embedded data/ files.
@@ -14,6 +14,7 @@
  *   '2' POST /v1/deposits (admin)  '7' POST /v1/admin/market
  *   '3' POST /v1/orders/preview    '8' exchange_parse_time (the rest, as a string)
  *   '4' POST /v1/orders            '9' POST /v1/keys
+ *   ':' POST /v1/alerts
  *
  * Besides crashes, leaks and UB, it checks what docs/API.md promises and
  * abort()s on a violation: a refusal is a 400 with a documented code, a
@@ -84,7 +85,12 @@ static const char *const f_order[] = {
 	"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
 	"max_price_cents", "min_price_cents", "time_in_force",
 	"node_gpus", "interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
-	"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", "job", "max_total_minor", NULL,
+	"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", "job", "max_total_minor",
+	"trigger", "oco_group", "standing", "trigger.when", "trigger.price_cents", NULL,
+};
+static const char *const f_alert[] = {
+	"when", "gpu", "price_cents", "rearm_cents", "minutes", "rental_id", "order_id",
+	"expires_at", "label", NULL,
 };
 static const char *const f_none[] = { NULL };
 static const char *const f_key[] = { "name", "scope", NULL };
@@ -179,6 +185,8 @@ static bool literal_integral(const char *s, size_t len)
 			point = (long)nm;
 			continue;
 		}
+		if (nm == 0 && point < 0 && s[k] == '0')
+			continue;   /* leading zeros before the point say nothing */
 		if (nm == sizeof m)
 			return false;
 		m[nm++] = s[k];
@@ -424,6 +432,25 @@ static void check_order(const cJSON *b, const struct xd_order_in *o, bool need_c
 	if (need_coid)
 		CHECK(o->coid[0] != 0);
 	check_lot(b, o);
+	/* conditional, one-cancels-other, standing */
+	const struct xd_cond_in *c = &o->cond;
+	const cJSON *trig = cJSON_GetObjectItemCaseSensitive(b, "trigger");
+	if (trig) {
+		CHECK(c->trigger.when >= XD_WHEN_ASK_LTE && c->trigger.when <= XD_WHEN_LAST_GTE);
+		CHECK(streq(member_str(trig, "when"), xd_when_names[c->trigger.when]));
+		CHECK(c->trigger.price >= 1 && c->trigger.price <= XD_PRICE_MAX &&
+		      member_is(trig, "price_cents", c->trigger.price));
+	} else {
+		CHECK(c->trigger.when == XD_WHEN_NONE);
+	}
+	const char *oco = member_str(b, "oco_group");
+	CHECK(streq(c->oco, oco ? oco : ""));
+	for (const char *q = c->oco; *q; q++)
+		CHECK(strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:", *q));
+	if (c->standing)
+		CHECK(o->side == ENG_BUY && o->type == XD_LIMIT && o->tif == ENG_GTC &&
+		      c->trigger.when == XD_WHEN_NONE && !c->oco[0]);
+	CHECK(c->standing == cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "standing")));
 }
 
 static void check_signup(const cJSON *b, const struct xd_job *j)
@@ -461,7 +488,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	unsigned which = (uint8_t)(data[0] - '0') % 10;
+	unsigned which = (uint8_t)(data[0] - '0') % 11;
 	size_t len = size - 1;
 	char *body = malloc(len ? len : 1);
 	if (len)
@@ -595,6 +622,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_refusal(&r, f_key);
 		}
 		break;
+	case 10: {
+		struct xd_alert_in a;
+		rc = xd_parse_alert(tables, body, len, &a, &r);
+		if (rc == 0) {
+			b = check_accepted(body, len, f_alert);
+			CHECK(a.when > XD_WHEN_NONE && a.when < XD_WHEN_N);
+			CHECK(streq(member_str(b, "when"), xd_when_names[a.when]));
+			if (a.when <= XD_WHEN_SPREAD_GTE) {
+				CHECK(a.gpu >= 0 && (size_t)a.gpu < tables->n_gpus);
+				CHECK(streq(member_str(b, "gpu"), tables->gpu_ids[a.gpu]));
+				CHECK(a.price >= (a.when >= XD_WHEN_SPREAD_LTE ? 0 : 1) && a.price <= XD_PRICE_MAX &&
+				      member_is(b, "price_cents", a.price));
+				CHECK(a.rearm == 0 ? !cJSON_HasObjectItem(b, "rearm_cents")
+				                   : a.rearm >= 1 && a.rearm <= XD_PRICE_MAX &&
+				                     member_is(b, "rearm_cents", a.rearm));
+			} else {
+				CHECK(a.gpu == -1 && !cJSON_HasObjectItem(b, "gpu") &&
+				      !cJSON_HasObjectItem(b, "price_cents"));
+			}
+			if (a.when == XD_WHEN_RENTAL_ENDING)
+				CHECK(a.minutes >= 1 && a.minutes <= 10080 && member_is(b, "minutes", a.minutes));
+			CHECK(a.rental_id == 0 || member_is(b, "rental_id", a.rental_id));
+			CHECK(a.order_id == 0 || member_is(b, "order_id", a.order_id));
+			CHECK(a.rental_id >= 0 && a.rental_id < (INT64_C(1) << 53));
+			CHECK(a.order_id >= 0 && a.order_id < (INT64_C(1) << 53));
+			if (a.expires_ms != -1)
+				check_time(a.expires_ms);
+			const char *label = member_str(b, "label");
+			CHECK(streq(a.label, label ? label : ""));
+			CHECK(strlen(a.label) <= XD_LABEL_MAX);
+			for (const unsigned char *p = (const unsigned char *)a.label; *p; p++)
+				CHECK(*p >= 0x20 && *p != 0x7f);
+			cJSON_Delete(b);
+		} else {
+			check_refusal(&r, f_alert);
+		}
+		break;
+	}
 	}
 	xd_reply_clear(&r);
 	free(j);

@@ -46,13 +46,19 @@
  * Stream modes apply to GET /v1/stream only; every other request is proxied
  * or canned as above, and a stream request the fault does not apply to gets
  * a canned, valid stream (a quotes snapshot, one quote increment, a
- * heartbeat) held open for --delay-ms (default 1000), then closed:
+ * heartbeat) held open for --delay-ms (default 1000), then closed — on a
+ * thread of its own, so that a client's streams (market, account) do not
+ * keep its other requests waiting behind them:
  *   sse-garbage    a snapshot, then a line that is not SSE
  *   sse-huge       a snapshot, then a 2 MiB line
  *   sse-stall      a snapshot, then nothing for --delay-ms
  *   sse-drop       a snapshot, then half an event, then the connection closes
  *   sse-gap        a snapshot at seq 7, then an increment whose prev is 9
  *   sse-404        404 {"error":{"code":"NOT_FOUND",…}} (a server that does not stream)
+ *   sse-account-repeat  account events, then the connection closes: the
+ *                  first stream gets events 1, 2 and 3, every later one 2, 3
+ *                  and 4 whatever its Last-Event-ID (a replay that overlaps
+ *                  what was delivered: the client must show each once)
  * The log gets "LAST-EVENT-ID <value>" (or "-") for every stream request.
  *
  * --log FILE gets one line per request: "METHOD PATH BODY" (never headers, so
@@ -67,7 +73,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +361,17 @@ static void serve_stream(int fd, bool fault)
 	} else if (strcmp(mode, "sse-drop") == 0) {
 		static const char half[] = "id: f-2\nevent: quote\ndata: {\"seq\":8,\"prev";
 		send_all(fd, half, strlen(half));
+	} else if (strcmp(mode, "sse-account-repeat") == 0) {
+		static int streams;
+		for (int id = streams++ == 0 ? 1 : 2, last = id + 2; id <= last; id++) {
+			char ev[512];
+			snprintf(ev, sizeof ev, "id: %d\nevent: account\ndata: {\"id\":%d,\"kind\":\"alert\","
+				 "\"at\":\"2025-06-02T09:00:0%dZ\",\"seq\":7,\"alert_id\":1,\"when\":"
+				 "\"ask_lte\",\"gpu\":\"h200\",\"price_cents\":410,\"value_cents\":%d}\n\n",
+				 id, id, id, 410 - id);
+			send_all(fd, ev, strlen(ev));
+		}
+		sleep_ms(200);
 	} else if (strcmp(mode, "sse-gap") == 0) {
 		static const char gap[] = "id: f-3\nevent: quote\ndata: {\"seq\":10,\"prev\":9,\"quotes\":[]}\n\n";
 		send_all(fd, gap, strlen(gap));
@@ -435,6 +454,17 @@ static bool extra_fault(int fd)
 	return true;
 }
 
+/* A canned stream on its thread: it touches nothing shared. */
+static void *canned_stream(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+
+	serve_stream(fd, false);
+	shutdown(fd, SHUT_WR);
+	close(fd);
+	return NULL;
+}
+
 static void serve(int fd)
 {
 	struct buf req = {0};
@@ -486,6 +516,13 @@ static void serve(int fd)
 	if (fault && log_file != NULL) {
 		fprintf(log_file, "FAULT %s\n", mode);
 		fflush(log_file);
+	}
+	pthread_t th;
+	if (is_stream && !fault &&
+	    pthread_create(&th, NULL, canned_stream, (void *)(intptr_t)fd) == 0) {
+		pthread_detach(th);
+		buf_free(&req);
+		return;
 	}
 	if (is_stream && !(fault && strcmp(mode, "503") == 0)) {
 		serve_stream(fd, fault);

@@ -162,11 +162,11 @@ static void test_columns_take_the_width(void **state)
 	tui_harness_free(&h);
 }
 
-/* The rentals at 150×35: every column shows, down to Ends (at 120 the
- * machines and their region push it off to the right). */
+/* The rentals at 200×35: every column shows, down to Ends and the host
+ * (at 120 the machines and their region push them off to the right). */
 static void test_rentals_take_the_width(void **state)
 {
-	struct tui_harness *h = open_at(35, 150);
+	struct tui_harness *h = open_at(35, 200);
 	int y;
 
 	(void)state;
@@ -178,6 +178,7 @@ static void test_rentals_take_the_width(void **state)
 	fx_expect_on_screen(h, "active");
 	y = tui_harness_find(h, "Refunded");
 	expect_row_has(h, y, "Ends", true);
+	expect_row_has(h, y, "Host", true);
 	expect_row_has(h, y, "\u203a", false);
 	fx_expect_on_screen(h, " UTC");
 	tui_harness_free(&h);

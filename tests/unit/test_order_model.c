@@ -223,6 +223,71 @@ static void test_form_lines(void **state)
 	order_model_free(&m);
 }
 
+/* The When row: a trigger prefilled at the book's price and read as a
+ * price; a standing order chosen with Limit and GTC, refused for a market
+ * order, never on a sell. */
+static void test_when_row(void **state)
+{
+	struct order_model m;
+	struct tui_lines ls = {0};
+	char *text;
+
+	(void)state;
+	form_for(&m, I18N_EN, "4.19");
+	assert_int_equal(m.when, ORDER_NOW);
+	assert_false(m.req.has_trigger);
+	m.focus = ORDER_WHEN;
+	assert_true(order_model_choose(&m, WKEY_RIGHT, 419));
+	assert_int_equal(m.when, ORDER_STANDING);
+	assert_int_equal(m.type, API_LIMIT);
+	assert_int_equal(m.tif, API_GTC);
+	assert_true(m.valid);
+	assert_true(m.req.standing);
+	/* a market standing order is refused, on the When row */
+	m.type = API_MARKET;
+	m.tif = API_IOC;
+	order_model_changed(&m);
+	assert_false(m.valid);
+	assert_int_equal(m.bad_row, ORDER_WHEN);
+	m.type = API_LIMIT;
+	m.tif = API_GTC;
+	/* the next: if the best ask is at most the trigger, prefilled at the quotes' ask */
+	assert_true(order_model_choose(&m, WKEY_RIGHT, 419));
+	assert_int_equal(m.when, ORDER_IF_ASK_LTE);
+	assert_string_equal(m.text[order_text_index(ORDER_TRIGGER)], "4.19");
+	assert_true(m.text_changed[order_text_index(ORDER_TRIGGER)]);
+	order_model_set_text(&m, ORDER_TRIGGER, "4.10");
+	order_model_changed(&m);
+	assert_true(m.valid);
+	assert_false(m.req.standing);
+	assert_true(m.req.has_trigger);
+	assert_int_equal(m.req.trigger_when, API_WHEN_ASK_LTE);
+	assert_int_equal(m.req.trigger_price_cents, 410);
+	order_model_set_text(&m, ORDER_TRIGGER, "");
+	order_model_changed(&m);
+	assert_false(m.valid);
+	assert_int_equal(m.bad_row, ORDER_TRIGGER);
+	assert_string_equal(m.text_error[order_text_index(ORDER_TRIGGER)], "needed");
+	/* the lines name the row and its value */
+	order_model_set_text(&m, ORDER_TRIGGER, "4.10");
+	order_model_changed(&m);
+	order_model_form_lines(&m, order_model_label_width(&m), 60, &ls);
+	text = lines_text(&ls);
+	assert_non_null(strstr(text, "When"));
+	assert_non_null(strstr(text, "If ask ≤"));
+	assert_non_null(strstr(text, "Trigger/h"));
+	free(text);
+	/* back around: a sell skips Standing */
+	m.side = API_SELL;
+	m.when = ORDER_NOW;
+	assert_true(order_model_choose(&m, WKEY_RIGHT, 419));
+	assert_int_equal(m.when, ORDER_IF_ASK_LTE);
+	assert_true(order_model_choose(&m, WKEY_LEFT, 419));
+	assert_true(order_model_choose(&m, WKEY_LEFT, 419));
+	assert_int_equal(m.when, ORDER_IF_LAST_GTE);
+	order_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_role_decides_the_side),
 		cmocka_unit_test(test_same_order_again),
 		cmocka_unit_test(test_form_lines),
+		cmocka_unit_test(test_when_row),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -366,6 +366,8 @@ static void test_fkey_bars_of_the_pages(void **state)
 	expect_bar(h, (const char *const[]){ "dDeposit", "nNew key", "xRevoke key", "oOrders",
 					     "RRentals", NULL },
 		   (const char *const[]){ "aAccount", "Account or key", NULL });
+	tui_harness_key(h, WKEY_TAB);
+	assert_string_equal(tui_harness_top(h), "alerts");
 	/* no order form yet: Tab skips its tab */
 	tui_harness_key(h, WKEY_TAB);
 	assert_string_equal(tui_harness_top(h), "orders");

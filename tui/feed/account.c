@@ -35,6 +35,7 @@ static void on_account(void *ud, struct api_account *r, const struct api_error *
 		api_account_free(&a->a);
 		a->a = r;
 		a->refused = false;
+		tui_events_open(t);   /* its events, now that it is known */
 	}
 	a->gen++;
 }

@@ -12,6 +12,11 @@
  *   the account  (account.c) who it is, its role and currency, the
  *                balances; and the open orders as the orders page last
  *                listed them
+ *   its events   (events.c) the account's event log — alerts fired,
+ *                conditional and standing orders' doings — streamed on the
+ *                account channel once the account is known: the latest
+ *                kept as the message history, each new one said on the
+ *                status bar (an alert with the terminal's bell)
  *
  * Nothing here draws or waits: requests start from the loop's tick and
  * their callbacks store plain data and bump the counters.
@@ -241,6 +246,23 @@ const char *tui_account_currency(const struct tui *t);
 /* Its role (enum api_role), -1 before it is known. */
 int tui_account_role(const struct tui *t);
 void tui_account_free(struct tui *t);
+
+/* The account's events (events.c). */
+enum { TUI_EVENTS_MAX = 200, TUI_EVENTS_BACK = 50 };
+struct tui_events {
+	struct api_stream *stream;  /* the account channel; NULL before the account is known */
+	struct api_account_event **v; /* the latest, oldest first (owned) */
+	size_t n;
+	uint64_t gen;               /* bumped by every event kept */
+	uint64_t fired;             /* alert firings heard since the start (the bell) */
+	uint64_t back_req;          /* GET /v1/events: the history before the stream began */
+	bool back_done;
+};
+/* Open the account channel (once the account is known; no-op after). */
+void tui_events_open(struct tui *t);
+int tui_events_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
+void tui_events_perform(struct tui *t);
+void tui_events_free(struct tui *t);
 /* What the exchange said, in words a buyer understands (malloc'ed): its
  * numbers from the account and the market as known. */
 char *tui_error_words(const struct tui *t, const struct api_error *e);

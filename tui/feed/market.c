@@ -392,6 +392,7 @@ int tui_market_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms)
 
 	if (t->m.stream != NULL)
 		n += api_stream_fds(t->m.stream, fds, max, timeout_ms);
+	n += tui_events_fds(t, fds + n, max - n, timeout_ms);
 	return n + tui_focus_fds(t, fds + n, max - n, timeout_ms);
 }
 
@@ -399,6 +400,7 @@ void tui_market_perform(struct tui *t)
 {
 	if (t->m.stream != NULL)
 		api_stream_perform(t->m.stream);
+	tui_events_perform(t);
 	tui_focus_perform(t);
 }
 

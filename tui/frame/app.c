@@ -390,6 +390,10 @@ static void frame(struct tui *t, int64_t now)
 		doupdate();
 		frame_log(t);
 	}
+	if (t->bell) {   /* an alert fired: said on the status bar, and heard */
+		beep();
+		t->bell = false;
+	}
 	t->redraw = false;
 }
 
@@ -551,6 +555,7 @@ static void free_all(struct tui *t)
 	tui_stack_free(t);
 	wstatus_free(&t->status);
 	wfkeys_free(&t->fkeys);
+	tui_events_free(t);
 	tui_account_free(t);
 	tui_market_free(t);
 	wfield_readline_shutdown(); /* every readline field is gone */

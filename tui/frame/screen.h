@@ -222,6 +222,7 @@ enum tui_place {
 	TUI_ORDERS,
 	TUI_RENTALS,
 	TUI_ACCOUNT,
+	TUI_ALERTS,             /* gpu: a new alert for it, typed */
 	TUI_DETAIL,             /* gpu, gpus × hours the fit job needs there, fits,
 	                           node_gpus, interconnect */
 	TUI_COMPARE,            /* ids, n_ids */

@@ -31,6 +31,7 @@ enum tui_action {
 	A_ORDERS,
 	A_RENTALS,
 	A_ACCOUNT,
+	A_ALERT,        /* A: a new alert on the row's GPU (the alerts page) */
 	/* the fit calculator */
 	A_FIT,
 	A_FIT_TOGGLE,

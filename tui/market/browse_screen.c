@@ -56,6 +56,7 @@ static const struct wbinding bindings[] = {
 	{ WKEY_F7, A_ORDERS, N_("Your orders (cancel with x)"), NULL },
 	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)"), NULL },
 	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger"), NULL },
+	{ 'A', A_ALERT, N_("An alert on the selected GPU, kept by the exchange (at its best ask)"), NULL },
 	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter"), NULL },
 };
 
@@ -141,6 +142,22 @@ static unsigned order(struct tui_browse *b, bool sell)
 	return W_HANDLED | W_REDRAW;
 }
 
+/* A: the alerts page, a new alert for the row's GPU being typed. */
+static void alert_on_row(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	char *id;
+
+	browse_note_cursor(b);
+	if (b->tab[b->cur].cursor_gpu == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		return;
+	}
+	id = xstrdup(b->tab[b->cur].cursor_gpu);
+	tui_open(t, TUI_ALERTS, &(struct tui_goto){ .gpu = id });
+	free(id);
+}
+
 static unsigned detail(struct tui_browse *b)
 {
 	struct tui *t = b->base.t;
@@ -193,6 +210,7 @@ static unsigned do_action(struct tui_browse *b, enum tui_action a, wkey key)
 	case A_ORDERS: tui_open(t, TUI_ORDERS, NULL); break;
 	case A_RENTALS: tui_open(t, TUI_RENTALS, NULL); break;
 	case A_ACCOUNT: tui_open(t, TUI_ACCOUNT, NULL); break;
+	case A_ALERT: alert_on_row(b); break;
 	default: return W_IGNORED;
 	}
 	return W_HANDLED | W_REDRAW;

@@ -37,7 +37,7 @@
 
 enum { CANDLES_AGAIN_MS = 5000, WIDE_COLS = 120, CHART_MIN_ROWS = 3 };
 
-enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_NODES };
+enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_NODES, DK_ALERT };
 
 static const struct wbinding bindings[] = {
 	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back") },
@@ -50,6 +50,8 @@ static const struct wbinding bindings[] = {
 	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL },
 	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL },
 	{ 'n', DK_NODES, N_("Book by node size: the plain book, then what serves units of 8, 4, 2, 1 GPUs inside one machine, and the machines they come from"), N_("Nodes") },
+	{ 'A', DK_ALERT, N_("An alert on this GPU, kept by the exchange (at its best ask)"),
+	  N_("Alert") },
 };
 
 struct detail {
@@ -750,6 +752,7 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	case DK_1H: set_range(d, DR_1H); break;
 	case DK_24H: set_range(d, DR_24H); break;
 	case DK_7D: set_range(d, DR_7D); break;
+	case DK_ALERT: tui_open(t, TUI_ALERTS, &(struct tui_goto){ .gpu = d->gpu }); break;
 	}
 	return W_HANDLED | W_REDRAW;
 }

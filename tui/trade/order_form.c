@@ -468,7 +468,7 @@ static void form_layout(struct tui_screen *s, struct tui_area *body)
 		wwidget_place(&f->left->base, y, 0, h, lw);
 		wwidget_place(&f->right->base, y, lw, h, cols - lw);
 	} else {
-		int lh = h < 14 ? h : 14;
+		int lh = h < 16 ? h : 16;
 		lw = cols;
 		wwidget_place(&f->left->base, y, 0, lh, lw);
 		wwidget_place(&f->right->base, y + lh, 0, h - lh, cols);
@@ -806,7 +806,7 @@ static struct order_form *form_new(struct tui *t)
 	struct order_form *f = xcalloc(1, sizeof *f);
 	static const char *const history[ORDER_NTEXT] = { "order.gpus", "order.hours", "order.price",
 							  "order.regions", "order.cpu", "order.ram",
-							  "order.disk" };
+							  "order.disk", "order.trigger" };
 
 	tui_page_init(&f->page, &tui_order_form_class, t, TUI_ORDER_FORM);
 	order_model_init(&f->m, t->cat, t->o->lang, t->ascii);

@@ -288,6 +288,58 @@ static void validate_lot(struct order_model *m)
 	}
 }
 
+/* The trigger's price, typed as any price (the When row is a trigger). */
+static void validate_trigger(struct order_model *m)
+{
+	static const enum api_when whens[] = {
+		API_WHEN_ASK_LTE, API_WHEN_ASK_GTE, API_WHEN_BID_LTE, API_WHEN_BID_GTE,
+		API_WHEN_LAST_LTE, API_WHEN_LAST_GTE,
+	};
+	const char *s = m->text[order_text_index(ORDER_TRIGGER)];
+	char *cause = NULL;
+	int64_t cents = 0;
+
+	if (strspn(s, " ") == strlen(s)) {
+		mark_bad(m, ORDER_TRIGGER, xstrdup(_("Type the trigger's price in US$ per GPU-hour: "
+						     "the order waits until the market reaches it")),
+			 _("needed"));
+	} else if (dot_thousands(m->lang, s) || i18n_parse_decimal(m->lang, s, 2, &cents, &cause) != 0) {
+		mark_bad(m, ORDER_TRIGGER, xasprintf(_("Trigger price: %s"),
+						     cause != NULL ? cause : _("not a price")),
+			 _("not a price"));
+		free(cause);
+	} else if (cents < 1 || cents > ORDER_MAX_PRICE) {
+		char *lo = usd(m, 1), *hi = usd(m, ORDER_MAX_PRICE);
+		mark_bad(m, ORDER_TRIGGER, xasprintf(_("Trigger price: from %s to %s per GPU-hour"), lo,
+						     hi),
+			 _("out of range"));
+		free(lo);
+		free(hi);
+	} else {
+		m->req.has_trigger = true;
+		m->req.trigger_when = whens[m->when - ORDER_IF_ASK_LTE];
+		m->req.trigger_price_cents = cents;
+	}
+}
+
+/* A standing order is a limit buy, good till cancelled. */
+static void validate_when(struct order_model *m)
+{
+	if (m->when == ORDER_STANDING) {
+		if (m->side != API_BUY || m->type != API_LIMIT || m->tif != API_GTC) {
+			if (m->bad == NULL) {
+				m->bad = xstrdup(_("A standing order is a limit buy, good till "
+						   "cancelled: choose Buy, Limit and GTC"));
+				m->bad_row = ORDER_WHEN;
+			}
+		} else {
+			m->req.standing = true;
+		}
+	} else if (m->when >= ORDER_IF_ASK_LTE) {
+		validate_trigger(m);
+	}
+}
+
 void order_model_validate(struct order_model *m)
 {
 	free(m->bad);
@@ -315,6 +367,7 @@ void order_model_validate(struct order_model *m)
 			 _("1 to 720"));
 	validate_price(m);
 	validate_lot(m);
+	validate_when(m);
 	m->valid = m->bad == NULL;
 }
 
@@ -487,6 +540,7 @@ void order_model_setup(struct order_model *m, const char *gpu, bool sell, int gp
 	m->side = sell ? API_SELL : API_BUY;
 	m->type = API_MARKET;
 	m->tif = API_IOC;
+	m->when = ORDER_NOW;
 	m->price_touched = false;
 	setup_links(m);
 	m->node_gpus = 1;
@@ -544,6 +598,8 @@ static bool choose_side(struct order_model *m, wkey k)
 		return false;
 	}
 	m->side = s;
+	if (m->when == ORDER_STANDING)
+		m->when = ORDER_NOW;   /* a standing order buys */
 	return true;
 }
 
@@ -559,6 +615,45 @@ static void choose_tif(struct order_model *m, wkey k, int dir)
 		m->tif = m->tif == API_IOC ? API_FOK : API_IOC;
 	else
 		m->tif = (enum api_tif)(((int)m->tif + dir + 3) % 3);
+}
+
+/* The book's price of what a trigger watches (-1: none): for the trigger's
+ * field when nothing is typed there. */
+static int64_t watched_price(const struct order_model *m, int64_t quote_ask)
+{
+	const struct api_book *b = m->book;
+
+	switch (m->when) {
+	case ORDER_IF_ASK_LTE:
+	case ORDER_IF_ASK_GTE:
+		return b != NULL && b->n_asks > 0 ? b->asks[0].price_cents : quote_ask;
+	case ORDER_IF_BID_LTE:
+	case ORDER_IF_BID_GTE:
+		return b != NULL && b->n_bids > 0 ? b->bids[0].price_cents : -1;
+	default:
+		return b != NULL && b->n_asks > 0 ? b->asks[0].price_cents : quote_ask;
+	}
+}
+
+/* Step the When row; a standing order only for a buy (it is one: Limit,
+ * GTC are chosen with it). */
+static void choose_when(struct order_model *m, int dir, int64_t ask)
+{
+	do
+		m->when = (enum order_when)(((int)m->when + dir + ORDER_WHENS) % ORDER_WHENS);
+	while (m->when == ORDER_STANDING && m->side != API_BUY);
+	if (m->when == ORDER_STANDING) {
+		m->type = API_LIMIT;
+		m->tif = API_GTC;
+	}
+	if (m->when >= ORDER_IF_ASK_LTE && m->text[order_text_index(ORDER_TRIGGER)][0] == '\0') {
+		int64_t p = watched_price(m, ask);
+		if (p > 0) {
+			char *t = plain_price(m, p);
+			put_text(m, ORDER_TRIGGER, t);
+			free(t);
+		}
+	}
 }
 
 bool order_model_choose(struct order_model *m, wkey k, int64_t ask)
@@ -597,6 +692,9 @@ bool order_model_choose(struct order_model *m, wkey k, int64_t ask)
 		if (m->side != API_SELL)
 			return false;
 		m->whole_nodes = !m->whole_nodes;
+		break;
+	case ORDER_WHEN:
+		choose_when(m, k == WKEY_LEFT || k == 'h' ? -1 : 1, ask);
 		break;
 	default:
 		return false;
@@ -669,13 +767,15 @@ char *order_model_reject_words(const struct order_model *m, const struct api_pre
 bool order_model_same_as_last(const struct order_model *m)
 {
 	const struct api_order_req *a = &m->req, *b = &m->last;
-
 	char *lot;
 	bool same;
 
 	if (m->last_gpu == NULL || m->gpu == NULL || strcmp(m->last_gpu, m->gpu) != 0 ||
 	    a->side != b->side || a->type != b->type || a->gpus != b->gpus ||
-	    a->hours != b->hours || a->price_cents != b->price_cents || a->tif != b->tif)
+	    a->hours != b->hours || a->price_cents != b->price_cents || a->tif != b->tif ||
+	    a->has_trigger != b->has_trigger || a->standing != b->standing ||
+	    (a->has_trigger && (a->trigger_when != b->trigger_when ||
+				a->trigger_price_cents != b->trigger_price_cents)))
 		return false;
 	lot = order_model_lot_key(a);
 	same = m->last_lot != NULL && strcmp(lot, m->last_lot) == 0;
@@ -706,20 +806,24 @@ char *order_model_summary(const struct order_model *m)
 
 void order_model_set_lang(struct order_model *m, enum i18n_lang lang)
 {
+	static const int rows[] = { ORDER_PRICE, ORDER_TRIGGER };
 	char to = i18n_decimal_sep(lang), from = to == '.' ? ',' : '.';
-	char *s = xstrdup(txt(m, ORDER_PRICE));
-	bool conv = false;
 
 	m->lang = lang;
-	for (char *p = s; *p != '\0'; p++) {
-		if (*p == from && p > s && isdigit((unsigned char)p[-1]) && isdigit((unsigned char)p[1])) {
-			*p = to;
-			conv = true;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char *s = xstrdup(m->text[order_text_index(rows[i])]);
+		bool conv = false;
+		for (char *p = s; *p != '\0'; p++) {
+			if (*p == from && p > s && isdigit((unsigned char)p[-1]) &&
+			    isdigit((unsigned char)p[1])) {
+				*p = to;
+				conv = true;
+			}
 		}
+		if (conv)
+			put_text(m, rows[i], s);
+		free(s);
 	}
-	if (conv)
-		put_text(m, ORDER_PRICE, s);
-	free(s);
 	order_model_validate(m);
 }
 
@@ -729,7 +833,8 @@ int order_model_label_width(const struct order_model *m)
 				 _("Max price/h"), _("Min price/h"), _("In force"), _("In nodes of"),
 				 _("Interconnect"), _("Regions"), _("Region"), _("Min CPU cores"),
 				 _("Min RAM GB"), _("Min disk GB"), _("CPU cores"), _("RAM GB"),
-				 _("Disk GB"), _("Whole nodes") };
+				 _("Disk GB"), _("Whole nodes"),
+				 C_("order form row", "When"), _("Trigger/h") };
 	int w = 0;
 
 	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
@@ -771,6 +876,23 @@ static const char *tif_short(enum api_tif tif)
 	}
 }
 
+/* The When row's value, short. */
+static const char *when_short(const struct order_model *m)
+{
+	bool a = m->ascii;
+
+	switch (m->when) {
+	case ORDER_STANDING: return _("Standing");
+	case ORDER_IF_ASK_LTE: return a ? _("If ask <=") : _("If ask ≤");
+	case ORDER_IF_ASK_GTE: return a ? _("If ask >=") : _("If ask ≥");
+	case ORDER_IF_BID_LTE: return a ? _("If bid <=") : _("If bid ≤");
+	case ORDER_IF_BID_GTE: return a ? _("If bid >=") : _("If bid ≥");
+	case ORDER_IF_LAST_LTE: return a ? _("If last <=") : _("If last ≤");
+	case ORDER_IF_LAST_GTE: return a ? _("If last >=") : _("If last ≥");
+	default: return _("Now");
+	}
+}
+
 /* What the focused row means, when there is nothing else to say. */
 static const char *explain(const struct order_model *m)
 {
@@ -799,6 +921,21 @@ static const char *explain(const struct order_model *m)
 			: _("The least to take per GPU-hour in US$.");
 	case ORDER_TIF:
 		return view_tif_text(m->lang, m->tif, m->type == API_MARKET);
+	case ORDER_WHEN:
+		if (m->when == ORDER_NOW)
+			return _("Now: the order goes to the market at once. ← →: standing, or "
+				 "waiting for a trigger.");
+		if (m->when == ORDER_STANDING)
+			return _("Standing: it keeps these GPUs, period after period of these hours, "
+				 "at your limit or less: each rental is extended before it ends while "
+				 "your balance holds the next period.");
+		return _("It waits off the book, its hold taken now, until the trigger below "
+			 "holds while the market is open; then it enters the book as a new order.");
+	case ORDER_TRIGGER:
+		return m->when >= ORDER_IF_ASK_LTE
+			? _("The price in US$ per GPU-hour the market must reach before the order "
+			    "enters the book.")
+			: _("Used only when the order waits for a trigger (the When row).");
 	case ORDER_NODES:
 		return m->side == API_BUY
 			? _("GPUs that must share one machine: the order fills only in whole units "
@@ -882,6 +1019,8 @@ const char *order_model_row_label(const struct order_model *m, int row)
 	case ORDER_HOURS: return _("Hours");
 	case ORDER_PRICE: return order_model_price_label(m);
 	case ORDER_TIF: return _("In force");
+	case ORDER_WHEN: return C_("order form row", "When");
+	case ORDER_TRIGGER: return _("Trigger/h");
 	/* TRANSLATORS: the order form: "In nodes of  ‹ 8 GPUs ›" (GPUs per machine) */
 	case ORDER_NODES: return _("In nodes of");
 	case ORDER_LINK: return _("Interconnect");
@@ -922,6 +1061,8 @@ void order_model_form_lines(const struct order_model *m, int label_w, int width,
 	label_line(out, _("Hours"), m->focus == ORDER_HOURS);
 	label_line(out, order_model_price_label(m), m->focus == ORDER_PRICE);
 	choice_line(out, label_w, _("In force"), tif_short(m->tif), m->focus == ORDER_TIF);
+	choice_line(out, label_w, C_("order form row", "When"), when_short(m), m->focus == ORDER_WHEN);
+	label_line(out, _("Trigger/h"), m->focus == ORDER_TRIGGER);
 	x = nodes_value(m);
 	choice_line(out, label_w, order_model_row_label(m, ORDER_NODES), x, m->focus == ORDER_NODES);
 	free(x);
@@ -1074,7 +1215,8 @@ static void preview_fills(struct pv_out *o, const struct api_preview *v)
 		kv_atoms(o, _("Fills now"), (const char *const *)atoms, n,
 			 v->fill_gpus > 0 ? WR_NORMAL : WR_BAD, 0);
 	else
-		kv(o, _("Fills now"), _("nothing"), WR_BAD, 0);
+		kv(o, _("Fills now"), _("nothing"),
+		   v->would_status == API_ORDER_WAITING ? WR_DIM : WR_BAD, 0);
 	for (size_t i = 0; i < n; i++)
 		free(atoms[i]);
 	free(atoms);
@@ -1113,7 +1255,9 @@ static void preview_money(struct pv_out *o, const struct api_preview *v)
 	} else if (v->side == API_SELL && v->fill_gpus > 0) {
 		kv_money(o, _("You are paid"), v->total_minor, v->currency, WAT_BOLD);
 	}
-	if (v->side == API_BUY && v->rest_gpus > 0)
+	if (v->side == API_BUY && v->would_status == API_ORDER_WAITING)
+		kv_money(o, _("Held"), v->hold_minor, v->currency, 0);
+	else if (v->side == API_BUY && v->rest_gpus > 0)
 		kv_money(o, _("Held"), v->rest_gpus * v->hours * v->unit_minor, v->currency, 0);
 	{
 		/* "€5,000.00 → €4,088.00", the after part under the before part
@@ -1148,6 +1292,11 @@ static void preview_warnings(struct pv_out *o, const struct api_preview *v)
 		if (m->note == NULL || strcmp(m->note, w) != 0)
 			text(o, w, WR_BAD);
 		free(w);
+	} else if (v->would_status == API_ORDER_WAITING) {
+		/* a conditional order: it waits off the book, whatever the book holds */
+		text(o, v->trigger_holds == 1
+		     ? _("Its trigger holds now, but the market is not open: nothing fills now.")
+		     : _("Its trigger does not hold now: nothing fills now."), WR_DIM);
 	} else if (v->fill_gpus == 0 && v->rest_gpus == 0) {
 		text(o, v->side == API_BUY
 		     ? _("No liquidity: no GPUs offered at this price or lower for these "

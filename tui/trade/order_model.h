@@ -24,18 +24,27 @@
 #include "tui/frame/lines.h"
 #include "widgets/widgets.h"
 
-/* The rows of the form, top to bottom: the order, then the machines (a
- * buy's requirements, a sell's lot). GPUs, hours, the price, the regions
- * and the host's figures are typed; the others are choices. Whole nodes is
- * a sell's only (the last row, not shown for a buy). */
+/* The rows of the form, top to bottom: the order and when it acts, then the
+ * machines (a buy's requirements, a sell's lot). GPUs, hours, the price,
+ * the trigger's price, the regions and the host's figures are typed; the
+ * others are choices. The trigger's price shows for a conditional order
+ * only; Whole nodes is a sell's only (the last row, not shown for a buy). */
 enum order_row {
-	ORDER_SIDE, ORDER_TYPE, ORDER_GPUS, ORDER_HOURS, ORDER_PRICE, ORDER_TIF,
-	ORDER_NODES, ORDER_LINK, ORDER_REGIONS, ORDER_CPU, ORDER_RAM, ORDER_DISK, ORDER_WHOLE,
-	ORDER_ROWS
+	ORDER_SIDE, ORDER_TYPE, ORDER_GPUS, ORDER_HOURS, ORDER_PRICE, ORDER_TIF, ORDER_WHEN,
+	ORDER_TRIGGER, ORDER_NODES, ORDER_LINK, ORDER_REGIONS, ORDER_CPU, ORDER_RAM, ORDER_DISK,
+	ORDER_WHOLE, ORDER_ROWS
+};
+
+/* When the order acts (the When row): now; as a standing order (a limit
+ * buy kept period after period); or once a trigger holds — the best ask,
+ * best bid or last trade at or below / at or above the trigger's price. */
+enum order_when {
+	ORDER_NOW, ORDER_STANDING, ORDER_IF_ASK_LTE, ORDER_IF_ASK_GTE, ORDER_IF_BID_LTE,
+	ORDER_IF_BID_GTE, ORDER_IF_LAST_LTE, ORDER_IF_LAST_GTE, ORDER_WHENS
 };
 
 enum {
-	ORDER_NTEXT = 7,               /* the typed rows */
+	ORDER_NTEXT = 8,               /* the typed rows */
 	ORDER_MAX_GPUS = 512,          /* docs/API.md, limits */
 	ORDER_MAX_HOURS = 720,
 	ORDER_MAX_PRICE = 1000000,
@@ -55,6 +64,7 @@ static inline int order_text_index(int r)
 	case ORDER_CPU: return 4;
 	case ORDER_RAM: return 5;
 	case ORDER_DISK: return 6;
+	case ORDER_TRIGGER: return 7;
 	default: return -1;
 	}
 }
@@ -63,7 +73,7 @@ static inline int order_text_index(int r)
 static inline int order_text_row(int i)
 {
 	static const int rows[ORDER_NTEXT] = { ORDER_GPUS, ORDER_HOURS, ORDER_PRICE, ORDER_REGIONS,
-					       ORDER_CPU, ORDER_RAM, ORDER_DISK };
+					       ORDER_CPU, ORDER_RAM, ORDER_DISK, ORDER_TRIGGER };
 	return i >= 0 && i < ORDER_NTEXT ? rows[i] : -1;
 }
 
@@ -80,6 +90,7 @@ struct order_model {
 	enum api_side side;
 	enum api_order_type type;
 	enum api_tif tif;           /* never API_TIF_DEFAULT */
+	enum order_when when;
 	int focus;                  /* enum order_row */
 	char *text[ORDER_NTEXT];       /* what is typed (never NULL) */
 	char *text_error[ORDER_NTEXT]; /* the short reason beside a field, NULL if good */
@@ -176,7 +187,9 @@ const char *order_model_role_note(const struct order_model *m);
  * switched, with a note. */
 void order_model_set_role(struct order_model *m, int role, int64_t ask);
 /* ← → Space or a letter (b/s, m/l, g/i/f) on a choice row: true when the
- * inputs changed. A side the account may not take leaves a note. */
+ * inputs changed. A side the account may not take leaves a note. On the
+ * When row a trigger chosen with no trigger price typed is prefilled with
+ * the book's price of what it watches. */
 bool order_model_choose(struct order_model *m, wkey k, int64_t ask);
 /* The letters that choose on the focused choice row (h and l step). */
 bool order_model_choice_key(const struct order_model *m, wkey k);

@@ -1,5 +1,6 @@
 /*
- * Your orders (o, F7): the resting ones first (every one of them), then the
+ * Your orders (o, F7): the live ones first (resting, waiting for their
+ * trigger, standing: every one of them), then the
  * most recent done ones, refreshed every 2 s; the cursor stays on its order
  * as the list changes. Price/h is a limit order's limit and a market
  * order's average fill price (its cap is no price it paid). x (or Delete)
@@ -37,9 +38,11 @@ struct orders {
 	uint64_t open_req, done_req, cancel_req;
 };
 
-static bool resting(const struct api_order *o)
+/* Resting, waiting for its trigger, or standing: what x can cancel. */
+static bool live(const struct api_order *o)
 {
-	return o->status == API_ORDER_OPEN || o->status == API_ORDER_PARTIALLY_FILLED;
+	return o->status == API_ORDER_OPEN || o->status == API_ORDER_PARTIALLY_FILLED ||
+	       o->status == API_ORDER_WAITING || o->standing == API_STANDING_ACTIVE;
 }
 
 static const struct api_order *find(const struct orders *s, int64_t id)
@@ -77,9 +80,36 @@ static char *order_line(struct tui *t, const struct api_order *o)
 	return s;
 }
 
+/* "limit GTC", and what it waits for or keeps: "limit GTC · if ask at most
+ * $4.10", "limit GTC · standing". */
+static char *type_text(struct tui *t, const struct api_order *o)
+{
+	char *s = xasprintf("%s %s", o->type == API_LIMIT ? _("limit") : _("market"), tif_text(o->tif));
+
+	if (o->has_trigger) {
+		char *w = view_trigger_short(t->o->lang, o->trigger_when, o->trigger_price_cents);
+		char *x = xasprintf(_("%s · if %s"), s, w);
+		free(w);
+		free(s);
+		s = x;
+	}
+	if (o->standing != API_STANDING_NONE) {
+		char *x = xasprintf("%s · %s", s, o->standing == API_STANDING_ACTIVE
+					   ? _("standing") : _("standing, stopped"));
+		free(s);
+		s = x;
+	}
+	if (o->oco_group != NULL) {
+		char *x = xasprintf(_("%s · OCO %s"), s, o->oco_group);
+		free(s);
+		s = x;
+	}
+	return s;
+}
+
 static void add_row(struct tui *t, struct tui_grid *g, const struct api_order *o)
 {
-	tui_grid_row(g, o->id, resting(o) ? WR_NORMAL : WR_DIM);
+	tui_grid_row(g, o->id, live(o) ? WR_NORMAL : WR_DIM);
 	tui_grid_put(g, OC_ID, xasprintf("%lld", (long long)o->id));
 	tui_grid_puts(g, OC_GPU, tui_gpu_name(t, o->gpu));
 	tui_grid_puts(g, OC_SIDE, o->side == API_BUY ? C_("order side", "buy")
@@ -89,8 +119,7 @@ static void add_row(struct tui *t, struct tui_grid *g, const struct api_order *o
 	tui_grid_put(g, OC_FILLED, tui_int(t, o->filled_gpus));
 	tui_grid_put(g, OC_HOURS, tui_int(t, o->hours));
 	tui_grid_put(g, OC_PRICE, tui_usd(t, view_order_list_price(o)));
-	tui_grid_put(g, OC_TYPE, xasprintf("%s %s", o->type == API_LIMIT ? _("limit") : _("market"),
-					   tif_text(o->tif)));
+	tui_grid_put(g, OC_TYPE, type_text(t, o));
 	tui_grid_put(g, OC_HELD, o->hold_minor > 0 ? tui_money(t, o->hold_minor, o->currency)
 						   : xstrdup(""));
 	tui_grid_put(g, OC_CREATED, tui_date(t, o->created_at));
@@ -111,7 +140,7 @@ static void build(struct tui_list *l)
 	for (size_t i = 0; open != NULL && i < open->n; i++, n_open++)
 		add_row(t, &l->grid, &open->v[i]);
 	for (size_t i = 0; s->done != NULL && i < s->done->n; i++)
-		if (!resting(&s->done->v[i])) /* listed above already */
+		if (!live(&s->done->v[i])) /* listed above already */
 			add_row(t, &l->grid, &s->done->v[i]);
 	if (open != NULL)
 		count = xasprintf(P_(" · %zu resting order", " · %zu resting orders", n_open), n_open);
@@ -146,7 +175,7 @@ static void ask(struct tui_list *l)
 {
 	struct orders *s = (struct orders *)l;
 	struct api_client *api = l->page.base.t->api;
-	struct api_list_query qo = { .status = "open", .limit = 200 };
+	struct api_list_query qo = { .status = "live", .limit = 200 };
 	struct api_list_query qd = { .status = "closed", .limit = 50 };
 
 	s->open_req = api_orders_start(api, &qo, on_open, s);
@@ -208,9 +237,9 @@ static void ask_cancel(struct orders *s)
 		tui_message(t, _("No order selected"));
 		return;
 	}
-	if (!resting(o)) {
-		tui_list_note(&s->l, xasprintf(_("Order %lld is %s: only resting orders can be "
-						 "cancelled."), (long long)o->id,
+	if (!live(o)) {
+		tui_list_note(&s->l, xasprintf(_("Order %lld is %s: only resting, waiting or standing "
+						 "orders can be cancelled."), (long long)o->id,
 					       view_order_status_text(t->o->lang, o->status)),
 			      WR_BAD);
 		return;

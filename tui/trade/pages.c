@@ -27,10 +27,12 @@ static const struct {
 	{ TUI_ORDERS, N_("Orders") },
 	{ TUI_RENTALS, N_("Rentals") },
 	{ TUI_ACCOUNT, N_("Account") },
+	{ TUI_ALERTS, N_("Alerts") },
 };
 enum { N_TABS = sizeof tabs / sizeof tabs[0] };
 
-enum { PK_ORDERS = TUI_PAGE_ACTIONS, PK_RENTALS, PK_ACCOUNT, PK_NEXT, PK_PREV, PK_BUY, PK_SELL, PK_BACK };
+enum { PK_ORDERS = TUI_PAGE_ACTIONS, PK_RENTALS, PK_ACCOUNT, PK_ALERTS, PK_NEXT, PK_PREV, PK_BUY,
+       PK_SELL, PK_BACK };
 
 /* The keys every page shares (a page's own map comes first); q, F10,
  * Ctrl-L, F1, ? and L are the frame's. */
@@ -39,6 +41,7 @@ const struct wbinding tui_page_bindings[TUI_PAGE_N_KEYS] = {
 	{ WKEY_F7, PK_ORDERS, N_("Your orders"), NULL },
 	{ 'R', PK_RENTALS, N_("Your rentals"), N_("Rentals") },
 	{ 'a', PK_ACCOUNT, N_("Your account"), N_("Account") },
+	{ 'A', PK_ALERTS, N_("Your alerts and messages"), N_("Alerts") },
 	{ WKEY_TAB, PK_NEXT, N_("Next page"), NULL },
 	{ WKEY_BTAB, PK_PREV, N_("Previous page"), NULL },
 	{ 'b', PK_BUY, N_("Order form: buy the selected row's GPU"), NULL },
@@ -110,6 +113,7 @@ bool tui_page_offers(const struct tui_page *p, int action)
 	case PK_ORDERS: return p->place != TUI_ORDERS;
 	case PK_RENTALS: return p->place != TUI_RENTALS;
 	case PK_ACCOUNT: return p->place != TUI_ACCOUNT;
+	case PK_ALERTS: return p->place != TUI_ALERTS;
 	default: return true;
 	}
 }
@@ -159,6 +163,7 @@ unsigned tui_page_event(struct tui_page *p, const struct wevent *ev)
 	case PK_ORDERS: tui_open(t, TUI_ORDERS, NULL); break;
 	case PK_RENTALS: tui_open(t, TUI_RENTALS, NULL); break;
 	case PK_ACCOUNT: tui_open(t, TUI_ACCOUNT, NULL); break;
+	case PK_ALERTS: tui_open(t, TUI_ALERTS, NULL); break;
 	case PK_NEXT: cycle(p, 1); break;
 	case PK_PREV: cycle(p, -1); break;
 	case PK_BUY: to_form(p, false); break;

@@ -3,14 +3,15 @@
  * (order_form.c, over the pure model of order_model.h), your orders
  * (orders.c), your rentals (rentals.c), your account and its API keys
  * (account_page.c) — each a screen of its own class with its state in its
- * own struct, private to its file — and the welcome screen (welcome.c).
+ * own struct, private to its file —, your alerts and messages (alerts.c)
+ * and the welcome screen (welcome.c).
  *
  * What the pages share is composed, not inherited through a second
  * interface (tmux's mode_tree_start serves window-buffer, -tree and
  * -client the same way):
  *
  *  - struct tui_page (pages.c): the screen of a page — it covers the
- *    tables under a row of page tabs; its keys move between pages (o R a,
+ *    tables under a row of page tabs; its keys move between pages (o R a A,
  *    Tab, b s, Esc); it is kept when it leaves the stack (TS_PAGE), so
  *    what was typed and what was asked outlive it;
  *  - struct tui_list (list.c): a page that is a list — a head panel over a
@@ -55,7 +56,7 @@ struct tui_page {
 /* The keys every page shares (its map titled "Pages"): o R a, Tab,
  * Shift-Tab, b s, Esc. Their actions are TUI_PAGE_ACTIONS and above: a
  * page's own actions are below. */
-enum { TUI_PAGE_N_KEYS = 10, TUI_PAGE_ACTIONS = 0x100 };
+enum { TUI_PAGE_N_KEYS = 11, TUI_PAGE_ACTIONS = 0x100 };
 extern const struct wbinding tui_page_bindings[TUI_PAGE_N_KEYS];
 
 void tui_page_init(struct tui_page *p, const struct tui_screen_class *cls, struct tui *t,
@@ -217,7 +218,9 @@ void tui_list_head(struct tui_list *l, const char *const *extra, size_t n, bool 
 /* ---- the places of the trade screens (tui/screens.c) --------------------------------------------------- */
 
 extern const struct tui_screen_class tui_order_form_class, tui_orders_class, tui_rentals_class,
-	tui_account_page_class, tui_job_order_class;
+	tui_account_page_class, tui_job_order_class,
+	tui_alerts_class;
+void tui_alerts_open(struct tui *t, const struct tui_goto *g);
 void tui_order_form_open(struct tui *t, const struct tui_goto *g);
 void tui_orders_open(struct tui *t, const struct tui_goto *g);
 void tui_rentals_open(struct tui *t, const struct tui_goto *g);

@@ -135,6 +135,18 @@ static void take_job(struct job_order *j)
 	read_fields(j);
 }
 
+/* The preview's choice in words. Its budget is the ceiling the preview is
+ * asked with (so every GPU is priced), not one the user chose: not said. */
+static char *preview_summary(const struct job_order *j)
+{
+	struct api_job shown = *j->pv;
+	struct tui *t = j->base.t;
+
+	if (shown.max_total_minor == JOB_BUDGET_CEILING)
+		shown.max_total_minor = -1;
+	return view_job_summary(t->o->lang, t->cat, &shown);
+}
+
 static void fill_req(const struct job_order *j, struct api_job_req *r, int64_t budget)
 {
 	*r = (struct api_job_req){
@@ -267,7 +279,7 @@ static void review(struct job_order *j)
 		free(w);
 		return;
 	}
-	sum = view_job_summary(t->o->lang, t->cat, j->pv);
+	sum = preview_summary(j);
 	tot = i18n_fmt_money(t->o->lang, j->pv->total_minor, j->pv->currency);
 	text = xasprintf(_("%s\nIt is placed as one order that fills whole or not at all, for at "
 			   "most %s: if the book moved, the exchange refuses it rather than charge "
@@ -428,7 +440,7 @@ static void build(struct job_order *j)
 		int rows = h - JOB_HEAD - 5 - (j->note != NULL ? 2 : 0);
 		table_lines(j, rows < 3 ? 3 : rows);
 		wpanel_add(j->panel);
-		x = view_job_summary(t->o->lang, t->cat, j->pv);
+		x = preview_summary(j);
 		wpanel_text(j->panel, x, j->pv->gpu != NULL ? WR_NORMAL : WR_BAD, 1);
 		free(x);
 		if (j->pv->preview != NULL) {

@@ -54,11 +54,18 @@ export XDG_DATA_HOME="$TMPD/home/.local/share" XDG_RUNTIME_DIR="$TMPD/run"
 unset GPUX_API GPUX_API_KEY GPUX_TIMEOUT
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 stop_local_gpuxd() { # the local demo exchanges gpux may have started (one per data
-  # directory, its pid file beside its database)
+  # directory, its pid file beside its database), each waited for until it has
+  # exited (its socket gone with it), at most 10 s
+  _stopped=""
   for _pf in $(find "$TMPD" -name gpuxd.pid 2>/dev/null); do
     [ -s "$_pf" ] || continue
-    kill "$(cat "$_pf")" 2>/dev/null
+    _p=$(cat "$_pf")
+    kill "$_p" 2>/dev/null && _stopped="$_stopped $_p"
     rm -f "$_pf"
+  done
+  for _p in $_stopped; do
+    _i=0
+    while kill -0 "$_p" 2>/dev/null && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
   done
 }
 _cleanup() { eval "$_cleanups"; stop_local_gpuxd; rm -rf "$TMPD"; }

@@ -6,7 +6,11 @@
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 P="$TMPD/x"
-mk() { make --no-print-directory -C "$ROOT" BUILD="$GPUX_BUILD" "$@"; }
+# with the checked build's flags: whatever install finds to rebuild in the
+# suite's build directory is compiled as make check compiles it, so the
+# other tests' objects stay what they were (a lax rebuild would make the next
+# checked build compile everything again)
+mk() { make --no-print-directory -C "$ROOT" BUILD="$GPUX_BUILD" WERROR=-Werror "$@"; }
 
 # a directory that was there before install stays after uninstall, empty or not
 mkdir -p "$P/share/man"

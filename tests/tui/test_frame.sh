@@ -69,6 +69,7 @@ tui_resize 80 24 && wait_line 23 'prices updated' && wait_line 24 'F1Help' &&
   ok "after a click, a shrink to 80x24 draws the status and F-key bars" ||
   fail "resize after a click" "$(tui_screen | tail -4)"
 click 3 6
+wait_cursor_line 24 7 || fail "at 80x24 the click puts the cursor on line 7" "line $(cursor_line 24)"
 mouse 64 3 6   # a wheel report too: three rows up from the click's
 wait_cursor_line 24 4 || fail "the click and the wheel put the cursor on line 4" "line $(cursor_line 24)"
 tui_resize 120 35 && wait_line 34 'prices updated' && wait_line 35 'F1Help' &&

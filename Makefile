@@ -99,7 +99,9 @@ run: all
 
 # make check builds in phases, each on every core unless make was given -j
 # (JOBS=N to choose), and writes each phase's seconds to BUILD/build-times,
-# which tests/run.sh prints in its summary beside each test's.
+# which tests/run.sh prints in its summary beside each test's. Its phases
+# are sub-makes whose goals are not check: they are given check's WERROR, so
+# what make check compiles it compiles with -Werror.
 JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
 CHECK_J  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 # $(call phase,NAME,COMMAND): COMMAND, then "NAME SECONDS" added to BUILD/build-times
@@ -108,9 +110,9 @@ phase    = t0=$$(date +%s); $(2) || exit 1; echo "$(1) $$(( $$(date +%s) - t0 ))
 check:
 	@mkdir -p $(BUILD) && rm -f $(BUILD)/build-times
 	@$(call phase,packages,scripts/deps.sh check)
-	@$(call phase,programs,$(MAKE) --no-print-directory $(CHECK_J) programs)
-	@$(call phase,test-programs,$(MAKE) --no-print-directory $(CHECK_J) test-programs)
-	@$(call phase,fuzzers,$(MAKE) --no-print-directory $(CHECK_J) fuzz-build)
+	@$(call phase,programs,$(MAKE) --no-print-directory $(CHECK_J) WERROR='$(WERROR)' programs)
+	@$(call phase,test-programs,$(MAKE) --no-print-directory $(CHECK_J) WERROR='$(WERROR)' test-programs)
+	@$(call phase,fuzzers,$(MAKE) --no-print-directory $(CHECK_J) WERROR='$(WERROR)' fuzz-build)
 	@tests/run.sh $(BUILD)
 
 asan:

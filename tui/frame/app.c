@@ -522,6 +522,7 @@ static void teardown_terminal(struct tui *t)
 
 static void free_all(struct tui *t)
 {
+	tui_opener_abandon(&t->opener); /* not waited for: it frees what it makes */
 	tui_stack_free(t);
 	wstatus_free(&t->status);
 	wfkeys_free(&t->fkeys);
@@ -565,21 +566,26 @@ static int tick(struct tui *t, int64_t now)
 	return timeout;
 }
 
-static void run_loop(struct tui *t)
+static bool opened(struct tui *t, const struct tui_options *o, char **cause);
+
+static void run_loop(struct tui *t, char **cause)
 {
-	struct pollfd fds[2 + MAX_API_FDS];
+	struct pollfd fds[3 + MAX_API_FDS];
 
 	while (!t->quit) {
 		int64_t now = util_now_ms();
-		int timeout = tick(t, now), n = 2;
+		int timeout = tick(t, now), n = 3;
 
 		frame(t, now);
 		fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		fds[1] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
+		/* the exchange being opened: readable once it is */
+		fds[2] = (struct pollfd){ .fd = t->opener != NULL ? tui_opener_fd(t->opener) : -1,
+					  .events = POLLIN };
 		if (t->api != NULL)
-			n += api_fds(t->api, fds + 2, MAX_API_FDS, &timeout);
+			n += api_fds(t->api, fds + 3, MAX_API_FDS, &timeout);
 		if (t->api != NULL)
-			n += tui_market_fds(t, fds + n, 2 + MAX_API_FDS - n, &timeout);
+			n += tui_market_fds(t, fds + n, 3 + MAX_API_FDS - n, &timeout);
 		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
 			break;
 		if (fds[1].revents & POLLIN)
@@ -591,6 +597,10 @@ static void run_loop(struct tui *t)
 		}
 		if (!t->quit && (fds[0].revents & POLLIN))
 			read_keys(t);
+		if (!t->quit && (fds[2].revents & POLLIN) && !opened(t, t->o, cause)) {
+			t->quit = true;
+			t->exit_status = 1;
+		}
 		if (t->api != NULL && !t->quit)
 			api_perform(t->api);
 		if (t->api != NULL && !t->quit)
@@ -613,35 +623,42 @@ static void session_base(struct tui *t, const struct tui_options *o)
 		t->conf_path = api_conf_path();
 }
 
+/* The client made (c, NULL and cause on failure; used as api_open gives
+ * them) becomes the session's. */
+static void session_take(struct tui *t, const struct tui_options *o, struct api_client *c,
+			 struct api_settings *used, char *cause)
+{
+	t->api = c;
+	t->api_owned = t->api != NULL;
+	t->api_url = o->api != NULL ? xstrdup(o->api->url)
+		   : used->url != NULL ? xstrdup(used->url) : NULL;
+	api_settings_clear(used);
+	if (t->api == NULL)
+		t->api_error = xasprintf(_("no exchange: %s"), cause ? cause : "?");
+	free(cause);
+}
+
 /* The exchange: the caller's client, or one opened (which waits for libcurl
  * and may start the local demo exchange). */
 static void session_open(struct tui *t, const struct tui_options *o)
 {
 	char *cause = NULL;
+	struct api_settings used = {0};
 
 	if (o->client != NULL) {
 		t->api = o->client;
 	} else if (o->api != NULL || o->open != NULL) {
-		struct api_settings used = {0};
-		t->api = o->api != NULL ? api_client_new(o->api, &cause) : api_open(o->open, &used, &cause);
-		t->api_owned = t->api != NULL;
-		t->api_url = o->api != NULL ? xstrdup(o->api->url)
-			   : used.url != NULL ? xstrdup(used.url) : NULL;
-		api_settings_clear(&used);
-		if (t->api == NULL) {
-			t->api_error = xasprintf(_("no exchange: %s"), cause ? cause : "?");
-			free(cause);
-		}
+		struct api_client *c = o->api != NULL ? api_client_new(o->api, &cause)
+						      : api_open(o->open, &used, &cause);
+		session_take(t, o, c, &used, cause);
 	}
 }
 
-/* The interactive screen's exchange, opened once its first frame (the
- * catalogue without prices) is on screen: libcurl loads and the local demo
- * exchange starts meanwhile. false when libcurl cannot be loaded (*cause
+/* The exchange is there (or could not be had): the market's stream, and
+ * the first run's welcome. false when libcurl cannot be loaded (*cause
  * says so): there is nothing to show then. */
-static bool open_after_first_frame(struct tui *t, const struct tui_options *o, char **cause)
+static bool session_ready(struct tui *t, char **cause)
 {
-	session_open(t, o);
 	if (t->api == NULL && api_curl_ready(cause) != 0)
 		return false;
 	if (t->api != NULL) {
@@ -650,6 +667,33 @@ static bool open_after_first_frame(struct tui *t, const struct tui_options *o, c
 	}
 	t->need_layout = true;
 	return true;
+}
+
+/* The opener's pipe is readable: its client becomes the session's. */
+static bool opened(struct tui *t, const struct tui_options *o, char **cause)
+{
+	struct api_client *c = NULL;
+	struct api_settings used = {0};
+	char *why = NULL;
+
+	if (t->opener == NULL || !tui_opener_take(&t->opener, &c, &used, &why))
+		return true;
+	session_take(t, o, c, &used, why);
+	return session_ready(t, cause);
+}
+
+/* The interactive screen's exchange, opened once its first frame (the
+ * catalogue without prices) is on screen: libcurl loads and the local demo
+ * exchange starts meanwhile, on a thread of its own when it is api_open's
+ * (the local demo exchange may be slow or frozen: no key waits for it).
+ * false when libcurl cannot be loaded (*cause says so). */
+static bool open_after_first_frame(struct tui *t, const struct tui_options *o, char **cause)
+{
+	if (o->client == NULL && o->api == NULL && o->open != NULL &&
+	    (t->opener = tui_opener_start(o->open)) != NULL)
+		return true;
+	session_open(t, o);
+	return session_ready(t, cause);
 }
 
 void tui_session_init(struct tui *t, const struct tui_options *o)
@@ -719,7 +763,7 @@ int tui_run(const struct tui_options *o)
 	tui_session_start(t);
 	tui_session_frame(t);
 	if (open_after_first_frame(t, o, &cause))
-		run_loop(t);
+		run_loop(t, &cause);
 	else
 		t->exit_status = 1;
 	teardown_terminal(t);

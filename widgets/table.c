@@ -17,7 +17,10 @@
  *
  * While columns are hidden the frozen column is cut to a share of the width
  * (not below the floor its owner gives: the GPU names' short form), and
- * pinned columns stay at the right edge, so → never moves them. The markers
+ * pinned columns stay at the right edge, so → never moves them; what the
+ * scrolled columns leave of the room widens them evenly, so no gap opens
+ * before the marker or the pinned columns, and sorting changes no width
+ * (a sorted header cut to keep its ▲). The markers
  * are drawn on the header line only. Cells come from the owner's formatter
  * (struct wtable_source; cell_fit when a cell shortens itself better than by
  * cutting its end), are cut or padded to their column, and
@@ -79,6 +82,19 @@ static void spread(const struct wtable_cols *c, size_t from, size_t to, int extr
 			}
 		}
 	}
+}
+
+/* What is left once [from, to) have their natural widths goes to them
+ * evenly (the last ones first take a remainder), so a scrolled row reaches
+ * its marker or the pinned columns without a gap. */
+static void fill(size_t from, size_t to, int extra, int *cw)
+{
+	size_t n = to - from;
+
+	if (extra <= 0 || n == 0)
+		return;
+	for (size_t i = from; i < to; i++)
+		cw[i] += extra / (int)n + ((size_t)(to - i) <= (size_t)(extra % (int)n) ? 1 : 0);
 }
 
 /* Columns [from, to) of widths cw placed from x. */
@@ -167,6 +183,7 @@ static void layout_run(const struct wtable_cols *c, size_t scroll, size_t send, 
 	out->end = scroll + n;
 	if (n > 0) {
 		spread(c, scroll, scroll + n, limit - start - run_width(cw, scroll, scroll + n), cw);
+		fill(scroll, scroll + n, limit - start - run_width(cw, scroll, scroll + n), cw);
 		place(cw, scroll, scroll + n, start, out, col_x, col_w);
 	} else if (limit - start >= 1 &&
 		   limit - start >= (c->floor != NULL ? c->floor[scroll] : 1)) {
@@ -315,12 +332,13 @@ static void keep_visible(struct wtable *t)
 		t->top = 0;
 }
 
-/* The narrowest widths for the layout: the sorted column keeps room for
- * its indicator; a right-aligned column (a number) is never cut. */
+/* The narrowest widths for the layout, the same sorted or not (sorting
+ * never moves a column: a sorted header without room for its indicator is
+ * cut to keep it); a right-aligned column (a number) is never cut. */
 static void narrow_widths(struct wtable *t)
 {
 	for (size_t c = 0; c < t->ncols; c++) {
-		int m = t->head_w[c] + ((int)c == t->sort_col ? 2 : 0);
+		int m = t->head_w[c];
 		if (m < t->cell_w[c])
 			m = t->cell_w[c];
 		t->min[c] = m > t->nat[c] ? t->nat[c] : m;
@@ -529,7 +547,7 @@ void wtable_set_sort(struct wtable *t, int col, bool desc)
 	if (t->sort_col != col || t->sort_desc != desc) {
 		t->sort_col = col;
 		t->sort_desc = desc;
-		t->lay.width = -1; /* the sorted column's narrowest changed */
+		t->lay.width = -1; /* its header changed */
 		t->base.dirty = true;
 	}
 }

@@ -38,6 +38,9 @@
 #include "widgets/widgets.h"
 
 enum {
+	TUI_JOB_HOURS = 1,          /* a fit job without a run length (inference,
+	                               diffusion) is ordered an hour at a time, as
+	                               the order form's own default */
 	TUI_MIN_COLS = 20,
 	TUI_MIN_LINES = 6,
 	TUI_MSG_MS = 4000,          /* a transient message in the status bar */

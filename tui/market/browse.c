@@ -819,8 +819,10 @@ void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int 
 	if (pos < 0)
 		return;
 	const struct fit_result *j = &view_shown_row(v, (size_t)pos)->job;
-	if (j->gpus_run > 0)
-		*gpus = j->gpus_run;
+	if (j->gpus_run <= 0)
+		return;
+	*gpus = j->gpus_run;
+	*hours = TUI_JOB_HOURS;
 	if (fit_method_is_training(v->job.method) && isfinite(j->train_hours) && j->train_hours > 0 &&
 	    j->train_hours < 1e6)
 		*hours = (int)ceil(j->train_hours - 1e-9);

@@ -100,8 +100,10 @@ void browse_toggle_mark(struct tui_browse *b);
 bool browse_is_marked(const struct tui_browse *b, const char *gpu_id);
 /* =: compare the marked GPUs (2 to 4), or say why not. */
 void browse_compare(struct tui_browse *b);
-/* For the order form: the GPUs the job runs on with gpu_id and, for a
- * training run, its hours (rounded up); 0 when there is no job. */
+/* What the fit job orders on gpu_id, for the order form (b) and the
+ * detail screen alike: the GPUs it runs on and its hours — a training
+ * run's, rounded up, else TUI_JOB_HOURS; both 0 when there is no job or it
+ * runs on no count of that GPU. */
 void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours);
 
 /* ---- the places of the other market screens (tui/screens.c) ---- */

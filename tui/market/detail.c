@@ -36,7 +36,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "i18n/i18n.h"
 #include "tui/market/browse.h"
@@ -81,6 +80,7 @@ struct detail {
 	bool book_orders;           /* the ladder has room for the orders column */
 	bool book_cum, book_gh;     /* ... for the cumulative GPUs, the GPU-hours */
 	int book_rows, chart_cols, chart_rows;
+	int spec_w;                 /* the spec sheet's labels' column */
 };
 
 /* The chart is asked again as its range moves on: every interval (the
@@ -232,6 +232,26 @@ static void build_head(struct detail *d)
 
 /* ---- the spec sheet ------------------------------------------------------------------------- */
 
+/* The labels of the spec sheet (msgids; the precisions are not translated). */
+static const char *const spec_labels[] = {
+	N_("Memory"), N_("Memory type"), N_("Bandwidth"), N_("Interconnect"), N_("Link speed"),
+	N_("Form factor"), N_("Board power"),
+};
+
+/* The labels' column: as wide as the widest in the language, so every
+ * figure starts in one column. */
+static int spec_label_w(const struct detail *d)
+{
+	int w = 4; /* "BF16", "INT8", "ECC" */
+
+	for (size_t i = 0; i < sizeof spec_labels / sizeof spec_labels[0]; i++) {
+		int lw = wtext_width(_(spec_labels[i]), d->base.t->ascii);
+		if (lw > w)
+			w = lw;
+	}
+	return w;
+}
+
 static void spec_line(struct detail *d, struct wpanel *p, const char *label, double v,
 		      int decimals, const char *unit)
 {
@@ -239,7 +259,7 @@ static void spec_line(struct detail *d, struct wpanel *p, const char *label, dou
 	struct wcells *c = row(p);
 	char *x;
 
-	add_col(c, label, 16, false, WR_DIM);
+	add_col(c, label, d->spec_w, false, WR_DIM);
 	if (isnan(v)) {
 		add(c, _("Not published"), WR_DIM);
 		return;
@@ -253,11 +273,11 @@ static void spec_line(struct detail *d, struct wpanel *p, const char *label, dou
 	free(x);
 }
 
-static void spec_text(struct wpanel *p, const char *label, const char *v)
+static void spec_text(struct detail *d, struct wpanel *p, const char *label, const char *v)
 {
 	struct wcells *c = row(p);
 
-	add_col(c, label, 16, false, WR_DIM);
+	add_col(c, label, d->spec_w, false, WR_DIM);
 	add(c, v != NULL ? v : _("Not published"), v != NULL ? WR_NORMAL : WR_DIM);
 }
 
@@ -266,9 +286,10 @@ static void build_specs(struct detail *d, struct wpanel *p)
 	const struct catalog_gpu *g = d->g;
 	char *x;
 
+	d->spec_w = spec_label_w(d);
 	title(p, _("Specifications"));
 	spec_line(d, p, _("Memory"), g->memory_gb, 0, "GB");
-	spec_text(p, _("Memory type"), g->memory_type);
+	spec_text(d, p, _("Memory type"), g->memory_type);
 	spec_line(d, p, _("Bandwidth"), g->bandwidth_gbs, 0, "GB/s");
 	spec_line(d, p, "BF16", g->bf16_tflops, 0, "TFLOPS");
 	spec_line(d, p, "FP8", g->fp8_tflops, 0, "TFLOPS");
@@ -276,11 +297,11 @@ static void build_specs(struct detail *d, struct wpanel *p)
 	spec_line(d, p, "FP32", g->fp32_tflops, 1, "TFLOPS");
 	spec_line(d, p, "FP64", g->fp64_tflops, 1, "TFLOPS");
 	spec_line(d, p, "INT8", g->int8_tops, 0, "TOPS");
-	spec_text(p, _("Interconnect"), g->interconnect);
+	spec_text(d, p, _("Interconnect"), g->interconnect);
 	spec_line(d, p, _("Link speed"), g->interconnect_gbs, 0, "GB/s");
-	spec_text(p, _("Form factor"), g->form_factor);
+	spec_text(d, p, _("Form factor"), g->form_factor);
 	spec_line(d, p, _("Board power"), g->tdp_w, 0, "W");
-	spec_text(p, "ECC", g->ecc ? _("Yes") : _("No"));
+	spec_text(d, p, "ECC", g->ecc ? _("Yes") : _("No"));
 	/* TRANSLATORS: where the figures above come from: %s is a document and its URL */
 	x = xasprintf(_("Figures: %s"), g->source != NULL ? g->source : _("Not published"));
 	wpanel_text(p, x, WR_DIM, 1);
@@ -578,8 +599,11 @@ static void build_fill(struct detail *d, struct wpanel *p)
 	tot = money(t, fill.total_cents);
 	if (fill.complete)
 		/* TRANSLATORS: filling the order from the asks: levels, average price, total */
-		x = xasprintf(_("from the asks now: %zu levels, average %s per GPU-hour, total %s "
-				"before tax; b orders it"), fill.levels, avg, tot);
+		x = xasprintf(P_("from the asks now: %zu level, average %s per GPU-hour, total %s "
+				 "before tax; b orders it",
+				 "from the asks now: %zu levels, average %s per GPU-hour, total %s "
+				 "before tax; b orders it", (unsigned long)fill.levels),
+			      fill.levels, avg, tot);
 	else
 		x = xasprintf(_("the asks offer only %lld of %d GPUs (total %s before tax)"),
 			      (long long)fill.gpus, d->job_gpus, tot);
@@ -594,7 +618,9 @@ static void build_trades(struct detail *d, struct wpanel *p, int rows)
 	struct tui *t = d->base.t;
 	const struct tui_focus *f = t->m.focus;
 
-	title(p, _("Recent trades"));
+	/* TRANSLATORS: the detail screen's list of trades; its times are the
+	 * exchange clock's, in UTC */
+	title(p, _("Recent trades (UTC)"));
 	if (f == NULL || !f->have_trades) {
 		wpanel_text(p, _("Waiting for trades…"), WR_DIM, 1);
 		return;
@@ -604,13 +630,11 @@ static void build_trades(struct detail *d, struct wpanel *p, int rows)
 	for (int i = 0; i < rows && (size_t)i < f->n_trades; i++) {
 		const struct api_trade *tr = &f->trades[i];
 		struct wcells *c = row(p);
-		time_t at = (time_t)tr->at;
-		struct tm tm;
-		char when[32] = "", *price = money(t, tr->price_cents), *x;
+		char *when = i18n_fmt_date(t->o->lang, tr->at, I18N_UTC | I18N_SHORT);
+		char *price = money(t, tr->price_cents), *x;
 
-		if (gmtime_r(&at, &tm) != NULL)
-			strftime(when, sizeof when, "%m-%d %H:%M:%S", &tm);
 		add_col(c, when, 15, false, WR_DIM);
+		free(when);
 		add_col(c, price, 10, true, tr->taker_side == API_BUY ? WR_GOOD : WR_BAD);
 		x = xasprintf(" %lld \u00d7 %lld h %s", (long long)tr->gpus, (long long)tr->hours,
 			      tr->taker_side == API_BUY ? wsym(WSYM_ARROW_UP, t->ascii)
@@ -876,7 +900,8 @@ void tui_detail_open(struct tui *t, const struct tui_goto *go)
 		tui_remove(t, old); /* after the copy: go->gpu may be the old one's */
 	d->g = g;
 	d->job_gpus = go->gpus;
-	d->job_hours = go->gpus > 0 && go->hours <= 0 ? 24 : go->hours;
+	/* what b on the tables would order for the same job (browse_order_size) */
+	d->job_hours = go->gpus > 0 && go->hours <= 0 ? TUI_JOB_HOURS : go->hours;
 	d->job_fits = go->fits;
 	d->range = DR_24H;
 	d->before_cents = -1;

@@ -1,12 +1,14 @@
 /*
- * `gpux fit SIZE|PRESET [--method M] [options]`: the calculator panel as a
- * command. The job is built from the arguments (each assumption a flag with
+ * `gpux fit SIZE|PRESET|ORG/NAME [--method M] [options]` and `gpux fit
+ * --config PATH/config.json`: the calculator panel as a command. The job is built from the arguments (each assumption a flag with
  * fit/'s default), checked by fit_job_check, and answered per GPU by view/
  * (the same "your model" columns the TUI adds to a table, so the numbers are
  * the panel's): memory needed per GPU, available, fits, GPUs needed, cost per
  * hour at the best ask; for training the run's time and cost, for inference
- * decode tokens/s. csv/json add the memory breakdown. Rows: every GPU of the
- * catalogue, or a workload's with --workload.
+ * decode tokens/s and the prefill; the machines it needs (node shape). csv/json
+ * add the memory breakdown and the shape as numbers. Rows: every GPU of the
+ * catalogue, or a workload's with --workload. A config.json is read by
+ * data/ (catalog_model_from_config_file), never by fit/.
  */
 #include "cli/cli_int.h"
 
@@ -21,6 +23,7 @@
 #include "util/util.h"
 
 const struct cli_opt cli_fit_opts[] = {
+	{"--config", "PATH", N_("a Hugging Face config.json to read the model from (instead of SIZE or PRESET)")},
 	{"--method", "METHOD", N_("full, lora, qlora, infer-fp16, infer-fp8, infer-int8, infer-int4 or diffusion (default full; diffusion for an image model)")},
 	{"--gpus", "N", N_("GPUs the job runs on (default 1)")},
 	{"--seq", "N", N_("sequence length in tokens (default 2048)")},
@@ -43,11 +46,17 @@ const struct cli_opt cli_fit_opts[] = {
 	{"--flash-attention", NULL, N_("attention scores are not stored (FlashAttention, SDPA)")},
 	{"--chunked-loss", NULL, N_("the output layer and loss computed 1024 tokens at a time")},
 	{"--pure-bf16", NULL, N_("training without fp32 master weights: weights, gradients and optimizer moments in bf16")},
+	{"--stack", "STACK", N_("a fine-tuning library's defaults: unsloth (QLoRA, offloaded checkpoints, 8-bit AdamW, chunked loss) or peft (QLoRA, fp32 embeddings, paged AdamW); none")},
+	{"--act-offload", NULL, N_("checkpointed activations kept in CPU memory (offloaded gradient checkpointing)")},
+	{"--embeddings", "BITS", N_("LoRA/QLoRA: precision of the embeddings, output layer and norms: 16 (the default) or fp32")},
+	{"--paged-optimizer", NULL, N_("optimizer states in paged memory that moves to the CPU under pressure (not counted in GPU memory)")},
 	{"--offload", "WHAT", N_("ZeRO-Offload to CPU memory: none, optimizer or all (optimizer and weights, ZeRO-3) (default none)")},
 	{"--zero-accounting", "WHOSE", N_("deepspeed (its memory estimators, the default) or paper (the ZeRO paper's 2 + 2 + 12 bytes)")},
 	{"--kv-cache", "PRECISION", N_("KV-cache precision: 16 (bf16/fp16, the default) or fp8")},
 	{"--int4-group", "N", N_("int4 weights per group sharing a 16-bit scale and zero point (default 128)")},
 	{"--bw-efficiency", "F", N_("share of the peak memory bandwidth decoding achieves with the method's weight format, e.g. 0.7 or 70% (defaults: 16-bit 0.7, 8-bit 0.6, 4-bit 0.5)")},
+	{"--layer-us", "US", N_("decode: fixed cost per layer and step of the method's weight format, microseconds (defaults: 16-bit 31, 8-bit 42, 4-bit 40)")},
+	{"--prompt", "N", N_("inference: prompt tokens prefilled per sequence (default: the whole --seq)")},
 	{"--allreduce-us", "US", N_("tensor parallel: latency of one all-reduce step in microseconds (default 5.9)")},
 	{"--overhead", "GB", N_("per GPU: CUDA context, framework and buffers, in GB (default 1)")},
 	{"--margin", "F", N_("per GPU: allocator fragmentation and temporaries, a share of the rest, e.g. 0.1 or 10% (default 10%)")},
@@ -168,6 +177,11 @@ static int parse_model(struct cli_ctx *ctx, const char *arg, struct fit_job *job
 		free(cause);
 		return rc;
 	}
+	if (strchr(arg, '/') != NULL) {
+		free(cause);
+		return cli_usage(ctx, _("fit: \"%s\" is not a preset gpux knows; pass its config.json: gpux fit --config PATH/config.json"),
+				 arg);
+	}
 	ids = cli_model_ids(ctx->catalog);
 	rc = cli_usage(ctx, _("fit: \"%s\": %s; or a preset: %s"), arg,
 		       cause != NULL ? _(cause) : "?", ids);
@@ -237,6 +251,16 @@ static int memory_opts(struct cli_ctx *ctx, const struct cli_args *a, struct fit
 	job->chunked_loss = job->chunked_loss || OPT(a, "--chunked-loss") != NULL;
 	job->pure_bf16 = job->pure_bf16 || OPT(a, "--pure-bf16") != NULL;
 	job->encoders_offloaded = job->encoders_offloaded || OPT(a, "--encoders-offloaded") != NULL;
+	job->act_offload = job->act_offload || OPT(a, "--act-offload") != NULL;
+	job->paged_optimizer = job->paged_optimizer || OPT(a, "--paged-optimizer") != NULL;
+	if ((v = OPT(a, "--embeddings")) != NULL) {
+		if (strcmp(v, "16") == 0 || strcasecmp(v, "bf16") == 0 || strcasecmp(v, "fp16") == 0)
+			job->embed_bits = 16;
+		else if (strcmp(v, "32") == 0 || strcasecmp(v, "fp32") == 0)
+			job->embed_bits = 32;
+		else
+			return cli_usage(ctx, _("fit: unknown --embeddings \"%s\"; accepted: 16, fp32"), v);
+	}
 	if ((v = OPT(a, "--offload")) != NULL && fit_offload_parse(v, &job->offload, &cause) != 0) {
 		free(cause);
 		return cli_usage(ctx, _("fit: unknown --offload \"%s\"; accepted: none, optimizer, all"), v);
@@ -283,7 +307,14 @@ static int speed_opts(struct cli_ctx *ctx, const struct cli_args *a, struct fit_
 	double f;
 	int rc;
 
+	if ((v = OPT(a, "--layer-us")) != NULL) {
+		double us = 0;
+		if ((rc = decimal_opt(ctx, a, "--layer-us", 1000000, &us)) != CLI_OK)
+			return rc;
+		fit_job_set_layer_us(job, us);
+	}
 	if ((rc = int_opt(ctx, a, "--int4-group", 8, 65536, &job->int4_group)) != CLI_OK ||
+	    (rc = int_opt(ctx, a, "--prompt", 1, 1 << 24, &job->prompt_tokens)) != CLI_OK ||
 	    (rc = decimal_opt(ctx, a, "--allreduce-us", 1000000, &job->allreduce_hop_us)) != CLI_OK ||
 	    (rc = int_opt(ctx, a, "--frames", 1, 1 << 20, &job->frames)) != CLI_OK)
 		return rc;
@@ -297,15 +328,55 @@ static int speed_opts(struct cli_ctx *ctx, const struct cli_args *a, struct fit_
 	return CLI_OK;
 }
 
+/* --config PATH: the model from a Hugging Face config.json, read by data/
+ * into *config (which *preset then points at). */
+static int config_model(struct cli_ctx *ctx, const char *path, struct fit_job *job,
+			struct catalog_model *config, const struct catalog_model **preset)
+{
+	char *cause = NULL;
+	int rc;
+
+	if (catalog_model_from_config_file(path, config, &cause) != 0) {
+		rc = cli_usage(ctx, _("fit: --config: %s"), cause != NULL ? cause : "?");
+		free(cause);
+		return rc;
+	}
+	view_job_use_preset(job, config);
+	*preset = config;
+	return CLI_OK;
+}
+
+/* --stack: a fine-tuning library's defaults, before the options that
+ * override them. */
+static int stack_opt(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job)
+{
+	const char *v = OPT(a, "--stack");
+	enum fit_stack st;
+	char *cause = NULL;
+
+	if (v == NULL)
+		return CLI_OK;
+	if (fit_stack_parse(v, &st, &cause) != 0) {
+		free(cause);
+		return cli_usage(ctx, _("fit: unknown --stack \"%s\"; accepted: unsloth, peft, none"), v);
+	}
+	fit_stack_apply(job, st);
+	return CLI_OK;
+}
+
 static int build_job(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job,
-		     const struct catalog_model **preset)
+		     const struct catalog_model **preset, struct catalog_model *config)
 {
 	const char *v;
 	char *cause = NULL;
 	int rc;
 
 	fit_job_defaults(job);
-	if ((rc = parse_model(ctx, a->pos[0], job, preset)) != CLI_OK)
+	if ((v = OPT(a, "--config")) != NULL)
+		rc = config_model(ctx, v, job, config, preset);
+	else
+		rc = parse_model(ctx, a->pos[0], job, preset);
+	if (rc != CLI_OK)
 		return rc;
 	if (*preset != NULL && (*preset)->kind == CATALOG_MODEL_DIFFUSION)
 		job->method = FIT_DIFFUSION;
@@ -318,6 +389,8 @@ static int build_job(struct cli_ctx *ctx, const struct cli_args *a, struct fit_j
 	}
 	if (job->method == FIT_DIFFUSION)
 		job->model.diffusion = true;
+	if ((rc = stack_opt(ctx, a, job)) != CLI_OK)
+		return rc;
 	if ((rc = int_opt(ctx, a, "--gpus", 1, FIT_MAX_GPUS, &job->gpus)) != CLI_OK ||
 	    (rc = int_opt(ctx, a, "--seq", 1, 1 << 24, &job->seq_len)) != CLI_OK ||
 	    (rc = int_opt(ctx, a, "--batch", 1, 1 << 20, &job->batch)) != CLI_OK)
@@ -383,18 +456,51 @@ static void training_assumptions(struct buf *b, const struct fit_job *job)
 		buf_printf(b, " \u00b7 %s", _("pure bf16"));
 	if (job->method != FIT_FULL)
 		buf_printf(b, " \u00b7 %s %d", _("LoRA rank"), job->lora_rank);
+	if (job->stack != FIT_STACK_NONE)
+		buf_printf(b, " \u00b7 %s %s", _("stack:"), _(fit_stack_label(job->stack)));
+	if (job->act_offload && job->checkpointing)
+		buf_printf(b, " \u00b7 %s", _("checkpoints in CPU memory"));
+	if (job->embed_bits == 32 && job->method == FIT_QLORA)
+		buf_printf(b, " \u00b7 %s", _("fp32 embeddings and head"));
+	if (job->paged_optimizer)
+		buf_printf(b, " \u00b7 %s", _("paged optimizer (not in GPU memory)"));
+}
+
+/* Where the model came from, when it was a config.json: its guessed fields
+ * and the weights' stored format. */
+static void config_notes(struct buf *b, const struct catalog_model *m)
+{
+	if (m->guessed != 0) {
+		char *g = catalog_guessed_text(m->guessed);
+		buf_printf(b, " \u00b7 %s %s", _("not in the config, taken as:"), g);
+		free(g);
+	}
+	if (m->quant_method != NULL) {
+		char *q = util_sanitize(m->quant_method, 24, true);
+		if (m->quant_bits > 0)
+			buf_printf(b, " \u00b7 %s %s (%d bits)", _("weights stored as"), q, m->quant_bits);
+		else
+			buf_printf(b, " \u00b7 %s %s", _("weights stored as"), q);
+		free(q);
+	}
 }
 
 /* One line of the job's assumptions under the table: every input shown. */
 static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
-			 const struct catalog_model *preset)
+			 const struct catalog_model *preset, const struct fit_node_shape *shape)
 {
 	enum i18n_lang l = ctx->lang;
 	struct buf b = {0};
 	char *n;
 
 	if (preset != NULL) {
-		buf_puts(&b, preset->name);
+		char *name = util_sanitize(preset->name, 64, true);
+		buf_puts(&b, name);
+		free(name);
+		n = view_fmt_moe(l, &job->model, shape);
+		if (n[0] != '\0')
+			buf_printf(&b, " (%s)", n);
+		free(n);
 	} else {
 		n = i18n_fmt_number(l, job->model.params_b, decimals_of(job->model.params_b));
 		buf_printf(&b, _("%s B parameters"), n);
@@ -427,9 +533,14 @@ static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
 			buf_printf(&b, " \u00b7 %s", _("FP8 KV cache"));
 		if (job->method == FIT_INFER_INT4)
 			buf_printf(&b, " \u00b7 %s %d", _("int4 group"), job->int4_group);
+		n = i18n_fmt_number(l, fit_job_layer_us(job), 0);
+		buf_printf(&b, " \u00b7 %s %s \u00b5s", _("per layer"), n);
+		free(n);
 		n = i18n_fmt_number(l, job->allreduce_hop_us, 1);
 		buf_printf(&b, " \u00b7 %s %s \u00b5s", _("all-reduce step"), n);
 		free(n);
+		if (job->prompt_tokens > 0)
+			buf_printf(&b, " \u00b7 %s %d", _("prompt"), job->prompt_tokens);
 	}
 	if (job->method == FIT_DIFFUSION && job->encoders_offloaded)
 		buf_printf(&b, " \u00b7 %s", _("text encoders offloaded"));
@@ -440,6 +551,8 @@ static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
 		free(oh);
 	}
 	free(n);
+	if (preset != NULL && strcmp(preset->id, "config") == 0)
+		config_notes(&b, preset);
 	if (job->model.guessed && job->model.guess_from != NULL)
 		buf_printf(&b, " \u00b7 %s (%s)", _("architecture guessed from the size"),
 			   job->model.guess_from);
@@ -452,9 +565,29 @@ static char *assumptions(const struct cli_ctx *ctx, const struct fit_job *job,
  * preset's config) or "given" (typed). */
 static const char *arch_state(const struct fit_job *job, const struct catalog_model *preset)
 {
-	if (job->model.guessed)
+	if (job->model.guessed || (preset != NULL && preset->guessed != 0))
 		return "guessed";
+	if (preset != NULL && strcmp(preset->id, "config") == 0)
+		return "config";
 	return preset != NULL ? "published" : "given";
+}
+
+/* The machines the row's GPU count needs: the text in the table, numbers in
+ * csv/json (interconnect null when the job needs no link). */
+static void shape_cells(const struct cli_ctx *ctx, struct cli_sheet *s, const struct fit_node_shape *sh)
+{
+	char *d = view_fmt_node_shape(ctx->lang, sh), *raw = view_fmt_node_shape(I18N_EN, sh);
+	cli_sheet_text(s, d, raw); /* csv/json: one language for scripts */
+	free(d);
+	free(raw);
+	cli_sheet_int(s, NULL, sh->node_gpus);
+	cli_sheet_int(s, NULL, sh->nodes);
+	cli_sheet_int(s, NULL, sh->tp);
+	if (sh->link_needed)
+		cli_sheet_text(s, NULL, fit_interconnect_id(sh->interconnect));
+	else
+		cli_sheet_null(s, NULL);
+	cli_sheet_int(s, NULL, sh->ep);
 }
 
 static void gb_cell(struct cli_sheet *s, const struct cli_ctx *ctx, double gb)
@@ -478,6 +611,7 @@ static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct
 	cli_sheet_int(s, NULL, j->gpus_run);
 	gb_cell(s, ctx, j->mem_one.total);
 	cli_sheet_text(s, NULL, arch_state(job, preset));
+	shape_cells(ctx, s, &j->shape);
 	if (training) {
 		if (isfinite(j->train_hours)) {
 			/* the fit panel's figure too (view/fitfmt.c) */
@@ -504,6 +638,13 @@ static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct
 			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
 		}
 		cli_sheet_number(s, NULL, j->decode_tokens_s_total);
+		if (isfinite(j->prefill_s)) {
+			char *d = i18n_fmt_number(ctx->lang, j->prefill_s, j->prefill_s < 10 ? 2 : 0);
+			cli_sheet_number(s, d, j->prefill_s);
+			free(d);
+		} else {
+			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
+		}
 	}
 	gb_cell(s, ctx, j->mem.weights);
 	gb_cell(s, ctx, j->mem.gradients);
@@ -511,6 +652,7 @@ static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct
 	gb_cell(s, ctx, j->mem.activations);
 	gb_cell(s, ctx, j->mem.kv_cache);
 	gb_cell(s, ctx, j->mem.margin);
+	gb_cell(s, ctx, j->mem.paged);
 }
 
 int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
@@ -520,6 +662,7 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 			       CLI_KIND(VIEW_COL_JOB_GPUS) | CLI_KIND(VIEW_COL_JOB_COST) |
 			       CLI_KIND(VIEW_COL_PRICE);
 	const struct catalog_model *preset = NULL;
+	struct catalog_model config = {0};
 	const struct catalog_workload *w = NULL;
 	struct view_prices prices;
 	struct view_table *t = NULL;
@@ -534,7 +677,11 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	rc = cli_args_parse(ctx, "fit", cli_fit_opts, argc, argv, 1, &a);
 	if (rc != CLI_OK)
 		return rc;
-	if (a.n_pos == 0) {
+	if (a.n_pos > 0 && OPT(&a, "--config") != NULL) {
+		rc = cli_usage(ctx, _("fit: give the model once: a size, a preset or --config PATH, not two"));
+		goto out;
+	}
+	if (a.n_pos == 0 && OPT(&a, "--config") == NULL) {
 		char *ids = cli_model_ids(ctx->catalog);
 		rc = cli_usage(ctx, _("fit: which model? accepted: a size in billions of parameters (70, 70B, 7.5, 1.3T) or a preset: %s"),
 			       ids);
@@ -547,7 +694,7 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		free(ids);
 		goto out;
 	}
-	if ((rc = build_job(ctx, &a, &job, &preset)) != CLI_OK)
+	if ((rc = build_job(ctx, &a, &job, &preset, &config)) != CLI_OK)
 		goto out;
 
 	cli_load_prices(ctx, &prices);
@@ -565,6 +712,12 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "gpus_run", _("GPUs run"), CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "job_mem_one_gpu_gb", _("One GPU"), CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "architecture", _("Architecture"), CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column(s, "machines", _("Machines"), CLI_LEFT);
+	cli_sheet_column_for(s, "node_gpus", "node_gpus", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "nodes", "nodes", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "tp", "tp", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "interconnect", "interconnect", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "ep", "ep", CLI_RIGHT, CLI_SHOW_DATA);
 	if (training) {
 		cli_sheet_column(s, "train_hours", _("Run time"), CLI_RIGHT);
 		cli_sheet_column(s, "run_cost", _("Run cost"), CLI_RIGHT);
@@ -573,6 +726,7 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		cli_sheet_column(s, "decode_tokens_s", _("tok/s per sequence"), CLI_RIGHT);
 		cli_sheet_column_for(s, "decode_tokens_s_total", "decode_tokens_s_total", CLI_RIGHT,
 				     CLI_SHOW_DATA);
+		cli_sheet_column(s, "prefill_s", _("Prefill s"), CLI_RIGHT);
 	}
 	cli_sheet_column_for(s, "mem_weights_gb", "mem_weights_gb", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "mem_gradients_gb", "mem_gradients_gb", CLI_RIGHT, CLI_SHOW_DATA);
@@ -580,12 +734,14 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "mem_activations_gb", "mem_activations_gb", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "mem_kv_cache_gb", "mem_kv_cache_gb", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "mem_margin_gb", "mem_margin_gb", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "mem_paged_gb", "mem_paged_gb", CLI_RIGHT, CLI_SHOW_DATA);
 
 	for (i = 0; i < t->n_shown; i++)
 		fit_row(ctx, s, t, view_shown_row(t, i), kinds, &job, preset);
 	cli_sheet_price_notes(ctx, s, true);
 	{
-		char *note = assumptions(ctx, &job, preset);
+		const struct fit_node_shape *shape = t->n_shown > 0 ? &view_shown_row(t, 0)->job.shape : NULL;
+		char *note = assumptions(ctx, &job, preset, shape);
 		cli_sheet_note(s, note);
 		free(note);
 	}
@@ -600,5 +756,6 @@ out:
 	cli_sheet_free(&s);
 	view_free(&t);
 	cli_args_free(&a);
+	catalog_model_clear(&config);
 	return rc;
 }

@@ -149,6 +149,22 @@ struct catalog_value catalog_gpu_value(const struct catalog_gpu *g, enum catalog
 	return v;
 }
 
+/* The link one machine's GPUs share (catalog.h, struct catalog_gpu). */
+static void derive_scale_up(struct catalog_gpu *g)
+{
+	bool board = g->form_factor != NULL && (strcmp(g->form_factor, "SXM") == 0 ||
+	                                        strcmp(g->form_factor, "OAM") == 0);
+	const char *ic = g->interconnect != NULL ? g->interconnect : "";
+	bool nvlink = strncmp(ic, "NVLink", 6) == 0, fabric = strncmp(ic, "Infinity Fabric", 15) == 0;
+
+	g->scale_up = "pcie";
+	g->scale_up_gpus = 1;
+	if (nvlink || fabric) {
+		g->scale_up = nvlink ? "nvlink" : "infinity-fabric";
+		g->scale_up_gpus = board ? 8 : 2; /* a PCIe card's bridge pairs two */
+	}
+}
+
 static int parse_gpu(struct ctx *x, const cJSON *obj, struct catalog_gpu *g)
 {
 	static const char *keys[N_GPU_FIELDS + 1];
@@ -191,6 +207,7 @@ static int parse_gpu(struct ctx *x, const cJSON *obj, struct catalog_gpu *g)
 	if (g->memory_gb > 100000)
 		return cat_bad(x, "\"memory_gb\" must be at most 100000");
 	g->demo_from_cents = -1;
+	derive_scale_up(g);
 	return 0;
 }
 
@@ -229,13 +246,36 @@ static int load_gpus(struct catalog *c, const cJSON *root, struct ctx *x)
 
 static const char *const model_kinds[] = {"llm", "moe", "diffusion"};
 
+/* "hub": hub repository ids ("Org/Name") with the preset's architecture. */
+static int parse_hub(struct ctx *x, const cJSON *obj, struct catalog_model *m)
+{
+	const cJSON *hub = cJSON_GetObjectItemCaseSensitive(obj, "hub"), *it;
+	size_t n = 0;
+
+	if (hub == NULL || cJSON_IsNull(hub))
+		return 0;
+	if (!cJSON_IsArray(hub) || cJSON_GetArraySize(hub) > 16)
+		return cat_bad(x, "\"hub\" must be an array of at most 16 repository ids");
+	m->hub = xcalloc((size_t)cJSON_GetArraySize(hub) + 1, sizeof *m->hub);
+	cJSON_ArrayForEach(it, hub) {
+		const char *s = cJSON_IsString(it) ? it->valuestring : NULL;
+		const char *slash = s != NULL ? strchr(s, '/') : NULL;
+		if (s == NULL || slash == NULL || slash == s || slash[1] == '\0' ||
+		    strchr(slash + 1, '/') != NULL || strlen(s) > 96)
+			return cat_bad(x, "\"hub\"[%zu] must be a repository id \"Org/Name\"", n);
+		m->hub[n] = xstrdup(s);
+		m->n_hub = ++n;
+	}
+	return 0;
+}
+
 static int parse_model(struct ctx *x, const cJSON *obj, struct catalog_model *m)
 {
 	static const char *const keys[] = {
 		"id", "name", "kind", "params_b", "active_params_b", "layers", "hidden", "heads",
 		"kv_heads", "head_dim", "vocab", "ffn", "max_seq", "experts", "experts_per_token",
 		"kv_latent_dim", "text_encoder_params_b", "vae_params_b", "width", "height", "frames",
-		"source", NULL};
+		"tied_embeddings", "hub", "source", NULL};
 	const cJSON *kind;
 	bool lm, dif;
 	int r = 0;
@@ -288,7 +328,7 @@ static int parse_model(struct ctx *x, const cJSON *obj, struct catalog_model *m)
 	if (r == 0)
 		r |= cat_get_int(x, obj, "ffn", lm, dif, 1, 10000000, &m->ffn);
 	if (r == 0)
-		r |= cat_get_int(x, obj, "max_seq", lm, dif, 1, 100000000, &m->max_seq);
+		r |= cat_get_int(x, obj, "max_seq", lm, true, 1, 100000000, &m->max_seq);
 	if (r == 0)
 		r |= cat_get_int(x, obj, "experts", m->kind == CATALOG_MODEL_MOE,
 		             m->kind != CATALOG_MODEL_MOE, 2, 100000, &m->experts);
@@ -316,6 +356,12 @@ static int parse_model(struct ctx *x, const cJSON *obj, struct catalog_model *m)
 	if (lm && (catalog_known(m->text_encoder_params_b) || catalog_known(m->vae_params_b) ||
 	           m->width != -1 || m->height != -1 || m->frames != -1))
 		return cat_bad(x, "\"text_encoder_params_b\", \"vae_params_b\", \"width\", \"height\" and \"frames\" apply only to diffusion models");
+	m->quant_bits = m->quant_group = -1;
+	if (cJSON_GetObjectItemCaseSensitive(obj, "tied_embeddings") != NULL &&
+	    cat_get_bool(x, obj, "tied_embeddings", &m->tied_embeddings) < 0)
+		return -1;
+	if (parse_hub(x, obj, m) < 0)
+		return -1;
 	return cat_get_text(x, obj, "source", true, false, 0, &m->source);
 }
 
@@ -713,6 +759,9 @@ void catalog_free(struct catalog **cp)
 		free(c->models[i].id);
 		free(c->models[i].name);
 		free(c->models[i].source);
+		for (size_t k = 0; k < c->models[i].n_hub; k++)
+			free(c->models[i].hub[k]);
+		free(c->models[i].hub);
 	}
 	free(c->models);
 	for (size_t i = 0; i < c->n_workloads; i++) {

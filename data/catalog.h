@@ -98,6 +98,12 @@ struct catalog_gpu {
 	char *source;          /* manufacturer document name + URL */
 	char *notes;           /* how the figures were read (sparsity halved, ...), or NULL */
 	int64_t demo_from_cents; /* demo market's opening best ask in US cents; -1 if none */
+	/* The link one machine's GPUs share, derived at load from form_factor
+	 * and interconnect: SXM and OAM boards sit 8 to a baseboard on NVLink /
+	 * Infinity Fabric; a PCIe card with an NVLink bridge pairs 2; any other
+	 * PCIe card has PCIe alone (1). */
+	const char *scale_up;  /* "nvlink", "infinity-fabric" or "pcie" (static) */
+	int scale_up_gpus;     /* 8, 2 or 1 */
 };
 
 /* The JSON name of a field ("memory_gb"), or NULL for an out-of-range value. */
@@ -142,7 +148,38 @@ struct catalog_model {
 	int width, height;            /* default resolution in pixels; -1 for LLMs */
 	int frames;                   /* video: frames per clip; 1 for images; -1 for LLMs */
 	char *source;                 /* config.json / paper, with URL */
+	bool tied_embeddings;         /* input embedding and output layer shared */
+	char **hub;                   /* hub repository ids with this architecture
+	                                 ("meta-llama/Llama-3.1-70B"); n_hub of them */
+	size_t n_hub;
+	/* read from a config.json (catalog_model_from_config), else 0 / NULL */
+	unsigned guessed;             /* CATALOG_GUESSED_* the file did not give */
+	char *torch_dtype;            /* "bfloat16" ..., or NULL */
+	char *quant_method;           /* quantization_config's quant_method, or NULL */
+	int quant_bits;               /* its bits (fp8: 8, mxfp4: 4); -1 unknown */
+	int quant_group;              /* its group_size; -1 unknown */
 };
+
+/* What a config.json left out and gpux filled (catalog_model.guessed). */
+#define CATALOG_GUESSED_VOCAB (1u << 0) /* vocab_size: 32000 */
+#define CATALOG_GUESSED_FFN   (1u << 1) /* intermediate_size: 4 × hidden */
+#define CATALOG_GUESSED_TIED  (1u << 2) /* tie_word_embeddings: false */
+#define CATALOG_GUESSED_TOPK  (1u << 3) /* num_experts_per_tok: 2 */
+
+/* Read a Hugging Face config.json (text of len bytes) into *out, the
+ * parameters counted from the architecture (data/hf_config.c says what is
+ * read and how it counts). name: the model's name, or NULL for the file's
+ * _name_or_path. A file that is not a JSON object, lacks the layers, hidden
+ * size or heads, or holds an impossible figure is refused: -1 and *cause
+ * naming the field. *out owns its strings: catalog_model_clear. */
+int catalog_model_from_config(const char *text, size_t len, const char *name,
+                              struct catalog_model *out, char **cause);
+/* The same for a file; the model's name is the folder holding it. */
+int catalog_model_from_config_file(const char *path, struct catalog_model *out, char **cause);
+/* Free what a config-read model owns and zero it. */
+void catalog_model_clear(struct catalog_model *m);
+/* The guessed fields as text ("vocab_size (32000), ..."; "" for none). */
+char *catalog_guessed_text(unsigned mask);
 
 /* ---- workloads and their columns (data/workloads.json) --------------------- */
 
@@ -222,8 +259,11 @@ void catalog_free(struct catalog **c);
 const struct catalog_gpu *catalog_gpu(const struct catalog *c, const char *id);
 const struct catalog_workload *catalog_workload(const struct catalog *c, const char *id);
 const struct catalog_model *catalog_model(const struct catalog *c, const char *id);
-/* The model presets a typed name means (data/model_search.c): the presets
- * whose id or name is the query (any case) first, then those each word of
+/* The model presets a typed name means (data/model_search.c): a hub id
+ * ("Org/Name", with a '/') finds the presets listing it in "hub" (any case;
+ * "-Instruct", "-it", "-Chat" and "-hf" ignored at the end) and nothing
+ * else; otherwise the presets whose id or name is the query (any case)
+ * first, then those each word of
  * the query begins a word of ("llama-3-70b", "Llama 3 70B" and "llama3 70"
  * find llama-3.1-70b; words cut at spaces, '-', '_', '/' and where letters
  * turn to digits); a query of numbers alone ("0", "0.5b") finds none. At

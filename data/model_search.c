@@ -95,6 +95,36 @@ static bool exact(const struct catalog_model *m, const char *query)
 	return strcasecmp(m->id, query) == 0 || strcasecmp(m->name, query) == 0;
 }
 
+/* The length of a hub id without the suffix of a fine-tuned variant that
+ * keeps the architecture ("-Instruct", "-it", ...), compared in any case. */
+static size_t hub_stem(const char *s)
+{
+	static const char *const suffixes[] = {"-instruct", "-it", "-chat", "-hf", "-base", NULL};
+	size_t n = strlen(s);
+	for (bool cut = true; cut;) {
+		cut = false;
+		for (size_t i = 0; suffixes[i] != NULL; i++) {
+			size_t k = strlen(suffixes[i]);
+			if (n > k && strncasecmp(s + n - k, suffixes[i], k) == 0) {
+				n -= k;
+				cut = true;
+			}
+		}
+	}
+	return n;
+}
+
+static bool hub_match(const struct catalog_model *m, const char *query)
+{
+	size_t qn = hub_stem(query);
+	for (size_t i = 0; i < m->n_hub; i++) {
+		size_t hn = hub_stem(m->hub[i]);
+		if (hn == qn && strncasecmp(m->hub[i], query, qn) == 0)
+			return true;
+	}
+	return false;
+}
+
 size_t catalog_search_models(const struct catalog *c, const char *query,
 			     const struct catalog_model **out, size_t max)
 {
@@ -103,6 +133,15 @@ size_t catalog_search_models(const struct catalog *c, const char *query,
 
 	if (c == NULL || query == NULL)
 		return 0;
+	if (strchr(query, '/') != NULL) {
+		for (size_t i = 0; i < c->n_models; i++)
+			if (hub_match(&c->models[i], query)) {
+				if (n < max)
+					out[n] = &c->models[i];
+				n++;
+			}
+		return n;
+	}
 	for (size_t i = 0; i < c->n_models; i++)
 		if (exact(&c->models[i], query)) {
 			if (n < max)

@@ -24,6 +24,11 @@
  *    Every assumption is a field of struct fit_job, with the default from
  *    fit_job_defaults(), so the user interface can show and edit each one.
  *
+ * Beside them: the machines a job needs (fit_node_shape: nodes of 1, 2, 4 or
+ * 8 GPUs and the link they share) and the job's wire form for gpuxd's job
+ * orders (fit_job_fields, fit_job_to_fields, fit_job_from_fields), so gpux,
+ * the panel and gpuxd share one answer; FIT_MODEL_VERSION names it.
+ *
  * Units: memory in GB = 10^9 bytes (as GPU spec sheets and the ZeRO paper
  * count), parameters and tokens in billions, bandwidth in GB/s, compute in
  * dense TFLOPS, money in integer cents (never a float in a final figure).
@@ -36,7 +41,15 @@
 #define GPUX_FIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/* The fit model's version: bumped whenever an answer for the same job
+ * changes (a formula, a default, a fitted constant). gpuxd puts it in its
+ * job-order replies, so a client can tell which model priced its job.
+ * 3: mixture-of-experts decode by experts touched, per-layer decode cost per
+ *    weight format (gpt-fast fit), fine-tuning stacks, node shapes. */
+#define FIT_MODEL_VERSION 3
 
 /* ---- the seed-table rule ------------------------------------------------ */
 
@@ -111,6 +124,16 @@ enum fit_optimizer {
 	FIT_OPT_COUNT
 };
 
+/* The link that joins the GPUs of one machine for tensor parallelism
+ * (the market's "interconnect" of a node). Zero is PCIe: what every
+ * machine has. */
+enum fit_interconnect {
+	FIT_LINK_PCIE,            /* "pcie": the host's PCIe fabric only */
+	FIT_LINK_NVLINK,          /* "nvlink": NVLink / NVSwitch (also a 2-GPU bridge) */
+	FIT_LINK_INFINITY_FABRIC, /* "infinity-fabric": AMD's xGMI on an OAM baseboard */
+	FIT_LINK_COUNT
+};
+
 /* A GPU as the fit model sees it. NAN = not published. */
 struct fit_gpu {
 	double memory_gb;      /* total memory per GPU */
@@ -120,6 +143,14 @@ struct fit_gpu {
 	double link_gbs;       /* GPU-to-GPU bandwidth, both directions, for the
 	                          tensor-parallel all-reduce; NAN = none known */
 	int64_t price_cents;   /* best ask per GPU-hour in cents; -1 = no price */
+	enum fit_interconnect scale_up; /* the link among one machine's GPUs */
+	int scale_up_gpus;     /* GPUs one scale-up link joins: 8 on an HGX or
+	                          OAM baseboard, 2 over an NVLink bridge (PCIe
+	                          boards), 1 = none; 0 = not known (link_gbs is
+	                          then taken for any tensor-parallel degree) */
+	double pcie_gbs;       /* the GPU's PCIe slot, both directions: the
+	                          all-reduce link past the scale-up group; NAN =
+	                          not known */
 };
 
 /* A model. A size typed by the user has only params_b: call
@@ -146,6 +177,20 @@ struct fit_model {
 	const char *guess_from;  /* guessed: the published model whose config was
 	                            taken (static string), else NULL */
 	bool tied_embeddings;    /* input embedding and output layer shared */
+	int experts;             /* MoE: routed experts per MoE layer; 0 = dense */
+	int experts_per_token;   /* MoE: routed experts each token uses */
+};
+
+/* Fine-tuning libraries whose defaults gpux knows (fit_stack_apply). The
+ * stack is a label of the job: its effect is in the fields it sets. */
+enum fit_stack {
+	FIT_STACK_NONE,    /* "none": gpux's own defaults */
+	FIT_STACK_UNSLOTH, /* "unsloth": QLoRA, offloaded checkpoints, 8-bit AdamW,
+	                      chunked loss, flash attention, 16-bit embeddings */
+	FIT_STACK_PEFT,    /* "peft": Hugging Face PEFT + bitsandbytes QLoRA:
+	                      prepare_model_for_kbit_training's fp32 casts,
+	                      checkpointing on the GPU, paged AdamW */
+	FIT_STACK_COUNT
 };
 
 /* A job: the model, the method and every assumption. */
@@ -203,6 +248,27 @@ struct fit_job {
 	                            bytes per latent token per unit of width */
 	bool encoders_offloaded; /* diffusion: text encoders leave the GPU once
 	                            the prompt is encoded (--t5_cpu, CPU offload) */
+
+	/* fine-tuning stacks (LoRA, QLoRA; act_offload also full training) */
+	enum fit_stack stack;    /* the library whose defaults were applied */
+	bool act_offload;        /* checkpointed layer inputs kept in CPU memory
+	                            (Unsloth's offloaded gradient checkpointing):
+	                            the GPU holds one layer's */
+	int embed_bits;          /* LoRA/QLoRA: bits of the embedding, output layer
+	                            and norms of the frozen base: 16, or 32 where
+	                            the library casts them to fp32 (PEFT) */
+	bool paged_optimizer;    /* optimizer states in paged (unified) memory
+	                            that moves to the CPU under pressure
+	                            (bitsandbytes paged AdamW): not counted in
+	                            the GPU's total, shown apart */
+
+	/* decode: a fixed cost per layer and decoding step, per weight format
+	 * (kernel launches, dequantisation set-up), microseconds */
+	double layer_us;         /* 16-bit weights */
+	double layer_us_8bit;    /* int8 and FP8 weights */
+	double layer_us_4bit;    /* int4 weights */
+	int prompt_tokens;       /* inference: prompt tokens prefilled per
+	                            sequence; 0 = the whole context (seq_len) */
 };
 
 #define FIT_LOSS_CHUNK 1024 /* tokens per chunk of a chunked loss */
@@ -212,11 +278,19 @@ struct fit_job {
  * (flash_attention off), 1 GPU, ZeRO-3 with DeepSpeed's accounting and no
  * offload, Adam, LoRA rank 16, 4.127-bit 4-bit base, 16-bit KV cache, int4
  * groups of 128, 1 GB + 10 % margin, 1 B tokens, MFU 0.40, bandwidth
- * efficiency 0.70 (16-bit), 0.60 (8-bit), 0.50 (int4), all-reduce hop
- * 5.9 µs, one 1024×1024 image at 2048 B/pixel or 100 B per DiT token and
- * unit of width. The model is zeroed (set it with fit_model_from_size or
- * from a preset). */
+ * efficiency 0.73 (16-bit), 0.66 (8-bit), 0.55 (int4) and a per-layer
+ * decode cost of 31, 42 and 40 µs (fitted to gpt-fast, docs/FIT.md),
+ * all-reduce hop 3.6 µs, one 1024×1024 image at 2048 B/pixel or 100 B per
+ * DiT token and unit of width; no stack, checkpoints on the GPU, 16-bit
+ * embeddings, no paged optimizer, the whole context prefilled. The model
+ * is zeroed (set it with fit_model_from_size or from a preset). */
 void fit_job_defaults(struct fit_job *job);
+
+/* Set the fields a fine-tuning library's defaults imply (docs/FIT.md gives
+ * each with its source) and job->stack; the method becomes QLoRA for
+ * "unsloth" and "peft" (their documented default) unless it is already
+ * LoRA. FIT_STACK_NONE only clears the label. */
+void fit_stack_apply(struct fit_job *job, enum fit_stack stack);
 
 /* Guess a dense decoder's architecture from its size (billions): the
  * published config of fit_archs the size borrows (see struct fit_arch_row),
@@ -279,6 +353,7 @@ struct fit_breakdown {
 	double kv_cache;
 	double margin;
 	double total;
+	double paged;       /* optimizer states in paged memory (not in total) */
 };
 
 /* Memory each GPU needs when the job runs on `gpus` GPUs (independent of
@@ -317,6 +392,45 @@ double fit_layer_activation_bytes(int seq, int batch, int hidden, int heads,
  * that exceed one GPU, or more than FIT_MAX_GPUS); -1 when memory_gb is NAN. */
 int fit_gpus_needed(const struct fit_job *job, double memory_gb);
 
+/* The machines a job needs (the market sells nodes of 1, 2, 4 or 8 GPUs):
+ * "1 GPU", "1 node of 8 (NVLink)", "3 nodes of 8 (NVLink)". */
+struct fit_node_shape {
+	int gpus;                 /* node_gpus × nodes */
+	int node_gpus;            /* GPUs per machine: 1, 2, 4 or 8 */
+	int nodes;                /* machines */
+	int tp;                   /* tensor-parallel degree (inside one machine) */
+	int pp;                   /* inference: pipeline stages, gpus / tp */
+	int dp;                   /* training: data-parallel (ZeRO) ranks; else 1 */
+	int ep;                   /* MoE: expert-parallel degree inside a machine
+	                             (1 for a dense model) */
+	int experts_per_gpu;      /* MoE: routed experts each GPU of an EP group
+	                             holds; 0 for a dense model */
+	bool link_needed;         /* node_gpus > 1: the GPUs must share a machine */
+	enum fit_interconnect interconnect; /* the link they share: the GPU's
+	                             scale-up link when its group holds the
+	                             node, else PCIe (meaningless when no link
+	                             is needed) */
+};
+
+/* The node shape of `job` on `gpus` GPUs of `gpu`: node_gpus the largest of
+ * 8, 4, 2, 1 dividing gpus, nodes the rest; tp as fit_tp_degree for
+ * inference (pipeline across the rest), 1 for training (ZeRO data
+ * parallelism over every GPU) and diffusion; the interconnect as in the
+ * struct. The same function serves gpux, the fit panel and gpuxd's job
+ * orders. */
+void fit_node_shape(const struct fit_job *job, const struct fit_gpu *gpu, int gpus,
+                    struct fit_node_shape *out);
+
+/* The GPU-to-GPU bandwidth (both directions, GB/s) an all-reduce over `tp`
+ * GPUs of `gpu` runs at: link_gbs inside the scale-up group, pcie_gbs past
+ * it (NAN when unknown). */
+double fit_tp_link_gbs(const struct fit_gpu *gpu, int tp);
+
+/* Expert parallelism of an MoE model inside a machine of node_gpus GPUs:
+ * the largest of 8, 4, 2 at most node_gpus dividing the experts; 1 for a
+ * dense model. */
+int fit_expert_parallel(const struct fit_model *m, int node_gpus);
+
 /* Everything the panel and `gpux fit` show for one GPU. */
 struct fit_result {
 	struct fit_breakdown mem;  /* per GPU at mem_gpus GPUs: what the job needs
@@ -334,6 +448,9 @@ struct fit_result {
 	int64_t run_cents;         /* whole hours × gpus_run × price; -1 unknown */
 	double decode_tokens_s;    /* inference, per sequence; NAN otherwise */
 	double decode_tokens_s_total; /* × batch */
+	double prefill_s;          /* inference: seconds to prefill the prompts
+	                              of the batch; NAN otherwise/unknown */
+	struct fit_node_shape shape; /* at mem_gpus */
 };
 
 void fit_evaluate(const struct fit_job *job, const struct fit_gpu *gpu, struct fit_result *out);
@@ -360,8 +477,29 @@ double fit_train_hours(const struct fit_job *job, double bf16_tflops, int gpus);
 double fit_decode_tokens_s(const struct fit_job *job, double bandwidth_gbs, double link_gbs,
                            int gpus);
 
+/* Seconds to prefill the prompts of the batch on `gpus` GPUs (compute
+ * bound): (2 · active params + 2 · layers · heads · head_dim · P) · P ·
+ * batch FLOPs (P = prompt_tokens or seq_len; the second term is causal
+ * attention) ÷ (tensor-parallel degree × dense BF16 FLOPS × MFU). NAN for
+ * non-inference methods or unknown FLOPS. */
+double fit_prefill_seconds(const struct fit_job *job, double bf16_tflops, int gpus);
+
+/* Decode tokens/s per sequence as fit_evaluate computes it on `gpu`:
+ * fit_decode_tokens_s with the link fit_tp_link_gbs gives. */
+double fit_decode_tokens_s_on(const struct fit_job *job, const struct fit_gpu *gpu, int gpus);
+
+/* Bytes of weights one decoding step reads for `batch` sequences: the
+ * active parameters less the input embedding (one row is read; a tied
+ * matrix is read as the output layer) at the format's bytes; for an MoE
+ * model the routed experts the batch touches, E · (1 − (1 − k/E)^batch)
+ * per layer instead of k. */
+double fit_decode_weight_bytes(const struct fit_job *job, int batch);
+
 /* The bandwidth efficiency of the job's weight format. */
 double fit_job_bw_efficiency(const struct fit_job *job);
+/* The per-layer decode cost (µs) of the job's weight format, and its setter. */
+double fit_job_layer_us(const struct fit_job *job);
+void fit_job_set_layer_us(struct fit_job *job, double v);
 /* Set the bandwidth efficiency of the job's weight format. */
 void fit_job_set_bw_efficiency(struct fit_job *job, double v);
 
@@ -407,6 +545,92 @@ int fit_accounting_parse(const char *s, enum fit_zero_accounting *out, char **ca
 const char *fit_offload_id(enum fit_offload o);
 const char *fit_offload_label(enum fit_offload o);
 int fit_offload_parse(const char *s, enum fit_offload *out, char **cause);
+
+/* "pcie" "nvlink" "infinity-fabric"; parse also takes "nvl", "if", "xgmi". */
+const char *fit_interconnect_id(enum fit_interconnect i);
+int fit_interconnect_parse(const char *s, enum fit_interconnect *out, char **cause);
+
+/* "none" "unsloth" "peft" */
+const char *fit_stack_id(enum fit_stack s);
+const char *fit_stack_label(enum fit_stack s);
+int fit_stack_parse(const char *s, enum fit_stack *out, char **cause);
+
+/* ---- the job's wire form (fit/wire.c) --------------------------------------
+ *
+ * A job travels to gpuxd (job orders) as a flat list of named values by the
+ * API's rules: integers, strings, booleans; fractions as basis points,
+ * sizes in their smallest exact unit (parameters and tokens in millions,
+ * memory in MB, times in nanoseconds), enums as their CLI names, and the
+ * architecture itself. fit_job_fields[] is the table; api/ and exchange/
+ * walk it to write and read JSON, so neither holds a second list. The
+ * field list with units is docs/API.md, "Job body". */
+
+enum fit_field_kind {
+	FIT_FIELD_INT,    /* JSON integer, within [min, max] */
+	FIT_FIELD_ENUM,   /* JSON string, one of values[] */
+	FIT_FIELD_BOOL,   /* JSON true / false */
+	FIT_FIELD_STRING, /* JSON string of min..max bytes of A-Za-z0-9._:/+- */
+};
+
+struct fit_field_spec {
+	const char *name;        /* "seq_len" */
+	enum fit_field_kind kind;
+	int64_t min, max;        /* INT: the range; STRING: the length */
+	bool required;           /* MISSING without it (the model's fields) */
+	const char *const *values; /* ENUM: the accepted names, NULL-terminated */
+	const char *unit;        /* for the docs: "basis points", "MB", ... */
+};
+
+extern const struct fit_field_spec fit_job_fields[];
+extern const int fit_job_field_count;
+
+/* One named value: what fit_job_to_fields writes and fit_job_from_fields
+ * reads. kind is the JSON type it has on the wire (an ENUM value may be
+ * given as FIT_FIELD_STRING). name and s are borrowed: to_fields points
+ * them at static names and the caller's label; from_fields only reads. */
+struct fit_field {
+	const char *name;
+	enum fit_field_kind kind;
+	int64_t i;               /* INT; BOOL: 0 or 1 */
+	const char *s;           /* ENUM, STRING */
+};
+
+#define FIT_JOB_FIELDS_MAX 64
+
+/* The job's fields, every one written (so the answer does not depend on the
+ * other side's defaults), in table order; label (a preset id, or NULL) as
+ * "model". The model's architecture is written resolved (a size's guess
+ * included). Values are rounded to their unit: a job read back answers as
+ * the written one within that rounding, and exactly when its figures are
+ * whole units (presets, typed options). Returns the count written. */
+int fit_job_to_fields(const struct fit_job *job, const char *label, struct fit_field *out,
+                      int max);
+
+/* What went wrong reading fields: the API's error codes. */
+enum fit_field_error {
+	FIT_FE_NONE,
+	FIT_FE_UNKNOWN_FIELD,
+	FIT_FE_DUPLICATE_FIELD,
+	FIT_FE_MISSING_FIELD,
+	FIT_FE_WRONG_TYPE,
+	FIT_FE_OUT_OF_RANGE,     /* min, max set */
+	FIT_FE_BAD_VALUE,        /* an enum name or string's characters */
+	FIT_FE_STRING_TOO_LONG,  /* max set */
+	FIT_FE_BAD_COMBINATION,  /* fit_job_check's refusal, field named */
+};
+
+struct fit_field_problem {
+	enum fit_field_error code;
+	const char *field;       /* the field's static name, NULL for none */
+	int64_t min, max;
+};
+
+/* Build *job from fit_job_defaults and the fields, then fit_job_check it.
+ * The label ("model") is copied to label[label_size] when given (else "").
+ * Returns 0, or -1 with *problem and *cause (English, naming the field:
+ * "job field seq_len: must be an integer from 1 to 16777216"). */
+int fit_job_from_fields(const struct fit_field *fields, int n, struct fit_job *job, char *label,
+                        size_t label_size, struct fit_field_problem *problem, char **cause);
 
 /* ---- parsing a size as people type it --------------------------------------- */
 

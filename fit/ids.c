@@ -205,3 +205,53 @@ int fit_offload_parse(const char *s, enum fit_offload *out, char **cause)
 	*out = (enum fit_offload)v;
 	return 0;
 }
+
+static const struct id_row interconnects[FIT_LINK_COUNT] = {
+	[FIT_LINK_PCIE] = {"pcie", N_("PCIe")},
+	[FIT_LINK_NVLINK] = {"nvlink", N_("NVLink")},
+	[FIT_LINK_INFINITY_FABRIC] = {"infinity-fabric", N_("Infinity Fabric")},
+};
+
+static const struct alias interconnect_aliases[] = {
+	{"nvl", FIT_LINK_NVLINK}, {"if", FIT_LINK_INFINITY_FABRIC}, {"xgmi", FIT_LINK_INFINITY_FABRIC},
+};
+
+const char *fit_interconnect_id(enum fit_interconnect i)
+{
+	return (unsigned)i < FIT_LINK_COUNT ? interconnects[i].id : NULL;
+}
+
+int fit_interconnect_parse(const char *s, enum fit_interconnect *out, char **cause)
+{
+	int v;
+	if (lookup(s, interconnects, FIT_LINK_COUNT, interconnect_aliases,
+	           sizeof interconnect_aliases / sizeof interconnect_aliases[0], &v) < 0)
+		return set_cause(cause, "%s", N_("unknown interconnect: use nvlink, infinity-fabric or pcie"));
+	*out = (enum fit_interconnect)v;
+	return 0;
+}
+
+static const struct id_row stacks[FIT_STACK_COUNT] = {
+	[FIT_STACK_NONE] = {"none", N_("gpux's defaults")},
+	[FIT_STACK_UNSLOTH] = {"unsloth", N_("Unsloth")},
+	[FIT_STACK_PEFT] = {"peft", N_("PEFT + bitsandbytes")},
+};
+
+const char *fit_stack_id(enum fit_stack s)
+{
+	return (unsigned)s < FIT_STACK_COUNT ? stacks[s].id : NULL;
+}
+
+const char *fit_stack_label(enum fit_stack s)
+{
+	return (unsigned)s < FIT_STACK_COUNT ? stacks[s].label : NULL;
+}
+
+int fit_stack_parse(const char *s, enum fit_stack *out, char **cause)
+{
+	int v;
+	if (lookup(s, stacks, FIT_STACK_COUNT, NULL, 0, &v) < 0)
+		return set_cause(cause, "%s", N_("unknown fine-tuning stack: use none, unsloth or peft"));
+	*out = (enum fit_stack)v;
+	return 0;
+}

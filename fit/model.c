@@ -73,16 +73,61 @@ void fit_job_defaults(struct fit_job *job)
 	job->margin_fraction = 0.10;
 	job->tokens_b = 1.0;
 	job->mfu = 0.40;
-	job->bw_efficiency = 0.70;      /* gpt-fast, Llama-2-7B bf16: 1397 of 2039 GB/s */
-	job->bw_efficiency_8bit = 0.60; /* gpt-fast int8: 1069 (7B) to 1323 (70B) GB/s */
-	job->bw_efficiency_4bit = 0.50; /* gpt-fast int4 G=32: 863 (7B) to 1098 (70B) GB/s */
-	job->allreduce_hop_us = 5.9;    /* gpt-fast's tensor-parallel table, 8×A100 NVLink */
+	/* decode: bandwidth efficiency and a cost per layer and step for each
+	 * weight format, and the all-reduce hop, fitted together to gpt-fast's
+	 * 29 A100 measurements (docs/FIT.md, "Decode speed") */
+	job->bw_efficiency = 0.73;
+	job->bw_efficiency_8bit = 0.66;
+	job->bw_efficiency_4bit = 0.55;
+	job->layer_us = 31.0;
+	job->layer_us_8bit = 42.0;
+	job->layer_us_4bit = 40.0;
+	job->allreduce_hop_us = 3.6;
 	job->width = 1024;
 	job->height = 1024;
 	job->frames = 1;
 	job->act_bytes_per_pixel = 2048.0;
 	job->act_bytes_per_token = 100.0; /* HunyuanVideo's two published peaks */
 	job->encoders_offloaded = false;
+	job->stack = FIT_STACK_NONE;
+	job->act_offload = false;
+	job->embed_bits = 16;
+	job->paged_optimizer = false;
+	job->prompt_tokens = 0;
+}
+
+void fit_stack_apply(struct fit_job *job, enum fit_stack stack)
+{
+	job->stack = (unsigned)stack < FIT_STACK_COUNT ? stack : FIT_STACK_NONE;
+	if (job->stack == FIT_STACK_NONE)
+		return;
+	if (job->method != FIT_LORA)
+		job->method = FIT_QLORA;
+	job->checkpointing = true;
+	/* both run on one GPU without DeepSpeed: no ZeRO partitions */
+	job->sharding = FIT_SHARD_NONE;
+	job->offload = FIT_OFFLOAD_NONE;
+	if (job->stack == FIT_STACK_UNSLOTH) {
+		/* Unsloth: use_gradient_checkpointing="unsloth" (offloaded),
+		 * adamw_8bit in its notebooks, its fused chunked cross-entropy,
+		 * its attention kernels, embeddings and head left at 16 bits */
+		job->act_offload = true;
+		job->optimizer = FIT_OPT_ADAM8;
+		job->chunked_loss = true;
+		job->flash_attention = true;
+		job->embed_bits = 16;
+		job->paged_optimizer = false;
+	} else {
+		/* PEFT + bitsandbytes as the QLoRA repository runs it:
+		 * prepare_model_for_kbit_training casts every 16-bit parameter
+		 * left (embeddings, head, norms) to fp32; paged_adamw_32bit;
+		 * checkpoints on the GPU */
+		job->act_offload = false;
+		job->optimizer = FIT_OPT_ADAM;
+		job->chunked_loss = false;
+		job->embed_bits = 32;
+		job->paged_optimizer = true;
+	}
 }
 
 void fit_resolve(const struct fit_model *m, struct fit_arch *a)
@@ -194,7 +239,8 @@ static double base_bytes(const struct fit_job *job, const struct fit_arch *a)
 {
 	if (job->method == FIT_LORA)
 		return 2 * a->params;
-	return job->quant4_bits / 8.0 * (a->params - a->embed) + 2 * a->embed;
+	double eb = job->embed_bits == 32 ? 4.0 : 2.0;
+	return job->quant4_bits / 8.0 * (a->params - a->embed) + eb * a->embed;
 }
 
 void fit_model_states(const struct fit_job *job, double *weights_gb, double *grads_gb,
@@ -315,7 +361,9 @@ static void training_memory(const struct fit_job *job, const struct fit_arch *a,
 	double full = fit_layer_activation_bytes((int)s, (int)b, (int)a->hidden, (int)a->heads,
 	                                         false, job->flash_attention);
 	double act;
-	if (job->checkpointing)
+	if (job->checkpointing && job->act_offload)
+		act = 2 * s * b * a->hidden + full; /* the inputs wait in CPU memory */
+	else if (job->checkpointing)
 		act = a->layers * 2 * s * b * a->hidden + full;
 	else
 		act = a->layers * full;
@@ -389,6 +437,10 @@ void fit_memory(const struct fit_job *job, int gpus, struct fit_breakdown *out)
 		inference_memory(job, &a, n, s, b, out);
 	else
 		diffusion_memory(job, &a, b, out);
+	if (fit_method_is_training(job->method) && job->paged_optimizer) {
+		out->paged = out->optimizer; /* evictable: not in the total */
+		out->optimizer = 0;
+	}
 	double sub = out->weights + out->gradients + out->optimizer + out->activations +
 	             out->kv_cache;
 	double oh = isfinite(job->overhead_gb) && job->overhead_gb > 0 ? job->overhead_gb : 0;

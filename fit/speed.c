@@ -10,14 +10,15 @@
  * dense BF16 FLOPS × MFU). MFU is an assumption (default 40 %).
  *
  * Decode is bound by memory bandwidth: each step reads the active weights
- * at the format's bytes and every sequence's KV cache at the format's
- * bandwidth efficiency (gpt-fast on A100-80GB reached 69 % with 16-bit
- * weights, 52-65 % with int8, 42-54 % with int4 G=32: its README's
- * "Memory Bandwidth" column over 2039 GB/s), split across the tensor-parallel
- * degree t; each layer adds 2 all-reduces of the batch's hidden states
- * costing hop × (2 + log2 t) µs of latency plus their bytes over the link
- * (a ring moves 2(t-1)/t of them each way). hop = 5.9 µs reproduces
- * gpt-fast's 2-, 4- and 8-GPU Llama-2 speeds within 10 % (tests).
+ * (less the input embedding; for a mixture of experts the experts the batch
+ * touches) at the format's bytes and every sequence's KV cache, at the
+ * format's bandwidth efficiency, split across the tensor-parallel degree t;
+ * each layer adds a fixed cost per format (kernel launches, dequantisation
+ * set-up) and 2 all-reduces of the batch's hidden states costing hop × (2 +
+ * log2 t) µs of latency plus their bytes over the link (a ring moves
+ * 2(t-1)/t of them each way). The efficiencies, per-layer costs and hop are
+ * fitted together to gpt-fast's 29 A100 measurements (docs/FIT.md); a large
+ * batch is floored by compute. Prefill is compute-bound at the MFU.
  */
 #include "fit/fit.h"
 #include "fit/fit_int.h"
@@ -43,24 +44,40 @@ double fit_train_hours(const struct fit_job *job, double bf16_tflops, int gpus)
 	return flops / rate / 3600.0;
 }
 
-double fit_job_bw_efficiency(const struct fit_job *job)
+/* The job's weight format among the three the decode constants are kept
+ * for: 0 16-bit, 1 8-bit (int8, FP8), 2 int4. */
+static int weight_format(const struct fit_job *job)
 {
 	switch (job->method) {
 	case FIT_INFER_FP8:
-	case FIT_INFER_INT8: return job->bw_efficiency_8bit;
-	case FIT_INFER_INT4: return job->bw_efficiency_4bit;
-	default: return job->bw_efficiency;
+	case FIT_INFER_INT8: return 1;
+	case FIT_INFER_INT4: return 2;
+	default: return 0;
 	}
+}
+
+double fit_job_bw_efficiency(const struct fit_job *job)
+{
+	const double v[3] = {job->bw_efficiency, job->bw_efficiency_8bit, job->bw_efficiency_4bit};
+	return v[weight_format(job)];
 }
 
 void fit_job_set_bw_efficiency(struct fit_job *job, double v)
 {
-	switch (job->method) {
-	case FIT_INFER_FP8:
-	case FIT_INFER_INT8: job->bw_efficiency_8bit = v; break;
-	case FIT_INFER_INT4: job->bw_efficiency_4bit = v; break;
-	default: job->bw_efficiency = v; break;
-	}
+	double *p[3] = {&job->bw_efficiency, &job->bw_efficiency_8bit, &job->bw_efficiency_4bit};
+	*p[weight_format(job)] = v;
+}
+
+double fit_job_layer_us(const struct fit_job *job)
+{
+	const double v[3] = {job->layer_us, job->layer_us_8bit, job->layer_us_4bit};
+	return v[weight_format(job)];
+}
+
+void fit_job_set_layer_us(struct fit_job *job, double v)
+{
+	double *p[3] = {&job->layer_us, &job->layer_us_8bit, &job->layer_us_4bit};
+	*p[weight_format(job)] = v;
 }
 
 /* Seconds of all-reduce per decoding step on t GPUs. */
@@ -78,21 +95,94 @@ static double allreduce_s(const struct fit_job *job, const struct fit_arch *a, i
 	return 2 * a->layers * one;
 }
 
+/* Weight bytes a step reads, from the resolved architecture (see
+ * fit_decode_weight_bytes). */
+static double step_weight_bytes(const struct fit_job *job, const struct fit_arch *a, double b)
+{
+	const struct fit_model *m = &job->model;
+	double read = a->active;
+	double e = m->experts, k = m->experts_per_token;
+	if (e > 0 && k > 0 && k < e && a->params > a->active) {
+		double expert = (a->params - a->active) / (e - k); /* one expert, all layers */
+		double always = a->active - k * expert;           /* attention, dense, shared */
+		double touched = e * (1 - pow(1 - k / e, b));
+		read = fmin(always + touched * expert, a->params);
+	}
+	if (!m->tied_embeddings)
+		read -= fmin(a->vocab * a->hidden, 0.5 * read); /* one embedding row */
+	return read * fit_infer_weight_bytes(job);
+}
+
+double fit_decode_weight_bytes(const struct fit_job *job, int batch)
+{
+	struct fit_arch a;
+	fit_resolve(&job->model, &a);
+	return step_weight_bytes(job, &a, fit_clamp_int(batch, 1, 1 << 20));
+}
+
+/* Seconds of one decoding step for the whole batch on `gpus` GPUs. */
+static double step_seconds(const struct fit_job *job, const struct fit_arch *a, double bandwidth_gbs,
+                           double link_gbs, int gpus)
+{
+	double s = fit_clamp_int(job->seq_len, 1, 1 << 24);
+	double b = fit_clamp_int(job->batch, 1, 1 << 20);
+	int t = fit_tp_degree((int)a->heads, fit_clamp_int(gpus, 1, FIT_MAX_GPUS));
+	double bytes = step_weight_bytes(job, a, b) + fit_kv_bytes_per_token(job) * s * b;
+	double layer = fit_job_layer_us(job);
+	double fixed = isfinite(layer) && layer > 0 ? a->layers * layer * 1e-6 : 0;
+	return bytes / (t * bandwidth_gbs * GB * fit_job_bw_efficiency(job)) + fixed +
+	       allreduce_s(job, a, t, b, link_gbs);
+}
+
+static bool decode_ok(const struct fit_job *job, double bandwidth_gbs, int gpus)
+{
+	double eff = fit_job_bw_efficiency(job);
+	return fit_method_is_inference(job->method) && isfinite(bandwidth_gbs) && bandwidth_gbs > 0 &&
+	       gpus > 0 && isfinite(eff) && eff > 0;
+}
+
 double fit_decode_tokens_s(const struct fit_job *job, double bandwidth_gbs, double link_gbs,
                            int gpus)
 {
-	double eff = fit_job_bw_efficiency(job);
-	if (!fit_method_is_inference(job->method) || !isfinite(bandwidth_gbs) ||
-	    bandwidth_gbs <= 0 || gpus <= 0 || !isfinite(eff) || eff <= 0)
+	if (!decode_ok(job, bandwidth_gbs, gpus))
+		return NAN;
+	struct fit_arch a;
+	fit_resolve(&job->model, &a);
+	return 1.0 / step_seconds(job, &a, bandwidth_gbs, link_gbs, gpus);
+}
+
+double fit_decode_tokens_s_on(const struct fit_job *job, const struct fit_gpu *gpu, int gpus)
+{
+	if (!decode_ok(job, gpu->bandwidth_gbs, gpus))
+		return NAN;
+	struct fit_arch a;
+	fit_resolve(&job->model, &a);
+	int n = fit_clamp_int(gpus, 1, FIT_MAX_GPUS);
+	int t = fit_tp_degree((int)a.heads, n);
+	double step = step_seconds(job, &a, gpu->bandwidth_gbs, fit_tp_link_gbs(gpu, t), n);
+	/* a large batch is bound by compute: 2 FLOPs per active parameter and
+	 * sequence, at the MFU */
+	if (isfinite(gpu->bf16_tflops) && gpu->bf16_tflops > 0 && job->mfu > 0) {
+		double b = fit_clamp_int(job->batch, 1, 1 << 20);
+		double compute = 2 * a.active * b / (t * gpu->bf16_tflops * 1e12 * job->mfu);
+		step = fmax(step, compute);
+	}
+	return 1.0 / step;
+}
+
+double fit_prefill_seconds(const struct fit_job *job, double bf16_tflops, int gpus)
+{
+	if (!fit_method_is_inference(job->method) || !isfinite(bf16_tflops) || bf16_tflops <= 0 ||
+	    gpus <= 0 || !isfinite(job->mfu) || job->mfu <= 0)
 		return NAN;
 	struct fit_arch a;
 	fit_resolve(&job->model, &a);
 	double s = fit_clamp_int(job->seq_len, 1, 1 << 24);
+	double p = job->prompt_tokens > 0 ? fmin(job->prompt_tokens, s) : s;
 	double b = fit_clamp_int(job->batch, 1, 1 << 20);
 	int t = fit_tp_degree((int)a.heads, fit_clamp_int(gpus, 1, FIT_MAX_GPUS));
-	double bytes = a.active * fit_infer_weight_bytes(job) + fit_kv_bytes_per_token(job) * s * b;
-	double step = bytes / (t * bandwidth_gbs * GB * eff) + allreduce_s(job, &a, t, b, link_gbs);
-	return 1.0 / step;
+	double flops = (2 * a.active + 2 * a.layers * a.q_dim * p) * p * b;
+	return flops / (t * bf16_tflops * 1e12 * job->mfu);
 }
 
 int64_t fit_hourly_cents(int gpus, int64_t price_cents)
@@ -149,15 +239,45 @@ void fit_evaluate(const struct fit_job *job, const struct fit_gpu *gpu, struct f
 	out->train_hours = out->gpus_run > 0 ? fit_train_hours(job, gpu->bf16_tflops, out->gpus_run)
 	                                     : NAN;
 	out->run_cents = fit_run_cents(out->train_hours, out->gpus_run, gpu->price_cents);
-	out->decode_tokens_s = out->gpus_run > 0 ? fit_decode_tokens_s(job, gpu->bandwidth_gbs,
-	                                                               gpu->link_gbs, out->gpus_run)
+	out->decode_tokens_s = out->gpus_run > 0 ? fit_decode_tokens_s_on(job, gpu, out->gpus_run)
 	                                         : NAN;
 	out->decode_tokens_s_total = out->decode_tokens_s * fit_clamp_int(job->batch, 1, 1 << 20);
+	out->prefill_s = out->gpus_run > 0 ? fit_prefill_seconds(job, gpu->bf16_tflops, out->gpus_run)
+	                                   : NAN;
+	fit_node_shape(job, gpu, out->mem_gpus, &out->shape);
 }
 
 static bool fraction_ok(double v)
 {
 	return isfinite(v) && v > 0 && v <= 1;
+}
+
+static bool layer_us_ok(double v)
+{
+	return isfinite(v) && v >= 0 && v <= 1e6;
+}
+
+/* The fine-tuning stack, the decode costs, the experts and the prompt. */
+static int check_stack(const struct fit_job *job, char **cause)
+{
+	const struct fit_model *m = &job->model;
+	if ((unsigned)job->stack >= FIT_STACK_COUNT)
+		return set_cause(cause, "%s", N_("unknown fine-tuning stack"));
+	if (job->embed_bits != 16 && job->embed_bits != 32)
+		return set_cause(cause, "%s", N_("embedding bits must be 16 or 32"));
+	if (job->act_offload && !job->checkpointing && fit_method_is_training(job->method))
+		return set_cause(cause, "%s", N_("offloaded activations need checkpointing"));
+	if (!layer_us_ok(job->layer_us) || !layer_us_ok(job->layer_us_8bit) ||
+	    !layer_us_ok(job->layer_us_4bit))
+		return set_cause(cause, "%s", N_("decode cost per layer must be from 0 to 1000000 µs"));
+	if (m->experts < 0 || m->experts > 65536 || m->experts_per_token < 0 ||
+	    m->experts_per_token > (m->experts > 0 ? m->experts : 0))
+		return set_cause(cause, "%s", N_("experts per token must be from 1 to the experts"));
+	if (m->experts > 0 && m->experts_per_token < 1)
+		return set_cause(cause, "%s", N_("experts per token must be from 1 to the experts"));
+	if (job->prompt_tokens < 0 || job->prompt_tokens > job->seq_len)
+		return set_cause(cause, "%s", N_("prompt tokens must be from 0 to the context length"));
+	return 0;
 }
 
 /* The fields added for architecture, precision and parallelism. */
@@ -188,7 +308,7 @@ static int check_more(const struct fit_job *job, char **cause)
 	if (!isfinite(job->act_bytes_per_token) || job->act_bytes_per_token < 0 ||
 	    job->act_bytes_per_token > 1e6)
 		return set_cause(cause, "%s", N_("activation bytes per token must be from 0 to 1000000"));
-	return 0;
+	return check_stack(job, cause);
 }
 int fit_job_check(const struct fit_job *job, char **cause)
 {

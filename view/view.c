@@ -155,11 +155,18 @@ void view_fit_gpu(const struct catalog_gpu *g, int64_t price_cents, struct fit_g
 	 * published, else the PCIe slot (x16: 64 GB/s both ways at 4.0, 128 at
 	 * 5.0, PCI-SIG) */
 	out->link_gbs = g->interconnect_gbs;
-	if (!catalog_known(out->link_gbs) && g->interconnect != NULL)
-		out->link_gbs = strncmp(g->interconnect, "PCIe 5", 6) == 0   ? 128.0
+	out->pcie_gbs = NAN;
+	if (g->interconnect != NULL)
+		out->pcie_gbs = strncmp(g->interconnect, "PCIe 5", 6) == 0   ? 128.0
 				: strncmp(g->interconnect, "PCIe 4", 6) == 0 ? 64.0
 									     : NAN;
+	if (!catalog_known(out->link_gbs))
+		out->link_gbs = out->pcie_gbs;
 	out->price_cents = price_cents >= 0 ? price_cents : -1;
+	/* the machine's link (the catalogue derives it from the form factor) */
+	if (g->scale_up == NULL || fit_interconnect_parse(g->scale_up, &out->scale_up, NULL) != 0)
+		out->scale_up = FIT_LINK_PCIE;
+	out->scale_up_gpus = g->scale_up_gpus > 0 ? g->scale_up_gpus : 1;
 }
 
 static int pos_or_zero(int v)
@@ -189,6 +196,9 @@ void view_fit_model(const struct catalog_model *m, struct fit_model *out)
 		extra += m->vae_params_b;
 	out->extra_params_b = extra;
 	out->guessed = false;
+	out->tied_embeddings = m->tied_embeddings;
+	out->experts = m->experts > 1 ? m->experts : 0;
+	out->experts_per_token = m->experts > 1 ? pos_or_zero(m->experts_per_token) : 0;
 }
 
 void view_job_use_preset(struct fit_job *job, const struct catalog_model *m)

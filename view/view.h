@@ -305,6 +305,14 @@ char *view_fmt_run_time(enum i18n_lang lang, double hours, bool ascii);
 /* Decode tokens/s as `gpux fit` and the fit panel show it: a whole number
  * ("1.234" in pt-PT); "—" ("-") when unknown. malloc'ed, both. */
 char *view_fmt_tokens_s(enum i18n_lang lang, double tokens_s, bool ascii);
+/* The machines a job needs: "1 GPU", "1 node of 8 (NVLink)", "3 nodes of 8
+ * (PCIe)". malloc'ed. */
+char *view_fmt_node_shape(enum i18n_lang lang, const struct fit_node_shape *s);
+/* A mixture of experts in words: "47 B total, 13 B active, 8 experts, 2
+ * per token, expert parallel over 8 GPUs (1 expert each)" (the last part
+ * when the shape s, if given, spreads experts); "" for a dense model.
+ * malloc'ed. */
+char *view_fmt_moe(enum i18n_lang lang, const struct fit_model *m, const struct fit_node_shape *s);
 
 /* ---- orders in plain words (view/order.c) ---------------------------------------
  * Shared by `gpux order` and the TUI's order form. Pure; the api/ structs are

@@ -99,9 +99,12 @@ expect_eq "--overhead 0 --margin 0: no margin" "$("$GPUX" fit 8 --overhead 0 --m
 # the fit itself, without the live prices (they drift between two runs)
 fit_only() { "$GPUX" fit 8 "$@" --format json | jq -c '[.[] | del(.price, .job_cost, .run_cost)]'; }
 expect_eq "--margin 20% = --margin 0.2" "$(fit_only --margin 20%)" "$(fit_only --margin 0.2)"
-expect_eq "--bw-efficiency halves the speed" \
-  "$(jq -n --argjson a "$("$GPUX" fit 8 --method infer-int4 --format json | jq '.[] | select(.gpu == "h200") | .decode_tokens_s')" \
-          --argjson b "$("$GPUX" fit 8 --method infer-int4 --bw-efficiency 25% --format json | jq '.[] | select(.gpu == "h200") | .decode_tokens_s')" '($a / $b - 2 | fabs) < 1e-9')" true
+expect_eq "--bw-efficiency halves the speed (no per-layer cost)" \
+  "$(jq -n --argjson a "$("$GPUX" fit 8 --method infer-int4 --bw-efficiency 50% --layer-us 0 --format json | jq '.[] | select(.gpu == "h200") | .decode_tokens_s')" \
+          --argjson b "$("$GPUX" fit 8 --method infer-int4 --bw-efficiency 25% --layer-us 0 --format json | jq '.[] | select(.gpu == "h200") | .decode_tokens_s')" '($a / $b - 2 | fabs) < 1e-9')" true
+expect_eq "--layer-us: a per-layer cost makes decoding slower" \
+  "$(jq -n --argjson a "$("$GPUX" fit 8 --method infer-int4 --layer-us 0 --format json | jq '.[] | select(.gpu == "h200") | .decode_tokens_s')" \
+          --argjson b "$("$GPUX" fit 8 --method infer-int4 --format json | jq '.[] | select(.gpu == "h200") | .decode_tokens_s')" '$b < $a')" true
 expect_eq "--flash-attention drops the attention scores" \
   "$(jq -n --argjson a "$("$GPUX" fit 8 --no-checkpointing --seq 8192 --format json | jq '.[0].mem_activations_gb')" \
           --argjson b "$("$GPUX" fit 8 --no-checkpointing --seq 8192 --flash-attention --format json | jq '.[0].mem_activations_gb')" '$b < $a / 2')" true
@@ -143,6 +146,63 @@ expect_eq "fit 'llama 70' (two presets): usage error 2" "$?" 2
 expect_eq "ambiguous model: nothing on stdout" "$(cat "$TMPD/out")" ""
 expect_eq "ambiguous model: both candidates named" "$(cat "$TMPD/err")" \
   'gpux: fit: "llama 70" names more than one preset: llama-3.1-70b, llama-2-70b; type one of them'
+
+# ---- the machines a job needs (node shape), as numbers in csv/json -------------------------
+"$GPUX" fit llama-3.1-405b --method infer-fp8 --format json >"$TMPD/n.json"
+expect_eq "405B FP8 on H100 SXM: 1 node of 8 over NVLink" \
+  "$(jq -c '.[] | select(.gpu == "h100-sxm") | [.gpus_run, .node_gpus, .nodes, .tp, .interconnect, .machines]' "$TMPD/n.json")" \
+  '[8,8,1,8,"nvlink","1 node of 8 (NVLink)"]'
+expect_eq "405B FP8 on H100 NVL: its bridge pairs two, a node of 8 is PCIe" \
+  "$(jq -c '.[] | select(.gpu == "h100-nvl") | [.node_gpus, .interconnect]' "$TMPD/n.json")" '[8,"pcie"]'
+expect_eq "405B FP8 on MI300X: Infinity Fabric" \
+  "$(jq -c '.[] | select(.gpu == "mi300x") | .interconnect' "$TMPD/n.json")" '"infinity-fabric"'
+expect_eq "70B full training on H100 SXM: 3 nodes of 8" \
+  "$("$GPUX" fit llama-3.1-70b --format json | jq -c '.[] | select(.gpu == "h100-sxm") | [.gpus_run, .node_gpus, .nodes, .machines]')" \
+  '[24,8,3,"3 nodes of 8 (NVLink)"]'
+expect_eq "one GPU: no link needed (interconnect null)" \
+  "$("$GPUX" fit 8 --method infer-int4 --format json | jq -c '.[] | select(.gpu == "h200") | [.node_gpus, .nodes, .interconnect, .machines]')" \
+  '[1,1,null,"1 GPU"]'
+expect_eq "machines in csv are language-neutral" \
+  "$("$GPUX" --lang pt-PT fit llama-3.1-405b --method infer-fp8 --format csv | grep '^h100-sxm' | grep -c '1 node of 8 (NVLink)')" 1
+
+# ---- any model from its config.json, hub ids ---------------------------------------------------
+for f in Llama-3.1-8B Mixtral-8x7B-v0.1 Qwen3-30B-A3B DeepSeek-V3 gemma-3-27b-it Llama-4-Scout-17B-16E; do
+  "$GPUX" fit --config "tests/data/hf/$f/config.json" --method infer-fp8 --format json >"$TMPD/cfg.json" 2>"$TMPD/err"
+  expect_eq "--config $f: exits 0, nothing on stderr" "$?:$(cat "$TMPD/err")" "0:"
+  expect_eq "--config $f: architecture config" "$(jq -r '.[0].architecture' "$TMPD/cfg.json")" config
+done
+expect_eq "--config Mixtral: every expert in memory (46.7 B at FP8)" \
+  "$(jq -r '.[] | select(.gpu == "b300") | .mem_weights_gb * 10 | round / 10' "$TMPD/cfg.json" >/dev/null; "$GPUX" fit --config tests/data/hf/Mixtral-8x7B-v0.1/config.json --method infer-fp8 --format json | jq -r '.[] | select(.gpu == "b300") | .mem_weights_gb * 10 | round / 10')" 46.7
+out=$("$GPUX" fit --config tests/data/hf/Mixtral-8x7B-v0.1/config.json --method infer-fp16 --gpus 8)
+expect_match "--config Mixtral: the note gives total and active" "$out" 'Mixtral-8x7B-v0.1 \(47 B total, 13 B active, 8 experts, 2 per token, expert parallel over 8 GPUs \(1 expert each\)\)'
+"$GPUX" fit --config tests/data/hf/bad/partial.json --format json >"$TMPD/p.json" 2>"$TMPD/err"
+expect_eq "--config partial: completed, flagged guessed" "$?:$(jq -r '.[0].architecture' "$TMPD/p.json")" "0:guessed"
+expect_match "--config partial: the note names the guesses" "$("$GPUX" fit --config tests/data/hf/bad/partial.json)" 'not in the config, taken as: vocab_size \(32000\)'
+"$GPUX" fit --config tests/data/hf/bad/no-layers.json >"$TMPD/out" 2>"$TMPD/err"
+expect_eq "--config without layers: usage error 2, nothing on stdout" "$?:$(cat "$TMPD/out")" "2:"
+expect_match "--config without layers: says what is missing" "$(cat "$TMPD/err")" 'num_hidden_layers'
+"$GPUX" fit --config tests/data/hf/bad/not-json.json >/dev/null 2>"$TMPD/err"
+expect_match "--config not JSON: refused" "$(cat "$TMPD/err")" 'not a JSON object'
+"$GPUX" fit 70 --config tests/data/hf/Llama-3.1-8B/config.json >/dev/null 2>"$TMPD/err"
+expect_match "a size and --config: refused" "$(cat "$TMPD/err")" 'give the model once'
+expect_eq "hub id: meta-llama/Llama-3.1-70B is the preset llama-3.1-70b" \
+  "$("$GPUX" fit meta-llama/Llama-3.1-70B --format csv 2>/dev/null)" "$("$GPUX" fit llama-3.1-70b --format csv)"
+expect_eq "hub id: Qwen/Qwen2.5-72B-Instruct is the preset qwen2.5-72b" \
+  "$("$GPUX" fit Qwen/Qwen2.5-72B-Instruct --format csv 2>/dev/null)" "$("$GPUX" fit qwen2.5-72b --format csv)"
+"$GPUX" fit meta-llama/Llama-3.3-70B-Instruct >"$TMPD/out" 2>"$TMPD/err"
+expect_eq "unknown hub id: usage error 2" "$?" 2
+expect_match "unknown hub id: says to pass its config.json" "$(cat "$TMPD/err")" 'pass its config.json: gpux fit --config PATH/config.json'
+
+# ---- fine-tuning stacks --------------------------------------------------------------------------
+u8=$("$GPUX" fit llama-3.1-8b --stack unsloth --format json | jq -r '.[] | select(.gpu == "rtx-4090") | [.job_fits, .job_mem_gb < 10] | @csv')
+expect_eq "Unsloth QLoRA Llama 3.1 8B fits a 24 GB card, under 10 GB" "$u8" "true,true"
+d8=$("$GPUX" fit llama-3.1-8b --method qlora --format json | jq '.[] | select(.gpu == "rtx-4090") | .job_mem_gb')
+expect_eq "the Unsloth stack needs less than gpux's defaults" \
+  "$(jq -n --argjson a "$d8" --argjson b "$("$GPUX" fit llama-3.1-8b --stack unsloth --format json | jq '.[] | select(.gpu == "rtx-4090") | .job_mem_gb')" '$b < $a')" true
+expect_match "--stack peft: the paged optimizer is shown apart" \
+  "$("$GPUX" fit llama-3.1-8b --stack peft --format json | jq -c '.[0] | [.mem_optimizer_gb, (.mem_paged_gb > 0)]')" '^\[0,true\]$'
+"$GPUX" fit llama-3.1-8b --stack axolotl >/dev/null 2>"$TMPD/err"
+expect_match "unknown --stack: refused with the accepted ones" "$(cat "$TMPD/err")" 'accepted: unsloth, peft, none'
 
 # ---- table format: localized, the job columns, the assumptions --------------------------------
 out=$("$GPUX" fit 70 --method qlora --lang pt-PT)

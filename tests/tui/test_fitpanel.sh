@@ -167,7 +167,7 @@ EOF
     fail "panel GPUs needed" "want $gpus: $(panel_part | grep 'GPUs needed')"
   # the run time and cost as gpux fit prints them (the table output)
   rt=$("$GPUX" --api "$GPUXD_URL" fit 70 --method full --gpus 8 --zero 3 --workload finetune |
-       grep -E "^$name " | sed -E 's/ {2,}/|/g' | cut -d'|' -f8)
+       grep -E "^$name " | sed -E 's/ {2,}/|/g' | cut -d'|' -f9)
   if [ -n "$rt" ] && panel_part | grep -qF "Run time      $rt"; then
     ok "the panel's run time for $name: $rt, as gpux fit"
   else

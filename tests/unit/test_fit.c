@@ -257,10 +257,14 @@ static void test_kv_deepseek_v3_mla(void **state)
 	struct fit_breakdown b;
 	fit_memory(&j, 8, &b);
 	near("DeepSeek-V3 FP8 weights per GPU", b.weights, 671.0 / 8, 1e-6);
-	/* ... but a decoding step reads only the 37B active parameters */
+	/* ... but a decoding step reads only the 37B active parameters, less
+	 * the input embedding (one row of 129280 × 7168 is read), at the FP8
+	 * format's efficiency, plus the per-layer cost and the all-reduces */
 	j.seq_len = 1;
 	double tps = fit_decode_tokens_s(&j, 4800, NAN, 8);
-	double step = (37e9 * 1.0 + 70272) / (8 * 4800e9 * 0.6) + 2 * 61 * 5.9e-6 * (2 + 3);
+	double read = 37e9 - 129280.0 * 7168;
+	double step = (read * 1.0 + 70272) / (8 * 4800e9 * j.bw_efficiency_8bit) +
+	              61 * j.layer_us_8bit * 1e-6 + 2 * 61 * j.allreduce_hop_us * 1e-6 * (2 + 3);
 	near_rel("DeepSeek-V3 decode reads active params", tps, 1 / step, 1e-9);
 }
 
@@ -676,7 +680,12 @@ static void test_defaults_and_check(void **state)
 	assert_int_equal(j.sharding, FIT_SHARD_ZERO3);
 	assert_int_equal(j.optimizer, FIT_OPT_ADAM);
 	near("MFU", j.mfu, 0.40, 0);
-	near("bandwidth efficiency", j.bw_efficiency, 0.70, 0);
+	near("bandwidth efficiency", j.bw_efficiency, 0.73, 0);
+	near("decode cost per layer", j.layer_us, 31, 0);
+	assert_int_equal(j.embed_bits, 16);
+	assert_false(j.act_offload);
+	assert_false(j.paged_optimizer);
+	assert_int_equal(j.stack, FIT_STACK_NONE);
 	char *cause = NULL;
 	/* no model yet */
 	assert_int_equal(fit_job_check(&j, &cause), -1);
@@ -824,6 +833,7 @@ static void test_switches(void **state)
 	double fast = fit_decode_tokens_s(&j, 2039, 600, 2), slow = fit_decode_tokens_s(&j, 2039, 64, 2);
 	assert_true(slow < fast);
 	j.allreduce_hop_us = 0;
+	j.layer_us = 0;
 	double one = fit_decode_tokens_s(&j, 2039, NAN, 1), two = fit_decode_tokens_s(&j, 2039, NAN, 2);
 	near_rel("no latency, no link: TP 2 doubles", two, 2 * one, 1e-12);
 

@@ -280,7 +280,8 @@ static const struct { const char *name; enum tui_ff_id id; } field_names[] = {
 	{ "hidden", FF_HIDDEN }, { "heads", FF_HEADS }, { "kvheads", FF_KVHEADS },
 	{ "headdim", FF_HEADDIM }, { "vocab", FF_VOCAB }, { "ffn", FF_FFN }, { "active", FF_ACTIVE },
 	{ "acct", FF_ACCT }, { "pure", FF_PURE }, { "chunked", FF_CHUNKED }, { "int4g", FF_INT4G },
-	{ "allreduce", FF_ALLREDUCE },
+	{ "allreduce", FF_ALLREDUCE }, { "actoff", FF_ACTOFF }, { "embed32", FF_EMBED32 },
+	{ "paged", FF_PAGED },
 };
 
 static int choice_value(enum tui_ff_id id, const char *v)
@@ -295,6 +296,11 @@ static int choice_value(enum tui_ff_id id, const char *v)
 	case FF_SHARD: assert_int_equal(fit_sharding_parse(v, &z, NULL), 0); return (int)z;
 	case FF_OFFLOAD: assert_int_equal(fit_offload_parse(v, &o, NULL), 0); return (int)o;
 	case FF_ACCT: assert_int_equal(fit_accounting_parse(v, &a, NULL), 0); return (int)a;
+	case FF_OPT: {
+		enum fit_optimizer op;
+		assert_int_equal(fit_optimizer_parse(v, &op, NULL), 0);
+		return (int)op;
+	}
 	default: return atoi(v);
 	}
 }
@@ -358,7 +364,8 @@ static char *gpux_csv(const char *lang, const char *args)
 
 	assert_non_null(f);
 	while (fgets(line, sizeof line, f) != NULL)
-		buf_puts(&out, line);
+		if (out.len > 0 || strncmp(line, "gpux: fit: \"", 12) != 0) /* a name's note */
+			buf_puts(&out, line);
 	rc = pclose(f);
 	if (rc != 0)
 		fail_msg("%s: exit %d: %s", cmd, rc, out.data != NULL ? out.data : "");
@@ -506,6 +513,17 @@ static void test_same_answer_as_cli(void **state)
 		/* diffusion: the text encoders offloaded, resolution and frames */
 		{ I18N_EN, "en", "wan2.1-t2v-14b --encoders-offloaded --resolution 832x480 --frames 33",
 		  "model=wan2.1-t2v-14b;enc=1;res=832x480;frames=33", "imagegen", "published" },
+		/* a config.json as the model (the panel reads the path typed) */
+		{ I18N_EN, "en", "--config tests/data/hf/Mixtral-8x7B-v0.1/config.json --method infer-fp8 --gpus 2 --batch 16",
+		  "model=tests/data/hf/Mixtral-8x7B-v0.1/config.json;method=infer-fp8;gpus=2;batch=16",
+		  "inference", "config" },
+		/* a hub id finds its preset */
+		{ I18N_EN, "en", "Qwen/Qwen2.5-72B-Instruct --method infer-int4 --gpus 2",
+		  "model=Qwen/Qwen2.5-72B-Instruct;method=infer-int4;gpus=2", "inference", "published" },
+		/* the fine-tuning stack's switches, one by one */
+		{ I18N_EN, "en", "llama-3.1-8b --method qlora --zero 0 --optimizer adam8 --act-offload --paged-optimizer --embeddings fp32 --chunked-loss",
+		  "model=llama-3.1-8b;method=qlora;zero=0;opt=adam8;actoff=1;paged=1;embed32=1;chunked=1",
+		  "finetune", "published" },
 	};
 
 	(void)state;
@@ -523,6 +541,32 @@ static void test_same_answer_as_cli(void **state)
 	char *rm = xasprintf("rm -rf '%s'", gpux_home);
 	assert_int_equal(system(rm), 0);
 	free(rm);
+}
+
+/* The model field takes a config.json's path (read once it ends in .json)
+ * and hub ids; one no preset lists says to type its config's path. */
+static void test_config_and_hub(void **state)
+{
+	(void)state;
+	struct tui_ff ff;
+	tui_ff_init(&ff, cat, I18N_EN, false);
+	tui_ff_set_text(&ff, FF_MODEL, "tests/data/hf/DeepSeek-V3/config.json");
+	assert_true(ff.valid);
+	assert_int_equal(ff.job.model.experts, 256);
+	assert_int_equal(ff.job.model.kv_latent_dim, 576);
+	assert_true(fabs(ff.job.model.params_b - 671.0) < 0.5);
+	tui_ff_set_text(&ff, FF_MODEL, "tests/data/hf/bad/no-layers.json");
+	assert_false(ff.valid);
+	assert_non_null(strstr(ff.f[FF_MODEL].error, "num_hidden_layers"));
+	tui_ff_set_text(&ff, FF_MODEL, "tests/data/hf/none/config.json");
+	assert_non_null(strstr(ff.f[FF_MODEL].error, "cannot use this config.json"));
+	tui_ff_set_text(&ff, FF_MODEL, "meta-llama/Llama-3.1-70B");
+	assert_true(ff.valid);
+	assert_string_equal(ff.preset->id, "llama-3.1-70b");
+	tui_ff_set_text(&ff, FF_MODEL, "someone/some-model");
+	assert_false(ff.valid);
+	assert_non_null(strstr(ff.f[FF_MODEL].error, "config.json"));
+	tui_ff_free(&ff);
 }
 
 /* ---- 4. bad input ------------------------------------------------------------------- */
@@ -795,18 +839,18 @@ static void test_more_fields(void **state)
 	tui_ff_cycle(&ff, FF_KVCACHE, +1);
 	assert_string_equal(tui_ff_choice_text(&ff, FF_KVCACHE), "FP8");
 	assert_true(ff.job.kv_bytes == 1);
-	/* the bandwidth efficiency shows the method's format's default until typed */
-	assert_string_equal(ff.f[FF_BWEFF].text, "50");
+	/* the bandwidth efficiency shows the method's format's default (fitted, fit_job_defaults) until typed */
+	assert_string_equal(ff.f[FF_BWEFF].text, "55");
 	set_method(&ff, FIT_INFER_INT8);
-	assert_string_equal(ff.f[FF_BWEFF].text, "60");
+	assert_string_equal(ff.f[FF_BWEFF].text, "66");
 	set_method(&ff, FIT_INFER_FP16);
-	assert_string_equal(ff.f[FF_BWEFF].text, "70");
+	assert_string_equal(ff.f[FF_BWEFF].text, "73");
 	tui_ff_set_text(&ff, FF_BWEFF, "65");
 	assert_true(fabs(ff.job.bw_efficiency - 0.65) < 1e-12);
 	set_method(&ff, FIT_INFER_INT4);
 	assert_string_equal(ff.f[FF_BWEFF].text, "65"); /* typed: kept, for int4 now */
 	assert_true(fabs(ff.job.bw_efficiency_4bit - 0.65) < 1e-12);
-	assert_true(fabs(ff.job.bw_efficiency - 0.70) < 1e-12);
+	assert_true(fabs(ff.job.bw_efficiency - 0.73) < 1e-12);
 	/* bad values */
 	expect_bad(&ff, FF_INT4G, "4", "int4 group size must be from 8 to 65536");
 	expect_bad(&ff, FF_INT4G, "lots", "int4 group size");
@@ -1004,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_presets),
 		cmocka_unit_test(test_same_job_as_cli),
 		cmocka_unit_test(test_same_answer_as_cli),
+		cmocka_unit_test(test_config_and_hub),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_choices),
 		cmocka_unit_test(test_arch_fields),

@@ -56,12 +56,14 @@ static void spellings_find_the_preset(void **state)
 	assert_string_equal(only(c, "Llama 3.1 70B"), "llama-3.1-70b");
 	assert_string_equal(only(c, "llama-3-70b"), "llama-3.1-70b");
 	assert_string_equal(only(c, "llama3 70b"), "llama-3.1-70b");
-	assert_string_equal(only(c, "llama 3 8"), "llama-3.1-8b");
+	assert_string_equal(only(c, "llama 3.1 8"), "llama-3.1-8b");
+	assert_string_equal(only(c, "qwen3 30b a3b"), "qwen3-30b-a3b");
+	assert_string_equal(only(c, "gpt-oss-120b"), "gpt-oss-120b");
 	assert_string_equal(only(c, "llama 405"), "llama-3.1-405b");
 	assert_string_equal(only(c, "qwen 72"), "qwen2.5-72b");
 	assert_string_equal(only(c, "qwen2.5 0.5b"), "qwen2.5-0.5b");
 	assert_string_equal(only(c, "mixtral 8x22b"), "mixtral-8x22b");
-	assert_string_equal(only(c, "deepseek v3"), "deepseek-v3");
+	assert_string_equal(only(c, "deepseek v2 lite"), "deepseek-v2-lite");
 	assert_string_equal(only(c, "sdxl"), "sdxl");
 }
 
@@ -80,8 +82,38 @@ static void exact_first_then_words(void **state)
 	assert_int_equal(n, 2);
 	assert_true((strcmp(m[0]->id, "llama-3.1-70b") == 0 && strcmp(m[1]->id, "llama-2-70b") == 0) ||
 		    (strcmp(m[1]->id, "llama-3.1-70b") == 0 && strcmp(m[0]->id, "llama-2-70b") == 0));
+	/* an id is exact and comes first: "llama-3-8b", then Llama 3.1 8B whose
+	 * words it begins */
+	n = catalog_search_models(c, "llama-3-8b", m, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(m[0]->id, "llama-3-8b");
+	assert_string_equal(m[1]->id, "llama-3.1-8b");
+	/* "v3" begins "v3.1": DeepSeek-V3 and V3.1, the exact id first */
+	n = catalog_search_models(c, "deepseek-v3", m, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(m[0]->id, "deepseek-v3");
+	assert_string_equal(m[1]->id, "deepseek-v3.1");
 	/* max bounds what is written, not what is counted */
-	assert_int_equal(catalog_search_models(c, "llama", m, 1), 8);
+	assert_int_equal(catalog_search_models(c, "llama", m, 1), 11);
+}
+
+/* A hub id ("Org/Name") finds the preset that lists it, an instruct or chat
+ * fine-tune of it too (same architecture), in any case; a hub id no preset
+ * lists finds nothing, not a preset of a similar name. */
+static void hub_ids(void **state)
+{
+	const struct catalog *c = *state;
+	const struct catalog_model *m[8];
+
+	assert_string_equal(only(c, "meta-llama/Llama-3.1-70B"), "llama-3.1-70b");
+	assert_string_equal(only(c, "Qwen/Qwen2.5-72B-Instruct"), "qwen2.5-72b");
+	assert_string_equal(only(c, "qwen/qwen3-30b-a3b"), "qwen3-30b-a3b");
+	assert_string_equal(only(c, "deepseek-ai/DeepSeek-V3"), "deepseek-v3");
+	assert_string_equal(only(c, "google/gemma-3-27b-it"), "gemma-3-27b");
+	assert_string_equal(only(c, "openai/gpt-oss-20b"), "gpt-oss-20b");
+	assert_int_equal(catalog_search_models(c, "meta-llama/Llama-3.3-70B-Instruct", m, 8), 0);
+	assert_int_equal(catalog_search_models(c, "someone/llama-3.1-70b-finetune", m, 8), 0);
+	assert_int_equal(catalog_search_models(c, "/", m, 8), 0);
 }
 
 static void nothing_matches(void **state)
@@ -107,6 +139,7 @@ int main(void)
 		cmocka_unit_test(spellings_find_the_preset),
 		cmocka_unit_test(exact_first_then_words),
 		cmocka_unit_test(nothing_matches),
+		cmocka_unit_test(hub_ids),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

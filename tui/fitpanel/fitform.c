@@ -212,6 +212,35 @@ static int parse_size(const struct tui_ff *ff, const char *s, double *b, char **
 	return fit_parse_size(s, sep, b, cause);
 }
 
+static bool ends_json(const char *q)
+{
+	size_t n = strlen(q);
+	return n > 5 && strcasecmp(q + n - 5, ".json") == 0;
+}
+
+/* A path to a config.json as the model: read once per path (the text ends
+ * in .json only once it is typed whole); the model is then ff->config. */
+static void read_config(struct tui_ff *ff, const char *path)
+{
+	char *cause = NULL;
+
+	ff->n_matches = 0;
+	if (ff->config_path == NULL || strcmp(ff->config_path, path) != 0) {
+		catalog_model_clear(&ff->config);
+		free(ff->config_path);
+		ff->config_path = NULL;
+		if (catalog_model_from_config_file(path, &ff->config, &cause) != 0) {
+			char *msg = xasprintf(_("cannot use this config.json: %s"), cause != NULL ? cause : "?");
+			set_error(&ff->f[FF_MODEL], msg);
+			free(msg);
+			free(cause);
+			return;
+		}
+		ff->config_path = xstrdup(path);
+	}
+	ff->preset = &ff->config;
+}
+
 /* Read the model field: sets model_is_size/size_b or the matches and the
  * live preset, and the field's error. */
 static void read_model(struct tui_ff *ff)
@@ -247,9 +276,17 @@ static void read_model(struct tui_ff *ff)
 		free(q);
 		return;
 	}
+	if (ends_json(q)) {
+		read_config(ff, q);
+		free(cause);
+		free(q);
+		return;
+	}
 	search(ff, q);
 	if (ff->n_matches > 0) {
 		ff->preset = ff->matches[ff->match_sel];
+	} else if (strchr(q, '/') != NULL) {
+		set_error(f, _("not a preset gpux knows: type the path of its config.json"));
 	} else if (isdigit((unsigned char)q[0]) || q[0] == '-' || q[0] == '+' || q[0] == '.' ||
 		   q[0] == ',') {
 		set_error(f, _(cause));  /* it was meant as a size */
@@ -462,6 +499,12 @@ static void read_choices(const struct tui_ff *ff, struct fit_job *j)
 		j->pure_bf16 = f[FF_PURE].choice != 0;
 	if (tui_ff_applies(ff, FF_CHUNKED))
 		j->chunked_loss = f[FF_CHUNKED].choice != 0;
+	if (tui_ff_applies(ff, FF_ACTOFF))
+		j->act_offload = f[FF_ACTOFF].choice != 0;
+	if (tui_ff_applies(ff, FF_EMBED32))
+		j->embed_bits = f[FF_EMBED32].choice != 0 ? 32 : 16;
+	if (tui_ff_applies(ff, FF_PAGED))
+		j->paged_optimizer = f[FF_PAGED].choice != 0;
 	if (tui_ff_applies(ff, FF_OFFLOAD))
 		j->offload = (enum fit_offload)f[FF_OFFLOAD].choice;
 	if (tui_ff_applies(ff, FF_ACCT))
@@ -606,6 +649,9 @@ void tui_ff_init(struct tui_ff *ff, const struct catalog *c, enum i18n_lang lang
 	ff->f[FF_FLASH].choice = d.flash_attention;
 	ff->f[FF_PURE].choice = d.pure_bf16;
 	ff->f[FF_CHUNKED].choice = d.chunked_loss;
+	ff->f[FF_ACTOFF].choice = d.act_offload;
+	ff->f[FF_EMBED32].choice = d.embed_bits == 32;
+	ff->f[FF_PAGED].choice = d.paged_optimizer;
 	ff->f[FF_OFFLOAD].choice = d.offload;
 	ff->f[FF_ACCT].choice = d.accounting;
 	ff->f[FF_KVCACHE].choice = d.kv_bytes < 2;
@@ -623,6 +669,8 @@ void tui_ff_free(struct tui_ff *ff)
 	}
 	free(ff->matches);
 	free(ff->job_error);
+	catalog_model_clear(&ff->config);
+	free(ff->config_path);
 	memset(ff, 0, sizeof *ff);
 }
 

@@ -67,6 +67,9 @@ enum tui_ff_id {
 	FF_CHUNKED,    /* toggle: chunked loss */
 	FF_INT4G,      /* int4 group size */
 	FF_ALLREDUCE,  /* all-reduce step, microseconds */
+	FF_ACTOFF,     /* toggle: checkpointed activations in CPU memory */
+	FF_EMBED32,    /* toggle: LoRA/QLoRA embeddings, head and norms in fp32 */
+	FF_PAGED,      /* toggle: paged optimizer states */
 	FF_COUNT
 };
 
@@ -105,6 +108,9 @@ struct tui_ff {
 	size_t n_matches;
 	size_t match_sel;       /* the live one among them */
 	const struct catalog_model *preset;   /* the live preset, NULL for a size */
+	struct catalog_model config;          /* a config.json typed as the model (its
+	                                         path ends in .json), read by data/ */
+	char *config_path;                    /* the path config was read from, or NULL */
 	enum fit_method llm_method;           /* restored when a diffusion preset is left */
 
 	/* the model as the fields make it now (valid even while another field

@@ -112,6 +112,12 @@ static const struct meta fmeta[FF_COUNT] = {
 		N_("INT4 weights per group sharing a 16-bit scale and zero point (AWQ and GPTQ use 128)") },
 	[FF_ALLREDUCE] = { FFK_TEXT, FFS_MORE, N_("All-reduce"),
 		N_("Tensor parallel: latency of one all-reduce step in microseconds") },
+	[FF_ACTOFF] = { FFK_TOGGLE, FFS_MORE, N_("Offload checkpoints"),
+		N_("Checkpointed activations wait in CPU memory (offloaded gradient checkpointing, as Unsloth does)") },
+	[FF_EMBED32] = { FFK_TOGGLE, FFS_MORE, N_("fp32 embeddings"),
+		N_("LoRA/QLoRA: the embeddings, output layer and norms cast to fp32 (PEFT's prepare_model_for_kbit_training)") },
+	[FF_PAGED] = { FFK_TOGGLE, FFS_MORE, N_("Paged optimizer"),
+		N_("Optimizer states in paged memory that moves to the CPU under pressure (bitsandbytes paged AdamW)") },
 };
 
 /* The panel's order of the fields. */
@@ -119,7 +125,8 @@ static const enum tui_ff_id order[FF_COUNT] = {
 	FF_MODEL, FF_METHOD, FF_SEQ, FF_BATCH, FF_CKPT, FF_GPUS, FF_SHARD, FF_OFFLOAD, FF_OPT,
 	FF_FLASH, FF_RANK, FF_TOKENS, FF_MFU, FF_BWEFF, FF_KVCACHE, FF_RES, FF_FRAMES, FF_ENCODERS,
 	FF_ARCH, FF_LAYERS, FF_HIDDEN, FF_HEADS, FF_KVHEADS, FF_HEADDIM, FF_VOCAB, FF_FFN, FF_ACTIVE,
-	FF_MORE, FF_ACCT, FF_PURE, FF_CHUNKED, FF_INT4G, FF_ALLREDUCE, FF_OVERHEAD, FF_MARGIN,
+	FF_MORE, FF_ACCT, FF_PURE, FF_CHUNKED, FF_ACTOFF, FF_EMBED32, FF_PAGED, FF_INT4G,
+	FF_ALLREDUCE, FF_OVERHEAD, FF_MARGIN,
 };
 
 enum tui_ff_kind tui_ff_kind(enum tui_ff_id id)
@@ -257,7 +264,10 @@ bool tui_ff_applies(const struct tui_ff *ff, enum tui_ff_id id)
 	case FF_MFU:
 	case FF_FLASH:
 	case FF_PURE:
-	case FF_CHUNKED: return train;
+	case FF_CHUNKED:
+	case FF_PAGED: return train;
+	case FF_ACTOFF: return train && ff->f[FF_CKPT].choice != 0;
+	case FF_EMBED32: return m == FIT_QLORA;
 	case FF_OFFLOAD:
 	case FF_ACCT: return sharded;
 	case FF_RANK: return m == FIT_LORA || m == FIT_QLORA;

@@ -213,7 +213,7 @@ for bad in abc -3 0 99999999 ''; do
   before=$(need_of 'H200')
   tui_keys C-u
   [ -n "$bad" ] && tui_keys -l -- "$bad"
-  if tui_wait 'GPUs must be a whole number from 1 to 1048576' && tui_wait '✗GPUs' &&
+  if tui_wait 'GPUs must be a whole number from 1 to 1,048,576' && tui_wait '✗GPUs' &&
      tui_wait 'last valid answer'; then
     ok "GPUs \"$bad\": the field is marked, the reason shown under it, the answer greyed"
   else

@@ -307,7 +307,7 @@ static void build_specs(struct detail *d, struct wpanel *p)
 	wpanel_text(p, x, WR_DIM, 1);
 	free(x);
 	if (g->notes != NULL)
-		wpanel_text(p, g->notes, WR_DIM, 1);
+		wpanel_text(p, _(g->notes), WR_DIM, 1); /* marked in data/labels.c */
 	wpanel_text(p, _("Prices: the exchange's book and trades; the fit answer: gpux's estimate."),
 		    WR_DIM, 1);
 }

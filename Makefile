@@ -92,8 +92,20 @@ deps-check:
 run: all
 	$(BUILD)/gpux
 
-check: deps-check
-	$(MAKE) --no-print-directory build-tests
+# make check builds in phases, each on every core unless make was given -j
+# (JOBS=N to choose), and writes each phase's seconds to BUILD/build-times,
+# which tests/run.sh prints in its summary beside each test's.
+JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
+CHECK_J  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
+# $(call phase,NAME,COMMAND): COMMAND, then "NAME SECONDS" added to BUILD/build-times
+phase    = t0=$$(date +%s); $(2) || exit 1; echo "$(1) $$(( $$(date +%s) - t0 ))" >>$(BUILD)/build-times
+
+check:
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/build-times
+	@$(call phase,packages,scripts/deps.sh check)
+	@$(call phase,programs,$(MAKE) --no-print-directory $(CHECK_J) programs)
+	@$(call phase,test-programs,$(MAKE) --no-print-directory $(CHECK_J) test-programs)
+	@$(call phase,fuzzers,$(MAKE) --no-print-directory $(CHECK_J) fuzz-build)
 	@tests/run.sh $(BUILD)
 
 asan:
@@ -102,8 +114,9 @@ asan:
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run.sh build-asan
 
-.PHONY: build-tests
-build-tests: $(BUILD)/gpux $(BUILD)/gpuxd completions $(UNIT_BINS) $(TOOL_BINS) fuzz-build
+.PHONY: build-tests test-programs
+build-tests: programs test-programs fuzz-build
+test-programs: $(UNIT_BINS) $(TOOL_BINS)
 	@msgfmt --version >/dev/null
 
 bench: deps
@@ -112,15 +125,40 @@ bench: deps
 	@bench/run.sh $(BUILD)
 
 # ---- fuzzers: libFuzzer with clang; built in check, run briefly there ----
-FUZZ_BUILD := $(BUILD)/fuzz
-FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
-FUZZ_LIB_SRCS = $(foreach m,$(CLIENT_MODS) exchange,$(call lib_srcs,$(m)))
+# The libraries a fuzzer reaches (scripts/arch.sh uses: its #includes and
+# theirs) are compiled once more, by clang with the sanitizers and libFuzzer's
+# coverage (-fsanitize=fuzzer-no-link), into BUILD/fuzz/lib<folder>.a; each
+# tests/fuzz/fuzz_*.c is one program linked against them (libFuzzer's main),
+# so a new fuzzer is one file dropped there. UB aborts
+# (-fno-sanitize-recover), so libFuzzer reports it as the crash it is.
+FUZZ_BUILD  := $(BUILD)/fuzz
+FUZZ_BINS   := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c11 -g -O1 -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_OBJS   := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/obj/tests/fuzz/%.o,$(FUZZ_SRCS))
+fuzz_objs    = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(call lib_srcs,$(1)))
+# the sanitized libraries FILE reaches, in link order (asked only when a fuzzer is built)
+fuzz_libs    = $(foreach m,$(shell scripts/arch.sh uses $(1)),$(FUZZ_BUILD)/lib$(m).a)
 .PHONY: fuzz-build
 fuzz-build: $(FUZZ_BINS)
-$(FUZZ_BUILD)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(ASSETS_C)
+$(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang -std=c11 -g -O1 -D_GNU_SOURCE -I. -I$(BUILD)/gen $(shell pkg-config --cflags libpq) -fsanitize=fuzzer,address,undefined \
-		-o $@ $< $(FUZZ_LIB_SRCS) $(ASSETS_C) $(LIBS_CLIENT) $(LIBS_SERVER) $(shell pkg-config --libs libmicrohttpd sqlite3) -lpthread
+	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+$(FUZZ_BUILD)/obj/gen/assets.o: $(ASSETS_C)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+define fuzz_lib_rule
+$(FUZZ_BUILD)/lib$(1).a: $(call fuzz_objs,$(1))
+	@mkdir -p $$(@D)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach m,$(ALL_MODS),$(eval $(call fuzz_lib_rule,$(m))))
+.SECONDEXPANSION:
+$(FUZZ_BINS): $(FUZZ_BUILD)/%: $(FUZZ_BUILD)/obj/tests/fuzz/%.o $$(call fuzz_libs,tests/fuzz/$$*.c) \
+		$(FUZZ_BUILD)/obj/gen/assets.o
+	clang $(FUZZ_SAN) -fsanitize=fuzzer -pthread -o $@ $< $(filter %.a,$^) $(FUZZ_BUILD)/obj/gen/assets.o \
+		$(LIBS_CLIENT) $(LIBS_SERVER)
 fuzz: fuzz-build
 	@for f in $(FUZZ_BINS); do n=$$(basename $$f); \
 	  echo "fuzz: $$n for $${FUZZ_SECONDS:-300}s"; \
@@ -184,7 +222,7 @@ $(BUILD)/bench/ref/curl_alone: bench/ref/curl_alone.c
 # them, so a second `make check` on an unchanged tree relinks nothing.
 .SECONDARY: $(patsubst tests/unit/%.c,$(BUILD)/obj/tests/unit/%.o,$(UNIT_SRCS)) \
 	$(patsubst tests/tools/%.c,$(BUILD)/obj/tests/tools/%.o,$(TOOL_SRCS)) \
-	$(patsubst bench/%.c,$(BUILD)/obj/bench/%.o,$(BENCH_SRCS)) $(BENCH_LIB_OBJS)
+	$(patsubst bench/%.c,$(BUILD)/obj/bench/%.o,$(BENCH_SRCS)) $(BENCH_LIB_OBJS) $(FUZZ_OBJS)
 
 # ---- shell completions: written by gpux from its command and option tables ----
 COMPLETIONS := $(BUILD)/completions/gpux.bash $(BUILD)/completions/_gpux $(BUILD)/completions/gpux.fish
@@ -261,4 +299,4 @@ po:
 clean:
 	rm -rf build build-asan
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)

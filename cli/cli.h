@@ -91,7 +91,7 @@ struct cli_command {
 	const char *more;         /* English msgid: more lines for --help, or NULL */
 };
 
-/* The table itself, terminated by {NULL}; defined in cli/main.c. */
+/* The table itself, terminated by {NULL}; defined in cli/commands.c. */
 extern const struct cli_command cli_commands[];
 
 /* Commands of cli/cmd_table.c and cli/cmd_fit.c. */
@@ -207,6 +207,17 @@ void cli_sheet_note(struct cli_sheet *s, const char *note);
 size_t cli_sheet_rows(const struct cli_sheet *s);
 /* Print in ctx->format to ctx->out; 0, or -1 when writing failed. */
 int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s);
+
+/* A record: the one row --format csv and json print for one object (an order
+ * placed, a deposit, a key made), built field by field, each field a column
+ * named id and its raw value (copied; text NULL = null). cli_record_print
+ * prints it as a sheet and frees it (0, or -1 when writing failed). */
+struct cli_record;
+struct cli_record *cli_record_new(void);
+void cli_record_int(struct cli_record *r, const char *id, int64_t v);
+void cli_record_text(struct cli_record *r, const char *id, const char *v);
+void cli_record_bool(struct cli_record *r, const char *id, bool v);
+int cli_record_print(const struct cli_ctx *ctx, struct cli_record **r);
 
 /* Helpers for writers of other output: a JSON string literal with quotes and
  * escapes, a CSV field (quoted when needed), a double as decimal text with

@@ -40,10 +40,21 @@ void cli_sheet_view_columns(struct cli_sheet *s, const struct view_table *t, uns
 void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
 			  const struct view_row *r, unsigned kinds);
 
+/* A workload of the catalogue by its id, case-insensitively, in *out; else a
+ * usage message of cmd naming the accepted ids and CLI_USAGE. */
+int cli_check_workload(struct cli_ctx *ctx, const char *cmd, const char *id,
+		       const struct catalog_workload **out);
 /* The comma-separated ids of a catalogue's workloads / model presets,
  * malloc'ed, for "accepted: ..." messages. */
 char *cli_workload_ids(const struct catalog *c);
 char *cli_model_ids(const struct catalog *c);
+
+/* The global options (cli/commands.c): a table terminated by {NULL}, in this order. */
+enum cli_global {
+	CLI_G_LANG, CLI_G_FORMAT, CLI_G_API, CLI_G_KEY, CLI_G_KEY_FILE, CLI_G_TIMEOUT, CLI_G_DATA,
+	CLI_G_ASCII, CLI_G_INSECURE, CLI_G_HELP, CLI_G_VERSION, CLI_G_COUNT
+};
+extern const struct cli_opt cli_global_opts[];
 
 /* ---- the exchange commands' helpers (cli/cmd_exchange.c) ------------------------------ */
 
@@ -53,6 +64,12 @@ char *cli_model_ids(const struct catalog *c);
 void cli_say(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_note(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_say_lines(struct cli_ctx *ctx, const char *text);
+/* An answer to "… [y/N]" that means yes: y, yes, the language's word for
+ * yes or its first letter, in any case. */
+bool cli_is_yes(const char *answer);
+/* question (translated, ending in "[y/N]") on ctx->err, a line from stdin:
+ * true when it says yes. */
+bool cli_confirm(struct cli_ctx *ctx, const char *question);
 /* The exchange's error in words on ctx->err; CLI_FAILED. */
 int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e);
 /* Open the exchange named by the flags, environment or config file, else the
@@ -60,6 +77,9 @@ int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e);
  * or with the cause in *cause_out when that is not NULL. */
 struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long timeout_ms,
 				   bool quiet, char **cause_out);
+/* The same with the default tries and timeout, the settings it took in *used
+ * (api_settings_clear them). */
+struct api_client *cli_open_client_settings(struct cli_ctx *ctx, struct api_settings *used);
 /* Money in the language's format; a price in US cents, "—" for none (-1).
  * Both malloc'ed. */
 char *cli_fmt_money(const struct cli_ctx *ctx, int64_t minor, const char *ccy);
@@ -71,6 +91,8 @@ void cli_cell_money(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t mino
 void cli_cell_int(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t v);
 void cli_cell_id(struct cli_sheet *s, int64_t v);
 void cli_cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t);
+/* A record's field: a time as ISO 8601 UTC, null for none (< 0). */
+void cli_record_time(struct cli_record *r, const char *id, int64_t t);
 /* A time as ISO 8601 UTC ("2025-06-02T09:00:00Z"), malloc'ed; NULL for none (< 0). */
 char *cli_iso_time(int64_t t);
 /* The catalogue's name of a GPU id ("H200"), or the id itself. */
@@ -92,11 +114,30 @@ const char *cli_status_text(const struct cli_ctx *ctx, enum api_order_status st)
 typedef int cli_list_page_fn(struct cli_ctx *ctx, struct api_client *c,
 			     const struct api_list_query *q, struct cli_sheet *s, char **next,
 			     struct api_error **e);
-/* Every page of a listing into s, then s printed; with no row, `none`
- * (translated) on stderr instead of a bare header in --format table, and the empty
- * csv header or json array on stdout. CLI_OK or CLI_FAILED. */
-int cli_list_pages(struct cli_ctx *ctx, struct api_client *c, struct api_list_query *q,
-		   struct cli_sheet *s, cli_list_page_fn *page, const char *more, const char *none);
+/* A --status word of a listing and the status the exchange is asked for
+ * (an alias is accepted but not named in "accepted: ..."). */
+struct cli_list_status {
+	const char *word, *asked;
+	bool alias;
+};
+/* A listing command (gpux orders, gpux rentals) as data: its name and
+ * options (--status, --gpu), its --status words ({NULL} ends them; without
+ * --status, the last one), its columns and the rows of one page, what more
+ * rows than were fetched say (a msgid), and what an empty listing says for
+ * the status asked and the GPU's name or NULL (malloc'ed). */
+struct cli_listing {
+	const char *cmd;
+	const struct cli_opt *opts;
+	const struct cli_list_status *statuses;
+	void (*columns)(struct cli_sheet *s);
+	cli_list_page_fn *page;
+	const char *more;
+	char *(*none)(const char *asked, const char *gpu);
+};
+/* The command: every page into one sheet, printed; with no row, `none` on
+ * stderr instead of a bare header in --format table, and the empty csv
+ * header or json array on stdout. CLI_OK, CLI_USAGE or CLI_FAILED. */
+int cli_list_command(struct cli_ctx *ctx, const struct cli_listing *l, int argc, char **argv);
 /* gpux cancel ID, gpux stop ID: the one id (`which`: the msgid a missing one
  * says) and a client to ask (*c, the caller's to free). CLI_OK or the
  * command's return code, said already. */
@@ -120,6 +161,9 @@ char *cli_acct_ascii(const struct cli_ctx *ctx, char *s);
 /* The configured exchange (or the local demo one, said on stderr); NULL
  * after saying why. *key_given (if not NULL): an API key was configured. */
 struct api_client *cli_acct_open(struct cli_ctx *ctx, bool *key_given);
+/* An account's fields of every record about it: id, email, country,
+ * currency, role, vat_rate_bp. */
+void cli_acct_record(struct cli_record *r, const struct api_account *a);
 /* A VAT rate in basis points as a percentage, malloc'ed. */
 char *cli_acct_vat(const struct cli_ctx *ctx, int64_t bp);
 /* "The market is open." / "Trading opens on 1 September 2027 at 10:00."

@@ -32,14 +32,6 @@
 
 /* ---- options ----------------------------------------------------------------------- */
 
-const struct cli_opt cli_account_opts[] = {{NULL, NULL, NULL}};
-const struct cli_opt cli_deposit_opts[] = {{NULL, NULL, NULL}};
-const struct cli_opt cli_keys_opts[] = {
-	{"--read-only", NULL, N_("create: a read key (no orders, cancels, stops or deposits)")},
-	{"--name", "NAME", N_("create: the key's name (default: key-ID)")},
-	{"--save", "FILE", N_("create: write the key to FILE, a new file of mode 0600, not the screen")},
-	{NULL, NULL, NULL},
-};
 
 /* ---- helpers ----------------------------------------------------------------------- */
 
@@ -57,29 +49,12 @@ char *cli_acct_ascii(const struct cli_ctx *ctx, char *s)
  * *key_given tells whether an API key was configured. NULL after saying why. */
 struct api_client *cli_acct_open(struct cli_ctx *ctx, bool *key_given)
 {
-	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
-				  .insecure = ctx->insecure};
 	struct api_settings used = {0};
-	struct api_client *c;
-	char *cause = NULL;
+	struct api_client *c = cli_open_client_settings(ctx, &used);
 
-	cli_conf_warn_unknown(ctx);
-	if (ctx->insecure)
-		cli_note(ctx, "%s", _("WARNING: --insecure: the exchange's TLS certificate is NOT "
-				  "verified; anyone on the network path can read and change what "
-				  "gpux sends and receives, including your API key"));
-	c = api_open(&o, &used, &cause);
 	if (key_given != NULL)
 		*key_given = used.key != NULL;
 	api_settings_clear(&used);
-	if (c == NULL) {
-		cli_fail(ctx, "%s", cause != NULL ? cause : "?");
-		free(cause);
-		return NULL;
-	}
-	if (api_client_is_local_demo(c))
-		cli_note(ctx, "%s", _("local demo exchange (simulated money; give --api URL or set "
-				  "GPUX_API for a real exchange)"));
 	return c;
 }
 
@@ -193,6 +168,32 @@ static int save_key(const char *path, const char *key)
 	return close(fd);
 }
 
+/* What a refused keys request says (key id: the key it was about, or 0),
+ * and frees e; CLI_FAILED. */
+static int keys_fail(struct cli_ctx *ctx, struct api_error **e, long long id)
+{
+	const char *code = (*e)->code != NULL ? (*e)->code : "";
+	int rc;
+
+	if (strcmp(code, "KEY_SCOPE") == 0)
+		rc = cli_fail(ctx, "%s", _("keys: this is a read-only key; creating and "
+					   "revoking keys needs a trade key"));
+	else if (strcmp(code, "TOO_MANY_KEYS") == 0)
+		rc = cli_fail(ctx, "%s", _("keys: the account has as many keys as it may; "
+					   "revoke one first (gpux keys list)"));
+	else if (strcmp(code, "LAST_TRADE_KEY") == 0)
+		rc = cli_fail(ctx, _("keys: key %lld is your account's last trade key, so it "
+				     "stays: create another first (gpux keys create), then "
+				     "revoke this one"), id);
+	else if (strcmp(code, "NOT_FOUND") == 0 && id > 0)
+		rc = cli_fail(ctx, _("keys: your account has no active key %lld (see gpux keys "
+				     "list)"), id);
+	else
+		rc = cli_fail_api(ctx, *e);
+	api_error_free(e);
+	return rc;
+}
+
 static int keys_create(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
 {
 	const char *name = cli_arg(a, cli_keys_opts, "--name");
@@ -202,18 +203,8 @@ static int keys_create(struct cli_ctx *ctx, struct api_client *c, const struct c
 	struct api_error *e = NULL;
 	int rc = CLI_OK;
 
-	if (api_key_create(c, name, ro ? API_SCOPE_READ : API_SCOPE_TRADE, &k, &e) != 0) {
-		if (e->code != NULL && strcmp(e->code, "KEY_SCOPE") == 0)
-			rc = cli_fail(ctx, "%s", _("keys: this is a read-only key; creating and "
-						   "revoking keys needs a trade key"));
-		else if (e->code != NULL && strcmp(e->code, "TOO_MANY_KEYS") == 0)
-			rc = cli_fail(ctx, "%s", _("keys: the account has as many keys as it may; "
-						   "revoke one first (gpux keys list)"));
-		else
-			rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_key_create(c, name, ro ? API_SCOPE_READ : API_SCOPE_TRADE, &k, &e) != 0)
+		return keys_fail(ctx, &e, 0);
 	if (file != NULL) {
 		if (save_key(file, k->api_key) != 0) {
 			/* created but not saved: revoke it rather than lose it */
@@ -234,21 +225,12 @@ static int keys_create(struct cli_ctx *ctx, struct api_client *c, const struct c
 		fprintf(ctx->out, "%s\n", k->api_key);
 	}
 	if (rc == CLI_OK && ctx->format != CLI_FORMAT_TABLE) {
-		struct cli_sheet *s = cli_sheet_new();
-		cli_sheet_column(s, "id", "id", CLI_RIGHT);
-		cli_sheet_column(s, "name", "name", CLI_LEFT);
-		cli_sheet_column(s, "scope", "scope", CLI_LEFT);
-		cli_sheet_column(s, "api_key", "api_key", CLI_LEFT);
-		cli_sheet_row(s);
-		cli_sheet_int(s, NULL, k->id);
-		cli_sheet_text(s, NULL, k->name);
-		cli_sheet_text(s, NULL, api_key_scope_name(k->scope));
-		if (file != NULL)
-			cli_sheet_null(s, NULL);
-		else
-			cli_sheet_text(s, NULL, k->api_key);
-		cli_sheet_print(ctx, s);
-		cli_sheet_free(&s);
+		struct cli_record *r = cli_record_new();
+		cli_record_int(r, "id", k->id);
+		cli_record_text(r, "name", k->name);
+		cli_record_text(r, "scope", api_key_scope_name(k->scope));
+		cli_record_text(r, "api_key", file != NULL ? NULL : k->api_key);
+		cli_record_print(ctx, &r);
 	}
 	api_key_free(&k);
 	return rc;
@@ -263,36 +245,16 @@ static int keys_revoke(struct cli_ctx *ctx, struct api_client *c, const char *ar
 
 	if ((rc = cli_parse_int(ctx, "keys revoke", arg, 1, 999999999999999LL, &id)) != CLI_OK)
 		return rc;
-	if (api_key_revoke(c, id, &k, &e) != 0) {
-		const char *code = e->code != NULL ? e->code : "";
-		if (strcmp(code, "LAST_TRADE_KEY") == 0)
-			rc = cli_fail(ctx, _("keys: key %lld is your account's last trade key, so it "
-					     "stays: create another first (gpux keys create), then "
-					     "revoke this one"), id);
-		else if (strcmp(code, "NOT_FOUND") == 0)
-			rc = cli_fail(ctx, _("keys: your account has no active key %lld (see gpux keys "
-					     "list)"), id);
-		else if (strcmp(code, "KEY_SCOPE") == 0)
-			rc = cli_fail(ctx, "%s", _("keys: this is a read-only key; creating and "
-						   "revoking keys needs a trade key"));
-		else
-			rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_key_revoke(c, id, &k, &e) != 0)
+		return keys_fail(ctx, &e, id);
 	if (ctx->format == CLI_FORMAT_TABLE)
 		cli_say(ctx, _("Key %lld (%s) is revoked: it no longer works."), id, k->name);
 	else {
-		struct cli_sheet *s = cli_sheet_new();
-		cli_sheet_column(s, "id", "id", CLI_RIGHT);
-		cli_sheet_column(s, "name", "name", CLI_LEFT);
-		cli_sheet_column(s, "revoked_at", "revoked_at", CLI_LEFT);
-		cli_sheet_row(s);
-		cli_sheet_int(s, NULL, k->id);
-		cli_sheet_text(s, NULL, k->name);
-		cli_cell_time(s, ctx, k->revoked_at);
-		cli_sheet_print(ctx, s);
-		cli_sheet_free(&s);
+		struct cli_record *r = cli_record_new();
+		cli_record_int(r, "id", k->id);
+		cli_record_text(r, "name", k->name);
+		cli_record_time(r, "revoked_at", k->revoked_at);
+		cli_record_print(ctx, &r);
 	}
 	if (k->current)
 		cli_note(ctx, "%s", _("that was the key this gpux used: give it another one (--key, "
@@ -364,90 +326,76 @@ static void kv_count(struct cli_sheet *s, const char *label, int64_t v)
 	free(t);
 }
 
+void cli_acct_record(struct cli_record *r, const struct api_account *a)
+{
+	cli_record_int(r, "id", a->id);
+	cli_record_text(r, "email", a->email);
+	cli_record_text(r, "country", a->country);
+	cli_record_text(r, "currency", a->currency);
+	cli_record_text(r, "role", api_role_name(a->role));
+	cli_record_int(r, "vat_rate_bp", a->vat_rate_bp);
+}
+
 /* csv/json: one row of raw values. t may be NULL (the market was not read). */
-static void account_data(struct cli_sheet *s, const struct api_account *a, bool local,
+static void account_data(struct cli_ctx *ctx, const struct api_account *a, bool local,
 			 const struct api_topup *t)
 {
-	static const char *const ids[] = {
-		"id", "email", "country", "currency", "role", "vat_rate_bp", "available_minor",
-		"held_minor", "total_minor", "open_orders", "active_rentals", "local_demo",
-		"market_state", "opens_at", "topup_url", "topup_text",
-	};
-	char *opens = t != NULL ? cli_iso_time(t->opens_at) : NULL;
+	struct cli_record *r = cli_record_new();
 
-	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
-		cli_sheet_column(s, ids[i], ids[i], (i == 0 || (i >= 5 && i <= 10)) ? CLI_RIGHT
-									    : CLI_LEFT);
-	cli_sheet_row(s);
-	cli_sheet_int(s, NULL, a->id);
-	cli_sheet_text(s, NULL, a->email);
-	cli_sheet_text(s, NULL, a->country);
-	cli_sheet_text(s, NULL, a->currency);
-	cli_sheet_text(s, NULL, api_role_name(a->role));
-	cli_sheet_int(s, NULL, a->vat_rate_bp);
-	cli_sheet_int(s, NULL, a->balance.available_minor);
-	cli_sheet_int(s, NULL, a->balance.held_minor);
-	cli_sheet_int(s, NULL, a->balance.total_minor);
-	cli_sheet_int(s, NULL, a->open_orders);
-	cli_sheet_int(s, NULL, a->active_rentals);
-	cli_sheet_bool(s, NULL, local);
-	if (t != NULL)
-		cli_sheet_text(s, NULL, api_market_state_name(t->state));
-	else
-		cli_sheet_null(s, NULL);
-	if (opens != NULL)
-		cli_sheet_text(s, NULL, opens);
-	else
-		cli_sheet_null(s, NULL);
-	if (t != NULL && t->url != NULL)
-		cli_sheet_text(s, NULL, t->url);
-	else
-		cli_sheet_null(s, NULL);
-	if (t != NULL && t->text != NULL)
-		cli_sheet_text(s, NULL, t->text);
-	else
-		cli_sheet_null(s, NULL);
-	free(opens);
+	cli_acct_record(r, a);
+	cli_record_int(r, "available_minor", a->balance.available_minor);
+	cli_record_int(r, "held_minor", a->balance.held_minor);
+	cli_record_int(r, "total_minor", a->balance.total_minor);
+	cli_record_int(r, "open_orders", a->open_orders);
+	cli_record_int(r, "active_rentals", a->active_rentals);
+	cli_record_bool(r, "local_demo", local);
+	cli_record_text(r, "market_state", t != NULL ? api_market_state_name(t->state) : NULL);
+	cli_record_time(r, "opens_at", t != NULL ? t->opens_at : -1);
+	cli_record_text(r, "topup_url", t != NULL ? t->url : NULL);
+	cli_record_text(r, "topup_text", t != NULL ? t->text : NULL);
+	cli_record_print(ctx, &r);
 }
 
 static void print_account(struct cli_ctx *ctx, const struct api_account *a, bool local,
 			  const struct api_topup *t)
 {
-	struct cli_sheet *s = cli_sheet_new();
+	struct cli_sheet *s;
+	char *v, *cv, *id;
 
 	if (ctx->format != CLI_FORMAT_TABLE) {
-		account_data(s, a, local, t);
-	} else {
-		char *v = cli_acct_vat(ctx, a->vat_rate_bp), *cv, *id;
-		cli_sheet_column(s, "field", _("Account"), CLI_LEFT);
-		cli_sheet_column(s, "value", "", CLI_LEFT);
-		id = xasprintf("%lld", (long long)a->id);
-		kv_text(s, _("Id"), id);
-		kv_text(s, _("Email"), a->email);
-		cv = xasprintf("%s (%s %s)", a->country, _("VAT"), v);
-		kv_text(s, _("Country"), cv);
-		kv_text(s, _("Currency"), a->currency);
-		kv_text(s, _("Role"), view_role_text(ctx->lang, a->role));
-		kv_money(s, ctx, _("Available"), a->balance.available_minor, a->currency);
-		kv_money(s, ctx, _("Held"), a->balance.held_minor, a->currency);
-		kv_money(s, ctx, _("Total"), a->balance.total_minor, a->currency);
-		kv_count(s, _("Open orders"), a->open_orders);
-		kv_count(s, _("Active rentals"), a->active_rentals);
-		if (t != NULL) {
-			char *w = cli_acct_opening(ctx, t);
-			kv_text(s, _("Market"), w);
-			free(w);
-			if (!t->simulated_payments && t->text != NULL)
-				kv_text(s, _("Top up"), t->text);
-			if (!t->simulated_payments && t->url != NULL)
-				kv_text(s, t->text != NULL ? "" : _("Top up"), t->url);
-		}
-		if (local)
-			cli_sheet_note(s, _("Local demo exchange: simulated money."));
-		free(v);
-		free(cv);
-		free(id);
+		account_data(ctx, a, local, t);
+		return;
 	}
+	s = cli_sheet_new();
+	v = cli_acct_vat(ctx, a->vat_rate_bp);
+	cli_sheet_column(s, "field", _("Account"), CLI_LEFT);
+	cli_sheet_column(s, "value", "", CLI_LEFT);
+	id = xasprintf("%lld", (long long)a->id);
+	kv_text(s, _("Id"), id);
+	kv_text(s, _("Email"), a->email);
+	cv = xasprintf("%s (%s %s)", a->country, _("VAT"), v);
+	kv_text(s, _("Country"), cv);
+	kv_text(s, _("Currency"), a->currency);
+	kv_text(s, _("Role"), view_role_text(ctx->lang, a->role));
+	kv_money(s, ctx, _("Available"), a->balance.available_minor, a->currency);
+	kv_money(s, ctx, _("Held"), a->balance.held_minor, a->currency);
+	kv_money(s, ctx, _("Total"), a->balance.total_minor, a->currency);
+	kv_count(s, _("Open orders"), a->open_orders);
+	kv_count(s, _("Active rentals"), a->active_rentals);
+	if (t != NULL) {
+		char *w = cli_acct_opening(ctx, t);
+		kv_text(s, _("Market"), w);
+		free(w);
+		if (!t->simulated_payments && t->text != NULL)
+			kv_text(s, _("Top up"), t->text);
+		if (!t->simulated_payments && t->url != NULL)
+			kv_text(s, t->text != NULL ? "" : _("Top up"), t->url);
+	}
+	if (local)
+		cli_sheet_note(s, _("Local demo exchange: simulated money."));
+	free(v);
+	free(cv);
+	free(id);
 	cli_sheet_print(ctx, s);
 	cli_sheet_free(&s);
 }
@@ -500,22 +448,14 @@ static void print_deposit(struct cli_ctx *ctx, const struct api_deposit *d)
 		free(av);
 		return;
 	}
-	struct cli_sheet *s = cli_sheet_new();
-	cli_sheet_column(s, "id", "id", CLI_RIGHT);
-	cli_sheet_column(s, "amount_minor", "amount_minor", CLI_RIGHT);
-	cli_sheet_column(s, "currency", "currency", CLI_LEFT);
-	cli_sheet_column(s, "available_minor", "available_minor", CLI_RIGHT);
-	cli_sheet_column(s, "held_minor", "held_minor", CLI_RIGHT);
-	cli_sheet_column(s, "total_minor", "total_minor", CLI_RIGHT);
-	cli_sheet_row(s);
-	cli_sheet_int(s, NULL, d->id);
-	cli_sheet_int(s, NULL, d->amount_minor);
-	cli_sheet_text(s, NULL, d->currency);
-	cli_sheet_int(s, NULL, d->balance.available_minor);
-	cli_sheet_int(s, NULL, d->balance.held_minor);
-	cli_sheet_int(s, NULL, d->balance.total_minor);
-	cli_sheet_print(ctx, s);
-	cli_sheet_free(&s);
+	struct cli_record *r = cli_record_new();
+	cli_record_int(r, "id", d->id);
+	cli_record_int(r, "amount_minor", d->amount_minor);
+	cli_record_text(r, "currency", d->currency);
+	cli_record_int(r, "available_minor", d->balance.available_minor);
+	cli_record_int(r, "held_minor", d->balance.held_minor);
+	cli_record_int(r, "total_minor", d->balance.total_minor);
+	cli_record_print(ctx, &r);
 }
 
 /* A real exchange: its top-up words instead of a deposit. */

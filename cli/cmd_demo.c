@@ -20,10 +20,6 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
-const struct cli_opt cli_demo_opts[] = {
-	{"--yes", NULL, N_("reset without asking")},
-	{NULL, NULL, NULL},
-};
 
 /* "1.4 MB", "none" */
 static char *size_text(int64_t bytes)
@@ -93,20 +89,6 @@ static int status(struct cli_ctx *ctx)
 	return CLI_OK;
 }
 
-static bool confirm_reset(struct cli_ctx *ctx)
-{
-	char buf[64];
-	const char *yes = _("yes");
-
-	fprintf(ctx->err, "%s ", _("Reset the local demo exchange: its orders, rentals, balances and demo account are deleted. Go on? [y/N]"));
-	fflush(ctx->err);
-	if (fgets(buf, sizeof buf, stdin) == NULL)
-		return false;
-	buf[strcspn(buf, "\r\n")] = '\0';
-	return strcasecmp(buf, "y") == 0 || strcasecmp(buf, "yes") == 0 || strcasecmp(buf, yes) == 0 ||
-	       (buf[0] != '\0' && buf[1] == '\0' && strncasecmp(buf, yes, 1) == 0);
-}
-
 int cli_cmd_demo(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_args a;
@@ -131,7 +113,9 @@ int cli_cmd_demo(struct cli_ctx *ctx, int argc, char **argv)
 					       : _("The local demo exchange was not running."));
 	} else if (cli_arg(&a, cli_demo_opts, "--yes") == NULL && !isatty(STDIN_FILENO)) {
 		rc = cli_usage(ctx, "%s", _("demo reset: not on a terminal, so nobody can confirm: pass --yes"));
-	} else if (cli_arg(&a, cli_demo_opts, "--yes") == NULL && !confirm_reset(ctx)) {
+	} else if (cli_arg(&a, cli_demo_opts, "--yes") == NULL &&
+		   !cli_confirm(ctx, _("Reset the local demo exchange: its orders, rentals, balances "
+				       "and demo account are deleted. Go on? [y/N]"))) {
 		fprintf(ctx->err, "gpux: %s\n", _("Not reset."));
 		rc = CLI_FAILED;
 	} else if (api_local_reset(&cause) != 0) {

@@ -1,8 +1,9 @@
 /*
- * What the exchange commands of gpux share: their option tables, the client
- * they open, the cells and words they print, the listing and id helpers,
- * and the live prices of `gpux table` and `gpux fit`. The commands
- * themselves are in cli/cmd_quotes.c (quotes, book), cli/cmd_order.c (order),
+ * What the exchange commands of gpux share: the client they open, the cells
+ * and words they print, the listing and id helpers, and the live prices of
+ * `gpux table` and `gpux fit` (their options are in cli/commands.c). The
+ * commands themselves are in cli/cmd_market.c (quotes, book, trades,
+ * candles, watch), cli/cmd_order.c (order),
  * cli/cmd_orders.c (orders, cancel), cli/cmd_rentals.c (rentals, stop),
  * cli/cmd_account.c (account, deposit, keys) and cli/cmd_signup.c (signup).
  *
@@ -40,35 +41,6 @@
 
 /* ---- options ----------------------------------------------------------------------- */
 
-const struct cli_opt cli_quotes_opts[] = {{NULL, NULL, NULL}};
-const struct cli_opt cli_book_opts[] = {
-	{"--depth", "N", N_("price levels per side, 1 to 100 (default 10)")},
-	{NULL, NULL, NULL},
-};
-const struct cli_opt cli_order_opts[] = {
-	{"--gpus", "N", N_("number of GPUs, 1 to 512")},
-	{"--hours", "H", N_("hours: a buy rents exactly H hours, a sell offers up to H (1 to 720)")},
-	{"--limit", "PRICE", N_("limit order at PRICE US$ per GPU-hour (e.g. 4.19)")},
-	{"--market", NULL, N_("market order (needs --max-price to buy, --min-price to sell)")},
-	{"--max-price", "PRICE", N_("market buy: the most to pay per GPU-hour (sizes the hold)")},
-	{"--min-price", "PRICE", N_("market sell: the least to accept per GPU-hour")},
-	{"--tif", "TIF", N_("time in force: gtc (limit default), ioc (market default), fok")},
-	{"--dry-run", NULL, N_("show the exchange's preview and place nothing")},
-	{"--yes", NULL, N_("place without asking (needed when not on a terminal)")},
-	{NULL, NULL, NULL},
-};
-const struct cli_opt cli_orders_opts[] = {
-	{"--status", "STATUS", N_("open (resting), done (filled, cancelled, expired) or all (default)")},
-	{"--gpu", "GPU", N_("only this GPU")},
-	{NULL, NULL, NULL},
-};
-const struct cli_opt cli_cancel_opts[] = {{NULL, NULL, NULL}};
-const struct cli_opt cli_rentals_opts[] = {
-	{"--status", "STATUS", N_("active, ended or all (default)")},
-	{"--gpu", "GPU", N_("only this GPU")},
-	{NULL, NULL, NULL},
-};
-const struct cli_opt cli_stop_opts[] = {{NULL, NULL, NULL}};
 
 /* ---- helpers -------------------------------------------------------------------------- */
 
@@ -105,6 +77,28 @@ void cli_note(struct cli_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool cli_is_yes(const char *answer)
+{
+	const char *yes = _("yes");
+
+	return answer != NULL &&
+	       (strcasecmp(answer, "y") == 0 || strcasecmp(answer, "yes") == 0 ||
+		strcasecmp(answer, yes) == 0 ||
+		(answer[0] != '\0' && answer[1] == '\0' && strncasecmp(answer, yes, 1) == 0));
+}
+
+bool cli_confirm(struct cli_ctx *ctx, const char *question)
+{
+	char line[64];
+
+	fprintf(ctx->err, "%s ", question);
+	fflush(ctx->err);
+	if (fgets(line, sizeof line, stdin) == NULL)
+		return false;
+	line[strcspn(line, "\r\n")] = '\0';
+	return cli_is_yes(line);
+}
+
 int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e)
 {
 	char *t = api_error_text(e);
@@ -114,14 +108,13 @@ int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e)
 	return rc;
 }
 
-/* Open the exchange named by the flags/environment/config, or the local demo
- * one; NULL after printing why. */
-struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long timeout_ms,
-				   bool quiet, char **cause_out)
+/* The exchange o names (the flags, environment or config file), else the
+ * local demo one (said on stderr unless quiet); the settings it took in *used
+ * when that is not NULL. NULL after printing why, or with the cause in
+ * *cause_out when that is not NULL. */
+static struct api_client *open_exchange(struct cli_ctx *ctx, const struct api_open_opts *o,
+					struct api_settings *used, bool quiet, char **cause_out)
 {
-	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
-				  .insecure = ctx->insecure, .timeout_ms = timeout_ms,
-				  .max_attempts = max_attempts};
 	struct api_client *c;
 	char *cause = NULL;
 
@@ -130,7 +123,7 @@ struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long t
 		cli_note(ctx, "%s", _("WARNING: --insecure: the exchange's TLS certificate is NOT "
 				      "verified; anyone on the network path can read and change what "
 				      "gpux sends and receives, including your API key"));
-	c = api_open(&o, NULL, &cause);
+	c = api_open(o, used, &cause);
 	if (c == NULL) {
 		if (cause_out != NULL)
 			*cause_out = cause;
@@ -144,6 +137,24 @@ struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long t
 		cli_note(ctx, "%s", _("local demo exchange (simulated money; give --api URL or set "
 				      "GPUX_API for a real exchange)"));
 	return c;
+}
+
+struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long timeout_ms,
+				   bool quiet, char **cause_out)
+{
+	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
+				  .insecure = ctx->insecure, .timeout_ms = timeout_ms,
+				  .max_attempts = max_attempts};
+
+	return open_exchange(ctx, &o, NULL, quiet, cause_out);
+}
+
+struct api_client *cli_open_client_settings(struct cli_ctx *ctx, struct api_settings *used)
+{
+	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
+				  .insecure = ctx->insecure};
+
+	return open_exchange(ctx, &o, used, false, NULL);
 }
 
 char *cli_fmt_money(const struct cli_ctx *ctx, int64_t minor, const char *ccy)
@@ -207,6 +218,14 @@ void cli_cell_id(struct cli_sheet *s, int64_t v)
 
 	cli_sheet_int(s, d, v);
 	free(d);
+}
+
+void cli_record_time(struct cli_record *r, const char *id, int64_t t)
+{
+	char *raw = cli_iso_time(t);
+
+	cli_record_text(r, id, raw);
+	free(raw);
 }
 
 void cli_cell_time(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t t)
@@ -328,8 +347,37 @@ void cli_say_lines(struct cli_ctx *ctx, const char *text)
 /* Every page of a listing (MAX_PAGES at the most: more, the note that says
  * some are left out) into s, then s printed; none (translated) on stderr
  * when there is no row, in place of a bare header. CLI_OK or CLI_FAILED. */
-int cli_list_pages(struct cli_ctx *ctx, struct api_client *c, struct api_list_query *q,
-		   struct cli_sheet *s, cli_list_page_fn *page, const char *more, const char *none)
+/* The status the exchange is asked for a listing's --status word (NULL: the
+ * last of the list), in *asked; else a usage message naming the words. */
+static int list_status(struct cli_ctx *ctx, const struct cli_list_status *st, const char *word,
+		       const char **asked)
+{
+	struct buf words = {0};
+	size_t i;
+	int rc;
+
+	for (i = 0; st[i].word != NULL; i++)
+		if (word != NULL && strcmp(word, st[i].word) == 0) {
+			*asked = st[i].asked;
+			return CLI_OK;
+		}
+	if (word == NULL) {
+		*asked = st[i - 1].asked;
+		return CLI_OK;
+	}
+	for (i = 0; st[i].word != NULL; i++)
+		if (!st[i].alias)
+			buf_printf(&words, "%s%s", words.len > 0 ? ", " : "", st[i].word);
+	rc = cli_usage(ctx, _("--status: \"%s\" is not a status; accepted: %s"), word, words.data);
+	buf_free(&words);
+	return rc;
+}
+
+/* Every page of a listing into s, then s printed; with no row, `none`
+ * (translated) on stderr instead of a bare header in --format table, and
+ * the empty csv header or json array on stdout. CLI_OK or CLI_FAILED. */
+static int list_pages(struct cli_ctx *ctx, struct api_client *c, struct api_list_query *q,
+		      struct cli_sheet *s, cli_list_page_fn *page, const char *more, const char *none)
 {
 	struct api_error *e = NULL;
 	char *cursor = NULL, *next;
@@ -359,6 +407,40 @@ int cli_list_pages(struct cli_ctx *ctx, struct api_client *c, struct api_list_qu
 out:
 	free(cursor);
 	api_error_free(&e);
+	return rc;
+}
+
+int cli_list_command(struct cli_ctx *ctx, const struct cli_listing *l, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct cli_sheet *s = NULL;
+	struct api_list_query q = {.limit = 200};
+	const char *st, *g;
+	char *none;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, l->cmd, l->opts, argc, argv, 0, &a)) != CLI_OK)
+		return rc;
+	st = cli_arg(&a, l->opts, "--status");
+	if ((rc = list_status(ctx, l->statuses, st, &q.status)) != CLI_OK)
+		goto out;
+	if ((g = cli_arg(&a, l->opts, "--gpu")) != NULL &&
+	    (rc = cli_check_gpu(ctx, l->cmd, g, &q.gpu)) != CLI_OK)
+		goto out;
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	s = cli_sheet_new();
+	l->columns(s);
+	none = l->none(q.status, g != NULL ? cli_gpu_name(ctx, q.gpu) : NULL);
+	rc = list_pages(ctx, c, &q, s, l->page, _(l->more), none);
+	free(none);
+out:
+	cli_sheet_free(&s);
+	api_client_free(&c);
+	cli_args_free(&a);
 	return rc;
 }
 

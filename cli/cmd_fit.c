@@ -22,64 +22,8 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
-const struct cli_opt cli_fit_opts[] = {
-	{"--config", "PATH", N_("a Hugging Face config.json to read the model from (instead of SIZE or PRESET)")},
-	{"--method", "METHOD", N_("full, lora, qlora, infer-fp16, infer-fp8, infer-int8, infer-int4 or diffusion (default full; diffusion for an image model)")},
-	{"--gpus", "N", N_("GPUs the job runs on (default 1)")},
-	{"--seq", "N", N_("sequence length in tokens (default 2048)")},
-	{"--batch", "N", N_("micro-batch per GPU; inference: sequences decoded together; diffusion: images (default 1)")},
-	{"--checkpointing", NULL, N_("gradient checkpointing: recompute activations (the default)")},
-	{"--no-checkpointing", NULL, N_("keep every activation instead")},
-	{"--zero", "0-3", N_("sharding of the training states: 0 none, 1 ZeRO-1, 2 ZeRO-2, 3 ZeRO-3/FSDP (default 3)")},
-	{"--optimizer", "OPT", N_("adam, adam8bit or sgd (default adam)")},
-	{"--tokens", "N", N_("tokens to train on, in billions: 300, 300B, 1.3T (default 1)")},
-	{"--mfu", "F", N_("model FLOPs utilisation, above 0 and at most 1, or a percentage such as 40% (default 0.4)")},
-	{"--layers", "N", N_("transformer layers (a typed size: the published architecture of that size)")},
-	{"--hidden", "N", N_("hidden size (model width)")},
-	{"--heads", "N", N_("attention (query) heads")},
-	{"--kv-heads", "N", N_("key/value heads: the heads for multi-head attention, fewer for grouped-query attention")},
-	{"--head-dim", "N", N_("dimensions per attention head (default hidden / heads)")},
-	{"--vocab", "N", N_("vocabulary size")},
-	{"--ffn", "N", N_("FFN intermediate size (per expert for a mixture of experts)")},
-	{"--active", "B", N_("mixture of experts: parameters used per token, in billions")},
-	{"--lora-rank", "N", N_("rank of the LoRA adapters on every linear layer (default 16)")},
-	{"--flash-attention", NULL, N_("attention scores are not stored (FlashAttention, SDPA)")},
-	{"--chunked-loss", NULL, N_("the output layer and loss computed 1024 tokens at a time")},
-	{"--pure-bf16", NULL, N_("training without fp32 master weights: weights, gradients and optimizer moments in bf16")},
-	{"--stack", "STACK", N_("a fine-tuning library's defaults: unsloth (QLoRA, offloaded checkpoints, 8-bit AdamW, chunked loss) or peft (QLoRA, fp32 embeddings, paged AdamW); none")},
-	{"--act-offload", NULL, N_("checkpointed activations kept in CPU memory (offloaded gradient checkpointing)")},
-	{"--embeddings", "BITS", N_("LoRA/QLoRA: precision of the embeddings, output layer and norms: 16 (the default) or fp32")},
-	{"--paged-optimizer", NULL, N_("optimizer states in paged memory that moves to the CPU under pressure (not counted in GPU memory)")},
-	{"--offload", "WHAT", N_("ZeRO-Offload to CPU memory: none, optimizer or all (optimizer and weights, ZeRO-3) (default none)")},
-	{"--zero-accounting", "WHOSE", N_("deepspeed (its memory estimators, the default) or paper (the ZeRO paper's 2 + 2 + 12 bytes)")},
-	{"--kv-cache", "PRECISION", N_("KV-cache precision: 16 (bf16/fp16, the default) or fp8")},
-	{"--int4-group", "N", N_("int4 weights per group sharing a 16-bit scale and zero point (default 128)")},
-	{"--bw-efficiency", "F", N_("share of the peak memory bandwidth decoding achieves with the method's weight format, e.g. 0.7 or 70% (defaults: 16-bit 0.7, 8-bit 0.6, 4-bit 0.5)")},
-	{"--layer-us", "US", N_("decode: fixed cost per layer and step of the method's weight format, microseconds (defaults: 16-bit 31, 8-bit 42, 4-bit 40)")},
-	{"--prompt", "N", N_("inference: prompt tokens prefilled per sequence (default: the whole --seq)")},
-	{"--allreduce-us", "US", N_("tensor parallel: latency of one all-reduce step in microseconds (default 5.9)")},
-	{"--overhead", "GB", N_("per GPU: CUDA context, framework and buffers, in GB (default 1)")},
-	{"--margin", "F", N_("per GPU: allocator fragmentation and temporaries, a share of the rest, e.g. 0.1 or 10% (default 10%)")},
-	{"--resolution", "WxH", N_("diffusion: output resolution in pixels, e.g. 1024x1024")},
-	{"--frames", "N", N_("diffusion: frames per clip (1 for an image)")},
-	{"--encoders-offloaded", NULL, N_("diffusion: the text encoders leave the GPU once the prompt is encoded")},
-	{"--workload", "W", N_("only the GPUs of one workload's table")},
-	{"--sort", "COLUMN[:desc]", N_("sort by a column id, or cheapest: the job's cost per hour among the GPUs that can take it")},
-	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
-	{NULL, NULL, NULL},
-};
 
 #define OPT(a, name) cli_arg((a), cli_fit_opts, (name))
-
-static const struct catalog_workload *find_workload(const struct catalog *c, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < c->n_workloads; i++)
-		if (strcasecmp(c->workloads[i].id, id) == 0)
-			return &c->workloads[i];
-	return NULL;
-}
 
 static int int_opt(struct cli_ctx *ctx, const struct cli_args *a, const char *name, long long min,
 		   long long max, int *out)
@@ -597,6 +541,27 @@ static void gb_cell(struct cli_sheet *s, const struct cli_ctx *ctx, double gb)
 	free(d);
 }
 
+/* What a cell shows for a figure there is none of. */
+static const char *dash(const struct cli_ctx *ctx)
+{
+	return ctx->ascii ? "-" : "\u2014";
+}
+
+/* A figure's cell, shown as fmt writes it; a dash when v is not finite. */
+static void figure_cell(struct cli_sheet *s, const struct cli_ctx *ctx, double v,
+			char *(*fmt)(enum i18n_lang lang, double v, bool ascii))
+{
+	char *d;
+
+	if (!isfinite(v)) {
+		cli_sheet_null(s, dash(ctx));
+		return;
+	}
+	d = fmt(ctx->lang, v, ctx->ascii);
+	cli_sheet_number(s, d, v);
+	free(d);
+}
+
 /* One GPU's row: the view's columns, then the fit figures. */
 static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct view_table *t,
 		    const struct view_row *r, unsigned kinds, const struct fit_job *job,
@@ -613,30 +578,18 @@ static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct
 	cli_sheet_text(s, NULL, arch_state(job, preset));
 	shape_cells(ctx, s, &j->shape);
 	if (training) {
-		if (isfinite(j->train_hours)) {
-			/* the fit panel's figure too (view/fitfmt.c) */
-			char *d = view_fmt_run_time(ctx->lang, j->train_hours, ctx->ascii);
-			cli_sheet_number(s, d, j->train_hours);
-			free(d);
-		} else {
-			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-		}
+		/* the fit panel's figures too (view/fitfmt.c) */
+		figure_cell(s, ctx, j->train_hours, view_fmt_run_time);
 		if (j->run_cents >= 0) {
 			char *d = i18n_fmt_money(ctx->lang, j->run_cents, "USD");
 			cli_sheet_int(s, d, j->run_cents);
 			free(d);
 		} else {
-			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
+			cli_sheet_null(s, dash(ctx));
 		}
 	}
 	if (inference) {
-		if (isfinite(j->decode_tokens_s)) {
-			char *d = view_fmt_tokens_s(ctx->lang, j->decode_tokens_s, ctx->ascii);
-			cli_sheet_number(s, d, j->decode_tokens_s);
-			free(d);
-		} else {
-			cli_sheet_null(s, ctx->ascii ? "-" : "\u2014");
-		}
+		figure_cell(s, ctx, j->decode_tokens_s, view_fmt_tokens_s);
 		cli_sheet_number(s, NULL, j->decode_tokens_s_total);
 		if (isfinite(j->prefill_s)) {
 			char *d = i18n_fmt_number(ctx->lang, j->prefill_s, j->prefill_s < 10 ? 2 : 0);
@@ -688,12 +641,8 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		free(ids);
 		goto out;
 	}
-	if ((v = OPT(&a, "--workload")) != NULL && (w = find_workload(ctx->catalog, v)) == NULL) {
-		char *ids = cli_workload_ids(ctx->catalog);
-		rc = cli_usage(ctx, _("fit: unknown workload \"%s\"; accepted: %s"), v, ids);
-		free(ids);
+	if ((v = OPT(&a, "--workload")) != NULL && (rc = cli_check_workload(ctx, "fit", v, &w)) != CLI_OK)
 		goto out;
-	}
 	if ((rc = build_job(ctx, &a, &job, &preset, &config)) != CLI_OK)
 		goto out;
 

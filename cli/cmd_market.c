@@ -1,8 +1,9 @@
 /*
- * The market-data commands of gpux: trades, candles and watch.
+ * The market-data commands of gpux: quotes, book, trades, candles and watch.
  *
- * `gpux trades` and `gpux candles` are one request each, printed as a sheet
- * (table, csv or json). `gpux watch` follows the exchange's market stream
+ * `gpux quotes` (best bid and ask of every GPU), `gpux book GPU` (one GPU's
+ * order book as a ladder), `gpux trades` and `gpux candles` are one request
+ * each, printed as a sheet (table, csv or json). `gpux watch` follows the exchange's market stream
  * (api_stream_open) in a poll loop and prints one line per change as it
  * arrives — a trade, or a GPU's best bid/ask/last moving — until SIGINT or
  * SIGTERM (exit 0) or --count changes; with --format csv a header first,
@@ -27,21 +28,6 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
-const struct cli_opt cli_trades_opts[] = {
-	{"--limit", "N", N_("how many of the latest trades, 1 to 200 (default 50)")},
-	{NULL, NULL, NULL},
-};
-const struct cli_opt cli_candles_opts[] = {
-	{"--interval", "I", N_("1m, 5m, 1h (default) or 1d")},
-	{"--from", "TIME", N_("from this time on (ISO 8601 UTC: 2025-06-02T09:00:00Z or 2025-06-02)")},
-	{"--to", "TIME", N_("up to this time, not included (default: now)")},
-	{"--limit", "N", N_("at most the N latest intervals, 1 to 1000 (default 100)")},
-	{NULL, NULL, NULL},
-};
-const struct cli_opt cli_watch_opts[] = {
-	{"--count", "N", N_("stop after N changes (default: until interrupted)")},
-	{NULL, NULL, NULL},
-};
 
 /* ---- small pieces -------------------------------------------------------------------- */
 
@@ -67,6 +53,127 @@ static int parse_when(struct cli_ctx *ctx, const char *opt, const char *s, int64
 					"2025-06-02 (UTC)"), opt, s);
 	*out = (int64_t)timegm(&tm);
 	return CLI_OK;
+}
+
+/* ---- gpux quotes ---------------------------------------------------------------------- */
+
+int cli_cmd_quotes(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c;
+	struct api_quotes *q = NULL;
+	struct api_error *e = NULL;
+	struct cli_sheet *s;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "quotes", cli_quotes_opts, argc, argv, 0, &a)) != CLI_OK)
+		return rc;
+	cli_args_free(&a);
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL)
+		return CLI_FAILED;
+	if (api_quotes(c, NULL, &q, &e) != 0) {
+		rc = cli_fail_api(ctx, e);
+		api_error_free(&e);
+		api_client_free(&c);
+		return rc;
+	}
+	s = cli_sheet_new();
+	cli_sheet_column_for(s, "gpu", _("GPU"), CLI_LEFT, CLI_SHOW_ALL);
+	cli_sheet_column_for(s, "name", _("Name"), CLI_LEFT, CLI_SHOW_ALL);
+	cli_sheet_column(s, "best_ask_cents", _("Best ask"), CLI_RIGHT);
+	cli_sheet_column(s, "ask_gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "best_bid_cents", _("Best bid"), CLI_RIGHT);
+	cli_sheet_column(s, "bid_gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "last_cents", _("Last"), CLI_RIGHT);
+	for (size_t i = 0; i < q->n; i++) {
+		const struct api_quote *x = &q->v[i];
+		cli_sheet_row(s);
+		cli_sheet_text(s, x->gpu, x->gpu);
+		cli_sheet_text(s, cli_gpu_name(ctx, x->gpu), cli_gpu_name(ctx, x->gpu));
+		cli_cell_usd(s, ctx, x->best_ask_cents);
+		cli_cell_int(s, ctx, x->ask_gpus);
+		cli_cell_usd(s, ctx, x->best_bid_cents);
+		cli_cell_int(s, ctx, x->bid_gpus);
+		cli_cell_usd(s, ctx, x->last_cents);
+	}
+	cli_sheet_note(s, _("Prices per GPU-hour, before tax."));
+	if (api_client_is_local_demo(c))
+		cli_sheet_note(s, _("Local demo exchange: simulated money."));
+	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+	cli_sheet_free(&s);
+	api_quotes_free(&q);
+	api_client_free(&c);
+	return rc;
+}
+
+/* ---- gpux book GPU [--depth N] --------------------------------------------------------- */
+
+static void book_row(struct cli_sheet *s, const struct cli_ctx *ctx, const char *side,
+		     const char *cli_side_text, const struct api_level *l)
+{
+	cli_sheet_row(s);
+	cli_sheet_text(s, cli_side_text, side);
+	cli_cell_usd(s, ctx, l->price_cents);
+	cli_cell_int(s, ctx, l->gpus);
+	cli_cell_int(s, ctx, l->orders);
+}
+
+int cli_cmd_book(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_book *b = NULL;
+	struct api_error *e = NULL;
+	struct cli_sheet *s = NULL;
+	const char *gpu = NULL, *v;
+	long long depth = 10;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "book", cli_book_opts, argc, argv, 1, &a)) != CLI_OK)
+		return rc;
+	if (a.n_pos != 1) {
+		rc = cli_usage(ctx, _("book: which GPU? e.g. gpux book h200"));
+		goto out;
+	}
+	if ((rc = cli_check_gpu(ctx, "book", a.pos[0], &gpu)) != CLI_OK)
+		goto out;
+	if ((v = cli_arg(&a, cli_book_opts, "--depth")) != NULL &&
+	    (rc = cli_parse_int(ctx, "--depth", v, 1, 100, &depth)) != CLI_OK)
+		goto out;
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	if (api_book(c, gpu, (int)depth, &b, &e) != 0) {
+		rc = cli_fail_api(ctx, e);
+		goto out;
+	}
+	s = cli_sheet_new();
+	cli_sheet_column(s, "side", _("Side"), CLI_LEFT);
+	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
+	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
+	cli_sheet_column(s, "orders", _("Orders"), CLI_RIGHT);
+	/* a ladder: asks from the highest down to the best, then bids from the best */
+	for (size_t i = b->n_asks; i-- > 0;)
+		book_row(s, ctx, "ask", C_("book side", "ask"), &b->asks[i]);
+	for (size_t i = 0; i < b->n_bids; i++)
+		book_row(s, ctx, "bid", C_("book side", "bid"), &b->bids[i]);
+	if (b->n_asks > 0 && b->n_bids > 0) {
+		char *sp = cli_fmt_usd(ctx, b->asks[0].price_cents - b->bids[0].price_cents);
+		char *n = xasprintf(_("%s: spread %s; prices per GPU-hour, before tax."),
+				    cli_gpu_name(ctx, gpu), sp);
+		cli_sheet_note(s, n);
+		free(n);
+		free(sp);
+	}
+	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+out:
+	cli_sheet_free(&s);
+	api_book_free(&b);
+	api_error_free(&e);
+	api_client_free(&c);
+	cli_args_free(&a);
+	return rc;
 }
 
 /* ---- gpux trades ------------------------------------------------------------------------ */
@@ -401,8 +508,9 @@ static void on_state(void *ud, enum api_stream_state st, const struct api_error 
 	char *t = why != NULL ? api_error_text(why) : NULL;
 
 	if (st == API_STREAM_LIVE) {
-		if (w->ever_live)
-			cli_note(w->ctx, "%s", _("the stream is live again"));
+		/* said once live: a quiet market prints nothing for long */
+		cli_note(w->ctx, "%s", w->ever_live ? _("the stream is live again")
+						    : _("the stream is live; Ctrl-C ends it"));
 		w->ever_live = true;
 	} else if (st == API_STREAM_RETRYING || st == API_STREAM_POLLING) {
 		if (!w->ever_live) {

@@ -27,138 +27,83 @@
 static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 			  const struct api_preview *p)
 {
-	struct cli_sheet *s = cli_sheet_new();
 	char *t;
 
 	if (ctx->format != CLI_FORMAT_TABLE) {
-		cli_sheet_column(s, "gpu", "gpu", CLI_LEFT);
-		cli_sheet_column(s, "side", "side", CLI_LEFT);
-		cli_sheet_column(s, "type", "type", CLI_LEFT);
-		cli_sheet_column(s, "time_in_force", "time_in_force", CLI_LEFT);
-		cli_sheet_column(s, "gpus", "gpus", CLI_RIGHT);
-		cli_sheet_column(s, "hours", "hours", CLI_RIGHT);
-		cli_sheet_column(s, "price_cents", "price_cents", CLI_RIGHT);
-		cli_sheet_column(s, "fill_gpus", "fill_gpus", CLI_RIGHT);
-		cli_sheet_column(s, "rest_gpus", "rest_gpus", CLI_RIGHT);
-		cli_sheet_column(s, "expire_gpus", "expire_gpus", CLI_RIGHT);
-		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
-		cli_sheet_column(s, "net_minor", "net_minor", CLI_RIGHT);
-		cli_sheet_column(s, "vat_minor", "vat_minor", CLI_RIGHT);
-		cli_sheet_column(s, "total_minor", "total_minor", CLI_RIGHT);
-		cli_sheet_column(s, "hold_minor", "hold_minor", CLI_RIGHT);
-		cli_sheet_column(s, "balance_available_minor", "balance_available_minor", CLI_RIGHT);
-		cli_sheet_column(s, "balance_after_minor", "balance_after_minor", CLI_RIGHT);
-		cli_sheet_column(s, "would_status", "would_status", CLI_LEFT);
-		cli_sheet_column(s, "would_reject", "would_reject", CLI_LEFT);
-		cli_sheet_row(s);
-		cli_sheet_text(s, p->gpu, p->gpu);
-		cli_sheet_text(s, NULL, api_side_name(p->side));
-		cli_sheet_text(s, NULL, api_order_type_name(p->type));
-		cli_sheet_text(s, NULL, api_tif_name(p->tif));
-		cli_sheet_int(s, NULL, p->gpus);
-		cli_sheet_int(s, NULL, p->hours);
-		cli_sheet_int(s, NULL, p->price_cents);
-		cli_sheet_int(s, NULL, p->fill_gpus);
-		cli_sheet_int(s, NULL, p->rest_gpus);
-		cli_sheet_int(s, NULL, p->expire_gpus);
-		cli_sheet_text(s, NULL, p->currency);
-		cli_sheet_int(s, NULL, p->net_minor);
-		cli_sheet_int(s, NULL, p->vat_minor);
-		cli_sheet_int(s, NULL, p->total_minor);
-		cli_sheet_int(s, NULL, p->hold_minor);
-		cli_sheet_int(s, NULL, p->balance_available_minor);
-		cli_sheet_int(s, NULL, p->balance_after_minor);
-		cli_sheet_text(s, NULL, api_order_status_name(p->would_status));
-		if (p->reject_code != NULL)
-			cli_sheet_text(s, NULL, p->reject_code);
-		else
-			cli_sheet_null(s, NULL);
-		cli_sheet_print(ctx, s);
-		cli_sheet_free(&s);
+		struct cli_record *rec = cli_record_new();
+		cli_record_text(rec, "gpu", p->gpu);
+		cli_record_text(rec, "side", api_side_name(p->side));
+		cli_record_text(rec, "type", api_order_type_name(p->type));
+		cli_record_text(rec, "time_in_force", api_tif_name(p->tif));
+		cli_record_int(rec, "gpus", p->gpus);
+		cli_record_int(rec, "hours", p->hours);
+		cli_record_int(rec, "price_cents", p->price_cents);
+		cli_record_int(rec, "fill_gpus", p->fill_gpus);
+		cli_record_int(rec, "rest_gpus", p->rest_gpus);
+		cli_record_int(rec, "expire_gpus", p->expire_gpus);
+		cli_record_text(rec, "currency", p->currency);
+		cli_record_int(rec, "net_minor", p->net_minor);
+		cli_record_int(rec, "vat_minor", p->vat_minor);
+		cli_record_int(rec, "total_minor", p->total_minor);
+		cli_record_int(rec, "hold_minor", p->hold_minor);
+		cli_record_int(rec, "balance_available_minor", p->balance_available_minor);
+		cli_record_int(rec, "balance_after_minor", p->balance_after_minor);
+		cli_record_text(rec, "would_status", api_order_status_name(p->would_status));
+		cli_record_text(rec, "would_reject", p->reject_code);
+		cli_record_print(ctx, &rec);
 		return;
 	}
-	cli_sheet_free(&s);
 	/* the same confirmation as the TUI's order form (view/order.c) */
 	t = view_order_summary(ctx->lang, cli_gpu_name(ctx, p->gpu), r, p);
 	cli_say_lines(ctx, t);
 	free(t);
 }
 
+/* The rental ids of an order's fills, space-separated (malloc'ed). */
+static char *rental_ids(const struct api_order *o)
+{
+	struct buf b = {0};
+
+	for (size_t i = 0; i < o->n_fills; i++)
+		buf_printf(&b, "%s%lld", i ? " " : "", (long long)o->fills[i].rental_id);
+	return b.data != NULL ? buf_take(&b) : xstrdup("");
+}
+
 void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 {
-	struct cli_sheet *s;
 	char *t;
 
 	if (ctx->format != CLI_FORMAT_TABLE) {
-		s = cli_sheet_new();
-		cli_sheet_column(s, "id", "id", CLI_RIGHT);
-		cli_sheet_column(s, "client_order_id", "client_order_id", CLI_LEFT);
-		cli_sheet_column(s, "gpu", "gpu", CLI_LEFT);
-		cli_sheet_column(s, "side", "side", CLI_LEFT);
-		cli_sheet_column(s, "type", "type", CLI_LEFT);
-		cli_sheet_column(s, "time_in_force", "time_in_force", CLI_LEFT);
-		cli_sheet_column(s, "status", "status", CLI_LEFT);
-		cli_sheet_column(s, "gpus", "gpus", CLI_RIGHT);
-		cli_sheet_column(s, "hours", "hours", CLI_RIGHT);
-		cli_sheet_column(s, "price_cents", "price_cents", CLI_RIGHT);
-		cli_sheet_column(s, "filled_gpus", "filled_gpus", CLI_RIGHT);
-		cli_sheet_column(s, "remaining_gpus", "remaining_gpus", CLI_RIGHT);
-		cli_sheet_column(s, "avg_price_cents", "avg_price_cents", CLI_RIGHT);
-		cli_sheet_column(s, "filled_value_cents", "filled_value_cents", CLI_RIGHT);
-		cli_sheet_column(s, "hold_minor", "hold_minor", CLI_RIGHT);
-		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
-		cli_sheet_column(s, "rental_ids", "rental_ids", CLI_LEFT);
-		cli_sheet_row(s);
-		cli_sheet_int(s, NULL, o->id);
-		cli_sheet_text(s, NULL, o->client_order_id);
-		cli_sheet_text(s, NULL, o->gpu);
-		cli_sheet_text(s, NULL, api_side_name(o->side));
-		cli_sheet_text(s, NULL, api_order_type_name(o->type));
-		cli_sheet_text(s, NULL, api_tif_name(o->tif));
-		cli_sheet_text(s, NULL, api_order_status_name(o->status));
-		cli_sheet_int(s, NULL, o->gpus);
-		cli_sheet_int(s, NULL, o->hours);
-		cli_sheet_int(s, NULL, o->price_cents);
-		cli_sheet_int(s, NULL, o->filled_gpus);
-		cli_sheet_int(s, NULL, o->remaining_gpus);
+		struct cli_record *r = cli_record_new();
+		char *rentals = rental_ids(o);
+		cli_record_int(r, "id", o->id);
+		cli_record_text(r, "client_order_id", o->client_order_id);
+		cli_record_text(r, "gpu", o->gpu);
+		cli_record_text(r, "side", api_side_name(o->side));
+		cli_record_text(r, "type", api_order_type_name(o->type));
+		cli_record_text(r, "time_in_force", api_tif_name(o->tif));
+		cli_record_text(r, "status", api_order_status_name(o->status));
+		cli_record_int(r, "gpus", o->gpus);
+		cli_record_int(r, "hours", o->hours);
+		cli_record_int(r, "price_cents", o->price_cents);
+		cli_record_int(r, "filled_gpus", o->filled_gpus);
+		cli_record_int(r, "remaining_gpus", o->remaining_gpus);
 		if (o->filled_gpus > 0)
-			cli_sheet_int(s, NULL, view_order_avg_price(o));
+			cli_record_int(r, "avg_price_cents", view_order_avg_price(o));
 		else
-			cli_sheet_null(s, NULL);
-		cli_sheet_int(s, NULL, o->filled_value_cents);
-		cli_sheet_int(s, NULL, o->hold_minor);
-		cli_sheet_text(s, NULL, o->currency);
-		{
-			struct buf b = {0};
-			for (size_t i = 0; i < o->n_fills; i++)
-				buf_printf(&b, "%s%lld", i ? " " : "", (long long)o->fills[i].rental_id);
-			cli_sheet_text(s, NULL, b.data != NULL ? b.data : "");
-			buf_free(&b);
-		}
-		cli_sheet_print(ctx, s);
-		cli_sheet_free(&s);
+			cli_record_text(r, "avg_price_cents", NULL);
+		cli_record_int(r, "filled_value_cents", o->filled_value_cents);
+		cli_record_int(r, "hold_minor", o->hold_minor);
+		cli_record_text(r, "currency", o->currency);
+		cli_record_text(r, "rental_ids", rentals);
+		free(rentals);
+		cli_record_print(ctx, &r);
 		return;
 	}
 	/* the same words as the TUI's order form (view/order.c) */
 	t = view_order_result(ctx->lang, cli_gpu_name(ctx, o->gpu), o);
 	cli_say_lines(ctx, t);
 	free(t);
-}
-
-/* Ask y/N on the terminal; true for yes. */
-static bool confirm(struct cli_ctx *ctx)
-{
-	char line[64];
-	const char *yes = _("yes");
-
-	fprintf(ctx->err, "%s ", _("Place this order? [y/N]"));
-	fflush(ctx->err);
-	if (fgets(line, sizeof line, stdin) == NULL)
-		return false;
-	line[strcspn(line, "\r\n")] = '\0';
-	return strcasecmp(line, "y") == 0 || strcasecmp(line, "yes") == 0 ||
-	       strcasecmp(line, yes) == 0 ||
-	       (line[0] != '\0' && line[1] == '\0' && strncasecmp(line, yes, 1) == 0);
 }
 
 /* The side, GPU, size and price of the order from the command line into *r.
@@ -383,7 +328,7 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 		rc = fail_preview(ctx, c, pv);
 	else if (dry)
 		rc = CLI_OK;
-	else if (!yes && !confirm(ctx)) {
+	else if (!yes && !cli_confirm(ctx, _("Place this order? [y/N]"))) {
 		cli_note(ctx, "%s", _("not placed"));
 		rc = CLI_FAILED;
 	} else {

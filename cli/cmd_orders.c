@@ -70,39 +70,8 @@ static char *no_orders_text(const char *status, const char *gpu)
 	return text;
 }
 
-int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
+static void orders_columns(struct cli_sheet *s)
 {
-	struct cli_args a;
-	struct api_client *c = NULL;
-	struct cli_sheet *s = NULL;
-	struct api_list_query q = {.status = "all", .limit = 200};
-	const char *st, *g;
-	char *none;
-	int rc;
-
-	if ((rc = cli_args_parse(ctx, "orders", cli_orders_opts, argc, argv, 0, &a)) != CLI_OK)
-		return rc;
-	if ((st = cli_arg(&a, cli_orders_opts, "--status")) != NULL) {
-		if (strcmp(st, "open") == 0)
-			q.status = "open";
-		else if (strcmp(st, "done") == 0 || strcmp(st, "closed") == 0)
-			q.status = "closed";
-		else if (strcmp(st, "all") == 0)
-			q.status = "all";
-		else {
-			rc = cli_usage(ctx, _("--status: \"%s\" is not a status; accepted: open, done, all"),
-				       st);
-			goto out;
-		}
-	}
-	if ((g = cli_arg(&a, cli_orders_opts, "--gpu")) != NULL &&
-	    (rc = cli_check_gpu(ctx, "orders", g, &q.gpu)) != CLI_OK)
-		goto out;
-	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
-		rc = CLI_FAILED;
-		goto out;
-	}
-	s = cli_sheet_new();
 	cli_sheet_column(s, "id", _("Order"), CLI_RIGHT);
 	cli_sheet_column_for(s, "client_order_id", "client_order_id", CLI_LEFT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "gpu", _("GPU"), CLI_LEFT);
@@ -121,15 +90,25 @@ int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "hold_minor", "hold_minor", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "created_at", _("Created"), CLI_LEFT);
-	none = no_orders_text(q.status, g != NULL ? cli_gpu_name(ctx, q.gpu) : NULL);
-	rc = cli_list_pages(ctx, c, &q, s, orders_page, _("More orders exist than are shown here."),
-			    none);
-	free(none);
-out:
-	cli_sheet_free(&s);
-	api_client_free(&c);
-	cli_args_free(&a);
-	return rc;
+}
+
+static const struct cli_list_status order_statuses[] = {
+	{"open", "open", false},
+	{"done", "closed", false},
+	{"closed", "closed", true},
+	{"all", "all", false},
+	{NULL, NULL, false},
+};
+
+static const struct cli_listing orders_listing = {
+	.cmd = "orders", .opts = cli_orders_opts, .statuses = order_statuses,
+	.columns = orders_columns, .page = orders_page,
+	.more = N_("More orders exist than are shown here."), .none = no_orders_text,
+};
+
+int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv)
+{
+	return cli_list_command(ctx, &orders_listing, argc, argv);
 }
 
 int cli_cmd_cancel(struct cli_ctx *ctx, int argc, char **argv)

@@ -80,34 +80,8 @@ static char *no_rentals_text(const char *status, const char *gpu)
 	return text;
 }
 
-int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
+static void rentals_columns(struct cli_sheet *s)
 {
-	struct cli_args a;
-	struct api_client *c = NULL;
-	struct cli_sheet *s = NULL;
-	struct api_list_query q = {.status = "all", .limit = 200};
-	const char *st, *g;
-	char *none;
-	int rc;
-
-	if ((rc = cli_args_parse(ctx, "rentals", cli_rentals_opts, argc, argv, 0, &a)) != CLI_OK)
-		return rc;
-	if ((st = cli_arg(&a, cli_rentals_opts, "--status")) != NULL) {
-		if (strcmp(st, "active") != 0 && strcmp(st, "ended") != 0 && strcmp(st, "all") != 0) {
-			rc = cli_usage(ctx, _("--status: \"%s\" is not a status; accepted: active, "
-					      "ended, all"), st);
-			goto out;
-		}
-		q.status = st;
-	}
-	if ((g = cli_arg(&a, cli_rentals_opts, "--gpu")) != NULL &&
-	    (rc = cli_check_gpu(ctx, "rentals", g, &q.gpu)) != CLI_OK)
-		goto out;
-	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
-		rc = CLI_FAILED;
-		goto out;
-	}
-	s = cli_sheet_new();
 	cli_sheet_column(s, "id", _("Rental"), CLI_RIGHT);
 	cli_sheet_column(s, "gpu", _("GPU"), CLI_LEFT);
 	cli_sheet_column(s, "role", _("Role"), CLI_LEFT);
@@ -123,15 +97,24 @@ int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "order_id", "order_id", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "started_at", _("Started"), CLI_LEFT);
 	cli_sheet_column(s, "ends_at", _("Ends"), CLI_LEFT);
-	none = no_rentals_text(q.status, g != NULL ? cli_gpu_name(ctx, q.gpu) : NULL);
-	rc = cli_list_pages(ctx, c, &q, s, rentals_page, _("More rentals exist than are shown here."),
-			    none);
-	free(none);
-out:
-	cli_sheet_free(&s);
-	api_client_free(&c);
-	cli_args_free(&a);
-	return rc;
+}
+
+static const struct cli_list_status rental_statuses[] = {
+	{"active", "active", false},
+	{"ended", "ended", false},
+	{"all", "all", false},
+	{NULL, NULL, false},
+};
+
+static const struct cli_listing rentals_listing = {
+	.cmd = "rentals", .opts = cli_rentals_opts, .statuses = rental_statuses,
+	.columns = rentals_columns, .page = rentals_page,
+	.more = N_("More rentals exist than are shown here."), .none = no_rentals_text,
+};
+
+int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv)
+{
+	return cli_list_command(ctx, &rentals_listing, argc, argv);
 }
 
 int cli_cmd_stop(struct cli_ctx *ctx, int argc, char **argv)
@@ -160,24 +143,15 @@ int cli_cmd_stop(struct cli_ctx *ctx, int argc, char **argv)
 		free(b);
 		free(f);
 	} else {
-		struct cli_sheet *s = cli_sheet_new();
-		cli_sheet_column(s, "id", "id", CLI_RIGHT);
-		cli_sheet_column(s, "status", "status", CLI_LEFT);
-		cli_sheet_column(s, "hours", "hours", CLI_RIGHT);
-		cli_sheet_column(s, "hours_billed", "hours_billed", CLI_RIGHT);
-		cli_sheet_column(s, "billed_minor", "billed_minor", CLI_RIGHT);
-		cli_sheet_column(s, "refunded_minor", "refunded_minor", CLI_RIGHT);
-		cli_sheet_column(s, "currency", "currency", CLI_LEFT);
-		cli_sheet_row(s);
-		cli_sheet_int(s, NULL, r->id);
-		cli_sheet_text(s, NULL, api_rental_status_name(r->status));
-		cli_sheet_int(s, NULL, r->hours);
-		cli_sheet_int(s, NULL, r->hours_billed);
-		cli_sheet_int(s, NULL, r->billed_minor);
-		cli_sheet_int(s, NULL, r->refunded_minor);
-		cli_sheet_text(s, NULL, r->currency);
-		cli_sheet_print(ctx, s);
-		cli_sheet_free(&s);
+		struct cli_record *rec = cli_record_new();
+		cli_record_int(rec, "id", r->id);
+		cli_record_text(rec, "status", api_rental_status_name(r->status));
+		cli_record_int(rec, "hours", r->hours);
+		cli_record_int(rec, "hours_billed", r->hours_billed);
+		cli_record_int(rec, "billed_minor", r->billed_minor);
+		cli_record_int(rec, "refunded_minor", r->refunded_minor);
+		cli_record_text(rec, "currency", r->currency);
+		cli_record_print(ctx, &rec);
 	}
 	rc = CLI_OK;
 out:

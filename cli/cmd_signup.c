@@ -30,16 +30,6 @@
 
 #include "cli/cli_int.h"
 
-const struct cli_opt cli_signup_opts[] = {
-	{"--email", "ADDRESS", N_("your e-mail address")},
-	{"--country", "CC", N_("your country, two letters (e.g. PT): it sets the VAT you pay")},
-	{"--currency", "CUR", N_("your account's currency, one the exchange offers (EUR, USD, GBP)")},
-	{"--role", "ROLE", N_("buyer, seller or both")},
-	{"--yes", NULL, N_("create without asking (needed when not on a terminal)")},
-	{"--force", NULL, N_("replace an API key that is already in the config file")},
-	{"--show-key", NULL, N_("also print the new API key (it is saved in the config file anyway)")},
-	{NULL, NULL, NULL},
-};
 
 /* ---- signup: the fields ------------------------------------------------------------ */
 
@@ -195,10 +185,7 @@ static bool ask_yes(struct cli_ctx *ctx, const char *question)
 {
 	char *p = cli_acct_ascii(ctx, xasprintf("%s ", question));
 	char *a = ask(p, "", NULL);
-	const char *y = _("yes");
-	bool yes = a != NULL && (strcasecmp(a, "y") == 0 || strcasecmp(a, "yes") == 0 ||
-				 strcasecmp(a, y) == 0 ||
-				 (a[0] != '\0' && a[1] == '\0' && strncasecmp(a, y, 1) == 0));
+	bool yes = cli_is_yes(a);
 
 	free(p);
 	free(a);
@@ -362,23 +349,12 @@ static void signup_print(struct cli_ctx *ctx, const struct signup_run *r)
 	const struct api_account *a = r->acc;
 
 	if (ctx->format != CLI_FORMAT_TABLE) {
-		struct cli_sheet *s = cli_sheet_new();
-		const char *ids[] = {"id", "email", "country", "currency", "role", "vat_rate_bp",
-				     "config_file", "api_key"};
-		for (size_t i = 0; i < (r->show_key ? 8u : 7u); i++)
-			cli_sheet_column(s, ids[i], ids[i], i == 0 || i == 5 ? CLI_RIGHT : CLI_LEFT);
-		cli_sheet_row(s);
-		cli_sheet_int(s, NULL, a->id);
-		cli_sheet_text(s, NULL, a->email);
-		cli_sheet_text(s, NULL, a->country);
-		cli_sheet_text(s, NULL, a->currency);
-		cli_sheet_text(s, NULL, api_role_name(a->role));
-		cli_sheet_int(s, NULL, a->vat_rate_bp);
-		cli_sheet_text(s, NULL, r->set.config_path);
+		struct cli_record *rec = cli_record_new();
+		cli_acct_record(rec, a);
+		cli_record_text(rec, "config_file", r->set.config_path);
 		if (r->show_key)
-			cli_sheet_text(s, NULL, a->api_key);
-		cli_sheet_print(ctx, s);
-		cli_sheet_free(&s);
+			cli_record_text(rec, "api_key", a->api_key);
+		cli_record_print(ctx, &rec);
 		return;
 	}
 	char *v = cli_acct_vat(ctx, a->vat_rate_bp), *open = cli_acct_opening(ctx, r->t);

@@ -15,23 +15,6 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
-const struct cli_opt cli_table_opts[] = {
-	{"--sort", "COLUMN[:desc]", N_("sort by a column (its id), :desc to reverse; unpublished values last")},
-	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
-	{NULL, NULL, NULL},
-};
-
-/* A workload by id, case-insensitively. */
-static const struct catalog_workload *find_workload(const struct catalog *c, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < c->n_workloads; i++)
-		if (strcasecmp(c->workloads[i].id, id) == 0)
-			return &c->workloads[i];
-	return NULL;
-}
-
 int cli_cmd_table(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_args a;
@@ -53,11 +36,7 @@ int cli_cmd_table(struct cli_ctx *ctx, int argc, char **argv)
 		cli_args_free(&a);
 		return rc;
 	}
-	w = find_workload(ctx->catalog, a.pos[0]);
-	if (w == NULL) {
-		char *ids = cli_workload_ids(ctx->catalog);
-		rc = cli_usage(ctx, _("table: unknown workload \"%s\"; accepted: %s"), a.pos[0], ids);
-		free(ids);
+	if ((rc = cli_check_workload(ctx, "table", a.pos[0], &w)) != CLI_OK) {
 		cli_args_free(&a);
 		return rc;
 	}

@@ -14,6 +14,7 @@
  * 1 failed, 2 bad usage.
  */
 #include "cli/cli.h"
+#include "cli/cli_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,118 +31,7 @@
 
 #define GPUX_VERSION "0.1.0"
 
-const struct cli_command cli_commands[] = {
-	{"table", cli_cmd_table, "WORKLOAD", N_("print a workload's GPU table"), cli_table_opts, true,
-	 N_("WORKLOAD: training, finetune, inference, imagegen, rendering, hpc.\n"
-	    "COLUMN: a column id as in the csv header, e.g. memory, bandwidth, fit_full_8, price.\n"
-	    "csv and json give raw numbers (price in US cents per GPU-hour); empty or null = not published.")},
-	{"fit", cli_cmd_fit, "SIZE|PRESET", N_("which GPUs a model fits on, how many it needs, and the cost"),
-	 cli_fit_opts, true,
-	 N_("SIZE: billions of parameters (70, 70B, 7.5, 1.3T, 350M); PRESET: a model id such as\n"
-	    "llama-3.1-70b, qwen2.5-7b, mixtral-8x7b, deepseek-v3, sdxl, flux.1-dev.\n"
-	    "Memory is per GPU in GB (10^9 bytes); csv and json add the breakdown (mem_*_gb),\n"
-	    "price and cost in US cents, train_hours, decode_tokens_s.")},
-	/* ---- exchange commands (cli/cmd_exchange.c) ---------------------------- */
-	{"quotes", cli_cmd_quotes, "", N_("best bid and ask of every GPU on the exchange"),
-	 cli_quotes_opts, true,
-	 N_("csv and json give prices in US cents per GPU-hour; null = no order on that side.")},
-	{"book", cli_cmd_book, "GPU", N_("the order book of one GPU"), cli_book_opts, true,
-	 N_("GPU: a catalogue id such as h200, b200, mi300x, rtx-4090 (see gpux quotes).\n"
-	    "csv and json: side (ask, bid), price_cents (US cents per GPU-hour), gpus, orders.")},
-	{"order", cli_cmd_order, "buy|sell GPU", N_("preview and place an order"), cli_order_opts, true,
-	 N_("PRICE: US$ per GPU-hour before tax, as you write it: 4.19 (or 4,19 in languages\n"
-	    "with a decimal comma). The exchange's preview is shown first; on a terminal gpux\n"
-	    "asks before placing, elsewhere it needs --yes. Exit status 1 when it is refused,\n"
-	    "not confirmed, or expires with nothing filled. csv and json: one row, prices in\n"
-	    "US cents (*_cents), money in minor units of the account's currency (*_minor).\n"
-	    "Example:\n"
-	    "  gpux order buy h200 --gpus 8 --hours 24 --market --max-price 5 --yes")},
-	{"orders", cli_cmd_orders, "", N_("your orders"), cli_orders_opts, true,
-	 N_("csv and json add client_order_id, hold_minor and currency: price_cents in US cents\n"
-	    "per GPU-hour, the hold in minor units of that currency, created_at in ISO 8601 UTC.")},
-	{"cancel", cli_cmd_cancel, "ORDER", N_("cancel the resting part of an order"), cli_cancel_opts,
-	 false,
-	 N_("ORDER: an order id (see gpux orders). Fills already made stay; the hold for the\n"
-	    "rest is released. Exit status 1 when the order no longer rests or is not yours.")},
-	{"rentals", cli_cmd_rentals, "", N_("your rentals (GPU-hours bought or sold)"), cli_rentals_opts,
-	 true,
-	 N_("csv and json add currency and order_id: price_cents in US cents per GPU-hour,\n"
-	    "*_minor in minor units of that currency (VAT included), times in ISO 8601 UTC.")},
-	{"stop", cli_cmd_stop, "RENTAL", N_("stop a rental now; unused hours are refunded"),
-	 cli_stop_opts, false,
-	 N_("RENTAL: a rental id (see gpux rentals). Hours already begun stay billed, the rest\n"
-	    "are refunded at once. Exit status 1 when it has ended or is not yours.")},
-	{"account", cli_cmd_account, "", N_("your account and balances"), cli_account_opts, false,
-	 N_("csv and json: balances in minor units of the currency (available_minor, held_minor,\n"
-	    "total_minor), vat_rate_bp in basis points (2300 is 23 percent), local_demo.")},
-	{"deposit", cli_cmd_deposit, "AMOUNT", N_("top up your balance (demo exchanges)"),
-	 cli_deposit_opts, false,
-	 N_("AMOUNT: in your account's currency, as you write it: 500 or 500.00 (500,00 in\n"
-	    "languages with a decimal comma). Only demo exchanges take deposits from gpux.\n"
-	    "csv and json: amount_minor and the balances, in minor units of the currency.")},
-	/* ---- market data (cli/cmd_market.c) ------------------------------------------ */
-	{"trades", cli_cmd_trades, "GPU", N_("the latest trades of one GPU"), cli_trades_opts, true,
-	 N_("csv and json: id, at (ISO 8601 UTC), price_cents (US cents per GPU-hour), gpus,\n"
-	    "hours, taker_side (buy: a buyer took an ask; sell: a seller hit a bid).")},
-	{"candles", cli_cmd_candles, "GPU", N_("price history of one GPU: open, high, low, close per interval"),
-	 cli_candles_opts, true,
-	 N_("Computed by the exchange from its trades; an interval without trades is left out.\n"
-	    "csv and json: start (ISO 8601 UTC), open_cents, high_cents, low_cents, close_cents\n"
-	    "(US cents per GPU-hour), gpus, gpu_hours, trades.")},
-	{"watch", cli_cmd_watch, "[GPU...]", N_("print trades and price changes as they happen"),
-	 cli_watch_opts, true,
-	 N_("Follows the exchange's market stream until interrupted (Ctrl-C): one line per trade\n"
-	    "or change of a GPU's best bid, best ask or last price; all GPUs when none is given.\n"
-	    "csv: a header, then one row per change; json: one object per line. Columns: at, gpu,\n"
-	    "kind (trade, quote), trade_id, price_cents, gpus, hours, taker_side, best_bid_cents,\n"
-	    "best_ask_cents, last_cents. Exit status 1 when the stream cannot be had.")},
-	{"demo", cli_cmd_demo, "status|stop|reset", N_("the local demo exchange in the background: see, stop or reset it"),
-	 cli_demo_opts, false,
-	 N_("With no exchange configured gpux starts a demo exchange of its own in the background\n"
-	    "(gpuxd --demo on a Unix socket, data in $XDG_DATA_HOME/gpux); it stops by itself\n"
-	    "after 5 minutes without a connection (GPUX_DEMO_IDLE seconds).\n"
-	    "status: whether it runs, its process, socket and files (csv and json: running, pid,\n"
-	    "stale_binary, socket, data_dir, db_bytes, wal_bytes, log). stop: stop it now.\n"
-	    "reset: stop it and delete its market and demo account (asks first; --yes)."),
-	},
-	/* ---- account commands (cli/cmd_signup.c, cli/cmd_account.c) -------------- */
-	{"signup", cli_cmd_signup, "", N_("open an account on the exchange; its key is saved for you"),
-	 cli_signup_opts, false,
-	 N_("Needs a real exchange: --api URL, GPUX_API or api = URL in the config file.\n"
-	    "On a terminal it asks for what the flags do not give; elsewhere it needs all four\n"
-	    "fields and --yes. The key is written to the config file (mode 0600), which then\n"
-	    "also names the exchange; it is printed only with --show-key.\n"
-	    "Example:\n"
-	    "  gpux signup --api https://exchange.example --email ana@example.pt --country PT \\\n"
-	    "    --currency EUR --role buyer --yes")},
-	{"keys", cli_cmd_keys, "[list|create|revoke ID]", N_("your API keys: list, create, revoke"),
-	 cli_keys_opts, false,
-	 N_("A trade key may do everything the account may; a read-only key (--read-only) may\n"
-	    "not order, cancel, stop rentals, deposit or manage keys. A new key is shown once.\n"
-	    "A revoked key stops working at once; the last trade key cannot be revoked.\n"
-	    "csv and json: id, name, scope (trade, read), created_at, last_used_at, current;\n"
-	    "create adds api_key, revoke gives revoked_at.")},
-	/* ---- end of exchange commands --------------------------------------------- */
-	{NULL, NULL, NULL, NULL, NULL, false, NULL},
-};
 
-static const struct cli_opt global_opts[] = {
-	{"--lang", "L", N_("language: en, pt-PT, pt-BR, es, fr, de (default: see Language below)")},
-	{"--format", "FORMAT", N_("table (default, localized), csv or json (raw numbers, stable ids)")},
-	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else api in the config file, else a local demo exchange)")},
-	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed; - reads it from standard input (on the command line others can see it in ps)")},
-	{"--key-file", "PATH", N_("read the API key from the first line of PATH (chmod 600)")},
-	{"--timeout", "SECONDS", N_("the whole time one request may take, retries included (default: $GPUX_TIMEOUT, else the config file, else 15)")},
-	{"--data", "DIR", N_("read the catalogue's JSON files from DIR instead of the embedded copy")},
-	{"--ascii", NULL, N_("ASCII only: no UTF-8 symbols, borders or accents")},
-	{"--insecure", NULL, N_("do not verify the exchange's TLS certificate")},
-	{"--help", NULL, N_("show this help (after a command: the command's help)")},
-	{"--version", NULL, N_("show the version")},
-	{NULL, NULL, NULL},
-};
-
-enum { G_LANG, G_FORMAT, G_API, G_KEY, G_KEY_FILE, G_TIMEOUT, G_DATA, G_ASCII, G_INSECURE, G_HELP,
-       G_VERSION, G_COUNT };
 
 static int find_opt(const struct cli_opt *opts, const char *arg, size_t len)
 {
@@ -211,7 +101,7 @@ static void help_main(FILE *out)
 		free(left);
 	}
 	fprintf(out, "\n%s\n", _("Options (before or after the command):"));
-	print_opts(out, global_opts);
+	print_opts(out, cli_global_opts);
 	fprintf(out, "\n%s\n", _("Environment: GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT (seconds a request may take, retries included), GPUX_GPUXD (the gpuxd to start), NO_COLOR; LANGUAGE, LC_ALL, LC_MESSAGES, LANG choose the language."));
 	fprintf(out, "%s\n", _("Language: --lang, else the one chosen with L in the interactive screen (lang in the config file), else the environment, else English."));
 	fprintf(out, "%s\n", _("Config file: $XDG_CONFIG_HOME/gpux/config (api, key, timeout, connect_timeout, country, currency, lang); chmod 600 when it holds a key."));
@@ -434,7 +324,7 @@ static int take_args(struct cli_ctx *ctx, int argc, char **argv, const char **gv
 			arg = "--help";
 			len = strlen(arg);
 		}
-		g = find_opt(global_opts, arg, len);
+		g = find_opt(cli_global_opts, arg, len);
 		if (g < 0) {
 			int k = cmd != NULL ? find_opt(cmd->opts, arg, len) : -1;
 
@@ -450,16 +340,16 @@ static int take_args(struct cli_ctx *ctx, int argc, char **argv, const char **gv
 			continue;
 		}
 		if (gv[g] != NULL) {
-			rc = cli_usage(ctx, _("%s given twice; give it once"), global_opts[g].name);
+			rc = cli_usage(ctx, _("%s given twice; give it once"), cli_global_opts[g].name);
 			break;
 		}
-		if (global_opts[g].metavar == NULL) {
+		if (cli_global_opts[g].metavar == NULL) {
 			if (eq != NULL) {
-				rc = cli_usage(ctx, _("%s takes no value; write just %s"), global_opts[g].name,
-					       global_opts[g].name);
+				rc = cli_usage(ctx, _("%s takes no value; write just %s"), cli_global_opts[g].name,
+					       cli_global_opts[g].name);
 				break;
 			}
-			gv[g] = global_opts[g].name;
+			gv[g] = cli_global_opts[g].name;
 			continue;
 		}
 		if (eq != NULL)
@@ -467,8 +357,8 @@ static int take_args(struct cli_ctx *ctx, int argc, char **argv, const char **gv
 		else if (i + 1 < argc)
 			gv[g] = argv[++i];
 		if (gv[g] == NULL || gv[g][0] == '\0') {
-			rc = cli_usage(ctx, _("%s needs a value: %s %s"), global_opts[g].name,
-				       global_opts[g].name, global_opts[g].metavar);
+			rc = cli_usage(ctx, _("%s needs a value: %s %s"), cli_global_opts[g].name,
+				       cli_global_opts[g].name, cli_global_opts[g].metavar);
 			break;
 		}
 	}
@@ -479,7 +369,7 @@ static int take_args(struct cli_ctx *ctx, int argc, char **argv, const char **gv
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = {0};
-	const char *gv[G_COUNT] = {0};
+	const char *gv[CLI_G_COUNT] = {0};
 	const struct cli_command *cmd = NULL;
 	char **cargv = xcalloc((size_t)argc + 1, sizeof *cargv);
 	int cargc = 0, rc = CLI_OK;
@@ -495,47 +385,47 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--completions") == 0) {
 		free(cargv);
 		free(remembered);
-		return cli_completions(stdout, argv[2], cli_commands, global_opts);
+		return cli_completions(stdout, argv[2], cli_commands, cli_global_opts);
 	}
 
 	rc = take_args(&ctx, argc, argv, gv, &cmd, cargv, &cargc);
 	if (rc != CLI_OK)
 		goto out;
 
-	if (i18n_lang_resolve(gv[G_LANG], remembered, &ctx.lang, NULL) != 0) {
-		rc = cli_usage(&ctx, _("unknown language \"%s\"; accepted: %s"), gv[G_LANG], i18n_lang_list());
+	if (i18n_lang_resolve(gv[CLI_G_LANG], remembered, &ctx.lang, NULL) != 0) {
+		rc = cli_usage(&ctx, _("unknown language \"%s\"; accepted: %s"), gv[CLI_G_LANG], i18n_lang_list());
 		goto out;
 	}
 	i18n_init(ctx.lang);
-	if (gv[G_LANG] == NULL && remembered != NULL) {
+	if (gv[CLI_G_LANG] == NULL && remembered != NULL) {
 		enum i18n_lang l;
 		if (i18n_lang_parse(remembered, &l) != 0)
 			cli_usage(&ctx, _("the config file's lang \"%s\" is unknown (accepted: %s); the environment's language is used"),
 				  remembered, i18n_lang_list());
 	}
-	if (gv[G_HELP] != NULL) {
+	if (gv[CLI_G_HELP] != NULL) {
 		if (cmd != NULL)
 			help_command(stdout, cmd);
 		else
 			help_main(stdout);
 		goto out;
 	}
-	if (gv[G_VERSION] != NULL) {
+	if (gv[CLI_G_VERSION] != NULL) {
 		printf("gpux %s\n", GPUX_VERSION);
 		goto out;
 	}
-	if (gv[G_FORMAT] != NULL && (rc = parse_format(&ctx, gv[G_FORMAT])) != CLI_OK)
+	if (gv[CLI_G_FORMAT] != NULL && (rc = parse_format(&ctx, gv[CLI_G_FORMAT])) != CLI_OK)
 		goto out;
-	ctx.api_url = gv[G_API] != NULL ? gv[G_API] : getenv("GPUX_API");
+	ctx.api_url = gv[CLI_G_API] != NULL ? gv[CLI_G_API] : getenv("GPUX_API");
 	if (ctx.api_url != NULL && ctx.api_url[0] == '\0')
 		ctx.api_url = NULL;
-	if ((rc = key_and_timeout(&ctx, gv[G_KEY], gv[G_KEY_FILE], gv[G_TIMEOUT], &key)) != CLI_OK)
+	if ((rc = key_and_timeout(&ctx, gv[CLI_G_KEY], gv[CLI_G_KEY_FILE], gv[CLI_G_TIMEOUT], &key)) != CLI_OK)
 		goto out;
 	/* a command or the interactive screen: libcurl loads beside what follows */
 	api_curl_start();
-	ctx.data_dir = gv[G_DATA];
-	ctx.ascii = gv[G_ASCII] != NULL;
-	ctx.insecure = gv[G_INSECURE] != NULL;
+	ctx.data_dir = gv[CLI_G_DATA];
+	ctx.ascii = gv[CLI_G_ASCII] != NULL;
+	ctx.insecure = gv[CLI_G_INSECURE] != NULL;
 	ctx.get_prices = cli_exchange_prices;   /* live best asks (cli/cmd_exchange.c) */
 
 	if (cmd == NULL) {

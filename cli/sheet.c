@@ -401,3 +401,59 @@ size_t cli_sheet_rows(const struct cli_sheet *s)
 {
 	return s != NULL ? s->n_rows : 0;
 }
+
+/* ---- records: one row, built field by field ----------------------------------- */
+
+/* A record is a sheet of one row whose columns come with their cells. */
+struct cli_record {
+	struct cli_sheet *s;
+};
+
+struct cli_record *cli_record_new(void)
+{
+	struct cli_record *r = xcalloc(1, sizeof *r);
+
+	r->s = cli_sheet_new();
+	r->s->n_rows = 1;
+	return r;
+}
+
+/* A column for the next cell: the row grows by one cell. */
+static struct cli_sheet *field(struct cli_record *r, const char *id, enum cli_align align)
+{
+	struct cli_sheet *s = r->s;
+
+	s->cols = xreallocarray(s->cols, s->n_cols + 1, sizeof *s->cols);
+	s->cols[s->n_cols] = (struct column){ .id = xstrdup(id), .label = xstrdup(id),
+					      .align = align, .show = CLI_SHOW_ALL };
+	s->n_cols++;
+	s->cells = xreallocarray(s->cells, s->n_cols, sizeof *s->cells);
+	memset(&s->cells[s->n_cols - 1], 0, sizeof *s->cells);
+	return s;
+}
+
+void cli_record_int(struct cli_record *r, const char *id, int64_t v)
+{
+	cli_sheet_int(field(r, id, CLI_RIGHT), NULL, v);
+}
+
+void cli_record_text(struct cli_record *r, const char *id, const char *v)
+{
+	cli_sheet_text(field(r, id, CLI_LEFT), NULL, v);
+}
+
+void cli_record_bool(struct cli_record *r, const char *id, bool v)
+{
+	cli_sheet_bool(field(r, id, CLI_LEFT), NULL, v);
+}
+
+int cli_record_print(const struct cli_ctx *ctx, struct cli_record **rp)
+{
+	struct cli_record *r = *rp;
+	int rc = cli_sheet_print(ctx, r->s);
+
+	cli_sheet_free(&r->s);
+	free(r);
+	*rp = NULL;
+	return rc;
+}

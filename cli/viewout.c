@@ -6,6 +6,7 @@
  */
 #include "cli/cli_int.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -174,22 +175,44 @@ void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
 	}
 }
 
-char *cli_workload_ids(const struct catalog *c)
+int cli_check_workload(struct cli_ctx *ctx, const char *cmd, const char *id,
+		       const struct catalog_workload **out)
+{
+	const struct catalog *c = ctx->catalog;
+	char *ids;
+	int rc;
+
+	for (size_t i = 0; i < c->n_workloads; i++) {
+		if (strcasecmp(c->workloads[i].id, id) == 0) {
+			*out = &c->workloads[i];
+			return CLI_OK;
+		}
+	}
+	ids = cli_workload_ids(c);
+	rc = cli_usage(ctx, _("%s: unknown workload \"%s\"; accepted: %s"), cmd, id, ids);
+	free(ids);
+	return rc;
+}
+
+/* The ids of n catalogue entries of `size` bytes from first, each entry's id
+ * the string at offset id_at, comma-separated (malloc'ed). */
+static char *join_ids(const void *first, size_t n, size_t size, size_t id_at)
 {
 	struct buf b = {0};
-	size_t i;
 
-	for (i = 0; i < c->n_workloads; i++)
-		buf_printf(&b, "%s%s", i > 0 ? ", " : "", c->workloads[i].id);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i > 0 ? ", " : "",
+			   *(char *const *)((const char *)first + i * size + id_at));
 	return buf_take(&b);
+}
+
+char *cli_workload_ids(const struct catalog *c)
+{
+	return join_ids(c->workloads, c->n_workloads, sizeof *c->workloads,
+			offsetof(struct catalog_workload, id));
 }
 
 char *cli_model_ids(const struct catalog *c)
 {
-	struct buf b = {0};
-	size_t i;
-
-	for (i = 0; i < c->n_models; i++)
-		buf_printf(&b, "%s%s", i > 0 ? ", " : "", c->models[i].id);
-	return buf_take(&b);
+	return join_ids(c->models, c->n_models, sizeof *c->models, offsetof(struct catalog_model, id));
 }

@@ -15,7 +15,7 @@ build="gcc make pkg-config libncurses-dev libcurl4-openssl-dev libcjson-dev \
 libreadline-dev libmicrohttpd-dev libsqlite3-dev libpq-dev nettle-dev gettext xxd"
 deb="$build debhelper dpkg-dev fakeroot lintian"
 check="$deb libcmocka-dev tmux curl jq sqlite3 postgresql clang libclang-rt-14-dev procps \
-bash-completion zsh fish man-db"
+bash-completion zsh fish man-db mandoc"
 bench="$check htop"
 
 case "$what" in

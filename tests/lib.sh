@@ -4,6 +4,13 @@
 #   fail "description" [why]   record a failure
 #   check "description" CMD... pass when CMD succeeds
 #   expect_eq "desc" GOT WANT  pass when the strings are equal
+#   skip "description" "why"   record a skip: "ok - description # SKIP why". A skip
+#                              is never a pass: tests/run.sh counts it apart, and under
+#                              CI (CI set in the environment; .ci/run sets it) it is a
+#                              failure unless why starts with "CI: " and says why the
+#                              check cannot run on a CI machine (a skip of something
+#                              scripts/deps.sh can install is a failure there). A skip
+#                              without a reason is a failure everywhere.
 #   start_gpuxd [ARGS...]      start a gpuxd on a free loopback port (port 0 +
 #                              --port-file) with a fresh database (or $GPUXD_DB_KEEP);
 #                              sets GPUXD_PID, GPUXD_URL, GPUXD_DB, GPUXD_LOG.
@@ -11,7 +18,9 @@
 #                              on the PostgreSQL cluster whose socket directory is
 #                              $GPUXD_PG_HOST (tests/exchange/test_pg_suite.sh)
 #   wait_for CMD...            retry CMD for up to 10 s
-#   tmux helpers: tui_start W H CMD..., tui_wait TEXT, tui_screen, tui_keys K...
+#   tmux helpers: tui_start W H CMD..., tui_wait TEXT, tui_screen, tui_keys K...,
+#                 tui_resize W H (returns once gpux has drawn a frame of W×H),
+#                 tui_wait_frame W H (gpux's last frame is W×H, 10 s)
 #
 # Tests print "ok - ..." / "not ok - ..."; tests/run.sh counts them.
 # A test script ends with `finish`, which exits non-zero if anything failed.
@@ -25,6 +34,10 @@ _failed=0
 
 ok() { echo "ok - $1"; }
 fail() { echo "not ok - $1${2:+: $2}"; _failed=$((_failed + 1)); }
+skip() {
+  if [ -z "${2:-}" ]; then fail "$1" "skipped without saying why"; return; fi
+  echo "ok - $1 # SKIP $2"
+}
 check() { d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else fail "$d"; fi; }
 expect_eq() {
   if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got [$2], want [$3]"; fi
@@ -83,7 +96,11 @@ start_gpuxd() { # args passed to gpuxd; sets GPUXD_PID GPUXD_URL GPUXD_DB GPUXD_
   fi
   GPUXD_PORT=$(cat "$TMPD/gpuxd-$_n.port")
   GPUXD_URL="http://127.0.0.1:$GPUXD_PORT"
-  wait_for curl -fsS "$GPUXD_URL/v1/market"
+  # a failure said here: callers end with `|| finish`, which passes when nothing failed
+  if ! wait_for curl -fsS "$GPUXD_URL/v1/market"; then
+    fail "gpuxd answers GET /v1/market" "$(tail -5 "$GPUXD_LOG")"
+    return 1
+  fi
 }
 
 # ---- the TUI in a real terminal (tmux) ----
@@ -91,12 +108,26 @@ TMUX_SOCK="$TMPD/tmux.sock"
 tmx() { tmux -S "$TMUX_SOCK" -f /dev/null "$@"; }
 tui_start() { # W H command...
   w=$1; h=$2; shift 2
+  # a server killed just before (tmx kill-server) must be gone, or the new session dies with it
+  i=0; while tmx ls >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
   tmx new-session -d -x "$w" -y "$h" -s t "$@"
   at_exit "tmux -S '$TMUX_SOCK' kill-server 2>/dev/null"
 }
 tui_screen() { tmx capture-pane -p -t t; }
 tui_keys() { tmx send-keys -t t "$@"; }
-tui_resize() { tmx resize-window -t t -x "$1" -y "$2"; }
+# gpux appends "frame N COLSxLINES" to $GPUX_FRAME_LOG after each frame it draws
+# (tui/app.c): the marker that a resize was taken, where the screen alone
+# cannot tell (tmux crops what was there until gpux redraws)
+export GPUX_FRAME_LOG="$TMPD/frames"
+tui_wait_frame() { # W H
+  i=0
+  while [ $i -lt 100 ]; do
+    [ "$(tail -n 1 "$GPUX_FRAME_LOG" 2>/dev/null | cut -d' ' -f3)" = "$1x$2" ] && return 0
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+tui_resize() { tmx resize-window -t t -x "$1" -y "$2"; tui_wait_frame "$1" "$2"; }
 tui_wait() { # wait until TEXT (a grep -E pattern) is on screen, 10 s
   i=0
   while [ $i -lt 100 ]; do

@@ -87,7 +87,8 @@ expect_eq "--key -: the key from standard input" "$?" 0
 faultd hang
 "$GPUX" --api "$FURL" --key "$KEY" --timeout 3 orders >/dev/null 2>&1 &
 GP=$!
-sleep 1
+# once its request reached the (hung) exchange, gpux is long past reading its arguments
+wait_for grep -q '^GET /v1/orders' "$TMPD/flog" || fail "gpux's request reaches faultd" "$(cat "$TMPD/flog")"
 if [ -r "/proc/$GP/cmdline" ]; then
   check "while gpux runs, ps does not show the key given with --key" \
     test "$(tr '\0' ' ' <"/proc/$GP/cmdline" | grep -c -- "$KEY")" -eq 0

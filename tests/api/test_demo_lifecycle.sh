@@ -25,9 +25,9 @@ expect_eq "demo status: running, with its pid" "$(status running):$(kill -0 "$pi
 expect_eq "its pid file" "$(cat "$RUN/gpuxd.pid")" "$pid"
 "$GPUX" demo status >"$TMPD/st" 2>&1
 expect_match "demo status in words" "$(head -1 "$TMPD/st")" "running \(process $pid\)"
-sleep 2.5
+grown() { [ "$(stat -c %s "$DATA/demo.db")" -gt 4096 ] && kill -0 "$pid" 2>/dev/null; }
 check "while it runs, checkpoints fold the WAL into the database (demo.db grew past its first page)" \
-  test "$(stat -c %s "$DATA/demo.db")" -gt 4096
+  wait_for grown
 if gone "$pid"; then ok "with no client it exits by itself after its idle time"
 else fail "with no client it exits by itself after its idle time" "pid $pid still runs"; fi
 check "its socket is removed" test ! -e "$SOCK"

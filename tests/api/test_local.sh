@@ -76,6 +76,10 @@ if tui_wait 'prices updated'; then ok "TUI from nothing: prices from its own loc
 else fail "TUI from nothing" "$(tui_screen | tail -3)"; fi
 pid=$(local_pids)
 expect_eq "TUI: one local gpuxd (pid $pid)" "$(local_pids | wc -l)" 1
+answered() { # PATH: the newest gpuxd of the local demo's log answered GET PATH with 200
+  awk -v p="$1" '/gpuxd: listening on unix:/ { seen = 0 } $3 == "GET" && $4 == p && $5 == 200 { seen = 1 }
+    END { exit !seen }' "$DATA/gpuxd.log"
+}
 restarted() { # STATUS-LINE-PATTERN: after a kill, STALE with the reason, then prices again
   t0=$(date +%s)
   if tui_wait 'STALE: '; then ok "$1: the status bar says STALE"
@@ -84,7 +88,11 @@ restarted() { # STATUS-LINE-PATTERN: after a kill, STALE with the reason, then p
   if tui_wait_gone 'STALE'; then ok "$1: prices again, by itself ($(( $(date +%s) - t0 )) s)"
   else fail "$1: recovers" "$(tui_screen | sed -n 23p)"; fi
   expect_match "$1: fresh prices" "$(tui_screen | sed -n 23p)" 'prices updated [0-2] s ago *$'
-  sleep 1   # a second gpuxd would show by now
+  # once the new gpuxd has answered the TUI's account and market pollers too (the
+  # prices came already), every client of the TUI has found it: a second gpuxd
+  # would be running by now
+  wait_for answered /v1/account && wait_for answered /v1/market ||
+    fail "$1: the new gpuxd answers the TUI's pollers" "$(tail -5 "$DATA/gpuxd.log")"
   new=$(local_pids)
   expect_eq "$1: exactly one gpuxd afterwards" "$(printf '%s\n' "$new" | grep -c .)" 1
   check "$1: a new gpuxd (pid $new), in the pid file" test "$new" != "$pid" -a "$(cat "$RUN/gpuxd.pid")" = "$new"

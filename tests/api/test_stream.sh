@@ -20,7 +20,7 @@ faultd() { # MODE [ARGS...]: (re)start faultd (no upstream: canned replies); set
   wait_for test -s "$TMPD/fport"
   FURL="http://127.0.0.1:$(cat "$TMPD/fport")"
 }
-probe() { # URL CHANNELS STALL_MS SECONDS: the probe must end by itself, in time
+probe() { # [--until TEXT] URL CHANNELS STALL_MS SECONDS: the probe must end by itself, in time
   timeout 20 "$PROBE" "$@" 2>&1
   rc=$?
   [ $rc -eq 0 ] || echo "PROBE rc=$rc"
@@ -29,7 +29,8 @@ probe() { # URL CHANNELS STALL_MS SECONDS: the probe must end by itself, in time
 # mode | the error the client reports
 while IFS='|' read -r mode want; do
   faultd "$mode" --times 1 --delay-ms 1500
-  out=$(probe "$FURL" quotes 1000 6)
+  # the canned stream after the fault sends quote 8 (6 s at most)
+  out=$(probe --until 'event quote quotes seq=8 prev=7' "$FURL" quotes 1000 6)
   expect_match "$mode: a clear error" "$out" "^state retrying: .*$want"
   expect_match "$mode: then a reconnect that goes live again" \
     "$(printf '%s\n' "$out" | sed -n '/^state retrying/,$p')" '^state live'
@@ -44,11 +45,11 @@ sse-gap|skipped an event; resyncing
 CASES
 
 faultd sse-drop --times 1
-probe "$FURL" quotes 1000 2 >/dev/null
+probe --until 'event quote quotes seq=8 prev=7' "$FURL" quotes 1000 2 >/dev/null
 expect_eq "after a drop the client reconnects with the last event's id" \
   "$(grep '^LAST-EVENT-ID' "$TMPD/flog" | head -2 | tr '\n' ' ')" "LAST-EVENT-ID - LAST-EVENT-ID f-1 "
 faultd sse-gap --times 1
-probe "$FURL" quotes 1000 2 >/dev/null
+probe --until 'event quote quotes seq=8 prev=7' "$FURL" quotes 1000 2 >/dev/null
 expect_eq "after a gap the client reconnects without Last-Event-ID (fresh snapshots)" \
   "$(grep '^LAST-EVENT-ID' "$TMPD/flog" | head -2 | tr '\n' ' ')" "LAST-EVENT-ID - LAST-EVENT-ID - "
 faultd sse-404
@@ -78,10 +79,12 @@ order "$SK" sell 415 w1 >/dev/null
 "$GPUX" --api "$GPUXD_URL" watch h200 --format json >"$TMPD/watch.out" 2>"$TMPD/watch.err" &
 WPID=$!
 at_exit "kill $WPID 2>/dev/null"
-"$GPUX" --api "$GPUXD_URL" watch h200 >"$TMPD/watch.txt" 2>/dev/null &
+"$GPUX" --api "$GPUXD_URL" watch h200 >"$TMPD/watch.txt" 2>"$TMPD/watch2.err" &
 W2=$!
 at_exit "kill $W2 2>/dev/null"
-sleep 1
+# both say on stderr when their stream is live: from then on they get every change
+check "gpux watch says on stderr when its stream is live" wait_for grep -q 'the stream is live; Ctrl-C ends it' "$TMPD/watch.err"
+wait_for grep -q 'the stream is live' "$TMPD/watch2.err" || fail "the second gpux watch goes live" "$(cat "$TMPD/watch2.err")"
 tid=$(order "$BK" buy 415 w2 | jq -r '.fills[0].trade_id')
 wait_for grep -q '"kind":"trade"' "$TMPD/watch.out"
 expect_eq "gpux watch h200 prints the trade a script placed, as one JSON object" \
@@ -95,7 +98,12 @@ wait_for grep -q 'trade' "$TMPD/watch.txt"
 expect_match "the table form says it in words" "$(cat "$TMPD/watch.txt")" 'h200 +trade +\$4\.15 × 2 GPUs × 3 h \(buy\)'
 kill -INT $WPID; wait $WPID; rc=$?
 expect_eq "Ctrl-C ends gpux watch with status 0" "$rc" "0"
-out=$(timeout 10 "$GPUX" --api "$GPUXD_URL" watch --count 1 --format csv & sleep 1; order "$SK" sell 420 w3 >/dev/null; wait)
+timeout 10 "$GPUX" --api "$GPUXD_URL" watch --count 1 --format csv >"$TMPD/watch.csv" 2>"$TMPD/watch3.err" &
+W3=$!
+wait_for grep -q 'the stream is live' "$TMPD/watch3.err" || fail "gpux watch --count 1 goes live" "$(cat "$TMPD/watch3.err")"
+order "$SK" sell 420 w3 >/dev/null
+wait $W3
+out=$(cat "$TMPD/watch.csv")
 expect_eq "csv: the header, then one row per change (--count 1)" \
   "$(printf '%s\n' "$out" | head -1)" "at,gpu,kind,trade_id,price_cents,gpus,hours,taker_side,best_bid_cents,best_ask_cents,last_cents"
 expect_match "csv: the row of the new ask" "$(printf '%s\n' "$out" | sed -n 2p)" ',h200,quote,,,,,,,420,415$'

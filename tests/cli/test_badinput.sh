@@ -111,13 +111,14 @@ expect_match "gpux -h = --help" "$("$GPUX" -h | head -1)" '^usage: gpux'
 expect_match "gpux table --help: the command's usage" "$("$GPUX" table --help | head -1)" '^usage: gpux table WORKLOAD'
 expect_match "gpux fit --help lists --method" "$("$GPUX" fit --help)" '--method METHOD'
 expect_match "gpux --version" "$("$GPUX" --version)" '^gpux [0-9]+\.[0-9]+'
-if [ -e "$(dirname "$0")/../../tui/tui.h" ]; then
-  ok "gpux with no command: the TUI exists (tested in tests/tui)"
-else
-  "$GPUX" </dev/null >"$TMPD/out" 2>"$TMPD/err"
-  rc=$?
-  expect_eq "gpux with no command (no TUI yet): exit 0" "$rc" 0
-  expect_match "gpux with no command points to gpux table" "$(cat "$TMPD/err")" 'gpux table training'
-fi
+# with no command gpux opens the interactive screen (tests/tui); off a terminal
+# it cannot, says why and where the same data is, and exits 1 without drawing
+"$GPUX" </dev/null >"$TMPD/out" 2>"$TMPD/err"
+rc=$?
+expect_eq "gpux with no command, not on a terminal: exit 1" "$rc" 1
+expect_match "... says the interactive screen needs a terminal" "$(head -1 "$TMPD/err")" \
+  '^gpux: the interactive screen needs a terminal'
+expect_match "... and points to gpux table" "$(cat "$TMPD/err")" 'gpux table training'
+expect_eq "... with nothing on stdout (no escape sequence either)" "$(wc -c <"$TMPD/out")" 0
 
 finish

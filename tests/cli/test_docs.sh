@@ -4,7 +4,7 @@
 #
 #  - the man page renders without a warning (groff -ww, for utf8 and ascii,
 #    and through man -l; mandoc -Tlint when it is installed) and is ASCII;
-#  - every command of gpux's command table (cli/main.c) is in `gpux --help`,
+#  - every command of gpux's command table (cli/commands.c) is in `gpux --help`,
 #    has `gpux COMMAND --help`, a SYNOPSIS entry and a COMMANDS subsection;
 #  - every option of every command (its option table in cli/*.c, which
 #    `gpux COMMAND --help` must list too) is in its SYNOPSIS entry and its
@@ -66,19 +66,25 @@ if command -v groff >/dev/null 2>&1; then
     w=$(MANWIDTH=80 MANPAGER=cat PAGER=cat LANG=C.UTF-8 man -l "$MAN" 2>&1 >"$TMPD/man.txt")
     expect_eq "man -l docs/gpux.1 renders without warnings" "$w" ""
     expect_match "man -l docs/gpux.1 shows the page" "$(head -3 "$TMPD/man.txt")" 'GPUX\(1\)'
+  else
+    fail "man is installed (man-db: scripts/deps.sh check installs it)"
   fi
 else
-  ok "groff is not installed: rendering not checked # SKIP"
+  fail "groff is installed (man-db brings groff-base: scripts/deps.sh check installs it)"
 fi
 if command -v mandoc >/dev/null 2>&1; then
-  w=$(mandoc -Tlint -Werror "$MAN" 2>&1)
-  expect_eq "mandoc -Tlint finds no error in docs/gpux.1" "$w" ""
+  for page in "$MAN" "$ROOT/docs/gpuxd.8"; do
+    w=$(mandoc -Tlint -Werror "$page" 2>&1)
+    expect_eq "mandoc -Tlint finds no error in docs/$(basename "$page")" "$w" ""
+  done
+else
+  fail "mandoc is installed (scripts/deps.sh check installs it)"
 fi
 
 # ---- the commands ------------------------------------------------------------------------
-# The command table of cli/main.c: {"name", cli_cmd_name, ...
-cmds=$(grep -oE '^[[:space:]]*\{"[a-z]+", cli_cmd_[a-z_]+' "$ROOT/cli/main.c" | sed -E 's/.*\{"([a-z]+)".*/\1/')
-expect_match "the command table of cli/main.c is found" "$(echo $cmds)" '^table fit( [a-z]+)+$'
+# The command table of cli/commands.c: {"name", cli_cmd_name, ...
+cmds=$(grep -oE '^[[:space:]]*\{"[a-z]+", cli_cmd_[a-z_]+' "$ROOT/cli/commands.c" | sed -E 's/.*\{"([a-z]+)".*/\1/')
+expect_match "the command table of cli/commands.c is found" "$(echo $cmds)" '^table fit( [a-z]+)+$'
 
 help=$(G --help)
 help_cmds=$(printf '%s\n' "$help" | awk '/^Commands:/{ on = 1; next } /^$/{ on = 0 } on { print $1 }')
@@ -109,9 +115,9 @@ table_opts() {
     on { s = $0; while (match(s, /\{"--[a-z0-9-]+"/)) { print substr(s, RSTART + 2, RLENGTH - 3); s = substr(s, RSTART + RLENGTH) } }
     on && /\};/ { on = 0 }' | sort -u
 }
-global=$(awk '/global_opts\[\] = \{/{ on = 1 } on { s = $0; while (match(s, /\{"--[a-z0-9-]+"/)) { print substr(s, RSTART + 2, RLENGTH - 3); s = substr(s, RSTART + RLENGTH) } } on && /\};/{ on = 0 }' "$ROOT/cli/main.c")
+global=$(awk '/cli_global_opts\[\] = \{/{ on = 1 } on { s = $0; while (match(s, /\{"--[a-z0-9-]+"/)) { print substr(s, RSTART + 2, RLENGTH - 3); s = substr(s, RSTART + RLENGTH) } } on && /\};/{ on = 0 }' "$ROOT/cli/commands.c")
 global=$(printf '%s\n' $global | sort -u)
-expect_match "the global options of cli/main.c are found" "$(echo $global)" '--api .*--lang'
+expect_match "the global options of cli/commands.c are found" "$(echo $global)" '--api .*--lang'
 options=$(section OPTIONS)
 miss=
 for o in $global; do has_opt "$options" "$o" || miss="$miss $o"; done

@@ -119,7 +119,10 @@ used() { sql "SELECT coalesce(last_used_ms, 0) FROM api_keys WHERE id = $W"; }
 check "its first use is recorded (by the writer, within a moment)" wait_for sh -c "[ \"\$(sqlite3 -readonly '$GPUXD_DB' 'SELECT last_used_ms IS NOT NULL FROM api_keys WHERE id = $W')\" = 1 ]"
 u1=$(used)
 i=0; while [ $i -lt 20 ]; do req GET /v1/orders "" "$WK"; i=$((i + 1)); done
-sleep 0.3
+# a write after them: the writer drains the noted uses at every commit, so once
+# this deposit is answered a use noted by those reads would be written
+deposit "$A" 1
+expect_eq "(a deposit after the reads: committed)" "$ST" 201
 expect_eq "twenty more reads within the minute write nothing" "$(used)" "$u1"
 advance 61
 sleep 1.1   # and never twice within a real second, however fast the clock

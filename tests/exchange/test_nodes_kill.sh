@@ -52,7 +52,16 @@ for k in $keys; do
   stream "$u" "$k" "c$n" >"$TMPD/stream$n" &
   pids="$pids $!"
 done
-sleep 2
+# kill node A in the middle of the streams: once both nodes have acknowledged
+# orders of every stream (30 s at most: a loaded machine answers fewer per second)
+acked_by() { awk '$2 ~ /^2/' "$1" 2>/dev/null | wc -l; }
+t=0
+while [ $t -lt 300 ]; do
+  short=0
+  for n in 1 2 3 4; do [ "$(acked_by "$TMPD/stream$n")" -ge 5 ] || short=1; done
+  [ $short = 0 ] && break
+  sleep 0.1; t=$((t + 1))
+done
 kill -9 "$APID"
 { wait "$APID"; } 2>/dev/null
 t0=$(date +%s.%N)
@@ -84,7 +93,11 @@ done
 expect_eq "every acknowledged order is there through node B" "$missing" 0
 why=$(ledger_check) && ok "the ledger adds up after the kill" || fail "the ledger adds up after the kill" "$why"
 billed1=$(sql "SELECT coalesce(sum(hours_billed),0) FROM rentals")
-sleep 8
+# an exchange hour is 6 s here: wait for the next one to be billed (20 s at most)
+t=0
+while [ $t -lt 200 ] && [ "$(sql "SELECT coalesce(sum(hours_billed),0) FROM rentals")" -le "$billed1" ]; do
+  sleep 0.1; t=$((t + 1))
+done
 billed2=$(sql "SELECT coalesce(sum(hours_billed),0) FROM rentals")
 if [ "$billed2" -gt "$billed1" ]; then ok "node B bills the hours that fall due ($billed1 -> $billed2)"
 else fail "node B bills the hours that fall due" "$billed1 -> $billed2"; fi

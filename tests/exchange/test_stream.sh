@@ -43,6 +43,15 @@ rest_state() {
     '{quotes: ($q.quotes | sort_by(.gpu)), asks: $b.asks, bids: $b.bids}'
 }
 stream_state() { sse_json "$1" | jq -cs "$APPLY"; }
+# sse_until FILE JQ PATH [HEADER]: the stream at PATH into FILE until JQ (over the
+# array of its whole events so far) is true, 10 s at most; then the client leaves
+sse_has() { [ "$(sse_json "$1" | jq -s "$2")" = true ]; }
+sse_until() {
+  curl -sN ${4:+-H "$4"} "$GPUXD_URL$3" >"$1" 2>/dev/null &
+  _sse=$!
+  wait_for sse_has "$1" "$2"
+  kill $_sse 2>/dev/null; wait $_sse 2>/dev/null
+}
 
 CH="channels=quotes,book:h200,trades:h200"
 curl -sN "$GPUXD_URL/v1/stream?$CH" >"$TMPD/fast.sse" 2>/dev/null &
@@ -120,20 +129,24 @@ ids_fast=$(sse_json "$TMPD/fast.sse" | jq -rs --arg l "$LAST" '[.[] | select(.id
 ids_cut=$(sse_json "$TMPD/cut2.sse" | jq -rs '[.[] | select(.id != "") | .id] | join(" ")')
 expect_eq "the reconnected stream replays exactly the events after Last-Event-ID" "$ids_cut" "$ids_fast"
 expect_eq "cut + replay reproduce the same state" "$(stream_state "$TMPD/cut.sse")" "$want"
-timeout 2 curl -sN -H "Last-Event-ID: 0000-1" "$GPUXD_URL/v1/stream?channels=quotes" >"$TMPD/old.sse" 2>/dev/null
+sse_until "$TMPD/old.sse" 'length > 0' "/v1/stream?channels=quotes" "Last-Event-ID: 0000-1"
 expect_eq "an unknown Last-Event-ID gets a fresh snapshot" \
   "$(sse_json "$TMPD/old.sse" | jq -rs '.[0].event + " " + .[0].data.channel')" "snapshot quotes"
-timeout 2 curl -sN "$GPUXD_URL/v1/stream?channels=trades:h200" >"$TMPD/tr.sse" 2>/dev/null
+sse_until "$TMPD/tr.sse" 'length > 0' "/v1/stream?channels=trades:h200"
 expect_eq "a trades snapshot holds the latest trades, newest first" \
   "$(sse_json "$TMPD/tr.sse" | jq -rs '[.[0].data.trades[].id] | join(" ")')" \
   "$(printf '%s\n' $rest_trades | sort -rn | tr '\n' ' ' | sed 's/ $//')"
 
-timeout 10 curl -sN "$GPUXD_URL/v1/stream?channels=book:b300" >"$TMPD/idle.sse" 2>/dev/null
+sse_until "$TMPD/idle.sse" 'map(select(.event == "heartbeat")) | length > 0' "/v1/stream?channels=book:b300"
 expect_match "an idle stream gets a heartbeat within 10 s, with the market's seq" \
   "$(sse_json "$TMPD/idle.sse" | jq -c 'select(.event == "heartbeat") | .data' | head -1)" '^\{"seq":[0-9]+\}$'
 
 # --- headers and errors ------------------------------------------------------------------
-hdr=$(timeout 1 curl -sN -D - -o /dev/null "$GPUXD_URL/v1/stream" 2>/dev/null | tr -d '\r')
+curl -sN -D "$TMPD/hdr" -o /dev/null "$GPUXD_URL/v1/stream" 2>/dev/null &
+_h=$!
+wait_for grep -q "$(printf '^\r$')" "$TMPD/hdr"   # the blank line that ends the header
+kill $_h 2>/dev/null; wait $_h 2>/dev/null
+hdr=$(tr -d '\r' <"$TMPD/hdr")
 expect_match "the stream is text/event-stream" "$hdr" 'Content-Type: text/event-stream'
 req GET "/v1/stream?channels=quotes,bogus"
 expect_eq "an unknown channel is 400 BAD_PARAM" "$ST $(jqb .error.code) $(jqb .error.field)" "400 BAD_PARAM channels"

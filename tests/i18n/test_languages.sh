@@ -227,7 +227,7 @@ open_tui() { # W H [VAR=value...] [-- gpux args...]: only what env -i lets throu
   [ "${1:-}" = "--" ] && shift
   # shellcheck disable=SC2086
   tui_start "$W" "$H" env -i HOME="$HOME" TERM=xterm-256color PATH=/usr/bin:/bin \
-    GPUX_API_KEY="${KEY:-}" $vars "$TMPD/gpux-run" --api "$URL" "$@"
+    GPUX_API_KEY="${KEY:-}" GPUX_FRAME_LOG="$GPUX_FRAME_LOG" $vars "$TMPD/gpux-run" --api "$URL" "$@"
 }
 # The fixed string appears on screen within 10 s.
 wait_text() {
@@ -402,7 +402,7 @@ rm -f "$XDG_CONFIG_HOME/gpux/config"
 open_tui 80 24 LANG=pt_PT.UTF-8
 wait_text "$(fkey 1 pt-PT Help)" || fail "TUI pt-PT opens" "$(tui_screen)"
 tui_keys f
-sleep 0.3
+wait_text "$(tr_ pt-PT "Fit calculator")" || fail "TUI pt-PT: f opens the fit panel" "$(tui_screen)"
 tui_keys '7,5'
 wait_text "7,5 mil M" && ok "TUI pt-PT: the fit panel takes \"7,5\" (7,5 mil M de parâmetros)" ||
   fail "TUI pt-PT: 7,5 in the fit panel" "$(tui_screen)"
@@ -422,20 +422,21 @@ rm -f "$XDG_CONFIG_HOME/gpux/config"
 open_tui 80 24 LANG=pt_PT.UTF-8
 wait_text "H200" || fail "TUI pt-PT opens" "$(tui_screen)"
 tui_keys / h200 Enter
-sleep 0.5
+wait_text 'filtro «h200»' || fail "TUI pt-PT: the filter keeps H200" "$(tui_screen | tail -2)"
 tui_keys b
 wait_text "Comprar H200" || fail "TUI pt-PT: the order form" "$(tui_screen)"
 # Type → limit, then GPUs, hours, the price
 tui_keys BTab Right Tab C-u 1 Tab C-u 2 Tab C-u '4,19'
 wait_text "$(tr_ pt-PT "Limit price/h")" || fail "TUI pt-PT: a limit order" "$(tui_screen)"
 tui_keys Enter
-if tui_wait 'US\$ 4,19'; then
+# (the form shows the best ask, US$ 4,19 too: the confirmation's own words are waited for)
+if wait_text "$(tr_ pt-PT "Place this order?")" && tui_wait 'H200 por 2 horas a US\$ 4,19 por GPU-hora'; then
   ok "TUI pt-PT: \"4,19\" is taken as the limit price (US\$ 4,19 in the confirmation)"
 else
   fail "TUI pt-PT: 4,19 as a limit price" "$(tui_screen)"
 fi
 tui_keys n
-sleep 0.3
+wait_text "$(tr_ pt-PT "Not placed: nothing was sent.")" || fail "TUI pt-PT: n does not place the order" "$(tui_screen)"
 tui_keys Escape
 wait_text "H200 Hopper" || fail "Esc from the pt-PT form" "$(tui_screen)"
 quit_tui

@@ -2,16 +2,19 @@
  * hostile — a bounded attacker for gpuxd's tests, loopback only.
  *
  *   hostile hold --port P [--from ADDR] [--to ADDR] --idle N --slow M
- *                [--slow-body B] --seconds S
+ *                [--slow-body B] --seconds S [--min-seconds L]
  *       opens N connections that send nothing, M that send a request header
  *       one byte a second ("slowloris") and B that send a whole header
  *       declaring a 1000-byte body, then the body one byte a second, all from ADDR (default
- *       127.0.0.2) to ADDR (default 127.0.0.1), keeps them for S seconds,
- *       then prints one line:
+ *       127.0.0.2) to ADDR (default 127.0.0.1), keeps them for S seconds
+ *       (saying "holding O of N connections" on standard error once every
+ *       one is dialled), then prints one line:
  *         opened O refused R cut C open K cut_after_ms A
  *       O connected, R closed by the server within 500 ms of connecting
  *       (refused at accept), C closed later, K still open at the end, A the
  *       longest time a cut connection was held (ms). N + M <= 10000, S <= 120.
+ *       SIGUSR1 ends the hold early, once L seconds (default S) have passed:
+ *       a test ends the attack when its client is done, not at a guess.
  *   hostile raw --port P [--to ADDR] [--timeout-ms T]
  *       sends standard input on one connection and prints everything the
  *       server sends until it closes (or T ms pass; default 5000), then
@@ -25,6 +28,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -87,9 +91,19 @@ static const char slow_header[] = "GET /v1/market HTTP/1.1\r\nHost: x\r\nX-Slow:
 
 static const char slow_body[] = "POST /v1/orders HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n";
 
-static int hold(struct in_addr from, struct in_addr to, int port, int idle, int slow, int body,
-                int seconds)
+static volatile sig_atomic_t hold_stop;
+
+static void on_usr1(int sig)
 {
+	(void)sig;
+	hold_stop = 1;
+}
+
+static int hold(struct in_addr from, struct in_addr to, int port, int idle, int slow, int body,
+                int seconds, int min_seconds)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigaction(SIGUSR1, &sa, NULL);
 	int n = idle + slow + body;
 	struct hconn *c = calloc((size_t)n, sizeof *c);
 	struct pollfd *pf = calloc((size_t)n, sizeof *pf);
@@ -113,14 +127,21 @@ static int hold(struct in_addr from, struct in_addr to, int port, int idle, int 
 			c[i].sent = w > 0 ? (size_t)w : 0;
 		}
 	}
-	while (now_ms() < end) {
+	/* the marker a test waits for instead of a time */
+	fprintf(stderr, "holding %d of %d connections\n", opened, n);
+	fflush(stderr);
+	int64_t min_end = t0 + (int64_t)min_seconds * 1000;
+	while (now_ms() < end && !(hold_stop && now_ms() >= min_end)) {
 		for (int i = 0; i < n; i++) {
 			pf[i].fd = c[i].closed ? -1 : c[i].fd;
 			pf[i].events = POLLIN;
 			pf[i].revents = 0;
 		}
 		int64_t now = now_ms();
-		int wait = (int)((next_drip < end ? next_drip : end) - now);
+		int64_t until = next_drip < end ? next_drip : end;
+		if (hold_stop && min_end > now && min_end < until)
+			until = min_end;
+		int wait = (int)(until - now);
 		poll(pf, (nfds_t)n, wait > 0 ? wait : 0);
 		now = now_ms();
 		for (int i = 0; i < n; i++) {
@@ -205,7 +226,7 @@ static int raw(struct in_addr to, int port, int timeout_ms)
 int main(int argc, char **argv)
 {
 	const char *from_s = "127.0.0.2", *to_s = "127.0.0.1";
-	long port = 0, idle = 0, slow = 0, body = 0, seconds = 10, timeout_ms = 5000;
+	long port = 0, idle = 0, slow = 0, body = 0, seconds = 10, min_seconds = -1, timeout_ms = 5000;
 	if (argc < 2) {
 		fprintf(stderr, "usage: hostile hold|raw --port P ...\n");
 		return 2;
@@ -219,6 +240,7 @@ int main(int argc, char **argv)
 		else if (strcmp(a, "--slow") == 0) slow = atol(v);
 		else if (strcmp(a, "--slow-body") == 0) body = atol(v);
 		else if (strcmp(a, "--seconds") == 0) seconds = atol(v);
+		else if (strcmp(a, "--min-seconds") == 0) min_seconds = atol(v);
 		else if (strcmp(a, "--timeout-ms") == 0) timeout_ms = atol(v);
 		else {
 			fprintf(stderr, "hostile: unknown option %s\n", a);
@@ -240,7 +262,8 @@ int main(int argc, char **argv)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	if (strcmp(argv[1], "hold") == 0)
-		return hold(from, to, (int)port, (int)idle, (int)slow, (int)body, (int)seconds);
+		return hold(from, to, (int)port, (int)idle, (int)slow, (int)body, (int)seconds,
+		            (int)(min_seconds < 0 || min_seconds > seconds ? seconds : min_seconds));
 	if (strcmp(argv[1], "raw") == 0)
 		return raw(to, (int)port, (int)timeout_ms);
 	fprintf(stderr, "hostile: unknown command %s\n", argv[1]);

@@ -63,6 +63,17 @@ sorted_ok() { # asc|desc: the known prices in order, unknown ones last
     END { exit bad }'
 }
 
+# press KEY until the header matches (grep -E) PATTERN, at most N times; each
+# press waited for (the header changes) before the next, so none overshoots
+press_until() { # KEY PATTERN N
+  k=0
+  while [ $k -lt "$3" ] && ! header | grep -qE -- "$2"; do
+    h0=$(header); tui_keys "$1"; k=$((k + 1))
+    j=0; while [ $j -lt 50 ] && [ "$(header)" = "$h0" ]; do sleep 0.1; j=$((j + 1)); done
+  done
+  header | grep -qE -- "$2"
+}
+
 # ---- each tab shows its columns ------------------------------------------------
 open_tui 120 30
 if ! tui_wait 'H200 Hopper'; then fail "the table appears" "$(tui_screen)"; finish; fi
@@ -74,14 +85,15 @@ while [ $tab -lt "$n" ]; do
   tui_keys $((tab + 1))
   first=$(jq -r ".workloads[$tab].columns[1].label" $WL)
   tui_wait "$first" || true
-  seen=""
+  seen=$(header)
   k=0
-  while [ $k -lt 10 ]; do # scroll right through every column
-    seen="$seen|$(header)"
+  while [ $k -lt 12 ] && header | grep -q '›'; do # scroll right while columns are hidden there
+    h0=$(header)
     tui_keys l
+    j=0; while [ $j -lt 50 ] && [ "$(header)" = "$h0" ]; do sleep 0.1; j=$((j + 1)); done
+    seen="$seen|$(header)"
     k=$((k + 1))
   done
-  sleep 0.3; seen="$seen|$(header)"
   tui_keys h h h h h h h h h h
   missing=""
   for label in $(jq -r ".workloads[$tab].columns[].label | gsub(\" \"; \"_\")" $WL); do
@@ -103,11 +115,7 @@ tui_wait 'Price/h ▼' || fail "r reverses" "$(header)"
 check "prices descending after r" sorted_ok desc
 
 # ---- unpublished values last both ways (training BF16: B300, B200 "Not published")
-k=0
-while [ $k -lt 10 ] && ! header | grep -q 'Tensor BF16 ▲'; do
-  tui_keys '>'; sleep 0.1; k=$((k + 1))
-done
-tui_wait 'Tensor BF16 ▲' || fail "> reaches the BF16 column" "$(header)"
+press_until '>' 'Tensor BF16 ▲' 10 || fail "> reaches the BF16 column" "$(header)"
 last2=$(rows | tail -2 | awk '{print $1}' | tr '\n' ' ')
 expect_eq "BF16 ascending: Not published (B200, B300) last" "$last2" "B200 B300 "
 tui_keys r
@@ -123,8 +131,7 @@ tui_wait 'H200 Hopper' || fail "table at 80x24"
 # column is at the left, with › before it while columns between are hidden
 expect_match "80 columns: the price column shows at once, at the right edge" "$(header)" '› +Price/h$'
 expect_match "80 columns: each row ends with its price" "$(rows | grep 'H200')" '\$[0-9]+\.[0-9][0-9]$'
-k=0
-while [ $k -lt 10 ] && ! header | grep -q 'Full training, 8 GPUs'; do tui_keys l; sleep 0.1; k=$((k + 1)); done
+press_until l 'Full training, 8 GPUs' 10
 expect_match "→ reveals the last columns" "$(header)" 'Full training, 8 GPUs'
 expect_match "→ keeps the GPU column first" "$(header)" '^GPU +‹'
 expect_match "→ keeps the price at the right edge" "$(header)" 'Price/h$'
@@ -132,8 +139,7 @@ expect_match "→ keeps the GPU names in the rows" "$(rows | head -1)" '^B300 Bl
 expect_match "the columns left of the view are gone" "$(header | grep -c 'Memory type')" '^0$'
 # further right, past the last spec column, the 24 h trend (not pinned at 80
 # columns) and then nothing more to reveal
-k=0
-while [ $k -lt 12 ] && header | grep -q '›'; do tui_keys l; sleep 0.1; k=$((k + 1)); done
+press_until l '^[^›]*$' 12   # until no › is left
 expect_match "→ at the end: the 24 h trend beside the price" "$(header)" '24 h trend +Price/h$'
 expect_match "scrolled to the end: no › left" "$(header | grep -c '›')" '^0$'
 tui_keys h h h h h h h h h h h h
@@ -156,7 +162,8 @@ expect_match "80x24: the status bar keeps the prices' age" "$(tui_screen | sed -
 open_tui 80 24 LANGUAGE=pt_PT
 tui_wait 'H200 Hopper' || fail "pt-PT at 80x24" "$(tui_screen)"
 tui_keys 2
-tui_wait 'Largura de banda' || fail "pt-PT fine-tuning tab" "$(header)"
+# (the training tab has a "Largura de banda" too: wait for the fine-tuning tab's header)
+tui_wait '^GPU +Memória +Largura de banda .*Preço/h *$' || fail "pt-PT fine-tuning tab" "$(header)"
 expect_match "pt-PT 80x24 fine-tuning: GPU, Memória, Largura de banda and Preço/h" "$(header)" \
   '^GPU +Memória +Largura de banda .*Preço/h$'
 expect_match "pt-PT 80x24: prices in the house style at the right edge" "$(rows | grep 'H200')" \
@@ -168,7 +175,7 @@ tui_wait 'preços de há [0-9]+ s *$' &&
   ok "pt-PT 80x24: the status bar keeps \"preços de há N s\" (the balance goes first)" ||
   fail "pt-PT status bar" "$(tui_screen | sed -n 23p)"
 # narrower: the GPU column is cut to a share of the width, the architecture first
-tui_resize 50 24
+tui_resize 50 24 || fail "gpux draws a frame at 50x24" "$(tail -1 "$GPUX_FRAME_LOG")"
 tui_wait '^GPU ' || fail "50 columns"
 expect_match "50 columns: the price still shows" "$(header)" 'Preço/h$'
 expect_match "50 columns: the architecture is cut before the name" "$(rows | grep 'RTX 4090')" \
@@ -227,17 +234,10 @@ tui_keys g
 k=0
 while [ $k -lt 9 ] && ! wait_cursor_quick '^H200'; do tui_keys j; k=$((k + 1)); done
 wait_cursor '^H200' && ok "the cursor is on H200" || fail "cursor on H200" "[$(cursor_row)]"
-k=0
-while [ $k -lt 10 ] && ! header | grep -q 'Tensor BF16 ▲'; do
-  tui_keys '>'; sleep 0.1; k=$((k + 1))
-done
+press_until '>' 'Tensor BF16 ▲' 10 || fail "> reaches the BF16 column again" "$(header)"
 wait_cursor '^H200' && ok "after sorting by BF16 the cursor is still on H200" ||
   fail "cursor after BF16 sort" "[$(cursor_row)]"
-k=0
-while [ $k -lt 10 ] && ! header | grep -q 'Price/h ▲'; do
-  tui_keys '<'; sleep 0.1; k=$((k + 1))
-done
-tui_wait 'Price/h ▲' || fail "sort by price again" "$(header)"
+press_until '<' 'Price/h ▲' 10 || fail "sort by price again" "$(header)"
 wait_cursor '^H200' && ok "after sorting by price the cursor is still on H200" ||
   fail "cursor after sort" "[$(cursor_row)]"
 before=$(prices | tr '\n' ' ')
@@ -281,9 +281,10 @@ expect_match "the column choice is remembered" "$(header)" '^GPU +Memory type'
 for sz in 10x3 250x70 20x6 11x4 137x41 19x5 80x24 249x69 33x7 10x3 200x3 10x60 \
           64x20 121x33 20x5 21x6 250x70 10x3 45x12 88x30 160x50 12x9 30x10 99x31 \
           230x66 10x3 77x22 150x40 20x6 100x30; do
-  tui_resize "${sz%x*}" "${sz#*x}"
+  tmx resize-window -t t -x "${sz%x*}" -y "${sz#*x}"   # one after another, not waiting for frames
 done
 H=30
+check "after 30 resizes gpux draws a frame of the last size (100x30)" tui_wait_frame 100 30
 tui_wait '^ 1 LLM training' && ok "after 30 resizes the tabs are back" || fail "tabs after resizes"
 tui_wait 'H200 Hopper' && ok "after 30 resizes the table is back" || fail "table after resizes"
 expect_match "after 30 resizes the status bar is on the second-last line" \
@@ -291,8 +292,7 @@ expect_match "after 30 resizes the status bar is on the second-last line" \
 expect_eq "after 30 resizes gpux still runs" "$(tui_screen | grep -c EXIT=)" 0
 tui_resize 10 3
 tui_wait '[Tt]oo small' && ok "below 20x6 a 'too small' notice" || fail "too small" "$(tui_screen)"
-tui_resize 1 1
-sleep 0.2
+tui_resize 1 1 || fail "gpux draws a frame at 1x1" "$(tail -1 "$GPUX_FRAME_LOG")"
 tui_resize 100 30
 tui_wait 'H200 Hopper' && ok "from 1x1 back to 100x30" || fail "back from 1x1"
 # narrow: the F-key bar shows whole items only, the tabs the current one's title
@@ -400,7 +400,8 @@ tui_wait 'a tab or row to select' && ok "help at 80 columns: its hint wraps, who
   fail "the help's hint at 80x24" "$(tui_screen)"
 k=0   # scroll until the line and its continuation show
 while [ $k -lt 20 ] && ! tui_screen | grep -A1 'Fit calculator: show it' | tail -1 | grep -q 'table)'; do
-  tui_keys j; sleep 0.1; k=$((k + 1))
+  s0=$(tui_screen); tui_keys j; k=$((k + 1))
+  j=0; while [ $j -lt 50 ] && [ "$(tui_screen)" = "$s0" ]; do sleep 0.1; j=$((j + 1)); done
 done
 expect_eq "help at 80 columns: no line cut with …" "$(tui_screen | sed -n '2,22p' | grep -c '…')" 0
 # the continuation starts in the column of the description above it

@@ -290,8 +290,7 @@ tui_wait 'empty: type a model size' && ok "80x24: an empty model is marked" || f
 tui_resize 80 14
 tui_wait '(▶|✗)Model' && tui_wait 'GPU  ' && ok "80x14: the focused panel keeps its field and the table header" ||
   fail "80x14" "$(tui_screen)"
-tui_resize 30 8
-sleep 0.3
+tui_resize 30 8 || fail "gpux draws a frame at 30x8" "$(tail -1 "$GPUX_FRAME_LOG")"
 tui_resize 80 24
 tui_wait 'Fit calculator' && ok "resizes down to 30x8 and back: still whole" || fail "resize" "$(tui_screen)"
 

@@ -70,8 +70,12 @@ tui_keys Enter
 tui_wait 'Place this order\?' || fail "Enter asks for confirmation" "$(tui_screen)"
 tui_keys y
 tui_wait 'Order placed' && ok "y places the order" || fail "the result appears" "$(tui_screen)"
-sleep 1
+# the orders page asks the exchange after the order was answered: once it shows
+# the order, a second one the TUI had sent would be there too
+tui_keys o
+tui_wait 'H200 +buy +filled' || fail "the order in the orders page" "$(tui_screen)"
 expect_eq "one order at the exchange" "$(n_orders)" 1
+expect_eq "... shown once" "$(tui_screen | grep -cE 'H200 +buy')" 1
 
 # ---- the connection dropped right after the exchange committed the order:
 # exactly one order, shown once --------------------------------------------------------

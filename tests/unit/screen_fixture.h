@@ -231,6 +231,36 @@ static inline void fx_expect_on_screen(struct tui_harness *h, const char *text)
 	}
 }
 
+/* The session settles within 8 s (tui_harness_settle: every request it
+ * started answered, no timer due soon), else the test fails with the screen
+ * printed. What a test waits for before it acts on what the exchange said,
+ * or says what is not on screen. */
+static inline void fx_settle(struct tui_harness *h)
+{
+	if (!tui_harness_settle(h, 8000)) {
+		char *s = tui_harness_screen(h);
+		print_error("the session did not settle in 8 s\n%s", s);
+		free(s);
+		fail();
+	}
+}
+
+/* text goes from the screen within ms, else the test fails with the screen printed. */
+static inline void fx_expect_gone(struct tui_harness *h, const char *text, int ms)
+{
+	int64_t end = util_now_ms() + ms;
+
+	while (tui_harness_find(h, text) >= 0) {
+		if (util_now_ms() >= end) {
+			char *s = tui_harness_screen(h);
+			print_error("still on screen after %d ms: [%s]\n%s", ms, text, s);
+			free(s);
+			fail();
+		}
+		tui_harness_pump(h, 50);
+	}
+}
+
 static inline void fx_expect_not_on_screen(struct tui_harness *h, const char *text)
 {
 	char *s = tui_harness_screen(h);

@@ -304,11 +304,11 @@ static void test_bad_key_said(void **state)
 /* The tables filtered to one GPU (its row under the cursor). */
 static void choose_gpu(struct tui_harness *h, const char *name)
 {
-	tui_harness_pump(h, 200);
+	fx_settle(h); /* the market and the account came */
 	tui_harness_key(h, '/');
 	tui_harness_type(h, name);
 	tui_harness_key(h, WKEY_RETURN);
-	tui_harness_pump(h, 500);
+	fx_settle(h);
 }
 
 /* The first row showing text shows a, then b after it. */

@@ -380,16 +380,15 @@ static void test_message_shows_once(void **state)
 	tui_message(t, "frame note one");
 	tui_harness_frame(h);
 	assert_true(tui_harness_find(h, "frame note one") >= 0);
-	tui_harness_pump(h, TUI_MSG_MS + 500);
-	assert_true(tui_harness_find(h, "frame note one") < 0);
+	fx_expect_gone(h, "frame note one", TUI_MSG_MS + 2000);
 	assert_null(t->msg);
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		tui_harness_key(h, keys[i]);
-		tui_harness_pump(h, 150);
+		fx_settle(h); /* what the key asked the exchange for came */
 		assert_true(tui_harness_find(h, "frame note one") < 0);
 	}
 	tui_harness_resize(h, 24, 80);
-	tui_harness_pump(h, 300);
+	fx_settle(h);
 	assert_true(tui_harness_find(h, "frame note one") < 0);
 	/* posted again: shown again */
 	tui_message(t, "frame note one");

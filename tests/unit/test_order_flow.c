@@ -186,7 +186,7 @@ static void ctrl_u_type(struct tui_harness *h, const char *s)
 static void form_for(struct tui_harness *h, const char *gpu, const char *gpus,
 		     const char *hours, const char *price)
 {
-	tui_harness_pump(h, 200);
+	fx_settle(h); /* the market and the account came */
 	tui_harness_key(h, '/');
 	tui_harness_type(h, gpu);
 	tui_harness_key(h, WKEY_RETURN);
@@ -249,7 +249,7 @@ static void market_buy(struct tui_harness *h, const char *key)
 	fx_expect_on_screen(h, "Order placed");
 	expect_in_dialog(h, "8 × H200 GPUs for 24 h at $4.19 per GPU-hour");
 	expect_in_dialog(h, "Filled: order ");
-	tui_harness_pump(h, 1000);
+	fx_settle(h); /* a second order, had the keys sent one, answered too */
 	assert_int_equal(n_orders(gpuxd_url, key), 1);
 	assert_int_equal(before - balance(gpuxd_url, key, "available_minor"), total);
 	tui_harness_key(h, 'R');
@@ -266,7 +266,7 @@ static void same_order_again(struct tui_harness *h, const char *key)
 	fx_expect_on_screen(h, "H200 Hopper");
 	tui_harness_key(h, 'b');
 	fx_expect_on_screen(h, "Preview by the exchange");
-	tui_harness_pump(h, 500);
+	fx_settle(h); /* its preview came */
 	tui_harness_key(h, WKEY_RETURN);
 	fx_expect_on_screen(h, "Place the same order again?");
 	expect_in_dialog(h, "You placed this same order a moment ago (order ");
@@ -377,7 +377,7 @@ static void test_not_enough_money(void **state)
 	form_for(h, "h200", "8", "24", "5");
 	fx_expect_on_screen(h, "Not enough money");
 	tui_harness_key(h, WKEY_RETURN);
-	tui_harness_pump(h, 1000);
+	fx_settle(h);
 	/* the hold at the cap: 8 × 24 × unit(500) = 192 × (460 + 106) = 108 672 cents */
 	fx_expect_on_screen(h, "€1,086.72");
 	fx_expect_on_screen(h, "Top up your balance");
@@ -385,7 +385,7 @@ static void test_not_enough_money(void **state)
 	assert_int_equal(n_orders(gpuxd_url, key), 0);
 	tui_harness_key(h, WKEY_ESC);
 	fx_expect_on_screen(h, "H200 Hopper");
-	tui_harness_pump(h, 500);
+	fx_settle(h);
 	tui_harness_key(h, 's');
 	fx_expect_on_screen(h, "buyer account: selling GPU hours needs a seller account");
 	tui_harness_free(&h);
@@ -414,7 +414,7 @@ static void test_pre_open(void **state)
 	form_for(h, "h200", "8", "24", "5");
 	fx_expect_on_screen(h, "The market is not open yet");
 	tui_harness_key(h, WKEY_RETURN);
-	tui_harness_pump(h, 1000);
+	fx_settle(h);
 	fx_expect_on_screen(h, "2030-01-01 09:00 UTC");
 	assert_int_equal(fx_count_on_screen(h, "Place this order"), 0);
 	assert_int_equal(n_orders(url, key), 0);

@@ -97,7 +97,7 @@ static void close_session(struct tui_harness **h)
 static void choose_gpu(struct tui_harness *h, const char *name)
 {
 	fx_expect_on_screen(h, "H200");
-	tui_harness_pump(h, 200);
+	fx_settle(h); /* the market and the account came */
 	tui_harness_key(h, '/');
 	tui_harness_type(h, name);
 	tui_harness_key(h, WKEY_RETURN);
@@ -118,7 +118,7 @@ static void form_for(struct tui_harness *h, const char *name, const char *gpus,
 	tui_harness_key(h, WKEY_TAB);
 	tui_harness_key(h, 'U' - '@');
 	tui_harness_type(h, price);
-	tui_harness_pump(h, 1000); /* the preview of what was typed */
+	fx_settle(h); /* the preview of what was typed (after its debounce) */
 }
 
 /* The first row showing text, as a string (malloc'ed; fails if none). */

@@ -120,8 +120,13 @@ static void test_prices_streamed_live(void **state)
 	assert_int_equal(t->m.stream_state, API_STREAM_LIVE);
 	assert_true(t->m.n_asks >= 15); /* every catalogue GPU quoted */
 	assert_non_null(tui_market_quote(t, "h200"));
-	tui_harness_pump(h, 300);
-	assert_int_equal(t->m.quotes_req, 0);
+	/* a whole polling period and more: no poll is sent (nor in flight) */
+	int64_t sent = t->m.quotes_sent_ms, end = util_now_ms() + TUI_REFRESH_MS + 500;
+	while (util_now_ms() < end) {
+		tui_harness_pump(h, 50);
+		assert_int_equal(t->m.quotes_req, 0);
+		assert_true(t->m.quotes_sent_ms == sent);
+	}
 	tui_harness_free(&h);
 }
 

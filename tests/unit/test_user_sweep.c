@@ -279,7 +279,7 @@ static void test_detail_legend_only_with_own_level(void **state)
 	tui_harness_key(h, WKEY_HOME);
 	tui_harness_key(h, WKEY_RETURN);
 	fx_expect_on_screen(h, "spread");
-	tui_harness_pump(h, 500);
+	fx_settle(h); /* the account's orders came, had the detail asked for them */
 	fx_expect_not_on_screen(h, "your resting order");
 	tui_harness_free(&h);
 	/* a bid just under the best ask: the top of the bids */
@@ -389,7 +389,7 @@ static void test_price_dot_thousands_pt_pt(void **state)
 	fx_expect_not_on_screen(h, "casas decimais");
 	tui_harness_key(h, 'U' - '@');
 	tui_harness_type(h, "9,5");
-	tui_harness_pump(h, 300);
+	fx_settle(h);
 	fx_expect_not_on_screen(h, "um ponto antes de três");
 	fx_expect_not_on_screen(h, "inválido");
 	tui_harness_free(&h);

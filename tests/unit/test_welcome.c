@@ -243,7 +243,7 @@ static void test_order_form_says_opening(void **state)
 	fx_expect_on_screen(h, "pre-open: trading opens on 1 September 2027 at 10:00");
 	tui_harness_key(h, 'b');
 	fx_expect_on_screen(h, "1 September 2027 at 10:00");
-	tui_harness_pump(h, 1500);
+	fx_settle(h); /* the form's requests answered */
 	fx_expect_not_on_screen(h, "no opening time");
 	tui_harness_free(&h);
 	free(key);
@@ -255,7 +255,8 @@ static void test_no_welcome_on_demo(void **state)
 	struct tui_harness *h = open_nokey(demo_url, I18N_EN, "demo");
 
 	(void)state;
-	tui_harness_pump(h, 1500);
+	fx_expect_on_screen(h, "prices updated");
+	fx_settle(h); /* the exchange said what it is (the welcome waits for that) */
 	assert_string_equal(tui_harness_top(h), "browse");
 	fx_expect_not_on_screen(h, "Welcome to gpux");
 	tui_harness_free(&h);
@@ -291,7 +292,7 @@ static void test_account_without_key(void **state)
 	tui_harness_key(h, 'a');
 	fx_expect_on_screen(h, "No API key is configured for this exchange");
 	fx_expect_on_screen(h, "No ledger without an account.");
-	tui_harness_pump(h, 1000);
+	fx_settle(h);
 	fx_expect_not_on_screen(h, "did not accept");
 	fx_expect_not_on_screen(h, "No ledger entries yet");
 	fx_expect_not_on_screen(h, "Deposit");

@@ -319,6 +319,28 @@ static void draw_too_small(struct tui *t)
 	doupdate();
 }
 
+/* GPUX_FRAME_LOG=FILE: "frame N COLSxLINES" appended to FILE after each frame
+ * that wrote the terminal, for the tests in a real terminal (tests/lib.sh),
+ * which wait for the frame they need instead of sleeping. */
+static void frame_log(const struct tui *t)
+{
+	static int fd = -2;
+	static unsigned long n;
+	char line[64];
+	int len;
+
+	if (fd == -2) {
+		const char *path = getenv("GPUX_FRAME_LOG");
+		fd = path == NULL || path[0] == '\0' ? -1 :
+		     open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	}
+	if (fd < 0)
+		return;
+	len = snprintf(line, sizeof line, "frame %lu %dx%d\n", ++n, t->cols, t->lines);
+	if (len > 0 && write(fd, line, (size_t)len) < 0)
+		fd = -1;
+}
+
 /* The F-key bar of the screens shown, in the language of now. */
 static void fkeys_update(struct tui *t)
 {
@@ -340,8 +362,10 @@ static void frame(struct tui *t, int64_t now)
 	if (t->need_layout)
 		layout(t);
 	if (t->too_small) {
-		if (t->small_dirty)
+		if (t->small_dirty) {
 			draw_too_small(t);
+			frame_log(t);
+		}
 		t->small_dirty = false;
 		curs_set(0);
 		return;
@@ -362,8 +386,10 @@ static void frame(struct tui *t, int64_t now)
 	} else {
 		curs_set(0);
 	}
-	if (any)
+	if (any) {
 		doupdate();
+		frame_log(t);
+	}
 	t->redraw = false;
 }
 

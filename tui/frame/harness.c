@@ -20,7 +20,10 @@
 
 #include "util/util.h"
 
-enum { HARNESS_MAX_FDS = 32 };
+enum {
+	HARNESS_MAX_FDS = 32,
+	HARNESS_QUIET_MS = 500, /* settled: no timer due sooner (longer than any debounce) */
+};
 
 struct tui_harness {
 	struct tui t;
@@ -235,6 +238,23 @@ bool tui_harness_wait(struct tui_harness *h, const char *text, int ms)
 		tui_harness_pump(h, 50);
 	}
 	return true;
+}
+
+bool tui_harness_settle(struct tui_harness *h, int ms)
+{
+	int64_t end = util_now_ms() + ms;
+
+	set_term(h->scr);
+	for (;;) {
+		int next = tui_session_frame(&h->t); /* starts what is due */
+		bool idle = h->t.api == NULL || api_pending(h->t.api) == 0;
+
+		if (idle && (next < 0 || next >= HARNESS_QUIET_MS))
+			return true;
+		if (util_now_ms() >= end)
+			return false;
+		tui_harness_pump(h, 20);
+	}
 }
 
 const char *tui_harness_top(struct tui_harness *h)

@@ -42,6 +42,11 @@ char *tui_harness_row(struct tui_harness *h, int y);
 char *tui_harness_screen(struct tui_harness *h);
 int tui_harness_find(struct tui_harness *h, const char *text);
 bool tui_harness_wait(struct tui_harness *h, const char *text, int ms);
+/* Pump until the session has settled: every request it started answered and
+ * its reply applied, and none of its timers due within half a second (a
+ * typed field's debounce is shorter), at most ms (false: it never settled).
+ * The positive marker a test waits for before it says what is not on screen. */
+bool tui_harness_settle(struct tui_harness *h, int ms);
 /* The class name of the top screen ("browse", "fit", "detail", "order-form",
  * "orders", "rentals", "account", "welcome", "dialog", "overlay"). */
 const char *tui_harness_top(struct tui_harness *h);

@@ -1,0 +1,246 @@
+/*
+ * gpux's command line as data: the command table (name, function, synopsis,
+ * help, options, whether it needs the catalogue, more help), each command's
+ * options, and the global options. main.c parses argv with them, --help and
+ * the shell completions (completion.c) print them, tests/cli/test_docs.sh
+ * holds the manual page to them; the commands themselves live in cmd_*.c.
+ */
+#include "cli/cli.h"
+#include "cli/cli_int.h"
+
+#include <stddef.h>
+
+#include "i18n/i18n.h"
+
+const struct cli_command cli_commands[] = {
+	{"table", cli_cmd_table, "WORKLOAD", N_("print a workload's GPU table"), cli_table_opts, true,
+	 N_("WORKLOAD: training, finetune, inference, imagegen, rendering, hpc.\n"
+	    "COLUMN: a column id as in the csv header, e.g. memory, bandwidth, fit_full_8, price.\n"
+	    "csv and json give raw numbers (price in US cents per GPU-hour); empty or null = not published.")},
+	{"fit", cli_cmd_fit, "SIZE|PRESET", N_("which GPUs a model fits on, how many it needs, and the cost"),
+	 cli_fit_opts, true,
+	 N_("SIZE: billions of parameters (70, 70B, 7.5, 1.3T, 350M); PRESET: a model id such as\n"
+	    "llama-3.1-70b, qwen2.5-7b, mixtral-8x7b, deepseek-v3, sdxl, flux.1-dev.\n"
+	    "Memory is per GPU in GB (10^9 bytes); csv and json add the breakdown (mem_*_gb),\n"
+	    "price and cost in US cents, train_hours, decode_tokens_s.")},
+	/* ---- exchange commands (cli/cmd_exchange.c) ---------------------------- */
+	{"quotes", cli_cmd_quotes, "", N_("best bid and ask of every GPU on the exchange"),
+	 cli_quotes_opts, true,
+	 N_("csv and json give prices in US cents per GPU-hour; null = no order on that side.")},
+	{"book", cli_cmd_book, "GPU", N_("the order book of one GPU"), cli_book_opts, true,
+	 N_("GPU: a catalogue id such as h200, b200, mi300x, rtx-4090 (see gpux quotes).\n"
+	    "csv and json: side (ask, bid), price_cents (US cents per GPU-hour), gpus, orders.")},
+	{"order", cli_cmd_order, "buy|sell GPU", N_("preview and place an order"), cli_order_opts, true,
+	 N_("PRICE: US$ per GPU-hour before tax, as you write it: 4.19 (or 4,19 in languages\n"
+	    "with a decimal comma). The exchange's preview is shown first; on a terminal gpux\n"
+	    "asks before placing, elsewhere it needs --yes. Exit status 1 when it is refused,\n"
+	    "not confirmed, or expires with nothing filled. csv and json: one row, prices in\n"
+	    "US cents (*_cents), money in minor units of the account's currency (*_minor).\n"
+	    "Example:\n"
+	    "  gpux order buy h200 --gpus 8 --hours 24 --market --max-price 5 --yes")},
+	{"orders", cli_cmd_orders, "", N_("your orders"), cli_orders_opts, true,
+	 N_("csv and json add client_order_id, hold_minor and currency: price_cents in US cents\n"
+	    "per GPU-hour, the hold in minor units of that currency, created_at in ISO 8601 UTC.")},
+	{"cancel", cli_cmd_cancel, "ORDER", N_("cancel the resting part of an order"), cli_cancel_opts,
+	 false,
+	 N_("ORDER: an order id (see gpux orders). Fills already made stay; the hold for the\n"
+	    "rest is released. Exit status 1 when the order no longer rests or is not yours.")},
+	{"rentals", cli_cmd_rentals, "", N_("your rentals (GPU-hours bought or sold)"), cli_rentals_opts,
+	 true,
+	 N_("csv and json add currency and order_id: price_cents in US cents per GPU-hour,\n"
+	    "*_minor in minor units of that currency (VAT included), times in ISO 8601 UTC.")},
+	{"stop", cli_cmd_stop, "RENTAL", N_("stop a rental now; unused hours are refunded"),
+	 cli_stop_opts, false,
+	 N_("RENTAL: a rental id (see gpux rentals). Hours already begun stay billed, the rest\n"
+	    "are refunded at once. Exit status 1 when it has ended or is not yours.")},
+	{"account", cli_cmd_account, "", N_("your account and balances"), cli_account_opts, false,
+	 N_("csv and json: balances in minor units of the currency (available_minor, held_minor,\n"
+	    "total_minor), vat_rate_bp in basis points (2300 is 23 percent), local_demo.")},
+	{"deposit", cli_cmd_deposit, "AMOUNT", N_("top up your balance (demo exchanges)"),
+	 cli_deposit_opts, false,
+	 N_("AMOUNT: in your account's currency, as you write it: 500 or 500.00 (500,00 in\n"
+	    "languages with a decimal comma). Only demo exchanges take deposits from gpux.\n"
+	    "csv and json: amount_minor and the balances, in minor units of the currency.")},
+	/* ---- market data (cli/cmd_market.c) ------------------------------------------ */
+	{"trades", cli_cmd_trades, "GPU", N_("the latest trades of one GPU"), cli_trades_opts, true,
+	 N_("csv and json: id, at (ISO 8601 UTC), price_cents (US cents per GPU-hour), gpus,\n"
+	    "hours, taker_side (buy: a buyer took an ask; sell: a seller hit a bid).")},
+	{"candles", cli_cmd_candles, "GPU", N_("price history of one GPU: open, high, low, close per interval"),
+	 cli_candles_opts, true,
+	 N_("Computed by the exchange from its trades; an interval without trades is left out.\n"
+	    "csv and json: start (ISO 8601 UTC), open_cents, high_cents, low_cents, close_cents\n"
+	    "(US cents per GPU-hour), gpus, gpu_hours, trades.")},
+	{"watch", cli_cmd_watch, "[GPU...]", N_("print trades and price changes as they happen"),
+	 cli_watch_opts, true,
+	 N_("Follows the exchange's market stream until interrupted (Ctrl-C): one line per trade\n"
+	    "or change of a GPU's best bid, best ask or last price; all GPUs when none is given.\n"
+	    "csv: a header, then one row per change; json: one object per line. Columns: at, gpu,\n"
+	    "kind (trade, quote), trade_id, price_cents, gpus, hours, taker_side, best_bid_cents,\n"
+	    "best_ask_cents, last_cents. Exit status 1 when the stream cannot be had.")},
+	{"demo", cli_cmd_demo, "status|stop|reset", N_("the local demo exchange in the background: see, stop or reset it"),
+	 cli_demo_opts, false,
+	 N_("With no exchange configured gpux starts a demo exchange of its own in the background\n"
+	    "(gpuxd --demo on a Unix socket, data in $XDG_DATA_HOME/gpux); it stops by itself\n"
+	    "after 5 minutes without a connection (GPUX_DEMO_IDLE seconds).\n"
+	    "status: whether it runs, its process, socket and files (csv and json: running, pid,\n"
+	    "stale_binary, socket, data_dir, db_bytes, wal_bytes, log). stop: stop it now.\n"
+	    "reset: stop it and delete its market and demo account (asks first; --yes)."),
+	},
+	/* ---- account commands (cli/cmd_signup.c, cli/cmd_account.c) -------------- */
+	{"signup", cli_cmd_signup, "", N_("open an account on the exchange; its key is saved for you"),
+	 cli_signup_opts, false,
+	 N_("Needs a real exchange: --api URL, GPUX_API or api = URL in the config file.\n"
+	    "On a terminal it asks for what the flags do not give; elsewhere it needs all four\n"
+	    "fields and --yes. The key is written to the config file (mode 0600), which then\n"
+	    "also names the exchange; it is printed only with --show-key.\n"
+	    "Example:\n"
+	    "  gpux signup --api https://exchange.example --email ana@example.pt --country PT \\\n"
+	    "    --currency EUR --role buyer --yes")},
+	{"keys", cli_cmd_keys, "[list|create|revoke ID]", N_("your API keys: list, create, revoke"),
+	 cli_keys_opts, false,
+	 N_("A trade key may do everything the account may; a read-only key (--read-only) may\n"
+	    "not order, cancel, stop rentals, deposit or manage keys. A new key is shown once.\n"
+	    "A revoked key stops working at once; the last trade key cannot be revoked.\n"
+	    "csv and json: id, name, scope (trade, read), created_at, last_used_at, current;\n"
+	    "create adds api_key, revoke gives revoked_at.")},
+	/* ---- end of exchange commands --------------------------------------------- */
+	{NULL, NULL, NULL, NULL, NULL, false, NULL},
+};
+
+/* ---- each command's options ------------------------------------------------------------- */
+
+const struct cli_opt cli_table_opts[] = {
+	{"--sort", "COLUMN[:desc]", N_("sort by a column (its id), :desc to reverse; unpublished values last")},
+	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_fit_opts[] = {
+	{"--config", "PATH", N_("a Hugging Face config.json to read the model from (instead of SIZE or PRESET)")},
+	{"--method", "METHOD", N_("full, lora, qlora, infer-fp16, infer-fp8, infer-int8, infer-int4 or diffusion (default full; diffusion for an image model)")},
+	{"--gpus", "N", N_("GPUs the job runs on (default 1)")},
+	{"--seq", "N", N_("sequence length in tokens (default 2048)")},
+	{"--batch", "N", N_("micro-batch per GPU; inference: sequences decoded together; diffusion: images (default 1)")},
+	{"--checkpointing", NULL, N_("gradient checkpointing: recompute activations (the default)")},
+	{"--no-checkpointing", NULL, N_("keep every activation instead")},
+	{"--zero", "0-3", N_("sharding of the training states: 0 none, 1 ZeRO-1, 2 ZeRO-2, 3 ZeRO-3/FSDP (default 3)")},
+	{"--optimizer", "OPT", N_("adam, adam8bit or sgd (default adam)")},
+	{"--tokens", "N", N_("tokens to train on, in billions: 300, 300B, 1.3T (default 1)")},
+	{"--mfu", "F", N_("model FLOPs utilisation, above 0 and at most 1, or a percentage such as 40% (default 0.4)")},
+	{"--layers", "N", N_("transformer layers (a typed size: the published architecture of that size)")},
+	{"--hidden", "N", N_("hidden size (model width)")},
+	{"--heads", "N", N_("attention (query) heads")},
+	{"--kv-heads", "N", N_("key/value heads: the heads for multi-head attention, fewer for grouped-query attention")},
+	{"--head-dim", "N", N_("dimensions per attention head (default hidden / heads)")},
+	{"--vocab", "N", N_("vocabulary size")},
+	{"--ffn", "N", N_("FFN intermediate size (per expert for a mixture of experts)")},
+	{"--active", "B", N_("mixture of experts: parameters used per token, in billions")},
+	{"--lora-rank", "N", N_("rank of the LoRA adapters on every linear layer (default 16)")},
+	{"--flash-attention", NULL, N_("attention scores are not stored (FlashAttention, SDPA)")},
+	{"--chunked-loss", NULL, N_("the output layer and loss computed 1024 tokens at a time")},
+	{"--pure-bf16", NULL, N_("training without fp32 master weights: weights, gradients and optimizer moments in bf16")},
+	{"--stack", "STACK", N_("a fine-tuning library's defaults: unsloth (QLoRA, offloaded checkpoints, 8-bit AdamW, chunked loss) or peft (QLoRA, fp32 embeddings, paged AdamW); none")},
+	{"--act-offload", NULL, N_("checkpointed activations kept in CPU memory (offloaded gradient checkpointing)")},
+	{"--embeddings", "BITS", N_("LoRA/QLoRA: precision of the embeddings, output layer and norms: 16 (the default) or fp32")},
+	{"--paged-optimizer", NULL, N_("optimizer states in paged memory that moves to the CPU under pressure (not counted in GPU memory)")},
+	{"--offload", "WHAT", N_("ZeRO-Offload to CPU memory: none, optimizer or all (optimizer and weights, ZeRO-3) (default none)")},
+	{"--zero-accounting", "WHOSE", N_("deepspeed (its memory estimators, the default) or paper (the ZeRO paper's 2 + 2 + 12 bytes)")},
+	{"--kv-cache", "PRECISION", N_("KV-cache precision: 16 (bf16/fp16, the default) or fp8")},
+	{"--int4-group", "N", N_("int4 weights per group sharing a 16-bit scale and zero point (default 128)")},
+	{"--bw-efficiency", "F", N_("share of the peak memory bandwidth decoding achieves with the method's weight format, e.g. 0.7 or 70% (defaults: 16-bit 0.7, 8-bit 0.6, 4-bit 0.5)")},
+	{"--layer-us", "US", N_("decode: fixed cost per layer and step of the method's weight format, microseconds (defaults: 16-bit 31, 8-bit 42, 4-bit 40)")},
+	{"--prompt", "N", N_("inference: prompt tokens prefilled per sequence (default: the whole --seq)")},
+	{"--allreduce-us", "US", N_("tensor parallel: latency of one all-reduce step in microseconds (default 5.9)")},
+	{"--overhead", "GB", N_("per GPU: CUDA context, framework and buffers, in GB (default 1)")},
+	{"--margin", "F", N_("per GPU: allocator fragmentation and temporaries, a share of the rest, e.g. 0.1 or 10% (default 10%)")},
+	{"--resolution", "WxH", N_("diffusion: output resolution in pixels, e.g. 1024x1024")},
+	{"--frames", "N", N_("diffusion: frames per clip (1 for an image)")},
+	{"--encoders-offloaded", NULL, N_("diffusion: the text encoders leave the GPU once the prompt is encoded")},
+	{"--workload", "W", N_("only the GPUs of one workload's table")},
+	{"--sort", "COLUMN[:desc]", N_("sort by a column id, or cheapest: the job's cost per hour among the GPUs that can take it")},
+	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_quotes_opts[] = {{NULL, NULL, NULL}};
+const struct cli_opt cli_book_opts[] = {
+	{"--depth", "N", N_("price levels per side, 1 to 100 (default 10)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_order_opts[] = {
+	{"--gpus", "N", N_("number of GPUs, 1 to 512")},
+	{"--hours", "H", N_("hours: a buy rents exactly H hours, a sell offers up to H (1 to 720)")},
+	{"--limit", "PRICE", N_("limit order at PRICE US$ per GPU-hour (e.g. 4.19)")},
+	{"--market", NULL, N_("market order (needs --max-price to buy, --min-price to sell)")},
+	{"--max-price", "PRICE", N_("market buy: the most to pay per GPU-hour (sizes the hold)")},
+	{"--min-price", "PRICE", N_("market sell: the least to accept per GPU-hour")},
+	{"--tif", "TIF", N_("time in force: gtc (limit default), ioc (market default), fok")},
+	{"--dry-run", NULL, N_("show the exchange's preview and place nothing")},
+	{"--yes", NULL, N_("place without asking (needed when not on a terminal)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_orders_opts[] = {
+	{"--status", "STATUS", N_("open (resting), done (filled, cancelled, expired) or all (default)")},
+	{"--gpu", "GPU", N_("only this GPU")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_cancel_opts[] = {{NULL, NULL, NULL}};
+const struct cli_opt cli_rentals_opts[] = {
+	{"--status", "STATUS", N_("active, ended or all (default)")},
+	{"--gpu", "GPU", N_("only this GPU")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_stop_opts[] = {{NULL, NULL, NULL}};
+const struct cli_opt cli_account_opts[] = {{NULL, NULL, NULL}};
+const struct cli_opt cli_deposit_opts[] = {{NULL, NULL, NULL}};
+const struct cli_opt cli_trades_opts[] = {
+	{"--limit", "N", N_("how many of the latest trades, 1 to 200 (default 50)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_candles_opts[] = {
+	{"--interval", "I", N_("1m, 5m, 1h (default) or 1d")},
+	{"--from", "TIME", N_("from this time on (ISO 8601 UTC: 2025-06-02T09:00:00Z or 2025-06-02)")},
+	{"--to", "TIME", N_("up to this time, not included (default: now)")},
+	{"--limit", "N", N_("at most the N latest intervals, 1 to 1000 (default 100)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_watch_opts[] = {
+	{"--count", "N", N_("stop after N changes (default: until interrupted)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_demo_opts[] = {
+	{"--yes", NULL, N_("reset without asking")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_signup_opts[] = {
+	{"--email", "ADDRESS", N_("your e-mail address")},
+	{"--country", "CC", N_("your country, two letters (e.g. PT): it sets the VAT you pay")},
+	{"--currency", "CUR", N_("your account's currency, one the exchange offers (EUR, USD, GBP)")},
+	{"--role", "ROLE", N_("buyer, seller or both")},
+	{"--yes", NULL, N_("create without asking (needed when not on a terminal)")},
+	{"--force", NULL, N_("replace an API key that is already in the config file")},
+	{"--show-key", NULL, N_("also print the new API key (it is saved in the config file anyway)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_keys_opts[] = {
+	{"--read-only", NULL, N_("create: a read key (no orders, cancels, stops or deposits)")},
+	{"--name", "NAME", N_("create: the key's name (default: key-ID)")},
+	{"--save", "FILE", N_("create: write the key to FILE, a new file of mode 0600, not the screen")},
+	{NULL, NULL, NULL},
+};
+
+/* ---- the global options, in the order of enum cli_global (cli_int.h) ---------------------- */
+
+const struct cli_opt cli_global_opts[] = {
+	{"--lang", "L", N_("language: en, pt-PT, pt-BR, es, fr, de (default: see Language below)")},
+	{"--format", "FORMAT", N_("table (default, localized), csv or json (raw numbers, stable ids)")},
+	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else api in the config file, else a local demo exchange)")},
+	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed; - reads it from standard input (on the command line others can see it in ps)")},
+	{"--key-file", "PATH", N_("read the API key from the first line of PATH (chmod 600)")},
+	{"--timeout", "SECONDS", N_("the whole time one request may take, retries included (default: $GPUX_TIMEOUT, else the config file, else 15)")},
+	{"--data", "DIR", N_("read the catalogue's JSON files from DIR instead of the embedded copy")},
+	{"--ascii", NULL, N_("ASCII only: no UTF-8 symbols, borders or accents")},
+	{"--insecure", NULL, N_("do not verify the exchange's TLS certificate")},
+	{"--help", NULL, N_("show this help (after a command: the command's help)")},
+	{"--version", NULL, N_("show the version")},
+	{NULL, NULL, NULL},
+};
+

@@ -338,9 +338,12 @@ static void test_new_key_whole(void **state)
 			tui_harness_key(h, WKEY_RETURN);
 			/* the key made: its line, or the width it needs (asked of the
 			 * screen, not of the exchange: its rate limit) */
+			char *narrow = xasprintf(_("The key is %d characters long: widen the terminal to %d columns or more to see it whole (it stays here until the next key is made or revoked)."), 69, 69);
+			narrow[prefix(narrow, 20)] = '\0';
 			for (int i = 0; i < 300 && !key_line_shown(h, &re) &&
-					tui_harness_find(h, "69") < 0; i++)
+					tui_harness_find(h, narrow) < 0; i++)
 				tui_harness_pump(h, 20);
+			free(narrow);
 			assert_true(newest_key_id(key) > before);
 			what = xasprintf(_("New trade key %lld"), newest_key_id(key));
 			warn = xasprintf(_("%s: copy it now, it is not shown again:"), what);

@@ -9,6 +9,7 @@
  *                24 h history (history.c); the market's state (open,
  *                pre-open, halted; its opening; demo; simulated payments);
  *                the book and trades of the GPU being looked at (focus.c)
+ *                and the exchange's clock (clock.c)
  *   the account  (account.c) who it is, its role and currency, the
  *                balances; and the open orders as the orders page last
  *                listed them
@@ -153,11 +154,6 @@ void tui_market_set_stale(struct tui *t, const char *reason);
 void tui_market_state_soon(struct tui *t);
 /* The market's opening time (Unix s) as last known, -1 when unknown. */
 int64_t tui_market_opens_at(const struct tui *t);
-/* The exchange clock now (Unix s): its last reading moved on by the time
- * since, at its speed; our own clock before any reading. */
-int64_t tui_exchange_now(const struct tui *t);
-/* The exchange said its clock reads server_s (a reply's server_time). */
-void tui_exchange_clock(struct tui *t, int64_t server_s);
 /* The 24 h change of gpu (a catalogue id): the one figure the tables, the
  * detail and compare screens show; false while its history is not known. */
 bool tui_market_change(const struct tui *t, const char *gpu, int64_t *bp);
@@ -180,6 +176,13 @@ int tui_flash(const struct tui *t, size_t g, int64_t now);
  * client's; then perform. */
 int tui_market_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
 void tui_market_perform(struct tui *t);
+
+/* ---- clock.c: the exchange's clock ---- */
+/* The exchange clock now (Unix s): its last reading moved on by the time
+ * since, at its speed; our own clock before any reading. */
+int64_t tui_exchange_now(const struct tui *t);
+/* The exchange said its clock reads server_s (a reply's server_time). */
+void tui_exchange_clock(struct tui *t, int64_t server_s);
 
 /* ---- history.c: the 24 h history of the rows ---- */
 /* A screen shows the 24 h history: fetch it (once per GPU). */

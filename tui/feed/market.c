@@ -33,7 +33,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "i18n/i18n.h"
 #include "tui/market/detail.h"
@@ -300,23 +299,6 @@ static void on_market(void *ud, struct api_market *r, const struct api_error *e)
 	tui_exchange_clock(t, r->server_time);
 }
 
-void tui_exchange_clock(struct tui *t, int64_t server_s)
-{
-	if (server_s <= 0)
-		return;
-	t->m.clock_s = server_s;
-	t->m.clock_at_ms = util_now_ms();
-}
-
-int64_t tui_exchange_now(const struct tui *t)
-{
-	const struct tui_market *m = &t->m;
-	double speed = m->clock_speed > 0 ? m->clock_speed : 1.0;
-
-	if (m->clock_at_ms == 0)
-		return (int64_t)time(NULL);
-	return m->clock_s + (int64_t)((double)(util_now_ms() - m->clock_at_ms) * speed / 1000.0);
-}
 
 void tui_market_state_soon(struct tui *t)
 {

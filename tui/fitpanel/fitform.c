@@ -516,27 +516,26 @@ static int parse_field(const struct tui_ff *ff, enum tui_ff_id id, struct val *v
 {
 	const struct rule *r = &rules[id];
 	const char *text = ff->f[id].text;
-	char *c = NULL, *msg = rule_message(ff, r);
+	char *c = NULL;
 	int rc = -1;
 
+	/* the refusal's words are made only for a refusal (every keystroke reads
+	 * every field) */
 	switch (r->t) {
-	case P_INT: rc = tui_ff_parse_int(text, (long)r->lo, (long)r->hi, msg, &v->i, cause); break;
+	case P_INT: rc = tui_ff_parse_int(text, (long)r->lo, (long)r->hi, "", &v->i, &c); break;
 	case P_PCT:
-		rc = tui_ff_parse_percent(ff->lang, text, r->lo, r->lo_incl, r->hi, msg, &v->d, cause);
+		rc = tui_ff_parse_percent(ff->lang, text, r->lo, r->lo_incl, r->hi, "", &v->d, &c);
 		break;
 	case P_DEC:
-		rc = parse_decimal(ff->lang, text, r->unit, r->lo, r->lo_incl, r->hi, msg, &v->d, cause);
+		rc = parse_decimal(ff->lang, text, r->unit, r->lo, r->lo_incl, r->hi, "", &v->d, &c);
 		break;
-	case P_SIZE:
-		rc = parse_size(ff, text, &v->d, &c);
-		free(c);
-		if (rc != 0)
-			set_cause(cause, "%s", msg);
-		break;
-	case P_RES: rc = parse_resolution(text, &v->w, &v->h, cause); break;
-	default: break;
+	case P_SIZE: rc = parse_size(ff, text, &v->d, &c); break;
+	case P_RES: return parse_resolution(text, &v->w, &v->h, cause);
+	default: return -1;
 	}
-	free(msg);
+	free(c);
+	if (rc != 0 && cause != NULL)
+		*cause = rule_message(ff, r);
 	return rc;
 }
 

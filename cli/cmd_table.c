@@ -50,9 +50,11 @@ int cli_cmd_table(struct cli_ctx *ctx, int argc, char **argv)
 		view_filter(t, filter);
 		s = cli_sheet_new();
 		cli_sheet_view_columns(s, t, CLI_ALL_KINDS);
+		cli_sheet_view_unit_columns(s, t, CLI_ALL_KINDS);
 		for (i = 0; i < t->n_shown; i++) {
 			cli_sheet_row(s);
 			cli_sheet_view_cells(s, t, view_shown_row(t, i), CLI_ALL_KINDS);
+			cli_sheet_view_unit_cells(s, t, view_shown_row(t, i), CLI_ALL_KINDS);
 		}
 		cli_sheet_price_notes(ctx, s, false);
 		if (filter != NULL && filter[0] != '\0') {

@@ -75,8 +75,10 @@ void cli_prices_free(struct view_prices *p)
 
 	if (p == NULL)
 		return;
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		free((char *)p->items[i].gpu_id);
+		free((void *)p->items[i].supply.ladder);
+	}
 	free((void *)p->items);
 	memset(p, 0, sizeof *p);
 }
@@ -171,6 +173,48 @@ void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
 		case VIEW_RAW_BOOL:
 			cli_sheet_bool(s, c->display, c->flag);
 			break;
+		}
+	}
+}
+
+/* The columns whose csv/json names said no unit: kept one release under the
+ * old name, and given again under the new one (docs/gpux.1, "deprecated"). */
+static const struct { const char *old, *renamed; } unit_names[] = {
+	{"price", "price_cents"}, {"memory", "memory_gb"}, {"job_cost", "job_cost_cents"},
+};
+
+static const char *renamed(const char *id)
+{
+	for (size_t i = 0; i < sizeof unit_names / sizeof unit_names[0]; i++)
+		if (strcmp(id, unit_names[i].old) == 0)
+			return unit_names[i].renamed;
+	return NULL;
+}
+
+void cli_sheet_view_unit_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds)
+{
+	for (size_t k = 0; k < t->n_columns; k++) {
+		const struct view_column *c = &t->columns[k];
+		const char *n = renamed(c->id);
+		if ((kinds & CLI_KIND(c->kind)) != 0 && n != NULL)
+			cli_sheet_column_for(s, n, n, align_of(c), CLI_SHOW_DATA);
+	}
+}
+
+void cli_sheet_view_unit_cells(struct cli_sheet *s, const struct view_table *t,
+			       const struct view_row *r, unsigned kinds)
+{
+	for (size_t k = 0; k < t->n_columns; k++) {
+		const struct view_column *col = &t->columns[k];
+		const struct view_cell *c = &r->cells[k];
+		if ((kinds & CLI_KIND(col->kind)) == 0 || renamed(col->id) == NULL)
+			continue;
+		switch (c->raw) {
+		case VIEW_RAW_NUMBER: cli_sheet_number(s, NULL, c->number); break;
+		case VIEW_RAW_CENTS: cli_sheet_int(s, NULL, c->cents); break;
+		case VIEW_RAW_BOOL: cli_sheet_bool(s, NULL, c->flag); break;
+		case VIEW_RAW_TEXT: cli_sheet_text(s, NULL, c->text != NULL ? c->text : c->display); break;
+		case VIEW_RAW_NONE: cli_sheet_null(s, NULL); break;
 		}
 	}
 }

@@ -19,4 +19,5 @@ const struct tui_place_def tui_places[TUI_PLACES] = {
 	[TUI_FIT] = { NULL, tui_fit_open },
 	[TUI_WELCOME] = { NULL, tui_welcome_open },
 	[TUI_FIRST_RUN] = { NULL, tui_first_run_open },
+	[TUI_JOB_ORDER] = { NULL, tui_job_order_open },
 };

@@ -559,6 +559,7 @@ static void free_all(struct tui *t)
 		api_client_free(&t->api);
 	free(t->api_error);
 	free(t->api_url);
+	free(t->api_profile);
 	free(t->msg);
 	free(t->status_note);
 	free(t->conf_path);
@@ -578,6 +579,7 @@ static int tick(struct tui *t, int64_t now)
 	tui_account_tick(t, now, &next);
 	tui_history_tick(t, now, &next);
 	tui_focus_tick(t, now, &next);
+	tui_units_tick(t, now, &next);
 	change = tui_market_next_change(t, now);
 	if (change >= 0 && (next < 0 || change < next))
 		next = change;
@@ -658,6 +660,7 @@ static void session_take(struct tui *t, const struct tui_options *o, struct api_
 	t->api_owned = t->api != NULL;
 	t->api_url = o->api != NULL ? xstrdup(o->api->url)
 		   : used->url != NULL ? xstrdup(used->url) : NULL;
+	t->api_profile = used->profile != NULL ? xstrdup(used->profile) : NULL;
 	api_settings_clear(used);
 	if (t->api == NULL)
 		t->api_error = xasprintf(_("no exchange: %s"), cause ? cause : "?");

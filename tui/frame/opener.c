@@ -29,7 +29,7 @@ struct tui_opener {
 	bool done;
 	/* what api_open is given (copies) and what it gives */
 	struct api_open_opts o;
-	char *url, *key;
+	char *url, *key, *profile;
 	struct api_client *c;
 	struct api_settings used;
 	char *cause;
@@ -41,6 +41,7 @@ static void opener_free(struct tui_opener *op)
 	api_settings_clear(&op->used);
 	free(op->cause);
 	free(op->url);
+	free(op->profile);
 	if (op->key != NULL) {
 		explicit_bzero(op->key, strlen(op->key));
 		free(op->key);
@@ -98,8 +99,10 @@ struct tui_opener *tui_opener_start(const struct api_open_opts *o)
 	op->o = *o;
 	op->url = o->url != NULL ? xstrdup(o->url) : NULL;
 	op->key = o->key != NULL ? xstrdup(o->key) : NULL;
+	op->profile = o->profile != NULL ? xstrdup(o->profile) : NULL;
 	op->o.url = op->url;
 	op->o.key = op->key;
+	op->o.profile = op->profile;
 	op->refs = 2;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

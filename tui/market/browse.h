@@ -35,6 +35,7 @@ enum tui_action {
 	A_FIT,
 	A_FIT_TOGGLE,
 	A_FIT_CHEAPEST,
+	A_JOB_ORDER,
 	A_LANG,
 	A_DETAIL,       /* Enter: the detail screen of the row's GPU */
 	A_MARK,         /* Space: mark or unmark the row's GPU */
@@ -101,10 +102,13 @@ bool browse_is_marked(const struct tui_browse *b, const char *gpu_id);
 /* =: compare the marked GPUs (2 to 4), or say why not. */
 void browse_compare(struct tui_browse *b);
 /* What the fit job orders on gpu_id, for the order form (b) and the
- * detail screen alike: the GPUs it runs on and its hours — a training
- * run's, rounded up, else TUI_JOB_HOURS; both 0 when there is no job or it
- * runs on no count of that GPU. */
-void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours);
+ * detail screen alike, into g: the GPUs it runs on and its hours — a
+ * training run's, rounded up, else TUI_JOB_HOURS —, whether it fits, and
+ * the machines it needs (units of node_gpus GPUs inside one machine on
+ * interconnect: what `b` buys); gpus and hours 0, node_gpus 0 and
+ * interconnect NULL when there is no job or it runs on no count of that
+ * GPU (fits -1 when there is no job). */
+void browse_order_size(struct tui_browse *b, const char *gpu_id, struct tui_goto *g);
 
 /* ---- the places of the other market screens (tui/screens.c) ---- */
 /* detail.c: one GPU's spec sheet, book, chart and trades (Esc back): g->gpu;

@@ -44,6 +44,8 @@ static const struct wbinding bindings[] = {
 	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)"), NULL },
 	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator"), N_("Fit") },
 	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)"), NULL },
+	{ 'J', A_JOB_ORDER, N_("Job order: run the fit job at the lowest total across every GPU (preview, then confirm)"), NULL },
+	{ WKEY_F8, A_JOB_ORDER, N_("Job order: run the fit job at the lowest total across every GPU (preview, then confirm)"), N_("Job") },
 	{ WKEY_RETURN, A_DETAIL, N_("The selected GPU in detail: specs, book, chart, trades"), NULL },
 	{ ' ', A_MARK, N_("Mark or unmark the selected GPU (to compare)"), NULL },
 	{ '=', A_COMPARE, N_("Compare the marked GPUs side by side (2 to 4)"), NULL },
@@ -130,7 +132,8 @@ static unsigned order(struct tui_browse *b, bool sell)
 		struct tui_goto g = { .sell = sell }; /* what the fit job needs on this GPU */
 		char *id = xstrdup(gpu);
 		if (!sell)
-			browse_order_size(b, id, &g.gpus, &g.hours);
+			browse_order_size(b, id, &g);
+		g.sell = sell;
 		g.gpu = id;
 		tui_open(t, TUI_ORDER_FORM, &g);
 		free(id);
@@ -142,7 +145,6 @@ static unsigned detail(struct tui_browse *b)
 {
 	struct tui *t = b->base.t;
 	const char *gpu;
-	int gpus = 0, hours = 0, fits = -1;
 
 	browse_note_cursor(b);
 	gpu = b->tab[b->cur].cursor_gpu;
@@ -151,13 +153,10 @@ static unsigned detail(struct tui_browse *b)
 		return W_HANDLED | W_REDRAW;
 	}
 	char *id = xstrdup(gpu);
-	browse_order_size(b, id, &gpus, &hours);
-	const struct view_table *v = b->tab[b->cur].view;
-	int pos = v != NULL && v->has_job ? view_find(v, id) : -1;
-	if (pos >= 0)
-		fits = view_shown_row(v, (size_t)pos)->job.fits;
-	tui_open(t, TUI_DETAIL, &(struct tui_goto){ .gpu = id, .gpus = gpus, .hours = hours,
-						      .fits = fits });
+	struct tui_goto g = { 0 };
+	browse_order_size(b, id, &g);
+	g.gpu = id;
+	tui_open(t, TUI_DETAIL, &g);
 	free(id);
 	return W_HANDLED | W_REDRAW;
 }
@@ -190,6 +189,7 @@ static unsigned do_action(struct tui_browse *b, enum tui_action a, wkey key)
 	case A_FIT: tui_open(t, TUI_FIT, NULL); break;
 	case A_FIT_TOGGLE: tui_open(t, TUI_FIT, &(struct tui_goto){ .toggle = true }); break;
 	case A_FIT_CHEAPEST: browse_sort_cheapest(b); break;
+	case A_JOB_ORDER: tui_open(t, TUI_JOB_ORDER, NULL); break;
 	case A_ORDERS: tui_open(t, TUI_ORDERS, NULL); break;
 	case A_RENTALS: tui_open(t, TUI_RENTALS, NULL); break;
 	case A_ACCOUNT: tui_open(t, TUI_ACCOUNT, NULL); break;
@@ -320,10 +320,16 @@ static void scr_free(struct tui_screen *s)
 	browse_free(of(s));
 }
 
+/* The job order is offered on the F-key bar while a fit job is set. */
+static bool scr_offers(const struct tui_screen *s, int action)
+{
+	return action != A_JOB_ORDER || s->t->job.have;
+}
+
 static const struct tui_screen_class browse_class = {
 	.name = "browse", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
-	.event = scr_event, .notify = scr_notify, .help = scr_help, .free = scr_free,
-	.keys = keys, .n_keys = 1,
+	.event = scr_event, .notify = scr_notify, .help = scr_help, .offers = scr_offers,
+	.free = scr_free, .keys = keys, .n_keys = 1,
 };
 
 struct tui_screen *tui_browse_new(struct tui *t)

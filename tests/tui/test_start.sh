@@ -28,10 +28,10 @@ open_tui 80 24
 tui_wait 'prices updated' || { fail "the local demo exchange starts" "$(tui_screen)"; finish; }
 tui_keys q
 tui_wait 'EXIT=0' || fail "the first gpux quits" "$(tui_screen | tail -3)"
-pidfile=$(ls "$XDG_RUNTIME_DIR"/gpux/*/gpuxd.pid 2>/dev/null | head -1)
+pidfile="$XDG_DATA_HOME/gpux/gpuxd.pid"   # beside the demo database
 pid=$(cat "$pidfile" 2>/dev/null)
 if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-  fail "the local demo exchange runs on" "no pid in ${pidfile:-$XDG_RUNTIME_DIR/gpux}"
+  fail "the local demo exchange runs on" "no pid in $pidfile"
   finish
 fi
 ok "the local demo exchange runs on after gpux (pid $pid)"

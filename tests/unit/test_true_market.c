@@ -59,7 +59,8 @@ static const int sizes[][2] = { { 24, 80 }, { 35, 120 } };
 
 /* ---- the exchange and its trades ------------------------------------------------------- */
 
-/* A new account of role; topped up (by the admin) when deposit > 0: its key. */
+/* A new account of role; topped up (by the admin, with the payment's
+ * reference a real exchange asks for) when deposit > 0: its key. */
 static char *account(const char *email, const char *role, int64_t deposit)
 {
 	char body[256], *r, *key = NULL;
@@ -78,9 +79,12 @@ static char *account(const char *email, const char *role, int64_t deposit)
 	}
 	free(r);
 	if (key != NULL && deposit > 0) {
-		snprintf(body, sizeof body, "{\"account_id\":%lld,\"amount_minor\":%lld}", id,
-			 (long long)deposit);
-		free(fx_post(gpuxd_url, "/v1/deposits", admin_key, body));
+		snprintf(body, sizeof body, "{\"account_id\":%lld,\"amount_minor\":%lld,"
+			 "\"reference\":\"true-market-%lld\"}", id, (long long)deposit, id);
+		r = fx_post(gpuxd_url, "/v1/deposits", admin_key, body);
+		if (r == NULL || strstr(r, "\"deposit_id\"") == NULL)
+			print_error("the deposit to %s was refused: %s\n", email, r != NULL ? r : "?");
+		free(r);
 	}
 	return key;
 }

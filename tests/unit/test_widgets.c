@@ -273,7 +273,8 @@ static void test_layout_takes_the_width(void **state)
 	 * Tensor BF16, Full training 1 GPU / 8 GPUs, Price/h */
 	int nat[] = { 22, 8, 13, 13, 13, 22, 23, 9 }, min[] = { 22, 6, 11, 13, 13, 20, 21, 7 };
 	int x[8], w[8];
-	struct wtable_cols c = { .nat = nat, .min = min, .n = 8, .frozen_min = 12, .pinned = 1 };
+	struct wtable_cols c = { .nat = nat, .min = min, .n = 8, .frozen_min = 12, .pinned = 1,
+				 .frozen_yields = true };
 	struct wtable_layout l;
 
 	wtable_layout(&c, 1, 120, &l, x, w);
@@ -293,17 +294,45 @@ static void test_layout_takes_the_width(void **state)
 	wtable_layout(&c, 1, 120, &l, x, w);
 	assert_true(l.more_right);
 	assert_int_equal(w[0], 22);
-	/* scrolled: as many as fit at their narrowest (the GPU column at its
-	 * share, the price pinned), widened by what is left */
+	/* scrolled: as many as fit at their narrowest (the price pinned),
+	 * widened by what is left; the GPU column at its share (22 here) or,
+	 * where it yields and that shows one more column, cut by what it
+	 * needs, not below its floor: at 100, 8 columns give Full training
+	 * 1 GPU room (22 → 14) */
 	c.frozen_min = 12;
 	wtable_layout(&c, 1, 100, &l, x, w);
 	assert_true(l.more_right);
 	assert_int_equal(l.pinned, 1);
-	assert_int_equal(l.end, 5);
-	assert_true(w[1] >= 8 && w[2] >= 13);
-	assert_int_equal(x[5], -1);
+	assert_int_equal(w[0], 14);
+	assert_int_equal(l.end, 6);
+	assert_true(w[1] >= 6 && w[2] >= 11 && w[5] >= 20);
+	assert_int_equal(x[6], -1);
 	/* ... to the marker: no gap before › and the price */
+	assert_int_equal(x[5] + w[5], l.right_x - 1);
+	/* scrolled on (→): the GPU column keeps its width */
+	wtable_layout(&c, 3, 100, &l, x, w);
+	assert_int_equal(w[0], 14);
+	assert_true(l.more_left);
+	/* a floor of 16: 8 columns would cut the names, so the GPU column
+	 * keeps its share and Full training 1 GPU stays hidden */
+	c.frozen_min = 16;
+	wtable_layout(&c, 1, 100, &l, x, w);
+	assert_int_equal(w[0], 22);
+	assert_int_equal(l.end, 5);
+	assert_int_equal(x[5], -1);
 	assert_int_equal(x[4] + w[4], l.right_x - 1);
+	/* no floor: the share, never less */
+	c.frozen_min = 0;
+	wtable_layout(&c, 1, 100, &l, x, w);
+	assert_int_equal(w[0], 22);
+	assert_int_equal(l.end, 5);
+	/* a floor but not yielding: the share */
+	c.frozen_min = 12;
+	c.frozen_yields = false;
+	wtable_layout(&c, 1, 100, &l, x, w);
+	assert_int_equal(w[0], 22);
+	assert_int_equal(l.end, 5);
+	assert_int_equal(x[5], -1);
 }
 
 /* At tiny widths a number is never cut (1,239… reads as another number):

@@ -191,6 +191,17 @@ static int src_frozen_min(void *ctx)
 	return (int)m;
 }
 
+/* With the fit job's columns the GPU column gives way (to its names'
+ * short form) where that shows another of them: at 80 columns whether the
+ * job fits, beside the price, before the architecture after a name. */
+static bool src_frozen_yields(void *ctx)
+{
+	struct tui_browse *b = ctx;
+	const struct view_table *v = cur_tab(b)->view;
+
+	return v != NULL && v->has_job;
+}
+
 /* The price column (last unless moved) stays at the right edge, and the
  * 24 h sparkline with it when it comes just before on a table of
  * SPARK_PIN_COLS columns or more without a fit job: narrower, or with the
@@ -338,7 +349,8 @@ void browse_init(struct tui_browse *b)
 	struct wtable_source src = {
 		.ctx = b, .rows = src_rows, .cols = src_cols, .header = src_header,
 		.cell = src_cell, .align = src_align, .cell_fit = src_cell_fit,
-		.frozen_min = src_frozen_min, .pinned = src_pinned,
+		.frozen_min = src_frozen_min, .frozen_yields = src_frozen_yields,
+		.pinned = src_pinned,
 	};
 
 	b->n_tabs = t->cat->n_workloads;

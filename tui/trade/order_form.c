@@ -211,8 +211,6 @@ static void on_book(void *ud, struct api_book *r, const struct api_error *e)
 }
 
 static void decide(struct order_form *f);
-
-static void decide(struct order_form *f);
 static void confirm_follow(struct order_form *f);
 
 static void on_preview(void *ud, struct api_preview *r, const struct api_error *e)
@@ -593,13 +591,20 @@ static void form_recalc(struct tui_screen *s, int64_t now)
 	}
 	if (f->seen_state != t->m.state_gen && t->m.state != NULL) {
 		/* the exchange's regions: what a typed region is checked against;
-		 * the market's state moves often, its regions seldom (a new list
-		 * is new inputs: a confirmation waiting for a preview is not
-		 * dropped by a state that lists the same regions) */
+		 * the market's state moves often, its regions seldom. A new list
+		 * (the first one too, which may come after Enter) is new inputs,
+		 * but not the user's change: a confirmation asked for keeps
+		 * waiting for the preview of these inputs, or says why the order
+		 * cannot go now */
 		f->seen_state = t->m.state_gen;
 		if (order_model_set_regions(&f->m, t->m.state->regions, t->m.state->n_regions)) {
+			bool waiting = f->confirm_wait;
 			f->m.gen++;
 			inputs_moved(f);
+			if (waiting && f->m.valid)
+				f->confirm_wait = true;
+			else if (waiting)
+				set_note(f, f->m.bad, WR_BAD);
 		}
 	}
 	if (f->dirty)

@@ -421,24 +421,22 @@ static void read_signals(struct tui *t)
 	}
 }
 
-static void mouse_event(struct tui *t)
+/* One mouse report, as getmouse() gave it. */
+static void mouse_event(struct tui *t, const MEVENT *me)
 {
-	MEVENT me;
 	struct wevent ev = { .type = WEV_MOUSE };
 
-	if (getmouse(&me) != OK)
-		return;
-	ev.y = me.y;
-	ev.x = me.x;
-	if (me.bstate & BUTTON4_PRESSED)
+	ev.y = me->y;
+	ev.x = me->x;
+	if (me->bstate & BUTTON4_PRESSED)
 		ev.mouse = WM_WHEEL_UP;
 #ifdef BUTTON5_PRESSED
-	else if (me.bstate & BUTTON5_PRESSED)
+	else if (me->bstate & BUTTON5_PRESSED)
 		ev.mouse = WM_WHEEL_DOWN;
 #endif
-	else if (me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+	else if (me->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
 		ev.mouse = WM_CLICK;
-	else if (me.bstate & BUTTON1_DOUBLE_CLICKED)
+	else if (me->bstate & BUTTON1_DOUBLE_CLICKED)
 		ev.mouse = WM_DOUBLE;
 	else
 		return;
@@ -447,19 +445,48 @@ static void mouse_event(struct tui *t)
 
 enum { KEY_BATCH = 256 };
 
+enum { MOUSE_QUEUE = 16 };
+
+/* The mouse reports of one batch of keys, oldest first. */
+struct mouse_batch {
+	MEVENT ev[KEY_BATCH];
+	size_t n;
+};
+
+/* The reports queued behind the KEY_MOUSE just read, oldest first: curses
+ * reads ahead the reports that came in one write (a press, its release and
+ * a wheel turn) and answers getmouse() newest first, so each is taken
+ * until none is left (or the click behind a wheel turn is lost). */
+static size_t mouse_take(struct mouse_batch *mb)
+{
+	MEVENT q[MOUSE_QUEUE];
+	size_t n = 0, from = mb->n;
+
+	while (n < MOUSE_QUEUE && getmouse(&q[n]) == OK)
+		n++;
+	while (n > 0 && mb->n < KEY_BATCH)
+		mb->ev[mb->n++] = q[--n];
+	return mb->n - from;
+}
+
 /* Keys as read, then decoded: an escape sequence curses left undecoded
  * (its terminal description does not name it) is decoded here or
- * swallowed whole (widgets/keys.c), never replayed as keys. */
+ * swallowed whole (widgets/keys.c), never replayed as keys. Mouse reports
+ * are taken as their KEY_MOUSE is read, and handled in the keys' order. */
 static void read_keys(struct tui *t)
 {
 	wint_t ch[KEY_BATCH];
 	int rc[KEY_BATCH];
 	wkey k[KEY_BATCH];
-	size_t n = 0;
+	size_t n = 0, first[KEY_BATCH], reports[KEY_BATCH]; /* a KEY_MOUSE's reports in mb */
+	struct mouse_batch mb = { .n = 0 };
 
 	while (n < KEY_BATCH && (rc[n] = wget_wch(t->inwin, &ch[n])) != ERR) {
-		k[n] = rc[n] == KEY_CODE_YES && (ch[n] == KEY_MOUSE || ch[n] == KEY_RESIZE)
+		bool mouse = rc[n] == KEY_CODE_YES && ch[n] == KEY_MOUSE;
+		k[n] = mouse || (rc[n] == KEY_CODE_YES && ch[n] == KEY_RESIZE)
 			? WKEY_NONE : wkey_from_curses(rc[n], ch[n]);
+		first[n] = mb.n;
+		reports[n] = mouse ? mouse_take(&mb) : 0;
 		n++;
 	}
 	for (size_t i = 0; i < n && !t->quit; i++) {
@@ -467,7 +494,8 @@ static void read_keys(struct tui *t)
 		size_t used;
 
 		if (rc[i] == KEY_CODE_YES && ch[i] == KEY_MOUSE) {
-			mouse_event(t);
+			for (size_t r = 0; r < reports[i] && !t->quit; r++)
+				mouse_event(t, &mb.ev[first[i] + r]);
 			continue;
 		}
 		if (rc[i] == KEY_CODE_YES && ch[i] == KEY_RESIZE) {

@@ -283,5 +283,9 @@ double catalog_precision_bytes(enum catalog_precision p);
  * column labels), wrapped in N_() in data/labels.c so xgettext sees them. */
 extern const char *const catalog_labels[];
 extern const size_t catalog_labels_count;
+/* The GPUs' notes (gpus.json), marked the same way: a GPU's notes are
+ * translated where they are shown. */
+extern const char *const catalog_gpu_notes[];
+extern const size_t catalog_gpu_notes_count;
 
 #endif

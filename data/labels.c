@@ -1,6 +1,6 @@
 /*
  * Every translatable text of the catalogue's JSON files (workload titles,
- * short titles and blurbs, column labels), wrapped in N_() so that xgettext
+ * short titles and blurbs, column labels; the GPUs' notes), wrapped in N_() so that xgettext
  * (make po) extracts them: the JSON labels are English msgids and the view
  * translates them with _() at run time. Short workload titles are marked
  * C_("tab", …): the browse screen looks them up with that context. A unit
@@ -109,3 +109,44 @@ const char *const catalog_labels[] = {
 };
 
 const size_t catalog_labels_count = sizeof catalog_labels / sizeof catalog_labels[0];
+
+/* The GPUs' notes (gpus.json "notes"), shown under a GPU's figures on the
+ * detail screen in the user's language; the same test holds them to the
+ * file. */
+const char *const catalog_gpu_notes[] = {
+	/* TRANSLATORS: a note on a GPU's published figures (detail screen) */
+	N_("Per GPU = the HGX B300 8-GPU platform figure / 8; tensor figures published with "
+	   "sparsity, halved for dense. Bandwidth and BF16 left unpublished as on the marketplace "
+	   "page (and FP16 with them: NVIDIA publishes FP16/BF16 as one figure). INT8 and per-GPU "
+	   "power: conflicting or no per-GPU figure."),
+	N_("Per GPU = the HGX B200 8-GPU platform figure / 8; tensor figures published with "
+	   "sparsity, halved for dense. Bandwidth and BF16 left unpublished as on the marketplace "
+	   "page (and FP16 with them: NVIDIA publishes FP16/BF16 as one figure)."),
+	N_("Dense figures (AMD lists sparsity separately). Infinity Fabric: 7 links x 128 GB/s. "
+	   "Video: decoders only, no encoder."),
+	N_("Dense figures (AMD lists sparsity separately). Infinity Fabric: 7 links x 128 GB/s. "
+	   "Video: 4 decoders, no encoder."),
+	N_("Tensor figures published with sparsity, halved for dense. No NVENC (NVDEC and NVJPG "
+	   "only)."),
+	N_("Tensor figures published with sparsity, halved for dense. Power configurable 350-400 W "
+	   "(maximum shown). No NVENC."),
+	N_("No FP8 (Ampere). Tensor figures: the datasheet's dense figures. No NVENC (NVDEC and "
+	   "NVJPG only). FP8: not supported (Ampere tensor cores: TF32, BF16, FP16, INT8, INT4; no "
+	   "FP8 in the datasheet)."),
+	N_("No FP8 (Ampere). NVLink bridge joins two cards (600 GB/s); otherwise PCIe Gen4 (64 "
+	   "GB/s). No NVENC. FP8: not supported (Ampere tensor cores: TF32, BF16, FP16, INT8, INT4; "
+	   "no FP8 in the datasheet)."),
+	N_("Dense tensor figures with FP32 accumulate (GeForce runs FP16/FP8 with FP32 accumulate "
+	   "at half the FP16-accumulate rate). No NVLink. FP64 not published."),
+	N_("Dense tensor figures with FP32 accumulate. No NVLink. FP64 not published."),
+	N_("No FP8 (Ampere). Dense tensor figures with FP32 accumulate. NVLink bridge joins two "
+	   "cards (112.5 GB/s). FP64 not published. FP8: not supported (Ampere tensor cores: TF32, "
+	   "BF16, FP16, INT8, INT4; no FP8 in the datasheet)."),
+	N_("Tensor figures published with sparsity, halved for dense. No NVLink. FP64 not published."),
+	N_("Dense tensor figures with FP32 accumulate (datasheet: 1,457 TFLOPS FP8 with sparsity). "
+	   "No NVLink. FP64 not published."),
+	N_("Workstation Edition (1,792 GB/s, as the marketplace page; the Server Edition lists "
+	   "1,597 GB/s). Dense tensor figures with FP32 accumulate. No NVLink. FP64 not published."),
+};
+
+const size_t catalog_gpu_notes_count = sizeof catalog_gpu_notes / sizeof catalog_gpu_notes[0];

@@ -70,7 +70,8 @@ static const char *map(uint32_t c)
 	case 0x2212:
 		return "-";
 	case 0x2026: return "...";
-	case 0xb7: case 0x2022: return "*";
+	case 0xb7: return "|";          /* a separator: "*" is a marker */
+	case 0x2022: return "*";
 	case 0xb0: return "o";
 	case 0xd7: return "x";
 	case 0x2039: case 0x2190: return "<";

@@ -274,24 +274,36 @@ char *i18n_fmt_date(enum i18n_lang lang, int64_t unix_seconds, unsigned flags)
 	long y = (long)tm.tm_year + 1900;
 	int m = tm.tm_mon + 1, d = tm.tm_mday;
 	struct buf b = {0};
+	bool year = !(flags & I18N_SHORT);
 	switch (lang) {
 	case I18N_DE:
-		buf_printf(&b, "%02d.%02d.%04ld", d, m, y);
+		if (year)
+			buf_printf(&b, "%02d.%02d.%04ld", d, m, y);
+		else
+			buf_printf(&b, "%02d.%02d.", d, m);
 		break;
 	case I18N_PT_PT:
 	case I18N_PT_BR:
 	case I18N_ES:
 	case I18N_FR:
-		buf_printf(&b, "%02d/%02d/%04ld", d, m, y);
+		if (year)
+			buf_printf(&b, "%02d/%02d/%04ld", d, m, y);
+		else
+			buf_printf(&b, "%02d/%02d", d, m);
 		break;
 	case I18N_EN:
 	default:
-		buf_printf(&b, "%04ld-%02d-%02d", y, m, d);
+		if (year)
+			buf_printf(&b, "%04ld-%02d-%02d", y, m, d);
+		else
+			buf_printf(&b, "%02d-%02d", m, d);
 		break;
 	}
 	if (!(flags & I18N_DATE_ONLY))
 		buf_printf(&b, " %02d:%02d", tm.tm_hour, tm.tm_min);
-	if (flags & I18N_UTC)
+	if (!(flags & I18N_DATE_ONLY) && (flags & I18N_SHORT))
+		buf_printf(&b, ":%02d", tm.tm_sec);
+	if ((flags & I18N_UTC) && !(flags & I18N_SHORT))
 		buf_puts(&b, " UTC");
 	return buf_take(&b);
 }

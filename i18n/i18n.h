@@ -176,8 +176,10 @@ char *i18n_fmt_duration(enum i18n_lang lang, int64_t seconds);
 /* A point in time (Unix seconds): en "2025-03-14 09:30" (ISO 8601),
  * pt-PT, pt-BR, es, fr "14/03/2025 09:30", de "14.03.2025 09:30".
  * Flags: I18N_DATE_ONLY leaves the time out; I18N_UTC uses UTC and appends
- * " UTC" (otherwise local time, per TZ). */
-enum { I18N_DATE_ONLY = 1, I18N_UTC = 2 };
+ * " UTC" (otherwise local time, per TZ); I18N_SHORT, for a list whose
+ * heading names the year and the zone: no year, the seconds, no " UTC"
+ * (en "03-14 09:30:05", pt-PT … fr "14/03 09:30:05", de "14.03. 09:30:05"). */
+enum { I18N_DATE_ONLY = 1, I18N_UTC = 2, I18N_SHORT = 4 };
 char *i18n_fmt_date(enum i18n_lang lang, int64_t unix_seconds, unsigned flags);
 
 /* A moment for a sentence (i18n/when.c), local time unless I18N_UTC:

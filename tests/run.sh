@@ -82,8 +82,11 @@ run_one() { # NAME COMMAND...
     XDG_RUNTIME_DIR="$home/run" "$@" >"$log" 2>&1 </dev/null
   rc=$?
   secs=$(( $(date +%s) - start ))
-  # a local demo exchange the test's gpux started in its runtime directory ends with it
-  for pf in "$home"/run/gpux/*/gpuxd.pid; do [ -s "$pf" ] && kill "$(cat "$pf")" 2>/dev/null; done
+  # a local demo exchange the test's gpux started ends with it (its pid file
+  # lives beside its database; older layouts kept it in the runtime directory)
+  for pf in "$home"/.local/share/gpux/gpuxd.pid "$home"/run/gpux/*/gpuxd.pid; do
+    [ -s "$pf" ] && kill "$(cat "$pf")" 2>/dev/null
+  done
   rm -rf "$home"
   # cmocka: "[  PASSED  ] 5 test(s)." / "[  FAILED  ] 2 test(s), listed below:" / "[  SKIPPED ] 1 test(s)"
   p=$(( $(count '^\[  PASSED  \] [0-9]+ test' "$log") + $(grep -aE '^ok( |$)' "$log" | grep -cv ' # SKIP') ))

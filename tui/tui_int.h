@@ -38,6 +38,9 @@
 #include "widgets/widgets.h"
 
 enum {
+	TUI_JOB_HOURS = 1,          /* a fit job without a run length (inference,
+	                               diffusion) is ordered an hour at a time, as
+	                               the order form's own default */
 	TUI_MIN_COLS = 20,
 	TUI_MIN_LINES = 6,
 	TUI_MSG_MS = 4000,          /* a transient message in the status bar */
@@ -83,6 +86,7 @@ struct tui {
 
 	struct api_client *api;
 	bool api_owned;             /* made by the TUI from o->api (else borrowed) */
+	struct tui_opener *opener;  /* the exchange being opened off the loop, or NULL */
 	char *api_error;            /* the client could not be made */
 	char *api_url;              /* the exchange's URL as configured (saved with a new key) */
 	char *api_profile;          /* the config file's profile of that URL (NULL: the top level
@@ -140,6 +144,21 @@ void tui_session_init(struct tui *t, const struct tui_options *o);
 void tui_session_start(struct tui *t);
 int tui_session_frame(struct tui *t);
 void tui_session_end(struct tui *t);
+
+/* ---- the exchange opened off the loop (tui/frame/opener.c) ---- */
+struct tui_opener;
+/* api_open(o) on a thread of its own (o's strings copied); NULL when no
+ * thread could be made (open it in place then). Its fd turns readable when
+ * it is done. */
+struct tui_opener *tui_opener_start(const struct api_open_opts *o);
+int tui_opener_fd(const struct tui_opener *op);
+/* Once done: true, *c (NULL and *cause on failure) and *used (as api_open
+ * gives them, taken), and *op is freed and cleared; false while it runs. */
+bool tui_opener_take(struct tui_opener **op, struct api_client **c, struct api_settings *used,
+		     char **cause);
+/* The session ends first: the thread finishes by itself and frees what it
+ * made; *op cleared. */
+void tui_opener_abandon(struct tui_opener **op);
 
 /* ---- the status bar (tui/frame/status.c) ---- */
 /* Build the status bar from the market, the account and the message. */

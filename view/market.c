@@ -72,20 +72,23 @@ static void money(const struct view_table *t, struct view_memo *m, struct view_c
 	c->width = s.width;
 }
 
-/* "▲ +1.23 %", "▼ −0.40 %", "0.00 %"; ASCII "+1.23 %", "-0.40 %": up and
- * down in signs as well as in colour. */
-static char *change_text(const struct view_table *t, int64_t bp)
+char *view_change_text(enum i18n_lang lang, bool ascii, int64_t bp)
 {
-	char *n = i18n_fmt_percent(t->lang, (double)(bp < 0 ? -bp : bp) / 100.0, 2), *x;
+	char *n = i18n_fmt_percent(lang, (double)(bp < 0 ? -bp : bp) / 100.0, 2), *x;
 
 	if (bp == 0)
 		return n;
-	if (t->ascii)
+	if (ascii)
 		x = xasprintf("%s%s", bp > 0 ? "+" : "-", n);
 	else
 		x = xasprintf("%s %s%s", bp > 0 ? "\u25b2" : "\u25bc", bp > 0 ? "+" : "\u2212", n);
 	free(n);
 	return x;
+}
+
+static char *change_text(const struct view_table *t, int64_t bp)
+{
+	return view_change_text(t->lang, t->ascii, bp);
 }
 
 void view_market_fill(const struct view_table *t, struct view_memo *m, struct view_cell *c,

@@ -266,7 +266,9 @@ static void result_head(struct buf *b, enum i18n_lang lang, const char *gpu_name
 			const struct api_order *o)
 {
 	char *t = usd(lang, view_order_avg_price(o)), *u = usd(lang, o->price_cents);
-	const char *tif = o->tif == API_GTC ? "gtc" : o->tif == API_FOK ? "fok" : "ioc";
+	/* why it expired, in words: "FOK, fill or kill: all of it fills now, or
+	 * nothing happens", never the wire's "fok" */
+	const char *tif = view_tif_text(lang, o->tif, o->type == API_MARKET);
 
 	switch (o->status) {
 	case API_ORDER_FILLED:

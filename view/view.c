@@ -23,6 +23,7 @@
 #include "util/util.h"
 
 #define T(t, msgid) i18n_dgettext((t)->lang, NULL, (msgid))
+#define NP_(one, many) one, many
 
 /* The columns of the every-GPU table (no workload): what `gpux fit` shows
  * beside its job columns. */
@@ -45,7 +46,7 @@ static const struct {
 } job_columns[] = {
 	{"job_mem_gb", N_("Per GPU at N"), VIEW_COL_JOB_MEM, VIEW_RIGHT},
 	{"job_avail_gb", N_("Has/GPU"), VIEW_COL_JOB_AVAIL, VIEW_RIGHT},
-	{"job_fits", N_("Fits"), VIEW_COL_JOB_FITS, VIEW_CENTER},
+	{"job_fits", N_("Fits"), VIEW_COL_JOB_FITS, VIEW_CENTER}, /* "Fits on N", N the job's GPUs */
 	{"job_gpus", N_("GPUs needed"), VIEW_COL_JOB_GPUS, VIEW_RIGHT},
 	{"job_cost", N_("Job/h"), VIEW_COL_JOB_COST, VIEW_RIGHT},
 };
@@ -291,7 +292,14 @@ static void build_columns(struct view_table *t)
 			for (j = 0; j < N_JOB_COLUMNS; j++) {
 				struct view_column *vc = &t->columns[k++];
 				vc->id = xstrdup(job_columns[j].id);
-				vc->label = xstrdup(T(t, job_columns[j].label));
+				/* whether it fits is asked of the GPUs the job is set
+				 * to (Per GPU at N is at the count it runs on): the
+				 * header says which, so ✗ beside a need below Has/GPU
+				 * reads as what it is */
+				vc->label = job_columns[j].kind == VIEW_COL_JOB_FITS
+					? xasprintf(i18n_dngettext(t->lang, NULL, NP_("Fits on %d", "Fits on %d"),
+								   (unsigned long)t->job.gpus), t->job.gpus)
+					: xstrdup(T(t, job_columns[j].label));
 				vc->kind = job_columns[j].kind;
 				vc->numeric = true;
 				vc->align = job_columns[j].align;

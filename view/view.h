@@ -527,6 +527,11 @@ int view_signup_email(const char *s, char **why);
 /* A two-letter code of m's VAT table (any case): the code and its rate. */
 int view_signup_country(const struct api_market *m, const char *s, char cc[3], int64_t *vat_bp,
 			char **why);
+/* A change in hundredths of a percent as the market columns show it:
+ * "▲ +1.23 %", "▼ −0.40 %", "0.00 %"; ASCII "+1.23 %", "-0.40 %" (up and
+ * down in signs as well as in colour). malloc'ed. */
+char *view_change_text(enum i18n_lang lang, bool ascii, int64_t bp);
+
 /* A currency m offers (any case), as the exchange spells it. */
 int view_signup_currency(const struct api_market *m, const char *s, char ccy[4], char **why);
 /* buyer, seller, both (or their words in the language): enum api_role.

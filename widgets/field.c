@@ -244,14 +244,20 @@ static void field_draw(struct wwidget *w)
 	curcol = tx.width;
 	wcells_reset(&tx);
 	wcells_add(&tx, text, tr, 0);
-	if (curcol < f->hscroll)
+	/* the cursor after the text's end may stand in the blank after the
+	 * text area: a text as wide as the area shows whole; a field without
+	 * the keyboard shows its text from the start */
+	int room = avail + (curcol == tx.width ? 1 : 0);
+	if (!w->focused)
+		f->hscroll = 0;
+	else if (curcol < f->hscroll)
 		f->hscroll = curcol;
-	if (curcol >= f->hscroll + avail)
-		f->hscroll = curcol - avail + 1;
+	else if (curcol >= f->hscroll + room)
+		f->hscroll = curcol - room + 1;
 	/* a text that got shorter scrolls back: never blank room at the right
 	 * while text is hidden at the left (the cursor cell after the end counts) */
-	if (f->hscroll > 0 && tx.width + 1 - f->hscroll < avail)
-		f->hscroll = tx.width + 1 > avail ? tx.width + 1 - avail : 0;
+	if (f->hscroll > 0 && tx.width - f->hscroll < avail)
+		f->hscroll = tx.width > avail ? tx.width - avail : 0;
 	/* drop the cells scrolled off to the left */
 	{
 		int skip = 0;
@@ -265,7 +271,10 @@ static void field_draw(struct wwidget *w)
 		if (skip > f->hscroll)
 			f->hscroll = skip; /* a wide character straddled the edge */
 	}
-	if (tx.width > avail) {
+	if (tx.width > avail && !w->focused) {
+		/* without the keyboard, a text longer than the area says so */
+		wcells_fit(&tx, avail, WALIGN_LEFT, tr);
+	} else if (tx.width > avail) {
 		/* cut without an ellipsis: the text goes on, the cursor may be at the edge */
 		int used = 0;
 		size_t i = 0;

@@ -17,7 +17,13 @@
  *
  * While columns are hidden the frozen column is cut to a share of the width
  * (not below the floor its owner gives: the GPU names' short form), and
- * pinned columns stay at the right edge, so → never moves them. The markers
+ * toward that floor when its owner says so and that shows another column
+ * (the fit job's figures before the architecture after a name; the same
+ * width at every scroll), and
+ * pinned columns stay at the right edge, so → never moves them; what the
+ * scrolled columns leave of the room widens them evenly, so no gap opens
+ * before the marker or the pinned columns, and sorting changes no width
+ * (a sorted header cut to keep its ▲). The markers
  * are drawn on the header line only. Cells come from the owner's formatter
  * (struct wtable_source; cell_fit when a cell shortens itself better than by
  * cutting its end), are cut or padded to their column, and
@@ -79,6 +85,19 @@ static void spread(const struct wtable_cols *c, size_t from, size_t to, int extr
 			}
 		}
 	}
+}
+
+/* What is left once [from, to) have their natural widths goes to them
+ * evenly (the last ones first take a remainder), so a scrolled row reaches
+ * its marker or the pinned columns without a gap. */
+static void fill(size_t from, size_t to, int extra, int *cw)
+{
+	size_t n = to - from;
+
+	if (extra <= 0 || n == 0)
+		return;
+	for (size_t i = from; i < to; i++)
+		cw[i] += extra / (int)n + ((size_t)(to - i) <= (size_t)(extra % (int)n) ? 1 : 0);
 }
 
 /* Columns [from, to) of widths cw placed from x. */
@@ -167,6 +186,7 @@ static void layout_run(const struct wtable_cols *c, size_t scroll, size_t send, 
 	out->end = scroll + n;
 	if (n > 0) {
 		spread(c, scroll, scroll + n, limit - start - run_width(cw, scroll, scroll + n), cw);
+		fill(scroll, scroll + n, limit - start - run_width(cw, scroll, scroll + n), cw);
 		place(cw, scroll, scroll + n, start, out, col_x, col_w);
 	} else if (limit - start >= 1 &&
 		   limit - start >= (c->floor != NULL ? c->floor[scroll] : 1)) {
@@ -177,24 +197,49 @@ static void layout_run(const struct wtable_cols *c, size_t scroll, size_t send, 
 	}
 }
 
-/* Not every column fits: column 0 cut to its share, the last `pinned` at
- * the right edge, the others scrolled. */
+/* The frozen column's width while others are hidden: its share fw, or
+ * where its owner lets it yield, less what lets more columns of the first
+ * page show (at their narrowest in [start, limit)), not below the floor
+ * its owner gives. Computed for the first page, so → never changes it. */
+static int frozen_yield(const struct wtable_cols *c, const int *cw, size_t send, int fw,
+			int start, int limit)
+{
+	int floor = c->frozen_min > WTABLE_MIN_FROZEN ? c->frozen_min : WTABLE_MIN_FROZEN;
+	size_t n;
+
+	if (!c->frozen_yields || c->frozen_min <= 0 || send <= 1)
+		return fw;
+	n = run_count(cw, 1, send, limit - start);
+	while (1 + n < send) {
+		int need = run_width(cw, 1, 2 + n) - (limit - start);
+		if (fw - need < floor)
+			break;
+		fw -= need;
+		start -= need;
+		n++;
+	}
+	return fw;
+}
+
+/* Not every column fits: column 0 cut to its share (less what shows one
+ * more column), the last `pinned` at the right edge, the others scrolled. */
 static size_t layout_scrolled(const struct wtable_cols *c, size_t scroll, int fw, int width,
 			      struct wtable_layout *out, int *col_x, int *col_w)
 {
 	int pin_w, start, limit, *cw = xcalloc(c->n, sizeof *cw);
 	size_t pinned = pinned_fit(c, fw, width, &pin_w), send = c->n - pinned;
 
+	/* " › " before the pinned columns, " ›" at the edge without */
+	limit = pinned > 0 ? width - pin_w - WTABLE_FROZEN_GAP : width - 2;
+	narrowest(c, cw);
+	fw = frozen_yield(c, cw, send, fw, fw + WTABLE_FROZEN_GAP, limit);
 	col_x[0] = 0;
 	col_w[0] = out->frozen_w = out->used = fw;
 	start = fw + WTABLE_FROZEN_GAP;
-	/* " › " before the pinned columns, " ›" at the edge without */
-	limit = pinned > 0 ? width - pin_w - WTABLE_FROZEN_GAP : width - 2;
 	if (pinned > 0) {
 		out->pinned = pinned;
 		out->pin_x = width - pin_w;
 	}
-	narrowest(c, cw);
 	scroll = scroll < 1 ? 1 : scroll > send - 1 ? send - 1 : scroll;
 	/* pulled left while the columns before it fit too */
 	while (scroll > 1 && run_width(cw, scroll - 1, send) <= (pinned ? limit : width) - start)
@@ -315,12 +360,13 @@ static void keep_visible(struct wtable *t)
 		t->top = 0;
 }
 
-/* The narrowest widths for the layout: the sorted column keeps room for
- * its indicator; a right-aligned column (a number) is never cut. */
+/* The narrowest widths for the layout, the same sorted or not (sorting
+ * never moves a column: a sorted header without room for its indicator is
+ * cut to keep it); a right-aligned column (a number) is never cut. */
 static void narrow_widths(struct wtable *t)
 {
 	for (size_t c = 0; c < t->ncols; c++) {
-		int m = t->head_w[c] + ((int)c == t->sort_col ? 2 : 0);
+		int m = t->head_w[c];
 		if (m < t->cell_w[c])
 			m = t->cell_w[c];
 		t->min[c] = m > t->nat[c] ? t->nat[c] : m;
@@ -331,7 +377,8 @@ static void narrow_widths(struct wtable *t)
 static void relayout(struct wtable *t)
 {
 	struct wtable_cols c = { .nat = t->nat, .min = t->min, .floor = t->floor, .n = t->ncols,
-				 .frozen_min = t->frozen_min, .pinned = t->pinned };
+				 .frozen_min = t->frozen_min, .frozen_yields = t->frozen_yields,
+				 .pinned = t->pinned };
 
 	if (t->ncols == 0) {
 		memset(&t->lay, 0, sizeof t->lay);
@@ -390,6 +437,7 @@ void wtable_reload(struct wtable *t, bool keep_widths)
 			t->nat[c] = w;
 	}
 	t->frozen_min = t->src.frozen_min ? t->src.frozen_min(t->src.ctx) : 0;
+	t->frozen_yields = t->src.frozen_yields ? t->src.frozen_yields(t->src.ctx) : false;
 	t->pinned = t->src.pinned ? t->src.pinned(t->src.ctx) : 0;
 	if (t->scroll < 1)
 		t->scroll = 1;
@@ -530,7 +578,7 @@ void wtable_set_sort(struct wtable *t, int col, bool desc)
 	if (t->sort_col != col || t->sort_desc != desc) {
 		t->sort_col = col;
 		t->sort_desc = desc;
-		t->lay.width = -1; /* the sorted column's narrowest changed */
+		t->lay.width = -1; /* its header changed */
 		t->base.dirty = true;
 	}
 }

@@ -38,6 +38,10 @@ struct wtable_source {
 	/* Optional. The narrowest column 0 may be cut to (the GPU names' short
 	 * form) when other columns are hidden; NULL or 0: no floor. */
 	int (*frozen_min)(void *ctx);
+	/* Optional. Whether column 0 gives way, down to that floor, to show
+	 * more of the other columns while some are hidden (the market table
+	 * with the fit job's figures); NULL: it keeps its share. */
+	bool (*frozen_yields)(void *ctx);
 	/* Optional. How many of the last columns stay pinned at the right edge
 	 * while the others scroll (the price, as the GPU column stays on the
 	 * left); NULL: none. */
@@ -79,6 +83,7 @@ struct wtable_cols {
 	                           (a number is never cut: it is dropped); NULL: 1 */
 	size_t n;
 	int frozen_min;         /* column 0 is cut no narrower (0: no floor) */
+	bool frozen_yields;     /* ... and down to it to show more columns */
 	size_t pinned;          /* the last columns kept at the right edge */
 };
 
@@ -90,7 +95,9 @@ struct wtable_cols {
  * up to their natural widths), column 0 cut for that down to frozen_min
  * (without a floor, to WTABLE_FROZEN_PCT % of the width). Otherwise column
  * 0 is cut to WTABLE_FROZEN_PCT % of the width, but not below frozen_min
- * (nor wider than leaves 8 columns or half the width to the others), the
+ * (nor wider than leaves 8 columns or half the width to the others), and
+ * with frozen_yields further, down to frozen_min, by what lets more
+ * columns of the first page show (the same at every scroll position); the
  * last `pinned` columns (if there is room for them and one other column)
  * stay at the right edge, after the › marker, and columns 1 .. n-pinned-1
  * scroll, as many shown as fit at their narrowest. Fills col_x[i]/col_w[i]
@@ -120,6 +127,7 @@ struct wtable {
 	int *col_x, *col_w;
 	size_t ncols, nat_cap;
 	int frozen_min;         /* from the source at the last reload */
+	bool frozen_yields;
 	size_t pinned;
 	struct wtable_layout lay;
 	struct wcells tmp, line;

@@ -81,7 +81,7 @@ g stop "$rental"
 expect_match "stop: hours billed and refund" "$(cat "$TMPD/out")" "^Stopped rental $rental: 1 of 24 hours billed .*refunded\\."
 g order buy h200 --gpus 1 --hours 2 --market --max-price 0.01 --yes
 expect_eq "market buy below every ask: exit 1" "$?" 1
-expect_match "market buy below every ask: not filled, says why" "$(cat "$TMPD/out")" '^Not filled: order [0-9]+ expired \(ioc\)'
+expect_match "market buy below every ask: not filled, says why" "$(cat "$TMPD/out")" '^Not filled: order [0-9]+ expired \(IOC, immediate or cancel: what cannot fill now is cancelled\): not enough GPUs offered'
 g order buy b300 --gpus 512 --hours 720 --limit 9 --yes
 expect_eq "too expensive: exit 1" "$?" 1
 expect_match "too expensive: the exchange's reason, in words and code" "$(cat "$TMPD/err")" '^gpux: Not enough money: this order needs .* held and .* is available\..*\[INSUFFICIENT_FUNDS\]$'

@@ -36,6 +36,12 @@
  *                  passing the answer on; other requests are proxied
  *   reset-signup   the same for POST /v1/accounts (the account is created,
  *                  the client never hears of it)
+ *   lost-order     reset-order, and while the last order was so lost, every
+ *                  GET /v1/orders?client_order_id=… (the client's check for
+ *                  it) is reset too, unanswered: the outcome stays unknown to
+ *                  the client. --times counts the orders; the first order
+ *                  past them is proxied (a resend with the same client order
+ *                  id: the exchange answers the order it recorded)
  *   hang           reads the request and never answers; holds the connection
  *                  until the client closes it (at most 120 s), then takes the
  *                  next (which meanwhile waits in the listen backlog)
@@ -91,6 +97,7 @@ static const char *mode = "proxy";
 static const char *upstream_host;
 static int upstream_port;
 static long times = -1;      /* faults left; -1 = unlimited */
+static bool order_lost;      /* lost-order: the last order was faulted */
 static long delay_ms = 0;
 static long retry_after = 1;
 static FILE *times_file;    /* --times-log: "MS METHOD PATH" per request (monotonic ms) */
@@ -501,7 +508,18 @@ static void serve(int fd)
 	bool sse_mode = strncmp(mode, "sse-", 4) == 0;
 	if (is_stream)
 		log_last_event_id(&req, head_len);
-	if (strcmp(mode, "reset-order") == 0)
+	bool is_check = strcmp(method, "GET") == 0 && strncmp(path, "/v1/orders?", 11) == 0 &&
+			strstr(path, "client_order_id=") != NULL;
+	if (strcmp(mode, "lost-order") == 0 && is_check && order_lost) {
+		if (log_file != NULL) {
+			fprintf(log_file, "FAULT lost-order (the check)\n");
+			fflush(log_file);
+		}
+		reset(fd);
+		buf_free(&req);
+		return;
+	}
+	if (strcmp(mode, "reset-order") == 0 || strcmp(mode, "lost-order") == 0)
 		fault = is_order && times != 0;
 	else if (strcmp(mode, "503") == 0)
 		fault = times != 0;   /* a busy exchange: streams too */
@@ -513,6 +531,8 @@ static void serve(int fd)
 		fault = strcmp(mode, "proxy") != 0 && times != 0;
 	if (fault && times > 0)
 		times--;
+	if (is_order)
+		order_lost = fault;
 	if (fault && log_file != NULL) {
 		fprintf(log_file, "FAULT %s\n", mode);
 		fflush(log_file);
@@ -585,7 +605,8 @@ static void serve(int fd)
 		fd = -1;
 	} else if (extra_fault(fd)) {
 		/* hang, 503-date, huge-header */
-	} else if (strcmp(mode, "reset-order") == 0 || strcmp(mode, "reset-signup") == 0) {
+	} else if (strcmp(mode, "reset-order") == 0 || strcmp(mode, "reset-signup") == 0 ||
+		   strcmp(mode, "lost-order") == 0) {
 		struct buf resp = {0};
 		forward(&req, head_len, &resp);   /* the exchange commits it ... */
 		buf_free(&resp);

@@ -221,7 +221,7 @@ for bad in abc -3 0 99999999 ''; do
   before=$(need_of 'H200')
   tui_keys C-u
   [ -n "$bad" ] && tui_keys -l -- "$bad"
-  if tui_wait 'GPUs must be a whole number from 1 to 1048576' && tui_wait '✗GPUs' &&
+  if tui_wait 'GPUs must be a whole number from 1 to 1,048,576' && tui_wait '✗GPUs' &&
      tui_wait 'last valid answer'; then
     ok "GPUs \"$bad\": the field is marked, the reason shown under it, the answer greyed"
   else
@@ -281,7 +281,9 @@ open_tui 80 24
 tui_keys 2 f 7 0
 tui_wait 'Per GPU at N' || fail "80x24: job columns" "$(tui_screen)"
 tui_keys Tab Right Right
-tui_wait 'RTX 4090: Not on 1 GPU: needs 4 × 18.2 GB, has 24 GB ✗' &&
+# ✗ for the GPU asked, ✓ for the count it runs on: never a ✗ beside a need
+# below what the GPU has
+tui_wait 'RTX 4090: ✗ on 1 GPU; ✓ on 4: 18.2 GB of 24 GB each' &&
   ok "80x24: the panel below the table answers for the row under the cursor" ||
   fail "80x24 answer" "$(tui_screen)"
 s=$(tui_screen)

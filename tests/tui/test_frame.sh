@@ -75,6 +75,14 @@ wait_cursor_line 24 4 || fail "the click and the wheel put the cursor on line 4"
 tui_resize 120 35 && wait_line 34 'prices updated' && wait_line 35 'F1Help' &&
   ok "after a click and a wheel, a growth to 120x35 draws them" ||
   fail "resize after clicks" "$(tui_screen | tail -4)"
+# a press, its release and a wheel turn in one write (a busy machine, a fast
+# mouse): curses reads them at once; the click is not lost behind the wheel
+report() { # CODE X Y: one report, as printf's format
+  printf '%s' "\\033[M\\$(printf %03o $((32 + $1)))\\$(printf %03o $((33 + $2)))\\$(printf %03o $((33 + $3)))"
+}
+tmx send-keys -t t -l "$(printf "$(report 0 3 8)$(report 3 3 8)$(report 64 3 8)")"
+wait_cursor_line 35 6 && ok "a click and a wheel in one write: the click, then three rows up (line 6)" ||
+  fail "a click and a wheel in one write" "line $(cursor_line 35)"
 
 # ---- a dialog through a shrink from 200x50 to 80x24 -------------------------------------
 open_tui 200 50

@@ -473,6 +473,32 @@ static void test_labels_match_json(void **state)
 	catalog_free(&c);
 }
 
+/* Every GPU's notes are marked for translation in data/labels.c, and every
+ * note marked there is some GPU's: the detail screen shows them translated. */
+static void test_notes_match_json(void **state)
+{
+	struct catalog *c = load_embedded();
+
+	(void)state;
+	for (size_t i = 0; i < c->n_gpus; i++) {
+		bool found = c->gpus[i].notes == NULL;
+		for (size_t k = 0; k < catalog_gpu_notes_count && !found; k++)
+			found = strcmp(catalog_gpu_notes[k], c->gpus[i].notes) == 0;
+		if (!found)
+			print_error("not in data/labels.c: \"%s\"\n", c->gpus[i].notes);
+		assert_true(found);
+	}
+	for (size_t k = 0; k < catalog_gpu_notes_count; k++) {
+		bool used = false;
+		for (size_t i = 0; i < c->n_gpus && !used; i++)
+			used = c->gpus[i].notes != NULL && strcmp(catalog_gpu_notes[k], c->gpus[i].notes) == 0;
+		if (!used)
+			print_error("data/labels.c has a note no GPU has: \"%s\"\n", catalog_gpu_notes[k]);
+		assert_true(used);
+	}
+	catalog_free(&c);
+}
+
 /* ---- 4. damaged catalogues ------------------------------------------------------ */
 
 static const char *const FILES[] = {"gpus.json", "models.json", "workloads.json",
@@ -785,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_six_workloads),
 		cmocka_unit_test(test_models),
 		cmocka_unit_test(test_labels_match_json),
+		cmocka_unit_test(test_notes_match_json),
 		cmocka_unit_test(test_intact_copy_loads_from_dir),
 		cmocka_unit_test(test_missing_field),
 		cmocka_unit_test(test_wrong_type),

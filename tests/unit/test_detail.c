@@ -48,7 +48,14 @@ static void test_series_carries_the_close(void **state)
 	int64_t col[4], bp;
 
 	(void)state;
-	assert_int_equal(detail_series(c, 2, 0, 400, 4, col), 3);
+	bool traded[4];
+
+	assert_int_equal(detail_series(c, 2, 0, 400, 4, col, traded), 3);
+	/* which columns had a trade, which carry the one before */
+	assert_false(traded[0]);
+	assert_true(traded[1]);
+	assert_false(traded[2]);
+	assert_true(traded[3]);
 	assert_int_equal(col[0], -1);
 	assert_int_equal(col[1], 400);
 	assert_int_equal(col[2], 400);
@@ -75,9 +82,73 @@ static void test_chart_ascii(void **state)
 	free(sp);
 }
 
+/* A price carried through a quiet interval is a line in the row of its
+ * level alone, never a bar: ─ (ASCII -), blank below and above it. */
+static void test_carried_price_is_a_line(void **state)
+{
+	(void)state;
+	/* 2 rows over 100 … 200: 200 reaches the top row, 100 the bottom one */
+	assert_string_equal(detail_cell(200, 100, 200, 2, 0, false, false), "\u2588");
+	assert_string_equal(detail_cell(200, 100, 200, 2, 1, false, false), "\u2588");
+	assert_string_equal(detail_cell(200, 100, 200, 2, 0, true, false), "\u2500");
+	assert_string_equal(detail_cell(200, 100, 200, 2, 1, true, false), " ");
+	assert_string_equal(detail_cell(100, 100, 200, 2, 0, true, true), " ");
+	assert_string_equal(detail_cell(100, 100, 200, 2, 1, true, true), "-");
+	assert_string_equal(detail_cell(-1, 100, 200, 2, 1, true, false), " ");
+}
+
+/* The 24 h change: from the close of the last candle begun before the
+ * window (the price then) to the last close; from the first trade in the
+ * window when none came before; nothing when nothing traded since. */
+static void test_change_since(void **state)
+{
+	const struct api_candle c[] = {
+		{ .start = 0, .open_cents = 390, .close_cents = 400 },
+		{ .start = 3600, .open_cents = 401, .close_cents = 410 },
+		{ .start = 7200, .open_cents = 411, .close_cents = 380 },
+	};
+	int64_t bp = 0;
+
+	(void)state;
+	assert_true(detail_change_since(c, 3, 3000, &bp));
+	assert_int_equal(bp, -500);        /* 400 → 380: −5.00 % */
+	assert_true(detail_change_since(c, 3, 3600, &bp));
+	assert_int_equal(bp, -500);        /* the hour before still sets the price then */
+	assert_true(detail_change_since(c, 2, -10, &bp));
+	assert_int_equal(bp, 513);         /* no candle before: from the first open, 390 → 410 */
+	assert_false(detail_change_since(c, 3, 9000, &bp));
+	assert_false(detail_change_since(NULL, 0, 0, &bp));
+}
+
+/* The axis: labels centred under their columns, kept inside the row, a
+ * blank between them (a label moved by a column or two for it, else left
+ * out), "now" always at the right edge, exactly cols columns. */
+static void test_axis(void **state)
+{
+	const char *l4[] = { "-24 h", "-18 h", "-12 h", "-6 h", "now" };
+	const int at4[] = { 0, 6, 13, 20, 26 };
+	const char *crowd[] = { "-7 d", "-6 d", "-5 d", "now" };
+	const int atc[] = { 0, 2, 4, 9 };
+	char *a;
+
+	(void)state;
+	a = detail_axis(27, l4, at4, 5);
+	assert_string_equal(a, "-24 h -18 h -12 h -6 h  now");
+	free(a);
+	a = detail_axis(10, crowd, atc, 4);
+	assert_string_equal(a, "-7 d   now");
+	free(a);
+	a = detail_axis(2, crowd, atc, 4);
+	assert_string_equal(a, "  ");
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_carried_price_is_a_line),
+		cmocka_unit_test(test_change_since),
+		cmocka_unit_test(test_axis),
 		cmocka_unit_test(test_fill_walks_the_levels),
 		cmocka_unit_test(test_series_carries_the_close),
 		cmocka_unit_test(test_chart_ascii),

@@ -200,6 +200,92 @@ static void test_presets(void **state)
 	tui_ff_free(&ff);
 }
 
+/* A search never switches the method: "f" matches FLUX and Falcon, and the
+ * language model is live in a training method; "flux" matches only image
+ * models: none is live and the note says what Enter would do; Enter takes
+ * it, the method becomes Diffusion and the note says so; whatever is typed
+ * next — nothing, "70", "llama" — the method the user had is back. */
+static void test_search_never_switches_the_method(void **state)
+{
+	struct tui_ff ff;
+
+	(void)state;
+	tui_ff_init(&ff, cat, I18N_EN, false);
+	tui_ff_set_text(&ff, FF_MODEL, "f");
+	assert_int_equal(tui_ff_method(&ff), FIT_FULL);
+	assert_non_null(ff.preset);
+	assert_int_not_equal(ff.preset->kind, CATALOG_MODEL_DIFFUSION);
+	tui_ff_set_text(&ff, FF_MODEL, "");
+	assert_int_equal(tui_ff_method(&ff), FIT_FULL);
+	tui_ff_set_text(&ff, FF_MODEL, "flux");
+	assert_int_equal(tui_ff_method(&ff), FIT_FULL);
+	assert_null(ff.preset);
+	assert_non_null(ff.model_note);
+	assert_non_null(strstr(ff.model_note, "is an image model: Enter takes it"));
+	/* ↑↓ onto it changes nothing either */
+	tui_ff_match_step(&ff, +1);
+	assert_int_equal(tui_ff_method(&ff), FIT_FULL);
+	assert_null(ff.preset);
+	/* Enter: taken, Diffusion, said */
+	assert_true(tui_ff_pick(&ff, 0));
+	assert_int_equal(tui_ff_method(&ff), FIT_DIFFUSION);
+	assert_int_equal(ff.preset->kind, CATALOG_MODEL_DIFFUSION);
+	assert_non_null(ff.model_note);
+	assert_non_null(strstr(ff.model_note, "Method: Diffusion"));
+	assert_non_null(strstr(ff.model_note, "it was Full training"));
+	/* another model: the user's method again, in every way of leaving */
+	tui_ff_set_text(&ff, FF_MODEL, "");
+	assert_int_equal(tui_ff_method(&ff), FIT_FULL);
+	assert_null(ff.model_note);
+	tui_ff_pick(&ff, 0);
+	tui_ff_set_text(&ff, FF_MODEL, "flux.1-dev");
+	assert_int_equal(tui_ff_method(&ff), FIT_DIFFUSION);
+	tui_ff_set_text(&ff, FF_MODEL, "70");
+	assert_int_equal(tui_ff_method(&ff), FIT_FULL);
+	assert_false(ff.job.model.diffusion);
+	tui_ff_set_text(&ff, FF_MODEL, "flux.1-dev");
+	tui_ff_set_text(&ff, FF_MODEL, "llama");
+	assert_int_equal(tui_ff_method(&ff), FIT_FULL);
+	assert_int_not_equal(ff.preset->kind, CATALOG_MODEL_DIFFUSION);
+	/* a method chosen by hand stays the user's: Diffusion, then "70" */
+	tui_ff_set_text(&ff, FF_MODEL, "70");
+	while (tui_ff_method(&ff) != FIT_DIFFUSION)
+		tui_ff_cycle(&ff, FF_METHOD, +1);
+	tui_ff_set_text(&ff, FF_MODEL, "7");
+	assert_int_equal(tui_ff_method(&ff), FIT_DIFFUSION);
+	/* ... and a language preset taken in it brings a language method, said */
+	tui_ff_set_text(&ff, FF_MODEL, "llama-3.1-8b");
+	assert_int_not_equal(tui_ff_method(&ff), FIT_DIFFUSION);
+	assert_non_null(ff.model_note);
+	tui_ff_free(&ff);
+}
+
+/* A refusal names its bounds as the language writes numbers: 16,777,216
+ * in English, grouped in pt-PT and German too; never 16777216. */
+static void test_bounds_written_in_the_language(void **state)
+{
+	static const enum i18n_lang langs[] = { I18N_EN, I18N_PT_PT, I18N_DE };
+
+	(void)state;
+	for (size_t l = 0; l < sizeof langs / sizeof langs[0]; l++) {
+		struct tui_ff ff;
+		char *max = i18n_fmt_number(langs[l], 16777216, 0);
+
+		i18n_init(langs[l]);
+		tui_ff_init(&ff, cat, langs[l], false);
+		tui_ff_set_text(&ff, FF_MODEL, "7");
+		tui_ff_set_text(&ff, FF_SEQ, "0");
+		assert_non_null(ff.f[FF_SEQ].error);
+		if (strstr(ff.f[FF_SEQ].error, max) == NULL)
+			print_error("[%s] has no [%s]\n", ff.f[FF_SEQ].error, max);
+		assert_non_null(strstr(ff.f[FF_SEQ].error, max));
+		assert_null(strstr(ff.f[FF_SEQ].error, "16777216"));
+		free(max);
+		tui_ff_free(&ff);
+	}
+	i18n_init(I18N_EN);
+}
+
 /* ---- 3. the same job and the same answer as gpux fit ------------------------------------ */
 
 /* The job `gpux fit SIZE --method M --gpus G --zero Z` builds (cli/cmd_fit.c). */
@@ -260,8 +346,8 @@ static void test_same_job_as_cli(void **state)
 	tui_ff_set_text(&ff, FF_GPUS, "2");
 	cli_job(&want, 0, "llama-3.1-70b", FIT_INFER_INT4, 2, FIT_SHARD_ZERO3);
 	assert_memory_equal(&ff.job, &want, sizeof want);
-	/* gpux fit flux.1-dev */
-	tui_ff_set_text(&ff, FF_MODEL, "flux");
+	/* gpux fit flux.1-dev (typed whole: a search would not switch the method) */
+	tui_ff_set_text(&ff, FF_MODEL, "flux.1-dev");
 	tui_ff_set_text(&ff, FF_GPUS, "1");
 	cli_job(&want, 0, "flux.1-dev", FIT_DIFFUSION, 1, FIT_SHARD_ZERO3);
 	assert_memory_equal(&ff.job, &want, sizeof want);
@@ -599,7 +685,7 @@ static void test_bad_input(void **state)
 	tui_ff_set_text(&ff, FF_MODEL, "70");
 	assert_true(ff.valid);
 	for (size_t i = 0; i < sizeof nonsense / sizeof nonsense[0]; i++) {
-		expect_bad(&ff, FF_GPUS, nonsense[i], "GPUs must be a whole number from 1 to 1048576");
+		expect_bad(&ff, FF_GPUS, nonsense[i], "GPUs must be a whole number from 1 to 1,048,576");
 		expect_bad(&ff, FF_SEQ, nonsense[i], "sequence length must be a whole number");
 		expect_bad(&ff, FF_BATCH, nonsense[i], "batch must be a whole number");
 		tui_ff_set_text(&ff, FF_GPUS, "1");
@@ -619,7 +705,7 @@ static void test_bad_input(void **state)
 	tui_ff_set_text(&ff, FF_TOKENS, "15T");
 	assert_true(ff.valid);
 	assert_true(fabs(ff.job.tokens_b - 15000) < 1e-9);
-	expect_bad(&ff, FF_OVERHEAD, "2000", "overhead must be from 0 to 1000 GB");
+	expect_bad(&ff, FF_OVERHEAD, "2000", "overhead must be from 0 to 1,000 GB");
 	tui_ff_set_text(&ff, FF_OVERHEAD, "2 GB");
 	assert_true(ff.valid);
 	assert_true(fabs(ff.job.overhead_gb - 2) < 1e-12);
@@ -767,7 +853,7 @@ static void test_arch_fields(void **state)
 	assert_null(ff.job_error);
 	assert_int_equal(ff.job.model.kv_heads, 8);
 	/* bad figures: a reason each, the last valid job kept */
-	expect_bad(&ff, FF_LAYERS, "abc", "layers must be a whole number from 1 to 100000");
+	expect_bad(&ff, FF_LAYERS, "abc", "layers must be a whole number from 1 to 100,000");
 	expect_bad(&ff, FF_HIDDEN, "0", "hidden size must be a whole number");
 	expect_bad(&ff, FF_VOCAB, "-5", "vocabulary must be a whole number");
 	expect_bad(&ff, FF_ACTIVE, "lots", "active parameters: billions above 0");
@@ -852,10 +938,10 @@ static void test_more_fields(void **state)
 	assert_true(fabs(ff.job.bw_efficiency_4bit - 0.65) < 1e-12);
 	assert_true(fabs(ff.job.bw_efficiency - 0.73) < 1e-12);
 	/* bad values */
-	expect_bad(&ff, FF_INT4G, "4", "int4 group size must be from 8 to 65536");
+	expect_bad(&ff, FF_INT4G, "4", "int4 group size must be from 8 to 65,536");
 	expect_bad(&ff, FF_INT4G, "lots", "int4 group size");
 	tui_ff_set_text(&ff, FF_INT4G, "32");
-	expect_bad(&ff, FF_ALLREDUCE, "-1", "all-reduce latency must be from 0 to 1000000");
+	expect_bad(&ff, FF_ALLREDUCE, "-1", "all-reduce latency must be from 0 to 1,000,000");
 	tui_ff_set_text(&ff, FF_ALLREDUCE, "7.5 \u00b5s");
 	assert_true(ff.valid);
 	assert_true(fabs(ff.job.allreduce_hop_us - 7.5) < 1e-12);
@@ -1045,6 +1131,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_search_never_switches_the_method),
+		cmocka_unit_test(test_bounds_written_in_the_language),
 		cmocka_unit_test(test_presets),
 		cmocka_unit_test(test_same_job_as_cli),
 		cmocka_unit_test(test_same_answer_as_cli),

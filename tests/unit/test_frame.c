@@ -162,11 +162,13 @@ static void test_columns_take_the_width(void **state)
 	tui_harness_free(&h);
 }
 
-/* The rentals at 200×35: every column shows, down to Ends and the host
- * (at 120 the machines and their region push them off to the right). */
+/* The rentals take the width: at 170×35 every column shows, down to the
+ * machines' host, none behind ›; at 150 every column down to Ends, the
+ * host behind › (at 120 the machines and their region push Ends off to
+ * the right). */
 static void test_rentals_take_the_width(void **state)
 {
-	struct tui_harness *h = open_at(35, 200);
+	struct tui_harness *h = open_at(35, 170);
 	int y;
 
 	(void)state;
@@ -180,6 +182,17 @@ static void test_rentals_take_the_width(void **state)
 	expect_row_has(h, y, "Ends", true);
 	expect_row_has(h, y, "Host", true);
 	expect_row_has(h, y, "\u203a", false);
+	fx_expect_on_screen(h, " UTC");
+	fx_expect_on_screen(h, " cores");
+	tui_harness_free(&h);
+
+	h = open_at(35, 150);
+	fx_expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'R');
+	fx_expect_on_screen(h, "active");
+	y = tui_harness_find(h, "Refunded");
+	expect_row_has(h, y, "Ends", true);
+	expect_row_has(h, y, "\u203a", true);
 	fx_expect_on_screen(h, " UTC");
 	tui_harness_free(&h);
 }

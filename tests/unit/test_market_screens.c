@@ -206,8 +206,12 @@ static void test_market_columns_in_chooser(void **state)
 	fx_expect_on_screen(h, "[ ] Last/h");
 	fx_expect_on_screen(h, "[ ] 24 h %");
 	fx_expect_on_screen(h, "[\u2713] 24 h trend");
-	/* the last four entries on */
+	/* the price is last, fixed (always shown); the four before it on */
+	fx_expect_on_screen(h, "[\u2713] Price/h");
 	tui_harness_key(h, WKEY_END);
+	tui_harness_key(h, ' ');
+	fx_expect_on_screen(h, "[\u2713] Price/h");
+	tui_harness_key(h, WKEY_UP);
 	for (int i = 0; i < 4; i++) {
 		tui_harness_key(h, ' ');
 		tui_harness_key(h, WKEY_UP);

@@ -273,7 +273,8 @@ static void test_layout_takes_the_width(void **state)
 	 * Tensor BF16, Full training 1 GPU / 8 GPUs, Price/h */
 	int nat[] = { 22, 8, 13, 13, 13, 22, 23, 9 }, min[] = { 22, 6, 11, 13, 13, 20, 21, 7 };
 	int x[8], w[8];
-	struct wtable_cols c = { .nat = nat, .min = min, .n = 8, .frozen_min = 12, .pinned = 1 };
+	struct wtable_cols c = { .nat = nat, .min = min, .n = 8, .frozen_min = 12, .pinned = 1,
+				 .frozen_yields = true };
 	struct wtable_layout l;
 
 	wtable_layout(&c, 1, 120, &l, x, w);
@@ -293,15 +294,44 @@ static void test_layout_takes_the_width(void **state)
 	wtable_layout(&c, 1, 120, &l, x, w);
 	assert_true(l.more_right);
 	assert_int_equal(w[0], 22);
-	/* scrolled: as many as fit at their narrowest (the GPU column at its
-	 * share, the price pinned), widened by what is left */
+	/* scrolled: as many as fit at their narrowest (the price pinned),
+	 * widened by what is left; the GPU column at its share (22 here) or,
+	 * where it yields and that shows one more column, cut by what it
+	 * needs, not below its floor: at 100, 8 columns give Full training
+	 * 1 GPU room (22 → 14) */
 	c.frozen_min = 12;
 	wtable_layout(&c, 1, 100, &l, x, w);
 	assert_true(l.more_right);
 	assert_int_equal(l.pinned, 1);
+	assert_int_equal(w[0], 14);
+	assert_int_equal(l.end, 6);
+	assert_true(w[1] >= 6 && w[2] >= 11 && w[5] >= 20);
+	assert_int_equal(x[6], -1);
+	/* ... to the marker: no gap before › and the price */
+	assert_int_equal(x[5] + w[5], l.right_x - 1);
+	/* scrolled on (→): the GPU column keeps its width */
+	wtable_layout(&c, 3, 100, &l, x, w);
+	assert_int_equal(w[0], 14);
+	assert_true(l.more_left);
+	/* a floor of 16: 8 columns would cut the names, so the GPU column
+	 * keeps its share and Full training 1 GPU stays hidden */
+	c.frozen_min = 16;
+	wtable_layout(&c, 1, 100, &l, x, w);
+	assert_int_equal(w[0], 22);
 	assert_int_equal(l.end, 5);
-	assert_int_equal(w[1], 8);
-	assert_int_equal(w[2], 13);
+	assert_int_equal(x[5], -1);
+	assert_int_equal(x[4] + w[4], l.right_x - 1);
+	/* no floor: the share, never less */
+	c.frozen_min = 0;
+	wtable_layout(&c, 1, 100, &l, x, w);
+	assert_int_equal(w[0], 22);
+	assert_int_equal(l.end, 5);
+	/* a floor but not yielding: the share */
+	c.frozen_min = 12;
+	c.frozen_yields = false;
+	wtable_layout(&c, 1, 100, &l, x, w);
+	assert_int_equal(w[0], 22);
+	assert_int_equal(l.end, 5);
 	assert_int_equal(x[5], -1);
 }
 
@@ -356,8 +386,10 @@ static void test_layout_pinned(void **state)
 	s = wtable_layout_nat(nat, 6, 9, 60, 0, 1, &l, x, w);
 	assert_int_equal(s, 3);
 	assert_int_equal(x[3], 21);
-	assert_int_equal(x[4], 33);
 	assert_int_equal(x[5], 51);
+	/* what the two columns leave widens them: no gap before the pinned one */
+	assert_int_equal(x[4] + w[4], x[5] - WTABLE_FROZEN_GAP);
+	assert_true(w[4] - w[3] >= 0 && w[4] - w[3] <= 1);
 	assert_true(l.more_left);
 	assert_false(l.more_right);
 	/* too narrow to pin it and show another column: it scrolls as before */
@@ -473,7 +505,8 @@ static void test_table_markers(void **state)
 	assert_int_equal(c.cell[39].role, WR_MARKER);
 	free(s);
 	s = line_of(t, 1, 40, &c);
-	assert_string_equal(s, "H200 Hopper" "         " "   " "  141 GB");
+	/* Memory takes the room up to the marker: no gap before it */
+	assert_string_equal(s, "H200 Hopper" "         " "   " "         141 GB");
 	free(s);
 	/* one column right: the GPU column stays, ‹ after it, Bandwidth shown */
 	t->base.w = 40;
@@ -486,7 +519,7 @@ static void test_table_markers(void **state)
 	assert_null(strstr(s, "Memory"));
 	free(s);
 	s = line_of(t, 0, 40, &c);
-	assert_string_equal(s, "B300 Blackwell Ultra   Not published");
+	assert_string_equal(s, "B300 Blackwell Ultra     Not published");
 	free(s);
 	/* ASCII markers */
 	struct wtable *a = fake_table(true);
@@ -503,6 +536,42 @@ static void test_table_markers(void **state)
 	wcells_free(&c);
 	wtable_free(&t);
 	wtable_free(&a);
+}
+
+/* Sorting moves no column: at every width the columns stand where they
+ * stood unsorted, whichever is sorted (a header with no room for its ▲ is
+ * cut, keeping the ▲); no column dropped, no gap opened. */
+static void test_table_sort_keeps_layout(void **state)
+{
+	(void)state;
+	struct wtable *t = fake_table(false);
+	struct wcells c;
+	int x[4], w[4];
+
+	wcells_init(&c, false);
+	for (int width = 20; width <= 60; width++) {
+		for (int col = 0; col < 4; col++) {
+			wtable_set_sort(t, -1, false);
+			free(line_of(t, SIZE_MAX, width, &c));
+			memcpy(x, t->col_x, sizeof x);
+			memcpy(w, t->col_w, sizeof w);
+			wtable_set_sort(t, col, col == 2);
+			char *s = line_of(t, SIZE_MAX, width, &c);
+			for (int i = 0; i < 4; i++) {
+				if (t->col_x[i] != x[i] || t->col_w[i] != w[i])
+					print_error("width %d, sorted by %d: column %d at %d+%d, unsorted "
+						    "%d+%d\n%s\n", width, col, i, t->col_x[i],
+						    t->col_w[i], x[i], w[i], s);
+				assert_int_equal(t->col_x[i], x[i]);
+				assert_int_equal(t->col_w[i], w[i]);
+			}
+			if (x[col] >= 0 && w[col] >= 3)
+				assert_non_null(strstr(s, col == 2 ? "\u25BC" : "\u25B2"));
+			free(s);
+		}
+	}
+	wcells_free(&c);
+	wtable_free(&t);
 }
 
 /* The same table with the price pinned right and a GPU cell that knows how
@@ -537,7 +606,8 @@ static void test_table_pinned(void **state)
 	assert_null(strstr(s, "Bandwidth"));
 	free(s);
 	s = line_of(t, 1, 48, &c);
-	assert_string_equal(s, "H200 Hopper" "         " "   " "  141 GB" "        " "    $4.19");
+	/* Memory widened to the pinned price's gap: " › " is the header's */
+	assert_string_equal(s, "H200 Hopper" "         " "   " "       141 GB" "   " "    $4.19");
 	free(s);
 	/* → scrolls Bandwidth in; the price stays */
 	t->base.w = 48;
@@ -1078,6 +1148,7 @@ int main(void)
 		cmocka_unit_test(test_layout_never_cuts_a_number),
 		cmocka_unit_test(test_table_render),
 		cmocka_unit_test(test_table_markers),
+		cmocka_unit_test(test_table_sort_keeps_layout),
 		cmocka_unit_test(test_table_pinned),
 		cmocka_unit_test(test_table_navigation),
 		cmocka_unit_test(test_tabs_layout),

@@ -9,6 +9,7 @@
  *                24 h history (history.c); the market's state (open,
  *                pre-open, halted; its opening; demo; simulated payments);
  *                the book and trades of the GPU being looked at (focus.c)
+ *                and the exchange's clock (clock.c)
  *   the account  (account.c) who it is, its role and currency, the
  *                balances; and the open orders as the orders page last
  *                listed them
@@ -40,7 +41,11 @@ enum {
 	TUI_ACCOUNT_FAST_MS = 3000, /* the account, while a trade page shows it */
 	TUI_RETRY_MS = 5000,        /* a market state that did not come is asked again */
 	TUI_FLASH_MS = 1000,        /* a changed price flashes this long */
-	TUI_STALE_MS = 6000,        /* no answer for this long: stale */
+	TUI_STALE_MS = 6000,        /* a poll unanswered this long is abandoned */
+	TUI_HEARTBEAT_MS = 10000,   /* the stream's promise (docs/API.md): no 10 s
+	                               pass without an event or a heartbeat */
+	TUI_LATE_MS = 1000,         /* what a promise is given beyond its cadence
+	                               before the prices are called stale */
 	TUI_TRADES_MAX = 100,       /* recent trades kept for the detail screen */
 	TUI_BOOK_DEPTH = 100,       /* levels fetched when the book is not streamed */
 	TUI_SPARK_COLS = 12,        /* a table's 24 h sparkline: 2 h a column */
@@ -55,6 +60,7 @@ struct tui_hist_gpu {
 	bool have, failed;
 	uint64_t req;
 	struct tui *t;              /* for the reply */
+	size_t g;                   /* ... and its row */
 };
 
 /* The ladder by node size the fit job needs of one GPU (units.c). */
@@ -77,13 +83,16 @@ struct tui_market_gpu {
 	int64_t flash_until;        /* its ask changed: it flashes until then (ms) */
 	int flash_dir;              /* +1 up, -1 down, 2 new */
 	struct tui_hist_gpu hist;
+	/* the 24 h change, computed once from the history whenever it moves
+	 * (history.c) and read by every screen that shows it */
+	bool has_change;
+	int64_t change_bp;          /* hundredths of a percent */
 	uint64_t qgen;              /* bumped when its quote changes */
 	struct tui_units units;
 };
 
 struct tui_history {
 	bool wanted;                /* a screen shows it: fetch what is missing */
-	int64_t offset_s;           /* the exchange's clock minus ours */
 	uint64_t gen;               /* bumped by every change, and as the window slides */
 	int64_t next_slide_ms;
 };
@@ -100,7 +109,12 @@ struct tui_market {
 	bool stale;
 	char *stale_reason;
 	int64_t no_answer_since;    /* stale because nothing answered since then (ms); 0: not that */
-	int64_t updated_ms;         /* monotonic time of the last good quotes */
+	int64_t updated_ms;         /* monotonic time of the last good quotes or heartbeat */
+	/* the exchange's clock as last read (GET /v1/market, candles): its
+	 * time then (Unix s), when we read it (monotonic ms; 0: never), how fast
+	 * it runs */
+	int64_t clock_s, clock_at_ms;
+	double clock_speed;
 	/* polled (GET /v1/quotes with the last ETag) while the stream is not live */
 	char *etag;
 	uint64_t quotes_req;        /* in flight, 0 none */
@@ -162,6 +176,9 @@ void tui_market_set_stale(struct tui *t, const char *reason);
 void tui_market_state_soon(struct tui *t);
 /* The market's opening time (Unix s) as last known, -1 when unknown. */
 int64_t tui_market_opens_at(const struct tui *t);
+/* The 24 h change of gpu (a catalogue id): the one figure the tables, the
+ * detail and compare screens show; false while its history is not known. */
+bool tui_market_change(const struct tui *t, const char *gpu, int64_t *bp);
 /* The quote of gpu (a catalogue id), NULL when it has none. */
 const struct api_quote *tui_market_quote(const struct tui *t, const char *gpu);
 /* The best ask of gpu, -1 if none. */
@@ -182,6 +199,13 @@ int tui_flash(const struct tui *t, size_t g, int64_t now);
 int tui_market_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
 void tui_market_perform(struct tui *t);
 
+/* ---- clock.c: the exchange's clock ---- */
+/* The exchange clock now (Unix s): its last reading moved on by the time
+ * since, at its speed; our own clock before any reading. */
+int64_t tui_exchange_now(const struct tui *t);
+/* The exchange said its clock reads server_s (a reply's server_time). */
+void tui_exchange_clock(struct tui *t, int64_t server_s);
+
 /* ---- units.c: the ladders by node size the fit job needs ---- */
 /* Take the fit job's needs (when t->job moved) and ask for the ladders the
  * quotes cannot price; lower *next. */
@@ -199,7 +223,8 @@ void tui_history_tick(struct tui *t, int64_t now, int64_t *next);
 /* Catalogue GPU g traded at price: the close of its hour moves. */
 void tui_history_trade(struct tui *t, size_t g, int64_t price);
 /* Catalogue GPU g's close prices over the last 24 h in cols columns
- * (detail_series; -1 where none); false while it has none. */
+ * (detail_series; -1 where none); false while it has none. The 24 h change
+ * (the row's change_bp) is kept current with it. */
 bool tui_history_series(const struct tui *t, size_t g, int cols, int64_t *col);
 void tui_history_free(struct tui *t);
 

@@ -7,12 +7,18 @@
  * of the hour it falls in. The close is all a sparkline and a 24 h change
  * need, and a trade at the price already last leaves both as they are, so
  * nothing is polled.
+ *
+ * The 24 h change is computed here, once, whenever a GPU's candles or the
+ * window move (detail_change_since: from the last close of an hour begun
+ * before 24 h ago to the last close), and every screen reads it from the
+ * market table: the tables' 24 h %, the detail screen's title and the
+ * compare screen show the same figure. The 26 newest hours that traded
+ * always hold the hour before the window, if any traded.
  */
 #include "tui/tui_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tui/market/detail.h"
 #include "util/util.h"
@@ -24,15 +30,21 @@ enum {
 	HIST_KEEP_S = 26 * 3600,
 };
 
-static int64_t exchange_now(const struct tui *t)
+/* GPU g's 24 h change from its candles now: the one figure every screen
+ * shows (struct tui_market_gpu). */
+static void change_update(struct tui *t, size_t g)
 {
-	return (int64_t)time(NULL) + t->m.hist.offset_s;
+	struct tui_market_gpu *r = &t->m.gpu[g];
+	const struct tui_hist_gpu *h = &r->hist;
+
+	r->has_change = h->have &&
+			detail_change_since(h->v, h->n, tui_exchange_now(t) - 86400, &r->change_bp);
 }
 
 void tui_history_trade(struct tui *t, size_t g, int64_t price)
 {
 	struct tui_hist_gpu *h = &t->m.gpu[g].hist;
-	int64_t now = exchange_now(t), hour = now - now % 3600;
+	int64_t now = tui_exchange_now(t), hour = now - now % 3600;
 	struct api_candle *c;
 
 	if (!h->have)
@@ -56,6 +68,7 @@ void tui_history_trade(struct tui *t, size_t g, int64_t price)
 	if (price < c->low_cents)
 		c->low_cents = price;
 	c->trades++;
+	change_update(t, g);
 	t->m.hist.gen++;
 }
 
@@ -74,8 +87,8 @@ static void on_hist(void *ud, struct api_candles *r, const struct api_error *e)
 			memcpy(h->v, r->v, r->n * sizeof *h->v);
 		h->n = r->n;
 		h->have = true;
-		if (r->server_time > 0)
-			x->offset_s = r->server_time - (int64_t)time(NULL);
+		tui_exchange_clock(h->t, r->server_time);
+		change_update(h->t, h->g);
 		x->gen++;
 	}
 	api_candles_free(&r);
@@ -102,12 +115,16 @@ void tui_history_tick(struct tui *t, int64_t now, int64_t *next)
 		if (h->have || h->failed || h->req != 0)
 			continue;
 		h->t = t;
+		h->g = g;
 		h->req = api_candles_start(t->api, t->cat->gpus[g].id, &q, on_hist, h);
 		busy++;
 	}
 	if (now >= x->next_slide_ms) {
-		if (x->next_slide_ms > 0)
+		if (x->next_slide_ms > 0) {
+			for (size_t g = 0; g < t->m.n_gpus; g++)
+				change_update(t, g);
 			x->gen++;
+		}
 		x->next_slide_ms = now + HIST_SLIDE_MS;
 	}
 	if (*next < 0 || x->next_slide_ms < *next)
@@ -117,7 +134,7 @@ void tui_history_tick(struct tui *t, int64_t now, int64_t *next)
 bool tui_history_series(const struct tui *t, size_t g, int cols, int64_t *col)
 {
 	const struct tui_hist_gpu *h;
-	int64_t now = exchange_now(t);
+	int64_t now = tui_exchange_now(t);
 
 	for (int j = 0; j < cols; j++)
 		col[j] = -1;
@@ -126,7 +143,7 @@ bool tui_history_series(const struct tui *t, size_t g, int cols, int64_t *col)
 	h = &t->m.gpu[g].hist;
 	if (!h->have)
 		return false;
-	return detail_series(h->v, h->n, now - 86400, now, cols, col) > 0;
+	return detail_series(h->v, h->n, now - 86400, now, cols, col, NULL) > 0;
 }
 
 void tui_history_free(struct tui *t)

@@ -21,9 +21,12 @@
  *
  * Failure is a state, not an event: a failed or unanswered request (no
  * answer for TUI_STALE_MS is abandoned) marks the prices stale with a short
- * reason ("exchange unreachable (connection refused)"); the last prices stay
- * on screen, dimmed; the next tick simply tries again, and the first good
- * reply clears it all. A local demo exchange that died is started again by
+ * reason ("exchange unreachable (connection refused)"), and so does news
+ * that is late against the cadence the exchange promises (a heartbeat at
+ * least every 10 s on the stream, an answer to each 2 s poll): "no answer
+ * from the exchange for N s", counted from the last news, within a second of
+ * the promise broken. The last prices stay on screen, dimmed; the next tick
+ * simply tries again, and the first good reply or heartbeat clears it all. A local demo exchange that died is started again by
  * the client itself (api_local_respawn), so the next tick finds it.
  */
 #include "tui/tui_int.h"
@@ -145,7 +148,7 @@ size_t tui_market_figures(const struct tui *t, int spark_cols, struct view_quote
 {
 	size_t n = t->m.n_gpus;
 	struct view_quote *v = xcalloc(n + 1, sizeof *v);
-	int64_t *col = xcalloc((size_t)spark_cols + 1, sizeof *col), fine[96];
+	int64_t *col = xcalloc((size_t)spark_cols + 1, sizeof *col);
 
 	for (size_t g = 0; g < n; g++) {
 		const struct tui_market_gpu *r = &t->m.gpu[g];
@@ -154,13 +157,22 @@ size_t tui_market_figures(const struct tui *t, int spark_cols, struct view_quote
 		v[g].last_cents = r->quoted ? r->q.last_cents : -1;
 		if (tui_history_series(t, g, spark_cols, col))
 			v[g].spark = detail_sparkline(col, spark_cols, t->ascii);
-		/* the change from the price 24 h ago (to a quarter of an hour) */
-		if (tui_history_series(t, g, 96, fine))
-			v[g].has_change = detail_change_bp(fine, 96, &v[g].change_bp);
+		v[g].has_change = r->has_change;
+		v[g].change_bp = r->change_bp;
 	}
 	free(col);
 	*out = v;
 	return n;
+}
+
+bool tui_market_change(const struct tui *t, const char *gpu, int64_t *bp)
+{
+	const struct tui_market_gpu *r = row_of(t, gpu);
+
+	if (r == NULL || !r->has_change)
+		return false;
+	*bp = r->change_bp;
+	return true;
 }
 
 void tui_market_figures_free(struct view_quote *v, size_t n)
@@ -279,7 +291,10 @@ static void on_market(void *ud, struct api_market *r, const struct api_error *e)
 	t->m.state = r;
 	t->m.clock_skew = r->server_time > 0 ? r->server_time - (int64_t)time(NULL) : 0;
 	t->m.state_gen++;
+	t->m.clock_speed = r->clock_speed > 0 ? r->clock_speed : 1.0;
+	tui_exchange_clock(t, r->server_time);
 }
+
 
 void tui_market_state_soon(struct tui *t)
 {
@@ -289,6 +304,30 @@ void tui_market_state_soon(struct tui *t)
 int64_t tui_market_opens_at(const struct tui *t)
 {
 	return t->m.state != NULL ? t->m.state->opens_at : -1;
+}
+
+/* How long the prices may go without news before they are stale: the
+ * cadence the exchange promises. Streamed, an event or a heartbeat at
+ * least every TUI_HEARTBEAT_MS (docs/API.md), and a second for the wire;
+ * polled, an answer every TUI_REFRESH_MS, each given as long again to come
+ * (the next poll is due by then). */
+static int64_t promised_ms(const struct tui_market *m)
+{
+	if (m->stream_state == API_STREAM_LIVE)
+		return TUI_HEARTBEAT_MS + TUI_LATE_MS;
+	return 2 * TUI_REFRESH_MS;
+}
+
+/* The promise broken: stale, counting from the last news, so a silent
+ * stream or an unanswered poll says so within a second of its cadence. */
+static void late_check(struct tui *t, int64_t now)
+{
+	struct tui_market *m = &t->m;
+
+	if (!m->have_prices || m->stale || now - m->updated_ms < promised_ms(m))
+		return;
+	m->no_answer_since = m->updated_ms;
+	tui_market_set_stale(t, _("no answer from the exchange"));
 }
 
 int tui_market_tick(struct tui *t, int64_t now)
@@ -318,13 +357,15 @@ int tui_market_tick(struct tui *t, int64_t now)
 			tui_market_set_stale(t, _("the exchange answers too slowly"));
 			m->next_quotes_ms = now + api_poll_delay_ms(NULL, ++m->poll_failures, 0);
 		} else {
+			/* the seconds count from the last news */
 			if (m->no_answer_since == 0)
-				m->no_answer_since = m->quotes_sent_ms;
+				m->no_answer_since = m->have_prices ? m->updated_ms : m->quotes_sent_ms;
 			/* the reason's seconds count on in the status bar */
 			tui_market_set_stale(t, _("no answer from the exchange"));
 			m->next_quotes_ms = now;
 		}
 	}
+	late_check(t, now);
 	if (m->stream_state == API_STREAM_LIVE) {
 		/* streamed: nothing to poll */
 		m->next_quotes_ms = now + TUI_REFRESH_MS;
@@ -340,6 +381,8 @@ int tui_market_tick(struct tui *t, int64_t now)
 	next = m->next_quotes_ms < m->next_market_ms ? m->next_quotes_ms : m->next_market_ms;
 	if (m->quotes_req != 0 && m->quotes_sent_ms + TUI_STALE_MS < next)
 		next = m->quotes_sent_ms + TUI_STALE_MS;
+	if (m->have_prices && !m->stale && m->updated_ms + promised_ms(m) < next)
+		next = m->updated_ms + promised_ms(m);
 	return next <= now ? 0 : (int)(next - now);
 }
 
@@ -376,7 +419,10 @@ static void on_quotes_state(void *ud, enum api_stream_state st, const struct api
 
 void tui_market_open(struct tui *t)
 {
-	struct api_stream_opts o = { .channels = "quotes", .no_poll = true };
+	/* silent beyond the heartbeat's promise: the stream is given up and
+	 * made again (and polled meanwhile), as the prices are called stale */
+	struct api_stream_opts o = { .channels = "quotes", .no_poll = true,
+				     .stall_ms = TUI_HEARTBEAT_MS + 2 * TUI_LATE_MS };
 	struct api_stream_cbs cb = { .event = on_quotes_event, .state = on_quotes_state, .ud = t };
 
 	if (t->api == NULL || t->m.stream != NULL)

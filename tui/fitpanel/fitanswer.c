@@ -141,27 +141,58 @@ static void add_fits_mark(struct wcells *c, const struct fit_result *j, bool gre
 		wcells_add(c, "?", WR_DIM, 0);
 }
 
-/* "Needs 161 GB per GPU, has 80 GB"; when the job does not fit on the
- * asked count but runs on more, the need is at that count and the text says
- * so: "Not on 1 GPU: needs 2 × 85.6 GB, has 141 GB". */
-static char *needs_text(enum i18n_lang l, const struct fit_result *j, int asked)
+/* Whether the job runs on more GPUs than asked, where it fits. */
+static bool runs_on_more(const struct fit_result *j, int asked)
+{
+	return j->fits == 0 && j->mem_gpus > 0 && j->mem_gpus != asked;
+}
+
+/* What the job needs, with a mark for each count it names, after *c (a
+ * line of ls, width columns): "Needs 161 GB per GPU, has 80 GB ✗"; when it
+ * does not fit on the count asked but runs on more, one mark for each: "✗ on
+ * 1 GPU; ✓ on 2: 85.6 GB of 141 GB each" (never a ✗ beside a need below
+ * what the GPU has), the ✓ part on a line of its own (*c then) where the
+ * two do not fit one: a figure is never cut. */
+static void add_needs(struct tui_lines *ls, struct wcells **c, enum i18n_lang l,
+		      const struct fit_result *j, int asked, bool grey, enum wrole base, int width)
 {
 	char *need = view_fmt_gb(l, j->mem.total);
 	char *has = isfinite(j->available_gb) ? view_fmt_gb(l, j->available_gb)
 					      : xstrdup(i18n_dgettext(l, NULL, N_("Not published")));
 	char *s;
 
-	if (j->fits == 0 && j->mem_gpus > 0 && j->mem_gpus != asked)
-		/* TRANSLATORS: "Not on 1 GPU: needs 4 × 18.2 GB, has 24 GB": the
-		 * job does not fit on the GPUs asked; on 4 it needs 18.2 GB each */
-		s = xasprintf(P_("Not on %d GPU: needs %d \u00d7 %s, has %s",
-				 "Not on %d GPUs: needs %d \u00d7 %s, has %s", (unsigned long)asked),
-			      asked, j->mem_gpus, need, has);
-	else
+	if (runs_on_more(j, asked)) {
+		struct wcells on, more;
+		wcells_init(&on, ls->ascii);
+		wcells_init(&more, ls->ascii);
+		add_fits_mark(&on, j, grey);
+		/* TRANSLATORS: after ✗: the job does not fit on the GPUs asked */
+		s = xasprintf(P_(" on %d GPU; ", " on %d GPUs; ", (unsigned long)asked), asked);
+		wcells_add(&on, s, base, 0);
+		free(s);
+		wcells_add_sym(&more, WSYM_CHECK, grey ? WR_DIM : WR_GOOD, 0);
+		/* TRANSLATORS: after ✓: on 4 GPUs the job needs 18.2 GB of each
+		 * one's 24 GB: " on 4: 18.2 GB of 24 GB each" */
+		s = xasprintf(_(" on %d: %s of %s each"), j->mem_gpus, need, has);
+		wcells_add(&more, s, base, 0);
+		free(s);
+		wcells_cat(*c, &on);
+		if ((*c)->width + more.width > width) {
+			*c = tui_lines_add(ls);
+			wcells_pad(*c, 2, WR_NORMAL);
+		}
+		wcells_cat(*c, &more);
+		wcells_free(&on);
+		wcells_free(&more);
+	} else {
 		s = xasprintf(_("Needs %s per GPU, has %s"), need, has);
+		wcells_add(*c, s, base, 0);
+		wcells_pad(*c, 1, WR_NORMAL);
+		add_fits_mark(*c, j, grey);
+		free(s);
+	}
 	free(need);
 	free(has);
-	return s;
 }
 
 /* detailed: the figure for the "GPUs needed" line; else a phrase. */
@@ -308,11 +339,7 @@ static void detailed_lines(struct tui_lines *ls, const struct tui_ff *ff, const 
 	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
 
 	c = tui_lines_add(ls);
-	s = needs_text(l, j, ff->job.gpus);
-	wcells_add(c, s, base, 0);
-	free(s);
-	wcells_pad(c, 1, WR_NORMAL);
-	add_fits_mark(c, j, grey);
+	add_needs(ls, &c, l, j, ff->job.gpus, grey, base, width);
 	wcells_fit(c, width, WALIGN_LEFT, WR_NORMAL);
 
 	c = tui_lines_add(ls);
@@ -414,11 +441,7 @@ static void compact_lines(struct tui_lines *ls, const struct tui_ff *ff, const s
 
 	wcells_add(c, r->gpu->name, base, grey ? 0 : WAT_BOLD);
 	wcells_add(c, ": ", base, 0);
-	s = needs_text(ff->lang, j, ff->job.gpus);
-	wcells_add(c, s, base, 0);
-	free(s);
-	wcells_pad(c, 1, WR_NORMAL);
-	add_fits_mark(c, j, grey);
+	add_needs(ls, &c, ff->lang, j, ff->job.gpus, grey, base, width);
 	if (width - c->width - 2 >= 12) {
 		int bw = width - c->width - 2;
 		wcells_pad(c, 2, WR_NORMAL);

@@ -49,7 +49,7 @@ static char *trimmed(const char *s)
 
 /* A number as the fields show it: no grouping (a typed "2.048" would be
  * refused), the language's decimal separator, at most 3 decimals. */
-int tui_ff_parse_int(const char *s, long min, long max, const char *range_msgid, long *out,
+int tui_ff_parse_int(const char *s, long min, long max, const char *refusal, long *out,
 		     char **cause)
 {
 	char *t = trimmed(s);
@@ -72,7 +72,7 @@ int tui_ff_parse_int(const char *s, long min, long max, const char *range_msgid,
 	return 0;
 bad:
 	free(t);
-	return set_cause(cause, "%s", _(range_msgid));
+	return set_cause(cause, "%s", refusal);
 }
 
 /* Strip a trailing unit (case-insensitive) and the spaces before it. */
@@ -91,7 +91,7 @@ static void strip_unit(char *t, const char *unit)
 /* A decimal typed in the language (no grouping), v in [lo, hi], lo
  * excluded unless lo_incl. */
 static int parse_decimal(enum i18n_lang lang, const char *s, const char *unit, double lo,
-			 bool lo_incl, double hi, const char *range_msgid, double *out, char **cause)
+			 bool lo_incl, double hi, const char *refusal, double *out, char **cause)
 {
 	char *t = trimmed(s), *c = NULL;
 	int64_t scaled;
@@ -102,22 +102,22 @@ static int parse_decimal(enum i18n_lang lang, const char *s, const char *unit, d
 	if (i18n_parse_decimal(lang, t, 6, &scaled, &c) != 0) {
 		free(c);
 		free(t);
-		return set_cause(cause, "%s", _(range_msgid));
+		return set_cause(cause, "%s", refusal);
 	}
 	free(t);
 	v = (double)scaled / 1e6;
 	if (v > hi || v < lo || (!lo_incl && v == lo))
-		return set_cause(cause, "%s", _(range_msgid));
+		return set_cause(cause, "%s", refusal);
 	*out = v;
 	return 0;
 }
 
 int tui_ff_parse_percent(enum i18n_lang lang, const char *s, double lo, bool lo_incl, double hi,
-			 const char *range_msgid, double *out, char **cause)
+			 const char *refusal, double *out, char **cause)
 {
 	double v;
 
-	if (parse_decimal(lang, s, "%", lo, lo_incl, hi, range_msgid, &v, cause) != 0)
+	if (parse_decimal(lang, s, "%", lo, lo_incl, hi, refusal, &v, cause) != 0)
 		return -1;
 	*out = v / 100;
 	return 0;
@@ -241,8 +241,73 @@ static void read_config(struct tui_ff *ff, const char *path)
 	ff->preset = &ff->config;
 }
 
+/* Whether preset m is of the kind the selected method answers for: an
+ * image model for diffusion, a language model for every other method. */
+static bool kind_fits(const struct tui_ff *ff, const struct catalog_model *m)
+{
+	return (m->kind == CATALOG_MODEL_DIFFUSION) == (tui_ff_method(ff) == FIT_DIFFUSION);
+}
+
+/* Whether the model text q still names the preset whose kind switched the
+ * method (model_changed). */
+static bool names_auto_preset(const struct tui_ff *ff, const char *q)
+{
+	return ff->auto_preset != NULL && q[0] != '\0' && preset_exact(ff->auto_preset, q);
+}
+
+static void set_note(struct tui_ff *ff, char *note)
+{
+	free(ff->model_note);
+	ff->model_note = note;
+}
+
+/* The live preset among the matches. Typed whole (exact), the first one,
+ * whatever its kind: it brings its method (model_changed). While the text
+ * is a search, the one chosen if the selected method answers for its kind,
+ * else the first that does; a match of the other kind is never live then —
+ * the method is not switched by a search — and the note says what Enter
+ * would do with it. */
+static void live_chosen(struct tui_ff *ff);
+
+static void live_match(struct tui_ff *ff, bool exact)
+{
+	if (exact) {
+		ff->match_sel = 0;
+		ff->preset = ff->matches[0];
+		return;
+	}
+	if (!kind_fits(ff, ff->matches[ff->match_sel]))
+		for (size_t i = 0; i < ff->n_matches; i++)
+			if (kind_fits(ff, ff->matches[i])) {
+				ff->match_sel = i;
+				break;
+			}
+	live_chosen(ff);
+}
+
+/* The match chosen is live if the method answers for its kind; else none
+ * is, and the note says what Enter would do. */
+static void live_chosen(struct tui_ff *ff)
+{
+	const struct catalog_model *m = ff->matches[ff->match_sel];
+
+	ff->preset = NULL;
+	set_note(ff, NULL);
+	if (kind_fits(ff, m)) {
+		ff->preset = m;
+		return;
+	}
+	set_note(ff, m->kind == CATALOG_MODEL_DIFFUSION
+		? xasprintf(_("%s is an image model: Enter takes it, and the method becomes "
+			      "Diffusion"), m->name)
+		: xasprintf(_("%s is a language model: Enter takes it, and the method becomes "
+			      "%s"), m->name, _(fit_method_label(ff->llm_method))));
+}
+
 /* Read the model field: sets model_is_size/size_b or the matches and the
- * live preset, and the field's error. */
+ * live preset, and the field's error. A method the form switched for a
+ * preset taken (model_changed) goes back to the user's once the text no
+ * longer names that preset. */
 static void read_model(struct tui_ff *ff)
 {
 	struct tui_ff_field *f = &ff->f[FF_MODEL];
@@ -252,6 +317,12 @@ static void read_model(struct tui_ff *ff)
 	ff->model_is_size = false;
 	ff->preset = NULL;
 	set_error(f, NULL);
+	set_note(ff, NULL);
+	if (ff->method_auto != FIT_METHOD_COUNT && !names_auto_preset(ff, q)) {
+		ff->f[FF_METHOD].choice = ff->method_auto;
+		ff->method_auto = FIT_METHOD_COUNT;
+		ff->auto_preset = NULL;
+	}
 	if (q[0] == '\0') {
 		ff->n_matches = 0;
 		if (ff->model_touched && parse_size(ff, q, &b, &cause) != 0)
@@ -284,7 +355,7 @@ static void read_model(struct tui_ff *ff)
 	}
 	search(ff, q);
 	if (ff->n_matches > 0) {
-		ff->preset = ff->matches[ff->match_sel];
+		live_match(ff, preset_exact(ff->matches[0], q));
 	} else if (strchr(q, '/') != NULL) {
 		set_error(f, _("not a preset gpux knows: type the path of its config.json"));
 	} else if (isdigit((unsigned char)q[0]) || q[0] == '-' || q[0] == '+' || q[0] == '.' ||
@@ -327,24 +398,39 @@ static void preset_fields(struct tui_ff *ff, const struct catalog_model *m)
 	}
 }
 
-/* The live model changed from `before` to ff->preset: a diffusion preset
- * selects the diffusion method, leaving one restores the method before. */
-static void model_changed(struct tui_ff *ff, const struct catalog_model *before)
+/* The live model changed from `before` to ff->preset. A preset taken
+ * whole (typed, or Enter on a match) of the other kind than the method
+ * brings its kind's method, as `gpux fit` gives an image model diffusion:
+ * an image model Diffusion, a language model the last language method;
+ * the note says so under the field, and the method the user had comes back
+ * once the model changes again (read_model). Only what is typed into the
+ * field (taken) switches: a method the user chose afterwards, or a new
+ * language, never. A search never gets here with the other kind
+ * (live_match). */
+static void model_changed(struct tui_ff *ff, const struct catalog_model *before, bool taken)
 {
-	bool was = before != NULL && before->kind == CATALOG_MODEL_DIFFUSION;
-	bool is = ff->preset != NULL && ff->preset->kind == CATALOG_MODEL_DIFFUSION;
 	int *m = &ff->f[FF_METHOD].choice;
+	const struct catalog_model *p = ff->preset;
 
-	if (ff->preset == before)
-		return;
-	if (is && *m != FIT_DIFFUSION) {
-		ff->llm_method = (enum fit_method)*m;
-		*m = FIT_DIFFUSION;
-	} else if (!is && was && *m == FIT_DIFFUSION && (ff->preset != NULL || ff->model_is_size)) {
-		*m = ff->llm_method;
+	if (taken && p != NULL && p != before && !kind_fits(ff, p)) {
+		enum fit_method to = p->kind == CATALOG_MODEL_DIFFUSION ? FIT_DIFFUSION : ff->llm_method;
+		if (ff->method_auto == FIT_METHOD_COUNT)
+			ff->method_auto = (enum fit_method)*m;
+		if (*m != FIT_DIFFUSION)
+			ff->llm_method = (enum fit_method)*m;
+		*m = to;
+		ff->auto_preset = p;
 	}
-	preset_fields(ff, ff->preset);
+	if (ff->method_auto != FIT_METHOD_COUNT && p != NULL && p == ff->auto_preset)
+		/* TRANSLATORS: under the fit panel's model field: the method the
+		 * preset taken brought, "Method: Diffusion, for FLUX.1 [dev]" */
+		set_note(ff, xasprintf(_("Method: %s, for %s (it was %s)"),
+				       _(fit_method_label((enum fit_method)*m)), p->name,
+				       _(fit_method_label(ff->method_auto))));
+	if (ff->preset != before)
+		preset_fields(ff, ff->preset);
 }
+
 
 /* ---- reading the whole form ---------------------------------------------------------- */
 
@@ -359,38 +445,41 @@ struct rule {
 	const char *msg;    /* English msgid */
 };
 
+/* The messages of whole numbers and decimals name their bounds with two
+ * %s, formatted as the language writes numbers ("16,777,216", "16 777 216",
+ * "16.777.216"): never a bare 16777216. */
 static const struct rule rules[FF_COUNT] = {
 	[FF_SEQ] = { P_INT, 1, 1 << 24, true, NULL,
-		N_("sequence length must be a whole number from 1 to 16777216") },
-	[FF_BATCH] = { P_INT, 1, 1 << 20, true, NULL, N_("batch must be a whole number from 1 to 1048576") },
+		N_("sequence length must be a whole number from %s to %s") },
+	[FF_BATCH] = { P_INT, 1, 1 << 20, true, NULL, N_("batch must be a whole number from %s to %s") },
 	[FF_GPUS] = { P_INT, 1, FIT_MAX_GPUS, true, NULL,
-		N_("GPUs must be a whole number from 1 to 1048576") },
+		N_("GPUs must be a whole number from %s to %s") },
 	[FF_TOKENS] = { P_SIZE, 0, 0, false, NULL, N_("tokens: billions above 0, e.g. 300, 300B or 1.3T") },
 	[FF_MFU] = { P_PCT, 0, 100, false, NULL, N_("MFU must be above 0 and at most 100 %") },
 	[FF_BWEFF] = { P_PCT, 0, 100, false, NULL,
 		N_("bandwidth efficiency must be above 0 and at most 100 %") },
-	[FF_RANK] = { P_INT, 1, 65536, true, NULL, N_("LoRA rank must be a whole number from 1 to 65536") },
+	[FF_RANK] = { P_INT, 1, 65536, true, NULL, N_("LoRA rank must be a whole number from %s to %s") },
 	[FF_RES] = { P_RES, 0, 0, false, NULL, NULL },
-	[FF_FRAMES] = { P_INT, 1, 1 << 20, true, NULL, N_("frames must be a whole number from 1 to 1048576") },
-	[FF_OVERHEAD] = { P_DEC, 0, 1000, true, "GB", N_("overhead must be from 0 to 1000 GB") },
+	[FF_FRAMES] = { P_INT, 1, 1 << 20, true, NULL, N_("frames must be a whole number from %s to %s") },
+	[FF_OVERHEAD] = { P_DEC, 0, 1000, true, "GB", N_("overhead must be from %s to %s GB") },
 	[FF_MARGIN] = { P_PCT, 0, 100, true, NULL, N_("margin must be from 0 to 100 %") },
-	[FF_LAYERS] = { P_INT, 1, 100000, true, NULL, N_("layers must be a whole number from 1 to 100000") },
+	[FF_LAYERS] = { P_INT, 1, 100000, true, NULL, N_("layers must be a whole number from %s to %s") },
 	[FF_HIDDEN] = { P_INT, 1, 1000000, true, NULL,
-		N_("hidden size must be a whole number from 1 to 1000000") },
-	[FF_HEADS] = { P_INT, 1, 100000, true, NULL, N_("heads must be a whole number from 1 to 100000") },
+		N_("hidden size must be a whole number from %s to %s") },
+	[FF_HEADS] = { P_INT, 1, 100000, true, NULL, N_("heads must be a whole number from %s to %s") },
 	[FF_KVHEADS] = { P_INT, 1, 100000, true, NULL,
-		N_("KV heads must be a whole number from 1 to 100000") },
+		N_("KV heads must be a whole number from %s to %s") },
 	[FF_HEADDIM] = { P_INT, 1, 100000, true, NULL,
-		N_("head dimension must be a whole number from 1 to 100000") },
+		N_("head dimension must be a whole number from %s to %s") },
 	[FF_VOCAB] = { P_INT, 1, 100000000, true, NULL,
-		N_("vocabulary must be a whole number from 1 to 100000000") },
+		N_("vocabulary must be a whole number from %s to %s") },
 	[FF_FFN] = { P_INT, 1, 10000000, true, NULL,
-		N_("FFN size must be a whole number from 1 to 10000000") },
+		N_("FFN size must be a whole number from %s to %s") },
 	[FF_ACTIVE] = { P_SIZE, 0, 0, false, NULL,
 		N_("active parameters: billions above 0, e.g. 13 or 13B") },
-	[FF_INT4G] = { P_INT, 8, 65536, true, NULL, N_("int4 group size must be from 8 to 65536") },
+	[FF_INT4G] = { P_INT, 8, 65536, true, NULL, N_("int4 group size must be from %s to %s") },
 	[FF_ALLREDUCE] = { P_DEC, 0, 1e6, true, "\u00b5s",
-		N_("all-reduce latency must be from 0 to 1000000 \u00b5s") },
+		N_("all-reduce latency must be from %s to %s \u00b5s") },
 };
 
 struct val {
@@ -399,29 +488,55 @@ struct val {
 	int w, h;
 };
 
+/* A rule's message in the language, its bounds written as it writes
+ * numbers (malloc'ed). */
+static char *rule_message(const struct tui_ff *ff, const struct rule *r)
+{
+	if (r->msg == NULL)
+		return xstrdup("");
+	if (strstr(r->msg, "%s") == NULL)
+		return xstrdup(_(r->msg));
+	/* the two %s filled in order, by hand: the message is data, not a format */
+	char *bound[2] = { i18n_fmt_number(ff->lang, r->lo, 0), i18n_fmt_number(ff->lang, r->hi, 0) };
+	const char *p = _(r->msg), *q;
+	struct buf b = {0};
+	for (int k = 0; (q = strstr(p, "%s")) != NULL; k++) {
+		buf_append(&b, p, (size_t)(q - p));
+		buf_puts(&b, k < 2 ? bound[k] : "");
+		p = q + 2;
+	}
+	buf_puts(&b, p);
+	free(bound[0]);
+	free(bound[1]);
+	return buf_take(&b);
+}
+
 /* Parse one text field by its rule: 0, or -1 and *cause (translated). */
 static int parse_field(const struct tui_ff *ff, enum tui_ff_id id, struct val *v, char **cause)
 {
 	const struct rule *r = &rules[id];
 	const char *text = ff->f[id].text;
 	char *c = NULL;
+	int rc = -1;
 
+	/* the refusal's words are made only for a refusal (every keystroke reads
+	 * every field) */
 	switch (r->t) {
-	case P_INT: return tui_ff_parse_int(text, (long)r->lo, (long)r->hi, r->msg, &v->i, cause);
+	case P_INT: rc = tui_ff_parse_int(text, (long)r->lo, (long)r->hi, "", &v->i, &c); break;
 	case P_PCT:
-		return tui_ff_parse_percent(ff->lang, text, r->lo, r->lo_incl, r->hi, r->msg, &v->d,
-					    cause);
+		rc = tui_ff_parse_percent(ff->lang, text, r->lo, r->lo_incl, r->hi, "", &v->d, &c);
+		break;
 	case P_DEC:
-		return parse_decimal(ff->lang, text, r->unit, r->lo, r->lo_incl, r->hi, r->msg, &v->d,
-				     cause);
-	case P_SIZE:
-		if (parse_size(ff, text, &v->d, &c) == 0)
-			return 0;
-		free(c);
-		return set_cause(cause, "%s", _(r->msg));
+		rc = parse_decimal(ff->lang, text, r->unit, r->lo, r->lo_incl, r->hi, "", &v->d, &c);
+		break;
+	case P_SIZE: rc = parse_size(ff, text, &v->d, &c); break;
 	case P_RES: return parse_resolution(text, &v->w, &v->h, cause);
 	default: return -1;
 	}
+	free(c);
+	if (rc != 0 && cause != NULL)
+		*cause = rule_message(ff, r);
+	return rc;
 }
 
 /* A field's value into the job, or into the architecture given. */
@@ -657,6 +772,7 @@ void tui_ff_init(struct tui_ff *ff, const struct catalog *c, enum i18n_lang lang
 	ff->f[FF_KVCACHE].choice = d.kv_bytes < 2;
 	ff->f[FF_ENCODERS].choice = d.encoders_offloaded;
 	ff->llm_method = d.method;
+	ff->method_auto = FIT_METHOD_COUNT;
 	read_model(ff);
 	reread(ff);
 }
@@ -669,6 +785,7 @@ void tui_ff_free(struct tui_ff *ff)
 	}
 	free(ff->matches);
 	free(ff->job_error);
+	free(ff->model_note);
 	catalog_model_clear(&ff->config);
 	free(ff->config_path);
 	memset(ff, 0, sizeof *ff);
@@ -710,7 +827,7 @@ bool tui_ff_set_text(struct tui_ff *ff, enum tui_ff_id id, const char *text)
 		struct model_id was = model_id(ff);
 		ff->model_touched = true;
 		read_model(ff);
-		model_changed(ff, before);
+		model_changed(ff, before, true);
 		arch_follow(ff, was);
 	} else {
 		ff->f[id].touched = true;
@@ -747,7 +864,7 @@ void tui_ff_set_lang(struct tui_ff *ff, enum i18n_lang lang)
 	}
 	ff->lang = lang;
 	read_model(ff);
-	model_changed(ff, before);
+	model_changed(ff, before, false);
 	arch_follow(ff, was);
 	reread(ff);
 }
@@ -772,6 +889,15 @@ bool tui_ff_cycle(struct tui_ff *ff, enum tui_ff_id id, int dir)
 	*c = ((*c + (dir < 0 ? -1 : 1)) % n + n) % n;
 	if (id == FF_METHOD && *c != FIT_DIFFUSION)
 		ff->llm_method = (enum fit_method)*c;
+	if (id == FF_METHOD) {
+		/* the user's choice now: nothing to give back; a search reads
+		 * again for the new method's kind */
+		const struct catalog_model *before = ff->preset;
+		ff->method_auto = FIT_METHOD_COUNT;
+		ff->auto_preset = NULL;
+		read_model(ff);
+		model_changed(ff, before, false);
+	}
 	return reread(ff);
 }
 
@@ -786,8 +912,8 @@ bool tui_ff_match_step(struct tui_ff *ff, int dir)
 		ff->match_sel = (ff->match_sel + ff->n_matches - 1) % ff->n_matches;
 	else
 		ff->match_sel = (ff->match_sel + 1) % ff->n_matches;
-	ff->preset = ff->matches[ff->match_sel];
-	model_changed(ff, before);
+	live_chosen(ff);
+	model_changed(ff, before, false);
 	arch_follow(ff, was);
 	return reread(ff);
 }

@@ -13,7 +13,12 @@
  * The model field takes a size as people type it ("70", "70B", "7,5" where
  * the language writes a decimal comma, "1.3T") or a part of a preset's name:
  * every word typed must occur in the preset's name or id ("llama 70" →
- * Llama 3.1 70B). The first match (or the one picked) is the live model.
+ * Llama 3.1 70B). The first match of the kind the method answers for (or
+ * the one picked) is the live model: a search never switches the method
+ * ("f" matching FLUX in a training tab is not live; a note says Enter would
+ * take it with Diffusion). A preset taken whole of the other kind brings its
+ * kind's method, as `gpux fit` does, says so under the field, and the
+ * user's method comes back once the text names another model.
  *
  * Strings: labels and hints are English msgids (translate with _()); error
  * texts are translated already; the form owns every string in it.
@@ -111,7 +116,16 @@ struct tui_ff {
 	struct catalog_model config;          /* a config.json typed as the model (its
 	                                         path ends in .json), read by data/ */
 	char *config_path;                    /* the path config was read from, or NULL */
-	enum fit_method llm_method;           /* restored when a diffusion preset is left */
+	enum fit_method llm_method;           /* the last language method: an LLM preset
+	                                         taken in Diffusion brings it */
+	/* a preset taken whole switched the method to its kind's: the method
+	 * the user had (FIT_METHOD_COUNT: none switched), given back once the
+	 * text no longer names auto_preset */
+	enum fit_method method_auto;
+	const struct catalog_model *auto_preset;
+	char *model_note;       /* translated, under the model field, or NULL: the
+	                           method a preset taken brought, or what Enter
+	                           would do with a match of the other kind */
 
 	/* the model as the fields make it now (valid even while another field
 	 * is bad): before and after the architecture fields */
@@ -195,14 +209,14 @@ char *tui_ff_arch_figure(const struct tui_ff *ff, const struct fit_model *m, enu
 char *tui_ff_plain_number(enum i18n_lang lang, double v);
 char *tui_ff_res_text(const struct tui_ff *ff, int w, int h);
 
-/* Parsers of the panel's fields (exposed for tests). 0, or -1 and *cause
- * translated (malloc'ed). */
-int tui_ff_parse_int(const char *s, long min, long max, const char *range_msgid, long *out,
+/* Parsers of the panel's fields (exposed for tests). 0, or -1 and *cause,
+ * a copy of refusal (the translated message, malloc'ed). */
+int tui_ff_parse_int(const char *s, long min, long max, const char *refusal, long *out,
 		     char **cause);
 /* A percentage "40", "40%", "12,5 %" → 0.40, 0.125 (lo < v <= hi percent,
  * lo_incl: v may equal lo). */
 int tui_ff_parse_percent(enum i18n_lang lang, const char *s, double lo, bool lo_incl, double hi,
-			 const char *range_msgid, double *out, char **cause);
+			 const char *refusal, double *out, char **cause);
 
 /* ---- the answer (tui/fitpanel/fitanswer.c) ---- */
 /* The panel's answer for one GPU row of a view carrying ff's job, as drawn:

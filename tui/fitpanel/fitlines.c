@@ -216,6 +216,10 @@ static void fields_row(const struct tui_fit *p, struct fblock *b, const enum tui
 	for (size_t j = 0; j < k; j++)
 		if (show_error(p, vis[j]))
 			tui_lines_wrap(&b->ls, p->ff.f[vis[j]].error, w, 2, WR_FIELD_ERROR, 3);
+	/* the method a preset brought, or what Enter would do: never silent */
+	for (size_t j = 0; j < k; j++)
+		if (vis[j] == FF_MODEL && p->ff.model_note != NULL && !show_error(p, FF_MODEL))
+			tui_lines_wrap(&b->ls, p->ff.model_note, w, 2, WR_HEADER, 2);
 	for (size_t j = 0; j < k; j++)
 		if (vis[j] == FF_MODEL && p->focused && p->cur == FF_MODEL && tui_ff_searching(&p->ff))
 			suggestions(p, b, w, side);

@@ -425,24 +425,22 @@ static void read_signals(struct tui *t)
 	}
 }
 
-static void mouse_event(struct tui *t)
+/* One mouse report, as getmouse() gave it. */
+static void mouse_event(struct tui *t, const MEVENT *me)
 {
-	MEVENT me;
 	struct wevent ev = { .type = WEV_MOUSE };
 
-	if (getmouse(&me) != OK)
-		return;
-	ev.y = me.y;
-	ev.x = me.x;
-	if (me.bstate & BUTTON4_PRESSED)
+	ev.y = me->y;
+	ev.x = me->x;
+	if (me->bstate & BUTTON4_PRESSED)
 		ev.mouse = WM_WHEEL_UP;
 #ifdef BUTTON5_PRESSED
-	else if (me.bstate & BUTTON5_PRESSED)
+	else if (me->bstate & BUTTON5_PRESSED)
 		ev.mouse = WM_WHEEL_DOWN;
 #endif
-	else if (me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+	else if (me->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
 		ev.mouse = WM_CLICK;
-	else if (me.bstate & BUTTON1_DOUBLE_CLICKED)
+	else if (me->bstate & BUTTON1_DOUBLE_CLICKED)
 		ev.mouse = WM_DOUBLE;
 	else
 		return;
@@ -451,19 +449,48 @@ static void mouse_event(struct tui *t)
 
 enum { KEY_BATCH = 256 };
 
+enum { MOUSE_QUEUE = 16 };
+
+/* The mouse reports of one batch of keys, oldest first. */
+struct mouse_batch {
+	MEVENT ev[KEY_BATCH];
+	size_t n;
+};
+
+/* The reports queued behind the KEY_MOUSE just read, oldest first: curses
+ * reads ahead the reports that came in one write (a press, its release and
+ * a wheel turn) and answers getmouse() newest first, so each is taken
+ * until none is left (or the click behind a wheel turn is lost). */
+static size_t mouse_take(struct mouse_batch *mb)
+{
+	MEVENT q[MOUSE_QUEUE];
+	size_t n = 0, from = mb->n;
+
+	while (n < MOUSE_QUEUE && getmouse(&q[n]) == OK)
+		n++;
+	while (n > 0 && mb->n < KEY_BATCH)
+		mb->ev[mb->n++] = q[--n];
+	return mb->n - from;
+}
+
 /* Keys as read, then decoded: an escape sequence curses left undecoded
  * (its terminal description does not name it) is decoded here or
- * swallowed whole (widgets/keys.c), never replayed as keys. */
+ * swallowed whole (widgets/keys.c), never replayed as keys. Mouse reports
+ * are taken as their KEY_MOUSE is read, and handled in the keys' order. */
 static void read_keys(struct tui *t)
 {
 	wint_t ch[KEY_BATCH];
 	int rc[KEY_BATCH];
 	wkey k[KEY_BATCH];
-	size_t n = 0;
+	size_t n = 0, first[KEY_BATCH], reports[KEY_BATCH]; /* a KEY_MOUSE's reports in mb */
+	struct mouse_batch mb = { .n = 0 };
 
 	while (n < KEY_BATCH && (rc[n] = wget_wch(t->inwin, &ch[n])) != ERR) {
-		k[n] = rc[n] == KEY_CODE_YES && (ch[n] == KEY_MOUSE || ch[n] == KEY_RESIZE)
+		bool mouse = rc[n] == KEY_CODE_YES && ch[n] == KEY_MOUSE;
+		k[n] = mouse || (rc[n] == KEY_CODE_YES && ch[n] == KEY_RESIZE)
 			? WKEY_NONE : wkey_from_curses(rc[n], ch[n]);
+		first[n] = mb.n;
+		reports[n] = mouse ? mouse_take(&mb) : 0;
 		n++;
 	}
 	for (size_t i = 0; i < n && !t->quit; i++) {
@@ -471,7 +498,8 @@ static void read_keys(struct tui *t)
 		size_t used;
 
 		if (rc[i] == KEY_CODE_YES && ch[i] == KEY_MOUSE) {
-			mouse_event(t);
+			for (size_t r = 0; r < reports[i] && !t->quit; r++)
+				mouse_event(t, &mb.ev[first[i] + r]);
 			continue;
 		}
 		if (rc[i] == KEY_CODE_YES && ch[i] == KEY_RESIZE) {
@@ -552,6 +580,7 @@ static void teardown_terminal(struct tui *t)
 
 static void free_all(struct tui *t)
 {
+	tui_opener_abandon(&t->opener); /* not waited for: it frees what it makes */
 	tui_stack_free(t);
 	wstatus_free(&t->status);
 	wfkeys_free(&t->fkeys);
@@ -598,21 +627,26 @@ static int tick(struct tui *t, int64_t now)
 	return timeout;
 }
 
-static void run_loop(struct tui *t)
+static bool opened(struct tui *t, const struct tui_options *o, char **cause);
+
+static void run_loop(struct tui *t, char **cause)
 {
-	struct pollfd fds[2 + MAX_API_FDS];
+	struct pollfd fds[3 + MAX_API_FDS];
 
 	while (!t->quit) {
 		int64_t now = util_now_ms();
-		int timeout = tick(t, now), n = 2;
+		int timeout = tick(t, now), n = 3;
 
 		frame(t, now);
 		fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		fds[1] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
+		/* the exchange being opened: readable once it is */
+		fds[2] = (struct pollfd){ .fd = t->opener != NULL ? tui_opener_fd(t->opener) : -1,
+					  .events = POLLIN };
 		if (t->api != NULL)
-			n += api_fds(t->api, fds + 2, MAX_API_FDS, &timeout);
+			n += api_fds(t->api, fds + 3, MAX_API_FDS, &timeout);
 		if (t->api != NULL)
-			n += tui_market_fds(t, fds + n, 2 + MAX_API_FDS - n, &timeout);
+			n += tui_market_fds(t, fds + n, 3 + MAX_API_FDS - n, &timeout);
 		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
 			break;
 		if (fds[1].revents & POLLIN)
@@ -624,6 +658,10 @@ static void run_loop(struct tui *t)
 		}
 		if (!t->quit && (fds[0].revents & POLLIN))
 			read_keys(t);
+		if (!t->quit && (fds[2].revents & POLLIN) && !opened(t, t->o, cause)) {
+			t->quit = true;
+			t->exit_status = 1;
+		}
 		if (t->api != NULL && !t->quit)
 			api_perform(t->api);
 		if (t->api != NULL && !t->quit)
@@ -646,36 +684,43 @@ static void session_base(struct tui *t, const struct tui_options *o)
 		t->conf_path = api_conf_path();
 }
 
+/* The client made (c, NULL and cause on failure; used as api_open gives
+ * them) becomes the session's. */
+static void session_take(struct tui *t, const struct tui_options *o, struct api_client *c,
+			 struct api_settings *used, char *cause)
+{
+	t->api = c;
+	t->api_owned = t->api != NULL;
+	t->api_url = o->api != NULL ? xstrdup(o->api->url)
+		   : used->url != NULL ? xstrdup(used->url) : NULL;
+	t->api_profile = used->profile != NULL ? xstrdup(used->profile) : NULL;
+	api_settings_clear(used);
+	if (t->api == NULL)
+		t->api_error = xasprintf(_("no exchange: %s"), cause ? cause : "?");
+	free(cause);
+}
+
 /* The exchange: the caller's client, or one opened (which waits for libcurl
  * and may start the local demo exchange). */
 static void session_open(struct tui *t, const struct tui_options *o)
 {
 	char *cause = NULL;
+	struct api_settings used = {0};
 
 	if (o->client != NULL) {
 		t->api = o->client;
 	} else if (o->api != NULL || o->open != NULL) {
-		struct api_settings used = {0};
-		t->api = o->api != NULL ? api_client_new(o->api, &cause) : api_open(o->open, &used, &cause);
-		t->api_owned = t->api != NULL;
-		t->api_url = o->api != NULL ? xstrdup(o->api->url)
-			   : used.url != NULL ? xstrdup(used.url) : NULL;
-		t->api_profile = used.profile != NULL ? xstrdup(used.profile) : NULL;
-		api_settings_clear(&used);
-		if (t->api == NULL) {
-			t->api_error = xasprintf(_("no exchange: %s"), cause ? cause : "?");
-			free(cause);
-		}
+		struct api_client *c = o->api != NULL ? api_client_new(o->api, &cause)
+						      : api_open(o->open, &used, &cause);
+		session_take(t, o, c, &used, cause);
 	}
 }
 
-/* The interactive screen's exchange, opened once its first frame (the
- * catalogue without prices) is on screen: libcurl loads and the local demo
- * exchange starts meanwhile. false when libcurl cannot be loaded (*cause
+/* The exchange is there (or could not be had): the market's stream, and
+ * the first run's welcome. false when libcurl cannot be loaded (*cause
  * says so): there is nothing to show then. */
-static bool open_after_first_frame(struct tui *t, const struct tui_options *o, char **cause)
+static bool session_ready(struct tui *t, char **cause)
 {
-	session_open(t, o);
 	if (t->api == NULL && api_curl_ready(cause) != 0)
 		return false;
 	if (t->api != NULL) {
@@ -684,6 +729,33 @@ static bool open_after_first_frame(struct tui *t, const struct tui_options *o, c
 	}
 	t->need_layout = true;
 	return true;
+}
+
+/* The opener's pipe is readable: its client becomes the session's. */
+static bool opened(struct tui *t, const struct tui_options *o, char **cause)
+{
+	struct api_client *c = NULL;
+	struct api_settings used = {0};
+	char *why = NULL;
+
+	if (t->opener == NULL || !tui_opener_take(&t->opener, &c, &used, &why))
+		return true;
+	session_take(t, o, c, &used, why);
+	return session_ready(t, cause);
+}
+
+/* The interactive screen's exchange, opened once its first frame (the
+ * catalogue without prices) is on screen: libcurl loads and the local demo
+ * exchange starts meanwhile, on a thread of its own when it is api_open's
+ * (the local demo exchange may be slow or frozen: no key waits for it).
+ * false when libcurl cannot be loaded (*cause says so). */
+static bool open_after_first_frame(struct tui *t, const struct tui_options *o, char **cause)
+{
+	if (o->client == NULL && o->api == NULL && o->open != NULL &&
+	    (t->opener = tui_opener_start(o->open)) != NULL)
+		return true;
+	session_open(t, o);
+	return session_ready(t, cause);
 }
 
 void tui_session_init(struct tui *t, const struct tui_options *o)
@@ -753,7 +825,7 @@ int tui_run(const struct tui_options *o)
 	tui_session_start(t);
 	tui_session_frame(t);
 	if (open_after_first_frame(t, o, &cause))
-		run_loop(t);
+		run_loop(t, &cause);
 	else
 		t->exit_status = 1;
 	teardown_terminal(t);

@@ -8,6 +8,7 @@
 #include "tui/tui_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -115,9 +116,10 @@ static const struct tui_screen_class dialog_class = {
 	.name = "dialog", .flags = TS_MODAL, .layout = dlg_layout, .event = dlg_event,
 };
 
-void tui_dialog_open(struct tui *t, const char *title, const char *text, const char *hint,
-		     bool y_only, void (*done)(void *ud, int64_t arg, bool yes, wkey key),
-		     void *ud, int64_t arg)
+struct tui_screen *tui_dialog_open(struct tui *t, const char *title, const char *text,
+				   const char *hint, bool y_only,
+				   void (*done)(void *ud, int64_t arg, bool yes, wkey key), void *ud,
+				   int64_t arg)
 {
 	struct dialog *d = xcalloc(1, sizeof *d);
 
@@ -129,6 +131,20 @@ void tui_dialog_open(struct tui *t, const char *title, const char *text, const c
 	d->ud = ud;
 	d->arg = arg;
 	tui_push(t, &d->base);
+	return &d->base;
+}
+
+void tui_dialog_set_text(struct tui *t, struct tui_screen *s, const char *text)
+{
+	struct dialog *d = (struct dialog *)s;
+
+	if (s == NULL || s->cls != &dialog_class || !tui_on_stack(t, s) ||
+	    strcmp(d->d->text, text) == 0)
+		return;
+	free(d->d->text);
+	d->d->text = xstrdup(text);
+	d->d->base.dirty = true;
+	tui_relayout(t); /* its box may grow or shrink */
 }
 
 /* ---- the help ------------------------------------------------------------------------------------ */

@@ -272,9 +272,14 @@ struct tui_screen *tui_overlay_new(struct tui *t, struct wwidget *w,
 				   void (*closed)(struct tui *t, struct wwidget *w, void *ud), void *ud);
 /* A confirmation dialog: done(ud, arg, yes, key) when it closes, yes for
  * y/Y (and Enter unless y_only), key the key that closed it; done may open
- * another dialog. */
-void tui_dialog_open(struct tui *t, const char *title, const char *text, const char *hint,
-		     bool y_only, void (*done)(void *ud, int64_t arg, bool yes, wkey key),
-		     void *ud, int64_t arg);
+ * another dialog. Returns the dialog's screen (freed once it closes: its
+ * owner forgets it in done). */
+struct tui_screen *tui_dialog_open(struct tui *t, const char *title, const char *text,
+				   const char *hint, bool y_only,
+				   void (*done)(void *ud, int64_t arg, bool yes, wkey key), void *ud,
+				   int64_t arg);
+/* The open dialog s says text now (a confirmation that follows what it
+ * confirms); nothing when s is not an open dialog. */
+void tui_dialog_set_text(struct tui *t, struct tui_screen *s, const char *text);
 
 #endif

@@ -13,9 +13,10 @@
  * Which columns a tab shows, and in which order, is a list of column ids
  * (remembered in the config file); the GPU column is always first, and
  * "your model" columns (fit panel) follow it whenever the view has them; the
- * price, what a buyer compares first, is last unless the user moved it, and
- * while it is last it stays pinned at the right edge while the others scroll
- * (the GPU column's twin on the left).
+ * price, what a buyer compares first, is always last and always shown
+ * (fixed in the column chooser, as the GPU column is): whatever else is
+ * chosen, it stays pinned at the right edge while the others scroll (the
+ * GPU column's twin on the left).
  *
  * When columns are hidden the GPU column earns its width: the table cuts it
  * to a share of the terminal, and the formatter cuts the architecture first
@@ -190,6 +191,17 @@ static int src_frozen_min(void *ctx)
 	return (int)m;
 }
 
+/* With the fit job's columns the GPU column gives way (to its names'
+ * short form) where that shows another of them: at 80 columns whether the
+ * job fits, beside the price, before the architecture after a name. */
+static bool src_frozen_yields(void *ctx)
+{
+	struct tui_browse *b = ctx;
+	const struct view_table *v = cur_tab(b)->view;
+
+	return v != NULL && v->has_job;
+}
+
 /* The price column (last unless moved) stays at the right edge, and the
  * 24 h sparkline with it when it comes just before on a table of
  * SPARK_PIN_COLS columns or more without a fit job: narrower, or with the
@@ -232,7 +244,8 @@ static void compute_vis(struct tui_tab *tb)
 			tb->vis[n++] = i;
 	for (size_t k = 0; k < tb->n_col_ids; k++) {
 		int i = view_column_index(v, tb->col_ids[k]);
-		if (i < 0 || v->columns[i].kind == VIEW_COL_GPU || v->columns[i].kind >= VIEW_COL_JOB_MEM)
+		if (i < 0 || v->columns[i].kind == VIEW_COL_GPU || v->columns[i].kind >= VIEW_COL_JOB_MEM ||
+		    v->columns[i].kind == VIEW_COL_PRICE)
 			continue;
 		bool dup = false;
 		for (size_t j = 0; j < n; j++)
@@ -240,8 +253,11 @@ static void compute_vis(struct tui_tab *tb)
 		if (!dup)
 			tb->vis[n++] = (size_t)i;
 	}
-	/* the order chosen is the order shown: a price moved off the end
-	 * scrolls with the others (it is pinned only where it is last) */
+	/* the order chosen is the order shown, and the price comes last
+	 * whatever is chosen: always shown, pinned at the right edge */
+	for (size_t i = 0; i < v->n_columns; i++)
+		if (v->columns[i].kind == VIEW_COL_PRICE)
+			tb->vis[n++] = i;
 	tb->n_vis = n;
 }
 
@@ -333,7 +349,8 @@ void browse_init(struct tui_browse *b)
 	struct wtable_source src = {
 		.ctx = b, .rows = src_rows, .cols = src_cols, .header = src_header,
 		.cell = src_cell, .align = src_align, .cell_fit = src_cell_fit,
-		.frozen_min = src_frozen_min, .pinned = src_pinned,
+		.frozen_min = src_frozen_min, .frozen_yields = src_frozen_yields,
+		.pinned = src_pinned,
 	};
 
 	b->n_tabs = t->cat->n_workloads;
@@ -591,21 +608,27 @@ void browse_columns_open(struct tui_browse *b)
 	for (size_t i = 0; i < v->n_columns; i++)
 		if (v->columns[i].kind == VIEW_COL_GPU)
 			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, true, true };
-	/* the shown columns in the order shown */
+	/* the shown columns in the order shown, then the others; the price
+	 * last and fixed like the GPU (always shown, at the right edge) */
 	for (size_t k = 0; k < tb->n_vis; k++) {
 		size_t i = tb->vis[k];
-		if (v->columns[i].kind != VIEW_COL_GPU && v->columns[i].kind < VIEW_COL_JOB_MEM)
+		if (v->columns[i].kind != VIEW_COL_GPU && v->columns[i].kind < VIEW_COL_JOB_MEM &&
+		    v->columns[i].kind != VIEW_COL_PRICE)
 			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, true, false };
 	}
 	for (size_t i = 0; i < v->n_columns; i++) {
 		bool listed = false;
-		if (v->columns[i].kind == VIEW_COL_GPU || v->columns[i].kind >= VIEW_COL_JOB_MEM)
+		if (v->columns[i].kind == VIEW_COL_GPU || v->columns[i].kind >= VIEW_COL_JOB_MEM ||
+		    v->columns[i].kind == VIEW_COL_PRICE)
 			continue;
 		for (size_t k = 0; k < n; k++)
 			listed |= strcmp(items[k].id, v->columns[i].id) == 0;
 		if (!listed)
 			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, false, false };
 	}
+	for (size_t i = 0; i < v->n_columns; i++)
+		if (v->columns[i].kind == VIEW_COL_PRICE)
+			items[n++] = (struct wcheck_item){ v->columns[i].id, v->columns[i].label, true, true };
 	char *title = xasprintf(_("Columns of %s"), _(tb->w->title));
 	struct wchecklist *c = wchecklist_new(&t->ui, title,
 		_("Space show/hide  [ ] move  Enter save  Esc cancel"), items, n);
@@ -810,12 +833,14 @@ void browse_order_size(struct tui_browse *b, const char *gpu_id, struct tui_goto
 		return;
 	const struct fit_result *j = &view_shown_row(v, (size_t)pos)->job;
 	g->fits = j->fits;
-	if (j->gpus_run > 0)
-		g->gpus = j->gpus_run;
+	if (j->gpus_run <= 0)
+		return;
+	g->gpus = j->gpus_run;
+	g->hours = TUI_JOB_HOURS;
 	if (fit_method_is_training(v->job.method) && isfinite(j->train_hours) && j->train_hours > 0 &&
 	    j->train_hours < 1e6)
 		g->hours = (int)ceil(j->train_hours - 1e-9);
-	if (j->gpus_run > 0 && j->shape.link_needed) {
+	if (j->shape.link_needed) {
 		/* what runs it: whole machines of its node size, on its link */
 		struct view_job_need n;
 		view_job_need_of(j, &n);

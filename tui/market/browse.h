@@ -102,10 +102,13 @@ void browse_toggle_mark(struct tui_browse *b);
 bool browse_is_marked(const struct tui_browse *b, const char *gpu_id);
 /* =: compare the marked GPUs (2 to 4), or say why not. */
 void browse_compare(struct tui_browse *b);
-/* For the order form and the detail screen, into g: the GPUs the job runs
- * on with gpu_id, for a training run its hours (rounded up), whether it
- * fits, and the machines it needs (units of node_gpus GPUs inside one
- * machine on interconnect: what `b` buys); 0 / NULL when there is no job. */
+/* What the fit job orders on gpu_id, for the order form (b) and the
+ * detail screen alike, into g: the GPUs it runs on and its hours — a
+ * training run's, rounded up, else TUI_JOB_HOURS —, whether it fits, and
+ * the machines it needs (units of node_gpus GPUs inside one machine on
+ * interconnect: what `b` buys); gpus and hours 0, node_gpus 0 and
+ * interconnect NULL when there is no job or it runs on no count of that
+ * GPU (fits -1 when there is no job). */
 void browse_order_size(struct tui_browse *b, const char *gpu_id, struct tui_goto *g);
 
 /* ---- the places of the other market screens (tui/screens.c) ---- */

@@ -2,7 +2,8 @@
  * The detail screen of one GPU (Enter on a row of the tables; Esc back): a
  * page that covers the tables, made of text panels.
  *
- *   row 0    the GPU, its ask, bid, spread, last trade and the chart's change
+ *   row 0    the GPU, its ask, bid, last trade and its 24 h change (the
+ *            market table's one figure, as the tables and compare show it)
  *   specs    the catalogue's figures ("Not published" and "Not supported"
  *            kept apart) and the document they come from
  *   book     the depth ladder at the panel's full height: price, GPUs,
@@ -10,8 +11,14 @@
  *            enough) and cumulative GPUs per level, asks above the spread,
  *            bids below; the account's own resting orders marked (*) when
  *            the orders page has listed them (t->account.open)
- *   chart    close prices over 1 h, 24 h or 7 d from GET /v1/candles, in
- *            eighth blocks (ASCII: . : #), the change with ▲/▼ and a sign
+ *   chart    close prices over the last hour, 24 h or 7 days, asked by time
+ *            (GET /v1/candles from the range's start on the exchange clock,
+ *            and the last daily candle before it for the price it starts
+ *            from): a column with trades is a bar of eighth blocks (ASCII
+ *            . : #), one without carries the last price as a line ─ at its
+ *            level (ASCII -), dim, and a legend says so; a time axis
+ *            under it (−24 h … now); over 1 h and 7 d the range's change in
+ *            its title
  *   fill     with a fit job: what it needs on this GPU and what filling
  *            that from the asks would cost now; b opens the order form
  *            for exactly that
@@ -21,21 +28,22 @@
  * side; narrower, the book stands left and the specs follow the trades.
  * The book and trades come from the feed's focus (tui/feed/focus.c:
  * streamed, or fetched while the stream is not live); the candles are
- * asked again after new trades, at most every few seconds.
+ * asked again after new trades, at most every few seconds, and as the
+ * range moves on (every interval, at least every 30 s).
  */
 #include "tui/market/detail.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "i18n/i18n.h"
 #include "tui/market/browse.h"
 #include "tui/market/detail_lots.h"
 #include "util/util.h"
 
-enum { CANDLES_AGAIN_MS = 5000, WIDE_COLS = 120, CHART_MIN_ROWS = 3 };
+enum { CANDLES_AGAIN_MS = 5000, CANDLES_SLIDE_MIN_MS = 30000, WIDE_COLS = 120,
+       CHART_MIN_ROWS = 3 };
 
 enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_NODES, DK_ALERT };
 
@@ -62,21 +70,38 @@ struct detail {
 	int job_fits;               /* as fit_result.fits */
 	struct wpanel *head, *specs, *book, *side; /* its widgets */
 	enum detail_range range;
-	struct api_candles *candles;
+	struct api_candles *candles; /* the range's, from its start (from_s) on */
+	int64_t from_s;             /* the range's start asked (exchange clock, Unix s) */
+	int64_t before_cents;       /* the last close before from_s; -1 none */
+	bool have_before;           /* its answer came (or failed: no price before) */
 	char *candles_error;
-	uint64_t candles_req;
-	int64_t candles_next;
+	uint64_t candles_req, before_req;
+	int64_t candles_next;       /* asked again no sooner (new trades) */
+	int64_t candles_slide;      /* asked again by then (the range moved on) */
 	uint64_t candles_trades;    /* the focus's trade_gen they were asked at */
 	uint64_t seen_focus, seen_market;
 	bool wide, dirty;
 	bool book_orders;           /* the ladder has room for the orders column */
 	bool book_cum, book_gh;     /* ... for the cumulative GPUs, the GPU-hours */
 	int book_rows, chart_cols, chart_rows;
+	int spec_w;                 /* the spec sheet's labels' column */
 	struct detail_lots lots;    /* the ladder by node size and its machines */
 	uint64_t seen_lots;
 	int job_node_gpus;          /* the fit job's machines here (0: none needed) */
 	const char *job_link;
 };
+
+/* The chart is asked again as its range moves on: every interval (the
+ * last column fills), at least every CANDLES_SLIDE_MIN_MS. */
+static int64_t slide_ms(enum detail_range r)
+{
+	int limit;
+	int64_t secs, iv;
+	const char *name = detail_range_interval(r, &limit, &secs);
+
+	iv = name[strlen(name) - 1] == 'm' ? 60 * atoi(name) : 3600 * atoi(name);
+	return iv * 1000 > CANDLES_SLIDE_MIN_MS ? iv * 1000 : CANDLES_SLIDE_MIN_MS;
+}
 
 static struct detail *of(struct tui_screen *s)
 {
@@ -130,30 +155,19 @@ static void title(struct wpanel *p, const char *text)
 
 /* ---- the header ---------------------------------------------------------------------------- */
 
+/* The 24 h change as the tables show it, coloured: the market table's one
+ * figure (tui_market_change), never this screen's own. */
 static void change_text(const struct detail *d, struct wcells *c)
 {
-	int64_t col[64], bp;
 	const struct tui *t = d->base.t;
-	static const char *const range_name[DR_COUNT] = { N_("1 h"), N_("24 h"), N_("7 d") };
-	int64_t from, to, secs;
-	int limit;
+	int64_t bp;
+	char *pct, *x;
 
-	if (d->candles == NULL)
+	if (!tui_market_change(t, d->gpu, &bp))
 		return;
-	detail_range_interval(d->range, &limit, &secs);
-	to = d->candles->server_time;
-	from = to - secs;
-	detail_series(d->candles->v, d->candles->n, from, to, 64, col);
-	if (!detail_change_bp(col, 64, &bp))
-		return;
-	char *pct = i18n_fmt_number(t->o->lang, (double)(bp < 0 ? -bp : bp) / 100.0, 2);
-	/* up and down in words as well as colour: ▲ +1.23 % / ▼ −0.40 % (ASCII ^ + / v -);
-	 * no change is "0.00 %", neither up nor down */
-	char *x = bp == 0 ? xasprintf("%s %% (%s)", pct, _(range_name[d->range]))
-			  : xasprintf("%s %s%s %% (%s)",
-				      wsym(bp > 0 ? WSYM_SORT_UP : WSYM_SORT_DOWN, t->ascii),
-				      bp > 0 ? "+" : (t->ascii ? "-" : "\u2212"), pct,
-				      _(range_name[d->range]));
+	pct = view_change_text(t->o->lang, t->ascii, bp);
+	/* TRANSLATORS: the detail screen's title: the 24 h change, "▲ +1.23 % (24 h)" */
+	x = xasprintf(_("%s (24 h)"), pct);
 	add(c, "  ", WR_NORMAL);
 	add(c, x, bp > 0 ? WR_GOOD : bp < 0 ? WR_BAD : WR_NORMAL);
 	free(x);
@@ -226,6 +240,26 @@ static void build_head(struct detail *d)
 
 /* ---- the spec sheet ------------------------------------------------------------------------- */
 
+/* The labels of the spec sheet (msgids; the precisions are not translated). */
+static const char *const spec_labels[] = {
+	N_("Memory"), N_("Memory type"), N_("Bandwidth"), N_("Interconnect"), N_("Link speed"),
+	N_("Form factor"), N_("Board power"),
+};
+
+/* The labels' column: as wide as the widest in the language, so every
+ * figure starts in one column. */
+static int spec_label_w(const struct detail *d)
+{
+	int w = 4; /* "BF16", "INT8", "ECC" */
+
+	for (size_t i = 0; i < sizeof spec_labels / sizeof spec_labels[0]; i++) {
+		int lw = wtext_width(_(spec_labels[i]), d->base.t->ascii);
+		if (lw > w)
+			w = lw;
+	}
+	return w;
+}
+
 static void spec_line(struct detail *d, struct wpanel *p, const char *label, double v,
 		      int decimals, const char *unit)
 {
@@ -233,7 +267,7 @@ static void spec_line(struct detail *d, struct wpanel *p, const char *label, dou
 	struct wcells *c = row(p);
 	char *x;
 
-	add_col(c, label, 16, false, WR_DIM);
+	add_col(c, label, d->spec_w, false, WR_DIM);
 	if (isnan(v)) {
 		add(c, _("Not published"), WR_DIM);
 		return;
@@ -247,11 +281,11 @@ static void spec_line(struct detail *d, struct wpanel *p, const char *label, dou
 	free(x);
 }
 
-static void spec_text(struct wpanel *p, const char *label, const char *v)
+static void spec_text(struct detail *d, struct wpanel *p, const char *label, const char *v)
 {
 	struct wcells *c = row(p);
 
-	add_col(c, label, 16, false, WR_DIM);
+	add_col(c, label, d->spec_w, false, WR_DIM);
 	add(c, v != NULL ? v : _("Not published"), v != NULL ? WR_NORMAL : WR_DIM);
 }
 
@@ -260,9 +294,10 @@ static void build_specs(struct detail *d, struct wpanel *p)
 	const struct catalog_gpu *g = d->g;
 	char *x;
 
+	d->spec_w = spec_label_w(d);
 	title(p, _("Specifications"));
 	spec_line(d, p, _("Memory"), g->memory_gb, 0, "GB");
-	spec_text(p, _("Memory type"), g->memory_type);
+	spec_text(d, p, _("Memory type"), g->memory_type);
 	spec_line(d, p, _("Bandwidth"), g->bandwidth_gbs, 0, "GB/s");
 	spec_line(d, p, "BF16", g->bf16_tflops, 0, "TFLOPS");
 	spec_line(d, p, "FP8", g->fp8_tflops, 0, "TFLOPS");
@@ -270,17 +305,17 @@ static void build_specs(struct detail *d, struct wpanel *p)
 	spec_line(d, p, "FP32", g->fp32_tflops, 1, "TFLOPS");
 	spec_line(d, p, "FP64", g->fp64_tflops, 1, "TFLOPS");
 	spec_line(d, p, "INT8", g->int8_tops, 0, "TOPS");
-	spec_text(p, _("Interconnect"), g->interconnect);
+	spec_text(d, p, _("Interconnect"), g->interconnect);
 	spec_line(d, p, _("Link speed"), g->interconnect_gbs, 0, "GB/s");
-	spec_text(p, _("Form factor"), g->form_factor);
+	spec_text(d, p, _("Form factor"), g->form_factor);
 	spec_line(d, p, _("Board power"), g->tdp_w, 0, "W");
-	spec_text(p, "ECC", g->ecc ? _("Yes") : _("No"));
+	spec_text(d, p, "ECC", g->ecc ? _("Yes") : _("No"));
 	/* TRANSLATORS: where the figures above come from: %s is a document and its URL */
 	x = xasprintf(_("Figures: %s"), g->source != NULL ? g->source : _("Not published"));
 	wpanel_text(p, x, WR_DIM, 1);
 	free(x);
 	if (g->notes != NULL)
-		wpanel_text(p, g->notes, WR_DIM, 1);
+		wpanel_text(p, _(g->notes), WR_DIM, 1); /* marked in data/labels.c */
 	wpanel_text(p, _("Prices: the exchange's book and trades; the fit answer: gpux's estimate."),
 		    WR_DIM, 1);
 }
@@ -443,17 +478,86 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 
 /* ---- the chart --------------------------------------------------------------------------------- */
 
+/* The candles the chart is drawn from: the close before the range (as a
+ * candle before the window drawn, which starts at from) and the range's
+ * own (malloc'ed; *n). */
+static struct api_candle *chart_candles(const struct detail *d, int64_t from, size_t *n)
+{
+	const struct api_candles *c = d->candles;
+	struct api_candle *v = xcalloc(c->n + 2, sizeof *v);
+	int64_t at = (d->from_s < from ? d->from_s : from) - 1;
+	size_t k = 0;
+
+	if (d->before_cents >= 0)
+		v[k++] = (struct api_candle){ .start = at, .open_cents = d->before_cents,
+					      .high_cents = d->before_cents,
+					      .low_cents = d->before_cents,
+					      .close_cents = d->before_cents };
+	memcpy(v + k, c->v, c->n * sizeof *v);
+	*n = k + c->n;
+	return v;
+}
+
+/* An axis label: so long ago, in the range's unit (malloc'ed). */
+static char *ago_label(const struct detail *d, int64_t ago)
+{
+	const char *minus = d->base.t->ascii ? "-" : "\u2212";
+
+	if (d->range == DR_1H)
+		/* TRANSLATORS: the chart's time axis: minutes ago, "−45 min" */
+		return xasprintf(_("%s%lld min"), minus, (long long)(ago / 60));
+	if (d->range == DR_24H)
+		/* TRANSLATORS: the chart's time axis: hours ago, "−18 h" */
+		return xasprintf(_("%s%lld h"), minus, (long long)(ago / 3600));
+	/* TRANSLATORS: the chart's time axis: days ago, "−6 d" */
+	return xasprintf(_("%s%lld d"), minus, (long long)(ago / 86400));
+}
+
+/* The time axis under the chart's w columns, on the exchange clock: a tick
+ * every quarter of the range (every day of a week; every second, third …
+ * one where the labels would crowd), counted back from "now". */
+static char *chart_axis(const struct detail *d, int w, int64_t secs)
+{
+	int n = d->range == DR_7D ? 7 : 4, step = 1, k = 0, widest;
+	char **labels = xcalloc((size_t)n + 2, sizeof *labels), *axis, *probe;
+	int *at = xcalloc((size_t)n + 2, sizeof *at);
+
+	probe = ago_label(d, secs);
+	widest = (int)view_text_width(probe);
+	free(probe);
+	while (step < n && w * step / n < widest + 1)
+		step++;
+	for (int i = 0; i < n; i++) {
+		if ((n - i) % step != 0)
+			continue;
+		labels[k] = ago_label(d, secs * (n - i) / n);
+		at[k++] = (int)((int64_t)w * i / n);
+	}
+	/* TRANSLATORS: the chart's time axis: its right end, the present */
+	labels[k] = xstrdup(_("now"));
+	at[k++] = w - 1;
+	axis = detail_axis(w, (const char *const *)labels, at, (size_t)k);
+	for (int i = 0; i < k; i++)
+		free(labels[i]);
+	free(labels);
+	free(at);
+	return axis;
+}
+
 static void build_chart(struct detail *d, struct wpanel *p, int cols, int rows)
 {
 	struct tui *t = d->base.t;
 	static const char *const names[DR_COUNT] = {
 		N_("Price, last hour (1 min)"), N_("Price, last 24 h (5 min)"), N_("Price, last 7 days (1 h)"),
 	};
-	int64_t secs, lo, hi, *col;
+	int64_t secs, lo, hi, *col, bp, to;
 	int limit, label_w = 10, w = cols - label_w - 3;
+	struct api_candle *v;
+	size_t n;
+	bool *traded, quiet = false;
 
-	title(p, _(names[d->range]));
-	if (d->candles == NULL) {
+	if (d->candles == NULL || !d->have_before) {
+		title(p, _(names[d->range]));
 		wpanel_text(p, d->candles_error ? d->candles_error : _("Waiting for the price history…"),
 			    WR_DIM, 1);
 		return;
@@ -461,27 +565,55 @@ static void build_chart(struct detail *d, struct wpanel *p, int cols, int rows)
 	if (w < 8)
 		w = 8;
 	col = xcalloc((size_t)w, sizeof *col);
+	traded = xcalloc((size_t)w, sizeof *traded);
 	detail_range_interval(d->range, &limit, &secs);
-	if (detail_series(d->candles->v, d->candles->n, d->candles->server_time - secs,
-			  d->candles->server_time, w, col) == 0) {
+	to = d->candles->server_time > d->from_s ? d->candles->server_time : d->from_s + secs;
+	v = chart_candles(d, to - secs, &n);
+	size_t have = detail_series(v, n, to - secs, to, w, col, traded);
+	free(v);
+	/* over the hour and the week, the range's own change; over 24 h the
+	 * title row has the one 24 h figure */
+	struct wcells *c = row(p);
+	wcells_add(c, _(names[d->range]), WR_HEADER, WAT_BOLD);
+	if (have > 0 && d->range != DR_24H && detail_change_bp(col, w, &bp)) {
+		char *x = view_change_text(t->o->lang, t->ascii, bp);
+		add(c, "  ", WR_NORMAL);
+		add(c, x, bp > 0 ? WR_GOOD : bp < 0 ? WR_BAD : WR_NORMAL);
+		free(x);
+	}
+	if (have == 0) {
 		wpanel_text(p, _("No trades in this range."), WR_DIM, 1);
 		free(col);
+		free(traded);
 		return;
 	}
 	detail_series_range(col, w, &lo, &hi);
-	char **line = xcalloc((size_t)rows, sizeof *line);
-	detail_chart(col, w, rows, t->ascii, line);
 	for (int r = 0; r < rows; r++) {
-		struct wcells *c = row(p);
 		char *lab = r == 0 ? money(t, hi) : r == rows - 1 ? money(t, lo) : xstrdup("");
+		c = row(p);
 		add_col(c, lab, label_w, true, WR_DIM);
 		add(c, " ", WR_NORMAL);
-		add(c, line[r], WR_NORMAL);
+		for (int j = 0; j < w; j++) {
+			const char *g = detail_cell(col[j], lo, hi, rows, r, !traded[j], t->ascii);
+			add(c, g, traded[j] ? WR_NORMAL : WR_DIM);
+			quiet |= !traded[j] && col[j] >= 0;
+		}
 		free(lab);
-		free(line[r]);
 	}
-	free(line);
+	char *axis = chart_axis(d, w, secs);
+	c = row(p);
+	wcells_pad(c, label_w + 2, WR_DIM);
+	add(c, axis, WR_DIM);
+	free(axis);
+	if (quiet) {
+		/* TRANSLATORS: the chart's legend; %s is its line, ─ (ASCII -) */
+		char *x = xasprintf(_("%s no trade in that interval: the last price, carried"),
+				    t->ascii ? "-" : "\u2500");
+		wpanel_text(p, x, WR_DIM, 1);
+		free(x);
+	}
 	free(col);
+	free(traded);
 }
 
 /* ---- the fit job's order, and the trades --------------------------------------------------------- */
@@ -525,8 +657,11 @@ static void build_fill(struct detail *d, struct wpanel *p)
 	tot = money(t, fill.total_cents);
 	if (fill.complete)
 		/* TRANSLATORS: filling the order from the asks: levels, average price, total */
-		x = xasprintf(_("from the asks now: %zu levels, average %s per GPU-hour, total %s "
-				"before tax; b orders it"), fill.levels, avg, tot);
+		x = xasprintf(P_("from the asks now: %zu level, average %s per GPU-hour, total %s "
+				 "before tax; b orders it",
+				 "from the asks now: %zu levels, average %s per GPU-hour, total %s "
+				 "before tax; b orders it", (unsigned long)fill.levels),
+			      fill.levels, avg, tot);
 	else if (d->job_node_gpus > 1)
 		x = xasprintf(_("the book serves only %lld of %d GPUs in such machines (total %s "
 				"before tax)"), (long long)fill.gpus, d->job_gpus, tot);
@@ -544,7 +679,9 @@ static void build_trades(struct detail *d, struct wpanel *p, int rows)
 	struct tui *t = d->base.t;
 	const struct tui_focus *f = t->m.focus;
 
-	title(p, _("Recent trades"));
+	/* TRANSLATORS: the detail screen's list of trades; its times are the
+	 * exchange clock's, in UTC */
+	title(p, _("Recent trades (UTC)"));
 	if (f == NULL || !f->have_trades) {
 		wpanel_text(p, _("Waiting for trades…"), WR_DIM, 1);
 		return;
@@ -554,13 +691,11 @@ static void build_trades(struct detail *d, struct wpanel *p, int rows)
 	for (int i = 0; i < rows && (size_t)i < f->n_trades; i++) {
 		const struct api_trade *tr = &f->trades[i];
 		struct wcells *c = row(p);
-		time_t at = (time_t)tr->at;
-		struct tm tm;
-		char when[32] = "", *price = money(t, tr->price_cents), *x;
+		char *when = i18n_fmt_date(t->o->lang, tr->at, I18N_UTC | I18N_SHORT);
+		char *price = money(t, tr->price_cents), *x;
 
-		if (gmtime_r(&at, &tm) != NULL)
-			strftime(when, sizeof when, "%m-%d %H:%M:%S", &tm);
 		add_col(c, when, 15, false, WR_DIM);
+		free(when);
 		add_col(c, price, 10, true, tr->taker_side == API_BUY ? WR_GOOD : WR_BAD);
 		x = xasprintf(" %lld \u00d7 %lld h %s", (long long)tr->gpus, (long long)tr->hours,
 			      tr->taker_side == API_BUY ? wsym(WSYM_ARROW_UP, t->ascii)
@@ -621,24 +756,44 @@ static void on_candles(void *ud, struct api_candles *r, const struct api_error *
 	if (e != NULL) {
 		d->candles_error = view_api_error_words(d->base.t->o->lang, e, NULL);
 	} else {
+		tui_exchange_clock(d->base.t, r->server_time);
 		api_candles_free(&d->candles);
 		d->candles = r;
 	}
 	d->dirty = true;
 }
 
+/* The last daily candle before the range: the price its first columns carry. */
+static void on_before(void *ud, struct api_candles *r, const struct api_error *e)
+{
+	struct detail *d = ud;
+
+	d->before_req = 0;
+	d->have_before = true; /* a failure: the chart starts at the range's first trade */
+	d->before_cents = e == NULL && r->n > 0 ? r->v[r->n - 1].close_cents : -1;
+	api_candles_free(&r);
+	d->dirty = true;
+}
+
+/* The range by time: its candles from its start on the exchange clock to
+ * now, and the close before it. */
 static void ask_candles(struct detail *d, int64_t now)
 {
 	struct tui *t = d->base.t;
-	struct api_candles_query q = { .from = -1, .to = -1 };
+	struct api_candles_query q = { .to = -1 }, b = { .interval = "1d", .from = -1, .limit = 1 };
 	int64_t secs;
 
-	if (t->api == NULL || d->candles_req != 0)
+	if (t->api == NULL || d->candles_req != 0 || d->before_req != 0)
 		return;
 	q.interval = detail_range_interval(d->range, &q.limit, &secs);
+	d->from_s = tui_exchange_now(t) - secs;
+	q.from = d->from_s;
+	b.to = d->from_s;
 	d->candles_next = now + CANDLES_AGAIN_MS;
+	d->candles_slide = now + slide_ms(d->range);
 	d->candles_trades = t->m.focus != NULL ? t->m.focus->trade_gen : 0;
 	d->candles_req = api_candles_start(t->api, d->gpu, &q, on_candles, d);
+	d->before_req = api_candles_start(t->api, d->gpu, &b, on_before, d);
 }
 
 static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
@@ -655,7 +810,11 @@ static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
 			ask_candles(d, now);
 		else if (*next < 0 || d->candles_next < *next)
 			*next = d->candles_next;
+	} else if (now >= d->candles_slide) {
+		ask_candles(d, now); /* the range moved on */
 	}
+	if (d->candles_req == 0 && (*next < 0 || d->candles_slide < *next))
+		*next = d->candles_slide;
 }
 
 static void scr_recalc(struct tui_screen *s, int64_t now)
@@ -722,7 +881,11 @@ static void set_range(struct detail *d, enum detail_range r)
 	d->candles_error = NULL;
 	if (d->candles_req != 0 && d->base.t->api != NULL)
 		api_abandon(d->base.t->api, d->candles_req);
-	d->candles_req = 0;
+	if (d->before_req != 0 && d->base.t->api != NULL)
+		api_abandon(d->base.t->api, d->before_req);
+	d->candles_req = d->before_req = 0;
+	d->have_before = false;
+	d->before_cents = -1;
 	d->dirty = true;
 }
 
@@ -770,6 +933,8 @@ static void scr_free(struct tui_screen *s)
 
 	if (d->candles_req != 0 && t->api != NULL)
 		api_abandon(t->api, d->candles_req);
+	if (d->before_req != 0 && t->api != NULL)
+		api_abandon(t->api, d->before_req);
 	tui_focus_set(t, NULL);
 	detail_lots_free(&d->lots);
 	api_candles_free(&d->candles);
@@ -807,13 +972,15 @@ void tui_detail_open(struct tui *t, const struct tui_goto *go)
 		tui_remove(t, old); /* after the copy: go->gpu may be the old one's */
 	d->g = g;
 	d->job_gpus = go->gpus;
-	d->job_hours = go->gpus > 0 && go->hours <= 0 ? 24 : go->hours;
+	/* what b on the tables would order for the same job (browse_order_size) */
+	d->job_hours = go->gpus > 0 && go->hours <= 0 ? TUI_JOB_HOURS : go->hours;
 	d->job_fits = go->fits;
 	d->job_node_gpus = go->gpus > 0 && go->node_gpus > 1 ? go->node_gpus : 0;
 	d->job_link = d->job_node_gpus > 0 ? go->interconnect : NULL;
 	detail_lots_init(&d->lots, t, d->gpu, d->job_node_gpus, d->job_link, d->job_gpus,
 			 d->job_hours);
 	d->range = DR_24H;
+	d->before_cents = -1;
 	d->head = panel(d);
 	d->specs = panel(d);
 	d->book = panel(d);

@@ -1,7 +1,10 @@
 /*
  * The detail screen's pure model (tui/market/detail.h): the ladder walked for an
- * order, candles put into chart columns, and the columns drawn as bars of
- * eighth blocks (or ASCII). Nothing here knows curses or the exchange.
+ * order, candles put into chart columns (each column knowing whether a trade
+ * was made in it or it carries the price before), the columns drawn as bars
+ * of eighth blocks (or ASCII) or, where no trade was made, as a line at the
+ * carried price, the time axis under them, and the 24 h change. Nothing here
+ * knows curses or the exchange.
  */
 #include "tui/market/detail.h"
 
@@ -9,6 +12,7 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "view/view.h"
 
 void detail_fill(const struct api_level *asks, size_t n, int64_t gpus, int64_t hours,
 		 struct tui_fill *out)
@@ -37,19 +41,19 @@ void detail_fill(const struct api_level *asks, size_t n, int64_t gpus, int64_t h
 const char *detail_range_interval(enum detail_range r, int *limit, int64_t *seconds)
 {
 	switch (r) {
-	case DR_1H: *limit = 60; *seconds = 3600; return "1m";
-	case DR_24H: *limit = 288; *seconds = 86400; return "5m";
+	case DR_1H: *limit = 61; *seconds = 3600; return "1m";
+	case DR_24H: *limit = 289; *seconds = 86400; return "5m";
 	case DR_7D:
 	case DR_COUNT:
 		break;
 	}
-	*limit = 168;
+	*limit = 169;
 	*seconds = 7 * 86400;
 	return "1h";
 }
 
 size_t detail_series(const struct api_candle *v, size_t n, int64_t from, int64_t to, int cols,
-		     int64_t *out)
+		     int64_t *out, bool *traded)
 {
 	int64_t last = -1;
 	size_t k = 0, have = 0;
@@ -59,9 +63,14 @@ size_t detail_series(const struct api_candle *v, size_t n, int64_t from, int64_t
 		last = v[k++].close_cents;
 	for (int j = 0; j < cols; j++) {
 		int64_t end = from + (int64_t)((double)(to - from) * (j + 1) / cols);
-		while (k < n && v[k].start < end)
+		bool any = false;
+		while (k < n && v[k].start < end) {
 			last = v[k++].close_cents;
+			any = true;
+		}
 		out[j] = last;
+		if (traded != NULL)
+			traded[j] = any;
 		have += last >= 0;
 	}
 	return have;
@@ -97,19 +106,31 @@ static const char *const blocks[9] = {
 };
 static const char *const ascii_blocks[9] = { " ", ".", ".", ".", ":", ":", ":", "#", "#" };
 
+const char *detail_cell(int64_t v, int64_t lo, int64_t hi, int rows, int r, bool line,
+			bool ascii)
+{
+	int e = eighths(v, lo, hi, rows) - (rows - 1 - r) * 8; /* eighths above this row's floor */
+
+	if (e <= 0)
+		return " ";
+	if (line && e > 8)
+		return " "; /* below the level of a carried price: nothing */
+	if (e > 8)
+		e = 8;
+	if (line)
+		return ascii ? "-" : "\u2500";
+	return ascii ? ascii_blocks[e] : blocks[e];
+}
+
 void detail_chart(const int64_t *col, int cols, int rows, bool ascii, char **out)
 {
 	int64_t lo, hi;
-	const char *const *b = ascii ? ascii_blocks : blocks;
 
 	detail_series_range(col, cols, &lo, &hi);
 	for (int r = 0; r < rows; r++) {
 		struct buf s = {0};
-		int floor8 = (rows - 1 - r) * 8; /* eighths below this row */
-		for (int j = 0; j < cols; j++) {
-			int e = eighths(col[j], lo, hi, rows) - floor8;
-			buf_puts(&s, b[e <= 0 ? 0 : e >= 8 ? 8 : e]);
-		}
+		for (int j = 0; j < cols; j++)
+			buf_puts(&s, detail_cell(col[j], lo, hi, rows, r, false, ascii));
 		out[r] = buf_take(&s);
 		if (out[r] == NULL)
 			out[r] = xstrdup("");
@@ -140,4 +161,73 @@ bool detail_change_bp(const int64_t *col, int cols, int64_t *bp)
 	int64_t d = (last - first) * 10000;
 	*bp = d >= 0 ? (d + first / 2) / first : -((-d + first / 2) / first);
 	return true;
+}
+
+bool detail_change_since(const struct api_candle *v, size_t n, int64_t from, int64_t *bp)
+{
+	int64_t base = -1, last;
+	size_t k = 0;
+
+	while (k < n && v[k].start < from)
+		base = v[k++].close_cents;
+	if (k == n)
+		return false; /* no trade in the window: no change to tell */
+	if (base < 0)
+		base = v[k].open_cents; /* the first trade made in the window */
+	last = v[n - 1].close_cents;
+	if (base <= 0 || last < 0)
+		return false;
+	int64_t d = (last - base) * 10000;
+	*bp = d >= 0 ? (d + base / 2) / base : -((-d + base / 2) / base);
+	return true;
+}
+
+enum { AXIS_NUDGE = 2 };
+
+char *detail_axis(int cols, const char *const *labels, const int *at, size_t n)
+{
+	char *line;
+	struct buf s = {0};
+	int *x = xcalloc(n + 1, sizeof *x), *w = xcalloc(n + 1, sizeof *w);
+	bool *keep = xcalloc(n + 1, sizeof *keep);
+	int end = -2; /* one past the last column taken so far */
+
+	/* each label centred on its tick, kept inside the row, left out where
+	 * it would touch the one before (the last, "now", is placed first from
+	 * the right so it always shows) */
+	for (size_t i = 0; i < n; i++) {
+		w[i] = (int)view_text_width(labels[i]);
+		x[i] = at[i] - w[i] / 2;
+		if (x[i] + w[i] > cols)
+			x[i] = cols - w[i];
+		if (x[i] < 0)
+			x[i] = 0;
+	}
+	int right = n > 0 && w[n - 1] <= cols ? x[n - 1] : cols + 1;
+	for (size_t i = 0; i < n; i++) {
+		bool last = i + 1 == n;
+		/* a blank before it: moved right by up to AXIS_NUDGE columns for one */
+		if (!last && x[i] <= end && end + 1 - x[i] <= AXIS_NUDGE)
+			x[i] = end + 1;
+		keep[i] = w[i] <= cols && x[i] > end && (last || x[i] + w[i] < right);
+		if (keep[i])
+			end = x[i] + w[i];
+	}
+	/* the row: blanks, then each label kept at its column */
+	int pos = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		for (; pos < x[i]; pos++)
+			buf_puts(&s, " ");
+		buf_puts(&s, labels[i]);
+		pos += w[i];
+	}
+	for (; pos < cols; pos++)
+		buf_puts(&s, " ");
+	free(x);
+	free(w);
+	free(keep);
+	line = buf_take(&s);
+	return line != NULL ? line : xstrdup("");
 }

@@ -7,7 +7,9 @@
  * their language, confirmed, and the new balance shows at once; elsewhere
  * the page shows the operator's top-up instructions instead. The API keys
  * of the account (name, scope, created, last used) are listed above the
- * ledger: n makes a read-only key, N a trade key (shown once), x revokes
+ * ledger: n makes a read-only key, N a trade key (shown once, whole, on a
+ * line of its own — or, on a terminal narrower than the key, how wide it
+ * must be — until the next key is made or revoked), x revokes
  * one after a confirmation (the exchange refuses the last trade key, in its
  * own words). Without a key the page says so (w: the welcome screen), and
  * a ledger that could not be read is never called empty.
@@ -50,6 +52,10 @@ struct account_page {
 	uint64_t keys_req, key_req;
 	struct api_topup *topup;    /* the operator's top-up words (not a demo) */
 	uint64_t topup_req;
+	/* the key just made, the one time the exchange gives it: shown whole
+	 * on a line of its own until the next key is made or revoked */
+	char *new_key;
+	char *new_key_what;         /* "New trade key 2" */
 };
 
 static struct tui *tui_of(const struct account_page *s)
@@ -146,12 +152,77 @@ static void key_lines(struct account_page *s, struct wpanel *p)
 	}
 }
 
-/* The head's height: the account's lines and the keys'. */
+/* The key just made, whole: what it is and the warning (wrapped), then the
+ * key alone at the line's first column — nothing before or after it, so a
+ * selection over SSH takes exactly it — or, where the terminal is
+ * narrower than the key, how wide it must be to show it. */
+static void new_key_lines(struct account_page *s, struct wpanel *p)
+{
+	int kw, w = p->base.w;
+	char *x;
+
+	if (s->new_key == NULL)
+		return;
+	kw = wtext_width(s->new_key, false);
+	/* TRANSLATORS: over the new API key, which has a line of its own below */
+	x = xasprintf(_("%s: copy it now, it is not shown again:"), s->new_key_what);
+	wpanel_text(p, x, WR_GOOD, 1);
+	free(x);
+	if (kw <= w) {
+		wcells_add(wpanel_add(p), s->new_key, WR_NORMAL, WAT_BOLD);
+		return;
+	}
+	/* TRANSLATORS: the new key does not fit the terminal's width */
+	x = xasprintf(_("The key is %d characters long: widen the terminal to %d columns or more "
+			"to see it whole (it stays here until the next key is made or revoked)."),
+		      kw, kw);
+	wpanel_text(p, x, WR_BAD, 1);
+	free(x);
+}
+
+/* The lines new_key_lines takes at width w. */
+static int new_key_height(const struct account_page *s, int w)
+{
+	char *x, **lines;
+	size_t n = 0;
+	int kw;
+
+	if (s->new_key == NULL || w <= 1)
+		return 0;
+	kw = wtext_width(s->new_key, false);
+	int tw = w - 1 < 8 ? 8 : w - 1; /* as wpanel_text wraps */
+	x = xasprintf(_("%s: copy it now, it is not shown again:"), s->new_key_what);
+	n += wtext_wrap(x, tw, tui_of(s)->ascii, &lines);
+	wtext_lines_free(lines, n);
+	free(x);
+	if (kw <= w)
+		return (int)n + 1;
+	x = xasprintf(_("The key is %d characters long: widen the terminal to %d columns or more "
+			"to see it whole (it stays here until the next key is made or revoked)."),
+		      kw, kw);
+	size_t m = wtext_wrap(x, tw, tui_of(s)->ascii, &lines);
+	wtext_lines_free(lines, m);
+	free(x);
+	return (int)(n + m);
+}
+
+static void new_key_forget(struct account_page *s)
+{
+	if (s->new_key != NULL)
+		explicit_bzero(s->new_key, strlen(s->new_key));
+	free(s->new_key);
+	free(s->new_key_what);
+	s->new_key = s->new_key_what = NULL;
+}
+
+/* The head's height: the account's lines, the new key's and the keys'. */
 static void fit_head(struct account_page *s)
 {
 	size_t n = s->keys != NULL ? s->keys->n : 0;
 	int h = tui_of(s)->account.a == NULL
 		? AC_HEAD_LINES : AC_HEAD_LINES + 2 + (int)(n < AC_KEYS_MAX_SHOWN ? n : AC_KEYS_MAX_SHOWN);
+
+	h += new_key_height(s, s->l.head != NULL ? s->l.head->base.w : tui_of(s)->cols);
 
 	if (s->l.head_lines != h) {
 		s->l.head_lines = h;
@@ -285,6 +356,7 @@ static void head_lines(struct account_page *s)
 	free(o);
 	free(r);
 	note_line(s, wpanel_add(p));
+	new_key_lines(s, p);
 	key_lines(s, p);
 	wpanel_commit(p);
 }
@@ -390,18 +462,27 @@ static void key_answer(struct account_page *s, const struct api_error *e, bool m
 
 static void on_key_made(void *ud, struct api_key *k, const struct api_error *e)
 {
-	/* the one time the exchange gives it: shown here, saved nowhere */
-	char *note = e != NULL ? NULL
-		: xasprintf(_("New %s key %lld: %s (copy it now: it is not shown again)"),
-			    k->scope == API_SCOPE_READ ? _("read-only") : _("trade"),
-			    (long long)k->id, k->api_key != NULL ? k->api_key : "?");
+	struct account_page *s = ud;
+	char *note = NULL;
 
-	key_answer(ud, e, true, note);
+	/* the one time the exchange gives it: shown whole on its own line
+	 * (new_key_lines), saved nowhere, in no message */
+	new_key_forget(s);
+	if (e == NULL) {
+		/* TRANSLATORS: "New trade key 2", "New read-only key 3" */
+		s->new_key_what = xasprintf(k->scope == API_SCOPE_READ ? _("New read-only key %lld")
+								      : _("New trade key %lld"),
+					    (long long)k->id);
+		s->new_key = xstrdup(k->api_key != NULL ? k->api_key : "?");
+	}
+	key_answer(s, e, true, note);
 	api_key_free(&k);
 }
 
 static void on_key_revoked(void *ud, struct api_key *k, const struct api_error *e)
 {
+	if (e == NULL)
+		new_key_forget(ud);
 	char *note = e != NULL ? NULL
 		: xasprintf(_("Key %lld is revoked: the exchange refuses it from now on."),
 			    (long long)k->id);
@@ -700,6 +781,7 @@ static void account_free(struct tui_screen *sc)
 	api_keys_free(&s->keys);
 	api_topup_free(&s->topup);
 	free(s->keys_error);
+	new_key_forget(s);
 }
 
 const struct tui_screen_class tui_account_page_class = {

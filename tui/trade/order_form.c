@@ -27,7 +27,14 @@
  *    5xx and reconciles); while it is on its way, Enter does nothing but
  *    say so, and nothing can be edited;
  *  - the result says what the exchange recorded (view_order_result), or why
- *    it refused, in words, keeping everything that was typed.
+ *    it refused, in words, keeping everything that was typed;
+ *  - "Outcome unknown" (no answer, and asking for it by client order id did
+ *    not answer either) offers r in its dialog and F8 (Ctrl-R) on the form:
+ *    the same order, sent again as it was with the same client order id —
+ *    the exchange places it at most once and answers what it recorded;
+ *  - the confirmation follows the preview beside it: a preview that changes
+ *    while it is open changes its text, saying so (and one that would now
+ *    be refused makes y place nothing).
  */
 #include "tui/trade/trade.h"
 
@@ -76,6 +83,12 @@ struct order_form {
 	struct api_order_req placing;
 	char *placing_gpu;
 	struct view_order_ctx placing_ctx;
+	bool unknown;               /* the last placing's outcome is unknown: it can be
+	                               sent again as it was, under its client order id */
+
+	/* the confirmation open for confirm_gen (follows the preview), or NULL */
+	struct tui_screen *confirm_dlg;
+	char *confirm_text;         /* the summary it opened with */
 };
 
 static struct tui *tui_of(const struct order_form *f)
@@ -198,6 +211,7 @@ static void on_book(void *ud, struct api_book *r, const struct api_error *e)
 }
 
 static void decide(struct order_form *f);
+static void confirm_follow(struct order_form *f);
 
 static void on_preview(void *ud, struct api_preview *r, const struct api_error *e)
 {
@@ -219,7 +233,34 @@ static void on_preview(void *ud, struct api_preview *r, const struct api_error *
 	if (f->confirm_wait && f->m.pv_gen == f->m.gen && tui_on_stack(tui_of(f), &f->page.base)) {
 		f->confirm_wait = false;
 		decide(f);
+	} else if (f->confirm_dlg != NULL && f->m.pv_gen == f->confirm_gen) {
+		confirm_follow(f);
 	}
+}
+
+/* The preview moved while its confirmation is open: the dialog says what
+ * the preview beside it says now, and that it changed (never a snapshot
+ * that disagrees with it); a preview that would now be refused says so,
+ * and y places nothing (place). */
+static void confirm_follow(struct order_form *f)
+{
+	struct tui *t = tui_of(f);
+	char *now = f->m.pv->reject_code != NULL ? order_model_reject_words(&f->m, f->m.pv)
+						 : order_model_summary(&f->m);
+	char *x;
+
+	if (f->confirm_text != NULL && strcmp(now, f->confirm_text) == 0) {
+		free(now);
+		return;
+	}
+	x = f->m.pv->reject_code != NULL
+		? xasprintf(_("The exchange's preview changed while this was open: it would now "
+			      "refuse the order, so y places nothing.\n%s"), now)
+		: xasprintf(_("The exchange's preview changed while this was open; it now says:\n%s"),
+			    now);
+	tui_dialog_set_text(t, f->confirm_dlg, x);
+	free(x);
+	free(now);
 }
 
 static void start_preview(struct order_form *f)
@@ -229,6 +270,7 @@ static void start_preview(struct order_form *f)
 }
 
 static void place(struct order_form *f);
+static void resend(struct order_form *f);
 
 /* The confirmation closed: place the order, or say it was not. */
 static void confirm_done(void *ud, int64_t arg, bool yes, wkey key)
@@ -237,6 +279,13 @@ static void confirm_done(void *ud, int64_t arg, bool yes, wkey key)
 
 	(void)arg;
 	(void)key;
+	f->confirm_dlg = NULL; /* freed after this */
+	free(f->confirm_text);
+	f->confirm_text = NULL;
+	if (key == 'r' && f->unknown && f->m.last_id < 0) {
+		resend(f);
+		return;
+	}
 	if (yes) {
 		place(f);
 		return;
@@ -256,6 +305,8 @@ static void result_done(void *ud, int64_t arg, bool yes, wkey key)
 		tui_open(tui_of(f), TUI_ORDERS, NULL);
 	else if (key == 'R')
 		tui_open(tui_of(f), TUI_RENTALS, NULL);
+	else if (key == 'r' && f->unknown)
+		resend(f);
 }
 
 /* The current preview is in: refuse in words, or ask for confirmation. */
@@ -275,10 +326,12 @@ static void decide(struct order_form *f)
 	text = order_model_summary(&f->m);
 	f->confirm_gen = f->m.gen;
 	set_note(f, NULL, WR_NORMAL);
+	free(f->confirm_text);
+	f->confirm_text = xstrdup(text);
 	if (!order_model_same_as_last(&f->m)) {
-		tui_dialog_open(t, _("Place this order?"), text,
-				_("y or Enter: place it · any other key: do not"), false, confirm_done,
-				f, 0);
+		f->confirm_dlg = tui_dialog_open(t, _("Place this order?"), text,
+						 _("y or Enter: place it · any other key: do not"),
+						 false, confirm_done, f, 0);
 		free(text);
 		return;
 	}
@@ -289,9 +342,12 @@ static void decide(struct order_form *f)
 			      "Place it again?\n%s"), (long long)f->m.last_id, text)
 		: xasprintf(_("This same order may have been placed a moment ago (its "
 			      "outcome is unknown: check your orders). Place it again?\n%s"), text);
-	tui_dialog_open(t, _("Place the same order again?"), again,
-			_("y: place it again · any other key, Enter too: do not"), true, confirm_done,
-			f, 0);
+	f->confirm_dlg = tui_dialog_open(t, _("Place the same order again?"), again,
+					 f->unknown && f->m.last_id < 0
+					 ? _("r: send it again, its client order id (placed at most "
+					     "once) · y: a new order · any other key: do not")
+					 : _("y: place it again · any other key, Enter too: do not"),
+					 true, confirm_done, f, 0);
 	free(again);
 	free(text);
 }
@@ -304,7 +360,13 @@ static void show_outcome(struct order_form *f, const char *title, const char *te
 
 	for (enum tui_place p = TUI_ORDER_FORM; p <= TUI_ACCOUNT; p++)
 		paged |= tui_place_screen(t, p) != NULL && tui_on_stack(t, tui_place_screen(t, p));
-	if (paged) {
+	if (paged && f->unknown) {
+		/* TRANSLATORS: the hint of "Outcome unknown": r sends the very same
+		 * order again, under its client order id */
+		tui_dialog_open(t, title, text, _("r: send it again (the same client order id: placed "
+						  "at most once) · o: your orders · any other key: "
+						  "close"), false, result_done, f, 0);
+	} else if (paged) {
 		tui_dialog_open(t, title, text, _("o: your orders · R: your rentals · any other key: "
 						  "close"), false, result_done, f, 0);
 	} else {
@@ -326,7 +388,8 @@ static void on_place(void *ud, struct api_order *o, const struct api_error *e)
 	bool good;
 
 	f->place_req = 0;
-	if (e != NULL && e->kind == API_ERR_UNKNOWN_OUTCOME)
+	f->unknown = e != NULL && e->kind == API_ERR_UNKNOWN_OUTCOME;
+	if (f->unknown)
 		order_model_remember_last(&f->m, &f->placing, f->placing_gpu, -1); /* it may exist */
 	if (e != NULL) {
 		f->placing_ctx.currency = tui_account_currency(t); /* the account's, now */
@@ -356,6 +419,10 @@ static void place(struct order_form *f)
 
 	if (f->place_req != 0 || !f->m.valid || f->confirm_gen != f->m.gen || f->m.pv == NULL)
 		return;
+	if (f->m.pv->reject_code != NULL) {
+		decide(f); /* the preview changed to a refusal meanwhile: said, not placed */
+		return;
+	}
 	/* one client order id for this intent: api/ re-sends this one, never a new one */
 	free(f->coid);
 	f->coid = api_client_order_id_new();
@@ -373,6 +440,28 @@ static void place(struct order_form *f)
 	f->place_sent_ms = util_now_ms();
 	f->place_secs_shown = 0;
 	set_note(f, _("Sending the order to the exchange…"), WR_DIM);
+}
+
+/* r (the outcome's dialog) or F8: the order whose outcome is unknown,
+ * sent again as it was, under the same client order id — the exchange
+ * places it at most once, and its answer (the order it recorded, or why
+ * not) is shown as any placing's. */
+static void resend(struct order_form *f)
+{
+	struct tui *t = tui_of(f);
+	char *x;
+
+	if (!f->unknown || f->place_req != 0 || t->api == NULL || f->coid == NULL)
+		return;
+	f->place_req = api_order_place_start(t->api, &f->placing, on_place, f);
+	f->place_sent_ms = util_now_ms();
+	f->place_secs_shown = 0;
+	/* TRANSLATORS: %s is the client order id */
+	x = xasprintf(_("Sending the same order again (client order id %s): the exchange places "
+			"it at most once…"), f->coid);
+	set_note(f, x, WR_DIM);
+	tui_message(t, x);
+	free(x);
 }
 
 static const char *on_its_way(void)
@@ -502,13 +591,20 @@ static void form_recalc(struct tui_screen *s, int64_t now)
 	}
 	if (f->seen_state != t->m.state_gen && t->m.state != NULL) {
 		/* the exchange's regions: what a typed region is checked against;
-		 * the market's state moves often, its regions seldom (a new list
-		 * is new inputs: a confirmation waiting for a preview is not
-		 * dropped by a state that lists the same regions) */
+		 * the market's state moves often, its regions seldom. A new list
+		 * (the first one too, which may come after Enter) is new inputs,
+		 * but not the user's change: a confirmation asked for keeps
+		 * waiting for the preview of these inputs, or says why the order
+		 * cannot go now */
 		f->seen_state = t->m.state_gen;
 		if (order_model_set_regions(&f->m, t->m.state->regions, t->m.state->n_regions)) {
+			bool waiting = f->confirm_wait;
 			f->m.gen++;
 			inputs_moved(f);
+			if (waiting && f->m.valid)
+				f->confirm_wait = true;
+			else if (waiting)
+				set_note(f, f->m.bad, WR_BAD);
 		}
 	}
 	if (f->dirty)
@@ -564,7 +660,7 @@ static unsigned form_mouse(struct order_form *f, const struct wevent *ev)
 	return W_HANDLED | W_REDRAW;
 }
 
-enum form_action { FK_REVIEW = 1, FK_NEXT, FK_PREV, FK_CHOICE, FK_ORDERS, FK_BACK };
+enum form_action { FK_REVIEW = 1, FK_NEXT, FK_PREV, FK_CHOICE, FK_ORDERS, FK_BACK, FK_RESEND };
 
 static const struct wbinding form_bindings[] = {
 	{ WKEY_RETURN, FK_REVIEW, N_("Review, then place it (y) or not (any other key)"),
@@ -578,6 +674,10 @@ static const struct wbinding form_bindings[] = {
 	{ WKEY_RIGHT, FK_CHOICE, N_("Change a choice (side, type, in force)"), NULL },
 	{ ' ', FK_CHOICE, N_("Change a choice (side, type, in force)"), NULL },
 	{ WKEY_F7, FK_ORDERS, N_("Your orders"), N_("Orders") },
+	{ WKEY_F8, FK_RESEND, N_("After \"Outcome unknown\": send that order again, under its "
+				 "client order id (placed at most once)"), N_("Resend") },
+	{ 'R' - '@', FK_RESEND, N_("After \"Outcome unknown\": send that order again, under its "
+				   "client order id (placed at most once)"), NULL },
 	{ WKEY_ESC, FK_BACK, N_("Back to the tables (keeps what was typed)"), N_("Back") },
 };
 
@@ -621,6 +721,12 @@ static unsigned form_action(struct order_form *f, const struct wbinding *bd, con
 		return W_HANDLED | W_REDRAW;
 	case FK_ORDERS:
 		tui_open(t, TUI_ORDERS, NULL);
+		return W_HANDLED | W_REDRAW;
+	case FK_RESEND:
+		if (f->unknown && f->place_req == 0)
+			resend(f);
+		else
+			set_note(f, _("Nothing to send again: no order's outcome is unknown."), WR_DIM);
 		return W_HANDLED | W_REDRAW;
 	case FK_NEXT:
 	case FK_PREV:
@@ -789,14 +895,23 @@ static void form_free(struct tui_screen *s)
 	order_model_free(&f->m);
 	free(f->coid);
 	free(f->placing_gpu);
+	free(f->confirm_text);
 	free(f->book_key);
+}
+
+/* The F-key bar offers F8 only while an outcome is unknown. */
+static bool form_offers(const struct tui_screen *s, int action)
+{
+	const struct order_form *f = (const struct order_form *)s;
+
+	return action != FK_RESEND || (f->unknown && f->place_req == 0);
 }
 
 const struct tui_screen_class tui_order_form_class = {
 	.name = "order-form", .flags = TS_OPAQUE | TS_PAGE,
 	.layout = form_layout, .recalc = form_recalc, .cursor = form_cursor, .event = form_event,
-	.tick = form_tick, .notify = form_notify, .help = form_help, .free = form_free,
-	.keys = keys, .n_keys = 1,
+	.tick = form_tick, .notify = form_notify, .help = form_help, .offers = form_offers,
+	.free = form_free, .keys = keys, .n_keys = 1,
 };
 
 /* ---- opening -------------------------------------------------------------------------------------------------- */

@@ -41,7 +41,9 @@ const struct wbinding tui_page_bindings[TUI_PAGE_N_KEYS] = {
 	{ WKEY_F7, PK_ORDERS, N_("Your orders"), NULL },
 	{ 'R', PK_RENTALS, N_("Your rentals"), N_("Rentals") },
 	{ 'a', PK_ACCOUNT, N_("Your account"), N_("Account") },
-	{ 'A', PK_ALERTS, N_("Your alerts and messages"), N_("Alerts") },
+	/* not on the F-key bar: the tabs above name the page, and at 80 columns
+	 * Back and Quit come first */
+	{ 'A', PK_ALERTS, N_("Your alerts and messages"), NULL },
 	{ WKEY_TAB, PK_NEXT, N_("Next page"), NULL },
 	{ WKEY_BTAB, PK_PREV, N_("Previous page"), NULL },
 	{ 'b', PK_BUY, N_("Order form: buy the selected row's GPU"), NULL },

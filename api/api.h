@@ -148,6 +148,10 @@ int api_conf_parse(const char *path, const char *data, struct api_conf **out, ch
 int api_conf_load(const char *path, struct api_conf **out, char **cause);
 /* The value of name (the last one if repeated), or NULL. Borrowed. */
 const char *api_conf_get(const struct api_conf *c, const char *name);
+/* The names that start with prefix ("bind."), each once, in the order of
+ * their first line: a malloc'ed array of borrowed names (free the array),
+ * and how many. */
+size_t api_conf_names(const struct api_conf *c, const char *prefix, const char ***names);
 /* Set name to value (copied), or remove it (value NULL), keeping other lines. */
 void api_conf_set(struct api_conf *c, const char *name, const char *value);
 /* Write atomically (temporary file + rename), mode 0600, creating the

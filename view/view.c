@@ -645,11 +645,6 @@ static int64_t price_of(const struct price_index *x, const char *gpu_id)
 
 /* ---- sorting and filtering ------------------------------------------------------- */
 
-static bool contains_ci(const char *hay, const char *needle)
-{
-	return hay != NULL && strcasestr(hay, needle) != NULL;
-}
-
 static void apply_filter(struct view_table *t)
 {
 	size_t i;
@@ -663,11 +658,7 @@ static void apply_filter(struct view_table *t)
 	t->n_shown = 0;
 	for (i = 0; i < t->n_rows; i++) {
 		struct view_row *r = &t->rows[i];
-		const char *f = t->filter;
-		bool pass = f == NULL || f[0] == '\0' || contains_ci(r->gpu->name, f) ||
-			    contains_ci(r->gpu->arch, f) || contains_ci(r->gpu->vendor, f) ||
-			    contains_ci(r->gpu->id, f);
-		if (pass) {
+		if (view_filter_match(t->filter_expr, t, r)) {
 			r->flags &= ~(unsigned)VIEW_ROW_HIDDEN;
 			t->shown[t->n_shown++] = i;
 		} else {
@@ -703,11 +694,26 @@ void view_sort_cheapest(struct view_table *t)
 	apply_sort(t);
 }
 
+int view_filter_set(struct view_table *t, const char *text, char **cause)
+{
+	struct view_filter_expr *e = NULL;
+
+	if (text != NULL && text[0] != '\0' && view_filter_parse(t, text, &e, cause) != 0)
+		return -1;
+	view_filter_expr_free(&t->filter_expr);
+	t->filter_expr = e;
+	free(t->filter);
+	t->filter = e != NULL ? xstrdup(text) : NULL;
+	apply_filter(t);
+	return 0;
+}
+
 void view_filter(struct view_table *t, const char *text)
 {
-	free(t->filter);
-	t->filter = text != NULL && text[0] != '\0' ? xstrdup(text) : NULL;
-	apply_filter(t);
+	char *cause = NULL;
+
+	if (view_filter_set(t, text, &cause) != 0)
+		free(cause);
 }
 
 int view_column_index(const struct view_table *t, const char *id)
@@ -789,6 +795,7 @@ void view_free(struct view_table **tp)
 	free_cells(t);
 	free_columns(t);
 	view_sort_free(t);
+	view_filter_expr_free(&t->filter_expr);
 	for (size_t i = 0; i < t->n_rows; i++)
 		free(t->rows[i].spark);
 	free(t->rows);

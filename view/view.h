@@ -197,6 +197,7 @@ struct view_table {
 	bool sort_desc;
 	bool sort_cheapest;       /* "cheapest GPU-hours for this job" */
 	char *filter;             /* NULL = none */
+	struct view_filter_expr *filter_expr; /* filter compiled; private to view/ */
 	bool has_job;
 	struct fit_job job;
 	bool stale;
@@ -273,9 +274,28 @@ void view_sort(struct view_table *t, int col, bool desc);
  * Without a job: catalogue order. */
 void view_sort_cheapest(struct view_table *t);
 
-/* Keep only rows whose GPU name, architecture, vendor or id contains text
- * (case-insensitive); NULL or "" shows every row. Updates t->shown. */
+/* Keep only the rows that pass the filter expression text (view/filter.c):
+ * terms separated by spaces, all of which must hold; a plain word matches a
+ * GPU whose name, architecture, vendor or id contains it (any case; !word:
+ * does not), COLUMN OP VALUE compares a column (= != < <= > >=; a text
+ * column: = contains, != does not; prices in US$), a|b takes either: "h100",
+ * "mem>=80 type=hbm3e", "price<3", "h100|a100". NULL or "" shows every row.
+ * 0, or -1 and *cause (translated, malloc'ed; may be NULL) when text cannot
+ * be read: the table keeps the filter it had. Updates t->shown. */
+int view_filter_set(struct view_table *t, const char *text, char **cause);
+/* The same, what cannot be read left as it was (the error unsaid). */
 void view_filter(struct view_table *t, const char *text);
+
+/* A filter expression, compiled (view/filter.c), for a table's columns. */
+struct view_filter_expr;
+/* 0 and *out (free with view_filter_expr_free), or -1 and *cause. */
+int view_filter_parse(const struct view_table *t, const char *text, struct view_filter_expr **out,
+		      char **cause);
+bool view_filter_match(const struct view_filter_expr *e, const struct view_table *t,
+		       const struct view_row *r);
+void view_filter_expr_free(struct view_filter_expr **e);
+/* One line on what a filter takes, in lang (static). */
+const char *view_filter_hint(enum i18n_lang lang);
 
 /* Position of a GPU among the shown rows (index into t->shown), or -1 when it
  * is filtered out or unknown. */

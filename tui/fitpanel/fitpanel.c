@@ -173,16 +173,16 @@ static void panel_toggle(struct tui *t);
  * frame) ---- */
 
 static const struct wbinding panel_keys[] = {
-	{ WKEY_TAB, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL },
-	{ WKEY_DOWN, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL },
-	{ WKEY_BTAB, FA_PREV, N_("Previous field"), NULL },
-	{ WKEY_UP, FA_PREV, N_("Previous field"), NULL },
-	{ WKEY_RIGHT, FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL },
-	{ WKEY_LEFT, FA_CHOICE_PREV, N_("Change a choice (in a text field: move the cursor)"), NULL },
-	{ ' ', FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL },
-	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next; on a closed fold: open it"), NULL },
-	{ WKEY_ESC, FA_BACK, N_("Back to the table (the panel keeps answering)"), NULL },
-	{ WKEY_F4, FA_HIDE, N_("Hide the fit calculator"), NULL },
+	{ WKEY_TAB, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL, "next-field" },
+	{ WKEY_DOWN, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL, "next-field" },
+	{ WKEY_BTAB, FA_PREV, N_("Previous field"), NULL, "prev-field" },
+	{ WKEY_UP, FA_PREV, N_("Previous field"), NULL, "prev-field" },
+	{ WKEY_RIGHT, FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL, "choice-next" },
+	{ WKEY_LEFT, FA_CHOICE_PREV, N_("Change a choice (in a text field: move the cursor)"), NULL, "choice-prev" },
+	{ ' ', FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL, "choice-next" },
+	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next; on a closed fold: open it"), NULL, "take" },
+	{ WKEY_ESC, FA_BACK, N_("Back to the table (the panel keeps answering)"), NULL, "back" },
+	{ WKEY_F4, FA_HIDE, N_("Hide the fit calculator"), NULL, "fit-hide" },
 	{ 'P' - '@', FA_READLINE, N_("Text fields: earlier entries of the field (Ctrl-N: later)"), NULL },
 	{ 'A' - '@', FA_READLINE, N_("Text fields: readline's emacs keys (Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-Y, Alt-B …)"), NULL },
 };
@@ -253,9 +253,12 @@ static unsigned fit_event(struct tui_fit *p, const struct wevent *ev)
 	if (passes_through(ev->key))
 		return W_IGNORED;
 	id = p->cur;
-	b = wbinding_find(panel_keys, sizeof panel_keys / sizeof panel_keys[0], ev->key);
+	size_t n_keys;
+	const struct wbinding *keys = tui_keys_bound(p->t, panel_keys,
+						     sizeof panel_keys / sizeof panel_keys[0], &n_keys);
+	b = wbinding_find(keys, n_keys, ev->key);
 	if (ev->key == WKEY_ENTER || ev->key == '\n')
-		b = wbinding_find(panel_keys, sizeof panel_keys / sizeof panel_keys[0], WKEY_RETURN);
+		b = wbinding_find(keys, n_keys, WKEY_RETURN);
 	bool text = tui_ff_kind(id) == FFK_TEXT;
 	bool searching = id == FF_MODEL && tui_ff_searching(&p->ff);
 	bool choosing = searching && p->ff.n_matches > 1; /* ↑↓ choose among presets */
@@ -475,7 +478,7 @@ static const struct tui_keymap keys[] = {
 	{ N_("Fit calculator (while it has the keyboard)"), panel_keys, sizeof panel_keys / sizeof panel_keys[0] },
 };
 
-static const struct tui_screen_class fit_class = {
+const struct tui_screen_class tui_fit_class = {
 	.name = "fit", .layout = scr_layout, .recalc = scr_recalc, .repaint = scr_repaint,
 	.event = panel_event, .notify = scr_notify, .wants_focus = scr_wants_focus,
 	.free = scr_free, .keys = keys, .n_keys = 1,
@@ -485,7 +488,7 @@ static struct tui_fit *fit_new(struct tui *t)
 {
 	struct tui_fit *p = xcalloc(1, sizeof *p);
 
-	tui_screen_init(&p->scr, &fit_class, t);
+	tui_screen_init(&p->scr, &tui_fit_class, t);
 	p->panel = (struct wpanel *)tui_screen_add(&p->scr, &wpanel_new(&t->ui)->base);
 	p->t = t;
 	p->shown_lines.ascii = t->ascii;
@@ -503,7 +506,7 @@ static struct tui_fit *fit_new(struct tui *t)
 
 static struct tui_fit *find(struct tui *t)
 {
-	return (struct tui_fit *)tui_find(t, &fit_class);
+	return (struct tui_fit *)tui_find(t, &tui_fit_class);
 }
 
 /* f: show the panel, with the keyboard. */

@@ -142,9 +142,11 @@ static size_t sections_of(struct tui_screen *s, struct whelp_section *out, size_
 
 	if (s->cls->help != NULL)
 		return s->cls->help(s, out, max);
-	for (size_t i = 0; i < s->cls->n_keys && n < max; i++)
-		out[n++] = (struct whelp_section){ _(s->cls->keys[i].title), s->cls->keys[i].map,
-						   s->cls->keys[i].n };
+	for (size_t i = 0; i < s->cls->n_keys && n < max; i++) {
+		size_t nm;
+		const struct wbinding *m = tui_keys_map(s->t, &s->cls->keys[i], &nm);
+		out[n++] = (struct whelp_section){ _(s->cls->keys[i].title), m, nm };
+	}
 	return n;
 }
 

@@ -514,6 +514,44 @@ void browse_sort_reverse(struct tui_browse *b)
 	sort_by(b, (size_t)p, !tb->view->sort_desc);
 }
 
+int browse_sort_named(struct tui_browse *b, const char *id, bool desc)
+{
+	struct tui_tab *tb = cur_tab(b);
+	int col = tb->view != NULL ? view_column_index(tb->view, id) : -1;
+
+	if (col < 0)
+		return -1;
+	browse_note_cursor(b);
+	view_sort(tb->view, col, desc);
+	browse_refresh_table(b, true);
+	for (size_t i = 0; i < tb->n_vis; i++)
+		if ((int)tb->vis[i] == col)
+			wtable_show_column(b->table, i);
+	tb->scroll = b->table->scroll;
+	return 0;
+}
+
+void browse_goto(struct tui_browse *b, const char *gpu_id)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+	int pos;
+
+	if (tb->view == NULL)
+		return;
+	pos = view_find(tb->view, gpu_id);
+	if (pos < 0 && tb->filter != NULL) {
+		/* the filter hides it: shown again, and said */
+		browse_set_filter(b, NULL, NULL);
+		tui_message(t, _("The filter hid that GPU: cleared"));
+		pos = view_find(tb->view, gpu_id);
+	}
+	if (pos < 0)
+		return;
+	wtable_select(b->table, (size_t)pos);
+	browse_note_cursor(b);
+}
+
 void browse_sort_visible(struct tui_browse *b, size_t vc)
 {
 	struct tui_tab *tb = cur_tab(b);
@@ -528,17 +566,19 @@ void browse_sort_visible(struct tui_browse *b, size_t vc)
 
 /* ---- filtering -------------------------------------------------------------------------------------- */
 
-void browse_set_filter(struct tui_browse *b, const char *text)
+int browse_set_filter(struct tui_browse *b, const char *text, char **cause)
 {
 	struct tui_tab *tb = cur_tab(b);
 
 	if (tb->view == NULL)
-		return;
+		return 0;
 	browse_note_cursor(b);
+	if (view_filter_set(tb->view, text, cause) != 0)
+		return -1;
 	free(tb->filter);
-	tb->filter = text != NULL && text[0] != '\0' ? xstrdup(text) : NULL;
-	view_filter(tb->view, tb->filter);
+	tb->filter = tb->view->filter != NULL ? xstrdup(tb->view->filter) : NULL;
 	browse_refresh_table(b, true);
+	return 0;
 }
 
 char *browse_count_text(struct tui_browse *b)

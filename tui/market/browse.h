@@ -39,6 +39,8 @@ enum tui_action {
 	A_DETAIL,       /* Enter: the detail screen of the row's GPU */
 	A_MARK,         /* Space: mark or unmark the row's GPU */
 	A_COMPARE,      /* =: the marked GPUs side by side */
+	A_SORT,         /* :sort COLUMN [desc] */
+	A_GOTO,         /* :gpu GPU, :h200: the cursor on that GPU */
 };
 
 /* One workload's tab. */
@@ -59,6 +61,7 @@ struct tui_browse {
 	struct wtabs *tabs;
 	struct wtable *table;
 	struct wfield *filter;      /* while a filter is typed */
+	struct wpanel *hint;        /* ... and what it takes, on the status bar's row */
 	struct tui_tab *tab;
 	size_t n_tabs, cur;
 	uint64_t market_seen;       /* t->m.gen last applied */
@@ -85,9 +88,17 @@ void browse_sort_step(struct tui_browse *b, int dir);
 void browse_sort_reverse(struct tui_browse *b);
 /* Sort by visible column vc (a header click): again on the same column reverses. */
 void browse_sort_visible(struct tui_browse *b, size_t vc);
+/* :sort ID: by the view's column id, ascending or not; -1 when the table
+ * has no such column. */
+int browse_sort_named(struct tui_browse *b, const char *id, bool desc);
+/* The cursor on gpu_id (a filter that hides it is cleared, and said). */
+void browse_goto(struct tui_browse *b, const char *gpu_id);
 /* $: by the job's cost per hour (again: catalogue order). */
 void browse_sort_cheapest(struct tui_browse *b);
-void browse_set_filter(struct tui_browse *b, const char *text);
+/* The current tab's filter expression (view_filter_set; NULL: none): 0, or
+ * -1 and *cause (may be NULL) when it cannot be read (the tab keeps the
+ * filter it had). */
+int browse_set_filter(struct tui_browse *b, const char *text, char **cause);
 /* Open the column chooser (its result is applied when it closes). */
 void browse_columns_open(struct tui_browse *b);
 /* "N of M shown" for the current tab (malloc'ed). */
@@ -105,6 +116,7 @@ void browse_compare(struct tui_browse *b);
 void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours);
 
 /* ---- the places of the other market screens (tui/screens.c) ---- */
+extern const struct tui_screen_class tui_browse_class, tui_compare_class, tui_detail_class;
 /* detail.c: one GPU's spec sheet, book, chart and trades (Esc back): g->gpu;
  * g->gpus × g->hours what the fit job needs there (0: no job; hours 0: 24),
  * g->fits as fit_result.fits. */

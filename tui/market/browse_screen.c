@@ -18,6 +18,7 @@
  */
 #include "tui/market/browse.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,39 +26,46 @@
 #include "util/util.h"
 
 static const struct wbinding bindings[] = {
-	{ '1', A_TAB, N_("Workload tab by its number"), NULL },
-	{ '2', A_TAB, N_("Workload tab by its number"), NULL },
-	{ '3', A_TAB, N_("Workload tab by its number"), NULL },
-	{ '4', A_TAB, N_("Workload tab by its number"), NULL },
-	{ '5', A_TAB, N_("Workload tab by its number"), NULL },
-	{ '6', A_TAB, N_("Workload tab by its number"), NULL },
-	{ WKEY_TAB, A_TAB_NEXT, N_("Next workload tab"), NULL },
-	{ WKEY_BTAB, A_TAB_PREV, N_("Previous workload tab"), NULL },
-	{ '>', A_SORT_NEXT, N_("Sort by the next column"), NULL },
-	{ WKEY_F6, A_SORT_NEXT, N_("Sort by the next column"), N_("Sort") },
-	{ '<', A_SORT_PREV, N_("Sort by the previous column"), NULL },
-	{ 'r', A_SORT_REVERSE, N_("Reverse the sort (not published stays last)"), NULL },
-	{ '/', A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)"), NULL },
-	{ WKEY_F3, A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)"), N_("Filter") },
-	{ 'c', A_COLUMNS, N_("Choose and order the columns"), NULL },
-	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns"), N_("Columns") },
-	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)"), NULL },
-	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator"), N_("Fit") },
-	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)"), NULL },
-	{ WKEY_RETURN, A_DETAIL, N_("The selected GPU in detail: specs, book, chart, trades"), NULL },
-	{ ' ', A_MARK, N_("Mark or unmark the selected GPU (to compare)"), NULL },
-	{ '=', A_COMPARE, N_("Compare the marked GPUs side by side (2 to 4)"), NULL },
-	{ 'b', A_BUY, N_("Buy the selected GPU: the order form"), NULL },
-	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form"), N_("Buy") },
-	{ 's', A_SELL, N_("Sell the selected GPU (seller accounts)"), NULL },
-	{ 'o', A_ORDERS, N_("Your orders (cancel with x)"), NULL },
-	{ WKEY_F7, A_ORDERS, N_("Your orders (cancel with x)"), NULL },
-	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)"), NULL },
-	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger"), NULL },
-	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter"), NULL },
+	{ '1', A_TAB, N_("Workload tab by its number"), NULL, "tab", "TAB" },
+	{ '2', A_TAB, N_("Workload tab by its number"), NULL, "tab", "TAB" },
+	{ '3', A_TAB, N_("Workload tab by its number"), NULL, "tab", "TAB" },
+	{ '4', A_TAB, N_("Workload tab by its number"), NULL, "tab", "TAB" },
+	{ '5', A_TAB, N_("Workload tab by its number"), NULL, "tab", "TAB" },
+	{ '6', A_TAB, N_("Workload tab by its number"), NULL, "tab", "TAB" },
+	{ WKEY_TAB, A_TAB_NEXT, N_("Next workload tab"), NULL, "tab-next" },
+	{ WKEY_BTAB, A_TAB_PREV, N_("Previous workload tab"), NULL, "tab-prev" },
+	{ '>', A_SORT_NEXT, N_("Sort by the next column"), NULL, "sort-next" },
+	{ WKEY_F6, A_SORT_NEXT, N_("Sort by the next column"), N_("Sort"), "sort-next" },
+	{ '<', A_SORT_PREV, N_("Sort by the previous column"), NULL, "sort-prev" },
+	{ 'r', A_SORT_REVERSE, N_("Reverse the sort (not published stays last)"), NULL,
+	  "sort-reverse" },
+	{ WKEY_NONE, A_SORT, N_("Sort by a column (its id; desc after it: descending)"), NULL,
+	  "sort", "COLUMN" },
+	{ '/', A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)"), NULL, "filter",
+	  "TEXT" },
+	{ WKEY_F3, A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)"), N_("Filter"),
+	  "filter", "TEXT" },
+	{ 'c', A_COLUMNS, N_("Choose and order the columns"), NULL, "columns" },
+	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns"), N_("Columns"), "columns" },
+	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)"), NULL,
+	  "fit" },
+	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator"), N_("Fit"), "fit-toggle" },
+	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)"), NULL, "cheapest" },
+	{ WKEY_RETURN, A_DETAIL, N_("The selected GPU in detail: specs, book, chart, trades"), NULL,
+	  "detail" },
+	{ WKEY_NONE, A_GOTO, N_("Put the cursor on a GPU (:h200 alone does it too)"), NULL, "gpu",
+	  "GPU" },
+	{ ' ', A_MARK, N_("Mark or unmark the selected GPU (to compare)"), NULL, "mark" },
+	{ '=', A_COMPARE, N_("Compare the marked GPUs side by side (2 to 4)"), NULL, "compare" },
+	{ 'b', A_BUY, N_("Buy the selected GPU: the order form"), NULL, "buy" },
+	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form"), N_("Buy"), "buy" },
+	{ 's', A_SELL, N_("Sell the selected GPU (seller accounts)"), NULL, "sell" },
+	{ 'o', A_ORDERS, N_("Your orders (cancel with x)"), NULL, "orders" },
+	{ WKEY_F7, A_ORDERS, N_("Your orders (cancel with x)"), NULL, "orders" },
+	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)"), NULL, "rentals" },
+	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger"), NULL, "account" },
+	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter"), NULL, "clear-filter" },
 };
-
-static const size_t n_bindings = sizeof bindings / sizeof bindings[0];
 
 static struct tui_browse *of(struct tui_screen *s)
 {
@@ -65,6 +73,34 @@ static struct tui_browse *of(struct tui_screen *s)
 }
 
 /* ---- the filter field ------------------------------------------------------------------------- */
+
+/* What the filter field says after the text: how many rows it leaves, or
+ * why what is typed cannot be read (the rows stay as the last filter that
+ * could). */
+static void filter_typed(struct tui_browse *b)
+{
+	char *cause = NULL, *n;
+
+	if (browse_set_filter(b, wfield_text(b->filter), &cause) != 0) {
+		wfield_set_error(b->filter, cause);
+		free(cause);
+		return;
+	}
+	wfield_set_error(b->filter, NULL);
+	n = browse_count_text(b);
+	wfield_set_after(b->filter, n);
+	free(n);
+}
+
+/* The hint line over the status bar while a filter is typed. */
+static void hint_build(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+
+	wpanel_begin(b->hint);
+	wcells_add(wpanel_add(b->hint), view_filter_hint(t->o->lang), WR_STATUS, 0);
+	wpanel_commit(b->hint);
+}
 
 static void open_filter(struct tui_browse *b)
 {
@@ -75,6 +111,7 @@ static void open_filter(struct tui_browse *b)
 		return;
 	b->filter = (struct wfield *)tui_screen_add(
 		&b->base, &wfield_new(&b->base.t->ui, _("Filter: "), tb->filter)->base);
+	b->hint = (struct wpanel *)tui_screen_add(&b->base, &wpanel_new(&b->base.t->ui)->base);
 	n = browse_count_text(b);
 	wfield_set_after(b->filter, n);
 	free(n);
@@ -85,11 +122,14 @@ static void open_filter(struct tui_browse *b)
 static void close_filter(struct tui_browse *b)
 {
 	tui_screen_remove(&b->base, &b->filter->base);
+	tui_screen_remove(&b->base, &b->hint->base);
 	b->filter = NULL;
+	b->hint = NULL;
 }
 
 static unsigned filter_event(struct tui_browse *b, const struct wevent *ev)
 {
+	struct tui *t = b->base.t;
 	unsigned r;
 
 	/* moving the cursor while filtering works as usual */
@@ -99,16 +139,15 @@ static unsigned filter_event(struct tui_browse *b, const struct wevent *ev)
 	if (ev->type != WEV_KEY || ev->key == 'L' - '@' || ev->key == WKEY_F10)
 		return W_IGNORED;
 	r = wwidget_handle(&b->filter->base, ev);
-	if (r & W_CHANGED) {
-		char *n;
-		browse_set_filter(b, wfield_text(b->filter));
-		n = browse_count_text(b);
-		wfield_set_after(b->filter, n);
-		free(n);
-	}
+	if (r & W_CHANGED)
+		filter_typed(b);
 	if (r & W_CLOSE) {
-		if (!b->filter->submitted)
-			browse_set_filter(b, NULL);
+		if (!b->filter->submitted) {
+			browse_set_filter(b, NULL, NULL);
+		} else if (b->filter->error != NULL) {
+			/* Enter on what cannot be read: said, the last filter stays */
+			tui_message(t, b->filter->error);
+		}
 		close_filter(b);
 	}
 	/* typed keys never reach the map; W_CLOSE is the field's, not the screen's */
@@ -162,27 +201,111 @@ static unsigned detail(struct tui_browse *b)
 	return W_HANDLED | W_REDRAW;
 }
 
-static unsigned do_action(struct tui_browse *b, enum tui_action a, wkey key)
+/* :tab N or :tab WORKLOAD (its id, "inference"), or the digit pressed. */
+static void tab_to(struct tui_browse *b, wkey key, const char *arg)
 {
 	struct tui *t = b->base.t;
 
-	switch (a) {
-	case A_TAB:
+	if (arg == NULL) {
 		if (key >= '1' && key <= '9')
 			browse_show_tab(b, (size_t)(key - '1'));
-		break;
+		return;
+	}
+	for (size_t i = 0; i < b->n_tabs; i++) {
+		char n[24];
+		snprintf(n, sizeof n, "%zu", i + 1);
+		if (strcmp(arg, n) == 0 || strcmp(arg, b->tab[i].w->id) == 0) {
+			browse_show_tab(b, i);
+			return;
+		}
+	}
+	char *m = xasprintf(_("No tab \u201c%s\u201d: 1 to %zu, or a workload's id"), arg, b->n_tabs);
+	tui_message(t, m);
+	free(m);
+}
+
+/* :sort COLUMN [desc] */
+static void sort_named(struct tui_browse *b, const char *arg)
+{
+	struct tui *t = b->base.t;
+	char *col = xstrdup(arg != NULL ? arg : ""), *sp = strchr(col, ' ');
+	bool desc = false;
+
+	if (sp != NULL) {
+		*sp++ = '\0';
+		desc = strcmp(sp, "desc") == 0 || strcmp(sp, "-") == 0;
+	}
+	if (col[0] == '-') {
+		desc = true;
+		memmove(col, col + 1, strlen(col));
+	}
+	if (browse_sort_named(b, col, desc) != 0) {
+		char *m = xasprintf(_("No column \u201c%s\u201d in this table: Tab after :sort lists them"),
+				    col);
+		tui_message(t, m);
+		free(m);
+	}
+	free(col);
+}
+
+static unsigned goto_gpu(struct tui_browse *b, const char *arg)
+{
+	struct tui *t = b->base.t;
+	const struct catalog_gpu *g = tui_gpu_named(t, arg);
+
+	if (g == NULL) {
+		char *m = xasprintf(_("No GPU \u201c%s\u201d in the catalogue"), arg != NULL ? arg : "");
+		tui_message(t, m);
+		free(m);
+		return W_HANDLED | W_REDRAW;
+	}
+	browse_goto(b, g->id);
+	return W_HANDLED | W_REDRAW;
+}
+
+static unsigned table_move(struct tui_browse *b, int action)
+{
+	unsigned r = wtable_do(b->table, (enum wtable_action)action);
+
+	if (r & W_SELECT)
+		browse_note_cursor(b);
+	b->tab[b->cur].scroll = b->table->scroll;
+	return r | W_HANDLED;
+}
+
+static unsigned scr_act(struct tui_screen *s, size_t map, int action, wkey key, const char *arg)
+{
+	struct tui_browse *b = of(s);
+	struct tui *t = s->t;
+
+	if (map == 1)
+		return table_move(b, action);
+	switch ((enum tui_action)action) {
+	case A_TAB: tab_to(b, key, arg); break;
 	case A_TAB_NEXT: browse_show_tab(b, (b->cur + 1) % b->n_tabs); break;
 	case A_TAB_PREV: browse_show_tab(b, (b->cur + b->n_tabs - 1) % b->n_tabs); break;
 	case A_SORT_NEXT: browse_sort_step(b, 1); break;
 	case A_SORT_PREV: browse_sort_step(b, -1); break;
 	case A_SORT_REVERSE: browse_sort_reverse(b); break;
-	case A_FILTER: open_filter(b); break;
+	case A_SORT: sort_named(b, arg); break;
+	case A_FILTER:
+		if (arg != NULL) {
+			char *cause = NULL;
+			if (browse_set_filter(b, arg, &cause) != 0) {
+				tui_message(t, cause);
+				free(cause);
+			}
+		} else {
+			open_filter(b);
+		}
+		break;
 	case A_COLUMNS: browse_columns_open(b); break;
 	case A_ESCAPE:
 		if (b->tab[b->cur].filter != NULL)
-			browse_set_filter(b, NULL);
+			browse_set_filter(b, NULL, NULL);
 		break;
 	case A_DETAIL: return detail(b);
+	case A_GOTO: return goto_gpu(b, arg);
 	case A_MARK: browse_toggle_mark(b); break;
 	case A_COMPARE: browse_compare(b); break;
 	case A_BUY: return order(b, false);
@@ -221,7 +344,6 @@ static unsigned mouse_event(struct tui_browse *b, const struct wevent *ev)
 static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 {
 	struct tui_browse *b = of(s);
-	const struct wbinding *bd;
 	unsigned r;
 
 	if (b->filter != NULL) {
@@ -231,15 +353,8 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	}
 	if (ev->type == WEV_MOUSE)
 		return mouse_event(b, ev);
-	bd = wbinding_find(bindings, n_bindings, ev->key);
-	if (bd != NULL)
-		return do_action(b, (enum tui_action)bd->action, ev->key);
-	r = wwidget_handle(&b->table->base, ev);
-	if (r & W_SELECT)
-		browse_note_cursor(b);
-	if (r & W_REDRAW)
-		b->tab[b->cur].scroll = b->table->scroll;
-	return r;
+	/* the tables' keys, then the table's moves: both maps of the registry */
+	return tui_screen_dispatch(s, ev);
 }
 
 /* ---- the screen class ------------------------------------------------------------------------- */
@@ -252,8 +367,10 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body)
 	wwidget_place(&b->tabs->base, 0, 0, 1, t->cols);
 	wwidget_place(&b->table->base, body->y, body->x, body->h, body->w);
 	if (b->filter != NULL) {
-		/* the filter takes the F-key bar's row */
+		/* the filter takes the F-key bar's row, what it takes the status bar's */
 		wwidget_place(&b->filter->base, t->lines - 1, 0, 1, t->cols);
+		wwidget_place(&b->hint->base, t->lines - 2, 0, 1, t->cols);
+		hint_build(b);
 		body->fkeys = false;
 	}
 	/* the pinned columns depend on the width (the sparkline's) */
@@ -299,19 +416,23 @@ static void scr_notify(struct tui_screen *s, unsigned what)
 
 static const struct tui_keymap keys[] = {
 	{ N_("Tables"), bindings, sizeof bindings / sizeof bindings[0] },
+	{ N_("Moving around"), wtable_bindings, WTABLE_N_BINDINGS },
 };
 
-/* The table's own keys first, then the tables'. */
+/* The table's own keys first, then the tables', as bound. */
 static size_t scr_help(struct tui_screen *s, struct whelp_section *out, size_t max)
 {
-	struct tui_browse *b = of(s);
-	size_t n = 0;
+	size_t n = 0, nm;
+	const struct wbinding *m;
 
-	if (n < max)
-		out[n++] = (struct whelp_section){ _("Moving around"), b->table->base.cls->bindings,
-						   b->table->base.cls->n_bindings };
-	if (n < max)
-		out[n++] = (struct whelp_section){ _(keys[0].title), bindings, n_bindings };
+	if (n < max) {
+		m = tui_keys_map(s->t, &keys[1], &nm);
+		out[n++] = (struct whelp_section){ _(keys[1].title), m, nm };
+	}
+	if (n < max) {
+		m = tui_keys_map(s->t, &keys[0], &nm);
+		out[n++] = (struct whelp_section){ _(keys[0].title), m, nm };
+	}
 	return n;
 }
 
@@ -320,17 +441,17 @@ static void scr_free(struct tui_screen *s)
 	browse_free(of(s));
 }
 
-static const struct tui_screen_class browse_class = {
+const struct tui_screen_class tui_browse_class = {
 	.name = "browse", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
 	.event = scr_event, .notify = scr_notify, .help = scr_help, .free = scr_free,
-	.keys = keys, .n_keys = 1,
+	.act = scr_act, .keys = keys, .n_keys = 2,
 };
 
 struct tui_screen *tui_browse_new(struct tui *t)
 {
 	struct tui_browse *b = xcalloc(1, sizeof *b);
 
-	tui_screen_init(&b->base, &browse_class, t);
+	tui_screen_init(&b->base, &tui_browse_class, t);
 	browse_init(b);
 	return &b->base;
 }

@@ -31,13 +31,13 @@ enum { LABEL_W = 18, COL_MAX = 26, COMPARE_MAX = 4 };
 enum { CK_BACK = 1, CK_UP, CK_DOWN, CK_PGUP, CK_PGDN };
 
 static const struct wbinding bindings[] = {
-	{ WKEY_ESC, CK_BACK, N_("Back to the tables"), N_("Back") },
-	{ WKEY_UP, CK_UP, N_("Scroll up"), NULL },
-	{ 'k', CK_UP, N_("Scroll up"), NULL },
-	{ WKEY_DOWN, CK_DOWN, N_("Scroll down"), NULL },
-	{ 'j', CK_DOWN, N_("Scroll down"), NULL },
-	{ WKEY_PGUP, CK_PGUP, N_("Page up"), NULL },
-	{ WKEY_PGDN, CK_PGDN, N_("Page down"), NULL },
+	{ WKEY_ESC, CK_BACK, N_("Back to the tables"), N_("Back"), "back" },
+	{ WKEY_UP, CK_UP, N_("Scroll up"), NULL, "up" },
+	{ 'k', CK_UP, N_("Scroll up"), NULL, "up" },
+	{ WKEY_DOWN, CK_DOWN, N_("Scroll down"), NULL, "down" },
+	{ 'j', CK_DOWN, N_("Scroll down"), NULL, "down" },
+	{ WKEY_PGUP, CK_PGUP, N_("Page up"), NULL, "page-up" },
+	{ WKEY_PGDN, CK_PGDN, N_("Page down"), NULL, "page-down" },
 };
 
 /* The figures compared (the tables' own columns and labels). */
@@ -299,7 +299,7 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 
 	if (ev->type != WEV_KEY)
 		return W_IGNORED;
-	b = wbinding_find(bindings, sizeof bindings / sizeof bindings[0], ev->key);
+	b = tui_screen_binding(s, ev->key, NULL);
 	if (b == NULL)
 		return W_IGNORED;
 	int page = c->body->base.h > 2 ? c->body->base.h - 2 : 1;
@@ -335,7 +335,7 @@ static const struct tui_keymap keys[] = {
 	{ N_("Compare"), bindings, sizeof bindings / sizeof bindings[0] },
 };
 
-static const struct tui_screen_class compare_class = {
+const struct tui_screen_class tui_compare_class = {
 	.name = "compare", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
 	.event = scr_event, .tick = scr_tick, .notify = scr_notify, .free = scr_free,
 	.keys = keys, .n_keys = 1,
@@ -343,10 +343,10 @@ static const struct tui_screen_class compare_class = {
 
 void tui_compare_open(struct tui *t, const struct tui_goto *g)
 {
-	struct tui_screen *old = tui_find(t, &compare_class);
+	struct tui_screen *old = tui_find(t, &tui_compare_class);
 	struct compare *c = xcalloc(1, sizeof *c);
 
-	tui_screen_init(&c->base, &compare_class, t);
+	tui_screen_init(&c->base, &tui_compare_class, t);
 	for (size_t i = 0; i < g->n_ids && c->n < COMPARE_MAX; i++) {
 		const struct catalog_gpu *gpu = catalog_gpu(t->cat, g->ids[i]);
 		if (gpu != NULL)

@@ -709,7 +709,7 @@ static const struct tui_keymap keys[] = {
 	{ N_("GPU detail"), bindings, sizeof bindings / sizeof bindings[0] },
 };
 
-static const struct tui_screen_class detail_class = {
+const struct tui_screen_class tui_detail_class = {
 	.name = "detail", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
 	.event = scr_event, .tick = scr_tick, .notify = scr_notify, .free = scr_free,
 	.keys = keys, .n_keys = 1,
@@ -723,13 +723,13 @@ static struct wpanel *panel(struct detail *d)
 void tui_detail_open(struct tui *t, const struct tui_goto *go)
 {
 	const struct catalog_gpu *g = go->gpu != NULL ? catalog_gpu(t->cat, go->gpu) : NULL;
-	struct tui_screen *old = tui_find(t, &detail_class);
+	struct tui_screen *old = tui_find(t, &tui_detail_class);
 	struct detail *d;
 
 	if (g == NULL)
 		return;
 	d = xcalloc(1, sizeof *d);
-	tui_screen_init(&d->base, &detail_class, t);
+	tui_screen_init(&d->base, &tui_detail_class, t);
 	d->gpu = xstrdup(go->gpu);
 	if (old != NULL)
 		tui_remove(t, old); /* after the copy: go->gpu may be the old one's */

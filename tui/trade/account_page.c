@@ -602,14 +602,15 @@ static unsigned typed(struct tui_list *l, const struct wevent *ev)
 enum { AK_DEPOSIT = 1, AK_KEY_READ, AK_KEY_TRADE, AK_REVOKE, AK_WELCOME };
 
 static const struct wbinding account_bindings[] = {
-	{ 'd', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it"), N_("Deposit") },
-	{ '+', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it"), NULL },
+	{ 'd', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it"), N_("Deposit"),
+	  "deposit" },
+	{ '+', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it"), NULL, "deposit" },
 	{ 'n', AK_KEY_READ, N_("New read-only API key (no orders, cancels, stops or deposits)"),
-	  N_("New key") },
-	{ 'N', AK_KEY_TRADE, N_("New trade API key"), NULL },
-	{ 'x', AK_REVOKE, N_("Revoke an API key (asks first)"), N_("Revoke key") },
+	  N_("New key"), "new-key" },
+	{ 'N', AK_KEY_TRADE, N_("New trade API key"), NULL, "new-trade-key" },
+	{ 'x', AK_REVOKE, N_("Revoke an API key (asks first)"), N_("Revoke key"), "revoke-key" },
 	{ 'w', AK_WELCOME, N_("Without a key: create an account or enter its key"),
-	  N_("Account or key") },
+	  N_("Account or key"), "welcome" },
 };
 
 static const struct tui_keymap keys[] = {

@@ -241,9 +241,11 @@ static const struct wbinding orders_bindings[] = {
 	/* TRANSLATORS: F-key bar, x cancels the order under the cursor: the
 	 * verb of "Order 12 cancelled" (de "Stornieren", not "Abbrechen") */
 	{ 'x', OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)"),
-	  N_("Cancel order") },
-	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)"), NULL },
-	{ WKEY_RETURN, 0, N_("The GPU of the order under the cursor in detail (Esc: back)"), NULL },
+	  N_("Cancel order"), "cancel" },
+	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)"), NULL,
+	  "cancel" },
+	{ WKEY_RETURN, 0, N_("The GPU of the order under the cursor in detail (Esc: back)"), NULL,
+	  "detail" },
 };
 
 static const struct tui_keymap keys[] = {

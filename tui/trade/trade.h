@@ -216,6 +216,7 @@ void tui_list_head(struct tui_list *l, const char *const *extra, size_t n, bool 
 
 /* ---- the places of the trade screens (tui/screens.c) --------------------------------------------------- */
 
+extern const struct tui_screen_class tui_welcome_class;
 extern const struct tui_screen_class tui_order_form_class, tui_orders_class, tui_rentals_class,
 	tui_account_page_class;
 void tui_order_form_open(struct tui *t, const struct tui_goto *g);

@@ -1,0 +1,385 @@
+/*
+ * The TUI as the tools its users live in work (htop, k9s, VisiData), on
+ * the screen harness (tui/frame/harness.h): the registry of actions that
+ * the `:` command line (with completion), the help, the F-key bar and the
+ * config file's key rebinding read; unknown keys said in the status bar;
+ * the message history; themes. Most sessions need no exchange (the
+ * catalogue without prices); those that do get a real gpuxd --demo on
+ * loopback, which must start or the tests fail.
+ */
+#include "tests/unit/screen_fixture.h"
+
+#include <sys/stat.h>
+
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
+#include "tui/frame/harness.h"
+#include "tui/market/browse.h"
+#include "tui/tui_int.h"
+#include "util/util.h"
+
+static struct catalog *cat;
+static char conf[512];
+
+static int setup_all(void **state)
+{
+	char *cause = NULL;
+
+	(void)state;
+	i18n_init(I18N_EN);
+	if (catalog_load(NULL, &cat, &cause) != 0) {
+		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+		return -1;
+	}
+	if (fx_mkdtemp("tools") != 0)
+		return -1;
+	setenv("HOME", fx_tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
+	setenv("XDG_STATE_HOME", fx_tmpdir, 1);
+	unsetenv("NO_COLOR");
+	snprintf(conf, sizeof conf, "%s/config", fx_tmpdir);
+	return 0;
+}
+
+static int teardown_all(void **state)
+{
+	(void)state;
+	fx_rmtemp();
+	catalog_free(&cat);
+	return 0;
+}
+
+/* The config file holds exactly text. */
+static void write_conf(const char *text)
+{
+	FILE *f = fopen(conf, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(conf, 0600);
+}
+
+static char *read_conf(void)
+{
+	char *data = NULL;
+	size_t n;
+
+	assert_int_equal(util_read_file(conf, &data, &n, NULL), 0);
+	return data;
+}
+
+/* A session without an exchange (the catalogue, no prices), remembering
+ * its settings in conf (config NULL: nowhere). */
+static struct tui_harness *open_plain(const char *config, int lines, int cols)
+{
+	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = config ? config : "" };
+	struct tui_harness *h = tui_harness_new(&o, lines, cols);
+
+	assert_non_null(h);
+	return h;
+}
+
+static struct tui_browse *browse_of(struct tui_harness *h)
+{
+	struct tui *t = tui_harness_tui(h);
+
+	return (struct tui_browse *)t->stack[0];
+}
+
+static const struct view_table *cur_view(struct tui_harness *h)
+{
+	struct tui_browse *b = browse_of(h);
+
+	return b->tab[b->cur].view;
+}
+
+static const char *cursor_gpu(struct tui_harness *h)
+{
+	struct tui *t = tui_harness_tui(h);
+
+	assert_non_null(t->sel.view);
+	return view_shown_row(t->sel.view, t->sel.row)->gpu->id;
+}
+
+/* ':' then text, as typed. */
+static void command(struct tui_harness *h, const char *text)
+{
+	tui_harness_key(h, ':');
+	assert_string_equal(tui_harness_top(h), "command");
+	tui_harness_type(h, text);
+}
+
+/* The last row (where the command line is). */
+static char *last_row(struct tui_harness *h, int lines)
+{
+	return tui_harness_row(h, lines - 1);
+}
+
+/* text shows in the help (opened), paging down until it does. */
+static void expect_in_help(struct tui_harness *h, const char *text)
+{
+	tui_harness_key(h, WKEY_HOME);
+	for (int i = 0; i < 20 && tui_harness_find(h, text) < 0; i++)
+		tui_harness_key(h, WKEY_PGDN);
+	fx_expect_on_screen(h, text);
+}
+
+/* ---- the command line --------------------------------------------------------------------------- */
+
+/* :sort price sorts by the price column; :h200 puts the cursor on H200;
+ * the line closes after Enter. */
+static void test_command_runs_actions(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 30, 120);
+
+	(void)state;
+	command(h, "sort memory desc");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "browse");
+	assert_int_equal(cur_view(h)->sort_col, view_column_index(cur_view(h), "memory"));
+	assert_true(cur_view(h)->sort_desc);
+	/* the largest memory first: B300 (288 GB) */
+	assert_string_equal(view_shown_row(cur_view(h), 0)->gpu->id, "b300");
+	command(h, "h200");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(cursor_gpu(h), "h200");
+	/* a prefix only one action starts with is that action */
+	command(h, "sort-r");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_false(cur_view(h)->sort_desc);
+	/* a tab by its workload's id */
+	command(h, "tab inference");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(browse_of(h)->tab[browse_of(h)->cur].w->id, "inference");
+	tui_harness_free(&h);
+}
+
+/* Tab completes the action's name, then what it takes (a column id);
+ * the line shows the choices and, once a name is whole, what it does. */
+static void test_command_completes(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 30, 120);
+	char *row;
+
+	(void)state;
+	command(h, "so");
+	tui_harness_key(h, WKEY_TAB);
+	row = last_row(h, 30);
+	/* four actions start with "sort": completed that far, listed */
+	assert_non_null(strstr(row, ":sort"));
+	assert_non_null(strstr(row, "sort-next"));
+	assert_non_null(strstr(row, "sort-reverse"));
+	free(row);
+	tui_harness_type(h, " mem");
+	tui_harness_key(h, WKEY_TAB);
+	row = last_row(h, 30);
+	assert_non_null(strstr(row, ":sort memory"));
+	free(row);
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "browse");
+	assert_int_equal(cur_view(h)->sort_col, -1); /* Esc ran nothing */
+	/* a whole name: its description after the line */
+	command(h, "columns");
+	row = last_row(h, 30);
+	assert_non_null(strstr(row, "Choose and order the columns"));
+	free(row);
+	tui_harness_key(h, WKEY_ESC);
+	tui_harness_free(&h);
+}
+
+/* What the line cannot do is said in words. */
+static void test_command_errors_in_words(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 30, 120);
+
+	(void)state;
+	command(h, "frobnicate");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "No action or GPU is called \u201cfrobnicate\u201d");
+	command(h, "sort nosuchcolumn");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "No column \u201cnosuchcolumn\u201d in this table");
+	command(h, "mark now");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, ":mark takes nothing after it");
+	/* an action of another screen (the orders page's) */
+	command(h, "cancel");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, ":cancel works on another screen: Your orders");
+	tui_harness_free(&h);
+}
+
+/* ---- unknown keys, the help, the history -------------------------------------------------------- */
+
+static void test_unknown_key_says_so(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 30, 120);
+
+	(void)state;
+	fx_expect_not_on_screen(h, "does nothing here");
+	tui_harness_key(h, 'Z');
+	fx_expect_on_screen(h, "Z does nothing here: ? lists the keys");
+	tui_harness_key(h, WKEY_F8);
+	fx_expect_on_screen(h, "F8 does nothing here");
+	tui_harness_free(&h);
+}
+
+/* The help lists the command line and the actions of the line only
+ * (":sort COLUMN"); the message history keeps what the status bar said. */
+static void test_help_and_history(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 40, 120);
+	struct tui *t = tui_harness_tui(h);
+
+	(void)state;
+	tui_harness_key(h, '?');
+	expect_in_help(h, "Command line: run any action by its name");
+	expect_in_help(h, ":sort COLUMN");
+	tui_harness_key(h, 'x'); /* closes the help */
+	tui_harness_key(h, 'Z');
+	command(h, "frobnicate");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, 'Z');
+	assert_int_equal(t->n_msgs, 3);
+	tui_harness_key(h, 'Z'); /* the same again right after: counted */
+	assert_int_equal(t->n_msgs, 3);
+	assert_int_equal(tui_messages_at(t, 2)->repeats, 2);
+	tui_harness_key(h, 'M');
+	fx_expect_on_screen(h, "Messages");
+	fx_expect_on_screen(h, "\u201cfrobnicate\u201d");
+	fx_expect_on_screen(h, "(\u00d72)");
+	tui_harness_key(h, 'q');
+	assert_string_equal(tui_harness_top(h), "browse");
+	tui_harness_free(&h);
+}
+
+/* Alerts (and any part of the TUI) keep their messages through one
+ * function; the ring keeps the newest TUI_HISTORY_MAX. */
+static void test_history_ring(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 30, 100);
+	struct tui *t = tui_harness_tui(h);
+	char m[64];
+
+	(void)state;
+	for (int i = 0; i < TUI_HISTORY_MAX + 5; i++) {
+		snprintf(m, sizeof m, "alert %d", i);
+		tui_messages_add(t, TUI_MSG_ALERT, m);
+	}
+	assert_int_equal(t->n_msgs, TUI_HISTORY_MAX);
+	assert_string_equal(tui_messages_at(t, 0)->text, "alert 5");
+	assert_int_equal(tui_messages_at(t, TUI_HISTORY_MAX - 1)->kind, TUI_MSG_ALERT);
+	tui_harness_frame(h);
+	fx_expect_on_screen(h, "alert 204");
+	tui_harness_free(&h);
+}
+
+/* ---- rebinding and themes from the config file -------------------------------------------------- */
+
+static void test_rebinding(void **state)
+{
+	struct tui_harness *h;
+	struct tui *t;
+	bool said = false;
+
+	(void)state;
+	write_conf("# mine\n"
+		   "bind.sort-next = x F9\n"
+		   "bind.mark = m\n"
+		   "bind.columns = none\n"
+		   "bind.nosuch = q\n"
+		   "bind.detail = Ctrl-\u00c4\n");
+	h = open_plain(conf, 40, 120);
+	t = tui_harness_tui(h);
+	/* what the file gets wrong is said, once each */
+	for (size_t i = 0; i < t->n_msgs; i++)
+		said |= strstr(tui_messages_at(t, i)->text, "bind.nosuch: gpux has no action") != NULL;
+	assert_true(said);
+	said = false;
+	for (size_t i = 0; i < t->n_msgs; i++)
+		said |= strstr(tui_messages_at(t, i)->text, "bind.detail: \u201cCtrl-\u00c4\u201d is not a key") != NULL;
+	assert_true(said);
+	tui_harness_key(h, 'x');
+	assert_true(cur_view(h)->sort_col >= 0);
+	/* the old keys are gone: > says so; m marks */
+	tui_harness_key(h, '>');
+	fx_expect_on_screen(h, "> does nothing here");
+	tui_harness_key(h, 'm');
+	assert_int_equal(browse_of(h)->n_marks, 1);
+	/* c no longer opens the chooser; :columns still does */
+	tui_harness_key(h, 'c');
+	assert_string_equal(tui_harness_top(h), "browse");
+	command(h, "columns");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "overlay");
+	tui_harness_key(h, WKEY_ESC);
+	/* the F-key bar has the sort's word on its new F-key, F6 is free */
+	fx_expect_on_screen(h, "F9");
+	{
+		char *bar = tui_harness_row(h, 39);
+		assert_non_null(strstr(bar, "Sort"));
+		assert_null(strstr(bar, "F6"));
+		free(bar);
+	}
+	/* the help lists the keys as bound */
+	tui_harness_key(h, '?');
+	expect_in_help(h, "x F9");
+	expect_in_help(h, ":columns");
+	tui_harness_free(&h);
+	unlink(conf);
+}
+
+static void test_themes(void **state)
+{
+	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = conf };
+	struct tui_harness *h;
+	struct tui *t;
+	char *c;
+
+	(void)state;
+	write_conf("theme = light\n");
+	h = tui_harness_new_term(&o, 30, 100, "xterm-256color");
+	t = tui_harness_tui(h);
+	assert_ptr_equal(t->ui.theme, &wtheme_light);
+	command(h, "theme contrast");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_ptr_equal(t->ui.theme, &wtheme_contrast);
+	fx_expect_on_screen(h, "Theme: contrast (remembered for the next start)");
+	c = read_conf();
+	assert_non_null(strstr(c, "theme = contrast"));
+	free(c);
+	command(h, "theme mono");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_ptr_equal(t->ui.theme, &wtheme_mono);
+	command(h, "theme sepia");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "No theme \u201csepia\u201d");
+	assert_ptr_equal(t->ui.theme, &wtheme_mono);
+	tui_harness_free(&h);
+	/* NO_COLOR: a colour theme stays remembered, mono is used */
+	write_conf("theme = light\n");
+	setenv("NO_COLOR", "1", 1);
+	h = tui_harness_new_term(&o, 30, 100, "xterm-256color");
+	assert_ptr_equal(tui_harness_tui(h)->ui.theme, &wtheme_mono);
+	tui_harness_free(&h);
+	unsetenv("NO_COLOR");
+	unlink(conf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_command_runs_actions),
+		cmocka_unit_test(test_command_completes),
+		cmocka_unit_test(test_command_errors_in_words),
+		cmocka_unit_test(test_unknown_key_says_so),
+		cmocka_unit_test(test_help_and_history),
+		cmocka_unit_test(test_history_ring),
+		cmocka_unit_test(test_rebinding),
+		cmocka_unit_test(test_themes),
+	};
+
+	return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}

@@ -40,10 +40,14 @@ struct alt {
 	int boolean;                /* -1 none, 0 no, 1 yes */
 };
 
+/* What a term looks at besides a column: the GPU's own words. */
+enum field { F_COLUMN, F_ANY, F_NAME, F_VENDOR, F_ARCH, F_ID };
+
 struct term {
 	enum op op;
 	bool negate;                /* "!word" */
-	char *column;               /* the column's id (OP_WORD: NULL) */
+	enum field field;           /* F_ANY for a plain word */
+	char *column;               /* the column's id (F_COLUMN), else NULL */
 	struct alt *alts;
 	size_t n_alts;
 };
@@ -108,6 +112,14 @@ static int find_column(const struct view_table *t, const char *name)
 			k = (int)i;
 	return k;
 }
+
+static const struct {
+	const char *name;
+	enum field f;
+} gpu_fields[] = {
+	{ "name", F_NAME }, { "gpu", F_NAME }, { "vendor", F_VENDOR }, { "arch", F_ARCH },
+	{ "architecture", F_ARCH }, { "id", F_ID },
+};
 
 /* The column ids, comma-separated, for an error (malloc'ed). */
 static char *column_ids(const struct view_table *t)
@@ -210,12 +222,22 @@ static int parse_term(const struct view_table *t, const char *tok, struct term *
 			return set_cause(cause, T(t, N_("%s: a column before %.*s (like mem>=80)")), tok,
 					 (int)oplen, o);
 		out->op = OP_WORD;
+		out->field = F_ANY;
 		out->negate = tok[0] == '!' && tok[1] != '\0';
 		vals = out->negate ? tok + 1 : tok;
 	} else {
 		char *name = xstrndup(tok, (size_t)(o - tok));
-		col = find_column(t, name);
-		if (col < 0) {
+		for (size_t i = 0; i < sizeof gpu_fields / sizeof gpu_fields[0]; i++)
+			if (same_name(name, gpu_fields[i].name))
+				out->field = gpu_fields[i].f;
+		if (out->field != F_COLUMN && op != OP_EQ && op != OP_NE) {
+			int rc = set_cause(cause, T(t, N_("%s: %s is text, so = (contains) or != (does "
+							  "not) compare it")), tok, name);
+			free(name);
+			return rc;
+		}
+		col = out->field == F_COLUMN ? find_column(t, name) : -1;
+		if (col < 0 && out->field == F_COLUMN) {
 			char *ids = column_ids(t);
 			int rc = set_cause(cause, T(t, N_("%s: this table has no column \u201c%s\u201d (its "
 						    "columns: %s; a plain word matches names, vendors "
@@ -226,7 +248,7 @@ static int parse_term(const struct view_table *t, const char *tok, struct term *
 		}
 		free(name);
 		out->op = op;
-		out->column = xstrdup(t->columns[col].id);
+		out->column = col >= 0 ? xstrdup(t->columns[col].id) : NULL;
 		vals = o + oplen;
 		if (*vals == '\0')
 			return set_cause(cause, T(t, N_("%s: a value after %.*s")), tok, (int)oplen, o);
@@ -281,10 +303,24 @@ static bool contains_ci(const char *hay, const char *needle)
 	return hay != NULL && strcasestr(hay, needle) != NULL;
 }
 
+static bool field_matches(enum field f, const struct view_row *r, const char *w)
+{
+	const struct catalog_gpu *g = r->gpu;
+
+	switch (f) {
+	case F_NAME: return contains_ci(g->name, w) || contains_ci(g->id, w);
+	case F_VENDOR: return contains_ci(g->vendor, w);
+	case F_ARCH: return contains_ci(g->arch, w);
+	case F_ID: return contains_ci(g->id, w);
+	default:
+		return contains_ci(g->name, w) || contains_ci(g->arch, w) ||
+		       contains_ci(g->vendor, w) || contains_ci(g->id, w);
+	}
+}
+
 static bool word_matches(const struct view_row *r, const char *w)
 {
-	return contains_ci(r->gpu->name, w) || contains_ci(r->gpu->arch, w) ||
-	       contains_ci(r->gpu->vendor, w) || contains_ci(r->gpu->id, w);
+	return field_matches(F_ANY, r, w);
 }
 
 /* The cell's value as a number, or false when it has none. */
@@ -343,11 +379,13 @@ static bool term_matches(const struct term *tm, const struct view_table *t,
 {
 	int col = tm->column != NULL ? view_column_index(t, tm->column) : -1;
 
-	if (tm->op == OP_WORD) {
+	if (tm->op == OP_WORD || tm->field != F_COLUMN) {
+		/* a word, or name= vendor= arch= id=: = any of them, != none */
+		bool none = tm->negate || tm->op == OP_NE;
 		for (size_t i = 0; i < tm->n_alts; i++)
-			if (word_matches(r, tm->alts[i].text))
-				return !tm->negate;
-		return tm->negate;
+			if (field_matches(tm->field, r, tm->alts[i].text))
+				return !none;
+		return none;
 	}
 	if (col < 0)
 		return false; /* the column went (a job's, the job cleared) */

@@ -211,6 +211,81 @@ static void test_command_errors_in_words(void **state)
 	tui_harness_free(&h);
 }
 
+/* ---- filter expressions and search ------------------------------------------------------------- */
+
+static size_t gpus_with_memory(const struct view_table *v, double gb)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->n_rows; i++)
+		n += v->rows[i].gpu->memory_gb >= gb;
+	return n;
+}
+
+/* / takes an expression on any column; the hint line says what it takes;
+ * what cannot be read is said in the field while the rows stay. */
+static void test_filter_expressions(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 30, 120);
+	const struct view_table *v = cur_view(h);
+	size_t want = gpus_with_memory(v, 141);
+	char count[64], *row;
+
+	(void)state;
+	assert_true(want > 0 && want < v->n_rows);
+	tui_harness_key(h, '/');
+	row = tui_harness_row(h, 28);
+	assert_non_null(strstr(row, "Words match a GPU's name"));
+	assert_non_null(strstr(row, "mem>=80"));
+	free(row);
+	tui_harness_type(h, "mem>=141");
+	snprintf(count, sizeof count, "%zu of %zu shown", want, v->n_rows);
+	fx_expect_on_screen(h, count);
+	assert_int_equal(cur_view(h)->n_shown, want);
+	tui_harness_type(h, "x");
+	fx_expect_on_screen(h, "\u201c141x\u201d is not a number");
+	assert_int_equal(cur_view(h)->n_shown, want); /* the rows stay */
+	tui_harness_key(h, WKEY_BACKSPACE);
+	tui_harness_type(h, " hbm3e|hbm3");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(browse_of(h)->tab[0].filter, "mem>=141 hbm3e|hbm3");
+	fx_expect_on_screen(h, "filter \"mem>=141 hbm3e");
+	tui_harness_free(&h);
+}
+
+/* \ and Ctrl-F jump to the next row that matches, hiding none; n and N
+ * go on; Esc puts the cursor back. */
+static void test_search_jumps(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 30, 120);
+	const struct view_table *v = cur_view(h);
+	size_t n = v->n_rows;
+
+	(void)state;
+	assert_string_equal(cursor_gpu(h), view_shown_row(v, 0)->gpu->id);
+	tui_harness_key(h, '\\');
+	tui_harness_type(h, "a100");
+	assert_int_equal(cur_view(h)->n_shown, n); /* nothing hidden */
+	assert_string_equal(cursor_gpu(h), "a100-sxm");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, 'n');
+	assert_string_equal(cursor_gpu(h), "a100-pcie");
+	tui_harness_key(h, 'n'); /* round again */
+	assert_string_equal(cursor_gpu(h), "a100-sxm");
+	fx_expect_on_screen(h, "Search went on from the top");
+	tui_harness_key(h, 'N');
+	assert_string_equal(cursor_gpu(h), "a100-pcie");
+	/* an expression, by Ctrl-F; Esc: back where it started */
+	tui_harness_key(h, 'F' - '@');
+	tui_harness_type(h, "vendor=amd");
+	assert_string_equal(catalog_gpu(cat, cursor_gpu(h))->vendor, "AMD");
+	tui_harness_type(h, "zzz");
+	fx_expect_on_screen(h, "no row matches");
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(cursor_gpu(h), "a100-pcie");
+	tui_harness_free(&h);
+}
+
 /* ---- unknown keys, the help, the history -------------------------------------------------------- */
 
 static void test_unknown_key_says_so(void **state)
@@ -374,6 +449,8 @@ int main(void)
 		cmocka_unit_test(test_command_runs_actions),
 		cmocka_unit_test(test_command_completes),
 		cmocka_unit_test(test_command_errors_in_words),
+		cmocka_unit_test(test_filter_expressions),
+		cmocka_unit_test(test_search_jumps),
 		cmocka_unit_test(test_unknown_key_says_so),
 		cmocka_unit_test(test_help_and_history),
 		cmocka_unit_test(test_history_ring),

@@ -401,6 +401,8 @@ void browse_free(struct tui_browse *b)
 	free(b->tab);
 	b->tab = NULL;
 	free_ids(b->marks, b->n_marks);
+	free(b->search_text);
+	free(b->search_start);
 	b->marks = NULL;
 	b->n_marks = 0;
 	b->base.t->sel.view = NULL;
@@ -579,6 +581,32 @@ int browse_set_filter(struct tui_browse *b, const char *text, char **cause)
 	tb->filter = tb->view->filter != NULL ? xstrdup(tb->view->filter) : NULL;
 	browse_refresh_table(b, true);
 	return 0;
+}
+
+int browse_search(struct tui_browse *b, const char *text, int dir, bool here, bool *wrapped,
+		  char **cause)
+{
+	struct tui_tab *tb = cur_tab(b);
+	struct view_filter_expr *e = NULL;
+	size_t n = tb->view != NULL ? tb->view->n_shown : 0, at = b->table->sel;
+	int found = 0;
+
+	*wrapped = false;
+	if (n == 0 || text == NULL || text[0] == '\0')
+		return 0;
+	if (view_filter_parse(tb->view, text, &e, cause) != 0)
+		return -1;
+	for (size_t k = here ? 0 : 1; k <= n && !found; k++) {
+		size_t i = dir >= 0 ? (at + k) % n : (at + n - k % n) % n;
+		if (!view_filter_match(e, tb->view, view_shown_row(tb->view, i)))
+			continue;
+		*wrapped = dir >= 0 ? i < at : i > at;
+		wtable_select(b->table, i);
+		browse_note_cursor(b);
+		found = 1;
+	}
+	view_filter_expr_free(&e);
+	return found;
 }
 
 char *browse_count_text(struct tui_browse *b)

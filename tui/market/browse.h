@@ -40,6 +40,9 @@ enum tui_action {
 	A_MARK,         /* Space: mark or unmark the row's GPU */
 	A_COMPARE,      /* =: the marked GPUs side by side */
 	A_SORT,         /* :sort COLUMN [desc] */
+	A_SEARCH,       /* \ Ctrl-F: jump to a row, hiding none */
+	A_SEARCH_NEXT,  /* n */
+	A_SEARCH_PREV,  /* N */
 	A_GOTO,         /* :gpu GPU, :h200: the cursor on that GPU */
 };
 
@@ -62,6 +65,9 @@ struct tui_browse {
 	struct wtable *table;
 	struct wfield *filter;      /* while a filter is typed */
 	struct wpanel *hint;        /* ... and what it takes, on the status bar's row */
+	struct wfield *search;      /* while a search is typed (on the same row) */
+	char *search_text;          /* the last search (n, N), or NULL */
+	char *search_start;         /* the GPU the cursor was on when it was typed */
 	struct tui_tab *tab;
 	size_t n_tabs, cur;
 	uint64_t market_seen;       /* t->m.gen last applied */
@@ -101,6 +107,12 @@ void browse_sort_cheapest(struct tui_browse *b);
 int browse_set_filter(struct tui_browse *b, const char *text, char **cause);
 /* Open the column chooser (its result is applied when it closes). */
 void browse_columns_open(struct tui_browse *b);
+/* Move the cursor to the next shown row (dir > 0; < 0 the previous)
+ * that text matches (a filter expression, view_filter_set's), wrapping
+ * round; here: the cursor's own row counts first. 1 moved (*wrapped: past
+ * the end), 0 no row matches, -1 and *cause when text cannot be read. */
+int browse_search(struct tui_browse *b, const char *text, int dir, bool here, bool *wrapped,
+		  char **cause);
 /* "N of M shown" for the current tab (malloc'ed). */
 char *browse_count_text(struct tui_browse *b);
 /* Pull what changed: the market's prices (t->m.gen), the fit job

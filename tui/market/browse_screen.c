@@ -45,6 +45,12 @@ static const struct wbinding bindings[] = {
 	  "TEXT" },
 	{ WKEY_F3, A_FILTER, N_("Filter rows as you type (Enter keeps, Esc clears)"), N_("Filter"),
 	  "filter", "TEXT" },
+	{ '\\', A_SEARCH, N_("Search: jump to the next row that matches, hiding none (as a filter "
+			      "takes it)"), NULL, "search", "TEXT" },
+	{ 'F' - '@', A_SEARCH, N_("Search: jump to the next row that matches, hiding none (as a "
+				 "filter takes it)"), NULL, "search", "TEXT" },
+	{ 'n', A_SEARCH_NEXT, N_("The next row the search matches"), NULL, "search-next" },
+	{ 'N', A_SEARCH_PREV, N_("The previous row the search matches"), NULL, "search-prev" },
 	{ 'c', A_COLUMNS, N_("Choose and order the columns"), NULL, "columns" },
 	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns"), N_("Columns"), "columns" },
 	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)"), NULL,
@@ -152,6 +158,103 @@ static unsigned filter_event(struct tui_browse *b, const struct wevent *ev)
 	}
 	/* typed keys never reach the map; W_CLOSE is the field's, not the screen's */
 	return (r & ~(unsigned)W_CLOSE) | W_HANDLED | W_REDRAW;
+}
+
+/* ---- the search field ---------------------------------------------------------------------------- */
+
+/* As typed: from the row the search started on, the first that matches. */
+static void search_typed(struct tui_browse *b)
+{
+	const char *text = wfield_text(b->search);
+	char *cause = NULL;
+	bool wrapped;
+	int rc;
+
+	if (b->search_start != NULL)
+		browse_goto(b, b->search_start);
+	if (text[0] == '\0') {
+		wfield_set_error(b->search, NULL);
+		wfield_set_after(b->search, "");
+		return;
+	}
+	rc = browse_search(b, text, 1, true, &wrapped, &cause);
+	if (rc < 0)
+		wfield_set_error(b->search, cause);
+	else if (rc == 0)
+		wfield_set_error(b->search, _("no row matches"));
+	else {
+		wfield_set_error(b->search, NULL);
+		wfield_set_after(b->search, _("Enter keeps it: n next, N previous"));
+	}
+	free(cause);
+}
+
+static void open_search(struct tui_browse *b)
+{
+	if (b->search != NULL || b->filter != NULL)
+		return;
+	browse_note_cursor(b);
+	free(b->search_start);
+	b->search_start = b->tab[b->cur].cursor_gpu != NULL ? xstrdup(b->tab[b->cur].cursor_gpu) : NULL;
+	b->search = (struct wfield *)tui_screen_add(
+		&b->base, &wfield_new(&b->base.t->ui, _("Search: "), "")->base);
+	b->hint = (struct wpanel *)tui_screen_add(&b->base, &wpanel_new(&b->base.t->ui)->base);
+	wfield_focus(b->search, true);
+	tui_relayout(b->base.t);
+}
+
+static void close_search(struct tui_browse *b)
+{
+	tui_screen_remove(&b->base, &b->search->base);
+	tui_screen_remove(&b->base, &b->hint->base);
+	b->search = NULL;
+	b->hint = NULL;
+}
+
+static unsigned search_event(struct tui_browse *b, const struct wevent *ev)
+{
+	unsigned r;
+
+	if (ev->type != WEV_KEY || ev->key == 'L' - '@' || ev->key == WKEY_F10)
+		return W_IGNORED;
+	r = wwidget_handle(&b->search->base, ev);
+	if (r & W_CHANGED)
+		search_typed(b);
+	if (r & W_CLOSE) {
+		if (b->search->submitted && b->search->error == NULL && wfield_text(b->search)[0] != '\0') {
+			free(b->search_text);
+			b->search_text = xstrdup(wfield_text(b->search));
+		} else if (b->search_start != NULL) {
+			browse_goto(b, b->search_start); /* back where it started */
+		}
+		close_search(b);
+	}
+	return (r & ~(unsigned)W_CLOSE) | W_HANDLED | W_REDRAW;
+}
+
+/* n, N: the next or previous match of the search kept; :search TEXT. */
+static void search_step(struct tui_browse *b, const char *text, int dir)
+{
+	struct tui *t = b->base.t;
+	char *cause = NULL, *m = NULL;
+	bool wrapped;
+	int rc;
+
+	if (text == NULL) {
+		tui_message(t, _("No search yet: \\ or Ctrl-F searches"));
+		return;
+	}
+	rc = browse_search(b, text, dir, false, &wrapped, &cause);
+	if (rc < 0)
+		m = cause;
+	else if (rc == 0)
+		m = xasprintf(_("No row matches \u201c%s\u201d (the filter may hide some: Esc clears it)"),
+			      text);
+	else if (wrapped)
+		m = xstrdup(dir > 0 ? _("Search went on from the top") : _("Search went on from the bottom"));
+	if (m != NULL)
+		tui_message(t, m);
+	free(m);
 }
 
 /* ---- actions ------------------------------------------------------------------------------------ */
@@ -289,6 +392,8 @@ static unsigned scr_act(struct tui_screen *s, size_t map, int action, wkey key, 
 	case A_SORT_REVERSE: browse_sort_reverse(b); break;
 	case A_SORT: sort_named(b, arg); break;
 	case A_FILTER:
+		if (b->search != NULL)
+			break;
 		if (arg != NULL) {
 			char *cause = NULL;
 			if (browse_set_filter(b, arg, &cause) != 0) {
@@ -299,6 +404,17 @@ static unsigned scr_act(struct tui_screen *s, size_t map, int action, wkey key, 
 			open_filter(b);
 		}
 		break;
+	case A_SEARCH:
+		if (arg == NULL) {
+			open_search(b);
+		} else {
+			free(b->search_text);
+			b->search_text = xstrdup(arg);
+			search_step(b, b->search_text, 1);
+		}
+		break;
+	case A_SEARCH_NEXT: search_step(b, b->search_text, 1); break;
+	case A_SEARCH_PREV: search_step(b, b->search_text, -1); break;
 	case A_COLUMNS: browse_columns_open(b); break;
 	case A_ESCAPE:
 		if (b->tab[b->cur].filter != NULL)
@@ -351,6 +467,11 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 		if (r != W_IGNORED)
 			return r;
 	}
+	if (b->search != NULL) {
+		r = search_event(b, ev);
+		if (r != W_IGNORED)
+			return r;
+	}
 	if (ev->type == WEV_MOUSE)
 		return mouse_event(b, ev);
 	/* the tables' keys, then the table's moves: both maps of the registry */
@@ -369,6 +490,12 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body)
 	if (b->filter != NULL) {
 		/* the filter takes the F-key bar's row, what it takes the status bar's */
 		wwidget_place(&b->filter->base, t->lines - 1, 0, 1, t->cols);
+		wwidget_place(&b->hint->base, t->lines - 2, 0, 1, t->cols);
+		hint_build(b);
+		body->fkeys = false;
+	}
+	if (b->search != NULL) {
+		wwidget_place(&b->search->base, t->lines - 1, 0, 1, t->cols);
 		wwidget_place(&b->hint->base, t->lines - 2, 0, 1, t->cols);
 		hint_build(b);
 		body->fkeys = false;

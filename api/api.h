@@ -162,6 +162,10 @@ void api_conf_free(struct api_conf **c);
  * malloc'ed; NULL when neither the variable nor HOME is set. */
 char *api_conf_path(void);
 char *api_data_dir(void);
+/* $XDG_STATE_HOME/gpux (default ~/.local/state/gpux), malloc'ed; NULL when
+ * neither the variable nor HOME is set: what the TUI remembers of a
+ * session (tui/frame/state.c). */
+char *api_state_dir(void);
 
 /* The exchange settings, resolved: each from the flag (argument), else the
  * environment (GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT), else the config file. */

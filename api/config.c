@@ -313,6 +313,17 @@ char *api_conf_path(void)
 	return p;
 }
 
+char *api_state_dir(void)
+{
+	char *d = xdg_dir("XDG_STATE_HOME", ".local/state"), *p;
+
+	if (d == NULL)
+		return NULL;
+	p = xasprintf("%s/gpux", d);
+	free(d);
+	return p;
+}
+
 char *api_data_dir(void)
 {
 	char *d = xdg_dir("XDG_DATA_HOME", ".local/share"), *p;

@@ -114,6 +114,13 @@ struct tui {
 
 	char *conf_path;            /* NULL: settings are not remembered */
 
+	/* What is remembered of the session for this exchange (tui/frame/state.c). */
+	struct api_conf *state;
+	char *state_path;           /* NULL: remembered nowhere */
+	char *state_exchange;
+	bool state_dirty, state_failed;
+	int64_t state_saved;        /* ms (monotonic) of the last write */
+
 	/* The message history, oldest first: a ring of TUI_HISTORY_MAX. */
 	struct tui_msg *msgs;
 	size_t n_msgs, first_msg;
@@ -145,6 +152,24 @@ struct tui {
 /* A transient message in the status bar (copied; NULL clears it), kept in
  * the message history too (as TUI_MSG_INFO). */
 void tui_message(struct tui *t, const char *msg);
+
+/* ---- remembered state, per exchange (tui/frame/state.c) ---- */
+/* Read the exchange's state file (a damaged one is said once and
+ * ignored); before the screens are made. */
+void tui_state_load(struct tui *t);
+/* A name's value (borrowed; NULL: none), and a new one (copied; NULL or ""
+ * forgets it), written to the file soon (tui_state_flush). */
+const char *tui_state_get(const struct tui *t, const char *name);
+void tui_state_set(struct tui *t, const char *name, const char *value);
+/* GPU ids kept under name ("h200,b200"; ids the catalogue lacks are
+ * dropped): a malloc'ed array of malloc'ed ids, how many. And kept. */
+size_t tui_state_ids(const struct tui *t, const char *name, char ***ids);
+void tui_state_set_ids(struct tui *t, const char *name, char *const *ids, size_t n);
+/* Write what changed, at most once a second (force: now); the next time
+ * a write is due (ms, monotonic), -1 none. */
+void tui_state_flush(struct tui *t, int64_t now, bool force);
+int64_t tui_state_next(const struct tui *t);
+void tui_state_free(struct tui *t);
 
 /* ---- the message history (tui/frame/messages.c) ---- */
 enum { TUI_HISTORY_MAX = 200 };

@@ -2,8 +2,9 @@
  * Filter expressions on any column of a table, the way k9s and VisiData
  * users type them: terms separated by spaces, every one must hold; a term
  * is either a plain word — it matches a GPU whose name, architecture,
- * vendor or id contains it, any case ("h100", "hopper", "amd"); "!word"
- * those that do not — or COLUMN OP VALUE, with OP one of = != < <= > >=:
+ * vendor or id, or a text column of the table (the memory type, the link),
+ * contains it, any case ("h100", "hopper", "amd", "hbm3e"); "!word" those
+ * that do not — or COLUMN OP VALUE, with OP one of = != < <= > >=:
  *
  *     mem>=80          memory of 80 GB and more (the column's own unit)
  *     type=hbm3e       a text column contains it, any case (!= does not)
@@ -303,7 +304,20 @@ static bool contains_ci(const char *hay, const char *needle)
 	return hay != NULL && strcasestr(hay, needle) != NULL;
 }
 
-static bool field_matches(enum field f, const struct view_row *r, const char *w)
+/* A text column's value of r contains w (memory type, link, …). */
+static bool text_cell_matches(const struct view_table *t, const struct view_row *r, const char *w)
+{
+	for (size_t k = 0; k < t->n_columns; k++) {
+		const struct view_cell *c = &r->cells[k];
+		if (t->columns[k].kind != VIEW_COL_GPU && c->raw == VIEW_RAW_TEXT &&
+		    !(c->flags & VIEW_CELL_UNKNOWN) && contains_ci(c->text, w))
+			return true;
+	}
+	return false;
+}
+
+static bool field_matches(enum field f, const struct view_table *t, const struct view_row *r,
+			  const char *w)
 {
 	const struct catalog_gpu *g = r->gpu;
 
@@ -314,13 +328,9 @@ static bool field_matches(enum field f, const struct view_row *r, const char *w)
 	case F_ID: return contains_ci(g->id, w);
 	default:
 		return contains_ci(g->name, w) || contains_ci(g->arch, w) ||
-		       contains_ci(g->vendor, w) || contains_ci(g->id, w);
+		       contains_ci(g->vendor, w) || contains_ci(g->id, w) ||
+		       text_cell_matches(t, r, w);
 	}
-}
-
-static bool word_matches(const struct view_row *r, const char *w)
-{
-	return field_matches(F_ANY, r, w);
 }
 
 /* The cell's value as a number, or false when it has none. */
@@ -362,7 +372,7 @@ static bool alt_matches(const struct term *tm, const struct alt *a, const struct
 	double v;
 
 	if (c->kind == VIEW_COL_GPU)
-		return word_matches(r, a->text) == (tm->op == OP_EQ);
+		return field_matches(F_NAME, t, r, a->text) == (tm->op == OP_EQ);
 	if (cell->raw == VIEW_RAW_BOOL && !(cell->flags & VIEW_CELL_UNKNOWN) && a->boolean >= 0)
 		return (cell->flag == (a->boolean == 1)) == (tm->op == OP_EQ);
 	if (a->is_number)
@@ -383,7 +393,7 @@ static bool term_matches(const struct term *tm, const struct view_table *t,
 		/* a word, or name= vendor= arch= id=: = any of them, != none */
 		bool none = tm->negate || tm->op == OP_NE;
 		for (size_t i = 0; i < tm->n_alts; i++)
-			if (field_matches(tm->field, r, tm->alts[i].text))
+			if (field_matches(tm->field, t, r, tm->alts[i].text))
 				return !none;
 		return none;
 	}
@@ -414,6 +424,7 @@ bool view_filter_match(const struct view_filter_expr *e, const struct view_table
 const char *view_filter_hint(enum i18n_lang lang)
 {
 	return i18n_dgettext(lang, NULL,
-		N_("Words match a GPU's name, vendor or architecture (!word: not); or COLUMN OP VALUE: "
-		   "mem>=80 type=hbm3e price<3 ecc=yes; a|b either; spaces: all of them"));
+		N_("Words match a GPU's name, vendor, architecture or a text column such as the memory "
+		   "type (!word: not); or COLUMN OP VALUE: mem>=80 type=hbm3e price<3 ecc=yes; a|b "
+		   "either; spaces: all of them"));
 }

@@ -649,7 +649,7 @@ static void apply_filter(struct view_table *t)
 {
 	size_t i;
 
-	if ((t->filter == NULL || t->filter[0] == '\0') && t->n_shown == t->n_rows) {
+	if ((t->filter == NULL || t->filter[0] == '\0') && t->pinned == NULL && t->n_shown == t->n_rows) {
 		/* nothing was hidden and nothing is: every row, in order */
 		for (i = 0; i < t->n_rows; i++)
 			t->shown[i] = i;
@@ -658,13 +658,35 @@ static void apply_filter(struct view_table *t)
 	t->n_shown = 0;
 	for (i = 0; i < t->n_rows; i++) {
 		struct view_row *r = &t->rows[i];
-		if (view_filter_match(t->filter_expr, t, r)) {
+		if (view_filter_match(t->filter_expr, t, r))
 			r->flags &= ~(unsigned)VIEW_ROW_HIDDEN;
-			t->shown[t->n_shown++] = i;
-		} else {
+		else
 			r->flags |= VIEW_ROW_HIDDEN;
-		}
 	}
+	/* the pinned first (a pass over them), then the rest */
+	for (int pass = t->pinned != NULL ? 0 : 1; pass < 2; pass++)
+		for (i = 0; i < t->n_rows; i++) {
+			const struct view_row *r = &t->rows[i];
+			bool pin = t->pinned != NULL && t->pinned[r->gpu - t->catalog->gpus];
+			if (!(r->flags & VIEW_ROW_HIDDEN) && (pass == 0) == pin)
+				t->shown[t->n_shown++] = i;
+		}
+}
+
+void view_set_pinned(struct view_table *t, char *const *ids, size_t n)
+{
+	free(t->pinned);
+	t->pinned = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct catalog_gpu *g = catalog_gpu(t->catalog, ids[i]);
+		if (g == NULL)
+			continue;
+		if (t->pinned == NULL)
+			t->pinned = xcalloc(t->catalog->n_gpus, sizeof *t->pinned);
+		t->pinned[g - t->catalog->gpus] = true;
+	}
+	t->n_shown = 0; /* the order is made again whole */
+	apply_filter(t);
 }
 
 static void apply_sort(struct view_table *t)
@@ -796,6 +818,7 @@ void view_free(struct view_table **tp)
 	free_columns(t);
 	view_sort_free(t);
 	view_filter_expr_free(&t->filter_expr);
+	free(t->pinned);
 	for (size_t i = 0; i < t->n_rows; i++)
 		free(t->rows[i].spark);
 	free(t->rows);

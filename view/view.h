@@ -198,6 +198,7 @@ struct view_table {
 	bool sort_cheapest;       /* "cheapest GPU-hours for this job" */
 	char *filter;             /* NULL = none */
 	struct view_filter_expr *filter_expr; /* filter compiled; private to view/ */
+	bool *pinned;             /* per catalogue GPU (index into catalog->gpus), or NULL */
 	bool has_job;
 	struct fit_job job;
 	bool stale;
@@ -276,8 +277,8 @@ void view_sort_cheapest(struct view_table *t);
 
 /* Keep only the rows that pass the filter expression text (view/filter.c):
  * terms separated by spaces, all of which must hold; a plain word matches a
- * GPU whose name, architecture, vendor or id contains it (any case; !word:
- * does not), COLUMN OP VALUE compares a column (= != < <= > >=; a text
+ * GPU whose name, architecture, vendor or id, or a text column's value,
+ * contains it (any case; !word: does not), COLUMN OP VALUE compares a column (= != < <= > >=; a text
  * column: = contains, != does not; prices in US$), a|b takes either: "h100",
  * "mem>=80 type=hbm3e", "price<3", "h100|a100". NULL or "" shows every row.
  * 0, or -1 and *cause (translated, malloc'ed; may be NULL) when text cannot
@@ -296,6 +297,12 @@ bool view_filter_match(const struct view_filter_expr *e, const struct view_table
 void view_filter_expr_free(struct view_filter_expr **e);
 /* One line on what a filter takes, in lang (static). */
 const char *view_filter_hint(enum i18n_lang lang);
+
+/* Pin the GPUs ids[0..n) (a watchlist; copied, ids the table lacks are
+ * left out) on top: the shown rows that are pinned come first, in the
+ * sort's order among themselves, then the others; NULL/0 pins none. The
+ * filter still decides which are shown. */
+void view_set_pinned(struct view_table *t, char *const *ids, size_t n);
 
 /* Position of a GPU among the shown rows (index into t->shown), or -1 when it
  * is filtered out or unknown. */

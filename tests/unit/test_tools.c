@@ -50,10 +50,22 @@ static int teardown_all(void **state)
 	return 0;
 }
 
+/* No session remembered anything yet. */
+static void forget_state(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s/gpux'", fx_tmpdir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* The config file holds exactly text. */
 static void write_conf(const char *text)
 {
-	FILE *f = fopen(conf, "w");
+	FILE *f;
+
+	forget_state();
+	f = fopen(conf, "w");
 
 	assert_non_null(f);
 	fputs(text, f);
@@ -236,7 +248,6 @@ static void test_filter_expressions(void **state)
 	tui_harness_key(h, '/');
 	row = tui_harness_row(h, 28);
 	assert_non_null(strstr(row, "Words match a GPU's name"));
-	assert_non_null(strstr(row, "mem>=80"));
 	free(row);
 	tui_harness_type(h, "mem>=141");
 	snprintf(count, sizeof count, "%zu of %zu shown", want, v->n_rows);
@@ -283,6 +294,149 @@ static void test_search_jumps(void **state)
 	fx_expect_on_screen(h, "no row matches");
 	tui_harness_key(h, WKEY_ESC);
 	assert_string_equal(cursor_gpu(h), "a100-pcie");
+	tui_harness_free(&h);
+}
+
+/* ---- remembered state and the watchlist ---------------------------------------------------------- */
+
+/* The one state file of the sessions so far (its path, malloc'ed), or NULL. */
+static char *state_file(void)
+{
+	char cmd[600], line[600];
+	FILE *f;
+	char *path = NULL;
+
+	snprintf(cmd, sizeof cmd, "ls %s/gpux/exchange-* 2>/dev/null", fx_tmpdir);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	if (fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		path = xstrdup(line);
+	}
+	pclose(f);
+	return path;
+}
+
+static bool history_has(struct tui *t, const char *text)
+{
+	for (size_t i = 0; i < t->n_msgs; i++)
+		if (strstr(tui_messages_at(t, i)->text, text) != NULL)
+			return true;
+	return false;
+}
+
+/* Tab, sort, filter, marks, watchlist and the fit job outlive the session;
+ * a damaged file is said once and ignored. */
+static void test_state_remembered(void **state)
+{
+	struct tui_harness *h;
+	struct browse_tab_check { const char *tab; } want = { "inference" };
+	char *path, *data;
+	size_t n;
+
+	(void)state;
+	write_conf("");
+	h = open_plain(conf, 30, 120);
+	tui_harness_key(h, '3');
+	command(h, "sort memory desc");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, '/');
+	tui_harness_type(h, "mem>=80");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, ' ');          /* marks the first row, the cursor goes down */
+	tui_harness_key(h, '*');          /* the second row onto the watchlist */
+	char *watched = xstrdup(cursor_gpu(h));
+	tui_harness_key(h, 'f');
+	tui_harness_type(h, "70");
+	tui_harness_key(h, WKEY_ESC);
+	assert_true(tui_harness_tui(h)->job.have);
+	tui_harness_free(&h);
+
+	path = state_file();
+	assert_non_null(path);
+	assert_int_equal(util_read_file(path, &data, &n, NULL), 0);
+	assert_non_null(strstr(data, "tab = inference"));
+	assert_non_null(strstr(data, "sort.inference = memory desc"));
+	assert_non_null(strstr(data, "filter.inference = mem>=80"));
+	assert_non_null(strstr(data, "fit = open"));
+	free(data);
+
+	h = open_plain(conf, 30, 120);
+	assert_string_equal(browse_of(h)->tab[browse_of(h)->cur].w->id, want.tab);
+	assert_int_equal(cur_view(h)->sort_col, view_column_index(cur_view(h), "memory"));
+	assert_true(cur_view(h)->sort_desc);
+	assert_string_equal(cur_view(h)->filter, "mem>=80");
+	assert_int_equal(browse_of(h)->n_marks, 1);
+	assert_int_equal(browse_of(h)->n_watch, 1);
+	assert_string_equal(browse_of(h)->watch[0], watched);
+	assert_string_equal(view_shown_row(cur_view(h), 0)->gpu->id, watched); /* pinned on top */
+	tui_harness_frame(h);
+	assert_true(tui_harness_tui(h)->job.have);  /* the panel came back with its job */
+	assert_true(cur_view(h)->has_job);
+	fx_expect_on_screen(h, "70");
+	tui_harness_free(&h);
+
+	/* damaged: said once, the defaults, a good file written over it */
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("tab = inference\n\x01\x02 this is not a line\n", f);
+	fclose(f);
+	h = open_plain(conf, 30, 120);
+	assert_true(history_has(tui_harness_tui(h), "Remembered state ignored"));
+	assert_int_equal(browse_of(h)->cur, 0);
+	tui_harness_key(h, '2');
+	tui_harness_free(&h);
+	assert_int_equal(util_read_file(path, &data, &n, NULL), 0);
+	assert_non_null(strstr(data, "tab = finetune"));
+	free(data);
+	h = open_plain(conf, 30, 120);
+	assert_false(history_has(tui_harness_tui(h), "Remembered state ignored"));
+	tui_harness_free(&h);
+
+	/* another exchange has its own */
+	{
+		static struct api_config cfg = { .url = "http://127.0.0.1:9", .max_attempts = 1 };
+		struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = conf, .api = &cfg };
+		h = tui_harness_new(&o, 30, 120);
+		assert_int_equal(browse_of(h)->cur, 0);
+		assert_int_equal(browse_of(h)->n_watch, 0);
+		tui_harness_free(&h);
+	}
+	free(watched);
+	free(path);
+	unlink(conf);
+}
+
+/* * pins the GPU on top of every tab, whatever the sort; again unpins. */
+static void test_watchlist(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 30, 120);
+	const char *last;
+
+	(void)state;
+	tui_harness_key(h, WKEY_END);
+	last = cursor_gpu(h);
+	char *id = xstrdup(last);
+	tui_harness_key(h, '*');
+	assert_string_equal(view_shown_row(cur_view(h), 0)->gpu->id, id);
+	assert_string_equal(cursor_gpu(h), id);   /* the cursor went with it */
+	fx_expect_on_screen(h, "\u2605");
+	fx_expect_on_screen(h, "is on the watchlist");
+	command(h, "sort memory");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(view_shown_row(cur_view(h), 0)->gpu->id, id);
+	for (wkey k = '2'; k <= '6'; k++) {
+		tui_harness_key(h, k);
+		if (view_find(cur_view(h), id) >= 0)
+			assert_string_equal(view_shown_row(cur_view(h), 0)->gpu->id, id);
+	}
+	tui_harness_key(h, '1');
+	tui_harness_key(h, WKEY_HOME);
+	tui_harness_key(h, '*');
+	fx_expect_on_screen(h, "is off the watchlist");
+	assert_int_equal(browse_of(h)->n_watch, 0);
+	fx_expect_not_on_screen(h, "\u2605");
+	free(id);
 	tui_harness_free(&h);
 }
 
@@ -451,6 +605,8 @@ int main(void)
 		cmocka_unit_test(test_command_errors_in_words),
 		cmocka_unit_test(test_filter_expressions),
 		cmocka_unit_test(test_search_jumps),
+		cmocka_unit_test(test_state_remembered),
+		cmocka_unit_test(test_watchlist),
 		cmocka_unit_test(test_unknown_key_says_so),
 		cmocka_unit_test(test_help_and_history),
 		cmocka_unit_test(test_history_ring),

@@ -169,6 +169,7 @@ static void test_words_and_alternatives(void **state)
 		    shown(t, "a100-pcie"));
 	expect_rows(t, "hopper", 3);
 	expect_rows(t, "!nvidia", count(not_nvidia));
+	expect_rows(t, "hbm3e", count(hbm3e));   /* a text column's value */
 	expect_rows(t, "vendor=amd|nvidia", t->n_rows);
 	expect_rows(t, "vendor!=amd", t->n_rows - count(amd_any));
 	expect_rows(t, "arch=hopper", 3);

@@ -60,6 +60,72 @@ static const char *const history_id[FF_COUNT] = {
 	[FF_ALLREDUCE] = "fit.allreduce",
 };
 
+/* The names of the choices and toggles in the remembered state (the text
+ * fields are remembered by their history's name). */
+static const char *const choice_id[FF_COUNT] = {
+	[FF_METHOD] = "fit.method", [FF_CKPT] = "fit.checkpointing", [FF_SHARD] = "fit.sharding",
+	[FF_OPT] = "fit.optimizer", [FF_FLASH] = "fit.flash", [FF_OFFLOAD] = "fit.offload",
+	[FF_KVCACHE] = "fit.kv_cache", [FF_ENCODERS] = "fit.encoders", [FF_ACCT] = "fit.accounting",
+	[FF_PURE] = "fit.pure_bf16", [FF_CHUNKED] = "fit.chunked_loss",
+	[FF_ACTOFF] = "fit.act_offload", [FF_EMBED32] = "fit.embed_fp32", [FF_PAGED] = "fit.paged",
+};
+
+/* What the session remembers of the panel (tui/frame/state.c): whether it
+ * is open, and every field that is not its default. */
+static void panel_remember(struct tui_fit *p)
+{
+	struct tui *t = p->t;
+
+	tui_state_set(t, "fit", p->visible ? "open" : NULL);
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		enum tui_ff_id id = (enum tui_ff_id)i;
+		bool changed = tui_ff_changed(&p->ff, id) || (id == FF_MODEL && p->ff.f[i].text[0] != '\0');
+		if (history_id[i] != NULL && tui_ff_kind(id) == FFK_TEXT) {
+			tui_state_set(t, history_id[i], changed ? p->ff.f[i].text : NULL);
+		} else if (choice_id[i] != NULL) {
+			char n[16];
+			snprintf(n, sizeof n, "%d", p->ff.f[i].choice);
+			tui_state_set(t, choice_id[i], changed ? n : NULL);
+		}
+	}
+}
+
+static void restore_field(struct tui_fit *p, enum tui_ff_id id)
+{
+	const char *v;
+
+	if (history_id[id] != NULL && tui_ff_kind(id) == FFK_TEXT &&
+	    (v = tui_state_get(p->t, history_id[id])) != NULL) {
+		tui_ff_set_text(&p->ff, id, v);
+		if (id == FF_MODEL)
+			p->ff.model_touched = true;
+	} else if (choice_id[id] != NULL && (v = tui_state_get(p->t, choice_id[id])) != NULL) {
+		int want = atoi(v), start = p->ff.f[id].choice;
+		/* step round the choices to the one remembered */
+		for (int k = 0; k < 64 && p->ff.f[id].choice != want; k++) {
+			tui_ff_cycle(&p->ff, id, +1);
+			if (p->ff.f[id].choice == start)
+				break;
+		}
+	}
+}
+
+/* The fields remembered, into the form: the method first (it decides
+ * which fields apply), then the model, then the rest. */
+static void panel_restore(struct tui_fit *p)
+{
+	restore_field(p, FF_METHOD);
+	restore_field(p, FF_MODEL);
+	for (size_t i = 0; i < FF_COUNT; i++)
+		if (i != FF_METHOD && i != FF_MODEL)
+			restore_field(p, (enum tui_ff_id)i);
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		p->ff.f[i].text_changed = false;
+		if (p->field[i] != NULL)
+			wfield_set_text(p->field[i], p->ff.f[i].text);
+	}
+}
+
 static void field_hide(struct tui_fit *p, enum tui_ff_id id)
 {
 	if (p->field[id] != NULL)
@@ -193,6 +259,7 @@ static unsigned fit_form_changed(struct tui_fit *p)
 	panel_fields_pull(p);
 	panel_keep_focus_shown(p);
 	wwidget_dirty(&p->panel->base);
+	panel_remember(p);
 	return W_HANDLED | W_REDRAW | W_CHANGED;
 }
 
@@ -501,6 +568,7 @@ static struct tui_fit *fit_new(struct tui *t)
 			&p->scr, &wfield_new_readline(&t->ui, "", p->ff.f[i].text, history_id[i])->base);
 	}
 	p->cur = FF_MODEL;
+	panel_restore(p);
 	return p;
 }
 
@@ -534,6 +602,7 @@ static void panel_toggle(struct tui *t)
 		panel_set_focus(p, false);
 		p->visible = false;
 		panel_publish(p);
+		panel_remember(p);
 		tui_relayout(t);
 	} else {
 		fit_show(t);
@@ -542,9 +611,15 @@ static void panel_toggle(struct tui *t)
 
 void tui_fit_open(struct tui *t, const struct tui_goto *g)
 {
-	if (g->toggle)
-		panel_toggle(t);
-	else
+	if (g->restore) {
+		/* as the last session left it, the keyboard the tables' */
 		fit_show(t);
+		panel_set_focus(find(t), false);
+	} else if (g->toggle) {
+		panel_toggle(t);
+	} else {
+		fit_show(t);
+	}
+	panel_remember(find(t));
 }
 

@@ -517,6 +517,8 @@ static void free_all(struct tui *t)
 	tui_account_free(t);
 	tui_market_free(t);
 	tui_keys_free(t);
+	tui_state_flush(t, util_now_ms(), true);
+	tui_state_free(t);
 	tui_messages_free(t);
 	wfield_readline_shutdown(); /* every readline field is gone */
 	if (t->api_owned)
@@ -546,6 +548,10 @@ static int tick(struct tui *t, int64_t now)
 	if (change >= 0 && (next < 0 || change < next))
 		next = change;
 	change = tui_status_next_change(t, now);
+	if (change >= 0 && (next < 0 || change < next))
+		next = change;
+	tui_state_flush(t, now, false);
+	change = tui_state_next(t);
 	if (change >= 0 && (next < 0 || change < next))
 		next = change;
 	if (next >= 0) {
@@ -655,10 +661,13 @@ void tui_session_init(struct tui *t, const struct tui_options *o)
 void tui_session_start(struct tui *t)
 {
 	tui_keys_init(t, tui_frame_keys, TUI_FRAME_N_KEYS);
+	tui_state_load(t);
 	tui_market_init(t);
 	t->status = wstatus_new(&t->ui);
 	t->fkeys = wfkeys_new(&t->ui);
 	tui_push(t, tui_browse_new(t));
+	if (tui_state_get(t, "fit") != NULL)
+		tui_open(t, TUI_FIT, &(struct tui_goto){ .restore = true, .fits = -1 });
 	tui_open(t, TUI_FIRST_RUN, NULL);
 	t->need_layout = true;
 }

@@ -280,6 +280,7 @@ struct tui_goto {
 	char *const *ids;
 	size_t n_ids;
 	bool toggle;
+	bool restore;           /* as the last session left it (TUI_FIT: open, no keyboard) */
 };
 
 struct tui_place_def {

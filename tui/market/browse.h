@@ -41,6 +41,7 @@ enum tui_action {
 	A_COMPARE,      /* =: the marked GPUs side by side */
 	A_SORT,         /* :sort COLUMN [desc] */
 	A_SEARCH,       /* \ Ctrl-F: jump to a row, hiding none */
+	A_WATCH,        /* *: the watchlist */
 	A_SEARCH_NEXT,  /* n */
 	A_SEARCH_PREV,  /* N */
 	A_GOTO,         /* :gpu GPU, :h200: the cursor on that GPU */
@@ -74,6 +75,8 @@ struct tui_browse {
 	uint64_t hist_seen;         /* t->m.hist.gen last applied */
 	char **marks;               /* marked GPU ids, in the order marked (every tab) */
 	size_t n_marks;
+	char **watch;               /* the watchlist: GPU ids pinned on top of every tab */
+	size_t n_watch;
 	uint64_t flash_sig;         /* which GPUs flashed at the last recalc */
 };
 
@@ -121,6 +124,13 @@ void browse_recalc(struct tui_browse *b, int64_t now);
 /* Space: mark the GPU under the cursor, or unmark it; the cursor moves down. */
 void browse_toggle_mark(struct tui_browse *b);
 bool browse_is_marked(const struct tui_browse *b, const char *gpu_id);
+/* *: the GPU under the cursor onto the watchlist (pinned on top of every
+ * tab), or off it. */
+void browse_toggle_watch(struct tui_browse *b);
+bool browse_is_watched(const struct tui_browse *b, const char *gpu_id);
+/* What the session remembers of the tables (tui_state_set): the tab, its
+ * sort and filter, the marks, the watchlist. After every action. */
+void browse_remember(struct tui_browse *b);
 /* =: compare the marked GPUs (2 to 4), or say why not. */
 void browse_compare(struct tui_browse *b);
 /* For the order form: the GPUs the job runs on with gpu_id and, for a

@@ -62,6 +62,8 @@ static const struct wbinding bindings[] = {
 	{ WKEY_NONE, A_GOTO, N_("Put the cursor on a GPU (:h200 alone does it too)"), NULL, "gpu",
 	  "GPU" },
 	{ ' ', A_MARK, N_("Mark or unmark the selected GPU (to compare)"), NULL, "mark" },
+	{ '*', A_WATCH, N_("Watchlist: pin the selected GPU on top of every tab, or unpin it"), NULL,
+	  "watch" },
 	{ '=', A_COMPARE, N_("Compare the marked GPUs side by side (2 to 4)"), NULL, "compare" },
 	{ 'b', A_BUY, N_("Buy the selected GPU: the order form"), NULL, "buy" },
 	{ WKEY_F5, A_BUY, N_("Buy the selected GPU: the order form"), N_("Buy"), "buy" },
@@ -376,7 +378,7 @@ static unsigned table_move(struct tui_browse *b, int action)
 	return r | W_HANDLED;
 }
 
-static unsigned scr_act(struct tui_screen *s, size_t map, int action, wkey key, const char *arg)
+static unsigned act(struct tui_screen *s, size_t map, int action, wkey key, const char *arg)
 {
 	struct tui_browse *b = of(s);
 	struct tui *t = s->t;
@@ -423,6 +425,7 @@ static unsigned scr_act(struct tui_screen *s, size_t map, int action, wkey key, 
 	case A_DETAIL: return detail(b);
 	case A_GOTO: return goto_gpu(b, arg);
 	case A_MARK: browse_toggle_mark(b); break;
+	case A_WATCH: browse_toggle_watch(b); break;
 	case A_COMPARE: browse_compare(b); break;
 	case A_BUY: return order(b, false);
 	case A_SELL: return order(b, true);
@@ -435,6 +438,15 @@ static unsigned scr_act(struct tui_screen *s, size_t map, int action, wkey key, 
 	default: return W_IGNORED;
 	}
 	return W_HANDLED | W_REDRAW;
+}
+
+/* Every action, and what the session remembers after it. */
+static unsigned scr_act(struct tui_screen *s, size_t map, int action, wkey key, const char *arg)
+{
+	unsigned r = act(s, map, action, key, arg);
+
+	browse_remember(of(s));
+	return r;
 }
 
 static unsigned mouse_event(struct tui_browse *b, const struct wevent *ev)
@@ -464,16 +476,21 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 
 	if (b->filter != NULL) {
 		r = filter_event(b, ev);
-		if (r != W_IGNORED)
+		if (r != W_IGNORED) {
+			browse_remember(b);
 			return r;
+		}
 	}
 	if (b->search != NULL) {
 		r = search_event(b, ev);
 		if (r != W_IGNORED)
 			return r;
 	}
-	if (ev->type == WEV_MOUSE)
-		return mouse_event(b, ev);
+	if (ev->type == WEV_MOUSE) {
+		r = mouse_event(b, ev);
+		browse_remember(b);
+		return r;
+	}
 	/* the tables' keys, then the table's moves: both maps of the registry */
 	return tui_screen_dispatch(s, ev);
 }

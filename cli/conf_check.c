@@ -21,6 +21,7 @@
 /* Every name gpux reads from the config file; "columns." is a prefix. */
 static const char *const conf_known[] = {
 	"api", "key", "timeout", "connect_timeout", "country", "currency", "lang", "columns.",
+	"theme", "bind.",
 };
 #define N_KNOWN (sizeof conf_known / sizeof conf_known[0])
 

@@ -114,65 +114,108 @@ static enum cli_align align_of(const struct view_column *c)
 	return c->align == VIEW_LEFT ? CLI_LEFT : CLI_RIGHT;
 }
 
+static void view_column(struct cli_sheet *s, const struct view_column *c)
+{
+	if (c->kind == VIEW_COL_GPU) {
+		cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_TABLE);
+		cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_DATA);
+		cli_sheet_column_for(s, "name", "name", CLI_LEFT, CLI_SHOW_DATA);
+		cli_sheet_column_for(s, "arch", "arch", CLI_LEFT, CLI_SHOW_DATA);
+		return;
+	}
+	cli_sheet_column(s, c->id, c->label, align_of(c));
+}
+
+static void view_cell(struct cli_sheet *s, const struct view_column *col, const struct view_row *r,
+		      const struct view_cell *c)
+{
+	if (col->kind == VIEW_COL_GPU) {
+		char *shown = c->detail != NULL ? xasprintf("%s (%s)", c->display, c->detail)
+						: xstrdup(c->display);
+		cli_sheet_text(s, shown, NULL);
+		cli_sheet_text(s, r->gpu->id, r->gpu->id);
+		cli_sheet_text(s, r->gpu->name, r->gpu->name);
+		cli_sheet_text(s, r->gpu->arch, r->gpu->arch);
+		free(shown);
+		return;
+	}
+	switch (c->raw) {
+	case VIEW_RAW_NONE:
+		cli_sheet_null(s, c->display);
+		break;
+	case VIEW_RAW_NUMBER:
+		cli_sheet_number(s, c->display, c->number);
+		break;
+	case VIEW_RAW_CENTS:
+		cli_sheet_int(s, c->display, c->cents);
+		break;
+	case VIEW_RAW_TEXT:
+		cli_sheet_text(s, c->display, c->text != NULL ? c->text : c->display);
+		break;
+	case VIEW_RAW_BOOL:
+		cli_sheet_bool(s, c->display, c->flag);
+		break;
+	}
+}
+
 void cli_sheet_view_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds)
 {
-	size_t k;
-
-	for (k = 0; k < t->n_columns; k++) {
-		const struct view_column *c = &t->columns[k];
-
-		if ((kinds & CLI_KIND(c->kind)) == 0)
-			continue;
-		if (c->kind == VIEW_COL_GPU) {
-			cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_TABLE);
-			cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_DATA);
-			cli_sheet_column_for(s, "name", "name", CLI_LEFT, CLI_SHOW_DATA);
-			cli_sheet_column_for(s, "arch", "arch", CLI_LEFT, CLI_SHOW_DATA);
-			continue;
-		}
-		cli_sheet_column(s, c->id, c->label, align_of(c));
-	}
+	for (size_t k = 0; k < t->n_columns; k++)
+		if (kinds & CLI_KIND(t->columns[k].kind))
+			view_column(s, &t->columns[k]);
 }
 
 void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
 			  const struct view_row *r, unsigned kinds)
 {
-	size_t k;
+	for (size_t k = 0; k < t->n_columns; k++)
+		if (kinds & CLI_KIND(t->columns[k].kind))
+			view_cell(s, &t->columns[k], r, &r->cells[k]);
+}
 
-	for (k = 0; k < t->n_columns; k++) {
-		const struct view_column *col = &t->columns[k];
-		const struct view_cell *c = &r->cells[k];
-
-		if ((kinds & CLI_KIND(col->kind)) == 0)
-			continue;
-		if (col->kind == VIEW_COL_GPU) {
-			char *shown = c->detail != NULL ? xasprintf("%s (%s)", c->display, c->detail)
-							: xstrdup(c->display);
-			cli_sheet_text(s, shown, NULL);
-			cli_sheet_text(s, r->gpu->id, r->gpu->id);
-			cli_sheet_text(s, r->gpu->name, r->gpu->name);
-			cli_sheet_text(s, r->gpu->arch, r->gpu->arch);
-			free(shown);
-			continue;
-		}
-		switch (c->raw) {
-		case VIEW_RAW_NONE:
-			cli_sheet_null(s, c->display);
-			break;
-		case VIEW_RAW_NUMBER:
-			cli_sheet_number(s, c->display, c->number);
-			break;
-		case VIEW_RAW_CENTS:
-			cli_sheet_int(s, c->display, c->cents);
-			break;
-		case VIEW_RAW_TEXT:
-			cli_sheet_text(s, c->display, c->text != NULL ? c->text : c->display);
-			break;
-		case VIEW_RAW_BOOL:
-			cli_sheet_bool(s, c->display, c->flag);
-			break;
-		}
+void cli_sheet_view_list(struct cli_sheet *s, const struct view_table *t, const size_t *cols,
+			 size_t n, const struct view_row *r)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (r == NULL)
+			view_column(s, &t->columns[cols[i]]);
+		else
+			view_cell(s, &t->columns[cols[i]], r, &r->cells[cols[i]]);
 	}
+}
+
+int cli_view_column_list(struct cli_ctx *ctx, const char *cmd, const struct view_table *t,
+			 const char *spec, bool skip_unknown, size_t **cols, size_t *n)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+
+	*cols = xcalloc(t->n_columns + 1, sizeof **cols);
+	*n = 0;
+	for (size_t k = 0; k < t->n_columns; k++)
+		if (t->columns[k].kind == VIEW_COL_GPU)
+			(*cols)[(*n)++] = k; /* the GPU first, always */
+	for (char *tok = strtok_r(copy, ", ", &save); tok != NULL; tok = strtok_r(NULL, ", ", &save)) {
+		int k = view_column_index(t, tok);
+		bool dup = false;
+		if (k < 0 && skip_unknown)
+			continue;
+		if (k < 0) {
+			char *ids = column_ids(t, false);
+			int rc = cli_usage(ctx, _("%s: this table has no column \"%s\"; its columns: %s"),
+					   cmd, tok, ids);
+			free(ids);
+			free(copy);
+			free(*cols);
+			*cols = NULL;
+			return rc;
+		}
+		for (size_t i = 0; i < *n; i++)
+			dup |= (*cols)[i] == (size_t)k;
+		if (!dup)
+			(*cols)[(*n)++] = (size_t)k;
+	}
+	free(copy);
+	return CLI_OK;
 }
 
 int cli_check_workload(struct cli_ctx *ctx, const char *cmd, const char *id,

@@ -114,6 +114,9 @@ struct tui {
 
 	char *conf_path;            /* NULL: settings are not remembered */
 
+	int tty_fd;                 /* the terminal, for OSC 52 (-1: none, the harness) */
+	char *clip;                 /* the last text copied (tui/frame/clipboard.c) */
+
 	/* What is remembered of the session for this exchange (tui/frame/state.c). */
 	struct api_conf *state;
 	char *state_path;           /* NULL: remembered nowhere */
@@ -152,6 +155,16 @@ struct tui {
 /* A transient message in the status bar (copied; NULL clears it), kept in
  * the message history too (as TUI_MSG_INFO). */
 void tui_message(struct tui *t, const char *msg);
+
+/* ---- copy (tui/frame/clipboard.c) ---- */
+/* text to the terminal's clipboard (OSC 52), said in the status bar as
+ * "Copied WHAT"; where the terminal takes no OSC 52 the status bar says so
+ * (and, unless secret, what the text is). A secret is never put in a
+ * message. */
+void tui_copy(struct tui *t, const char *text, const char *what, bool secret);
+/* Whether the terminal takes OSC 52 (its TERM, tmux, its Ms capability). */
+bool tui_copy_supported(const struct tui *t);
+void tui_clip_free(struct tui *t);
 
 /* ---- remembered state, per exchange (tui/frame/state.c) ---- */
 /* Read the exchange's state file (a damaged one is said once and
@@ -249,8 +262,10 @@ const struct wbinding *tui_frame_map(const struct tui *t, size_t *n);
 unsigned tui_frame_key(struct tui *t, const struct wevent *ev);
 /* A key nothing on the screens shown binds: the status bar says so. */
 void tui_key_unknown(struct tui *t, wkey key);
-/* The command line on the last row (`:`). */
+/* The command line on the last row (`:`); with text written in, to edit
+ * (e: "export csv gpux-training.csv"). */
 void tui_command_open(struct tui *t);
+void tui_command_open_with(struct tui *t, const char *text);
 /* Run a line of the command line ("sort price", "h200"): the W_* flags of
  * what it did; what cannot be done is said in the status bar. */
 unsigned tui_command_run(struct tui *t, const char *line);

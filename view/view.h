@@ -314,6 +314,23 @@ const struct view_row *view_shown_row(const struct view_table *t, size_t i);
 /* "N of M shown", translated (malloc'ed). */
 char *view_count_text(const struct view_table *t);
 
+/* ---- the table as data (view/export.c) ------------------------------------------------ */
+
+enum view_export_format { VIEW_EXPORT_CSV, VIEW_EXPORT_JSON };
+/* The shown rows (in the table's sort and filter) of columns cols[0..n)
+ * (indexes into t->columns, in that order) appended to out as `gpux table
+ * --format csv|json` prints them: column ids, raw values (cents as
+ * integers), the GPU column as gpu, name and arch. Pure. */
+struct buf;
+void view_export(const struct view_table *t, const size_t *cols, size_t n,
+		 enum view_export_format fmt, struct buf *out);
+/* A JSON string literal with quotes and escapes; a CSV field, quoted when
+ * it must be; a double as decimal text with at most 15 significant digits
+ * ("4800", "0.5"; "" for NAN or infinity). malloc'ed. */
+char *view_json_string(const char *s);
+char *view_csv_field(const char *s);
+char *view_raw_number(double v);
+
 /* ---- helpers shared with the calculator panel -------------------------------------- */
 
 /* The fit model's view of a catalogue GPU at a price (-1 = none). */

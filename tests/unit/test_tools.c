@@ -21,6 +21,9 @@
 
 static struct catalog *cat;
 static char conf[512];
+static pid_t gpuxd_pid = -1;
+static char gpuxd_url[64];
+static char *buyer_key;
 
 static int setup_all(void **state)
 {
@@ -36,16 +39,36 @@ static int setup_all(void **state)
 		return -1;
 	setenv("HOME", fx_tmpdir, 1);
 	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
-	setenv("XDG_STATE_HOME", fx_tmpdir, 1);
+	{
+		char st[300];
+		snprintf(st, sizeof st, "%s/state", fx_tmpdir);
+		setenv("XDG_STATE_HOME", st, 1);
+	}
 	unsetenv("NO_COLOR");
-	snprintf(conf, sizeof conf, "%s/config", fx_tmpdir);
+	unsetenv("TMUX");
+	setenv("TERM", "xterm-256color", 1);
+	snprintf(conf, sizeof conf, "%s/gpux/config", fx_tmpdir);
+	{
+		char db[512];
+		char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed",
+			       (char *)"0.001", (char *)"--db", db, NULL };
+		snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
+		gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
+		if (gpuxd_pid < 0 || api_curl_ready(NULL) != 0)
+			return -1;
+		buyer_key = fx_first_account(gpuxd_url, "tools@example.pt", "buyer", 500000);
+		if (buyer_key == NULL)
+			return -1;
+	}
 	return 0;
 }
 
 static int teardown_all(void **state)
 {
 	(void)state;
+	fx_stop_server(&gpuxd_pid);
 	fx_rmtemp();
+	free(buyer_key);
 	catalog_free(&cat);
 	return 0;
 }
@@ -55,7 +78,7 @@ static void forget_state(void)
 {
 	char cmd[300];
 
-	snprintf(cmd, sizeof cmd, "rm -rf '%s/gpux'", fx_tmpdir);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s/state' && mkdir -p '%s/gpux'", fx_tmpdir, fx_tmpdir);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -306,7 +329,7 @@ static char *state_file(void)
 	FILE *f;
 	char *path = NULL;
 
-	snprintf(cmd, sizeof cmd, "ls %s/gpux/exchange-* 2>/dev/null", fx_tmpdir);
+	snprintf(cmd, sizeof cmd, "ls %s/state/gpux/exchange-* 2>/dev/null", fx_tmpdir);
 	f = popen(cmd, "r");
 	assert_non_null(f);
 	if (fgets(line, sizeof line, f) != NULL) {
@@ -437,6 +460,218 @@ static void test_watchlist(void **state)
 	assert_int_equal(browse_of(h)->n_watch, 0);
 	fx_expect_not_on_screen(h, "\u2605");
 	free(id);
+	tui_harness_free(&h);
+}
+
+/* ---- export and copy --------------------------------------------------------------------------- */
+
+/* The file a command wrote (malloc'ed). */
+static char *slurp(const char *path)
+{
+	char *data = NULL;
+	size_t n;
+
+	if (util_read_file(path, &data, &n, NULL) != 0)
+		return NULL;
+	return data;
+}
+
+/* What `gpux table ARGS` prints on stdout (malloc'ed). */
+static char *gpux_out(const char *args)
+{
+	char cmd[1024];
+	FILE *f;
+	struct buf b = {0};
+	char chunk[512];
+	size_t n;
+
+	snprintf(cmd, sizeof cmd, "HOME='%s' XDG_CONFIG_HOME='%s' %s/gpux %s 2>/dev/null", fx_tmpdir,
+		 fx_tmpdir, fx_build_dir(), args);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(&b, chunk, n);
+	pclose(f);
+	return b.data != NULL ? buf_take(&b) : xstrdup("");
+}
+
+/* :export writes the tab as shown — its columns (the saved ones), sort and
+ * filter — exactly as gpux table --saved-columns prints it; errors in words. */
+static void test_export(void **state)
+{
+	struct tui_harness *h;
+	char line[700], file[600], *tui, *cli, *row;
+
+	(void)state;
+	write_conf("columns.training = memory,bandwidth,spark_24h,price\n");
+	h = open_plain(conf, 30, 120);
+	command(h, "sort memory desc");
+	tui_harness_key(h, WKEY_RETURN);
+	command(h, "filter mem>=141");
+	tui_harness_key(h, WKEY_RETURN);
+	/* e: the command line, the export written in */
+	tui_harness_key(h, 'e');
+	assert_string_equal(tui_harness_top(h), "command");
+	row = last_row(h, 30);
+	assert_non_null(strstr(row, ":export csv gpux-training.csv"));
+	free(row);
+	tui_harness_key(h, WKEY_ESC);
+	snprintf(file, sizeof file, "%s/training.csv", fx_tmpdir);
+	snprintf(line, sizeof line, "export csv %s", file);
+	command(h, line);
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "Exported ");
+	tui = slurp(file);
+	assert_non_null(tui);
+	/* the TUI's market column (the sparkline) is not gpux table's: its
+	 * export has one column more; the rest is the same, line by line */
+	cli = gpux_out("table training --saved-columns --sort memory:desc --filter 'mem>=141' "
+		       "--format csv --api http://127.0.0.1:9");
+	assert_non_null(strstr(tui, "gpu,name,arch,memory,bandwidth,spark_24h,price\n"));
+	assert_non_null(strstr(cli, "gpu,name,arch,memory,bandwidth,price\n"));
+	{
+		char *a = tui, *c = cli;
+		size_t lines = 0;
+		while (*a != '\0' && *c != '\0') {
+			char *ae = strchr(a, '\n'), *ce = strchr(c, '\n');
+			assert_non_null(ae);
+			assert_non_null(ce);
+			/* drop the sparkline's field (the 6th) from the TUI's line */
+			char *tl = xstrndup(a, (size_t)(ae - a)), *cl = xstrndup(c, (size_t)(ce - c));
+			char *f = tl;
+			for (int k = 0; k < 5; k++)
+				f = strchr(f, ',') + 1;
+			memmove(f, strchr(f, ',') + 1, strlen(strchr(f, ',') + 1) + 1);
+			assert_string_equal(tl, cl);
+			free(tl);
+			free(cl);
+			a = ae + 1;
+			c = ce + 1;
+			lines++;
+		}
+		assert_true(*a == '\0' && *c == '\0');
+		assert_int_equal(lines, 1 + cur_view(h)->n_shown);
+		assert_true(cur_view(h)->n_shown > 1);
+	}
+	free(tui);
+	free(cli);
+	/* JSON */
+	snprintf(file, sizeof file, "%s/training.json", fx_tmpdir);
+	snprintf(line, sizeof line, "export json %s", file);
+	command(h, line);
+	tui_harness_key(h, WKEY_RETURN);
+	tui = slurp(file);
+	assert_non_null(tui);
+	assert_non_null(strstr(tui, "[\n  {\"gpu\": \"b300\", \"name\": \"B300\""));
+	free(tui);
+	/* what cannot be done */
+	command(h, "export xml");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "Export as csv or json");
+	command(h, "export csv /nonexistent/dir/t.csv");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "Not exported: /nonexistent/dir/t.csv: No such file or directory");
+	tui_harness_free(&h);
+	unlink(conf);
+}
+
+/* gpux table --columns: those, in that order, the GPU first; a wrong id
+ * is a usage error naming the columns. */
+static void test_table_columns(void **state)
+{
+	char *out;
+
+	(void)state;
+	out = gpux_out("table hpc --columns fp64,memory --format csv --api http://127.0.0.1:9");
+	assert_true(strncmp(out, "gpu,name,arch,fp64,memory\n", 26) == 0);
+	free(out);
+	out = gpux_out("table hpc --columns fp46 --api http://127.0.0.1:9 2>&1; echo rc=$?");
+	assert_non_null(strstr(out, "rc=2"));
+	free(out);
+}
+
+/* y copies a cell (t->clip: what went out as OSC 52); where the terminal
+ * takes no OSC 52 the status bar says so. */
+static void test_copy_cell(void **state)
+{
+	struct tui_harness *h = open_plain(NULL, 30, 120);
+	struct tui *t = tui_harness_tui(h);
+	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
+
+	(void)state;
+	tui_harness_key(h, 'y');
+	assert_string_equal(t->clip, view_shown_row(cur_view(h), 0)->gpu->name);
+	fx_expect_on_screen(h, "Copied the GPU's name to the clipboard");
+	command(h, "copy memory");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(t->clip, view_shown_row(cur_view(h), 0)->cells[view_column_index(cur_view(h), "memory")].display);
+	tui_harness_free(&h);
+	setenv("TERM", "linux", 1);
+	h = tui_harness_new_term(&o, 30, 120, "linux");
+	tui_harness_key(h, 'y');
+	fx_expect_on_screen(h, "TERM=linux takes no OSC 52 copy; the GPU's name: B300");
+	assert_null(tui_harness_tui(h)->clip);
+	tui_harness_free(&h);
+	setenv("TERM", "xterm-256color", 1);
+}
+
+static struct tui_harness *open_exchange(int lines, int cols)
+{
+	static struct api_config cfg;
+	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
+	struct tui_harness *h;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.url = gpuxd_url;
+	cfg.key = buyer_key;
+	cfg.max_attempts = 1;
+	o.api = &cfg;
+	h = tui_harness_new(&o, lines, cols);
+	assert_non_null(h);
+	return h;
+}
+
+/* y on the orders page copies the order's id; on the account page the API
+ * key just made — never written into a message. */
+static void test_copy_order_and_key(void **state)
+{
+	struct tui_harness *h;
+	struct tui *t;
+	char *r = fx_post(gpuxd_url, "/v1/orders", buyer_key,
+			  "{\"client_order_id\":\"tools-1\",\"side\":\"buy\",\"type\":\"limit\","
+			  "\"gpu\":\"h200\",\"gpus\":1,\"hours\":1,\"price_cents\":100,"
+			  "\"time_in_force\":\"gtc\"}");
+	long long id = fx_json_int(r, "id");
+	char want[32];
+
+	(void)state;
+	free(r);
+	assert_true(id > 0);
+	snprintf(want, sizeof want, "%lld", id);
+	h = open_exchange(30, 120);
+	t = tui_harness_tui(h);
+	fx_expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'o');
+	fx_settle(h);
+	fx_expect_on_screen(h, "H200");
+	tui_harness_key(h, 'y');
+	assert_non_null(t->clip);
+	assert_string_equal(t->clip, want);
+	fx_expect_on_screen(h, "Copied the id of order");
+	/* a new read-only key */
+	tui_harness_key(h, 'a');
+	fx_settle(h);
+	tui_harness_key(h, 'n');
+	tui_harness_type(h, "copied");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "y copies it");
+	tui_harness_key(h, 'y');
+	fx_expect_on_screen(h, "Copied the new API key to the clipboard");
+	assert_non_null(t->clip);
+	assert_true(strlen(t->clip) > 16);
+	assert_non_null(strstr(tui_harness_screen(h), t->clip) ? "on screen" : NULL);
+	for (size_t i = 0; i < t->n_msgs; i++)
+		assert_null(strstr(tui_messages_at(t, i)->text, t->clip));
 	tui_harness_free(&h);
 }
 
@@ -607,6 +842,10 @@ int main(void)
 		cmocka_unit_test(test_search_jumps),
 		cmocka_unit_test(test_state_remembered),
 		cmocka_unit_test(test_watchlist),
+		cmocka_unit_test(test_export),
+		cmocka_unit_test(test_table_columns),
+		cmocka_unit_test(test_copy_cell),
+		cmocka_unit_test(test_copy_order_and_key),
 		cmocka_unit_test(test_unknown_key_says_so),
 		cmocka_unit_test(test_help_and_history),
 		cmocka_unit_test(test_history_ring),

@@ -520,6 +520,7 @@ static void free_all(struct tui *t)
 	tui_state_flush(t, util_now_ms(), true);
 	tui_state_free(t);
 	tui_messages_free(t);
+	tui_clip_free(t);
 	wfield_readline_shutdown(); /* every readline field is gone */
 	if (t->api_owned)
 		api_client_free(&t->api);
@@ -604,6 +605,7 @@ static void session_base(struct tui *t, const struct tui_options *o)
 	t->o = &t->opts; /* lang.c changes t->opts.lang */
 	t->cat = o->catalog;
 	t->places = tui_places;
+	t->tty_fd = -1;
 	t->classes = tui_classes;
 	t->n_classes = tui_n_classes;
 	if (o->config_path != NULL)
@@ -719,6 +721,7 @@ int tui_run(const struct tui_options *o)
 		free_all(t);
 		return rc;
 	}
+	t->tty_fd = STDOUT_FILENO;
 	tui_session_start(t);
 	tui_session_frame(t);
 	if (open_after_first_frame(t, o, &cause))

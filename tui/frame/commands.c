@@ -543,11 +543,16 @@ static const struct tui_screen_class cmdline_class = {
 
 void tui_command_open(struct tui *t)
 {
+	tui_command_open_with(t, "");
+}
+
+void tui_command_open_with(struct tui *t, const char *text)
+{
 	struct cmdline *c = xcalloc(1, sizeof *c);
 
 	tui_screen_init(&c->base, &cmdline_class, t);
 	c->field = (struct wfield *)tui_screen_add(
-		&c->base, &wfield_new_readline(&t->ui, ":", "", "command")->base);
+		&c->base, &wfield_new_readline(&t->ui, ":", text, "command")->base);
 	wfield_focus(c->field, true);
 	cl_hint(c);
 	tui_push(t, &c->base);

@@ -697,6 +697,45 @@ int browse_search(struct tui_browse *b, const char *text, int dir, bool here, bo
 	return found;
 }
 
+int browse_export(struct tui_browse *b, enum view_export_format fmt, const char *path,
+		  size_t *rows, char **cause)
+{
+	struct tui_tab *tb = cur_tab(b);
+	struct buf out = {0};
+	int rc;
+
+	*rows = 0;
+	if (tb->view == NULL)
+		return set_cause(cause, "%s", _("no table to export yet"));
+	view_export(tb->view, tb->vis, tb->n_vis, fmt, &out);
+	rc = util_write_file(path, out.data != NULL ? out.data : "", out.len, 0644, cause);
+	buf_free(&out);
+	*rows = tb->view->n_shown;
+	return rc;
+}
+
+char *browse_cell(struct tui_browse *b, const char *col_id, char **what)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+	const struct view_table *v = tb->view;
+	const struct view_row *r;
+	int k;
+
+	*what = NULL;
+	if (v == NULL || v->n_shown == 0 || b->table->sel >= v->n_shown)
+		return NULL;
+	r = view_shown_row(v, b->table->sel);
+	k = col_id != NULL ? view_column_index(v, col_id) : v->sort_col;
+	if (k < 0 || v->columns[k].kind == VIEW_COL_GPU) {
+		*what = xstrdup(_("the GPU's name"));
+		return xstrdup(r->gpu->name);
+	}
+	/* TRANSLATORS: what was copied: %s a column's header, %s a GPU's name ("Price/h of H200") */
+	*what = xasprintf(_("%s of %s"), v->columns[k].label, tui_gpu_name(t, r->gpu->id));
+	return xstrdup(r->cells[k].display);
+}
+
 char *browse_count_text(struct tui_browse *b)
 {
 	struct tui_tab *tb = cur_tab(b);

@@ -42,6 +42,8 @@ enum tui_action {
 	A_SORT,         /* :sort COLUMN [desc] */
 	A_SEARCH,       /* \ Ctrl-F: jump to a row, hiding none */
 	A_WATCH,        /* *: the watchlist */
+	A_EXPORT,       /* e, :export csv|json [FILE] */
+	A_COPY,         /* y, :copy [COLUMN] */
 	A_SEARCH_NEXT,  /* n */
 	A_SEARCH_PREV,  /* N */
 	A_GOTO,         /* :gpu GPU, :h200: the cursor on that GPU */
@@ -116,6 +118,15 @@ void browse_columns_open(struct tui_browse *b);
  * the end), 0 no row matches, -1 and *cause when text cannot be read. */
 int browse_search(struct tui_browse *b, const char *text, int dir, bool here, bool *wrapped,
 		  char **cause);
+/* The current tab as it is shown (its columns in order, its sort, its
+ * filter, the watchlist on top) into path, atomically, as `gpux table
+ * --format csv|json` writes it: 0 and *rows, or -1 and *cause. */
+int browse_export(struct tui_browse *b, enum view_export_format fmt, const char *path,
+		  size_t *rows, char **cause);
+/* The text of the cursor row's cell in column col_id (NULL: the sorted
+ * column; the GPU's name without one), and what it is in words (*what);
+ * both malloc'ed; NULL without a row. */
+char *browse_cell(struct tui_browse *b, const char *col_id, char **what);
 /* "N of M shown" for the current tab (malloc'ed). */
 char *browse_count_text(struct tui_browse *b);
 /* Pull what changed: the market's prices (t->m.gen), the fit job

@@ -51,6 +51,10 @@ static const struct wbinding bindings[] = {
 				 "filter takes it)"), NULL, "search", "TEXT" },
 	{ 'n', A_SEARCH_NEXT, N_("The next row the search matches"), NULL, "search-next" },
 	{ 'N', A_SEARCH_PREV, N_("The previous row the search matches"), NULL, "search-prev" },
+	{ 'e', A_EXPORT, N_("Export the table as shown (columns, sort, filter) to CSV or JSON"), NULL,
+	  "export", "FORMAT" },
+	{ 'y', A_COPY, N_("Copy the selected row's cell of the sorted column (or the GPU's name; "
+			  ":copy COLUMN another)"), NULL, "copy", "COLUMN" },
 	{ 'c', A_COLUMNS, N_("Choose and order the columns"), NULL, "columns" },
 	{ WKEY_F2, A_COLUMNS, N_("Choose and order the columns"), N_("Columns"), "columns" },
 	{ 'f', A_FIT, N_("Fit calculator: show it and type in it (Esc back to the table)"), NULL,
@@ -259,6 +263,68 @@ static void search_step(struct tui_browse *b, const char *text, int dir)
 	free(m);
 }
 
+/* ---- export and copy -------------------------------------------------------------------------------- */
+
+/* :export csv|json [FILE] (FILE: gpux-WORKLOAD.csv in the directory gpux
+ * started in); e opens the command line with that written in. */
+static void export_table(struct tui_browse *b, const char *arg)
+{
+	struct tui *t = b->base.t;
+	const char *id = b->tab[b->cur].w->id;
+	char *copy = xstrdup(arg != NULL ? arg : ""), *fmt = copy, *file, *path, *cause = NULL, *m;
+	size_t rows;
+
+	file = fmt + strcspn(fmt, " ");
+	if (*file != '\0') {
+		*file++ = '\0';
+		file += strspn(file, " ");
+	}
+	if (strcmp(fmt, "csv") != 0 && strcmp(fmt, "json") != 0) {
+		m = xasprintf(_("Export as csv or json (:export csv [FILE]), not \u201c%s\u201d"), fmt);
+		tui_message(t, m);
+		free(m);
+		free(copy);
+		return;
+	}
+	path = *file != '\0' ? xstrdup(file) : xasprintf("gpux-%s.%s", id, fmt);
+	if (browse_export(b, strcmp(fmt, "json") == 0 ? VIEW_EXPORT_JSON : VIEW_EXPORT_CSV, path, &rows,
+			  &cause) != 0) {
+		m = xasprintf(_("Not exported: %s"), cause);
+		tui_messages_add(t, TUI_MSG_ERROR, m);
+		free(cause);
+	} else {
+		/* TRANSLATORS: %zu rows of the table, %s the file */
+		m = xasprintf(P_("Exported %zu row to %s", "Exported %zu rows to %s", (unsigned long)rows),
+			      rows, path);
+		tui_message(t, m);
+	}
+	free(m);
+	free(path);
+	free(copy);
+}
+
+static void copy_cell(struct tui_browse *b, const char *col)
+{
+	struct tui *t = b->base.t;
+	char *what, *text = browse_cell(b, col, &what);
+
+	if (text == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		return;
+	}
+	if (col != NULL && b->tab[b->cur].view != NULL &&
+	    view_column_index(b->tab[b->cur].view, col) < 0 && strcmp(col, "gpu") != 0) {
+		char *m = xasprintf(_("No column \u201c%s\u201d in this table: Tab after :sort lists them"),
+				    col);
+		tui_message(t, m);
+		free(m);
+	} else {
+		tui_copy(t, text, what, false);
+	}
+	free(text);
+	free(what);
+}
+
 /* ---- actions ------------------------------------------------------------------------------------ */
 
 static unsigned order(struct tui_browse *b, bool sell)
@@ -426,6 +492,16 @@ static unsigned act(struct tui_screen *s, size_t map, int action, wkey key, cons
 	case A_GOTO: return goto_gpu(b, arg);
 	case A_MARK: browse_toggle_mark(b); break;
 	case A_WATCH: browse_toggle_watch(b); break;
+	case A_EXPORT:
+		if (arg != NULL) {
+			export_table(b, arg);
+		} else {
+			char *line = xasprintf("export csv gpux-%s.csv", b->tab[b->cur].w->id);
+			tui_command_open_with(t, line);
+			free(line);
+		}
+		break;
+	case A_COPY: copy_cell(b, arg); break;
 	case A_COMPARE: browse_compare(b); break;
 	case A_BUY: return order(b, false);
 	case A_SELL: return order(b, true);

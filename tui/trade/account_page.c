@@ -50,6 +50,7 @@ struct account_page {
 	uint64_t keys_req, key_req;
 	struct api_topup *topup;    /* the operator's top-up words (not a demo) */
 	uint64_t topup_req;
+	char *new_key;              /* the key just made (y copies it), wiped on free */
 };
 
 static struct tui *tui_of(const struct account_page *s)
@@ -383,11 +384,24 @@ static void key_answer(struct account_page *s, const struct api_error *e, bool m
 	tui_list_soon(&s->l);
 }
 
+static void forget_new_key(struct account_page *s)
+{
+	if (s->new_key != NULL)
+		explicit_bzero(s->new_key, strlen(s->new_key));
+	free(s->new_key);
+	s->new_key = NULL;
+}
+
 static void on_key_made(void *ud, struct api_key *k, const struct api_error *e)
 {
+	struct account_page *s = ud;
+
+	forget_new_key(s);
+	if (e == NULL && k->api_key != NULL)
+		s->new_key = xstrdup(k->api_key);
 	/* the one time the exchange gives it: shown here, saved nowhere */
 	char *note = e != NULL ? NULL
-		: xasprintf(_("New %s key %lld: %s (copy it now: it is not shown again)"),
+		: xasprintf(_("New %s key %lld: %s (y copies it; it is not shown again)"),
 			    k->scope == API_SCOPE_READ ? _("read-only") : _("trade"),
 			    (long long)k->id, k->api_key != NULL ? k->api_key : "?");
 
@@ -599,7 +613,7 @@ static unsigned typed(struct tui_list *l, const struct wevent *ev)
 
 /* ---- the screen ------------------------------------------------------------------------------------------- */
 
-enum { AK_DEPOSIT = 1, AK_KEY_READ, AK_KEY_TRADE, AK_REVOKE, AK_WELCOME };
+enum { AK_DEPOSIT = 1, AK_KEY_READ, AK_KEY_TRADE, AK_REVOKE, AK_WELCOME, AK_COPY_KEY };
 
 static const struct wbinding account_bindings[] = {
 	{ 'd', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it"), N_("Deposit"),
@@ -609,6 +623,7 @@ static const struct wbinding account_bindings[] = {
 	  N_("New key"), "new-key" },
 	{ 'N', AK_KEY_TRADE, N_("New trade API key"), NULL, "new-trade-key" },
 	{ 'x', AK_REVOKE, N_("Revoke an API key (asks first)"), N_("Revoke key"), "revoke-key" },
+	{ 'y', AK_COPY_KEY, N_("Copy the API key just made to the clipboard"), NULL, "copy-key" },
 	{ 'w', AK_WELCOME, N_("Without a key: create an account or enter its key"),
 	  N_("Account or key"), "welcome" },
 };
@@ -638,6 +653,12 @@ static unsigned account_key(struct tui_list *l, int action)
 	case AK_WELCOME:
 		if (t->api != NULL && !have_key(t))
 			tui_open(t, TUI_WELCOME, NULL);
+		break;
+	case AK_COPY_KEY:
+		if (s->new_key != NULL)
+			tui_copy(t, s->new_key, _("the new API key"), true);
+		else
+			tui_message(t, _("No new key to copy: n or N makes one"));
 		break;
 	default:
 		return W_IGNORED;
@@ -696,6 +717,7 @@ static void account_free(struct tui_screen *sc)
 	api_keys_free(&s->keys);
 	api_topup_free(&s->topup);
 	free(s->keys_error);
+	forget_new_key(s);
 }
 
 const struct tui_screen_class tui_account_page_class = {

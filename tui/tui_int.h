@@ -282,7 +282,7 @@ const struct catalog_gpu *tui_gpu_named(const struct tui *t, const char *word);
 const struct wtheme *tui_settings_theme(struct tui *t);
 /* The colours at the start: the config file's theme, else fallback; mono
  * where colour is not wanted (NO_COLOR, a terminal without colour). Once
- * curses is set up. */
+ * curses is set up, before tui_keys_resolve. */
 void tui_theme_start(struct tui *t, const struct wtheme *fallback);
 /* :theme NAME: the colours of that theme now, remembered; without a name
  * (or an unknown one) the status bar lists them. */

@@ -494,6 +494,7 @@ static bool setup_terminal(struct tui *t)
 	if (term != NULL && strncmp(term, "vt1", 3) == 0)
 		t->ascii = true;
 	tui_theme_start(t, &wtheme_color);
+	tui_keys_resolve(t);
 	return true;
 }
 

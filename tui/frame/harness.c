@@ -57,6 +57,7 @@ struct tui_harness *tui_harness_new_term(const struct tui_options *o, int lines,
 	set_term(h->scr);
 	tui_session_init(&h->t, o);
 	tui_theme_start(&h->t, &wtheme_mono);
+	tui_keys_resolve(&h->t);
 	tui_session_start(&h->t);
 	tui_session_frame(&h->t);
 	return h;

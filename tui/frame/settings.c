@@ -160,17 +160,20 @@ void tui_theme_start(struct tui *t, const struct wtheme *fallback)
 	if (th->color && !wui_want_color())
 		th = &wtheme_mono;
 	wui_init(&t->ui, th, t->ascii, true);
-	tui_keys_resolve(t);
 }
 
 /* The theme named, in t->ui: a colour theme falls back to mono where
  * colour is not wanted (NO_COLOR, a terminal without colour). */
 static void apply_theme(struct tui *t, const struct wtheme *th)
 {
+	int32_t (*key_alt)(void *, int32_t) = t->ui.key_alt;
+	void *key_alt_ctx = t->ui.key_alt_ctx;
+
 	if (th->color && !wui_want_color())
 		th = &wtheme_mono;
 	wui_init(&t->ui, th, t->ascii, true);
-	tui_keys_resolve(t);
+	t->ui.key_alt = key_alt; /* wui_init clears what the loop set */
+	t->ui.key_alt_ctx = key_alt_ctx;
 	tui_redraw_all(t);
 }
 

@@ -108,19 +108,7 @@ bool tui_screen_cursor(struct tui_screen *s)
 	return false;
 }
 
-/* ---- messages -------------------------------------------------------------------------------- */
-
-void tui_message(struct tui *t, const char *msg)
-{
-	if (msg != NULL && msg[0] != '\0') {
-		tui_messages_add(t, TUI_MSG_INFO, msg);
-		return;
-	}
-	free(t->msg);
-	t->msg = NULL;
-	t->msg_seq++;
-	t->redraw = true;
-}
+/* ---- layout and redraw ---------------------------------------------------------------------- */
 
 void tui_relayout(struct tui *t)
 {

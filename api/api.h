@@ -98,7 +98,16 @@ struct api_error {
 	bool restarting;        /* the local demo exchange was not there and is being
 	                           started again (api_local_respawn): the next request
 	                           should find it */
+	bool slow;              /* API_ERR_TIMEOUT: the reply had begun to arrive, but
+	                           did not finish in time (a server trickling bytes) */
 };
+
+/* How long a poller (a screen that asks again on a timer) waits after e
+ * before its next request: the server's Retry-After when it sent one (at
+ * most an hour), else a backoff that doubles with each failure in a row
+ * (failures >= 1) from 1 s to 60 s, with "equal jitter" (half fixed, half
+ * random, so many clients spread); never less than min_ms. */
+int64_t api_poll_delay_ms(const struct api_error *e, int failures, int64_t min_ms);
 
 /* A new error of `kind` with a formatted message (no code, no status). */
 struct api_error *api_error_new(enum api_err kind, const char *fmt, ...)
@@ -312,6 +321,14 @@ int api_pending(const struct api_client *c);
  * try 2". -1 when it is not pending (delivered or unknown). */
 int api_call_try(const struct api_client *c, uint64_t id, int64_t *started_ms,
 		 int64_t *try_started_ms);
+/* Has any byte of the reply to request `id` arrived (its status line,
+ * say)? For a caller that gives up on a request before the client's own
+ * timeout, to tell "no answer" from "answers too slowly". */
+bool api_call_receiving(const struct api_client *c, uint64_t id);
+/* The error of request `id`'s last try while it waits to try again (a 503
+ * with Retry-After, say), or NULL; owned by the client, valid until the
+ * next api_perform or api_abandon. */
+const struct api_error *api_call_error(const struct api_client *c, uint64_t id);
 /* Abandon request `id` (returned by a *_start): its callback will not be
  * called. An order already sent may still be placed: only abandon an order
  * when quitting. Unknown ids are ignored. */

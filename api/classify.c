@@ -149,3 +149,19 @@ char *api_header_value(const char *line, size_t len, const char *name)
 		end--;
 	return util_sanitize(v, (size_t)(end - v), true);
 }
+
+int64_t api_poll_delay_ms(const struct api_error *e, int failures, int64_t min_ms)
+{
+	int64_t d = 1000;
+
+	if (e != NULL && e->retry_after_s > 0) {
+		d = (int64_t)(e->retry_after_s < 3600 ? e->retry_after_s : 3600) * 1000;
+	} else {
+		for (int i = 1; i < failures && d < 60000; i++)
+			d *= 2;
+		if (d > 60000)
+			d = 60000;
+		d = d / 2 + (int64_t)(api_random64() % (uint64_t)(d / 2 + 1));
+	}
+	return d > min_ms ? d : min_ms;
+}

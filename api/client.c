@@ -641,6 +641,13 @@ static struct api_error *attempt_error(struct api_call *call, const struct api_a
 		/* the time it took, which is the deadline when that is what ended it */
 		t = fmt_ms(util_now_ms() - call->t0_ms < c->total_ms ? util_now_ms() - call->t0_ms
 								     : c->total_ms);
+		if (call->header_bytes > 0 || call->body.len > 0) {
+			e = api_error_new(API_ERR_TIMEOUT, _("the exchange at %s answers too slowly: "
+							     "no complete reply in %s"), c->label, t);
+			e->slow = true;
+			free(t);
+			return e;
+		}
 		e = api_error_new(API_ERR_TIMEOUT, P_("no answer from the exchange at %s in %s "
 						      "after %d try",
 						      "no answer from the exchange at %s in %s "
@@ -927,6 +934,22 @@ int api_pending(const struct api_client *c)
 	for (const struct api_call *call = c->delivering; call != NULL; call = call->next)
 		n += !call->abandoned;
 	return n;
+}
+
+bool api_call_receiving(const struct api_client *c, uint64_t id)
+{
+	for (const struct api_call *call = c->calls; call != NULL; call = call->next)
+		if (call->id == id)
+			return call->header_bytes > 0 || call->body.len > 0;
+	return false;
+}
+
+const struct api_error *api_call_error(const struct api_client *c, uint64_t id)
+{
+	for (const struct api_call *call = c->calls; call != NULL; call = call->next)
+		if (call->id == id)
+			return call->retry_at > 0 ? call->err : NULL;
+	return NULL;
 }
 
 void api_abandon(struct api_client *c, uint64_t id)

@@ -64,6 +64,7 @@ struct api_stream {
 	char errbuf[CURL_ERROR_SIZE];
 	bool started_body, is_sse, got_event;
 	long status;
+	long retry_after_s;        /* the reply's Retry-After (a 503 or 429), 0 = none */
 	struct buf line, data, errbody;
 	char event[32];
 	char *pending_id, *last_id;
@@ -308,6 +309,18 @@ static int feed(struct api_stream *s, const char *p, size_t n)
 	return 0;
 }
 
+static size_t on_header(char *data, size_t size, size_t n, void *userp)
+{
+	struct api_stream *s = userp;
+	char *v = api_header_value(data, size * n, "Retry-After");
+
+	if (v != NULL) {
+		s->retry_after_s = api_retry_after(v, time(NULL));
+		free(v);
+	}
+	return size * n;
+}
+
 static size_t on_body(char *data, size_t size, size_t n, void *userp)
 {
 	struct api_stream *s = userp;
@@ -369,6 +382,7 @@ static void connect_stream(struct api_stream *s)
 	s->retry_at = -1;
 	s->started_body = s->is_sse = s->got_event = false;
 	s->status = 0;
+	s->retry_after_s = 0;
 	s->errbuf[0] = '\0';
 	s->last_rx = util_now_ms();
 	api_easy_setopt(e, CURLOPT_URL, url);
@@ -378,6 +392,8 @@ static void connect_stream(struct api_stream *s)
 	api_easy_setopt(e, CURLOPT_ERRORBUFFER, s->errbuf);
 	api_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	api_easy_setopt(e, CURLOPT_WRITEDATA, s);
+	api_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	api_easy_setopt(e, CURLOPT_HEADERDATA, s);
 	api_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
 	api_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
 	api_easy_setopt(e, CURLOPT_USERAGENT, "gpux");
@@ -451,6 +467,12 @@ static void transfer_done(struct api_stream *s, CURLcode rc)
 		start_polling(s, why);
 	} else {
 		schedule(s, resync);
+		/* the server said when (at most an hour): not before then */
+		if (s->retry_after_s > 0) {
+			int64_t at = util_now_ms() + (s->retry_after_s < 3600 ? s->retry_after_s : 3600) * 1000;
+			if (at > s->retry_at)
+				s->retry_at = at;
+		}
 		set_state(s, API_STREAM_RETRYING, why);
 	}
 	api_error_free(&why);

@@ -54,8 +54,9 @@ void lg_gpuxd_start(struct lg_gpuxd *g, const char *path, const char *const extr
 	chmod(g->keyf, 0600);   /* gpuxd refuses a key file others can read */
 	const char *argv[64] = { "gpuxd", "--listen", "127.0.0.1:0", "--port-file", g->portf,
 	                         "--db", g->db, "--admin-key-file", g->keyf, "--market", "open",
-	                         "--rate-limit", "0", "--ip-rate-limit", "0", "--quiet" };
-	size_t n = 16;
+	                         "--rate-limit", "0", "--ip-rate-limit", "0", "--signup-limit", "0",
+	                         "--quiet" };
+	size_t n = 18;
 	for (size_t i = 0; extra && extra[i] && n < 63; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;

@@ -15,6 +15,9 @@ for b in "$build"/bench/*; do
   "$b" || { echo "   ($(basename "$b") exited with status $?)"; status=1; }
   echo
 done
+echo "== GET /v1/quotes beside nginx (bench/quotes.sh)"
+bench/quotes.sh "$build" || { echo "   (bench/quotes.sh exited with status $?)"; status=1; }
+echo
 echo "== store backends (bench/store.sh)"
 bench/store.sh "$build" || { echo "   (bench/store.sh exited with status $?)"; status=1; }
 exit $status

@@ -7,6 +7,14 @@
 # A, timed to its event on a stream of node B).
 #
 #   bench/store.sh BUILD_DIR [RATE...]     (default rates: 500 1000 2000)
+#   bench/store.sh BUILD_DIR --overload    only the overload table below
+#
+# Overload: a node's capacity (acknowledged orders/s offered far more than it
+# can take, OVERLOAD_CONNS keep-alive connections, default 256), then orders offered at 0.5x, 1x and 2x of it,
+# on SQLite and on two PostgreSQL nodes: acknowledged/s, 503/s (admission
+# refuses new writes once the oldest queued one has waited --queue-wait ms),
+# p50/p99 of the acknowledged. Target: at 2x, the acknowledged orders' p99
+# within 2x of their p99 at 1x.
 #
 # The PostgreSQL cluster is a throwaway one (initdb into a temporary
 # directory as the unprivileged postgres user, a Unix socket in it, fsync and
@@ -15,6 +23,8 @@
 set -u
 build=$(cd "${1:-build}" && pwd)
 shift
+only_overload=false
+[ "${1:-}" = --overload ] && { only_overload=true; shift; }
 rates=${*:-500 1000 2000}
 secs=${BENCH_SECONDS:-5}
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -45,7 +55,8 @@ n=0
 start() { # DB: start a gpuxd on it; sets URL
   n=$((n + 1))
   "$build/gpuxd" --listen 127.0.0.1:0 --port-file "$dir/port$n" --db "$1" --admin-key-file "$dir/admin.key" \
-    --market open --rate-limit 0 --ip-rate-limit 0 --quiet >"$dir/gpuxd$n.log" 2>&1 &
+    --market open --rate-limit 0 --ip-rate-limit 0 --signup-limit 0 --max-connections-per-addr 0 \
+    --quiet >"$dir/gpuxd$n.log" 2>&1 &
   pids="$pids $!"
   for _ in $(seq 100); do [ -s "$dir/port$n" ] && break; sleep 0.1; done
   URL="http://127.0.0.1:$(cat "$dir/port$n" 2>/dev/null)"
@@ -57,6 +68,35 @@ bench() { "$build/bench/bench_store" --admin-key "$key" --seconds "$secs" "$@"; 
 echo "gpuxd durable orders, ${secs} s per figure, open loop, 32 keep-alive connections, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 echo "  (SQLite: WAL, synchronous=FULL; PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}'): fsync on, synchronous_commit on)"
 ack() { sed -n 's/.*acknowledged *\([0-9]*\)\/s.*/\1/p'; }
+p99() { sed -n 's/.* p99 *\([0-9.]*\) ms.*/\1/p'; }
+overload() { # LABEL NODES(1|2)
+  label=$1 nodes=$2 m=$((m + 1))
+  setup() { # a fresh store per figure
+    if [ "$nodes" = 1 ]; then start "$dir/ov$m-$1.db"; urls=$URL
+    else pgdb ov$m$1; start "$DB"; u1=$URL; start "$DB"; urls="$u1 $URL"; fi
+  }
+  setup cap
+  cap=$(bench --label "$label: capacity" --rate 6000 --conns "$oconns" $urls | ack); stop_all
+  [ -n "$cap" ] && [ "$cap" -gt 0 ] || { echo "  $label: no capacity measured"; return; }
+  echo "  $label: capacity $cap acknowledged/s (offered 6000/s)"
+  for f in 0.5 1 2; do
+    r=$(awk "BEGIN{printf \"%d\", $cap * $f}")
+    setup "$f"
+    line=$(bench --label "$label at ${f}x ($r/s)" --rate "$r" --conns "$oconns" $urls); stop_all
+    echo "$line"
+    [ "$f" = 1 ] && p1=$(echo "$line" | p99)
+    [ "$f" = 2 ] && p2=$(echo "$line" | p99)
+  done
+  echo "  $label: p99 of the acknowledged at 2x = $p2 ms, at 1x = $p1 ms: $(awk "BEGIN{printf \"%.2f\", $p2/$p1}")x (target <= 2)"
+}
+m=0
+oconns=${OVERLOAD_CONNS:-256}
+if $only_overload; then
+  echo "gpuxd under overload, ${secs} s per figure, $oconns keep-alive connections, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+  overload "SQLite, one node" 1
+  overload "PostgreSQL, two nodes" 2
+  exit 0
+fi
 summary=""
 for rate in $rates; do
   echo "offered $rate orders/s:"
@@ -79,4 +119,7 @@ stop_all
 echo "pgbench on the same cluster (TPC-B-like, scale 4, 8 clients, ${secs} s): the machine's baseline"
 "$PG_BIN/pgbench" -h "$dir/pg" -U postgres -c 8 -j 2 -T "$secs" pgb 2>/dev/null |
   grep -E "^tps|latency average" | sed 's/^/  /'
+echo "under overload (0.5x, 1x, 2x of a node's capacity):"
+overload "SQLite, one node" 1
+overload "PostgreSQL, two nodes" 2
 printf "%s" "$summary"

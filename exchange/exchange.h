@@ -53,6 +53,13 @@ struct exchange_config {
 	const char *pid_file;       /* written at start, removed at exit, or NULL */
 	const char *topup_url;      /* how to top up (GET /v1/market "topup"), or NULL */
 	const char *topup_text;     /* the same in words, or NULL */
+	/* docs/API.md "Limits": behind a load balancer, and under load */
+#define EXCHANGE_TRUSTED_MAX 32
+	const char *trusted_proxies[EXCHANGE_TRUSTED_MAX];   /* CIDR ranges, as given */
+	int n_trusted_proxies;
+	int signup_limit;           /* new accounts per client address a minute (default 20; 0 = off) */
+	int queue_wait_ms;          /* refuse writes once the oldest has waited this long (default 250) */
+	int commit_deadline_ms;     /* STORE_OUTCOME_UNKNOWN after this long in COMMIT (default 5000) */
 };
 
 /* Fill *c with the defaults (listen 127.0.0.1:8420, db gpuxd.db, speed 1, …). */

@@ -5,8 +5,14 @@
  *
  * Connections. Each listening socket has a guard. A new connection is
  * refused at accept (closed at once, no reply) when the socket already holds
- * max_conns request connections, or max_conns_per_addr from the same client
- * address (TCP only; a Unix socket has no address). A connection that a
+ * max_conns_per_addr request connections from the same client (its IPv4
+ * address or IPv6 /64, xd_addr_key; TCP only, a Unix socket has no address,
+ * and a trusted proxy's own connections are not counted per address). At
+ * max_conns in all, the connection that has waited longest for a request
+ * header is closed to make room (an idle keep-alive connection, or one
+ * trickling its header), so holding connections open from many addresses
+ * does not lock newcomers out; only when every connection is being
+ * answered is the newcomer refused. A connection that a
  * handler turns into a long-lived stream (xd_conn_stream) leaves those
  * counts for the streams' own (max_streams, max_streams_per_addr), so any
  * number of streams up to their cap never starves requests, and requests
@@ -41,7 +47,7 @@
 
 struct addr_count {
 	struct addr_count *next;
-	char addr[INET6_ADDRSTRLEN];
+	char addr[64];                /* xd_addr_key */
 	int conns, streams;
 };
 
@@ -51,9 +57,10 @@ struct xd_conn {
 	struct xd_guard *g;
 	struct xd_conn *prev, *next;
 	int fd;
-	char addr[INET6_ADDRSTRLEN];  /* "" for a Unix socket */
+	char addr[64];                /* xd_addr_key; "" for a Unix socket or a trusted proxy */
 	enum xd_phase phase;
 	int64_t deadline_us;          /* 0 = none */
+	int64_t idle_since_us;        /* when it began waiting for a request header */
 	bool stream, cut;
 };
 
@@ -65,9 +72,10 @@ struct xd_guard {
 	bool running, stopping;
 	struct xd_conn *conns;        /* every open connection */
 	int n_conns, n_streams;
+	int n_cut;                    /* request connections shut down, not closed yet */
 	int64_t quiet_since_us;       /* when the last connection closed */
 	struct addr_count *by_addr[ADDR_BUCKETS];
-	_Atomic uint64_t refused, cut_header, cut_body;
+	_Atomic uint64_t refused, cut_header, cut_body, evicted;
 };
 
 /* ---- per-address counts ------------------------------------------------------------- */
@@ -123,16 +131,48 @@ void xd_addr_text(const struct sockaddr *sa, char *out, size_t size)
 
 /* ---- accept, open, close ----------------------------------------------------------- */
 
+/* Shut the socket of c down (libmicrohttpd then sees end of file and closes
+ * it); under g->mu. */
+static void cut(struct xd_guard *g, struct xd_conn *c)
+{
+	c->cut = true;
+	if (!c->stream)
+		g->n_cut++;
+	shutdown(c->fd, SHUT_RDWR);
+}
+
+/* At the total cap: close the request connection that has waited longest
+ * for a request header (an idle keep-alive one, or one sending its header
+ * slowly), so a newcomer is served rather than refused. Under g->mu; false
+ * if every connection is busy. */
+static bool evict_idlest(struct xd_guard *g)
+{
+	struct xd_conn *best = NULL;
+	for (struct xd_conn *c = g->conns; c; c = c->next)
+		if (!c->cut && !c->stream && c->fd >= 0 && c->phase == XD_PHASE_HEADER &&
+		    (!best || c->idle_since_us < best->idle_since_us))
+			best = c;
+	if (!best)
+		return false;
+	cut(g, best);
+	g->evicted++;
+	return true;
+}
+
 bool xd_guard_accept(struct xd_guard *g, const struct sockaddr *sa)
 {
-	char addr[INET6_ADDRSTRLEN];
-	xd_addr_text(sa, addr, sizeof addr);
+	char addr[64];
+	xd_addr_key(sa, addr, sizeof addr);
+	if (addr[0] && xd_trust_has(g->lim.trust, sa))
+		addr[0] = 0;   /* a proxy holds many clients' connections */
 	pthread_mutex_lock(&g->mu);
-	bool ok = g->n_conns < g->lim.max_conns;
-	if (ok && addr[0] && g->lim.max_conns_per_addr > 0) {
+	bool ok = true;
+	if (addr[0] && g->lim.max_conns_per_addr > 0) {
 		struct addr_count *a = addr_find(g, addr, false);
 		ok = !a || a->conns < g->lim.max_conns_per_addr;
 	}
+	if (ok && g->n_conns - g->n_cut >= g->lim.max_conns)
+		ok = evict_idlest(g);
 	pthread_mutex_unlock(&g->mu);
 	if (!ok)
 		g->refused++;
@@ -146,17 +186,29 @@ void xd_guard_open(struct xd_guard *g, struct MHD_Connection *conn, void **ctx)
 	c->g = g;
 	c->fd = ci ? ci->connect_fd : -1;
 	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	xd_addr_text(ci ? ci->client_addr : NULL, c->addr, sizeof c->addr);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+	xd_addr_key(sa, c->addr, sizeof c->addr);
+	if (xd_trust_has(g->lim.trust, sa))
+		c->addr[0] = 0;
 	c->phase = XD_PHASE_HEADER;
-	c->deadline_us = util_now_us() + (int64_t)g->lim.header_timeout_s * 1000000;
+	c->idle_since_us = util_now_us();
+	c->deadline_us = c->idle_since_us + (int64_t)g->lim.header_timeout_s * 1000000;
 	pthread_mutex_lock(&g->mu);
 	c->next = g->conns;
 	if (g->conns)
 		g->conns->prev = c;
 	g->conns = c;
 	g->n_conns++;
-	if (c->addr[0])
-		addr_find(g, c->addr, true)->conns++;
+	/* connections accepted at once may all have passed xd_guard_accept
+	 * before any was counted here: what is over a cap now is closed */
+	struct addr_count *a = c->addr[0] ? addr_find(g, c->addr, true) : NULL;
+	if (a && ++a->conns > g->lim.max_conns_per_addr && g->lim.max_conns_per_addr > 0 && c->fd >= 0) {
+		cut(g, c);
+		g->refused++;
+	} else if (g->n_conns - g->n_cut > g->lim.max_conns && !evict_idlest(g) && c->fd >= 0) {
+		cut(g, c);
+		g->refused++;
+	}
 	pthread_mutex_unlock(&g->mu);
 	*ctx = c;
 }
@@ -177,6 +229,8 @@ void xd_guard_close(struct xd_guard *g, void **ctx)
 		g->n_streams--;
 	else
 		g->n_conns--;
+	if (c->cut && !c->stream)
+		g->n_cut--;
 	if (c->addr[0]) {
 		struct addr_count *a = addr_find(g, c->addr, false);
 		if (a) {
@@ -211,6 +265,8 @@ void xd_conn_phase(struct MHD_Connection *conn, enum xd_phase p)
 	pthread_mutex_lock(&g->mu);
 	if (!c->stream) {
 		c->phase = p;
+		if (p == XD_PHASE_HEADER)
+			c->idle_since_us = now;
 		c->deadline_us = p == XD_PHASE_HEADER ? now + (int64_t)g->lim.header_timeout_s * 1000000
 		               : p == XD_PHASE_BODY ? now + (int64_t)g->lim.body_timeout_s * 1000000
 		               : 0;
@@ -233,6 +289,8 @@ int xd_conn_stream(struct MHD_Connection *conn)
 	           (a && g->lim.max_streams_per_addr > 0 && a->streams >= g->lim.max_streams_per_addr)) {
 		rc = -1;
 	} else {
+		if (c->cut)
+			g->n_cut--;   /* counted with the streams from here */
 		c->stream = true;
 		c->phase = XD_PHASE_STREAM;
 		c->deadline_us = 0;
@@ -271,12 +329,11 @@ static void *sweeper_main(void *arg)
 		for (struct xd_conn *c = g->conns; c; c = c->next) {
 			if (c->cut || c->deadline_us == 0 || now < c->deadline_us || c->fd < 0)
 				continue;
-			c->cut = true;
 			if (c->phase == XD_PHASE_BODY)
 				g->cut_body++;
 			else
 				g->cut_header++;
-			shutdown(c->fd, SHUT_RDWR);
+			cut(g, c);
 		}
 	}
 	pthread_mutex_unlock(&g->mu);
@@ -327,8 +384,10 @@ void xd_guard_free(struct xd_guard **gp)
 	*gp = NULL;
 }
 
-void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body)
+void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body,
+                    uint64_t *evicted)
 {
+	*evicted = g->evicted;
 	*refused = g->refused;
 	*cut_header = g->cut_header;
 	*cut_body = g->cut_body;
@@ -386,7 +445,9 @@ char *xd_log_field(const char *s, size_t max)
 struct hdr_scan {
 	int n_length, n_te, n_auth, n_host;
 	const char *length, *te;
-	const char *bad;              /* a header name with a control character in it or its value */
+	const char *bad;              /* the first bad header's name, and why */
+	const char *why;
+	const char *last_key, *last_value;   /* the header before, for fold_before */
 };
 
 static bool has_ctl(const char *s, bool allow_tab)
@@ -397,14 +458,74 @@ static bool has_ctl(const char *s, bool allow_tab)
 	return false;
 }
 
+static bool is_tchar(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+/* RFC 9110 §5.1: a field name is a token, 1*tchar. */
+static bool is_token(const char *s)
+{
+	if (!*s)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (!is_tchar(*p))
+			return false;
+	return true;
+}
+
+/* Obs-fold (a header line continued on a line that starts with a space or
+ * tab, RFC 9112 §5.2). libmicrohttpd 0.9.75 splits the header in place in
+ * its read buffer — the colon and each line's CR and LF become NULs — and
+ * keeps pointers into it; of a folded line it appends the text (without
+ * the leading blanks) to the header's NAME and leaves the value, and the
+ * folded line's bytes, where they were. So the fold shows as a name that
+ * ran over its value, or as bytes other than the one or two NULs of a line
+ * end between a value and the next header's name; after the last header,
+ * as a space or tab starting the line after the value's line end (CRLF or
+ * LF, told apart by how the request line ended: a request that mixes them
+ * and whose body starts with a blank is refused too). Only bytes of the
+ * header block are read. tests/exchange/test_strict.sh holds every fold
+ * variant to a 400, so a libmicrohttpd that changes this layout fails
+ * there. */
+static bool fold_overrun(const char *key, const char *value)
+{
+	return value >= key && value <= key + strlen(key);
+}
+
+static bool fold_before(const char *value, const char *next_key)
+{
+	const char *e = value + strlen(value);   /* the NUL where CR or LF was */
+	return next_key < e + 1 || next_key > e + 2 || (next_key == e + 2 && e[1] != 0);
+}
+
+static bool fold_last(const char *value, bool crlf)
+{
+	const char *e = value + strlen(value);
+	if (e[1] == ' ' || e[1] == '\t')
+		return true;
+	return crlf && e[1] == 0 && (e[2] == ' ' || e[2] == '\t');
+}
+
 static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
 	struct hdr_scan *h = cls;
 	(void)kind;
 	if (!key)
 		return MHD_YES;
-	if (!h->bad && (has_ctl(key, false) || has_ctl(value, true)))
-		h->bad = key;
+	if (!h->bad) {
+		if (!is_token(key))
+			h->bad = key, h->why = "name";
+		else if (has_ctl(value, true))
+			h->bad = key, h->why = "ctl";
+		else if (value && fold_overrun(key, value))
+			h->bad = key, h->why = "fold";
+		else if (h->last_value && fold_before(h->last_value, key))
+			h->bad = h->last_key, h->why = "fold";
+	}
+	h->last_key = key;
+	h->last_value = value;
 	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
 		h->n_length++;
 		h->length = value;
@@ -441,12 +562,6 @@ static enum MHD_Result scan_arg(void *cls, enum MHD_ValueKind kind, const char *
 			a->toolong = key;
 	}
 	return MHD_YES;
-}
-
-static bool is_tchar(unsigned char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-	       (c && strchr("!#$%&'*+-.^_`|~", c));
 }
 
 /* %00..%1f or %7f at p? */
@@ -496,16 +611,24 @@ static int check_line(const char *method, const char *raw, struct xd_reply *r)
 	return 0;
 }
 
-static int check_headers(struct MHD_Connection *conn, struct xd_reply *r)
+/* version points at the request line's version in libmicrohttpd's buffer. */
+static int check_headers(struct MHD_Connection *conn, const char *version, struct xd_reply *r)
 {
 	struct hdr_scan h = { 0 };
 	MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_header, &h);
+	bool crlf = version && version[strlen(version) + 1] == 0;
+	if (!h.bad && h.last_value && fold_last(h.last_value, crlf))
+		h.bad = h.last_key, h.why = "fold";
 	const char *dup = h.n_length > 1 ? "Content-Length" : h.n_te > 1 ? "Transfer-Encoding"
 	                : h.n_auth > 1 ? "Authorization" : h.n_host > 1 ? "Host" : NULL;
 	if (h.bad) {
 		char *name = xd_log_field(h.bad, 64);
 		cJSON *e = xd_reply_error(r, 400, "BAD_HEADER",
-		                          "header %s holds a control character", name);
+		    strcmp(h.why, "name") == 0 ? "header name \"%s\" is not a token (no spaces before the "
+		                                 "colon; letters, digits and !#$%%&'*+-.^_`|~ only)"
+		    : strcmp(h.why, "fold") == 0 ? "header %s is folded over two lines (obs-fold); "
+		                                   "send it on one line"
+		    : "header %s holds a control character", name);
 		cJSON_AddStringToObject(e, "header", name);
 		free(name);
 		return -1;
@@ -574,7 +697,7 @@ static int check_args(struct MHD_Connection *conn, struct xd_reply *r)
 int xd_strict_request(struct MHD_Connection *conn, const char *method, const char *version,
                       const char *raw_uri, struct xd_reply *r)
 {
-	if (check_line(method, raw_uri ? raw_uri : "", r) != 0 || check_headers(conn, r) != 0)
+	if (check_line(method, raw_uri ? raw_uri : "", r) != 0 || check_headers(conn, version, r) != 0)
 		return -1;
 	if (version && strcmp(version, MHD_HTTP_VERSION_1_1) == 0 &&
 	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)) {

@@ -74,7 +74,8 @@ struct xd_server {
 	char *socket_path;
 	struct xd_market *m;
 	struct xd_server_config cfg;
-	struct limiter by_key, by_addr;
+	struct limiter by_key, by_addr, signups;
+	struct xd_door *door;        /* --trusted-proxy: gpuxd accepts on tcp_fd itself */
 	_Atomic uint64_t counter;
 };
 
@@ -98,11 +99,12 @@ struct req {
 
 /* ---- rate limits ------------------------------------------------------------------ */
 
-static void limiter_init(struct limiter *l, int rate)
+/* rate tokens a second, bursts of burst. */
+static void limiter_init(struct limiter *l, double rate, double burst)
 {
 	pthread_mutex_init(&l->mu, NULL);
 	l->rate = rate;
-	l->burst = 2.0 * rate;
+	l->burst = burst;
 	l->cap = 4096;
 	l->b = xcalloc(l->cap, sizeof *l->b);
 }
@@ -280,11 +282,49 @@ static void authenticate(struct req *r)
 	c->account = xd_keys_auth(c, md);
 }
 
-static void client_addr(struct req *r, char *out, size_t size)
+/* The key the client's rate limits count under (xd_addr_key): the peer's
+ * address — the one its PROXY header named, if it sent one — or, from a
+ * trusted proxy, the client its X-Forwarded-For names. "" for a Unix
+ * socket. */
+static void client_key(struct req *r, char *out, size_t size)
 {
 	const union MHD_ConnectionInfo *ci =
 		MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	xd_addr_text(ci ? ci->client_addr : NULL, out, size);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+	const struct xd_trust *trust = r->srv->cfg.limits.trust;
+	struct sockaddr_storage fwd;
+	if (trust && xd_trust_has(trust, sa)) {
+		const char *xff = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Forwarded-For");
+		if (xff && xd_xff_client(trust, xff, &fwd) == 0)
+			sa = (const struct sockaddr *)&fwd;
+	}
+	xd_addr_key(sa, out, size);
+}
+
+/* Signups allowed per client key per minute (bursts of as many); 0 = no
+ * limit. The one place it is read: --signup-limit now, the operator's
+ * stored setting once the store has them. */
+static int signup_limit(const struct xd_server_config *c)
+{
+	return c->signup_per_min;
+}
+
+/* POST /v1/accounts over the client's signup limit: 429 in c->reply. */
+static bool signup_refused(struct xd_server *srv, struct xd_ctx *c, const char *key)
+{
+	if (!key[0] || signup_limit(&srv->cfg) <= 0)
+		return false;
+	char k[80];
+	snprintf(k, sizeof k, "s:%s", key);
+	int wait = limiter_take(&srv->signups, k);
+	if (!wait)
+		return false;
+	cJSON *e = xd_reply_error(&c->reply, 429, "RATE_LIMITED",
+	                          "too many new accounts from this address (%d a minute); retry in %d s",
+	                          signup_limit(&srv->cfg), wait);
+	xd_jint(e, "retry_after", wait);
+	c->reply.retry_after = wait;
+	return true;
 }
 
 /* The route for method on url: its params in r->ctx (kept in *store, which
@@ -337,9 +377,11 @@ static void dispatch(struct req *r, const char *url, const char *method)
 	c->body = r->body.data ? r->body.data : "";
 	c->body_len = r->body.len;
 
-	char addr[INET6_ADDRSTRLEN + 2];
-	client_addr(r, addr, sizeof addr);
-	if (addr[0]) {
+	char addr[64];
+	client_key(r, addr, sizeof addr);
+	/* a load balancer's checks are cheap and never limited */
+	bool check = strcmp(url, "/v1/health") == 0 || strcmp(url, "/v1/ready") == 0;
+	if (addr[0] && !check) {
 		char key[80];
 		snprintf(key, sizeof key, "a:%s", addr);
 		int wait = limiter_take(&srv->by_addr, key);
@@ -352,6 +394,7 @@ static void dispatch(struct req *r, const char *url, const char *method)
 		}
 	}
 	if (r->too_large) {
+		r->close = true;   /* a framing error: nothing more is read from here */
 		cJSON *e = xd_reply_error(&c->reply, 413, "BODY_TOO_LARGE",
 		                          "the request body is larger than %d bytes", XD_BODY_MAX);
 		xd_jint(e, "max", XD_BODY_MAX);
@@ -373,6 +416,9 @@ static void dispatch(struct req *r, const char *url, const char *method)
 		return;
 	}
 	r->path = store;   /* keeps the params alive */
+	if (strcmp(route->pattern, "/v1/accounts") == 0 && strcmp(method, "POST") == 0 &&
+	    signup_refused(srv, c, addr))
+		return;
 
 	authenticate(r);
 	bool demo = xd_market_demo(srv->m);
@@ -436,9 +482,12 @@ void xd_ctx_submit(struct xd_ctx *c)
 	c->submitted = true;
 	r->state = R_WAIT;
 	MHD_suspend_connection(r->conn);
-	if (xd_market_submit(c->m, c->job) != 0) {
-		xd_reply_error(&c->reply, 503, "UNAVAILABLE",
-		               "the exchange is busy or shutting down; retry (with the same client_order_id)");
+	int rc = xd_market_submit(c->m, c->job);
+	if (rc != 0) {
+		xd_reply_error(&c->reply, 503, "UNAVAILABLE", rc == XD_SUBMIT_BUSY
+		               ? "the exchange is overloaded: writes queued before this one have waited "
+		                 "too long; retry (with the same client_order_id)"
+		               : "the exchange is shutting down; retry (with the same client_order_id)");
 		c->reply.retry_after = 1;
 		r->state = R_DONE;
 		MHD_resume_connection(r->conn);
@@ -679,12 +728,19 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 		xd_guard_close(cls, socket_ctx);
 }
 
-static struct MHD_Daemon *start_daemon(struct xd_server *s, int fd, unsigned threads,
-                                       struct xd_guard **gp)
+/* A daemon serving fd; own_accept: it has no listening socket, connections
+ * come from MHD_add_connection (the front door, or a test harness), and it
+ * waits with poll(2): libmicrohttpd 0.9.75's epoll loop misses the end of
+ * input of a connection handed over with its bytes already in it (an
+ * incomplete request then waited for the header deadline; found by
+ * tests/fuzz/fuzz_exchange_http.c). */
+static struct MHD_Daemon *start_daemon(struct xd_server *s, int fd, bool own_accept,
+                                       unsigned threads, struct xd_guard **gp)
 {
 	const struct xd_limits *l = &s->cfg.limits;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
-	                 MHD_USE_ERROR_LOG;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | (own_accept ? MHD_USE_POLL : MHD_USE_EPOLL) | MHD_ALLOW_SUSPEND_RESUME |
+	                 (own_accept ? MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC : 0) |
+	                 (fd >= 0 ? MHD_USE_ERROR_LOG : 0);   /* detached (fuzzing): no log */
 	/* libmicrohttpd's own cap is only a backstop (it splits it evenly over
 	 * the pool's threads): the guard enforces the documented ones. Its
 	 * inactivity timeout is the longest of the guard's deadlines. */
@@ -692,19 +748,21 @@ static struct MHD_Daemon *start_daemon(struct xd_server *s, int fd, unsigned thr
 	unsigned idle = (unsigned)(l->header_timeout_s > l->body_timeout_s ? l->header_timeout_s
 	                                                                  : l->body_timeout_s) + 1u;
 	struct xd_guard *g = xd_guard_new(l);
-	struct MHD_OptionItem pool[] = {
-		{ threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (intptr_t)threads, NULL },
-		{ MHD_OPTION_END, 0, NULL },
-	};
+	struct MHD_OptionItem more[3];
+	size_t n = 0;
+	if (threads > 1)
+		more[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)threads, NULL };
+	if (!own_accept)
+		more[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, fd, NULL };
+	more[n] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 	struct MHD_Daemon *d = MHD_start_daemon(flags, 0, on_accept, g, on_request, s,
-		MHD_OPTION_LISTEN_SOCKET, fd,
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 		MHD_OPTION_NOTIFY_CONNECTION, on_connection, g,
 		MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
 		MHD_OPTION_CONNECTION_TIMEOUT, idle,
 		MHD_OPTION_CONNECTION_LIMIT, backstop,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)XD_HEADER_MEMORY,
-		MHD_OPTION_ARRAY, pool,
+		MHD_OPTION_ARRAY, more,
 		MHD_OPTION_END);
 	if (!d)
 		xd_guard_free(&g);
@@ -719,8 +777,9 @@ int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, c
 	s->cfg = *c;
 	s->cfg.admin_key = c->admin_key ? xstrdup(c->admin_key) : NULL;
 	s->tcp_fd = s->unix_fd = -1;
-	limiter_init(&s->by_key, c->rate_per_key);
-	limiter_init(&s->by_addr, c->rate_per_addr);
+	limiter_init(&s->by_key, c->rate_per_key, 2.0 * c->rate_per_key);
+	limiter_init(&s->by_addr, c->rate_per_addr, 2.0 * c->rate_per_addr);
+	limiter_init(&s->signups, signup_limit(c) / 60.0, signup_limit(c));
 	if (!c->listen && !c->socket_path) {
 		xd_server_stop(&s);
 		return set_cause(cause, "nothing to listen on: give --listen or --socket");
@@ -742,22 +801,52 @@ int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause)
 	unsigned threads = c->threads > 0 ? (unsigned)c->threads : 2;
 	s->m = m;
 	if (c->listen) {
-		s->tcp = start_daemon(s, s->tcp_fd, threads, &s->g_tcp);
+		bool door = c->limits.trust != NULL;
+		s->tcp = start_daemon(s, s->tcp_fd, door, threads, &s->g_tcp);
 		if (!s->tcp)
 			return set_cause(cause, "--listen %s: libmicrohttpd would not start", c->listen);
+		if (door && xd_door_start(s->tcp_fd, c->limits.trust, c->limits.header_timeout_s,
+		                          s->tcp, &s->door, cause) != 0)
+			return -1;
 		if (c->port_file && write_port_file(c->port_file, s->port, cause) != 0)
 			return -1;
 		if (!c->quiet)
 			fprintf(stderr, "gpuxd: listening on %s (port %d)\n", c->listen, s->port);
 	}
 	if (c->socket_path) {
-		s->unx = start_daemon(s, s->unix_fd, threads, &s->g_unx);
+		s->unx = start_daemon(s, s->unix_fd, false, threads, &s->g_unx);
 		if (!s->unx)
 			return set_cause(cause, "--socket %s: libmicrohttpd would not start", c->socket_path);
 		if (!c->quiet)
 			fprintf(stderr, "gpuxd: listening on unix:%s\n", c->socket_path);
 	}
 	return 0;
+}
+
+int xd_server_detached(const struct xd_server_config *c, struct xd_market *m,
+                       struct xd_server **out, char **cause)
+{
+	struct xd_server *s = xcalloc(1, sizeof *s);
+	*out = NULL;
+	s->cfg = *c;
+	s->cfg.admin_key = c->admin_key ? xstrdup(c->admin_key) : NULL;
+	s->tcp_fd = s->unix_fd = -1;
+	s->m = m;
+	limiter_init(&s->by_key, c->rate_per_key, 2.0 * c->rate_per_key);
+	limiter_init(&s->by_addr, c->rate_per_addr, 2.0 * c->rate_per_addr);
+	limiter_init(&s->signups, signup_limit(c) / 60.0, signup_limit(c));
+	s->tcp = start_daemon(s, -1, true, c->threads > 0 ? (unsigned)c->threads : 1, &s->g_tcp);
+	if (!s->tcp) {
+		xd_server_stop(&s);
+		return set_cause(cause, "libmicrohttpd would not start");
+	}
+	*out = s;
+	return 0;
+}
+
+int xd_server_add(struct xd_server *s, int fd, const struct sockaddr *sa, unsigned len)
+{
+	return MHD_add_connection(s->tcp, fd, sa, len) == MHD_YES ? 0 : -1;
 }
 
 int64_t xd_server_idle_us(struct xd_server *s)
@@ -769,7 +858,8 @@ int64_t xd_server_idle_us(struct xd_server *s)
 
 void xd_server_quiesce(struct xd_server *s)
 {
-	if (s->tcp)
+	xd_door_stop(&s->door);
+	if (s->tcp && !s->cfg.limits.trust)
 		MHD_quiesce_daemon(s->tcp);
 	if (s->unx)
 		MHD_quiesce_daemon(s->unx);
@@ -780,20 +870,22 @@ void xd_server_stop(struct xd_server **sp)
 	struct xd_server *s = *sp;
 	if (!s)
 		return;
+	xd_door_stop(&s->door);
 	if (s->tcp)
 		MHD_stop_daemon(s->tcp);
 	if (s->unx)
 		MHD_stop_daemon(s->unx);
 	struct xd_guard *gs[2] = { s->g_tcp, s->g_unx };
 	for (int i = 0; i < 2 && !s->cfg.quiet; i++) {
-		uint64_t refused, cut_h, cut_b;
+		uint64_t refused, cut_h, cut_b, evicted;
 		if (!gs[i])
 			continue;
-		xd_guard_stats(gs[i], &refused, &cut_h, &cut_b);
-		if (refused || cut_h || cut_b)
+		xd_guard_stats(gs[i], &refused, &cut_h, &cut_b, &evicted);
+		if (refused || cut_h || cut_b || evicted)
 			fprintf(stderr, "gpuxd: %s: %" PRIu64 " connections refused at the caps, %" PRIu64
-			        " cut at the header deadline, %" PRIu64 " at the body deadline\n",
-			        i == 0 ? "tcp" : "unix", refused, cut_h, cut_b);
+			        " cut at the header deadline, %" PRIu64 " at the body deadline, %" PRIu64
+			        " idle ones closed to make room\n",
+			        i == 0 ? "tcp" : "unix", refused, cut_h, cut_b, evicted);
 	}
 	xd_guard_free(&s->g_tcp);
 	xd_guard_free(&s->g_unx);
@@ -811,6 +903,7 @@ void xd_server_stop(struct xd_server **sp)
 	}
 	limiter_free(&s->by_key);
 	limiter_free(&s->by_addr);
+	limiter_free(&s->signups);
 	free(s);
 	*sp = NULL;
 }

@@ -57,6 +57,19 @@ static const char usage[] =
 	"  --body-timeout S       the whole body within S seconds of its header (default 5)\n"
 	"  (the caps are lowered to fit the open-file limit, which is raised to its maximum)\n"
 	"\n"
+	"Behind a load balancer, and under load (docs/API.md, Limits; docs/DEPLOY.md):\n"
+	"  --trusted-proxy CIDR[,CIDR...]\n"
+	"                         peers whose PROXY protocol header (v1 or v2) or\n"
+	"                         X-Forwarded-For names the client (repeatable; e.g.\n"
+	"                         10.0.0.0/8); their own connections skip the per-address cap\n"
+	"  --signup-limit N       new accounts per client address (IPv6: per /64) a minute,\n"
+	"                         bursts of N (default 20; 0: off)\n"
+	"  --queue-wait MS        answer new writes 503 UNAVAILABLE at once while the\n"
+	"                         oldest queued write has waited longer (default 250;\n"
+	"                         cancels are always queued)\n"
+	"  --commit-deadline MS   a commit not done by then is answered 500\n"
+	"                         STORE_OUTCOME_UNKNOWN and GET /v1/ready fails (default 5000)\n"
+	"\n"
 	"Lifecycle:\n"
 	"  --idle-exit S          exit after S seconds without any connection (default 0:\n"
 	"                         never); the local demo exchange of gpux runs with 300\n"
@@ -90,7 +103,7 @@ static int parse_long(const char *s, long min, long max, long *out)
 enum { O_LISTEN = 256, O_PORT_FILE, O_SOCKET, O_DB, O_DEMO, O_MARKET, O_OPENS_AT, O_SPEED,
        O_ADMIN, O_DATA, O_SEED, O_RATE, O_IPRATE, O_THREADS, O_QUIET, O_HELP, O_VERSION,
        O_MAXC, O_MAXCA, O_MAXS, O_MAXSA, O_HTO, O_BTO, O_IDLE, O_PIDF, O_BACKLOG,
-       O_TOPUP_URL, O_TOPUP_TEXT };
+       O_TOPUP_URL, O_TOPUP_TEXT, O_TRUSTED, O_SIGNUP, O_QWAIT, O_DEADLINE };
 
 static const struct option opts[] = {
 	{ "listen", required_argument, NULL, O_LISTEN },
@@ -119,12 +132,44 @@ static const struct option opts[] = {
 	{ "body-timeout", required_argument, NULL, O_BTO },
 	{ "idle-exit", required_argument, NULL, O_IDLE },
 	{ "pid-file", required_argument, NULL, O_PIDF },
+	{ "trusted-proxy", required_argument, NULL, O_TRUSTED },
+	{ "signup-limit", required_argument, NULL, O_SIGNUP },
+	{ "queue-wait", required_argument, NULL, O_QWAIT },
+	{ "commit-deadline", required_argument, NULL, O_DEADLINE },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ "topup-url", required_argument, NULL, O_TOPUP_URL },
 	{ "topup-text", required_argument, NULL, O_TOPUP_TEXT },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --trusted-proxy A,B: each range kept (checked when gpuxd starts). */
+static int trusted_opt(struct exchange_config *c, char *arg)
+{
+	for (char *save = NULL, *tok = strtok_r(arg, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		if (c->n_trusted_proxies == EXCHANGE_TRUSTED_MAX)
+			return bad("--trusted-proxy: at most %d ranges", EXCHANGE_TRUSTED_MAX);
+		c->trusted_proxies[c->n_trusted_proxies++] = tok;
+	}
+	return 0;
+}
+
+/* The front door's numbers: each with its range. */
+static int door_opt(struct exchange_config *c, int o, const char *arg)
+{
+	static const struct { const char *name; long min, max; } spec[] = {
+		{ "--signup-limit", 0, 1000000 }, { "--queue-wait", 1, 600000 },
+		{ "--commit-deadline", 100, 600000 },
+	};
+	int *field[] = { &c->signup_limit, &c->queue_wait_ms, &c->commit_deadline_ms };
+	int i = o - O_SIGNUP;
+	long v;
+	if (parse_long(arg, spec[i].min, spec[i].max, &v) != 0)
+		return bad("%s %s: expected an integer %ld..%ld", spec[i].name, arg, spec[i].min,
+		           spec[i].max);
+	*field[i] = (int)v;
+	return 0;
+}
 
 /* The numeric limits: each with its range. */
 static int limit_opt(struct exchange_config *c, int o, const char *arg)
@@ -218,6 +263,14 @@ int main(int argc, char **argv)
 			break;
 		case O_MAXC: case O_MAXCA: case O_MAXS: case O_MAXSA: case O_HTO: case O_BTO: case O_IDLE:
 			if (limit_opt(&c, o, optarg) != 0)
+				return 2;
+			break;
+		case O_TRUSTED:
+			if (trusted_opt(&c, optarg) != 0)
+				return 2;
+			break;
+		case O_SIGNUP: case O_QWAIT: case O_DEADLINE:
+			if (door_opt(&c, o, optarg) != 0)
 				return 2;
 			break;
 		case O_PIDF: c.pid_file = optarg; break;

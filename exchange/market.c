@@ -35,7 +35,7 @@
 
 #include "util/util.h"
 
-#define QUEUE_MAX 20000
+#define QUEUE_MAX 20000   /* a backstop: admission is by the oldest job's wait */
 #define BATCH_MAX 1024
 #define IDLE_WAKE_MS 50
 
@@ -66,6 +66,12 @@ struct xd_market {
 	bool stopping;
 	pthread_t thread;
 	bool running;
+	int64_t queue_wait_us;       /* admission: see xd_market_submit */
+	/* readiness (xd_market_ready), written by the writer */
+	_Atomic int64_t commit_since_us;   /* when the COMMIT under way began; 0: none */
+	_Atomic int64_t commit_ok_us;      /* when the last one committed in time */
+	_Atomic bool commit_failed;        /* the last one did not (until one does) */
+	int64_t commit_deadline_us;
 
 	struct xd_writer w;
 
@@ -81,6 +87,16 @@ struct xd_market {
 	pthread_mutex_t snap_mu;
 	struct snap_book *books;
 	uint64_t seq;
+	/* GET /v1/quotes as rendered for seq (under snap_mu): the body split
+	 * where each request's server_time goes, and its ETag */
+	struct {
+		bool valid;
+		uint64_t seq;
+		char *head, *tail, *etag;
+		size_t head_len, tail_len;
+		int64_t time_s;          /* the second time_text shows */
+		char time_text[32];
+	} qc;
 
 	struct xd_peers *peers;      /* shared store: what the other nodes did */
 	pthread_mutex_t in_mu;       /* peers.c's inbox, drained by the writer */
@@ -226,15 +242,9 @@ static char *make_etag(struct xd_market *m, uint64_t seq)
 	return xasprintf("\"q-%s-%" PRIu64 "\"", m->boot, seq);
 }
 
-cJSON *xd_market_quotes(struct xd_market *m, const char *etag_in, char **etag)
+/* The body of GET /v1/quotes at seq, without server_time; under snap_mu. */
+static cJSON *quotes_body(struct xd_market *m, uint64_t seq)
 {
-	pthread_mutex_lock(&m->snap_mu);
-	uint64_t seq = m->seq;
-	*etag = make_etag(m, seq);
-	if (etag_in && strstr(etag_in, *etag)) {
-		pthread_mutex_unlock(&m->snap_mu);
-		return NULL;
-	}
 	cJSON *o = cJSON_CreateObject();
 	xd_jint(o, "seq", (int64_t)seq);
 	cJSON *arr = cJSON_CreateArray();
@@ -249,10 +259,62 @@ cJSON *xd_market_quotes(struct xd_market *m, const char *etag_in, char **etag)
 		xd_jint_or_null(q, "last_cents", b->last, b->last >= 0);
 		cJSON_AddItemToArray(arr, q);
 	}
-	pthread_mutex_unlock(&m->snap_mu);
-	xd_jtime(o, "server_time", xd_market_now(m));
 	cJSON_AddItemToObject(o, "quotes", arr);
 	return o;
+}
+
+/* Render the quotes of m->seq into m->qc, split after the "seq" member
+ * (where server_time goes); under snap_mu. */
+static void quotes_render(struct xd_market *m)
+{
+	cJSON *o = quotes_body(m, m->seq);
+	char *text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!text)
+		fatal("gpuxd: out of memory rendering the quotes");
+	const char *comma = strchr(text, ',');   /* {"seq":N, — digits only before it */
+	size_t head = comma ? (size_t)(comma - text) + 1 : 0;
+	free(m->qc.head);
+	free(m->qc.tail);
+	free(m->qc.etag);
+	m->qc.head = xstrndup(text, head);
+	m->qc.head_len = head;
+	m->qc.tail = xasprintf("%s\n", text + head);
+	m->qc.tail_len = strlen(m->qc.tail);
+	m->qc.etag = make_etag(m, m->seq);
+	m->qc.seq = m->seq;
+	m->qc.valid = true;
+	cJSON_free(text);
+}
+
+int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag)
+{
+	int64_t now = xd_market_now(m);
+	pthread_mutex_lock(&m->snap_mu);
+	if (!m->qc.valid || m->qc.seq != m->seq)
+		quotes_render(m);
+	*etag = xstrdup(m->qc.etag);
+	*body = NULL;
+	if (etag_in && strstr(etag_in, m->qc.etag)) {
+		pthread_mutex_unlock(&m->snap_mu);
+		return 1;
+	}
+	if (!m->qc.time_text[0] || now / 1000 != m->qc.time_s) {
+		m->qc.time_s = now / 1000;
+		xd_time_fmt(now, m->qc.time_text, sizeof m->qc.time_text);
+	}
+	static const char key[] = "\"server_time\":\"";
+	size_t tn = strlen(m->qc.time_text), n = m->qc.head_len + sizeof key - 1 + tn + 2 + m->qc.tail_len;
+	char *p = xmalloc(n + 1), *w = p;
+	memcpy(w, m->qc.head, m->qc.head_len), w += m->qc.head_len;
+	memcpy(w, key, sizeof key - 1), w += sizeof key - 1;
+	memcpy(w, m->qc.time_text, tn), w += tn;
+	memcpy(w, "\",", 2), w += 2;
+	memcpy(w, m->qc.tail, m->qc.tail_len), w += m->qc.tail_len;
+	*w = 0;
+	pthread_mutex_unlock(&m->snap_mu);
+	*body = p;
+	return 0;
 }
 
 cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
@@ -383,8 +445,22 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 	for (struct xd_job *j = batch; j; j = j->next)
 		if (!j->deferred)
 			run_job(m, j);
-	*t_run = m->stats ? util_now_us() : 0;
+	int64_t t0 = util_now_us();
+	if (w->nodes->probe_ms > 0 && t0 - m->commit_ok_us > (int64_t)w->nodes->probe_ms * 1000) {
+		xd_ops_begin(w);   /* a write probe: this commit is the proof */
+		xd_meta_set(w->st, "probe_ms", w->now);
+	}
+	*t_run = m->stats ? t0 : 0;
+	m->commit_since_us = w->in_tx ? t0 : 0;
 	enum xd_commit c = xd_ops_commit(w);
+	if (m->commit_since_us || c != XD_COMMITTED) {
+		int64_t t1 = util_now_us();
+		bool ok = c == XD_COMMITTED && t1 - t0 <= m->commit_deadline_us;
+		m->commit_failed = !ok;
+		if (ok)
+			m->commit_ok_us = t1;
+		m->commit_since_us = 0;
+	}
 	w->st->on_fault = NULL;
 	return c == XD_COMMITTED ? 0 : c == XD_COMMIT_UNKNOWN ? XD_FAULT_UNKNOWN : XD_FAULT_RETRY;
 }
@@ -441,9 +517,10 @@ static void answer_fault(struct xd_job *batch, int fault)
 		xd_reply_clear(&j->reply);
 		if (fault == XD_FAULT_UNKNOWN) {
 			xd_reply_error(&j->reply, 500, "STORE_OUTCOME_UNKNOWN",
-			               "the connection to the database was lost while committing: the "
-			               "request may or may not have taken effect; send it again (an order "
-			               "with the same client_order_id is not placed twice)");
+			               "the database did not confirm the commit (the connection was lost, "
+			               "or the commit deadline passed): the request may or may not have "
+			               "taken effect; send it again (an order with the same "
+			               "client_order_id is not placed twice)");
 		} else {
 			xd_reply_error(&j->reply, 503, "STORE_UNAVAILABLE",
 			               "the exchange's database is unavailable; try again shortly");
@@ -552,13 +629,26 @@ static void *upkeep_main(void *arg)
 	return NULL;
 }
 
+/* Jobs that shed load or that the operator sends: queued whatever the wait. */
+static bool always_admitted(const struct xd_job *j)
+{
+	return j->kind == XD_JOB_CANCEL || j->admin || j->kind == XD_JOB_CLOCK ||
+	       j->kind == XD_JOB_STATE;
+}
+
 int xd_market_submit(struct xd_market *m, struct xd_job *j)
 {
 	j->next = NULL;
+	j->queued_us = util_now_us();
 	pthread_mutex_lock(&m->q_mu);
-	if (m->stopping || !m->running || m->qlen >= QUEUE_MAX) {
+	if (m->stopping || !m->running) {
 		pthread_mutex_unlock(&m->q_mu);
-		return -1;
+		return XD_SUBMIT_CLOSED;
+	}
+	if (!always_admitted(j) && (m->qlen >= QUEUE_MAX ||
+	    (m->head && j->queued_us - m->head->queued_us > m->queue_wait_us))) {
+		pthread_mutex_unlock(&m->q_mu);
+		return XD_SUBMIT_BUSY;
 	}
 	if (m->tail)
 		m->tail->next = j;
@@ -569,6 +659,29 @@ int xd_market_submit(struct xd_market *m, struct xd_job *j)
 	pthread_cond_signal(&m->q_cv);
 	pthread_mutex_unlock(&m->q_mu);
 	return 0;
+}
+
+bool xd_market_ready(struct xd_market *m, const char **why)
+{
+	int64_t now = util_now_us(), since = m->commit_since_us;
+	pthread_mutex_lock(&m->q_mu);
+	bool up = m->running && !m->stopping;
+	int64_t oldest = m->head ? m->head->queued_us : 0;
+	pthread_mutex_unlock(&m->q_mu);
+	int probe_ms = m->w.nodes->probe_ms;
+	if (!up)
+		*why = "the exchange is shutting down";
+	else if (since && now - since > m->commit_deadline_us)
+		*why = "a commit has been waiting longer than the commit deadline";
+	else if (m->commit_failed)
+		*why = "the last commit failed or missed the commit deadline";
+	else if (oldest && now - oldest > m->commit_deadline_us)
+		*why = "queued writes have been waiting longer than the commit deadline";
+	else if (probe_ms > 0 && now - m->commit_ok_us > 3 * (int64_t)probe_ms * 1000 + m->commit_deadline_us)
+		*why = "no write probe has committed lately";
+	else
+		return true;
+	return false;
 }
 
 struct waiter {
@@ -685,6 +798,9 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 {
 	struct xd_market *m = market_new(c);
 	*out = NULL;
+	m->queue_wait_us = (int64_t)(c->queue_wait_ms > 0 ? c->queue_wait_ms : 250) * 1000;
+	m->commit_deadline_us = (int64_t)(c->commit_deadline_ms > 0 ? c->commit_deadline_ms : 5000) * 1000;
+	m->commit_ok_us = util_now_us();
 	struct xd_writer *w = &m->w;
 	w->m = m;
 	w->t = m->t;
@@ -726,6 +842,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	xd_stream_set_seq(w->stream, 1);
 	xd_store_readers_init(c->db_path);
 	m->running = true;
+	w->st->commit_deadline_ms = (int)(m->commit_deadline_us / 1000);   /* from here on */
 	int e = pthread_create(&m->thread, NULL, writer_main, m);
 	if (e != 0) {
 		m->running = false;
@@ -803,6 +920,9 @@ void xd_market_close(struct xd_market **mp)
 	pthread_mutex_destroy(&m->info_mu);
 	pthread_mutex_destroy(&m->q_mu);
 	pthread_mutex_destroy(&m->snap_mu);
+	free(m->qc.head);
+	free(m->qc.tail);
+	free(m->qc.etag);
 	pthread_cond_destroy(&m->q_cv);
 	pthread_cond_destroy(&m->upkeep_cv);
 	free(m);

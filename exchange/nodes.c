@@ -391,6 +391,7 @@ const struct xd_nodes_ops xd_nodes_shared = {
 	.clock_advanced = shared_clock_advanced,
 	.state_changed = shared_state_changed,
 	.leader = shared_leader,
+	.probe_ms = 1000,
 };
 
 /* ---- one node (a store only this process writes) ---------------------------------- */

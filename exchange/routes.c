@@ -159,6 +159,36 @@ static bool no_query(struct xd_ctx *c)
 	return xd_query_check(c, none) == 0;
 }
 
+/* ---- a load balancer's checks ------------------------------------------------------- */
+
+/* GET /v1/health: the process answers (liveness); nothing else is looked at. */
+static void h_health(struct xd_ctx *c)
+{
+	if (!no_query(c))
+		return;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "status", "ok");
+	xd_reply_json(&c->reply, 200, o);
+}
+
+/* GET /v1/ready: this node can commit now (its writer's last commit, or
+ * write probe, finished within the commit deadline); not the market state:
+ * signups, deposits, cancels and reads work before the market opens. */
+static void h_ready(struct xd_ctx *c)
+{
+	if (!no_query(c))
+		return;
+	const char *why = NULL;
+	if (!xd_market_ready(c->m, &why)) {
+		xd_reply_error(&c->reply, 503, "NOT_READY", "this node cannot commit now: %s", why);
+		c->reply.retry_after = 1;
+		return;
+	}
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "status", "ready");
+	xd_reply_json(&c->reply, 200, o);
+}
+
 /* ---- market data ----------------------------------------------------------------------- */
 
 static void h_market(struct xd_ctx *c)
@@ -201,9 +231,10 @@ static void h_quotes(struct xd_ctx *c)
 		return;
 	const char *inm = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND,
 	                                              MHD_HTTP_HEADER_IF_NONE_MATCH);
-	char *etag = NULL;
-	cJSON *o = xd_market_quotes(c->m, inm, &etag);
-	xd_reply_json(&c->reply, o ? 200 : 304, o);
+	char *etag = NULL, *body = NULL;
+	bool same = xd_market_quotes_text(c->m, inm, &body, &etag) == 1;
+	c->reply.status = same ? 304 : 200;
+	c->reply.raw = body;
 	c->reply.etag = etag;
 }
 
@@ -646,6 +677,8 @@ static void h_state(struct xd_ctx *c)
 }
 
 const struct xd_route xd_routes[] = {
+	{ "GET", "/v1/health", XD_PUBLIC, h_health },
+	{ "GET", "/v1/ready", XD_PUBLIC, h_ready },
 	{ "GET", "/v1/market", XD_PUBLIC, h_market },
 	{ "GET", "/v1/gpus", XD_PUBLIC, h_gpus },
 	{ "GET", "/v1/workloads", XD_PUBLIC, h_workloads },

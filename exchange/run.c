@@ -44,6 +44,9 @@ void exchange_config_defaults(struct exchange_config *c)
 	c->max_streams_per_addr = 512;
 	c->header_timeout_s = 5;
 	c->body_timeout_s = 5;
+	c->signup_limit = 20;
+	c->queue_wait_ms = 250;
+	c->commit_deadline_ms = 5000;
 }
 
 #define FD_RESERVE 64   /* descriptors kept for the database, logs and listeners */
@@ -171,6 +174,7 @@ int exchange_run(const struct exchange_config *c, char **cause)
 	struct xd_market *m = NULL;
 	struct xd_server *srv = NULL;
 	char *admin = NULL;
+	struct xd_trust *trust = NULL;
 	int rc = -1;
 
 	/* signals are taken by sigwait below; every thread inherits the mask */
@@ -185,6 +189,9 @@ int exchange_run(const struct exchange_config *c, char **cause)
 	    read_admin_key(c->admin_key_file, &admin, cause) != 0 ||
 	    xd_tables_load(c->data_dir, &t, cause) != 0)
 		goto out;
+	for (int i = 0; i < c->n_trusted_proxies; i++)
+		if (xd_trust_add(&trust, c->trusted_proxies[i], cause) != 0)
+			goto out;
 	struct xd_server_config sc = {
 		.listen = c->listen, .socket_path = c->socket_path, .port_file = c->port_file,
 		.rate_per_key = c->rate_per_key, .rate_per_addr = c->rate_per_addr,
@@ -193,8 +200,10 @@ int exchange_run(const struct exchange_config *c, char **cause)
 			.max_conns = c->max_conns, .max_conns_per_addr = c->max_conns_per_addr,
 			.max_streams = c->max_streams, .max_streams_per_addr = c->max_streams_per_addr,
 			.header_timeout_s = c->header_timeout_s, .body_timeout_s = c->body_timeout_s,
+			.trust = trust,
 		},
 		.topup_url = c->topup_url, .topup_text = c->topup_text,
+		.signup_per_min = c->signup_limit,
 	};
 	fit_limits(&sc.limits, c->quiet);
 	/* listening first: a client that connects while the market opens waits
@@ -206,6 +215,7 @@ int exchange_run(const struct exchange_config *c, char **cause)
 		.state = c->state >= 0 ? c->state : c->demo ? EXCHANGE_OPEN : EXCHANGE_PRE_OPEN,
 		.opens_at_ms = c->opens_at_ms, .clock_speed = c->clock_speed, .seed = c->seed,
 		.stream_backlog = (size_t)c->stream_backlog,
+		.queue_wait_ms = c->queue_wait_ms, .commit_deadline_ms = c->commit_deadline_ms,
 	};
 	if (xd_market_open(&mc, &m, cause) != 0)
 		goto out;
@@ -227,6 +237,7 @@ out:
 	xd_market_close(&m);
 	xd_server_stop(&srv);
 	xd_tables_free(&t);
+	xd_trust_free(&trust);
 	if (c->pid_file)
 		remove_pid_file(c->pid_file);
 	if (admin) {

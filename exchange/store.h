@@ -105,6 +105,8 @@ struct xd_store {
 	char fault_msg[256];
 	jmp_buf *on_fault;          /* armed: a fault longjmps here with its kind */
 	unsigned gen;               /* bumped whenever the connection is re-made */
+	int commit_deadline_ms;     /* a COMMIT waits at most this long, then its outcome
+	                               is unknown (XD_COMMIT_UNKNOWN); 0 = no bound */
 };
 
 /* The schema, defined once (schema.c) and rendered per dialect. Migration

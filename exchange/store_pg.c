@@ -26,11 +26,13 @@
  */
 #include "exchange/store.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <pthread.h>
 
@@ -77,7 +79,8 @@ static struct pgc *pc(struct xd_store *s) { return s->impl; }
 	X(PQexitPipelineMode) X(PQfinish) X(PQfreemem) X(PQgetResult) X(PQgetisnull) \
 	X(PQgetvalue) X(PQnfields) X(PQnotifies) X(PQntuples) X(PQpipelineSync) X(PQprepare) \
 	X(PQreset) X(PQresultErrorField) X(PQresultErrorMessage) X(PQresultStatus) \
-	X(PQsendPrepare) X(PQsendQueryPrepared) X(PQsocket) X(PQstatus) X(PQunescapeBytea)
+	X(PQsendPrepare) X(PQsendQueryPrepared) X(PQsocket) X(PQstatus) X(PQunescapeBytea) \
+	X(PQsendQuery) X(PQisBusy) X(PQgetCancel) X(PQcancel) X(PQfreeCancel)
 
 #define PQ_SLOT(f) __typeof__(f) *f;
 static struct { PQ_FUNCTIONS(PQ_SLOT) } pq;
@@ -590,6 +593,50 @@ static void pg_begin(struct xd_store *s)
 		pc(s)->in_tx = true;
 }
 
+/* COMMIT, waited for at most s->commit_deadline_ms. Past it (a synchronous
+ * standby that does not answer — one named in synchronous_standby_names of a
+ * promoted server, or a network gone quiet) the server is asked to cancel
+ * the wait (the commit is then local only, or was never made) and given a
+ * second more; a server that does not answer even then loses the
+ * connection (the next statement makes it again). *late says the deadline
+ * passed, whatever the result. */
+static PGresult *commit_within(struct xd_store *s, bool *late)
+{
+	PGconn *c = pc(s)->c;
+	*late = false;
+	if (s->commit_deadline_ms <= 0)
+		return pq.PQexec(c, "COMMIT");
+	if (pq.PQsendQuery(c, "COMMIT") != 1)
+		return NULL;
+	int64_t end = util_now_us() + (int64_t)s->commit_deadline_ms * 1000;
+	while (pq.PQisBusy(c)) {
+		int64_t left = end - util_now_us();
+		if (left <= 0 && !*late) {
+			*late = true;
+			PGcancel *k = pq.PQgetCancel(c);
+			char err[256];
+			if (k)
+				pq.PQcancel(k, err, sizeof err);
+			pq.PQfreeCancel(k);
+			end = util_now_us() + 1000000;
+			continue;
+		}
+		if (left <= 0) {
+			shutdown(pq.PQsocket(c), SHUT_RDWR);
+			pq.PQconsumeInput(c);
+			break;
+		}
+		struct pollfd pfd = { .fd = pq.PQsocket(c), .events = POLLIN };
+		if (pfd.fd < 0 || (poll(&pfd, 1, (int)((left + 999) / 1000)) < 0 && errno != EINTR) ||
+		    !pq.PQconsumeInput(c))
+			break;
+	}
+	PGresult *r = pq.PQgetResult(c), *more;
+	while ((more = pq.PQgetResult(c)) != NULL)
+		pq.PQclear(more);
+	return r;
+}
+
 static enum xd_commit pg_commit(struct xd_store *s)
 {
 	struct pgc *p = pc(s);
@@ -598,8 +645,15 @@ static enum xd_commit pg_commit(struct xd_store *s)
 		return XD_NOT_COMMITTED;
 	}
 	p->in_tx = false;
-	PGresult *r = pq.PQexec(p->c, "COMMIT");
+	bool late;
+	PGresult *r = commit_within(s, &late);
 	ExecStatusType t = pq.PQresultStatus(r);
+	if (late) {
+		snprintf(s->fault_msg, sizeof s->fault_msg, "COMMIT did not finish within the commit "
+		         "deadline (%d ms): is a synchronous standby missing?", s->commit_deadline_ms);
+		pq.PQclear(r);
+		return XD_COMMIT_UNKNOWN;
+	}
 	if (t == PGRES_COMMAND_OK) {
 		/* COMMIT of an aborted transaction answers ROLLBACK */
 		bool rolled = strcmp(pq.PQcmdStatus(r), "ROLLBACK") == 0;

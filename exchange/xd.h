@@ -18,6 +18,8 @@
  *   http.c     libmicrohttpd, per-request state, rate limits, logging
  *   guard.c    connection caps and deadlines, strict request line and headers,
  *              log fields safe on a terminal
+ *   proxy.c    client keys (IPv4, IPv6 /64), trusted proxies, the PROXY
+ *              protocol and X-Forwarded-For, the front door that reads them
  *   routes.c   the router and the handlers
  *   stream.c   GET /v1/stream: the hub, its event ring, SSE connections
  *   candles.c  GET /v1/candles/{gpu}: OHLC from the trades table
@@ -201,6 +203,7 @@ struct xd_job {
 	void (*done)(struct xd_job *j);  /* called on the writer thread after commit */
 	void *arg;
 	struct xd_job *next;
+	int64_t queued_us;           /* when it was queued (admission by time) */
 };
 
 struct xd_market_config {
@@ -212,22 +215,35 @@ struct xd_market_config {
 	double clock_speed;
 	uint64_t seed;
 	size_t stream_backlog;       /* events the stream keeps for replay; 0: default */
+	int queue_wait_ms;           /* admission: the oldest queued write's longest wait */
+	int commit_deadline_ms;      /* a COMMIT's longest wait (a shared store) */
 };
 struct xd_market;
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause);
 /* Finish queued jobs, stop the writer, close the database. */
 void xd_market_close(struct xd_market **m);
-/* Queue a job (the writer calls j->done after commit). -1 if the queue is
- * full or the market is shutting down: the caller answers 503 itself. */
+/* Queue a job (the writer calls j->done after commit). 0; or the caller
+ * answers 503 itself: XD_SUBMIT_CLOSED when the market is shutting down,
+ * XD_SUBMIT_BUSY when the oldest queued job has waited longer than
+ * queue_wait_ms (or the queue holds its backstop count) — never for a
+ * cancel or an admin job, which are always queued. */
+enum { XD_SUBMIT_CLOSED = -1, XD_SUBMIT_BUSY = -2 };
 int xd_market_submit(struct xd_market *m, struct xd_job *j);
+/* GET /v1/ready: can this node commit now? true, or false with *why (a
+ * static English sentence): shutting down, a commit stuck or failed, no
+ * successful write probe lately. */
+bool xd_market_ready(struct xd_market *m, const char **why);
 /* Run a job on the calling thread and wait for it (tests, start-up). */
 void xd_market_call(struct xd_market *m, struct xd_job *j);
 /* Exchange clock now (Unix ms), thread-safe. */
 int64_t xd_market_now(struct xd_market *m);
 /* GET /v1/market body. */
 cJSON *xd_market_info(struct xd_market *m);
-/* GET /v1/quotes: body (NULL when etag_in matches: 304), *etag set. */
-cJSON *xd_market_quotes(struct xd_market *m, const char *etag_in, char **etag);
+/* GET /v1/quotes, rendered once per change of the market's seq and served
+ * from that text with only this request's server_time added: 0 and *body
+ * (the JSON text and a newline, malloc'ed), or 1 (304: etag_in matches)
+ * and *body NULL; *etag (malloc'ed) either way. */
+int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag);
 /* GET /v1/books/{gpu}. */
 cJSON *xd_market_book(struct xd_market *m, int gpu, int depth);
 const struct xd_tables *xd_market_tables(const struct xd_market *m);
@@ -350,6 +366,10 @@ struct xd_nodes_ops {
 	void (*state_changed)(struct xd_writer *w);
 	/* May this node bill and drive the demo now? (the lease) */
 	bool (*leader)(struct xd_writer *w);
+	/* How often an idle writer proves it can commit (a write probe for
+	 * GET /v1/ready: other nodes, a failover, a synchronous standby can
+	 * stop commits while this node is idle), in ms; 0 = never needed. */
+	int probe_ms;
 };
 extern const struct xd_nodes_ops xd_nodes_one, xd_nodes_shared;
 void xd_ops_run(struct xd_writer *w, struct xd_job *j);
@@ -400,12 +420,52 @@ struct xd_stream *xd_market_stream(struct xd_market *m);
 /* ---- candles.c: GET /v1/candles/{gpu} ------------------------------------- */
 struct xd_ctx;
 void xd_candles_handle(struct xd_ctx *c);
+/* ---- proxy.c: who the client is ------------------------------------------------ */
+struct sockaddr;
+struct sockaddr_storage;
+/* The key a client's caps and rate limits are counted under: its IPv4
+ * address ("192.0.2.7"; also for an IPv4-mapped IPv6 address), or its IPv6
+ * /64 ("2001:db8:1:2::/64"); "" if sa is not IP. size >= 64. */
+void xd_addr_key(const struct sockaddr *sa, char *out, size_t size);
+/* The trusted proxies (--trusted-proxy): a list of CIDR ranges. */
+struct xd_trust;
+/* Add "10.0.0.0/8", "2001:db8::/32" or a single address to *t (created on
+ * first use); 0, or -1 and *cause naming the flag. */
+int xd_trust_add(struct xd_trust **t, const char *spec, char **cause);
+void xd_trust_free(struct xd_trust **t);
+/* Is sa in one of the ranges? (false for t NULL or a non-IP address) */
+bool xd_trust_has(const struct xd_trust *t, const struct sockaddr *sa);
+/* The client of an X-Forwarded-For value as seen through trusted proxies:
+ * the rightmost address that is not trusted (or the leftmost, if all are).
+ * 0 and *out, or -1 if the value is malformed (then the peer's address
+ * stands). */
+int xd_xff_client(const struct xd_trust *t, const char *xff, struct sockaddr_storage *out);
+/* A PROXY protocol header (v1 text or v2 binary) at the start of data:
+ *   XD_PROXY_NONE   the data does not start with one
+ *   XD_PROXY_MORE   a header's start: more bytes are needed
+ *   XD_PROXY_BAD    malformed (or over XD_PROXY_MAX bytes)
+ *   XD_PROXY_LOCAL  a header of *used bytes that names no client (v2 LOCAL,
+ *                   v1 UNKNOWN): the peer's own connection
+ *   XD_PROXY_ADDR   a header of *used bytes naming the client *out */
+enum { XD_PROXY_NONE, XD_PROXY_MORE, XD_PROXY_BAD, XD_PROXY_LOCAL, XD_PROXY_ADDR };
+#define XD_PROXY_MAX 536    /* v2: 16 + the longest address block gpuxd reads TLVs in */
+int xd_proxy_parse(const void *data, size_t len, size_t *used, struct sockaddr_storage *out);
+/* The front door: a thread accepting on listen_fd and handing each
+ * connection to d (a daemon without a listening socket) — a trusted peer's
+ * after its PROXY header, if it sends one (within header_timeout_s). */
+struct xd_door;
+struct MHD_Daemon;
+int xd_door_start(int listen_fd, const struct xd_trust *trust, int header_timeout_s,
+                  struct MHD_Daemon *d, struct xd_door **out, char **cause);
+void xd_door_stop(struct xd_door **d);
+
 /* ---- guard.c: connection caps, deadlines, strict HTTP, log fields ---------- */
 /* The caps and deadlines of docs/API.md "Limits", per listening socket. */
 struct xd_limits {
 	int max_conns, max_conns_per_addr;       /* request connections */
 	int max_streams, max_streams_per_addr;   /* connections turned into streams */
 	int header_timeout_s, body_timeout_s;
+	const struct xd_trust *trust;            /* peers exempt from the per-address caps */
 };
 enum xd_phase { XD_PHASE_HEADER, XD_PHASE_BODY, XD_PHASE_BUSY, XD_PHASE_STREAM };
 struct xd_guard;
@@ -434,8 +494,10 @@ int xd_conn_stream(struct MHD_Connection *conn);
  * needs N <= --max-connections-per-addr (default 128), or more addresses
  * (any of 127.0.0.0/8), or that flag raised. */
 /* Counters since start: connections refused at accept, cut at the header
- * deadline, cut at the body deadline. */
-void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body);
+ * deadline, cut at the body deadline, closed (idle) to make room at the
+ * total cap. */
+void xd_guard_stats(struct xd_guard *g, uint64_t *refused, uint64_t *cut_header, uint64_t *cut_body,
+                    uint64_t *evicted);
 /* How long no connection has been open (0 while one is). */
 int64_t xd_guard_idle_us(struct xd_guard *g);
 /* The numeric address of sa ("" if not IP). */
@@ -460,6 +522,7 @@ struct xd_server_config {
 	struct xd_limits limits;
 	const char *topup_url;       /* GET /v1/market's topup.url, sanitised, or NULL */
 	const char *topup_text;      /* topup.text, sanitised, or NULL */
+	int signup_per_min;          /* POST /v1/accounts per client key a minute; 0 = no limit */
 };
 struct xd_server;
 /* Bind and listen (connections wait in the kernel's backlog, unanswered). */
@@ -468,6 +531,14 @@ int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, c
 int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause);
 /* How long neither socket has had a connection open (0 while one is). */
 int64_t xd_server_idle_us(struct xd_server *s);
+/* A server without a listening socket, answering for m at once: its
+ * connections are handed over with xd_server_add (the front door's path;
+ * tests/fuzz/fuzz_exchange_http.c drives the real daemon that way over a
+ * socketpair, as if sa had connected). libmicrohttpd's own error log is off.
+ * Stop it with xd_server_stop. */
+int xd_server_detached(const struct xd_server_config *c, struct xd_market *m,
+                       struct xd_server **out, char **cause);
+int xd_server_add(struct xd_server *s, int fd, const struct sockaddr *sa, unsigned len);
 /* Stop accepting new connections (existing ones are still served). */
 void xd_server_quiesce(struct xd_server *s);
 /* Stop the daemons (after xd_market_close has answered every queued job). */

@@ -16,7 +16,7 @@ libreadline-dev libmicrohttpd-dev libsqlite3-dev libpq-dev nettle-dev gettext xx
 deb="$build debhelper dpkg-dev fakeroot lintian"
 check="$deb libcmocka-dev tmux curl jq sqlite3 postgresql clang libclang-rt-14-dev procps \
 bash-completion zsh fish man-db mandoc"
-bench="$check htop"
+bench="$check htop nginx-light apache2-utils"
 
 case "$what" in
   build) want=$build ;;

@@ -19,7 +19,7 @@ deposit "$ACC" 100000000
   >"$TMPD/attack" 2>"$TMPD/attack.err" &
 ATT=$!
 at_exit "kill $ATT 2>/dev/null"
-wait_for grep -q '^holding' "$TMPD/attack.err" || fail "the attacker dials its connections" "$(cat "$TMPD/attack.err")"
+wait_for grep -q '^ready' "$TMPD/attack.err" || fail "the attacker dials its connections" "$(cat "$TMPD/attack.err")"
 "$HOSTILE" hold --port "$GPUXD_PORT" --from 127.0.0.1 --idle 0 --slow 1 --seconds 8 >"$TMPD/header1" 2>/dev/null &
 H1=$!
 "$HOSTILE" hold --port "$GPUXD_PORT" --from 127.0.0.1 --idle 0 --slow 0 --slow-body 1 --seconds 8 >"$TMPD/body1" 2>/dev/null &

@@ -58,6 +58,29 @@ refused "a number with a leading zero" \
   "POST /v1/orders HTTP/1.1\r\nHost: x\r\n$A\r\nConnection: close\r\nContent-Length: ${#n}\r\n\r\n$n" 400 BAD_JSON
 refused "a byte order mark before the JSON" \
   "POST /v1/orders HTTP/1.1\r\nHost: x\r\n$A\r\nConnection: close\r\nContent-Length: $((${#ORDER} + 3))\r\n\r\n\357\273\277$ORDER" 400 BAD_JSON
+# framing a front end could read another way (RFC 9112 §5.1, §5.2): each
+# smuggles an order in what gpuxd would otherwise take as a second request
+SMUG="POST /v1/orders HTTP/1.1\r\nHost: x\r\n$A\r\nContent-Length: ${#ORDER}\r\n\r\n$ORDER"
+framing() { # description, header line(s) that frame a body holding $SMUG
+  refused "$1" "POST /v1/deposits HTTP/1.1\r\nHost: x\r\n$A\r\n$2\r\n\r\n$SMUG" 400 BAD_HEADER
+  expect_eq "... and the smuggled order was never answered" "$(grep -c '^HTTP/1.1' "$TMPD/raw")" 1
+}
+L=$(printf "$SMUG" | wc -c)
+framing "a space before the colon (Content-Length : N)" "Content-Length : $L"
+framing "a tab before the colon" "Content-Length\t: $L"
+framing "a space inside a header name" "Content Length: $L"
+framing "Transfer-Encoding with a space before the colon" "Transfer-Encoding : chunked"
+framing "a header name with a separator character" "X(y): z\r\nContent-Length : $L"
+framing "obs-fold: a value continued on a line starting with a space" "Content-Length: $L\r\n 0"
+framing "obs-fold: continued with a tab" "X-Note: a\r\n\tb\r\nContent-Length : $L"
+framing "obs-fold: a long continuation" "X-Note:a\r\n continued-for-long\r\nContent-Length: $L"
+framing "obs-fold: an empty value continued" "X-Note:\r\n \r\nContent-Length: $L"
+framing "a line starting with a space after Host" " Content-Length: $L"
+framing "a bare CR inside a header line" "X-Note: a\rContent-Length: $L"
+raw "GET /v1/market HTTP/1.1\r\nHost: x\r\nX-Spaced:   several   spaces\r\nConnection: close\r\n\r\n"
+expect_eq "spaces inside and around a value are fine: 200" "$(status)" 200
+raw "GET /v1/market HTTP/1.1\nHost: x\nConnection: close\n\n"
+expect_eq "bare LF line ends (RFC 9112 §2.2 lets a server take them): 200" "$(status)" 200
 expect_eq "the database is unchanged by all of them" "$(state)" "$before"
 ledger_check >/dev/null && ok "the ledger still balances" || fail "the ledger still balances"
 

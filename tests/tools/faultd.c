@@ -4,7 +4,8 @@
  * connection (every reply says "Connection: close").
  *
  *   faultd --listen 127.0.0.1:0 --port-file F --mode MODE [--upstream HOST:PORT]
- *          [--times N] [--delay-ms MS] [--log FILE]
+ *          [--times N] [--delay-ms MS] [--retry-after S] [--log FILE]
+ *          [--times-log FILE]
  *
  * MODE says what to do with the first N requests that the fault applies to
  * (--times, default: all); every other request is proxied to --upstream (a
@@ -22,7 +23,11 @@
  *   huge           200, a 9 MiB JSON body without Content-Length
  *   huge-cl        the same with Content-Length
  *   500            500 {"error":{"code":"INTERNAL",…}}
- *   503            503 with Retry-After: 1 {"error":{"code":"UNAVAILABLE",…}}
+ *   503            503 with Retry-After: 1 (--retry-after N: N) {"error":{"code":"UNAVAILABLE",…}},
+ *                  to every request, streams too
+ *   trickle        the reply (proxied or canned): its header at once, then
+ *                  the body one byte every --delay-ms (default 1000) until
+ *                  it is sent or the client goes
  *   502-html       502 with an HTML body
  *   slow           waits --delay-ms before answering (proxied or canned)
  *   reset          closes the connection with a TCP reset instead of answering
@@ -51,7 +56,8 @@
  * The log gets "LAST-EVENT-ID <value>" (or "-") for every stream request.
  *
  * --log FILE gets one line per request: "METHOD PATH BODY" (never headers, so
- * never a key), and "FAULT <mode>" when the fault was applied.
+ * never a key), and "FAULT <mode>" when the fault was applied; --times-log
+ * FILE gets "MS METHOD PATH" per request (a monotonic clock, milliseconds).
  */
 #include "util/util.h"
 
@@ -75,6 +81,8 @@ static const char *upstream_host;
 static int upstream_port;
 static long times = -1;      /* faults left; -1 = unlimited */
 static long delay_ms = 0;
+static long retry_after = 1;
+static FILE *times_file;    /* --times-log: "MS METHOD PATH" per request (monotonic ms) */
 static FILE *log_file;
 
 static const char canned_quotes[] =
@@ -364,6 +372,26 @@ static void hang(int fd)
 	}
 }
 
+/* The reply's header, then its body one byte every --delay-ms, until sent
+ * or the client closes. */
+static void trickle(int fd, const struct buf *req, size_t head_len)
+{
+	struct buf resp = {0};
+	if (upstream_host == NULL || forward(req, head_len, &resp) != 0)
+		buf_printf(&resp, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+			   "Connection: close\r\nContent-Length: %zu\r\n\r\n%s",
+			   strlen(canned_quotes), canned_quotes);
+	const char *body = memmem(resp.data, resp.len, "\r\n\r\n", 4);
+	size_t i = body ? (size_t)(body - resp.data) + 4 : 0;
+	send_all(fd, resp.data, i);   /* the status line and headers at once */
+	for (; i < resp.len; i++) {
+		if (send(fd, resp.data + i, 1, MSG_NOSIGNAL) != 1)
+			break;
+		sleep_ms(delay_ms > 0 ? delay_ms : 1000);
+	}
+	buf_free(&resp);
+}
+
 static void reply_503_date(int fd)
 {
 	char date[64], head[96];
@@ -425,12 +453,21 @@ static void serve(int fd)
 		fprintf(log_file, "%s %s %.*s\n", method, path, (int)(req.len - head_len), body);
 		fflush(log_file);
 	}
+	if (times_file != NULL) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		fprintf(times_file, "%lld %s %s\n", (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000,
+			method, path);
+		fflush(times_file);
+	}
 	bool is_stream = strcmp(method, "GET") == 0 && strncmp(path, "/v1/stream", 10) == 0;
 	bool sse_mode = strncmp(mode, "sse-", 4) == 0;
 	if (is_stream)
 		log_last_event_id(&req, head_len);
 	if (strcmp(mode, "reset-order") == 0)
 		fault = is_order && times != 0;
+	else if (strcmp(mode, "503") == 0)
+		fault = times != 0;   /* a busy exchange: streams too */
 	else if (sse_mode || is_stream)
 		fault = sse_mode && is_stream && times != 0;
 	else if (strcmp(mode, "reset-signup") == 0)
@@ -443,7 +480,7 @@ static void serve(int fd)
 		fprintf(log_file, "FAULT %s\n", mode);
 		fflush(log_file);
 	}
-	if (is_stream) {
+	if (is_stream && !(fault && strcmp(mode, "503") == 0)) {
 		serve_stream(fd, fault);
 	} else if (!fault) {
 		pass(fd, &req, head_len);
@@ -486,9 +523,13 @@ static void serve(int fd)
 		      "{\"error\":{\"code\":\"INTERNAL\",\"message\":\"faultd: a bug\","
 		      "\"request_id\":\"rfault500\"}}", true);
 	} else if (strcmp(mode, "503") == 0) {
-		reply(fd, 503, "Service Unavailable", "Retry-After: 1\r\n",
+		char head[48];
+		snprintf(head, sizeof head, "Retry-After: %ld\r\n", retry_after);
+		reply(fd, 503, "Service Unavailable", head,
 		      "{\"error\":{\"code\":\"UNAVAILABLE\",\"message\":\"faultd: busy\","
 		      "\"request_id\":\"rfault503\"}}", true);
+	} else if (strcmp(mode, "trickle") == 0) {
+		trickle(fd, &req, head_len);
 	} else if (strcmp(mode, "502-html") == 0) {
 		reply(fd, 502, "Bad Gateway", NULL,
 		      "<html><head><title>502 Bad Gateway</title></head>\x1b[31m</html>", true);
@@ -542,6 +583,13 @@ int main(int argc, char **argv)
 			times = atol(v);
 		else if (strcmp(a, "--delay-ms") == 0)
 			delay_ms = atol(v);
+		else if (strcmp(a, "--retry-after") == 0)
+			retry_after = atol(v);
+		else if (strcmp(a, "--times-log") == 0) {
+			times_file = fopen(v, "w");
+			if (times_file == NULL)
+				usage();
+		}
 		else if (strcmp(a, "--log") == 0)
 			log_path = v;
 		else

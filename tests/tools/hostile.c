@@ -1,22 +1,23 @@
 /*
  * hostile — a bounded attacker for gpuxd's tests, loopback only.
  *
- *   hostile hold --port P [--from ADDR] [--to ADDR] --idle N --slow M
+ *   hostile hold --port P [--from ADDR] [--addrs K] [--to ADDR] --idle N --slow M
  *                [--slow-body B] --seconds S [--min-seconds L]
  *       opens N connections that send nothing, M that send a request header
  *       one byte a second ("slowloris") and B that send a whole header
  *       declaring a 1000-byte body, then the body one byte a second, all from ADDR (default
- *       127.0.0.2) to ADDR (default 127.0.0.1), keeps them for S seconds
- *       (saying "holding O of N connections" on standard error once every
- *       one is dialled), then prints one line:
+ *       127.0.0.2; with --addrs K, from K addresses counting up from it, one
+ *       connection each in turn) to ADDR (default 127.0.0.1), prints
+ *         ready opened O
+ *       on standard error once all are open, keeps them for S seconds, then prints one line:
  *         opened O refused R cut C open K cut_after_ms A
  *       O connected, R closed by the server within 500 ms of connecting
  *       (refused at accept), C closed later, K still open at the end, A the
  *       longest time a cut connection was held (ms). N + M <= 10000, S <= 120.
  *       SIGUSR1 ends the hold early, once L seconds (default S) have passed:
  *       a test ends the attack when its client is done, not at a guess.
- *   hostile raw --port P [--to ADDR] [--timeout-ms T]
- *       sends standard input on one connection and prints everything the
+ *   hostile raw --port P [--from ADDR] [--to ADDR] [--timeout-ms T]
+ *       sends standard input on one connection (from ADDR if given) and prints everything the
  *       server sends until it closes (or T ms pass; default 5000), then
  *       "[closed]" or "[timeout]".
  *
@@ -99,8 +100,8 @@ static void on_usr1(int sig)
 	hold_stop = 1;
 }
 
-static int hold(struct in_addr from, struct in_addr to, int port, int idle, int slow, int body,
-                int seconds, int min_seconds)
+static int hold(struct in_addr from, int addrs, struct in_addr to, int port, int idle, int slow,
+                int body, int seconds, int min_seconds)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };
 	sigaction(SIGUSR1, &sa, NULL);
@@ -114,7 +115,8 @@ static int hold(struct in_addr from, struct in_addr to, int port, int idle, int 
 	for (int i = 0; i < n; i++) {
 		c[i].slow = i >= idle;
 		c[i].text = i >= idle + slow ? slow_body : slow_header;
-		c[i].fd = dial(from, true, to, port, false);
+		struct in_addr src = { htonl(ntohl(from.s_addr) + (uint32_t)(i % addrs)) };
+		c[i].fd = dial(src, true, to, port, false);
 		c[i].opened = now_ms();
 		if (c[i].fd >= 0) {
 			opened++;
@@ -127,9 +129,7 @@ static int hold(struct in_addr from, struct in_addr to, int port, int idle, int 
 			c[i].sent = w > 0 ? (size_t)w : 0;
 		}
 	}
-	/* the marker a test waits for instead of a time */
-	fprintf(stderr, "holding %d of %d connections\n", opened, n);
-	fflush(stderr);
+	fprintf(stderr, "ready opened %d\n", opened);
 	int64_t min_end = t0 + (int64_t)min_seconds * 1000;
 	while (now_ms() < end && !(hold_stop && now_ms() >= min_end)) {
 		for (int i = 0; i < n; i++) {
@@ -190,10 +190,9 @@ static int hold(struct in_addr from, struct in_addr to, int port, int idle, int 
 	return 0;
 }
 
-static int raw(struct in_addr to, int port, int timeout_ms)
+static int raw(struct in_addr from, bool bind_from, struct in_addr to, int port, int timeout_ms)
 {
-	struct in_addr none = { 0 };
-	int fd = dial(none, false, to, port, false);
+	int fd = dial(from, bind_from, to, port, false);
 	if (fd < 0) {
 		perror("hostile: connect");
 		return 1;
@@ -226,7 +225,8 @@ static int raw(struct in_addr to, int port, int timeout_ms)
 int main(int argc, char **argv)
 {
 	const char *from_s = "127.0.0.2", *to_s = "127.0.0.1";
-	long port = 0, idle = 0, slow = 0, body = 0, seconds = 10, min_seconds = -1, timeout_ms = 5000;
+	long port = 0, idle = 0, slow = 0, body = 0, seconds = 10, min_seconds = -1, timeout_ms = 5000, addrs = 1;
+	bool from_given = false;
 	if (argc < 2) {
 		fprintf(stderr, "usage: hostile hold|raw --port P ...\n");
 		return 2;
@@ -234,7 +234,8 @@ int main(int argc, char **argv)
 	for (int i = 2; i + 1 < argc; i += 2) {
 		const char *a = argv[i], *v = argv[i + 1];
 		if (strcmp(a, "--port") == 0) port = atol(v);
-		else if (strcmp(a, "--from") == 0) from_s = v;
+		else if (strcmp(a, "--from") == 0) from_s = v, from_given = true;
+		else if (strcmp(a, "--addrs") == 0) addrs = atol(v);
 		else if (strcmp(a, "--to") == 0) to_s = v;
 		else if (strcmp(a, "--idle") == 0) idle = atol(v);
 		else if (strcmp(a, "--slow") == 0) slow = atol(v);
@@ -251,9 +252,10 @@ int main(int argc, char **argv)
 	if (loopback(from_s, &from) != 0 || loopback(to_s, &to) != 0)
 		return 2;
 	if (port < 1 || port > 65535 || idle < 0 || slow < 0 || body < 0 || idle + slow + body > MAX_CONNS ||
-	    seconds < 1 || seconds > MAX_SECONDS || timeout_ms < 1 || timeout_ms > MAX_SECONDS * 1000) {
-		fprintf(stderr, "hostile: --port 1..65535, --idle + --slow <= %d, --seconds 1..%d\n",
-		        MAX_CONNS, MAX_SECONDS);
+	    seconds < 1 || seconds > MAX_SECONDS || timeout_ms < 1 || timeout_ms > MAX_SECONDS * 1000 ||
+	    addrs < 1 || addrs > 65536 || (ntohl(from.s_addr) >> 24) != ((ntohl(from.s_addr) + (uint32_t)addrs - 1) >> 24)) {
+		fprintf(stderr, "hostile: --port 1..65535, --idle + --slow <= %d, --seconds 1..%d, "
+		        "--addrs 1..65536 within 127.0.0.0/8\n", MAX_CONNS, MAX_SECONDS);
 		return 2;
 	}
 	struct rlimit rl;
@@ -262,10 +264,10 @@ int main(int argc, char **argv)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	if (strcmp(argv[1], "hold") == 0)
-		return hold(from, to, (int)port, (int)idle, (int)slow, (int)body, (int)seconds,
+		return hold(from, (int)addrs, to, (int)port, (int)idle, (int)slow, (int)body, (int)seconds,
 		            (int)(min_seconds < 0 || min_seconds > seconds ? seconds : min_seconds));
 	if (strcmp(argv[1], "raw") == 0)
-		return raw(to, (int)port, (int)timeout_ms);
+		return raw(from, from_given, to, (int)port, (int)timeout_ms);
 	fprintf(stderr, "hostile: unknown command %s\n", argv[1]);
 	return 2;
 }

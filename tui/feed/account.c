@@ -27,6 +27,8 @@ static void on_account(void *ud, struct api_account *r, const struct api_error *
 	free(a->error);
 	a->error = NULL;
 	if (e != NULL) {
+		if (e->retry_after_s > 0)   /* not before the exchange says */
+			a->not_before = util_now_ms() + api_poll_delay_ms(e, 1, TUI_MARKET_MS);
 		a->error = tui_error_words(t, e);
 		a->refused = e->http_status == 401 || e->http_status == 403 || e->http_status == 404;
 	} else {
@@ -45,10 +47,12 @@ void tui_account_tick(struct tui *t, int64_t now, int64_t *next)
 	a->hurry = false;
 	if (t->api == NULL)
 		return;
+	if (a->next < a->not_before)
+		a->next = a->not_before;
 	if (a->req == 0 && now >= a->next) {
 		a->next = now + every;
 		a->req = api_account_start(t->api, on_account, t);
-	} else if (a->req == 0 && a->next > now + every) {
+	} else if (a->req == 0 && a->next > now + every && now + every >= a->not_before) {
 		a->next = now + every; /* hurried since it was planned */
 	}
 	if (a->req == 0 && (*next < 0 || a->next < *next))

@@ -86,6 +86,7 @@ struct tui_market {
 	uint64_t quotes_req;        /* in flight, 0 none */
 	int64_t quotes_sent_ms;
 	int64_t next_quotes_ms;
+	int poll_failures;          /* quotes requests failed in a row (backoff) */
 	/* streamed (the quotes channel): while it is live, nothing is polled */
 	struct api_stream *stream;
 	enum api_stream_state stream_state;
@@ -188,6 +189,7 @@ struct tui_account {
 	uint64_t moved;             /* bumped when money moved: lists ask again */
 	uint64_t req;
 	int64_t next;
+	int64_t not_before;         /* the exchange said to wait until then (Retry-After) */
 	bool hurry;                 /* a page shows it: asked every TUI_ACCOUNT_FAST_MS */
 	struct api_orders *open;    /* the open orders as the orders page last listed them */
 };

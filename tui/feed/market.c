@@ -222,7 +222,7 @@ static char *stale_reason(const struct api_error *e)
 		return why != NULL ? xasprintf(_("exchange unreachable (%s)"), why)
 				   : xstrdup(_("exchange unreachable"));
 	case API_ERR_TIMEOUT:
-		return xstrdup(_("exchange not answering"));
+		return xstrdup(e->slow ? _("the exchange answers too slowly") : _("exchange not answering"));
 	case API_ERR_TLS:
 		return xstrdup(_("exchange unreachable (TLS failed)"));
 	case API_ERR_HTTP:
@@ -250,8 +250,11 @@ static void on_quotes(void *ud, struct api_quotes *r, const struct api_error *e)
 		m->no_answer_since = 0;
 		tui_market_set_stale(t, why);
 		free(why);
+		/* ask again when the exchange says (Retry-After), or after a backoff */
+		m->next_quotes_ms = now + api_poll_delay_ms(e, ++m->poll_failures, TUI_REFRESH_MS);
 		return;
 	}
+	m->poll_failures = 0;
 	if (r->unchanged && m->have_prices) {
 		fresh(m, now);
 	} else {
@@ -268,9 +271,13 @@ static void on_market(void *ud, struct api_market *r, const struct api_error *e)
 
 	t->m.market_req = 0;
 	if (e != NULL) {
-		/* the quotes say whether the exchange is there; ask again sooner */
-		if (t->m.next_market_ms > util_now_ms() + TUI_RETRY_MS)
-			t->m.next_market_ms = util_now_ms() + TUI_RETRY_MS;
+		/* the quotes say whether the exchange is there; ask again sooner,
+		 * or when it says (Retry-After) */
+		int64_t now = util_now_ms();
+		if (e->retry_after_s > 0)
+			t->m.next_market_ms = now + api_poll_delay_ms(e, 1, TUI_MARKET_MS);
+		else if (t->m.next_market_ms > now + TUI_RETRY_MS)
+			t->m.next_market_ms = now + TUI_RETRY_MS;
 		return;
 	}
 	api_market_free(&t->m.state);
@@ -297,13 +304,30 @@ int tui_market_tick(struct tui *t, int64_t now)
 		return -1;
 	if (m->quotes_req != 0 && now - m->quotes_sent_ms >= TUI_STALE_MS) {
 		/* a hung exchange: give up on this request, say so, ask again */
+		bool slow = api_call_receiving(t->api, m->quotes_req);
+		const struct api_error *busy = api_call_error(t->api, m->quotes_req);
+		char *why = busy != NULL ? stale_reason(busy) : NULL;
+		int64_t wait = busy != NULL ? api_poll_delay_ms(busy, ++m->poll_failures, 0) : 0;
 		api_abandon(t->api, m->quotes_req);
 		m->quotes_req = 0;
-		if (m->no_answer_since == 0)
-			m->no_answer_since = m->quotes_sent_ms;
-		/* the reason's seconds count on in the status bar */
-		tui_market_set_stale(t, _("no answer from the exchange"));
-		m->next_quotes_ms = now;
+		if (why != NULL) {
+			/* it was waiting to try again (Retry-After): say why, wait as told */
+			m->no_answer_since = 0;
+			tui_market_set_stale(t, why);
+			free(why);
+			m->next_quotes_ms = now + wait;
+		} else if (slow) {
+			/* its reply had begun: a trickle, not silence */
+			m->no_answer_since = 0;
+			tui_market_set_stale(t, _("the exchange answers too slowly"));
+			m->next_quotes_ms = now + api_poll_delay_ms(NULL, ++m->poll_failures, 0);
+		} else {
+			if (m->no_answer_since == 0)
+				m->no_answer_since = m->quotes_sent_ms;
+			/* the reason's seconds count on in the status bar */
+			tui_market_set_stale(t, _("no answer from the exchange"));
+			m->next_quotes_ms = now;
+		}
 	}
 	if (m->stream_state == API_STREAM_LIVE) {
 		/* streamed: nothing to poll */
@@ -349,8 +373,8 @@ static void on_quotes_state(void *ud, enum api_stream_state st, const struct api
 		return;
 	t->m.stream_state = st;
 	api_stream_state(t->m.stream, &t->m.stream_since);
-	if (st != API_STREAM_LIVE)
-		t->m.next_quotes_ms = 0; /* poll at once while the stream is away */
+	if (st != API_STREAM_LIVE && t->m.poll_failures == 0)
+		t->m.next_quotes_ms = 0; /* poll at once while the stream is away (unless backing off) */
 	t->m.gen++;
 }
 

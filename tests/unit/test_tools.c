@@ -675,6 +675,60 @@ static void test_copy_order_and_key(void **state)
 	tui_harness_free(&h);
 }
 
+/* ---- compare ----------------------------------------------------------------------------------- */
+
+/* With a training job, compare says each GPU's run time and run cost and
+ * selects the cheapest run; b orders exactly what the job needs there. */
+static void test_compare_runs(void **state)
+{
+	struct tui_harness *h = open_exchange(40, 140);
+	struct tui *t = tui_harness_tui(h);
+	char *row;
+
+	(void)state;
+	fx_expect_on_screen(h, "prices updated");
+	command(h, "h200");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, ' ');
+	command(h, "a100-sxm");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_key(h, ' ');
+	tui_harness_key(h, 'f');
+	tui_harness_type(h, "7");
+	tui_harness_key(h, WKEY_ESC);
+	fx_settle(h);
+	assert_true(t->job.have);
+	/* the cheaper run of the two, by the tables' own figures */
+	const struct view_table *v = cur_view(h);
+	const struct fit_result *a = &view_shown_row(v, (size_t)view_find(v, "h200"))->job;
+	const struct fit_result *b = &view_shown_row(v, (size_t)view_find(v, "a100-sxm"))->job;
+	assert_true(a->run_cents > 0 && b->run_cents > 0);
+	const char *cheaper = a->run_cents <= b->run_cents ? "H200" : "A100 SXM";
+	int gpus = a->run_cents <= b->run_cents ? a->gpus_run : b->gpus_run;
+	tui_harness_key(h, '=');
+	assert_string_equal(tui_harness_top(h), "compare");
+	fx_expect_on_screen(h, "Run time");
+	fx_expect_on_screen(h, "Run cost");
+	char *money = i18n_fmt_money(I18N_EN, a->run_cents < b->run_cents ? a->run_cents : b->run_cents,
+				     "USD");
+	char *want = xasprintf("%s <", money);
+	fx_expect_on_screen(h, want);
+	free(want);
+	free(money);
+	tui_harness_key(h, 'b');
+	assert_string_equal(tui_harness_top(h), "order-form");
+	fx_expect_on_screen(h, cheaper);
+	row = xasprintf("%d", gpus);
+	fx_expect_on_screen(h, row);
+	free(row);
+	tui_harness_key(h, WKEY_ESC);
+	assert_string_equal(tui_harness_top(h), "compare");
+	tui_harness_key(h, WKEY_RIGHT);
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "detail");
+	tui_harness_free(&h);
+}
+
 /* ---- unknown keys, the help, the history -------------------------------------------------------- */
 
 static void test_unknown_key_says_so(void **state)
@@ -846,6 +900,7 @@ int main(void)
 		cmocka_unit_test(test_table_columns),
 		cmocka_unit_test(test_copy_cell),
 		cmocka_unit_test(test_copy_order_and_key),
+		cmocka_unit_test(test_compare_runs),
 		cmocka_unit_test(test_unknown_key_says_so),
 		cmocka_unit_test(test_help_and_history),
 		cmocka_unit_test(test_history_ring),

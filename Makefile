@@ -2,6 +2,7 @@
 #
 #   make run      install missing packages, build, start gpux on its embedded default
 #   make check    install missing packages, build with warnings as errors, run every test
+#                 (only check, build-tests and asan make warnings errors; WERROR= overrides)
 #   make asan     the same tests with AddressSanitizer + UBSan (separate build dir)
 #   make bench    build and run the benchmarks in bench/
 #   make fuzz     run the fuzzers longer (FUZZ_SECONDS=300)
@@ -20,7 +21,11 @@ BUILD   ?= build
 CC      ?= cc
 OPT     ?= -O2 -g
 SAN     ?=
-WERROR  ?= -Werror
+# Warnings are errors only where the tree is checked (make check, CI, the
+# test and benchmark builds): a newer compiler's new warning never breaks a
+# newcomer's `make` or `make run`. Objects compiled without -Werror remove
+# $(BUILD)/.werror, so the next -Werror build compiles everything again.
+WERROR  ?= $(if $(filter check build-tests asan,$(MAKECMDGOALS)),-Werror)
 
 # libcurl is opened at run time (api/curl.c): gpux uses its headers, not its
 # library; the tests link it for their own raw requests (tests/unit/screen_fixture.h)
@@ -50,7 +55,7 @@ LIBS_TEST   = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
 # Link order: a library before the ones it uses.
 CLIENT_MODS := cli tui widgets api view fit i18n data util
-SERVER_MODS := exchange data util
+SERVER_MODS := exchange data fit util
 ALL_MODS    := cli tui widgets api view exchange fit i18n data util
 
 lib_srcs = $(filter-out $(1)/main.c,$(wildcard $(1)/*.c $(1)/*/*.c))
@@ -168,8 +173,13 @@ fuzz: fuzz-build
 	  $$f -max_total_time=$${FUZZ_SECONDS:-300} tests/fuzz/corpus/$$n || exit 1; done
 
 # ---- objects and libraries ----
-$(BUILD)/obj/%.o: %.c
+WERROR_STAMP := $(if $(strip $(WERROR)),$(BUILD)/.werror)
+$(BUILD)/.werror:
 	@mkdir -p $(@D)
+	@touch $@
+$(BUILD)/obj/%.o: %.c $(WERROR_STAMP)
+	@mkdir -p $(@D)
+	$(if $(WERROR_STAMP),,@rm -f $(BUILD)/.werror)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # api/ calls libcurl through a table (api/curl_int.h) that keeps curl.h's
@@ -177,8 +187,9 @@ $(BUILD)/obj/%.o: %.c
 # when it reports what comes from system headers
 $(BUILD)/obj/api/%.o: CFLAGS += -Wsystem-headers
 
-$(BUILD)/obj/gen/assets.o: $(ASSETS_C)
+$(BUILD)/obj/gen/assets.o: $(ASSETS_C) $(WERROR_STAMP)
 	@mkdir -p $(@D)
+	$(if $(WERROR_STAMP),,@rm -f $(BUILD)/.werror)
 	$(CC) $(CPPFLAGS) $(filter-out -Wmissing-prototypes,$(CFLAGS)) -Wno-missing-prototypes -c -o $@ $<
 
 define lib_rule
@@ -253,28 +264,32 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 INSTALL     ?= install
 .PHONY: install install-bin install-completions install-doc uninstall
+# every directory install makes is noted here, and uninstall removes those
+# (once empty) and no other: a directory that was there before stays
+INSTALL_NOTE = $(DESTDIR)$(DOCDIR)/installed-dirs
+install-dirs = scripts/installdirs.sh make $(INSTALL_NOTE) $(1)
 install: install-bin install-man install-completions install-doc
 install-bin: $(BUILD)/gpux $(BUILD)/gpuxd
-	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(call install-dirs,$(DESTDIR)$(BINDIR))
 	$(INSTALL) -m 755 $(BUILD)/gpux $(BUILD)/gpuxd $(DESTDIR)$(BINDIR)/
 install-man:
-	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+	$(call install-dirs,$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8)
 	$(INSTALL) -m 644 docs/gpux.1 $(DESTDIR)$(MANDIR)/man1/gpux.1
 	$(INSTALL) -m 644 docs/gpuxd.8 $(DESTDIR)$(MANDIR)/man8/gpuxd.8
 install-completions: $(COMPLETIONS)
-	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	$(call install-dirs,$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR))
 	$(INSTALL) -m 644 $(BUILD)/completions/gpux.bash $(DESTDIR)$(BASHCOMPDIR)/gpux
 	$(INSTALL) -m 644 $(BUILD)/completions/_gpux $(DESTDIR)$(ZSHCOMPDIR)/_gpux
 	$(INSTALL) -m 644 $(BUILD)/completions/gpux.fish $(DESTDIR)$(FISHCOMPDIR)/gpux.fish
 install-doc:
-	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
+	$(call install-dirs,$(DESTDIR)$(DOCDIR))
 	$(INSTALL) -m 644 README.md docs/API.md $(DESTDIR)$(DOCDIR)/
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpux $(DESTDIR)$(BINDIR)/gpuxd
 	rm -f $(DESTDIR)$(MANDIR)/man1/gpux.1 $(DESTDIR)$(MANDIR)/man8/gpuxd.8
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/gpux $(DESTDIR)$(ZSHCOMPDIR)/_gpux $(DESTDIR)$(FISHCOMPDIR)/gpux.fish
 	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/API.md
-	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	scripts/installdirs.sh remove $(INSTALL_NOTE)
 
 # ---- Debian packages: built from a copy of the tree, so the packaging's own
 # clean step never touches this build directory and the .debs land in build/deb;

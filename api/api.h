@@ -100,6 +100,10 @@ struct api_error {
 	                           should find it */
 	bool slow;              /* API_ERR_TIMEOUT: the reply had begun to arrive, but
 	                           did not finish in time (a server trickling bytes) */
+	/* a job order's refusal (JOB_NOT_RUNNABLE, OVER_BUDGET, …): the GPUs the
+	 * exchange compared, as in struct api_job; NULL / 0 otherwise */
+	struct api_job_alt *alternatives;
+	size_t n_alternatives;
 };
 
 /* How long a poller (a screen that asks again on a timer) waits after e
@@ -138,14 +142,19 @@ struct api_config {
 
 /* ---- the configuration file ----------------------------------------------------
  * $XDG_CONFIG_HOME/gpux/config (default ~/.config/gpux/config): lines of
- * `name = value` (a value may be "quoted"), `#` comments. Known names:
+ * `name = value` (a value may be "quoted"), `#` comments, and `[NAME]` lines
+ * that start a profile (one per exchange). Known names:
  *   api = URL               the exchange (else the local demo exchange)
- *   key = KEY               its API key (the file must then be chmod 600)
+ *   key = KEY               its API key (the file must then be chmod 600); sent
+ *                           to that exchange only, never to another URL
  *   timeout = SECONDS       the whole of one request, retries included (default
  *                           15); connect_timeout (per try, default 5)
+ *   profile = NAME          (top level) the profile used without --profile
  *   country = PT, currency = EUR   the local demo account (default US, USD)
- * and whatever the TUI keeps there (lang = pt-PT, …). Shared by the CLI and
- * the TUI. */
+ * and whatever the TUI keeps there (lang = pt-PT, …), at the top level.
+ * api, key and the timeouts may stand at the top level (a profile without a
+ * name, as files had them before profiles) or in a profile. Shared by the
+ * CLI and the TUI. */
 struct api_conf;
 
 struct api_conf *api_conf_new(void);
@@ -155,14 +164,30 @@ int api_conf_parse(const char *path, const char *data, struct api_conf **out, ch
 /* Read a file; a missing file gives an empty conf. A file holding `key` that
  * group or others can read is refused ("… run: chmod 600 FILE"). */
 int api_conf_load(const char *path, struct api_conf **out, char **cause);
-/* The value of name (the last one if repeated), or NULL. Borrowed. */
+/* The value of name at the top level (the last one if repeated), or NULL.
+ * Borrowed. */
 const char *api_conf_get(const struct api_conf *c, const char *name);
-/* The names that start with prefix ("bind."), each once, in the order of
- * their first line: a malloc'ed array of borrowed names (free the array),
+/* The names at the top level that start with prefix ("bind."), each once, in
+ * the order of their first line: a malloc'ed array of borrowed names (free the array),
  * and how many. */
 size_t api_conf_names(const struct api_conf *c, const char *prefix, const char ***names);
-/* Set name to value (copied), or remove it (value NULL), keeping other lines. */
+/* The same in profile `section` (NULL: the top level). */
+const char *api_conf_get_in(const struct api_conf *c, const char *section, const char *name);
+/* Set name to value (copied), or remove it (value NULL), keeping other lines:
+ * at the top level (a new line goes before the first profile), or in profile
+ * section (made at the end of the file if it is not there). */
 void api_conf_set(struct api_conf *c, const char *name, const char *value);
+void api_conf_set_in(struct api_conf *c, const char *section, const char *name,
+		     const char *value);
+/* Whether any line, top level or profile, is a `key`. */
+bool api_conf_has_key(const struct api_conf *c);
+/* The profiles' names in file order (*names malloc'ed, its strings borrowed);
+ * how many. */
+size_t api_conf_sections(const struct api_conf *c, const char ***names);
+bool api_conf_has_section(const struct api_conf *c, const char *section);
+/* Do two exchange URLs name the same exchange? (scheme and host in any case,
+ * a default port written or not, a trailing '/'). NULL: never. */
+bool api_same_exchange(const char *a, const char *b);
 /* Write atomically (temporary file + rename), mode 0600, creating the
  * directory (0700); comments and order are kept. */
 int api_conf_save(const struct api_conf *c, const char *path, char **cause);
@@ -177,17 +202,26 @@ char *api_data_dir(void);
 char *api_state_dir(void);
 
 /* The exchange settings, resolved: each from the flag (argument), else the
- * environment (GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT), else the config file. */
+ * environment (GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT, GPUX_PROFILE), else the
+ * config file: the URL from the profile (--profile, else `profile =`, else
+ * the top level); the key as given (flag, GPUX_API_KEY), else the key saved
+ * for that URL's exchange — in the profile named if its api is that URL, else
+ * at the top level if its api is, else in the first profile whose api is —
+ * and otherwise none: a saved key is never sent to another exchange, and a
+ * new exchange without a key is a first run (signup, the welcome screen).
+ * A --profile that the file does not have is an error. */
 struct api_settings {
 	char *url;                  /* NULL: none configured → the local demo exchange */
 	char *key;                  /* NULL: none */
+	char *profile;              /* the profile of url's saved key (NULL: the top
+	                               level, or none); where a new key is saved */
 	long timeout_ms;            /* 0: default */
 	long connect_timeout_ms;    /* 0: default */
 	char *demo_country, *demo_currency; /* for the local demo account, or NULL */
 	char *config_path;          /* the file consulted (may not exist), or NULL */
 };
-int api_settings_resolve(const char *flag_url, const char *flag_key, struct api_settings *out,
-			 char **cause);
+int api_settings_resolve(const char *flag_url, const char *flag_key, const char *flag_profile,
+			 struct api_settings *out, char **cause);
 void api_settings_clear(struct api_settings *s);
 
 /* ---- the local demo exchange (the embedded default) ----------------------------
@@ -274,6 +308,7 @@ int api_curl_open(const char *const *sonames, char **cause);
 struct api_open_opts {
 	const char *url;           /* --api, or NULL */
 	const char *key;           /* --key, or NULL */
+	const char *profile;       /* --profile, or NULL */
 	bool insecure;             /* --insecure */
 	long timeout_ms;           /* at most this per request (0: config or default) */
 	int max_attempts;          /* 0: default */
@@ -353,7 +388,8 @@ enum api_market_state { API_MARKET_PRE_OPEN, API_MARKET_OPEN, API_MARKET_HALTED 
 enum api_rental_status { API_RENTAL_ACTIVE, API_RENTAL_COMPLETED, API_RENTAL_STOPPED };
 enum api_ledger_kind {
 	API_LEDGER_DEPOSIT, API_LEDGER_HOLD, API_LEDGER_RELEASE, API_LEDGER_CHARGE,
-	API_LEDGER_VAT, API_LEDGER_PAYOUT,
+	API_LEDGER_VAT, API_LEDGER_PAYOUT, API_LEDGER_FEE, API_LEDGER_DEPOSIT_REVERSAL,
+	API_LEDGER_WITHDRAWAL_HOLD, API_LEDGER_WITHDRAWAL, API_LEDGER_WITHDRAWAL_RELEASE,
 };
 
 /* The wire names ("buy", "partially_filled", "pre_open", …); static. */
@@ -375,6 +411,51 @@ struct api_rate {
 	int64_t value;
 };
 
+/* A region of the exchange (GET /v1/market's "regions"). */
+struct api_region {
+	char *id;                  /* "eu-west": what orders name */
+	char *name;                /* "Europe West (Lisbon)" */
+};
+
+/* ---- lots: what an ask sells and what a bid requires (docs/API.md, the
+ * market's rules). An ask is a lot of machines ("nodes") of node_gpus GPUs
+ * each, on one interconnect, in one region, each with a host; a bid fills
+ * in units of its node_gpus GPUs inside one machine that meet what it
+ * requires. An exchange from before lots sends none of these fields: the
+ * structs that carry them say so (has_lot false). */
+
+/* A machine's host; per machine, 0 = not stated. */
+struct api_host {
+	int64_t cpu_cores, ram_gb, disk_gb;
+};
+/* One machine of a lot ("o4117-2": sell order 4117, its machine 2) and GPUs
+ * of it: those of a rental or a fill there; of a resting sell order, those
+ * not sold yet. */
+struct api_node {
+	char *node;
+	int64_t gpus;
+};
+/* The lot an ask is, or a fill or a rental was cut from. */
+struct api_lot {
+	int64_t node_gpus;         /* GPUs per machine: 1, 2, 4 or 8 */
+	char *interconnect;        /* "nvlink", "infinity-fabric", "pcie" */
+	char *region;              /* a region id */
+	struct api_host host;
+	bool whole_nodes;          /* only whole machines are sold (not known for a
+	                              rental: false) */
+};
+/* What a bid requires (all optional). */
+struct api_needs {
+	int64_t node_gpus;         /* units of this many GPUs in one machine; 1: none */
+	char *interconnect;        /* NULL: any */
+	char **regions;            /* any of these; none: any region */
+	size_t n_regions;
+	struct api_host min;       /* per machine, at least; 0: no minimum */
+};
+void api_lot_clear(struct api_lot *l);
+void api_needs_clear(struct api_needs *n);
+void api_nodes_free(struct api_node *v, size_t n);
+
 /* GET /v1/market */
 struct api_market {
 	enum api_market_state state;
@@ -391,6 +472,10 @@ struct api_market {
 	struct api_rate *vat;      /* rate_bp per country */
 	size_t n_vat;
 	int64_t gpus_max, hours_max, price_cents_max; /* from "limits"; -1 if absent */
+	struct api_region *regions; /* where the sellers' machines are, in the
+	                              exchange's order (the first is an ask's
+	                              default); none from an exchange before lots */
+	size_t n_regions;
 };
 void api_market_free(struct api_market **p);
 
@@ -425,6 +510,11 @@ struct api_quote {
 	int64_t best_bid_cents;    /* -1: no bid */
 	int64_t bid_gpus;
 	int64_t last_cents;        /* -1: no trade yet */
+	/* a whole unit of 8 GPUs inside one machine: the best price (-1: none)
+	 * and the units at it; has_n8 false from an exchange before lots */
+	bool has_n8;
+	int64_t best_ask_n8_cents;
+	int64_t ask_n8_units;
 };
 struct api_quotes {
 	bool unchanged;            /* 304: same as the reply whose ETag was sent; v empty */
@@ -442,9 +532,16 @@ const struct api_quote *api_quotes_find(const struct api_quotes *q, const char *
 struct api_level {
 	int64_t price_cents, gpus, orders;
 	int64_t gpu_hours;         /* Σ GPUs × hours of its orders; -1: the exchange sent none */
+	int64_t units;             /* a ladder by node size: units of the book's node_gpus
+	                              (gpus = units × node_gpus); -1 in the plain book */
 };
 struct api_book {
 	char *gpu;
+	int64_t node_gpus;         /* the ladder of units of this many GPUs inside one
+	                              machine; 0: the plain book (no query) */
+	char *interconnect;        /* ... on this link only (NULL: any) */
+	char **regions;            /* ... in these regions (none: any) */
+	size_t n_regions;
 	int64_t seq, server_time;
 	struct api_level *asks;    /* best (lowest) first */
 	size_t n_asks;
@@ -485,6 +582,8 @@ void api_candles_free(struct api_candles **p);
 /* POST /v1/accounts and GET /v1/account */
 struct api_balance {
 	int64_t available_minor, held_minor, total_minor;
+	int64_t debt_minor;        /* what the account owes (>= 0); 0 when not sent */
+	int64_t withdrawals_pending_minor; /* the part of held waiting to be paid out; 0 */
 };
 struct api_account {
 	int64_t id;
@@ -493,6 +592,9 @@ struct api_account {
 	enum api_role role;
 	int64_t vat_rate_bp;
 	int64_t fx_rate_micro;     /* -1 from create */
+	int64_t currency_exponent; /* ISO 4217 minor-unit digits; 2 when not sent */
+	int64_t fx_rate_set_at;    /* when the rate was set (Unix s); -1 when not sent */
+	bool fx_rate_stale;        /* older than the exchange's limit */
 	int64_t created_at;
 	bool has_balance;          /* false from create */
 	struct api_balance balance;
@@ -500,12 +602,19 @@ struct api_account {
 };
 void api_account_free(struct api_account **p);
 
-/* POST /v1/deposits */
+/* POST /v1/deposits, POST /v1/admin/deposits/reverse */
 struct api_deposit {
 	int64_t id, account_id, amount_minor;
 	char *currency;
 	int64_t at;
 	struct api_balance balance;
+	int64_t deposit_id;        /* -1 when not sent */
+	char *reference;           /* the payment's reference, or NULL */
+	bool replayed;             /* the reference was credited (or reversed) before */
+	char *note;                /* what the exchange says of a replay, or NULL */
+	int64_t debt_paid_minor;   /* of the amount, what paid the account's debt */
+	int64_t reversed_at;       /* -1: not reversed */
+	int64_t reversal_debt_minor; /* what a reversal left owed */
 };
 void api_deposit_free(struct api_deposit **p);
 
@@ -513,7 +622,8 @@ void api_deposit_free(struct api_deposit **p);
 struct api_ledger_row {
 	int64_t id, entry_id;
 	enum api_ledger_kind kind;
-	bool held;                 /* bucket "held" (else "available") */
+	bool held;                 /* bucket "held" */
+	bool debt;                 /* bucket "debt" (what the account owes); neither: "available" */
 	int64_t amount_minor;      /* signed */
 	char *currency;
 	int64_t order_id, rental_id; /* -1 when null */
@@ -537,11 +647,25 @@ struct api_order_req {
 	int64_t price_cents;       /* limit price; for a market order its cap
 	                              (max_price_cents of a buy, min_price_cents of a sell) */
 	enum api_tif tif;          /* API_TIF_DEFAULT: the exchange's default */
+	/* The lot (a sell) or what the bid requires (a buy); each left 0 /
+	 * NULL / false is not sent, and the exchange's default applies. */
+	int node_gpus;             /* 1, 2, 4, 8: GPUs per machine / per unit */
+	const char *interconnect;  /* "nvlink", "infinity-fabric", "pcie" */
+	const char *region;        /* a sell: its region */
+	const char *const *regions; /* a buy: any of these */
+	size_t n_regions;
+	struct api_host host;      /* a sell: each machine's; a buy: the minimums */
+	bool whole_nodes;          /* a sell: only whole machines */
 };
 
 /* POST /v1/orders/preview */
 struct api_preview_fill {
 	int64_t price_cents, gpus;
+	int64_t unit_gpus;         /* the buy's unit (gpus ÷ unit whole units); 0 unknown */
+	bool has_lot;              /* the lot and nodes below were sent */
+	struct api_lot lot;        /* the lot it is cut from (a buy: the resting ask's) */
+	struct api_node *nodes;    /* the machines and GPUs of each */
+	size_t n_nodes;
 };
 struct api_preview {
 	char *gpu;
@@ -560,6 +684,9 @@ struct api_preview {
 	int64_t balance_available_minor, balance_after_minor; /* after may be < 0 if rejected */
 	enum api_order_status would_status;
 	char *reject_code, *reject_message;          /* NULL unless it would be rejected */
+	bool has_lot;              /* the request's lot or requirements, echoed: */
+	struct api_lot lot;        /* ... a sell's */
+	struct api_needs needs;    /* ... a buy's */
 };
 void api_preview_free(struct api_preview **p);
 
@@ -589,6 +716,11 @@ struct api_order {
 	                              (a retry found the original order) */
 	bool reconciled;           /* place: found by client_order_id after the POSTs got
 	                              no answer */
+	bool has_lot;              /* the lot or requirements were sent: */
+	struct api_lot lot;        /* ... a sell's */
+	struct api_needs needs;    /* ... a buy's */
+	struct api_node *nodes;    /* a resting sell: each machine and its GPUs not sold */
+	size_t n_nodes;
 };
 void api_order_free(struct api_order **p);
 
@@ -612,6 +744,10 @@ struct api_rental {
 	char *currency;
 	int64_t unit_minor, hourly_minor, hourly_vat_minor;
 	int64_t billed_minor, refunded_minor, held_minor;
+	bool has_lot;              /* the lot was sent (an exchange with lots) */
+	struct api_lot lot;        /* what was bought: the lot it was cut from */
+	struct api_node *nodes;    /* its machines and GPUs on each; NULL: not recorded */
+	size_t n_nodes;
 };
 void api_rental_free(struct api_rental **p);
 struct api_rentals {
@@ -695,6 +831,75 @@ uint64_t api_orders_start(struct api_client *c, const struct api_list_query *q,
 uint64_t api_rentals_start(struct api_client *c, const struct api_list_query *q,
 			   api_rentals_cb cb, void *ud);
 uint64_t api_rental_stop_start(struct api_client *c, int64_t id, api_rental_cb cb, void *ud);
+
+/* GET /v1/books/{gpu} by node size: the ladder of what can serve units of
+ * node_gpus GPUs inside one machine (0: 1), on that interconnect (NULL:
+ * any), in these regions (comma-separated ids; NULL: any); depth 0: the
+ * exchange's default. */
+struct api_book_query {
+	int depth;
+	int node_gpus;
+	const char *interconnect;
+	const char *regions;
+};
+uint64_t api_book_query_start(struct api_client *c, const char *gpu,
+			      const struct api_book_query *q, api_book_cb cb, void *ud);
+int api_book_query(struct api_client *c, const char *gpu, const struct api_book_query *q,
+		   struct api_book **out, struct api_error **err);
+
+/* ---- job orders (docs/API.md, "Job orders") -------------------------------------
+ * "Run this job at the lowest total across every GPU book": the fit job's
+ * inputs in their wire form (fit_job_to_fields), a budget in the account's
+ * currency (VAT included), optional regions and hours. The exchange prices
+ * the job on every GPU with the same fit/ library, compares, and places the
+ * cheapest as one FOK order (or, previewed, says what it would place). */
+struct fit_job;
+struct api_job_req {
+	const char *client_order_id; /* place: NULL = a new one; preview: ignored */
+	const struct fit_job *job;   /* checked (fit_job_check) */
+	const char *label;           /* the model's preset id, or NULL */
+	int hours;                   /* 0: not sent (training: the run's time) */
+	int64_t max_total_minor;     /* the budget, in the account's currency */
+	const char *const *regions;  /* only machines in these (none: any) */
+	size_t n_regions;
+};
+/* One GPU the exchange compared. -1 / NULL where it sent null. */
+struct api_job_alt {
+	char *gpu;
+	bool runnable;             /* its book can run the job now */
+	char *reason;              /* in words; NULL for the one chosen */
+	int64_t gpus, node_gpus, nodes, hours, total_minor;
+	char *interconnect;
+};
+void api_job_alts_free(struct api_job_alt *v, size_t n);
+struct api_job {
+	int64_t fit_model_version; /* of the model that priced it on the exchange */
+	char *gpu;                 /* the GPU chosen; NULL when none can run it */
+	int64_t hours, total_minor, max_total_minor; /* -1: null */
+	char *currency;
+	struct api_order *order;   /* place: the FOK order placed */
+	struct api_preview *preview; /* preview: the FOK order it would place, or NULL */
+	char *reject_code, *reject_message; /* preview: the refusal it would meet, or NULL */
+	struct api_job_alt *alternatives; /* one per GPU, in catalogue order */
+	size_t n_alternatives;
+	bool replayed;             /* place: the exchange had this client_order_id */
+	bool reconciled;           /* place: found by client_order_id (no frame then:
+	                              only order and gpu are set) */
+};
+void api_job_free(struct api_job **p);
+typedef void (*api_job_cb)(void *ud, struct api_job *r, const struct api_error *e);
+/* POST /v1/orders/preview with a job (retried like a read). */
+uint64_t api_job_preview_start(struct api_client *c, const struct api_job_req *r, api_job_cb cb,
+			       void *ud);
+/* POST /v1/orders with a job: retried with the same client_order_id, and
+ * reconciled, as api_order_place_start. A refusal (JOB_NOT_RUNNABLE,
+ * OVER_BUDGET, …) carries the alternatives in the error. */
+uint64_t api_job_place_start(struct api_client *c, const struct api_job_req *r, api_job_cb cb,
+			     void *ud);
+int api_job_preview(struct api_client *c, const struct api_job_req *r, struct api_job **out,
+		    struct api_error **err);
+int api_job_place(struct api_client *c, const struct api_job_req *r, struct api_job **out,
+		  struct api_error **err);
 
 /* interval: "1m", "5m", "1h", "1d" or NULL (1h); from/to: Unix s, or -1;
  * limit 0: the exchange's default (100). */
@@ -837,7 +1042,7 @@ int api_rental_stop(struct api_client *c, int64_t id, struct api_rental **out,
  * Decode a reply body of `len` bytes (NUL-terminated at data[len]) as the
  * reply of endpoint `name` ("market", "gpus", "workloads", "quotes", "book",
  * "trades", "account", "deposit", "ledger", "preview", "order", "orders",
- * "rental", "rentals", "error") with HTTP status `status`. 0 and *out (free
+ * "rental", "rentals", "job", "error") with HTTP status `status`. 0 and *out (free
  * with api_reply_free(name, &out)), or -1 and *cause. */
 int api_decode(const char *name, long status, const char *data, size_t len, void **out,
 	       char **cause);
@@ -869,6 +1074,7 @@ void api_keys_free(struct api_keys **p);
 struct api_topup {
 	enum api_market_state state;
 	int64_t opens_at;          /* -1: not announced */
+	int64_t server_time;       /* the exchange clock (Unix s), for a countdown; -1 */
 	bool simulated_payments;   /* a demo exchange: gpux deposit works */
 	char *url, *text;          /* the operator's top-up link and words, or NULL */
 };
@@ -898,16 +1104,145 @@ void api_keys_reply_free(const char *name, void **out);
 
 /* ---- writing the key to the configuration file (api/config_write.c) -------------
  * Check, before an account is created, that its key could be saved in the
- * config file at path: the file parses, is not readable by others when it
- * holds a key, holds no key unless force, and its directory can be written
- * (created 0700 if missing). 0, or -1 and *cause (translated). */
-int api_conf_key_check(const char *path, bool force, char **cause);
-/* Put `key = KEY` (and `api = URL` when url is not NULL) into the config file
- * at path, keeping its other lines: written to a temporary file in the same
+ * config file at path for the exchange at url: the file parses, is not
+ * readable by others when it holds a key, the profile the key would go to
+ * holds no key unless force, and its directory can be written (created 0700
+ * if missing). The key goes to `profile` when given; else to the profile
+ * that names url's exchange already (the top level included); else to the
+ * top level when it names no exchange and holds no key; else to a new
+ * profile named after url's host. 0, or -1 and *cause (translated). */
+int api_conf_key_check(const char *path, const char *profile, const char *url, bool force,
+		       char **cause);
+/* Put `api = URL` and `key = KEY` into that profile of the config file at
+ * path, keeping its other lines: written to a temporary file in the same
  * directory, mode 0600, synced, renamed over the file, the directory synced;
  * a failure leaves the old file as it was. Refuses to replace an existing key
- * unless force. 0, or -1 and *cause. Never puts the key in *cause. */
-int api_conf_store_key(const char *path, const char *url, const char *key, bool force,
-		       char **cause);
+ * unless force. 0 and *saved_in (the profile's name, malloc'ed, NULL for the
+ * top level; saved_in may be NULL), or -1 and *cause. Never puts the key in
+ * *cause. */
+int api_conf_store_key(const char *path, const char *profile, const char *url, const char *key,
+		       bool force, char **saved_in, char **cause);
+
+/* ---- money out and the operator's routes (api/admin.c) ------------------------
+ * docs/API.md "Withdrawals" and "Operator". The operator's calls need a client
+ * made with an admin key; each is safe to send again: a deposit, a reversal,
+ * a withdrawal and its approval are idempotent by their references, the
+ * settings by their values (a repeat changes nothing and says so). */
+enum api_withdrawal_status { API_WD_PENDING, API_WD_SENT, API_WD_REJECTED };
+const char *api_withdrawal_status_name(enum api_withdrawal_status v);  /* "pending", … */
+struct api_withdrawal {
+	int64_t id, account_id, amount_minor;
+	char *currency, *reference;    /* the customer's reference */
+	enum api_withdrawal_status status;
+	int64_t requested_at, decided_at; /* -1: not decided */
+	char *payout_reference;        /* the operator's, once sent; or NULL */
+	char *reason;                  /* why it was rejected, or NULL */
+	bool replayed;                 /* this reference was used before: the original */
+	bool has_balance;
+	struct api_balance balance;    /* the account's, after (when sent) */
+};
+void api_withdrawal_free(struct api_withdrawal **p);
+struct api_withdrawals {
+	struct api_withdrawal *v;      /* newest first */
+	size_t n;
+	char *next_cursor;
+};
+void api_withdrawals_free(struct api_withdrawals **p);
+/* A customer's withdrawal (POST /v1/withdrawals): reference is the client's
+ * own (one per intent, e.g. api_client_order_id_new), so a retry never
+ * withdraws twice. */
+int api_withdraw(struct api_client *c, int64_t amount_minor, const char *reference,
+		 struct api_withdrawal **out, struct api_error **err);
+/* The caller's withdrawals, or (admin) everyone's: status NULL (admin:
+ * pending; else all), "pending", "sent", "rejected", "all". */
+int api_withdrawals(struct api_client *c, bool admin, const char *status,
+		    const struct api_list_query *q, struct api_withdrawals **out,
+		    struct api_error **err);
+/* The operator marks withdrawal id sent (approve, text: the payout's
+ * reference) or rejects it (text: the reason, or NULL). */
+int api_admin_decide(struct api_client *c, int64_t id, bool approve, const char *text,
+		     struct api_withdrawal **out, struct api_error **err);
+/* An operator's deposit to account, naming the payment by reference. */
+int api_admin_deposit(struct api_client *c, int64_t account, int64_t amount_minor,
+		      const char *reference, struct api_deposit **out, struct api_error **err);
+/* A reversal (a chargeback) of the deposit of reference; debt: take the
+ * account below zero into a stated debt if need be; reason or NULL. */
+int api_admin_reverse(struct api_client *c, const char *reference, bool debt, const char *reason,
+		      struct api_deposit **out, struct api_error **err);
+
+/* GET /v1/admin/settings and the replies of the settings routes. */
+struct api_currency_info {
+	char *code;
+	int64_t exponent;              /* ISO 4217 minor-unit digits */
+	int64_t rate_micro;            /* units per USD x 10^6 */
+	int64_t rate_set_at;           /* Unix s */
+	int64_t rate_age_s;
+	bool demo_rate, stale;
+};
+void api_currency_info_clear(struct api_currency_info *v, size_t n);
+struct api_exchange_settings {
+	bool changed;                  /* the call changed something */
+	int64_t version;
+	enum api_market_state state;
+	int64_t opens_at, server_time; /* opens_at -1: none */
+	int64_t fee_trade_bp, fee_forward_cancel_bp, fee_resale_bp;
+	int64_t fx_max_age_s;          /* 0: no limit */
+	bool fx_halt_stale, fx_demo_rates;
+	char *topup_url, *topup_text;  /* NULL: none */
+	struct api_currency_info *cur;
+	size_t n_cur;
+};
+void api_exchange_settings_free(struct api_exchange_settings **p);
+int api_admin_settings(struct api_client *c, struct api_exchange_settings **out,
+		       struct api_error **err);
+/* The market's state (NULL: as it is) and announced opening (opens_at: NULL
+ * leaves it, "" clears it, else ISO 8601 UTC): the GET /v1/market reply. */
+int api_admin_market(struct api_client *c, const char *state, const char *opens_at,
+		     struct api_market **out, bool *changed, struct api_error **err);
+/* A currency's rate (code NULL: none; exponent -1: the standard's; as_of
+ * NULL: now) and/or the FX limits (max_age_s -1, halt -1: as they are). */
+int api_admin_fx(struct api_client *c, const char *code, int64_t rate_micro, int exponent,
+		 const char *as_of, int64_t max_age_s, int halt, struct api_exchange_settings **out,
+		 struct api_error **err);
+/* The fees in basis points (-1: as it is). */
+int api_admin_fees(struct api_client *c, int64_t trade_bp, int64_t forward_cancel_bp,
+		   int64_t resale_bp, struct api_exchange_settings **out, struct api_error **err);
+/* How to top up: url, text (NULL: as it is, "": none). */
+int api_admin_topup(struct api_client *c, const char *url, const char *text,
+		    struct api_exchange_settings **out, struct api_error **err);
+
+/* Admin keys (GET/POST /v1/admin/keys, DELETE /v1/admin/keys/{id}). */
+struct api_admin_key {
+	int64_t id;
+	char *name;
+	int64_t created_at, created_by; /* created_by -1: the bootstrap key */
+	int64_t last_used_at, revoked_at; /* -1 when null */
+	bool current;                  /* the key this client used */
+	char *secret;                  /* only from api_admin_key_create: shown once */
+};
+struct api_admin_keys {
+	struct api_admin_key *v;
+	size_t n;
+};
+void api_admin_key_free(struct api_admin_key **p);
+void api_admin_keys_free(struct api_admin_keys **p);
+int api_admin_keys_list(struct api_client *c, struct api_admin_keys **out, struct api_error **err);
+int api_admin_key_create(struct api_client *c, const char *name, struct api_admin_key **out,
+			 struct api_error **err);
+int api_admin_key_revoke(struct api_client *c, int64_t id, struct api_admin_key **out,
+			 struct api_error **err);
+
+/* Customers whose e-mail holds text (or whose id is text); NULL: all. */
+struct api_accounts {
+	struct api_account *v;
+	size_t n;
+	char *next_cursor;
+};
+void api_accounts_free(struct api_accounts **p);
+int api_admin_accounts(struct api_client *c, const char *text, const struct api_list_query *q,
+		       struct api_accounts **out, struct api_error **err);
+/* Account id's ledger rows (newest first), as GET /v1/ledger gives a customer its own. */
+int api_admin_ledger(struct api_client *c, int64_t id, const struct api_list_query *q,
+		     struct api_ledger **out, struct api_error **err);
 
 #endif

@@ -14,6 +14,7 @@
  */
 #include "api/internal.h"
 
+#include "fit/fit.h"
 #include "util/util.h"
 
 #include "api/curl_int.h"
@@ -44,6 +45,7 @@ DELIVER(order)
 DELIVER(orders)
 DELIVER(rental)
 DELIVER(rentals)
+DELIVER(job)
 
 static const struct api_ep ep_market = {"market", api_dec_market, api_free_market, deliver_market, NULL, NULL, false};
 static const struct api_ep ep_gpus = {"gpus", api_dec_gpus, api_free_gpus, deliver_gpus, NULL, NULL, false};
@@ -63,6 +65,9 @@ static const struct api_ep ep_order_found = {"order", api_dec_order_found, api_f
 static const struct api_ep ep_orders = {"orders", api_dec_orders, api_free_orders, deliver_orders, NULL, NULL, false};
 static const struct api_ep ep_rental = {"rental", api_dec_rental, api_free_rental, deliver_rental, NULL, NULL, false};
 static const struct api_ep ep_rentals = {"rentals", api_dec_rentals, api_free_rentals, deliver_rentals, NULL, NULL, false};
+static const struct api_ep ep_job = {"job order", api_dec_job, api_free_job, deliver_job, NULL, NULL, false};
+static const struct api_ep ep_job_preview = {"job order preview", api_dec_job_preview, api_free_job, deliver_job, NULL, NULL, false};
+static const struct api_ep ep_job_found = {"job order", api_dec_job_found, api_free_job, deliver_job, NULL, NULL, false};
 
 /* ---- building requests ------------------------------------------------------------------ */
 
@@ -142,6 +147,38 @@ static char *print_body(cJSON *o)
 	return r;
 }
 
+static void add_strings(cJSON *o, const char *name, const char *const *v, size_t n)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, name);
+
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(v[i] != NULL ? v[i] : ""));
+}
+
+/* The lot of a sell, the requirements of a buy: each field only when set
+ * (the exchange's default otherwise, which a replay compares as the same). */
+static void lot_fields(cJSON *b, const struct api_order_req *o)
+{
+	bool sell = o->side == API_SELL;
+
+	if (o->node_gpus > 0)
+		add_int(b, "node_gpus", o->node_gpus);
+	if (o->interconnect != NULL)
+		cJSON_AddStringToObject(b, "interconnect", o->interconnect);
+	if (sell && o->region != NULL)
+		cJSON_AddStringToObject(b, "region", o->region);
+	if (!sell && o->n_regions > 0)
+		add_strings(b, "regions", o->regions, o->n_regions);
+	if (o->host.cpu_cores > 0)
+		add_int(b, sell ? "cpu_cores" : "min_cpu_cores", o->host.cpu_cores);
+	if (o->host.ram_gb > 0)
+		add_int(b, sell ? "ram_gb" : "min_ram_gb", o->host.ram_gb);
+	if (o->host.disk_gb > 0)
+		add_int(b, sell ? "disk_gb" : "min_disk_gb", o->host.disk_gb);
+	if (sell && o->whole_nodes)
+		cJSON_AddBoolToObject(b, "whole_nodes", true);
+}
+
 static char *order_body(const struct api_order_req *o, const char *client_order_id)
 {
 	cJSON *b = cJSON_CreateObject();
@@ -161,6 +198,42 @@ static char *order_body(const struct api_order_req *o, const char *client_order_
 	add_int(b, cap, o->price_cents);
 	if (o->tif != API_TIF_DEFAULT)
 		cJSON_AddStringToObject(b, "time_in_force", api_tif_name(o->tif));
+	lot_fields(b, o);
+	return print_body(b);
+}
+
+/* A job order: the job in the fit library's wire form (every field written,
+ * fit_job_to_fields), the budget, the hours when given, the regions. */
+static char *job_body(const struct api_job_req *r, const char *client_order_id)
+{
+	cJSON *b = cJSON_CreateObject(), *j;
+	struct fit_field f[FIT_JOB_FIELDS_MAX];
+	int n = r->job != NULL ? fit_job_to_fields(r->job, r->label, f, FIT_JOB_FIELDS_MAX) : 0;
+
+	if (client_order_id != NULL)
+		cJSON_AddStringToObject(b, "client_order_id", client_order_id);
+	cJSON_AddStringToObject(b, "side", "buy");
+	j = cJSON_AddObjectToObject(b, "job");
+	for (int i = 0; i < n; i++) {
+		switch (f[i].kind) {
+		case FIT_FIELD_INT:
+			add_int(j, f[i].name, f[i].i);
+			break;
+		case FIT_FIELD_BOOL:
+			cJSON_AddBoolToObject(j, f[i].name, f[i].i != 0);
+			break;
+		case FIT_FIELD_ENUM:
+		case FIT_FIELD_STRING:
+			cJSON_AddStringToObject(j, f[i].name, f[i].s != NULL ? f[i].s : "");
+			break;
+		}
+	}
+	add_int(b, "max_total_minor", r->max_total_minor);
+	if (r->hours > 0)
+		add_int(b, "hours", r->hours);
+	if (r->n_regions > 0)
+		add_strings(b, "regions", r->regions, r->n_regions);
+	cJSON_AddStringToObject(b, "time_in_force", "fok");
 	return print_body(b);
 }
 
@@ -205,6 +278,31 @@ uint64_t api_book_start(struct api_client *c, const char *gpu, int depth, api_bo
 		path = xasprintf("/v1/books/%s", g);
 	free(g);
 	return start(c, "GET", path, NULL, API_RETRY_READ, &ep_book, CB(cb), ud);
+}
+
+uint64_t api_book_query_start(struct api_client *c, const char *gpu,
+			      const struct api_book_query *q, api_book_cb cb, void *ud)
+{
+	char *g = escape(gpu), num[24];
+	struct buf b = {0};
+
+	buf_printf(&b, "/v1/books/%s", g);
+	free(g);
+	if (q != NULL && q->depth > 0) {
+		snprintf(num, sizeof num, "%d", q->depth);
+		query_add(&b, "depth", num);
+	}
+	if (q != NULL && q->node_gpus > 0) {
+		snprintf(num, sizeof num, "%d", q->node_gpus);
+		query_add(&b, "node_gpus", num);
+	}
+	if (q != NULL) {
+		query_add(&b, "interconnect", q->interconnect);
+		query_add(&b, "region", q->regions);
+	}
+	if (q != NULL && q->node_gpus <= 0 && q->interconnect == NULL && q->regions == NULL)
+		query_add(&b, "node_gpus", "1"); /* asked by size: never the plain book */
+	return start(c, "GET", buf_take(&b), NULL, API_RETRY_READ, &ep_book, CB(cb), ud);
 }
 
 uint64_t api_trades_start(struct api_client *c, const char *gpu,
@@ -353,6 +451,30 @@ uint64_t api_rental_stop_start(struct api_client *c, int64_t id, api_rental_cb c
 		     API_RETRY_UNSAFE, &ep_rental, CB(cb), ud);
 }
 
+uint64_t api_job_preview_start(struct api_client *c, const struct api_job_req *r, api_job_cb cb,
+			       void *ud)
+{
+	return start(c, "POST", xstrdup("/v1/orders/preview"), job_body(r, NULL), API_RETRY_READ,
+		     &ep_job_preview, CB(cb), ud);
+}
+
+uint64_t api_job_place_start(struct api_client *c, const struct api_job_req *r, api_job_cb cb,
+			     void *ud)
+{
+	char *coid = r->client_order_id != NULL ? xstrdup(r->client_order_id)
+						: api_new_client_order_id();
+	char *e = escape(coid);
+	struct api_req q = {
+		.method = "POST", .path = xstrdup("/v1/orders"), .body = job_body(r, coid),
+		.client_order_id = coid, .retry = API_RETRY_ORDER, .ep = &ep_job,
+		.reconcile_path = xasprintf("/v1/orders?client_order_id=%s&status=all", e),
+		.reconcile_ep = &ep_job_found, .cb = CB(cb), .ud = ud,
+	};
+
+	free(e);
+	return api_call_start(c, &q);
+}
+
 char *api_client_order_id_new(void)
 {
 	return api_new_client_order_id();
@@ -377,6 +499,20 @@ static struct api_error *error_copy(const struct api_error *e)
 	c->client_order_id = e->client_order_id != NULL ? xstrdup(e->client_order_id) : NULL;
 	c->field = e->field != NULL ? xstrdup(e->field) : NULL;
 	c->currency = e->currency != NULL ? xstrdup(e->currency) : NULL;
+	c->alternatives = NULL;
+	c->n_alternatives = 0;
+	if (e->n_alternatives > 0) {
+		c->alternatives = xcalloc(e->n_alternatives, sizeof *c->alternatives);
+		for (size_t i = 0; i < e->n_alternatives; i++) {
+			const struct api_job_alt *a = &e->alternatives[i];
+			struct api_job_alt *b = &c->alternatives[i];
+			*b = *a;
+			b->gpu = a->gpu != NULL ? xstrdup(a->gpu) : NULL;
+			b->reason = a->reason != NULL ? xstrdup(a->reason) : NULL;
+			b->interconnect = a->interconnect != NULL ? xstrdup(a->interconnect) : NULL;
+		}
+		c->n_alternatives = e->n_alternatives;
+	}
 	return c;
 }
 
@@ -410,6 +546,7 @@ WAITER(order)
 WAITER(orders)
 WAITER(rental)
 WAITER(rentals)
+WAITER(job)
 
 static int wait_finish(struct api_client *c, uint64_t id, struct wait *w, void **out,
 		       struct api_error **err)
@@ -562,5 +699,29 @@ int api_rental_stop(struct api_client *c, int64_t rid, struct api_rental **out,
 {
 	struct wait w = {0};
 	uint64_t id = api_rental_stop_start(c, rid, wait_rental, &w);
+	return wait_finish(c, id, &w, (void **)out, err);
+}
+
+int api_book_query(struct api_client *c, const char *gpu, const struct api_book_query *q,
+		   struct api_book **out, struct api_error **err)
+{
+	struct wait w = {0};
+	uint64_t id = api_book_query_start(c, gpu, q, wait_book, &w);
+	return wait_finish(c, id, &w, (void **)out, err);
+}
+
+int api_job_preview(struct api_client *c, const struct api_job_req *r, struct api_job **out,
+		    struct api_error **err)
+{
+	struct wait w = {0};
+	uint64_t id = api_job_preview_start(c, r, wait_job, &w);
+	return wait_finish(c, id, &w, (void **)out, err);
+}
+
+int api_job_place(struct api_client *c, const struct api_job_req *r, struct api_job **out,
+		  struct api_error **err)
+{
+	struct wait w = {0};
+	uint64_t id = api_job_place_start(c, r, wait_job, &w);
 	return wait_finish(c, id, &w, (void **)out, err);
 }

@@ -40,6 +40,7 @@ void api_error_free(struct api_error **pe)
 	free(e->client_order_id);
 	free(e->field);
 	free(e->currency);
+	api_job_alts_free(e->alternatives, e->n_alternatives);
 	free(e);
 	*pe = NULL;
 }

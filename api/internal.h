@@ -127,15 +127,20 @@ void api_client_set_respawn(struct api_client *c, api_respawn_fn fn);
 struct local_paths {
 	char *data_dir, *run_dir, *sock, *lock, *pidfile, *db, *log, *keyfile;
 };
-/* Compute (and create) the runtime and data directories; 0, or -1 and *cause. */
+/* Compute (and create) the runtime and data directories; 0, or -1 and *cause.
+ * When the data directory's exchange runs (its pid file names a gpuxd --demo
+ * on p->db), p->sock is that exchange's socket, wherever it was started. */
 int api_local_paths(struct local_paths *p, char **cause);
 void api_local_paths_clear(struct local_paths *p);
 /* gpuxd next to our own binary, else on PATH ($GPUX_GPUXD first); NULL if none. */
 char *api_local_find_gpuxd(void);
 /* Is anything accepting connections on the socket? */
 bool api_local_socket_alive(const char *path);
-/* The pid in the pid file if that process is our gpuxd on p->sock; else 0. */
+/* The pid in the pid file if that process is a gpuxd --demo on our database
+ * (p->db); else 0. */
 int api_local_pid(const struct local_paths *p);
+/* The --socket of process pid's command line, malloc'ed; NULL if none. */
+char *api_local_socket_of(int pid);
 /* Does process pid run the binary at path (same file: device and inode)?
  * True when that cannot be told. */
 bool api_local_same_binary(int pid, const char *path);
@@ -243,6 +248,26 @@ void api_free_order(void *reply);
 void api_free_orders(void *reply);
 void api_free_rental(void *reply);
 void api_free_rentals(void *reply);
+/* The lot fields (api/wire_lots.c), each called by its type's decoder
+ * with the object at path p once the type's own fields are read; a reply
+ * without node_gpus (an exchange from before lots) leaves has_lot false. */
+int api_dec_order_lot(const cJSON *o, const char *p, struct api_order *x, char **cause);
+int api_dec_rental_lot(const cJSON *o, const char *p, struct api_rental *x, char **cause);
+int api_dec_fill_lot(const cJSON *o, const char *p, struct api_preview_fill *x, char **cause);
+int api_dec_preview_lot(const cJSON *o, struct api_preview *v, char **cause);
+int api_dec_market_regions(const cJSON *o, struct api_market *m, char **cause);
+void api_regions_free(struct api_region *v, size_t n);
+/* A ladder by node size: its query echoed (node_gpus, interconnect, regions). */
+int api_dec_book_query(const cJSON *o, struct api_book *b, char **cause);
+void api_book_query_clear(struct api_book *b);
+/* Job orders: the reply of POST /v1/orders, of the preview, the
+ * reconciliation's, and "alternatives" of object o (path p). */
+int api_dec_job(const cJSON *root, long status, void **out, char **cause);
+int api_dec_job_preview(const cJSON *root, long status, void **out, char **cause);
+int api_dec_job_found(const cJSON *root, long status, void **out, char **cause);
+int api_dec_job_alts(const cJSON *o, const char *p, struct api_job_alt **v, size_t *n,
+		     char **cause);
+void api_free_job(void *reply);
 void *api_quotes_not_modified(const char *etag);
 void api_quotes_set_etag(void *reply, const char *etag);
 

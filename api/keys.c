@@ -161,6 +161,7 @@ static int dec_topup(const cJSON *root, long status, void **out, char **cause)
 		goto fail;
 	t->state = (enum api_market_state)i;
 	if (api_json_time(root, "", "opens_at", true, &t->opens_at, cause) != 0 ||
+	    api_json_time(root, "", "server_time", true, &t->server_time, cause) != 0 ||
 	    api_json_bool(root, "", "simulated_payments", &b, cause) != 0)
 		goto fail;
 	t->simulated_payments = b;

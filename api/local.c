@@ -5,11 +5,19 @@
  *   runtime dir  $XDG_RUNTIME_DIR/gpux, else /tmp/gpux-UID (0700, ours, checked),
  *                and in it one directory per data directory, d-HASH (a hash of
  *                the data directory's path), so two data directories (two
- *                HOMEs of one user) never share an exchange:
- *                gpuxd.sock, gpuxd.lock (startup lock), gpuxd.pid
+ *                HOMEs of one user) never share an exchange: gpuxd.sock
  *   data dir     $XDG_DATA_HOME/gpux, else ~/.local/share/gpux (0700)
- *                demo.db, gpuxd.log, demo.key (0600: the demo account's key,
- *                kept apart from the user's own config)
+ *                demo.db (and demo.db.lock, held by the gpuxd that has it
+ *                open), gpuxd.lock (the startup lock), gpuxd.pid, gpuxd.log,
+ *                demo.key (0600: the demo account's key, kept apart from the
+ *                user's own config)
+ *
+ * The locks and the pid file live beside the database, not in the runtime
+ * directory: one data directory has one demo exchange whatever the runtime
+ * directory (su, cron and another tmux may each have their own). A gpux whose
+ * runtime directory is not the one the running exchange was started from
+ * finds it through the pid file (its command line names its socket) and
+ * talks to it there; and gpuxd itself refuses a database another gpuxd holds.
  *
  * The exchange ends by itself: it is started with --idle-exit (GPUX_DEMO_IDLE
  * seconds, default 300) and exits that long after its last connection,
@@ -167,8 +175,8 @@ int api_local_paths(struct local_paths *p, char **cause)
 	}
 	p->run_dir = sub;
 	p->sock = xasprintf("%s/gpuxd.sock", sub);
-	p->lock = xasprintf("%s/gpuxd.lock", sub);
-	p->pidfile = xasprintf("%s/gpuxd.pid", sub);
+	p->lock = xasprintf("%s/gpuxd.lock", p->data_dir);
+	p->pidfile = xasprintf("%s/gpuxd.pid", p->data_dir);
 	p->db = xasprintf("%s/demo.db", p->data_dir);
 	p->log = xasprintf("%s/gpuxd.log", p->data_dir);
 	p->keyfile = xasprintf("%s/demo.key", p->data_dir);
@@ -177,6 +185,18 @@ int api_local_paths(struct local_paths *p, char **cause)
 				   "XDG_RUNTIME_DIR to a shorter directory"), p->sock);
 		api_local_paths_clear(p);
 		return -1;
+	}
+	{
+		/* the data directory's exchange runs already, maybe started from
+		 * another runtime directory: its socket is the one to use */
+		int pid = api_local_pid(p);
+		char *other = pid > 0 ? api_local_socket_of(pid) : NULL;
+		if (other != NULL && strlen(other) < sizeof sa.sun_path) {
+			free(p->sock);
+			p->sock = other;
+		} else {
+			free(other);
+		}
 	}
 	return 0;
 }
@@ -695,10 +715,12 @@ int api_local_respawn(const char *socket_path, char **cause)
 
 	if (api_local_paths(&p, cause) != 0)
 		return -1;
-	if (socket_path == NULL || strcmp(socket_path, p.sock) != 0) {
-		set_cause(cause, _("the local demo exchange's socket is no longer %s "
-				   "(XDG_RUNTIME_DIR changed?)"), socket_path ? socket_path : "?");
-		goto out;
+	if (socket_path != NULL && strcmp(socket_path, p.sock) != 0) {
+		/* the exchange this client talks to was started from another
+		 * runtime directory: it comes back where the client looks for it
+		 * (its database's lock keeps it from running twice) */
+		free(p.sock);
+		p.sock = xstrdup(socket_path);
 	}
 	lfd = open(p.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (lfd < 0) {
@@ -753,7 +775,7 @@ struct api_client *api_open(const struct api_open_opts *o, struct api_settings *
 	struct api_config cfg = {0};
 	struct api_client *c;
 
-	if (api_settings_resolve(o->url, o->key, &s, cause) != 0)
+	if (api_settings_resolve(o->url, o->key, o->profile, &s, cause) != 0)
 		return NULL;
 	/* the configured timeout, capped by the caller's */
 	cfg.timeout_ms = s.timeout_ms;

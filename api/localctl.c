@@ -4,7 +4,7 @@
  * it; resetting it to a fresh demo market.
  *
  * A process is only ever signalled when the pid file names it AND its
- * command line is a gpuxd --demo on our own socket, so a pid file left over
+ * command line is a gpuxd --demo on our own database, so a pid file left over
  * from a crash whose number the kernel gave to someone else is never acted
  * on. Stopping is SIGTERM, after which gpuxd finishes what is queued, folds
  * its WAL into the database and removes its socket and pid file.
@@ -57,9 +57,28 @@ int api_local_pid(const struct local_paths *p)
 	free(data);
 	free(cause);
 	if (pid <= 0 || kill(pid, 0) != 0 || !cmdline_has(pid, "--demo") ||
-	    !cmdline_has(pid, p->sock))
+	    !cmdline_has(pid, p->db))
 		return 0;
 	return pid;
+}
+
+char *api_local_socket_of(int pid)
+{
+	char path[64], *data = NULL, *cause = NULL, *sock = NULL;
+	size_t len = 0;
+
+	snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+	if (util_read_file(path, &data, &len, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i += strlen(data + i) + 1)
+		if (strcmp(data + i, "--socket") == 0 && i + strlen(data + i) + 1 < len) {
+			sock = xstrdup(data + i + strlen(data + i) + 1);
+			break;
+		}
+	free(data);
+	return sock;
 }
 
 bool api_local_same_binary(int pid, const char *path)
@@ -89,7 +108,7 @@ int api_local_stop_pid(const struct local_paths *p, int pid, char **cause)
 	}
 	/* the socket is gone: wait a little more for the process itself, so that
 	 * a reset never removes a database it still has open */
-	while (kill(pid, 0) == 0 && cmdline_has(pid, p->sock) && util_now_ms() < deadline) {
+	while (kill(pid, 0) == 0 && cmdline_has(pid, p->db) && util_now_ms() < deadline) {
 		struct timespec ts = {0, 20 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
@@ -163,8 +182,8 @@ static int stop_locked(bool reset, char **cause)
 		unlink(p.sock);
 	}
 	if (rc >= 0 && reset) {
-		const char *suffix[] = {"", "-wal", "-shm"};
-		for (size_t i = 0; i < 3; i++) {
+		const char *suffix[] = {"", "-wal", "-shm", ".lock"};
+		for (size_t i = 0; i < 4; i++) {
 			char *f = xasprintf("%s%s", p.db, suffix[i]);
 			if (unlink(f) != 0 && errno != ENOENT && rc >= 0)
 				rc = set_cause(cause, _("cannot remove %s: %s"), f, strerror(errno));

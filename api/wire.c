@@ -32,8 +32,9 @@ static const char *const role_names[] = {"buyer", "seller", "both"};
 static const char *const state_names[] = {"pre_open", "open", "halted"};
 static const char *const rental_names[] = {"active", "completed", "stopped"};
 static const char *const ledger_names[] = {"deposit", "hold", "release", "charge", "vat",
-					   "payout"};
-static const char *const bucket_names[] = {"available", "held"};
+					   "payout", "fee", "deposit_reversal", "withdrawal_hold",
+					   "withdrawal", "withdrawal_release"};
+static const char *const bucket_names[] = {"available", "held", "debt"};
 static const char *const liquidity_names[] = {"taker", "maker"};
 static const char *const rental_role_names[] = {"buyer", "seller"};
 
@@ -108,6 +109,12 @@ static int dec_balance(const cJSON *o, const char *path, struct api_balance *b, 
 	DEC_INT(bal, p, "available_minor", 0, MAX_MONEY, b->available_minor);
 	DEC_INT(bal, p, "held_minor", 0, MAX_MONEY, b->held_minor);
 	DEC_INT(bal, p, "total_minor", 0, MAX_MONEY, b->total_minor);
+	DEC_INT_OPT(bal, p, "debt_minor", 0, MAX_MONEY, b->debt_minor);
+	if (b->debt_minor < 0)
+		b->debt_minor = 0;
+	DEC_INT_OPT(bal, p, "withdrawals_pending_minor", 0, MAX_MONEY, b->withdrawals_pending_minor);
+	if (b->withdrawals_pending_minor < 0)
+		b->withdrawals_pending_minor = 0;
 	free(p);
 	return 0;
 fail:
@@ -163,6 +170,7 @@ void api_market_free(struct api_market **pp)
 	free(m->vat_date);
 	free(m->vat_source);
 	free_rates(m->vat, m->n_vat);
+	api_regions_free(m->regions, m->n_regions);
 	free(m);
 	*pp = NULL;
 }
@@ -211,6 +219,8 @@ int api_dec_market(const cJSON *o, long status, void **out, char **cause)
 		DEC_INT_OPT(lim, "limits", "hours_max", 1, MAX_COUNT, m->hours_max);
 		DEC_INT_OPT(lim, "limits", "price_cents_max", 1, MAX_PRICE, m->price_cents_max);
 	}
+	if (api_dec_market_regions(o, m, cause) != 0)
+		goto fail;
 	*out = m;
 	return 0;
 fail:
@@ -370,6 +380,15 @@ int api_dec_account(const cJSON *o, long status, void **out, char **cause)
 	DEC_ENUM(o, "", "role", role_names, a->role);
 	DEC_INT(o, "", "vat_rate_bp", 0, 10000, a->vat_rate_bp);
 	DEC_INT_OPT(o, "", "fx_rate_micro", 1, MAX_MONEY, a->fx_rate_micro);
+	DEC_INT_OPT(o, "", "currency_exponent", 0, 4, a->currency_exponent);
+	if (a->currency_exponent < 0)
+		a->currency_exponent = 2;
+	if (api_json_time(o, "", "fx_rate_set_at", true, &a->fx_rate_set_at, cause) != 0)
+		goto fail;
+	{
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "fx_rate_stale");
+		a->fx_rate_stale = cJSON_IsTrue(st);
+	}
 	DEC_TIME(o, "", "created_at", a->created_at);
 	a->open_orders = a->active_rentals = -1;
 	if (cJSON_GetObjectItemCaseSensitive(o, "balance") != NULL || key == NULL) {
@@ -397,6 +416,8 @@ void api_deposit_free(struct api_deposit **pp)
 	if (pp == NULL || (d = *pp) == NULL)
 		return;
 	free(d->currency);
+	free(d->reference);
+	free(d->note);
 	free(d);
 	*pp = NULL;
 }
@@ -412,6 +433,18 @@ int api_dec_deposit(const cJSON *o, long status, void **out, char **cause)
 	DEC_TIME(o, "", "at", d->at);
 	if (dec_balance(o, "", &d->balance, cause) != 0)
 		goto fail;
+	DEC_INT_OPT(o, "", "deposit_id", 1, MAX_ID, d->deposit_id);
+	DEC_STR_OPT(o, "", "reference", SHORT, d->reference);
+	DEC_STR_OPT(o, "", "note", LONG, d->note);
+	DEC_INT_OPT(o, "", "debt_paid_minor", 0, MAX_MONEY, d->debt_paid_minor);
+	if (d->debt_paid_minor < 0)
+		d->debt_paid_minor = 0;
+	DEC_INT_OPT(o, "", "reversal_debt_minor", 0, MAX_MONEY, d->reversal_debt_minor);
+	if (d->reversal_debt_minor < 0)
+		d->reversal_debt_minor = 0;
+	if (api_json_time(o, "", "reversed_at", true, &d->reversed_at, cause) != 0)
+		goto fail;
+	d->replayed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "replayed"));
 	*out = d;
 	return 0;
 fail:
@@ -457,6 +490,7 @@ int api_dec_ledger(const cJSON *o, long status, void **out, char **cause)
 		DEC_ENUM(it, p, "kind", ledger_names, x->kind);
 		DEC_ENUM(it, p, "bucket", bucket_names, bucket);
 		x->held = bucket == 1;
+		x->debt = bucket == 2;
 		DEC_INT(it, p, "amount_minor", -MAX_MONEY, MAX_MONEY, x->amount_minor);
 		DEC_STR(it, p, "currency", SHORT, x->currency);
 		DEC_INT_OPT(it, p, "order_id", 1, MAX_ID, x->order_id);
@@ -482,10 +516,16 @@ void api_preview_free(struct api_preview **pp)
 	if (pp == NULL || (v = *pp) == NULL)
 		return;
 	free(v->gpu);
+	for (size_t i = 0; v->fills != NULL && i < v->n_fills; i++) {
+		api_lot_clear(&v->fills[i].lot);
+		api_nodes_free(v->fills[i].nodes, v->fills[i].n_nodes);
+	}
 	free(v->fills);
 	free(v->currency);
 	free(v->reject_code);
 	free(v->reject_message);
+	api_lot_clear(&v->lot);
+	api_needs_clear(&v->needs);
 	free(v);
 	*pp = NULL;
 }
@@ -517,6 +557,8 @@ int api_dec_preview(const cJSON *o, long status, void **out, char **cause)
 		}
 		DEC_INT(it, p, "price_cents", 1, MAX_PRICE, x->price_cents);
 		DEC_INT(it, p, "gpus", 1, MAX_COUNT, x->gpus);
+		if (api_dec_fill_lot(it, p, x, cause) != 0)
+			goto fail;
 		free(p);
 		p = NULL;
 	}
@@ -555,6 +597,8 @@ int api_dec_preview(const cJSON *o, long status, void **out, char **cause)
 				 cause) != 0)
 			goto fail;
 	}
+	if (api_dec_preview_lot(o, v, cause) != 0)
+		goto fail;
 	*out = v;
 	return 0;
 fail:
@@ -569,6 +613,9 @@ static void order_clear(struct api_order *x)
 	free(x->gpu);
 	free(x->currency);
 	free(x->fills);
+	api_lot_clear(&x->lot);
+	api_needs_clear(&x->needs);
+	api_nodes_free(x->nodes, x->n_nodes);
 }
 
 void api_order_free(struct api_order **pp)
@@ -612,6 +659,8 @@ static int dec_order_obj(const cJSON *o, const char *p, bool want_fills, struct 
 	DEC_INT(o, p, "hold_minor", 0, MAX_MONEY, x->hold_minor);
 	DEC_TIME(o, p, "created_at", x->created_at);
 	DEC_TIME(o, p, "updated_at", x->updated_at);
+	if (api_dec_order_lot(o, p, x, cause) != 0)
+		goto fail;
 	a = cJSON_GetObjectItemCaseSensitive(o, "fills");
 	if (a == NULL && !want_fills)
 		return 0;
@@ -731,6 +780,8 @@ static void rental_clear(struct api_rental *r)
 {
 	free(r->gpu);
 	free(r->currency);
+	api_lot_clear(&r->lot);
+	api_nodes_free(r->nodes, r->n_nodes);
 }
 
 void api_rental_free(struct api_rental **pp)
@@ -776,7 +827,7 @@ static int dec_rental_obj(const cJSON *o, const char *p, struct api_rental *x, c
 		free(fp);
 		goto fail;
 	}
-	return 0;
+	return api_dec_rental_lot(o, p, x, cause);
 fail:
 	return -1;
 }
@@ -890,6 +941,16 @@ struct api_error *api_error_from_reply(long status, const char *data, size_t len
 		if (api_json_time(err, "error", "opens_at", false, &ra, &cause) == 0)
 			e->opens_at = ra;
 		free(cause);
+		cause = NULL;
+		/* a job order's refusal: the GPUs compared (kept only when well-formed) */
+		if (cJSON_GetObjectItemCaseSensitive(err, "alternatives") != NULL &&
+		    api_dec_job_alts(err, "error", &e->alternatives, &e->n_alternatives,
+				     &cause) != 0) {
+			api_job_alts_free(e->alternatives, e->n_alternatives);
+			e->alternatives = NULL;
+			e->n_alternatives = 0;
+		}
+		free(cause);
 	} else if (data != NULL && len > 0) {
 		snippet = util_sanitize(data, MAX_SNIPPET, false);
 		free(e->message);
@@ -947,6 +1008,8 @@ static const struct decoder decoders[] = {
 	{"orders", api_dec_orders, api_free_orders},
 	{"rental", api_dec_rental, api_free_rental},
 	{"rentals", api_dec_rentals, api_free_rentals},
+	{"job", api_dec_job, api_free_job},
+	{"job_preview", api_dec_job_preview, api_free_job},
 };
 
 static const struct decoder *find_decoder(const char *name)

@@ -29,14 +29,24 @@ static int quote_item(const cJSON *it, const char *p, void *dst, size_t i, void 
 	if ((x->best_ask_cents < 0) != (x->ask_gpus == 0) ||
 	    (x->best_bid_cents < 0) != (x->bid_gpus == 0))
 		return set_cause(cause, "%s: a best price and its GPU count disagree", p);
+	/* whole units of 8 GPUs in one machine (an exchange with lots) */
+	x->best_ask_n8_cents = -1;
+	x->has_n8 = cJSON_GetObjectItemCaseSensitive(it, "best_ask_n8_cents") != NULL;
+	if (!x->has_n8)
+		return 0;
+	DEC_INT_NULL(it, p, "best_ask_n8_cents", 1, MAX_PRICE, x->best_ask_n8_cents);
+	DEC_INT(it, p, "ask_n8_units", 0, MAX_COUNT, x->ask_n8_units);
+	if ((x->best_ask_n8_cents < 0) != (x->ask_n8_units == 0))
+		return set_cause(cause, "%s: the best price of 8-GPU units and their count disagree", p);
 	return 0;
 fail:
 	return -1;
 }
 
-/* How a list of levels is checked: asks or bids, and whether a level of 0
- * GPUs (a removed level, in a book increment) is allowed. */
-struct level_rule { bool asks, changes; };
+/* How a list of levels is checked: asks or bids, whether a level of 0
+ * GPUs (a removed level, in a book increment) is allowed, and the unit of
+ * a ladder by node size (0: the plain book, whose levels have no units). */
+struct level_rule { bool asks, changes; int64_t node_gpus; };
 
 static int level_item(const cJSON *it, const char *p, void *dst, size_t i, void *ctx, char **cause)
 {
@@ -50,6 +60,12 @@ static int level_item(const cJSON *it, const char *p, void *dst, size_t i, void 
 	DEC_INT_OPT(it, p, "gpu_hours", 0, MAX_ID, x->gpu_hours);
 	if ((x->gpus == 0) != (x->orders == 0))
 		return set_cause(cause, "%s: GPUs and orders disagree", p);
+	x->units = -1;
+	if (r->node_gpus > 0) {
+		DEC_INT(it, p, "units", 1, MAX_COUNT, x->units);
+		if (x->gpus != x->units * r->node_gpus)
+			return set_cause(cause, "%s: gpus is not units × node_gpus", p);
+	}
 	/* best first: asks rise, bids fall, strictly (levels are aggregated) */
 	if (i > 0 && (r->asks ? x->price_cents <= x[-1].price_cents
 			      : x->price_cents >= x[-1].price_cents))
@@ -168,20 +184,27 @@ void api_book_free(struct api_book **pp)
 	free(b->gpu);
 	free(b->asks);
 	free(b->bids);
+	api_book_query_clear(b);
 	free(b);
 	*pp = NULL;
 }
 
-static int dec_sides(const cJSON *o, bool changes, struct api_level **asks, size_t *n_asks,
-		     struct api_level **bids, size_t *n_bids, char **cause)
+static int dec_sides_of(const cJSON *o, bool changes, int64_t node_gpus, struct api_level **asks,
+			size_t *n_asks, struct api_level **bids, size_t *n_bids, char **cause)
 {
-	struct level_rule ra = {true, changes}, rb = {false, changes};
+	struct level_rule ra = {true, changes, node_gpus}, rb = {false, changes, node_gpus};
 
 	if (api_dec_list(o, "", "asks", sizeof **asks, level_item, &ra, (void **)asks, n_asks,
 			 cause) != 0)
 		return -1;
 	return api_dec_list(o, "", "bids", sizeof **bids, level_item, &rb, (void **)bids, n_bids,
 			    cause);
+}
+
+static int dec_sides(const cJSON *o, bool changes, struct api_level **asks, size_t *n_asks,
+		     struct api_level **bids, size_t *n_bids, char **cause)
+{
+	return dec_sides_of(o, changes, 0, asks, n_asks, bids, n_bids, cause);
 }
 
 int api_dec_book(const cJSON *o, long status, void **out, char **cause)
@@ -191,7 +214,9 @@ int api_dec_book(const cJSON *o, long status, void **out, char **cause)
 	DEC_STR(o, "", "gpu", SHORT, b->gpu);
 	DEC_INT(o, "", "seq", 0, MAX_ID, b->seq);
 	DEC_TIME(o, "", "server_time", b->server_time);
-	if (dec_sides(o, false, &b->asks, &b->n_asks, &b->bids, &b->n_bids, cause) != 0)
+	if (api_dec_book_query(o, b, cause) != 0 ||
+	    dec_sides_of(o, false, b->node_gpus, &b->asks, &b->n_asks, &b->bids, &b->n_bids,
+			 cause) != 0)
 		goto fail;
 	*out = b;
 	return 0;

@@ -128,7 +128,7 @@ static void in_process(const struct catalog *cat, size_t keys)
 	size_t cells = 0;
 
 	for (size_t i = 0; i < cat->n_gpus && np < 32; i++)
-		prices[np++] = (struct view_price){ cat->gpus[i].id, 100 + 37 * (int64_t)i };
+		prices[np++] = (struct view_price){ .gpu_id = cat->gpus[i].id, .cents = 100 + 37 * (int64_t)i };
 	p = (struct view_prices){ prices, np, false };
 	i18n_init(I18N_EN);
 	wui_init(&ui, &wtheme_mono, false, false);

@@ -177,7 +177,8 @@ static char *signup(int port, const char *admin, const char *name)
 	char *key = json_field(body, "api_key");
 	char *id = json_field(body, "id");
 	free(body);
-	char *dep = xasprintf("{\"account_id\":%s,\"amount_minor\":100000000000}", id);
+	char *dep = xasprintf("{\"account_id\":%s,\"amount_minor\":100000000000,"
+	                      "\"reference\":\"bench-%s\"}", id, id);
 	if (http(port, "POST", "/v1/deposits", admin, dep, &body) != 201)
 		fatal("bench_store: deposit failed: %s", body);
 	free(body);

@@ -120,7 +120,7 @@ static void one_round(const struct catalog *real, const struct catalog *fake, st
 
 	references(fake, f, r);
 	for (size_t i = 0; i < real->n_gpus; i++)
-		pr[i] = (struct view_price){ real->gpus[i].id, 100 + (int64_t)(rand() % 900) };
+		pr[i] = (struct view_price){ .gpu_id = real->gpus[i].id, .cents = 100 + (int64_t)(rand() % 900) };
 	t0 = util_now_us();
 	v = view_new(fake, NULL, &prices, NULL, I18N_EN, false);
 	f->view_new[r] = ms_since(t0);

@@ -225,7 +225,8 @@ char *lg_account(int port, const char *role, bool funded)
 	if (!key || !id)
 		fatal("bench: signup reply without a key or an id: %s", reply.data);
 	if (funded) {
-		char *dep = xasprintf("{\"account_id\":%s,\"amount_minor\":100000000000}", id);
+		char *dep = xasprintf("{\"account_id\":%s,\"amount_minor\":100000000000,"
+		                      "\"reference\":\"bench-%s\"}", id, id);
 		if (lg_http(port, "POST", "/v1/deposits", lg_admin_key, dep, &reply) != 201)
 			fatal("bench: deposit failed: %s", reply.data);
 		free(dep);

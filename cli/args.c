@@ -91,6 +91,7 @@ int cli_args_parse(struct cli_ctx *ctx, const char *cmd, const struct cli_opt *o
 	bool only_pos = false;
 	int i;
 
+	a->opts = opts;
 	a->values = xcalloc(n_opts + 1, sizeof *a->values);
 	a->pos = xcalloc((size_t)(argc > 0 ? argc : 1), sizeof *a->pos);
 	a->n_pos = 0;

@@ -58,6 +58,7 @@ struct cli_ctx {
 	enum cli_format format;
 	const char *api_url;      /* --api, else $GPUX_API, else NULL (local demo) */
 	const char *api_key;      /* --key, else $GPUX_API_KEY, else NULL; never print it */
+	const char *profile;      /* --profile, else NULL ($GPUX_PROFILE, profile = : api/) */
 	const char *data_dir;     /* --data DIR, NULL = embedded catalogue */
 	bool ascii;               /* --ascii: table output transliterated to ASCII */
 	bool insecure;            /* --insecure: do not verify TLS certificates */
@@ -108,6 +109,9 @@ int cli_cmd_orders(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_cancel(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_rentals(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_stop(struct cli_ctx *ctx, int argc, char **argv);
+/* gpux job (cli/cmd_job.c): a job order. */
+int cli_cmd_job(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_job_opts[];
 int cli_cmd_account(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_quotes_opts[], cli_book_opts[], cli_order_opts[],
@@ -118,6 +122,10 @@ int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_trades_opts[], cli_candles_opts[], cli_watch_opts[];
+/* gpux admin … and gpux withdraw (cli/cmd_admin.c) */
+int cli_cmd_admin(struct cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_withdraw(struct cli_ctx *ctx, int argc, char **argv);
+extern const struct cli_opt cli_admin_opts[], cli_withdraw_opts[];
 /* gpux demo status|stop|reset (cli/cmd_demo.c) */
 int cli_cmd_demo(struct cli_ctx *ctx, int argc, char **argv);
 extern const struct cli_opt cli_demo_opts[];
@@ -150,6 +158,7 @@ int cli_fail(struct cli_ctx *ctx, const char *fmt, ...) __attribute__((format(pr
  * value given (the flag's own name for a flag without value), or NULL when
  * absent; and the positional arguments in order. Pointers point into argv. */
 struct cli_args {
+	const struct cli_opt *opts; /* the spec it was parsed with */
 	const char **values;      /* one per spec entry */
 	const char **pos;
 	size_t n_pos;
@@ -200,6 +209,8 @@ void cli_sheet_number(struct cli_sheet *s, const char *display, double raw); /* 
 void cli_sheet_int(struct cli_sheet *s, const char *display, int64_t raw);
 void cli_sheet_bool(struct cli_sheet *s, const char *display, bool raw);
 void cli_sheet_null(struct cli_sheet *s, const char *display);
+/* A list of integers: a JSON array in json, space-separated in csv. */
+void cli_sheet_ints(struct cli_sheet *s, const char *display, const int64_t *v, size_t n);
 /* A line printed under the table in --format table only (e.g. "3 of 15
  * shown"); csv and json never carry it. Copied. */
 void cli_sheet_note(struct cli_sheet *s, const char *note);
@@ -216,6 +227,7 @@ struct cli_record;
 struct cli_record *cli_record_new(void);
 void cli_record_int(struct cli_record *r, const char *id, int64_t v);
 void cli_record_text(struct cli_record *r, const char *id, const char *v);
+void cli_record_ints(struct cli_record *r, const char *id, const int64_t *v, size_t n);
 void cli_record_bool(struct cli_record *r, const char *id, bool v);
 int cli_record_print(const struct cli_ctx *ctx, struct cli_record **r);
 

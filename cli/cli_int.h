@@ -50,6 +50,16 @@ int cli_view_column_list(struct cli_ctx *ctx, const char *cmd, const struct view
 /* Those columns to a sheet (r NULL), or the cells of row r. */
 void cli_sheet_view_list(struct cli_sheet *s, const struct view_table *t, const size_t *cols,
 			 size_t n, const struct view_row *r);
+/* csv/json only, after every other column: the view columns whose names gave
+ * no unit again under names that do (view_unit_id: price → price_cents,
+ * memory → memory_gb, job_cost → job_cost_cents); the old names stay one
+ * release. The _list form: of the columns cols[0..n) (r NULL: the columns,
+ * else the cells of row r), as cli_sheet_view_list. */
+void cli_sheet_view_unit_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds);
+void cli_sheet_view_unit_cells(struct cli_sheet *s, const struct view_table *t,
+			       const struct view_row *r, unsigned kinds);
+void cli_sheet_view_unit_list(struct cli_sheet *s, const struct view_table *t, const size_t *cols,
+			      size_t n, const struct view_row *r);
 
 /* A workload of the catalogue by its id, case-insensitively, in *out; else a
  * usage message of cmd naming the accepted ids and CLI_USAGE. */
@@ -62,8 +72,8 @@ char *cli_model_ids(const struct catalog *c);
 
 /* The global options (cli/commands.c): a table terminated by {NULL}, in this order. */
 enum cli_global {
-	CLI_G_LANG, CLI_G_FORMAT, CLI_G_API, CLI_G_KEY, CLI_G_KEY_FILE, CLI_G_TIMEOUT, CLI_G_DATA,
-	CLI_G_ASCII, CLI_G_INSECURE, CLI_G_HELP, CLI_G_VERSION, CLI_G_COUNT
+	CLI_G_LANG, CLI_G_FORMAT, CLI_G_API, CLI_G_KEY, CLI_G_KEY_FILE, CLI_G_PROFILE, CLI_G_TIMEOUT,
+	CLI_G_DATA, CLI_G_ASCII, CLI_G_INSECURE, CLI_G_HELP, CLI_G_VERSION, CLI_G_COUNT
 };
 extern const struct cli_opt cli_global_opts[];
 
@@ -165,6 +175,60 @@ void cli_conf_warn_unknown(struct cli_ctx *ctx);
 /* Prints one placed, cancelled or expired order: words in --format table,
  * one row in csv/json (cli/cmd_order.c). */
 void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o);
+
+/* The fit job of `gpux fit` and `gpux job` from the model argument (a->pos[0])
+ * or --config and the fit job's options in a (cli_fit_opts, cli_job_opts:
+ * parsed with a table that holds them): fit_job_defaults, the model (a preset: *preset;
+ * a config.json: read into *config, which *preset then points at), every
+ * option, fit_job_check. CLI_OK, or a usage message and CLI_USAGE. */
+struct catalog_model;
+int cli_fit_job_build(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job,
+		      const struct catalog_model **preset, struct catalog_model *config);
+
+/* ---- lots (cli/lots.c) ---- */
+/* Region ids typed as "eu-west,eu-central": owned copies. */
+struct cli_regions {
+	char **v;
+	size_t n;
+};
+void cli_regions_free(struct cli_regions *r);
+/* Split text at commas into at most max region ids (of the characters ids
+ * have); CLI_OK, or a usage message naming opt and CLI_USAGE. */
+int cli_regions_parse(struct cli_ctx *ctx, const char *opt, const char *text, size_t max,
+		      struct cli_regions *out);
+/* --node-gpus: 1, 2, 4 or 8. --interconnect: nvlink, infinity-fabric, pcie
+ * (and what fit_interconnect_parse takes), *out its wire name (static). */
+int cli_parse_node_gpus(struct cli_ctx *ctx, const char *opt, const char *v, int *out);
+int cli_parse_link(struct cli_ctx *ctx, const char *opt, const char *v, const char **out);
+/* The lot (a sell) or the requirements (a buy) of `gpux order` from the
+ * options of opts into r (r->side and r->gpus set before); the region ids
+ * live in *keep (free it with cli_regions_free after r is sent). An option
+ * of the other side is a usage error naming it, as is --gpus that is not
+ * whole machines or units of --node-gpus. */
+int cli_lot_parse(struct cli_ctx *ctx, const struct cli_args *a, const struct cli_opt *opts,
+		  struct api_order_req *r, struct cli_regions *keep);
+/* e is UNKNOWN_REGION: say it with the exchange's regions (asked of c) and
+ * return CLI_FAILED; CLI_OK (nothing said) for any other error. */
+int cli_fail_region(struct cli_ctx *ctx, struct api_client *c, const struct api_error *e);
+/* The lot's columns: "Machines", "Region", "Host" in the table; node_gpus,
+ * interconnect, region, (orders: regions), cpu_cores, ram_gb, disk_gb,
+ * (orders: min_cpu_cores, min_ram_gb, min_disk_gb, whole_nodes), nodes in
+ * csv/json. Then one row's cells, matching. */
+void cli_lot_columns(struct cli_sheet *s, bool orders);
+void cli_order_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_order *o);
+void cli_rental_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_rental *r);
+/* The same fields of one order, or of a preview (the request echoed, and
+ * fill_nodes, fill_regions: the machines and regions its fills take), in a
+ * one-row record (csv/json of gpux order). */
+void cli_order_lot_record(struct cli_record *r, const struct api_order *o);
+void cli_preview_lot_record(struct cli_record *r, const struct api_preview *p);
+/* The machines of a preview's fills as "NAME:GPUS" words (malloc'ed, "" for none). */
+char *cli_fill_nodes_raw(const struct api_preview *p);
+/* For job (gpux fit): the ladders by node size the quotes in p cannot
+ * answer (view_need_ladder), asked of the exchange and put into p's
+ * supplies (freed by cli_prices_free). Quiet: a GPU whose ladder could not
+ * be had keeps what its quote says (its cost then unknown). */
+void cli_job_ladders(struct cli_ctx *ctx, const struct fit_job *job, struct view_prices *p);
 
 /* ---- the account commands (cli/cmd_account.c, cli/cmd_signup.c) ---- */
 /* s transliterated to ASCII with --ascii (s is taken; the result malloc'ed). */

@@ -69,13 +69,22 @@ char *cli_acct_opening(const struct cli_ctx *ctx, const struct api_topup *t)
 {
 	if (t->state == API_MARKET_OPEN)
 		return xstrdup(_("The market is open."));
-	if (t->state == API_MARKET_HALTED)
+	if (t->state == API_MARKET_HALTED && t->opens_at < 0)
 		return xstrdup(_("Trading is halted on the exchange for now."));
 	if (t->opens_at < 0)
 		return xstrdup(_("The market is not open yet; no opening time has been announced."));
 	char *when = i18n_fmt_when(ctx->lang, t->opens_at, 0);
-	char *s = xasprintf(_("Trading opens on %s."), when);
+	char *s = xasprintf(t->state == API_MARKET_HALTED ? _("Trading is halted; it reopens on %s.")
+							 : _("Trading opens on %s."), when);
 	free(when);
+	if (t->server_time >= 0 && t->opens_at > t->server_time) {
+		/* the countdown, on the exchange's clock */
+		char *in = i18n_fmt_duration(ctx->lang, t->opens_at - t->server_time);
+		char *with = xasprintf(_("%s (in %s)"), s, in);
+		free(in);
+		free(s);
+		s = with;
+	}
 	return s;
 }
 
@@ -353,6 +362,10 @@ static void account_data(struct cli_ctx *ctx, const struct api_account *a, bool 
 	cli_record_time(r, "opens_at", t != NULL ? t->opens_at : -1);
 	cli_record_text(r, "topup_url", t != NULL ? t->url : NULL);
 	cli_record_text(r, "topup_text", t != NULL ? t->text : NULL);
+	cli_record_int(r, "debt_minor", a->balance.debt_minor);
+	cli_record_int(r, "withdrawals_pending_minor", a->balance.withdrawals_pending_minor);
+	cli_record_time(r, "fx_rate_set_at", a->fx_rate_set_at);
+	cli_record_bool(r, "fx_rate_stale", a->fx_rate_stale);
 	cli_record_print(ctx, &r);
 }
 
@@ -380,6 +393,20 @@ static void print_account(struct cli_ctx *ctx, const struct api_account *a, bool
 	kv_money(s, ctx, _("Available"), a->balance.available_minor, a->currency);
 	kv_money(s, ctx, _("Held"), a->balance.held_minor, a->currency);
 	kv_money(s, ctx, _("Total"), a->balance.total_minor, a->currency);
+	if (a->balance.withdrawals_pending_minor > 0)
+		kv_money(s, ctx, _("Being paid out"), a->balance.withdrawals_pending_minor, a->currency);
+	if (a->balance.debt_minor > 0)
+		kv_money(s, ctx, _("Owed"), a->balance.debt_minor, a->currency);
+	if (a->fx_rate_stale && a->fx_rate_set_at >= 0) {
+		int64_t age = (int64_t)time(NULL) - a->fx_rate_set_at;
+		char *when = i18n_fmt_when(ctx->lang, a->fx_rate_set_at, 0);
+		char *ago = i18n_fmt_duration(ctx->lang, age > 0 ? age : 0);
+		char *fx = xasprintf(_("set %s, %s ago: older than the exchange's limit"), when, ago);
+		kv_text(s, _("FX rate"), fx);
+		free(fx);
+		free(ago);
+		free(when);
+	}
 	kv_count(s, _("Open orders"), a->open_orders);
 	kv_count(s, _("Active rentals"), a->active_rentals);
 	if (t != NULL) {
@@ -458,11 +485,18 @@ static void print_deposit(struct cli_ctx *ctx, const struct api_deposit *d)
 	cli_record_print(ctx, &r);
 }
 
-/* A real exchange: its top-up words instead of a deposit. */
-static int deposit_real(struct cli_ctx *ctx, const struct api_topup *t)
+/* A real exchange: its top-up words instead of a deposit, and the account
+ * id to give as the payment's reference (the operator credits by it). */
+static int deposit_real(struct cli_ctx *ctx, struct api_client *c, const struct api_topup *t)
 {
+	struct api_account *acc = NULL;
+
 	cli_say(ctx, "%s", _("This exchange takes real payments, so gpux cannot top up here."));
 	cli_acct_topup(ctx, t);
+	if (api_account(c, &acc, NULL) == 0)
+		cli_say(ctx, _("Give your account id, %lld, as the payment's reference, so that the "
+			       "operator credits it to you."), (long long)acc->id);
+	api_account_free(&acc);
 	cli_note(ctx, "%s", _("deposit: nothing was deposited; top up as the exchange says above"));
 	return CLI_FAILED;
 }
@@ -507,7 +541,7 @@ int cli_cmd_deposit(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (!t->simulated_payments) {
-		rc = deposit_real(ctx, t);
+		rc = deposit_real(ctx, c, t);
 		goto out;
 	}
 	if (a.n_pos != 1) {

@@ -142,7 +142,7 @@ static struct api_client *open_exchange(struct cli_ctx *ctx, const struct api_op
 struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long timeout_ms,
 				   bool quiet, char **cause_out)
 {
-	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
+	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key, .profile = ctx->profile,
 				  .insecure = ctx->insecure, .timeout_ms = timeout_ms,
 				  .max_attempts = max_attempts};
 
@@ -151,7 +151,7 @@ struct api_client *cli_open_client(struct cli_ctx *ctx, int max_attempts, long t
 
 struct api_client *cli_open_client_settings(struct cli_ctx *ctx, struct api_settings *used)
 {
-	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key,
+	struct api_open_opts o = {.url = ctx->api_url, .key = ctx->api_key, .profile = ctx->profile,
 				  .insecure = ctx->insecure};
 
 	return open_exchange(ctx, &o, used, false, NULL);
@@ -526,6 +526,7 @@ int cli_exchange_prices(struct cli_ctx *ctx, struct view_prices *out, char **cau
 	for (size_t i = 0; i < q->n; i++) {
 		items[i].gpu_id = xstrdup(q->v[i].gpu);
 		items[i].cents = q->v[i].best_ask_cents;
+		view_supply_of_quote(&q->v[i], &items[i].supply);
 	}
 	out->items = items;
 	out->n = q->n;

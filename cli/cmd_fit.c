@@ -23,7 +23,7 @@
 #include "util/util.h"
 
 
-#define OPT(a, name) cli_arg((a), cli_fit_opts, (name))
+#define OPT(a, name) cli_arg((a), (a)->opts, (name))
 
 static int int_opt(struct cli_ctx *ctx, const struct cli_args *a, const char *name, long long min,
 		   long long max, int *out)
@@ -308,8 +308,8 @@ static int stack_opt(struct cli_ctx *ctx, const struct cli_args *a, struct fit_j
 	return CLI_OK;
 }
 
-static int build_job(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job,
-		     const struct catalog_model **preset, struct catalog_model *config)
+int cli_fit_job_build(struct cli_ctx *ctx, const struct cli_args *a, struct fit_job *job,
+		      const struct catalog_model **preset, struct catalog_model *config)
 {
 	const char *v;
 	char *cause = NULL;
@@ -606,6 +606,13 @@ static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct
 	gb_cell(s, ctx, j->mem.kv_cache);
 	gb_cell(s, ctx, j->mem.margin);
 	gb_cell(s, ctx, j->mem.paged);
+	cli_sheet_view_unit_cells(s, t, r, kinds);
+	if (training) {
+		if (j->run_cents >= 0)
+			cli_sheet_int(s, NULL, j->run_cents);
+		else
+			cli_sheet_null(s, NULL);
+	}
 }
 
 int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
@@ -643,10 +650,12 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if ((v = OPT(&a, "--workload")) != NULL && (rc = cli_check_workload(ctx, "fit", v, &w)) != CLI_OK)
 		goto out;
-	if ((rc = build_job(ctx, &a, &job, &preset, &config)) != CLI_OK)
+	if ((rc = cli_fit_job_build(ctx, &a, &job, &preset, &config)) != CLI_OK)
 		goto out;
 
 	cli_load_prices(ctx, &prices);
+	if (ctx->prices_live)
+		cli_job_ladders(ctx, &job, &prices); /* what the quotes cannot price */
 	t = view_new(ctx->catalog, w, &prices, &job, ctx->lang, ctx->ascii);
 	cli_prices_free(&prices);
 	if ((rc = cli_apply_sort(ctx, "fit", t, OPT(&a, "--sort"), true)) != CLI_OK)
@@ -684,10 +693,18 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column_for(s, "mem_kv_cache_gb", "mem_kv_cache_gb", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "mem_margin_gb", "mem_margin_gb", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "mem_paged_gb", "mem_paged_gb", CLI_RIGHT, CLI_SHOW_DATA);
+	/* the same figures under names that say their unit (the old names stay one release) */
+	cli_sheet_view_unit_columns(s, t, kinds);
+	if (training)
+		cli_sheet_column_for(s, "run_cost_cents", "run_cost_cents", CLI_RIGHT, CLI_SHOW_DATA);
 
 	for (i = 0; i < t->n_shown; i++)
 		fit_row(ctx, s, t, view_shown_row(t, i), kinds, &job, preset);
 	cli_sheet_price_notes(ctx, s, true);
+	if (ctx->prices_live)
+		cli_sheet_note(s, _("Price/h (job): the cheapest GPU-hour of what can run the job, in "
+				    "whole units of its Machines (a node of 8 is 8 GPUs inside one "
+				    "machine, not 8 loose GPUs); Job/h: every unit it needs, for an hour."));
 	{
 		const struct fit_node_shape *shape = t->n_shown > 0 ? &view_shown_row(t, 0)->job.shape : NULL;
 		char *note = assumptions(ctx, &job, preset, shape);

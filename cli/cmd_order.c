@@ -50,6 +50,7 @@ static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 		cli_record_int(rec, "balance_after_minor", p->balance_after_minor);
 		cli_record_text(rec, "would_status", api_order_status_name(p->would_status));
 		cli_record_text(rec, "would_reject", p->reject_code);
+		cli_preview_lot_record(rec, p);
 		cli_record_print(ctx, &rec);
 		return;
 	}
@@ -59,14 +60,14 @@ static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 	free(t);
 }
 
-/* The rental ids of an order's fills, space-separated (malloc'ed). */
-static char *rental_ids(const struct api_order *o)
+/* The rental ids of an order's fills (malloc'ed, room for one at least). */
+static int64_t *rental_ids(const struct api_order *o)
 {
-	struct buf b = {0};
+	int64_t *ids = xcalloc(o->n_fills + 1, sizeof *ids);
 
 	for (size_t i = 0; i < o->n_fills; i++)
-		buf_printf(&b, "%s%lld", i ? " " : "", (long long)o->fills[i].rental_id);
-	return b.data != NULL ? buf_take(&b) : xstrdup("");
+		ids[i] = o->fills[i].rental_id;
+	return ids;
 }
 
 void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
@@ -75,7 +76,7 @@ void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		struct cli_record *r = cli_record_new();
-		char *rentals = rental_ids(o);
+		int64_t *rentals = rental_ids(o);
 		cli_record_int(r, "id", o->id);
 		cli_record_text(r, "client_order_id", o->client_order_id);
 		cli_record_text(r, "gpu", o->gpu);
@@ -95,8 +96,10 @@ void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 		cli_record_int(r, "filled_value_cents", o->filled_value_cents);
 		cli_record_int(r, "hold_minor", o->hold_minor);
 		cli_record_text(r, "currency", o->currency);
-		cli_record_text(r, "rental_ids", rentals);
+		/* an array of integers in json, space-separated in csv */
+		cli_record_ints(r, "rental_ids", rentals, o->n_fills);
 		free(rentals);
+		cli_order_lot_record(r, o);
 		cli_record_print(ctx, &r);
 		return;
 	}
@@ -247,6 +250,29 @@ static int fail_preview(struct cli_ctx *ctx, struct api_client *c, const struct 
 	return rc;
 }
 
+/* The exchange did not place it (e): why, in words, and how to check an
+ * outcome that is not known. */
+static int fail_place(struct cli_ctx *ctx, const struct api_error *e, const char *coid)
+{
+	struct view_order_ctx x = {.currency = e->currency, .required_minor = e->required_minor,
+				   .available_minor = e->available_minor, .opens_at = e->opens_at};
+	char *w = not_open_text(e->code, e->opens_at);
+	int rc;
+
+	if (w == NULL)
+		w = view_api_error_words(ctx->lang, e, &x);
+	rc = e->code != NULL ? cli_fail(ctx, "%s [%s]", w, e->code) : cli_fail(ctx, "%s", w);
+	free(w);
+	if (e->kind == API_ERR_UNKNOWN_OUTCOME || e->kind == API_ERR_PROTOCOL) {
+		char *t = api_error_text(e);
+		cli_note(ctx, "%s", t);
+		free(t);
+	}
+	if (e->kind == API_ERR_UNKNOWN_OUTCOME)
+		cli_note(ctx, _("to check: gpux orders --format csv | grep %s"), coid);
+	return rc;
+}
+
 /* Place the previewed order, with one client order id for this intent
  * (every retry re-sends this one), and print what became of it. */
 static int place(struct cli_ctx *ctx, struct api_client *c, struct api_order_req *r)
@@ -258,22 +284,8 @@ static int place(struct cli_ctx *ctx, struct api_client *c, struct api_order_req
 
 	r->client_order_id = coid;
 	if (api_order_place(c, r, &o, &e) != 0) {
-		struct view_order_ctx x = {.currency = e->currency, .required_minor = e->required_minor,
-					   .available_minor = e->available_minor,
-					   .opens_at = e->opens_at};
-		char *w = not_open_text(e->code, e->opens_at);
-
-		if (w == NULL)
-			w = view_api_error_words(ctx->lang, e, &x);
-		rc = e->code != NULL ? cli_fail(ctx, "%s [%s]", w, e->code) : cli_fail(ctx, "%s", w);
-		free(w);
-		if (e->kind == API_ERR_UNKNOWN_OUTCOME || e->kind == API_ERR_PROTOCOL) {
-			char *t = api_error_text(e);
-			cli_note(ctx, "%s", t);
-			free(t);
-		}
-		if (e->kind == API_ERR_UNKNOWN_OUTCOME)
-			cli_note(ctx, _("to check: gpux orders --format csv | grep %s"), coid);
+		if ((rc = cli_fail_region(ctx, c, e)) == CLI_OK)
+			rc = fail_place(ctx, e, coid);
 	} else {
 		if (ctx->format == CLI_FORMAT_TABLE)
 			cli_say(ctx, "%s", "");
@@ -295,6 +307,7 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 	struct api_preview *pv = NULL;
 	struct api_error *e = NULL;
 	struct api_order_req r = {.tif = API_TIF_DEFAULT};
+	struct cli_regions regions = {0};
 	bool dry, yes;
 	int rc;
 
@@ -305,7 +318,8 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 				      "--hours 24 --market --max-price 5"));
 		goto out;
 	}
-	if ((rc = parse_size(ctx, &a, &r)) != CLI_OK || (rc = parse_price_tif(ctx, &a, &r)) != CLI_OK)
+	if ((rc = parse_size(ctx, &a, &r)) != CLI_OK || (rc = parse_price_tif(ctx, &a, &r)) != CLI_OK ||
+	    (rc = cli_lot_parse(ctx, &a, cli_order_opts, &r, &regions)) != CLI_OK)
 		goto out;
 	dry = cli_arg(&a, cli_order_opts, "--dry-run") != NULL;
 	yes = cli_arg(&a, cli_order_opts, "--yes") != NULL;
@@ -319,7 +333,8 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (api_order_preview(c, &r, &pv, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
+		if ((rc = cli_fail_region(ctx, c, e)) == CLI_OK)
+			rc = cli_fail_api(ctx, e);
 		goto out;
 	}
 	if (dry || !yes || ctx->format == CLI_FORMAT_TABLE)
@@ -339,5 +354,6 @@ out:
 	api_error_free(&e);
 	api_client_free(&c);
 	cli_args_free(&a);
+	cli_regions_free(&regions);
 	return rc;
 }

@@ -46,6 +46,7 @@ static int orders_page(struct cli_ctx *ctx, struct api_client *c, const struct a
 		cli_sheet_int(s, NULL, o->hold_minor);
 		cli_sheet_text(s, NULL, o->currency);
 		cli_cell_time(s, ctx, o->created_at);
+		cli_order_lot_cells(s, ctx, o);
 	}
 	*next = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
 	api_orders_free(&l);
@@ -90,6 +91,7 @@ static void orders_columns(struct cli_sheet *s)
 	cli_sheet_column_for(s, "hold_minor", "hold_minor", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "created_at", _("Created"), CLI_LEFT);
+	cli_lot_columns(s, true);
 }
 
 static const struct cli_list_status order_statuses[] = {

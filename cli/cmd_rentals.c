@@ -56,6 +56,7 @@ static int rentals_page(struct cli_ctx *ctx, struct api_client *c, const struct 
 		cli_cell_id(s, r->order_id);
 		cli_cell_time(s, ctx, r->started_at);
 		cli_cell_time(s, ctx, r->stopped_at >= 0 ? r->stopped_at : r->ends_at);
+		cli_rental_lot_cells(s, ctx, r);
 	}
 	*next = l->next_cursor != NULL ? xstrdup(l->next_cursor) : NULL;
 	api_rentals_free(&l);
@@ -97,6 +98,7 @@ static void rentals_columns(struct cli_sheet *s)
 	cli_sheet_column_for(s, "order_id", "order_id", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "started_at", _("Started"), CLI_LEFT);
 	cli_sheet_column(s, "ends_at", _("Ends"), CLI_LEFT);
+	cli_lot_columns(s, false);
 }
 
 static const struct cli_list_status rental_statuses[] = {

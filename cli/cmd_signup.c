@@ -205,6 +205,7 @@ struct signup_run {
 	char **countries;          /* NULL-terminated, borrowed from m */
 	struct signup f;
 	bool force, show_key, yes, tty;
+	char *saved_in;            /* the profile the key went to, NULL: the top level */
 };
 
 static void signup_run_clear(struct signup_run *r)
@@ -218,6 +219,7 @@ static void signup_run_clear(struct signup_run *r)
 	api_client_free(&r->c);
 	free(r->countries);
 	free(r->f.email);
+	free(r->saved_in);
 }
 
 /* The flags that need no exchange; CLI_OK or a usage error. */
@@ -361,8 +363,13 @@ static void signup_print(struct cli_ctx *ctx, const struct signup_run *r)
 	cli_say(ctx, _("Account %lld created on %s: %s, %s (VAT %s), %s, %s."), (long long)a->id,
 	    api_client_label(r->c), a->email, a->country, v, a->currency,
 	    view_role_text(ctx->lang, a->role));
-	cli_say(ctx, _("Its API key is saved in %s, readable only by you; gpux uses it from now on."),
-	    r->set.config_path);
+	if (r->saved_in != NULL)
+		cli_say(ctx, _("Its API key is saved in %s as profile [%s], readable only by you; gpux "
+			       "uses it for this exchange from now on (and sends it to no other)."),
+			r->set.config_path, r->saved_in);
+	else
+		cli_say(ctx, _("Its API key is saved in %s, readable only by you; gpux uses it from now on."),
+			r->set.config_path);
 	if (r->show_key)
 		cli_say(ctx, _("API key: %s"), a->api_key);
 	cli_say(ctx, "%s", _("Next:"));
@@ -386,7 +393,7 @@ int cli_cmd_signup(struct cli_ctx *ctx, int argc, char **argv)
 	r.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if ((rc = signup_flags_offline(ctx, &r)) != CLI_OK)
 		goto out;
-	if (api_settings_resolve(ctx->api_url, NULL, &r.set, &cause) != 0) {
+	if (api_settings_resolve(ctx->api_url, NULL, ctx->profile, &r.set, &cause) != 0) {
 		rc = cli_fail(ctx, "%s", cause);
 		goto out;
 	}
@@ -396,7 +403,7 @@ int cli_cmd_signup(struct cli_ctx *ctx, int argc, char **argv)
 					    "has its account already"));
 		goto out;
 	}
-	if (api_conf_key_check(r.set.config_path, r.force, &cause) != 0) {
+	if (api_conf_key_check(r.set.config_path, r.set.profile, r.set.url, r.force, &cause) != 0) {
 		rc = cli_fail(ctx, _("signup: %s; nothing was created"), cause);
 		goto out;
 	}
@@ -408,7 +415,8 @@ int cli_cmd_signup(struct cli_ctx *ctx, int argc, char **argv)
 		rc = signup_refused(ctx, &r);
 		goto out;
 	}
-	if (api_conf_store_key(r.set.config_path, r.set.url, r.acc->api_key, r.force, &cause) != 0) {
+	if (api_conf_store_key(r.set.config_path, r.set.profile, r.set.url, r.acc->api_key, r.force,
+			       &r.saved_in, &cause) != 0) {
 		/* the account exists: its key must not be lost with the error */
 		rc = cli_fail(ctx, _("account %lld was created, but its key could not be saved: %s. "
 				     "Keep this key now, it is not shown again: %s"),

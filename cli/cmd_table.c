@@ -102,16 +102,23 @@ int cli_cmd_table(struct cli_ctx *ctx, int argc, char **argv)
 		rc = pick_columns(ctx, &a, t, &cols, &n_cols);
 	if (rc == CLI_OK) {
 		s = cli_sheet_new();
-		if (cols != NULL)
+		if (cols != NULL) {
 			cli_sheet_view_list(s, t, cols, n_cols, NULL);
-		else
+			cli_sheet_view_unit_list(s, t, cols, n_cols, NULL);
+		} else {
 			cli_sheet_view_columns(s, t, CLI_ALL_KINDS);
+			cli_sheet_view_unit_columns(s, t, CLI_ALL_KINDS);
+		}
 		for (i = 0; i < t->n_shown; i++) {
+			const struct view_row *r = view_shown_row(t, i);
 			cli_sheet_row(s);
-			if (cols != NULL)
-				cli_sheet_view_list(s, t, cols, n_cols, view_shown_row(t, i));
-			else
-				cli_sheet_view_cells(s, t, view_shown_row(t, i), CLI_ALL_KINDS);
+			if (cols != NULL) {
+				cli_sheet_view_list(s, t, cols, n_cols, r);
+				cli_sheet_view_unit_list(s, t, cols, n_cols, r);
+			} else {
+				cli_sheet_view_cells(s, t, r, CLI_ALL_KINDS);
+				cli_sheet_view_unit_cells(s, t, r, CLI_ALL_KINDS);
+			}
 		}
 		cli_sheet_price_notes(ctx, s, false);
 		if (filter != NULL && filter[0] != '\0') {

@@ -38,6 +38,15 @@ const struct cli_command cli_commands[] = {
 	    "US cents (*_cents), money in minor units of the account's currency (*_minor).\n"
 	    "Example:\n"
 	    "  gpux order buy h200 --gpus 8 --hours 24 --market --max-price 5 --yes")},
+	{"job", cli_cmd_job, "SIZE|PRESET", N_("run a fit job at the lowest total across every GPU (a job order)"),
+	 cli_job_opts, true,
+	 N_("The job is built as gpux fit builds it (the same options); the exchange prices it\n"
+	    "on every GPU in the machines it needs and places the cheapest as one order that\n"
+	    "fills whole or not at all. AMOUNT: in your account's currency, VAT included.\n"
+	    "csv and json: one row per GPU compared (chosen, runnable, gpus, node_gpus, nodes,\n"
+	    "interconnect, hours, total_minor, reason), order_id and status once placed.\n"
+	    "Example:\n"
+	    "  gpux job llama-3.1-405b --method infer-fp8 --hours 24 --max-total 900 --yes")},
 	{"orders", cli_cmd_orders, "", N_("your orders"), cli_orders_opts, true,
 	 N_("csv and json add client_order_id, hold_minor and currency: price_cents in US cents\n"
 	    "per GPU-hour, the hold in minor units of that currency, created_at in ISO 8601 UTC.")},
@@ -103,6 +112,30 @@ const struct cli_command cli_commands[] = {
 	    "A revoked key stops working at once; the last trade key cannot be revoked.\n"
 	    "csv and json: id, name, scope (trade, read), created_at, last_used_at, current;\n"
 	    "create adds api_key, revoke gives revoked_at.")},
+	{"withdraw", cli_cmd_withdraw, "AMOUNT", N_("ask the exchange to pay out part of your balance"),
+	 cli_withdraw_opts, false,
+	 N_("AMOUNT: in your account's currency, as you write it (500, 500.00). The amount is held\n"
+	    "at once and paid out when the exchange's operator sends it (or released if the\n"
+	    "operator rejects it). csv and json: id, amount_minor, currency, status, reference.")},
+	{"admin", cli_cmd_admin, "ACTION",
+	 N_("run the exchange: market state, money in and out, FX, fees, admin keys"), cli_admin_opts,
+	 false,
+	 N_("Needs an admin key: --key-file FILE (the package's bootstrap key is\n"
+	    "/etc/gpuxd/admin.key) or GPUX_ADMIN_KEY; never the account key of the config file.\n"
+	    "  open, halt                        the market's state, for every node at once\n"
+	    "  schedule TIME|none                the opening (ISO 8601 UTC): it opens by itself then\n"
+	    "  deposit ACCOUNT AMOUNT --reference REF\n"
+	    "                                    credit a payment; the same REF never credits twice\n"
+	    "  reverse-deposit REF [--debt] [--reason TEXT]   a chargeback\n"
+	    "  withdrawals [--status S]          what customers asked to be paid\n"
+	    "  withdrawal approve ID --reference REF | reject ID [--reason TEXT]\n"
+	    "  accounts [TEXT]                   customers by e-mail or id\n"
+	    "  ledger ACCOUNT                    an account's ledger rows\n"
+	    "  fx show | set CURRENCY RATE [--exponent D] | limit --max-age HOURS [--halt]\n"
+	    "  fees show | set [--trade BP] [--forward-cancel BP] [--resale BP]\n"
+	    "  topup [--url URL] [--text TEXT]   how customers top up\n"
+	    "  keys [list | create NAME | revoke ID]   admin keys (a new one is printed once)\n"
+	    "RATE: units of the currency per US$ (0.92, 150.25). BP: basis points, 100 = 1 %.")},
 	/* ---- end of exchange commands --------------------------------------------- */
 	{NULL, NULL, NULL, NULL, NULL, false, NULL},
 };
@@ -116,55 +149,72 @@ const struct cli_opt cli_table_opts[] = {
 	{"--saved-columns", NULL, N_("the columns the interactive screen saved for this workload (c there), else its defaults")},
 	{NULL, NULL, NULL},
 };
+/* The fit job's options: `gpux fit` and `gpux job` build the job from the same
+ * ones (cli_fit_job_build), so they are one list in both tables. */
+#define FIT_JOB_OPTIONS \
+	{"--config", "PATH", N_("a Hugging Face config.json to read the model from (instead of SIZE or PRESET)")}, \
+	{"--method", "METHOD", N_("full, lora, qlora, infer-fp16, infer-fp8, infer-int8, infer-int4 or diffusion (default full; diffusion for an image model)")}, \
+	{"--gpus", "N", N_("GPUs the job runs on (default 1)")}, \
+	{"--seq", "N", N_("sequence length in tokens (default 2048)")}, \
+	{"--batch", "N", N_("micro-batch per GPU; inference: sequences decoded together; diffusion: images (default 1)")}, \
+	{"--checkpointing", NULL, N_("gradient checkpointing: recompute activations (the default)")}, \
+	{"--no-checkpointing", NULL, N_("keep every activation instead")}, \
+	{"--zero", "0-3", N_("sharding of the training states: 0 none, 1 ZeRO-1, 2 ZeRO-2, 3 ZeRO-3/FSDP (default 3)")}, \
+	{"--optimizer", "OPT", N_("adam, adam8bit or sgd (default adam)")}, \
+	{"--tokens", "N", N_("tokens to train on, in billions: 300, 300B, 1.3T (default 1)")}, \
+	{"--mfu", "F", N_("model FLOPs utilisation, above 0 and at most 1, or a percentage such as 40% (default 0.4)")}, \
+	{"--layers", "N", N_("transformer layers (a typed size: the published architecture of that size)")}, \
+	{"--hidden", "N", N_("hidden size (model width)")}, \
+	{"--heads", "N", N_("attention (query) heads")}, \
+	{"--kv-heads", "N", N_("key/value heads: the heads for multi-head attention, fewer for grouped-query attention")}, \
+	{"--head-dim", "N", N_("dimensions per attention head (default hidden / heads)")}, \
+	{"--vocab", "N", N_("vocabulary size")}, \
+	{"--ffn", "N", N_("FFN intermediate size (per expert for a mixture of experts)")}, \
+	{"--active", "B", N_("mixture of experts: parameters used per token, in billions")}, \
+	{"--lora-rank", "N", N_("rank of the LoRA adapters on every linear layer (default 16)")}, \
+	{"--flash-attention", NULL, N_("attention scores are not stored (FlashAttention, SDPA)")}, \
+	{"--chunked-loss", NULL, N_("the output layer and loss computed 1024 tokens at a time")}, \
+	{"--pure-bf16", NULL, N_("training without fp32 master weights: weights, gradients and optimizer moments in bf16")}, \
+	{"--stack", "STACK", N_("a fine-tuning library's defaults: unsloth (QLoRA, offloaded checkpoints, 8-bit AdamW, chunked loss) or peft (QLoRA, fp32 embeddings, paged AdamW); none")}, \
+	{"--act-offload", NULL, N_("checkpointed activations kept in CPU memory (offloaded gradient checkpointing)")}, \
+	{"--embeddings", "BITS", N_("LoRA/QLoRA: precision of the embeddings, output layer and norms: 16 (the default) or fp32")}, \
+	{"--paged-optimizer", NULL, N_("optimizer states in paged memory that moves to the CPU under pressure (not counted in GPU memory)")}, \
+	{"--offload", "WHAT", N_("ZeRO-Offload to CPU memory: none, optimizer or all (optimizer and weights, ZeRO-3) (default none)")}, \
+	{"--zero-accounting", "WHOSE", N_("deepspeed (its memory estimators, the default) or paper (the ZeRO paper's 2 + 2 + 12 bytes)")}, \
+	{"--kv-cache", "PRECISION", N_("KV-cache precision: 16 (bf16/fp16, the default) or fp8")}, \
+	{"--int4-group", "N", N_("int4 weights per group sharing a 16-bit scale and zero point (default 128)")}, \
+	{"--bw-efficiency", "F", N_("share of the peak memory bandwidth decoding achieves with the method's weight format, e.g. 0.7 or 70% (defaults: 16-bit 0.7, 8-bit 0.6, 4-bit 0.5)")}, \
+	{"--layer-us", "US", N_("decode: fixed cost per layer and step of the method's weight format, microseconds (defaults: 16-bit 31, 8-bit 42, 4-bit 40)")}, \
+	{"--prompt", "N", N_("inference: prompt tokens prefilled per sequence (default: the whole --seq)")}, \
+	{"--allreduce-us", "US", N_("tensor parallel: latency of one all-reduce step in microseconds (default 5.9)")}, \
+	{"--overhead", "GB", N_("per GPU: CUDA context, framework and buffers, in GB (default 1)")}, \
+	{"--margin", "F", N_("per GPU: allocator fragmentation and temporaries, a share of the rest, e.g. 0.1 or 10% (default 10%)")}, \
+	{"--resolution", "WxH", N_("diffusion: output resolution in pixels, e.g. 1024x1024")}, \
+	{"--frames", "N", N_("diffusion: frames per clip (1 for an image)")}, \
+	{"--encoders-offloaded", NULL, N_("diffusion: the text encoders leave the GPU once the prompt is encoded")}
+
 const struct cli_opt cli_fit_opts[] = {
-	{"--config", "PATH", N_("a Hugging Face config.json to read the model from (instead of SIZE or PRESET)")},
-	{"--method", "METHOD", N_("full, lora, qlora, infer-fp16, infer-fp8, infer-int8, infer-int4 or diffusion (default full; diffusion for an image model)")},
-	{"--gpus", "N", N_("GPUs the job runs on (default 1)")},
-	{"--seq", "N", N_("sequence length in tokens (default 2048)")},
-	{"--batch", "N", N_("micro-batch per GPU; inference: sequences decoded together; diffusion: images (default 1)")},
-	{"--checkpointing", NULL, N_("gradient checkpointing: recompute activations (the default)")},
-	{"--no-checkpointing", NULL, N_("keep every activation instead")},
-	{"--zero", "0-3", N_("sharding of the training states: 0 none, 1 ZeRO-1, 2 ZeRO-2, 3 ZeRO-3/FSDP (default 3)")},
-	{"--optimizer", "OPT", N_("adam, adam8bit or sgd (default adam)")},
-	{"--tokens", "N", N_("tokens to train on, in billions: 300, 300B, 1.3T (default 1)")},
-	{"--mfu", "F", N_("model FLOPs utilisation, above 0 and at most 1, or a percentage such as 40% (default 0.4)")},
-	{"--layers", "N", N_("transformer layers (a typed size: the published architecture of that size)")},
-	{"--hidden", "N", N_("hidden size (model width)")},
-	{"--heads", "N", N_("attention (query) heads")},
-	{"--kv-heads", "N", N_("key/value heads: the heads for multi-head attention, fewer for grouped-query attention")},
-	{"--head-dim", "N", N_("dimensions per attention head (default hidden / heads)")},
-	{"--vocab", "N", N_("vocabulary size")},
-	{"--ffn", "N", N_("FFN intermediate size (per expert for a mixture of experts)")},
-	{"--active", "B", N_("mixture of experts: parameters used per token, in billions")},
-	{"--lora-rank", "N", N_("rank of the LoRA adapters on every linear layer (default 16)")},
-	{"--flash-attention", NULL, N_("attention scores are not stored (FlashAttention, SDPA)")},
-	{"--chunked-loss", NULL, N_("the output layer and loss computed 1024 tokens at a time")},
-	{"--pure-bf16", NULL, N_("training without fp32 master weights: weights, gradients and optimizer moments in bf16")},
-	{"--stack", "STACK", N_("a fine-tuning library's defaults: unsloth (QLoRA, offloaded checkpoints, 8-bit AdamW, chunked loss) or peft (QLoRA, fp32 embeddings, paged AdamW); none")},
-	{"--act-offload", NULL, N_("checkpointed activations kept in CPU memory (offloaded gradient checkpointing)")},
-	{"--embeddings", "BITS", N_("LoRA/QLoRA: precision of the embeddings, output layer and norms: 16 (the default) or fp32")},
-	{"--paged-optimizer", NULL, N_("optimizer states in paged memory that moves to the CPU under pressure (not counted in GPU memory)")},
-	{"--offload", "WHAT", N_("ZeRO-Offload to CPU memory: none, optimizer or all (optimizer and weights, ZeRO-3) (default none)")},
-	{"--zero-accounting", "WHOSE", N_("deepspeed (its memory estimators, the default) or paper (the ZeRO paper's 2 + 2 + 12 bytes)")},
-	{"--kv-cache", "PRECISION", N_("KV-cache precision: 16 (bf16/fp16, the default) or fp8")},
-	{"--int4-group", "N", N_("int4 weights per group sharing a 16-bit scale and zero point (default 128)")},
-	{"--bw-efficiency", "F", N_("share of the peak memory bandwidth decoding achieves with the method's weight format, e.g. 0.7 or 70% (defaults: 16-bit 0.7, 8-bit 0.6, 4-bit 0.5)")},
-	{"--layer-us", "US", N_("decode: fixed cost per layer and step of the method's weight format, microseconds (defaults: 16-bit 31, 8-bit 42, 4-bit 40)")},
-	{"--prompt", "N", N_("inference: prompt tokens prefilled per sequence (default: the whole --seq)")},
-	{"--allreduce-us", "US", N_("tensor parallel: latency of one all-reduce step in microseconds (default 5.9)")},
-	{"--overhead", "GB", N_("per GPU: CUDA context, framework and buffers, in GB (default 1)")},
-	{"--margin", "F", N_("per GPU: allocator fragmentation and temporaries, a share of the rest, e.g. 0.1 or 10% (default 10%)")},
-	{"--resolution", "WxH", N_("diffusion: output resolution in pixels, e.g. 1024x1024")},
-	{"--frames", "N", N_("diffusion: frames per clip (1 for an image)")},
-	{"--encoders-offloaded", NULL, N_("diffusion: the text encoders leave the GPU once the prompt is encoded")},
+	FIT_JOB_OPTIONS,
 	{"--workload", "W", N_("only the GPUs of one workload's table")},
 	{"--sort", "COLUMN[:desc]", N_("sort by a column id, or cheapest: the job's cost per hour among the GPUs that can take it")},
 	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
 	{NULL, NULL, NULL},
 };
+const struct cli_opt cli_job_opts[] = {
+	FIT_JOB_OPTIONS,
+	{"--max-total", "AMOUNT", N_("required: the most the whole job may cost, in your account's currency, VAT included (e.g. 900)")},
+	{"--hours", "H", N_("hours to rent the machines, 1 to 720; training: the run's time when not given; inference: required")},
+	{"--region", "REGION[,REGION]", N_("only machines in one of these regions (default any)")},
+	{"--dry-run", NULL, N_("show what the exchange compared and would place; place nothing")},
+	{"--yes", NULL, N_("place without asking (needed when not on a terminal)")},
+	{NULL, NULL, NULL},
+};
 const struct cli_opt cli_quotes_opts[] = {{NULL, NULL, NULL}};
 const struct cli_opt cli_book_opts[] = {
 	{"--depth", "N", N_("price levels per side, 1 to 100 (default 10)")},
+	{"--node-gpus", "G", N_("the ladder of what can serve units of G GPUs inside one machine (1, 2, 4, 8): units and GPUs per price")},
+	{"--region", "REGION[,REGION]", N_("with the ladder by node size: only machines in these regions")},
+	{"--interconnect", "LINK", N_("with the ladder by node size: only machines on this link (nvlink, infinity-fabric, pcie)")},
 	{NULL, NULL, NULL},
 };
 const struct cli_opt cli_order_opts[] = {
@@ -175,6 +225,16 @@ const struct cli_opt cli_order_opts[] = {
 	{"--max-price", "PRICE", N_("market buy: the most to pay per GPU-hour (sizes the hold)")},
 	{"--min-price", "PRICE", N_("market sell: the least to accept per GPU-hour")},
 	{"--tif", "TIF", N_("time in force: gtc (limit default), ioc (market default), fok")},
+	{"--node-gpus", "G", N_("GPUs per machine (1, 2, 4, 8): a buy fills only in whole units of G GPUs inside one machine; a sell is a lot of machines of G (default 1)")},
+	{"--interconnect", "LINK", N_("nvlink, infinity-fabric or pcie: a buy takes only machines on this link; a sell states its machines' (default: the GPU's own)")},
+	{"--region", "REGION[,REGION]", N_("a buy: only machines in one of these regions (default any); a sell: where its machines are (default the exchange's first)")},
+	{"--min-cpu", "N", N_("a buy: only machines with at least N CPU cores")},
+	{"--min-ram", "GB", N_("a buy: only machines with at least GB of RAM")},
+	{"--min-disk", "GB", N_("a buy: only machines with at least GB of disk")},
+	{"--cpu", "N", N_("a sell: CPU cores of each machine")},
+	{"--ram", "GB", N_("a sell: RAM of each machine, in GB")},
+	{"--disk", "GB", N_("a sell: disk of each machine, in GB")},
+	{"--whole-nodes", NULL, N_("a sell: only whole machines are sold (to bids in units of --node-gpus)")},
 	{"--dry-run", NULL, N_("show the exchange's preview and place nothing")},
 	{"--yes", NULL, N_("place without asking (needed when not on a terminal)")},
 	{NULL, NULL, NULL},
@@ -229,6 +289,25 @@ const struct cli_opt cli_keys_opts[] = {
 	{NULL, NULL, NULL},
 };
 
+const struct cli_opt cli_admin_opts[] = {
+	{"--reference", "REF", N_("deposit: the payment's reference (the bank transfer's); approve: the payout's")},
+	{"--debt", NULL, N_("reverse-deposit: take the account below zero into a stated debt if need be")},
+	{"--reason", "TEXT", N_("reverse-deposit, reject: why, for the record")},
+	{"--status", "STATUS", N_("withdrawals: pending (default), sent, rejected or all")},
+	{"--exponent", "DIGITS", N_("fx set: the currency's ISO 4217 minor-unit digits (checked)")},
+	{"--as-of", "TIME", N_("fx set: when the rate was quoted (ISO 8601 UTC; default: now)")},
+	{"--max-age", "HOURS", N_("fx limit: how old a rate may be before gpux warns (0: no limit)")},
+	{"--halt", NULL, N_("fx limit: refuse orders in a currency whose rate is older than that")},
+	{"--no-halt", NULL, N_("fx limit: warn only")},
+	{"--trade", "BP", N_("fees set: the trade fee, basis points of the seller's payout")},
+	{"--forward-cancel", "BP", N_("fees set: the fee on cancelling a scheduled rental, basis points")},
+	{"--resale", "BP", N_("fees set: the fee on a resale's proceeds, basis points")},
+	{"--url", "URL", N_("topup: where customers top up (\"\" clears it)")},
+	{"--text", "TEXT", N_("topup: how to top up, in words (\"\" clears it)")},
+	{NULL, NULL, NULL},
+};
+const struct cli_opt cli_withdraw_opts[] = {{NULL, NULL, NULL}};
+
 /* ---- the global options, in the order of enum cli_global (cli_int.h) ---------------------- */
 
 const struct cli_opt cli_global_opts[] = {
@@ -237,6 +316,7 @@ const struct cli_opt cli_global_opts[] = {
 	{"--api", "URL", N_("the exchange's URL (default: $GPUX_API, else api in the config file, else a local demo exchange)")},
 	{"--key", "KEY", N_("API key (default: $GPUX_API_KEY); never printed; - reads it from standard input (on the command line others can see it in ps)")},
 	{"--key-file", "PATH", N_("read the API key from the first line of PATH (chmod 600)")},
+	{"--profile", "NAME", N_("the exchange of profile [NAME] of the config file, with its saved key (default: $GPUX_PROFILE, else profile = NAME, else the top level)")},
 	{"--timeout", "SECONDS", N_("the whole time one request may take, retries included (default: $GPUX_TIMEOUT, else the config file, else 15)")},
 	{"--data", "DIR", N_("read the catalogue's JSON files from DIR instead of the embedded copy")},
 	{"--ascii", NULL, N_("ASCII only: no UTF-8 symbols, borders or accents")},

@@ -48,6 +48,8 @@ static const struct {
 	{NULL, "LANG", S_LANGS, NULL},
 	{NULL, "FORMAT", S_TEXT, "table csv json"},
 	{NULL, "TIF", S_TEXT, "gtc ioc fok"},
+	{NULL, "G", S_TEXT, "1 2 4 8"},
+	{NULL, "LINK", S_TEXT, "nvlink infinity-fabric pcie"},
 	{NULL, "METHOD", S_TEXT, "full lora qlora infer-fp16 infer-fp8 infer-int8 infer-int4 diffusion"},
 	{NULL, "OPT", S_TEXT, "adam adam8bit sgd"},
 	{NULL, "0-3", S_TEXT, "0 1 2 3"},

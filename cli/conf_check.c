@@ -21,9 +21,19 @@
 /* Every name gpux reads from the config file; "columns." is a prefix. */
 static const char *const conf_known[] = {
 	"api", "key", "timeout", "connect_timeout", "country", "currency", "lang", "columns.",
-	"theme", "bind.",
+	"theme", "bind.", "profile",
 };
+/* ... and in a profile ([NAME]): the exchange's own settings */
+static const char *const profile_known[] = { "api", "key", "timeout", "connect_timeout" };
 #define N_KNOWN (sizeof conf_known / sizeof conf_known[0])
+
+static bool known_in_profile(const char *name)
+{
+	for (size_t i = 0; i < sizeof profile_known / sizeof profile_known[0]; i++)
+		if (strcmp(name, profile_known[i]) == 0)
+			return true;
+	return false;
+}
 
 static bool known(const char *name)
 {
@@ -106,6 +116,7 @@ void cli_conf_warn_unknown(struct cli_ctx *ctx)
 	char *path = api_conf_path(), *text = NULL, *cause = NULL;
 	struct api_conf *c = NULL;
 	const char *p;
+	char *section = NULL;
 	size_t len;
 	int lineno = 0;
 
@@ -117,9 +128,32 @@ void cli_conf_warn_unknown(struct cli_ctx *ctx)
 		const char *nl = strchr(p, '\n');
 		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
 		char *name = line_name(p, n);
+		const char *s = p;
 
 		lineno++;
-		if (name != NULL && api_conf_get(c, name) != NULL && !known(name)) {
+		while (s < p + n && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s < p + n && *s == '[') {
+			/* a profile: its name as api/config.c reads it */
+			const char *e = memchr(s, ']', (size_t)(p + n - s));
+			free(section);
+			section = e != NULL ? xstrndup(s + 1, (size_t)(e - s - 1)) : NULL;
+			if (section != NULL) {
+				char *t = section, *end;
+				while (*t == ' ' || *t == '\t')
+					t++;
+				memmove(section, t, strlen(t) + 1);
+				end = section + strlen(section);
+				while (end > section && (end[-1] == ' ' || end[-1] == '\t'))
+					*--end = '\0';
+			}
+		} else if (section != NULL && name != NULL &&
+			   api_conf_get_in(c, section, name) != NULL && !known_in_profile(name)) {
+			cli_note(ctx, _("%s, line %d: unknown setting \"%s\" in profile [%s] is ignored; "
+					"known there: api, key, timeout, connect_timeout"), path, lineno,
+				 name, section);
+		} else if (section == NULL && name != NULL && api_conf_get(c, name) != NULL &&
+			   !known(name)) {
 			const char *near = nearest(name);
 			if (near != NULL)
 				cli_note(ctx, _("%s, line %d: unknown setting \"%s\" is ignored; did you "
@@ -127,12 +161,13 @@ void cli_conf_warn_unknown(struct cli_ctx *ctx)
 			else
 				cli_note(ctx, _("%s, line %d: unknown setting \"%s\" is ignored; known: "
 						"api, key, timeout, connect_timeout, country, currency, "
-						"lang, columns.WORKLOAD"), path, lineno, name);
+						"lang, profile, columns.WORKLOAD"), path, lineno, name);
 		}
 		free(name);
 		p += n + (nl != NULL);
 	}
 out:
+	free(section);
 	if (text != NULL)
 		explicit_bzero(text, strlen(text));
 	free(text);

@@ -102,7 +102,7 @@ static void help_main(FILE *out)
 	}
 	fprintf(out, "\n%s\n", _("Options (before or after the command):"));
 	print_opts(out, cli_global_opts);
-	fprintf(out, "\n%s\n", _("Environment: GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT (seconds a request may take, retries included), GPUX_GPUXD (the gpuxd to start), NO_COLOR; LANGUAGE, LC_ALL, LC_MESSAGES, LANG choose the language."));
+	fprintf(out, "\n%s\n", _("Environment: GPUX_API, GPUX_API_KEY, GPUX_PROFILE, GPUX_ADMIN_KEY (gpux admin), GPUX_TIMEOUT (seconds a request may take, retries included), GPUX_GPUXD (the gpuxd to start), NO_COLOR; LANGUAGE, LC_ALL, LC_MESSAGES, LANG choose the language."));
 	fprintf(out, "%s\n", _("Language: --lang, else the one chosen with L in the interactive screen (lang in the config file), else the environment, else English."));
 	fprintf(out, "%s\n", _("Config file: $XDG_CONFIG_HOME/gpux/config (api, key, timeout, connect_timeout, country, currency, lang); chmod 600 when it holds a key."));
 	fprintf(out, "%s\n", _("Interactive screen: ? or F1 lists the keys of each screen; q or F10 quits."));
@@ -123,7 +123,7 @@ static void help_command(FILE *out, const struct cli_command *c)
 	}
 	if (c->more != NULL)
 		fprintf(out, "\n%s\n", _(c->more));
-	fprintf(out, "\n%s\n", _("Global options (gpux --help): --lang, --format, --api, --key, --key-file, --timeout, --data, --ascii, --insecure."));
+	fprintf(out, "\n%s\n", _("Global options (gpux --help): --lang, --format, --api, --key, --key-file, --profile, --timeout, --data, --ascii, --insecure."));
 	free(usage);
 }
 
@@ -134,7 +134,8 @@ static void help_command(FILE *out, const struct cli_command *c)
 static int run_tui(struct cli_ctx *ctx)
 {
 	struct api_open_opts open = {
-		.url = ctx->api_url, .key = ctx->api_key, .insecure = ctx->insecure,
+		.url = ctx->api_url, .key = ctx->api_key, .profile = ctx->profile,
+		.insecure = ctx->insecure,
 	};
 	struct tui_options o = {
 		.lang = ctx->lang, .ascii = ctx->ascii, .open = &open,
@@ -329,7 +330,7 @@ static int take_args(struct cli_ctx *ctx, int argc, char **argv, const char **gv
 			int k = cmd != NULL ? find_opt(cmd->opts, arg, len) : -1;
 
 			if (cmd == NULL) {
-				rc = cli_usage(ctx, _("unknown option \"%.*s\"; accepted before the command: --lang, --format, --api, --key, --key-file, --timeout, --data, --ascii, --insecure, --help, --version"),
+				rc = cli_usage(ctx, _("unknown option \"%.*s\"; accepted before the command: --lang, --format, --api, --key, --key-file, --profile, --timeout, --data, --ascii, --insecure, --help, --version"),
 					       (int)len, arg);
 				break;
 			}
@@ -417,6 +418,7 @@ int main(int argc, char **argv)
 	if (gv[CLI_G_FORMAT] != NULL && (rc = parse_format(&ctx, gv[CLI_G_FORMAT])) != CLI_OK)
 		goto out;
 	ctx.api_url = gv[CLI_G_API] != NULL ? gv[CLI_G_API] : getenv("GPUX_API");
+	ctx.profile = gv[CLI_G_PROFILE];
 	if (ctx.api_url != NULL && ctx.api_url[0] == '\0')
 		ctx.api_url = NULL;
 	if ((rc = key_and_timeout(&ctx, gv[CLI_G_KEY], gv[CLI_G_KEY_FILE], gv[CLI_G_TIMEOUT], &key)) != CLI_OK)

@@ -21,7 +21,7 @@
 #include "util/util.h"
 #include "view/view.h"
 
-enum raw_type { RAW_NULL, RAW_NUMBER, RAW_INT, RAW_TEXT, RAW_BOOL };
+enum raw_type { RAW_NULL, RAW_NUMBER, RAW_INT, RAW_TEXT, RAW_BOOL, RAW_INTS };
 
 struct cell {
 	char *display;
@@ -161,6 +161,17 @@ void cli_sheet_null(struct cli_sheet *s, const char *display)
 	next_cell(s, display);
 }
 
+void cli_sheet_ints(struct cli_sheet *s, const char *display, const int64_t *v, size_t n)
+{
+	struct cell *c = next_cell(s, display);
+	struct buf b = {0};
+
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s%" PRId64, i ? " " : "", v[i]);
+	c->type = RAW_INTS;
+	c->text = buf_take(&b);
+}
+
 void cli_sheet_note(struct cli_sheet *s, const char *note)
 {
 	s->notes = xreallocarray(s->notes, s->n_notes + 1, sizeof *s->notes);
@@ -183,6 +194,17 @@ static char *raw_text(const struct cell *c, bool json)
 		return xstrdup(c->flag ? "true" : "false");
 	case RAW_TEXT:
 		return json ? view_json_string(c->text) : view_csv_field(c->text);
+	case RAW_INTS: {
+		/* json: an array of integers; csv: the integers, space-separated */
+		if (!json)
+			return xstrdup(c->text);
+		struct buf b = {0};
+		buf_putc(&b, '[');
+		for (const char *p = c->text; *p; p++)
+			buf_putc(&b, *p == ' ' ? ',' : *p);
+		buf_putc(&b, ']');
+		return buf_take(&b);
+	}
 	}
 	return xstrdup("");
 }
@@ -385,6 +407,11 @@ void cli_record_int(struct cli_record *r, const char *id, int64_t v)
 void cli_record_text(struct cli_record *r, const char *id, const char *v)
 {
 	cli_sheet_text(field(r, id, CLI_LEFT), NULL, v);
+}
+
+void cli_record_ints(struct cli_record *r, const char *id, const int64_t *v, size_t n)
+{
+	cli_sheet_ints(field(r, id, CLI_LEFT), NULL, v, n);
 }
 
 void cli_record_bool(struct cli_record *r, const char *id, bool v)

@@ -75,8 +75,10 @@ void cli_prices_free(struct view_prices *p)
 
 	if (p == NULL)
 		return;
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		free((char *)p->items[i].gpu_id);
+		free((void *)p->items[i].supply.ladder);
+	}
 	free((void *)p->items);
 	memset(p, 0, sizeof *p);
 }
@@ -216,6 +218,56 @@ int cli_view_column_list(struct cli_ctx *ctx, const char *cmd, const struct view
 	}
 	free(copy);
 	return CLI_OK;
+}
+
+/* A unit column's cell: the raw value alone (csv/json only). */
+static void unit_cell(struct cli_sheet *s, const struct view_cell *c)
+{
+	switch (c->raw) {
+	case VIEW_RAW_NUMBER: cli_sheet_number(s, NULL, c->number); break;
+	case VIEW_RAW_CENTS: cli_sheet_int(s, NULL, c->cents); break;
+	case VIEW_RAW_BOOL: cli_sheet_bool(s, NULL, c->flag); break;
+	case VIEW_RAW_TEXT: cli_sheet_text(s, NULL, c->text != NULL ? c->text : c->display); break;
+	case VIEW_RAW_NONE: cli_sheet_null(s, NULL); break;
+	}
+}
+
+/* Column k of t again under its name with a unit, or its cell of row r
+ * (r NULL: the column); nothing when its name needs none. */
+static void unit_column(struct cli_sheet *s, const struct view_table *t, size_t k,
+			const struct view_row *r)
+{
+	const struct view_column *c = &t->columns[k];
+	const char *n = view_unit_id(c->id);
+
+	if (n == NULL)
+		return;
+	if (r == NULL)
+		cli_sheet_column_for(s, n, n, align_of(c), CLI_SHOW_DATA);
+	else
+		unit_cell(s, &r->cells[k]);
+}
+
+void cli_sheet_view_unit_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds)
+{
+	for (size_t k = 0; k < t->n_columns; k++)
+		if ((kinds & CLI_KIND(t->columns[k].kind)) != 0)
+			unit_column(s, t, k, NULL);
+}
+
+void cli_sheet_view_unit_cells(struct cli_sheet *s, const struct view_table *t,
+			       const struct view_row *r, unsigned kinds)
+{
+	for (size_t k = 0; k < t->n_columns; k++)
+		if ((kinds & CLI_KIND(t->columns[k].kind)) != 0)
+			unit_column(s, t, k, r);
+}
+
+void cli_sheet_view_unit_list(struct cli_sheet *s, const struct view_table *t, const size_t *cols,
+			      size_t n, const struct view_row *r)
+{
+	for (size_t i = 0; i < n; i++)
+		unit_column(s, t, cols[i], r);
 }
 
 int cli_check_workload(struct cli_ctx *ctx, const char *cmd, const char *id,

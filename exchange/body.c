@@ -209,6 +209,28 @@ static long leading_zero(const char *data, size_t len)
 	return -1;
 }
 
+/* The offset of a control character outside the strings of data other
+ * than JSON's four kinds of whitespace (cJSON skips every byte below 0x21
+ * as if it were, so ":\x11007" would pass the leading-zero check), or -1. */
+static long stray_control(const char *data, size_t len)
+{
+	bool in_str = false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)data[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+		} else if (c == '"') {
+			in_str = true;
+		} else if ((c < 0x20 || c == 0x7f) && !is_ws((char)c)) {
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
 int xd_body_parse(const char *data, size_t len, bool allow_empty, cJSON **out, struct xd_reply *r)
 {
 	*out = NULL;
@@ -230,6 +252,12 @@ int xd_body_parse(const char *data, size_t len, bool allow_empty, cJSON **out, s
 	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
 		xd_reply_error(r, 400, "BAD_JSON", "the request body starts with a byte order mark; "
 		               "send the JSON without it");
+		return -1;
+	}
+	long sc = stray_control(data, len);
+	if (sc >= 0) {
+		xd_reply_error(r, 400, "BAD_JSON", "a control character outside a string (near byte "
+		               "%ld): JSON allows only spaces, tabs and line breaks there", sc);
 		return -1;
 	}
 	long lz = leading_zero(data, len);
@@ -380,5 +408,23 @@ int xd_body_enum(const cJSON *o, const char *k, bool required, const char *const
 		return -1;
 	}
 	*out = i;
+	return 1;
+}
+
+int xd_body_bool(const cJSON *o, const char *k, bool required, bool *out, struct xd_reply *r)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!v) {
+		if (!required)
+			return 0;
+		xd_reply_field(r, "MISSING_FIELD", k, "field \"%s\" is required", k);
+		return -1;
+	}
+	if (!cJSON_IsBool(v)) {
+		xd_reply_field(r, "WRONG_TYPE", k, "field \"%s\" must be true or false, not %s", k,
+		               type_name(v));
+		return -1;
+	}
+	*out = cJSON_IsTrue(v);
 	return 1;
 }

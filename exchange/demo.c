@@ -7,7 +7,11 @@
  * (shared by all GPUs) rest bids a few percent below. Each ladder is a pure
  * function of the GPU's base price P and an offset of d ticks (a tick is
  * 0.5 % of P, at least one cent): the best ask is P + d·tick, so at start
- * (d = 0) it is exactly P.
+ * (d = 0) it is exactly P — for units of 1, and for SXM/OAM boards for
+ * nodes of 8 too. The asks are lots as such machines are sold: PCIe cards
+ * as single-GPU nodes, SXM and OAM boards as nodes of 8 on their link (one
+ * maker also in nodes of 4, one level whole-node only), in the exchange's
+ * regions in turn, each node with a host (cores, RAM, disk) of its size.
  *
  * The drift is a deterministic random walk on the exchange clock: every
  * STEP_MS of exchange time one GPU, chosen by a hash of (seed, step), moves
@@ -79,16 +83,35 @@ static void apply_step(struct xd_demo *d, size_t n_gpus, int64_t k)
 	d->dirty[g] = true;
 }
 
+/* A demo order's lot (a sell) or unit (a buy): GPUs per node, whole nodes
+ * only, the region (taken modulo the exchange's regions). */
+struct demo_lot { int32_t node_gpus; bool whole; int region; };
+
+/* A node's host, by its size: a board server of 8 (2 × 56 cores, 2 TB, 30 TB
+ * of NVMe), of 4 (64 cores, 1 TB, 15 TB), a workstation-class host per PCIe
+ * card (16 cores, 192 GB, 3.84 TB). */
+static struct eng_host demo_host(int32_t node_gpus)
+{
+	if (node_gpus >= 8)
+		return (struct eng_host){ 112, 2048, 30720 };
+	if (node_gpus >= 4)
+		return (struct eng_host){ 64, 1024, 15360 };
+	return (struct eng_host){ 16, 192, 3840 };
+}
+
 static void place(struct xd_writer *w, int64_t account, int gpu, enum eng_side side,
-                  int64_t price, int32_t gpus, int32_t hours)
+                  int64_t price, int32_t gpus, int32_t hours, const struct demo_lot *lot)
 {
 	struct xd_demo *d = w->demo;
 	if (price < 1)
 		return;
 	struct xd_order_in in = {
 		.gpu = gpu, .side = side, .type = XD_LIMIT, .tif = ENG_GTC, .gpus = gpus,
-		.hours = hours, .price = price,
+		.hours = hours, .price = price, .node_gpus = lot->node_gpus,
+		.whole_nodes = lot->whole, .region = lot->region % (int)w->t->n_regions,
 	};
+	if (side == ENG_SELL)
+		in.host = demo_host(lot->node_gpus);
 	int64_t id = xd_ops_place(w, account, &in);
 	if (id > 0 && engine_find(w->eng, (size_t)gpu, id) && d->n_resting[gpu] < MAX_RESTING)
 		d->resting[gpu][d->n_resting[gpu]++] = id;
@@ -136,13 +159,18 @@ static void requote(struct xd_writer *w, int g)
 	if (p < 1)
 		p = 1;
 	const int64_t *mk = d->makers[g];
-	place(w, mk[0], g, ENG_SELL, p, 16, 720);
-	place(w, mk[1], g, ENG_SELL, p, 8, 720);
-	place(w, mk[2], g, ENG_SELL, p + pct(p, 10, 1), 32, 720);
-	place(w, mk[0], g, ENG_SELL, p + pct(p, 25, 2), 48, 720);
-	place(w, mk[1], g, ENG_SELL, p + pct(p, 50, 3), 64, 720);
-	place(w, d->buyers[0], g, ENG_BUY, p - pct(p, 30, 1), 8, 4);
-	place(w, d->buyers[1], g, ENG_BUY, p - pct(p, 60, 2), 16, 2);
+	bool board = w->t->gpu_link[g] != ENG_LINK_PCIE;
+	int32_t k8 = board ? 8 : 1, k4 = board ? 4 : 1;
+	const struct demo_lot l0 = { k8, false, 0 }, l1 = { k4, false, 1 }, l2 = { k8, false, 2 },
+	                      l3 = { k8, board, 1 }, l4 = { k8, false, 0 }, plain = { 1, false, 0 },
+	                      node = { 8, false, 0 };
+	place(w, mk[0], g, ENG_SELL, p, 16, 720, &l0);
+	place(w, mk[1], g, ENG_SELL, p, 8, 720, &l1);
+	place(w, mk[2], g, ENG_SELL, p + pct(p, 10, 1), 32, 720, &l2);
+	place(w, mk[0], g, ENG_SELL, p + pct(p, 25, 2), 48, 720, &l3);
+	place(w, mk[1], g, ENG_SELL, p + pct(p, 50, 3), 64, 720, &l4);
+	place(w, d->buyers[0], g, ENG_BUY, p - pct(p, 30, 1), 8, 4, &plain);
+	place(w, d->buyers[1], g, ENG_BUY, p - pct(p, 60, 2), 16, 2, board ? &node : &plain);
 }
 
 /* The taker of step k: a few GPU-hours across the spread of the GPU that
@@ -157,7 +185,8 @@ static void take(struct xd_writer *w, int64_t k)
 	if (r % 4 != 0 || w->t->demo_from_cents[g] <= 0)
 		return;
 	bool buy = (h >> 40) & 1;
-	if (!engine_best(w->eng, g, buy ? ENG_SELL : ENG_BUY, &best))
+	static const struct eng_filter one = { .unit = 1 };
+	if (!engine_best_for(w->eng, g, buy ? ENG_SELL : ENG_BUY, &one, &best))
 		return;
 	struct xd_order_in in = {
 		.gpu = (int)g, .side = buy ? ENG_BUY : ENG_SELL, .type = XD_LIMIT, .tif = ENG_IOC,
@@ -210,7 +239,7 @@ static int64_t demo_account(struct xd_writer *w, const char *email, int role, bo
 	int64_t id = find_account(w, email);
 	if (id)
 		return id;
-	id = xd_ops_account(w, "demo", email, "US", XD_USD, role, NULL);
+	id = xd_ops_account(w, "demo", email, "US", xd_settings_cur(w->set, "USD"), role, NULL);
 	if (funded)
 		xd_ops_deposit(w, id, 10000000000000LL);   /* US$ 100 billion of bids */
 	return id;

@@ -92,5 +92,17 @@ int64_t exchange_vat_unit(int64_t net_minor, int32_t vat_bp);
 int64_t exchange_unit(int64_t price_cents, int64_t rate_micro, int32_t vat_bp);
 /* What a seller gets per GPU-hour: floor(price × rate / 10^6). */
 int64_t exchange_payout_unit(int64_t price_cents, int64_t rate_micro);
+/* The same for a currency whose ISO 4217 minor unit has `exponent` digits
+ * (the functions above are exponent 2: cents, pence): a price of p US cents
+ * is p × rate / 10^8 major units, so ceil(p × rate × 10^exponent / 10^8)
+ * minor units for the buyer and the floor for the seller, exact in 128-bit
+ * integers (JPY 0: 419 cents at 150 JPY/USD is ceil(628.5) = 629 yen; KWD 3:
+ * at 0.307 KWD/USD, ceil(1286.33) = 1287 fils). */
+int64_t exchange_net_unit_e(int64_t price_cents, int64_t rate_micro, int exponent);
+int64_t exchange_unit_e(int64_t price_cents, int64_t rate_micro, int exponent, int32_t vat_bp);
+int64_t exchange_payout_unit_e(int64_t price_cents, int64_t rate_micro, int exponent);
+/* The exchange's trade fee on a seller's payout per GPU-hour at fee_bp basis
+ * points: floor(payout × bp / 10^4) — never more than the stated rate. */
+int64_t exchange_fee_unit(int64_t payout_unit, int32_t fee_bp);
 
 #endif

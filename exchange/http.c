@@ -26,8 +26,8 @@
  * Rate limits are token buckets per client address (TCP only) and per API
  * key, checked before the handler runs; over the limit is 429 with
  * Retry-After. Keys are checked here: SHA-256 (nettle) of the presented
- * key looked up in the accounts, the hash compared in constant time; the
- * admin key is compared in constant time too.
+ * key looked up among the API keys (keys.c) or, for a key not of their
+ * shape, among the admin keys (admin.c), the hash compared in constant time.
  */
 #include "exchange/xd.h"
 
@@ -72,7 +72,7 @@ struct xd_server {
 	int tcp_fd, unix_fd;
 	int port;            /* of tcp_fd */
 	char *socket_path;
-	struct xd_market *m;
+	struct xd_market *_Atomic m;   /* NULL until the database could be opened */
 	struct xd_server_config cfg;
 	struct limiter by_key, by_addr, signups;
 	struct xd_door *door;        /* --trusted-proxy: gpuxd accepts on tcp_fd itself */
@@ -267,19 +267,16 @@ static void authenticate(struct req *r)
 	size_t n = strlen(key);
 	while (n && key[n - 1] == ' ')
 		n--;
-	const char *admin = r->srv->cfg.admin_key;
-	if (admin && strlen(admin) == n && memeql_sec(admin, key, n)) {
-		c->admin = true;
-		return;
-	}
-	if (n != 69 || strncmp(key, "gpux_", 5) != 0)
-		return;
-	for (size_t i = 5; i < n; i++)
+	bool account_shape = n == 69 && strncmp(key, "gpux_", 5) == 0;
+	for (size_t i = 5; account_shape && i < n; i++)
 		if (!((key[i] >= '0' && key[i] <= '9') || (key[i] >= 'a' && key[i] <= 'f')))
-			return;
+			account_shape = false;
 	unsigned char md[32];
 	xd_keys_hash(key, n, md);
-	c->account = xd_keys_auth(c, md);
+	if (account_shape)
+		c->account = xd_keys_auth(c, md);
+	else if (n >= 16)   /* an admin key (admin.c), looked up on every request */
+		c->admin = xd_admin_auth(c, md) > 0;
 }
 
 /* The key the client's rate limits count under (xd_addr_key): the peer's
@@ -369,6 +366,20 @@ static void dispatch(struct req *r, const char *url, const char *method)
 	struct xd_server *srv = r->srv;
 	struct xd_ctx *c = &r->ctx;
 	c->m = srv->m;
+	if (!c->m) {   /* gpuxd started while its database was down */
+		if (strcmp(method, "GET") == 0 && strcmp(url, "/v1/health") == 0) {
+			cJSON *o = cJSON_CreateObject();   /* alive: it keeps trying */
+			cJSON_AddStringToObject(o, "status", "ok");
+			xd_reply_json(&c->reply, 200, o);
+		} else if (strcmp(method, "GET") == 0 && strcmp(url, "/v1/ready") == 0) {
+			xd_reply_error(&c->reply, 503, "NOT_READY", "this node cannot commit now: its "
+			               "database could not be opened yet");
+			c->reply.retry_after = 1;
+		} else {
+			store_unavailable(&c->reply);
+		}
+		return;
+	}
 	c->method = method;
 	c->path = url;
 	c->conn = r->conn;
@@ -421,7 +432,7 @@ static void dispatch(struct req *r, const char *url, const char *method)
 		return;
 
 	authenticate(r);
-	bool demo = xd_market_demo(srv->m);
+	bool demo = xd_market_demo(c->m);
 	switch (route->auth) {
 	case XD_PUBLIC:
 		break;
@@ -775,7 +786,6 @@ int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, c
 	struct xd_server *s = xcalloc(1, sizeof *s);
 	*out = NULL;
 	s->cfg = *c;
-	s->cfg.admin_key = c->admin_key ? xstrdup(c->admin_key) : NULL;
 	s->tcp_fd = s->unix_fd = -1;
 	limiter_init(&s->by_key, c->rate_per_key, 2.0 * c->rate_per_key);
 	limiter_init(&s->by_addr, c->rate_per_addr, 2.0 * c->rate_per_addr);
@@ -793,6 +803,11 @@ int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, c
 		s->socket_path = xstrdup(c->socket_path);
 	*out = s;
 	return 0;
+}
+
+void xd_server_set_market(struct xd_server *s, struct xd_market *m)
+{
+	s->m = m;
 }
 
 int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause)
@@ -829,7 +844,6 @@ int xd_server_detached(const struct xd_server_config *c, struct xd_market *m,
 	struct xd_server *s = xcalloc(1, sizeof *s);
 	*out = NULL;
 	s->cfg = *c;
-	s->cfg.admin_key = c->admin_key ? xstrdup(c->admin_key) : NULL;
 	s->tcp_fd = s->unix_fd = -1;
 	s->m = m;
 	limiter_init(&s->by_key, c->rate_per_key, 2.0 * c->rate_per_key);
@@ -897,10 +911,7 @@ void xd_server_stop(struct xd_server **sp)
 		unlink(s->socket_path);
 		free(s->socket_path);
 	}
-	if (s->cfg.admin_key) {
-		explicit_bzero(s->cfg.admin_key, strlen(s->cfg.admin_key));
-		free(s->cfg.admin_key);
-	}
+
 	limiter_free(&s->by_key);
 	limiter_free(&s->by_addr);
 	limiter_free(&s->signups);

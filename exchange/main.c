@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "exchange/exchange.h"
 #include "util/util.h"
@@ -31,10 +33,14 @@ static const char usage[] =
 	"  --demo                 demo market: makers at the seed prices with a drift,\n"
 	"                         simulated payments, admin routes without a key\n"
 	"  --market STATE         open, pre_open or halted (default: open with --demo,\n"
-	"                         else pre_open)\n"
-	"  --opens-at TIME        the announced opening, ISO 8601 (2025-09-01T09:00:00Z)\n"
+	"                         else pre_open); like --opens-at, --topup-url and\n"
+	"                         --topup-text it only seeds a new database: the\n"
+	"                         settings live in the database (gpux admin)\n"
+	"  --opens-at TIME        the announced opening, ISO 8601 (2025-09-01T09:00:00Z),\n"
+	"                         a time to come; the market opens by itself then\n"
 	"  --clock-speed N        the exchange clock runs N times real time (default 1)\n"
-	"  --admin-key-file PATH  the operator's admin key (first line, >= 16 characters)\n"
+	"  --admin-key-file PATH  the bootstrap admin key (first line, >= 16 characters):\n"
+	"                         the admin key \"bootstrap\" of a database that has none\n"
 	"  --data DIR             catalogue directory (default: the embedded catalogue)\n"
 	"  --seed N               seed of the demo drift (default 1)\n"
 	"  --rate-limit N         requests/s per API key, bursts of 2N (default 100; 0: off)\n"
@@ -74,8 +80,10 @@ static const char usage[] =
 	"  --idle-exit S          exit after S seconds without any connection (default 0:\n"
 	"                         never); the local demo exchange of gpux runs with 300\n"
 	"  --pid-file PATH        write the process id there; removed at exit\n"
-	"  --topup-url URL        where customers top up (gpux shows it on a real exchange)\n"
-	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details)\n"
+	"  --topup-url URL        where customers top up (gpux shows it on a real exchange);\n"
+	"                         seeds a new database\n"
+	"  --topup-text TEXT      how to top up, in words (e.g. bank transfer details);\n"
+	"                         seeds a new database\n"
 	"  --help, --version\n";
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -194,6 +202,9 @@ static int limit_opt(struct exchange_config *c, int o, const char *arg)
 
 int main(int argc, char **argv)
 {
+	/* the database, its WAL, the pid and port files hold customers' data or
+	 * say where gpuxd is: none is for other users */
+	umask(077);
 	struct exchange_config c;
 	exchange_config_defaults(&c);
 	bool listen_given = false;
@@ -221,6 +232,8 @@ int main(int argc, char **argv)
 			if (exchange_parse_time(optarg, &c.opens_at_ms) != 0 || c.opens_at_ms < 0)
 				return bad("--opens-at %s: expected an ISO 8601 time such as 2025-09-01T09:00:00Z",
 				           optarg);
+			if (c.opens_at_ms <= (int64_t)time(NULL) * 1000)
+				return bad("--opens-at %s: that time has passed; announce a time to come", optarg);
 			break;
 		case O_SPEED: {
 			char *end;

@@ -43,6 +43,7 @@ struct snap_book {
 	size_t n_ask, n_bid;
 	struct eng_level ask[XD_DEPTH_MAX], bid[XD_DEPTH_MAX];
 	int64_t last;
+	struct xd_unit_quotes u;     /* the best asks for units of 1 and of 8 */
 };
 
 struct xd_market {
@@ -55,8 +56,7 @@ struct xd_market {
 	int64_t base_exch, base_mono_us, offset;
 
 	pthread_mutex_t info_mu;
-	int state;
-	int64_t opens_at;
+	struct xd_settings *set;     /* published after each COMMIT that changed them */
 
 	pthread_mutex_t q_mu;
 	pthread_cond_t q_cv;
@@ -151,7 +151,7 @@ static bool drain_inbox(struct xd_market *m)
 			continue;
 		m->in_changed[g] = false;
 		const struct snap_book *b = &m->in_books[g];
-		xd_stream_book(w->stream, (int)g, b->ask, b->n_ask, b->bid, b->n_bid, b->last);
+		xd_stream_book(w->stream, (int)g, b->ask, b->n_ask, b->bid, b->n_bid, b->last, &b->u);
 		pthread_mutex_lock(&m->snap_mu);
 		m->books[g] = *b;
 		pthread_mutex_unlock(&m->snap_mu);
@@ -165,6 +165,10 @@ static void publish(struct xd_market *m)
 {
 	struct xd_writer *w = &m->w;
 	bool any = false;
+	if (w->set_changed && !w->set_stale) {
+		xd_market_publish_settings(m, xd_settings_copy(w->set));
+		w->set_changed = false;
+	}
 	for (size_t g = 0; g < m->t->n_gpus; g++) {
 		if (!w->book_changed[g] || !w->nodes->book_current(w, (int)g))
 			continue;
@@ -174,7 +178,9 @@ static void publish(struct xd_market *m)
 		tmp.n_ask = engine_depth(w->eng, g, ENG_SELL, tmp.ask, XD_DEPTH_MAX);
 		tmp.n_bid = engine_depth(w->eng, g, ENG_BUY, tmp.bid, XD_DEPTH_MAX);
 		tmp.last = w->last_price[g];
-		xd_stream_book(w->stream, (int)g, tmp.ask, tmp.n_ask, tmp.bid, tmp.n_bid, tmp.last);
+		xd_unit_quotes_of(w->eng, g, &tmp.u);
+		xd_stream_book(w->stream, (int)g, tmp.ask, tmp.n_ask, tmp.bid, tmp.n_bid, tmp.last,
+		               &tmp.u);
 		pthread_mutex_lock(&m->snap_mu);
 		m->books[g] = tmp;
 		pthread_mutex_unlock(&m->snap_mu);
@@ -189,7 +195,8 @@ static void publish(struct xd_market *m)
 }
 
 void xd_market_put_book(struct xd_market *m, int gpu, const struct eng_level *ask, size_t n_ask,
-                        const struct eng_level *bid, size_t n_bid, int64_t last)
+                        const struct eng_level *bid, size_t n_bid, int64_t last,
+                        const struct xd_unit_quotes *u)
 {
 	pthread_mutex_lock(&m->in_mu);
 	struct snap_book *b = &m->in_books[gpu];
@@ -198,6 +205,7 @@ void xd_market_put_book(struct xd_market *m, int gpu, const struct eng_level *as
 	memcpy(b->ask, ask, b->n_ask * sizeof *ask);
 	memcpy(b->bid, bid, b->n_bid * sizeof *bid);
 	b->last = last;
+	b->u = *u;
 	m->in_changed[gpu] = true;
 	pthread_mutex_unlock(&m->in_mu);
 	pthread_mutex_lock(&m->q_mu);
@@ -222,12 +230,41 @@ void xd_market_put_trade(struct xd_market *m, int gpu, int64_t id, int64_t price
 
 const char *xd_market_boot(const struct xd_market *m) { return m->boot; }
 
-void xd_market_put_state(struct xd_market *m, int state, int64_t opens_at)
+struct xd_settings *xd_market_settings(struct xd_market *m)
 {
 	pthread_mutex_lock(&m->info_mu);
-	m->state = state;
-	m->opens_at = opens_at;
+	struct xd_settings *s = m->set;
+	s->refs++;
 	pthread_mutex_unlock(&m->info_mu);
+	return s;
+}
+
+void xd_market_settings_done(struct xd_market *m, struct xd_settings **sp)
+{
+	struct xd_settings *s = *sp;
+	if (!s)
+		return;
+	pthread_mutex_lock(&m->info_mu);
+	bool last = --s->refs == 0;
+	pthread_mutex_unlock(&m->info_mu);
+	if (last)
+		xd_settings_free(&s);
+	*sp = NULL;
+}
+
+void xd_market_publish_settings(struct xd_market *m, struct xd_settings *s)
+{
+	struct xd_settings *old = NULL;
+	pthread_mutex_lock(&m->info_mu);
+	if (!m->set || s->version >= m->set->version) {
+		old = m->set;
+		m->set = s;
+		s = NULL;
+	}
+	pthread_mutex_unlock(&m->info_mu);
+	if (old)
+		xd_market_settings_done(m, &old);
+	xd_settings_free(&s);   /* older than what is published: dropped */
 }
 
 void xd_market_put_offset(struct xd_market *m, int64_t offset)
@@ -250,14 +287,8 @@ static cJSON *quotes_body(struct xd_market *m, uint64_t seq)
 	cJSON *arr = cJSON_CreateArray();
 	for (size_t g = 0; g < m->t->n_gpus; g++) {
 		const struct snap_book *b = &m->books[g];
-		cJSON *q = cJSON_CreateObject();
-		cJSON_AddStringToObject(q, "gpu", m->t->gpu_ids[g]);
-		xd_jint_or_null(q, "best_ask_cents", b->n_ask ? b->ask[0].price_cents : 0, b->n_ask > 0);
-		xd_jint(q, "ask_gpus", b->n_ask ? b->ask[0].gpus : 0);
-		xd_jint_or_null(q, "best_bid_cents", b->n_bid ? b->bid[0].price_cents : 0, b->n_bid > 0);
-		xd_jint(q, "bid_gpus", b->n_bid ? b->bid[0].gpus : 0);
-		xd_jint_or_null(q, "last_cents", b->last, b->last >= 0);
-		cJSON_AddItemToArray(arr, q);
+		cJSON_AddItemToArray(arr, xd_quote_json(m->t->gpu_ids[g], &b->u,
+		                                        b->n_bid ? &b->bid[0] : NULL, b->last));
 	}
 	cJSON_AddItemToObject(o, "quotes", arr);
 	return o;
@@ -344,36 +375,75 @@ cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
 	return o;
 }
 
-cJSON *xd_market_info(struct xd_market *m)
+cJSON *xd_market_book_for(struct xd_market *m, const struct engine *e, int gpu,
+                          const struct eng_filter *f, int depth)
 {
 	const struct xd_tables *t = m->t;
 	cJSON *o = cJSON_CreateObject();
-	pthread_mutex_lock(&m->info_mu);
-	int state = m->state;
-	int64_t opens = m->opens_at;
-	pthread_mutex_unlock(&m->info_mu);
-	cJSON_AddStringToObject(o, "state", xd_state_names[state]);
-	xd_jtime(o, "opens_at", opens);
+	cJSON_AddStringToObject(o, "gpu", t->gpu_ids[gpu]);
+	xd_jint(o, "node_gpus", f->unit);
+	xd_jstr(o, "interconnect", f->link == ENG_LINK_ANY ? NULL : xd_link_names[f->link]);
+	char *regions = xd_regions_text(t, f->regions);
+	xd_regions_json(o, "regions", regions);
+	free(regions);
+	pthread_mutex_lock(&m->snap_mu);
+	xd_jint(o, "seq", (int64_t)m->seq);
+	pthread_mutex_unlock(&m->snap_mu);
 	xd_jtime(o, "server_time", xd_market_now(m));
+	struct eng_level *lv = xcalloc((size_t)depth, sizeof *lv);
+	for (int side = 0; side < 2; side++) {
+		size_t n = engine_depth_for(e, (size_t)gpu, side ? ENG_BUY : ENG_SELL, f, lv,
+		                            (size_t)depth);
+		cJSON *a = cJSON_AddArrayToObject(o, side ? "bids" : "asks");
+		for (size_t i = 0; i < n; i++) {
+			cJSON *l = cJSON_CreateObject();
+			xd_jint(l, "price_cents", lv[i].price_cents);
+			xd_jint(l, "units", lv[i].units);
+			xd_jint(l, "gpus", lv[i].gpus);
+			xd_jint(l, "orders", lv[i].orders);
+			xd_jint(l, "gpu_hours", lv[i].gpu_hours);
+			cJSON_AddItemToArray(a, l);
+		}
+	}
+	free(lv);
+	return o;
+}
+
+cJSON *xd_market_info_of(struct xd_market *m, const struct xd_settings *s)
+{
+	const struct xd_tables *t = m->t;
+	cJSON *o = cJSON_CreateObject();
+	int64_t now = xd_market_now(m);
+	cJSON_AddStringToObject(o, "state", xd_state_names[s->state]);
+	xd_jtime(o, "opens_at", s->opens_at_ms);
+	xd_jtime(o, "server_time", now);
 	cJSON_AddNumberToObject(o, "clock_speed", m->speed);
 	cJSON_AddBoolToObject(o, "demo", m->demo);
 	cJSON_AddBoolToObject(o, "simulated_payments", m->demo);
-	cJSON *c = cJSON_AddArrayToObject(o, "currencies");
-	for (int i = 0; i < XD_NCUR; i++)
-		cJSON_AddItemToArray(c, cJSON_CreateString(xd_cur_names[i]));
-	cJSON *fx = cJSON_AddObjectToObject(o, "fx");
-	cJSON_AddStringToObject(fx, "base", "USD");
-	cJSON_AddStringToObject(fx, "date", t->fx_date);
-	cJSON_AddStringToObject(fx, "note", t->fx_note);
-	cJSON *r = cJSON_AddObjectToObject(fx, "rate_micro");
-	for (int i = 0; i < XD_NCUR; i++)
-		xd_jint(r, xd_cur_names[i], t->fx_micro[i]);
+	/* a real exchange wants a reference with every deposit */
+	cJSON_AddBoolToObject(o, "deposit_reference_required", !m->demo);
+	xd_settings_json(s, t, now, m->demo, o);
+	cJSON *rg = cJSON_AddArrayToObject(o, "regions");
+	for (size_t i = 0; i < t->n_regions; i++) {
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "id", t->regions[i].id);
+		cJSON_AddStringToObject(x, "name", t->regions[i].name);
+		cJSON_AddItemToArray(rg, x);
+	}
 	cJSON *vat = cJSON_AddObjectToObject(o, "vat");
 	cJSON_AddStringToObject(vat, "date", t->vat_date);
 	cJSON_AddStringToObject(vat, "source", t->vat_source);
-	r = cJSON_AddObjectToObject(vat, "rate_bp");
+	cJSON *r = cJSON_AddObjectToObject(vat, "rate_bp");
 	for (size_t i = 0; i < t->n_vat; i++)
 		xd_jint(r, t->vat[i].country, t->vat[i].bp);
+	return o;
+}
+
+cJSON *xd_market_info(struct xd_market *m)
+{
+	struct xd_settings *s = xd_market_settings(m);
+	cJSON *o = xd_market_info_of(m, s);
+	xd_market_settings_done(m, &s);
 	return o;
 }
 
@@ -401,17 +471,6 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 		xd_reply_json(&j->reply, 200, o);
 		break;
 	}
-	case XD_JOB_STATE:
-		w->state = j->state;
-		if (j->opens_at_given)
-			w->opens_at_ms = j->opens_at_ms;
-		pthread_mutex_lock(&m->info_mu);
-		m->state = w->state;
-		m->opens_at = w->opens_at_ms;
-		pthread_mutex_unlock(&m->info_mu);
-		w->nodes->state_changed(w);
-		xd_reply_json(&j->reply, 200, xd_market_info(m));
-		break;
 	default:
 		xd_ops_run(w, j);
 		break;
@@ -431,13 +490,11 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 	}
 	w->st->on_fault = &jb;
 	w->now = xd_market_now(m);
-	/* the state as the snapshot has it (another node may have changed it) */
-	pthread_mutex_lock(&m->info_mu);
-	w->state = m->state;
-	w->opens_at_ms = m->opens_at;
-	pthread_mutex_unlock(&m->info_mu);
 	w->nodes->claim_books(w, batch);
 	bool leader = w->nodes->leader(w);
+	/* the settings as the store has them now (another node may have changed
+	 * them), and the scheduled opening */
+	xd_settings_batch(w, leader);
 	if (leader)
 		xd_ops_bill(w);
 	if (w->demo && leader)
@@ -471,6 +528,9 @@ static void recover(struct xd_market *m, struct xd_job *batch)
 	struct xd_writer *w = &m->w;
 	w->st->ops->rollback(w->st);
 	xd_ops_forget(w);
+	/* what a rolled-back job did to the settings is not so */
+	w->set_stale = true;
+	w->set_changed = false;
 	if (w->demo)
 		xd_demo_forget(w);
 	for (struct xd_job *j = batch; j; j = j->next) {
@@ -632,8 +692,8 @@ static void *upkeep_main(void *arg)
 /* Jobs that shed load or that the operator sends: queued whatever the wait. */
 static bool always_admitted(const struct xd_job *j)
 {
-	return j->kind == XD_JOB_CANCEL || j->admin || j->kind == XD_JOB_CLOCK ||
-	       j->kind == XD_JOB_STATE;
+	return j->kind == XD_JOB_CANCEL || j->admin || j->admin_key_id > 0 ||
+	       j->kind == XD_JOB_CLOCK;
 }
 
 int xd_market_submit(struct xd_market *m, struct xd_job *j)
@@ -794,6 +854,14 @@ static void writer_alloc(struct xd_market *m, const struct xd_market_config *c)
 	w->nodes = w->st->shared ? &xd_nodes_shared : &xd_nodes_one;
 }
 
+static int startup_failed(const struct xd_market_config *c, char **cause)
+{
+	char *shown = xd_conninfo_redact(c->db_path);
+	int rc = set_cause(cause, "%s: the start-up transaction did not commit", shown);
+	free(shown);
+	return rc;
+}
+
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause)
 {
 	struct xd_market *m = market_new(c);
@@ -804,23 +872,21 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	struct xd_writer *w = &m->w;
 	w->m = m;
 	w->t = m->t;
-	if (xd_store_open(c->db_path, true, &w->st, cause) != 0) {
+	int rc = xd_store_open(c->db_path, true, &w->st, cause);
+	if (rc != 0) {
 		xd_market_close(&m);
-		return -1;
+		return rc;   /* -2: the database cannot be reached now */
 	}
 	demo_sync(w, c->demo, false);
 	writer_alloc(m, c);
 	w->nodes->start_lock(w);
 	clock_start(m);
-	w->state = c->state;
-	w->opens_at_ms = c->opens_at_ms;
-	m->state = c->state;
-	m->opens_at = c->opens_at_ms;
 	w->now = xd_market_now(m);
-	if (xd_ops_restore(w, cause) != 0) {
+	if (xd_settings_start(w, c, cause) != 0 || xd_ops_restore(w, cause) != 0) {
 		xd_market_close(&m);
 		return -1;
 	}
+	xd_admin_bootstrap(w, c->admin_key);
 	w->nodes->init_books(w);
 	if (c->demo) {
 		w->demo = NULL;
@@ -831,11 +897,11 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 	}
 	if (startup_commit(w, c->demo) != XD_COMMITTED) {
 		xd_market_close(&m);
-		return set_cause(cause, "%s: the start-up transaction did not commit", c->db_path);
+		return startup_failed(c, cause);
 	}
 	if (w->nodes->start_done(w) != 0) {
 		xd_market_close(&m);
-		return set_cause(cause, "%s: the start-up transaction did not commit", c->db_path);
+		return startup_failed(c, cause);
 	}
 	publish(m);
 	m->seq = 1;
@@ -903,6 +969,8 @@ void xd_market_close(struct xd_market **mp)
 	xd_store_close(&w->st);
 	engine_free(&w->eng);
 	eng_fills_free(&w->fills);
+	xd_settings_free(&w->set);
+	xd_market_settings_done(m, &m->set);
 	free(w->accts);
 	free(w->dirty);
 	free(w->book_changed);

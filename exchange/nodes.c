@@ -22,20 +22,10 @@
 static void book_reload(struct xd_writer *w, int g)
 {
 	engine_clear(w->eng, (size_t)g);
-	struct xd_q *st = xd_stmt(w->st, "SELECT id, account, side, price, remaining, hours FROM orders "
-	                                 "WHERE gpu = ?1 AND remaining > 0 ORDER BY id");
-	xd_bind_text(st, 1, w->t->gpu_ids[g]);
-	while (xd_step(st) == XD_ROW) {
-		struct eng_order o = {
-			.id = xd_col_int64(st, 0), .account = xd_col_int64(st, 1),
-			.side = (enum eng_side)xd_lookup(xd_side_names, xd_col_text(st, 2)),
-			.tif = ENG_GTC, .price_cents = xd_col_int64(st, 3), .gpus = xd_col_int(st, 4),
-			.hours = xd_col_int(st, 5),
-		};
-		engine_restore(w->eng, (size_t)g, &o);
-	}
-	xd_reset(st);
-	st = xd_stmt(w->st, "SELECT price FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
+	char *cause = NULL;
+	if (xd_book_load(w->st, w->t, w->eng, g, (size_t)g, &cause) != 0)
+		fatal("gpuxd: another node's orders cannot be read: %s", cause);
+	struct xd_q *st = xd_stmt(w->st, "SELECT price FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
 	xd_bind_text(st, 1, w->t->gpu_ids[g]);
 	w->last_price[g] = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : -1;
 	xd_reset(st);
@@ -212,13 +202,15 @@ static void shared_flush_accounts(struct xd_writer *w)
 		struct xd_acct *a = &w->accts[keys[i].id];
 		a->dirty = false;
 		int64_t da = a->avail - a->base_avail, dh = a->held - a->base_held;
-		if (da == 0 && dh == 0)
+		int64_t dd = a->debt - a->base_debt;
+		if (da == 0 && dh == 0 && dd == 0)
 			continue;
 		struct xd_q *st = xd_stmt(w->st, "UPDATE accounts SET available = available + ?2, "
-		                                 "held = held + ?3 WHERE id = ?1");
+		                                 "held = held + ?3, debt = debt + ?4 WHERE id = ?1");
 		xd_bind_int64(st, 1, keys[i].id);
 		xd_bind_int64(st, 2, da);
 		xd_bind_int64(st, 3, dh);
+		xd_bind_int64(st, 4, dd);
 		xd_step_done(w->st, st);   /* the next transaction reads it again */
 	}
 	w->n_dirty = 0;
@@ -269,7 +261,7 @@ static void shared_before_commit(struct xd_writer *w)
  * two rows. Only a deposit's number is read back (its reply has it); other
  * entries go down the pipeline unread, and answer 0. */
 static int64_t shared_ledger(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
-                             const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id)
+                             const int bucket[2], int64_t amount, int64_t order_id, int64_t rental_id)
 {
 	struct xd_q *st = xd_stmt(w->st,
 		"WITH e AS (SELECT nextval('ledger_entry') AS n) "
@@ -281,9 +273,9 @@ static int64_t shared_ledger(struct xd_writer *w, const char *kind, int cur, con
 		"RETURNING entry");
 	for (int side = 0; side < 2; side++) {
 		xd_bind_int64(st, 1 + 2 * side, acct[side]);
-		xd_bind_text(st, 2 + 2 * side, held[side] ? "held" : "available");
+		xd_bind_text(st, 2 + 2 * side, xd_bucket_names[bucket[side]]);
 	}
-	xd_bind_text(st, 5, xd_cur_names[cur]);
+	xd_bind_text(st, 5, xd_cur_code(w, cur));
 	xd_bind_text(st, 6, kind);
 	if (order_id > 0)
 		xd_bind_int64(st, 7, order_id);
@@ -291,7 +283,7 @@ static int64_t shared_ledger(struct xd_writer *w, const char *kind, int cur, con
 		xd_bind_int64(st, 8, rental_id);
 	xd_bind_int64(st, 9, w->now);
 	xd_bind_int64(st, 10, amount);
-	if (strcmp(kind, "deposit") == 0)
+	if (strncmp(kind, "deposit", 7) == 0 || strncmp(kind, "withdrawal", 10) == 0)
 		return xd_step_id(st);   /* its number is in the reply */
 	xd_step_done(w->st, st);
 	return 0;
@@ -325,13 +317,20 @@ static bool shared_book_current(const struct xd_writer *w, int g)
 	return w->book_ver[g] >= 0;
 }
 
-/* The market state is the database's, for every node. */
-static void shared_state_changed(struct xd_writer *w)
+/* The settings are the database's, for every node (settings.c): the other
+ * nodes' listeners read them again when told; their writers see the
+ * version move at their next batch. */
+static void shared_settings_changed(struct xd_writer *w)
+{
+	w->st->ops->notify(w->st, "gpux", "~settings");
+}
+
+/* Read inside the batch's transaction: a change another node committed
+ * before it began is seen. */
+static uint64_t shared_settings_version(struct xd_writer *w)
 {
 	xd_ops_begin(w);
-	xd_meta_set(w->st, "market_state", w->state);
-	xd_meta_set(w->st, "opens_at_ms", w->opens_at_ms);
-	w->st->ops->notify(w->st, "gpux", "~state");
+	return (uint64_t)xd_meta_get(w->st, "settings_version", 0);
 }
 
 #define START_LOCK "1735554424"   /* nodes starting together: one at a time */
@@ -343,10 +342,6 @@ static void shared_start_lock(struct xd_writer *w)
 
 static int shared_start_done(struct xd_writer *w)
 {
-	xd_ops_begin(w);
-	shared_state_changed(w);
-	if (xd_ops_commit(w) != XD_COMMITTED)
-		return -1;
 	xd_exec(w->st, "SELECT pg_advisory_unlock(" START_LOCK ")");
 	return 0;
 }
@@ -389,7 +384,8 @@ const struct xd_nodes_ops xd_nodes_shared = {
 	.ledger = shared_ledger,
 	.before_commit = shared_before_commit,
 	.clock_advanced = shared_clock_advanced,
-	.state_changed = shared_state_changed,
+	.settings_changed = shared_settings_changed,
+	.settings_version = shared_settings_version,
 	.leader = shared_leader,
 	.probe_ms = 1000,
 };
@@ -407,6 +403,8 @@ static void one_account(struct xd_writer *w, int64_t id) {}
 static void one_nothing(struct xd_writer *w) {}
 static void one_clock_advanced(struct xd_writer *w, int64_t ms) {}
 static bool one_leader(struct xd_writer *w) { return true; }
+/* settings change only through this writer: what it holds is current */
+static uint64_t one_settings_version(struct xd_writer *w) { return w->set ? w->set->version : 0; }
 
 /* The clock goes on from the last reading stored, or from the wall clock
  * when that is later. */
@@ -423,10 +421,12 @@ static void one_flush_accounts(struct xd_writer *w)
 {
 	for (size_t i = 0; i < w->n_dirty; i++) {
 		struct xd_acct *a = &w->accts[w->dirty[i]];
-		struct xd_q *st = xd_stmt(w->st, "UPDATE accounts SET available = ?2, held = ?3 WHERE id = ?1");
+		struct xd_q *st = xd_stmt(w->st, "UPDATE accounts SET available = ?2, held = ?3, debt = ?4 "
+		                                 "WHERE id = ?1");
 		xd_bind_int64(st, 1, w->dirty[i]);
 		xd_bind_int64(st, 2, a->avail);
 		xd_bind_int64(st, 3, a->held);
+		xd_bind_int64(st, 4, a->debt);
 		xd_step_done(w->st, st);
 		a->dirty = false;
 	}
@@ -436,7 +436,7 @@ static void one_flush_accounts(struct xd_writer *w)
 /* Entries are numbered by the writer (w->next_entry, from the ledger's
  * largest at start). */
 static int64_t one_ledger(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
-                          const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id)
+                          const int bucket[2], int64_t amount, int64_t order_id, int64_t rental_id)
 {
 	int64_t entry = w->next_entry++;
 	for (int side = 0; side < 2; side++) {
@@ -445,8 +445,8 @@ static int64_t one_ledger(struct xd_writer *w, const char *kind, int cur, const 
 			"rental_id, at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
 		xd_bind_int64(st, 1, entry);
 		xd_bind_int64(st, 2, acct[side]);
-		xd_bind_text(st, 3, held[side] ? "held" : "available");
-		xd_bind_text(st, 4, xd_cur_names[cur]);
+		xd_bind_text(st, 3, xd_bucket_names[bucket[side]]);
+		xd_bind_text(st, 4, xd_cur_code(w, cur));
 		xd_bind_int64(st, 5, side ? amount : -amount);
 		xd_bind_text(st, 6, kind);
 		if (order_id > 0)
@@ -474,6 +474,7 @@ const struct xd_nodes_ops xd_nodes_one = {
 	.ledger = one_ledger,
 	.before_commit = one_nothing,
 	.clock_advanced = one_clock_advanced,
-	.state_changed = one_nothing,
+	.settings_changed = one_nothing,
+	.settings_version = one_settings_version,
 	.leader = one_leader,
 };

@@ -3,12 +3,13 @@
  * the others: a listener thread on a connection of its own, subscribed to
  * the channel "gpux" (LISTEN). A writer's transaction sends, with
  * pg_notify, one notification per book it changed, "<boot> <gpu> <first
- * trade id> <last trade id>" (0 0: no trade), "~state" when the market state
- * changed and "~clock" when the admin clock moved; PostgreSQL delivers them
+ * trade id> <last trade id>" (0 0: no trade), "~settings" when the settings
+ * changed (the market state among them) and "~clock" when the admin clock moved; PostgreSQL delivers them
  * when, and only if, the transaction commits.
  *
- * For a book another node changed the listener reads that book's depth and
- * last price and the trades of that range (on one GPU a transaction's
+ * For a book another node changed the listener reads that book's resting
+ * orders (its depth and quotes by node size) and last price and the trades
+ * of that range (on one GPU a transaction's
  * trades are all its own: the book was locked) and hands them to the writer
  * (xd_market_put_book, xd_market_put_trade), which puts them in the
  * market-data snapshot (quotes, books, their ETag sequence) and the market
@@ -34,42 +35,30 @@ struct xd_peers {
 	bool running;
 };
 
-static size_t depth(struct xd_store *s, const char *gpu, bool asks, struct eng_level *out)
-{
-	struct xd_q *q = asks
-		? xd_stmt(s, "SELECT price, sum(remaining), count(*), sum(remaining * hours) FROM orders WHERE gpu = ?1 "
-		             "AND remaining > 0 AND side = 'sell' GROUP BY price ORDER BY price LIMIT ?2")
-		: xd_stmt(s, "SELECT price, sum(remaining), count(*), sum(remaining * hours) FROM orders WHERE gpu = ?1 "
-		             "AND remaining > 0 AND side = 'buy' GROUP BY price ORDER BY price DESC LIMIT ?2");
-	xd_bind_text(q, 1, gpu);
-	xd_bind_int64(q, 2, XD_DEPTH_MAX);
-	size_t n = 0;
-	while (n < XD_DEPTH_MAX && xd_step(q) == XD_ROW) {
-		out[n].price_cents = xd_col_int64(q, 0);
-		out[n].gpus = xd_col_int64(q, 1);
-		out[n].orders = xd_col_int(q, 2);
-		out[n].gpu_hours = xd_col_int64(q, 3);
-		n++;
-	}
-	xd_reset(q);
-	return n;
-}
-
-/* Read GPU g's book into the snapshot; false if the database failed. */
+/* Read GPU g's book into the snapshot; false if the database failed. The
+ * book's resting orders are loaded into an engine of the listener's own, as
+ * the writer loads its books, so depth and quotes are computed one way. */
 static bool refresh_book(struct xd_peers *p, int g)
 {
 	const struct xd_tables *t = xd_market_tables(p->m);
+	struct engine *e = engine_new(1);
+	char *cause = NULL;
+	bool ok = xd_book_load(p->s, t, e, g, 0, &cause) == 0;
+	free(cause);   /* a row this node cannot read: it keeps what it had */
 	struct eng_level *ask = xcalloc(XD_DEPTH_MAX, sizeof *ask);
 	struct eng_level *bid = xcalloc(XD_DEPTH_MAX, sizeof *bid);
-	size_t na = depth(p->s, t->gpu_ids[g], true, ask);
-	size_t nb = depth(p->s, t->gpu_ids[g], false, bid);
+	size_t na = engine_depth(e, 0, ENG_SELL, ask, XD_DEPTH_MAX);
+	size_t nb = engine_depth(e, 0, ENG_BUY, bid, XD_DEPTH_MAX);
+	struct xd_unit_quotes u;
+	xd_unit_quotes_of(e, 0, &u);
+	engine_free(&e);
 	struct xd_q *q = xd_stmt(p->s, "SELECT price FROM trades WHERE gpu = ?1 ORDER BY id DESC LIMIT 1");
 	xd_bind_text(q, 1, t->gpu_ids[g]);
 	int64_t last = xd_step(q) == XD_ROW ? xd_col_int64(q, 0) : -1;
 	xd_reset(q);
-	bool ok = p->s->fault == XD_FAULT_NONE;
+	ok = ok && p->s->fault == XD_FAULT_NONE;
 	if (ok)
-		xd_market_put_book(p->m, g, ask, na, bid, nb, last);
+		xd_market_put_book(p->m, g, ask, na, bid, nb, last, &u);
 	free(ask);
 	free(bid);
 	return ok;
@@ -83,10 +72,13 @@ static bool refresh_meta(struct xd_peers *p, bool clock)
 		if (s->fault == XD_FAULT_NONE)
 			xd_market_put_offset(p->m, off);
 	} else {
-		int64_t state = xd_meta_get(s, "market_state", -1);
-		int64_t opens = xd_meta_get(s, "opens_at_ms", -1);
-		if (s->fault == XD_FAULT_NONE && state >= 0 && state <= EXCHANGE_HALTED)
-			xd_market_put_state(p->m, (int)state, opens);
+		/* the settings another node changed (settings.c), for this node's
+		 * readers; its writer reads them again itself at its next batch */
+		struct xd_settings *set = NULL;
+		if (xd_settings_load(s, &set) == 0 && s->fault == XD_FAULT_NONE)
+			xd_market_publish_settings(p->m, set);
+		else
+			xd_settings_free(&set);
 	}
 	return s->fault == XD_FAULT_NONE;
 }
@@ -121,7 +113,7 @@ static bool trades(struct xd_peers *p, int g, int64_t lo, int64_t hi)
 
 static bool handle(struct xd_peers *p, const char *payload)
 {
-	if (strcmp(payload, "~state") == 0)
+	if (strcmp(payload, "~settings") == 0)
 		return refresh_meta(p, false);
 	if (strcmp(payload, "~clock") == 0)
 		return refresh_meta(p, true);

@@ -67,9 +67,31 @@ static void page_rows(struct xd_q *st, const struct xd_page *p, cJSON *root, con
 
 #define ORDER_COLS "o.id, o.client_order_id, o.gpu, o.side, o.type, o.tif, o.gpus, o.hours, " \
 	"o.price, o.status, o.filled, o.remaining, o.filled_value, o.hold, o.created_ms, " \
-	"o.updated_ms, a.currency"
+	"o.updated_ms, a.currency, " XD_LOT_COLS ", o.nodes_free"
 
-static cJSON *order_json(struct xd_q *st)
+/* A resting sell's nodes: [{"node":"o41-1","free_gpus":8},…]; a lot stored
+ * without its nodes (from before lots) is its remaining GPUs in whole nodes. */
+static void nodes_free_json(cJSON *o, int64_t id, int32_t k, int32_t remaining, const char *text)
+{
+	struct eng_node *nd = NULL;
+	size_t n = 0;
+	if (remaining <= 0 || (text && xd_nodes_parse(text, k, &nd, &n) != 0))
+		return;
+	cJSON *a = cJSON_AddArrayToObject(o, "nodes");
+	if (!text)
+		n = (size_t)(remaining / k);
+	for (size_t i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateObject();
+		char label[48];
+		snprintf(label, sizeof label, "o%" PRId64 "-%zu", id, i + 1);
+		cJSON_AddStringToObject(x, "node", label);
+		xd_jint(x, "free_gpus", nd ? nd[i].free : k);
+		cJSON_AddItemToArray(a, x);
+	}
+	free(nd);
+}
+
+static cJSON *order_json(struct xd_q *st, const struct xd_tables *t)
 {
 	cJSON *o = cJSON_CreateObject();
 	xd_jint(o, "id", col_i(st, 0));
@@ -92,6 +114,15 @@ static cJSON *order_json(struct xd_q *st)
 	xd_jint(o, "hold_minor", col_i(st, 13));
 	xd_jtime(o, "created_at", col_i(st, 14));
 	xd_jtime(o, "updated_at", col_i(st, 15));
+	struct xd_order_in lot = {
+		.side = strcmp(col_text(st, 3), "sell") == 0 ? ENG_SELL : ENG_BUY,
+	};
+	int gpu = xd_tables_gpu(t, col_text(st, 2));
+	xd_lot_from_row(t, st, 17, gpu, &lot);
+	xd_request_json(o, t, &lot);
+	if (lot.side == ENG_SELL)
+		nodes_free_json(o, col_i(st, 0), lot.node_gpus, (int32_t)col_i(st, 11),
+		                col_text(st, 25));
 	return o;
 }
 
@@ -118,7 +149,8 @@ static void add_fills(struct xd_store *s, cJSON *o, int64_t id, bool buy)
 	xd_reset(st);
 }
 
-cJSON *xd_read_order(struct xd_store *s, int64_t account, int64_t id, bool fills)
+cJSON *xd_read_order(struct xd_store *s, const struct xd_tables *t, int64_t account, int64_t id,
+                     bool fills)
 {
 	struct xd_q *st = xd_stmt(s, "SELECT " ORDER_COLS " FROM orders o JOIN accounts a "
 	                              "ON a.id = o.account WHERE o.id = ?1 AND o.account = ?2");
@@ -128,7 +160,7 @@ cJSON *xd_read_order(struct xd_store *s, int64_t account, int64_t id, bool fills
 		xd_reset(st);
 		return NULL;
 	}
-	cJSON *o = order_json(st);
+	cJSON *o = order_json(st, t);
 	bool buy = strcmp(col_text(st, 3), "buy") == 0;
 	xd_reset(st);
 	if (fills)
@@ -138,10 +170,10 @@ cJSON *xd_read_order(struct xd_store *s, int64_t account, int64_t id, bool fills
 
 static cJSON *order_row(struct xd_q *st, const void *ctx)
 {
-	return order_json(st);
+	return order_json(st, ctx);
 }
 
-cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_filter,
+cJSON *xd_read_orders(struct xd_store *s, const struct xd_tables *t, int64_t account, const char *status_filter,
                       const char *gpu, const char *side, const char *coid,
                       const struct xd_page *p)
 {
@@ -165,7 +197,7 @@ cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_fi
 	if (mode == 3) xd_bind_text(st, 7, status_filter);
 	xd_bind_int64(st, 8, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
-	page_rows(st, p, root, "orders", order_row, NULL);
+	page_rows(st, p, root, "orders", order_row, t);
 	return root;
 }
 
@@ -173,10 +205,14 @@ cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_fi
 
 #define RENTAL_COLS "r.id, r.gpu, r.buyer, r.seller, r.buy_order, r.sell_order, r.gpus, " \
 	"r.hours, r.price, r.net_unit, r.vat_unit, r.payout_unit, r.hours_billed, r.status, " \
-	"r.started_ms, r.stopped_ms, r.billed, r.refunded, r.paid_out, b.currency, s.currency"
+	"r.started_ms, r.stopped_ms, r.billed, r.refunded, r.paid_out, b.currency, s.currency, " \
+	"r.node_gpus, r.interconnect, r.region, NULL, r.cpu_cores, r.ram_gb, r.disk_gb, 0, r.nodes, r.fee_unit, r.fees"
 
-static cJSON *rental_json(struct xd_q *st, int64_t account)
+struct rental_ctx { const struct xd_tables *t; int64_t account; };
+
+static cJSON *rental_json(struct xd_q *st, const struct rental_ctx *c)
 {
+	int64_t account = c->account;
 	bool buyer = col_i(st, 2) == account;
 	int64_t gpus = col_i(st, 6), hours = col_i(st, 7), billed_h = col_i(st, 12);
 	int64_t started = col_i(st, 14);
@@ -213,28 +249,36 @@ static cJSON *rental_json(struct xd_q *st, int64_t account)
 		xd_jint(o, "billed_minor", col_i(st, 18));
 		xd_jint(o, "refunded_minor", 0);
 		xd_jint(o, "held_minor", 0);
+		/* the exchange's trade fee, deducted from each hour's payout */
+		xd_jint(o, "hourly_fee_minor", gpus * col_i(st, 30));
+		xd_jint(o, "fees_minor", col_i(st, 31));
 	}
+	struct xd_order_in lot = { .side = ENG_SELL };
+	xd_lot_from_row(c->t, st, 21, xd_tables_gpu(c->t, col_text(st, 1)), &lot);
+	xd_lot_json(o, c->t, &lot);
+	xd_nodes_json(o, "nodes", col_i(st, 5), col_text(st, 29));
 	return o;
 }
 
-cJSON *xd_read_rental(struct xd_store *s, int64_t account, int64_t id)
+cJSON *xd_read_rental(struct xd_store *s, const struct xd_tables *t, int64_t account, int64_t id)
 {
 	struct xd_q *st = xd_stmt(s, "SELECT " RENTAL_COLS " FROM rentals r "
 	                              "JOIN accounts b ON b.id = r.buyer JOIN accounts s ON s.id = r.seller "
 	                              "WHERE r.id = ?1 AND (r.buyer = ?2 OR r.seller = ?2)");
 	xd_bind_int64(st, 1, id);
 	xd_bind_int64(st, 2, account);
-	cJSON *o = xd_step(st) == XD_ROW ? rental_json(st, account) : NULL;
+	struct rental_ctx c = { t, account };
+	cJSON *o = xd_step(st) == XD_ROW ? rental_json(st, &c) : NULL;
 	xd_reset(st);
 	return o;
 }
 
-static cJSON *rental_row(struct xd_q *st, const void *account)
+static cJSON *rental_row(struct xd_q *st, const void *ctx)
 {
-	return rental_json(st, *(const int64_t *)account);
+	return rental_json(st, ctx);
 }
 
-cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_filter,
+cJSON *xd_read_rentals(struct xd_store *s, const struct xd_tables *t, int64_t account, const char *status_filter,
                        const char *gpu, const struct xd_page *p)
 {
 	int mode = 0;
@@ -254,7 +298,8 @@ cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_f
 	xd_bind_int(st, 4, mode);
 	xd_bind_int64(st, 5, p->limit + 1);
 	cJSON *root = cJSON_CreateObject();
-	page_rows(st, p, root, "rentals", rental_row, &account);
+	struct rental_ctx c = { t, account };
+	page_rows(st, p, root, "rentals", rental_row, &c);
 	return root;
 }
 
@@ -316,13 +361,16 @@ cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page 
 
 /* ---- accounts ------------------------------------------------------------------ */
 
-cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id)
+cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t,
+                       const struct xd_settings *set, int64_t now, int64_t id)
 {
 	struct xd_q *st = xd_stmt(s,
 		"SELECT id, email, country, currency, role, available, held, created_ms, "
 		" (SELECT count(*) FROM orders WHERE account = ?1 AND remaining > 0), "
 		" (SELECT count(*) FROM rentals WHERE buyer = ?1 AND status = 'active') + "
-		" (SELECT count(*) FROM rentals WHERE seller = ?1 AND status = 'active') "
+		" (SELECT count(*) FROM rentals WHERE seller = ?1 AND status = 'active'), debt, "
+		" (SELECT coalesce(sum(amount), 0) FROM withdrawals WHERE account = ?1 AND "
+		"  status = 'pending') "
 		"FROM accounts WHERE id = ?1 AND kind IN ('customer', 'demo')");
 	xd_bind_int64(st, 1, id);
 	if (xd_step(st) != XD_ROW) {
@@ -337,13 +385,22 @@ cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id
 	xd_jstr(o, "role", col_text(st, 4));
 	int32_t bp = xd_tables_vat(t, col_text(st, 2));
 	xd_jint(o, "vat_rate_bp", bp < 0 ? 0 : bp);
-	int cur = xd_lookup(xd_cur_names, col_text(st, 3));
-	xd_jint(o, "fx_rate_micro", cur < 0 ? 0 : t->fx_micro[cur]);
+	int cur = xd_settings_cur(set, col_text(st, 3));
+	const struct xd_currency *c = cur < 0 ? NULL : &set->cur[cur];
+	xd_jint(o, "fx_rate_micro", c ? c->rate_micro : 0);
+	xd_jint(o, "currency_exponent", c ? c->exponent : 2);
+	xd_jtime(o, "fx_rate_set_at", c ? c->rate_ms : -1);
+	cJSON_AddBoolToObject(o, "fx_rate_stale", c && strcmp(c->code, "USD") != 0 &&
+	                      set->fx_max_age_s > 0 && now - c->rate_ms > set->fx_max_age_s * 1000);
 	xd_jtime(o, "created_at", col_i(st, 7));
 	cJSON *b = cJSON_AddObjectToObject(o, "balance");
 	xd_jint(b, "available_minor", col_i(st, 5));
 	xd_jint(b, "held_minor", col_i(st, 6));
 	xd_jint(b, "total_minor", col_i(st, 5) + col_i(st, 6));
+	/* what the customer owes after a reversal beyond its balance (>= 0), and
+	 * the part of held_minor that waits to be paid out */
+	xd_jint(b, "debt_minor", -col_i(st, 10));
+	xd_jint(b, "withdrawals_pending_minor", col_i(st, 11));
 	xd_jint(o, "open_orders", col_i(st, 8));
 	xd_jint(o, "active_rentals", col_i(st, 9));
 	xd_reset(st);

@@ -18,7 +18,6 @@
 
 #include "util/util.h"
 
-const char *const xd_cur_names[XD_NCUR + 1] = { "EUR", "USD", "GBP", NULL };
 const char *const xd_role_names[4] = { "buyer", "seller", "both", NULL };
 const char *const xd_state_names[4] = { "pre_open", "open", "halted", NULL };
 const char *const xd_side_names[3] = { "buy", "sell", NULL };
@@ -206,9 +205,38 @@ int exchange_parse_time(const char *s, int64_t *ms)
 
 /* ---- money ------------------------------------------------------------------ */
 
+/* price x rate x 10^exponent / 10^8, exact (128 bits), rounded up or down;
+ * beyond 2^63 saturates (no price and rate of docs/API.md get near it). */
+static int64_t scaled(int64_t price_cents, int64_t rate_micro, int exponent, bool up)
+{
+	static const int64_t pow10[] = { 1, 10, 100, 1000, 10000 };
+	if (exponent < 0 || exponent > 4 || price_cents < 0 || rate_micro < 0)
+		return 0;
+	unsigned __int128 num = (unsigned __int128)price_cents * (unsigned __int128)rate_micro *
+	                        (unsigned __int128)pow10[exponent];
+	unsigned __int128 q = num / 100000000u + (up && num % 100000000u != 0);
+	return q > (unsigned __int128)INT64_MAX ? INT64_MAX : (int64_t)q;
+}
+
+int64_t exchange_net_unit_e(int64_t price_cents, int64_t rate_micro, int exponent)
+{
+	return scaled(price_cents, rate_micro, exponent, true);
+}
+
+int64_t exchange_payout_unit_e(int64_t price_cents, int64_t rate_micro, int exponent)
+{
+	return scaled(price_cents, rate_micro, exponent, false);
+}
+
+int64_t exchange_unit_e(int64_t price_cents, int64_t rate_micro, int exponent, int32_t vat_bp)
+{
+	int64_t net = exchange_net_unit_e(price_cents, rate_micro, exponent);
+	return net + exchange_vat_unit(net, vat_bp);
+}
+
 int64_t exchange_net_unit(int64_t price_cents, int64_t rate_micro)
 {
-	return (price_cents * rate_micro + 999999) / 1000000;
+	return exchange_net_unit_e(price_cents, rate_micro, 2);
 }
 
 int64_t exchange_vat_unit(int64_t net_minor, int32_t vat_bp)
@@ -218,11 +246,17 @@ int64_t exchange_vat_unit(int64_t net_minor, int32_t vat_bp)
 
 int64_t exchange_unit(int64_t price_cents, int64_t rate_micro, int32_t vat_bp)
 {
-	int64_t net = exchange_net_unit(price_cents, rate_micro);
-	return net + exchange_vat_unit(net, vat_bp);
+	return exchange_unit_e(price_cents, rate_micro, 2, vat_bp);
 }
 
 int64_t exchange_payout_unit(int64_t price_cents, int64_t rate_micro)
 {
-	return price_cents * rate_micro / 1000000;
+	return exchange_payout_unit_e(price_cents, rate_micro, 2);
+}
+
+int64_t exchange_fee_unit(int64_t payout_unit, int32_t fee_bp)
+{
+	if (payout_unit <= 0 || fee_bp <= 0)
+		return 0;
+	return (int64_t)((unsigned __int128)payout_unit * (unsigned)fee_bp / 10000u);
 }

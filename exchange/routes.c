@@ -203,9 +203,6 @@ static void h_market(struct xd_ctx *c)
 	xd_jint(l, "price_cents_max", XD_PRICE_MAX);
 	xd_jint(l, "rate_per_key", c->cfg->rate_per_key);
 	xd_jint(l, "rate_per_address", c->cfg->rate_per_addr);
-	cJSON *tu = cJSON_AddObjectToObject(o, "topup");
-	xd_jstr(tu, "url", c->cfg->topup_url);
-	xd_jstr(tu, "text", c->cfg->topup_text);
 	xd_reply_json(&c->reply, 200, o);
 }
 
@@ -249,16 +246,64 @@ static int path_gpu(struct xd_ctx *c)
 	return g;
 }
 
+/* The ladder's filter of GET /v1/books/{gpu}?node_gpus=&region=&interconnect=
+ * (region: one id or several, comma-separated). 1 if any was given, 0 if
+ * none (today's book), -1 with an error reply. */
+static int query_units(struct xd_ctx *c, struct eng_filter *f)
+{
+	const struct xd_tables *t = xd_market_tables(c->m);
+	const char *region = xd_query(c, "region"), *link = xd_query(c, "interconnect");
+	int64_t k;
+	*f = (struct eng_filter){ .unit = 1 };
+	if (query_int(c, "node_gpus", 1, ENG_NODE_GPUS_MAX, 1, &k) != 0)
+		return -1;
+	if (k & (k - 1)) {
+		cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "node_gpus must be 1, 2, 4 or 8");
+		cJSON_AddStringToObject(e, "field", "node_gpus");
+		return -1;
+	}
+	f->unit = (int32_t)k;
+	if (link) {
+		int l = xd_lookup(xd_link_names + 1, link);
+		if (l < 0) {
+			cJSON *e = xd_reply_error(&c->reply, 400, "BAD_PARAM", "interconnect must be "
+			                          "nvlink, infinity-fabric or pcie");
+			cJSON_AddStringToObject(e, "field", "interconnect");
+			return -1;
+		}
+		f->link = (uint8_t)(l + 1);
+	}
+	if (region && xd_regions_parse(t, region, &f->regions) != 0) {
+		cJSON *e = xd_reply_error(&c->reply, 400, "UNKNOWN_REGION", "region must be one or "
+		                          "more region ids, comma-separated (GET /v1/market lists them)");
+		cJSON_AddStringToObject(e, "field", "region");
+		return -1;
+	}
+	return xd_query(c, "node_gpus") || region || link ? 1 : 0;
+}
+
 static void h_book(struct xd_ctx *c)
 {
-	static const char *const allowed[] = { "depth", NULL };
+	static const char *const allowed[] = { "depth", "node_gpus", "region", "interconnect", NULL };
 	int64_t depth;
 	if (xd_query_check(c, allowed) || query_int(c, "depth", 1, XD_DEPTH_MAX, 20, &depth))
 		return;
 	int g = path_gpu(c);
-	if (g >= 0) {
+	if (g < 0)
+		return;
+	struct eng_filter f;
+	int units = query_units(c, &f);
+	if (units < 0)
+		return;
+	if (units == 0) {
 		xd_reply_json(&c->reply, 200, xd_market_book(c->m, g, (int)depth));
+		return;
 	}
+	c->job->kind = XD_JOB_BOOK;
+	c->job->target = g;
+	c->job->amount = depth;
+	c->job->filter = f;
+	xd_ctx_submit(c);
 }
 
 static void h_trades(struct xd_ctx *c)
@@ -296,20 +341,29 @@ static bool email_ok(const char *s)
 	return true;
 }
 
-int xd_parse_signup(const struct xd_tables *t, const char *body, size_t len, struct xd_job *j,
-                    struct xd_reply *r)
+int xd_parse_signup(const struct xd_tables *t, const struct xd_settings *set, const char *body,
+                    size_t len, struct xd_job *j, struct xd_reply *r)
 {
 	static const char *const fields[] = { "email", "country", "currency", "role", NULL };
 	cJSON *b = NULL;
-	const char *email, *country;
+	const char *email, *country, *code;
 	int cur, role, rc = -1;
 	if (xd_body_parse(body, len, false, &b, r) ||
 	    xd_body_fields(b, fields, r) ||
 	    xd_body_str(b, "email", true, XD_EMAIL_MAX, &email, r) < 0 ||
 	    xd_body_str(b, "country", true, 2, &country, r) < 0 ||
-	    xd_body_enum(b, "currency", true, xd_cur_names, &cur, r) < 0 ||
+	    xd_body_str(b, "currency", true, 3, &code, r) < 0 ||
 	    xd_body_enum(b, "role", true, xd_role_names, &role, r) < 0)
 		goto out;
+	if ((cur = xd_settings_cur(set, code)) < 0) {
+		struct buf l = { 0 };
+		for (size_t i = 0; i < set->n_cur; i++)
+			buf_printf(&l, "%s\"%s\"", i ? ", " : "", set->cur[i].code);
+		xd_reply_field(r, "BAD_VALUE", "currency", "field \"currency\" must be one of %s",
+		               l.data ? l.data : "");
+		buf_free(&l);
+		goto out;
+	}
 	if (!email_ok(email)) {
 		xd_reply_field(r, "BAD_VALUE", "email", "\"email\" must look like name@domain, "
 		               "without spaces");
@@ -334,8 +388,12 @@ out:
 
 static void h_signup(struct xd_ctx *c)
 {
-	if (!no_query(c) || xd_parse_signup(xd_market_tables(c->m), c->body, c->body_len, c->job,
-	                                    &c->reply))
+	if (!no_query(c))
+		return;
+	struct xd_settings *set = xd_market_settings(c->m);
+	int rc = xd_parse_signup(xd_market_tables(c->m), set, c->body, c->body_len, c->job, &c->reply);
+	xd_market_settings_done(c->m, &set);
+	if (rc)
 		return;
 	struct xd_job *j = c->job;
 	if (xd_keys_generate(c->new_key, j->key_hash, &c->reply) != 0)
@@ -348,54 +406,14 @@ static void h_account(struct xd_ctx *c)
 {
 	if (!no_query(c))
 		return;
-	cJSON *o = xd_read_account(xd_store_reader(), xd_market_tables(c->m), c->account);
+	struct xd_settings *set = xd_market_settings(c->m);
+	cJSON *o = xd_read_account(xd_store_reader(), xd_market_tables(c->m), set,
+	                           xd_market_now(c->m), c->account);
+	xd_market_settings_done(c->m, &set);
 	if (o)
 		xd_reply_json(&c->reply, 200, o);
 	else
 		xd_reply_error(&c->reply, 401, "UNAUTHORIZED", "unknown account");
-}
-
-int xd_parse_deposit(const char *body, size_t len, bool admin, int64_t *amount, int64_t *target,
-                     struct xd_reply *r)
-{
-	static const char *const fields[] = { "amount_minor", "account_id", NULL };
-	cJSON *b = NULL;
-	int rc = -1;
-	*target = 0;
-	if (xd_body_parse(body, len, false, &b, r) == 0 &&
-	    xd_body_fields(b, fields, r) == 0 &&
-	    xd_body_int(b, "amount_minor", true, 1, XD_DEPOSIT_MAX, amount, r) >= 0 &&
-	    xd_body_int(b, "account_id", admin, 1, INT64_C(9007199254740991), target, r) >= 0)
-		rc = 0;
-	cJSON_Delete(b);
-	return rc;
-}
-
-static void h_deposit(struct xd_ctx *c)
-{
-	int64_t amount, target;
-	if (!xd_keys_may_trade(c) || !no_query(c) || xd_parse_deposit(c->body, c->body_len, c->admin, &amount, &target,
-	                                     &c->reply))
-		return;
-	bool demo = xd_market_demo(c->m);
-	if (!c->admin) {
-		if (!demo) {
-			xd_reply_error(&c->reply, 403, "FORBIDDEN", "this exchange takes no simulated "
-			               "payments: deposits are made by the operator (admin key)");
-			return;
-		}
-		if (target && target != c->account) {
-			xd_reply_error(&c->reply, 403, "FORBIDDEN", "an account can only deposit to itself");
-			return;
-		}
-	}
-	struct xd_job *j = c->job;
-	j->kind = XD_JOB_DEPOSIT;
-	j->account = c->account;
-	j->admin = c->admin;
-	j->target = c->admin ? target : c->account;
-	j->amount = amount;
-	xd_ctx_submit(c);
 }
 
 static void h_ledger(struct xd_ctx *c)
@@ -418,12 +436,114 @@ static bool coid_ok(const char *s)
 	return true;
 }
 
+/* A field that only the other side takes: BAD_COMBINATION. */
+static int other_side(const cJSON *b, const char *const *names, enum eng_side side,
+                      struct xd_reply *r)
+{
+	for (; *names; names++)
+		if (cJSON_GetObjectItemCaseSensitive(b, *names)) {
+			xd_reply_field(r, "BAD_COMBINATION", *names, "\"%s\" is for %s orders", *names,
+			               side == ENG_BUY ? "sell" : "buy");
+			return -1;
+		}
+	return 0;
+}
+
+int xd_parse_regions(const struct xd_tables *t, const cJSON *b, uint64_t *mask,
+                     struct xd_reply *r)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(b, "regions");
+	*mask = 0;
+	if (!a)
+		return 0;
+	int n = cJSON_GetArraySize(a);
+	if (!cJSON_IsArray(a) || n < 1 || n > ENG_REGIONS_MAX) {
+		xd_reply_field(r, cJSON_IsArray(a) ? "BAD_VALUE" : "WRONG_TYPE", "regions",
+		               "\"regions\" must be an array of 1..%d region ids (GET /v1/market lists "
+		               "them)", ENG_REGIONS_MAX);
+		return -1;
+	}
+	for (const cJSON *x = a->child; x; x = x->next) {
+		int g = cJSON_IsString(x) ? xd_tables_region(t, x->valuestring) : -1;
+		if (g < 0) {
+			char *safe = cJSON_IsString(x) ? util_sanitize(x->valuestring, 40, true) : NULL;
+			xd_reply_field(r, cJSON_IsString(x) ? "UNKNOWN_REGION" : "WRONG_TYPE", "regions",
+			               "\"regions\" holds %s%s%s, which is not a region (GET /v1/market lists "
+			               "them)", safe ? "\"" : "something", safe ? safe : "", safe ? "\"" : "");
+			free(safe);
+			return -1;
+		}
+		*mask |= UINT64_C(1) << g;
+	}
+	return 1;
+}
+
+/* The lot of a sell or the requirements of a buy (docs/API.md "The market's
+ * rules"), after side, gpu and gpus are known. */
+static int parse_lot(const struct xd_tables *t, const cJSON *b, struct xd_order_in *o,
+                     struct xd_reply *r)
+{
+	static const char *const sell_only[] = { "region", "cpu_cores", "ram_gb", "disk_gb",
+	                                         "whole_nodes", NULL };
+	static const char *const buy_only[] = { "regions", "min_cpu_cores", "min_ram_gb",
+	                                        "min_disk_gb", NULL };
+	bool sell = o->side == ENG_SELL;
+	int64_t k = 1, cpu = 0, ram = 0, disk = 0;
+	int link = -1;
+	const char *region = NULL;
+	if (other_side(b, sell ? buy_only : sell_only, o->side, r) ||
+	    xd_body_int(b, "node_gpus", false, 1, ENG_NODE_GPUS_MAX, &k, r) < 0 ||
+	    xd_body_enum(b, "interconnect", false, xd_link_names + 1, &link, r) < 0 ||
+	    xd_body_int(b, sell ? "cpu_cores" : "min_cpu_cores", false, 0, XD_CPU_CORES_MAX, &cpu, r) < 0 ||
+	    xd_body_int(b, sell ? "ram_gb" : "min_ram_gb", false, 0, XD_RAM_GB_MAX, &ram, r) < 0 ||
+	    xd_body_int(b, sell ? "disk_gb" : "min_disk_gb", false, 0, XD_DISK_GB_MAX, &disk, r) < 0 ||
+	    (sell && xd_body_bool(b, "whole_nodes", false, &o->whole_nodes, r) < 0) ||
+	    (sell && xd_body_str(b, "region", false, XD_REGION_ID_MAX + 8, &region, r) < 0) ||
+	    (!sell && xd_parse_regions(t, b, &o->regions, r) < 0))
+		return -1;
+	if (k & (k - 1)) {
+		xd_reply_field(r, "BAD_VALUE", "node_gpus", "\"node_gpus\" must be 1, 2, 4 or 8");
+		return -1;
+	}
+	if (o->gpus % k != 0) {
+		xd_reply_field(r, "BAD_COMBINATION", "gpus", "\"gpus\" must be a multiple of "
+		               "\"node_gpus\" (%lld): %s", (long long)k, sell ? "whole nodes"
+		               : "whole units of node_gpus GPUs");
+		return -1;
+	}
+	o->node_gpus = (int32_t)k;
+	o->link = link < 0 ? (sell ? t->gpu_link[o->gpu] : ENG_LINK_ANY) : link + 1;
+	if (o->link != ENG_LINK_ANY && !xd_tables_link_ok(t, o->gpu, o->link, o->node_gpus)) {
+		xd_reply_field(r, "BAD_COMBINATION", "interconnect", "%s nodes are linked by %s%s",
+		               t->gpu_ids[o->gpu], xd_link_names[t->gpu_link[o->gpu]],
+		               t->gpu_bridge[o->gpu] ? " (or nvlink, as bridged pairs: node_gpus 1 or 2)"
+		                                     : "");
+		return -1;
+	}
+	if (region && (o->region = xd_tables_region(t, region)) < 0) {
+		char *safe = util_sanitize(region, 40, true);
+		xd_reply_field(r, "UNKNOWN_REGION", "region", "unknown region \"%s\" (GET /v1/market "
+		               "lists them)", safe);
+		free(safe);
+		return -1;
+	}
+	o->host = (struct eng_host){ (int32_t)cpu, (int32_t)ram, (int32_t)disk };
+	return 0;
+}
+
 int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool need_coid,
                    struct xd_order_in *o, struct xd_reply *r)
 {
 	static const char *const fields[] = {
 		"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
-		"max_price_cents", "min_price_cents", "time_in_force", NULL,
+		"max_price_cents", "min_price_cents", "time_in_force",
+		"node_gpus", "interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
+		"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", "job", "max_total_minor", NULL,
+	};
+	static const char *const not_with_job[] = {
+		"gpu", "gpus", "type", "price_cents", "max_price_cents", "min_price_cents", "node_gpus",
+		"interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
+		"min_cpu_cores", "min_ram_gb", "min_disk_gb", NULL,
 	};
 	cJSON *b = NULL;
 	const char *coid = NULL, *gpu;
@@ -439,6 +559,25 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 	if (has_coid && !coid_ok(coid)) {
 		xd_reply_field(r, "BAD_VALUE", "client_order_id", "\"client_order_id\" may only "
 		               "hold letters, digits and _ - . :");
+		goto out;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(b, "job")) {   /* a job order (jobs.c) */
+		for (const char *const *f = not_with_job; *f; f++)
+			if (cJSON_GetObjectItemCaseSensitive(b, *f)) {
+				xd_reply_field(r, "BAD_COMBINATION", *f, "a job order names no \"%s\": the "
+				               "exchange works it out from the job", *f);
+				goto out;
+			}
+		if (xd_parse_job(t, b, o, r) != 0)
+			goto out;
+		if (has_coid)
+			snprintf(o->coid, sizeof o->coid, "%s", coid);
+		rc = 0;
+		goto out;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(b, "max_total_minor")) {
+		xd_reply_field(r, "BAD_COMBINATION", "max_total_minor", "\"max_total_minor\" is the "
+		               "budget of a job order (with \"job\")");
 		goto out;
 	}
 	if (xd_body_str(b, "gpu", true, 64, &gpu, r) < 0)
@@ -502,6 +641,8 @@ int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool
 	o->type = (enum xd_otype)type;
 	o->gpus = (int32_t)gpus;
 	o->hours = (int32_t)hours;
+	if (parse_lot(t, b, o, r) != 0)
+		goto out;
 	rc = 0;
 out:
 	cJSON_Delete(b);
@@ -542,7 +683,7 @@ static void h_orders(struct xd_ctx *c)
 	    query_enum(c, "status", order_statuses, &status) || query_gpu(c, &gpu) ||
 	    query_enum(c, "side", xd_side_names, &side))
 		return;
-	xd_reply_json(&c->reply, 200, xd_read_orders(xd_store_reader(), c->account, status, gpu, side,
+	xd_reply_json(&c->reply, 200, xd_read_orders(xd_store_reader(), xd_market_tables(c->m), c->account, status, gpu, side,
 	                                             xd_query(c, "client_order_id"), &p));
 }
 
@@ -559,7 +700,7 @@ static void h_order_get(struct xd_ctx *c)
 	int64_t id;
 	if (!no_query(c) || !path_id(c, "order", &id))
 		return;
-	cJSON *o = xd_read_order(xd_store_reader(), c->account, id, true);
+	cJSON *o = xd_read_order(xd_store_reader(), xd_market_tables(c->m), c->account, id, true);
 	if (o)
 		xd_reply_json(&c->reply, 200, o);
 	else
@@ -588,7 +729,7 @@ static void h_rentals(struct xd_ctx *c)
 	if (xd_query_check(c, allowed) || query_page(c, &p) ||
 	    query_enum(c, "status", statuses, &status) || query_gpu(c, &gpu))
 		return;
-	xd_reply_json(&c->reply, 200, xd_read_rentals(xd_store_reader(), c->account, status, gpu, &p));
+	xd_reply_json(&c->reply, 200, xd_read_rentals(xd_store_reader(), xd_market_tables(c->m), c->account, status, gpu, &p));
 }
 
 int xd_parse_stop(const char *body, size_t len, struct xd_reply *r)
@@ -636,46 +777,6 @@ static void h_clock(struct xd_ctx *c)
 	xd_ctx_submit(c);
 }
 
-int xd_parse_state(const char *body, size_t len, struct xd_job *j, struct xd_reply *r)
-{
-	static const char *const fields[] = { "state", "opens_at", NULL };
-	cJSON *b = NULL;
-	int state, rc = -1;
-	if (xd_body_parse(body, len, false, &b, r) ||
-	    xd_body_fields(b, fields, r) ||
-	    xd_body_enum(b, "state", true, xd_state_names, &state, r) < 0)
-		goto out;
-	const cJSON *oa = cJSON_GetObjectItemCaseSensitive(b, "opens_at");
-	if (oa) {
-		j->opens_at_given = true;
-		j->opens_at_ms = -1;
-		if (cJSON_IsString(oa)) {
-			if (exchange_parse_time(oa->valuestring, &j->opens_at_ms) != 0 || j->opens_at_ms < 0) {
-				xd_reply_field(r, "BAD_VALUE", "opens_at", "\"opens_at\" must be an ISO "
-				               "8601 time such as 2025-09-01T09:00:00Z, or null");
-				goto out;
-			}
-		} else if (!cJSON_IsNull(oa)) {
-			xd_reply_field(r, "WRONG_TYPE", "opens_at", "\"opens_at\" must be a string "
-			               "or null");
-			goto out;
-		}
-	}
-	j->state = state;
-	rc = 0;
-out:
-	cJSON_Delete(b);
-	return rc;
-}
-
-static void h_state(struct xd_ctx *c)
-{
-	if (!no_query(c) || xd_parse_state(c->body, c->body_len, c->job, &c->reply))
-		return;
-	c->job->kind = XD_JOB_STATE;
-	xd_ctx_submit(c);
-}
-
 const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/health", XD_PUBLIC, h_health },
 	{ "GET", "/v1/ready", XD_PUBLIC, h_ready },
@@ -689,7 +790,9 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/stream", XD_PUBLIC, h_stream },
 	{ "POST", "/v1/accounts", XD_PUBLIC, h_signup },
 	{ "GET", "/v1/account", XD_ACCOUNT, h_account },
-	{ "POST", "/v1/deposits", XD_ACCOUNT_OR_ADMIN, h_deposit },
+	{ "POST", "/v1/deposits", XD_ACCOUNT_OR_ADMIN, xd_money_h_deposit },
+	{ "POST", "/v1/withdrawals", XD_ACCOUNT, xd_money_h_withdraw },
+	{ "GET", "/v1/withdrawals", XD_ACCOUNT, xd_money_h_withdrawals },
 	{ "GET", "/v1/ledger", XD_ACCOUNT, h_ledger },
 	{ "POST", "/v1/orders/preview", XD_ACCOUNT, h_preview },
 	{ "POST", "/v1/orders", XD_ACCOUNT, h_order },
@@ -699,7 +802,21 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/rentals", XD_ACCOUNT, h_rentals },
 	{ "POST", "/v1/rentals/{}/stop", XD_ACCOUNT, h_rental_stop },
 	{ "POST", "/v1/admin/clock", XD_ADMIN_OR_DEMO, h_clock },
-	{ "POST", "/v1/admin/market", XD_ADMIN_OR_DEMO, h_state },
+	{ "POST", "/v1/admin/market", XD_ADMIN_OR_DEMO, xd_settings_h_market },
+	{ "GET", "/v1/admin/settings", XD_ADMIN_OR_DEMO, xd_settings_h_show },
+	{ "POST", "/v1/admin/fx", XD_ADMIN_OR_DEMO, xd_settings_h_fx },
+	{ "POST", "/v1/admin/fees", XD_ADMIN_OR_DEMO, xd_settings_h_fees },
+	{ "POST", "/v1/admin/topup", XD_ADMIN_OR_DEMO, xd_settings_h_topup },
+	{ "POST", "/v1/admin/deposits/reverse", XD_ADMIN_OR_DEMO, xd_money_h_reverse },
+	{ "GET", "/v1/admin/withdrawals", XD_ADMIN_OR_DEMO, xd_money_h_admin_withdrawals },
+	{ "POST", "/v1/admin/withdrawals/{}/approve", XD_ADMIN_OR_DEMO, xd_money_h_approve },
+	{ "POST", "/v1/admin/withdrawals/{}/reject", XD_ADMIN_OR_DEMO, xd_money_h_reject },
+	{ "GET", "/v1/admin/keys", XD_ADMIN_OR_DEMO, xd_admin_h_keys },
+	{ "POST", "/v1/admin/keys", XD_ADMIN_OR_DEMO, xd_admin_h_key_create },
+	{ "DELETE", "/v1/admin/keys/{}", XD_ADMIN_OR_DEMO, xd_admin_h_key_revoke },
+	{ "GET", "/v1/admin/accounts", XD_ADMIN_OR_DEMO, xd_admin_h_accounts },
+	{ "GET", "/v1/admin/accounts/{}/ledger", XD_ADMIN_OR_DEMO, xd_admin_h_ledger },
+	{ "GET", "/v1/admin/audit", XD_ADMIN_OR_DEMO, xd_admin_h_audit },
 	{ "GET", "/v1/keys", XD_ACCOUNT, xd_keys_h_list },
 	{ "POST", "/v1/keys", XD_ACCOUNT, xd_keys_h_create },
 	{ "DELETE", "/v1/keys/{}", XD_ACCOUNT, xd_keys_h_revoke },

@@ -168,6 +168,46 @@ static const char *wait_for_end(const sigset_t *set, struct xd_server *srv, int 
 	}
 }
 
+/* The database could not be reached at start (*cause says why): answer
+ * 503 STORE_UNAVAILABLE (the server has no market yet) and try again every
+ * second, as gpuxd(8) says, until it opens — then the market is handed to
+ * the server (*m set, NULL returned) — or a signal ends the wait (its name
+ * returned, *m NULL), or the database answers with an error that waiting
+ * will not cure (NULL returned, *m NULL, *cause set). */
+static const char *wait_for_store(const sigset_t *set, const struct xd_market_config *mc,
+                                  struct xd_server *srv, struct xd_market **m, char **cause)
+{
+	fprintf(stderr, "gpuxd: %s; answering 503 STORE_UNAVAILABLE and trying again every "
+	        "second\n", *cause ? *cause : "the database cannot be reached");
+	char *last = *cause;
+	*cause = NULL;
+	for (;;) {
+		struct timespec ts = { 1, 0 };
+		int sig = sigtimedwait(set, NULL, &ts);
+		if (sig == SIGINT || sig == SIGTERM) {
+			free(last);
+			return sig == SIGINT ? "SIGINT" : "SIGTERM";
+		}
+		int rc = xd_market_open(mc, m, cause);
+		if (rc == 0) {
+			xd_server_set_market(srv, *m);
+			fprintf(stderr, "gpuxd: the database answers again: serving\n");
+			free(last);
+			return NULL;
+		}
+		if (rc == -1) {
+			free(last);
+			return NULL;
+		}
+		/* still unreachable: say it again only when the reason changes */
+		if (!last || strcmp(last, *cause) != 0)
+			fprintf(stderr, "gpuxd: %s; trying again every second\n", *cause);
+		free(last);
+		last = *cause;
+		*cause = NULL;
+	}
+}
+
 int exchange_run(const struct exchange_config *c, char **cause)
 {
 	struct xd_tables *t = NULL;
@@ -195,14 +235,13 @@ int exchange_run(const struct exchange_config *c, char **cause)
 	struct xd_server_config sc = {
 		.listen = c->listen, .socket_path = c->socket_path, .port_file = c->port_file,
 		.rate_per_key = c->rate_per_key, .rate_per_addr = c->rate_per_addr,
-		.threads = c->threads, .quiet = c->quiet, .admin_key = admin,
+		.threads = c->threads, .quiet = c->quiet,
 		.limits = {
 			.max_conns = c->max_conns, .max_conns_per_addr = c->max_conns_per_addr,
 			.max_streams = c->max_streams, .max_streams_per_addr = c->max_streams_per_addr,
 			.header_timeout_s = c->header_timeout_s, .body_timeout_s = c->body_timeout_s,
 			.trust = trust,
 		},
-		.topup_url = c->topup_url, .topup_text = c->topup_text,
 		.signup_per_min = c->signup_limit,
 	};
 	fit_limits(&sc.limits, c->quiet);
@@ -211,21 +250,36 @@ int exchange_run(const struct exchange_config *c, char **cause)
 	if (xd_server_listen(&sc, &srv, cause) != 0)
 		goto out;
 	struct xd_market_config mc = {
-		.tables = t, .db_path = c->db_path, .demo = c->demo,
+		.tables = t, .db_path = c->db_path, .demo = c->demo, .admin_key = admin,
 		.state = c->state >= 0 ? c->state : c->demo ? EXCHANGE_OPEN : EXCHANGE_PRE_OPEN,
-		.opens_at_ms = c->opens_at_ms, .clock_speed = c->clock_speed, .seed = c->seed,
+		.state_given = c->state >= 0,
+		.opens_at_ms = c->opens_at_ms, .topup_url = c->topup_url, .topup_text = c->topup_text,
+		.quiet = c->quiet, .clock_speed = c->clock_speed, .seed = c->seed,
 		.stream_backlog = (size_t)c->stream_backlog,
 		.queue_wait_ms = c->queue_wait_ms, .commit_deadline_ms = c->commit_deadline_ms,
 	};
-	if (xd_market_open(&mc, &m, cause) != 0)
+	int opened = xd_market_open(&mc, &m, cause);
+	if (opened == -1)
 		goto out;
 	if (xd_server_start(srv, m, cause) != 0)
 		goto out;
 	if (c->pid_file && write_pid_file(c->pid_file, cause) != 0)
 		goto out;
-	if (!c->quiet)
-		fprintf(stderr, "gpuxd %s: database %s, market %s%s\n", EXCHANGE_VERSION, c->db_path,
+	if (opened == -2) {
+		const char *why = wait_for_store(&set, &mc, srv, &m, cause);
+		if (!m) {
+			if (why)   /* a signal while waiting: a clean end */
+				fprintf(stderr, "gpuxd: %s, shutting down\n", why);
+			rc = why ? 0 : -1;
+			goto out;
+		}
+	}
+	if (!c->quiet) {
+		char *shown = xd_conninfo_redact(c->db_path);
+		fprintf(stderr, "gpuxd %s: database %s, market %s%s\n", EXCHANGE_VERSION, shown,
 		        xd_state_names[mc.state], c->demo ? ", demo" : "");
+		free(shown);
+	}
 	const char *why = wait_for_end(&set, srv, c->idle_exit_s);
 	/* the idle exit is said even with --quiet: it is why the process is gone */
 	if (!c->quiet || c->idle_exit_s > 0)

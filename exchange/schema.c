@@ -115,10 +115,88 @@ static const char *const v3[] = {
 	NULL,
 };
 
+/* Lots and requirements. An order row is a sell's lot (node_gpus GPUs per
+ * node, interconnect, region, the host per node in cpu_cores/ram_gb/disk_gb,
+ * whole_nodes, and nodes_free: each node's unsold GPUs, "8,8,3" with runs
+ * written "8*12") or a buy's requirements (its unit in node_gpus, interconnect
+ * or NULL for any, regions as "eu-west,us-east" or NULL for any, the host
+ * minimums in cpu_cores/ram_gb/disk_gb); a job order also keeps its job (the
+ * fit job's fields, canonical text), its budget (max_total) and the
+ * alternatives it was chosen from (JSON, for its replays). A rental
+ * keeps the lot it was cut from and its nodes: "index:gpus,…" (the sell
+ * order's node index from 0). Rows from before: node_gpus 1, the GPU's own
+ * interconnect and the first region when read (NULL), nodes_free NULL (its
+ * remaining GPUs in whole nodes), a rental's nodes NULL (not recorded). */
+static const char *const v4[] = {
+	"ALTER TABLE orders ADD COLUMN node_gpus @int NOT NULL DEFAULT 1",
+	"ALTER TABLE orders ADD COLUMN interconnect @text",
+	"ALTER TABLE orders ADD COLUMN region @text",
+	"ALTER TABLE orders ADD COLUMN regions @text",
+	"ALTER TABLE orders ADD COLUMN cpu_cores @int NOT NULL DEFAULT 0",
+	"ALTER TABLE orders ADD COLUMN ram_gb @int NOT NULL DEFAULT 0",
+	"ALTER TABLE orders ADD COLUMN disk_gb @int NOT NULL DEFAULT 0",
+	"ALTER TABLE orders ADD COLUMN whole_nodes @int NOT NULL DEFAULT 0",
+	"ALTER TABLE orders ADD COLUMN nodes_free @text",
+	"ALTER TABLE orders ADD COLUMN job @text",
+	"ALTER TABLE orders ADD COLUMN max_total @int",
+	"ALTER TABLE orders ADD COLUMN alternatives @text",
+	"ALTER TABLE rentals ADD COLUMN node_gpus @int NOT NULL DEFAULT 1",
+	"ALTER TABLE rentals ADD COLUMN interconnect @text",
+	"ALTER TABLE rentals ADD COLUMN region @text",
+	"ALTER TABLE rentals ADD COLUMN cpu_cores @int NOT NULL DEFAULT 0",
+	"ALTER TABLE rentals ADD COLUMN ram_gb @int NOT NULL DEFAULT 0",
+	"ALTER TABLE rentals ADD COLUMN disk_gb @int NOT NULL DEFAULT 0",
+	"ALTER TABLE rentals ADD COLUMN nodes @text",
+	NULL,
+};
+
+/* An exchange run with real money: settings as state (the market state,
+ * the opening, how to top up, fees, FX limits) and the currencies with their
+ * rates, every change audited with the admin key that made it; admin keys as
+ * rows (named, revocable); deposits with the operator's reference (one
+ * reference credits once) and their reversals; withdrawals (reserved, then
+ * sent or released); a customer's debt (a reversal beyond the balance, when
+ * the operator states it), as a third bucket of the ledger; the trade fee per
+ * GPU-hour of a rental, fixed when it trades. */
+static const char *const v5[] = {
+	"CREATE TABLE settings(key @text PRIMARY KEY, value @text NOT NULL,"
+	" updated_ms @int NOT NULL, admin_key @int)",
+	"CREATE TABLE currencies(id @id, code @text NOT NULL UNIQUE, exponent @int NOT NULL"
+	" CHECK (exponent BETWEEN 0 AND 4), rate_micro @int NOT NULL CHECK (rate_micro > 0),"
+	" rate_ms @int NOT NULL, source @text NOT NULL, listed_ms @int NOT NULL)",
+	"CREATE TABLE audit(id @id, at_ms @int NOT NULL, admin_key @int, action @text NOT NULL,"
+	" subject @text, detail @text)",
+	"CREATE TABLE admin_keys(id @id, name @text NOT NULL UNIQUE, key_hash @blob NOT NULL UNIQUE,"
+	" created_ms @int NOT NULL, created_by @int, last_used_ms @int, revoked_ms @int)",
+	"CREATE TABLE deposits(id @id, account @int NOT NULL, reference @text UNIQUE,"
+	" amount @int NOT NULL, currency @text NOT NULL, entry @int NOT NULL, at_ms @int NOT NULL,"
+	" admin_key @int, reversed_ms @int, reversal_entry @int, reversed_by @int,"
+	" reversal_debt @int NOT NULL DEFAULT 0, reversal_reason @text)",
+	"CREATE INDEX deposits_account ON deposits(account, id)",
+	"CREATE TABLE withdrawals(id @id, account @int NOT NULL, reference @text NOT NULL,"
+	" amount @int NOT NULL, currency @text NOT NULL,"
+	" status @text NOT NULL CHECK (status IN ('pending','sent','rejected')),"
+	" requested_ms @int NOT NULL, hold_entry @int NOT NULL, decided_ms @int, admin_key @int,"
+	" payout_reference @text, reason @text, entry @int, UNIQUE(account, reference))",
+	"CREATE INDEX withdrawals_pending ON withdrawals(id) WHERE status = 'pending'",
+	"ALTER TABLE accounts ADD COLUMN debt @int NOT NULL DEFAULT 0 CHECK (debt <= 0)",
+	"ALTER TABLE rentals ADD COLUMN fee_unit @int NOT NULL DEFAULT 0",
+	"ALTER TABLE rentals ADD COLUMN fees @int NOT NULL DEFAULT 0",
+	/* a shared store's market state was in meta; it is a setting now */
+	"INSERT INTO settings(key, value, updated_ms) SELECT 'market_state',"
+	" CASE value WHEN 1 THEN 'open' WHEN 2 THEN 'halted' ELSE 'pre_open' END, 0"
+	" FROM meta WHERE key = 'market_state'",
+	"INSERT INTO settings(key, value, updated_ms) SELECT 'opens_at_ms', CAST(value AS @text), 0"
+	" FROM meta WHERE key = 'opens_at_ms' AND value >= 0",
+	NULL,
+};
+
 static const struct migration migrations[] = {
 	{ "the exchange's tables", v1 },
 	{ "API keys as rows of their own", v2 },
 	{ "the resting orders' index by GPU on both engines", v3 },
+	{ "lots of nodes, requirements and job orders on orders; the lot on rentals", v4 },
+	{ "settings, currencies, audit, admin keys, deposits, withdrawals, debts and fees", v5 },
 };
 
 size_t xd_schema_versions(void)

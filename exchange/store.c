@@ -26,9 +26,10 @@ int xd_store_open(const char *target, bool writer, struct xd_store **out, char *
 	s->ops = xd_store_backend(target);
 	s->writer = writer;
 	*out = NULL;
-	if (s->ops->open(s, target, cause) != 0) {
+	int rc = s->ops->open(s, target, cause);
+	if (rc != 0) {
 		xd_store_close(&s);
-		return -1;
+		return rc < 0 ? rc : -1;
 	}
 	*out = s;
 	return 0;

@@ -47,7 +47,10 @@ struct xd_store;
 
 struct xd_store_ops {
 	const char *name;    /* "sqlite", "postgresql" */
-	/* Open a connection; the writer's also brings the schema up to date. */
+	/* Open a connection; the writer's also brings the schema up to date.
+	 * 0, -1 and *cause, or -2 and *cause when the database cannot be
+	 * reached now (down, a standby, refusing connections): worth trying
+	 * again later. */
 	int (*open)(struct xd_store *s, const char *target, char **cause);
 	void (*close)(struct xd_store *s);
 	struct xd_q *(*prepare)(struct xd_store *s, const char *sql);
@@ -123,6 +126,16 @@ const char *xd_schema_what(size_t v);
  * postgres:// URI or a key=value connection string, else SQLite. */
 const struct xd_store_ops *xd_store_backend(const char *target);
 
+/* A connection string as gpuxd may log it (conninfo.c): every password of
+ * a PostgreSQL URI (user:PASSWORD@, ?password=, ?sslpassword=) or key=value
+ * string (password=, sslpassword=, quoted or not) replaced by "***"; a SQLite
+ * path as it is. Malloc'ed. */
+char *xd_conninfo_redact(const char *target);
+/* text (a message about target, e.g. libpq's error) with target shown
+ * redacted wherever it is quoted and each of its passwords, as written and
+ * as libpq decodes it, masked wherever it appears. Malloc'ed. */
+char *xd_conninfo_scrub(const char *target, const char *text);
+
 /* The libraries tried in turn for libpq, which is opened when the first
  * PostgreSQL store is (default {"libpq.so.5", NULL}; NULL-terminated, kept).
  * Call it before that, if at all. */
@@ -132,7 +145,8 @@ void xd_store_pg_libraries(const char *const *sonames);
 void xd_store_fault(struct xd_store *s, enum xd_fault kind, const char *msg);
 
 /* Open, close, and the statement API (cached by the SQL text's pointer: pass
- * string literals); xd_stmt returns the statement reset, bindings cleared. */
+ * string literals); xd_stmt returns the statement reset, bindings cleared.
+ * xd_store_open returns what the backend's open does (-2: not reachable now). */
 int xd_store_open(const char *target, bool writer, struct xd_store **out, char **cause);
 void xd_store_close(struct xd_store **s);
 struct xd_q *xd_stmt(struct xd_store *s, const char *sql);

@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,9 @@ static bool ensure(struct xd_store *s)
 	p->piped = false;
 	p->pending = 0;
 	if (pq.PQstatus(p->c) != CONNECTION_OK) {
-		xd_store_fault(s, XD_FAULT_DOWN, pq.PQerrorMessage(p->c));
+		char *safe = xd_conninfo_scrub(p->target, pq.PQerrorMessage(p->c));
+		xd_store_fault(s, XD_FAULT_DOWN, safe);
+		free(safe);
 		return false;
 	}
 	pq.PQclear(pq.PQexec(p->c, "SET TIME ZONE 'UTC'"));
@@ -207,6 +210,26 @@ static PGresult *run(struct xd_store *s, const char *sql)
 
 /* ---- connections and migrations ---------------------------------------------------- */
 
+/* A cause naming the store by its redacted name, with whatever libpq said
+ * scrubbed of the connection string's passwords. */
+static int pg_cause(char **cause, const char *target, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int pg_cause(char **cause, const char *target, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		fatal("out of memory");
+	va_end(ap);
+	char *shown = xd_conninfo_redact(target), *safe = xd_conninfo_scrub(target, msg);
+	int rc = set_cause(cause, "%s: %s", shown, safe);
+	free(shown);
+	free(safe);
+	free(msg);
+	return rc;
+}
+
 static int migrate(struct xd_store *s, const char *target, char **cause)
 {
 	PGconn *c = pc(s)->c;
@@ -215,7 +238,7 @@ static int migrate(struct xd_store *s, const char *target, char **cause)
 	PGresult *r = pq.PQexec(c, sql);
 	int rc = 0;
 	if (!ok_result(r)) {
-		rc = set_cause(cause, "%s: %s", target, pq.PQerrorMessage(c));
+		rc = pg_cause(cause, target, "%s", pq.PQerrorMessage(c));
 		pq.PQclear(r);
 		return rc;
 	}
@@ -231,8 +254,8 @@ static int migrate(struct xd_store *s, const char *target, char **cause)
 		                       stmts, v);
 		r = pq.PQexec(c, step);
 		if (!ok_result(r)) {
-			rc = set_cause(cause, "%s: schema migration %zu (%s): %s", target, v,
-			               xd_schema_what(v), pq.PQresultErrorMessage(r));
+			rc = pg_cause(cause, target, "schema migration %zu (%s): %s", v,
+			              xd_schema_what(v), pq.PQresultErrorMessage(r));
 			pq.PQclear(pq.PQexec(c, "ROLLBACK"));
 		}
 		pq.PQclear(r);
@@ -240,8 +263,8 @@ static int migrate(struct xd_store *s, const char *target, char **cause)
 		free(stmts);
 	}
 	if (rc == 0 && (have < 0 || have > (long long)newest))
-		rc = set_cause(cause, "%s: the schema is version %lld, newer than this gpuxd knows (%zu)",
-		               target, have, newest);
+		rc = pg_cause(cause, target, "the schema is version %lld, newer than this gpuxd knows (%zu)",
+		              have, newest);
 	snprintf(sql, sizeof sql, "SELECT pg_advisory_unlock(%lld)", MIGRATE_LOCK);
 	pq.PQclear(pq.PQexec(c, sql));
 	return rc;
@@ -259,19 +282,21 @@ static int pg_open(struct xd_store *s, const char *target, char **cause)
 	if (pq.PQstatus(p->c) != CONNECTION_OK && !s->writer) {
 		/* a read connection is made again on next use; until then its
 		 * requests are answered 503 */
-		xd_store_fault(s, XD_FAULT_DOWN, pq.PQerrorMessage(p->c));
+		char *safe = xd_conninfo_scrub(target, pq.PQerrorMessage(p->c));
+		xd_store_fault(s, XD_FAULT_DOWN, safe);
+		free(safe);
 		return 0;
 	}
 	if (pq.PQstatus(p->c) != CONNECTION_OK) {
 		char *e = xstrdup(pq.PQerrorMessage(p->c));
 		e[strcspn(e, "\n")] = 0;
-		int rc = set_cause(cause, "%s: cannot connect: %s", target, e);
+		pg_cause(cause, target, "cannot connect: %s", e);
 		free(e);
-		return rc;
+		return -2;   /* down or refusing: the caller may try again */
 	}
 	pq.PQclear(pq.PQexec(p->c, "SET TIME ZONE 'UTC'"));
-	if (s->writer)
-		return migrate(s, target, cause);
+	if (s->writer && migrate(s, target, cause) != 0)
+		return pq.PQstatus(p->c) == CONNECTION_BAD ? -2 : -1;
 	return 0;
 }
 

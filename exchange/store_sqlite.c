@@ -20,11 +20,23 @@
  * tables of version 1): when the writer opens the database, each migration
  * after its version runs in one transaction with the new user_version. A
  * database from a newer gpuxd is refused.
+ *
+ * One database file, one gpuxd: the writer holds an exclusive flock on
+ * PATH.lock (beside the database, mode 0600, holding its pid) for as long as
+ * it is open, so a second gpuxd on the same file — two local demo exchanges
+ * started from two runtime directories, or a service started twice — stops
+ * at start, naming the process that has it, instead of running a second
+ * copy of the books on the same rows.
  */
 #include "exchange/store.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -35,7 +47,44 @@ struct xd_q {
 	sqlite3_stmt *st;
 };
 
-static sqlite3 *db_of(struct xd_store *s) { return s->impl; }
+struct sqc {
+	sqlite3 *db;
+	int lock_fd;                /* the writer's PATH.lock, -1 for the others */
+};
+
+static sqlite3 *db_of(struct xd_store *s) { return ((struct sqc *)s->impl)->db; }
+
+/* The writer's exclusive lock on PATH.lock: its descriptor, or -1 and *cause
+ * naming the gpuxd that holds it. */
+static int lock_db(const char *path, char **cause)
+{
+	char *lp = xasprintf("%s.lock", path);
+	int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		set_cause(cause, "%s: %s", lp, strerror(errno));
+		free(lp);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		char held[32] = "";
+		ssize_t n = pread(fd, held, sizeof held - 1, 0);
+		held[n > 0 ? n : 0] = 0;
+		held[strcspn(held, "\n")] = 0;
+		set_cause(cause, "%s is in use by another gpuxd%s%s%s (its lock %s is held): one SQLite "
+		          "database is served by one gpuxd; several nodes share a PostgreSQL database "
+		          "(docs/DEPLOY.md)", path, held[0] ? " (pid " : "", held, held[0] ? ")" : "", lp);
+		close(fd);
+		free(lp);
+		return -1;
+	}
+	char pid[24];
+	int n = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+		/* the lock holds without the pid: only the message is poorer */
+	}
+	free(lp);
+	return fd;
+}
 
 /* ---- schema: exchange/schema.c, rendered for SQLite ---------------------------- */
 
@@ -94,11 +143,16 @@ static int migrate(sqlite3 *db, const char *path, char **cause)
 static int sq_open(struct xd_store *s, const char *path, char **cause)
 {
 	sqlite3 *db = NULL;
+	int lock_fd = -1;
+	if (s->writer && (lock_fd = lock_db(path, cause)) < 0)
+		return -1;
 	int flags = s->writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
 	flags |= SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		int rc = set_cause(cause, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
 		sqlite3_close(db);
+		if (lock_fd >= 0)
+			close(lock_fd);
 		return rc;
 	}
 	sqlite3_busy_timeout(db, 10000);
@@ -110,6 +164,7 @@ static int sq_open(struct xd_store *s, const char *path, char **cause)
 			sqlite3_finalize(st);
 			int rc = set_cause(cause, "%s: cannot switch to WAL mode: %s", path, sqlite3_errmsg(db));
 			sqlite3_close(db);
+			close(lock_fd);
 			return rc;
 		}
 		sqlite3_finalize(st);
@@ -118,19 +173,28 @@ static int sq_open(struct xd_store *s, const char *path, char **cause)
 		           cause, path) ||
 		    migrate(db, path, cause)) {
 			sqlite3_close(db);
+			close(lock_fd);
 			return -1;
 		}
 	} else if (pragma(db, "PRAGMA query_only=1;", cause, path)) {
 		sqlite3_close(db);
 		return -1;
 	}
-	s->impl = db;
+	struct sqc *c = xcalloc(1, sizeof *c);
+	c->db = db;
+	c->lock_fd = lock_fd;
+	s->impl = c;
 	return 0;
 }
 
 static void sq_close(struct xd_store *s)
 {
-	sqlite3_close(db_of(s));
+	struct sqc *c = s->impl;
+	sqlite3_close(c->db);
+	/* after the database is closed: SQLite's own locks never outlive it */
+	if (c->lock_fd >= 0)
+		close(c->lock_fd);
+	free(c);
 	s->impl = NULL;
 }
 
@@ -253,8 +317,11 @@ static int sq_open_upkeep(const char *path, struct xd_store **out, char **cause)
 		return -1;
 	}
 	struct xd_store *s = xcalloc(1, sizeof *s);
+	struct sqc *c = xcalloc(1, sizeof *c);
+	c->db = db;
+	c->lock_fd = -1;
 	s->ops = &xd_store_sqlite;
-	s->impl = db;
+	s->impl = c;
 	*out = s;
 	return 0;
 }

@@ -61,6 +61,7 @@ struct sbook {
 	size_t n_ask, n_bid;
 	struct eng_level ask[XD_DEPTH_MAX], bid[XD_DEPTH_MAX];
 	int64_t last;
+	struct xd_unit_quotes u;
 };
 
 struct ev {
@@ -280,21 +281,13 @@ static void *beat_main(void *arg)
 
 static cJSON *quote_json(const struct xd_stream *s, int g, const struct sbook *b)
 {
-	cJSON *q = cJSON_CreateObject();
-	cJSON_AddStringToObject(q, "gpu", s->t->gpu_ids[g]);
-	xd_jint_or_null(q, "best_ask_cents", b->n_ask ? b->ask[0].price_cents : 0, b->n_ask > 0);
-	xd_jint(q, "ask_gpus", b->n_ask ? b->ask[0].gpus : 0);
-	xd_jint_or_null(q, "best_bid_cents", b->n_bid ? b->bid[0].price_cents : 0, b->n_bid > 0);
-	xd_jint(q, "bid_gpus", b->n_bid ? b->bid[0].gpus : 0);
-	xd_jint_or_null(q, "last_cents", b->last, b->last >= 0);
-	return q;
+	return xd_quote_json(s->t->gpu_ids[g], &b->u, b->n_bid ? &b->bid[0] : NULL, b->last);
 }
 
 static bool quote_differs(const struct sbook *a, const struct sbook *b)
 {
-	if (a->last != b->last || (a->n_ask > 0) != (b->n_ask > 0) || (a->n_bid > 0) != (b->n_bid > 0))
-		return true;
-	if (a->n_ask && (a->ask[0].price_cents != b->ask[0].price_cents || a->ask[0].gpus != b->ask[0].gpus))
+	if (a->last != b->last || (a->n_bid > 0) != (b->n_bid > 0) ||
+	    xd_unit_quotes_differ(&a->u, &b->u))
 		return true;
 	return a->n_bid && (a->bid[0].price_cents != b->bid[0].price_cents ||
 	                    a->bid[0].gpus != b->bid[0].gpus);
@@ -399,7 +392,8 @@ void xd_stream_trade(struct xd_stream *s, int gpu, int64_t id, int64_t price, in
 }
 
 void xd_stream_book(struct xd_stream *s, int gpu, const struct eng_level *ask, size_t n_ask,
-                    const struct eng_level *bid, size_t n_bid, int64_t last)
+                    const struct eng_level *bid, size_t n_bid, int64_t last,
+                    const struct xd_unit_quotes *u)
 {
 	if (!s)
 		return;
@@ -409,6 +403,7 @@ void xd_stream_book(struct xd_stream *s, int gpu, const struct eng_level *ask, s
 	memcpy(b->ask, ask, b->n_ask * sizeof *ask);
 	memcpy(b->bid, bid, b->n_bid * sizeof *bid);
 	b->last = last;
+	b->u = *u;
 	s->staged_on[gpu] = true;
 }
 

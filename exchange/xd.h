@@ -11,6 +11,9 @@
  *   reads.c    JSON views of accounts, orders, rentals, ledger, trades
  *   market.c   the writer thread: queue, group commit, clock, snapshot
  *   ops.c      what the writer does: orders, fills, holds, billing, ledger
+ *   lots.c     a sell's lot and a buy's requirements: defaults, rows, JSON
+ *   jobs.c     job orders: a fit job evaluated on every GPU book, the cheapest
+ *              runnable bought as one FOK order
  *   demo.c     the demo market and its drift
  *   nodes.c    what the writer does with one node or many: book locks,
  *              balances, ledger numbering, notifications, the lease
@@ -24,6 +27,12 @@
  *   stream.c   GET /v1/stream: the hub, its event ring, SSE connections
  *   candles.c  GET /v1/candles/{gpu}: OHLC from the trades table
  *   keys.c     API keys: lookup, scopes, last use, GET/POST/DELETE /v1/keys
+ *   settings.c settings as state: market state, opening, top-up, fees,
+ *              currencies and FX; the audit; the scheduled opening
+ *   admin.c    admin keys, the operator's reads (accounts, ledger, audit)
+ *   money.c    money in and out: deposits by reference, reversals, debts,
+ *              withdrawals, the trade fee, FX units per currency exponent
+ *   conninfo.c connection strings without their passwords
  */
 #ifndef GPUX_EXCHANGE_XD_H
 #define GPUX_EXCHANGE_XD_H
@@ -38,6 +47,7 @@
 #include "exchange/engine.h"
 #include "exchange/exchange.h"
 #include "exchange/store.h"
+#include "fit/fit.h"
 
 #define XD_BODY_MAX 16384
 #define XD_GPUS_MAX 512
@@ -56,9 +66,15 @@
 #define XD_KEYS_MAX 20           /* active keys per account */
 #define XD_TOPUP_URL_MAX 512
 #define XD_TOPUP_TEXT_MAX 1000
+#define XD_CPU_CORES_MAX 4096     /* per node: an ask's host, a bid's minimums */
+#define XD_RAM_GB_MAX 65536
+#define XD_DISK_GB_MAX 1000000
 
-enum xd_cur { XD_EUR = 0, XD_USD = 1, XD_GBP = 2, XD_NCUR = 3 };
-extern const char *const xd_cur_names[XD_NCUR + 1];  /* NULL-terminated */
+/* Currencies are data (settings.c: the operator lists them); an account's
+ * currency is an index into the settings' list, which only grows. */
+#define XD_CUR_MAX 64
+#define XD_REF_MAX 64           /* a deposit's or withdrawal's reference */
+#define XD_ARG_MAX 255          /* a string argument of an admin job */
 enum xd_role { XD_ROLE_BUYER = 0, XD_ROLE_SELLER = 1, XD_ROLE_BOTH = 2 };
 extern const char *const xd_role_names[4];
 extern const char *const xd_state_names[4];            /* enum exchange_state */
@@ -67,23 +83,37 @@ int xd_lookup(const char *const *list, const char *s);
 
 /* ---- tables.c ------------------------------------------------------------ */
 struct xd_vat { char country[3]; int32_t bp; };
+struct xd_region { char *id, *name; };
+#define XD_REGION_ID_MAX 32
 struct xd_tables {
 	size_t n_gpus;
 	char **gpu_ids;              /* catalogue order; the index is the engine's book */
 	int64_t *demo_from_cents;    /* the seeds' "from" price, -1 if none */
+	uint8_t *gpu_link;           /* per GPU: its nodes' link (enum eng_link) by its form factor */
+	bool *gpu_bridge;            /* per GPU: a PCIe card that also comes as NVLink-bridged pairs */
+	struct xd_region *regions;   /* data/regions.json, in order; the index is the engine's */
+	size_t n_regions;
+	struct fit_gpu *fit_gpus;    /* per GPU: the fit model's view of it (no price) */
 	char *gpus_json;             /* served by GET /v1/gpus, verbatim */
 	char *workloads_json;        /* served by GET /v1/workloads */
 	struct xd_vat *vat;          /* sorted by country */
 	size_t n_vat;
 	char *vat_date, *vat_source;
-	int64_t fx_micro[XD_NCUR];
+	/* data/fx.json: what a new database's currencies start with */
+	struct xd_fx_seed { char code[4]; int exponent; int64_t rate_micro; } fx[XD_CUR_MAX];
+	size_t n_fx;
 	char *fx_date, *fx_note;
+	int64_t fx_date_ms;          /* fx_date, midnight UTC */
 };
 /* Load from dir (NULL = embedded files); -1 and *cause naming file and field. */
 int xd_tables_load(const char *dir, struct xd_tables **out, char **cause);
 void xd_tables_free(struct xd_tables **t);
 int xd_tables_gpu(const struct xd_tables *t, const char *id);      /* index or -1 */
 int32_t xd_tables_vat(const struct xd_tables *t, const char *cc);  /* bp or -1 */
+int xd_tables_region(const struct xd_tables *t, const char *id);   /* index or -1 */
+/* Can GPU gpu's nodes of node_gpus have link (enum eng_link)? SXM: NVLink, OAM:
+ * Infinity Fabric, PCIe: PCIe, or NVLink for bridged cards in nodes of <= 2. */
+bool xd_tables_link_ok(const struct xd_tables *t, int gpu, int link, int32_t node_gpus);
 
 /* ---- reply.c ------------------------------------------------------------- */
 struct xd_reply {
@@ -133,34 +163,45 @@ int xd_body_str(const cJSON *o, const char *k, bool required, size_t maxlen,
 /* String member that must be one of vals (NULL-terminated); *out its index. */
 int xd_body_enum(const cJSON *o, const char *k, bool required, const char *const *vals,
                  int *out, struct xd_reply *r);
+/* Boolean member (true/false). Same returns. */
+int xd_body_bool(const cJSON *o, const char *k, bool required, bool *out, struct xd_reply *r);
 /* Valid UTF-8 without NUL? */
 bool xd_utf8_valid(const char *s, size_t len);
 
 /* ---- reads.c ------------------------------------------------------------- */
 struct xd_ctx;
 /* JSON of an order (with fills if asked); NULL if it is not account's. */
-cJSON *xd_read_order(struct xd_store *s, int64_t account, int64_t id, bool fills);
-/* Account JSON (balances from the database). NULL if there is no such account. */
-cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t, int64_t id);
-cJSON *xd_read_rental(struct xd_store *s, int64_t account, int64_t id);
+cJSON *xd_read_order(struct xd_store *s, const struct xd_tables *t, int64_t account, int64_t id,
+                     bool fills);
+/* Account JSON (balances from the database, its currency's rate from set,
+ * now the exchange clock). NULL if there is no such account. */
+struct xd_settings;
+cJSON *xd_read_account(struct xd_store *s, const struct xd_tables *t,
+                       const struct xd_settings *set, int64_t now, int64_t id);
+cJSON *xd_read_rental(struct xd_store *s, const struct xd_tables *t, int64_t account, int64_t id);
 /* Parse the list query (limit, cursor) — defaults and ranges of docs/API.md. */
 struct xd_page { int64_t limit; int64_t before; };  /* before = INT64_MAX: first page */
-cJSON *xd_read_orders(struct xd_store *s, int64_t account, const char *status_filter,
+cJSON *xd_read_orders(struct xd_store *s, const struct xd_tables *t, int64_t account, const char *status_filter,
                       const char *gpu, const char *side, const char *coid,
                       const struct xd_page *p);
-cJSON *xd_read_rentals(struct xd_store *s, int64_t account, const char *status_filter,
+cJSON *xd_read_rentals(struct xd_store *s, const struct xd_tables *t, int64_t account, const char *status_filter,
                        const char *gpu, const struct xd_page *p);
 cJSON *xd_read_ledger(struct xd_store *s, int64_t account, const struct xd_page *p);
 cJSON *xd_read_trades(struct xd_store *s, const char *gpu, const struct xd_page *p);
 
 /* ---- market.c + ops.c: the writer --------------------------------------- */
 enum xd_job_kind {
-	XD_JOB_ORDER, XD_JOB_PREVIEW, XD_JOB_CANCEL, XD_JOB_DEPOSIT, XD_JOB_ACCOUNT,
-	XD_JOB_STOP, XD_JOB_CLOCK, XD_JOB_STATE,
+	XD_JOB_ORDER, XD_JOB_PREVIEW, XD_JOB_CANCEL, XD_JOB_ACCOUNT,
+	XD_JOB_STOP, XD_JOB_CLOCK,
 	XD_JOB_KEY_CREATE, XD_JOB_KEY_REVOKE,
+	XD_JOB_BOOK,                 /* a ladder by node size: the engine's book, not the snapshot */
+	XD_JOB_RUN,                  /* j->run: settings.c, admin.c, money.c */
 };
 enum xd_otype { XD_LIMIT = 0, XD_MARKET = 1 };
 extern const char *const xd_side_names[3], *const xd_type_names[3], *const xd_tif_names[4];
+/* enum eng_link by index: "any" (a bid that requires none), "nvlink", "infinity-fabric",
+ * "pcie"; NULL-terminated. */
+extern const char *const xd_link_names[5];
 
 struct xd_order_in {
 	char coid[XD_COID_MAX + 1];  /* "" for none (preview, demo) */
@@ -170,8 +211,25 @@ struct xd_order_in {
 	enum eng_tif tif;
 	int32_t gpus, hours;
 	int64_t price;               /* limit, or the market order's cap/floor */
+	/* a sell's lot, a buy's requirements (docs/API.md "The market's rules");
+	 * zero is the default of each (xd_order_norm fills in a sell's) */
+	int32_t node_gpus;           /* 0 or 1, 2, 4, 8 */
+	int link;                    /* enum eng_link: a sell's, a buy's required (ANY: none) */
+	int region;                  /* sell: index in the tables' regions */
+	uint64_t regions;            /* buy: bit r for region r; 0: any */
+	struct eng_host host;        /* sell: per node (0: not stated); buy: minimums */
+	bool whole_nodes;            /* sell */
+	/* a job order (docs/API.md "Job orders"): the fit job instead of a GPU */
+	bool is_job;
+	struct fit_job fit;
+	char fit_label[65];          /* the job's "model", "" if none */
+	int32_t job_hours;           /* as given; 0: the training run's */
+	int64_t max_total;           /* the budget, minor units of the account's currency */
+	/* what a job order's row keeps (borrowed; NULL for any other order) */
+	const char *job_text, *alternatives;
 };
 
+struct xd_writer;
 struct xd_job {
 	enum xd_job_kind kind;
 	int64_t account;             /* the caller; 0 for none/admin */
@@ -180,9 +238,15 @@ struct xd_job {
 	int64_t target;              /* order id, rental id, deposit's account */
 	int64_t amount;              /* deposit */
 	int64_t advance_ms;          /* CLOCK */
-	int state;                   /* STATE: enum exchange_state */
-	bool opens_at_given;
-	int64_t opens_at_ms;         /* STATE: -1 = null */
+	struct eng_filter filter;    /* BOOK (and its depth in amount) */
+	/* RUN: the writer calls run(w, j); the handler put what it validated in
+	 * the fields below (their meaning is the handler's and run's) */
+	void (*run)(struct xd_writer *w, struct xd_job *j);
+	int64_t admin_key_id;        /* the admin key that acted (audit), 0: none (demo) */
+	int64_t n[6];
+	bool flag[4];
+	char str[3][XD_ARG_MAX + 1];
+	char text[XD_TOPUP_TEXT_MAX + 1];
 	/* ACCOUNT */
 	char email[XD_EMAIL_MAX + 1];
 	char country[3];
@@ -210,8 +274,14 @@ struct xd_market_config {
 	const struct xd_tables *tables;
 	const char *db_path;
 	bool demo;
+	const char *admin_key;       /* --admin-key-file's key: the bootstrap admin key */
+	/* what a new database starts with (settings.c); an existing one keeps
+	 * its own settings and these are only compared, for the log */
 	int state;
+	bool state_given;            /* --market given (else the default of demo or not) */
 	int64_t opens_at_ms;
+	const char *topup_url, *topup_text;
+	bool quiet;
 	double clock_speed;
 	uint64_t seed;
 	size_t stream_backlog;       /* events the stream keeps for replay; 0: default */
@@ -219,6 +289,9 @@ struct xd_market_config {
 	int commit_deadline_ms;      /* a COMMIT's longest wait (a shared store) */
 };
 struct xd_market;
+/* Open the store, rebuild the books, start the writer: 0 and *out; -1 and
+ * *cause; or -2 and *cause when the database cannot be reached now (run.c
+ * then answers 503 and tries again). */
 int xd_market_open(const struct xd_market_config *c, struct xd_market **out, char **cause);
 /* Finish queued jobs, stop the writer, close the database. */
 void xd_market_close(struct xd_market **m);
@@ -237,8 +310,9 @@ bool xd_market_ready(struct xd_market *m, const char **why);
 void xd_market_call(struct xd_market *m, struct xd_job *j);
 /* Exchange clock now (Unix ms), thread-safe. */
 int64_t xd_market_now(struct xd_market *m);
-/* GET /v1/market body. */
+/* GET /v1/market body, from the published settings (or from s). */
 cJSON *xd_market_info(struct xd_market *m);
+cJSON *xd_market_info_of(struct xd_market *m, const struct xd_settings *s);
 /* GET /v1/quotes, rendered once per change of the market's seq and served
  * from that text with only this request's server_time added: 0 and *body
  * (the JSON text and a newline, malloc'ed), or 1 (304: etag_in matches)
@@ -246,12 +320,17 @@ cJSON *xd_market_info(struct xd_market *m);
 int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag);
 /* GET /v1/books/{gpu}. */
 cJSON *xd_market_book(struct xd_market *m, int gpu, int depth);
+/* GET /v1/books/{gpu}?node_gpus=…: the ladders of engine e's book gpu for
+ * units under f (the writer, its copy of the book current). */
+cJSON *xd_market_book_for(struct xd_market *m, const struct engine *e, int gpu,
+                          const struct eng_filter *f, int depth);
 const struct xd_tables *xd_market_tables(const struct xd_market *m);
 /* What other nodes of a shared store did (peers.c): a book's depth and last
  * price (-1 none), the market state, the admin clock's total advance. */
+struct xd_unit_quotes;
 void xd_market_put_book(struct xd_market *m, int gpu, const struct eng_level *ask, size_t n_ask,
-                        const struct eng_level *bid, size_t n_bid, int64_t last);
-void xd_market_put_state(struct xd_market *m, int state, int64_t opens_at);
+                        const struct eng_level *bid, size_t n_bid, int64_t last,
+                        const struct xd_unit_quotes *u);
 /* A trade another node made (peers.c), for this node's stream. */
 void xd_market_put_trade(struct xd_market *m, int gpu, int64_t id, int64_t price, int32_t gpus,
                          int32_t hours, int taker_side, int64_t at_ms);
@@ -264,15 +343,106 @@ int xd_peers_start(struct xd_market *m, const char *target, struct xd_peers **ou
 void xd_peers_stop(struct xd_peers **p);
 bool xd_market_demo(const struct xd_market *m);
 
+/* ---- lots.c: lots and requirements ---------------------------------------- */
+/* The columns of an order row that hold its lot or requirements, in the order
+ * xd_lot_bind binds and xd_lot_from_row reads them. */
+#define XD_LOT_COLS "node_gpus, interconnect, region, regions, cpu_cores, ram_gb, disk_gb, " \
+	"whole_nodes"
+/* Fill in a request's defaults: node_gpus 1; a sell's link from its GPU; what
+ * belongs to the other side cleared. */
+void xd_order_norm(const struct xd_tables *t, struct xd_order_in *in);
+/* The engine's order for in (normalised), with its id and account. */
+void xd_order_engine(const struct xd_order_in *in, int64_t id, int64_t account,
+                     struct eng_order *e);
+/* Do two normalised requests name the same lot or requirements? */
+bool xd_lot_same(const struct xd_order_in *a, const struct xd_order_in *b);
+/* Bind XD_LOT_COLS as parameters first..first+7; *regions_text (malloc'ed or
+ * NULL) is bound and must live until the statement has run. */
+void xd_lot_bind(struct xd_q *st, int first, const struct xd_tables *t,
+                 const struct xd_order_in *in, char **regions_text);
+/* Read XD_LOT_COLS from column first on (in->side set; gpu for a sell's default
+ * link, -1 if unknown). */
+void xd_lot_from_row(const struct xd_tables *t, struct xd_q *st, int first, int gpu,
+                     struct xd_order_in *in);
+/* A buy's regions as stored ("eu-west,us-east", malloc'ed; NULL for any) and
+ * back (-1 if the text names a region the tables do not have, or none). */
+char *xd_regions_text(const struct xd_tables *t, uint64_t mask);
+int xd_regions_parse(const struct xd_tables *t, const char *text, uint64_t *mask);
+/* o[key]: the stored regions as an array of ids, or null. */
+void xd_regions_json(cJSON *o, const char *key, const char *text);
+/* A lot's nodes as stored ("8,8,3", "1*512"; malloc'ed) and back (each node
+ * 0..k free; 0 and *out malloc'ed, or -1). */
+char *xd_nodes_text(const struct eng_node *nd, size_t n);
+int xd_nodes_parse(const char *text, int32_t k, struct eng_node **out, size_t *n);
+/* A fill's takes as a rental stores them ("index:gpus,…", malloc'ed), and as
+ * JSON o[key]: [{"node":"o<sell>-<index+1>","gpus":N}], null for NULL. */
+char *xd_takes_text(const struct eng_take *tk, int32_t n);
+void xd_nodes_json(cJSON *o, const char *key, int64_t sell_order, const char *takes);
+/* An order's lot or requirements as its JSON says them (docs/API.md, POST
+ * /v1/orders): a sell's node_gpus, interconnect, region, cpu_cores, ram_gb,
+ * disk_gb, whole_nodes; a buy's node_gpus, interconnect (null: any), regions
+ * (null: any), min_cpu_cores, min_ram_gb, min_disk_gb. */
+void xd_request_json(cJSON *o, const struct xd_tables *t, const struct xd_order_in *in);
+/* node_gpus, interconnect, region, host{cpu_cores, ram_gb, disk_gb} of a lot. */
+void xd_lot_json(cJSON *o, const struct xd_tables *t, const struct xd_order_in *lot);
+/* What quotes say of the asks beside the top of the book: the best price (and
+ * the GPUs at it) for units of 1 — whole-node lots of more than one GPU left
+ * out — and for whole units of 8 GPUs inside one node (and the units at it). */
+struct xd_unit_quotes { bool has1, has8; struct eng_level l1, l8; };
+void xd_unit_quotes_of(const struct engine *e, size_t book, struct xd_unit_quotes *q);
+bool xd_unit_quotes_differ(const struct xd_unit_quotes *a, const struct xd_unit_quotes *b);
+/* One GPU's quote as GET /v1/quotes and the stream give it (bid NULL: none). */
+cJSON *xd_quote_json(const char *gpu, const struct xd_unit_quotes *u, const struct eng_level *bid,
+                     int64_t last);
+/* Restore GPU gpu's resting orders (every GPU's when gpu < 0, each into its own
+ * book) into book `book` of e, in acceptance order; -1 and *cause when a row
+ * cannot be (an unknown GPU or region, nodes that do not add up). */
+int xd_book_load(struct xd_store *st, const struct xd_tables *t, struct engine *e, int gpu,
+                 size_t book, char **cause);
+
+/* ---- jobs.c: job orders ------------------------------------------------------ */
+/* The body of a job order (b holds "job"), after its client_order_id: 0 and
+ * o->is_job, or -1 with a 400 reply. */
+int xd_parse_job(const struct xd_tables *t, const cJSON *b, struct xd_order_in *o,
+                 struct xd_reply *r);
+/* A buy's "regions" (routes.c): 1 with *mask, 0 if absent, -1 with a reply. */
+int xd_parse_regions(const struct xd_tables *t, const cJSON *b, uint64_t *mask,
+                     struct xd_reply *r);
+/* The request as a job order's row keeps it (the job's fields, canonical,
+ * and the hours as given), malloc'ed. */
+char *xd_job_text(const struct xd_order_in *o);
+struct xd_acct;
+struct xd_writer;
+/* What the writer chose for a job: the cheapest GPU that can run it (best, -1
+ * if none), the FOK order that buys it, its total, the reply's frame (owned),
+ * and why it cannot be placed (code NULL if it can; msg owned). */
+struct xd_job_choice {
+	int best;
+	struct xd_order_in order;
+	int64_t total;
+	cJSON *frame;
+	const char *code;
+	char *msg;
+};
+void xd_jobs_choose(struct xd_writer *w, const struct xd_order_in *in, const struct xd_acct *acc,
+                    int64_t account, struct xd_job_choice *c);
+void xd_jobs_choice_free(struct xd_job_choice *c);
+/* The writer's PREVIEW of a job order (the account exists). */
+struct xd_job;
+void xd_jobs_preview(struct xd_writer *w, struct xd_job *j, const struct xd_acct *acc);
+/* The writer's ORDER of a job order: its replay, or its choice placed. */
+void xd_jobs_order(struct xd_writer *w, struct xd_job *j, struct xd_acct *a);
+
 /* ---- the writer's state, shared by market.c, ops.c and demo.c ------------- */
 struct xd_acct {
 	int64_t avail, held;
+	int64_t debt;        /* the "debt" bucket: <= 0, what the customer owes */
 	int cur;
 	int32_t vat_bp;
 	int role;            /* -1 for the exchange's own accounts */
 	bool dirty, exists, system;
 	uint64_t tx;         /* shared store: the transaction that read it */
-	int64_t base_avail, base_held;   /* shared store: the balances as read then */
+	int64_t base_avail, base_held, base_debt;   /* shared store: the balances as read then */
 };
 
 struct xd_demo;
@@ -291,8 +461,13 @@ struct xd_writer {
 	bool in_tx;
 	bool *book_changed;          /* per GPU, since the last snapshot */
 	int64_t *last_price;         /* per GPU, -1 = no trade yet */
-	int64_t sys_external[XD_NCUR], sys_clearing[XD_NCUR], sys_vat[XD_NCUR];
-	int state;
+	/* the exchange's own accounts per currency (an index of set->cur) */
+	int64_t sys_external[XD_CUR_MAX], sys_clearing[XD_CUR_MAX], sys_vat[XD_CUR_MAX];
+	int64_t sys_fees[XD_CUR_MAX];
+	struct xd_settings *set;     /* the settings this transaction runs on (settings.c) */
+	bool set_changed;            /* a job changed them: publish after COMMIT */
+	bool set_stale;              /* a rolled-back batch may have: read them again */
+	int state;                   /* set->state and set->opens_at_ms, for ops.c */
 	int64_t opens_at_ms;
 	struct xd_demo *demo;
 	const struct xd_nodes_ops *nodes;   /* one node or many (nodes.c) */
@@ -306,6 +481,11 @@ struct xd_writer {
 	int64_t lease_at_us;         /* when the lease was last tried */
 	struct xd_stream *stream;    /* market data for GET /v1/stream */
 };
+
+/* An account's buckets: what it may spend, what is held for its orders,
+ * rentals and withdrawals, and what it owes (<= 0; docs/API.md "the ledger"). */
+enum xd_bucket { XD_AVAILABLE = 0, XD_HELD = 1, XD_DEBT = 2 };
+extern const char *const xd_bucket_names[4];
 
 /* ops.c — all run on the writer thread, inside its transaction. */
 void xd_ops_begin(struct xd_writer *w);            /* BEGIN if not in a transaction */
@@ -332,8 +512,8 @@ struct xd_nodes_ops {
 	 * go one at a time (start_lock … start_done); a row per GPU book. */
 	void (*start_lock)(struct xd_writer *w);
 	void (*init_books)(struct xd_writer *w);
-	/* After the start-up commit: share the market state, release the
-	 * start-up lock; -1 if that did not commit. */
+	/* After the start-up commit: release the start-up lock; -1 if that
+	 * failed. */
 	int (*start_done)(struct xd_writer *w);
 	/* The exchange clock at start (wall, in ms, and the clock's speed):
 	 * its value now and the admin's total advance. */
@@ -357,13 +537,15 @@ struct xd_nodes_ops {
 	/* One ledger entry of two rows, amount from acct[0] to acct[1]: its
 	 * number. */
 	int64_t (*ledger)(struct xd_writer *w, const char *kind, int cur, const int64_t acct[2],
-	                  const bool held[2], int64_t amount, int64_t order_id, int64_t rental_id);
+	                  const int bucket[2], int64_t amount, int64_t order_id, int64_t rental_id);
 	/* Last thing before COMMIT: tell the other nodes what changed. */
 	void (*before_commit)(struct xd_writer *w);
-	/* The admin advanced the clock by ms / changed the market state: every
-	 * node's moves with it. */
+	/* The admin advanced the clock by ms: every node's moves with it. */
 	void (*clock_advanced)(struct xd_writer *w, int64_t ms);
-	void (*state_changed)(struct xd_writer *w);
+	/* The settings changed in this transaction (settings.c): tell the
+	 * other nodes at COMMIT. The settings' version in the store now. */
+	void (*settings_changed)(struct xd_writer *w);
+	uint64_t (*settings_version)(struct xd_writer *w);
 	/* May this node bill and drive the demo now? (the lease) */
 	bool (*leader)(struct xd_writer *w);
 	/* How often an idle writer proves it can commit (a write probe for
@@ -375,6 +557,17 @@ extern const struct xd_nodes_ops xd_nodes_one, xd_nodes_shared;
 void xd_ops_run(struct xd_writer *w, struct xd_job *j);
 /* Bill every rental hour due at or before w->now; returns the hours billed. */
 int64_t xd_ops_bill(struct xd_writer *w);
+/* Move amount (> 0) from (from, its bucket) to (to, its bucket) as one
+ * ledger entry of two rows in their one currency; w->last_entry is its
+ * number. A customer bucket below its floor (0; the debt bucket may go down)
+ * is a bug that stops the daemon before anything is committed. */
+void xd_ops_post(struct xd_writer *w, const char *kind, int64_t from, int from_bucket, int64_t to,
+                 int to_bucket, int64_t amount, int64_t order_id, int64_t rental_id);
+/* The writer's view of account id for this transaction, or NULL. */
+struct xd_acct *xd_ops_acct(struct xd_writer *w, int64_t id);
+/* The exchange's own accounts (external, clearing, vat, fees) of every
+ * currency of the settings, found or made. */
+void xd_ops_system_accounts(struct xd_writer *w);
 /* Create an account; returns its id. role -1 and cur for the exchange's own. */
 int64_t xd_ops_account(struct xd_writer *w, const char *kind, const char *email,
                        const char *country, int cur, int role, const unsigned char *key_hash);
@@ -382,6 +575,16 @@ void xd_ops_deposit(struct xd_writer *w, int64_t account, int64_t amount);
 /* Place an order for account (no idempotency, state or role checks: demo and
  * internal use). Returns the order id, or 0 if funds were short. */
 int64_t xd_ops_place(struct xd_writer *w, int64_t account, const struct xd_order_in *o);
+/* What `in` would do now for account (an existing account), as the body of
+ * POST /v1/orders/preview; nothing is changed. */
+cJSON *xd_ops_preview(struct xd_writer *w, int64_t account, const struct xd_order_in *in);
+/* What every order is refused for before anything changes (the role, the
+ * market's state): the code and *msg (malloc'ed), or NULL; its reply. */
+const char *xd_ops_refusal(struct xd_writer *w, const struct xd_acct *a, enum eng_side side,
+                           char **msg);
+void xd_ops_refusal_reply(struct xd_writer *w, struct xd_reply *r, const char *code, char *msg);
+/* 409 IDEMPOTENCY_CONFLICT: coid was used for order id with another body. */
+void xd_ops_conflict(struct xd_reply *r, const char *coid, int64_t id);
 /* Cancel a resting order (any owner). 0, or -1 if it is not resting. */
 int xd_ops_cancel(struct xd_writer *w, int64_t id);
 
@@ -404,7 +607,8 @@ void xd_stream_trade(struct xd_stream *s, int gpu, int64_t id, int64_t price, in
                      int32_t hours, int taker_side, int64_t at_ms);
 /* The writer, after COMMIT: a book as published to the snapshot... */
 void xd_stream_book(struct xd_stream *s, int gpu, const struct eng_level *ask, size_t n_ask,
-                    const struct eng_level *bid, size_t n_bid, int64_t last);
+                    const struct eng_level *bid, size_t n_bid, int64_t last,
+                    const struct xd_unit_quotes *u);
 /* ...then the batch's events under the market's new seq. */
 void xd_stream_commit(struct xd_stream *s, uint64_t seq);
 void xd_stream_set_seq(struct xd_stream *s, uint64_t seq);
@@ -518,17 +722,17 @@ struct xd_server_config {
 	const char *listen, *socket_path, *port_file;
 	int rate_per_key, rate_per_addr, threads;
 	bool quiet;
-	char *admin_key;             /* NULL = none */
 	struct xd_limits limits;
-	const char *topup_url;       /* GET /v1/market's topup.url, sanitised, or NULL */
-	const char *topup_text;      /* topup.text, sanitised, or NULL */
 	int signup_per_min;          /* POST /v1/accounts per client key a minute; 0 = no limit */
 };
 struct xd_server;
 /* Bind and listen (connections wait in the kernel's backlog, unanswered). */
 int xd_server_listen(const struct xd_server_config *c, struct xd_server **out, char **cause);
-/* Answer them: the daemons on the sockets, then the port file. */
+/* Answer them: the daemons on the sockets, then the port file. m NULL: every
+ * request is answered 503 STORE_UNAVAILABLE (Retry-After: 1) until
+ * xd_server_set_market gives the market, once its database could be opened. */
 int xd_server_start(struct xd_server *s, struct xd_market *m, char **cause);
+void xd_server_set_market(struct xd_server *s, struct xd_market *m);
 /* How long neither socket has had a connection open (0 while one is). */
 int64_t xd_server_idle_us(struct xd_server *s);
 /* A server without a listening socket, answering for m at once: its
@@ -561,6 +765,7 @@ struct xd_ctx {
 	bool submitted;              /* a handler queued c->job */
 	char new_key[72];            /* POST /v1/accounts, /v1/keys: the key to show once */
 	int64_t key_id;              /* the API key presented (api_keys.id), 0 = none */
+	int64_t admin_key_id;        /* the admin key presented (admin_keys.id), 0 = none */
 	bool key_read_only;          /* its scope is "read" */
 };
 enum xd_auth { XD_PUBLIC, XD_ACCOUNT, XD_ADMIN_OR_DEMO, XD_ACCOUNT_OR_ADMIN };
@@ -582,17 +787,18 @@ void xd_ctx_submit(struct xd_ctx *c);
 /* GET /v1/stream (stream.c): sets c->reply.response, or an error reply. */
 void xd_stream_handle(struct xd_ctx *c, struct xd_stream *s);
 
-/* The write routes' body validation (routes.c), pure: no database, no
- * connection, no state. Each takes the body (len bytes, not necessarily
- * NUL-terminated) and returns 0 with the typed result, or -1 with a 400 error
- * reply in *r. The handlers call them after their query and path checks;
- * tests/fuzz/fuzz_exchange_body.c calls them directly.
- *   signup: j->email, country, cur, role     deposit: *target = 0 if absent
- *   state:  j->state, opens_at_given, opens_at_ms (-1 for null) */
-int xd_parse_signup(const struct xd_tables *t, const char *body, size_t len, struct xd_job *j,
-                    struct xd_reply *r);
-int xd_parse_deposit(const char *body, size_t len, bool admin, int64_t *amount, int64_t *target,
-                     struct xd_reply *r);
+/* The write routes' body validation (routes.c, settings.c, money.c), pure:
+ * no database, no connection, no state. Each takes the body (len bytes, not
+ * necessarily NUL-terminated) and returns 0 with the typed result, or -1 with
+ * a 400 error reply in *r. The handlers call them after their query and path
+ * checks; tests/fuzz/fuzz_exchange_body.c calls them directly.
+ *   signup: j->email, country, cur (an index of set's currencies), role
+ *   deposit (money.c): j->amount, target (0 if absent), str[0] the reference ("")
+ *   state (settings.c): n[0] the state or -1, flag[0] opens_at given, n[1]
+ *          its time (-1 for null) */
+struct xd_settings;
+int xd_parse_signup(const struct xd_tables *t, const struct xd_settings *set, const char *body,
+                    size_t len, struct xd_job *j, struct xd_reply *r);
 int xd_parse_order(const struct xd_tables *t, const char *body, size_t len, bool need_coid,
                    struct xd_order_in *o, struct xd_reply *r);
 int xd_parse_stop(const char *body, size_t len, struct xd_reply *r);
@@ -635,5 +841,134 @@ int xd_parse_key_create(const char *body, size_t len, struct xd_job *j, struct x
 void xd_keys_h_list(struct xd_ctx *c);
 void xd_keys_h_create(struct xd_ctx *c);
 void xd_keys_h_revoke(struct xd_ctx *c);
+
+/* ---- settings.c: settings as state --------------------------------------------
+ * What the operator sets lives in the store (tables settings and currencies)
+ * and is the same for every node: the market state and the announced
+ * opening, how to top up, the fees, the currencies with their ISO 4217
+ * exponents and FX rates (and when each rate was set), how old a rate may be.
+ * A new database is seeded from the flags and data/fx.json; after that the
+ * flags are only compared and a difference is said in the log. Every change
+ * is a writer job, audited with the admin key that made it, and bumps
+ * meta.settings_version: a node of a shared store reads the version at the
+ * start of each batch (xd_nodes_ops.settings_current) and the settings again
+ * when it moved, so an order that reaches any node after a change's COMMIT
+ * is judged by the new settings. A snapshot is immutable and refcounted. */
+struct xd_currency {
+	char code[4];
+	int exponent;                /* ISO 4217 minor-unit digits: JPY 0, EUR 2, KWD 3 */
+	int64_t rate_micro;          /* units of it per USD x 10^6 */
+	int64_t rate_ms;             /* when the rate was set (exchange clock) */
+	bool demo_rate;              /* the embedded demo rate (data/fx.json) */
+};
+struct xd_settings {
+	uint64_t version;            /* meta.settings_version it was read at */
+	int state;                   /* enum exchange_state */
+	int64_t opens_at_ms;         /* -1: none announced */
+	char *topup_url, *topup_text;   /* NULL: none */
+	int32_t fee_trade_bp, fee_forward_cancel_bp, fee_resale_bp;
+	int64_t fx_max_age_s;        /* 0: no limit */
+	bool fx_halt_stale;          /* refuse conversions at a rate older than the limit */
+	struct xd_currency cur[XD_CUR_MAX];
+	size_t n_cur;
+	int refs;                    /* under the market's info lock */
+};
+#define XD_FEE_BP_MAX 5000       /* 50 % */
+/* Read the settings and currencies (any connection): 0 and *out (refs 1), or
+ * -1 when the store failed. */
+int xd_settings_load(struct xd_store *s, struct xd_settings **out);
+void xd_settings_free(struct xd_settings **s);
+/* A copy of s (refs 1). */
+struct xd_settings *xd_settings_copy(const struct xd_settings *s);
+/* Index of currency code in s, or -1. */
+int xd_settings_cur(const struct xd_settings *s, const char *code);
+const char *xd_cur_code(const struct xd_writer *w, int cur);
+/* Start-up, in the start-up transaction: seed what a new database lacks from
+ * c (and the tables' fx), read the settings into w->set, create the
+ * exchange's own accounts of each currency; log flags that differ. */
+int xd_settings_start(struct xd_writer *w, const struct xd_market_config *c, char **cause);
+/* Writer, at the start of each batch: the settings current (reloaded after a
+ * rollback, or when another node changed them); then the scheduled opening
+ * (the lease holder only: exactly one node opens the market, once). */
+void xd_settings_batch(struct xd_writer *w, bool leader);
+/* Writer: set key to value (NULL: remove) and note it in the audit. */
+void xd_settings_put(struct xd_writer *w, const char *key, const char *value, int64_t admin_key,
+                     const char *action);
+/* Writer: the settings changed in this transaction: bump the version, tell
+ * the other nodes, read them again into w->set. */
+void xd_settings_changed(struct xd_writer *w);
+/* Writer: one row of the audit (detail: JSON text or NULL). */
+void xd_audit(struct xd_writer *w, int64_t admin_key, const char *action, const char *subject,
+              const char *detail);
+/* The market's published settings (a reference: release with xd_market_put_settings). */
+struct xd_settings *xd_market_settings(struct xd_market *m);
+void xd_market_settings_done(struct xd_market *m, struct xd_settings **s);
+/* Publish s (taken) if it is newer than what the market has. */
+void xd_market_publish_settings(struct xd_market *m, struct xd_settings *s);
+/* GET /v1/market's settings part: state, opens_at, currencies, fx, fees, topup. */
+void xd_settings_json(const struct xd_settings *s, const struct xd_tables *t, int64_t now,
+                      bool demo, cJSON *o);
+/* The age of currency cur's rate when it is older than the limit (and
+ * conversion is halted then): 1 and *msg, else 0. USD never is. */
+int xd_settings_fx_stale(const struct xd_settings *s, int cur, int64_t now, char **msg);
+/* The routes: POST /v1/admin/market, GET /v1/admin/settings,
+ * POST /v1/admin/fx, POST /v1/admin/fees, POST /v1/admin/topup. */
+void xd_settings_h_market(struct xd_ctx *c);
+void xd_settings_h_show(struct xd_ctx *c);
+void xd_settings_h_fx(struct xd_ctx *c);
+void xd_settings_h_fees(struct xd_ctx *c);
+void xd_settings_h_topup(struct xd_ctx *c);
+
+/* ---- admin.c: admin keys and the operator's reads ------------------------------
+ * Admin keys are rows (admin_keys: SHA-256, name, who made it, last use,
+ * revocation), looked up on every request like API keys, so a revocation
+ * holds on every node from the next request. The key of --admin-key-file
+ * becomes the admin key "bootstrap" on a database that has none. */
+/* The admin key whose SHA-256 is hash, active: its id (c->admin_key_id set),
+ * else 0 (HTTP thread). */
+int64_t xd_admin_auth(struct xd_ctx *c, const unsigned char hash[32]);
+/* Start-up: the bootstrap key (NULL: none) if the database has no admin key;
+ * a log line if the file's key is not an active admin key. */
+void xd_admin_bootstrap(struct xd_writer *w, const char *key);
+void xd_admin_h_keys(struct xd_ctx *c);        /* GET /v1/admin/keys */
+void xd_admin_h_key_create(struct xd_ctx *c);  /* POST /v1/admin/keys */
+void xd_admin_h_key_revoke(struct xd_ctx *c);  /* DELETE /v1/admin/keys/{id} */
+void xd_admin_h_accounts(struct xd_ctx *c);    /* GET /v1/admin/accounts */
+void xd_admin_h_ledger(struct xd_ctx *c);      /* GET /v1/admin/accounts/{id}/ledger */
+void xd_admin_h_audit(struct xd_ctx *c);       /* GET /v1/admin/audit */
+/* A route that acts for the operator: true for the admin key; false with
+ * 403 FORBIDDEN (or 401) in c->reply otherwise. With --demo, anyone. */
+bool xd_admin_only(struct xd_ctx *c);
+/* A positive decimal id of at most 15 digits (a path segment, a query value), else 0. */
+int64_t xd_path_id(const char *p);
+/* The query's limit (1..XD_LIMIT_MAX, default 50) and cursor into *p: 0, or -1
+ * with 400 BAD_PARAM in c->reply. */
+int xd_admin_page(struct xd_ctx *c, struct xd_page *p);
+/* A list's "next_cursor": the last id shown when there are more, else null. */
+void xd_next_cursor(cJSON *o, bool more, int64_t last);
+
+/* ---- money.c: money in and out ------------------------------------------------- */
+/* The FX arithmetic of docs/API.md for currency cur of the settings: net
+ * minor units per GPU-hour at price_cents, VAT included, and the payout. */
+int64_t xd_fx_net_unit(const struct xd_writer *w, int cur, int64_t price_cents);
+int64_t xd_fx_unit(const struct xd_writer *w, int cur, int32_t vat_bp, int64_t price_cents);
+int64_t xd_fx_payout_unit(const struct xd_writer *w, int cur, int64_t price_cents);
+int64_t xd_fx_rate(const struct xd_writer *w, int cur);
+/* The trade fee per GPU-hour of a payout unit at the settings' fee_trade_bp. */
+int64_t xd_fee_unit(const struct xd_writer *w, int64_t payout_unit);
+/* Charge the fees of nh billed hours of a rental to its seller (kind "fee"). */
+void xd_fee_bill(struct xd_writer *w, int64_t seller, int cur, int64_t fee, int64_t sell_order,
+                 int64_t rental);
+/* Demo and start-up: a deposit with no reference. */
+void xd_money_credit(struct xd_writer *w, int64_t account, int64_t amount);
+void xd_money_h_deposit(struct xd_ctx *c);        /* POST /v1/deposits */
+void xd_money_h_reverse(struct xd_ctx *c);        /* POST /v1/admin/deposits/reverse */
+void xd_money_h_withdraw(struct xd_ctx *c);       /* POST /v1/withdrawals */
+void xd_money_h_withdrawals(struct xd_ctx *c);    /* GET /v1/withdrawals */
+void xd_money_h_admin_withdrawals(struct xd_ctx *c);  /* GET /v1/admin/withdrawals */
+void xd_money_h_approve(struct xd_ctx *c);        /* POST /v1/admin/withdrawals/{id}/approve */
+void xd_money_h_reject(struct xd_ctx *c);         /* POST /v1/admin/withdrawals/{id}/reject */
+/* POST /v1/deposits' body: amount_minor, account_id (admin), reference. */
+int xd_parse_deposit(const char *body, size_t len, bool admin, struct xd_job *j, struct xd_reply *r);
 
 #endif

@@ -164,13 +164,11 @@ static const struct ccyfmt ccyfmts[] = {
 };
 
 /* Minor units of a currency: 0 for the few without cents, else 2. */
+/* The ISO 4217 minor unit of code (util/currency.c): JPY 0, KWD 3, CLF 4. */
 static int ccy_digits(const char *code)
 {
-	static const char *const zero[] = { "JPY", "KRW", "ISK", "CLP", "VND" };
-	for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
-		if (strcmp(code, zero[i]) == 0)
-			return 0;
-	return 2;
+	int e = util_ccy_exponent(code);
+	return e < 0 ? 2 : e;
 }
 
 char *i18n_fmt_money(enum i18n_lang lang, int64_t minor, const char *ccy)

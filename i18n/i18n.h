@@ -145,7 +145,8 @@ char *i18n_fmt_unit(enum i18n_lang lang, double v, int decimals, const char *uni
 char *i18n_fmt_percent(enum i18n_lang lang, double v, int decimals);
 
 /* Money from integer minor units (cents) and an ISO 4217 code ("USD", "EUR",
- * "GBP"; other codes are shown as the code; JPY has no minor unit).
+ * "GBP"; other codes are shown as the code), with the code's ISO 4217 minor
+ * unit: JPY ¥ has none ("JPY 1,500"), KWD three ("KWD 1.250"), the rest two.
  *   USD: en "$4.19"   pt-PT "US$ 4,19" (seeds)  pt-BR "US$ 4,19"  es "4,19 US$"
  *        fr "4,19 $US" (U+00A0 before the symbol in every French amount)
  *        de "4,19 $"

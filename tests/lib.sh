@@ -53,8 +53,9 @@ export HOME="$TMPD/home" XDG_CONFIG_HOME="$TMPD/home/.config"
 export XDG_DATA_HOME="$TMPD/home/.local/share" XDG_RUNTIME_DIR="$TMPD/run"
 unset GPUX_API GPUX_API_KEY GPUX_TIMEOUT
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-stop_local_gpuxd() { # the local demo exchanges gpux may have started (one per data directory)
-  for _pf in "$XDG_RUNTIME_DIR"/gpux/*/gpuxd.pid; do
+stop_local_gpuxd() { # the local demo exchanges gpux may have started (one per data
+  # directory, its pid file beside its database)
+  for _pf in $(find "$TMPD" -name gpuxd.pid 2>/dev/null); do
     [ -s "$_pf" ] || continue
     kill "$(cat "$_pf")" 2>/dev/null
     rm -f "$_pf"

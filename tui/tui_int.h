@@ -102,6 +102,8 @@ struct tui {
 	bool api_owned;             /* made by the TUI from o->api (else borrowed) */
 	char *api_error;            /* the client could not be made */
 	char *api_url;              /* the exchange's URL as configured (saved with a new key) */
+	char *api_profile;          /* the config file's profile of that URL (NULL: the top level
+	                               or none): where a new key is saved */
 	struct tui_market m;        /* the market as data (tui/feed/) */
 	struct tui_account account; /* the account as data (tui/feed/account.c) */
 	struct tui_job job;         /* the fit job as data */

@@ -4,7 +4,7 @@
  * util/xmalloc.c), a growable byte buffer (buf.c), sanitising text that came
  * over the network (sanitize.c), the files embedded into the binaries at
  * build time, reading a file (file.c), the monotonic clock (clock.c), libraries opened
- * at run time (dynlib.c), and
+ * at run time (dynlib.c), the ISO 4217 minor units of currencies (currency.c), and
  * error messages handed back through a `char **cause`.
  *
  * Error convention of the whole project: a function that can fail for a
@@ -107,5 +107,12 @@ struct dynlib_fn {
  * the process. Callers run it once per table (pthread_once). */
 int util_dynlib_open(const char *const *sonames, const struct dynlib_fn *fns, size_t n,
                      char **cause);
+
+/* ISO 4217: the minor-unit digits of currency code ("JPY" 0, "EUR" 2, "KWD" 3,
+ * "CLF" 4), from the standard's list of active codes whose minor unit is not
+ * 2 (https://www.six-group.com/en/products-services/financial-information/
+ * data-standards.html, list one); 2 for any other three-letter code, -1 for
+ * what is not three ASCII letters. Upper case only. */
+int util_ccy_exponent(const char *code);
 
 #endif

@@ -4,8 +4,9 @@
  * empty for none) or JSON (an array of objects keyed by column id, raw
  * values, null for none) — exactly what `gpux table --format csv|json`
  * prints for the same columns (the GPU column is three: gpu (its id),
- * name, arch), never depending on the language. Money stays in integer
- * cents. The TUI's export writes this (tui/market/browse.c). Pure.
+ * name, arch; a column whose id says no unit given again at the end under
+ * one that does, view_unit_id), never depending on the language. Money
+ * stays in integer cents. The TUI's export writes this (tui/market/browse.c). Pure.
  */
 #include "view/view.h"
 
@@ -66,6 +67,20 @@ char *view_csv_field(const char *s)
 	return buf_take(&b);
 }
 
+/* The columns whose csv/json names said no unit: kept one release under the
+ * old name, and given again under the new one (docs/gpux.1, "deprecated"). */
+static const struct { const char *old, *renamed; } unit_names[] = {
+	{"price", "price_cents"}, {"memory", "memory_gb"}, {"job_cost", "job_cost_cents"},
+};
+
+const char *view_unit_id(const char *id)
+{
+	for (size_t i = 0; i < sizeof unit_names / sizeof unit_names[0]; i++)
+		if (strcmp(id, unit_names[i].old) == 0)
+			return unit_names[i].renamed;
+	return NULL;
+}
+
 /* A field of the output: its id and the raw value of row r. */
 static void field(struct buf *b, bool json, bool first, const char *id, char *value)
 {
@@ -111,6 +126,12 @@ static void row_fields(const struct view_table *t, const struct view_row *r, con
 		}
 		first = false;
 	}
+	for (size_t i = 0; i < n; i++) {
+		const char *id = view_unit_id(t->columns[cols[i]].id);
+		if (id != NULL)
+			field(b, json, first, id, raw_value(&r->cells[cols[i]], json));
+		first = false;
+	}
 }
 
 void view_export(const struct view_table *t, const size_t *cols, size_t n,
@@ -126,6 +147,11 @@ void view_export(const struct view_table *t, const size_t *cols, size_t n,
 			free(f);
 			if (c->kind == VIEW_COL_GPU)
 				buf_puts(out, ",name,arch");
+		}
+		for (size_t i = 0; i < n; i++) {
+			const char *id = view_unit_id(t->columns[cols[i]].id);
+			if (id != NULL)
+				buf_printf(out, "%s%s", n > 0 ? "," : "", id);
 		}
 		buf_putc(out, '\n');
 		for (size_t r = 0; r < t->n_shown; r++) {

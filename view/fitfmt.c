@@ -38,7 +38,7 @@ char *view_fmt_tokens_s(enum i18n_lang lang, double tokens_s, bool ascii)
 }
 
 /* The link's name as buyers read it: "NVLink", "Infinity Fabric", "PCIe". */
-static const char *link_name(enum i18n_lang lang, enum fit_interconnect i)
+const char *view_link_name(enum i18n_lang lang, enum fit_interconnect i)
 {
 	switch (i) {
 	case FIT_LINK_NVLINK: return TR(N_("NVLink"));
@@ -59,7 +59,7 @@ char *view_fmt_node_shape(enum i18n_lang lang, const struct fit_node_shape *s)
 	/* TRANSLATORS: machines a job needs: "3 nodes of 8 (NVLink)" */
 	buf_printf(&b, i18n_dngettext(lang, NULL, NP_("%d node of %d (%s)", "%d nodes of %d (%s)"),
 	                              (unsigned long)s->nodes),
-	           s->nodes, s->node_gpus, link_name(lang, s->interconnect));
+	           s->nodes, s->node_gpus, view_link_name(lang, s->interconnect));
 	return buf_take(&b);
 }
 

@@ -142,6 +142,14 @@ char *view_order_summary(enum i18n_lang lang, const char *gpu_name, const struct
 	else
 		buf_printf(&b, TR(N_("Sell %s for up to %s at %s per GPU-hour or more (limit order).")),
 			   count, hours, price);
+	{
+		char *lot = view_fmt_needs(lang, r, p);
+		if (lot[0] != '\0') {
+			newline(&b);
+			buf_puts(&b, lot);
+		}
+		free(lot);
+	}
 	newline(&b);
 	buf_puts(&b, view_tif_text(lang, p != NULL ? p->tif : r->tif, market));
 	buf_puts(&b, ".");
@@ -175,6 +183,17 @@ char *view_order_summary(enum i18n_lang lang, const char *gpu_name, const struct
 						  "%lld GPUs cannot be filled now and are cancelled."),
 					      (unsigned long)p->expire_gpus),
 			   (long long)p->expire_gpus);
+	}
+	if (buy && p->fill_gpus > 0) {
+		/* the machines those GPUs are on, a line per lot */
+		char *lots = view_fmt_fill_lots(lang, p);
+		if (lots[0] != '\0') {
+			newline(&b);
+			buf_puts(&b, TR(N_("From these machines:")));
+			newline(&b);
+			buf_puts(&b, lots);
+		}
+		free(lots);
 	}
 	if (buy) {
 		if (p->fill_gpus > 0) {
@@ -330,6 +349,14 @@ char *view_order_result(enum i18n_lang lang, const char *gpu_name, const struct 
 	struct buf b = {0};
 
 	result_head(&b, lang, gpu_name, o);
+	{
+		char *lot = view_fmt_order_lot(lang, o);
+		if (lot[0] != '\0') {
+			newline(&b);
+			buf_printf(&b, "  %s", lot);
+		}
+		free(lot);
+	}
 	result_fills(&b, lang, o);
 	if (o->replayed || o->reconciled) {
 		newline(&b);
@@ -406,6 +433,17 @@ static char *refusal(enum i18n_lang lang, const char *code, const char *message,
 	if (strcmp(code, "UNAVAILABLE") == 0 || strcmp(code, "INTERNAL") == 0)
 		return xasprintf(TR(N_("The exchange could not do it just now (%s). Try again in a "
 				       "moment.")), message);
+	if (strcmp(code, "JOB_NOT_RUNNABLE") == 0)
+		return xstrdup(TR(N_("No GPU's book can run this job now: none offers the machines it "
+				     "needs (see why for each GPU). Nothing was placed; try fewer "
+				     "GPUs, other regions, or later.")));
+	if (strcmp(code, "OVER_BUDGET") == 0)
+		return xstrdup(TR(N_("The cheapest way to run this job costs more than your budget: "
+				     "nothing was placed. Raise --max-total, or run it for fewer "
+				     "hours.")));
+	if (strcmp(code, "UNKNOWN_REGION") == 0)
+		return xasprintf(TR(N_("The exchange has no such region (%s). Choose one of its "
+				       "regions.")), message);
 	return NULL;
 }
 

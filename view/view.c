@@ -263,6 +263,13 @@ static void column_from_catalog(const struct view_table *t, struct view_column *
 		vc->kind = VIEW_COL_PRICE;
 		vc->numeric = true;
 		vc->align = VIEW_RIGHT;
+		if (t->has_job) {
+			/* TRANSLATORS: the price column with a fit job: the cheapest
+			 * GPU-hour of the machines that can run it (whole units of its
+			 * nodes), not of one loose GPU */
+			free(vc->label);
+			vc->label = xstrdup(T(t, N_("Price/h (job)")));
+		}
 		break;
 	}
 }
@@ -414,6 +421,113 @@ static void fill_money(const struct view_table *t, struct view_memo *m, struct v
 		c->flags |= VIEW_CELL_STALE;
 }
 
+/* Words in a money column (a cell of no price): a static message, or a
+ * count of units kept in the column's memo under a key no price has. */
+static void cell_words(const struct view_table *t, struct view_cell *c, const char *words)
+{
+	cell_unknown(t, c, words);
+	if (t->stale)
+		c->flags |= VIEW_CELL_STALE;
+}
+
+static const char *units_words(const struct view_table *t, struct view_memo *m, int64_t have,
+			       const struct view_job_need *n)
+{
+	uint64_t key = (UINT64_C(1) << 63) | ((uint64_t)(have & 0xffffff) << 24) |
+		       ((uint64_t)n->nodes & 0xfffff) << 4 | (uint64_t)(n->node_gpus & 0xf);
+	struct view_memo_text s;
+
+	if (view_memo_find(m, key, &s))
+		return s.text;
+	if (n->node_gpus <= 1)
+		/* TRANSLATORS: a job needs more GPUs than the book offers: "only 3 of 4 GPUs" */
+		return view_memo_put(m, key, xasprintf(T(t, N_("only %lld of %d GPUs")),
+						       (long long)have, n->nodes)).text;
+	/* TRANSLATORS: a job needs more machines than the book offers: "only 1 of 3 nodes" */
+	return view_memo_put(m, key, xasprintf(T(t, N_("only %lld of %d nodes")), (long long)have,
+					       n->nodes)).text;
+}
+
+/* "no node of 8", "no GPU offered": a book without the job's units. */
+static const char *empty_words(const struct view_table *t, struct view_memo *m,
+			       const struct view_job_need *n)
+{
+	uint64_t key = (UINT64_C(1) << 62) | (uint64_t)(n->node_gpus & 0xf) | (n->link ? 16u : 0u) |
+		       ((uint64_t)n->interconnect << 8);
+	struct view_memo_text s;
+
+	if (n->node_gpus <= 1)
+		return T(t, N_("no GPU offered"));
+	if (view_memo_find(m, key, &s))
+		return s.text;
+	if (n->link)
+		/* TRANSLATORS: the book has no machine the job's units need: "no node of 8 (NVLink)" */
+		return view_memo_put(m, key, xasprintf(T(t, N_("no node of %d (%s)")), n->node_gpus,
+						       view_link_name(t->lang, n->interconnect))).text;
+	/* TRANSLATORS: the book has no machine of the size the job needs: "no node of 4" */
+	return view_memo_put(m, key, xasprintf(T(t, N_("no node of %d")), n->node_gpus)).text;
+}
+
+/* A price the book holds but not yet known here: "…" while an exchange
+ * with lots is asked for the ladder that says it; "—" with no quote at all. */
+static const char *asking(const struct view_table *t, const struct view_row *r)
+{
+	if (!r->supply.n8_known && r->cap.unit_cents < 0)
+		return NULL;
+	return t->ascii ? "..." : "\u2026";
+}
+
+/* The price column with a job: the cheapest unit that runs it. */
+static void fill_job_price(const struct view_table *t, struct view_memo *m, struct view_cell *c,
+			   const struct view_row *r)
+{
+	const struct view_job_price *p = &r->cap;
+
+	switch (p->state) {
+	case VIEW_CAP_OK:
+	case VIEW_CAP_SHORT:
+		fill_money(t, m, c, p->unit_cents);
+		break;
+	case VIEW_CAP_EMPTY:
+		cell_words(t, c, empty_words(t, m, &p->need));
+		break;
+	case VIEW_CAP_UNKNOWN:
+		if (p->unit_cents >= 0)
+			fill_money(t, m, c, p->unit_cents);
+		else
+			cell_words(t, c, asking(t, r));
+		break;
+	case VIEW_CAP_NONE:
+		cell_words(t, c, NULL);
+		break;
+	}
+}
+
+/* The job's cost per hour: every unit it takes, or why there is none. */
+static void fill_job_cost(const struct view_table *t, struct view_memo *m, struct view_cell *c,
+			  const struct view_row *r)
+{
+	const struct view_job_price *p = &r->cap;
+
+	switch (p->state) {
+	case VIEW_CAP_OK:
+		fill_money(t, m, c, p->hourly_cents);
+		break;
+	case VIEW_CAP_SHORT:
+		cell_words(t, c, units_words(t, m, p->units_have, &p->need));
+		break;
+	case VIEW_CAP_EMPTY:
+		cell_words(t, c, empty_words(t, m, &p->need));
+		break;
+	case VIEW_CAP_UNKNOWN:
+		cell_words(t, c, asking(t, r));
+		break;
+	case VIEW_CAP_NONE:
+		cell_words(t, c, NULL);
+		break;
+	}
+}
+
 static void fill_job(const struct view_table *t, struct view_memo *m, struct view_cell *c,
 		     enum view_col_kind kind, const struct view_row *r)
 {
@@ -454,7 +568,7 @@ static void fill_job(const struct view_table *t, struct view_memo *m, struct vie
 			cell_unknown(t, c, NULL);
 		break;
 	case VIEW_COL_JOB_COST:
-		fill_money(t, m, c, j->gpus_run > 0 ? j->hourly_cents : -1);
+		fill_job_cost(t, m, c, r);
 		break;
 	default:
 		break;
@@ -497,7 +611,13 @@ static void fill_fresh_cell(const struct view_table *t, struct view_row *r, size
 		fill_decode(t, m, c, vc->source, r->gpu);
 		break;
 	case VIEW_COL_PRICE:
-		fill_money(t, m, c, r->price_cents);
+		if (r->has_job) {
+			fill_job_price(t, m, c, r);
+			if (r->job.fits == 1)
+				c->flags |= VIEW_CELL_FITS;
+		} else {
+			fill_money(t, m, c, r->price_cents);
+		}
 		break;
 	default:
 		if (view_market_kind(vc->kind))
@@ -533,16 +653,30 @@ void view_refill_cell(const struct view_table *t, struct view_row *r, size_t col
 
 static void evaluate_row(const struct view_table *t, struct view_row *r)
 {
+	struct view_job_need need;
 	struct fit_gpu fg;
 
 	r->has_job = t->has_job;
 	r->flags &= ~(unsigned)VIEW_ROW_DIMMED;
+	memset(&r->cap, 0, sizeof r->cap);
+	r->cap.unit_cents = r->cap.hourly_cents = r->cap.worst_cents = -1;
 	if (!t->has_job)
 		return;
 	view_fit_gpu(r->gpu, r->price_cents, &fg);
 	fit_evaluate(&t->job, &fg, &r->job);
 	if (r->job.fits != 1)
 		r->flags |= VIEW_ROW_DIMMED;
+	/* the cost of what runs it: its units, not single GPUs at the best ask */
+	view_job_need_of(&r->job, &need);
+	view_job_price_of(&need, r->price_cents, &r->supply, &r->cap);
+	r->job.hourly_cents = r->cap.state == VIEW_CAP_OK ? r->cap.hourly_cents : -1;
+	r->job.run_cents = -1;
+	if (r->job.hourly_cents >= 0 && isfinite(r->job.train_hours) && r->job.train_hours >= 0 &&
+	    r->job.train_hours <= 1e12) {
+		int64_t h = (int64_t)ceil(r->job.train_hours - 1e-9);
+		if (h >= 0 && (h == 0 || r->job.hourly_cents <= INT64_MAX / h))
+			r->job.run_cents = r->job.hourly_cents * h;
+	}
 }
 
 /* Each column's width: the widest of its header and its cells. */
@@ -631,16 +765,39 @@ static void price_index_build(struct price_index *x, const struct view_prices *p
 	}
 }
 
-static int64_t price_of(const struct price_index *x, const char *gpu_id)
+static const struct view_price *price_item(const struct price_index *x, const char *gpu_id)
 {
 	if (x->slot == NULL)
-		return -1;
+		return NULL;
 	for (size_t h = id_hash(gpu_id) & x->mask; x->slot[h] != 0; h = (h + 1) & x->mask) {
 		const struct view_price *it = &x->p->items[x->slot[h] - 1];
 		if (strcmp(it->gpu_id, gpu_id) == 0)
-			return it->cents >= 0 ? it->cents : -1;
+			return it;
 	}
-	return -1;
+	return NULL;
+}
+
+/* The row's best ask and supply from the snapshot (its ladder copied);
+ * a GPU the snapshot does not list has none. */
+static void take_price(struct view_row *r, const struct price_index *x)
+{
+	const struct view_price *it = price_item(x, r->gpu->id);
+	struct view_unit_level *lad = NULL;
+
+	free((void *)r->supply.ladder);
+	memset(&r->supply, 0, sizeof r->supply);
+	r->price_cents = it != NULL && it->cents >= 0 ? it->cents : -1;
+	if (it == NULL)
+		return;
+	r->supply = it->supply;
+	r->supply.ladder = NULL;
+	r->supply.n_ladder = 0;
+	if (it->supply.ladder_node_gpus > 0 && it->supply.n_ladder > 0) {
+		lad = xreallocarray(NULL, it->supply.n_ladder, sizeof *lad);
+		memcpy(lad, it->supply.ladder, it->supply.n_ladder * sizeof *lad);
+		r->supply.ladder = lad;
+		r->supply.n_ladder = it->supply.n_ladder;
+	}
 }
 
 /* ---- sorting and filtering ------------------------------------------------------- */
@@ -796,7 +953,7 @@ struct view_table *view_new(const struct catalog *c, const struct catalog_worklo
 		struct view_row *r = &t->rows[i];
 		r->gpu = w != NULL ? w->gpus[i] : &c->gpus[i];
 		r->seq = i;
-		r->price_cents = price_of(&px, r->gpu->id);
+		take_price(r, &px);
 		r->bid_cents = r->last_cents = -1;
 	}
 	free(px.slot);
@@ -819,13 +976,27 @@ void view_free(struct view_table **tp)
 	view_sort_free(t);
 	view_filter_expr_free(&t->filter_expr);
 	free(t->pinned);
-	for (size_t i = 0; i < t->n_rows; i++)
+	for (size_t i = 0; i < t->n_rows; i++) {
 		free(t->rows[i].spark);
+		free((void *)t->rows[i].supply.ladder);
+	}
 	free(t->rows);
 	free(t->shown);
 	free(t->filter);
 	free(t);
 	*tp = NULL;
+}
+
+/* What the price column shows of a row: the best ask, or with a job the
+ * cheapest unit that runs it (-1 none). */
+static int64_t shown_price(const struct view_row *r)
+{
+	if (!r->has_job)
+		return r->price_cents;
+	return r->cap.state == VIEW_CAP_OK || r->cap.state == VIEW_CAP_SHORT ||
+			       r->cap.state == VIEW_CAP_UNKNOWN
+		       ? r->cap.unit_cents
+		       : -1;
 }
 
 size_t view_set_prices(struct view_table *t, const struct view_prices *prices)
@@ -844,12 +1015,17 @@ size_t view_set_prices(struct view_table *t, const struct view_prices *prices)
 			view_memo_clear(&t->memo[k]);
 	for (i = 0; i < t->n_rows; i++) {
 		struct view_row *r = &t->rows[i];
-		int64_t old = r->price_cents, old_cost = r->has_job ? r->job.hourly_cents : -1;
-		int64_t now = price_of(&px, r->gpu->id), now_cost;
+		int64_t old = shown_price(r), old_cost = r->has_job ? r->job.hourly_cents : -1;
+		unsigned old_cost_state = r->cap.state, old_have = (unsigned)r->cap.units_have;
+		int64_t now, now_cost;
 
-		r->price_cents = now;
+		take_price(r, &px);
 		evaluate_row(t, r);
+		now = shown_price(r);
 		now_cost = r->has_job ? r->job.hourly_cents : -1;
+		if (r->has_job && (r->cap.state != old_cost_state ||
+				   (unsigned)r->cap.units_have != old_have) && old_cost == now_cost)
+			old_cost = -2; /* the words changed: refilled and flashed */
 		for (k = 0; k < t->n_columns; k++) {
 			enum view_col_kind kind = t->columns[k].kind;
 			int64_t a = kind == VIEW_COL_PRICE ? old : old_cost;

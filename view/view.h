@@ -77,10 +77,35 @@ size_t view_gpu_short_width(const struct catalog_gpu *g);
 
 /* ---- live prices ----------------------------------------------------------- */
 
+/* A level of a ladder by node size: per price, the units of the ladder's
+ * node_gpus GPUs inside one machine it holds (GET /v1/books/{gpu}?node_gpus=). */
+struct view_unit_level {
+	int64_t price_cents, units;
+};
+
+/* What one GPU's book offers beyond its best ask, for pricing a fit job in
+ * the units it needs (the quotes of an exchange with lots, and the ladder
+ * by node size a front end asked for the job's units). Zero: not known. */
+struct view_supply {
+	bool quoted;              /* the exchange quoted this GPU (its best ask is
+	                             known, none included) */
+	int64_t gpus;             /* GPUs at the best ask for units of 1; 0: not known */
+	bool n8_known;            /* the quote has units of 8 (an exchange with lots): */
+	int64_t n8_cents;         /* ... the best price of a whole unit of 8 in one
+	                             machine, -1 none */
+	int64_t n8_units;         /* ... and how many units at it */
+	int ladder_node_gpus;     /* the ladder below serves units of this many; 0: none */
+	bool ladder_link;         /* ... asked on this interconnect only */
+	enum fit_interconnect ladder_interconnect;
+	const struct view_unit_level *ladder; /* best first (copied by the view) */
+	size_t n_ladder;
+};
+
 /* Best ask of one GPU: US cents per GPU-hour, or -1 when there is no ask. */
 struct view_price {
 	const char *gpu_id;       /* "h200" */
 	int64_t cents;
+	struct view_supply supply;
 };
 
 /* A snapshot of the exchange's best asks. GPUs not listed have no price.
@@ -91,6 +116,64 @@ struct view_prices {
 	size_t n;
 	bool stale;
 };
+
+/* ---- a fit job priced in the units it needs (view/lots.c) --------------------------
+ * A job that needs a node of 8 on NVLink runs only on 8 GPUs inside one
+ * machine: with a job, a table's price and cost come from the cheapest
+ * capacity that can run it — whole units of the node shape's GPUs (the
+ * supply: a quote's units of 1 and of 8, or a ladder by node size) — not
+ * from the best single GPU. */
+
+/* What a job needs of one GPU's book: nodes units of node_gpus GPUs inside
+ * one machine, on interconnect when link (a scale-up link the job's tensor
+ * parallelism needs; PCIe, which every machine has, is no requirement).
+ * node_gpus 0: the job does not run on this GPU. */
+struct view_job_need {
+	int node_gpus, nodes;
+	bool link;
+	enum fit_interconnect interconnect;
+};
+/* The need of a fit answer (its shape at the GPUs it runs on). */
+void view_job_need_of(const struct fit_result *r, struct view_job_need *out);
+/* The need of job on catalogue GPU g (fit_evaluate, then view_job_need_of). */
+void view_job_need_for(const struct catalog_gpu *g, const struct fit_job *job,
+		       struct view_job_need *out);
+/* Whether pricing need n from supply s takes a ladder by node size the
+ * supply does not hold (the quotes do not answer it: units of 2 or 4, more
+ * units than the best price offers, or no quote of units of 8). */
+bool view_need_ladder(const struct view_job_need *n, const struct view_supply *s);
+
+/* The supply a quote gives (NULL: none: not quoted). */
+void view_supply_of_quote(const struct api_quote *q, struct view_supply *out);
+/* Put the ladder v (borrowed) asked for need n into s. */
+void view_supply_set_ladder(struct view_supply *s, const struct view_job_need *n,
+			    const struct view_unit_level *v, size_t nv);
+/* A ladder by node size from a book's asks (GET /v1/books/{gpu}?node_gpus=):
+ * *out malloc'ed, the count returned. */
+size_t view_ladder_of_book(const struct api_book *b, struct view_unit_level **out);
+
+enum view_cap {
+	VIEW_CAP_NONE,            /* no job, or the job does not run on this GPU */
+	VIEW_CAP_OK,              /* the units are on the book: unit_cents, hourly_cents */
+	VIEW_CAP_SHORT,           /* fewer units than needed: units_have of nodes */
+	VIEW_CAP_EMPTY,           /* no unit of that size on the book */
+	VIEW_CAP_UNKNOWN,         /* not known (no price, or a ladder still to ask) */
+};
+struct view_job_price {
+	enum view_cap state;
+	struct view_job_need need;
+	int64_t unit_cents;       /* the cheapest unit's price per GPU-hour; -1 none */
+	int64_t hourly_cents;     /* every unit the job takes, for an hour; -1 unless OK */
+	int64_t units_have;       /* units on the book (SHORT: fewer than need.nodes) */
+	int64_t worst_cents;      /* the dearest level the units take; -1 unless OK */
+};
+/* Price need n from the best ask (cents, -1 none) and supply s: walk the
+ * ladder when it serves the need (node size and link), else the quote of
+ * units of 1 or 8 when it answers; UNKNOWN otherwise. A supply without
+ * units of 8 (NULL, or an exchange that sells no lots) prices the need's
+ * GPUs at the best ask, as loose GPUs are all such an exchange has. */
+void view_job_price_of(const struct view_job_need *n, int64_t cents, const struct view_supply *s,
+		       struct view_job_price *out);
 
 /* ---- columns, cells, rows ---------------------------------------------------- */
 
@@ -176,7 +259,10 @@ struct view_row {
 	int64_t change_bp;        /* 24 h change, hundredths of a percent */
 	char *spark;              /* 24 h sparkline, or NULL */
 	bool has_job;
-	struct fit_result job;    /* valid when has_job */
+	struct fit_result job;    /* valid when has_job; its hourly_cents and run_cents
+	                             are those of the capacity below */
+	struct view_supply supply; /* its book beyond the best ask (ladder owned) */
+	struct view_job_price cap; /* with a job: what runs it on this GPU costs */
 };
 
 struct view_table {
@@ -320,7 +406,8 @@ enum view_export_format { VIEW_EXPORT_CSV, VIEW_EXPORT_JSON };
 /* The shown rows (in the table's sort and filter) of columns cols[0..n)
  * (indexes into t->columns, in that order) appended to out as `gpux table
  * --format csv|json` prints them: column ids, raw values (cents as
- * integers), the GPU column as gpu, name and arch. Pure. */
+ * integers), the GPU column as gpu, name and arch, then the columns of
+ * view_unit_id again. Pure. */
 struct buf;
 void view_export(const struct view_table *t, const size_t *cols, size_t n,
 		 enum view_export_format fmt, struct buf *out);
@@ -330,6 +417,11 @@ void view_export(const struct view_table *t, const size_t *cols, size_t n,
 char *view_json_string(const char *s);
 char *view_csv_field(const char *s);
 char *view_raw_number(double v);
+/* The csv/json name with a unit of a column whose id gives none (price →
+ * price_cents, memory → memory_gb, job_cost → job_cost_cents), written
+ * after every other column while the old names stay (one release); NULL
+ * for any other id. A string literal. */
+const char *view_unit_id(const char *id);
 
 /* ---- helpers shared with the calculator panel -------------------------------------- */
 
@@ -406,6 +498,57 @@ char *view_refusal_text(enum i18n_lang lang, const char *code, const char *messa
  * unknown order outcome (with its client order id), timeouts, network. */
 char *view_api_error_words(enum i18n_lang lang, const struct api_error *e,
 			   const struct view_order_ctx *x);
+
+/* ---- lots and job orders in words (view/lots.c) ----------------------------------
+ * What an exchange with lots says, as the CLI and the TUI show it. */
+/* A link's name ("NVLink", "Infinity Fabric", "PCIe") from its wire name
+ * ("nvlink", …; NULL: "any link"; a name gpux does not know: itself). */
+const char *view_link_text(enum i18n_lang lang, const char *wire);
+/* The same from the fit model's id (view/fitfmt.c). Static. */
+const char *view_link_name(enum i18n_lang lang, enum fit_interconnect i);
+/* A machine's host: "112 cores · 2,048 GB RAM · 30,720 GB disk", the
+ * figures not stated left out; "host not stated" without any. */
+char *view_fmt_host(enum i18n_lang lang, const struct api_host *h);
+/* Machines: "o43-1, o43-2", a part-used one with its GPUs there out of
+ * node_gpus ("o43-1 (3/8)"), at most max of them (0: all) and "+ N more";
+ * none: "machines not recorded". */
+char *view_fmt_nodes(enum i18n_lang lang, const struct api_node *v, size_t n, int64_t node_gpus,
+		     size_t max);
+/* The machines of a lot of gpus GPUs, short: "2 × 8 (NVLink)". */
+char *view_fmt_lot_machines(enum i18n_lang lang, const struct api_lot *l, int64_t gpus);
+/* A lot of gpus GPUs: "2 nodes of 8 (NVLink) · eu-west · 112 cores · … ·
+ * whole nodes only". */
+char *view_fmt_lot(enum i18n_lang lang, const struct api_lot *l, int64_t gpus);
+/* The lot a sell offers or what a buy requires, as a sentence ("In whole
+ * units of 8 GPUs inside one machine, on NVLink, in eu-west or eu-central,
+ * on hosts with at least 512 GB RAM."); "" when the order has neither. The
+ * exchange's preview p (may be NULL) names the defaults it took (a sell's
+ * interconnect and region). */
+char *view_fmt_needs(enum i18n_lang lang, const struct api_order_req *r,
+		     const struct api_preview *p);
+/* What an order placed says of its lot or requirements, a sentence; "" for
+ * an order without either (or from an exchange before lots). */
+char *view_fmt_order_lot(enum i18n_lang lang, const struct api_order *o);
+/* An order's machines, region and host as a list shows them: a sell's lot
+ * ("2 × 8 (NVLink)", "us-east", "64 cores · …"), a buy's requirements
+ * ("units of 8 (NVLink)", "eu-west us-east", "≥ 512 GB RAM"; "any" where it
+ * has none); "—" for an order from an exchange before lots. malloc'ed. */
+char *view_fmt_order_machines(enum i18n_lang lang, const struct api_order *o, bool ascii);
+char *view_fmt_order_region(enum i18n_lang lang, const struct api_order *o, bool ascii);
+char *view_fmt_order_host(enum i18n_lang lang, const struct api_order *o, bool ascii);
+/* A rental's machines: its nodes ("o43-1, o43-2"), or its lot's shape when
+ * they were not recorded; "—" before lots. */
+char *view_fmt_rental_machines(enum i18n_lang lang, const struct api_rental *r, bool ascii);
+/* The lots a preview's fills come from, a line each ("8 GPUs at US$2.88:
+ * o43-1 · eu-west · NVLink · 112 cores · …"); "" when none is known. */
+char *view_fmt_fill_lots(enum i18n_lang lang, const struct api_preview *p);
+/* The machines of an alternative the exchange compared ("1 node of 8
+ * (NVLink)"; "—" when it needs none known). */
+char *view_fmt_job_alt_machines(enum i18n_lang lang, const struct api_job_alt *a);
+/* A job order in words: the GPU chosen, its machines, hours and total with
+ * VAT, how many GPUs can run it, the budget, and a fit model version that
+ * differs from gpux's. */
+char *view_job_summary(enum i18n_lang lang, const struct catalog *cat, const struct api_job *j);
 
 /* ---- the fields of a new account (view/signup.c) ----
  * Each 0, or -1 with *why (malloc'ed, translated, the input sanitised). */

@@ -30,7 +30,7 @@ expect_eq "quotes: nothing on stderr for a configured exchange" "$(cat "$TMPD/er
 g --lang pt-PT quotes
 expect_match "quotes (pt-PT): the seeds' money format" "$(grep '^h200 ' "$TMPD/out")" 'US\$ 4,[0-9][0-9]'
 g quotes --format csv
-expect_eq "quotes csv: header" "$(head -1 "$TMPD/out")" "gpu,name,best_ask_cents,ask_gpus,best_bid_cents,bid_gpus,last_cents"
+expect_eq "quotes csv: header" "$(head -1 "$TMPD/out")" "gpu,name,best_ask_cents,ask_gpus,best_bid_cents,bid_gpus,last_cents,best_ask_n8_cents,ask_n8_units"
 g book h200 --depth 2 --format json
 expect_eq "book --depth 2: 2 asks and 2 bids" "$(jq -c '[.[].side]' "$TMPD/out")" '["ask","ask","bid","bid"]'
 check "book: asks above bids" test "$(jq '.[1].price_cents' "$TMPD/out")" -gt "$(jq '.[2].price_cents' "$TMPD/out")"
@@ -146,6 +146,15 @@ orders --status pending|accepted: open, done, all
 book|which GPU
 CASES
 expect_eq "bad input sent no order" "$(curl -sS -H "Authorization: Bearer $KEY" "$GPUXD_URL/v1/orders?status=all" | jq '.orders | length')" 5
+
+# ---- rental_ids: an array of integers in json, space-separated in csv -------------------
+g order buy h200 --gpus 2 --hours 1 --market --max-price 9 --yes --format json
+expect_eq "a filled order's rental_ids in json: an array of integers" \
+  "$(jq -c '.[0].rental_ids | type == "array" and length >= 1 and all(type == "number")' "$TMPD/out")" true
+g order buy h200 --gpus 2 --hours 1 --market --max-price 9 --yes --format csv
+expect_match "... in csv: the ids, space-separated" \
+  "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rental_ids") c = i } NR == 2 { print $c }' "$TMPD/out")" \
+  '^[0-9]+( [0-9]+)*$'
 
 # ---- the key ---------------------------------------------------------------------------
 g --insecure account

@@ -2,8 +2,10 @@
 # The local demo exchange cleans up after itself: it exits after its idle
 # time with its WAL folded into the database and its socket and pid file
 # removed; its WAL is checkpointed while it runs; a daemon of another gpuxd
-# binary (a rebuild) is replaced; two data directories have two exchanges,
-# also without XDG_RUNTIME_DIR; gpux demo status, stop and reset.
+# binary (a rebuild) is replaced; one data directory has one exchange whatever
+# the runtime directory (and a second gpuxd on its database refuses to start);
+# two data directories have two exchanges, also without XDG_RUNTIME_DIR; gpux
+# demo status, stop and reset.
 . "$(dirname "$0")/../lib.sh"
 DATA="$XDG_DATA_HOME/gpux"
 mkdir -p "$TMPD/bin"
@@ -22,7 +24,7 @@ pid=$(status pid)
 SOCK=$(status socket)
 RUN=$(dirname "$SOCK")
 expect_eq "demo status: running, with its pid" "$(status running):$(kill -0 "$pid" && echo alive)" "true:alive"
-expect_eq "its pid file" "$(cat "$RUN/gpuxd.pid")" "$pid"
+expect_eq "its pid file" "$(cat "$DATA/gpuxd.pid")" "$pid"
 "$GPUX" demo status >"$TMPD/st" 2>&1
 expect_match "demo status in words" "$(head -1 "$TMPD/st")" "running \(process $pid\)"
 grown() { [ "$(stat -c %s "$DATA/demo.db")" -gt 4096 ] && kill -0 "$pid" 2>/dev/null; }
@@ -31,14 +33,14 @@ check "while it runs, checkpoints fold the WAL into the database (demo.db grew p
 if gone "$pid"; then ok "with no client it exits by itself after its idle time"
 else fail "with no client it exits by itself after its idle time" "pid $pid still runs"; fi
 check "its socket is removed" test ! -e "$SOCK"
-check "its pid file is removed" test ! -e "$RUN/gpuxd.pid"
+check "its pid file is removed" test ! -e "$DATA/gpuxd.pid"
 check "its WAL is folded into the database (no demo.db-wal left)" test ! -s "$DATA/demo.db-wal"
 expect_match "its log says why it ended" "$(tail -1 "$DATA/gpuxd.log")" "idle, shutting down"
 expect_eq "the order is in the database" "$(sqlite3 -readonly "$DATA/demo.db" "SELECT count(*) FROM orders WHERE account = (SELECT max(id) FROM accounts WHERE kind = 'customer')")" 1
 expect_eq "demo status: not running" "$(status running):$(status pid)" "false:null"
 
 # a stale pid file (a crash) is ignored, never signalled
-echo 1 >"$RUN/gpuxd.pid"
+echo 1 >"$DATA/gpuxd.pid"
 expect_eq "a stale pid file: not running" "$(status running):$(status pid)" "false:null"
 "$GPUX" quotes >/dev/null 2>&1
 expect_eq "and gpux starts a new exchange over it" "$?" 0
@@ -76,6 +78,33 @@ check "demo reset: database and key removed" test ! -e "$DATA/demo.db" -a ! -e "
 "$GPUX" account --format json >"$TMPD/acc" 2>/dev/null
 expect_eq "after the reset: a fresh demo account with the whole demo balance" "$(jq '.[0].available_minor' "$TMPD/acc")" 1000000
 
+# one data directory, two runtime directories (su, cron, another tmux): one
+# exchange, found through the pid file beside the database
+"$GPUX" demo stop >/dev/null 2>&1
+mkdir -p "$TMPD/run2" && chmod 700 "$TMPD/run2"
+"$GPUX" account --format json >"$TMPD/r1.json" 2>/dev/null
+p1=$(status pid)
+XDG_RUNTIME_DIR="$TMPD/run2" "$GPUX" account --format json >"$TMPD/r2.json" 2>/dev/null
+expect_eq "another runtime directory, same data directory: gpux works" "$?" 0
+p2=$(XDG_RUNTIME_DIR="$TMPD/run2" "$GPUX" demo status --format json 2>/dev/null | jq -r '.[0].pid')
+expect_eq "... with the exchange already running (pid $p1)" "$p2" "$p1"
+expect_eq "... and one gpuxd on the data directory's database" \
+  "$(pgrep -f -- "--db $DATA/demo.db" | sort | tr '\n' ' ')" "$p1 "
+expect_eq "... the same demo account" "$(jq -c '[.[0].id, .[0].email]' "$TMPD/r2.json")" \
+  "$(jq -c '[.[0].id, .[0].email]' "$TMPD/r1.json")"
+XDG_RUNTIME_DIR="$TMPD/run2" "$GPUX" order buy h200 --gpus 1 --hours 1 --limit 0.01 --yes \
+  --format json >"$TMPD/o2.json" 2>/dev/null
+oid=$(jq -r '.[0].id' "$TMPD/o2.json")
+"$GPUX" cancel "$oid" >"$TMPD/c1" 2>&1
+expect_eq "an order placed through one runtime directory is cancelled through the other" "$?" 0
+check "... and the exchange still runs" kill -0 "$p1"
+"$GPUXD" --demo --socket "$TMPD/run2/second.sock" --db "$DATA/demo.db" --quiet >"$TMPD/second.log" 2>&1
+expect_eq "a second gpuxd on the same database refuses to start" "$?" 1
+expect_match "... naming the gpuxd that has it" "$(cat "$TMPD/second.log")" \
+  "demo\.db is in use by another gpuxd \(pid $p1\)"
+check "... and leaves no socket" test ! -e "$TMPD/run2/second.sock"
+expect_eq "the lock beside the database is private (0600)" "$(stat -c %a "$DATA/demo.db.lock")" 600
+
 # two data directories, one user: two exchanges (with and without XDG_RUNTIME_DIR)
 "$GPUX" demo stop >/dev/null 2>&1
 for rt in with without; do
@@ -102,7 +131,8 @@ for rt in with without; do
   for h in a b; do
     s=$([ $h = a ] && echo "$sa" || echo "$sb")
     d=$(dirname "$s")
-    if [ -s "$d/gpuxd.pid" ]; then kill "$(cat "$d/gpuxd.pid")" 2>/dev/null; fi
+    pf="$TMPD/$rt-$h/data/gpux/gpuxd.pid"
+    if [ -s "$pf" ]; then kill "$(cat "$pf")" 2>/dev/null; fi
     [ $rt = without ] && at_exit "rm -rf '$d'"
   done
 done

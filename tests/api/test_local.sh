@@ -18,7 +18,7 @@ expect_match "one runtime directory for this data directory" "$RUN" "^$XDG_RUNTI
 expect_match "gpux quotes from nothing: the demo market's H200 at \$4.19" "$(grep '^h200 ' "$TMPD/out")" '\$4\.19'
 expect_match "gpux quotes from nothing: says it is the local demo exchange" "$(cat "$TMPD/err")" '^gpux: local demo exchange'
 expect_match "the table says so too" "$(tail -1 "$TMPD/out")" 'Local demo exchange'
-pid=$(cat "$RUN/gpuxd.pid" 2>/dev/null)
+pid=$(cat "$DATA/gpuxd.pid" 2>/dev/null)
 check "a gpuxd is running (pid $pid)" kill -0 "$pid"
 expect_eq "exactly one local gpuxd" "$(local_pids)" "$pid"
 expect_eq "its socket is private (0600)" "$(stat -c %a "$RUN/gpuxd.sock")" 600
@@ -28,7 +28,7 @@ check "the database is in the data dir" test -s "$DATA/demo.db"
 check "no config file was written" test ! -e "$XDG_CONFIG_HOME/gpux/config"
 
 "$GPUX" account --format json >"$TMPD/out" 2>/dev/null
-expect_eq "reused: same gpuxd" "$(cat "$RUN/gpuxd.pid")" "$pid"
+expect_eq "reused: same gpuxd" "$(cat "$DATA/gpuxd.pid")" "$pid"
 expect_eq "reused: still one gpuxd" "$(local_pids)" "$pid"
 expect_eq "the demo account: US\$ 10,000.00, local" "$(jq -c '.[0] | [.available_minor, .currency, .local_demo]' "$TMPD/out")" '[1000000,"USD",true]'
 acct=$(jq '.[0].id' "$TMPD/out")
@@ -52,7 +52,7 @@ expect_eq "gpux table: the live H200 price from the local exchange" "$(grep '^h2
 kill "$pid"
 i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 "$GPUX" account --format json >"$TMPD/out" 2>/dev/null
-pid2=$(cat "$RUN/gpuxd.pid")
+pid2=$(cat "$DATA/gpuxd.pid")
 check "after gpuxd died: a new one (pid $pid2)" test "$pid2" != "$pid" -a -n "$pid2"
 expect_eq "after a restart: the same demo account" "$(jq '.[0].id' "$TMPD/out")" "$acct"
 
@@ -95,7 +95,7 @@ restarted() { # STATUS-LINE-PATTERN: after a kill, STALE with the reason, then p
     fail "$1: the new gpuxd answers the TUI's pollers" "$(tail -5 "$DATA/gpuxd.log")"
   new=$(local_pids)
   expect_eq "$1: exactly one gpuxd afterwards" "$(printf '%s\n' "$new" | grep -c .)" 1
-  check "$1: a new gpuxd (pid $new), in the pid file" test "$new" != "$pid" -a "$(cat "$RUN/gpuxd.pid")" = "$new"
+  check "$1: a new gpuxd (pid $new), in the pid file" test "$new" != "$pid" -a "$(cat "$DATA/gpuxd.pid")" = "$new"
   pid=$new
 }
 kill "$pid"   # SIGTERM: gpuxd removes its socket

@@ -69,7 +69,7 @@ SK=$(curl -s -X POST "$GPUXD_URL/v1/accounts" --data-binary "$(mkjson seller)" |
 acc=$(curl -s -X POST "$GPUXD_URL/v1/accounts" --data-binary "$(mkjson buyer)")
 BK=$(printf '%s' "$acc" | jq -r .api_key)
 curl -s -X POST -H "Authorization: Bearer $ADMIN" "$GPUXD_URL/v1/deposits" \
-  --data-binary "{\"account_id\":$(printf '%s' "$acc" | jq -r .id),\"amount_minor\":100000000}" >/dev/null
+  --data-binary "{\"account_id\":$(printf '%s' "$acc" | jq -r .id),\"amount_minor\":100000000,\"reference\":\"stream-1\"}" >/dev/null
 order() { # KEY SIDE PRICE COID
   curl -s -X POST -H "Authorization: Bearer $1" "$GPUXD_URL/v1/orders" --data-binary \
     "{\"client_order_id\":\"$4\",\"gpu\":\"h200\",\"side\":\"$2\",\"type\":\"limit\",\"gpus\":2,\"hours\":3,\"price_cents\":$3}"

@@ -109,10 +109,16 @@ report "no command in gpux --help or the man page that gpux does not have" "$ext
 
 # ---- every option of every command ------------------------------------------------------
 # A command's option table: const struct cli_opt cli_CMD_opts[] = { {"--x", ...}, ... };
+# a line of it that is only a macro's name (FIT_JOB_OPTIONS,: the fit job's
+# options, shared by two tables) stands for the options of its #define.
 table_opts() {
   cat "$ROOT"/cli/*.c | awk -v a="cli_$1_opts" '
+    function opts(s) { while (match(s, /\{"--[a-z0-9-]+"/)) { print substr(s, RSTART + 2, RLENGTH - 3); s = substr(s, RSTART + RLENGTH) } }
+    def != "" { body[def] = body[def] $0; if ($0 !~ /\\$/) def = "" ; next }
+    /^#define [A-Z_]+ \\$/ { def = $2; body[def] = ""; next }
     index($0, "struct cli_opt " a "[]") { on = 1 }
-    on { s = $0; while (match(s, /\{"--[a-z0-9-]+"/)) { print substr(s, RSTART + 2, RLENGTH - 3); s = substr(s, RSTART + RLENGTH) } }
+    on && /^[[:space:]]*[A-Z_]+,?[[:space:]]*$/ { m = $1; sub(/,$/, "", m); opts(body[m]); next }
+    on { opts($0) }
     on && /\};/ { on = 0 }' | sort -u
 }
 global=$(awk '/cli_global_opts\[\] = \{/{ on = 1 } on { s = $0; while (match(s, /\{"--[a-z0-9-]+"/)) { print substr(s, RSTART + 2, RLENGTH - 3); s = substr(s, RSTART + RLENGTH) } } on && /\};/{ on = 0 }' "$ROOT/cli/commands.c")

@@ -97,7 +97,7 @@ expect_eq "--lora-rank 64 adds optimizer state" \
           --argjson b "$("$GPUX" fit 8 --method lora --lora-rank 64 --format json | jq '.[0].mem_optimizer_gb')" '$b > 3.9 * $a')" true
 expect_eq "--overhead 0 --margin 0: no margin" "$("$GPUX" fit 8 --overhead 0 --margin 0 --format json | jq '.[0].mem_margin_gb')" 0
 # the fit itself, without the live prices (they drift between two runs)
-fit_only() { "$GPUX" fit 8 "$@" --format json | jq -c '[.[] | del(.price, .job_cost, .run_cost)]'; }
+fit_only() { "$GPUX" fit 8 "$@" --format json | jq -c '[.[] | del(.price, .job_cost, .run_cost, .price_cents, .job_cost_cents, .run_cost_cents)]'; }
 expect_eq "--margin 20% = --margin 0.2" "$(fit_only --margin 20%)" "$(fit_only --margin 0.2)"
 expect_eq "--bw-efficiency halves the speed (no per-layer cost)" \
   "$(jq -n --argjson a "$("$GPUX" fit 8 --method infer-int4 --bw-efficiency 50% --layer-us 0 --format json | jq '.[] | select(.gpu == "h200") | .decode_tokens_s')" \
@@ -129,6 +129,11 @@ expect_eq "--sort cheapest: GPUs that cannot take the job come last" \
 "$GPUX" fit 70 --method qlora --format json >"$TMPD/c.json" 2>/dev/null
 expect_eq "job_cost = GPUs it runs on x best ask, for every priced GPU" \
   "$(jq -c '[.[] | select(.price != null and .gpus_run > 0)] | (length > 0) and all(.job_cost == .gpus_run * .price)' "$TMPD/c.json")" true
+expect_eq "job_cost_cents and price_cents are job_cost and price (the old names stay one release)" \
+  "$(jq -c '[.[] | select(.price != null)] | (length > 0) and all(.job_cost_cents == .job_cost and .price_cents == .price)' "$TMPD/c.json")" true
+"$GPUX" fit 7 --method full --format json >"$TMPD/r.json" 2>/dev/null
+expect_eq "run_cost_cents is run_cost, for training" \
+  "$(jq -c '[.[] | select(.run_cost != null)] | (length > 0) and all(.run_cost_cents == .run_cost)' "$TMPD/r.json")" true
 expect_eq "--sort cheapest: job cost ascending among priced GPUs" \
   "$("$GPUX" fit 70 --method qlora --sort cheapest --format json 2>/dev/null | jq -c '[.[] | select(.job_cost != null) | .job_cost] | (length > 0) and . == sort')" true
 

@@ -61,7 +61,7 @@ export GPUX_API="$GPUXD_URL"
 mkacct() { # email role → key (with 1000 EUR deposited by the operator)
   a=$(curl -sS -X POST "$GPUXD_URL/v1/accounts" -d "{\"email\":\"$1\",\"country\":\"PT\",\"currency\":\"EUR\",\"role\":\"$2\"}")
   curl -sS -X POST "$GPUXD_URL/v1/deposits" -H "Authorization: Bearer admin-key-for-the-tests-0123456789" \
-    -d "{\"account_id\":$(printf '%s' "$a" | jq .id),\"amount_minor\":100000}" >/dev/null
+    -d "{\"account_id\":$(printf '%s' "$a" | jq .id),\"amount_minor\":100000,\"reference\":\"msg-$1\"}" >/dev/null
   printf '%s' "$a" | jq -r .api_key
 }
 SELLER=$(mkacct s@example.pt seller)

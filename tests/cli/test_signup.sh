@@ -115,7 +115,7 @@ expect_eq "... with the account's fields" "$(jq -c '.[0] | [.country, .currency,
 # ---- gpux keys -----------------------------------------------------------------------------------
 admin /v1/admin/market '{"state":"open"}' >/dev/null
 ACC=$(sqlite3 -readonly "$GPUXD_DB" "SELECT id FROM accounts WHERE email = 'ana@example.pt'")
-admin /v1/deposits "{\"account_id\":$ACC,\"amount_minor\":100000}" >/dev/null
+admin /v1/deposits "{\"account_id\":$ACC,\"amount_minor\":100000,\"reference\":\"signup-1\"}" >/dev/null
 g keys list --format json
 expect_eq "keys list: one trade key, named default, the one in use" "$(jq -c '[.[] | [.scope, .name, .current]]' "$TMPD/out")" '[["trade","default",true]]'
 g keys create --read-only --name ci --save "$TMPD/ci.key"

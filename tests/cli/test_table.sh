@@ -38,7 +38,12 @@ csv_cols() { # file col...
 expect_eq "table training --format csv exits 0" "$?" 0
 expect_eq "table training --format csv: nothing on stderr" "$(cat "$TMPD/err")" ""
 expect_eq "training csv header: the column ids of data/workloads.json" \
-  "$(head -1 "$TMPD/training.csv")" "gpu,name,arch,memory,memory_type,bandwidth,bf16,fit_full_1,fit_full_8,price"
+  "$(head -1 "$TMPD/training.csv")" "gpu,name,arch,memory,memory_type,bandwidth,bf16,fit_full_1,fit_full_8,price,memory_gb,price_cents"
+# the unit-named columns (the old names stay one release): the same figures
+expect_eq "training csv: memory_gb and price_cents are memory and price, row for row" \
+  "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+     $c["memory"] != $c["memory_gb"] || $c["price"] != $c["price_cents"] { bad++ } END { print NR - 1, bad + 0 }' "$TMPD/training.csv")" \
+  "$(($(wc -l <"$TMPD/training.csv") - 1)) 0"
 expect_eq "training csv: the seed table's 18 model sizes (1 GPU / 8 GPU)" \
   "$(csv_cols "$TMPD/training.csv" gpu fit_full_1 fit_full_8)" "$training_want"
 

@@ -52,6 +52,9 @@ expect_eq "no self-service deposits without --demo" "$ST" 403
 req POST /v1/deposits '{"amount_minor":100}' "$ADMIN_KEY"
 expect_eq "an admin deposit must name the account" "$ST $(jqb .error.code) $(jqb .error.field)" "400 MISSING_FIELD account_id"
 req POST /v1/deposits '{"account_id":999999,"amount_minor":100}' "$ADMIN_KEY"
+expect_eq "an admin deposit without a reference, on a real exchange: 400" \
+  "$ST $(jqb .error.code) $(jqb .error.field)" "400 MISSING_FIELD reference"
+req POST /v1/deposits '{"account_id":999999,"amount_minor":100,"reference":"no-account-1"}' "$ADMIN_KEY"
 expect_eq "an admin deposit to no account: 404" "$ST" 404
 req POST /v1/admin/clock '{"advance_seconds":60}' "$BK"
 expect_eq "the clock needs the admin key: 403 with an account key" "$ST" 403

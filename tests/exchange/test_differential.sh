@@ -1,5 +1,6 @@
 # The two store backends side by side: one seeded stream of thousands of
-# orders, cancels, deposits, stops and previews (tests/tools/xdfeed) fed to
+# orders (asks as lots of nodes, bids with units, regions and host minimums),
+# cancels, deposits, stops and previews (tests/tools/xdfeed) fed to
 # one gpuxd on SQLite and, request by request alternately, to two gpuxd nodes
 # on one PostgreSQL database. Every reply and what each store holds at the
 # end — trades, rentals, orders, balances, the ledger — are the same.
@@ -29,16 +30,19 @@ fi
 fills=$(grep -c ' filled\| partially_filled' "$TMPD/sqlite.replies")
 if [ "$fills" -gt 100 ]; then ok "the stream trades ($fills orders filled)"; else fail "the stream trades" "$fills"; fi
 
-# what the stores hold, without ids or times (identical SQL on both)
+# what the stores hold, without ids or times (identical SQL on both); the lots'
+# nodes (orders.nodes_free, rentals.nodes) are compared as they are
 dump() {
   sql "SELECT 'trade', b.client_order_id, s.client_order_id, t.price, t.gpus, t.hours, t.taker_side
        FROM trades t JOIN orders b ON b.id = t.buy_order JOIN orders s ON s.id = t.sell_order
        ORDER BY b.client_order_id, s.client_order_id"
   sql "SELECT 'rental', b.client_order_id, s.client_order_id, r.status, r.hours_billed, r.billed,
-       r.refunded, r.paid_out, r.net_unit, r.vat_unit, r.payout_unit
+       r.refunded, r.paid_out, r.net_unit, r.vat_unit, r.payout_unit, r.node_gpus, r.interconnect,
+       r.region, r.cpu_cores, r.ram_gb, r.nodes
        FROM rentals r JOIN orders b ON b.id = r.buy_order JOIN orders s ON s.id = r.sell_order
        ORDER BY b.client_order_id, s.client_order_id"
-  sql "SELECT 'order', client_order_id, status, filled, remaining, filled_value, hold, unit
+  sql "SELECT 'order', client_order_id, status, filled, remaining, filled_value, hold, unit,
+       node_gpus, interconnect, region, regions, whole_nodes, nodes_free
        FROM orders ORDER BY client_order_id"
   sql "SELECT 'balance', coalesce(email, kind || currency), available, held FROM accounts
        ORDER BY coalesce(email, kind || currency)"

@@ -149,15 +149,17 @@ kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
 xd_start --market open || finish
 signup DE EUR buyer; OA=$ACC; OK=$KEY
 kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
+sqlite_before_money "$GPUXD_DB"
 sqlite3 "$GPUXD_DB" "UPDATE accounts SET key_hash = (SELECT key_hash FROM api_keys k WHERE k.account = accounts.id); DROP TABLE api_keys; DROP INDEX accounts_email; PRAGMA user_version = 0;"
+sqlite_before_lots "$GPUXD_DB"
 expect_eq "(the old layout: the key in accounts.key_hash, version 0)" "$(sqlite3 "$GPUXD_DB" 'PRAGMA user_version')/$(sqlite3 "$GPUXD_DB" "SELECT count(*) FROM accounts WHERE key_hash IS NOT NULL")" "0/1"
 GPUXD_DB_KEEP=$GPUXD_DB xd_start --market open || finish
 req GET /v1/account "" "$OK"
 expect_eq "after the migration the old key still works" "$ST $(jqb .id)" "200 $OA"
 req GET /v1/keys "" "$OK"
 expect_eq "... as a trade key named default" "$(jqb '.keys | length') $(jqb '.keys[0].scope') $(jqb '.keys[0].name')" "1 trade default"
-expect_eq "the database is at the newest schema version (3), the old column emptied" \
-  "$(sql 'PRAGMA user_version') $(sql 'SELECT count(*) FROM accounts WHERE key_hash IS NOT NULL')" "3 0"
+expect_eq "the database is at the newest schema version (5), the old column emptied" \
+  "$(sql 'PRAGMA user_version') $(sql 'SELECT count(*) FROM accounts WHERE key_hash IS NOT NULL')" "5 0"
 kill "$GPUXD_PID"; wait "$GPUXD_PID" 2>/dev/null
 sqlite3 "$GPUXD_DB" "PRAGMA user_version = 99"
 out=$("$GPUXD" --listen 127.0.0.1:0 --db "$GPUXD_DB" --quiet 2>&1); rc=$?

@@ -3,8 +3,9 @@
 # tests/exchange/ runs as it does on SQLite (three at a time: they mostly
 # wait on sockets); its "ok"/"not ok" lines are passed through with "pg" and
 # the test's name in front. test_keys is left out: besides the key routes it
-# rewrites an SQLite file into the old layout to test that file's migration;
-# test_schema starts a cluster of its own to compare the two engines;
+# rewrites an SQLite file into the old layout to test that file's migration
+# (and test_lots_migration likewise); test_schema starts a cluster of its own
+# to compare the two engines, test_secrets one whose role needs a password;
 # test_sync_standby and test_overload start their own PostgreSQL clusters.
 . tests/lib.sh
 . tests/pglib.sh
@@ -14,7 +15,7 @@ names=""
 running=""
 for t in tests/exchange/test_*.sh; do
   n=$(basename "$t" .sh)
-  case $n in test_keys|test_schema|test_pg_suite|test_nodes*|test_failover|test_differential|test_sync_standby|test_overload) continue ;; esac
+  case $n in test_keys|test_lots_migration|test_schema|test_secrets|test_pg_suite|test_nodes*|test_failover|test_differential|test_sync_standby|test_overload) continue ;; esac
   names="$names $n"
   bash "$t" >"$TMPD/$n.out" 2>&1 </dev/null &
   echo $! >"$TMPD/$n.pid"

@@ -6,6 +6,7 @@
 # own catalogue, not from exchange/schema.c.
 . tests/lib.sh
 . tests/pglib.sh
+. tests/exchange/xlib.sh
 
 # every description is one sorted text, one line per fact
 sqlite_desc() { # FILE
@@ -81,8 +82,14 @@ expect_eq "the resting orders are indexed by (gpu, id) on both" \
 # an SQLite database in the layout of version 2, migrated by this gpuxd
 old=$TMPD/old.db
 cp "$fresh_db" "$old"
-sqlite3 "$old" "DROP INDEX orders_resting; CREATE INDEX orders_resting ON orders(id) WHERE remaining > 0;
+sqlite3 "$old" "DROP TABLE settings; DROP TABLE currencies; DROP TABLE audit;
+                DROP TABLE admin_keys; DROP TABLE deposits; DROP TABLE withdrawals;
+                ALTER TABLE accounts DROP COLUMN debt; ALTER TABLE rentals DROP COLUMN fee_unit;
+                ALTER TABLE rentals DROP COLUMN fees; DELETE FROM meta WHERE key = 'settings_version';
+                DROP INDEX orders_resting; CREATE INDEX orders_resting ON orders(id) WHERE remaining > 0;
                 DROP TABLE book_versions; PRAGMA user_version = 2;"
+sqlite_before_money "$old"  # ... without what later migrations add
+sqlite_before_lots "$old"
 expect_eq "(the old layout: version 2, resting orders indexed by id)" \
   "$(sqlite3 "$old" 'PRAGMA user_version') $(sqlite_desc "$old" | grep '^index orders_resting')" \
   "2 index orders_resting on orders(id) partial"

@@ -23,7 +23,10 @@
  * result is within the
  * documented ranges (gpus 1..512, hours 1..720, price 1..1 000 000, a
  * catalogue GPU, a valid side/type/time in force, a market order never GTC,
- * a client order id of allowed characters, a known VAT country, …) and
+ * a client order id of allowed characters, a known VAT country; a lot of
+ * 1, 2, 4 or 8 GPUs per node that divides gpus, an interconnect the GPU's
+ * nodes can have, a known region, host figures in range, nothing of the
+ * other side, …) and
  * equal to the values in the JSON; an accepted time survives a round trip
  * through the reply formatter.
  *
@@ -43,6 +46,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct xd_tables *tables;
+/* the currencies a new database starts with (data/fx.json), as signup sees them */
+static struct xd_settings *settings;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -52,6 +57,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (xd_tables_load(NULL, &tables, &cause) != 0) {
 		fprintf(stderr, "fuzz_exchange_body: cannot load the catalogue: %s\n", cause);
 		abort();
+	}
+	settings = calloc(1, sizeof *settings);
+	for (size_t i = 0; i < tables->n_fx && i < XD_CUR_MAX; i++) {
+		memcpy(settings->cur[i].code, tables->fx[i].code, 4);
+		settings->cur[i].exponent = tables->fx[i].exponent;
+		settings->cur[i].rate_micro = tables->fx[i].rate_micro;
+		settings->n_cur++;
 	}
 	return 0;
 }
@@ -63,14 +75,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static const char *const codes[] = {
 	"BAD_JSON", "UNKNOWN_FIELD", "DUPLICATE_FIELD", "MISSING_FIELD", "WRONG_TYPE", "NOT_INTEGER",
 	"OUT_OF_RANGE", "BAD_VALUE", "STRING_TOO_LONG", "BAD_COMBINATION", "UNKNOWN_GPU",
-	"UNKNOWN_COUNTRY", NULL,
+	"UNKNOWN_COUNTRY", "UNKNOWN_REGION", NULL,
 };
 
 static const char *const f_signup[] = { "email", "country", "currency", "role", NULL };
-static const char *const f_deposit[] = { "amount_minor", "account_id", NULL };
+static const char *const f_deposit[] = { "amount_minor", "account_id", "reference", NULL };
 static const char *const f_order[] = {
 	"client_order_id", "gpu", "side", "type", "gpus", "hours", "price_cents",
-	"max_price_cents", "min_price_cents", "time_in_force", NULL,
+	"max_price_cents", "min_price_cents", "time_in_force",
+	"node_gpus", "interconnect", "region", "cpu_cores", "ram_gb", "disk_gb", "whole_nodes",
+	"regions", "min_cpu_cores", "min_ram_gb", "min_disk_gb", "job", "max_total_minor", NULL,
 };
 static const char *const f_none[] = { NULL };
 static const char *const f_key[] = { "name", "scope", NULL };
@@ -115,8 +129,18 @@ static void check_refusal(const struct xd_reply *r, const char *const *fields)
 		/* an unknown field is named (sanitized); any other code names one of
 		 * the endpoint's own fields */
 		CHECK(cJSON_IsString(field) && printable(field->valuestring));
-		if (strcmp(code->valuestring, "UNKNOWN_FIELD") != 0)
-			CHECK(xd_lookup(fields, field->valuestring) >= 0);
+		const char *fn = field->valuestring;
+		if (strcmp(code->valuestring, "UNKNOWN_FIELD") == 0) {
+			/* any name, sanitized */
+		} else if (strncmp(fn, "job.", 4) == 0) {   /* a field of a job order's job */
+			CHECK(xd_lookup(fields, "job") >= 0);
+			bool known = false;
+			for (int i = 0; i < fit_job_field_count; i++)
+				known = known || strcmp(fit_job_fields[i].name, fn + 4) == 0;
+			CHECK(known);
+		} else {
+			CHECK(xd_lookup(fields, fn) >= 0);
+		}
 	}
 	if (strcmp(code->valuestring, "OUT_OF_RANGE") == 0)
 		CHECK(int_member(e, "min") && int_member(e, "max"));
@@ -257,6 +281,68 @@ static bool member_is(const cJSON *b, const char *k, int64_t want)
 	return cJSON_IsNumber(v) && v->valuedouble == (double)want;
 }
 
+/* The member k is v, or absent and v is 0. */
+static bool member_or_zero(const cJSON *b, const char *k, int64_t v)
+{
+	return cJSON_HasObjectItem(b, k) ? member_is(b, k, v) : v == 0;
+}
+
+/* A bid's regions: the bits of the ids listed, nothing else. */
+static uint64_t listed_regions(const cJSON *b)
+{
+	uint64_t mask = 0;
+	const cJSON *x;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(b, "regions")) {
+		int r = cJSON_IsString(x) ? xd_tables_region(tables, x->valuestring) : -1;
+		CHECK(r >= 0);
+		mask |= UINT64_C(1) << r;
+	}
+	return mask;
+}
+
+/* A sell's lot or a buy's requirements, as docs/API.md says them. */
+static void check_lot(const cJSON *b, const struct xd_order_in *o)
+{
+	CHECK(o->node_gpus == 1 || o->node_gpus == 2 || o->node_gpus == 4 || o->node_gpus == 8);
+	CHECK(o->gpus % o->node_gpus == 0);
+	CHECK(cJSON_HasObjectItem(b, "node_gpus") ? member_is(b, "node_gpus", o->node_gpus)
+	                                          : o->node_gpus == 1);
+	CHECK(o->link >= ENG_LINK_ANY && o->link <= ENG_LINK_PCIE);
+	const char *link = member_str(b, "interconnect");
+	CHECK(link ? streq(link, xd_link_names[o->link]) && o->link != ENG_LINK_ANY : true);
+	if (o->link != ENG_LINK_ANY)
+		CHECK(xd_tables_link_ok(tables, o->gpu, o->link, o->node_gpus));
+	const char *const *mine, *const *theirs;
+	static const char *const sell_f[] = { "region", "cpu_cores", "ram_gb", "disk_gb",
+	                                      "whole_nodes", NULL };
+	static const char *const buy_f[] = { "regions", "min_cpu_cores", "min_ram_gb",
+	                                     "min_disk_gb", NULL };
+	bool sell = o->side == ENG_SELL;
+	mine = sell ? sell_f : buy_f;
+	theirs = sell ? buy_f : sell_f;
+	for (; *theirs; theirs++)
+		CHECK(!cJSON_HasObjectItem(b, *theirs));
+	CHECK(member_or_zero(b, mine[1], o->host.cpu_cores) && o->host.cpu_cores >= 0 &&
+	      o->host.cpu_cores <= XD_CPU_CORES_MAX);
+	CHECK(member_or_zero(b, mine[2], o->host.ram_gb) && o->host.ram_gb >= 0 &&
+	      o->host.ram_gb <= XD_RAM_GB_MAX);
+	CHECK(member_or_zero(b, mine[3], o->host.disk_gb) && o->host.disk_gb >= 0 &&
+	      o->host.disk_gb <= XD_DISK_GB_MAX);
+	if (sell) {
+		CHECK(link || o->link == tables->gpu_link[o->gpu]);
+		CHECK(o->region >= 0 && (size_t)o->region < tables->n_regions && o->regions == 0);
+		const char *rg = member_str(b, "region");
+		CHECK(rg ? streq(rg, tables->regions[o->region].id) : o->region == 0);
+		const cJSON *wn = cJSON_GetObjectItemCaseSensitive(b, "whole_nodes");
+		CHECK(wn ? cJSON_IsBool(wn) && o->whole_nodes == cJSON_IsTrue(wn) : !o->whole_nodes);
+	} else {
+		CHECK(link || o->link == ENG_LINK_ANY);
+		CHECK(o->region == 0 && !o->whole_nodes);
+		CHECK(o->regions == listed_regions(b));
+		CHECK(cJSON_HasObjectItem(b, "regions") == (o->regions != 0));
+	}
+}
+
 static bool coid_chars(const char *s)
 {
 	for (; *s; s++)
@@ -265,8 +351,48 @@ static bool coid_chars(const char *s)
 	return true;
 }
 
+/* A job order: a buy, FOK, its budget and hours as written, a job the fit
+ * library accepts, which written out and read back is the same job. */
+static void check_job(const cJSON *b, const struct xd_order_in *o, bool need_coid)
+{
+	CHECK(o->side == ENG_BUY && o->tif == ENG_FOK && o->gpu == -1);
+	CHECK(streq(member_str(b, "side"), "buy"));
+	const char *tif = member_str(b, "time_in_force");
+	CHECK(!tif || streq(tif, "fok"));
+	CHECK(o->max_total >= 1 && o->max_total <= XD_DEPOSIT_MAX &&
+	      member_is(b, "max_total_minor", o->max_total));
+	CHECK(member_or_zero(b, "hours", o->job_hours) && o->job_hours >= 0 &&
+	      o->job_hours <= XD_HOURS_MAX);
+	CHECK(o->job_hours > 0 || fit_method_is_training(o->fit.method));
+	CHECK(o->regions == listed_regions(b));
+	CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(b, "job")));
+	char *cause = NULL;
+	CHECK(fit_job_check(&o->fit, &cause) == 0);
+	const char *coid = member_str(b, "client_order_id");
+	CHECK(coid ? streq(coid, o->coid) && coid_chars(o->coid) : o->coid[0] == 0);
+	if (need_coid)
+		CHECK(o->coid[0] != 0);
+	/* the job's fields written out and read back: the same text */
+	char *text = xd_job_text(o);
+	struct fit_field f[FIT_JOB_FIELDS_MAX];
+	int n = fit_job_to_fields(&o->fit, o->fit_label[0] ? o->fit_label : NULL, f,
+	                          FIT_JOB_FIELDS_MAX);
+	struct xd_order_in again = *o;
+	struct fit_field_problem p;
+	CHECK(fit_job_from_fields(f, n, &again.fit, again.fit_label, sizeof again.fit_label, &p,
+	                          &cause) == 0);
+	char *text2 = xd_job_text(&again);
+	CHECK(streq(text, text2));
+	free(text);
+	free(text2);
+}
+
 static void check_order(const cJSON *b, const struct xd_order_in *o, bool need_coid)
 {
+	if (o->is_job) {
+		check_job(b, o, need_coid);
+		return;
+	}
 	CHECK(o->gpu >= 0 && (size_t)o->gpu < tables->n_gpus);
 	const char *gpu = member_str(b, "gpu");
 	CHECK(streq(gpu, tables->gpu_ids[o->gpu]));
@@ -297,6 +423,7 @@ static void check_order(const cJSON *b, const struct xd_order_in *o, bool need_c
 	CHECK(coid ? streq(coid, o->coid) && o->coid[0] : o->coid[0] == 0);
 	if (need_coid)
 		CHECK(o->coid[0] != 0);
+	check_lot(b, o);
 }
 
 static void check_signup(const cJSON *b, const struct xd_job *j)
@@ -310,7 +437,8 @@ static void check_signup(const cJSON *b, const struct xd_job *j)
 		CHECK(*p > ' ' && *p != 0x7f);
 	CHECK(strlen(j->country) == 2 && xd_tables_vat(tables, j->country) >= 0);
 	CHECK(streq(member_str(b, "country"), j->country));
-	CHECK(j->cur >= 0 && j->cur < XD_NCUR && streq(member_str(b, "currency"), xd_cur_names[j->cur]));
+	CHECK(j->cur >= 0 && (size_t)j->cur < settings->n_cur &&
+	      streq(member_str(b, "currency"), settings->cur[j->cur].code));
 	CHECK(j->role >= 0 && j->role <= XD_ROLE_BOTH &&
 	      streq(member_str(b, "role"), xd_role_names[j->role]));
 }
@@ -345,7 +473,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	switch (which) {
 	case 0:
-		rc = xd_parse_signup(tables, body, len, j, &r);
+		rc = xd_parse_signup(tables, settings, body, len, j, &r);
 		if (rc == 0) {
 			b = check_accepted(body, len, f_signup);
 			check_signup(b, j);
@@ -357,10 +485,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1:
 	case 2: {
 		bool admin = which == 2;
-		int64_t amount = -1, target = -1;
-		rc = xd_parse_deposit(body, len, admin, &amount, &target, &r);
+		rc = xd_parse_deposit(body, len, admin, j, &r);
+		int64_t amount = j->amount, target = j->target;
 		if (rc == 0) {
 			b = check_accepted(body, len, f_deposit);
+			const char *ref = member_str(b, "reference");
+			CHECK(ref ? streq(ref, j->str[0]) && strlen(ref) <= XD_REF_MAX : j->str[0][0] == 0);
+			for (const char *p = j->str[0]; *p; p++)
+				CHECK(*p >= 0x20 && *p <= 0x7e);
 			CHECK(amount >= 1 && amount <= XD_DEPOSIT_MAX && member_is(b, "amount_minor", amount));
 			if (admin || target)
 				CHECK(target >= 1 && target < (INT64_C(1) << 53) && member_is(b, "account_id", target));
@@ -417,15 +549,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = xd_parse_state(body, len, j, &r);
 		if (rc == 0) {
 			b = check_accepted(body, len, f_state);
-			CHECK(j->state >= EXCHANGE_PRE_OPEN && j->state <= EXCHANGE_HALTED);
-			CHECK(streq(member_str(b, "state"), xd_state_names[j->state]));
+			const char *st = member_str(b, "state");
+			CHECK(st ? j->n[0] >= EXCHANGE_PRE_OPEN && j->n[0] <= EXCHANGE_HALTED &&
+			           streq(st, xd_state_names[j->n[0]]) : j->n[0] == -1);
 			const cJSON *oa = cJSON_GetObjectItemCaseSensitive(b, "opens_at");
-			CHECK(j->opens_at_given == (oa != NULL));
+			CHECK(st || oa);
+			CHECK(j->flag[0] == (oa != NULL));
 			if (cJSON_IsNull(oa))
-				CHECK(j->opens_at_ms == -1);
+				CHECK(j->n[1] == -1);
 			else if (oa) {
-				CHECK(j->opens_at_ms >= 0);
-				check_time(j->opens_at_ms);
+				CHECK(j->n[1] >= 0);
+				CHECK(j->n[0] != EXCHANGE_OPEN);
+				check_time(j->n[1]);
 			}
 			cJSON_Delete(b);
 		} else {

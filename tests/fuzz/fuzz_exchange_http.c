@@ -82,10 +82,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	char *db = xasprintf("%s/gpuxd.db", dir);
 	struct xd_market_config mc = {
 		.tables = tables, .db_path = db, .state = EXCHANGE_OPEN, .opens_at_ms = -1,
-		.clock_speed = 1.0, .seed = 1,
+		.clock_speed = 1.0, .seed = 1, .admin_key = "fuzz-admin-key-0123456789",
 	};
 	struct xd_server_config sc = {
-		.threads = 2, .quiet = true, .admin_key = "fuzz-admin-key-0123456789",
+		.threads = 2, .quiet = true,
 		.limits = { .max_conns = 64, .max_conns_per_addr = 0, .max_streams = 8,
 		            .max_streams_per_addr = 0, .header_timeout_s = 5, .body_timeout_s = 5 },
 	};

@@ -8,6 +8,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 P="$TMPD/x"
 mk() { make --no-print-directory -C "$ROOT" BUILD="$GPUX_BUILD" "$@"; }
 
+# a directory that was there before install stays after uninstall, empty or not
+mkdir -p "$P/share/man"
 mk install PREFIX="$P" >"$TMPD/install.log" 2>&1
 expect_eq "make install PREFIX=$P exits 0" "$?" 0
 for f in bin/gpux bin/gpuxd share/man/man1/gpux.1 share/man/man8/gpuxd.8 \
@@ -30,7 +32,7 @@ expect_match "man gpux renders the installed page" \
 # the installed gpux, with neither the tree nor build/ on PATH, starts the installed gpuxd
 out=$(cd "$TMPD" && env PATH="$P/bin:/usr/bin:/bin" "$P/bin/gpux" quotes --format csv 2>"$TMPD/q.err")
 expect_match "installed gpux quotes: prices from the local demo exchange" "$out" "^h200,H200,[0-9]+"
-pid=$(cat "$XDG_RUNTIME_DIR"/gpux/*/gpuxd.pid 2>/dev/null)   # one per data directory
+pid=$(cat "$XDG_DATA_HOME"/gpux/gpuxd.pid 2>/dev/null)   # beside the demo database
 expect_eq "the local demo exchange is the installed gpuxd" \
   "$(readlink "/proc/${pid:-0}/exe" 2>/dev/null)" "$P/bin/gpuxd"
 stop_local_gpuxd
@@ -66,4 +68,6 @@ mk uninstall PREFIX="$P" >"$TMPD/uninstall.log" 2>&1
 expect_eq "make uninstall PREFIX=$P exits 0" "$?" 0
 left=$(cd "$P" && find . -type f | sort)
 expect_eq "make uninstall removes every file make install put there" "$left" ""
+expect_eq "... and every directory it made, leaving the ones that were there" \
+  "$(cd "$P" && find . -mindepth 1 -type d | sort | tr '\n' ' ')" "./share ./share/man "
 finish

@@ -2,7 +2,8 @@
 # After `make check` has built everything, the same build on an unchanged
 # tree has nothing to do: the test programs' objects are kept (.SECONDARY),
 # so no test program is recompiled or relinked, and the completions are
-# not written again.
+# not written again. Warnings are errors in the checked builds only: `make
+# run` (and plain `make`) compile without -Werror, build-tests with it.
 . "$(dirname "$0")/../lib.sh"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,4 +17,16 @@ for t in "$GPUX_BUILD"/tests/test_*; do
     check "$n: its object is kept" test -f "$GPUX_BUILD/obj/tests/unit/$n.o"
   fi
 done
+
+# -W: as if util/buf.c had changed; -n: only print what would run
+cc_line() { make --no-print-directory -C "$ROOT" -n -W util/buf.c BUILD="$GPUX_BUILD" "$@" 2>&1 |
+  grep -E '^(cc|gcc|clang) .* util/buf\.c' | head -1; }
+l=$(cc_line run)
+expect_match "make run compiles util/buf.c" "$l" "util/buf\.c"
+expect_eq "make run compiles without -Werror" "$(printf '%s' "$l" | grep -c -- '-Werror')" 0
+l=$(cc_line)
+expect_match "plain make compiles util/buf.c" "$l" "util/buf\.c"
+expect_eq "plain make compiles without -Werror" "$(printf '%s' "$l" | grep -c -- '-Werror')" 0
+l=$(cc_line build-tests)
+expect_match "make build-tests (what make check builds) compiles with -Werror" "$l" " -Werror "
 finish

@@ -56,8 +56,11 @@
  * The log gets "LAST-EVENT-ID <value>" (or "-") for every stream request.
  *
  * --log FILE gets one line per request: "METHOD PATH BODY" (never headers, so
- * never a key), and "FAULT <mode>" when the fault was applied; --times-log
- * FILE gets "MS METHOD PATH" per request (a monotonic clock, milliseconds).
+ * never a key), then "AUTHORIZATION yes" or "AUTHORIZATION no" (whether the
+ * request carried that header, never its value: a key sent to the wrong
+ * exchange shows as "yes"), and "FAULT <mode>" when the fault was applied;
+ * --times-log FILE gets "MS METHOD PATH" per request (a monotonic clock,
+ * milliseconds).
  */
 #include "util/util.h"
 
@@ -450,8 +453,12 @@ static void serve(int fd)
 	is_order = strcmp(method, "POST") == 0 && strcmp(path, "/v1/orders") == 0;
 	is_signup = strcmp(method, "POST") == 0 && strcmp(path, "/v1/accounts") == 0;
 	if (log_file != NULL) {
+		char *head = xstrndup(req.data, head_len);
 		fprintf(log_file, "%s %s %.*s\n", method, path, (int)(req.len - head_len), body);
+		fprintf(log_file, "AUTHORIZATION %s\n",
+			strcasestr(head, "\r\nauthorization:") != NULL ? "yes" : "no");
 		fflush(log_file);
+		free(head);
 	}
 	if (times_file != NULL) {
 		struct timespec ts;

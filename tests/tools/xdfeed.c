@@ -6,8 +6,10 @@
  *
  * Opens accounts (all currencies, several VAT countries), deposits, then
  * sends N requests drawn from the seed: limit and market orders of every time
- * in force on three GPUs around one price each, cancels of orders it placed,
- * deposits, stops of rentals it bought, previews. Request i goes to URL
+ * in force on three GPUs around one price each — asks as lots of nodes of 1, 2,
+ * 4 or 8 GPUs (some whole-node only) in the three regions with hosts, bids in
+ * units of 1..8 GPUs, some with regions or host minimums — cancels of orders
+ * it placed, deposits, stops of rentals it bought, previews. Request i goes to URL
  * number i modulo the count, one at a time, so every backend sees the same
  * requests in the same order. Prints one line per request, "op status code",
  * without ids or times; what the store holds is compared by the test.
@@ -125,11 +127,28 @@ static void order(struct node *n, struct acct *a, long i, char *op, size_t opsz)
 	int p = mid[g] + (int)rnd(21) - 10 + (buy ? 2 : -2);
 	snprintf(price, sizeof price, "\"%s\":%d",
 	         !market ? "price_cents" : buy ? "max_price_cents" : "min_price_cents", p);
-	char body[400];
+	static const unsigned ks[] = { 1, 1, 2, 4, 8, 8 };
+	static const char *const regions[] = { "eu-west", "eu-central", "us-east" };
+	unsigned k = ks[rnd(6)], units = 1 + rnd(3);
+	char lot[200];
+	if (!buy)
+		snprintf(lot, sizeof lot, "\"node_gpus\":%u,\"whole_nodes\":%s,\"region\":\"%s\","
+		         "\"ram_gb\":%u,\"cpu_cores\":%u,", k, k > 1 && rnd(4) == 0 ? "true" : "false",
+		         regions[rnd(3)], 256u << rnd(4), 16u << rnd(3));
+	else if (rnd(2))
+		snprintf(lot, sizeof lot, "\"node_gpus\":%u,%s%s", k,
+		         rnd(3) == 0 ? "\"regions\":[\"us-east\",\"eu-west\"]," : "",
+		         rnd(4) == 0 ? "\"min_ram_gb\":1024," : "");
+	else {   /* a plain bid, as before lots */
+		lot[0] = '\0';
+		k = 1;
+		units = 1 + rnd(6);
+	}
+	char body[600];
 	snprintf(body, sizeof body,
 	         "{\"client_order_id\":\"f%ld\",\"gpu\":\"%s\",\"side\":\"%s\",\"type\":\"%s\","
-	         "%s\"gpus\":%u,\"hours\":%u,%s}",
-	         i, gpus[g], buy ? "buy" : "sell", market ? "market" : "limit", tif, 1 + rnd(6),
+	         "%s%s\"gpus\":%u,\"hours\":%u,%s}",
+	         i, gpus[g], buy ? "buy" : "sell", market ? "market" : "limit", tif, lot, k * units,
 	         1 + rnd(48), price);
 	cJSON *r = NULL;
 	int st = http(n, "POST", "/v1/orders", a->key, body, &r);
@@ -162,8 +181,8 @@ static void step(struct node *n, struct acct *accts, const char *admin, long i)
 		st = http(n, "DELETE", path, a->key, NULL, &r);
 		printf("cancel %d %s\n", st, code_of(r));
 	} else if (k < 88) {
-		snprintf(body, sizeof body, "{\"account_id\":%" PRId64 ",\"amount_minor\":%u}", a->id,
-		         1000 + rnd(500000));
+		snprintf(body, sizeof body, "{\"account_id\":%" PRId64 ",\"amount_minor\":%u,"
+		         "\"reference\":\"feed-%ld\"}", a->id, 1000 + rnd(500000), i);
 		st = http(n, "POST", "/v1/deposits", admin, body, &r);
 		printf("deposit %d %s\n", st, code_of(r));
 	} else if (k < 96 && a->n_r) {
@@ -171,9 +190,10 @@ static void step(struct node *n, struct acct *accts, const char *admin, long i)
 		st = http(n, "POST", path, a->key, NULL, &r);
 		printf("stop %d %s\n", st, code_of(r));
 	} else {
+		unsigned nk = 1u << rnd(4);
 		snprintf(body, sizeof body, "{\"gpu\":\"h200\",\"side\":\"%s\",\"type\":\"limit\","
-		         "\"gpus\":%u,\"hours\":%u,\"price_cents\":%u}", rnd(2) ? "buy" : "sell",
-		         1 + rnd(6), 1 + rnd(48), 410 + rnd(20));
+		         "\"node_gpus\":%u,\"gpus\":%u,\"hours\":%u,\"price_cents\":%u}",
+		         rnd(2) ? "buy" : "sell", nk, nk * (1 + rnd(3)), 1 + rnd(48), 410 + rnd(20));
 		st = http(n, "POST", "/v1/orders/preview", a->key, body, &r);
 		printf("preview %d %s %" PRId64 "\n", st, code_of(r), num(r, "fill_gpus"));
 	}
@@ -215,8 +235,8 @@ int main(int argc, char **argv)
 		snprintf(accts[i].key, sizeof accts[i].key, "%s",
 		         cJSON_GetObjectItemCaseSensitive(r, "api_key")->valuestring);
 		cJSON_Delete(r);
-		snprintf(body, sizeof body, "{\"account_id\":%" PRId64 ",\"amount_minor\":20000000}",
-		         accts[i].id);
+		snprintf(body, sizeof body, "{\"account_id\":%" PRId64 ",\"amount_minor\":20000000,"
+		         "\"reference\":\"feed-setup-%d\"}", accts[i].id, i);
 		http(&nodes[i % n_nodes], "POST", "/v1/deposits", admin, body, &r);
 		cJSON_Delete(r);
 	}

@@ -37,7 +37,7 @@ expect_match "the account page: the available balance" "$(tui_screen)" 'Availabl
 
 # ---- the rentals page ---------------------------------------------------------------------------
 tui_keys R
-tui_wait "^ +$r1 +H100 SXM +2 +active +1/3 +2" && ok "R: the rental with hours used and left" ||
+tui_wait "^ +$r1 +H100 SXM +2 +o[0-9]+-1 \(2/8\) +eu-west +active +1/3 +2" && ok "R: the rental with hours used and left" ||
   fail "rentals page" "$(tui_screen)"
 tui_keys Escape
 tui_wait 'H200 Hopper' && ok "Esc goes back to the tables" || fail "Esc from rentals" "$(tui_screen)"

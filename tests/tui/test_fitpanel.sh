@@ -173,8 +173,16 @@ EOF
   else
     fail "panel run time" "want [$rt]: $(panel_part | grep 'Run time')"
   fi
-  panel_part | grep -qE "b: buy $gpus × $name" && ok "the panel says what b orders: $gpus × $name" ||
-    fail "what b orders" "$(panel_part | grep 'b:')"
+  # what b buys: gpux fit's Machines when the job needs its GPUs together
+  # ("11 nodes of 8 (PCIe)"), else N × the GPU
+  mach=$("$GPUX" --api "$GPUXD_URL" fit 70 --method full --gpus 8 --zero 3 --workload finetune |
+         grep -E "^$name " | sed -E 's/ {2,}/|/g' | cut -d'|' -f8)
+  case $mach in
+    *" of "*) want="b: buy $name, $mach" ;;
+    *) want="b: buy $gpus × $name" ;;
+  esac
+  panel_part | grep -qF "$want" && ok "the panel says what b orders: $want, as gpux fit" ||
+    fail "what b orders" "want [$want]: $(panel_part | grep 'b:')"
   # b on the row: the order form (issue 7) prefilled with that GPU, the GPUs
   # the job runs on and the run's hours rounded up (gpux fit's train_hours)
   hours=$("$GPUX" --api "$GPUXD_URL" fit 70 --method full --gpus 8 --zero 3 --workload finetune --format csv |
@@ -252,7 +260,7 @@ if panel_part | grep -q '^ RTX 5090 Blackwell' && [ -n "$at" ]; then
 else
   fail "cursor across the cheapest sort" "row [$at]: $(panel_part | sed -n '15,20p')"
 fi
-costs=$(table_part | sed -n '3,12p' | grep -E '✓|✗' | sed -E 's/^[^$]*\$([0-9,]+\.[0-9]{2}).*/\1/' | tr -d , | head -9)
+costs=$(table_part | sed -n '3,12p' | grep -E '✓|✗' | grep -E '\$[0-9]' | sed -E 's/^[^$]*\$([0-9,]+\.[0-9]{2}).*/\1/' | tr -d , | head -9)
 if printf '%s\n' "$costs" | awk 'NR > 1 && $1 + 0 < last + 0 { bad = 1 } { last = $1 } END { exit bad }'; then
   ok "\$: rows by the job's cost per hour, cheapest first"
 else

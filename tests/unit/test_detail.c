@@ -16,7 +16,7 @@
 /* 10 GPUs × 24 h from 4 @ 419, 8 @ 425: 4 + 6, two levels. */
 static void test_fill_walks_the_levels(void **state)
 {
-	const struct api_level asks[] = { { 419, 4, 1, 96 }, { 425, 8, 2, 192 }, { 430, 64, 1, 1536 } };
+	const struct api_level asks[] = { { 419, 4, 1, 96, -1 }, { 425, 8, 2, 192, -1 }, { 430, 64, 1, 1536, -1 } };
 	struct tui_fill f;
 
 	(void)state;

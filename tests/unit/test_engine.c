@@ -3,11 +3,16 @@
  *
  * Hand-written cases for each rule of the market (price-time priority, trades
  * at the resting price, partial fills, the hours rule, GTC/IOC/FOK, dry runs,
- * self-trade prevention, cancel, restore, depth), then a randomized
- * differential test against a naive reference matcher written here: plain
- * arrays, an O(n^2) "find the best eligible resting order, trade, repeat" loop,
- * obviously correct. Every fill and the depth of both sides are compared after
- * each step, over fixed seeds.
+ * self-trade prevention, cancel, restore, depth; lots of nodes, units taken from
+ * one node, fragmentation by plain bids, whole-node lots, the bids'
+ * requirements, ladders per unit), then a randomized differential test against
+ * a naive reference matcher written here: plain arrays, an O(n^2) "find the
+ * best eligible resting order, trade, repeat" loop, units taken from a sorted
+ * copy of a lot's nodes, FOK by trying on a copy — obviously correct. Every fill
+ * (with the nodes it took), the depth of both sides, the ladders per unit and
+ * every lot's nodes are compared after each step, over fixed seeds, and the
+ * rules that must never break are checked on the engine's own output: no unit
+ * split across nodes, whole-node lots never fragmented, no self-trade.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -65,7 +70,8 @@ static bool levels_eq(const struct eng_level *a, const struct eng_level *b, size
 {
 	for (size_t i = 0; i < n; i++)
 		if (a[i].price_cents != b[i].price_cents || a[i].gpus != b[i].gpus ||
-		    a[i].orders != b[i].orders || a[i].gpu_hours != b[i].gpu_hours)
+		    a[i].orders != b[i].orders || a[i].gpu_hours != b[i].gpu_hours ||
+		    a[i].units != b[i].units)
 			return false;
 	return true;
 }
@@ -365,7 +371,7 @@ static void test_restore_keeps_time_priority(void **state)
 		ord(8, 13, ENG_BUY, ENG_GTC, 250, 1, 12),   /* crosses in price, not in hours */
 	};
 	for (size_t i = 0; i < sizeof r / sizeof *r; i++)
-		engine_restore(e, 2, &r[i]);
+		engine_restore(e, 2, &r[i], NULL, 0);
 	assert_non_null(engine_find(e, 2, 8));       /* restore does not match */
 	struct eng_fills f = { 0 };
 	struct eng_order b = ord(10, 20, ENG_BUY, ENG_IOC, 200, 3, 24);
@@ -409,18 +415,381 @@ static void test_depth_aggregation(void **state)
 	engine_free(&e);
 }
 
+static bool takes_eq(const struct eng_fills *a, const struct eng_fill *x,
+                     const struct eng_fills *b, const struct eng_fill *y)
+{
+	if (x->ntakes != y->ntakes)
+		return false;
+	for (int32_t t = 0; t < x->ntakes; t++) {
+		const struct eng_take *p = &a->takes[x->take + (size_t)t];
+		const struct eng_take *q = &b->takes[y->take + (size_t)t];
+		if (p->node != q->node || p->gpus != q->gpus)
+			return false;
+	}
+	return true;
+}
+
+/* ---- lots of nodes and the bids' requirements --------------------------------- */
+
+/* A resting ask: `nodes` nodes of k GPUs, in region 0 on NVLink, that must not trade. */
+static struct eng_order lot(int64_t id, int64_t acct, int64_t price, int32_t k, int32_t nodes,
+                            int32_t hours)
+{
+	struct eng_order o = ord(id, acct, ENG_SELL, ENG_GTC, price, k * nodes, hours);
+	o.node_gpus = k;
+	o.link = ENG_LINK_NVLINK;
+	return o;
+}
+
+static void rest_lot(struct engine *e, struct eng_order o)
+{
+	struct eng_fills f = { 0 };
+	assert_int_equal(engine_submit(e, 0, &o, false, &f), 0);
+	assert_non_null(engine_find(e, 0, o.id));
+	eng_fills_free(&f);
+}
+
+/* A buy in units of g. */
+static struct eng_order unit_bid(int64_t id, int64_t acct, enum eng_tif tif, int64_t price,
+                                 int32_t g, int32_t units, int32_t hours)
+{
+	struct eng_order o = ord(id, acct, ENG_BUY, tif, price, g * units, hours);
+	o.node_gpus = g;
+	return o;
+}
+
+/* The free GPUs of each node of resting sell id, as "8,5,0". */
+static void nodes_text(struct engine *e, int64_t id, char *out, size_t size)
+{
+	const struct eng_node *nd;
+	size_t n = engine_nodes(e, 0, id, &nd), len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%d", i ? "," : "", nd[i].free);
+}
+
+static void assert_nodes(struct engine *e, int64_t id, const char *want)
+{
+	char got[256];
+	nodes_text(e, id, got, sizeof got);
+	assert_string_equal(got, want);
+}
+
+static void assert_take(const struct eng_fills *f, size_t fill, int32_t t, int32_t node,
+                        int32_t gpus)
+{
+	assert_true(t < f->v[fill].ntakes);
+	const struct eng_take *x = &f->takes[f->v[fill].take + (size_t)t];
+	assert_int_equal(x->node, node);
+	assert_int_equal(x->gpus, gpus);
+}
+
+/* A unit of 8 comes from one node with 8 free: a cheaper lot of 4-GPU nodes
+ * cannot serve it and keeps its place for the next buyer. */
+static void test_unit_from_one_node(void **state)
+{
+	struct engine *e = engine_new(1);
+	struct eng_fills f = { 0 };
+	rest_lot(e, lot(1, 10, 280, 4, 4, 24));    /* 16 GPUs, cheaper, in nodes of 4 */
+	rest_lot(e, lot(2, 11, 288, 8, 2, 24));    /* 16 GPUs in nodes of 8 */
+	struct eng_order b = unit_bid(3, 20, ENG_IOC, 300, 8, 1, 24);
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 8);
+	assert_int_equal(f.n, 1);
+	assert_fill(&f.v[0], 2, 3, 288, 8, 24);
+	assert_int_equal(f.v[0].unit, 8);
+	assert_int_equal(f.v[0].ntakes, 1);
+	assert_take(&f, 0, 0, 0, 8);
+	assert_nodes(e, 2, "0,8");
+	assert_nodes(e, 1, "4,4,4,4");            /* untouched, still first in price */
+	struct eng_level l;
+	assert_true(engine_best(e, 0, ENG_SELL, &l));
+	assert_int_equal(l.price_cents, 280);
+	/* two more units of 8: the book has one; IOC takes it, FOK takes nothing */
+	b = unit_bid(4, 20, ENG_FOK, 300, 8, 2, 24);
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 0);
+	assert_int_equal(f.n, 0);
+	assert_nodes(e, 2, "0,8");
+	b = unit_bid(5, 20, ENG_IOC, 300, 8, 2, 24);
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 8);
+	assert_int_equal(b.gpus, 8);              /* the unfilled unit expires */
+	assert_null(engine_find(e, 0, 2));        /* sold out: the lot leaves the book */
+	/* a unit of 4 fits the cheaper lot */
+	b = unit_bid(6, 20, ENG_IOC, 300, 4, 3, 24);
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 12);
+	assert_int_equal(f.v[0].ntakes, 3);
+	assert_nodes(e, 1, "0,0,0,4");
+	eng_fills_free(&f);
+	engine_free(&e);
+}
+
+/* A plain bid takes single GPUs from any node, the most used node first, so
+ * whole nodes stay whole; what is left for units of 8 shrinks as it goes. */
+static void test_fragmentation_by_plain_bids(void **state)
+{
+	struct engine *e = engine_new(1);
+	struct eng_fills f = { 0 };
+	rest_lot(e, lot(1, 10, 288, 8, 3, 24));
+	struct eng_filter n8 = { .unit = 8 };
+	struct eng_level l;
+	assert_true(engine_best_for(e, 0, ENG_SELL, &n8, &l));
+	assert_int_equal(l.units, 3);
+	assert_int_equal(l.gpus, 24);
+	struct eng_order b = ord(2, 20, ENG_BUY, ENG_IOC, 300, 3, 24);
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 3);
+	assert_take(&f, 0, 0, 0, 3);
+	assert_nodes(e, 1, "5,8,8");
+	b = ord(3, 21, ENG_BUY, ENG_IOC, 300, 6, 24);   /* 5 from node 0, then 1 from node 1 */
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 6);
+	assert_int_equal(f.v[0].ntakes, 2);
+	assert_take(&f, 0, 0, 0, 5);
+	assert_take(&f, 0, 1, 1, 1);
+	assert_nodes(e, 1, "0,7,8");
+	/* the book for units of 8 reflects it: one unit left of the 15 GPUs */
+	assert_true(engine_best_for(e, 0, ENG_SELL, &n8, &l));
+	assert_int_equal(l.units, 1);
+	assert_int_equal(l.gpus, 8);
+	assert_int_equal(l.gpu_hours, 8 * 24);
+	assert_true(engine_best(e, 0, ENG_SELL, &l));
+	assert_int_equal(l.gpus, 15);
+	struct eng_filter n4 = { .unit = 4 };
+	assert_true(engine_best_for(e, 0, ENG_SELL, &n4, &l));
+	assert_int_equal(l.units, 3);              /* 7 → 1, 8 → 2 */
+	eng_fills_free(&f);
+	engine_free(&e);
+}
+
+/* A whole-node lot sells whole machines only: a plain bid and a bid for units of
+ * 4 pass over it to dearer asks; a bid for units of 8 takes a node. */
+static void test_whole_nodes(void **state)
+{
+	struct engine *e = engine_new(1);
+	struct eng_fills f = { 0 };
+	struct eng_order w = lot(1, 10, 280, 8, 2, 24);
+	w.whole_nodes = true;
+	rest_lot(e, w);
+	rest_lot(e, lot(2, 11, 290, 4, 2, 24));
+	struct eng_order b = ord(3, 20, ENG_BUY, ENG_IOC, 300, 2, 24);
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 2);
+	assert_int_equal(f.v[0].maker_id, 2);
+	b = unit_bid(4, 20, ENG_IOC, 300, 4, 1, 24);
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 4);
+	assert_int_equal(f.v[0].maker_id, 2);
+	assert_nodes(e, 1, "8,8");
+	b = unit_bid(5, 20, ENG_IOC, 300, 8, 1, 24);
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &b, false, &f), 8);
+	assert_int_equal(f.v[0].maker_id, 1);
+	assert_nodes(e, 1, "0,8");
+	/* ladders: units of 1 leave it out, units of 8 show it */
+	struct eng_filter n1 = { .unit = 1 }, n8 = { .unit = 8 };
+	struct eng_level l;
+	assert_true(engine_best_for(e, 0, ENG_SELL, &n1, &l));
+	assert_int_equal(l.price_cents, 290);
+	assert_true(engine_best_for(e, 0, ENG_SELL, &n8, &l));
+	assert_int_equal(l.price_cents, 280);
+	assert_int_equal(l.units, 1);
+	/* an incoming whole-node sell serves a bid for units of 8, never a plain one */
+	engine_free(&e);
+	e = engine_new(1);
+	struct eng_order pb = ord(7, 21, ENG_BUY, ENG_GTC, 270, 2, 24);
+	assert_int_equal(engine_submit(e, 0, &pb, false, &f), 0);
+	struct eng_order ub = unit_bid(8, 22, ENG_GTC, 260, 8, 1, 24);
+	assert_int_equal(engine_submit(e, 0, &ub, false, &f), 0);
+	struct eng_order s = lot(10, 13, 250, 8, 1, 24);
+	s.whole_nodes = true;
+	s.tif = ENG_IOC;
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &s, false, &f), 8);
+	assert_int_equal(f.n, 1);
+	assert_int_equal(f.v[0].maker_id, 8);      /* the better-priced plain bid 7 is passed over */
+	assert_int_equal(engine_find(e, 0, 7)->gpus, 2);
+	eng_fills_free(&f);
+	engine_free(&e);
+}
+
+/* Links, regions and host minimums: an ask that does not satisfy them is skipped
+ * and keeps its place; one with a host figure not stated (0) fails a minimum. */
+static void test_requirements(void **state)
+{
+	struct engine *e = engine_new(1);
+	struct eng_fills f = { 0 };
+	struct eng_order a = lot(1, 10, 100, 8, 1, 24);   /* region 0, NVLink, no host stated */
+	struct eng_order b = lot(2, 11, 101, 8, 1, 24);
+	b.region = 2;
+	b.host = (struct eng_host){ 112, 2048, 30000 };
+	struct eng_order c = lot(3, 12, 102, 8, 1, 24);
+	c.link = ENG_LINK_PCIE;
+	c.region = 1;
+	c.host = (struct eng_host){ 64, 512, 8000 };
+	rest_lot(e, a);
+	rest_lot(e, b);
+	rest_lot(e, c);
+	struct eng_order o = unit_bid(4, 20, ENG_IOC, 200, 8, 1, 24);
+	o.regions = 1u << 1 | 1u << 2;             /* not region 0 */
+	assert_int_equal(engine_submit(e, 0, &o, true, &f), 8);
+	assert_int_equal(f.v[0].maker_id, 2);
+	o = unit_bid(5, 20, ENG_IOC, 200, 8, 1, 24);
+	o.link = ENG_LINK_PCIE;
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &o, true, &f), 8);
+	assert_int_equal(f.v[0].maker_id, 3);
+	o = unit_bid(6, 20, ENG_IOC, 200, 8, 1, 24);
+	o.host.ram_gb = 1024;                      /* only b has that much */
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &o, true, &f), 8);
+	assert_int_equal(f.v[0].maker_id, 2);
+	o.host.ram_gb = 4096;                      /* nobody */
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &o, true, &f), 0);
+	/* a plain bid with one requirement is still plain in size */
+	o = ord(7, 20, ENG_BUY, ENG_IOC, 200, 3, 24);
+	o.regions = 1u << 1;
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &o, false, &f), 3);
+	assert_int_equal(f.v[0].maker_id, 3);
+	assert_nodes(e, 3, "5");
+	assert_nodes(e, 1, "8");
+	/* ladders by region and link */
+	struct eng_filter fr = { .unit = 8, .regions = 1u << 2 }, fl = { .unit = 1, .link = ENG_LINK_PCIE };
+	struct eng_level l[4];
+	assert_int_equal(engine_depth_for(e, 0, ENG_SELL, &fr, l, 4), 1);
+	assert_int_equal(l[0].price_cents, 101);
+	assert_int_equal(engine_depth_for(e, 0, ENG_SELL, &fl, l, 4), 1);
+	assert_int_equal(l[0].gpus, 5);
+	eng_fills_free(&f);
+	engine_free(&e);
+}
+
+/* An incoming sell meets resting bids with units: each bid is served from one
+ * node of the sell's lot, and what is left rests with its nodes as they are. */
+static void test_sell_meets_unit_bids(void **state)
+{
+	struct engine *e = engine_new(1);
+	struct eng_fills f = { 0 }, g = { 0 };
+	struct eng_order b8 = unit_bid(1, 20, ENG_GTC, 300, 8, 1, 24);
+	struct eng_order b2 = ord(2, 21, ENG_BUY, ENG_GTC, 300, 2, 24);
+	struct eng_order b4 = unit_bid(3, 22, ENG_GTC, 299, 4, 2, 12);
+	assert_int_equal(engine_submit(e, 0, &b8, false, &f), 0);
+	assert_int_equal(engine_submit(e, 0, &b2, false, &f), 0);
+	assert_int_equal(engine_submit(e, 0, &b4, false, &f), 0);
+	/* two nodes of 4: the unit-8 bid cannot be served and keeps its place */
+	struct eng_order s = lot(4, 10, 290, 4, 2, 48);
+	struct eng_order dry = s;
+	assert_int_equal(engine_submit(e, 0, &dry, true, &g), 6);
+	assert_int_equal(engine_submit(e, 0, &s, false, &f), 6);
+	assert_int_equal(f.n, 2);
+	assert_int_equal(g.n, f.n);
+	for (size_t i = 0; i < f.n; i++) {
+		assert_true(fill_eq(&f.v[i], &g.v[i]));
+		assert_true(takes_eq(&f, &f.v[i], &g, &g.v[i]));
+	}
+	assert_int_equal(f.v[0].maker_id, 2);      /* 2 GPUs from node 0 */
+	assert_take(&f, 0, 0, 0, 2);
+	assert_int_equal(f.v[1].maker_id, 3);      /* one unit of 4: node 1 (node 0 has 2) */
+	assert_take(&f, 1, 0, 1, 4);
+	assert_int_equal(f.v[1].hours, 12);
+	assert_nodes(e, 4, "2,0");                 /* rests with 2 GPUs on node 0 */
+	assert_int_equal(engine_find(e, 0, 3)->gpus, 4);
+	assert_int_equal(engine_find(e, 0, 1)->gpus, 8);
+	/* a restart restores the lot as it was left */
+	struct eng_node nd[2] = { { 2 }, { 0 } };
+	struct eng_order rs = *engine_find(e, 0, 4);
+	engine_free(&e);
+	e = engine_new(1);
+	engine_restore(e, 0, &rs, nd, 2);
+	assert_nodes(e, 4, "2,0");
+	struct eng_order t = unit_bid(5, 23, ENG_IOC, 300, 2, 2, 24);
+	eng_fills_reset(&f);
+	assert_int_equal(engine_submit(e, 0, &t, false, &f), 2);   /* one unit of 2 is all */
+	assert_null(engine_find(e, 0, 4));
+	eng_fills_free(&f);
+	eng_fills_free(&g);
+	engine_free(&e);
+}
+
+/* FOK and IOC of an incoming sell are by the bids' units too: a lot of two
+ * nodes of 8 meets a bid for a node of 8 and one for a unit of 4; FOK (16 GPUs)
+ * fails with 4 left over and changes nothing, IOC sells 12 and drops the rest. */
+static void test_sell_fok_by_units(void **state)
+{
+	struct engine *e = engine_new(1);
+	struct eng_fills f = { 0 };
+	struct eng_order b8 = unit_bid(1, 20, ENG_GTC, 300, 8, 1, 24);
+	struct eng_order b4 = unit_bid(2, 21, ENG_GTC, 300, 4, 1, 24);
+	assert_int_equal(engine_submit(e, 0, &b8, false, &f), 0);
+	assert_int_equal(engine_submit(e, 0, &b4, false, &f), 0);
+	struct eng_order s = lot(3, 10, 290, 8, 2, 24);
+	s.tif = ENG_FOK;
+	assert_int_equal(engine_submit(e, 0, &s, false, &f), 0);
+	assert_int_equal(f.n, 0);
+	assert_int_equal(engine_find(e, 0, 1)->gpus, 8);
+	assert_int_equal(engine_find(e, 0, 2)->gpus, 4);
+	s = lot(4, 10, 290, 8, 2, 24);
+	s.tif = ENG_IOC;
+	assert_int_equal(engine_submit(e, 0, &s, false, &f), 12);
+	assert_int_equal(f.n, 2);
+	assert_take(&f, 0, 0, 0, 8);
+	assert_take(&f, 1, 0, 1, 4);
+	assert_null(engine_find(e, 0, 4));         /* IOC: its last 4 GPUs do not rest */
+	assert_null(engine_find(e, 0, 1));
+	assert_null(engine_find(e, 0, 2));
+	eng_fills_free(&f);
+	engine_free(&e);
+}
+
 /* ---- the reference matcher --------------------------------------------------- */
 
-struct ref_order { struct eng_order o; long seq; };
+#define REF_NODES 64
+
+struct ref_order {
+	struct eng_order o;
+	long seq;
+	int32_t n_nodes;            /* a sell's lot: free GPUs per node */
+	int32_t free[REF_NODES];
+};
 struct ref_book { struct ref_order *v; size_t n, cap; };
 
-static bool ref_eligible(const struct eng_order *t, const struct eng_order *m)
+static int32_t ref_k(const struct eng_order *o) { return o->node_gpus < 1 ? 1 : o->node_gpus; }
+
+/* Units of g the lot holds: every node's free GPUs divided by g, added up. */
+static int32_t ref_units(const int32_t *free, int32_t n, int32_t g)
 {
-	if (m->side == t->side || m->account == t->account || m->gpus <= 0)
+	int32_t u = 0;
+	for (int32_t i = 0; i < n; i++)
+		u += free[i] / g;
+	return u;
+}
+
+/* Does sell s, as it is, satisfy buy b (prices and hours aside)? */
+static bool ref_lot_ok(const struct eng_order *b, const struct eng_order *s)
+{
+	int32_t g = ref_k(b), k = ref_k(s);
+	if (s->whole_nodes ? k != g : k < g)
+		return false;
+	if (b->link != ENG_LINK_ANY && b->link != s->link)
+		return false;
+	if (b->regions != 0 && (b->regions & (UINT64_C(1) << s->region)) == 0)
+		return false;
+	return s->host.cpu_cores >= b->host.cpu_cores && s->host.ram_gb >= b->host.ram_gb &&
+	       s->host.disk_gb >= b->host.disk_gb;
+}
+
+/* Can taker t (with its lot tfree/tn if it sells) trade with resting m now? */
+static bool ref_eligible(const struct eng_order *t, const int32_t *tfree, int32_t tn,
+                         const struct ref_order *m)
+{
+	const struct eng_order *mo = &m->o;
+	if (mo->side == t->side || mo->account == t->account || mo->gpus <= 0)
 		return false;
 	if (t->side == ENG_BUY)
-		return m->price_cents <= t->price_cents && m->hours >= t->hours;
-	return m->price_cents >= t->price_cents && m->hours <= t->hours;
+		return mo->price_cents <= t->price_cents && mo->hours >= t->hours &&
+		       ref_lot_ok(t, mo) && ref_units(m->free, m->n_nodes, ref_k(t)) > 0;
+	return mo->price_cents >= t->price_cents && mo->hours <= t->hours && ref_lot_ok(mo, t) &&
+	       ref_units(tfree, tn, ref_k(mo)) > 0;
 }
 
 /* better(a, b): a comes before b in price-time priority (same side). */
@@ -432,6 +801,39 @@ static bool ref_better(const struct ref_order *a, const struct ref_order *b)
 	return a->seq < b->seq;
 }
 
+struct ref_cand { int32_t free, node; };
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct ref_cand *x = a, *y = b;
+	if (x->free != y->free)
+		return x->free < y->free ? -1 : 1;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Take u units of g from the lot: the nodes with the fewest free GPUs first
+ * (then the lowest index), as many units from each as it holds. */
+static void ref_take(int32_t *free, int32_t n, int32_t g, int32_t u, struct eng_fills *fills)
+{
+	struct ref_cand c[REF_NODES];
+	int32_t nc = 0;
+	for (int32_t i = 0; i < n; i++)
+		if (free[i] >= g)
+			c[nc++] = (struct ref_cand){ free[i], i };
+	qsort(c, (size_t)nc, sizeof *c, cmp_cand);
+	for (int32_t i = 0; i < nc && u > 0; i++) {
+		int32_t q = c[i].free / g < u ? c[i].free / g : u;
+		u -= q;
+		free[c[i].node] -= q * g;
+		if (fills->ntakes == fills->captakes) {
+			fills->captakes = fills->captakes ? fills->captakes * 2 : 16;
+			fills->takes = realloc(fills->takes, fills->captakes * sizeof *fills->takes);
+		}
+		fills->takes[fills->ntakes++] = (struct eng_take){ c[i].node, q * g };
+	}
+	assert_int_equal(u, 0);
+}
+
 static int32_t ref_submit(struct ref_book *rb, struct eng_order *t, bool dry,
                           struct eng_fills *fills, long *seq)
 {
@@ -439,39 +841,49 @@ static int32_t ref_submit(struct ref_book *rb, struct eng_order *t, bool dry,
 	w.v = malloc((rb->n + 1) * sizeof *w.v);
 	if (rb->n > 0)
 		memcpy(w.v, rb->v, rb->n * sizeof *w.v);
-	if (t->tif == ENG_FOK) {
-		int64_t avail = 0;
-		for (size_t i = 0; i < w.n; i++)
-			if (ref_eligible(t, &w.v[i].o))
-				avail += w.v[i].o.gpus;
-		if (avail < t->gpus) {
-			free(w.v);
-			return 0;
-		}
+	size_t n0 = fills->n, t0 = fills->ntakes;
+	struct ref_order me = { .o = *t };   /* a sell's own lot: whole nodes */
+	if (t->side == ENG_SELL) {
+		me.n_nodes = t->gpus / ref_k(t);
+		for (int32_t i = 0; i < me.n_nodes; i++)
+			me.free[i] = ref_k(t);
 	}
 	int32_t left = t->gpus;
 	while (left > 0) {
 		struct ref_order *best = NULL;
 		for (size_t i = 0; i < w.n; i++)
-			if (ref_eligible(t, &w.v[i].o) && (best == NULL || ref_better(&w.v[i], best)))
+			if (ref_eligible(t, me.free, me.n_nodes, &w.v[i]) &&
+			    (best == NULL || ref_better(&w.v[i], best)))
 				best = &w.v[i];
 		if (best == NULL)
 			break;
-		int32_t q = best->o.gpus < left ? best->o.gpus : left;
-		size_t k = fills->n;
+		bool buy = t->side == ENG_BUY;
+		int32_t g = ref_k(buy ? t : &best->o);
+		struct ref_order *lot = buy ? best : &me;
+		int32_t have = ref_units(lot->free, lot->n_nodes, g);
+		int32_t want = (buy ? left : best->o.gpus) / g;
+		int32_t u = have < want ? have : want;
+		size_t take = fills->ntakes;
+		ref_take(lot->free, lot->n_nodes, g, u, fills);
 		if (fills->n == fills->cap) {
 			fills->cap = fills->cap ? fills->cap * 2 : 16;
 			fills->v = realloc(fills->v, fills->cap * sizeof *fills->v);
 		}
-		fills->v[k] = (struct eng_fill){
+		fills->v[fills->n++] = (struct eng_fill){
 			.maker_id = best->o.id, .maker_account = best->o.account,
 			.taker_id = t->id, .taker_account = t->account,
-			.price_cents = best->o.price_cents, .gpus = q,
-			.hours = t->side == ENG_BUY ? t->hours : best->o.hours, .taker_side = t->side,
+			.price_cents = best->o.price_cents, .gpus = u * g,
+			.hours = buy ? t->hours : best->o.hours, .taker_side = t->side,
+			.unit = g, .take = take, .ntakes = (int32_t)(fills->ntakes - take),
 		};
-		fills->n++;
-		best->o.gpus -= q;
-		left -= q;
+		best->o.gpus -= u * g;
+		left -= u * g;
+	}
+	if (t->tif == ENG_FOK && left > 0) {   /* as if it had never come */
+		fills->n = n0;
+		fills->ntakes = t0;
+		free(w.v);
+		return 0;
 	}
 	int32_t filled = t->gpus - left;
 	t->gpus = left;
@@ -481,8 +893,13 @@ static int32_t ref_submit(struct ref_book *rb, struct eng_order *t, bool dry,
 			if (w.v[i].o.gpus > 0)
 				w.v[j++] = w.v[i];
 		w.n = j;
-		if (left > 0 && t->tif == ENG_GTC)
-			w.v[w.n++] = (struct ref_order){ .o = *t, .seq = (*seq)++ };
+		if (left > 0 && t->tif == ENG_GTC) {
+			me.o = *t;
+			me.o.node_gpus = ref_k(t);
+			me.o.tif = ENG_GTC;
+			me.seq = (*seq)++;
+			w.v[w.n++] = me;
+		}
 		free(rb->v);
 		*rb = w;
 		rb->cap = rb->n + 1;
@@ -492,22 +909,43 @@ static int32_t ref_submit(struct ref_book *rb, struct eng_order *t, bool dry,
 	return filled;
 }
 
-static size_t ref_depth(const struct ref_book *rb, enum eng_side side, struct eng_level *out,
-                        size_t max)
+/* Units of f->unit one order offers (asks) or asks for (bids) under f. */
+static int64_t ref_units_for(const struct ref_order *r, const struct eng_filter *f)
+{
+	const struct eng_order *o = &r->o;
+	int32_t g = f->unit < 1 ? 1 : f->unit;
+	if (o->side == ENG_BUY) {
+		bool link = o->link == ENG_LINK_ANY || f->link == ENG_LINK_ANY || o->link == f->link;
+		bool region = o->regions == 0 || f->regions == 0 || (o->regions & f->regions) != 0;
+		return ref_k(o) == g && link && region ? o->gpus / g : 0;
+	}
+	struct eng_order probe = { .side = ENG_BUY, .node_gpus = g, .link = f->link,
+	                           .regions = f->regions, .host = f->min };
+	return ref_lot_ok(&probe, o) ? ref_units(r->free, r->n_nodes, g) : 0;
+}
+
+/* The ladder of one side, best first: all GPUs (f NULL) or units under f. */
+static size_t ref_depth(const struct ref_book *rb, enum eng_side side, const struct eng_filter *f,
+                        struct eng_level *out, size_t max)
 {
 	size_t n = 0;   /* out has room for every order */
 	for (size_t i = 0; i < rb->n; i++) {
 		const struct eng_order *o = &rb->v[i].o;
 		if (o->side != side)
 			continue;
+		int64_t g = f ? (f->unit < 1 ? 1 : f->unit) : 1;
+		int64_t u = f ? ref_units_for(&rb->v[i], f) : o->gpus;
+		if (u == 0)
+			continue;
 		size_t k = 0;
 		while (k < n && out[k].price_cents != o->price_cents)
 			k++;
 		if (k == n)
 			out[n++] = (struct eng_level){ .price_cents = o->price_cents };
-		out[k].gpus += o->gpus;
+		out[k].units += u;
+		out[k].gpus += u * g;
 		out[k].orders++;
-		out[k].gpu_hours += (int64_t)o->gpus * o->hours;
+		out[k].gpu_hours += u * g * o->hours;
 	}
 	for (size_t i = 1; i < n; i++)   /* insertion sort, best first */
 		for (size_t j = i; j > 0; j--) {
@@ -552,29 +990,141 @@ static int32_t pick(uint64_t *s, int32_t n) { return (int32_t)(rnd(s) % (uint64_
 
 #define NBOOKS 3
 
-static void compare_books(struct engine *e, struct ref_book *rb, long step)
+/* The ladders compared after each step, beside the plain one. */
+static const struct eng_filter ref_filters[] = {
+	{ .unit = 1 }, { .unit = 2 }, { .unit = 8 },
+	{ .unit = 4, .regions = 0x2 },
+	{ .unit = 8, .link = ENG_LINK_NVLINK, .regions = 0x5 },
+	{ .unit = 1, .min = { .ram_gb = 512 } },
+};
+
+static void compare_ladder(struct engine *e, struct ref_book *rb, size_t b, int side,
+                           const struct eng_filter *f, long step)
 {
-	for (size_t b = 0; b < NBOOKS; b++)
-		for (int side = 0; side < 2; side++) {
-			size_t cap = rb[b].n + 1;
-			struct eng_level *x = calloc(cap, sizeof *x), *y = calloc(cap, sizeof *y);
-			size_t nx = engine_depth(e, b, (enum eng_side)side, x, cap);
-			size_t ny = ref_depth(&rb[b], (enum eng_side)side, y, cap);
-			if (nx != ny || !levels_eq(x, y, nx))
-				fail_msg("step %ld book %zu side %d: depth differs (%zu vs %zu levels)",
-				         step, b, side, nx, ny);
-			struct eng_level best;
-			assert_int_equal(engine_best(e, b, (enum eng_side)side, &best), ny > 0);
-			if (ny > 0)
-				assert_true(levels_eq(&best, &y[0], 1));
-			free(x);
-			free(y);
-		}
+	size_t cap = rb[b].n + 1;
+	struct eng_level *x = calloc(cap, sizeof *x), *y = calloc(cap, sizeof *y);
+	size_t nx = f ? engine_depth_for(e, b, (enum eng_side)side, f, x, cap)
+	              : engine_depth(e, b, (enum eng_side)side, x, cap);
+	size_t ny = ref_depth(&rb[b], (enum eng_side)side, f, y, cap);
+	if (nx != ny || !levels_eq(x, y, nx))
+		fail_msg("step %ld book %zu side %d unit %d: depth differs (%zu vs %zu levels)",
+		         step, b, side, f ? f->unit : 0, nx, ny);
+	struct eng_level best;
+	bool any = f ? engine_best_for(e, b, (enum eng_side)side, f, &best)
+	             : engine_best(e, b, (enum eng_side)side, &best);
+	assert_int_equal(any, ny > 0);
+	if (ny > 0)
+		assert_true(levels_eq(&best, &y[0], 1));
+	free(x);
+	free(y);
 }
 
-static void differential_run(uint64_t seed, long steps, int32_t price_span)
+static void compare_books(struct engine *e, struct ref_book *rb, long step)
+{
+	for (size_t b = 0; b < NBOOKS; b++) {
+		for (int side = 0; side < 2; side++) {
+			compare_ladder(e, rb, b, side, NULL, step);
+			for (size_t k = 0; k < sizeof ref_filters / sizeof *ref_filters; k++)
+				compare_ladder(e, rb, b, side, &ref_filters[k], step);
+		}
+		/* every lot's nodes, and whole-node lots never fragmented */
+		for (size_t i = 0; i < rb[b].n; i++) {
+			const struct ref_order *r = &rb[b].v[i];
+			const struct eng_node *nd;
+			size_t n = engine_nodes(e, b, r->o.id, &nd);
+			if (r->o.side == ENG_BUY) {
+				assert_int_equal(n, 0);
+				continue;
+			}
+			assert_int_equal(n, r->n_nodes);
+			for (size_t k = 0; k < n; k++) {
+				if (nd[k].free != r->free[k])
+					fail_msg("step %ld: order %lld node %zu has %d free, not %d", step,
+					         (long long)r->o.id, k, nd[k].free, r->free[k]);
+				if (r->o.whole_nodes)
+					assert_true(nd[k].free == 0 || nd[k].free == r->o.node_gpus);
+			}
+		}
+	}
+}
+
+/* The rules that hold for any output of the engine, whatever the reference says:
+ * every fill is whole units, each unit from one node of the sell's lot; a
+ * whole-node lot only ever sells whole nodes; no account trades with itself. */
+static void check_fills(const struct eng_fills *f, const struct eng_order *taker,
+                        const struct ref_book *rb)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct eng_fill *x = &f->v[i];
+		assert_true(x->maker_account != x->taker_account);
+		assert_true(x->unit >= 1 && x->gpus % x->unit == 0);
+		const struct eng_order *sell = taker->side == ENG_SELL ? taker : NULL;
+		for (size_t k = 0; sell == NULL && k < rb->n; k++)
+			if (rb->v[k].o.id == x->maker_id)
+				sell = &rb->v[k].o;
+		assert_non_null(sell);
+		int32_t sum = 0;
+		for (int32_t t = 0; t < x->ntakes; t++) {
+			const struct eng_take *tk = &f->takes[x->take + (size_t)t];
+			assert_true(tk->gpus > 0 && tk->gpus % x->unit == 0);
+			assert_true(tk->gpus <= ref_k(sell));
+			if (sell->whole_nodes)
+				assert_int_equal(tk->gpus, ref_k(sell));
+			for (int32_t u = 0; u < t; u++)   /* one take per node per fill */
+				assert_int_not_equal(f->takes[x->take + (size_t)u].node, tk->node);
+			sum += tk->gpus;
+		}
+		assert_int_equal(sum, x->gpus);
+	}
+}
+
+
+static bool order_eq(const struct eng_order *a, const struct eng_order *b)
+{
+	return a->id == b->id && a->account == b->account && a->side == b->side &&
+	       a->price_cents == b->price_cents && a->gpus == b->gpus && a->hours == b->hours &&
+	       ref_k(a) == ref_k(b) && a->whole_nodes == b->whole_nodes && a->link == b->link &&
+	       a->region == b->region && a->regions == b->regions &&
+	       a->host.cpu_cores == b->host.cpu_cores && a->host.ram_gb == b->host.ram_gb &&
+	       a->host.disk_gb == b->host.disk_gb;
+}
+
+/* A random order; with lots, asks are lots of nodes and bids have requirements. */
+static struct eng_order random_order(uint64_t *s, int64_t id, int r, int32_t price_span, bool lots)
 {
 	static const int32_t hours[] = { 1, 2, 4, 8, 12, 24, 48, 168 };
+	static const int32_t ks[] = { 1, 1, 2, 4, 8, 8 };
+	struct eng_order o = {
+		.id = id, .account = 1 + pick(s, 4),
+		.side = (enum eng_side)pick(s, 2),
+		.tif = (enum eng_tif)(r < 70 ? ENG_GTC : r < 85 ? ENG_IOC : ENG_FOK),
+		.price_cents = 1000 + pick(s, price_span),
+		.gpus = 1 + pick(s, 8),
+		.hours = hours[pick(s, (int32_t)(sizeof hours / sizeof *hours))],
+	};
+	if (!lots)
+		return o;
+	int32_t k = ks[pick(s, 6)];
+	if (o.side == ENG_SELL) {
+		o.node_gpus = k;
+		o.gpus = k * (1 + pick(s, 4));
+		o.whole_nodes = k > 1 && pick(s, 4) == 0;
+		o.link = k >= 4 ? ENG_LINK_NVLINK : (uint8_t)(ENG_LINK_PCIE - pick(s, 2) * 2);
+		o.region = (uint8_t)pick(s, 3);
+		o.host = (struct eng_host){ 16 * pick(s, 5), 256 * pick(s, 5), 1000 * pick(s, 3) };
+	} else {
+		o.node_gpus = pick(s, 2) ? 1 : k;
+		o.gpus = o.node_gpus * (1 + pick(s, o.node_gpus > 1 ? 3 : 12));
+		o.link = pick(s, 3) ? ENG_LINK_ANY : (uint8_t)(1 + pick(s, 3));
+		o.regions = pick(s, 2) ? 0 : (uint64_t)(1 + pick(s, 7));
+		if (pick(s, 4) == 0)
+			o.host = (struct eng_host){ 16 * pick(s, 4), 256 * pick(s, 4), 1000 * pick(s, 2) };
+	}
+	return o;
+}
+
+static void differential_run(uint64_t seed, long steps, int32_t price_span, bool lots)
+{
 	struct engine *e = engine_new(NBOOKS);
 	struct ref_book rb[NBOOKS] = { 0 };
 	struct eng_fills fe = { 0 }, fr = { 0 };
@@ -595,7 +1145,7 @@ static void differential_run(uint64_t seed, long steps, int32_t price_span)
 			int cr = ref_cancel(&rb[b], id, &xr);
 			assert_int_equal(ce, cr);
 			if (ce == 0)
-				assert_memory_equal(&xe, &xr, sizeof xe);
+				assert_true(order_eq(&xe, &xr));
 			assert_null(engine_find(e, b, id));
 		} else if (r < 13) {   /* restart: rebuild from the resting orders, in acceptance order */
 			engine_free(&e);
@@ -603,33 +1153,34 @@ static void differential_run(uint64_t seed, long steps, int32_t price_span)
 			for (size_t k = 0; k < NBOOKS; k++) {
 				if (rb[k].n > 1)
 					qsort(rb[k].v, rb[k].n, sizeof *rb[k].v, cmp_seq);
-				for (size_t i = 0; i < rb[k].n; i++)
-					engine_restore(e, k, &rb[k].v[i].o);
+				for (size_t i = 0; i < rb[k].n; i++) {
+					const struct ref_order *x = &rb[k].v[i];
+					struct eng_node nd[REF_NODES];
+					for (int32_t j = 0; j < x->n_nodes; j++)
+						nd[j].free = x->free[j];
+					engine_restore(e, k, &x->o, x->o.side == ENG_SELL ? nd : NULL,
+					               (size_t)x->n_nodes);
+				}
 			}
 		} else {
-			struct eng_order o = {
-				.id = next_id++, .account = 1 + pick(&s, 4),
-				.side = (enum eng_side)pick(&s, 2),
-				.tif = (enum eng_tif)(r < 70 ? ENG_GTC : r < 85 ? ENG_IOC : ENG_FOK),
-				.price_cents = 1000 + pick(&s, price_span),
-				.gpus = 1 + pick(&s, 8),
-				.hours = hours[pick(&s, (int32_t)(sizeof hours / sizeof *hours))],
-			};
+			struct eng_order o = random_order(&s, next_id++, r, price_span, lots);
 			bool dry = pick(&s, 10) == 0;
 			struct eng_order oe = o, oref = o;
 			eng_fills_reset(&fe);
-			fr.n = 0;
+			eng_fills_reset(&fr);
 			int32_t ge = engine_submit(e, b, &oe, dry, &fe);
+			check_fills(&fe, &o, &rb[b]);
 			int32_t gr = ref_submit(&rb[b], &oref, dry, &fr, &seq);
 			if (ge != gr || fe.n != fr.n)
 				fail_msg("step %ld (seed %llu): filled %d/%d in %zu/%zu fills", step,
 				         (unsigned long long)seed, ge, gr, fe.n, fr.n);
 			for (size_t i = 0; i < fe.n; i++)
-				if (!fill_eq(&fe.v[i], &fr.v[i]))
+				if (!fill_eq(&fe.v[i], &fr.v[i]) || fe.v[i].unit != fr.v[i].unit ||
+				    !takes_eq(&fe, &fe.v[i], &fr, &fr.v[i]))
 					fail_msg("step %ld (seed %llu): fill %zu differs: maker %lld/%lld "
-					         "gpus %d/%d", step, (unsigned long long)seed, i,
+					         "gpus %d/%d takes %d/%d", step, (unsigned long long)seed, i,
 					         (long long)fe.v[i].maker_id, (long long)fr.v[i].maker_id,
-					         fe.v[i].gpus, fr.v[i].gpus);
+					         fe.v[i].gpus, fr.v[i].gpus, fe.v[i].ntakes, fr.v[i].ntakes);
 			assert_int_equal(oe.gpus, oref.gpus);
 			const struct eng_order *f = engine_find(e, b, o.id);
 			bool rests = !dry && o.tif == ENG_GTC && oref.gpus > 0;
@@ -644,14 +1195,12 @@ static void differential_run(uint64_t seed, long steps, int32_t price_span)
 		for (size_t i = 0; i < rb[k].n; i++) {
 			const struct eng_order *f = engine_find(e, k, rb[k].v[i].o.id);
 			assert_non_null(f);
-			assert_int_equal(f->gpus, rb[k].v[i].o.gpus);
-			assert_int_equal(f->hours, rb[k].v[i].o.hours);
-			assert_int_equal(f->account, rb[k].v[i].o.account);
+			assert_true(order_eq(f, &rb[k].v[i].o));
 		}
 		free(rb[k].v);
 	}
 	eng_fills_free(&fe);
-	free(fr.v);
+	eng_fills_free(&fr);
 	engine_free(&e);
 }
 
@@ -659,14 +1208,24 @@ static void test_differential_narrow(void **state)
 {
 	/* 8 prices: deep levels, many skips for hours and accounts */
 	for (uint64_t seed = 1; seed <= 6; seed++)
-		differential_run(seed * 0x9E3779B97F4A7C15ull, 3000, 8);
+		differential_run(seed * 0x9E3779B97F4A7C15ull, 3000, 8, false);
 }
 
 static void test_differential_wide(void **state)
 {
 	/* 40 prices: many levels, inserts and removals in the middle of a side */
 	for (uint64_t seed = 101; seed <= 104; seed++)
-		differential_run(seed * 0xD1B54A32D192ED03ull, 4000, 40);
+		differential_run(seed * 0xD1B54A32D192ED03ull, 4000, 40, false);
+}
+
+/* Lots of 1, 2, 4 and 8 GPUs per node (some whole-node only) in three regions with
+ * hosts; bids in units of 1..8 with links, regions and host minimums. */
+static void test_differential_lots(void **state)
+{
+	for (uint64_t seed = 201; seed <= 206; seed++)
+		differential_run(seed * 0x9E3779B97F4A7C15ull, 3000, 8, true);
+	for (uint64_t seed = 301; seed <= 303; seed++)
+		differential_run(seed * 0xD1B54A32D192ED03ull, 3000, 40, true);
 }
 
 /* Many resting orders with scattered ids, churned by cancels: the id map (its growth,
@@ -690,7 +1249,7 @@ static void churn(int N, int ROUNDS)
 				struct eng_order o = ord(ids[i], i, sell ? ENG_SELL : ENG_BUY, ENG_GTC,
 				                         sell ? 2000 + pick(&s, 997) : 1 + pick(&s, 997),
 				                         gpus[i], 1);
-				engine_restore(e, 0, &o);
+				engine_restore(e, 0, &o, NULL, 0);
 				total[sell] += gpus[i];
 			} else if (ids[i] != 0 && pick(&s, 2) == 0) {
 				struct eng_order out;
@@ -748,8 +1307,15 @@ int main(void)
 		cmocka_unit_test(test_depth_aggregation),
 		cmocka_unit_test(test_many_orders_churn),
 		cmocka_unit_test(test_level_gpu_hours),
+		cmocka_unit_test(test_unit_from_one_node),
+		cmocka_unit_test(test_fragmentation_by_plain_bids),
+		cmocka_unit_test(test_whole_nodes),
+		cmocka_unit_test(test_requirements),
+		cmocka_unit_test(test_sell_meets_unit_bids),
+		cmocka_unit_test(test_sell_fok_by_units),
 		cmocka_unit_test(test_differential_narrow),
 		cmocka_unit_test(test_differential_wide),
+		cmocka_unit_test(test_differential_lots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,8 +78,9 @@ static void test_a_sqlite_store_does_not_need_libpq(void **state)
 	assert_int_equal(xd_meta_get(s, "pglib_test", 0), 42);
 	xd_store_close(&s);
 	char path[80];
-	const char *const suffixes[] = { "", "-wal", "-shm" };
-	for (size_t i = 0; i < 3; i++) {
+	const char *const suffixes[] = { "", "-wal", "-shm", ".lock" };
+	/* the database, its WAL, and the lock file the writer held beside it */
+	for (size_t i = 0; i < 4; i++) {
 		snprintf(path, sizeof path, "%s%s", db, suffixes[i]);
 		unlink(path);
 	}

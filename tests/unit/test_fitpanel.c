@@ -865,7 +865,7 @@ static void test_more_fields(void **state)
 /* ---- 6. the answer equals fit/'s figures ------------------------------------------------ */
 
 static const struct view_price prices[] = {
-	{ "h200", 419 }, { "h100-sxm", 288 }, { "rtx-4090", 33 }, { "a100-sxm", 179 },
+	{ "h200", 419, {0} }, { "h100-sxm", 288, {0} }, { "rtx-4090", 33, {0} }, { "a100-sxm", 179, {0} },
 };
 
 static char *answer_text(const struct tui_ff *ff, const struct view_row *r, int width, bool detailed)

@@ -162,10 +162,11 @@ static void test_columns_take_the_width(void **state)
 	tui_harness_free(&h);
 }
 
-/* The rentals at 120×35: every column shows, down to Ends. */
+/* The rentals at 150×35: every column shows, down to Ends (at 120 the
+ * machines and their region push it off to the right). */
 static void test_rentals_take_the_width(void **state)
 {
-	struct tui_harness *h = open_at(35, 120);
+	struct tui_harness *h = open_at(35, 150);
 	int y;
 
 	(void)state;

@@ -103,7 +103,8 @@ static void test_fills_by_level(void **state)
 		.gpus = 40, .hours = 1, .price_cents = 2000, .status = API_ORDER_FILLED,
 		.filled_gpus = 40, .filled_value_cents = 24 * 419 + 16 * 423, .fills = f, .n_fills = 3,
 	};
-	struct api_preview_fill pf[3] = { { 419, 16 }, { 419, 8 }, { 423, 16 } }, lv[3];
+	struct api_preview_fill pf[3] = { { .price_cents = 419, .gpus = 16 }, { .price_cents = 419, .gpus = 8 },
+					  { .price_cents = 423, .gpus = 16 } }, lv[3];
 	struct api_preview p = {
 		.gpu = (char *)"h200", .side = API_BUY, .type = API_MARKET, .tif = API_IOC,
 		.gpus = 40, .hours = 1, .price_cents = 2000, .fills = pf, .n_fills = 3,

@@ -24,8 +24,8 @@ static struct catalog *CAT;
 static struct wui UI;
 
 static const struct view_price PRICES[] = {
-	{ "b300", 899 }, { "b200", 799 }, { "h200", 419 }, { "h100-sxm", 288 },
-	{ "rtx-4090", 39 },
+	{ "b300", 899, {0} }, { "b200", 799, {0} }, { "h200", 419, {0} }, { "h100-sxm", 288, {0} },
+	{ "rtx-4090", 39, {0} },
 };
 
 static struct view_table *table_of(const char *workload, bool stale)

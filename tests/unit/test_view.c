@@ -402,8 +402,8 @@ static void test_find(void **state)
 
 /* The seeds' "a partir de" prices, as the demo market opens */
 static struct view_price seed_prices[] = {
-	{"b300", 899}, {"b200", 799}, {"mi325x", 482}, {"mi300x", 416}, {"h200", 419},
-	{"h100-nvl", 319}, {"h100-sxm", 288}, {"a100-sxm", 179},
+	{ "b300", 899, {0} }, { "b200", 799, {0} }, { "mi325x", 482, {0} }, { "mi300x", 416, {0} }, { "h200", 419, {0} },
+	{ "h100-nvl", 319, {0} }, { "h100-sxm", 288, {0} }, { "a100-sxm", 179, {0} },
 	/* a100-pcie: no ask */
 };
 
@@ -414,7 +414,7 @@ static void test_prices(void **state)
 	struct view_table *t = view_new(cat, w, &p, NULL, I18N_PT_PT, false);
 	int price = view_column_index(t, "price");
 	const struct view_cell *c;
-	struct view_price moved[] = {{"h200", 450}, {"h100-sxm", 250}, {"a100-pcie", 150}};
+	struct view_price moved[] = {{ "h200", 450, {0} }, { "h100-sxm", 250, {0} }, { "a100-pcie", 150, {0} }};
 	struct view_prices p2 = {moved, 3, true};
 
 	(void)state;

@@ -55,7 +55,7 @@ static const struct view_cell *cell(const struct view_table *t, const char *gpu,
 	return NULL;
 }
 
-static const struct view_price asks[] = { { "h200", 419 }, { "a100-sxm", 179 } };
+static const struct view_price asks[] = { { "h200", 419, {0} }, { "a100-sxm", 179, {0} } };
 
 static struct view_table *market_table(enum i18n_lang lang, bool ascii)
 {
@@ -126,7 +126,7 @@ static void test_only_changed_cells_marked(void **state)
 	};
 	struct view_market m = { q, 2 };
 	struct view_prices p = { asks, 2, false };
-	struct view_price up[] = { { "h200", 425 }, { "a100-sxm", 179 } };
+	struct view_price up[] = { { "h200", 425, {0} }, { "a100-sxm", 179, {0} } };
 	struct view_prices pu = { up, 2, false };
 
 	(void)state;

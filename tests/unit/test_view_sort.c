@@ -259,6 +259,7 @@ static void test_prices_job_filter(void **state)
 
 	(void)state;
 	make_fake(7);
+	memset(pr, 0, sizeof pr); /* no supply beyond the best ask */
 	for (size_t i = 0; i < 40; i++) {
 		pr[i].gpu_id = ids[i * 13];
 		pr[i].cents = i % 9 == 0 ? -1 : 100 + (int64_t)(i * 37 % 500);

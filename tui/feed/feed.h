@@ -52,6 +52,19 @@ struct tui_hist_gpu {
 	struct tui *t;              /* for the reply */
 };
 
+/* The ladder by node size the fit job needs of one GPU (units.c). */
+struct tui_units {
+	struct tui *t;              /* for the reply */
+	struct view_job_need need;  /* what the job needs here (node_gpus 0: nothing) */
+	struct view_job_need asked; /* what the ladder below was asked for */
+	struct view_unit_level *v;  /* the ladder, best first */
+	size_t n;
+	bool have;
+	uint64_t req;
+	uint64_t asked_qgen;        /* the row's quote generation it was asked at */
+	int64_t next_ms;            /* not asked again before */
+};
+
 /* One catalogue GPU in the market table. */
 struct tui_market_gpu {
 	struct api_quote q;         /* ask, bid, last (-1: none); q.gpu is the catalogue's id */
@@ -59,6 +72,8 @@ struct tui_market_gpu {
 	int64_t flash_until;        /* its ask changed: it flashes until then (ms) */
 	int flash_dir;              /* +1 up, -1 down, 2 new */
 	struct tui_hist_gpu hist;
+	uint64_t qgen;              /* bumped when its quote changes */
+	struct tui_units units;
 };
 
 struct tui_history {
@@ -93,10 +108,12 @@ struct tui_market {
 	int64_t stream_since;       /* wall clock (Unix ms) of the state */
 	/* the market's state (GET /v1/market): the last good answer, NULL before */
 	struct api_market *state;
+	int64_t clock_skew;         /* the exchange clock less ours (s), from its server_time */
 	uint64_t state_gen;         /* bumped by every answer */
 	uint64_t market_req;
 	int64_t next_market_ms;
 	struct tui_history hist;    /* the rows' 24 h history (history.c) */
+	uint64_t units_job_gen;     /* the fit job the rows' needs are for (units.c) */
 	struct tui_focus *focus;    /* the GPU being looked at, or NULL (focus.c) */
 };
 
@@ -159,6 +176,15 @@ int tui_flash(const struct tui *t, size_t g, int64_t now);
  * client's; then perform. */
 int tui_market_fds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
 void tui_market_perform(struct tui *t);
+
+/* ---- units.c: the ladders by node size the fit job needs ---- */
+/* Take the fit job's needs (when t->job moved) and ask for the ladders the
+ * quotes cannot price; lower *next. */
+void tui_units_tick(struct tui *t, int64_t now, int64_t *next);
+/* The asks the views read: the quoted rows', with the ladders the fit job
+ * needs (m->asks, m->n_asks). */
+void tui_units_asks(struct tui *t);
+void tui_units_free(struct tui *t);
 
 /* ---- history.c: the 24 h history of the rows ---- */
 /* A screen shows the 24 h history: fetch it (once per GPU). */

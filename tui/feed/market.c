@@ -30,6 +30,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "i18n/i18n.h"
 #include "tui/market/detail.h"
@@ -47,16 +48,6 @@ static struct tui_market_gpu *row_of(const struct tui *t, const char *gpu)
 static int64_t ask_of(const struct tui_market_gpu *r)
 {
 	return r->quoted ? r->q.best_ask_cents : -1;
-}
-
-/* The asks the views read: the quoted rows'. */
-static void asks_update(struct tui_market *m)
-{
-	m->n_asks = 0;
-	for (size_t g = 0; g < m->n_gpus; g++)
-		if (m->gpu[g].quoted)
-			m->asks[m->n_asks++] = (struct view_price){ m->gpu[g].q.gpu,
-								    m->gpu[g].q.best_ask_cents };
 }
 
 /* The prices are known to be current (an answer, a heartbeat). */
@@ -83,6 +74,10 @@ static void row_take(struct tui *t, struct tui_market_gpu *r, const struct api_q
 		r->flash_until = now + TUI_FLASH_MS;
 		r->flash_dir = was >= 0 && is >= 0 ? (is > was ? 1 : -1) : 2;
 	}
+	if (q == NULL || !r->quoted || q->best_ask_cents != r->q.best_ask_cents ||
+	    q->ask_gpus != r->q.ask_gpus || q->best_ask_n8_cents != r->q.best_ask_n8_cents ||
+	    q->ask_n8_units != r->q.ask_n8_units)
+		r->qgen++;
 	if (q != NULL) {
 		r->q = *q;
 		r->q.gpu = t->cat->gpus[g].id;
@@ -109,7 +104,7 @@ void tui_market_take(struct tui *t, const struct api_quote *v, size_t n, bool wh
 				row_take(t, r, &v[i], now);
 		}
 	}
-	asks_update(m);
+	tui_units_asks(t);
 	m->have_prices = true;
 	fresh(m, now);
 	m->gen++;
@@ -282,6 +277,7 @@ static void on_market(void *ud, struct api_market *r, const struct api_error *e)
 	}
 	api_market_free(&t->m.state);
 	t->m.state = r;
+	t->m.clock_skew = r->server_time > 0 ? r->server_time - (int64_t)time(NULL) : 0;
 	t->m.state_gen++;
 }
 
@@ -412,6 +408,8 @@ void tui_market_init(struct tui *t)
 {
 	t->m.n_gpus = t->cat->n_gpus;
 	t->m.gpu = xcalloc(t->m.n_gpus + 1, sizeof *t->m.gpu);
+	for (size_t g = 0; g < t->m.n_gpus; g++)
+		t->m.gpu[g].units.t = t;
 	t->m.asks = xcalloc(t->m.n_gpus + 1, sizeof *t->m.asks);
 	t->m.next_quotes_ms = 0;
 	t->m.next_market_ms = 0;
@@ -426,6 +424,7 @@ void tui_market_free(struct tui *t)
 		api_abandon(t->api, t->m.market_req);
 	tui_focus_set(t, NULL);
 	tui_history_free(t);
+	tui_units_free(t);
 	api_stream_close(&t->m.stream);
 	free(t->m.gpu);
 	free(t->m.asks);

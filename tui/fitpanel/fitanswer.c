@@ -182,20 +182,46 @@ static char *gpus_text(const struct fit_result *j, bool detailed)
 	return xstrdup(_("GPUs needed unknown: memory not published"));
 }
 
-/* "$48.96/h = 17 × $2.88" */
+/* "$23.04/h (8 × $2.88)": every unit the job takes (its machines, not
+ * loose GPUs) for an hour; or why nothing on the book runs it. */
 static char *cost_text(enum i18n_lang l, const struct view_row *r)
 {
 	const struct fit_result *j = &r->job;
-	char *all, *one, *s;
+	const struct view_job_price *p = &r->cap;
+	char *all, *one, *m, *s;
 
 	if (j->gpus_run <= 0)
 		return xstrdup(_("no cost: it does not run on these GPUs"));
-	if (r->price_cents < 0 || j->hourly_cents < 0)
-		return xstrdup(_("no price: nobody sells this GPU now"));
+	m = view_fmt_node_shape(l, &j->shape);
+	switch (p->state) {
+	case VIEW_CAP_EMPTY:
+		/* TRANSLATORS: the book has none of the machines the job needs: "no 1 node of 8 (NVLink) on the book" */
+		s = p->need.node_gpus > 1 ? xasprintf(_("nothing on the book runs it: no %s"), m)
+					  : xstrdup(_("no price: nobody sells this GPU now"));
+		free(m);
+		return s;
+	case VIEW_CAP_SHORT:
+		/* TRANSLATORS: the book holds fewer machines than the job needs */
+		s = xasprintf(_("the book has only %lld of the %s it needs"),
+			      (long long)p->units_have, m);
+		free(m);
+		return s;
+	case VIEW_CAP_UNKNOWN:
+		free(m);
+		return xstrdup(p->unit_cents >= 0 ? _("asking the book for the machines it needs\u2026")
+						  : _("no price: nobody sells this GPU now"));
+	default:
+		break;
+	}
+	free(m);
 	all = i18n_fmt_money(l, j->hourly_cents, "USD");
-	one = i18n_fmt_money(l, r->price_cents, "USD");
-	/* TRANSLATORS: the job's cost per hour: all its GPUs, then GPUs × best ask */
-	s = xasprintf(_("%s/h (%d \u00d7 %s)"), all, j->gpus_run, one);
+	one = i18n_fmt_money(l, p->unit_cents, "USD");
+	if (p->worst_cents == p->unit_cents)
+		/* TRANSLATORS: the job's cost per hour: all its GPUs, then GPUs × the price of its machines */
+		s = xasprintf(_("%s/h (%d \u00d7 %s)"), all, j->gpus_run, one);
+	else
+		/* TRANSLATORS: the job's cost per hour when its machines come at several prices */
+		s = xasprintf(_("%s/h (%d GPUs from %s)"), all, j->gpus_run, one);
 	free(all);
 	free(one);
 	return s;
@@ -204,8 +230,22 @@ static char *cost_text(enum i18n_lang l, const struct view_row *r)
 static char *order_text(const struct view_row *r)
 {
 	int n = r->job.gpus_run > 0 ? r->job.gpus_run : 1;
-	/* TRANSLATORS: what b does from the fit panel: "b: buy 4 × H100 SXM" */
-	return xasprintf(_("b: buy %d \u00d7 %s"), n, r->gpu->name);
+	char *m, *s;
+
+	if (r->job.gpus_run <= 0 || !r->job.shape.link_needed)
+		/* TRANSLATORS: what b does from the fit panel: "b: buy 4 × H100 SXM" */
+		return xasprintf(_("b: buy %d \u00d7 %s"), n, r->gpu->name);
+	m = view_fmt_node_shape(i18n_current(), &r->job.shape);
+	/* TRANSLATORS: what b does from the fit panel: "b: buy H100 SXM, 1 node of 8 (NVLink)" */
+	s = xasprintf(_("b: buy %s, %s"), r->gpu->name, m);
+	free(m);
+	return s;
+}
+
+/* What J does: the job order across every GPU. */
+static const char *job_order_text(void)
+{
+	return _("J: the cheapest GPU that runs it (a job order)");
 }
 
 /* A label padded to lw and a value: one line of the detailed answer. */
@@ -240,8 +280,8 @@ static const char *glyph(bool ascii, int k)
 static void detailed_lines(struct tui_lines *ls, const struct tui_ff *ff, const struct view_row *r,
 			   int width, bool grey)
 {
-	static const char *const labels[] = { N_("GPUs needed"), N_("Cost per hour"), N_("Run time"),
-					      N_("Run cost"), N_("Decode") };
+	static const char *const labels[] = { N_("GPUs needed"), N_("Machines"), N_("Cost per hour"),
+					      N_("Run time"), N_("Run cost"), N_("Decode") };
 	const struct fit_result *j = &r->job;
 	enum wrole base = grey ? WR_DIM : WR_NORMAL;
 	enum i18n_lang l = ff->lang;
@@ -287,6 +327,11 @@ static void detailed_lines(struct tui_lines *ls, const struct tui_ff *ff, const 
 	s = gpus_text(j, true);
 	label_value(ls, width, lw, NULL, _("GPUs needed"), s, base);
 	free(s);
+	if (j->gpus_run > 0) {
+		s = view_fmt_node_shape(l, &j->shape);
+		label_value(ls, width, lw, NULL, _("Machines"), s, base);
+		free(s);
+	}
 	s = cost_text(l, r);
 	label_value(ls, width, lw, NULL, _("Cost per hour"), s, base);
 	free(s);
@@ -315,6 +360,7 @@ static void detailed_lines(struct tui_lines *ls, const struct tui_ff *ff, const 
 	s = order_text(r);
 	tui_lines_wrap(ls, s, width, 1, WR_DIM, 0);
 	free(s);
+	tui_lines_wrap(ls, job_order_text(), width, 1, WR_DIM, 0);
 }
 
 /* The compact answer's figures a buyer decides on first: GPUs needed, cost
@@ -326,7 +372,15 @@ static size_t key_figures(const struct tui_ff *ff, const struct view_row *r, boo
 	enum i18n_lang l = ff->lang;
 	size_t nf = 0;
 
-	figs[nf++] = gpus_text(j, false);
+	figs[nf] = gpus_text(j, false);
+	if (j->gpus_run > 0 && j->shape.link_needed) {
+		/* the machines they must be: "8 GPUs needed: 1 node of 8 (NVLink)" */
+		char *m = view_fmt_node_shape(l, &j->shape), *x = xasprintf("%s: %s", figs[nf], m);
+		free(figs[nf]);
+		free(m);
+		figs[nf] = x;
+	}
+	nf++;
 	figs[nf++] = cost_text(l, r);
 	if (fit_method_is_training(ff->job.method) && isfinite(j->train_hours)) {
 		char *t = view_fmt_run_time(l, j->train_hours, ascii);

@@ -527,6 +527,7 @@ static void free_all(struct tui *t)
 		api_client_free(&t->api);
 	free(t->api_error);
 	free(t->api_url);
+	free(t->api_profile);
 	free(t->msg);
 	free(t->status_note);
 	free(t->conf_path);
@@ -546,6 +547,7 @@ static int tick(struct tui *t, int64_t now)
 	tui_account_tick(t, now, &next);
 	tui_history_tick(t, now, &next);
 	tui_focus_tick(t, now, &next);
+	tui_units_tick(t, now, &next);
 	change = tui_market_next_change(t, now);
 	if (change >= 0 && (next < 0 || change < next))
 		next = change;
@@ -629,6 +631,7 @@ static void session_open(struct tui *t, const struct tui_options *o)
 		t->api_owned = t->api != NULL;
 		t->api_url = o->api != NULL ? xstrdup(o->api->url)
 			   : used.url != NULL ? xstrdup(used.url) : NULL;
+		t->api_profile = used.profile != NULL ? xstrdup(used.profile) : NULL;
 		api_settings_clear(&used);
 		if (t->api == NULL) {
 			t->api_error = xasprintf(_("no exchange: %s"), cause ? cause : "?");

@@ -258,16 +258,19 @@ size_t tui_keys_maps(const struct tui *t, const struct wbinding ***maps, size_t 
  * tui_open, never by calling into its file: the table of tui/screens.c
  * (given to the session by app.c) knows each place's screen. */
 enum tui_place {
-	TUI_ORDER_FORM,         /* gpu, sell, gpus, hours; no gpu: the kept form, if any */
+	TUI_ORDER_FORM,         /* gpu, sell, gpus, hours, node_gpus, interconnect; no gpu:
+	                           the kept form, if any */
 	TUI_ORDERS,
 	TUI_RENTALS,
 	TUI_ACCOUNT,
-	TUI_DETAIL,             /* gpu, gpus × hours the fit job needs there, fits */
+	TUI_DETAIL,             /* gpu, gpus × hours the fit job needs there, fits,
+	                           node_gpus, interconnect */
 	TUI_COMPARE,            /* ids, n_ids */
 	TUI_FIT,                /* the fit panel, with the keyboard; toggle: shown or hidden */
 	TUI_WELCOME,            /* at once: create an account or enter a key */
 	TUI_FIRST_RUN,          /* the welcome of a run without a key, once the
 	                           exchange says it is no demo */
+	TUI_JOB_ORDER,          /* the fit job's order across every GPU (t->job) */
 	TUI_PLACES
 };
 
@@ -277,6 +280,9 @@ struct tui_goto {
 	bool sell;
 	int gpus, hours;        /* <= 0: the screen's default */
 	int fits;               /* as fit_result.fits; -1 unknown */
+	int node_gpus;          /* the fit job's machines there: units of this many
+	                           GPUs inside one machine (0, 1: none) */
+	const char *interconnect; /* ... on this link (a wire name; NULL: any) */
 	char *const *ids;
 	size_t n_ids;
 	bool toggle;

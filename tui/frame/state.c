@@ -57,7 +57,8 @@ static char *exchange_name(const struct tui_options *o)
 		return xstrdup(api_client_label(o->client));
 	if (o->open == NULL)
 		return xstrdup("none");
-	if (api_settings_resolve(o->open->url, NULL, &s, &cause) == 0 && s.url != NULL)
+	if (api_settings_resolve(o->open->url, NULL, o->open->profile, &s, &cause) == 0 &&
+	    s.url != NULL)
 		name = xstrdup(s.url);
 	free(cause);
 	api_settings_clear(&s);

@@ -32,7 +32,8 @@ static const char *state_name(enum api_market_state s)
 static char *state_text(struct tui *t)
 {
 	const struct api_market *m = t->m.state;
-	int64_t left = m->opens_at - (int64_t)time(NULL);
+	/* on the exchange's clock, which may run ahead of ours */
+	int64_t left = m->opens_at - ((int64_t)time(NULL) + t->m.clock_skew);
 
 	if (m->state != API_MARKET_PRE_OPEN || m->opens_at < 0)
 		return xstrdup(state_name(m->state));
@@ -99,6 +100,9 @@ static void balance_segment(struct tui *t)
 	wstatus_add_prio(t->status, x, WR_STATUS, false, PRIO_BALANCE);
 	free(x);
 	free(m);
+	if (a->fx_rate_stale)
+		wstatus_add_prio(t->status, _("FX rate out of date"), WR_STATUS_WARN, false,
+				 PRIO_MARKET_SHUT);
 }
 
 void tui_status_update(struct tui *t, int64_t now)

@@ -1035,13 +1035,14 @@ void browse_compare(struct tui_browse *b)
 	free(x);
 }
 
-void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours)
+void browse_order_size(struct tui_browse *b, const char *gpu_id, struct tui_goto *g)
 {
 	const struct view_table *v = cur_tab(b)->view;
 	int pos;
 
-	*gpus = 0;
-	*hours = 0;
+	g->gpus = g->hours = g->node_gpus = 0;
+	g->interconnect = NULL;
+	g->fits = -1;
 	pull_job(b);
 	if (v == NULL || !v->has_job || gpu_id == NULL)
 		return;
@@ -1049,9 +1050,17 @@ void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int 
 	if (pos < 0)
 		return;
 	const struct fit_result *j = &view_shown_row(v, (size_t)pos)->job;
+	g->fits = j->fits;
 	if (j->gpus_run > 0)
-		*gpus = j->gpus_run;
+		g->gpus = j->gpus_run;
 	if (fit_method_is_training(v->job.method) && isfinite(j->train_hours) && j->train_hours > 0 &&
 	    j->train_hours < 1e6)
-		*hours = (int)ceil(j->train_hours - 1e-9);
+		g->hours = (int)ceil(j->train_hours - 1e-9);
+	if (j->gpus_run > 0 && j->shape.link_needed) {
+		/* what runs it: whole machines of its node size, on its link */
+		struct view_job_need n;
+		view_job_need_of(j, &n);
+		g->node_gpus = n.node_gpus;
+		g->interconnect = n.link ? fit_interconnect_id(n.interconnect) : NULL;
+	}
 }

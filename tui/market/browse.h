@@ -35,6 +35,7 @@ enum tui_action {
 	A_FIT,
 	A_FIT_TOGGLE,
 	A_FIT_CHEAPEST,
+	A_JOB_ORDER,
 	A_LANG,
 	A_DETAIL,       /* Enter: the detail screen of the row's GPU */
 	A_MARK,         /* Space: mark or unmark the row's GPU */
@@ -144,9 +145,11 @@ bool browse_is_watched(const struct tui_browse *b, const char *gpu_id);
 void browse_remember(struct tui_browse *b);
 /* =: compare the marked GPUs (2 to 4), or say why not. */
 void browse_compare(struct tui_browse *b);
-/* For the order form: the GPUs the job runs on with gpu_id and, for a
- * training run, its hours (rounded up); 0 when there is no job. */
-void browse_order_size(struct tui_browse *b, const char *gpu_id, int *gpus, int *hours);
+/* For the order form and the detail screen, into g: the GPUs the job runs
+ * on with gpu_id, for a training run its hours (rounded up), whether it
+ * fits, and the machines it needs (units of node_gpus GPUs inside one
+ * machine on interconnect: what `b` buys); 0 / NULL when there is no job. */
+void browse_order_size(struct tui_browse *b, const char *gpu_id, struct tui_goto *g);
 
 /* ---- the places of the other market screens (tui/screens.c) ---- */
 extern const struct tui_screen_class tui_browse_class, tui_compare_class, tui_detail_class;

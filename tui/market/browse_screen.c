@@ -61,6 +61,8 @@ static const struct wbinding bindings[] = {
 	  "fit" },
 	{ WKEY_F4, A_FIT_TOGGLE, N_("Show or hide the fit calculator"), N_("Fit"), "fit-toggle" },
 	{ '$', A_FIT_CHEAPEST, N_("Sort by the job's cost per hour, GPUs that can take it first (again: catalogue order)"), NULL, "cheapest" },
+	{ 'J', A_JOB_ORDER, N_("Job order: run the fit job at the lowest total across every GPU (preview, then confirm)"), NULL, "job-order" },
+	{ WKEY_F8, A_JOB_ORDER, N_("Job order: run the fit job at the lowest total across every GPU (preview, then confirm)"), N_("Job"), "job-order" },
 	{ WKEY_RETURN, A_DETAIL, N_("The selected GPU in detail: specs, book, chart, trades"), NULL,
 	  "detail" },
 	{ WKEY_NONE, A_GOTO, N_("Put the cursor on a GPU (:h200 alone does it too)"), NULL, "gpu",
@@ -340,7 +342,8 @@ static unsigned order(struct tui_browse *b, bool sell)
 		struct tui_goto g = { .sell = sell }; /* what the fit job needs on this GPU */
 		char *id = xstrdup(gpu);
 		if (!sell)
-			browse_order_size(b, id, &g.gpus, &g.hours);
+			browse_order_size(b, id, &g);
+		g.sell = sell;
 		g.gpu = id;
 		tui_open(t, TUI_ORDER_FORM, &g);
 		free(id);
@@ -352,7 +355,6 @@ static unsigned detail(struct tui_browse *b)
 {
 	struct tui *t = b->base.t;
 	const char *gpu;
-	int gpus = 0, hours = 0, fits = -1;
 
 	browse_note_cursor(b);
 	gpu = b->tab[b->cur].cursor_gpu;
@@ -361,13 +363,10 @@ static unsigned detail(struct tui_browse *b)
 		return W_HANDLED | W_REDRAW;
 	}
 	char *id = xstrdup(gpu);
-	browse_order_size(b, id, &gpus, &hours);
-	const struct view_table *v = b->tab[b->cur].view;
-	int pos = v != NULL && v->has_job ? view_find(v, id) : -1;
-	if (pos >= 0)
-		fits = view_shown_row(v, (size_t)pos)->job.fits;
-	tui_open(t, TUI_DETAIL, &(struct tui_goto){ .gpu = id, .gpus = gpus, .hours = hours,
-						      .fits = fits });
+	struct tui_goto g = { 0 };
+	browse_order_size(b, id, &g);
+	g.gpu = id;
+	tui_open(t, TUI_DETAIL, &g);
 	free(id);
 	return W_HANDLED | W_REDRAW;
 }
@@ -508,6 +507,7 @@ static unsigned act(struct tui_screen *s, size_t map, int action, wkey key, cons
 	case A_FIT: tui_open(t, TUI_FIT, NULL); break;
 	case A_FIT_TOGGLE: tui_open(t, TUI_FIT, &(struct tui_goto){ .toggle = true }); break;
 	case A_FIT_CHEAPEST: browse_sort_cheapest(b); break;
+	case A_JOB_ORDER: tui_open(t, TUI_JOB_ORDER, NULL); break;
 	case A_ORDERS: tui_open(t, TUI_ORDERS, NULL); break;
 	case A_RENTALS: tui_open(t, TUI_RENTALS, NULL); break;
 	case A_ACCOUNT: tui_open(t, TUI_ACCOUNT, NULL); break;
@@ -661,10 +661,16 @@ static void scr_free(struct tui_screen *s)
 	browse_free(of(s));
 }
 
+/* The job order is offered on the F-key bar while a fit job is set. */
+static bool scr_offers(const struct tui_screen *s, int action)
+{
+	return action != A_JOB_ORDER || s->t->job.have;
+}
+
 const struct tui_screen_class tui_browse_class = {
 	.name = "browse", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
-	.event = scr_event, .notify = scr_notify, .help = scr_help, .free = scr_free,
-	.act = scr_act, .keys = keys, .n_keys = 2,
+	.event = scr_event, .notify = scr_notify, .help = scr_help, .offers = scr_offers,
+	.free = scr_free, .act = scr_act, .keys = keys, .n_keys = 2,
 };
 
 struct tui_screen *tui_browse_new(struct tui *t)

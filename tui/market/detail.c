@@ -32,11 +32,12 @@
 
 #include "i18n/i18n.h"
 #include "tui/market/browse.h"
+#include "tui/market/detail_lots.h"
 #include "util/util.h"
 
 enum { CANDLES_AGAIN_MS = 5000, WIDE_COLS = 120, CHART_MIN_ROWS = 3 };
 
-enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D };
+enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_NODES };
 
 static const struct wbinding bindings[] = {
 	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back") },
@@ -48,6 +49,7 @@ static const struct wbinding bindings[] = {
 	{ '1', DK_1H, N_("Chart: the last hour"), NULL },
 	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL },
 	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL },
+	{ 'n', DK_NODES, N_("Book by node size: the plain book, then what serves units of 8, 4, 2, 1 GPUs inside one machine, and the machines they come from"), N_("Nodes") },
 };
 
 struct detail {
@@ -68,6 +70,10 @@ struct detail {
 	bool book_orders;           /* the ladder has room for the orders column */
 	bool book_cum, book_gh;     /* ... for the cumulative GPUs, the GPU-hours */
 	int book_rows, chart_cols, chart_rows;
+	struct detail_lots lots;    /* the ladder by node size and its machines */
+	uint64_t seen_lots;
+	int job_node_gpus;          /* the fit job's machines here (0: none needed) */
+	const char *job_link;
 };
 
 static struct detail *of(struct tui_screen *s)
@@ -341,15 +347,45 @@ static bool level_line(struct detail *d, struct wpanel *p, const struct api_leve
 	return own;
 }
 
+/* The ladder the book panel shows: the focus's plain book, or the one by
+ * node size of the toggle. */
+struct ladder {
+	const struct api_level *asks, *bids;
+	size_t n_asks, n_bids;
+	bool have;
+};
+
+static struct ladder shown_ladder(const struct detail *d)
+{
+	const struct tui_focus *f = d->base.t->m.focus;
+	const struct api_book *b = d->lots.ladder;
+
+	if (d->lots.node_gpus > 0)
+		return b != NULL ? (struct ladder){ b->asks, b->bids, b->n_asks, b->n_bids, true }
+				 : (struct ladder){ 0 };
+	if (f == NULL || !f->have_book)
+		return (struct ladder){ 0 };
+	return (struct ladder){ f->asks, f->bids, f->n_asks, f->n_bids, true };
+}
+
 static void build_book(struct detail *d, struct wpanel *p, int rows)
 {
 	struct tui *t = d->base.t;
-	const struct tui_focus *f = t->m.focus;
+	const struct ladder lad = shown_ladder(d), *f = &lad;
 	struct wcells *c;
 	int levels = rows - 3, n_a, n_b;
 	bool any_own = false;
 
-	title(p, _("Book"));
+	if (d->lots.node_gpus > 0) {
+		/* TRANSLATORS: the detail's book by node size: what serves units of N GPUs inside one machine */
+		char *x = xasprintf(_("Book: nodes of %d GPUs (n: next)"), d->lots.node_gpus);
+		title(p, x);
+		free(x);
+		rows -= 1;
+		levels -= 1;
+	} else {
+		title(p, _("Book"));
+	}
 	c = row(p);
 	add(c, " ", WR_HEADER);
 	add_col(c, _("Price/h"), 10, true, WR_HEADER);
@@ -361,8 +397,10 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 		add_col(c, _("Orders"), 7, true, WR_HEADER);
 	if (d->book_cum)
 		add_col(c, _("Cum. GPUs"), 9, true, WR_HEADER);
-	if (f == NULL || !f->have_book) {
-		wpanel_text(p, _("Waiting for the book…"), WR_DIM, 1);
+	if (!f->have) {
+		wpanel_text(p, d->lots.node_gpus > 0 && d->lots.error != NULL ? d->lots.error
+						      : _("Waiting for the book…"),
+			    WR_DIM, 1);
 		return;
 	}
 	if (levels < 2)
@@ -397,6 +435,8 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 	/* the legend of "*" only when a level shown carries it */
 	if (any_own)
 		wpanel_text(p, _("* your resting order"), WR_DIM, 1);
+	if (d->lots.node_gpus > 0 && f->n_asks == 0)
+		wpanel_text(p, _("No machine on the book serves these units now."), WR_DIM, 1);
 }
 
 /* ---- the chart --------------------------------------------------------------------------------- */
@@ -451,6 +491,8 @@ static void build_fill(struct detail *d, struct wpanel *p)
 	struct tui_fill fill;
 	char *x, *avg, *tot;
 
+	const struct api_book *jl = d->lots.job_ladder;
+
 	if (d->job_gpus <= 0)
 		return;
 	title(p, _("Your job here"));
@@ -460,15 +502,32 @@ static void build_fill(struct detail *d, struct wpanel *p)
 							      : _("fit unknown"));
 	wpanel_text(p, x, WR_NORMAL, 1);
 	free(x);
-	if (f == NULL || !f->have_book)
-		return;
-	detail_fill(f->asks, f->n_asks, d->job_gpus, d->job_hours, &fill);
+	if (d->job_node_gpus > 1) {
+		/* its machines: filled from what serves them, not from loose GPUs */
+		x = xasprintf(P_("as %d node of %d GPUs inside one machine (%s)",
+				 "as %d nodes of %d GPUs inside one machine each (%s)",
+				 (unsigned long)(d->job_gpus / d->job_node_gpus)),
+			      d->job_gpus / d->job_node_gpus, d->job_node_gpus,
+			      view_link_text(t->o->lang, d->job_link));
+		wpanel_text(p, x, WR_NORMAL, 1);
+		free(x);
+		if (jl == NULL)
+			return;
+		detail_fill(jl->asks, jl->n_asks, d->job_gpus, d->job_hours, &fill);
+	} else {
+		if (f == NULL || !f->have_book)
+			return;
+		detail_fill(f->asks, f->n_asks, d->job_gpus, d->job_hours, &fill);
+	}
 	avg = money(t, fill.avg_cents);
 	tot = money(t, fill.total_cents);
 	if (fill.complete)
 		/* TRANSLATORS: filling the order from the asks: levels, average price, total */
 		x = xasprintf(_("from the asks now: %zu levels, average %s per GPU-hour, total %s "
 				"before tax; b orders it"), fill.levels, avg, tot);
+	else if (d->job_node_gpus > 1)
+		x = xasprintf(_("the book serves only %lld of %d GPUs in such machines (total %s "
+				"before tax)"), (long long)fill.gpus, d->job_gpus, tot);
 	else
 		x = xasprintf(_("the asks offer only %lld of %d GPUs (total %s before tax)"),
 			      (long long)fill.gpus, d->job_gpus, tot);
@@ -534,6 +593,10 @@ static void rebuild(struct detail *d)
 	build_fill(d, side);
 	if (d->job_gpus > 0)
 		row(side);
+	if (d->lots.node_gpus > 0) {
+		detail_lots_lines(&d->lots, side, h - (int)side->n_next - 4);
+		row(side);
+	}
 	int used = (int)side->n_next;
 	build_trades(d, side, h - used - 1 > 3 ? (d->wide ? h - used - 1 : 5) : 3);
 	if (!d->wide) {
@@ -581,6 +644,7 @@ static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
 	struct detail *d = of(s);
 	const struct tui_focus *f = s->t->m.focus;
 
+	detail_lots_tick(&d->lots, now, next);
 	if (d->candles == NULL && d->candles_error == NULL && d->candles_req == 0) {
 		ask_candles(d, now);
 	} else if (f != NULL && f->trade_gen != d->candles_trades) {
@@ -599,8 +663,9 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 	uint64_t fg = f != NULL ? f->gen : 0;
 
 	(void)now;
-	if (fg != d->seen_focus || s->t->m.gen != d->seen_market)
+	if (fg != d->seen_focus || s->t->m.gen != d->seen_market || d->lots.gen != d->seen_lots)
 		d->dirty = true;
+	d->seen_lots = d->lots.gen;
 	d->seen_focus = fg;
 	d->seen_market = s->t->m.gen;
 	if (d->dirty && s->shown)
@@ -675,8 +740,11 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	/* the order form goes over this screen: Esc comes back here */
 	case DK_BUY:
 		tui_open(t, TUI_ORDER_FORM, &(struct tui_goto){ .gpu = d->gpu, .gpus = d->job_gpus,
-								 .hours = d->job_hours });
+								 .hours = d->job_hours,
+								 .node_gpus = d->job_node_gpus,
+								 .interconnect = d->job_link });
 		break;
+	case DK_NODES: detail_lots_toggle(&d->lots); break;
 	case DK_SELL: tui_open(t, TUI_ORDER_FORM, &(struct tui_goto){ .gpu = d->gpu, .sell = true }); break;
 	case DK_RANGE_NEXT: set_range(d, (enum detail_range)((d->range + 1) % DR_COUNT)); break;
 	case DK_1H: set_range(d, DR_1H); break;
@@ -700,6 +768,7 @@ static void scr_free(struct tui_screen *s)
 	if (d->candles_req != 0 && t->api != NULL)
 		api_abandon(t->api, d->candles_req);
 	tui_focus_set(t, NULL);
+	detail_lots_free(&d->lots);
 	api_candles_free(&d->candles);
 	free(d->candles_error);
 	free(d->gpu);
@@ -737,6 +806,10 @@ void tui_detail_open(struct tui *t, const struct tui_goto *go)
 	d->job_gpus = go->gpus;
 	d->job_hours = go->gpus > 0 && go->hours <= 0 ? 24 : go->hours;
 	d->job_fits = go->fits;
+	d->job_node_gpus = go->gpus > 0 && go->node_gpus > 1 ? go->node_gpus : 0;
+	d->job_link = d->job_node_gpus > 0 ? go->interconnect : NULL;
+	detail_lots_init(&d->lots, t, d->gpu, d->job_node_gpus, d->job_link, d->job_gpus,
+			 d->job_hours);
 	d->range = DR_24H;
 	d->head = panel(d);
 	d->specs = panel(d);

@@ -67,6 +67,11 @@ static const char *kind_text(enum api_ledger_kind k)
 	case API_LEDGER_CHARGE: return _("charge");
 	case API_LEDGER_VAT: return _("VAT");
 	case API_LEDGER_PAYOUT: return _("payout");
+	case API_LEDGER_FEE: return _("fee");
+	case API_LEDGER_DEPOSIT_REVERSAL: return _("deposit reversed");
+	case API_LEDGER_WITHDRAWAL_HOLD: return _("withdrawal requested");
+	case API_LEDGER_WITHDRAWAL: return _("withdrawal sent");
+	case API_LEDGER_WITHDRAWAL_RELEASE: return _("withdrawal released");
 	}
 	return "?";
 }
@@ -315,7 +320,7 @@ static void build(struct tui_list *l)
 		tui_grid_put(g, LC_ID, xasprintf("%lld", (long long)r->id));
 		tui_grid_put(g, LC_AT, tui_date(t, r->at));
 		tui_grid_puts(g, LC_KIND, kind_text(r->kind));
-		tui_grid_puts(g, LC_BUCKET, r->held ? _("held") : _("available"));
+		tui_grid_puts(g, LC_BUCKET, r->held ? _("held") : r->debt ? _("debt") : _("available"));
 		tui_grid_put(g, LC_AMOUNT, tui_money(t, r->amount_minor, r->currency));
 		tui_grid_put(g, LC_ORDER, r->order_id >= 0 ? xasprintf("%lld", (long long)r->order_id)
 							   : xstrdup(""));

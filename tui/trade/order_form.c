@@ -39,7 +39,6 @@
 #include "util/util.h"
 
 enum {
-	FORM_FIELD_ROW0 = ORDER_FORM_ROW0 + ORDER_GPUS, /* panel row of the GPUs field */
 	FORM_BOOK_DEPTH = 10,
 	FORM_MIN_TEXT_W = 8,        /* a panel's texts wrap to at least this width */
 	FORM_BOOK_MS = 2000,        /* the book, while the form is shown */
@@ -52,11 +51,11 @@ enum {
 struct order_form {
 	struct tui_page page;       /* the screen */
 	struct order_model m;       /* the inputs, the preview, the book, the note */
-	struct wfield *field[ORDER_NTEXT]; /* ORDER_GPUS .. ORDER_PRICE */
+	struct wfield *field[ORDER_NTEXT]; /* the typed rows, by order_text_index */
 	struct wpanel *left, *right;
 	int label_w;
 	bool dirty;                 /* the panels are made again at the next recalc */
-	uint64_t seen_account;
+	uint64_t seen_account, seen_state;
 
 	/* the exchange's preview */
 	uint64_t pv_req, pv_req_gen;
@@ -64,9 +63,10 @@ struct order_form {
 	bool confirm_wait;          /* Enter: confirm once the current preview is in */
 	uint64_t confirm_gen;
 
-	/* the book */
+	/* the book (by node size for a buy's units) */
 	uint64_t book_req;
 	int64_t book_next;
+	char *book_key;             /* the query it is asked with */
 
 	/* the order being placed */
 	uint64_t place_req;
@@ -117,9 +117,34 @@ static void sync_fields(struct order_form *f)
 	}
 }
 
+/* The book the inputs want, as a key: a new one is asked at once (the old
+ * one, of other units, is not shown meanwhile). */
+static void book_wanted(struct order_form *f)
+{
+	struct api_book_query q;
+	bool by;
+	char *key;
+
+	order_model_book_query(&f->m, &q, &by);
+	key = xasprintf("%d|%d|%s|%s", by, q.node_gpus, q.interconnect ? q.interconnect : "",
+			q.regions ? q.regions : "");
+	if (f->book_key == NULL || strcmp(key, f->book_key) != 0) {
+		free(f->book_key);
+		f->book_key = key;
+		api_book_free(&f->m.book);
+		if (f->book_req != 0 && tui_of(f)->api != NULL)
+			api_abandon(tui_of(f)->api, f->book_req);
+		f->book_req = 0;
+		f->book_next = 0;
+	} else {
+		free(key);
+	}
+}
+
 /* The inputs made a new generation: a preview of them soon. */
 static void inputs_moved(struct order_form *f)
 {
+	book_wanted(f);
 	f->pv_due = util_now_ms() + FORM_DEBOUNCE_MS;
 	f->confirm_wait = false;
 	sync_fields(f);
@@ -145,10 +170,10 @@ static int64_t quote_ask(struct order_form *f)
 static void set_focus(struct order_form *f, int row)
 {
 	if (order_is_text_row(f->m.focus))
-		wfield_focus(f->field[f->m.focus - ORDER_GPUS], false);
+		wfield_focus(f->field[order_text_index(f->m.focus)], false);
 	f->m.focus = row;
 	if (order_is_text_row(row) && tui_on_stack(tui_of(f), &f->page.base))
-		wfield_focus(f->field[row - ORDER_GPUS], true);
+		wfield_focus(f->field[order_text_index(row)], true);
 	f->dirty = true;
 }
 
@@ -450,8 +475,9 @@ static void form_layout(struct tui_screen *s, struct tui_area *body)
 	}
 	fw = lw - f->label_w - 1;
 	for (int i = 0; i < ORDER_NTEXT; i++) {
-		if (FORM_FIELD_ROW0 + i < h && fw >= 4)
-			wwidget_place(&f->field[i]->base, y + FORM_FIELD_ROW0 + i, f->label_w, 1, fw);
+		int line = ORDER_FORM_ROW0 + order_text_row(i);
+		if (line < (cols >= 72 ? h : (h < 14 ? h : 14)) && fw >= 4)
+			wwidget_place(&f->field[i]->base, y + line, f->label_w, 1, fw);
 		else
 			wwidget_hide(&f->field[i]->base);
 	}
@@ -474,6 +500,17 @@ static void form_recalc(struct tui_screen *s, int64_t now)
 			inputs_moved(f);
 		f->dirty = true;
 	}
+	if (f->seen_state != t->m.state_gen && t->m.state != NULL) {
+		/* the exchange's regions: what a typed region is checked against;
+		 * the market's state moves often, its regions seldom (a new list
+		 * is new inputs: a confirmation waiting for a preview is not
+		 * dropped by a state that lists the same regions) */
+		f->seen_state = t->m.state_gen;
+		if (order_model_set_regions(&f->m, t->m.state->regions, t->m.state->n_regions)) {
+			f->m.gen++;
+			inputs_moved(f);
+		}
+	}
 	if (f->dirty)
 		build(f);
 }
@@ -488,7 +525,12 @@ static bool form_cursor(struct tui_screen *s)
 
 static void move_focus(struct order_form *f, int dir)
 {
-	set_focus(f, (f->m.focus + dir + ORDER_ROWS) % ORDER_ROWS);
+	int row = f->m.focus;
+
+	do
+		row = (row + dir + ORDER_ROWS) % ORDER_ROWS;
+	while (!order_model_row_shown(&f->m, row));
+	set_focus(f, row);
 }
 
 /* ← → Space (or a letter) on a choice row. */
@@ -510,12 +552,13 @@ static unsigned form_mouse(struct order_form *f, const struct wevent *ev)
 		return W_HANDLED;
 	for (int i = 0; i < ORDER_NTEXT; i++)
 		if (wwidget_contains(&f->field[i]->base, ev->y, ev->x)) {
-			set_focus(f, ORDER_GPUS + i);
+			set_focus(f, order_text_row(i));
 			return W_HANDLED | W_REDRAW;
 		}
 	if (wwidget_contains(&f->left->base, ev->y, ev->x)) {
 		int row = ev->y - f->left->base.y - ORDER_FORM_ROW0;
-		if (row == ORDER_SIDE || row == ORDER_TYPE || row == ORDER_TIF)
+		if (row >= 0 && row < ORDER_ROWS && !order_is_text_row(row) &&
+		    order_model_row_shown(&f->m, row))
 			set_focus(f, row);
 	}
 	return W_HANDLED | W_REDRAW;
@@ -585,7 +628,7 @@ static unsigned form_action(struct order_form *f, const struct wbinding *bd, con
 		return W_HANDLED | W_REDRAW;
 	case FK_REVIEW:
 		if (order_is_text_row(f->m.focus) && f->place_req == 0) /* kept in the field's history */
-			wwidget_handle(&f->field[f->m.focus - ORDER_GPUS]->base, ev);
+			wwidget_handle(&f->field[order_text_index(f->m.focus)]->base, ev);
 		review(f);
 		return W_HANDLED | W_REDRAW;
 	default:
@@ -597,10 +640,10 @@ static unsigned form_action(struct order_form *f, const struct wbinding *bd, con
 static unsigned field_key(struct order_form *f, const struct wevent *ev)
 {
 	int row = f->m.focus;
-	unsigned r = wwidget_handle(&f->field[row - ORDER_GPUS]->base, ev);
+	struct wfield *fd = f->field[order_text_index(row)];
+	unsigned r = wwidget_handle(&fd->base, ev);
 
-	if ((r & W_CHANGED) &&
-	    order_model_set_text(&f->m, row, wfield_text(f->field[row - ORDER_GPUS]))) {
+	if ((r & W_CHANGED) && order_model_set_text(&f->m, row, wfield_text(fd))) {
 		order_model_changed(&f->m);
 		inputs_moved(f);
 		if (f->place_req == 0)
@@ -683,8 +726,13 @@ static void form_tick(struct tui_screen *s, int64_t now, int64_t *next)
 	if (f->place_req != 0)
 		sending_clock(f, now, next);
 	if (f->book_req == 0 && now >= f->book_next) {
+		struct api_book_query q;
+		bool by;
 		f->book_next = now + FORM_BOOK_MS;
-		f->book_req = api_book_start(t->api, f->m.gpu, FORM_BOOK_DEPTH, on_book, f);
+		order_model_book_query(&f->m, &q, &by);
+		q.depth = FORM_BOOK_DEPTH;
+		f->book_req = by ? api_book_query_start(t->api, f->m.gpu, &q, on_book, f)
+				 : api_book_start(t->api, f->m.gpu, FORM_BOOK_DEPTH, on_book, f);
 	}
 	if (f->book_req == 0)
 		lower(next, f->book_next);
@@ -717,7 +765,7 @@ static void form_notify(struct tui_screen *s, unsigned what)
 	if (what & TN_ENTER) {
 		f->book_next = 0;
 		if (order_is_text_row(f->m.focus))
-			wfield_focus(f->field[f->m.focus - ORDER_GPUS], true);
+			wfield_focus(f->field[order_text_index(f->m.focus)], true);
 	}
 	if (what & TN_LEAVE) {
 		f->confirm_wait = false;
@@ -741,6 +789,7 @@ static void form_free(struct tui_screen *s)
 	order_model_free(&f->m);
 	free(f->coid);
 	free(f->placing_gpu);
+	free(f->book_key);
 }
 
 const struct tui_screen_class tui_order_form_class = {
@@ -755,7 +804,9 @@ const struct tui_screen_class tui_order_form_class = {
 static struct order_form *form_new(struct tui *t)
 {
 	struct order_form *f = xcalloc(1, sizeof *f);
-	static const char *const history[ORDER_NTEXT] = { "order.gpus", "order.hours", "order.price" };
+	static const char *const history[ORDER_NTEXT] = { "order.gpus", "order.hours", "order.price",
+							  "order.regions", "order.cpu", "order.ram",
+							  "order.disk" };
 
 	tui_page_init(&f->page, &tui_order_form_class, t, TUI_ORDER_FORM);
 	order_model_init(&f->m, t->cat, t->o->lang, t->ascii);
@@ -770,9 +821,13 @@ static struct order_form *form_new(struct tui *t)
 	return f;
 }
 
-/* (Re)fill the form for gpu; the same form again keeps what was typed. */
-static void setup(struct order_form *f, const char *gpu, bool sell, int gpus, int hours)
+/* (Re)fill the form for g->gpu; the same form again keeps what was typed. */
+static void setup(struct order_form *f, const struct tui_goto *g)
 {
+	const char *gpu = g->gpu;
+	bool sell = g->sell;
+	int gpus = g->gpus, hours = g->hours;
+
 	if (f->m.gpu != NULL && order_model_same_form(&f->m, gpu, sell, gpus, hours)) {
 		/* the same form again: keep what was typed, not the last outcome */
 		if (f->place_req == 0)
@@ -784,6 +839,12 @@ static void setup(struct order_form *f, const char *gpu, bool sell, int gpus, in
 		f->book_next = 0;
 	f->m.role = tui_account_role(tui_of(f));
 	order_model_setup(&f->m, gpu, sell, gpus, hours, tui_market_ask(tui_of(f), gpu));
+	if (!sell && g->node_gpus > 1)
+		order_model_need(&f->m, g->node_gpus, g->interconnect); /* what runs the fit job */
+	if (tui_of(f)->m.state != NULL)
+		order_model_set_regions(&f->m, tui_of(f)->m.state->regions,
+					tui_of(f)->m.state->n_regions);
+	f->seen_state = tui_of(f)->m.state_gen;
 	set_focus(f, ORDER_GPUS);
 	inputs_moved(f);
 	f->pv_due = 0; /* the first preview at once */
@@ -821,6 +882,6 @@ void tui_order_form_open(struct tui *t, const struct tui_goto *g)
 	}
 	if (f == NULL)
 		f = form_new(t);
-	setup(f, g->gpu, g->sell, g->gpus, g->hours);
+	setup(f, g);
 	tui_page_show(&f->page);
 }

@@ -35,6 +35,19 @@ static void set_str(char **slot, const char *s)
 	*slot = s != NULL ? xstrdup(s) : NULL;
 }
 
+/* The text of typed row r. */
+static const char *txt(const struct order_model *m, int r)
+{
+	return m->text[order_text_index(r)];
+}
+
+static void free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 void order_model_init(struct order_model *m, const struct catalog *cat, enum i18n_lang lang, bool ascii)
 {
 	memset(m, 0, sizeof *m);
@@ -48,6 +61,8 @@ void order_model_init(struct order_model *m, const struct catalog *cat, enum i18
 	m->opens_at = -1;
 	m->bad_row = -1;
 	m->last_id = -1;
+	m->node_gpus = 1;
+	m->n_links = 1;
 	for (int i = 0; i < ORDER_NTEXT; i++)
 		m->text[i] = xstrdup("");
 }
@@ -65,7 +80,11 @@ void order_model_free(struct order_model *m)
 	free(m->pv_error);
 	free(m->book_error);
 	free(m->last_gpu);
+	free(m->last_lot);
 	free(m->note);
+	free_strv(m->known_regions, m->n_known_regions);
+	free_strv(m->region_v, m->n_region_v);
+	free(m->regions_text);
 	memset(m, 0, sizeof *m);
 }
 
@@ -120,7 +139,7 @@ static void mark_bad(struct order_model *m, int row, char *why, const char *shor
 	} else {
 		free(why);
 	}
-	set_str(&m->text_error[row - ORDER_GPUS], short_why);
+	set_str(&m->text_error[order_text_index(row)], short_why);
 }
 
 /* Where the decimal separator is a comma, a dot between a digit and three
@@ -138,7 +157,7 @@ static bool dot_thousands(enum i18n_lang lang, const char *s)
 
 static void validate_price(struct order_model *m)
 {
-	const char *s = m->text[ORDER_PRICE - ORDER_GPUS];
+	const char *s = txt(m, ORDER_PRICE);
 	char *cause = NULL;
 	int64_t cents = 0;
 
@@ -172,6 +191,103 @@ static void validate_price(struct order_model *m)
 	}
 }
 
+/* A host figure: empty (not stated, no minimum) or a whole number 0..max. */
+static void validate_host(struct order_model *m, int row, long max, int64_t *out)
+{
+	const char *s = txt(m, row);
+	int v = 0;
+
+	*out = 0;
+	if (strspn(s, " ") == strlen(s))
+		return;
+	if (!parse_count(s, 0, max, &v)) {
+		char *lim = i18n_fmt_number(m->lang, (double)max, 0);
+		mark_bad(m, row, xasprintf(_("%s: a whole number from 0 to %s, or nothing"),
+					   order_model_row_label(m, row), lim),
+			 _("a number"));
+		free(lim);
+		return;
+	}
+	*out = v;
+}
+
+static bool known_region(const struct order_model *m, const char *id)
+{
+	if (m->n_known_regions == 0)
+		return true; /* not known here: the exchange checks it */
+	for (size_t i = 0; i < m->n_known_regions; i++)
+		if (strcmp(m->known_regions[i], id) == 0)
+			return true;
+	return false;
+}
+
+static char *known_list(const struct order_model *m)
+{
+	struct buf b = {0};
+
+	for (size_t i = 0; i < m->n_known_regions; i++)
+		buf_printf(&b, "%s%s", i > 0 ? ", " : "", m->known_regions[i]);
+	return b.data != NULL ? buf_take(&b) : xstrdup("");
+}
+
+/* The regions typed: ids separated by commas or spaces (a sell: one). */
+static void validate_regions(struct order_model *m)
+{
+	char *copy = xstrdup(txt(m, ORDER_REGIONS)), *save = NULL, *w;
+	size_t max = m->side == API_SELL ? 1 : ORDER_MAX_REGIONS;
+
+	free_strv(m->region_v, m->n_region_v);
+	m->region_v = xcalloc(ORDER_MAX_REGIONS + 1, sizeof *m->region_v);
+	m->n_region_v = 0;
+	for (w = strtok_r(copy, ", ", &save); w != NULL; w = strtok_r(NULL, ", ", &save)) {
+		if (!known_region(m, w) || strlen(w) > 64) {
+			char *l = known_list(m);
+			mark_bad(m, ORDER_REGIONS, xasprintf(_("Regions: \"%s\" is not one of this "
+							       "exchange's: %s"), w, l),
+				 _("unknown region"));
+			free(l);
+			break;
+		}
+		if (m->n_region_v >= max) {
+			mark_bad(m, ORDER_REGIONS,
+				 xstrdup(m->side == API_SELL ? _("Region: a sell's machines are in one region")
+							     : _("Regions: at most 64")),
+				 _("too many"));
+			break;
+		}
+		m->region_v[m->n_region_v++] = xstrdup(w);
+	}
+	free(copy);
+	free(m->regions_text);
+	m->regions_text = NULL;
+	if (m->n_region_v > 0) {
+		struct buf b = {0};
+		for (size_t i = 0; i < m->n_region_v; i++)
+			buf_printf(&b, "%s%s", i > 0 ? "," : "", m->region_v[i]);
+		m->regions_text = buf_take(&b);
+	}
+}
+
+/* The machines: a buy's requirements or a sell's lot, into req. */
+static void validate_lot(struct order_model *m)
+{
+	bool sell = m->side == API_SELL;
+
+	validate_regions(m);
+	validate_host(m, ORDER_CPU, 4096, &m->req.host.cpu_cores);
+	validate_host(m, ORDER_RAM, 65536, &m->req.host.ram_gb);
+	validate_host(m, ORDER_DISK, 1000000, &m->req.host.disk_gb);
+	m->req.node_gpus = m->node_gpus > 1 ? m->node_gpus : 0;
+	m->req.interconnect = m->link > 0 && m->link < m->n_links ? m->links[m->link] : NULL;
+	m->req.whole_nodes = sell && m->whole_nodes;
+	if (sell) {
+		m->req.region = m->n_region_v > 0 ? m->region_v[0] : NULL;
+	} else {
+		m->req.regions = (const char *const *)m->region_v;
+		m->req.n_regions = m->n_region_v;
+	}
+}
+
 void order_model_validate(struct order_model *m)
 {
 	free(m->bad);
@@ -184,13 +300,21 @@ void order_model_validate(struct order_model *m)
 	m->req.side = m->side;
 	m->req.type = m->type;
 	m->req.tif = m->tif;
-	if (!parse_count(m->text[0], 1, ORDER_MAX_GPUS, &m->req.gpus))
+	if (!parse_count(txt(m, ORDER_GPUS), 1, ORDER_MAX_GPUS, &m->req.gpus))
 		mark_bad(m, ORDER_GPUS, xasprintf(_("GPUs: a whole number from 1 to %d"), ORDER_MAX_GPUS),
 			 _("1 to 512"));
-	if (!parse_count(m->text[1], 1, ORDER_MAX_HOURS, &m->req.hours))
+	else if (m->node_gpus > 1 && m->req.gpus % m->node_gpus != 0)
+		mark_bad(m, ORDER_GPUS,
+			 xasprintf(m->side == API_BUY
+				   ? _("GPUs: whole units of %d (the nodes below): %d, %d, %d…")
+				   : _("GPUs: whole machines of %d (the nodes below): %d, %d, %d…"),
+				   m->node_gpus, m->node_gpus, 2 * m->node_gpus, 3 * m->node_gpus),
+			 _("whole nodes"));
+	if (!parse_count(txt(m, ORDER_HOURS), 1, ORDER_MAX_HOURS, &m->req.hours))
 		mark_bad(m, ORDER_HOURS, xasprintf(_("Hours: a whole number from 1 to %d"), ORDER_MAX_HOURS),
 			 _("1 to 720"));
 	validate_price(m);
+	validate_lot(m);
 	m->valid = m->bad == NULL;
 }
 
@@ -202,7 +326,7 @@ void order_model_changed(struct order_model *m)
 
 bool order_model_set_text(struct order_model *m, int row, const char *text)
 {
-	char **slot = &m->text[row - ORDER_GPUS];
+	char **slot = &m->text[order_text_index(row)];
 
 	if (strcmp(*slot, text) == 0)
 		return false;
@@ -215,10 +339,12 @@ bool order_model_set_text(struct order_model *m, int row, const char *text)
 /* The model writes a field's text (the screen copies it into the field). */
 static void put_text(struct order_model *m, int row, const char *text)
 {
-	if (strcmp(m->text[row - ORDER_GPUS], text) == 0)
+	int i = order_text_index(row);
+
+	if (strcmp(m->text[i], text) == 0)
 		return;
-	set_str(&m->text[row - ORDER_GPUS], text);
-	m->text_changed[row - ORDER_GPUS] = true;
+	set_str(&m->text[i], text);
+	m->text_changed[i] = true;
 }
 
 void order_model_suggest_price(struct order_model *m, int64_t quote_ask)
@@ -231,6 +357,17 @@ void order_model_suggest_price(struct order_model *m, int64_t quote_ask)
 
 	if (m->price_touched)
 		return;
+	if (b != NULL && b->node_gpus > 1 && m->side == API_BUY) {
+		/* units of a node size: the price at which all the GPUs typed fill */
+		int64_t want = 0, got = 0;
+		int gpus = 0;
+		if (parse_count(txt(m, ORDER_GPUS), 1, ORDER_MAX_GPUS, &gpus))
+			want = gpus;
+		for (size_t i = 0; i < b->n_asks && got < want; i++) {
+			got += b->asks[i].gpus;
+			ask = b->asks[i].price_cents;
+		}
+	}
 	if (m->side == API_BUY)
 		p = m->type == API_MARKET ? (ask >= 0 ? (ask * 11 / 10 + 9) / 10 * 10 : -1) : ask;
 	else if (m->type == API_MARKET)
@@ -244,6 +381,92 @@ void order_model_suggest_price(struct order_model *m, int64_t quote_ask)
 	s = p > 0 ? plain_price(m, p) : xstrdup("");
 	put_text(m, ORDER_PRICE, s);
 	free(s);
+}
+
+/* The links the GPU's machines can have (docs/API.md, an ask's
+ * interconnect): its board's own (SXM: NVLink, OAM: Infinity Fabric), PCIe
+ * for a PCIe card, and both for the cards sold as NVLink-bridged pairs. */
+static void setup_links(struct order_model *m)
+{
+	const struct catalog_gpu *g = m->cat != NULL && m->gpu != NULL ? catalog_gpu(m->cat, m->gpu) : NULL;
+	enum fit_interconnect own = FIT_LINK_PCIE;
+
+	if (g != NULL && g->scale_up != NULL)
+		fit_interconnect_parse(g->scale_up, &own, NULL);
+	m->n_links = 0;
+	m->links[m->n_links++] = NULL;
+	if (own != FIT_LINK_PCIE)
+		m->links[m->n_links++] = fit_interconnect_id(own);
+	if (own == FIT_LINK_PCIE || (g != NULL && g->scale_up_gpus <= 2))
+		m->links[m->n_links++] = fit_interconnect_id(FIT_LINK_PCIE);
+}
+
+void order_model_need(struct order_model *m, int node_gpus, const char *interconnect)
+{
+	m->node_gpus = node_gpus == 2 || node_gpus == 4 || node_gpus == 8 ? node_gpus : 1;
+	m->link = 0;
+	for (int i = 1; interconnect != NULL && i < m->n_links; i++)
+		if (strcmp(m->links[i], interconnect) == 0)
+			m->link = i;
+	if (m->node_gpus > 1) {
+		int gpus = 0;
+		/* more than one machine of them: all of it or nothing */
+		if (parse_count(txt(m, ORDER_GPUS), 1, ORDER_MAX_GPUS, &gpus) && gpus >= m->node_gpus)
+			m->tif = API_FOK;
+	}
+	order_model_changed(m);
+}
+
+static bool same_regions(const struct order_model *m, const struct api_region *v, size_t n)
+{
+	if (m->known_regions == NULL || m->n_known_regions != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(m->known_regions[i], v[i].id) != 0)
+			return false;
+	return true;
+}
+
+bool order_model_set_regions(struct order_model *m, const struct api_region *v, size_t n)
+{
+	if (same_regions(m, v, n))
+		return false;
+	free_strv(m->known_regions, m->n_known_regions);
+	m->known_regions = xcalloc(n + 1, sizeof *m->known_regions);
+	m->n_known_regions = n;
+	for (size_t i = 0; i < n; i++)
+		m->known_regions[i] = xstrdup(v[i].id);
+	order_model_validate(m);
+	return true;
+}
+
+bool order_model_row_shown(const struct order_model *m, int row)
+{
+	return row != ORDER_WHOLE || m->side == API_SELL;
+}
+
+void order_model_book_query(const struct order_model *m, struct api_book_query *q, bool *by)
+{
+	memset(q, 0, sizeof *q);
+	*by = m->side == API_BUY && (m->node_gpus > 1 || m->link > 0 || m->regions_text != NULL);
+	if (!*by)
+		return;
+	q->node_gpus = m->node_gpus;
+	q->interconnect = m->link > 0 && m->link < m->n_links ? m->links[m->link] : NULL;
+	q->regions = m->regions_text;
+}
+
+char *order_model_lot_key(const struct api_order_req *r)
+{
+	struct buf b = {0};
+
+	buf_printf(&b, "%d|%s|%s|", r->node_gpus, r->interconnect ? r->interconnect : "",
+		   r->region ? r->region : "");
+	for (size_t i = 0; i < r->n_regions; i++)
+		buf_printf(&b, "%s,", r->regions[i]);
+	buf_printf(&b, "|%lld/%lld/%lld|%d", (long long)r->host.cpu_cores, (long long)r->host.ram_gb,
+		   (long long)r->host.disk_gb, r->whole_nodes ? 1 : 0);
+	return buf_take(&b);
 }
 
 bool order_model_same_form(const struct order_model *m, const char *gpu, bool sell, int gpus, int hours)
@@ -265,6 +488,12 @@ void order_model_setup(struct order_model *m, const char *gpu, bool sell, int gp
 	m->type = API_MARKET;
 	m->tif = API_IOC;
 	m->price_touched = false;
+	setup_links(m);
+	m->node_gpus = 1;
+	m->link = 0;
+	m->whole_nodes = false;
+	for (int r = ORDER_REGIONS; r <= ORDER_DISK; r++)
+		put_text(m, r, "");
 	g = xasprintf("%d", gpus > 0 ? gpus : 1);
 	h = xasprintf("%d", hours > 0 ? hours : 1);
 	put_text(m, ORDER_GPUS, g);
@@ -350,6 +579,25 @@ bool order_model_choose(struct order_model *m, wkey k, int64_t ask)
 	case ORDER_TIF:
 		choose_tif(m, k, k == WKEY_LEFT ? -1 : 1);
 		break;
+	case ORDER_NODES: {
+		static const int sizes[] = { 1, 2, 4, 8 };
+		int i = 0;
+		while (i < 3 && sizes[i] != m->node_gpus)
+			i++;
+		i = (i + (k == WKEY_LEFT ? 3 : 1)) % 4;
+		m->node_gpus = sizes[i];
+		break;
+	}
+	case ORDER_LINK:
+		if (m->n_links <= 1)
+			return false;
+		m->link = (m->link + (k == WKEY_LEFT ? m->n_links - 1 : 1)) % m->n_links;
+		break;
+	case ORDER_WHOLE:
+		if (m->side != API_SELL)
+			return false;
+		m->whole_nodes = !m->whole_nodes;
+		break;
 	default:
 		return false;
 	}
@@ -375,7 +623,7 @@ bool order_model_set_book(struct order_model *m, struct api_book *b, int64_t ask
 	set_str(&m->book_error, NULL);
 	api_book_free(&m->book);
 	m->book = b;
-	if (first && m->text[ORDER_PRICE - ORDER_GPUS][0] == '\0') {
+	if (first && txt(m, ORDER_PRICE)[0] == '\0') {
 		order_model_suggest_price(m, ask);
 		order_model_changed(m);
 	}
@@ -422,16 +670,30 @@ bool order_model_same_as_last(const struct order_model *m)
 {
 	const struct api_order_req *a = &m->req, *b = &m->last;
 
-	return m->last_gpu != NULL && m->gpu != NULL && strcmp(m->last_gpu, m->gpu) == 0 &&
-	       a->side == b->side && a->type == b->type && a->gpus == b->gpus &&
-	       a->hours == b->hours && a->price_cents == b->price_cents && a->tif == b->tif;
+	char *lot;
+	bool same;
+
+	if (m->last_gpu == NULL || m->gpu == NULL || strcmp(m->last_gpu, m->gpu) != 0 ||
+	    a->side != b->side || a->type != b->type || a->gpus != b->gpus ||
+	    a->hours != b->hours || a->price_cents != b->price_cents || a->tif != b->tif)
+		return false;
+	lot = order_model_lot_key(a);
+	same = m->last_lot != NULL && strcmp(lot, m->last_lot) == 0;
+	free(lot);
+	return same;
 }
 
 void order_model_remember_last(struct order_model *m, const struct api_order_req *r, const char *gpu,
 		      int64_t id)
 {
+	free(m->last_lot);
+	m->last_lot = order_model_lot_key(r);
 	m->last = *r;
 	m->last.client_order_id = NULL;
+	/* the lot lives on in last_lot: the model's strings change */
+	m->last.interconnect = m->last.region = NULL;
+	m->last.regions = NULL;
+	m->last.n_regions = 0;
 	set_str(&m->last_gpu, gpu);
 	m->last.gpu = m->last_gpu;
 	m->last_id = id;
@@ -445,7 +707,7 @@ char *order_model_summary(const struct order_model *m)
 void order_model_set_lang(struct order_model *m, enum i18n_lang lang)
 {
 	char to = i18n_decimal_sep(lang), from = to == '.' ? ',' : '.';
-	char *s = xstrdup(m->text[ORDER_PRICE - ORDER_GPUS]);
+	char *s = xstrdup(txt(m, ORDER_PRICE));
 	bool conv = false;
 
 	m->lang = lang;
@@ -464,7 +726,10 @@ void order_model_set_lang(struct order_model *m, enum i18n_lang lang)
 int order_model_label_width(const struct order_model *m)
 {
 	const char *labels[] = { _("Side"), _("Type"), _("GPUs"), _("Hours"), _("Limit price/h"),
-				 _("Max price/h"), _("Min price/h"), _("In force") };
+				 _("Max price/h"), _("Min price/h"), _("In force"), _("In nodes of"),
+				 _("Interconnect"), _("Regions"), _("Region"), _("Min CPU cores"),
+				 _("Min RAM GB"), _("Min disk GB"), _("CPU cores"), _("RAM GB"),
+				 _("Disk GB"), _("Whole nodes") };
 	int w = 0;
 
 	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
@@ -534,6 +799,30 @@ static const char *explain(const struct order_model *m)
 			: _("The least to take per GPU-hour in US$.");
 	case ORDER_TIF:
 		return view_tif_text(m->lang, m->tif, m->type == API_MARKET);
+	case ORDER_NODES:
+		return m->side == API_BUY
+			? _("GPUs that must share one machine: the order fills only in whole units "
+			    "of this many, each inside one machine (a job with tensor parallelism "
+			    "needs its GPUs together).")
+			: _("GPUs per machine of your lot: the GPUs above are that many machines.");
+	case ORDER_LINK:
+		return m->side == API_BUY
+			? _("Only machines whose GPUs are joined by this link (any: every machine).")
+			: _("The link between the GPUs of each machine (the GPU's own by default).");
+	case ORDER_REGIONS: {
+		/* the exchange's regions, or what to type */
+		return m->side == API_BUY
+			? _("Only machines in these regions, e.g. eu-west,eu-central; empty: any region.")
+			: _("Where your machines are, e.g. eu-west; empty: the exchange's first region.");
+	}
+	case ORDER_CPU:
+	case ORDER_RAM:
+	case ORDER_DISK:
+		return m->side == API_BUY
+			? _("Only machines whose host has at least this much; empty: no minimum.")
+			: _("What each machine's host has; empty: not stated (it meets no minimum).");
+	case ORDER_WHOLE:
+		return _("Yes: only whole machines are sold, to bids in units of the node size.");
 	default:
 		return NULL;
 	}
@@ -582,8 +871,48 @@ static void title_lines(const struct order_model *m, int width, struct tui_lines
 	tui_lines_add(out);
 }
 
+const char *order_model_row_label(const struct order_model *m, int row)
+{
+	bool sell = m->side == API_SELL;
+
+	switch (row) {
+	case ORDER_SIDE: return _("Side");
+	case ORDER_TYPE: return _("Type");
+	case ORDER_GPUS: return _("GPUs");
+	case ORDER_HOURS: return _("Hours");
+	case ORDER_PRICE: return order_model_price_label(m);
+	case ORDER_TIF: return _("In force");
+	/* TRANSLATORS: the order form: "In nodes of  ‹ 8 GPUs ›" (GPUs per machine) */
+	case ORDER_NODES: return _("In nodes of");
+	case ORDER_LINK: return _("Interconnect");
+	case ORDER_REGIONS: return sell ? _("Region") : _("Regions");
+	case ORDER_CPU: return sell ? _("CPU cores") : _("Min CPU cores");
+	case ORDER_RAM: return sell ? _("RAM GB") : _("Min RAM GB");
+	case ORDER_DISK: return sell ? _("Disk GB") : _("Min disk GB");
+	case ORDER_WHOLE: return _("Whole nodes");
+	default: return "";
+	}
+}
+
+/* The node size's words: "8 GPUs"; a buy's 1: "any" (its GPUs on any machines). */
+static char *nodes_value(const struct order_model *m)
+{
+	if (m->node_gpus <= 1 && m->side == API_BUY)
+		return xstrdup(_("any"));
+	return xasprintf(P_("%d GPU", "%d GPUs", (unsigned long)m->node_gpus), m->node_gpus);
+}
+
+static const char *link_value(const struct order_model *m)
+{
+	if (m->link <= 0 || m->link >= m->n_links)
+		return m->side == API_BUY ? _("any") : _("the GPU's own");
+	return view_link_text(m->lang, m->links[m->link]);
+}
+
 void order_model_form_lines(const struct order_model *m, int label_w, int width, struct tui_lines *out)
 {
+	char *x;
+
 	title_lines(m, width, out);
 	choice_line(out, label_w, _("Side"), m->side == API_BUY ? _("Buy") : _("Sell"),
 		    m->focus == ORDER_SIDE);
@@ -593,6 +922,15 @@ void order_model_form_lines(const struct order_model *m, int label_w, int width,
 	label_line(out, _("Hours"), m->focus == ORDER_HOURS);
 	label_line(out, order_model_price_label(m), m->focus == ORDER_PRICE);
 	choice_line(out, label_w, _("In force"), tif_short(m->tif), m->focus == ORDER_TIF);
+	x = nodes_value(m);
+	choice_line(out, label_w, order_model_row_label(m, ORDER_NODES), x, m->focus == ORDER_NODES);
+	free(x);
+	choice_line(out, label_w, _("Interconnect"), link_value(m), m->focus == ORDER_LINK);
+	for (int r = ORDER_REGIONS; r <= ORDER_DISK; r++)
+		label_line(out, order_model_row_label(m, r), m->focus == r);
+	if (order_model_row_shown(m, ORDER_WHOLE))
+		choice_line(out, label_w, _("Whole nodes"), m->whole_nodes ? _("Yes") : _("No"),
+			    m->focus == ORDER_WHOLE);
 	tui_lines_add(out);
 	if (m->note != NULL)
 		tui_lines_wrap(out, m->note, width, ORDER_WRAP_MAX, m->note_role, 0);
@@ -663,7 +1001,8 @@ static void text(struct pv_out *o, const char *s, enum wrole role)
 static int preview_label_width(const struct order_model *m)
 {
 	const char *labels[] = { _("Fills now"), _("Waits on book"), _("Not filled"), _("Before tax"),
-				 _("Total"), _("Held"), _("You are paid"), _("Available"), _("Rate") };
+				 _("Total"), _("Held"), _("You are paid"), _("Available"), _("Rate"),
+				 _("Machines") };
 	int lw = 0;
 
 	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
@@ -673,6 +1012,47 @@ static int preview_label_width(const struct order_model *m)
 	}
 	lw += 2;
 	return lw < 12 ? 12 : lw;
+}
+
+/* The machines a buy's fills take, a line per lot: "o43-1, o43-2 ·
+ * eu-west · 112 cores · 2,048 GB RAM · …", its words never split. */
+static void preview_machines(struct pv_out *o, const struct api_preview *v)
+{
+	const struct order_model *m = o->m;
+	bool first = true;
+
+	if (v->side != API_BUY)
+		return;
+	for (size_t i = 0; i < v->n_fills && i < 4; i++) {
+		const struct api_preview_fill *f = &v->fills[i];
+		char *nodes, *host, *where, *p, *q;
+		const char *atoms[8];
+		size_t n = 0;
+		if (!f->has_lot)
+			continue;
+		nodes = view_fmt_nodes(m->lang, f->nodes, f->n_nodes, f->lot.node_gpus, 3);
+		host = view_fmt_host(m->lang, &f->lot.host);
+		where = xasprintf("%s \u00b7 %s \u00b7", f->lot.region,
+				  view_link_text(m->lang, f->lot.interconnect));
+		atoms[n++] = nodes;
+		atoms[n++] = where;
+		/* the host's figures, each whole: "112 cores ·" "2,048 GB RAM ·" … */
+		for (p = host; p != NULL && n < 8; p = q) {
+			q = strstr(p, " \u00b7 ");
+			if (q != NULL) {
+				q[3] = '\0'; /* keep " ·" (4 bytes: " ", U+00B7, " "), cut before the blank */
+				atoms[n++] = p;
+				q += 4;
+			} else {
+				atoms[n++] = p;
+			}
+		}
+		kv_atoms(o, first ? _("Machines") : "", atoms, n, WR_NORMAL, 0);
+		first = false;
+		free(nodes);
+		free(host);
+		free(where);
+	}
 }
 
 /* Fills now (one entry per price level), what waits on the book, what is
@@ -699,6 +1079,7 @@ static void preview_fills(struct pv_out *o, const struct api_preview *v)
 		free(atoms[i]);
 	free(atoms);
 	free(lv);
+	preview_machines(o, v);
 	if (v->rest_gpus > 0) {
 		x = xasprintf(P_("%lld GPU", "%lld GPUs", (unsigned long)v->rest_gpus),
 			      (long long)v->rest_gpus);
@@ -921,7 +1302,12 @@ void order_model_book_lines(const struct order_model *m, int width, int rows, st
 	tui_lines_add(out);
 	c = tui_lines_add(out);
 	wcells_pad(c, 1, WR_NORMAL);
-	x = xasprintf(_("Book of %s, per GPU-hour before tax"), gpu_name(m, m->gpu));
+	if (m->book != NULL && m->book->node_gpus > 1)
+		/* TRANSLATORS: the order form's ladder of what can serve units of N GPUs */
+		x = xasprintf(_("Book of %s in nodes of %lld, per GPU-hour"), gpu_name(m, m->gpu),
+			      (long long)m->book->node_gpus);
+	else
+		x = xasprintf(_("Book of %s, per GPU-hour before tax"), gpu_name(m, m->gpu));
 	if (c->width + wtext_width(x, c->ascii) > width) {
 		/* too long for the column: the title without its note, never cut */
 		free(x);

@@ -24,20 +24,52 @@
 #include "tui/frame/lines.h"
 #include "widgets/widgets.h"
 
-/* The rows of the form, top to bottom; GPUs, hours and the price are typed. */
-enum order_row { ORDER_SIDE, ORDER_TYPE, ORDER_GPUS, ORDER_HOURS, ORDER_PRICE, ORDER_TIF, ORDER_ROWS };
+/* The rows of the form, top to bottom: the order, then the machines (a
+ * buy's requirements, a sell's lot). GPUs, hours, the price, the regions
+ * and the host's figures are typed; the others are choices. Whole nodes is
+ * a sell's only (the last row, not shown for a buy). */
+enum order_row {
+	ORDER_SIDE, ORDER_TYPE, ORDER_GPUS, ORDER_HOURS, ORDER_PRICE, ORDER_TIF,
+	ORDER_NODES, ORDER_LINK, ORDER_REGIONS, ORDER_CPU, ORDER_RAM, ORDER_DISK, ORDER_WHOLE,
+	ORDER_ROWS
+};
 
 enum {
-	ORDER_NTEXT = 3,               /* ORDER_GPUS .. ORDER_PRICE */
+	ORDER_NTEXT = 7,               /* the typed rows */
 	ORDER_MAX_GPUS = 512,          /* docs/API.md, limits */
 	ORDER_MAX_HOURS = 720,
 	ORDER_MAX_PRICE = 1000000,
 	ORDER_FORM_ROW0 = 3,           /* the line of the Side row in order_model_form_lines */
+	ORDER_MAX_REGIONS = 64,
+	ORDER_LINKS = 4,               /* the interconnect's choices: none, and three links */
 };
+
+/* A typed row's index among the texts (0 .. ORDER_NTEXT-1), or -1. */
+static inline int order_text_index(int r)
+{
+	switch (r) {
+	case ORDER_GPUS: return 0;
+	case ORDER_HOURS: return 1;
+	case ORDER_PRICE: return 2;
+	case ORDER_REGIONS: return 3;
+	case ORDER_CPU: return 4;
+	case ORDER_RAM: return 5;
+	case ORDER_DISK: return 6;
+	default: return -1;
+	}
+}
+
+/* The row of text index i. */
+static inline int order_text_row(int i)
+{
+	static const int rows[ORDER_NTEXT] = { ORDER_GPUS, ORDER_HOURS, ORDER_PRICE, ORDER_REGIONS,
+					       ORDER_CPU, ORDER_RAM, ORDER_DISK };
+	return i >= 0 && i < ORDER_NTEXT ? rows[i] : -1;
+}
 
 static inline bool order_is_text_row(int r)
 {
-	return r >= ORDER_GPUS && r <= ORDER_PRICE;
+	return order_text_index(r) >= 0;
 }
 
 struct order_model {
@@ -57,6 +89,19 @@ struct order_model {
 	int role;                   /* the account's enum api_role, -1 while unknown */
 	int64_t opens_at;           /* the market's opening (Unix s), -1 unknown */
 	bool have_exchange;         /* there is an exchange to send orders to */
+
+	/* the machines: a buy's requirements, a sell's lot */
+	int node_gpus;              /* 1, 2, 4, 8 (a buy: 1 is no requirement) */
+	int link;                   /* index into links[] (0: not sent) */
+	const char *links[ORDER_LINKS]; /* the choices this GPU has: NULL (a buy: any;
+	                               a sell: the GPU's own), then wire names */
+	int n_links;
+	bool whole_nodes;           /* a sell */
+	char **known_regions;       /* the exchange's region ids (GET /v1/market), or none */
+	size_t n_known_regions;
+	char **region_v;            /* the regions typed, parsed (req points into them) */
+	size_t n_region_v;
+	char *regions_text;         /* ... joined by commas (the book's query), or NULL */
 
 	/* the inputs, read */
 	uint64_t gen;               /* bumped by every change */
@@ -79,6 +124,7 @@ struct order_model {
 	/* the last order placed from this form, to ask before the same again */
 	struct api_order_req last;
 	char *last_gpu;
+	char *last_lot;             /* its lot or requirements, as order_model_lot_key says */
 	int64_t last_id;            /* -1: its outcome is unknown */
 
 	char *note;                 /* the last action's outcome, under the fields */
@@ -93,8 +139,24 @@ void order_model_free(struct order_model *m);
 bool order_model_same_form(const struct order_model *m, const char *gpu, bool sell, int gpus, int hours);
 /* Fill the form for gpu: buy or sell, market IOC, gpus × hours (<= 0: 1),
  * the suggested price; a new GPU forgets the book. ask: the best ask from
- * the quotes (-1 none), until the book is in. The focus is the screen's. */
+ * the quotes (-1 none), until the book is in. The focus is the screen's.
+ * The machines start as none required (a sell: single-GPU machines). */
 void order_model_setup(struct order_model *m, const char *gpu, bool sell, int gpus, int hours, int64_t ask);
+/* What a fit job needs, after set-up: units of node_gpus GPUs inside one
+ * machine on interconnect (a wire name; NULL: any), filled whole or not at
+ * all (FOK) when that is more than one machine's worth. */
+void order_model_need(struct order_model *m, int node_gpus, const char *interconnect);
+/* The exchange's regions (GET /v1/market), what a typed region is checked
+ * against (copied; none: not checked here). True if the list changed. */
+bool order_model_set_regions(struct order_model *m, const struct api_region *v, size_t n);
+/* Whether row shows for the side (Whole nodes is a sell's). */
+bool order_model_row_shown(const struct order_model *m, int row);
+/* The book to ask for the inputs: by node size (node_gpus, link, regions)
+ * for a buy with requirements, else the plain book (*by false). The
+ * strings point into the model. */
+void order_model_book_query(const struct order_model *m, struct api_book_query *q, bool *by);
+/* The lot or requirements of r as one string, to compare orders (malloc'ed). */
+char *order_model_lot_key(const struct api_order_req *r);
 /* Read the inputs again into req, valid, bad and the fields' reasons. */
 void order_model_validate(struct order_model *m);
 /* What is typed or chosen changed: read again, a new generation. */
@@ -149,6 +211,8 @@ void order_model_set_lang(struct order_model *m, enum i18n_lang lang);
 int order_model_label_width(const struct order_model *m);
 /* The price row's label for side and type (translated, static). */
 const char *order_model_price_label(const struct order_model *m);
+/* Any row's label for the side (translated, static). */
+const char *order_model_row_label(const struct order_model *m, int row);
 
 /* The form's lines, width columns: the title, the best prices, the rows
  * (ORDER_FORM_ROW0 + enum order_row; the typed rows show only their label, the

@@ -18,15 +18,17 @@
 #include "util/util.h"
 
 enum { OC_ID, OC_GPU, OC_SIDE, OC_STATUS, OC_GPUS, OC_FILLED, OC_HOURS, OC_PRICE, OC_TYPE,
-       OC_HELD, OC_CREATED, OC_N };
+       OC_HELD, OC_CREATED, OC_NODE, OC_REGION, OC_HOST, OC_N };
 
 static const char *const head[OC_N] = {
 	N_("Order"), N_("GPU"), N_("Side"), N_("Status"), N_("GPUs"), N_("Filled"), N_("Hours"),
-	N_("Price/h"), N_("Type"), N_("Held"), N_("Created"),
+	N_("Price/h"), N_("Type"), N_("Held"), N_("Created"), N_("Machines"), N_("Region"),
+	N_("Host"),
 };
 static const enum walign align[OC_N] = {
 	WALIGN_RIGHT, WALIGN_LEFT, WALIGN_LEFT, WALIGN_LEFT, WALIGN_RIGHT, WALIGN_RIGHT,
-	WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_LEFT, WALIGN_RIGHT, WALIGN_LEFT,
+	WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_LEFT, WALIGN_RIGHT, WALIGN_LEFT, WALIGN_LEFT,
+	WALIGN_LEFT, WALIGN_LEFT,
 };
 
 struct orders {
@@ -92,6 +94,10 @@ static void add_row(struct tui *t, struct tui_grid *g, const struct api_order *o
 	tui_grid_put(g, OC_HELD, o->hold_minor > 0 ? tui_money(t, o->hold_minor, o->currency)
 						   : xstrdup(""));
 	tui_grid_put(g, OC_CREATED, tui_date(t, o->created_at));
+	/* a sell's lot, a buy's requirements */
+	tui_grid_put(g, OC_NODE, view_fmt_order_machines(t->o->lang, o, t->ascii));
+	tui_grid_put(g, OC_REGION, view_fmt_order_region(t->o->lang, o, t->ascii));
+	tui_grid_put(g, OC_HOST, view_fmt_order_host(t->o->lang, o, t->ascii));
 }
 
 static void build(struct tui_list *l)

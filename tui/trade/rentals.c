@@ -14,16 +14,18 @@
 #include "i18n/i18n.h"
 #include "util/util.h"
 
-enum { RC_ID, RC_GPU, RC_GPUS, RC_STATUS, RC_USED, RC_LEFT, RC_PRICE, RC_HOURLY, RC_BILLED,
-       RC_REFUNDED, RC_ENDS, RC_N };
+enum { RC_ID, RC_GPU, RC_GPUS, RC_NODE, RC_REGION, RC_STATUS, RC_USED, RC_LEFT, RC_PRICE,
+       RC_HOURLY, RC_BILLED, RC_REFUNDED, RC_ENDS, RC_HOST, RC_N };
 
 static const char *const head[RC_N] = {
-	N_("Rental"), N_("GPU"), N_("GPUs"), N_("Status"), N_("Used h"), N_("Left h"),
-	N_("Price/h"), N_("Per hour"), N_("Charged"), N_("Refunded"), N_("Ends"),
+	N_("Rental"), N_("GPU"), N_("GPUs"), N_("Machines"), N_("Region"), N_("Status"),
+	N_("Used h"), N_("Left h"), N_("Price/h"), N_("Per hour"), N_("Charged"), N_("Refunded"),
+	N_("Ends"), N_("Host"),
 };
 static const enum walign align[RC_N] = {
-	WALIGN_RIGHT, WALIGN_LEFT, WALIGN_RIGHT, WALIGN_LEFT, WALIGN_RIGHT, WALIGN_RIGHT,
-	WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_LEFT,
+	WALIGN_RIGHT, WALIGN_LEFT, WALIGN_RIGHT, WALIGN_LEFT, WALIGN_LEFT, WALIGN_LEFT,
+	WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_RIGHT, WALIGN_RIGHT,
+	WALIGN_LEFT, WALIGN_LEFT,
 };
 
 struct rentals {
@@ -77,6 +79,12 @@ static void add_row(struct tui *t, struct tui_grid *g, const struct api_rental *
 	tui_grid_put(g, RC_BILLED, tui_money(t, r->billed_minor, r->currency));
 	tui_grid_put(g, RC_REFUNDED, tui_money(t, r->refunded_minor, r->currency));
 	tui_grid_put(g, RC_ENDS, tui_date(t, r->stopped_at >= 0 ? r->stopped_at : r->ends_at));
+	/* which machines it has, where, and their host */
+	tui_grid_put(g, RC_NODE, view_fmt_rental_machines(t->o->lang, r, t->ascii));
+	tui_grid_put(g, RC_REGION, r->has_lot && r->lot.region != NULL ? xstrdup(r->lot.region)
+								  : xstrdup(t->ascii ? "-" : "\u2014"));
+	tui_grid_put(g, RC_HOST, r->has_lot ? view_fmt_host(t->o->lang, &r->lot.host)
+					    : xstrdup(t->ascii ? "-" : "\u2014"));
 }
 
 /* " · charged so far €1.00, €0.50 per hour" of the active rentals the
@@ -223,6 +231,14 @@ static char *stop_text(struct tui *t, const struct api_rental *r)
 	char *text = xasprintf(_("%lld × %s at %s per GPU-hour: %s; %s"), (long long)r->gpus,
 			       tui_gpu_name(t, r->gpu), p, begun, rest);
 
+	if (r->has_lot && r->n_nodes > 1) {
+		/* a rental on several machines stops whole */
+		char *nodes = view_fmt_nodes(t->o->lang, r->nodes, r->n_nodes, r->lot.node_gpus, 8);
+		char *all = xasprintf(_("%s\nIt stops on all its machines at once: %s."), text, nodes);
+		free(text);
+		free(nodes);
+		text = all;
+	}
 	free(begun);
 	free(rest);
 	free(p);

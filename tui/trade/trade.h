@@ -218,12 +218,14 @@ void tui_list_head(struct tui_list *l, const char *const *extra, size_t n, bool 
 
 extern const struct tui_screen_class tui_welcome_class;
 extern const struct tui_screen_class tui_order_form_class, tui_orders_class, tui_rentals_class,
-	tui_account_page_class;
+	tui_account_page_class, tui_job_order_class;
 void tui_order_form_open(struct tui *t, const struct tui_goto *g);
 void tui_orders_open(struct tui *t, const struct tui_goto *g);
 void tui_rentals_open(struct tui *t, const struct tui_goto *g);
 void tui_account_page_open(struct tui *t, const struct tui_goto *g);
 void tui_welcome_open(struct tui *t, const struct tui_goto *g);
 void tui_first_run_open(struct tui *t, const struct tui_goto *g);
+/* The fit job's order across every GPU (job_order.c); a message without a job. */
+void tui_job_order_open(struct tui *t, const struct tui_goto *g);
 
 #endif

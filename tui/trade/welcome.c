@@ -376,7 +376,7 @@ static void key_accepted(struct welcome *w, const char *key, const char *what)
 	if (t->conf_path == NULL)
 		saved = xstrdup(_("There is no config file to save the key in: it is used until "
 				  "gpux ends."));
-	else if (api_conf_store_key(t->conf_path, t->api_url, key, false, &cause) != 0)
+	else if (api_conf_store_key(t->conf_path, t->api_profile, t->api_url, key, false, NULL, &cause) != 0)
 		saved = xasprintf(_("The key could not be saved (%s): it is used until gpux ends."),
 				  cause != NULL ? cause : "?");
 	else
@@ -467,7 +467,7 @@ static void create(struct welcome *w)
 			return;
 		}
 	}
-	if (t->conf_path != NULL && api_conf_key_check(t->conf_path, false, &cause) != 0) {
+	if (t->conf_path != NULL && api_conf_key_check(t->conf_path, t->api_profile, t->api_url, false, &cause) != 0) {
 		set_note(w, xasprintf(_("No account was created: its key could not be saved: %s"),
 				      cause), WR_BAD);
 		free(cause);

@@ -162,8 +162,9 @@ static void test_columns_take_the_width(void **state)
 	tui_harness_free(&h);
 }
 
-/* The rentals at 150×35: every column shows, down to Ends (at 120 the
- * machines and their region push it off to the right). */
+/* The rentals at 150×35: every column shows down to Ends (at 120 the
+ * machines and their region push it off to the right), the machines' host
+ * after it behind the › marker; at 200 the host shows too, nothing behind. */
 static void test_rentals_take_the_width(void **state)
 {
 	struct tui_harness *h = open_at(35, 150);
@@ -178,6 +179,18 @@ static void test_rentals_take_the_width(void **state)
 	fx_expect_on_screen(h, "active");
 	y = tui_harness_find(h, "Refunded");
 	expect_row_has(h, y, "Ends", true);
+	expect_row_has(h, y, "Host", false);
+	expect_row_has(h, y, "\u203a", true);
+	fx_expect_on_screen(h, " UTC");
+	tui_harness_free(&h);
+	h = open_at(35, 200);
+	fx_expect_on_screen(h, "prices updated");
+	tui_harness_key(h, 'R');
+	fx_expect_on_screen(h, "Refunded");
+	fx_expect_on_screen(h, "active");
+	y = tui_harness_find(h, "Refunded");
+	expect_row_has(h, y, "Ends", true);
+	expect_row_has(h, y, "Host", true);
 	expect_row_has(h, y, "\u203a", false);
 	fx_expect_on_screen(h, " UTC");
 	tui_harness_free(&h);

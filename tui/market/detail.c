@@ -40,16 +40,18 @@ enum { CANDLES_AGAIN_MS = 5000, WIDE_COLS = 120, CHART_MIN_ROWS = 3 };
 enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_NODES };
 
 static const struct wbinding bindings[] = {
-	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back") },
-	{ 'b', DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"), NULL },
+	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back"), "back" },
+	{ 'b', DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"), NULL,
+	  "buy" },
 	{ WKEY_F5, DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"),
-	  N_("Buy") },
-	{ 's', DK_SELL, N_("Sell this GPU (seller accounts)"), NULL },
-	{ 'i', DK_RANGE_NEXT, N_("Chart: the next range (1 h, 24 h, 7 d)"), N_("Range") },
-	{ '1', DK_1H, N_("Chart: the last hour"), NULL },
-	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL },
-	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL },
-	{ 'n', DK_NODES, N_("Book by node size: the plain book, then what serves units of 8, 4, 2, 1 GPUs inside one machine, and the machines they come from"), N_("Nodes") },
+	  N_("Buy"), "buy" },
+	{ 's', DK_SELL, N_("Sell this GPU (seller accounts)"), NULL, "sell" },
+	{ 'i', DK_RANGE_NEXT, N_("Chart: the next range (1 h, 24 h, 7 d)"), N_("Range"),
+	  "range-next" },
+	{ '1', DK_1H, N_("Chart: the last hour"), NULL, "range-1h" },
+	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL, "range-24h" },
+	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL, "range-7d" },
+	{ 'n', DK_NODES, N_("Book by node size: the plain book, then what serves units of 8, 4, 2, 1 GPUs inside one machine, and the machines they come from"), N_("Nodes"), "nodes" },
 };
 
 struct detail {
@@ -732,7 +734,7 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 
 	if (ev->type != WEV_KEY)
 		return W_IGNORED;
-	b = wbinding_find(bindings, sizeof bindings / sizeof bindings[0], ev->key);
+	b = tui_screen_binding(s, ev->key, NULL);
 	if (b == NULL)
 		return W_IGNORED;
 	switch (b->action) {

@@ -524,11 +524,13 @@ static void test_export(void **state)
 	tui = slurp(file);
 	assert_non_null(tui);
 	/* the TUI's market column (the sparkline) is not gpux table's: its
-	 * export has one column more; the rest is the same, line by line */
+	 * export has one column more; the rest is the same, line by line, down
+	 * to the columns given again under names with their unit */
 	cli = gpux_out("table training --saved-columns --sort memory:desc --filter 'mem>=141' "
 		       "--format csv --api http://127.0.0.1:9");
-	assert_non_null(strstr(tui, "gpu,name,arch,memory,bandwidth,spark_24h,price\n"));
-	assert_non_null(strstr(cli, "gpu,name,arch,memory,bandwidth,price\n"));
+	assert_non_null(strstr(tui, "gpu,name,arch,memory,bandwidth,spark_24h,price,memory_gb,"
+				    "price_cents\n"));
+	assert_non_null(strstr(cli, "gpu,name,arch,memory,bandwidth,price,memory_gb,price_cents\n"));
 	{
 		char *a = tui, *c = cli;
 		size_t lines = 0;
@@ -575,7 +577,8 @@ static void test_export(void **state)
 	unlink(conf);
 }
 
-/* gpux table --columns: those, in that order, the GPU first; a wrong id
+/* gpux table --columns: those, in that order, the GPU first (then those
+ * of them whose names say no unit again under ones that do); a wrong id
  * is a usage error naming the columns. */
 static void test_table_columns(void **state)
 {
@@ -583,7 +586,7 @@ static void test_table_columns(void **state)
 
 	(void)state;
 	out = gpux_out("table hpc --columns fp64,memory --format csv --api http://127.0.0.1:9");
-	assert_true(strncmp(out, "gpu,name,arch,fp64,memory\n", 26) == 0);
+	assert_true(strncmp(out, "gpu,name,arch,fp64,memory,memory_gb\n", 36) == 0);
 	free(out);
 	out = gpux_out("table hpc --columns fp46 --api http://127.0.0.1:9 2>&1; echo rc=$?");
 	assert_non_null(strstr(out, "rc=2"));
@@ -739,8 +742,8 @@ static void test_unknown_key_says_so(void **state)
 	fx_expect_not_on_screen(h, "does nothing here");
 	tui_harness_key(h, 'Z');
 	fx_expect_on_screen(h, "Z does nothing here: ? lists the keys");
-	tui_harness_key(h, WKEY_F8);
-	fx_expect_on_screen(h, "F8 does nothing here");
+	tui_harness_key(h, WKEY_F9);
+	fx_expect_on_screen(h, "F9 does nothing here");
 	tui_harness_free(&h);
 }
 
@@ -886,6 +889,57 @@ static void test_themes(void **state)
 	unlink(conf);
 }
 
+/* Every screen's keys are actions of the registry, with names: the detail's
+ * (n: the ladder by node size), the job order's, the order form's. A
+ * bind.NAME line moves them there too, and the command line runs them. */
+static void test_every_screen_rebinds(void **state)
+{
+	struct tui_harness *h;
+
+	(void)state;
+	write_conf("bind.nodes = m\n"
+		   "bind.job-order = F12\n"
+		   "bind.next-field = Ctrl-N\n");
+	h = open_plain(conf, 40, 120);
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "detail");
+	/* n no longer toggles the ladder by node size: m does */
+	tui_harness_key(h, 'n');
+	fx_expect_on_screen(h, "n does nothing here");
+	tui_harness_key(h, 'm');
+	fx_expect_on_screen(h, "Book: nodes of 8 GPUs");
+	/* the command line runs the detail's actions by name */
+	command(h, "nodes");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "Book: nodes of 4 GPUs");
+	command(h, "back");
+	tui_harness_key(h, WKEY_RETURN);
+	assert_string_equal(tui_harness_top(h), "browse");
+	/* the job order: J is free now, F12 and :job-order ask for it (here
+	 * without a fit job: the status bar says to set one) */
+	tui_harness_key(h, 'J');
+	fx_expect_on_screen(h, "J does nothing here");
+	tui_harness_key(h, WKEY_F12);
+	fx_expect_on_screen(h, "Set a fit job first");
+	tui_harness_key(h, 'J');
+	fx_expect_on_screen(h, "J does nothing here");
+	command(h, "job-order");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "Set a fit job first");
+	/* the order form: Ctrl-N goes to the next field, Tab no longer does */
+	tui_harness_key(h, 'b');
+	assert_string_equal(tui_harness_top(h), "order-form");
+	fx_expect_on_screen(h, "How many GPUs, 1 to 512.");
+	/* the bar's word follows the action to its new key */
+	fx_expect_on_screen(h, "Ctrl-NNext field");
+	tui_harness_key(h, WKEY_TAB);
+	fx_expect_on_screen(h, "How many GPUs, 1 to 512.");
+	tui_harness_key(h, 'N' - '@');
+	fx_expect_on_screen(h, "Rented for exactly these hours");
+	tui_harness_free(&h);
+	unlink(conf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -905,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_help_and_history),
 		cmocka_unit_test(test_history_ring),
 		cmocka_unit_test(test_rebinding),
+		cmocka_unit_test(test_every_screen_rebinds),
 		cmocka_unit_test(test_themes),
 	};
 

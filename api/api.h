@@ -167,6 +167,10 @@ int api_conf_load(const char *path, struct api_conf **out, char **cause);
 /* The value of name at the top level (the last one if repeated), or NULL.
  * Borrowed. */
 const char *api_conf_get(const struct api_conf *c, const char *name);
+/* The names at the top level that start with prefix ("bind."), each once, in
+ * the order of their first line: a malloc'ed array of borrowed names (free the array),
+ * and how many. */
+size_t api_conf_names(const struct api_conf *c, const char *prefix, const char ***names);
 /* The same in profile `section` (NULL: the top level). */
 const char *api_conf_get_in(const struct api_conf *c, const char *section, const char *name);
 /* Set name to value (copied), or remove it (value NULL), keeping other lines:
@@ -192,6 +196,10 @@ void api_conf_free(struct api_conf **c);
  * malloc'ed; NULL when neither the variable nor HOME is set. */
 char *api_conf_path(void);
 char *api_data_dir(void);
+/* $XDG_STATE_HOME/gpux (default ~/.local/state/gpux), malloc'ed; NULL when
+ * neither the variable nor HOME is set: what the TUI remembers of a
+ * session (tui/frame/state.c). */
+char *api_state_dir(void);
 
 /* The exchange settings, resolved: each from the flag (argument), else the
  * environment (GPUX_API, GPUX_API_KEY, GPUX_TIMEOUT, GPUX_PROFILE), else the

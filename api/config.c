@@ -426,6 +426,17 @@ char *api_conf_path(void)
 	return p;
 }
 
+char *api_state_dir(void)
+{
+	char *d = xdg_dir("XDG_STATE_HOME", ".local/state"), *p;
+
+	if (d == NULL)
+		return NULL;
+	p = xasprintf("%s/gpux", d);
+	free(d);
+	return p;
+}
+
 char *api_data_dir(void)
 {
 	char *d = xdg_dir("XDG_DATA_HOME", ".local/share"), *p;
@@ -613,4 +624,22 @@ fail:
 	api_conf_free(&conf);
 	api_settings_clear(out);
 	return -1;
+}
+
+size_t api_conf_names(const struct api_conf *c, const char *prefix, const char ***names)
+{
+	size_t n = 0, len = strlen(prefix);
+
+	*names = xcalloc(c != NULL && c->n > 0 ? c->n : 1, sizeof **names);
+	for (size_t i = 0; c != NULL && i < c->n; i++) {
+		const char *k = c->v[i].key;
+		bool seen = false;
+		if (k == NULL || c->v[i].section != NULL || strncmp(k, prefix, len) != 0)
+			continue;
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = strcmp((*names)[j], k) == 0;
+		if (!seen)
+			(*names)[n++] = k;
+	}
+	return n;
 }

@@ -237,12 +237,7 @@ void cli_record_ints(struct cli_record *r, const char *id, const int64_t *v, siz
 void cli_record_bool(struct cli_record *r, const char *id, bool v);
 int cli_record_print(const struct cli_ctx *ctx, struct cli_record **r);
 
-/* Helpers for writers of other output: a JSON string literal with quotes and
- * escapes, a CSV field (quoted when needed), a double as decimal text with
- * at most 15 significant digits ("4800", "0.5", "47.3299535336"; "" for NAN
- * or infinity), all malloc'ed. */
-char *cli_json_string(const char *s);
-char *cli_csv_field(const char *s);
-char *cli_raw_number(double v);
+/* The helpers of writers of other output (a JSON string, a CSV field, a
+ * raw number) are view/'s: view_json_string, view_csv_field, view_raw_number. */
 
 #endif

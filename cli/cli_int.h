@@ -41,12 +41,26 @@ void cli_sheet_view_columns(struct cli_sheet *s, const struct view_table *t, uns
 void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
 			  const struct view_row *r, unsigned kinds);
 
+/* The columns of t named in spec ("memory,price": ids, comma- or
+ * space-separated; the GPU column first whether named or not) as indexes
+ * into t->columns: CLI_OK and *cols (malloc'ed), *n; or a usage message of
+ * cmd naming the table's columns (skip_unknown: ids t lacks are left out,
+ * as the TUI's market columns). */
+int cli_view_column_list(struct cli_ctx *ctx, const char *cmd, const struct view_table *t,
+			 const char *spec, bool skip_unknown, size_t **cols, size_t *n);
+/* Those columns to a sheet (r NULL), or the cells of row r. */
+void cli_sheet_view_list(struct cli_sheet *s, const struct view_table *t, const size_t *cols,
+			 size_t n, const struct view_row *r);
 /* csv/json only, after every other column: the view columns whose names gave
- * no unit again under names that do (price → price_cents, memory →
- * memory_gb, job_cost → job_cost_cents); the old names stay one release. */
+ * no unit again under names that do (view_unit_id: price → price_cents,
+ * memory → memory_gb, job_cost → job_cost_cents); the old names stay one
+ * release. The _list form: of the columns cols[0..n) (r NULL: the columns,
+ * else the cells of row r), as cli_sheet_view_list. */
 void cli_sheet_view_unit_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds);
 void cli_sheet_view_unit_cells(struct cli_sheet *s, const struct view_table *t,
 			       const struct view_row *r, unsigned kinds);
+void cli_sheet_view_unit_list(struct cli_sheet *s, const struct view_table *t, const size_t *cols,
+			      size_t n, const struct view_row *r);
 
 /* A workload of the catalogue by its id, case-insensitively, in *out; else a
  * usage message of cmd naming the accepted ids and CLI_USAGE. */

@@ -405,8 +405,8 @@ static void print_event(struct awatch *w, const struct api_account_event *e)
 	if (ctx->format == CLI_FORMAT_JSON) {
 		fprintf(ctx->out, "%s\n", e->json);
 	} else if (ctx->format == CLI_FORMAT_CSV) {
-		char *at = cli_iso_time(e->at), *j = cli_csv_field(e->json);
-		char *g = cli_csv_field(e->gpu != NULL ? e->gpu : ""), *k = cli_csv_field(e->kind);
+		char *at = cli_iso_time(e->at), *j = view_csv_field(e->json);
+		char *g = view_csv_field(e->gpu != NULL ? e->gpu : ""), *k = view_csv_field(e->kind);
 		fprintf(ctx->out, "%lld,%s,%s,%s,%s\n", (long long)e->id, at != NULL ? at : "", k, g, j);
 		free(at);
 		free(j);

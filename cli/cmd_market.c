@@ -467,7 +467,7 @@ static void print_raw(struct watch *w, const struct api_trade *t, const struct a
 	char b1[24], b2[24], b3[24];
 
 	if (w->ctx->format == CLI_FORMAT_JSON) {
-		char *g = cli_json_string(gpu);
+		char *g = view_json_string(gpu);
 		if (t != NULL)
 			fprintf(o, "{\"at\":\"%s\",\"gpu\":%s,\"kind\":\"trade\",\"trade_id\":%lld,"
 				"\"price_cents\":%lld,\"gpus\":%lld,\"hours\":%lld,\"taker_side\":\"%s\"}\n",

@@ -162,7 +162,9 @@ const struct cli_command cli_commands[] = {
 
 const struct cli_opt cli_table_opts[] = {
 	{"--sort", "COLUMN[:desc]", N_("sort by a column (its id), :desc to reverse; unpublished values last")},
-	{"--filter", "TEXT", N_("only GPUs whose id, name, architecture or vendor contains TEXT (any case)")},
+	{"--filter", "EXPR", N_("only the GPUs EXPR matches, as the interactive screen's / takes it: words (id, name, vendor, architecture, a text column), COLUMN OP VALUE (mem>=80 type=hbm3e price<3), a|b; all terms must hold")},
+	{"--columns", "IDS", N_("these columns (ids, comma-separated), in this order; the GPU column is always first")},
+	{"--saved-columns", NULL, N_("the columns the interactive screen saved for this workload (c there), else its defaults")},
 	{NULL, NULL, NULL},
 };
 /* The fit job's options: `gpux fit` and `gpux job` build the job from the same

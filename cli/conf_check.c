@@ -21,7 +21,7 @@
 /* Every name gpux reads from the config file; "columns." is a prefix. */
 static const char *const conf_known[] = {
 	"api", "key", "timeout", "connect_timeout", "country", "currency", "lang", "columns.",
-	"profile",
+	"theme", "bind.", "profile",
 };
 /* ... and in a profile ([NAME]): the exchange's own settings */
 static const char *const profile_known[] = { "api", "key", "timeout", "connect_timeout" };

@@ -180,61 +180,6 @@ void cli_sheet_note(struct cli_sheet *s, const char *note)
 
 /* ---- raw value text ------------------------------------------------------ */
 
-char *cli_raw_number(double v)
-{
-	char *s;
-
-	if (!isfinite(v))
-		return xstrdup("");
-	if (v == 0)
-		return xstrdup("0"); /* also for -0 */
-	/* 15 significant digits: exact for every figure of the catalogue and
-	 * for integers below 10^15, without float noise such as 47.329953533600005 */
-	s = xasprintf("%.15g", v);
-	return s;
-}
-
-char *cli_json_string(const char *s)
-{
-	struct buf b = {0};
-	const unsigned char *p;
-
-	buf_putc(&b, '"');
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		switch (*p) {
-		case '"': buf_puts(&b, "\\\""); break;
-		case '\\': buf_puts(&b, "\\\\"); break;
-		case '\n': buf_puts(&b, "\\n"); break;
-		case '\r': buf_puts(&b, "\\r"); break;
-		case '\t': buf_puts(&b, "\\t"); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				buf_printf(&b, "\\u%04x", *p);
-			else
-				buf_putc(&b, (char)*p);
-		}
-	}
-	buf_putc(&b, '"');
-	return buf_take(&b);
-}
-
-char *cli_csv_field(const char *s)
-{
-	struct buf b = {0};
-	const char *p;
-
-	if (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' && (s[0] == '\0' || s[strlen(s) - 1] != ' '))
-		return xstrdup(s);
-	buf_putc(&b, '"');
-	for (p = s; *p != '\0'; p++) {
-		if (*p == '"')
-			buf_putc(&b, '"');
-		buf_putc(&b, *p);
-	}
-	buf_putc(&b, '"');
-	return buf_take(&b);
-}
-
 /* The raw value as JSON (json = true) or CSV text; malloc'ed. */
 static char *raw_text(const struct cell *c, bool json)
 {
@@ -242,13 +187,13 @@ static char *raw_text(const struct cell *c, bool json)
 	case RAW_NULL:
 		return xstrdup(json ? "null" : "");
 	case RAW_NUMBER:
-		return cli_raw_number(c->number);
+		return view_raw_number(c->number);
 	case RAW_INT:
 		return xasprintf("%" PRId64, c->integer);
 	case RAW_BOOL:
 		return xstrdup(c->flag ? "true" : "false");
 	case RAW_TEXT:
-		return json ? cli_json_string(c->text) : cli_csv_field(c->text);
+		return json ? view_json_string(c->text) : view_csv_field(c->text);
 	case RAW_INTS: {
 		/* json: an array of integers; csv: the integers, space-separated */
 		if (!json)
@@ -361,7 +306,7 @@ static void print_csv(const struct cli_sheet *s, struct buf *b)
 	size_t r, v;
 
 	for (v = 0; v < nv; v++) {
-		char *f = cli_csv_field(s->cols[vis[v]].id);
+		char *f = view_csv_field(s->cols[vis[v]].id);
 		buf_printf(b, "%s%s", v > 0 ? "," : "", f);
 		free(f);
 	}
@@ -387,7 +332,7 @@ static void print_json(const struct cli_sheet *s, struct buf *b)
 	for (r = 0; r < s->n_rows; r++) {
 		buf_puts(b, r > 0 ? ",\n  {" : "\n  {");
 		for (v = 0; v < nv; v++) {
-			char *k = cli_json_string(s->cols[vis[v]].id);
+			char *k = view_json_string(s->cols[vis[v]].id);
 			char *val = raw_text(&s->cells[r * s->n_cols + vis[v]], true);
 			buf_printf(b, "%s%s: %s", v > 0 ? ", " : "", k, val);
 			free(k);

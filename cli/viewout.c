@@ -116,107 +116,158 @@ static enum cli_align align_of(const struct view_column *c)
 	return c->align == VIEW_LEFT ? CLI_LEFT : CLI_RIGHT;
 }
 
+static void view_column(struct cli_sheet *s, const struct view_column *c)
+{
+	if (c->kind == VIEW_COL_GPU) {
+		cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_TABLE);
+		cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_DATA);
+		cli_sheet_column_for(s, "name", "name", CLI_LEFT, CLI_SHOW_DATA);
+		cli_sheet_column_for(s, "arch", "arch", CLI_LEFT, CLI_SHOW_DATA);
+		return;
+	}
+	cli_sheet_column(s, c->id, c->label, align_of(c));
+}
+
+static void view_cell(struct cli_sheet *s, const struct view_column *col, const struct view_row *r,
+		      const struct view_cell *c)
+{
+	if (col->kind == VIEW_COL_GPU) {
+		char *shown = c->detail != NULL ? xasprintf("%s (%s)", c->display, c->detail)
+						: xstrdup(c->display);
+		cli_sheet_text(s, shown, NULL);
+		cli_sheet_text(s, r->gpu->id, r->gpu->id);
+		cli_sheet_text(s, r->gpu->name, r->gpu->name);
+		cli_sheet_text(s, r->gpu->arch, r->gpu->arch);
+		free(shown);
+		return;
+	}
+	switch (c->raw) {
+	case VIEW_RAW_NONE:
+		cli_sheet_null(s, c->display);
+		break;
+	case VIEW_RAW_NUMBER:
+		cli_sheet_number(s, c->display, c->number);
+		break;
+	case VIEW_RAW_CENTS:
+		cli_sheet_int(s, c->display, c->cents);
+		break;
+	case VIEW_RAW_TEXT:
+		cli_sheet_text(s, c->display, c->text != NULL ? c->text : c->display);
+		break;
+	case VIEW_RAW_BOOL:
+		cli_sheet_bool(s, c->display, c->flag);
+		break;
+	}
+}
+
 void cli_sheet_view_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds)
 {
-	size_t k;
-
-	for (k = 0; k < t->n_columns; k++) {
-		const struct view_column *c = &t->columns[k];
-
-		if ((kinds & CLI_KIND(c->kind)) == 0)
-			continue;
-		if (c->kind == VIEW_COL_GPU) {
-			cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_TABLE);
-			cli_sheet_column_for(s, c->id, c->label, CLI_LEFT, CLI_SHOW_DATA);
-			cli_sheet_column_for(s, "name", "name", CLI_LEFT, CLI_SHOW_DATA);
-			cli_sheet_column_for(s, "arch", "arch", CLI_LEFT, CLI_SHOW_DATA);
-			continue;
-		}
-		cli_sheet_column(s, c->id, c->label, align_of(c));
-	}
+	for (size_t k = 0; k < t->n_columns; k++)
+		if (kinds & CLI_KIND(t->columns[k].kind))
+			view_column(s, &t->columns[k]);
 }
 
 void cli_sheet_view_cells(struct cli_sheet *s, const struct view_table *t,
 			  const struct view_row *r, unsigned kinds)
 {
-	size_t k;
+	for (size_t k = 0; k < t->n_columns; k++)
+		if (kinds & CLI_KIND(t->columns[k].kind))
+			view_cell(s, &t->columns[k], r, &r->cells[k]);
+}
 
-	for (k = 0; k < t->n_columns; k++) {
-		const struct view_column *col = &t->columns[k];
-		const struct view_cell *c = &r->cells[k];
-
-		if ((kinds & CLI_KIND(col->kind)) == 0)
-			continue;
-		if (col->kind == VIEW_COL_GPU) {
-			char *shown = c->detail != NULL ? xasprintf("%s (%s)", c->display, c->detail)
-							: xstrdup(c->display);
-			cli_sheet_text(s, shown, NULL);
-			cli_sheet_text(s, r->gpu->id, r->gpu->id);
-			cli_sheet_text(s, r->gpu->name, r->gpu->name);
-			cli_sheet_text(s, r->gpu->arch, r->gpu->arch);
-			free(shown);
-			continue;
-		}
-		switch (c->raw) {
-		case VIEW_RAW_NONE:
-			cli_sheet_null(s, c->display);
-			break;
-		case VIEW_RAW_NUMBER:
-			cli_sheet_number(s, c->display, c->number);
-			break;
-		case VIEW_RAW_CENTS:
-			cli_sheet_int(s, c->display, c->cents);
-			break;
-		case VIEW_RAW_TEXT:
-			cli_sheet_text(s, c->display, c->text != NULL ? c->text : c->display);
-			break;
-		case VIEW_RAW_BOOL:
-			cli_sheet_bool(s, c->display, c->flag);
-			break;
-		}
+void cli_sheet_view_list(struct cli_sheet *s, const struct view_table *t, const size_t *cols,
+			 size_t n, const struct view_row *r)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (r == NULL)
+			view_column(s, &t->columns[cols[i]]);
+		else
+			view_cell(s, &t->columns[cols[i]], r, &r->cells[cols[i]]);
 	}
 }
 
-/* The columns whose csv/json names said no unit: kept one release under the
- * old name, and given again under the new one (docs/gpux.1, "deprecated"). */
-static const struct { const char *old, *renamed; } unit_names[] = {
-	{"price", "price_cents"}, {"memory", "memory_gb"}, {"job_cost", "job_cost_cents"},
-};
-
-static const char *renamed(const char *id)
+int cli_view_column_list(struct cli_ctx *ctx, const char *cmd, const struct view_table *t,
+			 const char *spec, bool skip_unknown, size_t **cols, size_t *n)
 {
-	for (size_t i = 0; i < sizeof unit_names / sizeof unit_names[0]; i++)
-		if (strcmp(id, unit_names[i].old) == 0)
-			return unit_names[i].renamed;
-	return NULL;
+	char *copy = xstrdup(spec), *save = NULL;
+
+	*cols = xcalloc(t->n_columns + 1, sizeof **cols);
+	*n = 0;
+	for (size_t k = 0; k < t->n_columns; k++)
+		if (t->columns[k].kind == VIEW_COL_GPU)
+			(*cols)[(*n)++] = k; /* the GPU first, always */
+	for (char *tok = strtok_r(copy, ", ", &save); tok != NULL; tok = strtok_r(NULL, ", ", &save)) {
+		int k = view_column_index(t, tok);
+		bool dup = false;
+		if (k < 0 && skip_unknown)
+			continue;
+		if (k < 0) {
+			char *ids = column_ids(t, false);
+			int rc = cli_usage(ctx, _("%s: this table has no column \"%s\"; its columns: %s"),
+					   cmd, tok, ids);
+			free(ids);
+			free(copy);
+			free(*cols);
+			*cols = NULL;
+			return rc;
+		}
+		for (size_t i = 0; i < *n; i++)
+			dup |= (*cols)[i] == (size_t)k;
+		if (!dup)
+			(*cols)[(*n)++] = (size_t)k;
+	}
+	free(copy);
+	return CLI_OK;
+}
+
+/* A unit column's cell: the raw value alone (csv/json only). */
+static void unit_cell(struct cli_sheet *s, const struct view_cell *c)
+{
+	switch (c->raw) {
+	case VIEW_RAW_NUMBER: cli_sheet_number(s, NULL, c->number); break;
+	case VIEW_RAW_CENTS: cli_sheet_int(s, NULL, c->cents); break;
+	case VIEW_RAW_BOOL: cli_sheet_bool(s, NULL, c->flag); break;
+	case VIEW_RAW_TEXT: cli_sheet_text(s, NULL, c->text != NULL ? c->text : c->display); break;
+	case VIEW_RAW_NONE: cli_sheet_null(s, NULL); break;
+	}
+}
+
+/* Column k of t again under its name with a unit, or its cell of row r
+ * (r NULL: the column); nothing when its name needs none. */
+static void unit_column(struct cli_sheet *s, const struct view_table *t, size_t k,
+			const struct view_row *r)
+{
+	const struct view_column *c = &t->columns[k];
+	const char *n = view_unit_id(c->id);
+
+	if (n == NULL)
+		return;
+	if (r == NULL)
+		cli_sheet_column_for(s, n, n, align_of(c), CLI_SHOW_DATA);
+	else
+		unit_cell(s, &r->cells[k]);
 }
 
 void cli_sheet_view_unit_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds)
 {
-	for (size_t k = 0; k < t->n_columns; k++) {
-		const struct view_column *c = &t->columns[k];
-		const char *n = renamed(c->id);
-		if ((kinds & CLI_KIND(c->kind)) != 0 && n != NULL)
-			cli_sheet_column_for(s, n, n, align_of(c), CLI_SHOW_DATA);
-	}
+	for (size_t k = 0; k < t->n_columns; k++)
+		if ((kinds & CLI_KIND(t->columns[k].kind)) != 0)
+			unit_column(s, t, k, NULL);
 }
 
 void cli_sheet_view_unit_cells(struct cli_sheet *s, const struct view_table *t,
 			       const struct view_row *r, unsigned kinds)
 {
-	for (size_t k = 0; k < t->n_columns; k++) {
-		const struct view_column *col = &t->columns[k];
-		const struct view_cell *c = &r->cells[k];
-		if ((kinds & CLI_KIND(col->kind)) == 0 || renamed(col->id) == NULL)
-			continue;
-		switch (c->raw) {
-		case VIEW_RAW_NUMBER: cli_sheet_number(s, NULL, c->number); break;
-		case VIEW_RAW_CENTS: cli_sheet_int(s, NULL, c->cents); break;
-		case VIEW_RAW_BOOL: cli_sheet_bool(s, NULL, c->flag); break;
-		case VIEW_RAW_TEXT: cli_sheet_text(s, NULL, c->text != NULL ? c->text : c->display); break;
-		case VIEW_RAW_NONE: cli_sheet_null(s, NULL); break;
-		}
-	}
+	for (size_t k = 0; k < t->n_columns; k++)
+		if ((kinds & CLI_KIND(t->columns[k].kind)) != 0)
+			unit_column(s, t, k, r);
+}
+
+void cli_sheet_view_unit_list(struct cli_sheet *s, const struct view_table *t, const size_t *cols,
+			      size_t n, const struct view_row *r)
+{
+	for (size_t i = 0; i < n; i++)
+		unit_column(s, t, cols[i], r);
 }
 
 int cli_check_workload(struct cli_ctx *ctx, const char *cmd, const char *id,

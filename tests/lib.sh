@@ -119,7 +119,11 @@ tui_start() { # W H command...
   w=$1; h=$2; shift 2
   # a server killed just before (tmx kill-server) must be gone, or the new session dies with it
   i=0; while tmx ls >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-  tmx new-session -d -x "$w" -y "$h" -s t "$@"
+  # each session starts with nothing remembered (gpux keeps its tab, sorts,
+  # filters and fit job per exchange under XDG_STATE_HOME): a test that
+  # wants them kept sets XDG_STATE_HOME itself
+  _tui_n=$(( ${_tui_n:-0} + 1 ))
+  tmx new-session -d -x "$w" -y "$h" -s t -e "XDG_STATE_HOME=$TMPD/state.$_tui_n" "$@"
   at_exit "tmux -S '$TMUX_SOCK' kill-server 2>/dev/null"
 }
 tui_screen() { tmx capture-pane -p -t t; }

@@ -22,3 +22,12 @@ const struct tui_place_def tui_places[TUI_PLACES] = {
 	[TUI_FIRST_RUN] = { NULL, tui_first_run_open },
 	[TUI_JOB_ORDER] = { NULL, tui_job_order_open },
 };
+
+/* Every screen with a key map: the registry of actions (tui/frame/keys.c)
+ * is their maps, with the frame's. */
+const struct tui_screen_class *const tui_classes[] = {
+	&tui_browse_class, &tui_fit_class, &tui_detail_class, &tui_compare_class,
+	&tui_order_form_class, &tui_orders_class, &tui_rentals_class, &tui_account_page_class,
+	&tui_welcome_class,
+};
+const size_t tui_n_classes = sizeof tui_classes / sizeof tui_classes[0];

@@ -67,6 +67,23 @@ struct tui_job {
 	uint64_t gen;
 };
 
+/* What a message of the history was (tui/frame/messages.c). */
+enum tui_msg_kind {
+	TUI_MSG_INFO,               /* what a key or command did, or why not */
+	TUI_MSG_ERROR,              /* what went wrong: a reply, a file */
+	TUI_MSG_ALERT,              /* an alert the exchange delivered */
+};
+
+/* One message of the history. */
+struct tui_msg {
+	int64_t at;                 /* when it was said: Unix time, ms */
+	enum tui_msg_kind kind;
+	unsigned repeats;           /* said again right after: 1 + how many times */
+	char *text;
+};
+
+struct tui_bound;
+
 struct tui {
 	const struct tui_options *o;  /* = &opts */
 	struct tui_options opts;    /* the caller's, copied: a language switch changes
@@ -105,6 +122,29 @@ struct tui {
 
 	char *conf_path;            /* NULL: settings are not remembered */
 
+	int tty_fd;                 /* the terminal, for OSC 52 (-1: none, the harness) */
+	char *clip;                 /* the last text copied (tui/frame/clipboard.c) */
+
+	/* What is remembered of the session for this exchange (tui/frame/state.c). */
+	struct api_conf *state;
+	char *state_path;           /* NULL: remembered nowhere */
+	char *state_exchange;
+	bool state_dirty, state_failed;
+	int64_t state_saved;        /* ms (monotonic) of the last write */
+
+	/* The message history, oldest first: a ring of TUI_HISTORY_MAX. */
+	struct tui_msg *msgs;
+	size_t n_msgs, first_msg;
+
+	/* The registry of actions (tui/frame/keys.c): the classes of the
+	 * screens (tui/screens.c), the frame's map, every map as bound. */
+	const struct tui_screen_class *const *classes;
+	size_t n_classes;
+	const struct wbinding *frame_keys;
+	size_t n_frame_keys;
+	struct tui_bound *bound;
+	size_t n_bound;
+
 	/* The screens, bottom (the browse tables) to top, and the pages kept
 	 * aside (TS_PAGE screens off the stack). */
 	struct tui_screen **stack;
@@ -120,8 +160,50 @@ struct tui {
 };
 
 /* ---- the frame (tui/frame/stack.c) ---- */
-/* A transient message in the status bar (copied; NULL clears it). */
+/* A transient message in the status bar (copied; NULL clears it), kept in
+ * the message history too (as TUI_MSG_INFO). */
 void tui_message(struct tui *t, const char *msg);
+
+/* ---- copy (tui/frame/clipboard.c) ---- */
+/* text to the terminal's clipboard (OSC 52), said in the status bar as
+ * "Copied WHAT"; where the terminal takes no OSC 52 the status bar says so
+ * (and, unless secret, what the text is). A secret is never put in a
+ * message. */
+void tui_copy(struct tui *t, const char *text, const char *what, bool secret);
+/* Whether the terminal takes OSC 52 (its TERM, tmux, its Ms capability). */
+bool tui_copy_supported(const struct tui *t);
+void tui_clip_free(struct tui *t);
+
+/* ---- remembered state, per exchange (tui/frame/state.c) ---- */
+/* Read the exchange's state file (a damaged one is said once and
+ * ignored); before the screens are made. */
+void tui_state_load(struct tui *t);
+/* A name's value (borrowed; NULL: none), and a new one (copied; NULL or ""
+ * forgets it), written to the file soon (tui_state_flush). */
+const char *tui_state_get(const struct tui *t, const char *name);
+void tui_state_set(struct tui *t, const char *name, const char *value);
+/* GPU ids kept under name ("h200,b200"; ids the catalogue lacks are
+ * dropped): a malloc'ed array of malloc'ed ids, how many. And kept. */
+size_t tui_state_ids(const struct tui *t, const char *name, char ***ids);
+void tui_state_set_ids(struct tui *t, const char *name, char *const *ids, size_t n);
+/* Write what changed, at most once a second (force: now); the next time
+ * a write is due (ms, monotonic), -1 none. */
+void tui_state_flush(struct tui *t, int64_t now, bool force);
+int64_t tui_state_next(const struct tui *t);
+void tui_state_free(struct tui *t);
+
+/* ---- the message history (tui/frame/messages.c) ---- */
+enum { TUI_HISTORY_MAX = 200 };
+/* Say text (copied) in the status bar, as tui_message does, and keep it in
+ * the history as a message of this kind (the same text said again right
+ * after is counted, not kept twice; past TUI_HISTORY_MAX the oldest goes).
+ * For every part of the TUI that tells the user something: alerts too. */
+void tui_messages_add(struct tui *t, enum tui_msg_kind kind, const char *text);
+/* The i-th message kept, oldest first (i < t->n_msgs). */
+const struct tui_msg *tui_messages_at(const struct tui *t, size_t i);
+/* The history as an overlay, newest last (M, :messages). */
+void tui_messages_open(struct tui *t);
+void tui_messages_free(struct tui *t);
 /* Recompute the layout before the next frame. */
 void tui_relayout(struct tui *t);
 /* Clear and repaint the whole terminal at the next frame (Ctrl-L). */
@@ -169,6 +251,8 @@ int64_t tui_status_next_change(struct tui *t, int64_t now);
 
 /* ---- the places (tui/screens.c) and the bottom screen ---- */
 extern const struct tui_place_def tui_places[TUI_PLACES];
+extern const struct tui_screen_class *const tui_classes[];
+extern const size_t tui_n_classes;
 /* The browse tables (tui/market/browse_screen.c). */
 struct tui_screen *tui_browse_new(struct tui *t);
 
@@ -186,8 +270,46 @@ const char *tui_gpu_name(const struct tui *t, const char *id);
 void tui_lang_open(struct tui *t);
 /* The one path of a switch: _() and every screen (TN_LANG) in lang. */
 void tui_lang_set(struct tui *t, enum i18n_lang lang);
+/* :lang TAG: switch to the language of tag ("auto": the environment's)
+ * and remember it, as the menu does; 0, or -1 (said) for no language. */
+int tui_lang_choose(struct tui *t, const char *tag);
+
+/* ---- the frame's keys and the command line (tui/frame/commands.c) ---- */
+enum { TUI_FRAME_N_KEYS = 9 };
+/* The keys that are the same on every screen (help, :, messages, language,
+ * theme, redraw, quit), as data: a map of the registry. */
+extern const struct wbinding tui_frame_keys[TUI_FRAME_N_KEYS];
+/* That map as bound. */
+const struct wbinding *tui_frame_map(const struct tui *t, size_t *n);
+/* A key of the frame's map: its action's flags, W_IGNORED for another key. */
+unsigned tui_frame_key(struct tui *t, const struct wevent *ev);
+/* A key nothing on the screens shown binds: the status bar says so. */
+void tui_key_unknown(struct tui *t, wkey key);
+/* The command line on the last row (`:`); with text written in, to edit
+ * (e: "export csv gpux-training.csv"). */
+void tui_command_open(struct tui *t);
+void tui_command_open_with(struct tui *t, const char *text);
+/* Run a line of the command line ("sort price", "h200"): the W_* flags of
+ * what it did; what cannot be done is said in the status bar. */
+unsigned tui_command_run(struct tui *t, const char *line);
+/* The words line's last word may become (malloc'ed array of malloc'ed
+ * strings, sorted), and where that word starts in line. */
+size_t tui_command_complete(struct tui *t, const char *line, char ***out, size_t *start);
+/* The catalogue GPU word names (its id or its name, any case, blanks,
+ * dashes and underscores aside), or NULL. */
+const struct catalog_gpu *tui_gpu_named(const struct tui *t, const char *word);
 
 /* ---- settings (tui/frame/settings.c) ---- */
+/* The theme of the config file's `theme = NAME` (NULL: none, or one gpux
+ * does not have, which is said). */
+const struct wtheme *tui_settings_theme(struct tui *t);
+/* The colours at the start: the config file's theme, else fallback; mono
+ * where colour is not wanted (NO_COLOR, a terminal without colour). Once
+ * curses is set up, before tui_keys_resolve. */
+void tui_theme_start(struct tui *t, const struct wtheme *fallback);
+/* :theme NAME: the colours of that theme now, remembered; without a name
+ * (or an unknown one) the status bar lists them. */
+void tui_theme_choose(struct tui *t, const char *name);
 /* The column ids remembered for workload id (malloc'ed array of malloc'ed
  * strings), or 0 when nothing is remembered. */
 size_t tui_settings_columns(struct tui *t, const char *workload, char ***ids);

@@ -76,6 +76,12 @@ const unsigned char *assets_find(const char *path, size_t *len);
 /* Read a whole file into a malloc'ed NUL-terminated buffer; -1 and *cause on
  * failure (cause names the path and the reason). */
 int util_read_file(const char *path, char **out, size_t *len, char **cause);
+/* Write data[0..len) to path atomically: a temporary file beside it, synced,
+ * renamed over it, with mode (0644, 0600). 0, or -1 and *cause naming the
+ * path and the reason (nothing replaced then). */
+int util_write_file(const char *path, const void *data, size_t len, int mode, char **cause);
+/* data[0..len) in base64 (RFC 4648, padded), malloc'ed. */
+char *util_base64(const void *data, size_t len);
 
 /* ---- clocks (util/clock.c) ------------------------------------------------ */
 /* Monotonic clock in milliseconds and microseconds. */

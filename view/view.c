@@ -810,16 +810,11 @@ static void take_price(struct view_row *r, const struct price_index *x)
 
 /* ---- sorting and filtering ------------------------------------------------------- */
 
-static bool contains_ci(const char *hay, const char *needle)
-{
-	return hay != NULL && strcasestr(hay, needle) != NULL;
-}
-
 static void apply_filter(struct view_table *t)
 {
 	size_t i;
 
-	if ((t->filter == NULL || t->filter[0] == '\0') && t->n_shown == t->n_rows) {
+	if ((t->filter == NULL || t->filter[0] == '\0') && t->pinned == NULL && t->n_shown == t->n_rows) {
 		/* nothing was hidden and nothing is: every row, in order */
 		for (i = 0; i < t->n_rows; i++)
 			t->shown[i] = i;
@@ -828,17 +823,35 @@ static void apply_filter(struct view_table *t)
 	t->n_shown = 0;
 	for (i = 0; i < t->n_rows; i++) {
 		struct view_row *r = &t->rows[i];
-		const char *f = t->filter;
-		bool pass = f == NULL || f[0] == '\0' || contains_ci(r->gpu->name, f) ||
-			    contains_ci(r->gpu->arch, f) || contains_ci(r->gpu->vendor, f) ||
-			    contains_ci(r->gpu->id, f);
-		if (pass) {
+		if (view_filter_match(t->filter_expr, t, r))
 			r->flags &= ~(unsigned)VIEW_ROW_HIDDEN;
-			t->shown[t->n_shown++] = i;
-		} else {
+		else
 			r->flags |= VIEW_ROW_HIDDEN;
-		}
 	}
+	/* the pinned first (a pass over them), then the rest */
+	for (int pass = t->pinned != NULL ? 0 : 1; pass < 2; pass++)
+		for (i = 0; i < t->n_rows; i++) {
+			const struct view_row *r = &t->rows[i];
+			bool pin = t->pinned != NULL && t->pinned[r->gpu - t->catalog->gpus];
+			if (!(r->flags & VIEW_ROW_HIDDEN) && (pass == 0) == pin)
+				t->shown[t->n_shown++] = i;
+		}
+}
+
+void view_set_pinned(struct view_table *t, char *const *ids, size_t n)
+{
+	free(t->pinned);
+	t->pinned = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct catalog_gpu *g = catalog_gpu(t->catalog, ids[i]);
+		if (g == NULL)
+			continue;
+		if (t->pinned == NULL)
+			t->pinned = xcalloc(t->catalog->n_gpus, sizeof *t->pinned);
+		t->pinned[g - t->catalog->gpus] = true;
+	}
+	t->n_shown = 0; /* the order is made again whole */
+	apply_filter(t);
 }
 
 static void apply_sort(struct view_table *t)
@@ -868,11 +881,26 @@ void view_sort_cheapest(struct view_table *t)
 	apply_sort(t);
 }
 
+int view_filter_set(struct view_table *t, const char *text, char **cause)
+{
+	struct view_filter_expr *e = NULL;
+
+	if (text != NULL && text[0] != '\0' && view_filter_parse(t, text, &e, cause) != 0)
+		return -1;
+	view_filter_expr_free(&t->filter_expr);
+	t->filter_expr = e;
+	free(t->filter);
+	t->filter = e != NULL ? xstrdup(text) : NULL;
+	apply_filter(t);
+	return 0;
+}
+
 void view_filter(struct view_table *t, const char *text)
 {
-	free(t->filter);
-	t->filter = text != NULL && text[0] != '\0' ? xstrdup(text) : NULL;
-	apply_filter(t);
+	char *cause = NULL;
+
+	if (view_filter_set(t, text, &cause) != 0)
+		free(cause);
 }
 
 int view_column_index(const struct view_table *t, const char *id)
@@ -954,6 +982,8 @@ void view_free(struct view_table **tp)
 	free_cells(t);
 	free_columns(t);
 	view_sort_free(t);
+	view_filter_expr_free(&t->filter_expr);
+	free(t->pinned);
 	for (size_t i = 0; i < t->n_rows; i++) {
 		free(t->rows[i].spark);
 		free((void *)t->rows[i].supply.ladder);

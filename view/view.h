@@ -283,6 +283,8 @@ struct view_table {
 	bool sort_desc;
 	bool sort_cheapest;       /* "cheapest GPU-hours for this job" */
 	char *filter;             /* NULL = none */
+	struct view_filter_expr *filter_expr; /* filter compiled; private to view/ */
+	bool *pinned;             /* per catalogue GPU (index into catalog->gpus), or NULL */
 	bool has_job;
 	struct fit_job job;
 	bool stale;
@@ -359,9 +361,34 @@ void view_sort(struct view_table *t, int col, bool desc);
  * Without a job: catalogue order. */
 void view_sort_cheapest(struct view_table *t);
 
-/* Keep only rows whose GPU name, architecture, vendor or id contains text
- * (case-insensitive); NULL or "" shows every row. Updates t->shown. */
+/* Keep only the rows that pass the filter expression text (view/filter.c):
+ * terms separated by spaces, all of which must hold; a plain word matches a
+ * GPU whose name, architecture, vendor or id, or a text column's value,
+ * contains it (any case; !word: does not), COLUMN OP VALUE compares a column (= != < <= > >=; a text
+ * column: = contains, != does not; prices in US$), a|b takes either: "h100",
+ * "mem>=80 type=hbm3e", "price<3", "h100|a100". NULL or "" shows every row.
+ * 0, or -1 and *cause (translated, malloc'ed; may be NULL) when text cannot
+ * be read: the table keeps the filter it had. Updates t->shown. */
+int view_filter_set(struct view_table *t, const char *text, char **cause);
+/* The same, what cannot be read left as it was (the error unsaid). */
 void view_filter(struct view_table *t, const char *text);
+
+/* A filter expression, compiled (view/filter.c), for a table's columns. */
+struct view_filter_expr;
+/* 0 and *out (free with view_filter_expr_free), or -1 and *cause. */
+int view_filter_parse(const struct view_table *t, const char *text, struct view_filter_expr **out,
+		      char **cause);
+bool view_filter_match(const struct view_filter_expr *e, const struct view_table *t,
+		       const struct view_row *r);
+void view_filter_expr_free(struct view_filter_expr **e);
+/* One line on what a filter takes, in lang (static). */
+const char *view_filter_hint(enum i18n_lang lang);
+
+/* Pin the GPUs ids[0..n) (a watchlist; copied, ids the table lacks are
+ * left out) on top: the shown rows that are pinned come first, in the
+ * sort's order among themselves, then the others; NULL/0 pins none. The
+ * filter still decides which are shown. */
+void view_set_pinned(struct view_table *t, char *const *ids, size_t n);
 
 /* Position of a GPU among the shown rows (index into t->shown), or -1 when it
  * is filtered out or unknown. */
@@ -372,6 +399,29 @@ const struct view_row *view_shown_row(const struct view_table *t, size_t i);
 
 /* "N of M shown", translated (malloc'ed). */
 char *view_count_text(const struct view_table *t);
+
+/* ---- the table as data (view/export.c) ------------------------------------------------ */
+
+enum view_export_format { VIEW_EXPORT_CSV, VIEW_EXPORT_JSON };
+/* The shown rows (in the table's sort and filter) of columns cols[0..n)
+ * (indexes into t->columns, in that order) appended to out as `gpux table
+ * --format csv|json` prints them: column ids, raw values (cents as
+ * integers), the GPU column as gpu, name and arch, then the columns of
+ * view_unit_id again. Pure. */
+struct buf;
+void view_export(const struct view_table *t, const size_t *cols, size_t n,
+		 enum view_export_format fmt, struct buf *out);
+/* A JSON string literal with quotes and escapes; a CSV field, quoted when
+ * it must be; a double as decimal text with at most 15 significant digits
+ * ("4800", "0.5"; "" for NAN or infinity). malloc'ed. */
+char *view_json_string(const char *s);
+char *view_csv_field(const char *s);
+char *view_raw_number(double v);
+/* The csv/json name with a unit of a column whose id gives none (price →
+ * price_cents, memory → memory_gb, job_cost → job_cost_cents), written
+ * after every other column while the old names stay (one release); NULL
+ * for any other id. A string literal. */
+const char *view_unit_id(const char *id);
 
 /* ---- helpers shared with the calculator panel -------------------------------------- */
 

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/util.h"
 
@@ -101,6 +102,100 @@ const struct wbinding *wbinding_find(const struct wbinding *map, size_t n, wkey 
 		if (map[i].key == key)
 			return &map[i];
 	return NULL;
+}
+
+const struct wbinding *wbinding_named(const struct wbinding *map, size_t n, const char *name)
+{
+	for (size_t i = 0; name != NULL && i < n; i++)
+		if (map[i].name != NULL && strcmp(map[i].name, name) == 0)
+			return &map[i];
+	return NULL;
+}
+
+/* The key of one UTF-8 character that is all of s, or -1. */
+static wkey one_char(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t len;
+
+	if (p[0] < 0x80) {
+		cp = p[0];
+		len = 1;
+	} else if ((p[0] & 0xE0) == 0xC0) {
+		cp = p[0] & 0x1F;
+		len = 2;
+	} else if ((p[0] & 0xF0) == 0xE0) {
+		cp = p[0] & 0x0F;
+		len = 3;
+	} else if ((p[0] & 0xF8) == 0xF0) {
+		cp = p[0] & 0x07;
+		len = 4;
+	} else {
+		return -1;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return -1;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	if (p[len] != '\0' || !wkey_printable((wkey)cp))
+		return -1;
+	return (wkey)cp;
+}
+
+static const struct {
+	const char *name;
+	wkey key;
+} named_keys[] = {
+	{ "space", ' ' }, { "tab", WKEY_TAB }, { "shift-tab", WKEY_BTAB }, { "btab", WKEY_BTAB },
+	{ "esc", WKEY_ESC }, { "escape", WKEY_ESC }, { "enter", WKEY_RETURN },
+	{ "return", WKEY_RETURN }, { "backspace", 127 }, { "delete", WKEY_DELETE },
+	{ "del", WKEY_DELETE }, { "insert", WKEY_INSERT }, { "up", WKEY_UP }, { "down", WKEY_DOWN },
+	{ "left", WKEY_LEFT }, { "right", WKEY_RIGHT }, { "pgup", WKEY_PGUP },
+	{ "pageup", WKEY_PGUP }, { "pgdn", WKEY_PGDN }, { "pagedown", WKEY_PGDN },
+	{ "home", WKEY_HOME }, { "end", WKEY_END },
+	{ "\u2191", WKEY_UP }, { "\u2193", WKEY_DOWN }, { "\u2190", WKEY_LEFT },
+	{ "\u2192", WKEY_RIGHT },
+};
+
+int wkey_parse(const char *name, wkey *out)
+{
+	const char *c = NULL;
+	wkey k;
+
+	if (name == NULL || name[0] == '\0')
+		return -1;
+	if ((k = one_char(name)) >= 0) {
+		*out = k;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof named_keys / sizeof named_keys[0]; i++)
+		if (strcasecmp(name, named_keys[i].name) == 0) {
+			*out = named_keys[i].key;
+			return 0;
+		}
+	if ((name[0] == 'F' || name[0] == 'f') && name[1] >= '1' && name[1] <= '9') {
+		char *end;
+		long n = strtol(name + 1, &end, 10);
+		if (*end == '\0' && n >= 1 && n <= 12) {
+			*out = WKEY_FN + KEY_F0 + (wkey)n;
+			return 0;
+		}
+		return -1;
+	}
+	if (strncasecmp(name, "ctrl-", 5) == 0)
+		c = name + 5;
+	else if (strncasecmp(name, "c-", 2) == 0)
+		c = name + 2;
+	else if (name[0] == '^' && name[1] != '\0')
+		c = name + 1;
+	if (c != NULL && c[1] == '\0' && ((c[0] >= 'a' && c[0] <= 'z') ||
+					   (c[0] >= '@' && c[0] <= '_'))) {
+		*out = (wkey)((c[0] >= 'a' ? c[0] - 'a' + 'A' : c[0]) - '@');
+		return 0;
+	}
+	return -1;
 }
 
 /* CSI n ~ of the VT220 and xterm function keys. */

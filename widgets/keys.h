@@ -83,20 +83,37 @@ struct wevent {
 
 /* ---- key bindings (data) ---------------------------------------------------------- */
 
-/* One key → one action. help: a one-line description as an English msgid
- * (marked N_(); the help overlay translates it), or NULL to leave the
- * binding out of the help. Bindings with the same action and help are
- * listed on one help line. bar: the word of the F-key bar for this key (an
- * English msgid marked N_(), "Help"), or NULL: the key is not on the bar. */
+/* One key → one action: a row of a key map, and the key maps are the
+ * registry of actions (tui/frame/screen.h). help: a one-line description
+ * as an English msgid (marked N_(); the help overlay translates it), or
+ * NULL to leave the binding out of the help. Bindings with the same action
+ * and help are listed on one help line. bar: the word of the F-key bar for
+ * this key (an English msgid marked N_(), "Help"), or NULL: the key is not
+ * on the bar. name: the action's name, the same on each of its rows — what
+ * the `:` command line runs and the config file's `bind.NAME = KEYS`
+ * rebinds ("sort-next", "filter"); NULL: neither. arg: what the command
+ * takes after its name, a placeholder the command line completes ("COLUMN",
+ * "GPU", "LANG", "THEME", "FORMAT", "TEXT", "N"), NULL: nothing. key
+ * WKEY_NONE: an action of the command line only (no key by default). */
 struct wbinding {
 	wkey key;
 	int action;
 	const char *help;
 	const char *bar;
+	const char *name;
+	const char *arg;
 };
 
 /* The binding of key in map (n entries), or NULL. */
 const struct wbinding *wbinding_find(const struct wbinding *map, size_t n, wkey key);
+/* The first binding of the action called name in map, or NULL. */
+const struct wbinding *wbinding_named(const struct wbinding *map, size_t n, const char *name);
+/* A key from its name as the help and the config file write it: one
+ * character ("q", "/", "é"), "Space", "Tab", "Shift-Tab", "Esc", "Enter",
+ * "Backspace", "Delete", "Insert", "Up" "Down" "Left" "Right" (or the
+ * arrows), "PgUp", "PgDn", "Home", "End", "F1"…"F12", "Ctrl-X" (also "C-x",
+ * "^X"); names case-insensitive. 0 and *out, or -1 when it names no key. */
+int wkey_parse(const char *name, wkey *out);
 
 /* ---- handler results ------------------------------------------------------------------- */
 

@@ -162,6 +162,8 @@ static void help_draw(struct wwidget *w)
 		return;
 	if (h->n_lines > (size_t)inner && h->top > h->n_lines - (size_t)inner)
 		h->top = h->n_lines - (size_t)inner;
+	if (h->n_lines <= (size_t)inner)
+		h->top = 0;
 	wcells_init(&c, w->ui->ascii);
 	for (int y = 0; y < inner && h->top + (size_t)y < h->n_lines; y++) {
 		wcells_reset(&c);
@@ -379,8 +381,12 @@ static char *keys_of(const struct wbinding *map, size_t n, size_t i, bool ascii)
 		if (map[j].action != map[i].action || map[j].help == NULL ||
 		    strcmp(map[j].help, map[i].help) != 0)
 			continue;
-		char *name = wkey_name(map[j].key, ascii);
-		if (!has_token(b.data, name)) {
+		/* an action of the command line only: its command */
+		char *name = map[j].key != WKEY_NONE ? wkey_name(map[j].key, ascii)
+			: map[j].name == NULL ? xstrdup("")
+			: map[j].arg != NULL ? xasprintf(":%s %s", map[j].name, map[j].arg)
+			: xasprintf(":%s", map[j].name);
+		if (name[0] != '\0' && !has_token(b.data, name)) {
 			if (b.len > 0)
 				buf_putc(&b, ' ');
 			buf_puts(&b, name);
@@ -441,6 +447,36 @@ struct whelp *whelp_new(const struct wui *ui, const char *title, const char *hin
 	}
 	whelp_layout(h, 0);
 	return h;
+}
+
+struct whelp *whelp_new_list(const struct wui *ui, const char *title, const char *hint,
+			     const struct whelp_item *items, size_t n)
+{
+	struct whelp *h = xcalloc(1, sizeof *h);
+	int keyw = 0;
+
+	wwidget_init(&h->base, &help_class, ui);
+	h->title = xstrdup(title ? title : "");
+	h->hint = xstrdup(hint ? hint : "");
+	for (size_t i = 0; i < n; i++) {
+		int w = wtext_width(items[i].left, ui->ascii);
+		if (w > keyw)
+			keyw = w;
+	}
+	h->keyw = keyw > 24 ? 24 : keyw;
+	for (size_t i = 0; i < n; i++) {
+		struct whelp_entry *e = help_entry(h, HE_KEYS, items[i].text);
+		wcells_add(&e->keys, items[i].left, items[i].role, WAT_BOLD);
+		wcells_fit(&e->keys, h->keyw, WALIGN_LEFT, WR_DIALOG);
+	}
+	whelp_layout(h, 0);
+	return h;
+}
+
+void whelp_scroll_end(struct whelp *h)
+{
+	h->top = h->n_lines;
+	h->base.dirty = true;
 }
 
 void whelp_free(struct whelp **h)

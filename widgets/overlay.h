@@ -45,6 +45,18 @@ struct whelp {
  * Until placed, each entry is one line (not wrapped). */
 struct whelp *whelp_new(const struct wui *ui, const char *title, const char *hint,
 			const struct whelp_section *s, size_t n);
+/* The same box over a list: each item's left text (a time, a name) in
+ * the key column, in its role, and its text wrapped beside it. Items
+ * copied. */
+struct whelp_item {
+	const char *left;
+	enum wrole role;
+	const char *text;
+};
+struct whelp *whelp_new_list(const struct wui *ui, const char *title, const char *hint,
+			     const struct whelp_item *items, size_t n);
+/* Scrolled to its last lines (the newest of a history). */
+void whelp_scroll_end(struct whelp *h);
 void whelp_free(struct whelp **h);
 /* Lay the text out in lines of at most `width` terminal columns (<= 0: no
  * wrapping) into h->lines: a description too long for its line wraps at

@@ -447,6 +447,12 @@ void wtable_reload(struct wtable *t, bool keep_widths)
 
 /* ---- rendering ------------------------------------------------------------------------ */
 
+void wtable_set_bindings(struct wtable *t, const struct wbinding *map, size_t n)
+{
+	t->keys = map;
+	t->n_keys = map != NULL ? n : 0;
+}
+
 void wtable_render_line(struct wtable *t, size_t row, int width, struct wcells *out)
 {
 	bool header = row == SIZE_MAX;
@@ -675,21 +681,21 @@ unsigned wtable_do(struct wtable *t, enum wtable_action a)
 	return W_IGNORED;
 }
 
-static const struct wbinding table_bindings[] = {
-	{ WKEY_UP, WTABLE_UP, N_("Move up"), NULL },
-	{ 'k', WTABLE_UP, N_("Move up"), NULL },
-	{ WKEY_DOWN, WTABLE_DOWN, N_("Move down"), NULL },
-	{ 'j', WTABLE_DOWN, N_("Move down"), NULL },
-	{ WKEY_PGUP, WTABLE_PGUP, N_("Page up"), NULL },
-	{ WKEY_PGDN, WTABLE_PGDN, N_("Page down"), NULL },
-	{ WKEY_HOME, WTABLE_HOME, N_("First row"), NULL },
-	{ 'g', WTABLE_HOME, N_("First row"), NULL },
-	{ WKEY_END, WTABLE_END, N_("Last row"), NULL },
-	{ 'G', WTABLE_END, N_("Last row"), NULL },
-	{ WKEY_LEFT, WTABLE_LEFT, N_("Scroll columns left (the GPU column stays)"), NULL },
-	{ 'h', WTABLE_LEFT, N_("Scroll columns left (the GPU column stays)"), NULL },
-	{ WKEY_RIGHT, WTABLE_RIGHT, N_("Scroll columns right"), NULL },
-	{ 'l', WTABLE_RIGHT, N_("Scroll columns right"), NULL },
+const struct wbinding wtable_bindings[WTABLE_N_BINDINGS] = {
+	{ WKEY_UP, WTABLE_UP, N_("Move up"), NULL, "up" },
+	{ 'k', WTABLE_UP, N_("Move up"), NULL, "up" },
+	{ WKEY_DOWN, WTABLE_DOWN, N_("Move down"), NULL, "down" },
+	{ 'j', WTABLE_DOWN, N_("Move down"), NULL, "down" },
+	{ WKEY_PGUP, WTABLE_PGUP, N_("Page up"), NULL, "page-up" },
+	{ WKEY_PGDN, WTABLE_PGDN, N_("Page down"), NULL, "page-down" },
+	{ WKEY_HOME, WTABLE_HOME, N_("First row"), NULL, "first" },
+	{ 'g', WTABLE_HOME, N_("First row"), NULL, "first" },
+	{ WKEY_END, WTABLE_END, N_("Last row"), NULL, "last" },
+	{ 'G', WTABLE_END, N_("Last row"), NULL, "last" },
+	{ WKEY_LEFT, WTABLE_LEFT, N_("Scroll columns left (the GPU column stays)"), NULL, "left" },
+	{ 'h', WTABLE_LEFT, N_("Scroll columns left (the GPU column stays)"), NULL, "left" },
+	{ WKEY_RIGHT, WTABLE_RIGHT, N_("Scroll columns right"), NULL, "right" },
+	{ 'l', WTABLE_RIGHT, N_("Scroll columns right"), NULL, "right" },
 };
 
 static unsigned table_handle(struct wwidget *w, const struct wevent *ev)
@@ -698,8 +704,8 @@ static unsigned table_handle(struct wwidget *w, const struct wevent *ev)
 
 	t->event = WTABLE_EV_NONE;
 	if (ev->type == WEV_KEY) {
-		const struct wbinding *b = wbinding_find(table_bindings,
-			sizeof table_bindings / sizeof table_bindings[0], ev->key);
+		const struct wbinding *b = t->keys != NULL ? wbinding_find(t->keys, t->n_keys, ev->key)
+			: wbinding_find(wtable_bindings, WTABLE_N_BINDINGS, ev->key);
 		if (b == NULL)
 			return W_IGNORED;
 		return wtable_do(t, (enum wtable_action)b->action);
@@ -758,8 +764,8 @@ static const struct wwidget_class table_class = {
 	.draw = table_draw,
 	.handle = table_handle,
 	.destroy = table_destroy,
-	.bindings = table_bindings,
-	.n_bindings = sizeof table_bindings / sizeof table_bindings[0],
+	.bindings = wtable_bindings,
+	.n_bindings = WTABLE_N_BINDINGS,
 };
 
 struct wtable *wtable_new(const struct wui *ui, const struct wtable_source *src)

@@ -131,6 +131,8 @@ struct wtable {
 	size_t pinned;
 	struct wtable_layout lay;
 	struct wcells tmp, line;
+	const struct wbinding *keys; /* NULL: wtable_bindings */
+	size_t n_keys;
 };
 
 /* Navigation actions of the table (its bindings; usable from an app map). */
@@ -138,6 +140,11 @@ enum wtable_action {
 	WTABLE_UP = 1, WTABLE_DOWN, WTABLE_PGUP, WTABLE_PGDN, WTABLE_HOME, WTABLE_END,
 	WTABLE_LEFT, WTABLE_RIGHT, WTABLE_ACTIVATE,
 };
+
+/* The table's keys (its class's bindings, named "up", "down", "page-up",
+ * "page-down", "first", "last", "left", "right"): WTABLE_N_BINDINGS rows. */
+enum { WTABLE_N_BINDINGS = 14 };
+extern const struct wbinding wtable_bindings[WTABLE_N_BINDINGS];
 
 /* A table over src (copied); ui borrowed. Calls wtable_reload. */
 struct wtable *wtable_new(const struct wui *ui, const struct wtable_source *src);
@@ -163,6 +170,10 @@ void wtable_set_empty_text(struct wtable *t, const char *text);
 int wtable_column_at(const struct wtable *t, int x);
 /* Rows of the body on screen (height minus the header). */
 int wtable_page(const struct wtable *t);
+/* The keys the table handles from now on (borrowed; the map must outlive
+ * the table; actions as wtable_bindings'): the owner's rebinding of them.
+ * NULL: wtable_bindings. */
+void wtable_set_bindings(struct wtable *t, const struct wbinding *map, size_t n);
 /* Render row `row` (or the header with row == SIZE_MAX) exactly as drawn,
  * `width` columns wide with the current layout state, into out. Pure except
  * for reading the table; used by draw and by tests. */

@@ -19,7 +19,7 @@
 #define D (-1) /* the terminal's default colour */
 
 const struct wtheme wtheme_color = {
-	.name = "color",
+	.name = "default",
 	.color = true,
 	.role = {
 		[WR_NORMAL] = { D, D, 0 },
@@ -82,7 +82,96 @@ const struct wtheme wtheme_mono = {
 	},
 };
 
+/* For terminals with a light background: dark text on pale fills, no
+ * white on white. */
+const struct wtheme wtheme_light = {
+	.name = "light",
+	.color = true,
+	.role = {
+		[WR_NORMAL] = { D, D, 0 },
+		[WR_DIM] = { COLOR_BLUE, D, 0 },
+		[WR_HEADER] = { COLOR_WHITE, COLOR_BLUE, WAT_BOLD },
+		[WR_HEADER_SORT] = { COLOR_WHITE, COLOR_MAGENTA, WAT_BOLD },
+		[WR_SELECTED] = { COLOR_BLACK, COLOR_YELLOW, 0 },
+		[WR_FLASH] = { COLOR_BLACK, COLOR_YELLOW, WAT_BOLD | WAT_UNDERLINE },
+		[WR_FLASH_UP] = { COLOR_WHITE, COLOR_RED, WAT_BOLD },
+		[WR_FLASH_DOWN] = { COLOR_WHITE, COLOR_GREEN, WAT_BOLD },
+		[WR_GOOD] = { COLOR_GREEN, D, WAT_BOLD },
+		[WR_BAD] = { COLOR_RED, D, WAT_BOLD },
+		[WR_MARKER] = { COLOR_WHITE, COLOR_BLUE, WAT_BOLD },
+		[WR_TAB] = { D, D, 0 },
+		[WR_TAB_ACTIVE] = { COLOR_WHITE, COLOR_BLUE, WAT_BOLD },
+		[WR_STATUS] = { COLOR_BLACK, COLOR_CYAN, 0 },
+		[WR_STATUS_WARN] = { COLOR_BLACK, COLOR_YELLOW, 0 },
+		[WR_STATUS_ERROR] = { COLOR_WHITE, COLOR_RED, WAT_BOLD },
+		[WR_FKEY_KEY] = { D, D, WAT_BOLD },
+		[WR_FKEY_LABEL] = { COLOR_WHITE, COLOR_BLUE, 0 },
+		[WR_PROMPT] = { COLOR_WHITE, COLOR_BLUE, 0 },
+		[WR_DIALOG] = { COLOR_BLACK, COLOR_CYAN, 0 },
+		[WR_DIALOG_TITLE] = { COLOR_WHITE, COLOR_BLUE, WAT_BOLD },
+		[WR_FIELD] = { D, D, WAT_UNDERLINE },
+		[WR_FIELD_FOCUS] = { COLOR_BLACK, COLOR_YELLOW, 0 },
+		[WR_FIELD_ERROR] = { COLOR_RED, D, WAT_BOLD },
+	},
+};
+
+/* High contrast: white and yellow on black, bold, no grey. */
+const struct wtheme wtheme_contrast = {
+	.name = "contrast",
+	.color = true,
+	.role = {
+		[WR_NORMAL] = { COLOR_WHITE, COLOR_BLACK, WAT_BOLD },
+		[WR_DIM] = { COLOR_CYAN, COLOR_BLACK, 0 },
+		[WR_HEADER] = { COLOR_BLACK, COLOR_YELLOW, WAT_BOLD },
+		[WR_HEADER_SORT] = { COLOR_BLACK, COLOR_WHITE, WAT_BOLD | WAT_UNDERLINE },
+		[WR_SELECTED] = { COLOR_BLACK, COLOR_WHITE, WAT_BOLD },
+		[WR_FLASH] = { COLOR_BLACK, COLOR_YELLOW, WAT_BOLD },
+		[WR_FLASH_UP] = { COLOR_WHITE, COLOR_RED, WAT_BOLD },
+		[WR_FLASH_DOWN] = { COLOR_BLACK, COLOR_GREEN, WAT_BOLD },
+		[WR_GOOD] = { COLOR_GREEN, COLOR_BLACK, WAT_BOLD },
+		[WR_BAD] = { COLOR_RED, COLOR_BLACK, WAT_BOLD },
+		[WR_MARKER] = { COLOR_BLACK, COLOR_YELLOW, WAT_BOLD },
+		[WR_TAB] = { COLOR_WHITE, COLOR_BLACK, WAT_BOLD },
+		[WR_TAB_ACTIVE] = { COLOR_BLACK, COLOR_YELLOW, WAT_BOLD },
+		[WR_STATUS] = { COLOR_BLACK, COLOR_WHITE, WAT_BOLD },
+		[WR_STATUS_WARN] = { COLOR_BLACK, COLOR_YELLOW, WAT_BOLD },
+		[WR_STATUS_ERROR] = { COLOR_WHITE, COLOR_RED, WAT_BOLD },
+		[WR_FKEY_KEY] = { COLOR_YELLOW, COLOR_BLACK, WAT_BOLD },
+		[WR_FKEY_LABEL] = { COLOR_BLACK, COLOR_WHITE, WAT_BOLD },
+		[WR_PROMPT] = { COLOR_BLACK, COLOR_YELLOW, WAT_BOLD },
+		[WR_DIALOG] = { COLOR_WHITE, COLOR_BLUE, WAT_BOLD },
+		[WR_DIALOG_TITLE] = { COLOR_BLACK, COLOR_YELLOW, WAT_BOLD },
+		[WR_FIELD] = { COLOR_WHITE, COLOR_BLACK, WAT_UNDERLINE | WAT_BOLD },
+		[WR_FIELD_FOCUS] = { COLOR_BLACK, COLOR_WHITE, WAT_BOLD },
+		[WR_FIELD_ERROR] = { COLOR_RED, COLOR_BLACK, WAT_BOLD | WAT_UNDERLINE },
+	},
+};
+
 #undef D
+
+static const struct wtheme *const themes[] = {
+	&wtheme_color, &wtheme_mono, &wtheme_light, &wtheme_contrast,
+};
+
+size_t wtheme_count(void)
+{
+	return sizeof themes / sizeof themes[0];
+}
+
+const struct wtheme *wtheme_at(size_t i)
+{
+	return i < wtheme_count() ? themes[i] : NULL;
+}
+
+const struct wtheme *wtheme_named(const char *name)
+{
+	for (size_t i = 0; name != NULL && i < wtheme_count(); i++)
+		if (strcmp(themes[i]->name, name) == 0)
+			return themes[i];
+	if (name != NULL && (strcmp(name, "color") == 0 || strcmp(name, "colour") == 0))
+		return &wtheme_color;
+	return NULL;
+}
 
 static attr_t wa_to_attr(unsigned wa)
 {

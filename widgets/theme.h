@@ -64,8 +64,18 @@ struct wtheme {
 	struct wtheme_entry role[WR_COUNT];
 };
 
+/* The themes: "default" (colour on a dark or any background), "mono"
+ * (attributes only: NO_COLOR, terminals without colour), "light" (for a
+ * light background) and "contrast" (bold, bright, no grey). */
 extern const struct wtheme wtheme_color;
 extern const struct wtheme wtheme_mono;
+extern const struct wtheme wtheme_light;
+extern const struct wtheme wtheme_contrast;
+/* Every theme, in the order above: how many, the i-th (NULL past them),
+ * the one called name ("color" and "colour" are "default"), or NULL. */
+size_t wtheme_count(void);
+const struct wtheme *wtheme_at(size_t i);
+const struct wtheme *wtheme_named(const char *name);
 
 /* The UI context every widget draws with: the theme resolved to curses
  * attributes and colour pairs, and whether to draw ASCII only. */

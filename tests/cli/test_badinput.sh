@@ -61,7 +61,7 @@ table training --sort nope|"nope"|fit_full_8
 table training --sort memory:sideways|"sideways"|COLUMN:desc
 table training --sort|--sort|COLUMN
 table training --sort memory --sort price|--sort given twice|once
-table training --filter|--filter|TEXT
+table training --filter|--filter|EXPR
 table training --bogus|"--bogus"|--sort
 table training finetune|"finetune"|--help
 bogus|"bogus"|table

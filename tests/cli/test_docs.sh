@@ -162,6 +162,8 @@ expect_match "the man page's .TH carries the program's version" "$(grep '^\.TH' 
 key_name() {
   case "$1" in
     "' '") echo Space ;;
+    "'\\\\'") echo '\e' ;;
+    WKEY_NONE) echo "" ;; # an action of the command line only (:NAME)
     "'\\n'") echo Enter ;;
     "'"?"' - '@'") echo "Ctrl-$(printf '%s' "$1" | cut -c2)" ;;
     "'"?"'") printf '%s\n' "$1" | cut -c2 ;;
@@ -174,7 +176,7 @@ key_name() {
   esac
 }
 keys=$(cat $(find "$ROOT/tui" -name "*.c" | sort) "$ROOT"/widgets/*.c | awk '
-  /struct wbinding [a-z_]+\[\] = \{/ { on = 1; next }
+  /struct wbinding [a-z_]+\[[A-Z_]*\] = \{/ { on = 1; next }
   on && /^\};/ { on = 0 }
   on' | grep -oE "^[[:space:]]*\{ *('[^']+'( - '@')?|WKEY_[A-Z0-9]+)," |
   sed -E "s/^[[:space:]]*\{ *//; s/,$//" | sort -u)
@@ -185,6 +187,7 @@ miss=
 while IFS= read -r k; do
   [ -n "$k" ] || continue
   n=$(key_name "$k")
+  [ -n "$n" ] || continue
   printf '%s\n' "$shown" | grep -qxF -- "$n" || miss="$miss $n"
 done <<EOF
 $keys

@@ -126,8 +126,9 @@ expect_eq "config: known names and comments are not warned" "$(printf '%s\n' "$e
 rm -f "$XDG_CONFIG_HOME/gpux/config"
 
 # ---- help ----------------------------------------------------------------------------------------------
-expect_match "table --help: --filter matches the GPU id too" "$("$GPUX" --lang en table --help)" \
-  "--filter TEXT .*only GPUs whose id, name, architecture or vendor contains TEXT"
+expect_match "table --help: --filter matches the GPU id too, and takes expressions" \
+  "$("$GPUX" --lang en table --help)" \
+  "--filter EXPR .*words \\(id, name, vendor, architecture, a text column\\), COLUMN OP VALUE"
 expect_match "--help: --api names the config file" "$("$GPUX" --lang en --help)" \
   "--api URL .*else api in the config file, else a local demo exchange"
 finish

@@ -225,8 +225,11 @@ open_tui() { # W H [VAR=value...] [-- gpux args...]: only what env -i lets throu
   vars=""
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do vars="$vars $1"; shift; done
   [ "${1:-}" = "--" ] && shift
+  # each session starts with nothing remembered (its own XDG_STATE_HOME: env -i
+  # drops the one tui_start gives); the language is the config file's
   # shellcheck disable=SC2086
   tui_start "$W" "$H" env -i HOME="$HOME" TERM=xterm-256color PATH=/usr/bin:/bin \
+    XDG_STATE_HOME="$TMPD/state-open.$nsock" \
     GPUX_API_KEY="${KEY:-}" GPUX_FRAME_LOG="$GPUX_FRAME_LOG" $vars "$TMPD/gpux-run" --api "$URL" "$@"
 }
 # The fixed string appears on screen within 10 s.

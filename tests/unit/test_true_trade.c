@@ -312,7 +312,7 @@ static void test_confirmation_follows_the_preview(void **state)
 /* ---- the new key, whole ---------------------------------------------------------------------- */
 
 /* N on the account page: the key on a line of its own, whole, exactly the
- * key (a selection takes it and nothing else), with "copy it now" whole;
+ * key (a selection takes it and nothing else), with its warning whole;
  * narrower than the key, the width it needs, in words. */
 static void test_new_key_whole(void **state)
 {
@@ -346,7 +346,7 @@ static void test_new_key_whole(void **state)
 			free(narrow);
 			assert_true(newest_key_id(key) > before);
 			what = xasprintf(_("New trade key %lld"), newest_key_id(key));
-			warn = xasprintf(_("%s: copy it now, it is not shown again:"), what);
+			warn = xasprintf(_("%s (y copies it; it is not shown again):"), what);
 			/* the warning, from its start (it may wrap on a narrow screen) */
 			warn[prefix(warn, 30)] = '\0';
 			fx_expect_on_screen(h, warn);

@@ -327,7 +327,7 @@ static void test_account_keys(void **state)
 	tui_harness_type(h, "ci");
 	tui_harness_key(h, WKEY_ENTER);
 	fx_expect_on_screen(h, "New read-only key");
-	fx_expect_on_screen(h, "copy it now");
+	fx_expect_on_screen(h, "(y copies it;"); /* the key is shown once, y copies it */
 	fx_expect_on_screen(h, "API keys (2 of at most");
 	fx_expect_on_screen(h, "ci  read-only");
 	/* the session's trade key is the last one: the exchange refuses */

@@ -60,6 +60,72 @@ static const char *const history_id[FF_COUNT] = {
 	[FF_ALLREDUCE] = "fit.allreduce",
 };
 
+/* The names of the choices and toggles in the remembered state (the text
+ * fields are remembered by their history's name). */
+static const char *const choice_id[FF_COUNT] = {
+	[FF_METHOD] = "fit.method", [FF_CKPT] = "fit.checkpointing", [FF_SHARD] = "fit.sharding",
+	[FF_OPT] = "fit.optimizer", [FF_FLASH] = "fit.flash", [FF_OFFLOAD] = "fit.offload",
+	[FF_KVCACHE] = "fit.kv_cache", [FF_ENCODERS] = "fit.encoders", [FF_ACCT] = "fit.accounting",
+	[FF_PURE] = "fit.pure_bf16", [FF_CHUNKED] = "fit.chunked_loss",
+	[FF_ACTOFF] = "fit.act_offload", [FF_EMBED32] = "fit.embed_fp32", [FF_PAGED] = "fit.paged",
+};
+
+/* What the session remembers of the panel (tui/frame/state.c): whether it
+ * is open, and every field that is not its default. */
+static void panel_remember(struct tui_fit *p)
+{
+	struct tui *t = p->t;
+
+	tui_state_set(t, "fit", p->visible ? "open" : NULL);
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		enum tui_ff_id id = (enum tui_ff_id)i;
+		bool changed = tui_ff_changed(&p->ff, id) || (id == FF_MODEL && p->ff.f[i].text[0] != '\0');
+		if (history_id[i] != NULL && tui_ff_kind(id) == FFK_TEXT) {
+			tui_state_set(t, history_id[i], changed ? p->ff.f[i].text : NULL);
+		} else if (choice_id[i] != NULL) {
+			char n[16];
+			snprintf(n, sizeof n, "%d", p->ff.f[i].choice);
+			tui_state_set(t, choice_id[i], changed ? n : NULL);
+		}
+	}
+}
+
+static void restore_field(struct tui_fit *p, enum tui_ff_id id)
+{
+	const char *v;
+
+	if (history_id[id] != NULL && tui_ff_kind(id) == FFK_TEXT &&
+	    (v = tui_state_get(p->t, history_id[id])) != NULL) {
+		tui_ff_set_text(&p->ff, id, v);
+		if (id == FF_MODEL)
+			p->ff.model_touched = true;
+	} else if (choice_id[id] != NULL && (v = tui_state_get(p->t, choice_id[id])) != NULL) {
+		int want = atoi(v), start = p->ff.f[id].choice;
+		/* step round the choices to the one remembered */
+		for (int k = 0; k < 64 && p->ff.f[id].choice != want; k++) {
+			tui_ff_cycle(&p->ff, id, +1);
+			if (p->ff.f[id].choice == start)
+				break;
+		}
+	}
+}
+
+/* The fields remembered, into the form: the method first (it decides
+ * which fields apply), then the model, then the rest. */
+static void panel_restore(struct tui_fit *p)
+{
+	restore_field(p, FF_METHOD);
+	restore_field(p, FF_MODEL);
+	for (size_t i = 0; i < FF_COUNT; i++)
+		if (i != FF_METHOD && i != FF_MODEL)
+			restore_field(p, (enum tui_ff_id)i);
+	for (size_t i = 0; i < FF_COUNT; i++) {
+		p->ff.f[i].text_changed = false;
+		if (p->field[i] != NULL)
+			wfield_set_text(p->field[i], p->ff.f[i].text);
+	}
+}
+
 static void field_hide(struct tui_fit *p, enum tui_ff_id id)
 {
 	if (p->field[id] != NULL)
@@ -173,16 +239,16 @@ static void panel_toggle(struct tui *t);
  * frame) ---- */
 
 static const struct wbinding panel_keys[] = {
-	{ WKEY_TAB, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL },
-	{ WKEY_DOWN, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL },
-	{ WKEY_BTAB, FA_PREV, N_("Previous field"), NULL },
-	{ WKEY_UP, FA_PREV, N_("Previous field"), NULL },
-	{ WKEY_RIGHT, FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL },
-	{ WKEY_LEFT, FA_CHOICE_PREV, N_("Change a choice (in a text field: move the cursor)"), NULL },
-	{ ' ', FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL },
-	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next; on a closed fold: open it"), NULL },
-	{ WKEY_ESC, FA_BACK, N_("Back to the table (the panel keeps answering)"), NULL },
-	{ WKEY_F4, FA_HIDE, N_("Hide the fit calculator"), NULL },
+	{ WKEY_TAB, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL, "next-field" },
+	{ WKEY_DOWN, FA_NEXT, N_("Next field (\u2193 too; in the model field \u2193 \u2191 choose a preset)"), NULL, "next-field" },
+	{ WKEY_BTAB, FA_PREV, N_("Previous field"), NULL, "prev-field" },
+	{ WKEY_UP, FA_PREV, N_("Previous field"), NULL, "prev-field" },
+	{ WKEY_RIGHT, FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL, "choice-next" },
+	{ WKEY_LEFT, FA_CHOICE_PREV, N_("Change a choice (in a text field: move the cursor)"), NULL, "choice-prev" },
+	{ ' ', FA_CHOICE_NEXT, N_("Change a choice (in a text field: move the cursor)"), NULL, "choice-next" },
+	{ WKEY_RETURN, FA_DONE, N_("Take the field (or the preset chosen) and go to the next; on a closed fold: open it"), NULL, "take" },
+	{ WKEY_ESC, FA_BACK, N_("Back to the table (the panel keeps answering)"), NULL, "back" },
+	{ WKEY_F4, FA_HIDE, N_("Hide the fit calculator"), NULL, "fit-hide" },
 	{ 'P' - '@', FA_READLINE, N_("Text fields: earlier entries of the field (Ctrl-N: later)"), NULL },
 	{ 'A' - '@', FA_READLINE, N_("Text fields: readline's emacs keys (Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-Y, Alt-B …)"), NULL },
 };
@@ -193,6 +259,7 @@ static unsigned fit_form_changed(struct tui_fit *p)
 	panel_fields_pull(p);
 	panel_keep_focus_shown(p);
 	wwidget_dirty(&p->panel->base);
+	panel_remember(p);
 	return W_HANDLED | W_REDRAW | W_CHANGED;
 }
 
@@ -253,9 +320,12 @@ static unsigned fit_event(struct tui_fit *p, const struct wevent *ev)
 	if (passes_through(ev->key))
 		return W_IGNORED;
 	id = p->cur;
-	b = wbinding_find(panel_keys, sizeof panel_keys / sizeof panel_keys[0], ev->key);
+	size_t n_keys;
+	const struct wbinding *keys = tui_keys_bound(p->t, panel_keys,
+						     sizeof panel_keys / sizeof panel_keys[0], &n_keys);
+	b = wbinding_find(keys, n_keys, ev->key);
 	if (ev->key == WKEY_ENTER || ev->key == '\n')
-		b = wbinding_find(panel_keys, sizeof panel_keys / sizeof panel_keys[0], WKEY_RETURN);
+		b = wbinding_find(keys, n_keys, WKEY_RETURN);
 	bool text = tui_ff_kind(id) == FFK_TEXT;
 	bool searching = id == FF_MODEL && tui_ff_searching(&p->ff);
 	bool choosing = searching && p->ff.n_matches > 1; /* ↑↓ choose among presets */
@@ -475,7 +545,7 @@ static const struct tui_keymap keys[] = {
 	{ N_("Fit calculator (while it has the keyboard)"), panel_keys, sizeof panel_keys / sizeof panel_keys[0] },
 };
 
-static const struct tui_screen_class fit_class = {
+const struct tui_screen_class tui_fit_class = {
 	.name = "fit", .layout = scr_layout, .recalc = scr_recalc, .repaint = scr_repaint,
 	.event = panel_event, .notify = scr_notify, .wants_focus = scr_wants_focus,
 	.free = scr_free, .keys = keys, .n_keys = 1,
@@ -485,7 +555,7 @@ static struct tui_fit *fit_new(struct tui *t)
 {
 	struct tui_fit *p = xcalloc(1, sizeof *p);
 
-	tui_screen_init(&p->scr, &fit_class, t);
+	tui_screen_init(&p->scr, &tui_fit_class, t);
 	p->panel = (struct wpanel *)tui_screen_add(&p->scr, &wpanel_new(&t->ui)->base);
 	p->t = t;
 	p->shown_lines.ascii = t->ascii;
@@ -498,12 +568,13 @@ static struct tui_fit *fit_new(struct tui *t)
 			&p->scr, &wfield_new_readline(&t->ui, "", p->ff.f[i].text, history_id[i])->base);
 	}
 	p->cur = FF_MODEL;
+	panel_restore(p);
 	return p;
 }
 
 static struct tui_fit *find(struct tui *t)
 {
-	return (struct tui_fit *)tui_find(t, &fit_class);
+	return (struct tui_fit *)tui_find(t, &tui_fit_class);
 }
 
 /* f: show the panel, with the keyboard. */
@@ -531,6 +602,7 @@ static void panel_toggle(struct tui *t)
 		panel_set_focus(p, false);
 		p->visible = false;
 		panel_publish(p);
+		panel_remember(p);
 		tui_relayout(t);
 	} else {
 		fit_show(t);
@@ -539,9 +611,15 @@ static void panel_toggle(struct tui *t)
 
 void tui_fit_open(struct tui *t, const struct tui_goto *g)
 {
-	if (g->toggle)
-		panel_toggle(t);
-	else
+	if (g->restore) {
+		/* as the last session left it, the keyboard the tables' */
 		fit_show(t);
+		panel_set_focus(find(t), false);
+	} else if (g->toggle) {
+		panel_toggle(t);
+	} else {
+		fit_show(t);
+	}
+	panel_remember(find(t));
 }
 

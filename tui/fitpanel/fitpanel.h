@@ -63,6 +63,7 @@ enum {
 int tui_fit_compose(struct tui_fit *p, int w, int h, bool side);
 /* The place (tui/screens.c): f shows the panel and gives it the keyboard;
  * with g->toggle, F4: shows or hides it. */
+extern const struct tui_screen_class tui_fit_class;
 void tui_fit_open(struct tui *t, const struct tui_goto *g);
 
 #endif

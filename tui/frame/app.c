@@ -147,49 +147,6 @@ static bool pick_ctype(void)
 	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
-/* ---- the global keys: the same on every screen ------------------------------------------ */
-
-enum { G_QUIT = 1, G_REDRAW, G_HELP, G_LANG };
-
-static const struct wbinding global_keys[] = {
-	{ '?', G_HELP, N_("This help"), NULL },
-	{ WKEY_F1, G_HELP, N_("This help"), N_("Help") },
-	{ 'L', G_LANG, N_("Language (remembered for the next start)"), NULL },
-	{ 'L' - '@', G_REDRAW, N_("Redraw the screen"), NULL },
-	{ 'q', G_QUIT, N_("Quit"), NULL },
-	{ WKEY_F10, G_QUIT, N_("Quit"), N_("Quit") },
-};
-
-static const size_t n_global_keys = sizeof global_keys / sizeof global_keys[0];
-
-static unsigned global_key(struct tui *t, const struct wevent *ev)
-{
-	const struct wbinding *b;
-
-	if (ev->type != WEV_KEY)
-		return W_IGNORED;
-	b = wbinding_find(global_keys, n_global_keys, ev->key);
-	if (b == NULL)
-		return W_IGNORED;
-	switch (b->action) {
-	case G_QUIT:
-		t->quit = true;
-		return W_HANDLED | W_QUIT;
-	case G_REDRAW:
-		tui_redraw_all(t);
-		break;
-	case G_HELP:
-		if (!t->too_small)
-			tui_help_open(t, global_keys, n_global_keys);
-		break;
-	case G_LANG:
-		if (!t->too_small)
-			tui_lang_open(t);
-		break;
-	}
-	return W_HANDLED | W_REDRAW;
-}
-
 /* For the F-key bar (struct wui key_alt), an F-key the terminal lacks: the
  * letter that does the same, from the maps of the screens shown, then the
  * global keys; none while a field has the keyboard (a letter would be
@@ -201,7 +158,10 @@ static wkey key_alt(void *ctx, wkey fkey)
 
 	if (tui_stack_typing(t))
 		return WKEY_NONE;
-	k = tui_stack_key_alt(t, global_keys, n_global_keys, fkey);
+	size_t n;
+	const struct wbinding *global = tui_frame_map(t, &n);
+
+	k = tui_stack_key_alt(t, global, n, fkey);
 	return k == 0 ? WKEY_NONE : k;
 }
 
@@ -236,7 +196,9 @@ unsigned tui_handle_event(struct tui *t, const struct wevent *ev)
 	if (!t->too_small)
 		r = tui_stack_event(t, ev);
 	if (!(r & W_HANDLED))
-		r |= global_key(t, ev);
+		r |= tui_frame_key(t, ev);
+	if (!(r & W_HANDLED) && ev->type == WEV_KEY && !t->too_small)
+		tui_key_unknown(t, ev->key);
 	if (r & W_QUIT)
 		t->quit = true;
 	if (r & W_LAYOUT)
@@ -346,7 +308,9 @@ static void fkeys_update(struct tui *t)
 {
 	wkey keys[32];
 	const char *texts[32];
-	size_t n = tui_stack_fkeys(t, global_keys, n_global_keys, keys, texts, 32);
+	size_t n_global;
+	const struct wbinding *global = tui_frame_map(t, &n_global);
+	size_t n = tui_stack_fkeys(t, global, n_global, keys, texts, 32);
 
 	for (size_t i = 0; i < n; i++)
 		texts[i] = _(texts[i]);
@@ -561,7 +525,7 @@ static bool setup_terminal(struct tui *t)
 	/* a real VT100 has neither colour nor UTF-8 */
 	if (term != NULL && strncmp(term, "vt1", 3) == 0)
 		t->ascii = true;
-	wui_init(&t->ui, wui_want_color() ? &wtheme_color : &wtheme_mono, t->ascii, true);
+	tui_theme_start(t, &wtheme_color);
 	tui_keys_resolve(t);
 	return true;
 }
@@ -587,6 +551,11 @@ static void free_all(struct tui *t)
 	tui_events_free(t);
 	tui_account_free(t);
 	tui_market_free(t);
+	tui_keys_free(t);
+	tui_state_flush(t, util_now_ms(), true);
+	tui_state_free(t);
+	tui_messages_free(t);
+	tui_clip_free(t);
 	wfield_readline_shutdown(); /* every readline field is gone */
 	if (t->api_owned)
 		api_client_free(&t->api);
@@ -617,6 +586,10 @@ static int tick(struct tui *t, int64_t now)
 	if (change >= 0 && (next < 0 || change < next))
 		next = change;
 	change = tui_status_next_change(t, now);
+	if (change >= 0 && (next < 0 || change < next))
+		next = change;
+	tui_state_flush(t, now, false);
+	change = tui_state_next(t);
 	if (change >= 0 && (next < 0 || change < next))
 		next = change;
 	if (next >= 0) {
@@ -678,6 +651,9 @@ static void session_base(struct tui *t, const struct tui_options *o)
 	t->o = &t->opts; /* lang.c changes t->opts.lang */
 	t->cat = o->catalog;
 	t->places = tui_places;
+	t->tty_fd = -1;
+	t->classes = tui_classes;
+	t->n_classes = tui_n_classes;
 	if (o->config_path != NULL)
 		t->conf_path = o->config_path[0] != '\0' ? xstrdup(o->config_path) : NULL;
 	else
@@ -767,10 +743,14 @@ void tui_session_init(struct tui *t, const struct tui_options *o)
 
 void tui_session_start(struct tui *t)
 {
+	tui_keys_init(t, tui_frame_keys, TUI_FRAME_N_KEYS);
+	tui_state_load(t);
 	tui_market_init(t);
 	t->status = wstatus_new(&t->ui);
 	t->fkeys = wfkeys_new(&t->ui);
 	tui_push(t, tui_browse_new(t));
+	if (tui_state_get(t, "fit") != NULL)
+		tui_open(t, TUI_FIT, &(struct tui_goto){ .restore = true, .fits = -1 });
 	tui_open(t, TUI_FIRST_RUN, NULL);
 	t->need_layout = true;
 }
@@ -822,6 +802,7 @@ int tui_run(const struct tui_options *o)
 		free_all(t);
 		return rc;
 	}
+	t->tty_fd = STDOUT_FILENO;
 	tui_session_start(t);
 	tui_session_frame(t);
 	if (open_after_first_frame(t, o, &cause))

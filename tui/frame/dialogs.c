@@ -2,13 +2,15 @@
  * The two kinds of screen every part of the TUI uses for overlays: a
  * widget overlay (the help, the column chooser, the language menu) that
  * calls its owner back when it closes, and a confirmation dialog that
- * carries its own callback; and the help, made from the key maps of the
- * screens shown (so it can never list a key that does not work).
+ * carries its own callback; the help, made from the key maps of the
+ * screens shown (so it can never list a key that does not work); and the
+ * message history.
  */
 #include "tui/tui_int.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -158,9 +160,11 @@ static size_t sections_of(struct tui_screen *s, struct whelp_section *out, size_
 
 	if (s->cls->help != NULL)
 		return s->cls->help(s, out, max);
-	for (size_t i = 0; i < s->cls->n_keys && n < max; i++)
-		out[n++] = (struct whelp_section){ _(s->cls->keys[i].title), s->cls->keys[i].map,
-						   s->cls->keys[i].n };
+	for (size_t i = 0; i < s->cls->n_keys && n < max; i++) {
+		size_t nm;
+		const struct wbinding *m = tui_keys_map(s->t, &s->cls->keys[i], &nm);
+		out[n++] = (struct whelp_section){ _(s->cls->keys[i].title), m, nm };
+	}
 	return n;
 }
 
@@ -196,4 +200,65 @@ void tui_help_open(struct tui *t, const struct wbinding *global, size_t n_global
 	o = (struct overlay *)tui_overlay_new(t, &h->base, help_place, NULL, NULL);
 	o->is_help = true;
 	tui_push(t, &o->base);
+}
+
+/* ---- the message history (tui/frame/messages.c keeps it) ------------------------------------ */
+
+
+/* "10:21:05" in the local time zone; with the day before it when the
+ * message is from another day than now. malloc'ed. */
+static char *when(int64_t at_ms, int64_t now_ms)
+{
+	time_t a = (time_t)(at_ms / 1000), n = (time_t)(now_ms / 1000);
+	struct tm ta, tn;
+	char buf[32] = "?";
+
+	if (localtime_r(&a, &ta) == NULL || localtime_r(&n, &tn) == NULL)
+		return xstrdup(buf);
+	if (ta.tm_yday != tn.tm_yday || ta.tm_year != tn.tm_year)
+		strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &ta);
+	else
+		strftime(buf, sizeof buf, "%H:%M:%S", &ta);
+	return xstrdup(buf);
+}
+
+static void history_place(struct wwidget *w, int lines, int cols)
+{
+	whelp_place((struct whelp *)w, lines, cols);
+	whelp_scroll_end((struct whelp *)w);
+}
+
+void tui_messages_open(struct tui *t)
+{
+	size_t n = t->n_msgs;
+	struct whelp_item *items = xcalloc(n + 1, sizeof *items);
+	char **left = xcalloc(n + 1, sizeof *left), **text = xcalloc(n + 1, sizeof *text);
+	struct timespec ts;
+	int64_t now;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	struct whelp *h;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tui_msg *m = tui_messages_at(t, i);
+		left[i] = when(m->at, now);
+		text[i] = m->repeats > 1 ? xasprintf("%s (\u00d7%u)", m->text, m->repeats)
+					 : xstrdup(m->text);
+		items[i] = (struct whelp_item){ left[i],
+			m->kind == TUI_MSG_ERROR ? WR_BAD : m->kind == TUI_MSG_ALERT ? WR_GOOD : WR_DIALOG,
+			text[i] };
+	}
+	if (n == 0)
+		items[n++] = (struct whelp_item){ "", WR_DIALOG, _("No messages yet.") };
+	h = whelp_new_list(&t->ui, _("Messages"),
+			   _("\u2191\u2193 PgUp PgDn scroll \u00b7 any other key closes"), items, n);
+	for (size_t i = 0; i < t->n_msgs; i++) {
+		free(left[i]);
+		free(text[i]);
+	}
+	free(left);
+	free(text);
+	free(items);
+	tui_push(t, tui_overlay_new(t, &h->base, history_place, NULL, NULL));
 }

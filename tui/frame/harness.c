@@ -56,7 +56,7 @@ struct tui_harness *tui_harness_new_term(const struct tui_options *o, int lines,
 		fatal("harness: newterm(%s) failed", term);
 	set_term(h->scr);
 	tui_session_init(&h->t, o);
-	wui_init(&h->t.ui, &wtheme_mono, h->t.ascii, true);
+	tui_theme_start(&h->t, &wtheme_mono);
 	tui_keys_resolve(&h->t);
 	tui_session_start(&h->t);
 	tui_session_frame(&h->t);

@@ -232,30 +232,53 @@ static void menu_place(struct wwidget *wd, int lines, int cols)
 	wwidget_place(&m->base, (lines - h) / 2, (cols - w) / 2, h, w);
 }
 
-/* The menu closed: switch now if a language was chosen, and remember it. */
-static void menu_closed(struct tui *t, struct wwidget *w, void *ud)
+/* Switch to l (automatic: the environment's) and remember the choice. */
+static void choose(struct tui *t, bool automatic, enum i18n_lang l)
 {
-	struct langmenu *m = (struct langmenu *)w;
-	enum i18n_lang l;
 	char *msg, *cause = NULL;
 	int saved;
 
-	(void)ud;
-	if (!m->accepted)
-		return;
-	l = entry_lang(m->sel);
-	saved = tui_settings_save_lang(t, m->sel == 0 ? NULL : i18n_lang_tag(l), &cause);
+	saved = tui_settings_save_lang(t, automatic ? NULL : i18n_lang_tag(l), &cause);
 	tui_lang_set(t, l);
 	/* the message in the new language */
 	if (saved != 0)
 		msg = xasprintf(_("language not remembered: %s"), cause != NULL ? cause : "?");
-	else if (m->sel == 0)
+	else if (automatic)
 		msg = xasprintf(_("Language: %s, from the environment"), i18n_lang_name(l));
 	else
 		msg = xasprintf(_("Language: %s (remembered for the next start)"), i18n_lang_name(l));
 	tui_message(t, msg);
 	free(msg);
 	free(cause);
+}
+
+/* The menu closed: switch now if a language was chosen, and remember it. */
+static void menu_closed(struct tui *t, struct wwidget *w, void *ud)
+{
+	struct langmenu *m = (struct langmenu *)w;
+
+	(void)ud;
+	if (m->accepted)
+		choose(t, m->sel == 0, entry_lang(m->sel));
+}
+
+int tui_lang_choose(struct tui *t, const char *tag)
+{
+	enum i18n_lang l;
+
+	if (tag != NULL && strcmp(tag, "auto") == 0) {
+		choose(t, true, i18n_lang_from_env());
+		return 0;
+	}
+	if (tag == NULL || i18n_lang_parse(tag, &l) != 0) {
+		char *m = xasprintf(_("No language \u201c%s\u201d: en, pt-PT, pt-BR, es, fr, de or auto"),
+				    tag != NULL ? tag : "");
+		tui_message(t, m);
+		free(m);
+		return -1;
+	}
+	choose(t, false, l);
+	return 0;
 }
 
 void tui_lang_open(struct tui *t)

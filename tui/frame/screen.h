@@ -49,12 +49,18 @@
  * or not the event was handled); W_LAYOUT asks for a layout, W_REDRAW for a
  * frame, W_QUIT leaves.
  *
- * Key maps are data: a screen's maps (tui_keymap) are what its handler
- * dispatches on, what the help lists and what the F-key bar (the frame's,
- * on the last row) shows: the bindings that name a bar word, of the screens
- * shown from the focused one down to the first opaque one: F1 (the help)
- * first, then the letters and named keys in their maps' order, then the
- * other F-keys by number; F1 and F10 are the frame's own.
+ * Key maps are data, and together they are the registry of actions
+ * (tui/frame/keys.c): each row of a map (struct wbinding) is one key of an
+ * action, with its name, description, bar word and what the command line
+ * takes after it; the map a screen's class owns says where the action
+ * applies, the class's act() is its handler. A screen's maps, as the config
+ * file's `bind.NAME = KEYS` lines rebind them (tui_keys_map), are what its
+ * handler dispatches on, what the help lists, what the `:` command line
+ * runs and completes, and what the F-key bar (the frame's, on the last row)
+ * shows: the bindings that name a bar word, of the screens shown from the
+ * focused one down to the first opaque one: F1 (the help) first, then the
+ * letters and named keys in their maps' order, then the other F-keys by
+ * number; F1 and F10 are the frame's own.
  */
 #ifndef GPUX_TUI_SCREEN_H
 #define GPUX_TUI_SCREEN_H
@@ -128,6 +134,11 @@ struct tui_screen_class {
 	/* Whether action (of its maps) can be done now: the F-key bar shows only
 	 * those. NULL: every one. */
 	bool (*offers)(const struct tui_screen *s, int action);
+	/* Do action of its map keys[map]: key is the key pressed (0 from the
+	 * command line), arg what the command line gave after the action's name
+	 * (NULL: nothing). W_* flags. NULL: the command line gives event() the
+	 * action's first key. */
+	unsigned (*act)(struct tui_screen *s, size_t map, int action, wkey key, const char *arg);
 	/* Free what the screen owns but its widgets, which the stack frees after. */
 	void (*free)(struct tui_screen *s);
 	const struct tui_keymap *keys; /* what the handler dispatches on, first map first */
@@ -151,8 +162,12 @@ struct wwidget *tui_screen_add(struct tui_screen *s, struct wwidget *w);
 void tui_screen_hide(struct tui_screen *s);
 /* Free w, one of s's widgets, now (the caller forgets its pointer). */
 void tui_screen_remove(struct tui_screen *s, struct wwidget *w);
-/* The binding of key in the screen's maps (the first), or NULL. */
-const struct wbinding *tui_screen_binding(const struct tui_screen *s, wkey key);
+/* The binding of key in the screen's maps as bound (the first), or NULL;
+ * *map (may be NULL) the index of the map it is in. */
+const struct wbinding *tui_screen_binding(const struct tui_screen *s, wkey key, size_t *map);
+/* A key through the screen's maps as bound to its act(): W_IGNORED when
+ * no map binds it. */
+unsigned tui_screen_dispatch(struct tui_screen *s, const struct wevent *ev);
 /* The focused field among s's widgets gets the terminal cursor; false: none. */
 bool tui_screen_cursor(struct tui_screen *s);
 
@@ -201,6 +216,14 @@ void tui_stack_touch(struct tui *t);
 /* Top, then focused: the flags of the first that handled it (W_IGNORED
  * when none did). W_CLOSE removes the screen that returned it. */
 unsigned tui_stack_event(struct tui *t, const struct wevent *ev);
+/* Action b (a row of s's map keys[map], as bound) done by s, as the
+ * command line runs it with arg (NULL: none): its act(), or its event()
+ * given the action's key. The flags as tui_stack_event's. */
+unsigned tui_stack_act(struct tui *t, struct tui_screen *s, size_t map, const struct wbinding *b,
+		       const char *arg);
+/* The screens whose keys work now, top down (those shown from the topmost
+ * that is not an overlay down to the first opaque one): how many, in out. */
+size_t tui_stack_keyed(const struct tui *t, struct tui_screen **out, size_t max);
 /* The F-key bar's items (at most max): the keys and their words (msgids),
  * from the screens shown, then global's (the frame's keys). */
 size_t tui_stack_fkeys(const struct tui *t, const struct wbinding *global, size_t n_global,
@@ -210,6 +233,24 @@ size_t tui_stack_fkeys(const struct tui *t, const struct wbinding *global, size_
  * binds fkey, WKEY_NONE when fkey has no such twin. */
 wkey tui_stack_key_alt(const struct tui *t, const struct wbinding *global, size_t n_global,
 		       wkey fkey);
+
+/* ---- the registry of actions (tui/frame/keys.c) ---- */
+
+/* Every key map of the session — the frame's (frame, n_frame), the
+ * tables' moves, and those of t->classes — rebound by the config file's
+ * bind.NAME lines (what they get wrong is said once). Again: made anew. */
+void tui_keys_init(struct tui *t, const struct wbinding *frame, size_t n_frame);
+void tui_keys_free(struct tui *t);
+/* map (n rows) as bound, and its rows in *n_out; a map not in the registry
+ * as it is. */
+const struct wbinding *tui_keys_bound(const struct tui *t, const struct wbinding *map, size_t n,
+				      size_t *n_out);
+const struct wbinding *tui_keys_map(const struct tui *t, const struct tui_keymap *km, size_t *n);
+/* The binding of key in km as bound, or NULL. */
+const struct wbinding *tui_keys_find(const struct tui *t, const struct tui_keymap *km, wkey key);
+/* Every map of the registry as bound: arrays (free both) of maps and their
+ * sizes; how many. */
+size_t tui_keys_maps(const struct tui *t, const struct wbinding ***maps, size_t **ns);
 
 /* ---- places: how one screen opens another (tui/screens.c) ---- */
 
@@ -246,6 +287,7 @@ struct tui_goto {
 	char *const *ids;
 	size_t n_ids;
 	bool toggle;
+	bool restore;           /* as the last session left it (TUI_FIT: open, no keyboard) */
 };
 
 struct tui_place_def {

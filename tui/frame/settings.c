@@ -126,3 +126,94 @@ int tui_settings_save_lang(struct tui *t, const char *tag, char **cause)
 	api_conf_free(&c);
 	return rc;
 }
+
+/* ---- the colour theme (`theme = NAME`) ----------------------------------------------------------- */
+
+const struct wtheme *tui_settings_theme(struct tui *t)
+{
+	struct api_conf *c = NULL;
+	char *cause = NULL;
+	const char *s;
+	const struct wtheme *th = NULL;
+
+	if (t->conf_path == NULL || api_conf_load(t->conf_path, &c, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	s = api_conf_get(c, "theme");
+	if (s != NULL && s[0] != '\0' && (th = wtheme_named(s)) == NULL) {
+		char *m = xasprintf(_("config: theme = %s: no such theme (default, mono, light, "
+				      "contrast)"), s);
+		tui_message(t, m);
+		free(m);
+	}
+	api_conf_free(&c);
+	return th;
+}
+
+void tui_theme_start(struct tui *t, const struct wtheme *fallback)
+{
+	const struct wtheme *th = tui_settings_theme(t);
+
+	if (th == NULL)
+		th = fallback;
+	if (th->color && !wui_want_color())
+		th = &wtheme_mono;
+	wui_init(&t->ui, th, t->ascii, true);
+}
+
+/* The theme named, in t->ui: a colour theme falls back to mono where
+ * colour is not wanted (NO_COLOR, a terminal without colour). */
+static void apply_theme(struct tui *t, const struct wtheme *th)
+{
+	int32_t (*key_alt)(void *, int32_t) = t->ui.key_alt;
+	void *key_alt_ctx = t->ui.key_alt_ctx;
+
+	if (th->color && !wui_want_color())
+		th = &wtheme_mono;
+	wui_init(&t->ui, th, t->ascii, true);
+	t->ui.key_alt = key_alt; /* wui_init clears what the loop set */
+	t->ui.key_alt_ctx = key_alt_ctx;
+	tui_redraw_all(t);
+}
+
+void tui_theme_choose(struct tui *t, const char *name)
+{
+	const struct wtheme *th = name != NULL ? wtheme_named(name) : NULL;
+	struct api_conf *c = NULL;
+	char *cause = NULL, *m;
+
+	if (th == NULL) {
+		m = name == NULL
+			? xasprintf(_("Theme: %s (others: default, mono, light, contrast)"),
+				    t->ui.theme->name)
+			: xasprintf(_("No theme \u201c%s\u201d: default, mono, light or contrast"), name);
+		tui_message(t, m);
+		free(m);
+		return;
+	}
+	apply_theme(t, th);
+	if (t->conf_path == NULL)
+		cause = xstrdup("XDG_CONFIG_HOME, HOME: unset");
+	else if (api_conf_load(t->conf_path, &c, &cause) == 0) {
+		api_conf_set(c, "theme", th->name);
+		if (api_conf_save(c, t->conf_path, &cause) != 0)
+			api_conf_free(&c);
+	}
+	if (c == NULL) {
+		m = xasprintf(_("theme not remembered: %s"), cause != NULL ? cause : "?");
+		tui_message(t, m);
+		free(m);
+	} else if (t->ui.theme != th) {
+		m = xasprintf(_("Theme: %s remembered; mono meanwhile: NO_COLOR is set or the terminal "
+				"has no colour"), th->name);
+		tui_message(t, m);
+		free(m);
+	} else {
+		m = xasprintf(_("Theme: %s (remembered for the next start)"), th->name);
+		tui_message(t, m);
+		free(m);
+	}
+	free(cause);
+	api_conf_free(&c);
+}

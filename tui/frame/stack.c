@@ -76,14 +76,28 @@ static void screen_free(struct tui_screen *s)
 	free(s);
 }
 
-const struct wbinding *tui_screen_binding(const struct tui_screen *s, wkey key)
+const struct wbinding *tui_screen_binding(const struct tui_screen *s, wkey key, size_t *map)
 {
 	for (size_t i = 0; i < s->cls->n_keys; i++) {
-		const struct wbinding *b = wbinding_find(s->cls->keys[i].map, s->cls->keys[i].n, key);
-		if (b != NULL)
+		const struct wbinding *b = tui_keys_find(s->t, &s->cls->keys[i], key);
+		if (b != NULL) {
+			if (map != NULL)
+				*map = i;
 			return b;
+		}
 	}
 	return NULL;
+}
+
+unsigned tui_screen_dispatch(struct tui_screen *s, const struct wevent *ev)
+{
+	const struct wbinding *b;
+	size_t map;
+
+	if (ev->type != WEV_KEY || s->cls->act == NULL)
+		return W_IGNORED;
+	b = tui_screen_binding(s, ev->key, &map);
+	return b != NULL ? s->cls->act(s, map, b->action, ev->key, NULL) : W_IGNORED;
 }
 
 bool tui_screen_cursor(struct tui_screen *s)
@@ -94,16 +108,7 @@ bool tui_screen_cursor(struct tui_screen *s)
 	return false;
 }
 
-/* ---- messages -------------------------------------------------------------------------------- */
-
-void tui_message(struct tui *t, const char *msg)
-{
-	free(t->msg);
-	t->msg = msg ? xstrdup(msg) : NULL;
-	t->msg_until = util_now_ms() + TUI_MSG_MS;
-	t->msg_seq++;
-	t->redraw = true;
-}
+/* ---- layout and redraw ---------------------------------------------------------------------- */
 
 void tui_relayout(struct tui *t)
 {
@@ -477,6 +482,26 @@ unsigned tui_stack_event(struct tui *t, const struct wevent *ev)
 	return r;
 }
 
+unsigned tui_stack_act(struct tui *t, struct tui_screen *s, size_t map, const struct wbinding *b,
+		       const char *arg)
+{
+	struct wevent ev = { .type = WEV_KEY, .key = b->key };
+	unsigned r;
+
+	if (s->cls->act != NULL)
+		r = s->cls->act(s, map, b->action, 0, arg);
+	else if (b->key != WKEY_NONE)
+		r = s->cls->event(s, &ev);
+	else
+		return W_IGNORED;
+	if (r & W_CLOSE)
+		tui_remove(t, s);
+	if (r & W_LAYOUT)
+		tui_relayout(t);
+	t->redraw = true;
+	return r;
+}
+
 /* ---- the key maps of the screens shown: the F-key bar ------------------------------------------- */
 
 /* The screens whose keys work now, top down: those shown from the
@@ -495,6 +520,11 @@ static size_t keyed(const struct tui *t, const struct tui_screen **out, size_t m
 			break;
 	}
 	return n;
+}
+
+size_t tui_stack_keyed(const struct tui *t, struct tui_screen **out, size_t max)
+{
+	return keyed(t, (const struct tui_screen **)out, max);
 }
 
 static bool offered(const struct tui_screen *s, const struct wbinding *b)
@@ -558,9 +588,11 @@ size_t tui_stack_fkeys(const struct tui *t, const struct wbinding *global, size_
 	size_t n_s = keyed(t, s, 16), n = 0;
 
 	for (size_t i = 0; i < n_s; i++)
-		for (size_t m = 0; m < s[i]->cls->n_keys; m++)
-			n = bar_items(s[i], s[i]->cls->keys[m].map, s[i]->cls->keys[m].n, keys,
-				      texts, n, max);
+		for (size_t m = 0; m < s[i]->cls->n_keys; m++) {
+			size_t nm;
+			const struct wbinding *map = tui_keys_map(t, &s[i]->cls->keys[m], &nm);
+			n = bar_items(s[i], map, nm, keys, texts, n, max);
+		}
 	n = bar_items(NULL, global, n_global, keys, texts, n, max);
 	return fkeys_in_order(keys, texts, n);
 }
@@ -587,8 +619,11 @@ wkey tui_stack_key_alt(const struct tui *t, const struct wbinding *global, size_
 	wkey k = 0;
 
 	for (size_t i = 0; i < n_s && k == 0; i++)
-		for (size_t m = 0; m < s[i]->cls->n_keys && k == 0; m++)
-			k = letter_for(s[i]->cls->keys[m].map, s[i]->cls->keys[m].n, fkey);
+		for (size_t m = 0; m < s[i]->cls->n_keys && k == 0; m++) {
+			size_t nm;
+			const struct wbinding *map = tui_keys_map(t, &s[i]->cls->keys[m], &nm);
+			k = letter_for(map, nm, fkey);
+		}
 	if (k == 0)
 		k = letter_for(global, n_global, fkey);
 	return k;

@@ -129,18 +129,33 @@ void tui_format_cell_fit(const struct view_table *v, size_t shown_row, size_t co
 	}
 }
 
-/* While GPUs are marked, the GPU column starts with the mark ("● ",
- * ASCII "* ") or two blanks; its width is the mark's less. */
+/* While GPUs are marked, the GPU column starts with the mark ("●",
+ * ASCII "*") or a blank; while the watchlist has GPUs, with the star of
+ * those on it ("★", ASCII "+") or a blank; then a blank. Its width is
+ * theirs less. */
 static int mark_prefix(struct tui_browse *b, size_t col, const struct view_row *r,
 		       struct wcells *out)
 {
-	if (col != 0 || b->n_marks == 0)
+	int w = 0;
+
+	if (col != 0 || (b->n_marks == 0 && b->n_watch == 0))
 		return 0;
-	if (browse_is_marked(b, r->gpu->id))
-		wcells_add(out, out->ascii ? "* " : "\u25cf ", WR_GOOD, WAT_BOLD);
-	else
-		wcells_pad(out, 2, WR_NORMAL);
-	return 2;
+	if (b->n_marks > 0) {
+		if (browse_is_marked(b, r->gpu->id))
+			wcells_add(out, out->ascii ? "*" : "\u25cf", WR_GOOD, WAT_BOLD);
+		else
+			wcells_pad(out, 1, WR_NORMAL);
+		w++;
+	}
+	if (b->n_watch > 0) {
+		if (browse_is_watched(b, r->gpu->id))
+			wcells_add(out, out->ascii ? "+" : "\u2605", WR_FLASH, WAT_BOLD);
+		else
+			wcells_pad(out, 1, WR_NORMAL);
+		w++;
+	}
+	wcells_pad(out, 1, WR_NORMAL);
+	return w + 1;
 }
 
 static void src_cell(void *ctx, size_t row, size_t col, struct wcells *out)
@@ -308,13 +323,75 @@ static struct view_table *new_view(struct tui_browse *b, const struct catalog_wo
 	return v;
 }
 
+/* The sort and filter remembered for the tab (tui/frame/state.c):
+ * "sort.ID = COLUMN[ desc]" or "cheapest", "filter.ID = EXPRESSION". */
+static void restore_tab(struct tui_browse *b, struct tui_tab *tb)
+{
+	struct tui *t = b->base.t;
+	char *k = xasprintf("filter.%s", tb->w->id);
+	const char *v = tui_state_get(t, k);
+
+	free(k);
+	if (v != NULL && view_filter_set(tb->view, v, NULL) == 0) {
+		free(tb->filter);
+		tb->filter = tb->view->filter != NULL ? xstrdup(tb->view->filter) : NULL;
+	}
+	k = xasprintf("sort.%s", tb->w->id);
+	v = tui_state_get(t, k);
+	free(k);
+	if (v == NULL)
+		return;
+	if (strcmp(v, "cheapest") == 0) {
+		view_sort_cheapest(tb->view);
+		return;
+	}
+	char *col = xstrdup(v), *sp = strchr(col, ' ');
+	if (sp != NULL)
+		*sp++ = '\0';
+	int c = view_column_index(tb->view, col);
+	if (c >= 0)
+		view_sort(tb->view, c, sp != NULL && strcmp(sp, "desc") == 0);
+	free(col);
+}
+
+void browse_remember(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+	const struct view_table *v = tb->view;
+	char *k, *s;
+
+	if (v == NULL)
+		return;
+	tui_state_set(t, "tab", tb->w->id);
+	k = xasprintf("filter.%s", tb->w->id);
+	tui_state_set(t, k, tb->filter);
+	free(k);
+	k = xasprintf("sort.%s", tb->w->id);
+	s = v->sort_cheapest ? xstrdup("cheapest")
+	    : v->sort_col >= 0 ? xasprintf("%s%s", v->columns[v->sort_col].id, v->sort_desc ? " desc" : "")
+	    : NULL;
+	/* a sort on a job's column goes with the job: not remembered */
+	if (v->sort_col >= 0 && v->columns[v->sort_col].kind >= VIEW_COL_JOB_MEM) {
+		free(s);
+		s = NULL;
+	}
+	tui_state_set(t, k, s);
+	free(s);
+	free(k);
+	tui_state_set_ids(t, "marks", b->marks, b->n_marks);
+	tui_state_set_ids(t, "watch", b->watch, b->n_watch);
+}
+
 static void build_view(struct tui_browse *b, struct tui_tab *tb)
 {
 	if (tb->view != NULL)
 		return;
 	tb->view = new_view(b, tb->w, NULL);
+	view_set_pinned(tb->view, b->watch, b->n_watch);
 	if (tb->filter != NULL)
 		view_filter(tb->view, tb->filter);
+	restore_tab(b, tb);
 	compute_vis(tb);
 }
 
@@ -367,8 +444,15 @@ void browse_init(struct tui_browse *b)
 	}
 	make_tabs(b);
 	b->cur = 0;
+	b->n_marks = tui_state_ids(t, "marks", &b->marks);
+	b->n_watch = tui_state_ids(t, "watch", &b->watch);
+	/* the tab remembered */
+	for (size_t i = 0; i < b->n_tabs; i++)
+		if (tui_state_get(t, "tab") != NULL && strcmp(tui_state_get(t, "tab"), b->tab[i].w->id) == 0)
+			b->cur = i;
 	if (b->n_tabs > 0)
-		build_view(b, &b->tab[0]);
+		build_view(b, &b->tab[b->cur]);
+	wtabs_set_active(b->tabs, b->cur);
 	b->table = (struct wtable *)tui_screen_add(&b->base, &wtable_new(&t->ui, &src)->base);
 	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
 	wwidget_set_focus(&b->table->base, true);
@@ -387,6 +471,7 @@ void browse_lang_changed(struct tui_browse *b)
 		if (old == NULL)
 			continue;
 		v = new_view(b, tb->w, old->has_job ? &old->job : NULL);
+		view_set_pinned(v, b->watch, b->n_watch);
 		if (tb->filter != NULL)
 			view_filter(v, tb->filter);
 		if (old->sort_cheapest)
@@ -418,6 +503,11 @@ void browse_free(struct tui_browse *b)
 	free(b->tab);
 	b->tab = NULL;
 	free_ids(b->marks, b->n_marks);
+	free_ids(b->watch, b->n_watch);
+	b->watch = NULL;
+	b->n_watch = 0;
+	free(b->search_text);
+	free(b->search_start);
 	b->marks = NULL;
 	b->n_marks = 0;
 	b->base.t->sel.view = NULL;
@@ -531,6 +621,44 @@ void browse_sort_reverse(struct tui_browse *b)
 	sort_by(b, (size_t)p, !tb->view->sort_desc);
 }
 
+int browse_sort_named(struct tui_browse *b, const char *id, bool desc)
+{
+	struct tui_tab *tb = cur_tab(b);
+	int col = tb->view != NULL ? view_column_index(tb->view, id) : -1;
+
+	if (col < 0)
+		return -1;
+	browse_note_cursor(b);
+	view_sort(tb->view, col, desc);
+	browse_refresh_table(b, true);
+	for (size_t i = 0; i < tb->n_vis; i++)
+		if ((int)tb->vis[i] == col)
+			wtable_show_column(b->table, i);
+	tb->scroll = b->table->scroll;
+	return 0;
+}
+
+void browse_goto(struct tui_browse *b, const char *gpu_id)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+	int pos;
+
+	if (tb->view == NULL)
+		return;
+	pos = view_find(tb->view, gpu_id);
+	if (pos < 0 && tb->filter != NULL) {
+		/* the filter hides it: shown again, and said */
+		browse_set_filter(b, NULL, NULL);
+		tui_message(t, _("The filter hid that GPU: cleared"));
+		pos = view_find(tb->view, gpu_id);
+	}
+	if (pos < 0)
+		return;
+	wtable_select(b->table, (size_t)pos);
+	browse_note_cursor(b);
+}
+
 void browse_sort_visible(struct tui_browse *b, size_t vc)
 {
 	struct tui_tab *tb = cur_tab(b);
@@ -545,17 +673,84 @@ void browse_sort_visible(struct tui_browse *b, size_t vc)
 
 /* ---- filtering -------------------------------------------------------------------------------------- */
 
-void browse_set_filter(struct tui_browse *b, const char *text)
+int browse_set_filter(struct tui_browse *b, const char *text, char **cause)
 {
 	struct tui_tab *tb = cur_tab(b);
 
 	if (tb->view == NULL)
-		return;
+		return 0;
 	browse_note_cursor(b);
+	if (view_filter_set(tb->view, text, cause) != 0)
+		return -1;
 	free(tb->filter);
-	tb->filter = text != NULL && text[0] != '\0' ? xstrdup(text) : NULL;
-	view_filter(tb->view, tb->filter);
+	tb->filter = tb->view->filter != NULL ? xstrdup(tb->view->filter) : NULL;
 	browse_refresh_table(b, true);
+	return 0;
+}
+
+int browse_search(struct tui_browse *b, const char *text, int dir, bool here, bool *wrapped,
+		  char **cause)
+{
+	struct tui_tab *tb = cur_tab(b);
+	struct view_filter_expr *e = NULL;
+	size_t n = tb->view != NULL ? tb->view->n_shown : 0, at = b->table->sel;
+	int found = 0;
+
+	*wrapped = false;
+	if (n == 0 || text == NULL || text[0] == '\0')
+		return 0;
+	if (view_filter_parse(tb->view, text, &e, cause) != 0)
+		return -1;
+	for (size_t k = here ? 0 : 1; k <= n && !found; k++) {
+		size_t i = dir >= 0 ? (at + k) % n : (at + n - k % n) % n;
+		if (!view_filter_match(e, tb->view, view_shown_row(tb->view, i)))
+			continue;
+		*wrapped = dir >= 0 ? i < at : i > at;
+		wtable_select(b->table, i);
+		browse_note_cursor(b);
+		found = 1;
+	}
+	view_filter_expr_free(&e);
+	return found;
+}
+
+int browse_export(struct tui_browse *b, enum view_export_format fmt, const char *path,
+		  size_t *rows, char **cause)
+{
+	struct tui_tab *tb = cur_tab(b);
+	struct buf out = {0};
+	int rc;
+
+	*rows = 0;
+	if (tb->view == NULL)
+		return set_cause(cause, "%s", _("no table to export yet"));
+	view_export(tb->view, tb->vis, tb->n_vis, fmt, &out);
+	rc = util_write_file(path, out.data != NULL ? out.data : "", out.len, 0644, cause);
+	buf_free(&out);
+	*rows = tb->view->n_shown;
+	return rc;
+}
+
+char *browse_cell(struct tui_browse *b, const char *col_id, char **what)
+{
+	struct tui *t = b->base.t;
+	struct tui_tab *tb = cur_tab(b);
+	const struct view_table *v = tb->view;
+	const struct view_row *r;
+	int k;
+
+	*what = NULL;
+	if (v == NULL || v->n_shown == 0 || b->table->sel >= v->n_shown)
+		return NULL;
+	r = view_shown_row(v, b->table->sel);
+	k = col_id != NULL ? view_column_index(v, col_id) : v->sort_col;
+	if (k < 0 || v->columns[k].kind == VIEW_COL_GPU) {
+		*what = xstrdup(_("the GPU's name"));
+		return xstrdup(r->gpu->name);
+	}
+	/* TRANSLATORS: what was copied: %s a column's header, %s a GPU's name ("Price/h of H200") */
+	*what = xasprintf(_("%s of %s"), v->columns[k].label, tui_gpu_name(t, r->gpu->id));
+	return xstrdup(r->cells[k].display);
 }
 
 char *browse_count_text(struct tui_browse *b)
@@ -793,6 +988,52 @@ void browse_toggle_mark(struct tui_browse *b)
 	browse_refresh_table(b, false);
 	wtable_do(b->table, WTABLE_DOWN);
 	browse_note_cursor(b);
+}
+
+bool browse_is_watched(const struct tui_browse *b, const char *gpu_id)
+{
+	for (size_t i = 0; gpu_id != NULL && i < b->n_watch; i++)
+		if (strcmp(b->watch[i], gpu_id) == 0)
+			return true;
+	return false;
+}
+
+void browse_toggle_watch(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	const char *gpu;
+	char *m, *id;
+	size_t i;
+
+	browse_note_cursor(b);
+	gpu = cur_tab(b)->view != NULL && cur_tab(b)->view->n_shown > 0 ? cur_tab(b)->cursor_gpu : NULL;
+	if (gpu == NULL) {
+		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		return;
+	}
+	id = xstrdup(gpu);
+	for (i = 0; i < b->n_watch && strcmp(b->watch[i], id) != 0; i++)
+		;
+	if (i < b->n_watch) {
+		free(b->watch[i]);
+		memmove(&b->watch[i], &b->watch[i + 1], (b->n_watch - i - 1) * sizeof *b->watch);
+		b->n_watch--;
+		/* TRANSLATORS: %s is a GPU's name */
+		m = xasprintf(_("%s is off the watchlist"), tui_gpu_name(t, id));
+	} else {
+		b->watch = xreallocarray(b->watch, b->n_watch + 1, sizeof *b->watch);
+		b->watch[b->n_watch++] = xstrdup(id);
+		m = xasprintf(_("%s is on the watchlist, on top of every tab (* unpins)"),
+			      tui_gpu_name(t, id));
+	}
+	for (size_t k = 0; k < b->n_tabs; k++)
+		if (b->tab[k].view != NULL)
+			view_set_pinned(b->tab[k].view, b->watch, b->n_watch);
+	/* the cursor stays on the GPU, wherever it went */
+	browse_refresh_table(b, false);
+	tui_message(t, m);
+	free(m);
+	free(id);
 }
 
 void browse_compare(struct tui_browse *b)

@@ -41,6 +41,14 @@ enum tui_action {
 	A_DETAIL,       /* Enter: the detail screen of the row's GPU */
 	A_MARK,         /* Space: mark or unmark the row's GPU */
 	A_COMPARE,      /* =: the marked GPUs side by side */
+	A_SORT,         /* :sort COLUMN [desc] */
+	A_SEARCH,       /* \ Ctrl-F: jump to a row, hiding none */
+	A_WATCH,        /* *: the watchlist */
+	A_EXPORT,       /* e, :export csv|json [FILE] */
+	A_COPY,         /* y, :copy [COLUMN] */
+	A_SEARCH_NEXT,  /* n */
+	A_SEARCH_PREV,  /* N */
+	A_GOTO,         /* :gpu GPU, :h200: the cursor on that GPU */
 };
 
 /* One workload's tab. */
@@ -61,12 +69,18 @@ struct tui_browse {
 	struct wtabs *tabs;
 	struct wtable *table;
 	struct wfield *filter;      /* while a filter is typed */
+	struct wpanel *hint;        /* ... and what it takes, on the status bar's row */
+	struct wfield *search;      /* while a search is typed (on the same row) */
+	char *search_text;          /* the last search (n, N), or NULL */
+	char *search_start;         /* the GPU the cursor was on when it was typed */
 	struct tui_tab *tab;
 	size_t n_tabs, cur;
 	uint64_t market_seen;       /* t->m.gen last applied */
 	uint64_t hist_seen;         /* t->m.hist.gen last applied */
 	char **marks;               /* marked GPU ids, in the order marked (every tab) */
 	size_t n_marks;
+	char **watch;               /* the watchlist: GPU ids pinned on top of every tab */
+	size_t n_watch;
 	uint64_t flash_sig;         /* which GPUs flashed at the last recalc */
 };
 
@@ -87,11 +101,34 @@ void browse_sort_step(struct tui_browse *b, int dir);
 void browse_sort_reverse(struct tui_browse *b);
 /* Sort by visible column vc (a header click): again on the same column reverses. */
 void browse_sort_visible(struct tui_browse *b, size_t vc);
+/* :sort ID: by the view's column id, ascending or not; -1 when the table
+ * has no such column. */
+int browse_sort_named(struct tui_browse *b, const char *id, bool desc);
+/* The cursor on gpu_id (a filter that hides it is cleared, and said). */
+void browse_goto(struct tui_browse *b, const char *gpu_id);
 /* $: by the job's cost per hour (again: catalogue order). */
 void browse_sort_cheapest(struct tui_browse *b);
-void browse_set_filter(struct tui_browse *b, const char *text);
+/* The current tab's filter expression (view_filter_set; NULL: none): 0, or
+ * -1 and *cause (may be NULL) when it cannot be read (the tab keeps the
+ * filter it had). */
+int browse_set_filter(struct tui_browse *b, const char *text, char **cause);
 /* Open the column chooser (its result is applied when it closes). */
 void browse_columns_open(struct tui_browse *b);
+/* Move the cursor to the next shown row (dir > 0; < 0 the previous)
+ * that text matches (a filter expression, view_filter_set's), wrapping
+ * round; here: the cursor's own row counts first. 1 moved (*wrapped: past
+ * the end), 0 no row matches, -1 and *cause when text cannot be read. */
+int browse_search(struct tui_browse *b, const char *text, int dir, bool here, bool *wrapped,
+		  char **cause);
+/* The current tab as it is shown (its columns in order, its sort, its
+ * filter, the watchlist on top) into path, atomically, as `gpux table
+ * --format csv|json` writes it: 0 and *rows, or -1 and *cause. */
+int browse_export(struct tui_browse *b, enum view_export_format fmt, const char *path,
+		  size_t *rows, char **cause);
+/* The text of the cursor row's cell in column col_id (NULL: the sorted
+ * column; the GPU's name without one), and what it is in words (*what);
+ * both malloc'ed; NULL without a row. */
+char *browse_cell(struct tui_browse *b, const char *col_id, char **what);
 /* "N of M shown" for the current tab (malloc'ed). */
 char *browse_count_text(struct tui_browse *b);
 /* Pull what changed: the market's prices (t->m.gen), the fit job
@@ -100,6 +137,13 @@ void browse_recalc(struct tui_browse *b, int64_t now);
 /* Space: mark the GPU under the cursor, or unmark it; the cursor moves down. */
 void browse_toggle_mark(struct tui_browse *b);
 bool browse_is_marked(const struct tui_browse *b, const char *gpu_id);
+/* *: the GPU under the cursor onto the watchlist (pinned on top of every
+ * tab), or off it. */
+void browse_toggle_watch(struct tui_browse *b);
+bool browse_is_watched(const struct tui_browse *b, const char *gpu_id);
+/* What the session remembers of the tables (tui_state_set): the tab, its
+ * sort and filter, the marks, the watchlist. After every action. */
+void browse_remember(struct tui_browse *b);
 /* =: compare the marked GPUs (2 to 4), or say why not. */
 void browse_compare(struct tui_browse *b);
 /* What the fit job orders on gpu_id, for the order form (b) and the
@@ -112,6 +156,7 @@ void browse_compare(struct tui_browse *b);
 void browse_order_size(struct tui_browse *b, const char *gpu_id, struct tui_goto *g);
 
 /* ---- the places of the other market screens (tui/screens.c) ---- */
+extern const struct tui_screen_class tui_browse_class, tui_compare_class, tui_detail_class;
 /* detail.c: one GPU's spec sheet, book, chart and trades (Esc back): g->gpu;
  * g->gpus × g->hours what the fit job needs there (0: no job; hours 0: 24),
  * g->fits as fit_result.fits. */

@@ -6,12 +6,17 @@
  *   prices   ask, bid, spread, last trade, the 24 h change (▲/▼ and a
  *            sign) and the 24 h sparkline
  *   job      with a fit job set: memory per GPU, whether it fits, GPUs
- *            needed and what the job costs per hour at the ask
+ *            needed, what the job costs per hour at the ask, and for a
+ *            training run its time and its cost (for inference the decode
+ *            speed)
  *   specs    memory, bandwidth, tensor and vector throughput, the link,
  *            power, ECC ("Not published" and "Not supported" kept apart)
  *
  * What decides first comes first; the GPUs' names stay on top while the
- * rest scrolls (↑/↓, PgUp/PgDn) when the terminal is short.
+ * rest scrolls (↑/↓, PgUp/PgDn) when the terminal is short. One GPU is
+ * selected (its name in the cursor's colours; ←/→ choose; at first the
+ * cheapest for the job, else the lowest ask): b buys it — for the job,
+ * exactly what the job needs there —, s sells it, Enter shows its detail.
  *
  * Every figure is a cell of a view/ table of just these GPUs (its columns
  * made here, the market and job columns view/'s own), formatted exactly as
@@ -19,6 +24,7 @@
  * history or the job change. The lowest ask and the lowest job cost are
  * marked (WR_GOOD and "<" after them, for monochrome terminals).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,16 +34,27 @@
 
 enum { LABEL_W = 18, COL_MAX = 26, COMPARE_MAX = 4 };
 
-enum { CK_BACK = 1, CK_UP, CK_DOWN, CK_PGUP, CK_PGDN };
+enum { CK_BACK = 1, CK_UP, CK_DOWN, CK_PGUP, CK_PGDN, CK_LEFT, CK_RIGHT, CK_BUY, CK_SELL,
+       CK_DETAIL };
 
 static const struct wbinding bindings[] = {
-	{ WKEY_ESC, CK_BACK, N_("Back to the tables"), N_("Back") },
-	{ WKEY_UP, CK_UP, N_("Scroll up"), NULL },
-	{ 'k', CK_UP, N_("Scroll up"), NULL },
-	{ WKEY_DOWN, CK_DOWN, N_("Scroll down"), NULL },
-	{ 'j', CK_DOWN, N_("Scroll down"), NULL },
-	{ WKEY_PGUP, CK_PGUP, N_("Page up"), NULL },
-	{ WKEY_PGDN, CK_PGDN, N_("Page down"), NULL },
+	{ WKEY_ESC, CK_BACK, N_("Back to the tables"), N_("Back"), "back" },
+	{ WKEY_UP, CK_UP, N_("Scroll up"), NULL, "up" },
+	{ 'k', CK_UP, N_("Scroll up"), NULL, "up" },
+	{ WKEY_DOWN, CK_DOWN, N_("Scroll down"), NULL, "down" },
+	{ 'j', CK_DOWN, N_("Scroll down"), NULL, "down" },
+	{ WKEY_PGUP, CK_PGUP, N_("Page up"), NULL, "page-up" },
+	{ WKEY_PGDN, CK_PGDN, N_("Page down"), NULL, "page-down" },
+	{ WKEY_LEFT, CK_LEFT, N_("Select the GPU to the left"), NULL, "left" },
+	{ 'h', CK_LEFT, N_("Select the GPU to the left"), NULL, "left" },
+	{ WKEY_RIGHT, CK_RIGHT, N_("Select the GPU to the right"), NULL, "right" },
+	{ 'l', CK_RIGHT, N_("Select the GPU to the right"), NULL, "right" },
+	{ 'b', CK_BUY, N_("Buy the selected GPU: the order form (for the fit job: what it needs there)"),
+	  NULL, "buy" },
+	{ WKEY_F5, CK_BUY, N_("Buy the selected GPU: the order form (for the fit job: what it needs there)"),
+	  N_("Buy"), "buy" },
+	{ 's', CK_SELL, N_("Sell the selected GPU (seller accounts)"), NULL, "sell" },
+	{ WKEY_RETURN, CK_DETAIL, N_("The selected GPU in detail"), NULL, "detail" },
 };
 
 /* The figures compared (the tables' own columns and labels). */
@@ -77,6 +94,8 @@ struct compare {
 	uint64_t seen_market, seen_hist, seen_job;
 	bool dirty;
 	int top;                    /* lines scrolled off, below the names */
+	size_t sel;                 /* the selected GPU (index among the shown rows) */
+	bool sel_set;               /* chosen (by a key, or the first time) */
 	int line_no, n_lines;       /* while building: lines made so far */
 	struct wcells scratch;      /* a line scrolled off, made and dropped */
 };
@@ -196,6 +215,73 @@ static void figure_row(struct compare *c, size_t k)
 	}
 }
 
+/* The run of a training job on each GPU: its time, its cost (whole
+ * hours × GPUs × ask); for inference the decode speed. */
+static void run_rows(struct compare *c)
+{
+	const struct view_table *v = c->view;
+	struct tui *t = c->base.t;
+	bool training = fit_method_is_training(v->job.method);
+	int64_t lo = -1;
+	int cw = col_width(c);
+	struct wcells *r, x;
+
+	for (size_t i = 0; training && i < v->n_shown; i++) {
+		int64_t rc = view_shown_row(v, i)->job.run_cents;
+		if (rc >= 0 && (lo < 0 || rc < lo))
+			lo = rc;
+	}
+	for (int line = 0; line < (training ? 2 : 1); line++) {
+		r = label_row(c, training ? (line == 0 ? _("Run time") : _("Run cost"))
+				   : _("Decode speed"), WR_DIM);
+		for (size_t i = 0; i < v->n_shown; i++) {
+			const struct fit_result *j = &view_shown_row(v, i)->job;
+			char *s;
+			bool best = false;
+			if (!training)
+				s = view_fmt_tokens_s(t->o->lang, j->decode_tokens_s, t->ascii);
+			else if (line == 0)
+				s = view_fmt_run_time(t->o->lang, j->train_hours, t->ascii);
+			else {
+				s = j->run_cents >= 0 ? i18n_fmt_money(t->o->lang, j->run_cents, "USD")
+						      : xstrdup(t->ascii ? "-" : "\u2014");
+				best = c->n > 1 && j->run_cents >= 0 && j->run_cents == lo;
+			}
+			wcells_init(&x, r->ascii);
+			wcells_add(&x, s, best ? WR_GOOD : WR_NORMAL, 0);
+			if (best && x.width + 2 <= cw - 1)
+				wcells_add(&x, " <", WR_GOOD, WAT_BOLD);
+			wcells_fit(&x, cw - 1, WALIGN_LEFT, WR_NORMAL);
+			wcells_pad(r, 1, WR_NORMAL);
+			wcells_cat(r, &x);
+			wcells_free(&x);
+			free(s);
+		}
+	}
+}
+
+/* The first time: the cheapest for the job (its run, else its hour), else
+ * the lowest ask. */
+static void first_selection(struct compare *c)
+{
+	const struct view_table *v = c->view;
+	int64_t best = -1;
+
+	if (c->sel_set)
+		return;
+	c->sel_set = true;
+	c->sel = 0;
+	for (size_t i = 0; i < v->n_shown; i++) {
+		const struct view_row *r = view_shown_row(v, i);
+		int64_t k = !v->has_job ? r->price_cents
+			  : r->job.run_cents >= 0 ? r->job.run_cents : r->job.hourly_cents;
+		if (k >= 0 && (best < 0 || k < best)) {
+			best = k;
+			c->sel = i;
+		}
+	}
+}
+
 static bool kind_in(enum view_col_kind k, int section)
 {
 	switch (section) {
@@ -226,10 +312,12 @@ static void rebuild(struct compare *c)
 	wpanel_commit(c->head);
 	wpanel_begin(c->body);
 	c->line_no = 0;
+	first_selection(c);
 	r = label_row(c, "", WR_NORMAL);
 	for (size_t i = 0; i < c->view->n_shown; i++) {
 		wcells_init(&x, r->ascii);
-		wcells_add(&x, view_shown_row(c->view, i)->gpu->name, WR_HEADER, WAT_BOLD);
+		wcells_add(&x, view_shown_row(c->view, i)->gpu->name,
+			   i == c->sel ? WR_SELECTED : WR_HEADER, WAT_BOLD);
 		wcells_fit(&x, col_width(c) - 1, WALIGN_LEFT, WR_NORMAL);
 		wcells_pad(r, 1, WR_NORMAL);
 		wcells_cat(r, &x);
@@ -246,6 +334,8 @@ static void rebuild(struct compare *c)
 		for (size_t k = 0; k < c->view->n_columns; k++)
 			if (kind_in(c->view->columns[k].kind, sec))
 				figure_row(c, k);
+		if (sec == 1 && c->view->has_job)
+			run_rows(c);
 	}
 	c->n_lines = c->line_no;
 	wpanel_commit(c->body);
@@ -292,6 +382,33 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body)
 	body->h = 0;
 }
 
+/* b, s, Enter on the selected GPU; b with a job: the GPUs it runs on there
+ * and, for a training run, its hours. */
+static void act_on_selected(struct compare *c, int action)
+{
+	struct tui *t = c->base.t;
+	const struct view_row *r;
+	struct tui_goto g = { .fits = -1 };
+	char *id;
+
+	if (c->view == NULL || c->sel >= c->view->n_shown)
+		return;
+	r = view_shown_row(c->view, c->sel);
+	id = xstrdup(r->gpu->id);
+	g.gpu = id;
+	if (c->view->has_job) {
+		g.fits = r->job.fits;
+		if (action != CK_SELL && r->job.gpus_run > 0)
+			g.gpus = r->job.gpus_run;
+		if (action != CK_SELL && fit_method_is_training(c->view->job.method) &&
+		    isfinite(r->job.train_hours) && r->job.train_hours > 0 && r->job.train_hours < 1e6)
+			g.hours = (int)ceil(r->job.train_hours - 1e-9);
+	}
+	g.sell = action == CK_SELL;
+	tui_open(t, action == CK_DETAIL ? TUI_DETAIL : TUI_ORDER_FORM, &g);
+	free(id);
+}
+
 static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 {
 	struct compare *c = of(s);
@@ -299,13 +416,24 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 
 	if (ev->type != WEV_KEY)
 		return W_IGNORED;
-	b = wbinding_find(bindings, sizeof bindings / sizeof bindings[0], ev->key);
+	b = tui_screen_binding(s, ev->key, NULL);
 	if (b == NULL)
 		return W_IGNORED;
 	int page = c->body->base.h > 2 ? c->body->base.h - 2 : 1;
 	int max = c->n_lines - c->body->base.h;
 	switch (b->action) {
 	case CK_BACK: return W_HANDLED | W_CLOSE | W_REDRAW;
+	case CK_LEFT:
+	case CK_RIGHT:
+		if (c->view->n_shown > 0)
+			c->sel = (c->sel + (b->action == CK_RIGHT ? 1 : c->view->n_shown - 1)) %
+				 c->view->n_shown;
+		break;
+	case CK_BUY:
+	case CK_SELL:
+	case CK_DETAIL:
+		act_on_selected(c, b->action);
+		return W_HANDLED | W_REDRAW;
 	case CK_UP: c->top--; break;
 	case CK_DOWN: c->top++; break;
 	case CK_PGUP: c->top -= page; break;
@@ -335,7 +463,7 @@ static const struct tui_keymap keys[] = {
 	{ N_("Compare"), bindings, sizeof bindings / sizeof bindings[0] },
 };
 
-static const struct tui_screen_class compare_class = {
+const struct tui_screen_class tui_compare_class = {
 	.name = "compare", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
 	.event = scr_event, .tick = scr_tick, .notify = scr_notify, .free = scr_free,
 	.keys = keys, .n_keys = 1,
@@ -343,10 +471,10 @@ static const struct tui_screen_class compare_class = {
 
 void tui_compare_open(struct tui *t, const struct tui_goto *g)
 {
-	struct tui_screen *old = tui_find(t, &compare_class);
+	struct tui_screen *old = tui_find(t, &tui_compare_class);
 	struct compare *c = xcalloc(1, sizeof *c);
 
-	tui_screen_init(&c->base, &compare_class, t);
+	tui_screen_init(&c->base, &tui_compare_class, t);
 	for (size_t i = 0; i < g->n_ids && c->n < COMPARE_MAX; i++) {
 		const struct catalog_gpu *gpu = catalog_gpu(t->cat, g->ids[i]);
 		if (gpu != NULL)

@@ -48,18 +48,20 @@ enum { CANDLES_AGAIN_MS = 5000, CANDLES_SLIDE_MIN_MS = 30000, WIDE_COLS = 120,
 enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_NODES, DK_ALERT };
 
 static const struct wbinding bindings[] = {
-	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back") },
-	{ 'b', DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"), NULL },
+	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back"), "back" },
+	{ 'b', DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"), NULL,
+	  "buy" },
 	{ WKEY_F5, DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"),
-	  N_("Buy") },
-	{ 's', DK_SELL, N_("Sell this GPU (seller accounts)"), NULL },
-	{ 'i', DK_RANGE_NEXT, N_("Chart: the next range (1 h, 24 h, 7 d)"), N_("Range") },
-	{ '1', DK_1H, N_("Chart: the last hour"), NULL },
-	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL },
-	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL },
-	{ 'n', DK_NODES, N_("Book by node size: the plain book, then what serves units of 8, 4, 2, 1 GPUs inside one machine, and the machines they come from"), N_("Nodes") },
+	  N_("Buy"), "buy" },
+	{ 's', DK_SELL, N_("Sell this GPU (seller accounts)"), NULL, "sell" },
+	{ 'i', DK_RANGE_NEXT, N_("Chart: the next range (1 h, 24 h, 7 d)"), N_("Range"),
+	  "range-next" },
+	{ '1', DK_1H, N_("Chart: the last hour"), NULL, "range-1h" },
+	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL, "range-24h" },
+	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL, "range-7d" },
+	{ 'n', DK_NODES, N_("Book by node size: the plain book, then what serves units of 8, 4, 2, 1 GPUs inside one machine, and the machines they come from"), N_("Nodes"), "nodes" },
 	{ 'A', DK_ALERT, N_("An alert on this GPU, kept by the exchange (at its best ask)"),
-	  N_("Alert") },
+	  N_("Alert"), "alert" },
 };
 
 struct detail {
@@ -897,7 +899,7 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 
 	if (ev->type != WEV_KEY)
 		return W_IGNORED;
-	b = wbinding_find(bindings, sizeof bindings / sizeof bindings[0], ev->key);
+	b = tui_screen_binding(s, ev->key, NULL);
 	if (b == NULL)
 		return W_IGNORED;
 	switch (b->action) {
@@ -946,7 +948,7 @@ static const struct tui_keymap keys[] = {
 	{ N_("GPU detail"), bindings, sizeof bindings / sizeof bindings[0] },
 };
 
-static const struct tui_screen_class detail_class = {
+const struct tui_screen_class tui_detail_class = {
 	.name = "detail", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
 	.event = scr_event, .tick = scr_tick, .notify = scr_notify, .free = scr_free,
 	.keys = keys, .n_keys = 1,
@@ -960,13 +962,13 @@ static struct wpanel *panel(struct detail *d)
 void tui_detail_open(struct tui *t, const struct tui_goto *go)
 {
 	const struct catalog_gpu *g = go->gpu != NULL ? catalog_gpu(t->cat, go->gpu) : NULL;
-	struct tui_screen *old = tui_find(t, &detail_class);
+	struct tui_screen *old = tui_find(t, &tui_detail_class);
 	struct detail *d;
 
 	if (g == NULL)
 		return;
 	d = xcalloc(1, sizeof *d);
-	tui_screen_init(&d->base, &detail_class, t);
+	tui_screen_init(&d->base, &tui_detail_class, t);
 	d->gpu = xstrdup(go->gpu);
 	if (old != NULL)
 		tui_remove(t, old); /* after the copy: go->gpu may be the old one's */

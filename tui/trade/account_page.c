@@ -165,7 +165,7 @@ static void new_key_lines(struct account_page *s, struct wpanel *p)
 		return;
 	kw = wtext_width(s->new_key, false);
 	/* TRANSLATORS: over the new API key, which has a line of its own below */
-	x = xasprintf(_("%s: copy it now, it is not shown again:"), s->new_key_what);
+	x = xasprintf(_("%s (y copies it; it is not shown again):"), s->new_key_what);
 	wpanel_text(p, x, WR_GOOD, 1);
 	free(x);
 	if (kw <= w) {
@@ -191,7 +191,7 @@ static int new_key_height(const struct account_page *s, int w)
 		return 0;
 	kw = wtext_width(s->new_key, false);
 	int tw = w - 1 < 8 ? 8 : w - 1; /* as wpanel_text wraps */
-	x = xasprintf(_("%s: copy it now, it is not shown again:"), s->new_key_what);
+	x = xasprintf(_("%s (y copies it; it is not shown again):"), s->new_key_what);
 	n += wtext_wrap(x, tw, tui_of(s)->ascii, &lines);
 	wtext_lines_free(lines, n);
 	free(x);
@@ -685,17 +685,19 @@ static unsigned typed(struct tui_list *l, const struct wevent *ev)
 
 /* ---- the screen ------------------------------------------------------------------------------------------- */
 
-enum { AK_DEPOSIT = 1, AK_KEY_READ, AK_KEY_TRADE, AK_REVOKE, AK_WELCOME };
+enum { AK_DEPOSIT = 1, AK_KEY_READ, AK_KEY_TRADE, AK_REVOKE, AK_WELCOME, AK_COPY_KEY };
 
 static const struct wbinding account_bindings[] = {
-	{ 'd', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it"), N_("Deposit") },
-	{ '+', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it"), NULL },
+	{ 'd', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it"), N_("Deposit"),
+	  "deposit" },
+	{ '+', AK_DEPOSIT, N_("Deposit (top up), where the exchange allows it"), NULL, "deposit" },
 	{ 'n', AK_KEY_READ, N_("New read-only API key (no orders, cancels, stops or deposits)"),
-	  N_("New key") },
-	{ 'N', AK_KEY_TRADE, N_("New trade API key"), NULL },
-	{ 'x', AK_REVOKE, N_("Revoke an API key (asks first)"), N_("Revoke key") },
+	  N_("New key"), "new-key" },
+	{ 'N', AK_KEY_TRADE, N_("New trade API key"), NULL, "new-trade-key" },
+	{ 'x', AK_REVOKE, N_("Revoke an API key (asks first)"), N_("Revoke key"), "revoke-key" },
+	{ 'y', AK_COPY_KEY, N_("Copy the API key just made to the clipboard"), NULL, "copy-key" },
 	{ 'w', AK_WELCOME, N_("Without a key: create an account or enter its key"),
-	  N_("Account or key") },
+	  N_("Account or key"), "welcome" },
 };
 
 static const struct tui_keymap keys[] = {
@@ -723,6 +725,12 @@ static unsigned account_key(struct tui_list *l, int action)
 	case AK_WELCOME:
 		if (t->api != NULL && !have_key(t))
 			tui_open(t, TUI_WELCOME, NULL);
+		break;
+	case AK_COPY_KEY:
+		if (s->new_key != NULL)
+			tui_copy(t, s->new_key, _("the new API key"), true);
+		else
+			tui_message(t, _("No new key to copy: n or N makes one"));
 		break;
 	default:
 		return W_IGNORED;

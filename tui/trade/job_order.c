@@ -511,12 +511,12 @@ static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
 enum { JK_PLACE = 1, JK_NEXT, JK_BACK, JK_AGAIN };
 
 static const struct wbinding bindings[] = {
-	{ WKEY_RETURN, JK_PLACE, N_("Place the cheapest (asks first)"), N_("Place") },
-	{ WKEY_ENTER, JK_PLACE, NULL, NULL },
-	{ WKEY_TAB, JK_NEXT, N_("The next field (hours, regions)"), NULL },
-	{ WKEY_BTAB, JK_NEXT, N_("The next field (hours, regions)"), NULL },
-	{ WKEY_F5, JK_AGAIN, N_("Ask the exchange again now"), N_("Again") },
-	{ WKEY_ESC, JK_BACK, N_("Back to the tables"), N_("Back") },
+	{ WKEY_RETURN, JK_PLACE, N_("Place the cheapest (asks first)"), N_("Place"), "place" },
+	{ WKEY_ENTER, JK_PLACE, NULL, NULL, "place" },
+	{ WKEY_TAB, JK_NEXT, N_("The next field (hours, regions)"), NULL, "next-field" },
+	{ WKEY_BTAB, JK_NEXT, N_("The next field (hours, regions)"), NULL, "next-field" },
+	{ WKEY_F5, JK_AGAIN, N_("Ask the exchange again now"), N_("Again"), "again" },
+	{ WKEY_ESC, JK_BACK, N_("Back to the tables"), N_("Back"), "back" },
 };
 
 static const struct tui_keymap keys[] = {
@@ -539,7 +539,7 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 
 	if (ev->type != WEV_KEY)
 		return W_HANDLED;
-	b = wbinding_find(bindings, sizeof bindings / sizeof bindings[0], ev->key);
+	b = tui_screen_binding(s, ev->key, NULL);
 	switch (b != NULL ? b->action : 0) {
 	case JK_BACK:
 		return W_HANDLED | W_CLOSE | W_REDRAW;

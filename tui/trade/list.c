@@ -144,6 +144,11 @@ static void list_init(struct tui_list *l, struct tui *t, const struct tui_list_d
 				     .empty = def->empty };
 	l->head = (struct wpanel *)tui_screen_add(&l->page.base, &wpanel_new(&t->ui)->base);
 	l->table = (struct wtable *)tui_screen_add(&l->page.base, &wtable_new(&t->ui, &src)->base);
+	{
+		size_t nm;
+		const struct wbinding *m = tui_keys_bound(t, wtable_bindings, WTABLE_N_BINDINGS, &nm);
+		wtable_set_bindings(l->table, m, nm);
+	}
 	wtable_set_empty_text(l->table, _(def->empty));
 	wwidget_set_focus(&l->table->base, true);
 	l->dirty = true;
@@ -288,15 +293,18 @@ void tui_list_notify(struct tui_screen *s, unsigned what)
 
 size_t tui_list_help(struct tui_screen *s, struct whelp_section *out, size_t max)
 {
-	struct tui_list *l = (struct tui_list *)s;
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->cls->n_keys && n < max; i++)
-		out[n++] = (struct whelp_section){ _(s->cls->keys[i].title), s->cls->keys[i].map,
-						   s->cls->keys[i].n };
-	if (n < max)
-		out[n++] = (struct whelp_section){ _("Moving around"), l->table->base.cls->bindings,
-						   l->table->base.cls->n_bindings };
+	for (size_t i = 0; i < s->cls->n_keys && n < max; i++) {
+		size_t nm;
+		const struct wbinding *m = tui_keys_map(s->t, &s->cls->keys[i], &nm);
+		out[n++] = (struct whelp_section){ _(s->cls->keys[i].title), m, nm };
+	}
+	if (n < max) {
+		size_t nm;
+		const struct wbinding *m = tui_keys_bound(s->t, wtable_bindings, WTABLE_N_BINDINGS, &nm);
+		out[n++] = (struct whelp_section){ _("Moving around"), m, nm };
+	}
 	return n;
 }
 
@@ -309,7 +317,7 @@ unsigned tui_list_event(struct tui_screen *s, const struct wevent *ev)
 
 	if (l->input != NULL && l->ops->typed != NULL)
 		return l->ops->typed(l, ev);
-	b = ev->type == WEV_KEY ? wbinding_find(own->map, own->n, ev->key) : NULL;
+	b = ev->type == WEV_KEY ? tui_keys_find(s->t, own, ev->key) : NULL;
 	if (b != NULL && b->action != 0 && (r = l->ops->key(l, b->action)) != W_IGNORED)
 		return r;
 	if (ev->type == WEV_KEY && ev->key == WKEY_RETURN) {

@@ -664,21 +664,21 @@ enum form_action { FK_REVIEW = 1, FK_NEXT, FK_PREV, FK_CHOICE, FK_ORDERS, FK_BAC
 
 static const struct wbinding form_bindings[] = {
 	{ WKEY_RETURN, FK_REVIEW, N_("Review, then place it (y) or not (any other key)"),
-	  N_("Review") },
-	{ WKEY_ENTER, FK_REVIEW, NULL, NULL },
-	{ WKEY_TAB, FK_NEXT, N_("Next field"), N_("Next field") },
-	{ WKEY_DOWN, FK_NEXT, N_("Next field"), NULL },
-	{ WKEY_BTAB, FK_PREV, N_("Previous field"), NULL },
-	{ WKEY_UP, FK_PREV, N_("Previous field"), NULL },
-	{ WKEY_LEFT, FK_CHOICE, N_("Change a choice (side, type, in force)"), NULL },
-	{ WKEY_RIGHT, FK_CHOICE, N_("Change a choice (side, type, in force)"), NULL },
-	{ ' ', FK_CHOICE, N_("Change a choice (side, type, in force)"), NULL },
-	{ WKEY_F7, FK_ORDERS, N_("Your orders"), N_("Orders") },
+	  N_("Review"), "review" },
+	{ WKEY_ENTER, FK_REVIEW, NULL, NULL, "review" },
+	{ WKEY_TAB, FK_NEXT, N_("Next field"), N_("Next field"), "next-field" },
+	{ WKEY_DOWN, FK_NEXT, N_("Next field"), NULL, "next-field" },
+	{ WKEY_BTAB, FK_PREV, N_("Previous field"), NULL, "prev-field" },
+	{ WKEY_UP, FK_PREV, N_("Previous field"), NULL, "prev-field" },
+	{ WKEY_LEFT, FK_CHOICE, N_("Change a choice (side, type, in force)"), NULL, "choice" },
+	{ WKEY_RIGHT, FK_CHOICE, N_("Change a choice (side, type, in force)"), NULL, "choice" },
+	{ ' ', FK_CHOICE, N_("Change a choice (side, type, in force)"), NULL, "choice" },
+	{ WKEY_F7, FK_ORDERS, N_("Your orders"), N_("Orders"), "orders" },
 	{ WKEY_F8, FK_RESEND, N_("After \"Outcome unknown\": send that order again, under its "
-				 "client order id (placed at most once)"), N_("Resend") },
+				 "client order id (placed at most once)"), N_("Resend"), "resend" },
 	{ 'R' - '@', FK_RESEND, N_("After \"Outcome unknown\": send that order again, under its "
-				   "client order id (placed at most once)"), NULL },
-	{ WKEY_ESC, FK_BACK, N_("Back to the tables (keeps what was typed)"), N_("Back") },
+				   "client order id (placed at most once)"), NULL, "resend" },
+	{ WKEY_ESC, FK_BACK, N_("Back to the tables (keeps what was typed)"), N_("Back"), "back" },
 };
 
 /* The readline keys of the fields, for the help (the fields' own map names
@@ -769,7 +769,7 @@ static unsigned form_event(struct tui_screen *s, const struct wevent *ev)
 
 	if (ev->type == WEV_MOUSE)
 		return form_mouse(f, ev);
-	bd = wbinding_find(form_bindings, keys[0].n, k);
+	bd = tui_keys_find(s->t, &keys[0], k);
 	/* Space is text in a text field */
 	if (bd != NULL && order_is_text_row(f->m.focus) && wkey_printable(k))
 		bd = NULL;
@@ -786,6 +786,8 @@ static unsigned form_event(struct tui_screen *s, const struct wevent *ev)
 	}
 	if (order_is_text_row(f->m.focus))
 		return field_key(f, ev);
+	if (bd != NULL && bd->action == FK_CHOICE && k != WKEY_LEFT && k != WKEY_RIGHT && k != ' ')
+		k = WKEY_RIGHT; /* a key the config file gave the choice: the next one */
 	if ((bd != NULL && bd->action == FK_CHOICE) || order_model_choice_key(&f->m, k)) {
 		choose(f, k == 'h' ? WKEY_LEFT : (k == 'l' && f->m.focus != ORDER_TYPE) ? WKEY_RIGHT : k);
 		return W_HANDLED | W_REDRAW;

@@ -270,15 +270,19 @@ static void ask_cancel(struct orders *s)
 
 /* ---- the screen ------------------------------------------------------------------------------------ */
 
-enum { OK_CANCEL = 1 };
+enum { OK_CANCEL = 1, OK_COPY };
 
 static const struct wbinding orders_bindings[] = {
 	/* TRANSLATORS: F-key bar, x cancels the order under the cursor: the
 	 * verb of "Order 12 cancelled" (de "Stornieren", not "Abbrechen") */
 	{ 'x', OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)"),
-	  N_("Cancel order") },
-	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)"), NULL },
-	{ WKEY_RETURN, 0, N_("The GPU of the order under the cursor in detail (Esc: back)"), NULL },
+	  N_("Cancel order"), "cancel" },
+	{ WKEY_DELETE, OK_CANCEL, N_("Cancel the resting order under the cursor (asks first)"), NULL,
+	  "cancel" },
+	{ WKEY_RETURN, 0, N_("The GPU of the order under the cursor in detail (Esc: back)"), NULL,
+	  "detail" },
+	{ 'y', OK_COPY, N_("Copy the id of the order under the cursor to the clipboard"), NULL,
+	  "copy" },
 };
 
 static const struct tui_keymap keys[] = {
@@ -288,6 +292,21 @@ static const struct tui_keymap keys[] = {
 
 static unsigned orders_key(struct tui_list *l, int action)
 {
+	int64_t id = tui_list_key(l);
+
+	if (action == OK_COPY) {
+		if (id < 0) {
+			tui_message(l->page.base.t, _("No row selected"));
+		} else {
+			char *text = xasprintf("%lld", (long long)id);
+			/* TRANSLATORS: what was copied: the order whose id is %s */
+			char *what = xasprintf(_("the id of order %s"), text);
+			tui_copy(l->page.base.t, text, what, false);
+			free(what);
+			free(text);
+		}
+		return W_HANDLED | W_REDRAW;
+	}
 	if (action != OK_CANCEL)
 		return W_IGNORED;
 	ask_cancel((struct orders *)l);

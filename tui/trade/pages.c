@@ -37,19 +37,20 @@ enum { PK_ORDERS = TUI_PAGE_ACTIONS, PK_RENTALS, PK_ACCOUNT, PK_ALERTS, PK_NEXT,
 /* The keys every page shares (a page's own map comes first); q, F10,
  * Ctrl-L, F1, ? and L are the frame's. */
 const struct wbinding tui_page_bindings[TUI_PAGE_N_KEYS] = {
-	{ 'o', PK_ORDERS, N_("Your orders"), N_("Orders") },
-	{ WKEY_F7, PK_ORDERS, N_("Your orders"), NULL },
-	{ 'R', PK_RENTALS, N_("Your rentals"), N_("Rentals") },
-	{ 'a', PK_ACCOUNT, N_("Your account"), N_("Account") },
+	{ 'o', PK_ORDERS, N_("Your orders"), N_("Orders"), "orders" },
+	{ WKEY_F7, PK_ORDERS, N_("Your orders"), NULL, "orders" },
+	{ 'R', PK_RENTALS, N_("Your rentals"), N_("Rentals"), "rentals" },
+	{ 'a', PK_ACCOUNT, N_("Your account"), N_("Account"), "account" },
 	/* not on the F-key bar: the tabs above name the page, and at 80 columns
 	 * Back and Quit come first */
-	{ 'A', PK_ALERTS, N_("Your alerts and messages"), NULL },
-	{ WKEY_TAB, PK_NEXT, N_("Next page"), NULL },
-	{ WKEY_BTAB, PK_PREV, N_("Previous page"), NULL },
-	{ 'b', PK_BUY, N_("Order form: buy the selected row's GPU"), NULL },
-	{ WKEY_F5, PK_BUY, N_("Order form: buy the selected row's GPU"), NULL },
-	{ 's', PK_SELL, N_("Order form: sell the selected row's GPU (seller accounts)"), NULL },
-	{ WKEY_ESC, PK_BACK, N_("Back to the tables"), N_("Back") },
+	{ 'A', PK_ALERTS, N_("Your alerts and messages"), NULL, "alerts" },
+	{ WKEY_TAB, PK_NEXT, N_("Next page"), NULL, "page-next" },
+	{ WKEY_BTAB, PK_PREV, N_("Previous page"), NULL, "page-prev" },
+	{ 'b', PK_BUY, N_("Order form: buy the selected row's GPU"), NULL, "buy" },
+	{ WKEY_F5, PK_BUY, N_("Order form: buy the selected row's GPU"), NULL, "buy" },
+	{ 's', PK_SELL, N_("Order form: sell the selected row's GPU (seller accounts)"), NULL,
+	  "sell" },
+	{ WKEY_ESC, PK_BACK, N_("Back to the tables"), N_("Back"), "back" },
 };
 
 static size_t tab_of(enum tui_place p)
@@ -158,7 +159,10 @@ unsigned tui_page_event(struct tui_page *p, const struct wevent *ev)
 
 	if (ev->type == WEV_MOUSE)
 		return wwidget_contains(&p->tabs->base, ev->y, ev->x) ? tab_click(p, ev) : W_IGNORED;
-	b = wbinding_find(tui_page_bindings, TUI_PAGE_N_KEYS, ev->key);
+	size_t n;
+	const struct wbinding *map = tui_keys_bound(t, tui_page_bindings, TUI_PAGE_N_KEYS, &n);
+
+	b = wbinding_find(map, n, ev->key);
 	if (b == NULL)
 		return W_IGNORED;
 	switch (b->action) {

@@ -282,9 +282,12 @@ static void ask_stop(struct rentals *s)
 enum { RK_STOP = 1 };
 
 static const struct wbinding rentals_bindings[] = {
-	{ 'x', RK_STOP, N_("Stop the rental under the cursor early (asks first)"), N_("Stop early") },
-	{ WKEY_DELETE, RK_STOP, N_("Stop the rental under the cursor early (asks first)"), NULL },
-	{ WKEY_RETURN, 0, N_("The GPU of the rental under the cursor in detail (Esc: back)"), NULL },
+	{ 'x', RK_STOP, N_("Stop the rental under the cursor early (asks first)"), N_("Stop early"),
+	  "stop" },
+	{ WKEY_DELETE, RK_STOP, N_("Stop the rental under the cursor early (asks first)"), NULL,
+	  "stop" },
+	{ WKEY_RETURN, 0, N_("The GPU of the rental under the cursor in detail (Esc: back)"), NULL,
+	  "detail" },
 };
 
 static const struct tui_keymap keys[] = {

@@ -217,6 +217,7 @@ void tui_list_head(struct tui_list *l, const char *const *extra, size_t n, bool 
 
 /* ---- the places of the trade screens (tui/screens.c) --------------------------------------------------- */
 
+extern const struct tui_screen_class tui_welcome_class;
 extern const struct tui_screen_class tui_order_form_class, tui_orders_class, tui_rentals_class,
 	tui_account_page_class, tui_job_order_class,
 	tui_alerts_class;

@@ -60,7 +60,7 @@ struct welcome {
 	char *done_text;            /* what the done page says */
 };
 
-static const struct tui_screen_class wait_class, welcome_class;
+static const struct tui_screen_class wait_class;
 
 /* ---- the masked field ----------------------------------------------------------------------------- */
 
@@ -331,7 +331,7 @@ static void fields_new(struct welcome *w)
 
 static void become_shown(struct welcome *w)
 {
-	w->base.cls = &welcome_class; /* the same screen, now covering the tables */
+	w->base.cls = &tui_welcome_class; /* the same screen, now covering the tables */
 	tui_raise(w->base.t, &w->base);
 	tui_relayout(w->base.t);
 }
@@ -533,11 +533,11 @@ static void set_mode(struct welcome *w, enum wmode m)
 enum { WK_CREATE = 1, WK_KEY, WK_BROWSE, WK_ACCOUNT, WK_BACK };
 
 static const struct wbinding menu_bindings[] = {
-	{ 'c', WK_CREATE, N_("Create an account"), N_("Create account") },
-	{ 'k', WK_KEY, N_("Enter the API key of an account you have"), N_("Enter key") },
-	{ 'a', WK_ACCOUNT, N_("Your account (once it is ready)"), N_("Account") },
+	{ 'c', WK_CREATE, N_("Create an account"), N_("Create account"), "create-account" },
+	{ 'k', WK_KEY, N_("Enter the API key of an account you have"), N_("Enter key"), "enter-key" },
+	{ 'a', WK_ACCOUNT, N_("Your account (once it is ready)"), N_("Account"), "account" },
 	{ WKEY_ESC, WK_BROWSE, N_("Browse the prices without an account (or go back)"),
-	  N_("Browse") },
+	  N_("Browse"), "browse" },
 	/* Esc while a field is typed (the field's) or once done, on the bar */
 	{ WKEY_ESC, WK_BACK, NULL, N_("Back") },
 };
@@ -615,7 +615,7 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 		return key_event(w, ev->key);
 	if (w->mode == WM_FORM || w->mode == WM_KEY)
 		return W_HANDLED; /* waiting for the exchange's answer */
-	b = wbinding_find(menu_bindings, sizeof menu_bindings / sizeof menu_bindings[0], ev->key);
+	b = tui_keys_find(t, &keys[0], ev->key);
 	if (w->mode == WM_DONE && ev->key == WKEY_ENTER)
 		return W_HANDLED | W_CLOSE;
 	switch (b != NULL ? b->action : 0) {
@@ -684,7 +684,7 @@ static void scr_repaint(struct tui_screen *s)
 
 static bool scr_wants_focus(const struct tui_screen *s)
 {
-	return s->cls == &welcome_class;
+	return s->cls == &tui_welcome_class;
 }
 
 static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
@@ -737,7 +737,7 @@ static const struct tui_screen_class wait_class = {
 	.name = "welcome-wait", .layout = scr_layout, .recalc = scr_recalc, .event = scr_event,
 	.tick = scr_tick, .notify = scr_notify, .wants_focus = scr_wants_focus, .free = scr_free,
 };
-static const struct tui_screen_class welcome_class = {
+const struct tui_screen_class tui_welcome_class = {
 	.name = "welcome", .flags = TS_OPAQUE | TS_MODAL, .layout = scr_layout,
 	.recalc = scr_recalc, .repaint = scr_repaint, .event = scr_event, .tick = scr_tick,
 	.notify = scr_notify, .wants_focus = scr_wants_focus, .offers = scr_offers,
@@ -771,7 +771,7 @@ void tui_first_run_open(struct tui *t, const struct tui_goto *g)
 void tui_welcome_open(struct tui *t, const struct tui_goto *g)
 {
 	(void)g;
-	if (t->api == NULL || tui_find(t, &welcome_class) != NULL)
+	if (t->api == NULL || tui_find(t, &tui_welcome_class) != NULL)
 		return;
-	tui_push(t, &welcome_new(t, &welcome_class)->base);
+	tui_push(t, &welcome_new(t, &tui_welcome_class)->base);
 }

@@ -151,10 +151,18 @@ static bool key_line_shown(struct tui_harness *h, regex_t *re)
 }
 
 /* The id of the account's newest API key (GET /v1/keys). */
+/* The account's newest key id, asked again while the exchange refuses (its
+ * rate limit per key: the session uses the same key meanwhile). */
 static long long newest_key_id(const char *key)
 {
 	char *r = fx_get(gpuxd_url, "/v1/keys", key);
 	long long max = -1;
+
+	for (int i = 0; i < 50 && (r == NULL || strstr(r, "\"keys\"") == NULL); i++) {
+		free(r);
+		usleep(100 * 1000);
+		r = fx_get(gpuxd_url, "/v1/keys", key);
+	}
 
 	for (const char *p = r; (p = strstr(p, "\"id\":")) != NULL; p += 5)
 		if (atoll(p + 5) > max)

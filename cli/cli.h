@@ -187,6 +187,11 @@ void cli_args_free(struct cli_args *a);
  * message and CLI_USAGE ("--gpus: "abc" is not a whole number; accepted: 1 to 4096"). */
 int cli_parse_int(struct cli_ctx *ctx, const char *what, const char *s, long long min,
 		  long long max, long long *out);
+/* Option `name` of a (parsed with a->opts), when given, as a whole number in
+ * [min, max] (cli_parse_int) in *out; absent, *out stays as it was. CLI_OK,
+ * or a usage message and CLI_USAGE. */
+int cli_arg_int(struct cli_ctx *ctx, const struct cli_args *a, const char *name, long long min,
+		long long max, int64_t *out);
 
 /* ---- output: sheets of cells ---------------------------------------------------- */
 

@@ -582,21 +582,6 @@ static void print_settings(struct cli_ctx *ctx, const struct api_exchange_settin
 		cli_note(ctx, "%s", _("nothing changed"));
 }
 
-static int bp_opt(struct cli_ctx *ctx, const struct cli_args *a, const char *name, int64_t *out)
-{
-	const char *v = cli_arg(a, cli_admin_opts, name);
-	long long x;
-	int rc;
-
-	*out = -1;
-	if (v == NULL)
-		return CLI_OK;
-	if ((rc = cli_parse_int(ctx, name, v, 0, FEE_BP_MAX, &x)) != CLI_OK)
-		return rc;
-	*out = x;
-	return CLI_OK;
-}
-
 /* A rate typed in units per US$ ("0.92", "150.25", "0.307") as micro-units. */
 static int parse_rate(struct cli_ctx *ctx, const char *s, int64_t *out)
 {
@@ -663,15 +648,15 @@ static int do_fees(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 	struct api_exchange_settings *st = NULL;
 	struct api_error *e = NULL;
 	const char *sub = a->n_pos >= 2 ? a->pos[1] : "show";
-	int64_t t, f, r;
+	int64_t t = -1, f = -1, r = -1; /* -1: not changed */
 	int rc;
 
 	if (strcmp(sub, "show") == 0 && a->n_pos <= 2) {
 		rc = api_admin_settings(c, &st, &e) != 0 ? -1 : 0;
 	} else if (strcmp(sub, "set") == 0 && a->n_pos == 2) {
-		if ((rc = bp_opt(ctx, a, "--trade", &t)) != CLI_OK ||
-		    (rc = bp_opt(ctx, a, "--forward-cancel", &f)) != CLI_OK ||
-		    (rc = bp_opt(ctx, a, "--resale", &r)) != CLI_OK)
+		if ((rc = cli_arg_int(ctx, a, "--trade", 0, FEE_BP_MAX, &t)) != CLI_OK ||
+		    (rc = cli_arg_int(ctx, a, "--forward-cancel", 0, FEE_BP_MAX, &f)) != CLI_OK ||
+		    (rc = cli_arg_int(ctx, a, "--resale", 0, FEE_BP_MAX, &r)) != CLI_OK)
 			return rc;
 		if (t < 0 && f < 0 && r < 0)
 			return cli_usage(ctx, "%s", _("fees set: give --trade, --forward-cancel or --resale "

@@ -107,22 +107,6 @@ int cli_parse_link(struct cli_ctx *ctx, const char *opt, const char *v, const ch
 	return CLI_OK;
 }
 
-/* A host figure of option name into *out (0..max), when given. */
-static int host_opt(struct cli_ctx *ctx, const struct cli_args *a, const struct cli_opt *opts,
-		    const char *name, long long max, int64_t *out)
-{
-	const char *v = cli_arg(a, opts, name);
-	long long n;
-	int rc;
-
-	if (v == NULL)
-		return CLI_OK;
-	if ((rc = cli_parse_int(ctx, name, v, 0, max, &n)) != CLI_OK)
-		return rc;
-	*out = n;
-	return CLI_OK;
-}
-
 /* An option of the other side given: say which side it belongs to. */
 static int wrong_side(struct cli_ctx *ctx, const struct cli_args *a, const struct cli_opt *opts,
 		      const char *const *names, bool sell)
@@ -171,13 +155,13 @@ int cli_lot_parse(struct cli_ctx *ctx, const struct cli_args *a, const struct cl
 	}
 	if (sell) {
 		r->whole_nodes = cli_arg(a, opts, "--whole-nodes") != NULL;
-		if ((rc = host_opt(ctx, a, opts, "--cpu", MAX_CORES, &r->host.cpu_cores)) != CLI_OK ||
-		    (rc = host_opt(ctx, a, opts, "--ram", MAX_RAM_GB, &r->host.ram_gb)) != CLI_OK ||
-		    (rc = host_opt(ctx, a, opts, "--disk", MAX_DISK_GB, &r->host.disk_gb)) != CLI_OK)
+		if ((rc = cli_arg_int(ctx, a, "--cpu", 0, MAX_CORES, &r->host.cpu_cores)) != CLI_OK ||
+		    (rc = cli_arg_int(ctx, a, "--ram", 0, MAX_RAM_GB, &r->host.ram_gb)) != CLI_OK ||
+		    (rc = cli_arg_int(ctx, a, "--disk", 0, MAX_DISK_GB, &r->host.disk_gb)) != CLI_OK)
 			return rc;
-	} else if ((rc = host_opt(ctx, a, opts, "--min-cpu", MAX_CORES, &r->host.cpu_cores)) != CLI_OK ||
-		   (rc = host_opt(ctx, a, opts, "--min-ram", MAX_RAM_GB, &r->host.ram_gb)) != CLI_OK ||
-		   (rc = host_opt(ctx, a, opts, "--min-disk", MAX_DISK_GB, &r->host.disk_gb)) != CLI_OK) {
+	} else if ((rc = cli_arg_int(ctx, a, "--min-cpu", 0, MAX_CORES, &r->host.cpu_cores)) != CLI_OK ||
+		   (rc = cli_arg_int(ctx, a, "--min-ram", 0, MAX_RAM_GB, &r->host.ram_gb)) != CLI_OK ||
+		   (rc = cli_arg_int(ctx, a, "--min-disk", 0, MAX_DISK_GB, &r->host.disk_gb)) != CLI_OK) {
 		return rc;
 	}
 	return CLI_OK;

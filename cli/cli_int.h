@@ -30,6 +30,10 @@ void cli_load_prices(struct cli_ctx *ctx, struct view_prices *p);
  * when there were no prices. */
 void cli_sheet_price_notes(const struct cli_ctx *ctx, struct cli_sheet *s, bool costs);
 
+/* Under a table that --filter narrowed (filter given, not empty): how many
+ * rows of how many are shown (view_count_text). */
+void cli_sheet_filter_note(struct cli_sheet *s, const struct view_table *t, const char *filter);
+
 /* Add the columns of t whose kind is in `kinds` (a mask of 1u << enum
  * view_col_kind; CLI_ALL_KINDS for all) to a sheet. The GPU column becomes
  * a table-only "name (architecture)" column and data-only gpu (the id),

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "api/api.h"
 #include "cli/cli.h"
@@ -119,6 +120,9 @@ int cli_parse_id(struct cli_ctx *ctx, const char *what, const char *s, int64_t *
 /* "2025-06-02T09:00:00Z" or "2025-06-02" (UTC) → Unix seconds; CLI_OK or a
  * usage message naming opt and CLI_USAGE. */
 int cli_parse_time(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out);
+/* All of s read as a time in strptime's format fmt, into *tm (zeroed first);
+ * false when fmt does not take all of it. */
+bool cli_strptime(const char *s, const char *fmt, struct tm *tm);
 /* The watch commands end at SIGINT or SIGTERM: cli_watch_signals() sets
  * cli_watch_stop to the signal's number (cli/cmd_market.c). */
 extern volatile sig_atomic_t cli_watch_stop;

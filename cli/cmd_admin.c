@@ -196,20 +196,14 @@ static int do_market(struct cli_ctx *ctx, struct api_client *c, const char *stat
 /* "2027-09-01T09:00:00Z" as the exchange wants it, from what an operator types. */
 static int schedule_time(struct cli_ctx *ctx, const char *s, char **iso)
 {
-	struct tm tm = {0};
-	const char *end;
+	struct tm tm;
 
 	*iso = NULL;
 	if (strcmp(s, "none") == 0) {
 		*iso = xstrdup("");
 		return CLI_OK;
 	}
-	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (end == NULL || *end != '\0') {
-		memset(&tm, 0, sizeof tm);
-		end = strptime(s, "%Y-%m-%dT%H:%MZ", &tm);
-	}
-	if (end == NULL || *end != '\0')
+	if (!cli_strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) && !cli_strptime(s, "%Y-%m-%dT%H:%MZ", &tm))
 		return cli_usage(ctx, _("schedule: \"%s\" is not a time; accepted: ISO 8601 UTC such as "
 					"2027-09-01T09:00:00Z, or none"), s);
 	*iso = xasprintf("%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,

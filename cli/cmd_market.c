@@ -37,24 +37,6 @@ static const char *side_text(enum api_side side)
 	return side == API_BUY ? C_("order side", "buy") : C_("order side", "sell");
 }
 
-int cli_parse_time(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out)
-{
-	struct tm tm;
-	const char *end;
-
-	memset(&tm, 0, sizeof tm);
-	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (end == NULL || *end != '\0') {
-		memset(&tm, 0, sizeof tm);
-		end = strptime(s, "%Y-%m-%d", &tm);
-	}
-	if (end == NULL || *end != '\0')
-		return cli_usage(ctx, _("%s: \"%s\" is not a time; accepted: 2025-06-02T09:00:00Z or "
-					"2025-06-02 (UTC)"), opt, s);
-	*out = (int64_t)timegm(&tm);
-	return CLI_OK;
-}
-
 /* ---- gpux quotes ---------------------------------------------------------------------- */
 
 int cli_cmd_quotes(struct cli_ctx *ctx, int argc, char **argv)

@@ -211,6 +211,17 @@ void cli_sheet_free(struct cli_sheet **s);
 void cli_sheet_column(struct cli_sheet *s, const char *id, const char *label, enum cli_align align);
 void cli_sheet_column_for(struct cli_sheet *s, const char *id, const char *label,
 			  enum cli_align align, enum cli_show show);
+/* A sheet's columns as data: a table of them ended by {NULL}, added in order
+ * by cli_sheet_columns. label is a msgid (N_("Order")), translated as it is
+ * added; NULL for a column that needs none (csv/json only: the id). show
+ * left out is CLI_SHOW_ALL. */
+struct cli_column {
+	const char *id;
+	const char *label;
+	enum cli_align align;
+	enum cli_show show;
+};
+void cli_sheet_columns(struct cli_sheet *s, const struct cli_column *cols);
 /* Start a new row; then one cell per column, in column order. */
 void cli_sheet_row(struct cli_sheet *s);
 /* Cells: `display` is what --format table prints (copied; NULL = ""), the

@@ -83,8 +83,10 @@ bool cli_is_yes(const char *answer);
 /* question (translated, ending in "[y/N]") on ctx->err, a line from stdin:
  * true when it says yes. */
 bool cli_confirm(struct cli_ctx *ctx, const char *question);
-/* The exchange's error in words on ctx->err; CLI_FAILED. */
+/* The exchange's error in words on ctx->err; CLI_FAILED. cli_fail_api_free
+ * then frees *e (NULL after). */
 int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e);
+int cli_fail_api_free(struct cli_ctx *ctx, struct api_error **e);
 /* Open the exchange named by the flags, environment or config file, else the
  * local demo one (named on stderr unless quiet). NULL after printing why,
  * or with the cause in *cause_out when that is not NULL. */

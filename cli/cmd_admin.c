@@ -124,18 +124,14 @@ static int account_currency(struct cli_ctx *ctx, struct api_client *c, int64_t i
 			    int *exponent)
 {
 	struct api_error *e = NULL;
-	int rc;
 
 	*ccy = NULL;
 	if (id > 0) {
 		struct api_accounts *l = NULL;
 		char num[24];
 		snprintf(num, sizeof num, "%lld", (long long)id);
-		if (api_admin_accounts(c, num, NULL, &l, &e) != 0) {
-			rc = cli_fail_api(ctx, e);
-			api_error_free(&e);
-			return rc;
-		}
+		if (api_admin_accounts(c, num, NULL, &l, &e) != 0)
+			return cli_fail_api_free(ctx, &e);
 		for (size_t i = 0; i < l->n; i++)
 			if (l->v[i].id == id) {
 				*ccy = xstrdup(l->v[i].currency);
@@ -147,11 +143,8 @@ static int account_currency(struct cli_ctx *ctx, struct api_client *c, int64_t i
 		return CLI_OK;
 	}
 	struct api_account *a = NULL;
-	if (api_account(c, &a, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_account(c, &a, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	*ccy = xstrdup(a->currency);
 	*exponent = (int)a->currency_exponent;
 	api_account_free(&a);
@@ -167,11 +160,8 @@ static int do_market(struct cli_ctx *ctx, struct api_client *c, const char *stat
 	struct api_error *e = NULL;
 	bool changed = false;
 
-	if (api_admin_market(c, state, opens_at, &m, &changed, &e) != 0) {
-		int rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_admin_market(c, state, opens_at, &m, &changed, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		char *iso = cli_iso_time(m->opens_at);
 		struct kv v[] = {{"state", api_market_state_name(m->state), 0, false},
@@ -309,13 +299,19 @@ static int do_reverse(struct cli_ctx *ctx, struct api_client *c, const struct cl
 	return rc;
 }
 
-static void wd_columns(struct cli_sheet *s)
-{
-	const char *ids[] = {"id", "account_id", "amount_minor", "currency", "status", "reference",
-			     "requested_at", "decided_at", "payout_reference"};
-	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
-		cli_sheet_column(s, ids[i], ids[i], i < 3 ? CLI_RIGHT : CLI_LEFT);
-}
+/* The operator's sheets are headed by their column ids in every format. */
+static const struct cli_column wd_columns[] = {
+	{"id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"account_id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"amount_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"status", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"reference", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"requested_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"decided_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"payout_reference", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{NULL},
+};
 
 static void wd_row(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_withdrawal *w)
 {
@@ -339,21 +335,17 @@ static int do_withdrawals(struct cli_ctx *ctx, struct api_client *c, const struc
 	struct api_withdrawals *l = NULL;
 	struct api_error *e = NULL;
 	const char *st = cli_arg(a, cli_admin_opts, "--status");
-	int rc;
 
 	if (st && strcmp(st, "pending") && strcmp(st, "sent") && strcmp(st, "rejected") &&
 	    strcmp(st, "all"))
 		return cli_usage(ctx, _("--status %s: accepted: pending, sent, rejected, all"), st);
-	if (api_withdrawals(c, true, st, NULL, &l, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_withdrawals(c, true, st, NULL, &l, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	if (l->n == 0 && ctx->format == CLI_FORMAT_TABLE) {
 		cli_note(ctx, "%s", _("no withdrawal to show"));
 	} else {
 		struct cli_sheet *s = cli_sheet_new();
-		wd_columns(s);
+		cli_sheet_columns(s, wd_columns);
 		for (size_t i = 0; i < l->n; i++)
 			wd_row(s, ctx, &l->v[i]);
 		cli_sheet_print(ctx, s);
@@ -367,7 +359,7 @@ static void print_wd(struct cli_ctx *ctx, const struct api_withdrawal *w)
 {
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		struct cli_sheet *s = cli_sheet_new();
-		wd_columns(s);
+		cli_sheet_columns(s, wd_columns);
 		wd_row(s, ctx, w);
 		cli_sheet_print(ctx, s);
 		cli_sheet_free(&s);
@@ -428,24 +420,29 @@ static int do_decide(struct cli_ctx *ctx, struct api_client *c, const struct cli
 
 /* ---- accounts, ledger ------------------------------------------------------------------------ */
 
+static const struct cli_column account_columns[] = {
+	{"id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"email", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"country", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"role", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"available_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"held_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"debt_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{NULL},
+};
+
 static int do_accounts(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
 {
 	struct api_accounts *l = NULL;
 	struct api_error *e = NULL;
-	int rc;
 
 	if (a->n_pos > 2)
 		return cli_usage(ctx, "%s", _("admin accounts: give at most one text to search for"));
-	if (api_admin_accounts(c, a->n_pos == 2 ? a->pos[1] : NULL, NULL, &l, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_admin_accounts(c, a->n_pos == 2 ? a->pos[1] : NULL, NULL, &l, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	struct cli_sheet *s = cli_sheet_new();
-	const char *ids[] = {"id", "email", "country", "currency", "role", "available_minor",
-			     "held_minor", "debt_minor"};
-	for (size_t i = 0; i < 8; i++)
-		cli_sheet_column(s, ids[i], ids[i], i == 0 || i > 4 ? CLI_RIGHT : CLI_LEFT);
+	cli_sheet_columns(s, account_columns);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct api_account *x = &l->v[i];
 		cli_sheet_row(s);
@@ -467,6 +464,19 @@ static int do_accounts(struct cli_ctx *ctx, struct api_client *c, const struct c
 	return CLI_OK;
 }
 
+static const struct cli_column ledger_columns[] = {
+	{"id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"entry_id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"kind", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"bucket", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"amount_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"order_id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"rental_id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{NULL},
+};
+
 static int do_ledger(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
 {
 	struct api_ledger *l = NULL;
@@ -478,16 +488,10 @@ static int do_ledger(struct cli_ctx *ctx, struct api_client *c, const struct cli
 		return cli_usage(ctx, "%s", _("admin ledger: give the ACCOUNT"));
 	if ((rc = cli_parse_id(ctx, "ACCOUNT", a->pos[1], &id)) != CLI_OK)
 		return rc;
-	if (api_admin_ledger(c, id, NULL, &l, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_admin_ledger(c, id, NULL, &l, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	struct cli_sheet *s = cli_sheet_new();
-	const char *ids[] = {"id", "entry_id", "at", "kind", "bucket", "amount_minor", "currency",
-			     "order_id", "rental_id"};
-	for (size_t i = 0; i < 9; i++)
-		cli_sheet_column(s, ids[i], ids[i], i < 2 || i == 5 || i > 6 ? CLI_RIGHT : CLI_LEFT);
+	cli_sheet_columns(s, ledger_columns);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct api_ledger_row *r = &l->v[i];
 		const char *b = r->held ? "held" : r->debt ? "debt" : "available";
@@ -510,15 +514,31 @@ static int do_ledger(struct cli_ctx *ctx, struct api_client *c, const struct cli
 
 /* ---- settings: fx, fees, topup ------------------------------------------------------------------ */
 
+static const struct cli_column fx_columns[] = {
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"exponent", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"rate_micro", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"rate_set_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"rate_age_seconds", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"demo_rate", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"stale", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{NULL},
+};
+
+static const struct cli_column fee_columns[] = {
+	{"trade_bp", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"forward_cancel_bp", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"resale_bp", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"changed", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{NULL},
+};
+
 static void print_settings(struct cli_ctx *ctx, const struct api_exchange_settings *st, bool fx)
 {
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		struct cli_sheet *s = cli_sheet_new();
 		if (fx) {
-			const char *ids[] = {"currency", "exponent", "rate_micro", "rate_set_at",
-					     "rate_age_seconds", "demo_rate", "stale"};
-			for (size_t i = 0; i < 7; i++)
-				cli_sheet_column(s, ids[i], ids[i], i == 0 || i == 3 ? CLI_LEFT : CLI_RIGHT);
+			cli_sheet_columns(s, fx_columns);
 			for (size_t i = 0; i < st->n_cur; i++) {
 				const struct api_currency_info *c = &st->cur[i];
 				cli_sheet_row(s);
@@ -531,9 +551,7 @@ static void print_settings(struct cli_ctx *ctx, const struct api_exchange_settin
 				cli_sheet_bool(s, NULL, c->stale);
 			}
 		} else {
-			const char *ids[] = {"trade_bp", "forward_cancel_bp", "resale_bp", "changed"};
-			for (size_t i = 0; i < 4; i++)
-				cli_sheet_column(s, ids[i], ids[i], CLI_RIGHT);
+			cli_sheet_columns(s, fee_columns);
 			cli_sheet_row(s);
 			cli_sheet_int(s, NULL, st->fee_trade_bp);
 			cli_sheet_int(s, NULL, st->fee_forward_cancel_bp);
@@ -694,6 +712,15 @@ static int do_topup(struct cli_ctx *ctx, struct api_client *c, const struct cli_
 
 /* ---- admin keys ----------------------------------------------------------------------------------- */
 
+static const struct cli_column admin_key_columns[] = {
+	{"id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"name", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"created_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"last_used_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"current", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{NULL},
+};
+
 static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
 {
 	const char *sub = a->n_pos >= 2 ? a->pos[1] : "list";
@@ -702,15 +729,10 @@ static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 
 	if (strcmp(sub, "list") == 0 && a->n_pos <= 2) {
 		struct api_admin_keys *l = NULL;
-		if (api_admin_keys_list(c, &l, &e) != 0) {
-			rc = cli_fail_api(ctx, e);
-			api_error_free(&e);
-			return rc;
-		}
+		if (api_admin_keys_list(c, &l, &e) != 0)
+			return cli_fail_api_free(ctx, &e);
 		struct cli_sheet *s = cli_sheet_new();
-		const char *ids[] = {"id", "name", "created_at", "last_used_at", "current"};
-		for (size_t i = 0; i < 5; i++)
-			cli_sheet_column(s, ids[i], ids[i], i == 0 ? CLI_RIGHT : CLI_LEFT);
+		cli_sheet_columns(s, admin_key_columns);
 		for (size_t i = 0; i < l->n; i++) {
 			cli_sheet_row(s);
 			cli_cell_id(s, l->v[i].id);
@@ -726,11 +748,8 @@ static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 	}
 	if (strcmp(sub, "create") == 0 && a->n_pos == 3) {
 		struct api_admin_key *k = NULL;
-		if (api_admin_key_create(c, a->pos[2], &k, &e) != 0) {
-			rc = cli_fail_api(ctx, e);
-			api_error_free(&e);
-			return rc;
-		}
+		if (api_admin_key_create(c, a->pos[2], &k, &e) != 0)
+			return cli_fail_api_free(ctx, &e);
 		/* the key itself on stdout, alone, to be redirected into a 0600 file */
 		fprintf(ctx->out, "%s\n", k->secret);
 		cli_note(ctx, _("admin key %lld (%s) created; it is shown this once"), (long long)k->id,
@@ -743,11 +762,8 @@ static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 		int64_t id;
 		if ((rc = cli_parse_id(ctx, "ID", a->pos[2], &id)) != CLI_OK)
 			return rc;
-		if (api_admin_key_revoke(c, id, &k, &e) != 0) {
-			rc = cli_fail_api(ctx, e);
-			api_error_free(&e);
-			return rc;
-		}
+		if (api_admin_key_revoke(c, id, &k, &e) != 0)
+			return cli_fail_api_free(ctx, &e);
 		cli_say(ctx, _("Admin key %lld (%s) revoked: refused from now on, on every node."),
 			(long long)k->id, k->name);
 		api_admin_key_free(&k);

@@ -108,6 +108,14 @@ int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e)
 	return rc;
 }
 
+int cli_fail_api_free(struct cli_ctx *ctx, struct api_error **e)
+{
+	int rc = cli_fail_api(ctx, *e);
+
+	api_error_free(e);
+	return rc;
+}
+
 /* The exchange o names (the flags, environment or config file), else the
  * local demo one (said on stderr unless quiet); the settings it took in *used
  * when that is not NULL. NULL after printing why, or with the cause in

@@ -238,8 +238,11 @@ void cli_sheet_ints(struct cli_sheet *s, const char *display, const int64_t *v, 
 void cli_sheet_note(struct cli_sheet *s, const char *note);
 /* The number of rows added so far. */
 size_t cli_sheet_rows(const struct cli_sheet *s);
-/* Print in ctx->format to ctx->out; 0, or -1 when writing failed. */
+/* Print in ctx->format to ctx->out; 0, or -1 when writing failed.
+ * cli_sheet_print_free then frees *s (NULL after) and says it as a
+ * command's status: CLI_OK, or CLI_FAILED when writing failed. */
 int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s);
+int cli_sheet_print_free(const struct cli_ctx *ctx, struct cli_sheet **s);
 
 /* A record: the one row --format csv and json print for one object (an order
  * placed, a deposit, a key made), built field by field, each field a column

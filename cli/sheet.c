@@ -426,6 +426,14 @@ int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s)
 	return rc;
 }
 
+int cli_sheet_print_free(const struct cli_ctx *ctx, struct cli_sheet **s)
+{
+	int rc = cli_sheet_print(ctx, *s) == 0 ? CLI_OK : CLI_FAILED;
+
+	cli_sheet_free(s);
+	return rc;
+}
+
 size_t cli_sheet_rows(const struct cli_sheet *s)
 {
 	return s != NULL ? s->n_rows : 0;

@@ -126,9 +126,12 @@ int cli_parse_time(struct cli_ctx *ctx, const char *opt, const char *s, int64_t 
  * false when fmt does not take all of it. */
 bool cli_strptime(const char *s, const char *fmt, struct tm *tm);
 /* The watch commands end at SIGINT or SIGTERM: cli_watch_signals() sets
- * cli_watch_stop to the signal's number (cli/cmd_market.c). */
+ * cli_watch_stop to the signal's number (cli/cmd_market.c). Their loop
+ * turns cli_watch_step: wait for c's and st's descriptors (200 ms at the
+ * most, less when either has a timer due), then let both do their work. */
 extern volatile sig_atomic_t cli_watch_stop;
 void cli_watch_signals(void);
+void cli_watch_step(struct api_client *c, struct api_stream *st);
 /* Translated words of an order's side and status. */
 const char *cli_side_text(enum api_side s);
 const char *cli_status_text(const struct cli_ctx *ctx, enum api_order_status st);

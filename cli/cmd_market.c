@@ -400,6 +400,18 @@ void cli_watch_signals(void)
 	signal(SIGTERM, on_signal);
 }
 
+void cli_watch_step(struct api_client *c, struct api_stream *st)
+{
+	struct pollfd fds[64];
+	int timeout = 200, n;
+
+	n = api_fds(c, fds, 32, &timeout);
+	n += api_stream_fds(st, fds + n, 32, &timeout);
+	poll(fds, (nfds_t)n, timeout);
+	api_perform(c);
+	api_stream_perform(st);
+}
+
 struct watch {
 	struct cli_ctx *ctx;
 	const char **gpus;          /* NULL: all */
@@ -587,16 +599,8 @@ static char *watch_channels(const struct watch *w)
 
 static void watch_loop(struct watch *w, struct api_client *c, struct api_stream *st)
 {
-	struct pollfd fds[64];
-
-	while (!cli_watch_stop && !w->failed && (w->count == 0 || w->printed < w->count)) {
-		int timeout = 200, n;
-		n = api_fds(c, fds, 32, &timeout);
-		n += api_stream_fds(st, fds + n, 32, &timeout);
-		poll(fds, (nfds_t)n, timeout);
-		api_perform(c);
-		api_stream_perform(st);
-	}
+	while (!cli_watch_stop && !w->failed && (w->count == 0 || w->printed < w->count))
+		cli_watch_step(c, st);
 }
 
 int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv)

@@ -24,6 +24,24 @@
 
 /* ---- gpux order ------------------------------------------------------------------------ */
 
+/* The terms an order's record and its preview's both begin with: GPU, side,
+ * type, time in force, status (an order's; a preview has none: NULL), GPUs,
+ * hours and price. */
+static void terms_record(struct cli_record *r, const char *gpu, enum api_side side,
+			 enum api_order_type type, enum api_tif tif, const char *status,
+			 int64_t gpus, int64_t hours, int64_t price_cents)
+{
+	cli_record_text(r, "gpu", gpu);
+	cli_record_text(r, "side", api_side_name(side));
+	cli_record_text(r, "type", api_order_type_name(type));
+	cli_record_text(r, "time_in_force", api_tif_name(tif));
+	if (status != NULL)
+		cli_record_text(r, "status", status);
+	cli_record_int(r, "gpus", gpus);
+	cli_record_int(r, "hours", hours);
+	cli_record_int(r, "price_cents", price_cents);
+}
+
 static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 			  const struct api_preview *p)
 {
@@ -31,13 +49,8 @@ static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		struct cli_record *rec = cli_record_new();
-		cli_record_text(rec, "gpu", p->gpu);
-		cli_record_text(rec, "side", api_side_name(p->side));
-		cli_record_text(rec, "type", api_order_type_name(p->type));
-		cli_record_text(rec, "time_in_force", api_tif_name(p->tif));
-		cli_record_int(rec, "gpus", p->gpus);
-		cli_record_int(rec, "hours", p->hours);
-		cli_record_int(rec, "price_cents", p->price_cents);
+		terms_record(rec, p->gpu, p->side, p->type, p->tif, NULL, p->gpus, p->hours,
+			     p->price_cents);
 		cli_record_int(rec, "fill_gpus", p->fill_gpus);
 		cli_record_int(rec, "rest_gpus", p->rest_gpus);
 		cli_record_int(rec, "expire_gpus", p->expire_gpus);
@@ -79,14 +92,8 @@ void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 		int64_t *rentals = rental_ids(o);
 		cli_record_int(r, "id", o->id);
 		cli_record_text(r, "client_order_id", o->client_order_id);
-		cli_record_text(r, "gpu", o->gpu);
-		cli_record_text(r, "side", api_side_name(o->side));
-		cli_record_text(r, "type", api_order_type_name(o->type));
-		cli_record_text(r, "time_in_force", api_tif_name(o->tif));
-		cli_record_text(r, "status", api_order_status_name(o->status));
-		cli_record_int(r, "gpus", o->gpus);
-		cli_record_int(r, "hours", o->hours);
-		cli_record_int(r, "price_cents", o->price_cents);
+		terms_record(r, o->gpu, o->side, o->type, o->tif, api_order_status_name(o->status),
+			     o->gpus, o->hours, o->price_cents);
 		cli_record_int(r, "filled_gpus", o->filled_gpus);
 		cli_record_int(r, "remaining_gpus", o->remaining_gpus);
 		if (o->filled_gpus > 0)

@@ -774,65 +774,85 @@ static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 
 /* ---- the command ------------------------------------------------------------------------------------ */
 
+static int do_open(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
+{
+	return do_market(ctx, c, "open", NULL);
+}
+
+static int do_halt(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
+{
+	return do_market(ctx, c, "halted", NULL);
+}
+
+/* admin schedule TIME, checked before the exchange is asked (so that a
+ * mistyped time costs no connection); then asked. */
+static int schedule_check(struct cli_ctx *ctx, const struct cli_args *a)
+{
+	char *iso;
+	int rc;
+
+	if (a->n_pos != 2)
+		return cli_usage(ctx, "%s", _("admin schedule: give the TIME of the opening (ISO 8601 "
+					      "UTC), or none"));
+	rc = schedule_time(ctx, a->pos[1], &iso);
+	free(iso);
+	return rc;
+}
+
+static int do_schedule(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
+{
+	char *iso;
+	int rc;
+
+	if ((rc = schedule_time(ctx, a->pos[1], &iso)) == CLI_OK)
+		rc = do_market(ctx, c, NULL, iso);
+	free(iso);
+	return rc;
+}
+
+/* What gpux admin does, by the word that names it (a->pos[0]): what is
+ * checked before the exchange is asked (NULL: nothing), and the action. */
+static const struct {
+	const char *name;
+	int (*check)(struct cli_ctx *ctx, const struct cli_args *a);
+	int (*fn)(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a);
+} actions[] = {
+	{"open", NULL, do_open},
+	{"halt", NULL, do_halt},
+	{"schedule", schedule_check, do_schedule},
+	{"deposit", NULL, do_deposit},
+	{"reverse-deposit", NULL, do_reverse},
+	{"withdrawals", NULL, do_withdrawals},
+	{"withdrawal", NULL, do_decide},
+	{"accounts", NULL, do_accounts},
+	{"ledger", NULL, do_ledger},
+	{"fx", NULL, do_fx},
+	{"fees", NULL, do_fees},
+	{"topup", NULL, do_topup},
+	{"keys", NULL, do_keys},
+};
+#define N_ACTIONS (sizeof actions / sizeof actions[0])
+
 int cli_cmd_admin(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_args a;
 	struct api_client *c = NULL;
-	char *iso = NULL;
+	const char *word;
+	size_t i;
 	int rc;
 
 	if ((rc = cli_args_parse(ctx, "admin", cli_admin_opts, argc, argv, 4, &a)) != CLI_OK)
 		return rc;
-	const char *sub = a.n_pos > 0 ? a.pos[0] : NULL;
-	static const char *const subs[] = {"open", "halt", "schedule", "deposit", "reverse-deposit",
-					   "withdrawals", "withdrawal", "accounts", "ledger", "fx",
-					   "fees", "topup", "keys", NULL};
-	bool known = false;
-	for (size_t i = 0; sub != NULL && subs[i] != NULL; i++)
-		known = known || strcmp(sub, subs[i]) == 0;
-	if (!known) {
+	word = a.n_pos > 0 ? a.pos[0] : "";
+	for (i = 0; i < N_ACTIONS && strcmp(word, actions[i].name) != 0; i++)
+		;
+	if (i == N_ACTIONS)
 		rc = cli_usage(ctx, "%s", _("admin: what? accepted: open, halt, schedule TIME, deposit, "
 					    "reverse-deposit, withdrawals, withdrawal, accounts, ledger, "
 					    "fx, fees, topup, keys (gpux admin --help)"));
-		goto out;
-	}
-	if (strcmp(sub, "schedule") == 0 &&
-	    (a.n_pos != 2 || (rc = schedule_time(ctx, a.pos[1], &iso)) != CLI_OK)) {
-		if (a.n_pos != 2)
-			rc = cli_usage(ctx, "%s", _("admin schedule: give the TIME of the opening (ISO 8601 "
-						    "UTC), or none"));
-		goto out;
-	}
-	if ((c = admin_client(ctx, &rc)) == NULL)
-		goto out;
-	if (strcmp(sub, "open") == 0)
-		rc = do_market(ctx, c, "open", NULL);
-	else if (strcmp(sub, "halt") == 0)
-		rc = do_market(ctx, c, "halted", NULL);
-	else if (strcmp(sub, "schedule") == 0)
-		rc = do_market(ctx, c, NULL, iso);
-	else if (strcmp(sub, "deposit") == 0)
-		rc = do_deposit(ctx, c, &a);
-	else if (strcmp(sub, "reverse-deposit") == 0)
-		rc = do_reverse(ctx, c, &a);
-	else if (strcmp(sub, "withdrawals") == 0)
-		rc = do_withdrawals(ctx, c, &a);
-	else if (strcmp(sub, "withdrawal") == 0)
-		rc = do_decide(ctx, c, &a);
-	else if (strcmp(sub, "accounts") == 0)
-		rc = do_accounts(ctx, c, &a);
-	else if (strcmp(sub, "ledger") == 0)
-		rc = do_ledger(ctx, c, &a);
-	else if (strcmp(sub, "fx") == 0)
-		rc = do_fx(ctx, c, &a);
-	else if (strcmp(sub, "fees") == 0)
-		rc = do_fees(ctx, c, &a);
-	else if (strcmp(sub, "topup") == 0)
-		rc = do_topup(ctx, c, &a);
-	else
-		rc = do_keys(ctx, c, &a);
-out:
-	free(iso);
+	else if ((actions[i].check == NULL || (rc = actions[i].check(ctx, &a)) == CLI_OK) &&
+		 (c = admin_client(ctx, &rc)) != NULL)
+		rc = actions[i].fn(ctx, c, &a);
 	api_client_free(&c);
 	cli_args_free(&a);
 	return rc;

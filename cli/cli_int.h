@@ -182,6 +182,17 @@ void cli_conf_warn_unknown(struct cli_ctx *ctx);
 /* Prints one placed, cancelled or expired order: words in --format table,
  * one row in csv/json (cli/cmd_order.c). */
 void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o);
+/* The commands that preview an order and then place it (gpux order, gpux
+ * job; cli/cmd_order.c). cli_place_opts: --dry-run (never placed) and
+ * --yes (placed unasked) of a into *dry and *yes; with neither a yes is
+ * asked on the terminal, so when stdin is none notty (translated) is said
+ * and CLI_USAGE returned. cli_place_confirmed, after a preview the exchange
+ * would take: true to place it (--yes, or a yes to question, translated,
+ * ending "[y/N]"); else false with the command's status in *rc (--dry-run:
+ * CLI_OK; a no: "not placed" said, CLI_FAILED). */
+int cli_place_opts(struct cli_ctx *ctx, const struct cli_args *a, const char *notty, bool *dry,
+		   bool *yes);
+bool cli_place_confirmed(struct cli_ctx *ctx, bool dry, bool yes, const char *question, int *rc);
 
 /* The fit job of `gpux fit` and `gpux job` from the model argument (a->pos[0])
  * or --config and the fit job's options in a (cli_fit_opts, cli_job_opts:

@@ -860,43 +860,44 @@ int cli_cmd_admin(struct cli_ctx *ctx, int argc, char **argv)
 
 /* ---- gpux withdraw --------------------------------------------------------------------------------- */
 
+/* Ask for a withdrawal of amount (minor units) and say what became of it,
+ * with one reference for this intent: a retry of the request never
+ * withdraws twice. */
+static int withdraw(struct cli_ctx *ctx, struct api_client *c, int64_t amount)
+{
+	char *ref = api_client_order_id_new();
+	struct api_withdrawal *w = NULL;
+	struct api_error *e = NULL;
+	int rc = CLI_OK;
+
+	if (api_withdraw(c, amount, ref, &w, &e) != 0)
+		rc = cli_fail_api_free(ctx, &e);
+	else
+		print_wd(ctx, w);
+	api_withdrawal_free(&w);
+	free(ref);
+	return rc;
+}
+
 int cli_cmd_withdraw(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_args a;
 	struct api_client *c = NULL;
-	struct api_withdrawal *w = NULL;
-	struct api_error *e = NULL;
-	char *ccy = NULL, *ref = NULL;
+	char *ccy = NULL;
 	int64_t amount;
 	int exponent = 2, rc;
 
 	if ((rc = cli_args_parse(ctx, "withdraw", cli_withdraw_opts, argc, argv, 1, &a)) != CLI_OK)
 		return rc;
-	if (a.n_pos != 1) {
+	if (a.n_pos != 1)
 		rc = cli_usage(ctx, "%s", _("withdraw: how much? e.g. gpux withdraw 500 (in your account's "
 					    "currency)"));
-		goto out;
-	}
-	if ((c = cli_acct_open(ctx, NULL)) == NULL) {
+	else if ((c = cli_acct_open(ctx, NULL)) == NULL)
 		rc = CLI_FAILED;
-		goto out;
-	}
-	if ((rc = account_currency(ctx, c, 0, &ccy, &exponent)) != CLI_OK ||
-	    (rc = parse_amount(ctx, "withdraw", a.pos[0], exponent, ccy, &amount)) != CLI_OK)
-		goto out;
-	/* one reference per intent: a retry of this command's request never withdraws twice */
-	ref = api_client_order_id_new();
-	if (api_withdraw(c, amount, ref, &w, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		goto out;
-	}
-	print_wd(ctx, w);
-	rc = CLI_OK;
-out:
-	free(ref);
+	else if ((rc = account_currency(ctx, c, 0, &ccy, &exponent)) == CLI_OK &&
+		 (rc = parse_amount(ctx, "withdraw", a.pos[0], exponent, ccy, &amount)) == CLI_OK)
+		rc = withdraw(ctx, c, amount);
 	free(ccy);
-	api_withdrawal_free(&w);
-	api_error_free(&e);
 	api_client_free(&c);
 	cli_args_free(&a);
 	return rc;

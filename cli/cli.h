@@ -213,8 +213,8 @@ void cli_sheet_column_for(struct cli_sheet *s, const char *id, const char *label
 			  enum cli_align align, enum cli_show show);
 /* A sheet's columns as data: a table of them ended by {NULL}, added in order
  * by cli_sheet_columns. label is a msgid (N_("Order")), translated as it is
- * added; NULL for a column that needs none (csv/json only: the id). show
- * left out is CLI_SHOW_ALL. */
+ * added; NULL for a column headed by its id (csv/json only, or the
+ * operator's sheets). */
 struct cli_column {
 	const char *id;
 	const char *label;

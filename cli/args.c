@@ -194,3 +194,18 @@ int cli_parse_int(struct cli_ctx *ctx, const char *what, const char *s, long lon
 	*out = v;
 	return CLI_OK;
 }
+
+int cli_arg_int(struct cli_ctx *ctx, const struct cli_args *a, const char *name, long long min,
+		long long max, int64_t *out)
+{
+	const char *v = cli_arg(a, a->opts, name);
+	long long n;
+	int rc;
+
+	if (v == NULL)
+		return CLI_OK;
+	if ((rc = cli_parse_int(ctx, name, v, min, max, &n)) != CLI_OK)
+		return rc;
+	*out = n;
+	return CLI_OK;
+}

@@ -187,6 +187,11 @@ void cli_args_free(struct cli_args *a);
  * message and CLI_USAGE ("--gpus: "abc" is not a whole number; accepted: 1 to 4096"). */
 int cli_parse_int(struct cli_ctx *ctx, const char *what, const char *s, long long min,
 		  long long max, long long *out);
+/* Option `name` of a (parsed with a->opts), when given, as a whole number in
+ * [min, max] (cli_parse_int) in *out; absent, *out stays as it was. CLI_OK,
+ * or a usage message and CLI_USAGE. */
+int cli_arg_int(struct cli_ctx *ctx, const struct cli_args *a, const char *name, long long min,
+		long long max, int64_t *out);
 
 /* ---- output: sheets of cells ---------------------------------------------------- */
 
@@ -206,6 +211,17 @@ void cli_sheet_free(struct cli_sheet **s);
 void cli_sheet_column(struct cli_sheet *s, const char *id, const char *label, enum cli_align align);
 void cli_sheet_column_for(struct cli_sheet *s, const char *id, const char *label,
 			  enum cli_align align, enum cli_show show);
+/* A sheet's columns as data: a table of them ended by {NULL}, added in order
+ * by cli_sheet_columns. label is a msgid (N_("Order")), translated as it is
+ * added; NULL for a column headed by its id (csv/json only, or the
+ * operator's sheets). */
+struct cli_column {
+	const char *id;
+	const char *label;
+	enum cli_align align;
+	enum cli_show show;
+};
+void cli_sheet_columns(struct cli_sheet *s, const struct cli_column *cols);
 /* Start a new row; then one cell per column, in column order. */
 void cli_sheet_row(struct cli_sheet *s);
 /* Cells: `display` is what --format table prints (copied; NULL = ""), the
@@ -222,8 +238,11 @@ void cli_sheet_ints(struct cli_sheet *s, const char *display, const int64_t *v, 
 void cli_sheet_note(struct cli_sheet *s, const char *note);
 /* The number of rows added so far. */
 size_t cli_sheet_rows(const struct cli_sheet *s);
-/* Print in ctx->format to ctx->out; 0, or -1 when writing failed. */
+/* Print in ctx->format to ctx->out; 0, or -1 when writing failed.
+ * cli_sheet_print_free then frees *s (NULL after) and says it as a
+ * command's status: CLI_OK, or CLI_FAILED when writing failed. */
 int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s);
+int cli_sheet_print_free(const struct cli_ctx *ctx, struct cli_sheet **s);
 
 /* A record: the one row --format csv and json print for one object (an order
  * placed, a deposit, a key made), built field by field, each field a column

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "api/api.h"
 #include "cli/cli.h"
@@ -29,6 +30,10 @@ void cli_load_prices(struct cli_ctx *ctx, struct view_prices *p);
  * and, from the local demo exchange, that its money is simulated. Nothing
  * when there were no prices. */
 void cli_sheet_price_notes(const struct cli_ctx *ctx, struct cli_sheet *s, bool costs);
+
+/* Under a table that --filter narrowed (filter given, not empty): how many
+ * rows of how many are shown (view_count_text). */
+void cli_sheet_filter_note(struct cli_sheet *s, const struct view_table *t, const char *filter);
 
 /* Add the columns of t whose kind is in `kinds` (a mask of 1u << enum
  * view_col_kind; CLI_ALL_KINDS for all) to a sheet. The GPU column becomes
@@ -92,8 +97,10 @@ bool cli_is_yes(const char *answer);
 /* question (translated, ending in "[y/N]") on ctx->err, a line from stdin:
  * true when it says yes. */
 bool cli_confirm(struct cli_ctx *ctx, const char *question);
-/* The exchange's error in words on ctx->err; CLI_FAILED. */
+/* The exchange's error in words on ctx->err; CLI_FAILED. cli_fail_api_free
+ * then frees *e (NULL after). */
 int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e);
+int cli_fail_api_free(struct cli_ctx *ctx, struct api_error **e);
 /* Open the exchange named by the flags, environment or config file, else the
  * local demo one (named on stderr unless quiet). NULL after printing why,
  * or with the cause in *cause_out when that is not NULL. */
@@ -129,10 +136,16 @@ int cli_parse_id(struct cli_ctx *ctx, const char *what, const char *s, int64_t *
 /* "2025-06-02T09:00:00Z" or "2025-06-02" (UTC) → Unix seconds; CLI_OK or a
  * usage message naming opt and CLI_USAGE. */
 int cli_parse_time(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out);
+/* All of s read as a time in strptime's format fmt, into *tm (zeroed first);
+ * false when fmt does not take all of it. */
+bool cli_strptime(const char *s, const char *fmt, struct tm *tm);
 /* The watch commands end at SIGINT or SIGTERM: cli_watch_signals() sets
- * cli_watch_stop to the signal's number (cli/cmd_market.c). */
+ * cli_watch_stop to the signal's number (cli/cmd_market.c). Their loop
+ * turns cli_watch_step: wait for c's and st's descriptors (200 ms at the
+ * most, less when either has a timer due), then let both do their work. */
 extern volatile sig_atomic_t cli_watch_stop;
 void cli_watch_signals(void);
+void cli_watch_step(struct api_client *c, struct api_stream *st);
 /* Translated words of an order's side and status. */
 const char *cli_side_text(enum api_side s);
 const char *cli_status_text(const struct cli_ctx *ctx, enum api_order_status st);
@@ -183,6 +196,17 @@ void cli_conf_warn_unknown(struct cli_ctx *ctx);
 /* Prints one placed, cancelled or expired order: words in --format table,
  * one row in csv/json (cli/cmd_order.c). */
 void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o);
+/* The commands that preview an order and then place it (gpux order, gpux
+ * job; cli/cmd_order.c). cli_place_opts: --dry-run (never placed) and
+ * --yes (placed unasked) of a into *dry and *yes; with neither a yes is
+ * asked on the terminal, so when stdin is none notty (translated) is said
+ * and CLI_USAGE returned. cli_place_confirmed, after a preview the exchange
+ * would take: true to place it (--yes, or a yes to question, translated,
+ * ending "[y/N]"); else false with the command's status in *rc (--dry-run:
+ * CLI_OK; a no: "not placed" said, CLI_FAILED). */
+int cli_place_opts(struct cli_ctx *ctx, const struct cli_args *a, const char *notty, bool *dry,
+		   bool *yes);
+bool cli_place_confirmed(struct cli_ctx *ctx, bool dry, bool yes, const char *question, int *rc);
 
 /* The fit job of `gpux fit` and `gpux job` from the model argument (a->pos[0])
  * or --config and the fit job's options in a (cli_fit_opts, cli_job_opts:

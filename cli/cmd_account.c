@@ -112,18 +112,11 @@ static const char *scope_text(enum api_key_scope s)
 	return s == API_SCOPE_READ ? _("read-only") : _("trade");
 }
 
-static int keys_list(struct cli_ctx *ctx, struct api_client *c)
+static int print_keys(struct cli_ctx *ctx, const struct api_keys *k)
 {
-	struct api_keys *k = NULL;
-	struct api_error *e = NULL;
-	struct cli_sheet *s;
+	struct cli_sheet *s = cli_sheet_new();
+	char *n;
 
-	if (api_keys_list(c, &k, &e) != 0) {
-		int rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
-	s = cli_sheet_new();
 	cli_sheet_column(s, "id", _("Id"), CLI_RIGHT);
 	cli_sheet_column(s, "name", _("Name"), CLI_LEFT);
 	cli_sheet_column(s, "scope", _("Scope"), CLI_LEFT);
@@ -132,22 +125,30 @@ static int keys_list(struct cli_ctx *ctx, struct api_client *c)
 	cli_sheet_column(s, "current", _("In use here"), CLI_LEFT);
 	for (size_t i = 0; i < k->n; i++) {
 		const struct api_key *x = &k->v[i];
-		char *id = xasprintf("%lld", (long long)x->id);
 		cli_sheet_row(s);
-		cli_sheet_int(s, id, x->id);
+		cli_cell_id(s, x->id);
 		cli_sheet_text(s, x->name, x->name);
 		cli_sheet_text(s, scope_text(x->scope), api_key_scope_name(x->scope));
 		cli_cell_time(s, ctx, x->created_at);
 		cli_cell_time(s, ctx, x->last_used_at);
 		cli_sheet_bool(s, x->current ? _("yes") : "", x->current);
-		free(id);
 	}
-	char *n = xasprintf(_("%zu of at most %lld keys; the last use is recorded to the minute."),
-			    k->n, (long long)k->max);
+	n = xasprintf(_("%zu of at most %lld keys; the last use is recorded to the minute."), k->n,
+		      (long long)k->max);
 	cli_sheet_note(s, n);
 	free(n);
-	int rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
-	cli_sheet_free(&s);
+	return cli_sheet_print_free(ctx, &s);
+}
+
+static int keys_list(struct cli_ctx *ctx, struct api_client *c)
+{
+	struct api_keys *k = NULL;
+	struct api_error *e = NULL;
+	int rc;
+
+	if (api_keys_list(c, &k, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
+	rc = print_keys(ctx, k);
 	api_keys_free(&k);
 	return rc;
 }

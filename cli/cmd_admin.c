@@ -124,18 +124,14 @@ static int account_currency(struct cli_ctx *ctx, struct api_client *c, int64_t i
 			    int *exponent)
 {
 	struct api_error *e = NULL;
-	int rc;
 
 	*ccy = NULL;
 	if (id > 0) {
 		struct api_accounts *l = NULL;
 		char num[24];
 		snprintf(num, sizeof num, "%lld", (long long)id);
-		if (api_admin_accounts(c, num, NULL, &l, &e) != 0) {
-			rc = cli_fail_api(ctx, e);
-			api_error_free(&e);
-			return rc;
-		}
+		if (api_admin_accounts(c, num, NULL, &l, &e) != 0)
+			return cli_fail_api_free(ctx, &e);
 		for (size_t i = 0; i < l->n; i++)
 			if (l->v[i].id == id) {
 				*ccy = xstrdup(l->v[i].currency);
@@ -147,11 +143,8 @@ static int account_currency(struct cli_ctx *ctx, struct api_client *c, int64_t i
 		return CLI_OK;
 	}
 	struct api_account *a = NULL;
-	if (api_account(c, &a, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_account(c, &a, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	*ccy = xstrdup(a->currency);
 	*exponent = (int)a->currency_exponent;
 	api_account_free(&a);
@@ -167,11 +160,8 @@ static int do_market(struct cli_ctx *ctx, struct api_client *c, const char *stat
 	struct api_error *e = NULL;
 	bool changed = false;
 
-	if (api_admin_market(c, state, opens_at, &m, &changed, &e) != 0) {
-		int rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_admin_market(c, state, opens_at, &m, &changed, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		char *iso = cli_iso_time(m->opens_at);
 		struct kv v[] = {{"state", api_market_state_name(m->state), 0, false},
@@ -196,20 +186,14 @@ static int do_market(struct cli_ctx *ctx, struct api_client *c, const char *stat
 /* "2027-09-01T09:00:00Z" as the exchange wants it, from what an operator types. */
 static int schedule_time(struct cli_ctx *ctx, const char *s, char **iso)
 {
-	struct tm tm = {0};
-	const char *end;
+	struct tm tm;
 
 	*iso = NULL;
 	if (strcmp(s, "none") == 0) {
 		*iso = xstrdup("");
 		return CLI_OK;
 	}
-	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (end == NULL || *end != '\0') {
-		memset(&tm, 0, sizeof tm);
-		end = strptime(s, "%Y-%m-%dT%H:%MZ", &tm);
-	}
-	if (end == NULL || *end != '\0')
+	if (!cli_strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) && !cli_strptime(s, "%Y-%m-%dT%H:%MZ", &tm))
 		return cli_usage(ctx, _("schedule: \"%s\" is not a time; accepted: ISO 8601 UTC such as "
 					"2027-09-01T09:00:00Z, or none"), s);
 	*iso = xasprintf("%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
@@ -315,13 +299,19 @@ static int do_reverse(struct cli_ctx *ctx, struct api_client *c, const struct cl
 	return rc;
 }
 
-static void wd_columns(struct cli_sheet *s)
-{
-	const char *ids[] = {"id", "account_id", "amount_minor", "currency", "status", "reference",
-			     "requested_at", "decided_at", "payout_reference"};
-	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
-		cli_sheet_column(s, ids[i], ids[i], i < 3 ? CLI_RIGHT : CLI_LEFT);
-}
+/* The operator's sheets are headed by their column ids in every format. */
+static const struct cli_column wd_columns[] = {
+	{"id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"account_id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"amount_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"status", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"reference", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"requested_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"decided_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"payout_reference", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{NULL},
+};
 
 static void wd_row(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_withdrawal *w)
 {
@@ -345,21 +335,17 @@ static int do_withdrawals(struct cli_ctx *ctx, struct api_client *c, const struc
 	struct api_withdrawals *l = NULL;
 	struct api_error *e = NULL;
 	const char *st = cli_arg(a, cli_admin_opts, "--status");
-	int rc;
 
 	if (st && strcmp(st, "pending") && strcmp(st, "sent") && strcmp(st, "rejected") &&
 	    strcmp(st, "all"))
 		return cli_usage(ctx, _("--status %s: accepted: pending, sent, rejected, all"), st);
-	if (api_withdrawals(c, true, st, NULL, &l, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_withdrawals(c, true, st, NULL, &l, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	if (l->n == 0 && ctx->format == CLI_FORMAT_TABLE) {
 		cli_note(ctx, "%s", _("no withdrawal to show"));
 	} else {
 		struct cli_sheet *s = cli_sheet_new();
-		wd_columns(s);
+		cli_sheet_columns(s, wd_columns);
 		for (size_t i = 0; i < l->n; i++)
 			wd_row(s, ctx, &l->v[i]);
 		cli_sheet_print(ctx, s);
@@ -373,7 +359,7 @@ static void print_wd(struct cli_ctx *ctx, const struct api_withdrawal *w)
 {
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		struct cli_sheet *s = cli_sheet_new();
-		wd_columns(s);
+		cli_sheet_columns(s, wd_columns);
 		wd_row(s, ctx, w);
 		cli_sheet_print(ctx, s);
 		cli_sheet_free(&s);
@@ -434,24 +420,29 @@ static int do_decide(struct cli_ctx *ctx, struct api_client *c, const struct cli
 
 /* ---- accounts, ledger ------------------------------------------------------------------------ */
 
+static const struct cli_column account_columns[] = {
+	{"id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"email", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"country", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"role", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"available_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"held_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"debt_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{NULL},
+};
+
 static int do_accounts(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
 {
 	struct api_accounts *l = NULL;
 	struct api_error *e = NULL;
-	int rc;
 
 	if (a->n_pos > 2)
 		return cli_usage(ctx, "%s", _("admin accounts: give at most one text to search for"));
-	if (api_admin_accounts(c, a->n_pos == 2 ? a->pos[1] : NULL, NULL, &l, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_admin_accounts(c, a->n_pos == 2 ? a->pos[1] : NULL, NULL, &l, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	struct cli_sheet *s = cli_sheet_new();
-	const char *ids[] = {"id", "email", "country", "currency", "role", "available_minor",
-			     "held_minor", "debt_minor"};
-	for (size_t i = 0; i < 8; i++)
-		cli_sheet_column(s, ids[i], ids[i], i == 0 || i > 4 ? CLI_RIGHT : CLI_LEFT);
+	cli_sheet_columns(s, account_columns);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct api_account *x = &l->v[i];
 		cli_sheet_row(s);
@@ -473,6 +464,19 @@ static int do_accounts(struct cli_ctx *ctx, struct api_client *c, const struct c
 	return CLI_OK;
 }
 
+static const struct cli_column ledger_columns[] = {
+	{"id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"entry_id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"kind", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"bucket", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"amount_minor", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"order_id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"rental_id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{NULL},
+};
+
 static int do_ledger(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
 {
 	struct api_ledger *l = NULL;
@@ -484,16 +488,10 @@ static int do_ledger(struct cli_ctx *ctx, struct api_client *c, const struct cli
 		return cli_usage(ctx, "%s", _("admin ledger: give the ACCOUNT"));
 	if ((rc = cli_parse_id(ctx, "ACCOUNT", a->pos[1], &id)) != CLI_OK)
 		return rc;
-	if (api_admin_ledger(c, id, NULL, &l, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		return rc;
-	}
+	if (api_admin_ledger(c, id, NULL, &l, &e) != 0)
+		return cli_fail_api_free(ctx, &e);
 	struct cli_sheet *s = cli_sheet_new();
-	const char *ids[] = {"id", "entry_id", "at", "kind", "bucket", "amount_minor", "currency",
-			     "order_id", "rental_id"};
-	for (size_t i = 0; i < 9; i++)
-		cli_sheet_column(s, ids[i], ids[i], i < 2 || i == 5 || i > 6 ? CLI_RIGHT : CLI_LEFT);
+	cli_sheet_columns(s, ledger_columns);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct api_ledger_row *r = &l->v[i];
 		const char *b = r->held ? "held" : r->debt ? "debt" : "available";
@@ -516,15 +514,31 @@ static int do_ledger(struct cli_ctx *ctx, struct api_client *c, const struct cli
 
 /* ---- settings: fx, fees, topup ------------------------------------------------------------------ */
 
+static const struct cli_column fx_columns[] = {
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"exponent", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"rate_micro", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"rate_set_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"rate_age_seconds", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"demo_rate", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"stale", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{NULL},
+};
+
+static const struct cli_column fee_columns[] = {
+	{"trade_bp", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"forward_cancel_bp", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"resale_bp", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"changed", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{NULL},
+};
+
 static void print_settings(struct cli_ctx *ctx, const struct api_exchange_settings *st, bool fx)
 {
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		struct cli_sheet *s = cli_sheet_new();
 		if (fx) {
-			const char *ids[] = {"currency", "exponent", "rate_micro", "rate_set_at",
-					     "rate_age_seconds", "demo_rate", "stale"};
-			for (size_t i = 0; i < 7; i++)
-				cli_sheet_column(s, ids[i], ids[i], i == 0 || i == 3 ? CLI_LEFT : CLI_RIGHT);
+			cli_sheet_columns(s, fx_columns);
 			for (size_t i = 0; i < st->n_cur; i++) {
 				const struct api_currency_info *c = &st->cur[i];
 				cli_sheet_row(s);
@@ -537,9 +551,7 @@ static void print_settings(struct cli_ctx *ctx, const struct api_exchange_settin
 				cli_sheet_bool(s, NULL, c->stale);
 			}
 		} else {
-			const char *ids[] = {"trade_bp", "forward_cancel_bp", "resale_bp", "changed"};
-			for (size_t i = 0; i < 4; i++)
-				cli_sheet_column(s, ids[i], ids[i], CLI_RIGHT);
+			cli_sheet_columns(s, fee_columns);
 			cli_sheet_row(s);
 			cli_sheet_int(s, NULL, st->fee_trade_bp);
 			cli_sheet_int(s, NULL, st->fee_forward_cancel_bp);
@@ -580,21 +592,6 @@ static void print_settings(struct cli_ctx *ctx, const struct api_exchange_settin
 		(long long)st->fee_resale_bp);
 	if (!st->changed)
 		cli_note(ctx, "%s", _("nothing changed"));
-}
-
-static int bp_opt(struct cli_ctx *ctx, const struct cli_args *a, const char *name, int64_t *out)
-{
-	const char *v = cli_arg(a, cli_admin_opts, name);
-	long long x;
-	int rc;
-
-	*out = -1;
-	if (v == NULL)
-		return CLI_OK;
-	if ((rc = cli_parse_int(ctx, name, v, 0, FEE_BP_MAX, &x)) != CLI_OK)
-		return rc;
-	*out = x;
-	return CLI_OK;
 }
 
 /* A rate typed in units per US$ ("0.92", "150.25", "0.307") as micro-units. */
@@ -663,15 +660,15 @@ static int do_fees(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 	struct api_exchange_settings *st = NULL;
 	struct api_error *e = NULL;
 	const char *sub = a->n_pos >= 2 ? a->pos[1] : "show";
-	int64_t t, f, r;
+	int64_t t = -1, f = -1, r = -1; /* -1: not changed */
 	int rc;
 
 	if (strcmp(sub, "show") == 0 && a->n_pos <= 2) {
 		rc = api_admin_settings(c, &st, &e) != 0 ? -1 : 0;
 	} else if (strcmp(sub, "set") == 0 && a->n_pos == 2) {
-		if ((rc = bp_opt(ctx, a, "--trade", &t)) != CLI_OK ||
-		    (rc = bp_opt(ctx, a, "--forward-cancel", &f)) != CLI_OK ||
-		    (rc = bp_opt(ctx, a, "--resale", &r)) != CLI_OK)
+		if ((rc = cli_arg_int(ctx, a, "--trade", 0, FEE_BP_MAX, &t)) != CLI_OK ||
+		    (rc = cli_arg_int(ctx, a, "--forward-cancel", 0, FEE_BP_MAX, &f)) != CLI_OK ||
+		    (rc = cli_arg_int(ctx, a, "--resale", 0, FEE_BP_MAX, &r)) != CLI_OK)
 			return rc;
 		if (t < 0 && f < 0 && r < 0)
 			return cli_usage(ctx, "%s", _("fees set: give --trade, --forward-cancel or --resale "
@@ -715,6 +712,15 @@ static int do_topup(struct cli_ctx *ctx, struct api_client *c, const struct cli_
 
 /* ---- admin keys ----------------------------------------------------------------------------------- */
 
+static const struct cli_column admin_key_columns[] = {
+	{"id", NULL, CLI_RIGHT, CLI_SHOW_ALL},
+	{"name", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"created_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"last_used_at", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{"current", NULL, CLI_LEFT, CLI_SHOW_ALL},
+	{NULL},
+};
+
 static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
 {
 	const char *sub = a->n_pos >= 2 ? a->pos[1] : "list";
@@ -723,15 +729,10 @@ static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 
 	if (strcmp(sub, "list") == 0 && a->n_pos <= 2) {
 		struct api_admin_keys *l = NULL;
-		if (api_admin_keys_list(c, &l, &e) != 0) {
-			rc = cli_fail_api(ctx, e);
-			api_error_free(&e);
-			return rc;
-		}
+		if (api_admin_keys_list(c, &l, &e) != 0)
+			return cli_fail_api_free(ctx, &e);
 		struct cli_sheet *s = cli_sheet_new();
-		const char *ids[] = {"id", "name", "created_at", "last_used_at", "current"};
-		for (size_t i = 0; i < 5; i++)
-			cli_sheet_column(s, ids[i], ids[i], i == 0 ? CLI_RIGHT : CLI_LEFT);
+		cli_sheet_columns(s, admin_key_columns);
 		for (size_t i = 0; i < l->n; i++) {
 			cli_sheet_row(s);
 			cli_cell_id(s, l->v[i].id);
@@ -747,11 +748,8 @@ static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 	}
 	if (strcmp(sub, "create") == 0 && a->n_pos == 3) {
 		struct api_admin_key *k = NULL;
-		if (api_admin_key_create(c, a->pos[2], &k, &e) != 0) {
-			rc = cli_fail_api(ctx, e);
-			api_error_free(&e);
-			return rc;
-		}
+		if (api_admin_key_create(c, a->pos[2], &k, &e) != 0)
+			return cli_fail_api_free(ctx, &e);
 		/* the key itself on stdout, alone, to be redirected into a 0600 file */
 		fprintf(ctx->out, "%s\n", k->secret);
 		cli_note(ctx, _("admin key %lld (%s) created; it is shown this once"), (long long)k->id,
@@ -764,11 +762,8 @@ static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 		int64_t id;
 		if ((rc = cli_parse_id(ctx, "ID", a->pos[2], &id)) != CLI_OK)
 			return rc;
-		if (api_admin_key_revoke(c, id, &k, &e) != 0) {
-			rc = cli_fail_api(ctx, e);
-			api_error_free(&e);
-			return rc;
-		}
+		if (api_admin_key_revoke(c, id, &k, &e) != 0)
+			return cli_fail_api_free(ctx, &e);
 		cli_say(ctx, _("Admin key %lld (%s) revoked: refused from now on, on every node."),
 			(long long)k->id, k->name);
 		api_admin_key_free(&k);
@@ -779,65 +774,85 @@ static int do_keys(struct cli_ctx *ctx, struct api_client *c, const struct cli_a
 
 /* ---- the command ------------------------------------------------------------------------------------ */
 
+static int do_open(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
+{
+	return do_market(ctx, c, "open", NULL);
+}
+
+static int do_halt(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
+{
+	return do_market(ctx, c, "halted", NULL);
+}
+
+/* admin schedule TIME, checked before the exchange is asked (so that a
+ * mistyped time costs no connection); then asked. */
+static int schedule_check(struct cli_ctx *ctx, const struct cli_args *a)
+{
+	char *iso;
+	int rc;
+
+	if (a->n_pos != 2)
+		return cli_usage(ctx, "%s", _("admin schedule: give the TIME of the opening (ISO 8601 "
+					      "UTC), or none"));
+	rc = schedule_time(ctx, a->pos[1], &iso);
+	free(iso);
+	return rc;
+}
+
+static int do_schedule(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a)
+{
+	char *iso;
+	int rc;
+
+	if ((rc = schedule_time(ctx, a->pos[1], &iso)) == CLI_OK)
+		rc = do_market(ctx, c, NULL, iso);
+	free(iso);
+	return rc;
+}
+
+/* What gpux admin does, by the word that names it (a->pos[0]): what is
+ * checked before the exchange is asked (NULL: nothing), and the action. */
+static const struct {
+	const char *name;
+	int (*check)(struct cli_ctx *ctx, const struct cli_args *a);
+	int (*fn)(struct cli_ctx *ctx, struct api_client *c, const struct cli_args *a);
+} actions[] = {
+	{"open", NULL, do_open},
+	{"halt", NULL, do_halt},
+	{"schedule", schedule_check, do_schedule},
+	{"deposit", NULL, do_deposit},
+	{"reverse-deposit", NULL, do_reverse},
+	{"withdrawals", NULL, do_withdrawals},
+	{"withdrawal", NULL, do_decide},
+	{"accounts", NULL, do_accounts},
+	{"ledger", NULL, do_ledger},
+	{"fx", NULL, do_fx},
+	{"fees", NULL, do_fees},
+	{"topup", NULL, do_topup},
+	{"keys", NULL, do_keys},
+};
+#define N_ACTIONS (sizeof actions / sizeof actions[0])
+
 int cli_cmd_admin(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_args a;
 	struct api_client *c = NULL;
-	char *iso = NULL;
+	const char *word;
+	size_t i;
 	int rc;
 
 	if ((rc = cli_args_parse(ctx, "admin", cli_admin_opts, argc, argv, 4, &a)) != CLI_OK)
 		return rc;
-	const char *sub = a.n_pos > 0 ? a.pos[0] : NULL;
-	static const char *const subs[] = {"open", "halt", "schedule", "deposit", "reverse-deposit",
-					   "withdrawals", "withdrawal", "accounts", "ledger", "fx",
-					   "fees", "topup", "keys", NULL};
-	bool known = false;
-	for (size_t i = 0; sub != NULL && subs[i] != NULL; i++)
-		known = known || strcmp(sub, subs[i]) == 0;
-	if (!known) {
+	word = a.n_pos > 0 ? a.pos[0] : "";
+	for (i = 0; i < N_ACTIONS && strcmp(word, actions[i].name) != 0; i++)
+		;
+	if (i == N_ACTIONS)
 		rc = cli_usage(ctx, "%s", _("admin: what? accepted: open, halt, schedule TIME, deposit, "
 					    "reverse-deposit, withdrawals, withdrawal, accounts, ledger, "
 					    "fx, fees, topup, keys (gpux admin --help)"));
-		goto out;
-	}
-	if (strcmp(sub, "schedule") == 0 &&
-	    (a.n_pos != 2 || (rc = schedule_time(ctx, a.pos[1], &iso)) != CLI_OK)) {
-		if (a.n_pos != 2)
-			rc = cli_usage(ctx, "%s", _("admin schedule: give the TIME of the opening (ISO 8601 "
-						    "UTC), or none"));
-		goto out;
-	}
-	if ((c = admin_client(ctx, &rc)) == NULL)
-		goto out;
-	if (strcmp(sub, "open") == 0)
-		rc = do_market(ctx, c, "open", NULL);
-	else if (strcmp(sub, "halt") == 0)
-		rc = do_market(ctx, c, "halted", NULL);
-	else if (strcmp(sub, "schedule") == 0)
-		rc = do_market(ctx, c, NULL, iso);
-	else if (strcmp(sub, "deposit") == 0)
-		rc = do_deposit(ctx, c, &a);
-	else if (strcmp(sub, "reverse-deposit") == 0)
-		rc = do_reverse(ctx, c, &a);
-	else if (strcmp(sub, "withdrawals") == 0)
-		rc = do_withdrawals(ctx, c, &a);
-	else if (strcmp(sub, "withdrawal") == 0)
-		rc = do_decide(ctx, c, &a);
-	else if (strcmp(sub, "accounts") == 0)
-		rc = do_accounts(ctx, c, &a);
-	else if (strcmp(sub, "ledger") == 0)
-		rc = do_ledger(ctx, c, &a);
-	else if (strcmp(sub, "fx") == 0)
-		rc = do_fx(ctx, c, &a);
-	else if (strcmp(sub, "fees") == 0)
-		rc = do_fees(ctx, c, &a);
-	else if (strcmp(sub, "topup") == 0)
-		rc = do_topup(ctx, c, &a);
-	else
-		rc = do_keys(ctx, c, &a);
-out:
-	free(iso);
+	else if ((actions[i].check == NULL || (rc = actions[i].check(ctx, &a)) == CLI_OK) &&
+		 (c = admin_client(ctx, &rc)) != NULL)
+		rc = actions[i].fn(ctx, c, &a);
 	api_client_free(&c);
 	cli_args_free(&a);
 	return rc;
@@ -845,43 +860,44 @@ out:
 
 /* ---- gpux withdraw --------------------------------------------------------------------------------- */
 
+/* Ask for a withdrawal of amount (minor units) and say what became of it,
+ * with one reference for this intent: a retry of the request never
+ * withdraws twice. */
+static int withdraw(struct cli_ctx *ctx, struct api_client *c, int64_t amount)
+{
+	char *ref = api_client_order_id_new();
+	struct api_withdrawal *w = NULL;
+	struct api_error *e = NULL;
+	int rc = CLI_OK;
+
+	if (api_withdraw(c, amount, ref, &w, &e) != 0)
+		rc = cli_fail_api_free(ctx, &e);
+	else
+		print_wd(ctx, w);
+	api_withdrawal_free(&w);
+	free(ref);
+	return rc;
+}
+
 int cli_cmd_withdraw(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_args a;
 	struct api_client *c = NULL;
-	struct api_withdrawal *w = NULL;
-	struct api_error *e = NULL;
-	char *ccy = NULL, *ref = NULL;
+	char *ccy = NULL;
 	int64_t amount;
 	int exponent = 2, rc;
 
 	if ((rc = cli_args_parse(ctx, "withdraw", cli_withdraw_opts, argc, argv, 1, &a)) != CLI_OK)
 		return rc;
-	if (a.n_pos != 1) {
+	if (a.n_pos != 1)
 		rc = cli_usage(ctx, "%s", _("withdraw: how much? e.g. gpux withdraw 500 (in your account's "
 					    "currency)"));
-		goto out;
-	}
-	if ((c = cli_acct_open(ctx, NULL)) == NULL) {
+	else if ((c = cli_acct_open(ctx, NULL)) == NULL)
 		rc = CLI_FAILED;
-		goto out;
-	}
-	if ((rc = account_currency(ctx, c, 0, &ccy, &exponent)) != CLI_OK ||
-	    (rc = parse_amount(ctx, "withdraw", a.pos[0], exponent, ccy, &amount)) != CLI_OK)
-		goto out;
-	/* one reference per intent: a retry of this command's request never withdraws twice */
-	ref = api_client_order_id_new();
-	if (api_withdraw(c, amount, ref, &w, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		goto out;
-	}
-	print_wd(ctx, w);
-	rc = CLI_OK;
-out:
-	free(ref);
+	else if ((rc = account_currency(ctx, c, 0, &ccy, &exponent)) == CLI_OK &&
+		 (rc = parse_amount(ctx, "withdraw", a.pos[0], exponent, ccy, &amount)) == CLI_OK)
+		rc = withdraw(ctx, c, amount);
 	free(ccy);
-	api_withdrawal_free(&w);
-	api_error_free(&e);
 	api_client_free(&c);
 	cli_args_free(&a);
 	return rc;

@@ -64,8 +64,7 @@ static int status(struct cli_ctx *ctx)
 		cli_sheet_int(s, NULL, st.db_bytes);
 		cli_sheet_int(s, NULL, st.wal_bytes);
 		cli_sheet_text(s, NULL, st.log_path);
-		rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
-		cli_sheet_free(&s);
+		rc = cli_sheet_print_free(ctx, &s);
 		api_local_status_clear(&st);
 		return rc;
 	}

@@ -108,6 +108,14 @@ int cli_fail_api(struct cli_ctx *ctx, const struct api_error *e)
 	return rc;
 }
 
+int cli_fail_api_free(struct cli_ctx *ctx, struct api_error **e)
+{
+	int rc = cli_fail_api(ctx, *e);
+
+	api_error_free(e);
+	return rc;
+}
+
 /* The exchange o names (the flags, environment or config file), else the
  * local demo one (said on stderr unless quiet); the settings it took in *used
  * when that is not NULL. NULL after printing why, or with the cause in
@@ -315,6 +323,26 @@ int cli_parse_id(struct cli_ctx *ctx, const char *what, const char *s, int64_t *
 
 	*id = v;
 	return rc;
+}
+
+bool cli_strptime(const char *s, const char *fmt, struct tm *tm)
+{
+	const char *end;
+
+	memset(tm, 0, sizeof *tm);
+	end = strptime(s, fmt, tm);
+	return end != NULL && *end == '\0';
+}
+
+int cli_parse_time(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out)
+{
+	struct tm tm;
+
+	if (!cli_strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) && !cli_strptime(s, "%Y-%m-%d", &tm))
+		return cli_usage(ctx, _("%s: \"%s\" is not a time; accepted: 2025-06-02T09:00:00Z or "
+					"2025-06-02 (UTC)"), opt, s);
+	*out = (int64_t)timegm(&tm);
+	return CLI_OK;
 }
 
 /* ---- words shared by the order commands ----------------------------------------------- */

@@ -562,6 +562,50 @@ static void figure_cell(struct cli_sheet *s, const struct cli_ctx *ctx, double v
 	free(d);
 }
 
+/* The memory breakdown of csv/json: its parts' column ids, in the order of
+ * fit_row's cells. */
+static const char *const mem_ids[] = {
+	"mem_weights_gb", "mem_gradients_gb", "mem_optimizer_gb", "mem_activations_gb",
+	"mem_kv_cache_gb", "mem_margin_gb", "mem_paged_gb",
+};
+
+/* The columns of fit_row: the view's, then the fit figures (training's or
+ * inference's), the memory breakdown, the view's again under names with
+ * units. */
+static void fit_columns(struct cli_sheet *s, const struct view_table *t, unsigned kinds,
+			const struct fit_job *job)
+{
+	bool training = fit_method_is_training(job->method);
+	bool inference = fit_method_is_inference(job->method);
+
+	cli_sheet_view_columns(s, t, kinds);
+	cli_sheet_column_for(s, "gpus_run", _("GPUs run"), CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "job_mem_one_gpu_gb", _("One GPU"), CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "architecture", _("Architecture"), CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column(s, "machines", _("Machines"), CLI_LEFT);
+	cli_sheet_column_for(s, "node_gpus", "node_gpus", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "nodes", "nodes", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "tp", "tp", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "interconnect", "interconnect", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "ep", "ep", CLI_RIGHT, CLI_SHOW_DATA);
+	if (training) {
+		cli_sheet_column(s, "train_hours", _("Run time"), CLI_RIGHT);
+		cli_sheet_column(s, "run_cost", _("Run cost"), CLI_RIGHT);
+	}
+	if (inference) {
+		cli_sheet_column(s, "decode_tokens_s", _("tok/s per sequence"), CLI_RIGHT);
+		cli_sheet_column_for(s, "decode_tokens_s_total", "decode_tokens_s_total", CLI_RIGHT,
+				     CLI_SHOW_DATA);
+		cli_sheet_column(s, "prefill_s", _("Prefill s"), CLI_RIGHT);
+	}
+	for (size_t i = 0; i < sizeof mem_ids / sizeof mem_ids[0]; i++)
+		cli_sheet_column_for(s, mem_ids[i], mem_ids[i], CLI_RIGHT, CLI_SHOW_DATA);
+	/* the same figures under names that say their unit (the old names stay one release) */
+	cli_sheet_view_unit_columns(s, t, kinds);
+	if (training)
+		cli_sheet_column_for(s, "run_cost_cents", "run_cost_cents", CLI_RIGHT, CLI_SHOW_DATA);
+}
+
 /* One GPU's row: the view's columns, then the fit figures. */
 static void fit_row(const struct cli_ctx *ctx, struct cli_sheet *s, const struct view_table *t,
 		    const struct view_row *r, unsigned kinds, const struct fit_job *job,
@@ -630,7 +674,6 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	struct cli_args a;
 	struct fit_job job;
 	const char *v, *filter;
-	bool training, inference;
 	int rc;
 	size_t i;
 
@@ -663,41 +706,8 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 	filter = OPT(&a, "--filter");
 	view_filter(t, filter);
 
-	training = fit_method_is_training(job.method);
-	inference = fit_method_is_inference(job.method);
 	s = cli_sheet_new();
-	cli_sheet_view_columns(s, t, kinds);
-	cli_sheet_column_for(s, "gpus_run", _("GPUs run"), CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "job_mem_one_gpu_gb", _("One GPU"), CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "architecture", _("Architecture"), CLI_LEFT, CLI_SHOW_DATA);
-	cli_sheet_column(s, "machines", _("Machines"), CLI_LEFT);
-	cli_sheet_column_for(s, "node_gpus", "node_gpus", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "nodes", "nodes", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "tp", "tp", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "interconnect", "interconnect", CLI_LEFT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "ep", "ep", CLI_RIGHT, CLI_SHOW_DATA);
-	if (training) {
-		cli_sheet_column(s, "train_hours", _("Run time"), CLI_RIGHT);
-		cli_sheet_column(s, "run_cost", _("Run cost"), CLI_RIGHT);
-	}
-	if (inference) {
-		cli_sheet_column(s, "decode_tokens_s", _("tok/s per sequence"), CLI_RIGHT);
-		cli_sheet_column_for(s, "decode_tokens_s_total", "decode_tokens_s_total", CLI_RIGHT,
-				     CLI_SHOW_DATA);
-		cli_sheet_column(s, "prefill_s", _("Prefill s"), CLI_RIGHT);
-	}
-	cli_sheet_column_for(s, "mem_weights_gb", "mem_weights_gb", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "mem_gradients_gb", "mem_gradients_gb", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "mem_optimizer_gb", "mem_optimizer_gb", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "mem_activations_gb", "mem_activations_gb", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "mem_kv_cache_gb", "mem_kv_cache_gb", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "mem_margin_gb", "mem_margin_gb", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "mem_paged_gb", "mem_paged_gb", CLI_RIGHT, CLI_SHOW_DATA);
-	/* the same figures under names that say their unit (the old names stay one release) */
-	cli_sheet_view_unit_columns(s, t, kinds);
-	if (training)
-		cli_sheet_column_for(s, "run_cost_cents", "run_cost_cents", CLI_RIGHT, CLI_SHOW_DATA);
-
+	fit_columns(s, t, kinds, &job);
 	for (i = 0; i < t->n_shown; i++)
 		fit_row(ctx, s, t, view_shown_row(t, i), kinds, &job, preset);
 	cli_sheet_price_notes(ctx, s, true);
@@ -711,11 +721,7 @@ int cli_cmd_fit(struct cli_ctx *ctx, int argc, char **argv)
 		cli_sheet_note(s, note);
 		free(note);
 	}
-	if (filter != NULL && filter[0] != '\0') {
-		char *n = view_count_text(t);
-		cli_sheet_note(s, n);
-		free(n);
-	}
+	cli_sheet_filter_note(s, t, filter);
 	if (cli_sheet_print(ctx, s) != 0)
 		rc = cli_fail(ctx, _("could not write the output"));
 out:

@@ -32,54 +32,30 @@
 
 /* ---- small pieces -------------------------------------------------------------------- */
 
-static const char *side_text(enum api_side side)
+/* The options of a command about one GPU in *a (cli_args_free it whatever
+ * this returns) and the GPU's catalogue id in *gpu; none given: which (a
+ * msgid) says so. CLI_OK, or a usage message and CLI_USAGE. */
+static int gpu_args(struct cli_ctx *ctx, const char *cmd, const struct cli_opt *opts, int argc,
+		    char **argv, const char *which, struct cli_args *a, const char **gpu)
 {
-	return side == API_BUY ? C_("order side", "buy") : C_("order side", "sell");
-}
+	int rc;
 
-int cli_parse_time(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *out)
-{
-	struct tm tm;
-	const char *end;
-
-	memset(&tm, 0, sizeof tm);
-	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (end == NULL || *end != '\0') {
-		memset(&tm, 0, sizeof tm);
-		end = strptime(s, "%Y-%m-%d", &tm);
-	}
-	if (end == NULL || *end != '\0')
-		return cli_usage(ctx, _("%s: \"%s\" is not a time; accepted: 2025-06-02T09:00:00Z or "
-					"2025-06-02 (UTC)"), opt, s);
-	*out = (int64_t)timegm(&tm);
-	return CLI_OK;
+	if ((rc = cli_args_parse(ctx, cmd, opts, argc, argv, 1, a)) != CLI_OK)
+		return rc;
+	if (a->n_pos != 1)
+		return cli_usage(ctx, "%s", _(which));
+	return cli_check_gpu(ctx, cmd, a->pos[0], gpu);
 }
 
 /* ---- gpux quotes ---------------------------------------------------------------------- */
 
-int cli_cmd_quotes(struct cli_ctx *ctx, int argc, char **argv)
+/* The quotes of q (demo: from the local demo exchange) as a sheet, printed. */
+static int print_quotes(struct cli_ctx *ctx, const struct api_quotes *q, bool demo)
 {
-	struct cli_args a;
-	struct api_client *c;
-	struct api_quotes *q = NULL;
-	struct api_error *e = NULL;
-	struct cli_sheet *s;
-	int rc;
+	struct cli_sheet *s = cli_sheet_new();
 
-	if ((rc = cli_args_parse(ctx, "quotes", cli_quotes_opts, argc, argv, 0, &a)) != CLI_OK)
-		return rc;
-	cli_args_free(&a);
-	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL)
-		return CLI_FAILED;
-	if (api_quotes(c, NULL, &q, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		api_client_free(&c);
-		return rc;
-	}
-	s = cli_sheet_new();
-	cli_sheet_column_for(s, "gpu", _("GPU"), CLI_LEFT, CLI_SHOW_ALL);
-	cli_sheet_column_for(s, "name", _("Name"), CLI_LEFT, CLI_SHOW_ALL);
+	cli_sheet_column(s, "gpu", _("GPU"), CLI_LEFT);
+	cli_sheet_column(s, "name", _("Name"), CLI_LEFT);
 	cli_sheet_column(s, "best_ask_cents", _("Best ask"), CLI_RIGHT);
 	cli_sheet_column(s, "ask_gpus", _("GPUs"), CLI_RIGHT);
 	cli_sheet_column(s, "best_bid_cents", _("Best bid"), CLI_RIGHT);
@@ -110,10 +86,28 @@ int cli_cmd_quotes(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_note(s, _("Prices per GPU-hour, before tax."));
 	cli_sheet_note(s, _("Best ask: one GPU; Node of 8: a whole machine of 8 GPUs (per GPU-hour), "
 			    "and how many such machines at that price."));
-	if (api_client_is_local_demo(c))
+	if (demo)
 		cli_sheet_note(s, _("Local demo exchange: simulated money."));
-	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
-	cli_sheet_free(&s);
+	return cli_sheet_print_free(ctx, &s);
+}
+
+int cli_cmd_quotes(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c;
+	struct api_quotes *q = NULL;
+	struct api_error *e = NULL;
+	int rc;
+
+	if ((rc = cli_args_parse(ctx, "quotes", cli_quotes_opts, argc, argv, 0, &a)) != CLI_OK)
+		return rc;
+	cli_args_free(&a);
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL)
+		return CLI_FAILED;
+	if (api_quotes(c, NULL, &q, &e) != 0)
+		rc = cli_fail_api_free(ctx, &e);
+	else
+		rc = print_quotes(ctx, q, api_client_is_local_demo(c));
 	api_quotes_free(&q);
 	api_client_free(&c);
 	return rc;
@@ -121,11 +115,12 @@ int cli_cmd_quotes(struct cli_ctx *ctx, int argc, char **argv)
 
 /* ---- gpux book GPU [--depth N] --------------------------------------------------------- */
 
+/* One level of the ladder: side its raw word, text its translation. */
 static void book_row(struct cli_sheet *s, const struct cli_ctx *ctx, const char *side,
-		     const char *cli_side_text, const struct api_level *l, bool units)
+		     const char *text, const struct api_level *l, bool units)
 {
 	cli_sheet_row(s);
-	cli_sheet_text(s, cli_side_text, side);
+	cli_sheet_text(s, text, side);
 	cli_cell_usd(s, ctx, l->price_cents);
 	if (units)
 		cli_cell_int(s, ctx, l->units);
@@ -181,48 +176,11 @@ static void book_note(struct cli_sheet *s, const struct cli_ctx *ctx, const char
 	buf_free(&n);
 }
 
-int cli_cmd_book(struct cli_ctx *ctx, int argc, char **argv)
+/* The ladder of b (by_size: by node size) as a sheet, printed. */
+static int print_book(struct cli_ctx *ctx, const char *gpu, const struct api_book *b, bool by_size)
 {
-	struct cli_args a;
-	struct api_client *c = NULL;
-	struct api_book *b = NULL;
-	struct api_error *e = NULL;
-	struct cli_sheet *s = NULL;
-	const char *gpu = NULL, *v;
-	struct api_book_query bq = {0};
-	bool by_size = false;
-	long long depth = 10;
-	int rc;
+	struct cli_sheet *s = cli_sheet_new();
 
-	if ((rc = cli_args_parse(ctx, "book", cli_book_opts, argc, argv, 1, &a)) != CLI_OK)
-		return rc;
-	if (a.n_pos != 1) {
-		rc = cli_usage(ctx, _("book: which GPU? e.g. gpux book h200"));
-		goto out;
-	}
-	if ((rc = cli_check_gpu(ctx, "book", a.pos[0], &gpu)) != CLI_OK)
-		goto out;
-	if ((v = cli_arg(&a, cli_book_opts, "--depth")) != NULL &&
-	    (rc = cli_parse_int(ctx, "--depth", v, 1, 100, &depth)) != CLI_OK)
-		goto out;
-	if ((rc = book_query(ctx, &a, &bq, &by_size)) != CLI_OK)
-		goto out;
-	bq.depth = (int)depth;
-	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
-		rc = CLI_FAILED;
-		goto out;
-	}
-	if ((by_size ? api_book_query(c, gpu, &bq, &b, &e) : api_book(c, gpu, (int)depth, &b, &e)) != 0) {
-		if ((rc = cli_fail_region(ctx, c, e)) == CLI_OK)
-			rc = cli_fail_api(ctx, e);
-		goto out;
-	}
-	if (by_size && b->node_gpus <= 0) {
-		rc = cli_fail(ctx, _("book: this exchange has no ladder by node size (it sells loose GPUs "
-				     "only); gpux book %s without --node-gpus shows its book"), gpu);
-		goto out;
-	}
-	s = cli_sheet_new();
 	cli_sheet_column(s, "side", _("Side"), CLI_LEFT);
 	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
 	if (by_size)
@@ -244,9 +202,41 @@ int cli_cmd_book(struct cli_ctx *ctx, int argc, char **argv)
 		free(n);
 		free(sp);
 	}
-	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
+	return cli_sheet_print_free(ctx, &s);
+}
+
+int cli_cmd_book(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_client *c = NULL;
+	struct api_book *b = NULL;
+	struct api_error *e = NULL;
+	struct api_book_query bq = {0};
+	const char *gpu;
+	bool by_size = false;
+	int64_t depth = 10;
+	int rc;
+
+	if ((rc = gpu_args(ctx, "book", cli_book_opts, argc, argv,
+			   N_("book: which GPU? e.g. gpux book h200"), &a, &gpu)) != CLI_OK ||
+	    (rc = cli_arg_int(ctx, &a, "--depth", 1, 100, &depth)) != CLI_OK ||
+	    (rc = book_query(ctx, &a, &bq, &by_size)) != CLI_OK)
+		goto out;
+	bq.depth = (int)depth;
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
+		rc = CLI_FAILED;
+		goto out;
+	}
+	if ((by_size ? api_book_query(c, gpu, &bq, &b, &e) : api_book(c, gpu, (int)depth, &b, &e)) != 0) {
+		if ((rc = cli_fail_region(ctx, c, e)) == CLI_OK)
+			rc = cli_fail_api(ctx, e);
+	} else if (by_size && b->node_gpus <= 0) {
+		rc = cli_fail(ctx, _("book: this exchange has no ladder by node size (it sells loose GPUs "
+				     "only); gpux book %s without --node-gpus shows its book"), gpu);
+	} else {
+		rc = print_book(ctx, gpu, b, by_size);
+	}
 out:
-	cli_sheet_free(&s);
 	api_book_free(&b);
 	api_error_free(&e);
 	api_client_free(&c);
@@ -254,40 +244,12 @@ out:
 	return rc;
 }
 
-/* ---- gpux trades ------------------------------------------------------------------------ */
+/* ---- gpux trades GPU, gpux candles GPU ------------------------------------------------------ */
 
-int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv)
+static int print_trades(struct cli_ctx *ctx, const struct api_trades *t)
 {
-	struct cli_args a;
-	struct api_list_query q = {0};
-	struct api_trades *t = NULL;
-	struct api_error *e = NULL;
-	struct api_client *c;
-	struct cli_sheet *s;
-	const char *gpu, *lim;
-	long long limit = 50;
-	int rc;
+	struct cli_sheet *s = cli_sheet_new();
 
-	if ((rc = cli_args_parse(ctx, "trades", cli_trades_opts, argc, argv, 1, &a)) != CLI_OK)
-		return rc;
-	if (a.n_pos != 1)
-		rc = cli_usage(ctx, _("trades: give one GPU, e.g. gpux trades h200"));
-	else if ((rc = cli_check_gpu(ctx, "trades", a.pos[0], &gpu)) == CLI_OK &&
-		 (lim = cli_arg(&a, cli_trades_opts, "--limit")) != NULL)
-		rc = cli_parse_int(ctx, "--limit", lim, 1, 200, &limit);
-	if (rc != CLI_OK || (c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
-		cli_args_free(&a);
-		return rc != CLI_OK ? rc : CLI_FAILED;
-	}
-	q.limit = (int)limit;
-	if (api_trades(c, gpu, &q, &t, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		api_client_free(&c);
-		cli_args_free(&a);
-		return rc;
-	}
-	s = cli_sheet_new();
 	cli_sheet_column(s, "id", _("Trade"), CLI_RIGHT);
 	cli_sheet_column(s, "at", _("Time"), CLI_LEFT);
 	cli_sheet_column(s, "price_cents", _("Price/GPU-h"), CLI_RIGHT);
@@ -295,33 +257,53 @@ int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv)
 	cli_sheet_column(s, "hours", _("Hours"), CLI_RIGHT);
 	cli_sheet_column(s, "taker_side", _("Taker"), CLI_LEFT);
 	for (size_t i = 0; i < t->n; i++) {
-		char id[24];
-		snprintf(id, sizeof id, "%lld", (long long)t->v[i].id);
+		const struct api_trade *x = &t->v[i];
 		cli_sheet_row(s);
-		cli_sheet_int(s, id, t->v[i].id);
-		cli_cell_time(s, ctx, t->v[i].at);
-		cli_cell_usd(s, ctx, t->v[i].price_cents);
-		cli_cell_int(s, ctx, t->v[i].gpus);
-		cli_cell_int(s, ctx, t->v[i].hours);
-		cli_sheet_text(s, side_text(t->v[i].taker_side), api_side_name(t->v[i].taker_side));
+		cli_cell_id(s, x->id);
+		cli_cell_time(s, ctx, x->at);
+		cli_cell_usd(s, ctx, x->price_cents);
+		cli_cell_int(s, ctx, x->gpus);
+		cli_cell_int(s, ctx, x->hours);
+		cli_sheet_text(s, cli_side_text(x->taker_side), api_side_name(x->taker_side));
 	}
 	if (t->n == 0)
 		cli_sheet_note(s, _("no trades yet"));
-	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
-	cli_sheet_free(&s);
+	return cli_sheet_print_free(ctx, &s);
+}
+
+int cli_cmd_trades(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cli_args a;
+	struct api_trades *t = NULL;
+	struct api_error *e = NULL;
+	struct api_client *c;
+	const char *gpu;
+	int64_t limit = 50;
+	int rc;
+
+	if ((rc = gpu_args(ctx, "trades", cli_trades_opts, argc, argv,
+			   N_("trades: give one GPU, e.g. gpux trades h200"), &a, &gpu)) == CLI_OK)
+		rc = cli_arg_int(ctx, &a, "--limit", 1, 200, &limit);
+	cli_args_free(&a);
+	if (rc != CLI_OK)
+		return rc;
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL)
+		return CLI_FAILED;
+	if (api_trades(c, gpu, &(struct api_list_query){.limit = (int)limit}, &t, &e) != 0)
+		rc = cli_fail_api_free(ctx, &e);
+	else
+		rc = print_trades(ctx, t);
 	api_trades_free(&t);
 	api_client_free(&c);
-	cli_args_free(&a);
 	return rc;
 }
 
-/* ---- gpux candles ------------------------------------------------------------------------- */
-
+/* --interval, --from, --to, --limit into *q. */
 static int candles_args(struct cli_ctx *ctx, const struct cli_args *a, struct api_candles_query *q)
 {
 	static const char *const ivs[] = {"1m", "5m", "1h", "1d"};
 	const char *v;
-	long long limit;
+	int64_t limit = 0;
 	int rc = CLI_OK;
 
 	q->from = q->to = -1;
@@ -337,16 +319,17 @@ static int candles_args(struct cli_ctx *ctx, const struct cli_args *a, struct ap
 		rc = cli_parse_time(ctx, "--from", v, &q->from);
 	if (rc == CLI_OK && (v = cli_arg(a, cli_candles_opts, "--to")) != NULL)
 		rc = cli_parse_time(ctx, "--to", v, &q->to);
-	if (rc == CLI_OK && (v = cli_arg(a, cli_candles_opts, "--limit")) != NULL &&
-	    (rc = cli_parse_int(ctx, "--limit", v, 1, 1000, &limit)) == CLI_OK)
+	if (rc == CLI_OK && (rc = cli_arg_int(ctx, a, "--limit", 1, 1000, &limit)) == CLI_OK)
 		q->limit = (int)limit;
 	if (rc == CLI_OK && q->from >= 0 && q->to >= 0 && q->to <= q->from)
 		rc = cli_usage(ctx, _("--to must be later than --from"));
 	return rc;
 }
 
-static void candles_sheet(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_candles *k)
+static int print_candles(struct cli_ctx *ctx, const struct api_candles *k)
 {
+	struct cli_sheet *s = cli_sheet_new();
+
 	cli_sheet_column(s, "start", _("Start"), CLI_LEFT);
 	cli_sheet_column(s, "open_cents", _("Open"), CLI_RIGHT);
 	cli_sheet_column(s, "high_cents", _("High"), CLI_RIGHT);
@@ -371,6 +354,7 @@ static void candles_sheet(struct cli_sheet *s, const struct cli_ctx *ctx, const 
 		cli_sheet_note(s, _("no trades in this range"));
 	else
 		cli_sheet_note(s, _("intervals without trades are left out"));
+	return cli_sheet_print_free(ctx, &s);
 }
 
 int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv)
@@ -380,34 +364,24 @@ int cli_cmd_candles(struct cli_ctx *ctx, int argc, char **argv)
 	struct api_candles *k = NULL;
 	struct api_error *e = NULL;
 	struct api_client *c;
-	struct cli_sheet *s;
 	const char *gpu;
 	int rc;
 
-	if ((rc = cli_args_parse(ctx, "candles", cli_candles_opts, argc, argv, 1, &a)) != CLI_OK)
-		return rc;
-	if (a.n_pos != 1)
-		rc = cli_usage(ctx, _("candles: give one GPU, e.g. gpux candles h200 --interval 1h"));
-	else if ((rc = cli_check_gpu(ctx, "candles", a.pos[0], &gpu)) == CLI_OK)
+	if ((rc = gpu_args(ctx, "candles", cli_candles_opts, argc, argv,
+			   N_("candles: give one GPU, e.g. gpux candles h200 --interval 1h"), &a,
+			   &gpu)) == CLI_OK)
 		rc = candles_args(ctx, &a, &q);
-	if (rc != CLI_OK || (c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
-		cli_args_free(&a);
-		return rc != CLI_OK ? rc : CLI_FAILED;
-	}
-	if (api_candles(c, gpu, &q, &k, &e) != 0) {
-		rc = cli_fail_api(ctx, e);
-		api_error_free(&e);
-		api_client_free(&c);
-		cli_args_free(&a);
+	cli_args_free(&a);
+	if (rc != CLI_OK)
 		return rc;
-	}
-	s = cli_sheet_new();
-	candles_sheet(s, ctx, k);
-	rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
-	cli_sheet_free(&s);
+	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL)
+		return CLI_FAILED;
+	if (api_candles(c, gpu, &q, &k, &e) != 0)
+		rc = cli_fail_api_free(ctx, &e);
+	else
+		rc = print_candles(ctx, k);
 	api_candles_free(&k);
 	api_client_free(&c);
-	cli_args_free(&a);
 	return rc;
 }
 
@@ -424,6 +398,18 @@ void cli_watch_signals(void)
 {
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+}
+
+void cli_watch_step(struct api_client *c, struct api_stream *st)
+{
+	struct pollfd fds[64];
+	int timeout = 200, n;
+
+	n = api_fds(c, fds, 32, &timeout);
+	n += api_stream_fds(st, fds + n, 32, &timeout);
+	poll(fds, (nfds_t)n, timeout);
+	api_perform(c);
+	api_stream_perform(st);
 }
 
 struct watch {
@@ -490,11 +476,6 @@ static void print_raw(struct watch *w, const struct api_trade *t, const struct a
 	}
 }
 
-static char *usd_or_dash(const struct cli_ctx *ctx, int64_t cents)
-{
-	return cents < 0 ? xstrdup("—") : i18n_fmt_money(ctx->lang, cents, "USD");
-}
-
 static void print_line(struct watch *w, const struct api_trade *t, const struct api_quote *q,
 		       const char *gpu, int64_t when)
 {
@@ -507,22 +488,17 @@ static void print_line(struct watch *w, const struct api_trade *t, const struct 
 				    "%s  %-10s trade  %s × %lld GPUs × %lld h (%s)",
 				    (unsigned long)t->gpus),
 				 d, gpu, p, (long long)t->gpus, (long long)t->hours,
-				 side_text(t->taker_side));
+				 cli_side_text(t->taker_side));
 		free(p);
 	} else {
-		char *b = usd_or_dash(ctx, q->best_bid_cents), *k = usd_or_dash(ctx, q->best_ask_cents);
-		char *l = usd_or_dash(ctx, q->last_cents);
+		char *b = cli_fmt_usd(ctx, q->best_bid_cents), *k = cli_fmt_usd(ctx, q->best_ask_cents);
+		char *l = cli_fmt_usd(ctx, q->last_cents);
 		line = xasprintf(_("%s  %-10s quote  bid %s  ask %s  last %s"), d, gpu, b, k, l);
 		free(b);
 		free(k);
 		free(l);
 	}
-	if (ctx->ascii) {
-		char *x = i18n_ascii(line);
-		free(line);
-		line = x;
-	}
-	fprintf(ctx->out, "%s\n", line);
+	cli_say(ctx, "%s", line);
 	free(line);
 	free(d);
 }
@@ -623,16 +599,8 @@ static char *watch_channels(const struct watch *w)
 
 static void watch_loop(struct watch *w, struct api_client *c, struct api_stream *st)
 {
-	struct pollfd fds[64];
-
-	while (!cli_watch_stop && !w->failed && (w->count == 0 || w->printed < w->count)) {
-		int timeout = 200, n;
-		n = api_fds(c, fds, 32, &timeout);
-		n += api_stream_fds(st, fds + n, 32, &timeout);
-		poll(fds, (nfds_t)n, timeout);
-		api_perform(c);
-		api_stream_perform(st);
-	}
+	while (!cli_watch_stop && !w->failed && (w->count == 0 || w->printed < w->count))
+		cli_watch_step(c, st);
 }
 
 int cli_cmd_watch(struct cli_ctx *ctx, int argc, char **argv)

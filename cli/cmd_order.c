@@ -22,7 +22,51 @@
 #define MAX_GPUS 512        /* docs/API.md, limits */
 #define MAX_HOURS 720
 
+/* ---- placing: gpux order, gpux job ------------------------------------------------------ */
+
+int cli_place_opts(struct cli_ctx *ctx, const struct cli_args *a, const char *notty, bool *dry,
+		   bool *yes)
+{
+	*dry = cli_arg(a, a->opts, "--dry-run") != NULL;
+	*yes = cli_arg(a, a->opts, "--yes") != NULL;
+	if (!*dry && !*yes && !isatty(STDIN_FILENO))
+		return cli_usage(ctx, "%s", notty);
+	return CLI_OK;
+}
+
+bool cli_place_confirmed(struct cli_ctx *ctx, bool dry, bool yes, const char *question, int *rc)
+{
+	if (dry) {
+		*rc = CLI_OK;
+		return false;
+	}
+	if (!yes && !cli_confirm(ctx, question)) {
+		cli_note(ctx, "%s", _("not placed"));
+		*rc = CLI_FAILED;
+		return false;
+	}
+	return true;
+}
+
 /* ---- gpux order ------------------------------------------------------------------------ */
+
+/* The terms an order's record and its preview's both begin with: GPU, side,
+ * type, time in force, status (an order's; a preview has none: NULL), GPUs,
+ * hours and price. */
+static void terms_record(struct cli_record *r, const char *gpu, enum api_side side,
+			 enum api_order_type type, enum api_tif tif, const char *status,
+			 int64_t gpus, int64_t hours, int64_t price_cents)
+{
+	cli_record_text(r, "gpu", gpu);
+	cli_record_text(r, "side", api_side_name(side));
+	cli_record_text(r, "type", api_order_type_name(type));
+	cli_record_text(r, "time_in_force", api_tif_name(tif));
+	if (status != NULL)
+		cli_record_text(r, "status", status);
+	cli_record_int(r, "gpus", gpus);
+	cli_record_int(r, "hours", hours);
+	cli_record_int(r, "price_cents", price_cents);
+}
 
 static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 			  const struct api_preview *p)
@@ -31,13 +75,8 @@ static void print_preview(struct cli_ctx *ctx, const struct api_order_req *r,
 
 	if (ctx->format != CLI_FORMAT_TABLE) {
 		struct cli_record *rec = cli_record_new();
-		cli_record_text(rec, "gpu", p->gpu);
-		cli_record_text(rec, "side", api_side_name(p->side));
-		cli_record_text(rec, "type", api_order_type_name(p->type));
-		cli_record_text(rec, "time_in_force", api_tif_name(p->tif));
-		cli_record_int(rec, "gpus", p->gpus);
-		cli_record_int(rec, "hours", p->hours);
-		cli_record_int(rec, "price_cents", p->price_cents);
+		terms_record(rec, p->gpu, p->side, p->type, p->tif, NULL, p->gpus, p->hours,
+			     p->price_cents);
 		cli_record_int(rec, "fill_gpus", p->fill_gpus);
 		cli_record_int(rec, "rest_gpus", p->rest_gpus);
 		cli_record_int(rec, "expire_gpus", p->expire_gpus);
@@ -79,14 +118,8 @@ void cli_print_order_result(struct cli_ctx *ctx, const struct api_order *o)
 		int64_t *rentals = rental_ids(o);
 		cli_record_int(r, "id", o->id);
 		cli_record_text(r, "client_order_id", o->client_order_id);
-		cli_record_text(r, "gpu", o->gpu);
-		cli_record_text(r, "side", api_side_name(o->side));
-		cli_record_text(r, "type", api_order_type_name(o->type));
-		cli_record_text(r, "time_in_force", api_tif_name(o->tif));
-		cli_record_text(r, "status", api_order_status_name(o->status));
-		cli_record_int(r, "gpus", o->gpus);
-		cli_record_int(r, "hours", o->hours);
-		cli_record_int(r, "price_cents", o->price_cents);
+		terms_record(r, o->gpu, o->side, o->type, o->tif, api_order_status_name(o->status),
+			     o->gpus, o->hours, o->price_cents);
 		cli_record_int(r, "filled_gpus", o->filled_gpus);
 		cli_record_int(r, "remaining_gpus", o->remaining_gpus);
 		if (o->filled_gpus > 0)
@@ -306,19 +339,17 @@ static int fail_place(struct cli_ctx *ctx, const struct api_error *e, const char
 	return rc;
 }
 
-/* Place the previewed order, with one client order id for this intent
- * (every retry re-sends this one), and print what became of it. */
-static int place(struct cli_ctx *ctx, struct api_client *c, struct api_order_req *r)
+/* Place the previewed order r (with its intent's client order id: api/
+ * re-sends that one on every retry) and print what became of it. */
+static int place(struct cli_ctx *ctx, struct api_client *c, const struct api_order_req *r)
 {
 	struct api_order *o = NULL;
 	struct api_error *e = NULL;
-	char *coid = api_client_order_id_new();
 	int rc;
 
-	r->client_order_id = coid;
 	if (api_order_place(c, r, &o, &e) != 0) {
 		if ((rc = cli_fail_region(ctx, c, e)) == CLI_OK)
-			rc = fail_place(ctx, e, coid);
+			rc = fail_place(ctx, e, r->client_order_id);
 	} else {
 		if (ctx->format == CLI_FORMAT_TABLE)
 			cli_say(ctx, "%s", "");
@@ -326,8 +357,6 @@ static int place(struct cli_ctx *ctx, struct api_client *c, struct api_order_req
 		/* nothing traded and nothing resting: say so in the exit status too */
 		rc = (o->status == API_ORDER_EXPIRED && o->filled_gpus == 0) ? CLI_FAILED : CLI_OK;
 	}
-	r->client_order_id = NULL;
-	free(coid);
 	api_order_free(&o);
 	api_error_free(&e);
 	return rc;
@@ -341,6 +370,7 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 	struct api_error *e = NULL;
 	struct api_order_req r = {.tif = API_TIF_DEFAULT};
 	struct cli_regions regions = {0};
+	char *coid = NULL;
 	bool dry, yes;
 	int rc;
 
@@ -353,15 +383,11 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if ((rc = parse_size(ctx, &a, &r)) != CLI_OK || (rc = parse_price_tif(ctx, &a, &r)) != CLI_OK ||
 	    (rc = cli_lot_parse(ctx, &a, cli_order_opts, &r, &regions)) != CLI_OK ||
-	    (rc = parse_cond(ctx, &a, &r)) != CLI_OK)
+	    (rc = parse_cond(ctx, &a, &r)) != CLI_OK ||
+	    (rc = cli_place_opts(ctx, &a, _("order: not on a terminal, so nobody can confirm: pass "
+					    "--yes to place it, or --dry-run to see the preview"),
+				 &dry, &yes)) != CLI_OK)
 		goto out;
-	dry = cli_arg(&a, cli_order_opts, "--dry-run") != NULL;
-	yes = cli_arg(&a, cli_order_opts, "--yes") != NULL;
-	if (!dry && !yes && !isatty(STDIN_FILENO)) {
-		rc = cli_usage(ctx, "%s", _("order: not on a terminal, so nobody can confirm: pass "
-					    "--yes to place it, or --dry-run to see the preview"));
-		goto out;
-	}
 	if ((c = cli_open_client(ctx, 0, 0, false, NULL)) == NULL) {
 		rc = CLI_FAILED;
 		goto out;
@@ -373,17 +399,15 @@ int cli_cmd_order(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (dry || !yes || ctx->format == CLI_FORMAT_TABLE)
 		print_preview(ctx, &r, pv);
-	if (pv->reject_code != NULL)
+	if (pv->reject_code != NULL) {
 		rc = fail_preview(ctx, c, pv);
-	else if (dry)
-		rc = CLI_OK;
-	else if (!yes && !cli_confirm(ctx, _("Place this order? [y/N]"))) {
-		cli_note(ctx, "%s", _("not placed"));
-		rc = CLI_FAILED;
-	} else {
+	} else if (cli_place_confirmed(ctx, dry, yes, _("Place this order? [y/N]"), &rc)) {
+		/* one client order id for this intent: every retry re-sends it */
+		r.client_order_id = coid = api_client_order_id_new();
 		rc = place(ctx, c, &r);
 	}
 out:
+	free(coid);
 	api_preview_free(&pv);
 	api_error_free(&e);
 	api_client_free(&c);

@@ -71,26 +71,32 @@ static char *no_orders_text(const char *status, const char *gpu)
 	return text;
 }
 
-static void orders_columns(struct cli_sheet *s)
-{
-	cli_sheet_column(s, "id", _("Order"), CLI_RIGHT);
-	cli_sheet_column_for(s, "client_order_id", "client_order_id", CLI_LEFT, CLI_SHOW_DATA);
-	cli_sheet_column(s, "gpu", _("GPU"), CLI_LEFT);
-	cli_sheet_column(s, "side", _("Side"), CLI_LEFT);
-	cli_sheet_column(s, "type", _("Type"), CLI_LEFT);
-	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
+/* The columns of orders_page's cells, then the lot's. */
+static const struct cli_column order_columns[] = {
+	{"id", N_("Order"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"client_order_id", NULL, CLI_LEFT, CLI_SHOW_DATA},
+	{"gpu", N_("GPU"), CLI_LEFT, CLI_SHOW_ALL},
+	{"side", N_("Side"), CLI_LEFT, CLI_SHOW_ALL},
+	{"type", N_("Type"), CLI_LEFT, CLI_SHOW_ALL},
+	{"price_cents", N_("Price/h"), CLI_RIGHT, CLI_SHOW_ALL},
 	/* TRANSLATORS: column of `gpux orders`: the average price the order's
 	 * fills paid per GPU-hour (a market order's Price/h is only its cap) */
-	cli_sheet_column(s, "avg_price_cents", _("Avg fill/h"), CLI_RIGHT);
-	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
-	cli_sheet_column(s, "hours", _("Hours"), CLI_RIGHT);
-	cli_sheet_column(s, "filled_gpus", _("Filled"), CLI_RIGHT);
-	cli_sheet_column(s, "remaining_gpus", _("Resting"), CLI_RIGHT);
-	cli_sheet_column(s, "status", _("Status"), CLI_LEFT);
-	cli_sheet_column(s, "time_in_force", _("TIF"), CLI_LEFT);
-	cli_sheet_column_for(s, "hold_minor", "hold_minor", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
-	cli_sheet_column(s, "created_at", _("Created"), CLI_LEFT);
+	{"avg_price_cents", N_("Avg fill/h"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"gpus", N_("GPUs"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"hours", N_("Hours"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"filled_gpus", N_("Filled"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"remaining_gpus", N_("Resting"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"status", N_("Status"), CLI_LEFT, CLI_SHOW_ALL},
+	{"time_in_force", N_("TIF"), CLI_LEFT, CLI_SHOW_ALL},
+	{"hold_minor", NULL, CLI_RIGHT, CLI_SHOW_DATA},
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_DATA},
+	{"created_at", N_("Created"), CLI_LEFT, CLI_SHOW_ALL},
+	{NULL},
+};
+
+static void orders_columns(struct cli_sheet *s)
+{
+	cli_sheet_columns(s, order_columns);
 	cli_lot_columns(s, true);
 }
 

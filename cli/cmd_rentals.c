@@ -81,23 +81,29 @@ static char *no_rentals_text(const char *status, const char *gpu)
 	return text;
 }
 
+/* The columns of rentals_page's cells, then the lot's. */
+static const struct cli_column rental_columns[] = {
+	{"id", N_("Rental"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"gpu", N_("GPU"), CLI_LEFT, CLI_SHOW_ALL},
+	{"role", N_("Role"), CLI_LEFT, CLI_SHOW_ALL},
+	{"gpus", N_("GPUs"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"hours", N_("Hours"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"price_cents", N_("Price/h"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"status", N_("Status"), CLI_LEFT, CLI_SHOW_ALL},
+	{"hours_billed", N_("Billed h"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"hourly_minor", N_("Per hour"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"billed_minor", N_("Billed"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"refunded_minor", N_("Refunded"), CLI_RIGHT, CLI_SHOW_ALL},
+	{"currency", NULL, CLI_LEFT, CLI_SHOW_DATA},
+	{"order_id", NULL, CLI_RIGHT, CLI_SHOW_DATA},
+	{"started_at", N_("Started"), CLI_LEFT, CLI_SHOW_ALL},
+	{"ends_at", N_("Ends"), CLI_LEFT, CLI_SHOW_ALL},
+	{NULL},
+};
+
 static void rentals_columns(struct cli_sheet *s)
 {
-	cli_sheet_column(s, "id", _("Rental"), CLI_RIGHT);
-	cli_sheet_column(s, "gpu", _("GPU"), CLI_LEFT);
-	cli_sheet_column(s, "role", _("Role"), CLI_LEFT);
-	cli_sheet_column(s, "gpus", _("GPUs"), CLI_RIGHT);
-	cli_sheet_column(s, "hours", _("Hours"), CLI_RIGHT);
-	cli_sheet_column(s, "price_cents", _("Price/h"), CLI_RIGHT);
-	cli_sheet_column(s, "status", _("Status"), CLI_LEFT);
-	cli_sheet_column(s, "hours_billed", _("Billed h"), CLI_RIGHT);
-	cli_sheet_column(s, "hourly_minor", _("Per hour"), CLI_RIGHT);
-	cli_sheet_column(s, "billed_minor", _("Billed"), CLI_RIGHT);
-	cli_sheet_column(s, "refunded_minor", _("Refunded"), CLI_RIGHT);
-	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
-	cli_sheet_column_for(s, "order_id", "order_id", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column(s, "started_at", _("Started"), CLI_LEFT);
-	cli_sheet_column(s, "ends_at", _("Ends"), CLI_LEFT);
+	cli_sheet_columns(s, rental_columns);
 	cli_lot_columns(s, false);
 }
 

@@ -121,11 +121,7 @@ int cli_cmd_table(struct cli_ctx *ctx, int argc, char **argv)
 			}
 		}
 		cli_sheet_price_notes(ctx, s, false);
-		if (filter != NULL && filter[0] != '\0') {
-			char *n = view_count_text(t);
-			cli_sheet_note(s, n);
-			free(n);
-		}
+		cli_sheet_filter_note(s, t, filter);
 		if (cli_sheet_print(ctx, s) != 0)
 			rc = cli_fail(ctx, _("could not write the output"));
 		cli_sheet_free(&s);

@@ -107,22 +107,6 @@ int cli_parse_link(struct cli_ctx *ctx, const char *opt, const char *v, const ch
 	return CLI_OK;
 }
 
-/* A host figure of option name into *out (0..max), when given. */
-static int host_opt(struct cli_ctx *ctx, const struct cli_args *a, const struct cli_opt *opts,
-		    const char *name, long long max, int64_t *out)
-{
-	const char *v = cli_arg(a, opts, name);
-	long long n;
-	int rc;
-
-	if (v == NULL)
-		return CLI_OK;
-	if ((rc = cli_parse_int(ctx, name, v, 0, max, &n)) != CLI_OK)
-		return rc;
-	*out = n;
-	return CLI_OK;
-}
-
 /* An option of the other side given: say which side it belongs to. */
 static int wrong_side(struct cli_ctx *ctx, const struct cli_args *a, const struct cli_opt *opts,
 		      const char *const *names, bool sell)
@@ -171,13 +155,13 @@ int cli_lot_parse(struct cli_ctx *ctx, const struct cli_args *a, const struct cl
 	}
 	if (sell) {
 		r->whole_nodes = cli_arg(a, opts, "--whole-nodes") != NULL;
-		if ((rc = host_opt(ctx, a, opts, "--cpu", MAX_CORES, &r->host.cpu_cores)) != CLI_OK ||
-		    (rc = host_opt(ctx, a, opts, "--ram", MAX_RAM_GB, &r->host.ram_gb)) != CLI_OK ||
-		    (rc = host_opt(ctx, a, opts, "--disk", MAX_DISK_GB, &r->host.disk_gb)) != CLI_OK)
+		if ((rc = cli_arg_int(ctx, a, "--cpu", 0, MAX_CORES, &r->host.cpu_cores)) != CLI_OK ||
+		    (rc = cli_arg_int(ctx, a, "--ram", 0, MAX_RAM_GB, &r->host.ram_gb)) != CLI_OK ||
+		    (rc = cli_arg_int(ctx, a, "--disk", 0, MAX_DISK_GB, &r->host.disk_gb)) != CLI_OK)
 			return rc;
-	} else if ((rc = host_opt(ctx, a, opts, "--min-cpu", MAX_CORES, &r->host.cpu_cores)) != CLI_OK ||
-		   (rc = host_opt(ctx, a, opts, "--min-ram", MAX_RAM_GB, &r->host.ram_gb)) != CLI_OK ||
-		   (rc = host_opt(ctx, a, opts, "--min-disk", MAX_DISK_GB, &r->host.disk_gb)) != CLI_OK) {
+	} else if ((rc = cli_arg_int(ctx, a, "--min-cpu", 0, MAX_CORES, &r->host.cpu_cores)) != CLI_OK ||
+		   (rc = cli_arg_int(ctx, a, "--min-ram", 0, MAX_RAM_GB, &r->host.ram_gb)) != CLI_OK ||
+		   (rc = cli_arg_int(ctx, a, "--min-disk", 0, MAX_DISK_GB, &r->host.disk_gb)) != CLI_OK) {
 		return rc;
 	}
 	return CLI_OK;
@@ -268,6 +252,24 @@ void cli_lot_columns(struct cli_sheet *s, bool orders)
 	cli_sheet_column_for(s, "nodes", "nodes", CLI_LEFT, CLI_SHOW_DATA);
 }
 
+/* A machine's host figures (or a buy's minimums), null where have is false. */
+static void host_cells(struct cli_sheet *s, bool have, const struct api_host *h)
+{
+	int_or_null(s, have, h->cpu_cores);
+	int_or_null(s, have, h->ram_gb);
+	int_or_null(s, have, h->disk_gb);
+}
+
+/* The machines and their GPUs ("o43-1:8 o43-2:3"); null when the exchange
+ * sent none (one from before lots). */
+static void nodes_cell(struct cli_sheet *s, const struct api_node *v, size_t n)
+{
+	char *t = v != NULL ? nodes_raw(v, n) : NULL;
+
+	text_or_null(s, t);
+	free(t);
+}
+
 /* The table's three cells: machines, region, host (text, never raw). */
 static void table_cells(struct cli_sheet *s, char *machines, char *region, char *host)
 {
@@ -295,36 +297,21 @@ void cli_order_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const s
 	int_or_null(s, lot, sell ? o->lot.node_gpus : o->needs.node_gpus);
 	text_or_null(s, !lot ? NULL : sell ? o->lot.interconnect : o->needs.interconnect);
 	text_or_null(s, lot && sell ? o->lot.region : NULL);
-	if (lot && !sell && o->needs.n_regions > 0) {
-		t = words_raw(o->needs.regions, o->needs.n_regions);
-		cli_sheet_text(s, NULL, t);
-		free(t);
-	} else {
-		cli_sheet_null(s, NULL);
-	}
-	int_or_null(s, lot && sell, o->lot.host.cpu_cores);
-	int_or_null(s, lot && sell, o->lot.host.ram_gb);
-	int_or_null(s, lot && sell, o->lot.host.disk_gb);
-	int_or_null(s, lot && !sell, o->needs.min.cpu_cores);
-	int_or_null(s, lot && !sell, o->needs.min.ram_gb);
-	int_or_null(s, lot && !sell, o->needs.min.disk_gb);
+	t = lot && !sell && o->needs.n_regions > 0 ? words_raw(o->needs.regions, o->needs.n_regions)
+						   : NULL;
+	text_or_null(s, t);
+	free(t);
+	host_cells(s, lot && sell, &o->lot.host);
+	host_cells(s, lot && !sell, &o->needs.min);
 	if (lot && sell)
 		cli_sheet_bool(s, NULL, o->lot.whole_nodes);
 	else
 		cli_sheet_null(s, NULL);
-	if (o->nodes != NULL) {
-		t = nodes_raw(o->nodes, o->n_nodes);
-		cli_sheet_text(s, NULL, t);
-		free(t);
-	} else {
-		cli_sheet_null(s, NULL);
-	}
+	nodes_cell(s, o->nodes, o->n_nodes);
 }
 
 void cli_rental_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_rental *r)
 {
-	char *t;
-
 	if (!r->has_lot) {
 		table_cells(s, dash(ctx), dash(ctx), dash(ctx));
 		for (int i = 0; i < 7; i++)
@@ -336,16 +323,8 @@ void cli_rental_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const 
 	cli_sheet_int(s, NULL, r->lot.node_gpus);
 	text_or_null(s, r->lot.interconnect);
 	text_or_null(s, r->lot.region);
-	cli_sheet_int(s, NULL, r->lot.host.cpu_cores);
-	cli_sheet_int(s, NULL, r->lot.host.ram_gb);
-	cli_sheet_int(s, NULL, r->lot.host.disk_gb);
-	if (r->nodes != NULL) {
-		t = nodes_raw(r->nodes, r->n_nodes);
-		cli_sheet_text(s, NULL, t);
-		free(t);
-	} else {
-		cli_sheet_null(s, NULL);
-	}
+	host_cells(s, true, &r->lot.host);
+	nodes_cell(s, r->nodes, r->n_nodes);
 }
 
 /* An integer field, or null when the side has none (have false). */
@@ -357,56 +336,58 @@ static void rec_int(struct cli_record *r, const char *id, bool have, int64_t v)
 		cli_record_text(r, id, NULL);
 }
 
-void cli_order_lot_record(struct cli_record *r, const struct api_order *o)
+/* A machine's host figures, or a buy's minimums (min: the min_* ids). */
+static void host_record(struct cli_record *r, bool min, bool have, const struct api_host *h)
 {
-	bool sell = o->side == API_SELL, lot = o->has_lot;
+	rec_int(r, min ? "min_cpu_cores" : "cpu_cores", have, h->cpu_cores);
+	rec_int(r, min ? "min_ram_gb" : "ram_gb", have, h->ram_gb);
+	rec_int(r, min ? "min_disk_gb" : "disk_gb", have, h->disk_gb);
+}
+
+/* What an order and a preview both say of their lot (l, a sell's) or
+ * requirements (n, a buy's), when they have one: node_gpus, interconnect,
+ * region, regions, the host's figures, whole_nodes. An order's record has
+ * both sides' host fields, as gpux orders has (null on the other side's);
+ * a preview's only its own side's. */
+static void lot_record(struct cli_record *r, enum api_side side, bool lot, const struct api_lot *l,
+		       const struct api_needs *n, bool both_hosts)
+{
+	bool sell = side == API_SELL;
 	char *t;
 
-	rec_int(r, "node_gpus", lot, sell ? o->lot.node_gpus : o->needs.node_gpus);
-	cli_record_text(r, "interconnect", !lot ? NULL : sell ? o->lot.interconnect
-							 : o->needs.interconnect);
-	cli_record_text(r, "region", lot && sell ? o->lot.region : NULL);
-	t = lot && !sell && o->needs.n_regions > 0 ? words_raw(o->needs.regions, o->needs.n_regions)
-						   : NULL;
+	rec_int(r, "node_gpus", lot, sell ? l->node_gpus : n->node_gpus);
+	cli_record_text(r, "interconnect", !lot ? NULL : sell ? l->interconnect : n->interconnect);
+	cli_record_text(r, "region", lot && sell ? l->region : NULL);
+	t = lot && !sell && n->n_regions > 0 ? words_raw(n->regions, n->n_regions) : NULL;
 	cli_record_text(r, "regions", t);
 	free(t);
-	rec_int(r, "cpu_cores", lot && sell, o->lot.host.cpu_cores);
-	rec_int(r, "ram_gb", lot && sell, o->lot.host.ram_gb);
-	rec_int(r, "disk_gb", lot && sell, o->lot.host.disk_gb);
-	rec_int(r, "min_cpu_cores", lot && !sell, o->needs.min.cpu_cores);
-	rec_int(r, "min_ram_gb", lot && !sell, o->needs.min.ram_gb);
-	rec_int(r, "min_disk_gb", lot && !sell, o->needs.min.disk_gb);
+	if (both_hosts) {
+		host_record(r, false, lot && sell, &l->host);
+		host_record(r, true, lot && !sell, &n->min);
+	} else {
+		host_record(r, !sell, lot, sell ? &l->host : &n->min);
+	}
 	if (lot && sell)
-		cli_record_bool(r, "whole_nodes", o->lot.whole_nodes);
+		cli_record_bool(r, "whole_nodes", l->whole_nodes);
 	else
 		cli_record_text(r, "whole_nodes", NULL);
-	t = o->nodes != NULL ? nodes_raw(o->nodes, o->n_nodes) : NULL;
+}
+
+void cli_order_lot_record(struct cli_record *r, const struct api_order *o)
+{
+	char *t = o->nodes != NULL ? nodes_raw(o->nodes, o->n_nodes) : NULL;
+
+	lot_record(r, o->side, o->has_lot, &o->lot, &o->needs, true);
 	cli_record_text(r, "nodes", t);
 	free(t);
 }
 
 void cli_preview_lot_record(struct cli_record *r, const struct api_preview *p)
 {
-	bool sell = p->side == API_SELL, lot = p->has_lot;
-	const struct api_host *h = sell ? &p->lot.host : &p->needs.min;
 	struct buf regions = {0};
 	char *t;
 
-	rec_int(r, "node_gpus", lot, sell ? p->lot.node_gpus : p->needs.node_gpus);
-	cli_record_text(r, "interconnect", !lot ? NULL : sell ? p->lot.interconnect
-							 : p->needs.interconnect);
-	cli_record_text(r, "region", lot && sell ? p->lot.region : NULL);
-	t = lot && !sell && p->needs.n_regions > 0 ? words_raw(p->needs.regions, p->needs.n_regions)
-						   : NULL;
-	cli_record_text(r, "regions", t);
-	free(t);
-	rec_int(r, sell ? "cpu_cores" : "min_cpu_cores", lot, h->cpu_cores);
-	rec_int(r, sell ? "ram_gb" : "min_ram_gb", lot, h->ram_gb);
-	rec_int(r, sell ? "disk_gb" : "min_disk_gb", lot, h->disk_gb);
-	if (lot && sell)
-		cli_record_bool(r, "whole_nodes", p->lot.whole_nodes);
-	else
-		cli_record_text(r, "whole_nodes", NULL);
+	lot_record(r, p->side, p->has_lot, &p->lot, &p->needs, false);
 	t = cli_fill_nodes_raw(p);
 	cli_record_text(r, "fill_nodes", t);
 	free(t);

@@ -96,6 +96,13 @@ void cli_sheet_column_for(struct cli_sheet *s, const char *id, const char *label
 	s->n_cols++;
 }
 
+void cli_sheet_columns(struct cli_sheet *s, const struct cli_column *cols)
+{
+	for (size_t i = 0; cols[i].id != NULL; i++)
+		cli_sheet_column_for(s, cols[i].id, cols[i].label != NULL ? _(cols[i].label) : NULL,
+				     cols[i].align, cols[i].show);
+}
+
 void cli_sheet_row(struct cli_sheet *s)
 {
 	size_t i;
@@ -361,6 +368,14 @@ int cli_sheet_print(const struct cli_ctx *ctx, const struct cli_sheet *s)
 	if (fflush(out) != 0)
 		rc = -1;
 	buf_free(&b);
+	return rc;
+}
+
+int cli_sheet_print_free(const struct cli_ctx *ctx, struct cli_sheet **s)
+{
+	int rc = cli_sheet_print(ctx, *s) == 0 ? CLI_OK : CLI_FAILED;
+
+	cli_sheet_free(s);
 	return rc;
 }
 

@@ -111,6 +111,17 @@ void cli_sheet_price_notes(const struct cli_ctx *ctx, struct cli_sheet *s, bool 
 		cli_sheet_note(s, _("Local demo exchange: simulated money."));
 }
 
+void cli_sheet_filter_note(struct cli_sheet *s, const struct view_table *t, const char *filter)
+{
+	char *n;
+
+	if (filter == NULL || filter[0] == '\0')
+		return;
+	n = view_count_text(t);
+	cli_sheet_note(s, n);
+	free(n);
+}
+
 static enum cli_align align_of(const struct view_column *c)
 {
 	return c->align == VIEW_LEFT ? CLI_LEFT : CLI_RIGHT;

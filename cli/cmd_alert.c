@@ -481,16 +481,8 @@ static bool given_up(const struct awatch *w)
 
 static void alerts_loop(struct awatch *w, struct api_client *c, struct api_stream *st)
 {
-	struct pollfd fds[64];
-
-	while (!cli_watch_stop && !w->failed && !given_up(w) && (w->count == 0 || w->shown < w->count)) {
-		int timeout = 200, n;
-		n = api_fds(c, fds, 32, &timeout);
-		n += api_stream_fds(st, fds + n, 32, &timeout);
-		poll(fds, (nfds_t)n, timeout);
-		api_perform(c);
-		api_stream_perform(st);
-	}
+	while (!cli_watch_stop && !w->failed && !given_up(w) && (w->count == 0 || w->shown < w->count))
+		cli_watch_step(c, st);
 }
 
 int cli_watch_alerts(struct cli_ctx *ctx, const struct cli_args *a, long long count)

@@ -145,7 +145,7 @@ static void in_process(long orders)
 			.tif = ENG_GTC, .price_cents = MID + (sell ? 1 : -1) * (1 + pick(&s, 10)),
 			.gpus = 1 + pick(&s, 8), .hours = sell ? 720 : 24,
 		};
-		engine_restore(b.e, 0, &o);
+		engine_restore(b.e, 0, &o, NULL, 0);
 		oids[n_oids++] = o.id;
 	}
 	for (int i = 0; i < ALERTS + CONDS; i++) {

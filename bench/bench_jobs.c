@@ -121,7 +121,9 @@ static void in_process(const char *body, long runs, struct figures *f)
 	j->kind = XD_JOB_ACCOUNT;
 	snprintf(j->email, sizeof j->email, "bench@example.com");
 	memcpy(j->country, "US", 3);
-	j->cur = XD_USD;
+	struct xd_settings *set = xd_market_settings(m);
+	j->cur = xd_settings_cur(set, "USD");
+	xd_market_settings_done(m, &set);
 	j->role = XD_ROLE_BUYER;
 	xd_market_call(m, j);
 	/* the exchange writes integers raw (exchange/reply.c) */

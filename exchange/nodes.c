@@ -230,6 +230,40 @@ static void shared_peek_book(struct xd_writer *w, int g)
 	}
 }
 
+static void shared_hold_books(struct xd_writer *w, const int *gs, size_t n)
+{
+	xd_ops_begin(w);
+	struct buf arr = { 0 };
+	buf_printf(&arr, "{");
+	for (size_t i = 0; i < n; i++)
+		if (!ours(w, gs[i]))
+			buf_printf(&arr, "%s\"%s\"", arr.len > 1 ? "," : "", w->t->gpu_ids[gs[i]]);
+	buf_printf(&arr, "}");
+	if (arr.len > 2) {
+		struct xd_q *st = xd_stmt(w->st,
+			"SELECT gpu, version FROM book_versions WHERE gpu = ANY(CAST(?1 AS text[])) "
+			"ORDER BY gpu FOR SHARE");
+		xd_bind_text(st, 1, arr.data);
+		int64_t *got = xcalloc(n, sizeof *got);
+		int *gi = xcalloc(n, sizeof *gi);
+		size_t ng = 0;
+		while (ng < n && xd_step(st) == XD_ROW) {
+			gi[ng] = xd_tables_gpu(w->t, xd_col_text(st, 0));
+			got[ng++] = xd_col_int64(st, 1);
+		}
+		xd_reset(st);
+		for (size_t i = 0; i < ng; i++) {   /* book_reload uses statements of its own */
+			if (gi[i] >= 0 && got[i] != w->book_ver[gi[i]]) {
+				book_reload(w, gi[i]);
+				w->book_ver[gi[i]] = got[i];
+			}
+		}
+		free(got);
+		free(gi);
+	}
+	buf_free(&arr);
+}
+
 void xd_ops_forget(struct xd_writer *w)
 {
 	for (size_t i = 0; i < w->n_dirty; i++)
@@ -386,6 +420,7 @@ const struct xd_nodes_ops xd_nodes_shared = {
 	.claim_books = shared_claim_books,
 	.lock_book = shared_lock_book,
 	.peek_book = shared_peek_book,
+	.hold_books = shared_hold_books,
 	.book_current = shared_book_current,
 	.holds_book = shared_holds_book,
 	.account = shared_account,
@@ -406,6 +441,7 @@ static void one_start_lock(struct xd_writer *w) { w->lease = true; }
 static int one_start_done(struct xd_writer *w) { return 0; }
 static void one_claim_books(struct xd_writer *w, struct xd_job *batch) {}
 static void one_peek_book(struct xd_writer *w, int g) {}
+static void one_hold_books(struct xd_writer *w, const int *gs, size_t n) {}
 static bool one_lock_book(struct xd_writer *w, int g) { return false; }
 static bool one_book_current(const struct xd_writer *w, int g) { return true; }
 static bool one_holds_book(const struct xd_writer *w, int g) { return true; }
@@ -478,6 +514,7 @@ const struct xd_nodes_ops xd_nodes_one = {
 	.claim_books = one_claim_books,
 	.lock_book = one_lock_book,
 	.peek_book = one_peek_book,
+	.hold_books = one_hold_books,
 	.book_current = one_book_current,
 	.holds_book = one_holds_book,
 	.account = one_account,

@@ -134,8 +134,9 @@ static char *refusal(struct xd_reply *r)
 static void expect_alert_refused(const char *body, const char *want)
 {
 	struct xd_alert_in a;
+	struct xd_order_in job;
 	struct xd_reply r = { 0 };
-	assert_int_equal(xd_parse_alert(tables, body, strlen(body), &a, &r), -1);
+	assert_int_equal(xd_parse_alert(tables, body, strlen(body), &a, &job, &r), -1);
 	char *got = refusal(&r);
 	assert_string_equal(got, want);
 	free(got);
@@ -145,10 +146,11 @@ static void test_parse_alert(void **state)
 {
 	(void)state;
 	struct xd_alert_in a;
+	struct xd_order_in job;
 	struct xd_reply r = { 0 };
 	const char *ok = "{\"when\":\"spread_lte\",\"gpu\":\"h200\",\"price_cents\":0,"
 	                 "\"rearm_cents\":5,\"label\":\"tight\"}";
-	assert_int_equal(xd_parse_alert(tables, ok, strlen(ok), &a, &r), 0);
+	assert_int_equal(xd_parse_alert(tables, ok, strlen(ok), &a, &job, &r), 0);
 	assert_int_equal(a.when, XD_WHEN_SPREAD_LTE);
 	assert_int_equal(a.price, 0);   /* a spread of 0 is a price */
 	assert_int_equal(a.rearm, 5);
@@ -156,7 +158,7 @@ static void test_parse_alert(void **state)
 	assert_int_equal(a.expires_ms, -1);
 	ok = "{\"when\":\"rental_ending\",\"minutes\":30,\"rental_id\":9,"
 	     "\"expires_at\":\"2030-01-01T00:00:00Z\"}";
-	assert_int_equal(xd_parse_alert(tables, ok, strlen(ok), &a, &r), 0);
+	assert_int_equal(xd_parse_alert(tables, ok, strlen(ok), &a, &job, &r), 0);
 	assert_int_equal(a.minutes, 30);
 	assert_int_equal(a.rental_id, 9);
 	assert_int_equal(a.expires_ms, 1893456000000LL);

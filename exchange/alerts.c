@@ -961,10 +961,11 @@ void xd_alerts_job_del(struct xd_writer *w, struct xd_job *j)
 
 /* ---- job_total_lte ------------------------------------------------------------------ */
 
-static void job_fired(struct xd_writer *w, const struct arow *al, int after, int gpu,
-                      const struct xd_job_alt *a)
+static void job_fired(struct xd_writer *w, const struct arow *al, int after,
+                      const struct xd_order_in *job, int gpu, const struct xd_job_alt *a)
 {
 	cJSON *o = firing(w, al, after);
+	cJSON_AddItemToObject(o, "job", xd_job_json(job));
 	cJSON_AddStringToObject(o, "gpu", w->t->gpu_ids[gpu]);
 	xd_jint(o, "total_minor", a->total);
 	struct xd_acct *ac = xd_ops_acct(w, al->account);
@@ -977,8 +978,8 @@ static void job_fired(struct xd_writer *w, const struct arow *al, int after, int
 	xd_events_add(w, al->account, "alert", o);
 }
 
-int xd_alerts_job_hit(struct xd_writer *w, int64_t id, int64_t account, int gpu,
-                      const struct xd_job_alt *a)
+int xd_alerts_job_hit(struct xd_writer *w, int64_t id, int64_t account,
+                      const struct xd_order_in *job, int gpu, const struct xd_job_alt *a)
 {
 	struct arow al;
 	/* one node at a time changes an account's alerts (its event_counters
@@ -1002,7 +1003,7 @@ int xd_alerts_job_hit(struct xd_writer *w, int64_t id, int64_t account, int gpu,
 	if (gpu < 0 || a->total > al.price)
 		return XD_ALERT_ARMED;
 	int after = al.rearm > 0 ? XD_ALERT_REARMING : XD_ALERT_FIRED;
-	job_fired(w, &al, after, gpu, a);
+	job_fired(w, &al, after, job, gpu, a);
 	set_state(w, id, after, true);
 	int live = after == XD_ALERT_FIRED ? -1 : after;
 	xd_jalerts_changed(w, id, live);

@@ -336,7 +336,7 @@ static void look(struct xd_writer *w, struct jalert *e)
 	if (!hit && !(e->expires >= 0 && e->expires <= w->now))
 		return;
 	int64_t id = e->id;
-	int state = xd_alerts_job_hit(w, id, e->account, best, a);
+	int state = xd_alerts_job_hit(w, id, e->account, &e->in, best, a);
 	bool found;
 	size_t i = entry_at(w->jalerts, id, &found);
 	if (found)

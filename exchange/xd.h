@@ -1015,12 +1015,13 @@ void xd_alerts_hit(struct xd_writer *w, int g, int64_t id, int64_t value);
 void xd_alerts_fills(struct xd_writer *w, const struct xd_fill_note *f, size_t n);
 /* The lease holder: rental_ending alerts due since the last tick. */
 void xd_alerts_tick(struct xd_writer *w);
-/* Job alert id of account was evaluated (jobalerts.c): the cheapest GPU that
- * can run its job now is gpu, with a (gpu -1: none can). With the account's
- * alerts taken in turn and the row read again, it fires (an event), re-arms
- * or stays as it is; returns the state it is in now, or -1 when it is gone. */
-int xd_alerts_job_hit(struct xd_writer *w, int64_t id, int64_t account, int gpu,
-                      const struct xd_job_alt *a);
+/* Job alert id of account, on job, was evaluated (jobalerts.c): the
+ * cheapest GPU that can run its job now is gpu, with a (gpu -1: none can).
+ * With the account's alerts taken in turn and the row read again, it fires
+ * (an event), re-arms or stays as it is; returns the state it is in now, or
+ * -1 when it is no longer live. */
+int xd_alerts_job_hit(struct xd_writer *w, int64_t id, int64_t account,
+                      const struct xd_order_in *job, int gpu, const struct xd_job_alt *a);
 
 /* jobalerts.c: the job_total_lte alerts (w->jalerts), evaluated when a book
  * they can run on changes; see the file's head. */

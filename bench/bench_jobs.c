@@ -121,7 +121,10 @@ static void in_process(const char *body, long runs, struct figures *f)
 	j->kind = XD_JOB_ACCOUNT;
 	snprintf(j->email, sizeof j->email, "bench@example.com");
 	memcpy(j->country, "US", 3);
-	j->cur = XD_USD;
+	j->cur = -1;   /* US dollars: their index among a new database's currencies */
+	for (size_t i = 0; i < t->n_fx && j->cur < 0; i++)
+		if (strcmp(t->fx[i].code, "USD") == 0)
+			j->cur = (int)i;
 	j->role = XD_ROLE_BUYER;
 	xd_market_call(m, j);
 	/* the exchange writes integers raw (exchange/reply.c) */

@@ -285,13 +285,16 @@ static cJSON *read_alert(struct xd_store *s, int64_t account, int64_t id, int64_
 	return o;
 }
 
-/* Live alerts of the account: armed or re-arming, not expired. */
-static int64_t live_count(struct xd_store *s, int64_t account, int64_t now)
+/* Live alerts of the account (only its job alerts: jobs): armed or
+ * re-arming, not expired. */
+static int64_t live_count(struct xd_store *s, int64_t account, int64_t now, bool jobs)
 {
 	struct xd_q *st = xd_stmt(s, "SELECT count(*) FROM alerts WHERE account = ?1 AND state IN "
-	                             "('armed', 'rearming') AND (expires_ms IS NULL OR expires_ms > ?2)");
+	                             "('armed', 'rearming') AND (expires_ms IS NULL OR expires_ms > ?2) "
+	                             "AND (?3 = 0 OR cond = 'job_total_lte')");
 	xd_bind_int64(st, 1, account);
 	xd_bind_int64(st, 2, now);
+	xd_bind_int(st, 3, jobs ? 1 : 0);
 	int64_t n = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : 0;
 	xd_reset(st);
 	return n;
@@ -334,7 +337,7 @@ void xd_alerts_h_list(struct xd_ctx *c)
 	} else {
 		cJSON_AddNullToObject(o, "next_cursor");
 	}
-	xd_jint(o, "live", live_count(s, c->account, now));
+	xd_jint(o, "live", live_count(s, c->account, now, false));
 	xd_jint(o, "max", XD_ALERTS_MAX);
 	xd_reply_json(&c->reply, 200, o);
 }
@@ -821,19 +824,6 @@ static int64_t insert_alert(struct xd_writer *w, int64_t account, const struct x
 	return id;
 }
 
-/* Live job alerts of the account. */
-static int64_t live_jobs(struct xd_store *s, int64_t account, int64_t now)
-{
-	struct xd_q *st = xd_stmt(s, "SELECT count(*) FROM alerts WHERE account = ?1 AND cond = "
-	                             "'job_total_lte' AND state IN ('armed', 'rearming') AND "
-	                             "(expires_ms IS NULL OR expires_ms > ?2)");
-	xd_bind_int64(st, 1, account);
-	xd_bind_int64(st, 2, now);
-	int64_t n = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : 0;
-	xd_reset(st);
-	return n;
-}
-
 /* Can a new job alert's job run on some GPU of the catalogue, whatever the
  * books hold? Else it could never fire: 422 JOB_NOT_RUNNABLE with the
  * alternatives, as a job order's refusal has them. If it can, the books of
@@ -895,13 +885,13 @@ void xd_alerts_job_add(struct xd_writer *w, struct xd_job *j)
 		return;
 	xd_ops_begin(w);
 	xd_events_turn(w, j->account);
-	if (live_count(w->st, j->account, w->now) >= XD_ALERTS_MAX) {
+	if (live_count(w->st, j->account, w->now, false) >= XD_ALERTS_MAX) {
 		cJSON *e = xd_reply_error(&j->reply, 409, "TOO_MANY_ALERTS", "the account has %d live "
 		                          "alerts, the most it may have; delete one first", XD_ALERTS_MAX);
 		xd_jint(e, "max", XD_ALERTS_MAX);
 		return;
 	}
-	if (is_job(in->when) && live_jobs(w->st, j->account, w->now) >= XD_JOB_ALERTS_MAX) {
+	if (is_job(in->when) && live_count(w->st, j->account, w->now, true) >= XD_JOB_ALERTS_MAX) {
 		cJSON *e = xd_reply_error(&j->reply, 409, "TOO_MANY_JOB_ALERTS", "the account has %d "
 		                          "live job alerts, the most it may have (each prices its job on "
 		                          "every GPU at each change of their books); delete one first",

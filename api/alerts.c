@@ -23,7 +23,7 @@
 
 static const char *const when_names[] = {
 	"ask_lte", "ask_gte", "bid_lte", "bid_gte", "last_lte", "last_gte", "spread_lte",
-	"spread_gte", "rental_ending", "order_filled",
+	"spread_gte", "rental_ending", "order_filled", "job_total_lte",
 };
 static const char *const alert_state_names[] = {"armed", "rearming", "fired", "expired"};
 static const char *const standing_names[] = {"active", "stopped"};
@@ -61,6 +61,10 @@ const char *api_alert_state_name(enum api_alert_state v)
 static void alert_clear(struct api_alert *a)
 {
 	free(a->gpu);
+	free(a->job_model);
+	free(a->job_method);
+	free(a->currency);
+	free(a->regions);
 	free(a->label);
 	memset(a, 0, sizeof *a);
 }
@@ -96,6 +100,10 @@ void api_account_event_clear(struct api_account_event *e)
 	free(e->reason);
 	free(e->state);
 	free(e->status);
+	free(e->job_model);
+	free(e->job_method);
+	free(e->currency);
+	free(e->interconnect);
 	memset(e, 0, sizeof *e);
 }
 
@@ -126,6 +134,56 @@ static void free_event(void *r) { api_account_event_free((struct api_account_eve
 
 /* ---- decoders ------------------------------------------------------------------------- */
 
+/* o's "job" (an object, null or absent): its preset id, method and size. */
+static int dec_job_summary(const cJSON *o, const char *p, char **model, char **method,
+			   int64_t *params, char **cause)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, "job");
+	char *jp;
+	int rc = -1;
+
+	*params = -1;
+	if (j == NULL || cJSON_IsNull(j))
+		return 0;
+	jp = api_json_path(p, "job");
+	if (!cJSON_IsObject(j)) {
+		set_cause(cause, "%s: expected an object or null", jp);
+		goto fail;
+	}
+	DEC_STR_OPT(j, jp, "model", SHORT, *model);
+	DEC_STR_OPT(j, jp, "method", SHORT, *method);
+	DEC_INT_OPT(j, jp, "params_millions", 1, MAX_COUNT, *params);
+	rc = 0;
+fail:
+	free(jp);
+	return rc;
+}
+
+/* o's "regions" (an array of region ids, null or absent), comma-separated. */
+static int dec_regions_text(const cJSON *o, const char *p, char **out, char **cause)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "regions"), *it;
+	struct buf b = {0};
+
+	*out = NULL;
+	if (a == NULL || cJSON_IsNull(a))
+		return 0;
+	if (!cJSON_IsArray(a))
+		return set_cause(cause, "%s%sregions: expected an array or null", p, *p ? "." : "");
+	cJSON_ArrayForEach(it, a) {
+		char *s = NULL;
+		if (!cJSON_IsString(it) || (s = util_sanitize(it->valuestring, SHORT, true)) == NULL) {
+			buf_free(&b);
+			return set_cause(cause, "%s%sregions: expected region ids", p, *p ? "." : "");
+		}
+		buf_printf(&b, "%s%s", b.len > 0 ? "," : "", s);
+		free(s);
+	}
+	*out = b.len > 0 ? buf_take(&b) : NULL;
+	buf_free(&b);
+	return 0;
+}
+
 static int dec_alert_into(const cJSON *o, const char *p, struct api_alert *a, char **cause)
 {
 	char *when = NULL;
@@ -145,6 +203,13 @@ static int dec_alert_into(const cJSON *o, const char *p, struct api_alert *a, ch
 	DEC_INT_NULL(o, p, "minutes", 1, MAX_COUNT, a->minutes);
 	DEC_INT_NULL(o, p, "rental_id", 1, MAX_ID, a->rental_id);
 	DEC_INT_NULL(o, p, "order_id", 1, MAX_ID, a->order_id);
+	if (dec_job_summary(o, p, &a->job_model, &a->job_method, &a->job_params_millions, cause) != 0 ||
+	    dec_regions_text(o, p, &a->regions, cause) != 0)
+		goto fail;
+	DEC_INT_OPT(o, p, "hours", 1, MAX_COUNT, a->hours);
+	DEC_INT_OPT(o, p, "max_total_minor", 1, MAX_MONEY, a->max_total_minor);
+	DEC_INT_OPT(o, p, "rearm_minor", 1, MAX_MONEY, a->rearm_minor);
+	DEC_STR_OPT(o, p, "currency", SHORT, a->currency);
 	DEC_STR_OPT(o, p, "label", 1024, a->label);
 	DEC_ENUM(o, p, "state", alert_state_names, a->state);
 	DEC_INT(o, p, "fired_count", 0, MAX_COUNT, a->fired_count);
@@ -153,6 +218,10 @@ static int dec_alert_into(const cJSON *o, const char *p, struct api_alert *a, ch
 	DEC_TIME(o, p, "created_at", a->created_at);
 	if (api_when_is_price(a->when) && (a->gpu == NULL || a->price_cents < 0)) {
 		set_cause(cause, "%s%sgpu: a price alert without its GPU or price", p, *p ? "." : "");
+		goto fail;
+	}
+	if (a->when == API_WHEN_JOB_TOTAL_LTE && (a->max_total_minor < 0 || a->currency == NULL)) {
+		set_cause(cause, "%s%smax_total_minor: a job alert without its budget", p, *p ? "." : "");
 		goto fail;
 	}
 	free(when);
@@ -222,6 +291,14 @@ static int event_fields(const cJSON *o, const char *p, struct api_account_event 
 	DEC_INT_OPT(o, p, "hours", 1, MAX_COUNT, e->hours);
 	DEC_INT_OPT(o, p, "minutes", 1, MAX_COUNT, e->minutes);
 	DEC_TIME_OPT(o, p, "ends_at", e->ends_at);
+	if (dec_job_summary(o, p, &e->job_model, &e->job_method, &e->job_params_millions, cause) != 0)
+		goto fail;
+	DEC_STR_OPT(o, p, "currency", SHORT, e->currency);
+	DEC_STR_OPT(o, p, "interconnect", SHORT, e->interconnect);
+	DEC_INT_OPT(o, p, "total_minor", 0, MAX_MONEY, e->total_minor);
+	DEC_INT_OPT(o, p, "max_total_minor", 1, MAX_MONEY, e->max_total_minor);
+	DEC_INT_OPT(o, p, "node_gpus", 1, MAX_COUNT, e->node_gpus);
+	DEC_INT_OPT(o, p, "nodes", 1, MAX_COUNT, e->nodes);
 	return 0;
 fail:
 	free(when);
@@ -356,6 +433,18 @@ static char *alert_body(const struct api_alert_req *r)
 		add_int(b, "minutes", r->minutes);
 		if (r->rental_id > 0)
 			add_int(b, "rental_id", r->rental_id);
+	} else if (r->when == API_WHEN_JOB_TOTAL_LTE) {
+		api_job_fields_put(b, "job", r->job, r->job_label);
+		add_int(b, "max_total_minor", r->max_total_minor);
+		if (r->rearm_minor > 0)
+			add_int(b, "rearm_minor", r->rearm_minor);
+		if (r->hours > 0)
+			add_int(b, "hours", r->hours);
+		if (r->n_regions > 0) {
+			cJSON *rg = cJSON_AddArrayToObject(b, "regions");
+			for (size_t i = 0; i < r->n_regions; i++)
+				cJSON_AddItemToArray(rg, cJSON_CreateString(r->regions[i]));
+		}
 	} else if (r->order_id > 0) {
 		add_int(b, "order_id", r->order_id);
 	}

@@ -386,11 +386,12 @@ enum api_order_status {
 };
 /* What an alert watches, and a conditional order's trigger (the first six):
  * a price at or below (lte) / at or above (gte) a threshold, the spread, a
- * rental ending, an order filled (docs/API.md "Alerts"). */
+ * rental ending, an order filled, a job's cheapest total at or below a
+ * budget (docs/API.md "Alerts"). */
 enum api_when {
 	API_WHEN_ASK_LTE, API_WHEN_ASK_GTE, API_WHEN_BID_LTE, API_WHEN_BID_GTE,
 	API_WHEN_LAST_LTE, API_WHEN_LAST_GTE, API_WHEN_SPREAD_LTE, API_WHEN_SPREAD_GTE,
-	API_WHEN_RENTAL_ENDING, API_WHEN_ORDER_FILLED,
+	API_WHEN_RENTAL_ENDING, API_WHEN_ORDER_FILLED, API_WHEN_JOB_TOTAL_LTE,
 };
 /* Is it about a price of one GPU's book (gpu, price_cents, rearm_cents)? */
 bool api_when_is_price(enum api_when v);
@@ -1305,6 +1306,16 @@ struct api_alert_req {
 	int minutes;               /* rental_ending: within this many minutes of the end */
 	int64_t rental_id;         /* rental_ending: 0 any rental the account buys */
 	int64_t order_id;          /* order_filled: 0 any of the account's orders */
+	/* job_total_lte: the job as a job order's (struct api_job_req) and the
+	 * budget its cheapest total is held to */
+	const struct fit_job *job;   /* checked (fit_job_check) */
+	const char *job_label;     /* the model's preset id, or NULL */
+	int hours;                 /* 0: not sent (training: the run's time) */
+	int64_t max_total_minor;   /* in the account's currency, VAT included */
+	int64_t rearm_minor;       /* 0 fires once; else it re-arms once the total is
+	                              back at budget + this (or no GPU can run it) */
+	const char *const *regions;  /* only machines in these (none: any) */
+	size_t n_regions;
 	int64_t expires_at;        /* Unix s on the exchange clock, -1: never */
 	const char *label;         /* the account's words for it, or NULL */
 };
@@ -1313,6 +1324,12 @@ struct api_alert {
 	enum api_when when;
 	char *gpu;                 /* NULL unless a price condition */
 	int64_t price_cents, rearm_cents, minutes, rental_id, order_id;  /* -1 when null */
+	/* job_total_lte (NULL / -1 otherwise): the job's preset id (NULL for a
+	 * size), method id and size; its hours (-1: the run's), budget, re-arming,
+	 * the account's currency, regions (comma-separated, NULL: any) */
+	char *job_model, *job_method;
+	int64_t job_params_millions, hours, max_total_minor, rearm_minor;
+	char *currency, *regions;
 	char *label;
 	enum api_alert_state state;
 	int64_t fired_count, last_fired_at, expires_at, created_at;       /* -1 when null */
@@ -1338,6 +1355,10 @@ struct api_account_event {
 	char *gpu, *label, *event, *reason, *state, *status;
 	int64_t price_cents, value_cents, fill_price_cents, fill_gpus, gpus, hours, minutes;
 	int64_t ends_at;
+	/* a job alert's firing: its job (preset id, method id, size), the total
+	 * and the budget in currency, the machines (node_gpus × nodes) */
+	char *job_model, *job_method, *currency, *interconnect;
+	int64_t job_params_millions, total_minor, max_total_minor, node_gpus, nodes;
 };
 void api_account_event_free(struct api_account_event **p);
 struct api_events {

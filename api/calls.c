@@ -37,28 +37,14 @@ struct wait {
 	struct api_error *err;
 };
 
-static char *dup_or_null(const char *s)
-{
-	return s != NULL ? xstrdup(s) : NULL;
-}
-
 static void wait_cb(void *ud, void *reply, const struct api_error *e)
 {
 	struct wait *w = ud;
 
 	w->done = true;
 	w->reply = reply;
-	if (e != NULL) {
-		struct api_error *c = xcalloc(1, sizeof *c);
-		*c = *e;
-		c->code = dup_or_null(e->code);
-		c->message = xstrdup(e->message != NULL ? e->message : "");
-		c->request_id = dup_or_null(e->request_id);
-		c->client_order_id = dup_or_null(e->client_order_id);
-		c->field = dup_or_null(e->field);
-		c->currency = dup_or_null(e->currency);
-		w->err = c;
-	}
+	if (e != NULL)
+		w->err = api_error_copy(e);
 }
 
 int api_run_req(struct api_client *c, const char *method, char *path, char *body,

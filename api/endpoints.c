@@ -213,16 +213,12 @@ static char *order_body(const struct api_order_req *o, const char *client_order_
 
 /* A job order: the job in the fit library's wire form (every field written,
  * fit_job_to_fields), the budget, the hours when given, the regions. */
-static char *job_body(const struct api_job_req *r, const char *client_order_id)
+void api_job_fields_put(cJSON *o, const char *key, const struct fit_job *job, const char *label)
 {
-	cJSON *b = cJSON_CreateObject(), *j;
 	struct fit_field f[FIT_JOB_FIELDS_MAX];
-	int n = r->job != NULL ? fit_job_to_fields(r->job, r->label, f, FIT_JOB_FIELDS_MAX) : 0;
+	int n = job != NULL ? fit_job_to_fields(job, label, f, FIT_JOB_FIELDS_MAX) : 0;
+	cJSON *j = cJSON_AddObjectToObject(o, key);
 
-	if (client_order_id != NULL)
-		cJSON_AddStringToObject(b, "client_order_id", client_order_id);
-	cJSON_AddStringToObject(b, "side", "buy");
-	j = cJSON_AddObjectToObject(b, "job");
 	for (int i = 0; i < n; i++) {
 		switch (f[i].kind) {
 		case FIT_FIELD_INT:
@@ -237,6 +233,16 @@ static char *job_body(const struct api_job_req *r, const char *client_order_id)
 			break;
 		}
 	}
+}
+
+static char *job_body(const struct api_job_req *r, const char *client_order_id)
+{
+	cJSON *b = cJSON_CreateObject();
+
+	if (client_order_id != NULL)
+		cJSON_AddStringToObject(b, "client_order_id", client_order_id);
+	cJSON_AddStringToObject(b, "side", "buy");
+	api_job_fields_put(b, "job", r->job, r->label);
 	add_int(b, "max_total_minor", r->max_total_minor);
 	if (r->hours > 0)
 		add_int(b, "hours", r->hours);
@@ -497,34 +503,6 @@ struct wait {
 	struct api_error *err;
 };
 
-static struct api_error *error_copy(const struct api_error *e)
-{
-	struct api_error *c = xcalloc(1, sizeof *c);
-
-	*c = *e;
-	c->code = e->code != NULL ? xstrdup(e->code) : NULL;
-	c->message = xstrdup(e->message != NULL ? e->message : "");
-	c->request_id = e->request_id != NULL ? xstrdup(e->request_id) : NULL;
-	c->client_order_id = e->client_order_id != NULL ? xstrdup(e->client_order_id) : NULL;
-	c->field = e->field != NULL ? xstrdup(e->field) : NULL;
-	c->currency = e->currency != NULL ? xstrdup(e->currency) : NULL;
-	c->alternatives = NULL;
-	c->n_alternatives = 0;
-	if (e->n_alternatives > 0) {
-		c->alternatives = xcalloc(e->n_alternatives, sizeof *c->alternatives);
-		for (size_t i = 0; i < e->n_alternatives; i++) {
-			const struct api_job_alt *a = &e->alternatives[i];
-			struct api_job_alt *b = &c->alternatives[i];
-			*b = *a;
-			b->gpu = a->gpu != NULL ? xstrdup(a->gpu) : NULL;
-			b->reason = a->reason != NULL ? xstrdup(a->reason) : NULL;
-			b->interconnect = a->interconnect != NULL ? xstrdup(a->interconnect) : NULL;
-		}
-		c->n_alternatives = e->n_alternatives;
-	}
-	return c;
-}
-
 static void wait_store(void *ud, void *reply, const struct api_error *e)
 {
 	struct wait *w = ud;
@@ -532,7 +510,7 @@ static void wait_store(void *ud, void *reply, const struct api_error *e)
 	w->done = true;
 	w->reply = reply;
 	if (e != NULL)
-		w->err = error_copy(e);
+		w->err = api_error_copy(e);
 }
 
 #define WAITER(type) \

@@ -6,6 +6,7 @@
  * request headers, so the API key cannot leak into them.
  */
 #include "api/api.h"
+#include "api/internal.h"
 
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -43,6 +44,34 @@ void api_error_free(struct api_error **pe)
 	api_job_alts_free(e->alternatives, e->n_alternatives);
 	free(e);
 	*pe = NULL;
+}
+
+struct api_error *api_error_copy(const struct api_error *e)
+{
+	struct api_error *c = xcalloc(1, sizeof *c);
+
+	*c = *e;
+	c->code = e->code != NULL ? xstrdup(e->code) : NULL;
+	c->message = xstrdup(e->message != NULL ? e->message : "");
+	c->request_id = e->request_id != NULL ? xstrdup(e->request_id) : NULL;
+	c->client_order_id = e->client_order_id != NULL ? xstrdup(e->client_order_id) : NULL;
+	c->field = e->field != NULL ? xstrdup(e->field) : NULL;
+	c->currency = e->currency != NULL ? xstrdup(e->currency) : NULL;
+	c->alternatives = NULL;
+	c->n_alternatives = 0;
+	if (e->n_alternatives > 0) {
+		c->alternatives = xcalloc(e->n_alternatives, sizeof *c->alternatives);
+		for (size_t i = 0; i < e->n_alternatives; i++) {
+			const struct api_job_alt *a = &e->alternatives[i];
+			struct api_job_alt *b = &c->alternatives[i];
+			*b = *a;
+			b->gpu = a->gpu != NULL ? xstrdup(a->gpu) : NULL;
+			b->reason = a->reason != NULL ? xstrdup(a->reason) : NULL;
+			b->interconnect = a->interconnect != NULL ? xstrdup(a->interconnect) : NULL;
+		}
+		c->n_alternatives = e->n_alternatives;
+	}
+	return c;
 }
 
 const char *api_err_name(enum api_err kind)

@@ -67,6 +67,8 @@ uint64_t api_call_start(struct api_client *c, struct api_req *req);
 /* The error of a non-2xx reply: {"error":{"code","message","request_id"}}
  * read leniently (a body that is not such an object still gives a readable
  * message quoting its start). */
+/* A deep copy of e (its alternatives too), for the blocking calls. */
+struct api_error *api_error_copy(const struct api_error *e);
 struct api_error *api_error_from_reply(long status, const char *data, size_t len,
 				       const char *request_id_header);
 
@@ -94,6 +96,10 @@ int api_run_req(struct api_client *c, const char *method, char *path, char *body
 /* One account event object (the data of a stream event, an element of GET
  * /v1/events) at path into *e (zeroed by the caller); 0, or -1 and *cause.
  * api_account_event_clear frees what it holds (api/alerts.c). */
+/* o[key]: job in the fit library's wire form (every field, fit_job_to_fields;
+ * label as "model"), as job orders and job alerts send it. */
+struct fit_job;
+void api_job_fields_put(cJSON *o, const char *key, const struct fit_job *job, const char *label);
 int api_dec_account_event(const cJSON *o, const char *path, struct api_account_event *e,
 			  char **cause);
 void api_account_event_clear(struct api_account_event *e);

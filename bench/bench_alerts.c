@@ -19,6 +19,19 @@
  * its event — is the store's, per firing, not per change: the HTTP figures
  * below include it.)
  *
+ * Then job alerts (exchange/jobalerts.c), through the exchange library on a
+ * fresh SQLite file of its own, as an HTTP thread hands the writer its jobs
+ * (xd_market_call, as bench_jobs.c): books of machines of 8 on the GPUs that
+ * can run Llama 3.1 405B at FP8 (the job of bench_jobs.c and of the tests),
+ * then asks on the H200 book — every one a change of a book the job can run
+ * on — timed one by one, first with no job alert, then with JOB_ALERTS of
+ * them (budgets no book meets: evaluated, never fired). The difference of
+ * the means, divided by JOB_ALERTS, is what one job alert costs per book
+ * change (its look: one dry run of the changed book, a minimum over the
+ * prices it keeps); the engine's cost per order above is the reference. A
+ * new job alert's first look (the fit on every GPU, every book priced, its
+ * row written and committed) is timed too.
+ *
  * Then, and with --latency, trade → alert at a streaming client: a GPU-hour
  * sold and bought PROBES times, one at a time, by a buyer with an
  * order_filled alert; for each, from the moment the buy is written to the
@@ -38,13 +51,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "bench/loadgen.h"
+#include "data/catalog.h"
 #include "exchange/engine.h"
 #include "exchange/trig.h"
+#include "exchange/xd.h"
+#include "fit/fit.h"
 #include "util/util.h"
+#include "view/view.h"
 
 #define ALERTS 10000
 #define CONDS 1000
+#define JOB_ALERTS 1000       /* 100 accounts of 10, the most an account may hold */
 #define MID 419
 #define REARM 5
 
@@ -128,7 +148,7 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void in_process(long orders)
+static double in_process(long orders)
 {
 	uint64_t s = 0x5EED5EED12345678ull;
 	struct book_state b = { .e = engine_new(1), .last = -1 };
@@ -225,6 +245,192 @@ static void in_process(long orders)
 	trig_set_free(&set[1]);
 	eng_fills_free(&fills);
 	engine_free(&b.e);
+	return eng_mean;
+}
+
+/* ---- job alerts, per book change ----------------------------------------------------------- */
+
+struct jbench {
+	struct xd_market *m;
+	const struct xd_tables *t;
+	struct xd_job *j;
+	long n;                      /* client order ids */
+};
+
+/* One job through the writer; its reply's status (the reply cleared). */
+static int call(struct jbench *b)
+{
+	xd_market_call(b->m, b->j);
+	int st = b->j->reply.status;
+	xd_reply_clear(&b->j->reply);
+	return st;
+}
+
+/* The index of US dollars among a new database's currencies (data/fx.json). */
+static int usd(const struct xd_tables *t)
+{
+	for (size_t i = 0; i < t->n_fx; i++)
+		if (strcmp(t->fx[i].code, "USD") == 0)
+			return (int)i;
+	fatal("bench_alerts: no USD in data/fx.json");
+}
+
+static int64_t account(struct jbench *b, int role)
+{
+	memset(b->j, 0, sizeof *b->j);
+	b->j->kind = XD_JOB_ACCOUNT;
+	snprintf(b->j->email, sizeof b->j->email, "bench%ld@example.com", b->n++);
+	memcpy(b->j->country, "US", 3);
+	b->j->cur = usd(b->t);
+	b->j->role = role;
+	memcpy(b->j->key_hash, &b->n, sizeof b->n);   /* a key of its own (never used) */
+	xd_market_call(b->m, b->j);
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(b->j->reply.body, "id");
+	if (b->j->reply.status != 201 || !cJSON_IsRaw(id))   /* integers are written raw */
+		fatal("bench_alerts: no account (%d)", b->j->reply.status);
+	int64_t v = atoll(id->valuestring);
+	xd_reply_clear(&b->j->reply);
+	return v;
+}
+
+/* A machine of 8 on gpu at price, for 720 h: 201 or fatal. */
+static void ask(struct jbench *b, int64_t seller, const char *gpu, int64_t price)
+{
+	char body[320];
+	snprintf(body, sizeof body, "{\"client_order_id\":\"b%ld\",\"gpu\":\"%s\",\"side\":\"sell\","
+	         "\"type\":\"limit\",\"gpus\":8,\"hours\":720,\"price_cents\":%lld,"
+	         "\"node_gpus\":8}", b->n++, gpu, (long long)price);
+	memset(b->j, 0, sizeof *b->j);
+	struct xd_reply r = { 0 };
+	if (xd_parse_order(b->t, body, strlen(body), true, &b->j->order, &r) != 0)
+		fatal("bench_alerts: the ask is refused: %s", body);
+	b->j->kind = XD_JOB_ORDER;
+	b->j->account = seller;
+	b->j->book = -1;
+	if (call(b) != 201)
+		fatal("bench_alerts: the ask was not placed");
+}
+
+/* The alert body on the preset's job at FP8 with an 8k context, for 24 h,
+ * with a budget of 1 minor unit (no book meets it). */
+static char *job_alert_body(void)
+{
+	struct catalog *cat = NULL;
+	char *cause = NULL;
+	if (catalog_load(NULL, &cat, &cause) != 0)
+		fatal("bench_alerts: the catalogue: %s", cause);
+	const struct catalog_model *pm = catalog_model(cat, "llama-3.1-405b");
+	if (!pm)
+		fatal("bench_alerts: no preset llama-3.1-405b");
+	struct fit_job job;
+	fit_job_defaults(&job);
+	view_job_use_preset(&job, pm);
+	job.method = FIT_INFER_FP8;
+	job.seq_len = 8192;
+	struct fit_field f[FIT_JOB_FIELDS_MAX];
+	int n = fit_job_to_fields(&job, pm->id, f, FIT_JOB_FIELDS_MAX);
+	cJSON *o = cJSON_CreateObject(), *jo = cJSON_AddObjectToObject(o, "job");
+	for (int i = 0; i < n; i++) {
+		if (f[i].kind == FIT_FIELD_BOOL) {
+			cJSON_AddBoolToObject(jo, f[i].name, f[i].i != 0);
+		} else if (f[i].kind == FIT_FIELD_INT) {
+			char num[32];
+			snprintf(num, sizeof num, "%lld", (long long)f[i].i);
+			cJSON_AddItemToObject(jo, f[i].name, cJSON_CreateRaw(num));
+		} else {
+			cJSON_AddStringToObject(jo, f[i].name, f[i].s);
+		}
+	}
+	cJSON_AddStringToObject(o, "when", "job_total_lte");
+	cJSON_AddNumberToObject(o, "hours", 24);
+	cJSON_AddNumberToObject(o, "max_total_minor", 1);
+	char *text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	catalog_free(&cat);
+	return text;
+}
+
+struct asks_time { double mean, p50; };
+
+/* The time of `orders` asks on the H200 book above its best (each rests: a
+ * change of the book), in ns: the mean, and the median (commits that wait
+ * for the disk move the mean more). */
+static struct asks_time asks_timed(struct jbench *b, int64_t seller, long orders)
+{
+	int64_t *v = xmalloc((size_t)orders * sizeof *v), total = 0;
+	for (long i = 0; i < orders; i++) {
+		int64_t t0 = now_ns();
+		ask(b, seller, "h200", 900 + i % 100);
+		v[i] = now_ns() - t0;
+		total += v[i];
+	}
+	qsort(v, (size_t)orders, sizeof *v, cmp_i64);
+	struct asks_time r = { (double)total / (double)orders, (double)v[orders / 2] };
+	free(v);
+	return r;
+}
+
+static void job_alerts(long orders, double engine_ns)
+{
+	static const char *const gpus[] = { "h200", "b200", "b300", "mi300x", "mi325x" };
+	char *cause = NULL, dir[] = "/tmp/bench_alerts.XXXXXX";
+	if (!mkdtemp(dir))
+		fatal("bench_alerts: mkdtemp");
+	char *db = xasprintf("%s/gpuxd.db", dir);
+	struct xd_tables *t = NULL;
+	if (xd_tables_load(NULL, &t, &cause) != 0)
+		fatal("bench_alerts: %s", cause);
+	struct xd_market_config c = {
+		.tables = t, .db_path = db, .state = EXCHANGE_OPEN, .opens_at_ms = -1,
+		.clock_speed = 1.0, .seed = 1, .quiet = true,
+	};
+	struct jbench b = { .t = t, .j = xcalloc(1, sizeof *b.j) };
+	if (xd_market_open(&c, &b.m, &cause) != 0)
+		fatal("bench_alerts: %s", cause);
+	int64_t seller = account(&b, XD_ROLE_SELLER);
+	for (size_t g = 0; g < sizeof gpus / sizeof gpus[0]; g++)
+		for (int k = 0; k < 20; k++)
+			ask(&b, seller, gpus[g], 400 + 25 * (int64_t)g + k);
+	struct asks_time none = asks_timed(&b, seller, orders);
+	char *body = job_alert_body();
+	int64_t made = 0, buyer = 0;
+	for (int a = 0; a < JOB_ALERTS; a++) {
+		if (a % XD_JOB_ALERTS_MAX == 0)   /* the most one account may hold */
+			buyer = account(&b, XD_ROLE_BUYER);
+		memset(b.j, 0, sizeof *b.j);
+		struct xd_reply r = { 0 };
+		if (xd_parse_alert(t, body, strlen(body), &b.j->alert, &b.j->order, &r) != 0)
+			fatal("bench_alerts: the job alert is refused");
+		b.j->kind = XD_JOB_ALERT_ADD;
+		b.j->account = buyer;
+		b.j->book = -1;
+		int64_t t0 = now_ns();
+		if (call(&b) != 201)
+			fatal("bench_alerts: the job alert was not made");
+		made += now_ns() - t0;
+	}
+	struct asks_time with = asks_timed(&b, seller, orders);
+	double per = (with.p50 - none.p50) / JOB_ALERTS;
+	printf("job alerts (%s, infer-fp8, 8k, 24 h; %zu GPU books of machines of 8 that can run "
+	       "it, 20 each), per ask on the H200 book through the writer, %ld asks each:\n",
+	       "llama-3.1-405b", sizeof gpus / sizeof gpus[0], orders);
+	printf("  no job alert          p50 %8.0f ns  mean %8.0f ns  (the writer's whole job: "
+	       "parse, match, store, commit)\n", none.p50, none.mean);
+	printf("  %4d job alerts       p50 %8.0f ns  mean %8.0f ns\n", JOB_ALERTS, with.p50, with.mean);
+	printf("  one job alert per book change: %.0f ns (p50s' difference / %d; means': %.0f ns), "
+	       "%.2f × the engine's own mean per order above (%.0f ns)\n", per, JOB_ALERTS,
+	       (with.mean - none.mean) / JOB_ALERTS, engine_ns > 0 ? per / engine_ns : 0, engine_ns);
+	printf("  a new job alert's first look (the fit on every GPU, every book priced, its "
+	       "row committed): mean %.0f us\n", (double)made / JOB_ALERTS / 1000.0);
+	free(body);
+	free(b.j);
+	xd_market_close(&b.m);
+	xd_tables_free(&t);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	if (system(rm) != 0)
+		fprintf(stderr, "bench_alerts: could not remove %s\n", dir);
+	free(rm);
+	free(db);
 }
 
 /* ---- trade -> alert at a streaming client --------------------------------------------- */
@@ -387,7 +593,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	long orders = argc > 1 ? atol(argv[1]) : 1000000;
-	in_process(orders >= 1000 ? orders : 1000);
+	double engine_ns = in_process(orders >= 1000 ? orders : 1000);
+	job_alerts(2000, engine_ns);
 	char *gp = lg_gpuxd_path(argv[0], NULL);
 	struct lg_gpuxd g;
 	lg_gpuxd_start(&g, gp, NULL);

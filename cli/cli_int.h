@@ -132,6 +132,11 @@ int cli_check_gpu(struct cli_ctx *ctx, const char *cmd, const char *id, const ch
 /* A price as people type it ("4.19", "4,19") in cents; an id >= 1. CLI_OK or
  * a usage message and CLI_USAGE. */
 int cli_parse_price(struct cli_ctx *ctx, const char *opt, const char *s, int64_t *cents);
+/* An amount of the account's currency as people type it ("900", "900,50")
+ * in minor units, 1 .. 10^11 (docs/API.md's budgets); CLI_OK or a usage
+ * message naming cmd and opt and CLI_USAGE. */
+int cli_parse_amount(struct cli_ctx *ctx, const char *cmd, const char *opt, const char *s,
+		     int64_t *minor);
 int cli_parse_id(struct cli_ctx *ctx, const char *what, const char *s, int64_t *id);
 /* "2025-06-02T09:00:00Z" or "2025-06-02" (UTC) → Unix seconds; CLI_OK or a
  * usage message naming opt and CLI_USAGE. */

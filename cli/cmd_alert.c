@@ -1,6 +1,7 @@
 /*
  * `gpux alert add|list|rm` — alerts the exchange keeps and fires by itself
- * (docs/API.md "Alerts") — and `gpux watch --alerts`, which follows the
+ * (docs/API.md "Alerts"; a job alert's job is built as `gpux job` builds
+ * it, cli_fit_job_build, from the same options) — and `gpux watch --alerts`, which follows the
  * account's events on the stream's account channel: each event once (the
  * stream drops an event number it delivered before, so reconnects and a
  * restart of the exchange show nothing twice), as a line in words, a csv row
@@ -38,10 +39,7 @@ static const char *const price_opts[] = {
 
 static char *alert_what(const struct cli_ctx *ctx, const struct api_alert *a)
 {
-	int64_t id = a->when == API_WHEN_RENTAL_ENDING ? a->rental_id : a->order_id;
-
-	return view_when_text(ctx->lang, a->when, a->gpu != NULL ? cli_gpu_name(ctx, a->gpu) : NULL,
-			      a->price_cents, a->minutes, id > 0 ? id : 0);
+	return view_alert_what(ctx->lang, a, a->gpu != NULL ? cli_gpu_name(ctx, a->gpu) : NULL);
 }
 
 static void alert_columns(struct cli_sheet *s)
@@ -54,7 +52,13 @@ static void alert_columns(struct cli_sheet *s)
 	cli_sheet_column_for(s, "minutes", "minutes", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "rental_id", "rental_id", CLI_RIGHT, CLI_SHOW_DATA);
 	cli_sheet_column_for(s, "order_id", "order_id", CLI_RIGHT, CLI_SHOW_DATA);
-	cli_sheet_column(s, "rearm_cents", _("Re-arms after"), CLI_RIGHT);
+	cli_sheet_column_for(s, "rearm_cents", _("Re-arms after"), CLI_RIGHT, CLI_SHOW_ALL);
+	cli_sheet_column_for(s, "model", "model", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "method", "method", CLI_LEFT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "hours", "hours", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "max_total_minor", "max_total_minor", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "rearm_minor", "rearm_minor", CLI_RIGHT, CLI_SHOW_DATA);
+	cli_sheet_column_for(s, "currency", "currency", CLI_LEFT, CLI_SHOW_DATA);
 	cli_sheet_column(s, "state", _("State"), CLI_LEFT);
 	cli_sheet_column(s, "fired_count", _("Fired"), CLI_RIGHT);
 	cli_sheet_column(s, "last_fired_at", _("Last fired"), CLI_LEFT);
@@ -68,6 +72,24 @@ static void cell_opt_int(struct cli_sheet *s, int64_t v)
 		cli_sheet_int(s, NULL, v);
 	else
 		cli_sheet_null(s, NULL);
+}
+
+static void text_or_null(struct cli_sheet *s, const char *v)
+{
+	if (v != NULL)
+		cli_sheet_text(s, NULL, v);
+	else
+		cli_sheet_null(s, NULL);
+}
+
+/* An amount shown in the table only (its raw value has a column of its own). */
+static void cell_money_shown(struct cli_sheet *s, const struct cli_ctx *ctx, int64_t minor,
+			     const char *ccy)
+{
+	char *d = cli_fmt_money(ctx, minor, ccy);
+
+	cli_sheet_null(s, d);
+	free(d);
 }
 
 static void alert_row(struct cli_sheet *s, const struct cli_ctx *ctx, const struct api_alert *a)
@@ -88,8 +110,16 @@ static void alert_row(struct cli_sheet *s, const struct cli_ctx *ctx, const stru
 	cell_opt_int(s, a->order_id);
 	if (a->rearm_cents > 0)
 		cli_cell_usd(s, ctx, a->rearm_cents);
+	else if (a->rearm_minor > 0 && a->currency != NULL)
+		cell_money_shown(s, ctx, a->rearm_minor, a->currency);
 	else
 		cli_sheet_null(s, C_("alert rearm", "once"));
+	text_or_null(s, a->job_model);
+	text_or_null(s, a->job_method);
+	cell_opt_int(s, a->hours);
+	cell_opt_int(s, a->max_total_minor);
+	cell_opt_int(s, a->rearm_minor);
+	text_or_null(s, a->currency);
 	cli_sheet_text(s, view_alert_state_text(ctx->lang, a->state), api_alert_state_name(a->state));
 	cli_cell_int(s, ctx, a->fired_count);
 	cli_cell_time(s, ctx, a->last_fired_at);
@@ -103,9 +133,77 @@ static void alert_row(struct cli_sheet *s, const struct cli_ctx *ctx, const stru
 
 /* ---- gpux alert add -------------------------------------------------------------------------- */
 
+/* What a job alert's request points at, kept until it is sent. */
+struct job_keep {
+	struct fit_job job;
+	struct catalog_model config;
+	struct cli_regions regions;
+};
+
+static void job_keep_free(struct job_keep *k)
+{
+	catalog_model_clear(&k->config);
+	cli_regions_free(&k->regions);
+}
+
+/* The first option given that only a job alert takes (gpux job's job
+ * options, --hours, --region), or NULL. */
+static const char *job_option(const struct cli_args *a)
+{
+	for (const struct cli_opt *o = cli_job_opts; o->name != NULL; o++)
+		if (cli_arg(a, cli_alert_opts, o->name) != NULL)
+			return o->name;
+	return NULL;
+}
+
+/* --job-total-below AMOUNT with its job (built as gpux job builds it from
+ * the model, a->pos[1] or --config, and the same options), hours and
+ * regions, into r. */
+static int add_job(struct cli_ctx *ctx, const struct cli_args *a, struct api_alert_req *r,
+		   struct job_keep *k)
+{
+	struct cli_args m = *a;
+	const struct catalog_model *preset = NULL;
+	const char *v;
+	long long h;
+	int rc;
+
+	m.pos = a->pos + 1;   /* the model after "add", as gpux job takes it */
+	m.n_pos = a->n_pos - 1;
+	if ((m.n_pos == 0) == (cli_arg(a, cli_alert_opts, "--config") == NULL))
+		return cli_usage(ctx, "%s", _("alert add: --job-total-below watches a job: give its model "
+					      "once (a size, a preset or --config PATH), e.g. gpux alert "
+					      "add llama-3.1-405b --method infer-fp8 --hours 24 "
+					      "--job-total-below 900"));
+	if ((rc = cli_fit_job_build(ctx, &m, &k->job, &preset, &k->config)) != CLI_OK)
+		return rc;
+	r->job = &k->job;
+	r->job_label = preset != NULL && strcmp(preset->id, "config") != 0 ? preset->id : NULL;
+	if ((rc = cli_parse_amount(ctx, "alert add", "--job-total-below",
+				   cli_arg(a, cli_alert_opts, "--job-total-below"),
+				   &r->max_total_minor)) != CLI_OK)
+		return rc;
+	if ((v = cli_arg(a, cli_alert_opts, "--hours")) != NULL) {
+		if ((rc = cli_parse_int(ctx, "--hours", v, 1, 720, &h)) != CLI_OK)
+			return rc;
+		r->hours = (int)h;
+	} else if (!fit_method_is_training(k->job.method)) {
+		return cli_usage(ctx, "%s", _("alert add: --hours H is required for this method (how long "
+					      "the job rents the machines, 1 to 720); training takes the "
+					      "run's time"));
+	}
+	if ((v = cli_arg(a, cli_alert_opts, "--region")) != NULL) {
+		if ((rc = cli_regions_parse(ctx, "--region", v, 64, &k->regions)) != CLI_OK)
+			return rc;
+		r->regions = (const char *const *)k->regions.v;
+		r->n_regions = k->regions.n;
+	}
+	return CLI_OK;
+}
+
 /* The one condition given, into r; CLI_OK or a usage message. */
 static int add_condition(struct cli_ctx *ctx, const struct cli_args *a, struct api_alert_req *r,
-			 const char **gpu_arg)
+			 const char **gpu_arg, struct job_keep *k)
 {
 	const char *which = NULL, *v;
 	int n = 0, rc = CLI_OK;
@@ -131,11 +229,23 @@ static int add_condition(struct cli_ctx *ctx, const struct cli_args *a, struct a
 		r->when = API_WHEN_ORDER_FILLED;
 		n++;
 	}
+	if (cli_arg(a, cli_alert_opts, "--job-total-below") != NULL) {
+		which = "--job-total-below";
+		r->when = API_WHEN_JOB_TOTAL_LTE;
+		n++;
+	}
 	if (n != 1)
 		return cli_usage(ctx, "%s", _("alert add: give one condition: --ask-below PRICE, "
 					      "--ask-above, --bid-below, --bid-above, --last-below, "
 					      "--last-above, --spread-below, --spread-above, "
-					      "--rental-ending MINUTES or --order-filled"));
+					      "--rental-ending MINUTES, --order-filled or "
+					      "--job-total-below AMOUNT"));
+	if (r->when != API_WHEN_JOB_TOTAL_LTE && (v = job_option(a)) != NULL)
+		return cli_usage(ctx, _("alert add: %s goes with --job-total-below (a job alert)"), v);
+	if (r->when == API_WHEN_JOB_TOTAL_LTE) {
+		*gpu_arg = NULL;
+		return add_job(ctx, a, r, k);
+	}
 	if (api_when_is_price(r->when)) {
 		if (*gpu_arg == NULL)
 			return cli_usage(ctx, _("alert add: %s watches one GPU: e.g. gpux alert add h200 "
@@ -157,9 +267,13 @@ static int add_extras(struct cli_ctx *ctx, const struct cli_args *a, struct api_
 	const char *v;
 	int rc = CLI_OK;
 
-	if ((v = cli_arg(a, cli_alert_opts, "--rearm")) != NULL) {
+	if ((v = cli_arg(a, cli_alert_opts, "--rearm")) != NULL && r->when == API_WHEN_JOB_TOTAL_LTE) {
+		if ((rc = cli_parse_amount(ctx, "alert add", "--rearm", v, &r->rearm_minor)) != CLI_OK)
+			return rc;
+	} else if (v != NULL) {
 		if (!api_when_is_price(r->when))
-			return cli_usage(ctx, "%s", _("alert add: --rearm goes with a price condition"));
+			return cli_usage(ctx, "%s", _("alert add: --rearm goes with a price condition or "
+						      "--job-total-below"));
 		if (cli_parse_price(ctx, "--rearm", v, &r->rearm_cents) != CLI_OK)
 			return CLI_USAGE;
 	}
@@ -182,13 +296,24 @@ static int add_extras(struct cli_ctx *ctx, const struct cli_args *a, struct api_
 	return CLI_OK;
 }
 
-static int alert_fail(struct cli_ctx *ctx, const struct api_error *e)
+static int alert_fail(struct cli_ctx *ctx, const struct api_alert_req *r, const struct api_error *e)
 {
 	const char *code = e->code != NULL ? e->code : "";
+	const char *field = e->field != NULL ? e->field : "";
 
 	if (strcmp(code, "TOO_MANY_ALERTS") == 0)
 		return cli_fail(ctx, "%s", _("alert add: your account has as many live alerts as it may "
 					     "(100); remove one first (gpux alert list, gpux alert rm)"));
+	if (strcmp(code, "TOO_MANY_JOB_ALERTS") == 0)
+		return cli_fail(ctx, "%s", _("alert add: your account has as many live job alerts as it "
+					     "may (10); remove one first (gpux alert list, gpux alert rm)"));
+	if (strcmp(code, "JOB_NOT_RUNNABLE") == 0)
+		return cli_fail(ctx, "%s", _("alert add: no GPU can run this job, whatever the books hold "
+					     "(gpux fit shows what it needs), so the alert could never "
+					     "fire"));
+	if (r->when == API_WHEN_JOB_TOTAL_LTE && strcmp(code, "BAD_VALUE") == 0 &&
+	    strcmp(field, "when") == 0)
+		return cli_fail(ctx, "%s", _("alert add: this exchange does not keep job alerts"));
 	return cli_fail_api(ctx, e);
 }
 
@@ -198,19 +323,21 @@ static int alert_add(struct cli_ctx *ctx, struct api_client *c, const struct cli
 	const char *gpu_arg = a->n_pos > 1 ? a->pos[1] : NULL;
 	struct api_alert *al = NULL;
 	struct api_error *e = NULL;
+	struct job_keep k = {0};
 	int rc;
 
 	if (a->n_pos > 2)
 		return cli_usage(ctx, "%s", _("alert add: too many arguments; e.g. gpux alert add h200 "
 					      "--ask-below 4.10"));
-	if ((rc = add_condition(ctx, a, &r, &gpu_arg)) != CLI_OK ||
-	    (rc = add_extras(ctx, a, &r)) != CLI_OK)
-		return rc;
-	if (api_alert_create(c, &r, &al, &e) != 0) {
-		rc = alert_fail(ctx, e);
+	if ((rc = add_condition(ctx, a, &r, &gpu_arg, &k)) != CLI_OK ||
+	    (rc = add_extras(ctx, a, &r)) != CLI_OK || api_alert_create(c, &r, &al, &e) != 0) {
+		if (rc == CLI_OK)
+			rc = alert_fail(ctx, &r, e);
 		api_error_free(&e);
+		job_keep_free(&k);
 		return rc;
 	}
+	job_keep_free(&k);
 	if (ctx->format == CLI_FORMAT_TABLE) {
 		char *what = alert_what(ctx, al);
 		if (al->state == API_ALERT_ARMED)
@@ -238,6 +365,7 @@ static int alert_list(struct cli_ctx *ctx, struct api_client *c)
 	struct cli_sheet *s = cli_sheet_new();
 	char *cursor = NULL;
 	int64_t live = 0, max = 0;
+	bool jobs = false;
 	int rc = CLI_OK;
 
 	alert_columns(s);
@@ -249,8 +377,10 @@ static int alert_list(struct cli_ctx *ctx, struct api_client *c)
 			api_error_free(&e);
 			break;
 		}
-		for (size_t i = 0; i < l->n; i++)
+		for (size_t i = 0; i < l->n; i++) {
 			alert_row(s, ctx, &l->v[i]);
+			jobs = jobs || l->v[i].when == API_WHEN_JOB_TOTAL_LTE;
+		}
 		live = l->live;
 		max = l->max;
 		free(cursor);
@@ -265,6 +395,9 @@ static int alert_list(struct cli_ctx *ctx, struct api_client *c)
 					 "before tax."), (long long)live, (long long)max);
 		cli_sheet_note(s, note);
 		free(note);
+		if (jobs)
+			cli_sheet_note(s, _("A job alert's total is what gpux job would pay for the whole job, "
+					    "in your account's currency, VAT included."));
 		rc = cli_sheet_print(ctx, s) == 0 ? CLI_OK : CLI_FAILED;
 	}
 	cli_sheet_free(&s);

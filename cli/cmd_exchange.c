@@ -315,6 +315,25 @@ int cli_parse_price(struct cli_ctx *ctx, const char *opt, const char *s, int64_t
 	return CLI_OK;
 }
 
+#define MAX_AMOUNT_MINOR 100000000000LL /* docs/API.md: 1 .. 10^11 */
+
+int cli_parse_amount(struct cli_ctx *ctx, const char *cmd, const char *opt, const char *s,
+		     int64_t *minor)
+{
+	char *cause = NULL;
+	int rc;
+
+	if (i18n_parse_decimal(ctx->lang, s, 2, minor, &cause) == 0 && *minor >= 1 &&
+	    *minor <= MAX_AMOUNT_MINOR)
+		return CLI_OK;
+	rc = cli_usage(ctx, _("%s: %s \"%s\"%s%s; accepted: an amount in your account's currency "
+			      "above 0, e.g. %s"),
+		       cmd, opt, s, cause != NULL ? ": " : "", cause != NULL ? cause : "",
+		       i18n_decimal_sep(ctx->lang) == ',' ? "900,00" : "900.00");
+	free(cause);
+	return rc;
+}
+
 /* An id given on the command line: a whole number ≥ 1. */
 int cli_parse_id(struct cli_ctx *ctx, const char *what, const char *s, int64_t *id)
 {

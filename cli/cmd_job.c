@@ -27,27 +27,8 @@
 #include "view/view.h"
 
 #define MAX_HOURS 720
-#define MAX_TOTAL_MINOR 100000000000LL /* docs/API.md: 1 .. 10^11 */
 
 #define OPT(a, name) cli_arg((a), cli_job_opts, (name))
-
-/* --max-total as people write money ("900", "900,50" with a decimal comma). */
-static int parse_total(struct cli_ctx *ctx, const char *v, int64_t *out)
-{
-	char *cause = NULL;
-	int rc;
-
-	if (i18n_parse_decimal(ctx->lang, v, 2, out, &cause) != 0 || *out < 1 ||
-	    *out > MAX_TOTAL_MINOR) {
-		rc = cli_usage(ctx, _("job: --max-total \"%s\"%s%s; accepted: an amount in your account's "
-				      "currency above 0, e.g. %s"),
-			       v, cause != NULL ? ": " : "", cause != NULL ? cause : "",
-			       i18n_decimal_sep(ctx->lang) == ',' ? "900,00" : "900.00");
-		free(cause);
-		return rc;
-	}
-	return CLI_OK;
-}
 
 /* The request from the command line; regions kept in *keep. */
 static int build_request(struct cli_ctx *ctx, const struct cli_args *a, struct api_job_req *r,
@@ -60,7 +41,7 @@ static int build_request(struct cli_ctx *ctx, const struct cli_args *a, struct a
 	if ((v = OPT(a, "--max-total")) == NULL)
 		return cli_usage(ctx, "%s", _("job: --max-total AMOUNT is required: the most the whole "
 					      "job may cost, VAT included (e.g. --max-total 900)"));
-	if ((rc = parse_total(ctx, v, &r->max_total_minor)) != CLI_OK)
+	if ((rc = cli_parse_amount(ctx, "job", "--max-total", v, &r->max_total_minor)) != CLI_OK)
 		return rc;
 	if ((v = OPT(a, "--hours")) != NULL) {
 		if ((rc = cli_parse_int(ctx, "--hours", v, 1, MAX_HOURS, &h)) != CLI_OK)

@@ -92,18 +92,23 @@ const struct cli_command cli_commands[] = {
 	    "kind, gpu, json. --exec CMD runs CMD for each event with its JSON on standard input\n"
 	    "(GPUX_EVENT_ID and GPUX_EVENT_KIND set). Exit status 1 when the stream cannot be had,\n"
 	    "is refused, or stays lost for --give-up seconds.")},
-	{"alert", cli_cmd_alert, "add [GPU]|list|rm ID...", N_("alerts the exchange keeps for you: add, list, remove"),
+	{"alert", cli_cmd_alert, "add [GPU|MODEL]|list|rm ID...", N_("alerts the exchange keeps for you: add, list, remove"),
 	 cli_alert_opts, true,
 	 N_("add GPU --ask-below PRICE (or --ask-above, --bid-below, --bid-above, --last-below,\n"
 	    "--last-above, --spread-below, --spread-above), add --rental-ending MINUTES [--rental ID],\n"
-	    "add --order-filled [--order ID]. An alert fires once, or with --rearm PRICE again each\n"
-	    "time the price has moved back by PRICE and crosses once more; the exchange keeps it and\n"
+	    "add --order-filled [--order ID], add SIZE|PRESET --job-total-below AMOUNT [--hours H]\n"
+	    "[--region R] with gpux job's options: when the cheapest total of that job (what gpux\n"
+	    "job would pay, VAT included, in your account's currency) is at or below AMOUNT.\n"
+	    "An alert fires once, or with --rearm PRICE (a job alert: an AMOUNT) again each\n"
+	    "time the price has moved back by that much and crosses once more; the exchange keeps it and\n"
 	    "tells you on gpux watch --alerts (and the TUI) even when gpux is not running. A read-only\n"
-	    "key may manage alerts; an account has at most 100 live ones.\n"
+	    "key may manage alerts; an account has at most 100 live ones, 10 of them job alerts.\n"
 	    "csv and json: id, when, gpu, price_cents, minutes, rental_id, order_id, rearm_cents,\n"
-	    "state (armed, rearming, fired, expired), fired_count, last_fired_at, expires_at, label.\n"
-	    "Example:\n"
-	    "  gpux alert add h100-sxm --ask-below 2.80 --label 'cheap H100'")},
+	    "model, method, hours, max_total_minor, rearm_minor, currency, state (armed, rearming,\n"
+	    "fired, expired), fired_count, last_fired_at, expires_at, label.\n"
+	    "Examples:\n"
+	    "  gpux alert add h100-sxm --ask-below 2.80 --label 'cheap H100'\n"
+	    "  gpux alert add llama-3.1-405b --method infer-fp8 --hours 24 --job-total-below 900")},
 	{"demo", cli_cmd_demo, "status|stop|reset", N_("the local demo exchange in the background: see, stop or reset it"),
 	 cli_demo_opts, false,
 	 N_("With no exchange configured gpux starts a demo exchange of its own in the background\n"
@@ -311,9 +316,13 @@ const struct cli_opt cli_alert_opts[] = {
 	{"--rental", "ID", N_("add: with --rental-ending, only that rental")},
 	{"--order-filled", NULL, N_("add: fire when an order of yours fills")},
 	{"--order", "ID", N_("add: with --order-filled, only that order")},
-	{"--rearm", "PRICE", N_("add: fire again once the price has moved back by PRICE (default: once)")},
+	{"--job-total-below", "AMOUNT", N_("add: fire when the cheapest total of the job (SIZE or PRESET and gpux job's options) is at or below AMOUNT, in your account's currency, VAT included")},
+	{"--hours", "H", N_("add: with --job-total-below, the hours the job rents, 1 to 720; training: the run's time when not given; inference: required")},
+	{"--region", "REGION[,REGION]", N_("add: with --job-total-below, only machines in one of these regions (default any)")},
+	{"--rearm", "PRICE", N_("add: fire again once the price has moved back by PRICE (a job alert: the total by an AMOUNT) (default: once)")},
 	{"--expires", "TIME", N_("add: stop watching at TIME (2025-06-02T09:00:00Z or 2025-06-02, UTC)")},
 	{"--label", "TEXT", N_("add: your words for the alert, shown when it fires")},
+	FIT_JOB_OPTIONS,
 	{NULL, NULL, NULL},
 };
 const struct cli_opt cli_demo_opts[] = {

@@ -15,7 +15,17 @@
  *     time-based, looked at by the lease holder (xd_alerts_tick) over the
  *     exchange time since its last look;
  *   - an order filled (one order, or any of the account's): looked at for the
- *     fills of each job (xd_alerts_fills).
+ *     fills of each job (xd_alerts_fills);
+ *   - a job's cheapest total at or below a budget (job_total_lte: the job
+ *     body of a job order, its hours and regions): what a job order would
+ *     pay now, VAT included, in the account's currency. Its row keeps the
+ *     job as a job order's row does (xd_job_text, in job), the regions (in
+ *     region), the budget max_total_minor (in price) and rearm_minor (in
+ *     rearm); jobalerts.c evaluates it when a book it can run on changes,
+ *     and xd_alerts_job_hit below fires or re-arms it, with the same
+ *     hysteresis as a price alert's ("at or below" the budget fires it; a
+ *     total at or above budget + rearm_minor, or no GPU that can run it,
+ *     re-arms it).
  * A firing is an event of kind "alert" in the account's log (events.c) with
  * its own id, the market's seq and the time, written in the transaction
  * that fired it. Creating or deleting a book alert takes the book (so every
@@ -35,7 +45,11 @@
 #define EXPIRES_MAX_MS (366LL * 86400000LL)
 
 static const char *const state_names[] = { "armed", "rearming", "fired", "expired", NULL };
-enum { ST_ARMED, ST_REARMING, ST_FIRED, ST_EXPIRED };
+
+static bool is_job(int when)
+{
+	return when == XD_WHEN_JOB_TOTAL_LTE;
+}
 
 static bool is_book(int when)
 {
@@ -74,9 +88,11 @@ static const char *misplaced(const cJSON *b, int when)
 	static const char *const book_only[] = { "gpu", "price_cents", "rearm_cents", NULL };
 	static const char *const rental_only[] = { "minutes", "rental_id", NULL };
 	static const char *const order_only[] = { "order_id", NULL };
-	const char *const *groups[3] = { book_only, rental_only, order_only };
-	int mine = is_book(when) ? 0 : when == XD_WHEN_RENTAL_ENDING ? 1 : 2;
-	for (int k = 0; k < 3; k++) {
+	static const char *const job_only[] = { "job", "hours", "regions", "max_total_minor",
+	                                        "rearm_minor", NULL };
+	const char *const *groups[4] = { book_only, rental_only, order_only, job_only };
+	int mine = is_book(when) ? 0 : when == XD_WHEN_RENTAL_ENDING ? 1 : is_job(when) ? 3 : 2;
+	for (int k = 0; k < 4; k++) {
 		if (k == mine)
 			continue;
 		for (const char *const *f = groups[k]; *f; f++)
@@ -130,16 +146,36 @@ static int parse_book(const struct xd_tables *t, const cJSON *b, struct xd_alert
 	return 0;
 }
 
+/* A job alert: its budget, re-arming, regions and job (the job and hours
+ * validated as a job order's, with the same codes). */
+static int parse_job(const struct xd_tables *t, const cJSON *b, struct xd_alert_in *a,
+                     struct xd_order_in *job, struct xd_reply *r)
+{
+	/* hours first, as a job order reads it (it is read again with the job) */
+	if (xd_body_int(b, "hours", false, 1, XD_HOURS_MAX, &(int64_t){ 0 }, r) < 0 ||
+	    xd_body_int(b, "max_total_minor", true, 1, XD_DEPOSIT_MAX, &a->price, r) < 0 ||
+	    xd_body_int(b, "rearm_minor", false, 1, XD_DEPOSIT_MAX, &a->rearm, r) < 0 ||
+	    xd_parse_regions(t, b, &job->regions, r) < 0 ||
+	    xd_parse_job_fields(b, "a job alert", job, r) != 0)
+		return -1;
+	job->is_job = true;
+	job->side = ENG_BUY;
+	job->gpu = -1;
+	job->max_total = a->price;
+	return 0;
+}
+
 int xd_parse_alert(const struct xd_tables *t, const char *body, size_t len, struct xd_alert_in *a,
-                   struct xd_reply *r)
+                   struct xd_order_in *job, struct xd_reply *r)
 {
 	static const char *const fields[] = {
 		"when", "gpu", "price_cents", "rearm_cents", "minutes", "rental_id", "order_id",
-		"expires_at", "label", NULL,
+		"job", "hours", "regions", "max_total_minor", "rearm_minor", "expires_at", "label", NULL,
 	};
 	cJSON *b = NULL;
 	int rc = -1;
 	memset(a, 0, sizeof *a);
+	memset(job, 0, sizeof *job);
 	a->gpu = -1;
 	a->region = -1;
 	a->expires_ms = -1;
@@ -148,6 +184,9 @@ int xd_parse_alert(const struct xd_tables *t, const char *body, size_t len, stru
 		goto out;
 	if (is_book(a->when)) {
 		if (parse_book(t, b, a, r))
+			goto out;
+	} else if (is_job(a->when)) {
+		if (parse_job(t, b, a, job, r))
 			goto out;
 	} else if (a->when == XD_WHEN_RENTAL_ENDING) {
 		int64_t minutes;
@@ -185,24 +224,44 @@ out:
 /* ---- reading ------------------------------------------------------------------------- */
 
 #define ALERT_COLS "id, cond, gpu, price, rearm, minutes, rental_id, order_id, label, state, " \
-	"fired, fired_ms, expires_ms, created_ms"
+	"fired, fired_ms, expires_ms, created_ms, job, region, " \
+	"(SELECT currency FROM accounts WHERE accounts.id = alerts.account)"
 
 static void jint_col(cJSON *o, const char *k, struct xd_q *st, int i)
 {
 	xd_jint_or_null(o, k, xd_col_int64(st, i), !xd_col_null(st, i));
 }
 
+/* A job alert's job, hours, regions, budget and re-arming (columns 3, 4, 14,
+ * 15, 16 of ALERT_COLS); null for the other alerts. */
+static void job_cols(cJSON *o, struct xd_q *st, bool job)
+{
+	struct xd_order_in in = { 0 };
+	bool ok = job && xd_col_text(st, 14) && xd_job_from_text(xd_col_text(st, 14), &in);
+	cJSON_AddItemToObject(o, "job", ok ? xd_job_json(&in) : cJSON_CreateNull());
+	xd_jint_or_null(o, "hours", in.job_hours, ok && in.job_hours > 0);
+	if (job)
+		xd_regions_json(o, "regions", xd_col_text(st, 15));
+	else
+		cJSON_AddNullToObject(o, "regions");
+	xd_jint_or_null(o, "max_total_minor", xd_col_int64(st, 3), job);
+	xd_jint_or_null(o, "rearm_minor", xd_col_int64(st, 4), job && !xd_col_null(st, 4));
+	xd_jstr(o, "currency", job ? xd_col_text(st, 16) : NULL);
+}
+
 static cJSON *alert_json(struct xd_q *st, int64_t now)
 {
 	cJSON *o = cJSON_CreateObject();
+	bool job = is_job(xd_when_lookup(xd_col_text(st, 1)));
 	xd_jint(o, "id", xd_col_int64(st, 0));
 	xd_jstr(o, "when", xd_col_text(st, 1));
 	xd_jstr(o, "gpu", xd_col_text(st, 2));
-	jint_col(o, "price_cents", st, 3);
-	jint_col(o, "rearm_cents", st, 4);
+	xd_jint_or_null(o, "price_cents", xd_col_int64(st, 3), !job && !xd_col_null(st, 3));
+	xd_jint_or_null(o, "rearm_cents", xd_col_int64(st, 4), !job && !xd_col_null(st, 4));
 	jint_col(o, "minutes", st, 5);
 	jint_col(o, "rental_id", st, 6);
 	jint_col(o, "order_id", st, 7);
+	job_cols(o, st, job);
 	xd_jstr(o, "label", xd_col_text(st, 8));
 	const char *state = xd_col_text(st, 9);
 	bool live = strcmp(state, "armed") == 0 || strcmp(state, "rearming") == 0;
@@ -226,13 +285,16 @@ static cJSON *read_alert(struct xd_store *s, int64_t account, int64_t id, int64_
 	return o;
 }
 
-/* Live alerts of the account: armed or re-arming, not expired. */
-static int64_t live_count(struct xd_store *s, int64_t account, int64_t now)
+/* Live alerts of the account (only its job alerts: jobs): armed or
+ * re-arming, not expired. */
+static int64_t live_count(struct xd_store *s, int64_t account, int64_t now, bool jobs)
 {
 	struct xd_q *st = xd_stmt(s, "SELECT count(*) FROM alerts WHERE account = ?1 AND state IN "
-	                             "('armed', 'rearming') AND (expires_ms IS NULL OR expires_ms > ?2)");
+	                             "('armed', 'rearming') AND (expires_ms IS NULL OR expires_ms > ?2) "
+	                             "AND (?3 = 0 OR cond = 'job_total_lte')");
 	xd_bind_int64(st, 1, account);
 	xd_bind_int64(st, 2, now);
+	xd_bind_int(st, 3, jobs ? 1 : 0);
 	int64_t n = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : 0;
 	xd_reset(st);
 	return n;
@@ -275,7 +337,7 @@ void xd_alerts_h_list(struct xd_ctx *c)
 	} else {
 		cJSON_AddNullToObject(o, "next_cursor");
 	}
-	xd_jint(o, "live", live_count(s, c->account, now));
+	xd_jint(o, "live", live_count(s, c->account, now, false));
 	xd_jint(o, "max", XD_ALERTS_MAX);
 	xd_reply_json(&c->reply, 200, o);
 }
@@ -297,7 +359,8 @@ void xd_alerts_h_create(struct xd_ctx *c)
 {
 	static const char *const none[] = { NULL };
 	if (xd_query_check(c, none) != 0 ||
-	    xd_parse_alert(xd_market_tables(c->m), c->body, c->body_len, &c->job->alert, &c->reply))
+	    xd_parse_alert(xd_market_tables(c->m), c->body, c->body_len, &c->job->alert,
+	                   &c->job->order, &c->reply))
 		return;
 	c->job->kind = XD_JOB_ALERT_ADD;
 	c->job->account = c->account;
@@ -381,6 +444,9 @@ static cJSON *firing(struct xd_writer *w, const struct arow *a, int state_after)
 		cJSON_AddStringToObject(o, "gpu", w->t->gpu_ids[a->gpu]);
 		xd_jint(o, "price_cents", a->price);
 		xd_jint_or_null(o, "rearm_cents", a->rearm, a->rearm > 0);
+	} else if (is_job(a->when)) {
+		xd_jint(o, "max_total_minor", a->price);
+		xd_jint_or_null(o, "rearm_minor", a->rearm, a->rearm > 0);
 	}
 	xd_jstr(o, "label", a->label[0] ? a->label : NULL);
 	cJSON_AddStringToObject(o, "state", state_names[state_after]);
@@ -396,19 +462,19 @@ static struct xd_trigger book_trigger(const struct arow *a)
 void xd_alerts_hit(struct xd_writer *w, int g, int64_t id, int64_t value)
 {
 	struct arow a;
-	if (!load_alert(w, id, &a) || (a.state != ST_ARMED && a.state != ST_REARMING))
+	if (!load_alert(w, id, &a) || (a.state != XD_ALERT_ARMED && a.state != XD_ALERT_REARMING))
 		return;
 	if (expired(w, &a)) {
-		set_state(w, id, ST_EXPIRED, false);
+		set_state(w, id, XD_ALERT_EXPIRED, false);
 		return;
 	}
 	struct xd_trigger t = book_trigger(&a);
-	if (a.state == ST_REARMING) {   /* the price moved back: armed again, silently */
-		set_state(w, id, ST_ARMED, false);
+	if (a.state == XD_ALERT_REARMING) {   /* the price moved back: armed again, silently */
+		set_state(w, id, XD_ALERT_ARMED, false);
 		xd_watch_add(w, g, XD_WATCH_ALERTS, &t, id);
 		return;
 	}
-	int after = a.rearm > 0 ? ST_REARMING : ST_FIRED;
+	int after = a.rearm > 0 ? XD_ALERT_REARMING : XD_ALERT_FIRED;
 	cJSON *o = firing(w, &a, after);
 	xd_jint(o, "value_cents", value);
 	xd_events_add(w, a.account, "alert", o);
@@ -423,7 +489,7 @@ void xd_alerts_hit(struct xd_writer *w, int g, int64_t id, int64_t value)
 static struct xd_trigger held_condition(const struct arow *a)
 {
 	struct xd_trigger t = book_trigger(a);
-	return a->state == ST_REARMING ? rearming(&t, a->rearm) : t;
+	return a->state == XD_ALERT_REARMING ? rearming(&t, a->rearm) : t;
 }
 
 void xd_alerts_load(struct xd_writer *w, int g)
@@ -459,7 +525,7 @@ static void fire_fill(struct xd_writer *w, struct arow *a, const struct xd_fill_
 	/* an alert on one order is done once that order is closed */
 	bool closed = strcmp(status, "open") != 0 && strcmp(status, "partially_filled") != 0 &&
 	              strcmp(status, "waiting") != 0;
-	int after = a->order_id && closed ? ST_FIRED : ST_ARMED;
+	int after = a->order_id && closed ? XD_ALERT_FIRED : XD_ALERT_ARMED;
 	cJSON *o = firing(w, a, after);
 	cJSON_AddStringToObject(o, "gpu", w->t->gpu_ids[f->gpu]);
 	xd_jint(o, "order_id", order);
@@ -501,7 +567,7 @@ static size_t fill_alerts(struct xd_writer *w, const int64_t *accts, size_t n, s
 		a->fired = xd_col_int64(st, 5);
 		a->when = XD_WHEN_ORDER_FILLED;
 		a->gpu = -1;
-		a->state = ST_ARMED;
+		a->state = XD_ALERT_ARMED;
 	}
 	xd_reset(st);
 	return k;
@@ -515,10 +581,10 @@ static void fills_for(struct xd_writer *w, const int64_t *accts, size_t na,
 	for (size_t i = 0; i < k; i++) {
 		struct arow *a = &al[i];
 		if (expired(w, a)) {
-			set_state(w, a->id, ST_EXPIRED, false);
+			set_state(w, a->id, XD_ALERT_EXPIRED, false);
 			continue;
 		}
-		for (size_t j = 0; j < n && a->state == ST_ARMED; j++) {
+		for (size_t j = 0; j < n && a->state == XD_ALERT_ARMED; j++) {
 			int64_t order = f[j].buy_account == a->account ? f[j].buy_order
 			              : f[j].sell_account == a->account ? f[j].sell_order : 0;
 			if (order && (!a->order_id || a->order_id == order))
@@ -575,7 +641,7 @@ static void rdue_read(struct xd_writer *w, struct xd_q *st, struct rdue *d)
 	d->a = (struct arow){
 		.id = xd_col_int64(st, 0), .account = xd_col_int64(st, 1), .minutes = xd_col_int(st, 2),
 		.rental_id = xd_col_int64(st, 3), .fired = xd_col_int64(st, 5),
-		.when = XD_WHEN_RENTAL_ENDING, .gpu = -1, .state = ST_ARMED,
+		.when = XD_WHEN_RENTAL_ENDING, .gpu = -1, .state = XD_ALERT_ARMED,
 	};
 	snprintf(d->a.label, sizeof d->a.label, "%s", xd_col_text(st, 4) ? xd_col_text(st, 4) : "");
 	d->rental = xd_col_int64(st, 6);
@@ -585,7 +651,7 @@ static void rdue_read(struct xd_writer *w, struct xd_q *st, struct rdue *d)
 
 static void fire_rental(struct xd_writer *w, const struct rdue *d)
 {
-	int after = d->a.rental_id ? ST_FIRED : ST_ARMED;
+	int after = d->a.rental_id ? XD_ALERT_FIRED : XD_ALERT_ARMED;
 	cJSON *o = firing(w, &d->a, after);
 	if (d->gpu >= 0)
 		cJSON_AddStringToObject(o, "gpu", w->t->gpu_ids[d->gpu]);
@@ -716,12 +782,15 @@ static bool refs_ok(struct xd_writer *w, struct xd_job *j)
 	return true;
 }
 
-static int64_t insert_alert(struct xd_writer *w, int64_t account, const struct xd_alert_in *in)
+/* The new alert's row (job: a job alert's job, its text and regions bound). */
+static int64_t insert_alert(struct xd_writer *w, int64_t account, const struct xd_alert_in *in,
+                            const struct xd_order_in *job)
 {
 	struct xd_q *st = xd_stmt(w->st,
 		"INSERT INTO alerts(account, cond, gpu, price, rearm, minutes, rental_id, order_id, label, "
-		"state, expires_ms, created_ms, updated_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-		"'armed', ?10, ?11, ?11) RETURNING id");
+		"state, expires_ms, created_ms, updated_ms, job, region) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+		"?8, ?9, 'armed', ?10, ?11, ?11, ?12, ?13) RETURNING id");
+	char *text = NULL, *regions = NULL;
 	xd_bind_int64(st, 1, account);
 	xd_bind_text(st, 2, xd_when_names[in->when]);
 	if (is_book(in->when)) {
@@ -729,6 +798,14 @@ static int64_t insert_alert(struct xd_writer *w, int64_t account, const struct x
 		xd_bind_int64(st, 4, in->price);
 		if (in->rearm)
 			xd_bind_int64(st, 5, in->rearm);
+	}
+	if (is_job(in->when)) {
+		xd_bind_int64(st, 4, in->price);
+		if (in->rearm)
+			xd_bind_int64(st, 5, in->rearm);
+		xd_bind_text(st, 12, (text = xd_job_text(job)));
+		if ((regions = xd_regions_text(w->t, job->regions)))
+			xd_bind_text(st, 13, regions);
 	}
 	if (in->when == XD_WHEN_RENTAL_ENDING)
 		xd_bind_int64(st, 6, in->minutes);
@@ -741,7 +818,38 @@ static int64_t insert_alert(struct xd_writer *w, int64_t account, const struct x
 	if (in->expires_ms >= 0)
 		xd_bind_int64(st, 10, in->expires_ms);
 	xd_bind_int64(st, 11, w->now);
-	return xd_step_id(st);
+	int64_t id = xd_step_id(st);
+	free(text);
+	free(regions);
+	return id;
+}
+
+/* Can a new job alert's job run on some GPU of the catalogue, whatever the
+ * books hold? Else it could never fire: 422 JOB_NOT_RUNNABLE with the
+ * alternatives, as a job order's refusal has them. If it can, the books of
+ * those GPUs are held for its first look (before the account's alerts are
+ * taken: books, then accounts, as every transaction takes them). */
+static bool job_runs_somewhere(struct xd_writer *w, struct xd_job *j)
+{
+	struct xd_job_alt *alts;
+	size_t n = xd_jalerts_fits(w->t, &j->order, &alts);
+	if (n > 0) {
+		int *gs = xcalloc(n, sizeof *gs);
+		size_t k = 0;
+		for (size_t g = 0; g < w->t->n_gpus; g++)
+			if (alts[g].fits)
+				gs[k++] = (int)g;
+		w->nodes->hold_books(w, gs, k);
+		free(gs);
+	} else {
+		cJSON *e = xd_reply_error(&j->reply, 422, "JOB_NOT_RUNNABLE", "no GPU of the catalogue "
+		                          "can run this job, whatever the books hold (\"alternatives\" "
+		                          "says why, GPU by GPU): the alert could never fire");
+		if (e)
+			cJSON_AddItemToObject(e, "alternatives", xd_jobs_alts_json(w->t, alts));
+	}
+	xd_jalerts_fits_free(w->t, &alts);
+	return n > 0;
 }
 
 /* A new order_filled alert on an order that is filled already fires now. */
@@ -754,11 +862,11 @@ static void order_now(struct xd_writer *w, int64_t id, int64_t order)
 	struct arow a;
 	if (!filled || !load_alert(w, id, &a))
 		return;
-	cJSON *o = firing(w, &a, ST_FIRED);
+	cJSON *o = firing(w, &a, XD_ALERT_FIRED);
 	xd_jint(o, "order_id", order);
 	cJSON_AddStringToObject(o, "order_status", "filled");
 	xd_events_add(w, a.account, "alert", o);
-	set_state(w, id, ST_FIRED, true);
+	set_state(w, id, XD_ALERT_FIRED, true);
 }
 
 void xd_alerts_job_add(struct xd_writer *w, struct xd_job *j)
@@ -773,19 +881,29 @@ void xd_alerts_job_add(struct xd_writer *w, struct xd_job *j)
 		               "the exchange's clock and within a year of it");
 		return;
 	}
+	if (is_job(in->when) && !job_runs_somewhere(w, j))
+		return;
 	xd_ops_begin(w);
 	xd_events_turn(w, j->account);
-	if (live_count(w->st, j->account, w->now) >= XD_ALERTS_MAX) {
+	if (live_count(w->st, j->account, w->now, false) >= XD_ALERTS_MAX) {
 		cJSON *e = xd_reply_error(&j->reply, 409, "TOO_MANY_ALERTS", "the account has %d live "
 		                          "alerts, the most it may have; delete one first", XD_ALERTS_MAX);
 		xd_jint(e, "max", XD_ALERTS_MAX);
+		return;
+	}
+	if (is_job(in->when) && live_count(w->st, j->account, w->now, true) >= XD_JOB_ALERTS_MAX) {
+		cJSON *e = xd_reply_error(&j->reply, 409, "TOO_MANY_JOB_ALERTS", "the account has %d "
+		                          "live job alerts, the most it may have (each prices its job on "
+		                          "every GPU at each change of their books); delete one first",
+		                          XD_JOB_ALERTS_MAX);
+		xd_jint(e, "max", XD_JOB_ALERTS_MAX);
 		return;
 	}
 	if (!refs_ok(w, j))
 		return;
 	if (is_book(in->when))
 		w->nodes->lock_book(w, in->gpu);
-	int64_t id = insert_alert(w, j->account, in);
+	int64_t id = insert_alert(w, j->account, in, &j->order);
 	if (is_book(in->when)) {
 		struct xd_trigger t = { .when = in->when, .price = in->price, .region = -1 };
 		int64_t v;
@@ -797,6 +915,8 @@ void xd_alerts_job_add(struct xd_writer *w, struct xd_job *j)
 		rentals_now(w, id);
 	} else if (in->order_id) {
 		order_now(w, id, in->order_id);
+	} else if (is_job(in->when)) {
+		xd_jalerts_made(w, id);   /* it holds already: it fires now */
 	}
 	xd_reply_json(&j->reply, 201, read_alert(w->st, j->account, id, w->now));
 }
@@ -814,15 +934,68 @@ void xd_alerts_job_del(struct xd_writer *w, struct xd_job *j)
 			xd_reply_error(&j->reply, 404, "NOT_FOUND", "no alert %" PRId64, j->target);
 			return;
 		}
-		if (a.state == ST_ARMED || a.state == ST_REARMING) {
+		if (a.state == XD_ALERT_ARMED || a.state == XD_ALERT_REARMING) {
 			struct xd_trigger t = held_condition(&a);
 			xd_watch_remove(w, a.gpu, XD_WATCH_ALERTS, &t, a.id);
 		}
 	}
+	if (is_job(a.when))
+		xd_jalerts_changed(w, a.id, -1);   /* every node lets it go */
 	cJSON *o = read_alert(w->st, j->account, j->target, w->now);
 	struct xd_q *st = xd_stmt(w->st, "DELETE FROM alerts WHERE id = ?1");
 	xd_bind_int64(st, 1, j->target);
 	xd_step_done(w->st, st);
 	cJSON_AddBoolToObject(o, "deleted", true);
 	xd_reply_json(&j->reply, 200, o);
+}
+
+/* ---- job_total_lte ------------------------------------------------------------------ */
+
+static void job_fired(struct xd_writer *w, const struct arow *al, int after,
+                      const struct xd_order_in *job, int gpu, const struct xd_job_alt *a)
+{
+	cJSON *o = firing(w, al, after);
+	cJSON_AddItemToObject(o, "job", xd_job_json(job));
+	cJSON_AddStringToObject(o, "gpu", w->t->gpu_ids[gpu]);
+	xd_jint(o, "total_minor", a->total);
+	struct xd_acct *ac = xd_ops_acct(w, al->account);
+	xd_jstr(o, "currency", ac ? xd_cur_code(w, ac->cur) : NULL);
+	xd_jint(o, "hours", a->hours);
+	xd_jint(o, "gpus", a->gpus);
+	xd_jint(o, "node_gpus", a->node_gpus);
+	xd_jint(o, "nodes", a->nodes);
+	xd_jstr(o, "interconnect", a->link != ENG_LINK_ANY ? xd_link_names[a->link] : NULL);
+	xd_events_add(w, al->account, "alert", o);
+}
+
+int xd_alerts_job_hit(struct xd_writer *w, int64_t id, int64_t account,
+                      const struct xd_order_in *job, int gpu, const struct xd_job_alt *a)
+{
+	struct arow al;
+	/* one node at a time changes an account's alerts (its event_counters
+	 * row); the row read after that is as the last of them left it */
+	xd_events_turn(w, account);
+	if (!load_alert(w, id, &al) || !is_job(al.when) ||
+	    (al.state != XD_ALERT_ARMED && al.state != XD_ALERT_REARMING))
+		return -1;
+	if (expired(w, &al)) {
+		set_state(w, id, XD_ALERT_EXPIRED, false);
+		xd_jalerts_changed(w, id, -1);
+		return -1;
+	}
+	if (al.state == XD_ALERT_REARMING) {
+		if (gpu >= 0 && a->total < al.price + al.rearm)
+			return XD_ALERT_REARMING;
+		set_state(w, id, XD_ALERT_ARMED, false);   /* moved back: armed again, silently */
+		xd_jalerts_changed(w, id, XD_ALERT_ARMED);
+		return XD_ALERT_ARMED;
+	}
+	if (gpu < 0 || a->total > al.price)
+		return XD_ALERT_ARMED;
+	int after = al.rearm > 0 ? XD_ALERT_REARMING : XD_ALERT_FIRED;
+	job_fired(w, &al, after, job, gpu, a);
+	set_state(w, id, after, true);
+	int live = after == XD_ALERT_FIRED ? -1 : after;
+	xd_jalerts_changed(w, id, live);
+	return live;
 }

@@ -76,6 +76,7 @@ struct side {
 
 struct book {
 	struct side s[2];     /* s[ENG_BUY]: bids, s[ENG_SELL]: asks */
+	uint64_t changes;     /* engine_changes */
 };
 
 struct slot {
@@ -641,8 +642,11 @@ int32_t engine_submit(struct engine *e, size_t book, struct eng_order *o, bool d
 	int32_t filled = match(e, b, &t, lot, n_nodes, dry_run, fills);
 	o->gpus -= filled;
 	t.gpus = o->gpus;
-	if (!dry_run && t.gpus > 0 && t.tif == ENG_GTC)
+	bool rests = !dry_run && t.gpus > 0 && t.tif == ENG_GTC;
+	if (rests)
 		rest(e, book, &t, lot, (size_t)n_nodes);
+	if (!dry_run && (filled > 0 || rests))
+		b->changes++;
 	return filled;
 }
 
@@ -654,6 +658,7 @@ void engine_restore(struct engine *e, size_t book, const struct eng_order *o,
 		return;
 	struct eng_order t = *o;
 	t.node_gpus = unit_of(o);
+	e->books[book].changes++;
 	if (t.side == ENG_BUY) {
 		check_shape(&t);
 		rest(e, book, &t, NULL, 0);
@@ -696,7 +701,13 @@ int engine_cancel(struct engine *e, size_t book, int64_t id, struct eng_order *o
 		level_remove(s, i);
 	map_del(e, id);
 	rest_release(e, n);
+	b->changes++;
 	return 0;
+}
+
+uint64_t engine_changes(const struct engine *e, size_t book)
+{
+	return book_at(e, book)->changes;
 }
 
 void engine_clear(struct engine *e, size_t book)

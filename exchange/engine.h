@@ -171,6 +171,11 @@ bool engine_best_for(const struct engine *e, size_t book, enum eng_side side,
 size_t engine_depth_for(const struct engine *e, size_t book, enum eng_side side,
                         const struct eng_filter *f, struct eng_level *out, size_t max);
 
+/* How many times book `book` has changed: a submit that filled or rested, a
+ * restore, a cancel (so a clear too). It only grows, so two equal counts mean
+ * the book is as it was, and a dry run against it gives the same fills. */
+uint64_t engine_changes(const struct engine *e, size_t book);
+
 /* Look up a resting order (NULL if not resting, or resting in another book). The
  * pointer is the engine's and is valid until the next submit, restore or cancel. */
 const struct eng_order *engine_find(const struct engine *e, size_t book, int64_t id);

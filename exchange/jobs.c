@@ -119,17 +119,64 @@ static int job_fields(const cJSON *job, struct fit_field **out, int *n, struct x
 	return 0;
 }
 
+/* A 400 for the fit library's refusal p (cause: its English words). */
+static void problem_reply(struct xd_reply *r, const struct fit_field_problem *p, const char *cause)
+{
+	cJSON *e = job_error(r, problem_codes[p->code], p->field, cause ? cause : "bad job");
+	if (p->code == FIT_FE_OUT_OF_RANGE) {
+		xd_jint(e, "min", p->min);
+		xd_jint(e, "max", p->max);
+	} else if (p->code == FIT_FE_STRING_TOO_LONG) {
+		xd_jint(e, "max", p->max);
+	}
+}
+
+static bool training(const struct fit_job *job)
+{
+	return job->method == FIT_FULL || job->method == FIT_LORA || job->method == FIT_QLORA;
+}
+
+int xd_parse_job_fields(const cJSON *b, const char *what, struct xd_order_in *o,
+                        struct xd_reply *r)
+{
+	int64_t hours = 0;
+	if (xd_body_int(b, "hours", false, 1, XD_HOURS_MAX, &hours, r) < 0)
+		return -1;
+	struct fit_field *f;
+	int n;
+	if (job_fields(cJSON_GetObjectItemCaseSensitive(b, "job"), &f, &n, r) != 0)
+		return -1;
+	struct fit_field_problem p = { 0 };
+	char *cause = NULL;
+	int rc = fit_job_from_fields(f, n, &o->fit, o->fit_label, sizeof o->fit_label, &p, &cause);
+	free(f);
+	if (rc != 0) {
+		problem_reply(r, &p, cause);
+		free(cause);
+		return -1;
+	}
+	if (!training(&o->fit) && hours == 0) {
+		xd_reply_field(r, "MISSING_FIELD", "hours", "%s for %s needs \"hours\" (only a "
+		               "training run's are the fit's run time)", what,
+		               fit_method_id(o->fit.method));
+		return -1;
+	}
+	o->job_hours = (int32_t)hours;
+	return 0;
+}
+
 int xd_parse_job(const struct xd_tables *t, const cJSON *b, struct xd_order_in *o,
                  struct xd_reply *r)
 {
 	static const char *const fields[] = { "client_order_id", "job", "side", "time_in_force",
 	                                      "hours", "max_total_minor", "regions", NULL };
 	int side, tif = ENG_FOK;
-	int64_t hours = 0, max_total;
+	int64_t max_total;
 	if (xd_body_fields(b, fields, r) ||
 	    xd_body_enum(b, "side", true, xd_side_names, &side, r) < 0 ||
 	    xd_body_enum(b, "time_in_force", false, xd_tif_names, &tif, r) < 0 ||
-	    xd_body_int(b, "hours", false, 1, XD_HOURS_MAX, &hours, r) < 0 ||
+	    /* hours is read with the job (xd_parse_job_fields), checked here in its turn */
+	    xd_body_int(b, "hours", false, 1, XD_HOURS_MAX, &(int64_t){ 0 }, r) < 0 ||
 	    xd_body_int(b, "max_total_minor", true, 1, XD_DEPOSIT_MAX, &max_total, r) < 0 ||
 	    xd_parse_regions(t, b, &o->regions, r) < 0)
 		return -1;
@@ -142,38 +189,13 @@ int xd_parse_job(const struct xd_tables *t, const cJSON *b, struct xd_order_in *
 		               "runs whole or leaves nothing");
 		return -1;
 	}
-	struct fit_field *f;
-	int n;
-	if (job_fields(cJSON_GetObjectItemCaseSensitive(b, "job"), &f, &n, r) != 0)
+	if (xd_parse_job_fields(b, "a job order", o, r) != 0)
 		return -1;
-	struct fit_field_problem p = { 0 };
-	char *cause = NULL;
-	int rc = fit_job_from_fields(f, n, &o->fit, o->fit_label, sizeof o->fit_label, &p, &cause);
-	free(f);
-	if (rc != 0) {
-		cJSON *e = job_error(r, problem_codes[p.code], p.field, cause ? cause : "bad job");
-		if (p.code == FIT_FE_OUT_OF_RANGE) {
-			xd_jint(e, "min", p.min);
-			xd_jint(e, "max", p.max);
-		} else if (p.code == FIT_FE_STRING_TOO_LONG) {
-			xd_jint(e, "max", p.max);
-		}
-		free(cause);
-		return -1;
-	}
-	bool training = o->fit.method == FIT_FULL || o->fit.method == FIT_LORA ||
-	                o->fit.method == FIT_QLORA;
-	if (!training && hours == 0) {
-		xd_reply_field(r, "MISSING_FIELD", "hours", "a job order for %s needs \"hours\" (only "
-		               "a training run's are the fit's run time)", fit_method_id(o->fit.method));
-		return -1;
-	}
 	o->is_job = true;
 	o->side = ENG_BUY;
 	o->type = XD_LIMIT;
 	o->tif = ENG_FOK;
 	o->gpu = -1;
-	o->job_hours = (int32_t)hours;
 	o->max_total = max_total;
 	return 0;
 }
@@ -197,16 +219,70 @@ char *xd_job_text(const struct xd_order_in *o)
 	return buf_take(&b);
 }
 
-/* ---- the alternatives ------------------------------------------------------------- */
+bool xd_job_from_text(const char *text, struct xd_order_in *o)
+{
+	struct fit_field f[FIT_JOB_FIELDS_MAX];
+	char *copy = xstrdup(text), *save = NULL;
+	int n = 0;
+	int64_t hours = -1;
+	bool ok = true;
+	for (char *part = strtok_r(copy, ";", &save); part && ok; part = strtok_r(NULL, ";", &save)) {
+		char *eq = strchr(part, '=');
+		ok = eq != NULL;
+		if (!ok)
+			break;
+		*eq = 0;
+		const char *v = eq + 1;
+		if (strcmp(part, "hours") == 0) {
+			hours = strcmp(v, "-") == 0 ? 0 : atoll(v);
+			continue;
+		}
+		const struct fit_field_spec *spec = NULL;
+		for (int i = 0; i < fit_job_field_count && !spec; i++)
+			if (strcmp(fit_job_fields[i].name, part) == 0)
+				spec = &fit_job_fields[i];
+		ok = spec && n < FIT_JOB_FIELDS_MAX;
+		if (!ok)
+			break;
+		f[n] = (struct fit_field){ .name = spec->name };
+		if (spec->kind == FIT_FIELD_INT || spec->kind == FIT_FIELD_BOOL) {
+			f[n].kind = spec->kind;
+			f[n].i = atoll(v);
+		} else {
+			f[n].kind = FIT_FIELD_STRING;
+			f[n].s = v;
+		}
+		n++;
+	}
+	struct fit_field_problem p = { 0 };
+	char *cause = NULL;
+	ok = ok && hours >= 0 &&
+	     fit_job_from_fields(f, n, &o->fit, o->fit_label, sizeof o->fit_label, &p, &cause) == 0;
+	free(cause);
+	free(copy);
+	if (ok)
+		o->job_hours = (int32_t)hours;
+	return ok;
+}
 
-struct alt {
-	bool runnable;
-	char *reason;              /* why not runnable, or not chosen (malloc'ed) */
-	bool shaped;               /* the fit gave a node shape */
-	int32_t gpus, node_gpus, nodes, hours;   /* hours 0: not known */
-	int link;                  /* the link the units need (ENG_LINK_ANY: any) */
-	int64_t total, price;      /* the fills' total (minor, VAT included), dearest price */
-};
+cJSON *xd_job_json(const struct xd_order_in *o)
+{
+	struct fit_field f[FIT_JOB_FIELDS_MAX];
+	int n = fit_job_to_fields(&o->fit, o->fit_label[0] ? o->fit_label : NULL, f,
+	                          FIT_JOB_FIELDS_MAX);
+	cJSON *j = cJSON_CreateObject();
+	for (int i = 0; i < n; i++) {
+		if (f[i].kind == FIT_FIELD_INT)
+			xd_jint(j, f[i].name, f[i].i);
+		else if (f[i].kind == FIT_FIELD_BOOL)
+			cJSON_AddBoolToObject(j, f[i].name, f[i].i != 0);
+		else
+			cJSON_AddStringToObject(j, f[i].name, f[i].s ? f[i].s : "");
+	}
+	return j;
+}
+
+/* ---- the alternatives ------------------------------------------------------------- */
 
 static const char *link_words(int link)
 {
@@ -230,14 +306,9 @@ static int link_of(enum fit_interconnect i)
 	                                                                           : ENG_LINK_ANY;
 }
 
-static bool training(const struct fit_job *job)
-{
-	return job->method == FIT_FULL || job->method == FIT_LORA || job->method == FIT_QLORA;
-}
-
 /* The engine's order for alternative a on the book of a GPU. */
-static void alt_order(const struct alt *a, int64_t account, uint64_t regions, enum eng_tif tif,
-                      struct eng_order *e)
+static void alt_order(const struct xd_job_alt *a, int64_t account, uint64_t regions,
+                      enum eng_tif tif, struct eng_order *e)
 {
 	*e = (struct eng_order){
 		.id = INT64_MAX, .account = account, .side = ENG_BUY, .tif = tif,
@@ -246,13 +317,18 @@ static void alt_order(const struct alt *a, int64_t account, uint64_t regions, en
 	};
 }
 
-/* Evaluate the job on GPU g and price it from the book (w's copy of it). */
-static void evaluate(struct xd_writer *w, const struct xd_order_in *in, const struct xd_acct *acc,
-                     int64_t account, int g, struct alt *a)
+void xd_job_alt_clear(struct xd_job_alt *a)
+{
+	free(a->reason);
+	*a = (struct xd_job_alt){ 0 };
+}
+
+void xd_jobs_fit(const struct xd_tables *t, const struct xd_order_in *in, int g,
+                 struct xd_job_alt *a)
 {
 	struct fit_result res;
-	*a = (struct alt){ 0 };
-	fit_evaluate(&in->fit, &w->t->fit_gpus[g], &res);
+	xd_job_alt_clear(a);
+	fit_evaluate(&in->fit, &t->fit_gpus[g], &res);
 	if (res.gpus_run <= 0) {
 		a->reason = xstrdup(res.gpus_needed < 0 ? "its memory is not published"
 		                                        : "the job does not fit on it");
@@ -282,7 +358,16 @@ static void evaluate(struct xd_writer *w, const struct xd_order_in *in, const st
 		                      XD_HOURS_MAX);
 		return;
 	}
-	w->nodes->peek_book(w, g);
+	a->fits = true;
+}
+
+void xd_jobs_price(struct xd_writer *w, const struct xd_order_in *in, int cur, int32_t vat_bp,
+                   int64_t account, int g, struct xd_job_alt *a)
+{
+	free(a->reason);
+	a->reason = NULL;
+	a->runnable = false;
+	a->total = a->price = 0;
 	struct eng_order e;
 	alt_order(a, account, in->regions, ENG_FOK, &e);
 	eng_fills_reset(&w->fills);
@@ -296,21 +381,31 @@ static void evaluate(struct xd_writer *w, const struct xd_order_in *in, const st
 	}
 	for (size_t i = 0; i < w->fills.n; i++) {
 		const struct eng_fill *f = &w->fills.v[i];
-		int64_t nu = xd_fx_net_unit(w, acc->cur, f->price_cents);
-		a->total += (int64_t)f->gpus * f->hours * (nu + exchange_vat_unit(nu, acc->vat_bp));
+		int64_t nu = xd_fx_net_unit(w, cur, f->price_cents);
+		a->total += (int64_t)f->gpus * f->hours * (nu + exchange_vat_unit(nu, vat_bp));
 		if (f->price_cents > a->price)
 			a->price = f->price_cents;
 	}
 	a->runnable = true;
 }
 
+/* Evaluate the job on GPU g and price it from the book (w's copy of it). */
+static void evaluate(struct xd_writer *w, const struct xd_order_in *in, const struct xd_acct *acc,
+                     int64_t account, int g, struct xd_job_alt *a)
+{
+	xd_jobs_fit(w->t, in, g, a);
+	if (!a->fits)
+		return;
+	w->nodes->peek_book(w, g);
+	xd_jobs_price(w, in, acc->cur, acc->vat_bp, account, g, a);
+}
+
 /* Evaluate every GPU; the cheapest runnable one, or -1. */
 static int evaluate_all(struct xd_writer *w, const struct xd_order_in *in,
-                        const struct xd_acct *acc, int64_t account, struct alt *alts)
+                        const struct xd_acct *acc, int64_t account, struct xd_job_alt *alts)
 {
 	int best = -1;
 	for (size_t g = 0; g < w->t->n_gpus; g++) {
-		free(alts[g].reason);
 		evaluate(w, in, acc, account, (int)g, &alts[g]);
 		if (alts[g].runnable && (best < 0 || alts[g].total < alts[best].total))
 			best = (int)g;
@@ -321,11 +416,11 @@ static int evaluate_all(struct xd_writer *w, const struct xd_order_in *in,
 	return best;
 }
 
-static cJSON *alts_json(const struct xd_tables *t, const struct alt *alts)
+cJSON *xd_jobs_alts_json(const struct xd_tables *t, const struct xd_job_alt *alts)
 {
 	cJSON *arr = cJSON_CreateArray();
 	for (size_t g = 0; g < t->n_gpus; g++) {
-		const struct alt *a = &alts[g];
+		const struct xd_job_alt *a = &alts[g];
 		cJSON *x = cJSON_CreateObject();
 		cJSON_AddStringToObject(x, "gpu", t->gpu_ids[g]);
 		cJSON_AddBoolToObject(x, "runnable", a->runnable);
@@ -343,7 +438,7 @@ static cJSON *alts_json(const struct xd_tables *t, const struct alt *alts)
 }
 
 /* The order alternative `best` places (or previews). */
-static void chosen_order(const struct xd_order_in *in, const struct alt *a, int gpu,
+static void chosen_order(const struct xd_order_in *in, const struct xd_job_alt *a, int gpu,
                          struct xd_order_in *o)
 {
 	*o = (struct xd_order_in){
@@ -356,7 +451,7 @@ static void chosen_order(const struct xd_order_in *in, const struct alt *a, int 
 
 /* The reply's frame: what the order was chosen from. */
 static cJSON *frame_json(struct xd_writer *w, const struct xd_order_in *in,
-                         const struct xd_acct *acc, const struct alt *alts, int best)
+                         const struct xd_acct *acc, const struct xd_job_alt *alts, int best)
 {
 	cJSON *o = cJSON_CreateObject();
 	xd_jint(o, "fit_model_version", FIT_MODEL_VERSION);
@@ -365,13 +460,13 @@ static cJSON *frame_json(struct xd_writer *w, const struct xd_order_in *in,
 	xd_jint_or_null(o, "total_minor", best >= 0 ? alts[best].total : 0, best >= 0);
 	xd_jint(o, "max_total_minor", in->max_total);
 	cJSON_AddStringToObject(o, "currency", xd_cur_code(w, acc->cur));
-	cJSON_AddItemToObject(o, "alternatives", alts_json(w->t, alts));
+	cJSON_AddItemToObject(o, "alternatives", xd_jobs_alts_json(w->t, alts));
 	return o;
 }
 
 /* Why the job cannot be placed as it stands (NULL: it can), and the message. */
 static const char *job_refusal(struct xd_writer *w, const struct xd_order_in *in,
-                               const struct xd_acct *acc, const struct alt *alts, int best,
+                               const struct xd_acct *acc, const struct xd_job_alt *alts, int best,
                                char **msg)
 {
 	if (best < 0) {
@@ -379,7 +474,7 @@ static const char *job_refusal(struct xd_writer *w, const struct xd_order_in *in
 		               "(\"alternatives\" says why, GPU by GPU)");
 		return "JOB_NOT_RUNNABLE";
 	}
-	const struct alt *a = &alts[best];
+	const struct xd_job_alt *a = &alts[best];
 	if (a->total > in->max_total) {
 		*msg = xasprintf("the cheapest GPU that can run the job, %s, costs %" PRId64 " %s minor "
 		                 "units; max_total_minor is %" PRId64, w->t->gpu_ids[best], a->total,
@@ -392,7 +487,7 @@ static const char *job_refusal(struct xd_writer *w, const struct xd_order_in *in
 void xd_jobs_choose(struct xd_writer *w, const struct xd_order_in *in, const struct xd_acct *acc,
                     int64_t account, struct xd_job_choice *c)
 {
-	struct alt *alts = xcalloc(w->t->n_gpus, sizeof *alts);
+	struct xd_job_alt *alts = xcalloc(w->t->n_gpus, sizeof *alts);
 	*c = (struct xd_job_choice){ 0 };
 	c->best = evaluate_all(w, in, acc, account, alts);
 	c->frame = frame_json(w, in, acc, alts, c->best);
@@ -402,7 +497,7 @@ void xd_jobs_choose(struct xd_writer *w, const struct xd_order_in *in, const str
 		c->total = alts[c->best].total;
 	}
 	for (size_t g = 0; g < w->t->n_gpus; g++)
-		free(alts[g].reason);
+		xd_job_alt_clear(&alts[g]);
 	free(alts);
 }
 

@@ -74,21 +74,25 @@ static void shared_init_books(struct xd_writer *w)
 	}
 }
 
-/* Lock those of the wanted books that no other node holds now, without
- * waiting (FOR UPDATE SKIP LOCKED). */
-static void books_try(struct xd_writer *w, const int *gs, size_t n)
+static bool ours(const struct xd_writer *w, int g)
+{
+	return w->book_tx[g] == w->tx && w->book_ver[g] >= 0;
+}
+
+/* Run sql over those of books gs[0..n) this transaction does not hold (its
+ * ?1: their ids as a text[]); it returns (gpu, version) rows, each handed to
+ * then() once all are read (book_reload uses statements of its own). */
+static void books_rows(struct xd_writer *w, const int *gs, size_t n, const char *sql,
+                       void (*then)(struct xd_writer *w, int g, int64_t v))
 {
 	struct buf arr = { 0 };
 	buf_printf(&arr, "{");
 	for (size_t i = 0; i < n; i++)
-		if (w->book_tx[gs[i]] != w->tx || w->book_ver[gs[i]] < 0)
+		if (!ours(w, gs[i]))
 			buf_printf(&arr, "%s\"%s\"", arr.len > 1 ? "," : "", w->t->gpu_ids[gs[i]]);
 	buf_printf(&arr, "}");
 	if (arr.len > 2) {
-		struct xd_q *st = xd_stmt(w->st,
-			"UPDATE book_versions SET version = version + 1 WHERE gpu IN (SELECT gpu FROM "
-			"book_versions WHERE gpu = ANY(CAST(?1 AS text[])) ORDER BY gpu FOR UPDATE SKIP LOCKED) "
-			"RETURNING gpu, version");
+		struct xd_q *st = xd_stmt(w->st, sql);
 		xd_bind_text(st, 1, arr.data);
 		int64_t *got = xcalloc(n, sizeof *got);
 		int *gi = xcalloc(n, sizeof *gi);
@@ -98,13 +102,28 @@ static void books_try(struct xd_writer *w, const int *gs, size_t n)
 			got[ng++] = xd_col_int64(st, 1);
 		}
 		xd_reset(st);
-		for (size_t i = 0; i < ng; i++)   /* book_reload uses statements of its own */
+		for (size_t i = 0; i < ng; i++)
 			if (gi[i] >= 0)
-				book_locked(w, gi[i], got[i]);
+				then(w, gi[i], got[i]);
 		free(got);
 		free(gi);
 	}
 	buf_free(&arr);
+}
+
+static void locked(struct xd_writer *w, int g, int64_t v)
+{
+	book_locked(w, g, v);
+}
+
+/* Lock those of the wanted books that no other node holds now, without
+ * waiting (FOR UPDATE SKIP LOCKED). */
+static void books_try(struct xd_writer *w, const int *gs, size_t n)
+{
+	books_rows(w, gs, n,
+	           "UPDATE book_versions SET version = version + 1 WHERE gpu IN (SELECT gpu FROM "
+	           "book_versions WHERE gpu = ANY(CAST(?1 AS text[])) ORDER BY gpu FOR UPDATE SKIP LOCKED) "
+	           "RETURNING gpu, version", locked);
 }
 
 struct gpu_key { const char *id; int g; };
@@ -126,11 +145,6 @@ static int job_book(struct xd_writer *w, const struct xd_job *j)
 	int g = xd_step(st) == XD_ROW ? xd_tables_gpu(w->t, xd_col_text(st, 0)) : -1;
 	xd_reset(st);
 	return g;
-}
-
-static bool ours(const struct xd_writer *w, int g)
-{
-	return w->book_tx[g] == w->tx && w->book_ver[g] >= 0;
 }
 
 /* Before anything else is locked, lock the books the batch's orders and
@@ -218,16 +232,29 @@ static void shared_flush_accounts(struct xd_writer *w)
 	free(keys);
 }
 
+/* Our copy of book g brought to version v (read, not locked, by us). */
+static void seen(struct xd_writer *w, int g, int64_t v)
+{
+	if (v != w->book_ver[g]) {
+		book_reload(w, g);
+		w->book_ver[g] = v;
+	}
+}
+
 static void shared_peek_book(struct xd_writer *w, int g)
 {
 	struct xd_q *st = xd_stmt(w->st, "SELECT version FROM book_versions WHERE gpu = ?1");
 	xd_bind_text(st, 1, w->t->gpu_ids[g]);
 	int64_t v = xd_step(st) == XD_ROW ? xd_col_int64(st, 0) : 0;
 	xd_reset(st);
-	if (v != w->book_ver[g]) {
-		book_reload(w, g);
-		w->book_ver[g] = v;
-	}
+	seen(w, g, v);
+}
+
+static void shared_hold_books(struct xd_writer *w, const int *gs, size_t n)
+{
+	xd_ops_begin(w);
+	books_rows(w, gs, n, "SELECT gpu, version FROM book_versions WHERE gpu = ANY(CAST(?1 AS "
+	                     "text[])) ORDER BY gpu FOR SHARE", seen);
 }
 
 void xd_ops_forget(struct xd_writer *w)
@@ -386,6 +413,7 @@ const struct xd_nodes_ops xd_nodes_shared = {
 	.claim_books = shared_claim_books,
 	.lock_book = shared_lock_book,
 	.peek_book = shared_peek_book,
+	.hold_books = shared_hold_books,
 	.book_current = shared_book_current,
 	.holds_book = shared_holds_book,
 	.account = shared_account,
@@ -406,6 +434,7 @@ static void one_start_lock(struct xd_writer *w) { w->lease = true; }
 static int one_start_done(struct xd_writer *w) { return 0; }
 static void one_claim_books(struct xd_writer *w, struct xd_job *batch) {}
 static void one_peek_book(struct xd_writer *w, int g) {}
+static void one_hold_books(struct xd_writer *w, const int *gs, size_t n) {}
 static bool one_lock_book(struct xd_writer *w, int g) { return false; }
 static bool one_book_current(const struct xd_writer *w, int g) { return true; }
 static bool one_holds_book(const struct xd_writer *w, int g) { return true; }
@@ -478,6 +507,7 @@ const struct xd_nodes_ops xd_nodes_one = {
 	.claim_books = one_claim_books,
 	.lock_book = one_lock_book,
 	.peek_book = one_peek_book,
+	.hold_books = one_hold_books,
 	.book_current = one_book_current,
 	.holds_book = one_holds_book,
 	.account = one_account,

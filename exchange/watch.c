@@ -16,7 +16,8 @@
  * the market is open, the conditional orders whose trigger now holds enter
  * the book (in id order: acceptance order), which may fill and move the
  * book again; when a round does nothing, the alerts of the books as they
- * now stand fire. Evaluation is of the state, not of the path to it: a
+ * now stand fire, the job alerts last (jobalerts.c: each looks at every
+ * book its job can run on). Evaluation is of the state, not of the path to it: a
  * condition that holds is taken out and acted on, so looking twice is
  * harmless and a book read again from the store needs only its triggers
  * read again with it (xd_watch_reload, from nodes.c).
@@ -38,7 +39,7 @@
 
 const char *const xd_when_names[XD_WHEN_N + 1] = {
 	"", "ask_lte", "ask_gte", "bid_lte", "bid_gte", "last_lte", "last_gte", "spread_lte",
-	"spread_gte", "rental_ending", "order_filled", NULL,
+	"spread_gte", "rental_ending", "order_filled", "job_total_lte", NULL,
 };
 
 int xd_when_lookup(const char *s)
@@ -129,6 +130,7 @@ void xd_watch_new(struct xd_writer *w)
 		for (int k = 0; k < 2; k++)
 			x->g[g].set[k] = trig_set_new();
 	w->watch = x;
+	xd_jalerts_new(w);
 }
 
 void xd_watch_free(struct xd_writer *w)
@@ -146,6 +148,7 @@ void xd_watch_free(struct xd_writer *w)
 	trig_hits_free(&x->hits);
 	free(x);
 	w->watch = NULL;
+	xd_jalerts_free(w);
 }
 
 static void add_or_remove(struct xd_writer *w, int g, enum xd_watch_set set,
@@ -273,6 +276,7 @@ void xd_watch_forget(struct xd_writer *w)
 	for (size_t g = 0; g < x->n; g++)
 		x->g[g].stale = true;
 	x->n_fills = 0;
+	xd_jalerts_forget(w);
 }
 
 void xd_watch_fill(struct xd_writer *w, const struct xd_fill_note *f)
@@ -407,6 +411,7 @@ void xd_watch_settle(struct xd_writer *w)
 			break;
 	}
 	settle_alerts(w);
+	xd_jalerts_settle(w);
 	for (size_t g = 0; g < x->n; g++)
 		if (w->nodes->holds_book(w, (int)g))
 			x->g[g].force = false;

@@ -219,6 +219,7 @@ enum xd_when {
 	XD_WHEN_ASK_LTE, XD_WHEN_ASK_GTE, XD_WHEN_BID_LTE, XD_WHEN_BID_GTE,
 	XD_WHEN_LAST_LTE, XD_WHEN_LAST_GTE, XD_WHEN_SPREAD_LTE, XD_WHEN_SPREAD_GTE,
 	XD_WHEN_RENTAL_ENDING, XD_WHEN_ORDER_FILLED,
+	XD_WHEN_JOB_TOTAL_LTE,       /* a job's cheapest total (jobalerts.c) */
 	XD_WHEN_N
 };
 extern const char *const xd_when_names[XD_WHEN_N + 1];   /* [0] "", NULL-terminated */
@@ -309,7 +310,8 @@ struct xd_job {
 	/* KEY_CREATE (and key_hash), KEY_REVOKE (target = the key's id) */
 	char key_name[XD_KEY_NAME_MAX + 1];   /* "" = the exchange names it */
 	int key_scope;               /* enum xd_scope */
-	struct xd_alert_in alert;    /* ALERT_ADD (ALERT_DEL: target = its id) */
+	struct xd_alert_in alert;    /* ALERT_ADD (ALERT_DEL: target = its id); a job
+	                                alert's job, hours and regions are in order */
 	int64_t key_id;              /* the key that made the request */
 	bool replayed;               /* ORDER: stored meanwhile by another node */
 	/* shared store: the GPU whose book the job matches on (-1: none); left
@@ -465,9 +467,44 @@ int xd_parse_job(const struct xd_tables *t, const cJSON *b, struct xd_order_in *
 /* A buy's "regions" (routes.c): 1 with *mask, 0 if absent, -1 with a reply. */
 int xd_parse_regions(const struct xd_tables *t, const cJSON *b, uint64_t *mask,
                      struct xd_reply *r);
+/* The "job" and "hours" of body b as a job order takes them (the fit
+ * library's fields; hours required unless the method trains) into o->fit,
+ * o->fit_label and o->job_hours: 0, or -1 with a 400 naming "job.<field>"
+ * (or "hours"; what names the request in its message: "a job order"). */
+int xd_parse_job_fields(const cJSON *b, const char *what, struct xd_order_in *o,
+                        struct xd_reply *r);
 /* The request as a job order's row keeps it (the job's fields, canonical,
- * and the hours as given), malloc'ed. */
+ * and the hours as given), malloc'ed; a job alert's row keeps the same. */
 char *xd_job_text(const struct xd_order_in *o);
+/* Such a text read back into o->fit, o->fit_label and o->job_hours (false
+ * when it is not one). */
+bool xd_job_from_text(const char *text, struct xd_order_in *o);
+/* o's job in its wire form (docs/API.md "Job body"): every field. */
+cJSON *xd_job_json(const struct xd_order_in *o);
+/* One GPU's answer for a job (the "alternatives" of a job order). The fit's
+ * part, which does not depend on the book: the units the job needs there
+ * (gpus = node_gpus × nodes on link) and its hours, or why it cannot run
+ * there whatever the book holds (fits false). The book's part: whether the
+ * book can run it now (runnable), the fills' total in the account's
+ * currency with VAT, their dearest price; reason (owned) says why not. */
+struct xd_job_alt {
+	bool shaped;                 /* the fit gave a node shape */
+	bool fits;                   /* units and hours known, within an order's limits */
+	bool runnable;
+	char *reason;
+	int32_t gpus, node_gpus, nodes, hours;   /* hours 0: not known */
+	int link;                    /* the link the units need (ENG_LINK_ANY: any) */
+	int64_t total, price;
+};
+/* The fit's part of job in on GPU g (a cleared first). Pure. */
+void xd_jobs_fit(const struct xd_tables *t, const struct xd_order_in *in, int g,
+                 struct xd_job_alt *a);
+/* The book's part (a->fits): a dry run of the FOK order of those units, for
+ * account (its own asks skipped) in currency cur at VAT vat_bp, on the
+ * writer's copy of GPU g's book as it stands (the caller peeks it). */
+void xd_jobs_price(struct xd_writer *w, const struct xd_order_in *in, int cur, int32_t vat_bp,
+                   int64_t account, int g, struct xd_job_alt *a);
+void xd_job_alt_clear(struct xd_job_alt *a);
 struct xd_acct;
 struct xd_writer;
 /* What the writer chose for a job: the cheapest GPU that can run it (best, -1
@@ -538,6 +575,7 @@ struct xd_writer {
 	int64_t lease_at_us;         /* when the lease was last tried */
 	struct xd_stream *stream;    /* market data for GET /v1/stream */
 	struct xd_watch *watch;      /* the books' alerts and conditional orders (watch.c) */
+	struct xd_jalerts *jalerts;  /* the job alerts (jobalerts.c) */
 	struct xd_events *events;    /* account events of this transaction (events.c) */
 };
 
@@ -587,6 +625,12 @@ struct xd_nodes_ops {
 	bool (*lock_book)(struct xd_writer *w, int g);
 	/* The engine's copy of g's book up to date, without the lock (previews). */
 	void (*peek_book)(struct xd_writer *w, int g);
+	/* The engine's copies of books gs[0..n) up to date, and held as they are
+	 * until the end of the transaction without changing them (a shared
+	 * lock): a book change in flight on another node is waited for and
+	 * read, and one that comes later waits for this commit (a new job
+	 * alert's first look at the books it can run on). */
+	void (*hold_books)(struct xd_writer *w, const int *gs, size_t n);
 	/* Is the engine's copy of g's book the database's (publishable)? */
 	bool (*book_current)(const struct xd_writer *w, int g);
 	/* Does this transaction hold g's book (its lock), so that what is read
@@ -898,6 +942,7 @@ int xd_parse_state(const char *body, size_t len, struct xd_job *j, struct xd_rep
  * transaction (xd_events_add), and to the stream's account channel after
  * COMMIT, on every node (LISTEN/NOTIFY on a shared store). */
 #define XD_ALERTS_MAX 100         /* live alerts per account */
+#define XD_JOB_ALERTS_MAX 10      /* of which job_total_lte (each prices a job on every GPU) */
 #define XD_CONDS_MAX 20           /* waiting conditional and active standing orders */
 #define XD_EVENTS_PAGE_MAX 200    /* GET /v1/events */
 
@@ -950,8 +995,13 @@ size_t xd_watch_group(struct xd_writer *w, int g, int64_t account, const char *o
                       struct xd_mark **out);
 
 /* alerts.c */
+/* An alert's states (alerts.state). */
+enum xd_alert_state { XD_ALERT_ARMED, XD_ALERT_REARMING, XD_ALERT_FIRED, XD_ALERT_EXPIRED };
+/* POST /v1/alerts's body into *a; a job_total_lte alert's job, hours and
+ * regions into *job (is_job set; a->price is its max_total_minor, a->rearm
+ * its rearm_minor). 0, or -1 with a 400 reply. */
 int xd_parse_alert(const struct xd_tables *t, const char *body, size_t len, struct xd_alert_in *a,
-                   struct xd_reply *r);
+                   struct xd_order_in *job, struct xd_reply *r);
 void xd_alerts_h_list(struct xd_ctx *c);
 void xd_alerts_h_get(struct xd_ctx *c);
 void xd_alerts_h_create(struct xd_ctx *c);
@@ -965,6 +1015,38 @@ void xd_alerts_hit(struct xd_writer *w, int g, int64_t id, int64_t value);
 void xd_alerts_fills(struct xd_writer *w, const struct xd_fill_note *f, size_t n);
 /* The lease holder: rental_ending alerts due since the last tick. */
 void xd_alerts_tick(struct xd_writer *w);
+/* Job alert id of account, on job, was evaluated (jobalerts.c): the
+ * cheapest GPU that can run its job now is gpu, with a (gpu -1: none can).
+ * With the account's alerts taken in turn and the row read again, it fires
+ * (an event), re-arms or stays as it is; returns the state it is in now, or
+ * -1 when it is no longer live. */
+int xd_alerts_job_hit(struct xd_writer *w, int64_t id, int64_t account,
+                      const struct xd_order_in *job, int gpu, const struct xd_job_alt *a);
+
+/* jobalerts.c: the job_total_lte alerts (w->jalerts), evaluated when a book
+ * they can run on changes; see the file's head. */
+void xd_jalerts_new(struct xd_writer *w);
+void xd_jalerts_free(struct xd_writer *w);
+/* A rolled-back transaction: read the alerts again before use. */
+void xd_jalerts_forget(struct xd_writer *w);
+/* After the book alerts of a settle: every job alert whose job can run on a
+ * book that this transaction changed since it was last priced. */
+void xd_jalerts_settle(struct xd_writer *w);
+/* Job alert id's row changed in this transaction (deleted, fired, re-armed,
+ * expired): it is in state now (-1: no longer live). This node's list
+ * follows; every node reads the list again (job_alerts_version). */
+void xd_jalerts_changed(struct xd_writer *w, int64_t id, int state);
+/* The new job alert id, in the store already: in the list, every node told,
+ * and evaluated now (it may fire). */
+void xd_jalerts_made(struct xd_writer *w, int64_t id);
+/* The GPUs job can run on whatever the books hold (xd_jobs_fit): their
+ * number, and the alternatives in *alts (one per GPU, owned by the caller:
+ * xd_jalerts_fits_free). */
+size_t xd_jalerts_fits(const struct xd_tables *t, const struct xd_order_in *job,
+                       struct xd_job_alt **alts);
+void xd_jalerts_fits_free(const struct xd_tables *t, struct xd_job_alt **alts);
+/* The alternatives as a job order's reply has them. */
+cJSON *xd_jobs_alts_json(const struct xd_tables *t, const struct xd_job_alt *alts);
 
 /* cond.c */
 /* The body's trigger, oco_group and standing into o->cond (o's other fields

@@ -65,6 +65,60 @@ char *view_when_text(enum i18n_lang lang, enum api_when when, const char *gpu_na
 	return t;
 }
 
+/* The job of a job alert by name: its preset id, else its size ("a 70B
+ * model"), else "a job". */
+static char *job_name(enum i18n_lang lang, const char *model, int64_t params_millions)
+{
+	if (model != NULL)
+		return xstrdup(model);
+	if (params_millions > 0) {
+		char *n = i18n_fmt_number(lang, (double)params_millions / 1000.0,
+					  params_millions % 1000 == 0 ? 0 : 1);
+		/* TRANSLATORS: a job alert's job given by its size: "a 70B model" */
+		char *t = xasprintf(TR(N_("a %sB model")), n);
+		free(n);
+		return t;
+	}
+	return xstrdup(TR(N_("a job")));
+}
+
+char *view_job_alert_text(enum i18n_lang lang, const char *model, int64_t params_millions,
+			  const char *method, int64_t hours, int64_t max_total_minor,
+			  const char *currency)
+{
+	enum fit_method m;
+	const char *ml = method != NULL && fit_method_parse(method, &m, NULL) == 0
+				 ? TR(fit_method_label(m)) : method != NULL ? method : "?";
+	char *name = job_name(lang, model, params_millions);
+	char *budget = max_total_minor >= 0 && currency != NULL
+			       ? i18n_fmt_money(lang, max_total_minor, currency) : xstrdup("?");
+	char *t;
+
+	if (hours > 0)
+		/* TRANSLATORS: a job alert: the job, its method, the hours, the budget
+		 * (VAT included) */
+		t = xasprintf(TR(N_("cheapest total of %s (%s) for %lld h at or below %s")), name, ml,
+			      (long long)hours, budget);
+	else
+		/* TRANSLATORS: a job alert on a training run, whose hours are the run's
+		 * time on the GPUs that run it */
+		t = xasprintf(TR(N_("cheapest total of %s (%s, the run's hours) at or below %s")),
+			      name, ml, budget);
+	free(name);
+	free(budget);
+	return t;
+}
+
+char *view_alert_what(enum i18n_lang lang, const struct api_alert *a, const char *gpu_name)
+{
+	int64_t id = a->when == API_WHEN_RENTAL_ENDING ? a->rental_id : a->order_id;
+
+	if (a->when == API_WHEN_JOB_TOTAL_LTE)
+		return view_job_alert_text(lang, a->job_model, a->job_params_millions, a->job_method,
+					   a->hours, a->max_total_minor, a->currency);
+	return view_when_text(lang, a->when, gpu_name, a->price_cents, a->minutes, id > 0 ? id : 0);
+}
+
 char *view_trigger_short(enum i18n_lang lang, enum api_when when, int64_t price_cents)
 {
 	char *p = usd(lang, price_cents), *t;
@@ -114,17 +168,42 @@ static char *hhmm(int64_t t)
 	return xstrdup(s);
 }
 
+/* A job alert's firing after its condition: " — now US$ 864.00 on H200, 1
+ * node of 4 (NVLink)". */
+static void job_fired_line(struct buf *b, enum i18n_lang lang, const struct api_account_event *e,
+			   const char *gpu_name)
+{
+	struct api_job_alt m = {
+		.gpus = e->gpus, .node_gpus = e->node_gpus, .nodes = e->nodes,
+		.interconnect = e->interconnect,
+	};
+	char *tot = i18n_fmt_money(lang, e->total_minor, e->currency != NULL ? e->currency : "?");
+	char *mach = view_fmt_job_alt_machines(lang, &m);
+
+	/* TRANSLATORS: after a job alert's condition: what the job costs now, on
+	 * which GPU, in which machines */
+	buf_printf(b, TR(N_(" — now %s on %s, %s")), tot, ev_gpu(e, gpu_name), mach);
+	free(tot);
+	free(mach);
+}
+
 static void alert_line(struct buf *b, enum i18n_lang lang, const struct api_account_event *e,
 		       const char *gpu_name)
 {
 	int64_t about = e->when == API_WHEN_RENTAL_ENDING ? e->rental_id : e->order_id;
-	char *what = e->has_when ? view_when_text(lang, e->when, ev_gpu(e, gpu_name), e->price_cents,
+	bool job = e->has_when && e->when == API_WHEN_JOB_TOTAL_LTE;
+	char *what = job ? view_job_alert_text(lang, e->job_model, e->job_params_millions,
+					       e->job_method, e->hours, e->max_total_minor,
+					       e->currency)
+		   : e->has_when ? view_when_text(lang, e->when, ev_gpu(e, gpu_name), e->price_cents,
 						  e->minutes, about)
 				 : xstrdup("?");
 
 	buf_printf(b, TR(N_("Alert %lld: %s")), (long long)e->alert_id, what);
 	free(what);
-	if (e->has_when && e->when <= API_WHEN_SPREAD_GTE && e->value_cents != -1) {
+	if (job && e->total_minor >= 0) {
+		job_fired_line(b, lang, e, gpu_name);
+	} else if (e->has_when && e->when <= API_WHEN_SPREAD_GTE && e->value_cents != -1) {
 		char *v = usd(lang, e->value_cents);
 		buf_printf(b, TR(N_(" — now %s")), v);
 		free(v);

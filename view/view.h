@@ -556,6 +556,16 @@ char *view_job_summary(enum i18n_lang lang, const struct catalog *cat, const str
  * filled" (id 0: "any order filled"); malloc'ed. */
 char *view_when_text(enum i18n_lang lang, enum api_when when, const char *gpu_name,
 		     int64_t price_cents, int64_t minutes, int64_t id);
+/* A job alert's condition: "cheapest total of llama-3.1-405b (Inference FP8)
+ * for 24 h at or below €900.00"; model: the job's preset id, or NULL (then
+ * its size, params_millions, or "a job"); method: its wire id; hours <= 0:
+ * the run's; the budget in currency (VAT included). malloc'ed. */
+char *view_job_alert_text(enum i18n_lang lang, const char *model, int64_t params_millions,
+			  const char *method, int64_t hours, int64_t max_total_minor,
+			  const char *currency);
+/* What alert a watches, in words, whatever its kind (view_when_text,
+ * view_job_alert_text); gpu_name: the catalogue's name of its GPU or NULL. */
+char *view_alert_what(enum i18n_lang lang, const struct api_alert *a, const char *gpu_name);
 /* A price condition without its GPU, short: "ask at most US$ 4.10". */
 char *view_trigger_short(enum i18n_lang lang, enum api_when when, int64_t price_cents);
 /* An alert's state in words (static, translated). */

@@ -82,9 +82,15 @@ answered() { # PATH: the newest gpuxd of the local demo's log answered GET PATH 
 }
 restarted() { # STATUS-LINE-PATTERN: after a kill, STALE with the reason, then prices again
   t0=$(date +%s)
-  if tui_wait 'STALE: '; then ok "$1: the status bar says STALE"
+  # the status line as it says STALE (read once: the restart may end before a second look)
+  stale= i=0
+  while [ -z "$stale" ] && [ $i -lt 100 ]; do
+    line=$(tui_screen | sed -n 23p)
+    case $line in *"STALE: "*) stale=$line ;; *) sleep 0.1; i=$((i + 1)) ;; esac
+  done
+  if [ -n "$stale" ]; then ok "$1: the status bar says STALE"
   else fail "$1: STALE" "$(tui_screen | sed -n 23p)"; fi
-  expect_match "$1: a short plain reason, whole on the line" "$(tui_screen | sed -n 23p)" "$2"
+  expect_match "$1: a short plain reason, whole on the line" "$stale" "$2"
   if tui_wait_gone 'STALE'; then ok "$1: prices again, by itself ($(( $(date +%s) - t0 )) s)"
   else fail "$1: recovers" "$(tui_screen | sed -n 23p)"; fi
   expect_match "$1: fresh prices" "$(tui_screen | sed -n 23p)" 'prices updated [0-2] s ago *$'

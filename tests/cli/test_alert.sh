@@ -58,7 +58,7 @@ expect_match "with its state" "$(cat "$TMPD/list")" 'H200 ask at or below \$5.00
 expect_match "and how many are live" "$(tail -1 "$TMPD/list")" '^2 of at most 100 alerts are live'
 expect_eq "--format csv gives raw values" \
   "$("$GPUX" --format csv alert list | sed -n '1p;$p' | tr '\n' '|')" \
-  "id,when,gpu,price_cents,minutes,rental_id,order_id,rearm_cents,state,fired_count,last_fired_at,expires_at,label|1,ask_lte,h200,410,,,,5,armed,0,,,cheap H200|"
+  "id,when,gpu,price_cents,minutes,rental_id,order_id,rearm_cents,model,method,hours,max_total_minor,rearm_minor,currency,state,fired_count,last_fired_at,expires_at,label|1,ask_lte,h200,410,,,,5,,,,,,,armed,0,,,cheap H200|"
 
 # --- watch --alerts --exec, a kill -9 of gpuxd in the middle -------------------------------------
 # the watch begins after the log's last event now (one fired above), so it

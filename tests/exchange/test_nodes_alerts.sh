@@ -2,7 +2,8 @@
 # database (tests/pglib.sh starts a throwaway cluster): an alert made through
 # one node fires in the other node's transaction that crosses it, exactly
 # once when both nodes cross it at once; its firing reaches an account stream
-# on the first node (LISTEN/NOTIFY); a conditional order made through one node
+# on the first node (LISTEN/NOTIFY); so does a job alert (the cheapest total
+# of a job, every node keeping every job alert); a conditional order made through one node
 # enters when the other changes the book; a time-based alert fires on the
 # lease holder; a stream resumed on the other node with Last-Event-ID — after
 # a kill -9 of the first — misses nothing and repeats nothing.
@@ -68,6 +69,50 @@ wait $pids
 expect_eq "20 crossing asks sent to both nodes at once: the once-alert fired once" \
   "$(firings "$ONCE" | wc -w) $(sql "SELECT state, fired FROM alerts WHERE id = $ONCE")" "1 fired|1"
 expect_eq "and an alert that cannot re-arm too" "$(sql "SELECT state, fired FROM alerts WHERE id = $REARM")" "rearming|1"
+
+# --- a job alert: made on A, fired by B's change; crossed on both nodes at once, once ---------------
+# Llama 3.1 405B at FP8 (tests/exchange/test_job_alerts.sh): G GPUs of one
+# H200 or B200 machine for 24 h; the asks above are single GPUs, which cannot
+# serve it, so only machines of 8 count
+JOB='{"model":"llama-3.1-405b","method":"infer-fp8","params_millions":405900,"layers":126,"hidden":16384,"heads":128,"kv_heads":8,"head_dim":128,"vocab":128256,"ffn":53248,"seq_len":8192}'
+G=$("$GPUX_BUILD/gpux" fit llama-3.1-405b --method infer-fp8 --seq 8192 --format json | jq -r '.[] | select(.gpu == "h200") | .gpus_run')
+node() { # GPU PRICE — a machine of 8 on NVLink, through the current node
+  order "$SK" "\"gpu\":\"$1\",\"side\":\"sell\",\"gpus\":8,\"hours\":720,\"price_cents\":$2,\"node_gpus\":8,\"interconnect\":\"nvlink\""
+}
+jfirings() { # ALERT: its firings' totals, through the current node
+  req GET "/v1/events?limit=200" "" "$BK"
+  jqb "[.events[] | select(.kind == \"alert\" and .alert_id == $1) | \"\\(.gpu):\\(.total_minor)\"] | join(\" \")"
+}
+on "$A"; req POST /v1/alerts "{\"when\":\"job_total_lte\",\"job\":$JOB,\"hours\":24,\"max_total_minor\":$((G * 24 * 450))}" "$BK"
+JA=$(jqb .id)
+expect_eq "a job alert made through node A, no machine able to run its job: armed" "$ST $(jqb .state)" "201 armed"
+on "$B"; node h200 451
+expect_eq "node B's machine at 451 does not fire it" "[$(jfirings "$JA")]" "[]"
+node h200 450
+expect_eq "node B's machine at exactly 450 fires it, in B's transaction" "[$(jfirings "$JA")]" "[h200:$((G * 24 * 450))]"
+if wait_for grep -q '"alert_id":'"$JA" "$TMPD/a.sse"; then
+  ok "the job alert's firing reaches the account stream on node A"
+else
+  fail "the job alert's firing reaches the account stream on node A" "$(tail -3 "$TMPD/a.sse")"
+fi
+on "$A"; req POST /v1/alerts "{\"when\":\"job_total_lte\",\"job\":$JOB,\"hours\":24,\"max_total_minor\":$((G * 24 * 400))}" "$BK"
+JONCE=$(jqb .id)
+req POST /v1/alerts "{\"when\":\"job_total_lte\",\"job\":$JOB,\"hours\":24,\"max_total_minor\":$((G * 24 * 400)),\"rearm_minor\":100000000}" "$BK"
+JREARM=$(jqb .id)
+i=0
+pids=""
+while [ $i -lt 10 ]; do
+  u=$A; [ $((i % 2)) -eq 1 ] && u=$B
+  curl -s -o /dev/null -X POST -H "Authorization: Bearer $SK" \
+    --data-binary "{\"client_order_id\":\"j$i\",\"gpu\":\"b200\",\"side\":\"sell\",\"type\":\"limit\",\"gpus\":8,\"hours\":720,\"price_cents\":$((400 - i)),\"node_gpus\":8,\"interconnect\":\"nvlink\"}" \
+    "$u/v1/orders" &
+  pids="$pids $!"
+  i=$((i + 1))
+done
+wait $pids
+expect_eq "10 machines under the budget sent to both nodes at once: the job alert fired once" \
+  "$(jfirings "$JONCE" | wc -w) $(sql "SELECT state, fired FROM alerts WHERE id = $JONCE")" "1 fired|1"
+expect_eq "and a job alert that cannot re-arm too" "$(sql "SELECT state, fired FROM alerts WHERE id = $JREARM")" "rearming|1"
 
 # --- a conditional order made on A enters when B changes the book ----------------------------------
 on "$B"; sell mi300x 500; HIGH=$OID

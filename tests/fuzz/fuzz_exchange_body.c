@@ -90,7 +90,7 @@ static const char *const f_order[] = {
 };
 static const char *const f_alert[] = {
 	"when", "gpu", "price_cents", "rearm_cents", "minutes", "rental_id", "order_id",
-	"expires_at", "label", NULL,
+	"job", "hours", "regions", "max_total_minor", "rearm_minor", "expires_at", "label", NULL,
 };
 static const char *const f_none[] = { NULL };
 static const char *const f_key[] = { "name", "scope", NULL };
@@ -395,6 +395,33 @@ static void check_job(const cJSON *b, const struct xd_order_in *o, bool need_coi
 	free(text2);
 }
 
+/* An accepted job alert: its budget, re-arming, hours, regions and job as
+ * the body has them, and the job's text as its row keeps it read back into
+ * the same job. */
+static void check_job_alert(const cJSON *b, const struct xd_alert_in *a,
+                            const struct xd_order_in *job)
+{
+	CHECK(job->is_job && a->gpu == -1 && !cJSON_HasObjectItem(b, "gpu") &&
+	      !cJSON_HasObjectItem(b, "price_cents"));
+	CHECK(a->price >= 1 && a->price <= XD_DEPOSIT_MAX && member_is(b, "max_total_minor", a->price));
+	CHECK(a->rearm == 0 ? !cJSON_HasObjectItem(b, "rearm_minor")
+	                    : a->rearm >= 1 && a->rearm <= XD_DEPOSIT_MAX &&
+	                      member_is(b, "rearm_minor", a->rearm));
+	CHECK(member_or_zero(b, "hours", job->job_hours) && job->job_hours >= 0 &&
+	      job->job_hours <= XD_HOURS_MAX);
+	CHECK(job->job_hours > 0 || fit_method_is_training(job->fit.method));
+	CHECK(job->regions == listed_regions(b));
+	char *cause = NULL;
+	CHECK(fit_job_check(&job->fit, &cause) == 0);
+	char *text = xd_job_text(job);
+	struct xd_order_in again = { 0 };
+	CHECK(xd_job_from_text(text, &again));
+	char *text2 = xd_job_text(&again);
+	CHECK(streq(text, text2));
+	free(text);
+	free(text2);
+}
+
 static void check_order(const cJSON *b, const struct xd_order_in *o, bool need_coid)
 {
 	if (o->is_job) {
@@ -624,7 +651,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 10: {
 		struct xd_alert_in a;
-		rc = xd_parse_alert(tables, body, len, &a, &r);
+		struct xd_order_in job;
+		rc = xd_parse_alert(tables, body, len, &a, &job, &r);
 		if (rc == 0) {
 			b = check_accepted(body, len, f_alert);
 			CHECK(a.when > XD_WHEN_NONE && a.when < XD_WHEN_N);
@@ -637,6 +665,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				CHECK(a.rearm == 0 ? !cJSON_HasObjectItem(b, "rearm_cents")
 				                   : a.rearm >= 1 && a.rearm <= XD_PRICE_MAX &&
 				                     member_is(b, "rearm_cents", a.rearm));
+			} else if (a.when == XD_WHEN_JOB_TOTAL_LTE) {
+				check_job_alert(b, &a, &job);
 			} else {
 				CHECK(a.gpu == -1 && !cJSON_HasObjectItem(b, "gpu") &&
 				      !cJSON_HasObjectItem(b, "price_cents"));

@@ -8,7 +8,10 @@
  * status bar with the bell, and listed under m (the messages); a line that
  * is not an alert is said so and kept; x removes an alert after asking; the
  * orders page shows a conditional order waiting and what it waits for; the
- * order form's When row places one. A
+ * order form's When row places one; "job <= AMOUNT 24h" makes a job alert on
+ * the fit panel's job (the demo's books run it: a budget above its cheapest
+ * total fires at once — counted as the firings that ring the bell are, its total on the status bar; one
+ * under it waits), and a job line without hours or a fit job is said so. A
  * server that cannot be started fails the tests.
  */
 #include "tests/unit/screen_fixture.h"
@@ -179,6 +182,65 @@ static void test_a_line_that_is_no_alert(void **state)
 	free(key);
 }
 
+/* The fit panel: Llama 3.1 405B at FP8, then back to the table. */
+static void fit_405b_fp8(struct tui_harness *h)
+{
+	struct tui *t = tui_harness_tui(h);
+
+	tui_harness_key(h, 'f');
+	tui_harness_type(h, "llama-3.1-405b");
+	tui_harness_key(h, WKEY_TAB); /* takes the preset, goes to the method */
+	for (int i = 0; i < FIT_METHOD_COUNT && !(t->job.have && t->job.job.method == FIT_INFER_FP8); i++)
+		tui_harness_key(h, WKEY_RIGHT);
+	assert_true(t->job.have);
+	assert_int_equal(t->job.job.method, FIT_INFER_FP8);
+	tui_harness_key(h, WKEY_ESC);
+}
+
+static void test_job_alert_on_the_fit_job(void **state)
+{
+	char *key = fx_first_account(gpuxd_url, "a6@example.com", "buyer", 1000000);
+	struct tui_harness *h;
+	char *r;
+
+	(void)state;
+	assert_non_null(key);
+	h = open_as(key, 160);
+	alert_on_h200(h);
+	retype(h, "job <= 900 24h");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "Set a fit job first");
+	tui_harness_key(h, WKEY_ESC);
+	tui_harness_key(h, WKEY_ESC);
+	fit_405b_fp8(h);
+	alert_on_h200(h);
+	retype(h, "job <= 900");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "Give the hours the job rents, e.g. job <= 900 24h");
+	/* far above what the demo's books ask for it: it holds, and fires now */
+	retype(h, "job <= 100000 24h");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "(Inference FP8) for 24 h at or below €100,000.00 — it holds already: "
+			    "it fired now.");
+	fx_expect_on_screen(h, "(Inference FP8) for 24 h at or below €100,000.00 — now €");
+	assert_int_equal(tui_harness_tui(h)->events.fired, 1);
+	/* a budget of a dollar: it waits, listed in words */
+	tui_harness_key(h, 'n');
+	retype(h, "job <= 1 24h");
+	tui_harness_key(h, WKEY_RETURN);
+	fx_expect_on_screen(h, "for 24 h at or below €1.00. The exchange watches it");
+	fx_expect_on_screen(h, "armed");
+	r = fx_get(gpuxd_url, "/v1/alerts", key);
+	assert_non_null(strstr(r, "\"when\":\"job_total_lte\""));
+	assert_non_null(strstr(r, "\"max_total_minor\":100"));
+	assert_non_null(strstr(r, "\"method\":\"infer-fp8\""));
+	assert_non_null(strstr(r, "\"hours\":24"));
+	free(r);
+	assert_int_equal(tui_harness_tui(h)->events.fired, 1);
+	tui_harness_free(&h);
+	free(key);
+}
+
 static void test_orders_show_a_waiting_order(void **state)
 {
 	char *key = fx_first_account(gpuxd_url, "a4@example.com", "buyer", 1000000);
@@ -259,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_a_line_that_is_no_alert),
 		cmocka_unit_test(test_orders_show_a_waiting_order),
 		cmocka_unit_test(test_order_form_places_a_conditional_order),
+		cmocka_unit_test(test_job_alert_on_the_fit_job),
 	};
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

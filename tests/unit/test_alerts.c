@@ -5,7 +5,8 @@
  * trigger, oco_group and standing; the client's decoders of alerts, the
  * account's events (lenient about kinds it does not know, strict about
  * their head), an order's new fields and the stream's account channel; the
- * words of view/alert.c.
+ * words of view/alert.c; a job alert's body (its job read as a job order's,
+ * its row's text read back), decoding and words.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,8 +135,9 @@ static char *refusal(struct xd_reply *r)
 static void expect_alert_refused(const char *body, const char *want)
 {
 	struct xd_alert_in a;
+	struct xd_order_in job;
 	struct xd_reply r = { 0 };
-	assert_int_equal(xd_parse_alert(tables, body, strlen(body), &a, &r), -1);
+	assert_int_equal(xd_parse_alert(tables, body, strlen(body), &a, &job, &r), -1);
 	char *got = refusal(&r);
 	assert_string_equal(got, want);
 	free(got);
@@ -145,10 +147,11 @@ static void test_parse_alert(void **state)
 {
 	(void)state;
 	struct xd_alert_in a;
+	struct xd_order_in job;
 	struct xd_reply r = { 0 };
 	const char *ok = "{\"when\":\"spread_lte\",\"gpu\":\"h200\",\"price_cents\":0,"
 	                 "\"rearm_cents\":5,\"label\":\"tight\"}";
-	assert_int_equal(xd_parse_alert(tables, ok, strlen(ok), &a, &r), 0);
+	assert_int_equal(xd_parse_alert(tables, ok, strlen(ok), &a, &job, &r), 0);
 	assert_int_equal(a.when, XD_WHEN_SPREAD_LTE);
 	assert_int_equal(a.price, 0);   /* a spread of 0 is a price */
 	assert_int_equal(a.rearm, 5);
@@ -156,7 +159,7 @@ static void test_parse_alert(void **state)
 	assert_int_equal(a.expires_ms, -1);
 	ok = "{\"when\":\"rental_ending\",\"minutes\":30,\"rental_id\":9,"
 	     "\"expires_at\":\"2030-01-01T00:00:00Z\"}";
-	assert_int_equal(xd_parse_alert(tables, ok, strlen(ok), &a, &r), 0);
+	assert_int_equal(xd_parse_alert(tables, ok, strlen(ok), &a, &job, &r), 0);
 	assert_int_equal(a.minutes, 30);
 	assert_int_equal(a.rental_id, 9);
 	assert_int_equal(a.expires_ms, 1893456000000LL);
@@ -374,6 +377,129 @@ static void test_words(void **state)
 	free(t);
 }
 
+/* ---- job alerts ------------------------------------------------------------------------ */
+
+#define JOB405 "{\"model\":\"llama-3.1-405b\",\"method\":\"infer-fp8\",\"params_millions\":405900," \
+	"\"layers\":126,\"hidden\":16384,\"heads\":128,\"kv_heads\":8,\"head_dim\":128," \
+	"\"vocab\":128256,\"ffn\":53248,\"seq_len\":8192}"
+
+static void test_parse_job_alert(void **state)
+{
+	(void)state;
+	struct xd_alert_in a;
+	struct xd_order_in job;
+	struct xd_reply r = { 0 };
+	const char *ok = "{\"when\":\"job_total_lte\",\"job\":" JOB405 ",\"hours\":24,"
+	                 "\"max_total_minor\":86400,\"rearm_minor\":4800,\"regions\":[\"us-east\"]}";
+	assert_int_equal(xd_parse_alert(tables, ok, strlen(ok), &a, &job, &r), 0);
+	assert_int_equal(a.when, XD_WHEN_JOB_TOTAL_LTE);
+	assert_int_equal(a.gpu, -1);
+	assert_int_equal(a.price, 86400);   /* the budget, kept where a price alert keeps its price */
+	assert_int_equal(a.rearm, 4800);
+	assert_true(job.is_job);
+	assert_int_equal(job.job_hours, 24);
+	assert_int_equal(job.fit.method, FIT_INFER_FP8);
+	assert_int_equal(job.fit.seq_len, 8192);
+	assert_string_equal(job.fit_label, "llama-3.1-405b");
+	assert_int_equal(job.regions, UINT64_C(1) << xd_tables_region(tables, "us-east"));
+	/* the row's text read back is the same job, and writes the same text */
+	char *text = xd_job_text(&job);
+	struct xd_order_in again = { 0 };
+	assert_true(xd_job_from_text(text, &again));
+	char *text2 = xd_job_text(&again);
+	assert_string_equal(text, text2);
+	assert_int_equal(again.job_hours, 24);
+	free(text);
+	free(text2);
+	assert_false(xd_job_from_text("seq_len=8192;hours=24", &again));   /* no model */
+	assert_false(xd_job_from_text("colour=red;hours=24", &again));
+	/* the refusals: the job's as a job order's, the fields of other conditions */
+	expect_alert_refused("{\"when\":\"job_total_lte\",\"max_total_minor\":5,\"hours\":1,"
+	                     "\"job\":{\"model\":\"x\",\"method\":\"infer-fp8\"}}",
+	                     "MISSING_FIELD job.params_millions");
+	expect_alert_refused("{\"when\":\"job_total_lte\",\"max_total_minor\":5,\"job\":" JOB405 "}",
+	                     "MISSING_FIELD hours");
+	expect_alert_refused("{\"when\":\"job_total_lte\",\"hours\":1,\"job\":" JOB405 "}",
+	                     "MISSING_FIELD max_total_minor");
+	expect_alert_refused("{\"when\":\"job_total_lte\",\"hours\":1,\"max_total_minor\":5,"
+	                     "\"price_cents\":5,\"job\":" JOB405 "}", "BAD_COMBINATION price_cents");
+	expect_alert_refused("{\"when\":\"ask_lte\",\"gpu\":\"h200\",\"price_cents\":5,"
+	                     "\"max_total_minor\":5}", "BAD_COMBINATION max_total_minor");
+	expect_alert_refused("{\"when\":\"order_filled\",\"regions\":[\"us-east\"]}",
+	                     "BAD_COMBINATION regions");
+}
+
+static void test_job_alert_words(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	void *out = NULL;
+	const char *al = "{\"id\":7,\"when\":\"job_total_lte\",\"gpu\":null,\"price_cents\":null,"
+	                 "\"rearm_cents\":null,\"minutes\":null,\"rental_id\":null,\"order_id\":null,"
+	                 "\"job\":" JOB405 ",\"hours\":24,\"regions\":[\"us-east\",\"eu-west\"],"
+	                 "\"max_total_minor\":86400,\"rearm_minor\":4800,\"currency\":\"USD\","
+	                 "\"label\":\"big\",\"state\":\"armed\",\"fired_count\":0,"
+	                 "\"last_fired_at\":null,\"expires_at\":null,"
+	                 "\"created_at\":\"2025-06-02T09:00:00Z\"}";
+	assert_int_equal(api_alerts_decode("alert", 201, al, strlen(al), &out, &cause), 0);
+	struct api_alert *a = out;
+	assert_int_equal(a->when, API_WHEN_JOB_TOTAL_LTE);
+	assert_string_equal(a->job_model, "llama-3.1-405b");
+	assert_string_equal(a->job_method, "infer-fp8");
+	assert_int_equal(a->job_params_millions, 405900);
+	assert_int_equal(a->hours, 24);
+	assert_int_equal(a->max_total_minor, 86400);
+	assert_int_equal(a->rearm_minor, 4800);
+	assert_string_equal(a->regions, "us-east,eu-west");
+	char *t = view_alert_what(I18N_EN, a, NULL);
+	assert_string_equal(t, "cheapest total of llama-3.1-405b (Inference FP8) for 24 h at or below "
+	                    "$864.00");
+	free(t);
+	t = view_alert_what(I18N_PT_PT, a, NULL);
+	assert_string_equal(t, "total mais barato de llama-3.1-405b (Inferência FP8) por 24 h a "
+	                    "US$ 864,00 ou abaixo");
+	free(t);
+	api_alerts_reply_free("alert", &out);
+	const char *budgetless = "{\"id\":7,\"when\":\"job_total_lte\",\"gpu\":null,"
+	                         "\"price_cents\":null,\"rearm_cents\":null,\"minutes\":null,"
+	                         "\"rental_id\":null,\"order_id\":null,\"label\":null,"
+	                         "\"state\":\"armed\",\"fired_count\":0,\"last_fired_at\":null,"
+	                         "\"expires_at\":null,\"created_at\":\"2025-06-02T09:00:00Z\"}";
+	assert_int_equal(api_alerts_decode("alert", 201, budgetless, strlen(budgetless), &out, &cause),
+	                 -1);
+	assert_non_null(strstr(cause, "max_total_minor"));
+	free(cause);
+	cause = NULL;
+	/* a training run without hours, and a job given by its size */
+	t = view_job_alert_text(I18N_EN, NULL, 70600, "full", -1, 123456, "EUR");
+	assert_string_equal(t, "cheapest total of a 70.6B model (Full training, the run's hours) at or "
+	                    "below €1,234.56");
+	free(t);
+	t = view_job_alert_text(I18N_EN, NULL, -1, NULL, 2, 500, "USD");
+	assert_string_equal(t, "cheapest total of a job (?) for 2 h at or below $5.00");
+	free(t);
+	/* its firing, as the stream sends it */
+	const char *ev = "{\"id\":9,\"kind\":\"alert\",\"at\":\"2025-06-02T09:00:07Z\",\"seq\":1044,"
+	                 "\"alert_id\":7,\"when\":\"job_total_lte\",\"max_total_minor\":86400,"
+	                 "\"rearm_minor\":4800,\"label\":\"big\",\"state\":\"rearming\","
+	                 "\"fired_count\":1,\"job\":" JOB405 ",\"gpu\":\"h200\","
+	                 "\"total_minor\":84000,\"currency\":\"USD\",\"hours\":24,\"gpus\":4,"
+	                 "\"node_gpus\":4,\"nodes\":1,\"interconnect\":\"nvlink\"}";
+	assert_int_equal(api_alerts_decode("account_event", 200, ev, strlen(ev), &out, &cause), 0);
+	struct api_account_event *e = out;
+	assert_int_equal(e->total_minor, 84000);
+	assert_int_equal(e->node_gpus, 4);
+	t = view_account_event_text(I18N_EN, e, "H200");
+	assert_string_equal(t, "Alert 7: cheapest total of llama-3.1-405b (Inference FP8) for 24 h at or "
+	                    "below $864.00 — now $840.00 on H200, 1 node of 4 (NVLink) (big)");
+	free(t);
+	t = view_account_event_text(I18N_PT_PT, e, "H200");
+	assert_string_equal(t, "Alerta 7: total mais barato de llama-3.1-405b (Inferência FP8) por 24 h "
+	                    "a US$ 864,00 ou abaixo — agora US$ 840,00 em H200, 1 nó de 4 (NVLink) (big)");
+	free(t);
+	api_alerts_reply_free("account_event", &out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +513,8 @@ int main(void)
 		cmocka_unit_test(test_decode_order_conditions),
 		cmocka_unit_test(test_stream_account),
 		cmocka_unit_test(test_words),
+		cmocka_unit_test_setup_teardown(test_parse_job_alert, setup_tables, teardown_tables),
+		cmocka_unit_test(test_job_alert_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -260,6 +260,42 @@ static void test_time_in_force(void **state)
 	engine_free(&e);
 }
 
+/* engine_changes counts what changes a book, and nothing else: the same
+ * count means the same book (what a job alert's cached prices rely on). */
+static void test_change_count(void **state)
+{
+	struct engine *e = engine_new(2);
+	struct eng_fills f = { 0 };
+	uint64_t c = engine_changes(e, 0);
+	place(e, 1, 10, ENG_SELL, 100, 4, 24);
+	assert_int_equal(engine_changes(e, 0), c + 1);                /* rested */
+	assert_int_equal(engine_changes(e, 1), 0);                    /* the other book's own */
+	struct eng_order o = ord(2, 20, ENG_BUY, ENG_FOK, 100, 4, 24);
+	assert_int_equal(engine_submit(e, 0, &o, true, &f), 4);
+	assert_int_equal(engine_changes(e, 0), c + 1);                /* a dry run: unchanged */
+	o = ord(3, 20, ENG_BUY, ENG_FOK, 100, 8, 24);
+	assert_int_equal(engine_submit(e, 0, &o, false, &f), 0);
+	assert_int_equal(engine_changes(e, 0), c + 1);                /* a FOK that fails */
+	o = ord(4, 20, ENG_BUY, ENG_IOC, 99, 1, 24);
+	assert_int_equal(engine_submit(e, 0, &o, false, &f), 0);
+	assert_int_equal(engine_changes(e, 0), c + 1);                /* an IOC that meets nothing */
+	o = ord(5, 20, ENG_BUY, ENG_IOC, 100, 1, 24);
+	assert_int_equal(engine_submit(e, 0, &o, false, &f), 1);
+	assert_int_equal(engine_changes(e, 0), c + 2);                /* a fill */
+	assert_int_equal(engine_cancel(e, 0, 99, NULL), -1);
+	assert_int_equal(engine_changes(e, 0), c + 2);                /* no such order */
+	assert_int_equal(engine_cancel(e, 0, 1, NULL), 0);
+	assert_int_equal(engine_changes(e, 0), c + 3);                /* a cancel */
+	struct eng_order r = ord(6, 10, ENG_SELL, ENG_GTC, 100, 2, 24);
+	engine_restore(e, 0, &r, NULL, 0);
+	assert_int_equal(engine_changes(e, 0), c + 4);                /* a restore */
+	engine_clear(e, 0);
+	assert_true(engine_changes(e, 0) > c + 4);                   /* a clear, never back */
+	eng_fills_free(&f);
+	engine_free(&e);
+	(void)state;
+}
+
 static void test_dry_run_changes_nothing(void **state)
 {
 	struct engine *e = engine_new(1);
@@ -1301,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(test_hours_rule),
 		cmocka_unit_test(test_time_in_force),
 		cmocka_unit_test(test_dry_run_changes_nothing),
+		cmocka_unit_test(test_change_count),
 		cmocka_unit_test(test_self_trade_prevention),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_restore_keeps_time_priority),

@@ -8,7 +8,10 @@
  * the tables or on the detail screen (tui_open(TUI_ALERTS) with the GPU),
  * prefilled for that GPU at its best ask: "ask <= 4,19". The line takes
  * [GPU] ask|bid|last|spread, <= or >= (< and > alike), and a price as the
- * language writes it; Enter adds it, Esc forgets it. x (or Delete) removes
+ * language writes it; or "job <= AMOUNT [H h]": a job alert on the fit
+ * panel's job (the cheapest total of a job order of it, in the account's
+ * currency, for H hours; a training run's own time without them). Enter
+ * adds it, Esc forgets it. x (or Delete) removes
  * the alert under the cursor after a confirmation. An alert that fires
  * while the TUI runs is said on the status bar with the terminal's bell
  * (tui/feed/events.c), and is the first line of the messages here.
@@ -62,10 +65,17 @@ static const struct api_alert *find(const struct alerts *s, int64_t id)
 
 static char *what(struct tui *t, const struct api_alert *a)
 {
-	int64_t id = a->when == API_WHEN_RENTAL_ENDING ? a->rental_id : a->order_id;
+	return view_alert_what(t->o->lang, a, a->gpu != NULL ? tui_gpu_name(t, a->gpu) : NULL);
+}
 
-	return view_when_text(t->o->lang, a->when, a->gpu != NULL ? tui_gpu_name(t, a->gpu) : NULL,
-			      a->price_cents, a->minutes, id > 0 ? id : 0);
+/* What re-arms an alert: a price, a job alert's amount, or "once". */
+static char *rearm_text(struct tui *t, const struct api_alert *a)
+{
+	if (a->rearm_cents > 0)
+		return tui_usd(t, a->rearm_cents);
+	if (a->rearm_minor > 0 && a->currency != NULL)
+		return i18n_fmt_money(t->o->lang, a->rearm_minor, a->currency);
+	return xstrdup(C_("alert rearm", "once"));
 }
 
 /* ---- the rows ------------------------------------------------------------------------------- */
@@ -80,8 +90,7 @@ static void alert_rows(struct alerts *s)
 		tui_grid_row(&s->l.grid, a->id, live ? WR_NORMAL : WR_DIM);
 		tui_grid_put(&s->l.grid, AC_ID, xasprintf("%lld", (long long)a->id));
 		tui_grid_put(&s->l.grid, AC_WHAT, what(t, a));
-		tui_grid_put(&s->l.grid, AC_REARM, a->rearm_cents > 0 ? tui_usd(t, a->rearm_cents)
-								      : xstrdup(C_("alert rearm", "once")));
+		tui_grid_put(&s->l.grid, AC_REARM, rearm_text(t, a));
 		tui_grid_puts(&s->l.grid, AC_STATE, view_alert_state_text(t->o->lang, a->state));
 		tui_grid_put(&s->l.grid, AC_FIRED, tui_int(t, a->fired_count));
 		tui_grid_put(&s->l.grid, AC_LAST, tui_date(t, a->last_fired_at));
@@ -214,6 +223,43 @@ static void open_new(struct alerts *s, const char *gpu)
 	tui_list_dirty(&s->l);
 }
 
+/* The rest of a line "job <= AMOUNT [H h]" (save: strtok_r's, after "job")
+ * into r, on the fit panel's job; NULL, or why not (malloc'ed). */
+static char *parse_job(struct alerts *s, char **save, struct api_alert_req *r)
+{
+	struct tui *t = s->l.page.base.t;
+	char *tok = strtok_r(NULL, " \t", save), *end;
+	long h = 0;
+
+	*r = (struct api_alert_req){ .when = API_WHEN_JOB_TOTAL_LTE, .expires_at = -1 };
+	if (!t->job.have)
+		return xstrdup(_("Set a fit job first: f opens the fit calculator"));
+	if (tok != NULL && (strcmp(tok, "<=") == 0 || strcmp(tok, "<") == 0 || strcmp(tok, "≤") == 0))
+		tok = strtok_r(NULL, " \t", save);
+	if (tok == NULL || i18n_parse_decimal(t->o->lang, tok, 2, &r->max_total_minor, NULL) != 0 ||
+	    r->max_total_minor < 1)
+		return xstrdup(_("Type the job's budget, e.g. job <= 900 24h (your account's currency, "
+				 "VAT included; the hours the job rents)"));
+	if ((tok = strtok_r(NULL, " \t", save)) != NULL) {
+		const char *unit;
+		h = strtol(tok, &end, 10);
+		unit = end;
+		if (end != tok && *end == '\0') {   /* "24 h", "24": the unit apart, or none */
+			unit = strtok_r(NULL, " \t", save);
+			unit = unit != NULL ? unit : "h";
+		}
+		if (end == tok || strcmp(unit, "h") != 0 || h < 1 || h > 720 ||
+		    strtok_r(NULL, " \t", save) != NULL)
+			return xstrdup(_("Hours: a whole number from 1 to 720, e.g. job <= 900 24h"));
+	} else if (!fit_method_is_training(t->job.job.method)) {
+		return xstrdup(_("Give the hours the job rents, e.g. job <= 900 24h (a training run "
+				 "takes its own time without them)"));
+	}
+	r->job = &t->job.job;
+	r->hours = (int)h;
+	return NULL;
+}
+
 /* Read the typed line into r (r->gpu is s->gpu unless the line names
  * another); NULL, or why not (malloc'ed). */
 static char *parse_line(struct alerts *s, const char *text, struct api_alert_req *r)
@@ -224,6 +270,11 @@ static char *parse_line(struct alerts *s, const char *text, struct api_alert_req
 	int m = 0, lte = -1;
 	char *why = NULL;
 
+	if (tok != NULL && strcasecmp(tok, "job") == 0) {
+		why = parse_job(s, &save, r);
+		free(copy);
+		return why;
+	}
 	*r = (struct api_alert_req){ .gpu = s->gpu, .expires_at = -1 };
 	for (size_t g = 0; tok != NULL && g < t->cat->n_gpus; g++) {
 		if (strcasecmp(tok, t->cat->gpus[g].id) == 0) {
@@ -250,7 +301,7 @@ static char *parse_line(struct alerts *s, const char *text, struct api_alert_req
 	}
 	if (lte < 0 || tok == NULL) {
 		why = xstrdup(_("Type what to watch, e.g. ask <= 4.10 (ask, bid, last or spread; <= "
-				"or >=; a price)"));
+				"or >=; a price), or job <= 900 24h (the fit job's cheapest total)"));
 	} else if (i18n_parse_decimal(t->o->lang, tok, 2, &r->price_cents, &why) == 0 &&
 		   (r->price_cents < (m == 3 ? 0 : 1) || r->price_cents > PRICE_MAX)) {
 		why = xstrdup(_("That price is out of range"));
@@ -363,8 +414,8 @@ static void ask_remove(struct alerts *s)
 enum { AK_NEW = 1, AK_REMOVE, AK_MESSAGES };
 
 static const struct wbinding alerts_bindings[] = {
-	{ 'n', AK_NEW, N_("New alert for the GPU of the row (a line to type, at its best ask)"),
-	  N_("New alert") },
+	{ 'n', AK_NEW, N_("New alert for the GPU of the row (a line to type, at its best ask; "
+			  "job <= AMOUNT 24h: on the fit job's cheapest total)"), N_("New alert") },
 	{ 'x', AK_REMOVE, N_("Remove the alert under the cursor (asks first)"), N_("Remove") },
 	{ WKEY_DELETE, AK_REMOVE, N_("Remove the alert under the cursor (asks first)"), NULL },
 	{ 'm', AK_MESSAGES, N_("Your messages (alerts fired, orders' news) or back to the alerts"),

@@ -231,6 +231,9 @@ void cli_sheet_number(struct cli_sheet *s, const char *display, double raw); /* 
 void cli_sheet_int(struct cli_sheet *s, const char *display, int64_t raw);
 void cli_sheet_bool(struct cli_sheet *s, const char *display, bool raw);
 void cli_sheet_null(struct cli_sheet *s, const char *display);
+/* A data cell (no display text): v when have / when not NULL, else null. */
+void cli_sheet_int_or_null(struct cli_sheet *s, bool have, int64_t v);
+void cli_sheet_text_or_null(struct cli_sheet *s, const char *v);
 /* A list of integers: a JSON array in json, space-separated in csv. */
 void cli_sheet_ints(struct cli_sheet *s, const char *display, const int64_t *v, size_t n);
 /* A line printed under the table in --format table only (e.g. "3 of 15

@@ -214,22 +214,6 @@ static char *words_raw(char *const *v, size_t n)
 	return b.data != NULL ? buf_take(&b) : xstrdup("");
 }
 
-static void int_or_null(struct cli_sheet *s, bool have, int64_t v)
-{
-	if (have)
-		cli_sheet_int(s, NULL, v);
-	else
-		cli_sheet_null(s, NULL);
-}
-
-static void text_or_null(struct cli_sheet *s, const char *v)
-{
-	if (v != NULL)
-		cli_sheet_text(s, NULL, v);
-	else
-		cli_sheet_null(s, NULL);
-}
-
 void cli_lot_columns(struct cli_sheet *s, bool orders)
 {
 	cli_sheet_column_for(s, "machines", _("Machines"), CLI_LEFT, CLI_SHOW_TABLE);
@@ -255,9 +239,9 @@ void cli_lot_columns(struct cli_sheet *s, bool orders)
 /* A machine's host figures (or a buy's minimums), null where have is false. */
 static void host_cells(struct cli_sheet *s, bool have, const struct api_host *h)
 {
-	int_or_null(s, have, h->cpu_cores);
-	int_or_null(s, have, h->ram_gb);
-	int_or_null(s, have, h->disk_gb);
+	cli_sheet_int_or_null(s, have, h->cpu_cores);
+	cli_sheet_int_or_null(s, have, h->ram_gb);
+	cli_sheet_int_or_null(s, have, h->disk_gb);
 }
 
 /* The machines and their GPUs ("o43-1:8 o43-2:3"); null when the exchange
@@ -266,7 +250,7 @@ static void nodes_cell(struct cli_sheet *s, const struct api_node *v, size_t n)
 {
 	char *t = v != NULL ? nodes_raw(v, n) : NULL;
 
-	text_or_null(s, t);
+	cli_sheet_text_or_null(s, t);
 	free(t);
 }
 
@@ -294,12 +278,12 @@ void cli_order_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const s
 	table_cells(s, view_fmt_order_machines(ctx->lang, o, ctx->ascii),
 		    view_fmt_order_region(ctx->lang, o, ctx->ascii),
 		    view_fmt_order_host(ctx->lang, o, ctx->ascii));
-	int_or_null(s, lot, sell ? o->lot.node_gpus : o->needs.node_gpus);
-	text_or_null(s, !lot ? NULL : sell ? o->lot.interconnect : o->needs.interconnect);
-	text_or_null(s, lot && sell ? o->lot.region : NULL);
+	cli_sheet_int_or_null(s, lot, sell ? o->lot.node_gpus : o->needs.node_gpus);
+	cli_sheet_text_or_null(s, !lot ? NULL : sell ? o->lot.interconnect : o->needs.interconnect);
+	cli_sheet_text_or_null(s, lot && sell ? o->lot.region : NULL);
 	t = lot && !sell && o->needs.n_regions > 0 ? words_raw(o->needs.regions, o->needs.n_regions)
 						   : NULL;
-	text_or_null(s, t);
+	cli_sheet_text_or_null(s, t);
 	free(t);
 	host_cells(s, lot && sell, &o->lot.host);
 	host_cells(s, lot && !sell, &o->needs.min);
@@ -321,8 +305,8 @@ void cli_rental_lot_cells(struct cli_sheet *s, const struct cli_ctx *ctx, const 
 	table_cells(s, view_fmt_rental_machines(ctx->lang, r, ctx->ascii), xstrdup(r->lot.region),
 		    view_fmt_host(ctx->lang, &r->lot.host));
 	cli_sheet_int(s, NULL, r->lot.node_gpus);
-	text_or_null(s, r->lot.interconnect);
-	text_or_null(s, r->lot.region);
+	cli_sheet_text_or_null(s, r->lot.interconnect);
+	cli_sheet_text_or_null(s, r->lot.region);
 	host_cells(s, true, &r->lot.host);
 	nodes_cell(s, r->nodes, r->n_nodes);
 }

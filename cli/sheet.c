@@ -163,6 +163,22 @@ void cli_sheet_bool(struct cli_sheet *s, const char *display, bool raw)
 	c->flag = raw;
 }
 
+void cli_sheet_int_or_null(struct cli_sheet *s, bool have, int64_t v)
+{
+	if (have)
+		cli_sheet_int(s, NULL, v);
+	else
+		cli_sheet_null(s, NULL);
+}
+
+void cli_sheet_text_or_null(struct cli_sheet *s, const char *v)
+{
+	if (v != NULL)
+		cli_sheet_text(s, NULL, v);
+	else
+		cli_sheet_null(s, NULL);
+}
+
 void cli_sheet_null(struct cli_sheet *s, const char *display)
 {
 	next_cell(s, display);

@@ -58,7 +58,7 @@ start() { # DB: start a gpuxd on it; sets URL
   n=$((n + 1))
   "$build/gpuxd" --listen 127.0.0.1:0 --port-file "$dir/port$n" --db "$1" --admin-key-file "$dir/admin.key" \
     --market open --rate-limit 0 --ip-rate-limit 0 --signup-limit 0 --max-connections-per-addr 0 \
-    --quiet >"$dir/gpuxd$n.log" 2>&1 &
+    ${QUEUE_WAIT:+--queue-wait "$QUEUE_WAIT"} --quiet >"$dir/gpuxd$n.log" 2>&1 &
   pids="$pids $!"
   for _ in $(seq 100); do [ -s "$dir/port$n" ] && break; sleep 0.1; done
   URL="http://127.0.0.1:$(cat "$dir/port$n" 2>/dev/null)"
@@ -70,21 +70,26 @@ bench() { "$build/bench/bench_store" --admin-key "$key" --seconds "$secs" "$@"; 
 echo "gpuxd durable orders, ${secs} s per figure, open loop, 32 keep-alive connections, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 echo "  (SQLite: WAL, synchronous=FULL; PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}'): fsync on, synchronous_commit on)"
 ack() { sed -n 's/.*acknowledged *\([0-9]*\)\/s.*/\1/p'; }
-p99() { sed -n 's/.* p99 *\([0-9.]*\) ms.*/\1/p'; }
+p99() { sed -n 's/.*acknowledged p50 *[0-9.]* ms *p99 *\([0-9.]*\) ms.*/\1/p'; }
 overload() { # LABEL NODES(1|2)
   label=$1 nodes=$2 m=$((m + 1))
   setup() { # a fresh store per figure
     if [ "$nodes" = 1 ]; then start "$dir/ov$m-$1.db"; urls=$URL
     else pgdb ov$m$1; start "$DB"; u1=$URL; start "$DB"; urls="$u1 $URL"; fi
   }
-  setup cap
-  cap=$(bench --label "$label: capacity" --rate 6000 --conns "$oconns" $urls | ack); stop_all
-  [ -n "$cap" ] && [ "$cap" -gt 0 ] || { echo "  $label: no capacity measured"; return; }
-  echo "  $label: capacity $cap acknowledged/s (offered 6000/s)"
+  offer=6000
+  while :; do # offered far more than it takes: at least 5/4 of what it acknowledged
+    setup cap$offer
+    cap=$(bench --label "$label: capacity" --rate "$offer" --conns "$oconns" $urls | ack); stop_all
+    [ -n "$cap" ] && [ "$cap" -gt 0 ] || { echo "  $label: no capacity measured"; return; }
+    [ $((cap * 5 / 4)) -le "$offer" ] || [ "$offer" -ge 24000 ] && break
+    offer=$((offer * 2))
+  done
+  echo "  $label: capacity $cap acknowledged/s (offered $offer/s)"
   for f in 0.5 1 2; do
     r=$(awk "BEGIN{printf \"%d\", $cap * $f}")
     setup "$f"
-    line=$(bench --label "$label at ${f}x ($r/s)" --rate "$r" --conns "$oconns" $urls); stop_all
+    line=$(bench --label "$label at ${f}x ($r/s)" --rate "$r" --conns "$oconns" --split $urls); stop_all
     echo "$line"
     [ "$f" = 1 ] && p1=$(echo "$line" | p99)
     [ "$f" = 2 ] && p2=$(echo "$line" | p99)

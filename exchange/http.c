@@ -84,6 +84,7 @@ struct req {
 	struct MHD_Connection *conn;
 	char rid[20];
 	int64_t t0_us;
+	int64_t read_us;     /* when the whole request had been read */
 	struct buf body;
 	bool too_large;
 	bool header_done;    /* the handler's first call has been made */
@@ -490,19 +491,22 @@ void xd_ctx_submit(struct xd_ctx *c)
 	struct req *r = (struct req *)((char *)c - offsetof(struct req, ctx));
 	c->job->done = job_done;
 	c->job->arg = r;
+	c->job->arrived_us = r->read_us;
 	c->submitted = true;
 	r->state = R_WAIT;
 	MHD_suspend_connection(r->conn);
 	int rc = xd_market_submit(c->m, c->job);
-	if (rc != 0) {
-		xd_reply_error(&c->reply, 503, "UNAVAILABLE", rc == XD_SUBMIT_BUSY
-		               ? "the exchange is overloaded: writes queued before this one have waited "
-		                 "too long; retry (with the same client_order_id)"
-		               : "the exchange is shutting down; retry (with the same client_order_id)");
+	if (rc == 0)
+		return;
+	if (rc == XD_SUBMIT_BUSY) {
+		xd_reply_overloaded(&c->reply);
+	} else {
+		xd_reply_error(&c->reply, 503, "UNAVAILABLE",
+		               "the exchange is shutting down; retry (with the same client_order_id)");
 		c->reply.retry_after = 1;
-		r->state = R_DONE;
-		MHD_resume_connection(r->conn);
 	}
+	r->state = R_DONE;
+	MHD_resume_connection(r->conn);
 }
 
 /* ---- MHD callbacks -------------------------------------------------------------------- */
@@ -563,6 +567,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_YES;
 	}
 	if (r->state == R_NEW) {
+		r->read_us = util_now_us();
 		xd_conn_phase(conn, XD_PHASE_BUSY);
 		xd_store_reader_fault();   /* a fault of an earlier request is not this one's */
 		dispatch(r, url, method);

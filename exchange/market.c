@@ -38,6 +38,9 @@
 #define QUEUE_MAX 20000   /* a backstop: admission is by the oldest job's wait */
 #define BATCH_MAX 1024
 #define IDLE_WAKE_MS 50
+#define COST_BATCHES 8
+#define STAT_STEP_US 100
+#define STAT_STEPS 100000   /* 10 s */
 
 struct snap_book {
 	size_t n_ask, n_bid;
@@ -66,7 +69,15 @@ struct xd_market {
 	bool stopping;
 	pthread_t thread;
 	bool running;
-	int64_t queue_wait_us;       /* admission: see xd_market_submit */
+	/* admission (xd_market_submit), under q_mu: the bound on a write's
+	 * wait for its answer, the batch under way (when it began, 0: none; its
+	 * jobs; the arrival of its oldest), and what the writer's work costs,
+	 * learnt from each batch that committed (moving averages over about
+	 * COST_BATCHES batches): a COMMIT, and one job's work */
+	int64_t queue_wait_us;
+	int64_t batch_start_us, batch_oldest_us;
+	size_t batch_n;
+	int64_t cost_commit_us, cost_job_us;
 	/* readiness (xd_market_ready), written by the writer */
 	_Atomic int64_t commit_since_us;   /* when the COMMIT under way began; 0: none */
 	_Atomic int64_t commit_ok_us;      /* when the last one committed in time */
@@ -78,6 +89,11 @@ struct xd_market {
 	/* GPUXD_STATS=1: the writer's time split, printed at shutdown */
 	bool stats;
 	int64_t st_batches, st_jobs, st_max_batch, st_run_us, st_commit_us, st_max_commit_us;
+	/* and where each job's time went (STAT_SPLITS histograms in STAT_STEP_US
+	 * steps): from its request's arrival to the queue, in the queue, in its
+	 * batch (run and commit), and all of it */
+	uint32_t *st_hist[4];
+	int64_t st_refused, st_late; /* under q_mu: refused at admission, or when due to run */
 
 	char *upkeep_path;           /* the database the upkeep thread opens */
 	struct xd_store *upkeep_db;  /* its connection, opened on its own thread */
@@ -488,7 +504,8 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 }
 
 /* One attempt at a batch in one transaction: 0 once committed, else the
- * fault (a shared store's statements longjmp here when they fail). */
+ * fault (a shared store's statements longjmp here when they fail).
+ * *t_run: when its COMMIT began. */
 static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 {
 	struct xd_writer *w = &m->w;
@@ -524,7 +541,7 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 		xd_ops_begin(w);   /* a write probe: this commit is the proof */
 		xd_meta_set(w->st, "probe_ms", w->now);
 	}
-	*t_run = m->stats ? t0 : 0;
+	*t_run = t0;
 	m->commit_since_us = w->in_tx ? t0 : 0;
 	enum xd_commit c = xd_ops_commit(w);
 	if (m->commit_since_us || c != XD_COMMITTED) {
@@ -606,36 +623,177 @@ static void answer_fault(struct xd_job *batch, int fault)
 	}
 }
 
+/* When a job's whole request had been read. */
+static int64_t arrival(const struct xd_job *j)
+{
+	return j->arrived_us ? j->arrived_us : j->queued_us;
+}
+
+static void stat_add(uint32_t *h, int64_t us)
+{
+	int64_t k = us / STAT_STEP_US;
+	h[k < 0 ? 0 : k >= STAT_STEPS ? STAT_STEPS - 1 : k]++;
+}
+
+/* GPUXD_STATS: the answered jobs of a batch taken at start_us. */
+static void stats_split(struct xd_market *m, const struct xd_job *batch, int64_t start_us)
+{
+	int64_t now = util_now_us();
+	for (const struct xd_job *j = batch; j; j = j->next) {
+		int64_t arrived = arrival(j);
+		stat_add(m->st_hist[0], j->queued_us - arrived);
+		stat_add(m->st_hist[1], start_us - j->queued_us);
+		stat_add(m->st_hist[2], now - start_us);
+		stat_add(m->st_hist[3], now - arrived);
+	}
+}
+
+/* The p-th percentile of histogram h, in ms. */
+static double stat_pct(const uint32_t *h, double p)
+{
+	uint64_t n = 0, seen = 0;
+	for (size_t k = 0; k < STAT_STEPS; k++)
+		n += h[k];
+	for (size_t k = 0; k < STAT_STEPS; k++)
+		if ((seen += h[k]) > 0 && (double)seen >= p * (double)n)
+			return (double)(k + 1) * STAT_STEP_US / 1000.0;
+	return 0;
+}
+
+static void stats_print(struct xd_market *m)
+{
+	static const char *const name[] = { "arrival to queue", "queued", "in its batch", "in all" };
+	fprintf(stderr, "gpuxd: writer: %" PRId64 " jobs in %" PRId64 " batches (max %" PRId64
+	        "), %.1f us of work per job, %.2f ms per commit (max %.2f ms)\n",
+	        m->st_jobs, m->st_batches, m->st_max_batch,
+	        (double)m->st_run_us / (double)m->st_jobs,
+	        (double)m->st_commit_us / 1000.0 / (double)m->st_batches,
+	        (double)m->st_max_commit_us / 1000.0);
+	for (size_t i = 0; i < 4; i++)
+		fprintf(stderr, "gpuxd: writer: a job's time %s: p50 %.1f ms, p99 %.1f ms\n", name[i],
+		        stat_pct(m->st_hist[i], 0.5), stat_pct(m->st_hist[i], 0.99));
+	fprintf(stderr, "gpuxd: writer: %" PRId64 " writes refused as overload, %" PRId64 " more when "
+	        "due to run (a write waits at most %.0f ms; lately a COMMIT took %.2f ms, a job's "
+	        "work %.0f us)\n", m->st_refused, m->st_late,
+	        (double)m->queue_wait_us / 1000.0, (double)m->cost_commit_us / 1000.0,
+	        (double)m->cost_job_us);
+}
+
+/* Jobs that shed load, that only read, or that the operator sends: queued
+ * whatever the wait. */
+static bool always_admitted(const struct xd_job *j)
+{
+	return j->kind == XD_JOB_CANCEL || j->kind == XD_JOB_BOOK || j->kind == XD_JOB_PREVIEW ||
+	       j->admin || j->admin_key_id > 0 || j->kind == XD_JOB_CLOCK;
+}
+
+/* Of the jobs of a batch about to run at now, those that admission may
+ * refuse and that could no longer be answered within queue_wait of their
+ * arrival, by the writer's recent pace (a stall it could not foresee held
+ * them), go to *late, to be answered 503 instead of run; the rest are
+ * returned, in their order. Under q_mu. */
+static struct xd_job *drop_late(struct xd_market *m, struct xd_job *batch, int64_t now,
+                                struct xd_job **late)
+{
+	struct xd_job *keep = NULL, **kt = &keep, **lt = late;
+	int64_t done = now + m->cost_commit_us;
+	for (struct xd_job *j = batch, *next; j; j = next) {
+		next = j->next;
+		j->next = NULL;
+		if (!always_admitted(j) && done + m->cost_job_us - arrival(j) > m->queue_wait_us) {
+			*lt = j;
+			lt = &j->next;
+			m->st_late++;
+			continue;
+		}
+		done += m->cost_job_us;
+		*kt = j;
+		kt = &j->next;
+	}
+	return keep;
+}
+
+/* The next batch: the queue's first BATCH_MAX jobs, once there are any (or
+ * IDLE_WAKE_MS has passed), less those too late (drop_late: in *late);
+ * *stop when the market stops after it. The batch under way (for
+ * admission) is this one from here on. */
+static struct xd_job *take_batch(struct xd_market *m, size_t *n_out, bool *stop,
+                                 struct xd_job **late)
+{
+	pthread_mutex_lock(&m->q_mu);
+	m->batch_start_us = m->batch_oldest_us = 0;   /* the last batch has been answered */
+	m->batch_n = 0;
+	if (!m->head && !m->stopping) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += IDLE_WAKE_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&m->q_cv, &m->q_mu, &ts);
+	}
+	struct xd_job *batch = m->head, *last = NULL;
+	size_t n = 0;
+	for (struct xd_job *j = batch; j && n < BATCH_MAX; j = j->next, n++)
+		last = j;
+	*late = NULL;
+	if (last) {
+		m->head = last->next;
+		if (!m->head)
+			m->tail = NULL;
+		last->next = NULL;
+		m->qlen -= n;
+		m->batch_start_us = util_now_us();
+		batch = drop_late(m, batch, m->batch_start_us, late);
+		n = 0;
+		for (struct xd_job *j = batch; j; j = j->next, n++)
+			if (!m->batch_oldest_us || arrival(j) < m->batch_oldest_us)
+				m->batch_oldest_us = arrival(j);
+		m->batch_n = n;
+	}
+	*stop = m->stopping && !m->head;
+	pthread_mutex_unlock(&m->q_mu);
+	*n_out = n;
+	return batch;
+}
+
+/* A batch of n jobs committed: its work took run_us, its COMMIT commit_us. */
+static void learn_costs(struct xd_market *m, size_t n, int64_t run_us, int64_t commit_us)
+{
+	if (!n)
+		return;
+	pthread_mutex_lock(&m->q_mu);
+	m->cost_job_us += (run_us / (int64_t)n - m->cost_job_us) / COST_BATCHES;
+	m->cost_commit_us += (commit_us - m->cost_commit_us) / COST_BATCHES;
+	pthread_mutex_unlock(&m->q_mu);
+}
+
+static void count_batch(struct xd_market *m, size_t n, int64_t t0, int64_t t1, int64_t t2)
+{
+	m->st_batches++;
+	m->st_jobs += (int64_t)n;
+	m->st_max_batch = (int64_t)n > m->st_max_batch ? (int64_t)n : m->st_max_batch;
+	m->st_run_us += t1 - t0;
+	m->st_commit_us += t2 - t1;
+	if (t2 - t1 > m->st_max_commit_us)
+		m->st_max_commit_us = t2 - t1;
+}
+
 static void *writer_main(void *arg)
 {
 	struct xd_market *m = arg;
 	for (;;) {
-		pthread_mutex_lock(&m->q_mu);
-		if (!m->head && !m->stopping) {
-			struct timespec ts;
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			ts.tv_nsec += IDLE_WAKE_MS * 1000000L;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
-			pthread_cond_timedwait(&m->q_cv, &m->q_mu, &ts);
-		}
-		struct xd_job *batch = m->head, *last = NULL;
 		size_t n = 0;
-		for (struct xd_job *j = batch; j && n < BATCH_MAX; j = j->next, n++)
-			last = j;
-		if (last) {
-			m->head = last->next;
-			if (!m->head)
-				m->tail = NULL;
-			last->next = NULL;
-			m->qlen -= n;
+		bool stop = false;
+		struct xd_job *late = NULL;
+		struct xd_job *batch = take_batch(m, &n, &stop, &late);
+		for (struct xd_job *j = late, *next; j; j = next) {
+			next = j->next;
+			xd_reply_overloaded(&j->reply);
+			j->done(j);
 		}
-		bool stop = m->stopping && !m->head;
-		pthread_mutex_unlock(&m->q_mu);
-
-		int64_t t0 = m->stats ? util_now_us() : 0, t1 = t0;
+		int64_t t0 = util_now_us(), t1 = t0;
 		int fault = 0;
 		for (int attempt = 0; attempt < 5; attempt++) {
 			fault = run_batch(m, batch, &t1);
@@ -645,6 +803,7 @@ static void *writer_main(void *arg)
 			if (fault != XD_FAULT_RETRY)
 				break;
 		}
+		int64_t t2 = util_now_us();
 		if (fault)
 			answer_fault(batch, fault);
 		for (struct xd_job *j = fault ? batch : NULL; j; j = j->next)
@@ -653,16 +812,12 @@ static void *writer_main(void *arg)
 		batch = requeue_deferred(m, batch, &n_back);
 		stop = stop && n_back == 0;
 		publish(m);
-		if (m->stats && n) {
-			int64_t t2 = util_now_us();
-			m->st_batches++;
-			m->st_jobs += (int64_t)n;
-			m->st_max_batch = (int64_t)n > m->st_max_batch ? (int64_t)n : m->st_max_batch;
-			m->st_run_us += t1 - t0;
-			m->st_commit_us += t2 - t1;
-			if (t2 - t1 > m->st_max_commit_us)
-				m->st_max_commit_us = t2 - t1;
-		}
+		if (!fault)
+			learn_costs(m, n - n_back, t1 - t0, t2 - t1);
+		if (m->stats && n)
+			count_batch(m, n, t0, t1, t2);
+		if (m->stats)
+			stats_split(m, batch, t0);
 		for (struct xd_job *j = batch, *next; j; j = next) {
 			next = j->next;
 			j->done(j);
@@ -706,11 +861,42 @@ static void *upkeep_main(void *arg)
 	return NULL;
 }
 
-/* Jobs that shed load or that the operator sends: queued whatever the wait. */
-static bool always_admitted(const struct xd_job *j)
+/* When the oldest job the writer has not answered yet arrived — one in the
+ * batch under way or in the queue (a job another node's book sent back
+ * keeps its arrival) — or 0 if there is none. Called with q_mu held. */
+static int64_t oldest_unanswered(const struct xd_market *m)
 {
-	return j->kind == XD_JOB_CANCEL || j->admin || j->admin_key_id > 0 ||
-	       j->kind == XD_JOB_CLOCK;
+	int64_t queued = m->head ? arrival(m->head) : 0;
+	if (!m->batch_oldest_us || (queued && queued < m->batch_oldest_us))
+		return queued;
+	return m->batch_oldest_us;
+}
+
+/* When the writer would answer a job queued at now, by what its work has
+ * cost lately: once the batch under way is done, the jobs queued before it
+ * and its own, and their COMMIT (one per BATCH_MAX jobs). Under q_mu. */
+static int64_t predicted_answer(const struct xd_market *m, int64_t now)
+{
+	int64_t start = now;
+	if (m->batch_start_us) {
+		int64_t end = m->batch_start_us + m->cost_commit_us + (int64_t)m->batch_n * m->cost_job_us;
+		start = end > now ? end : now;
+	}
+	int64_t ahead = (int64_t)m->qlen + 1;
+	return start + (1 + ahead / BATCH_MAX) * m->cost_commit_us + ahead * m->cost_job_us;
+}
+
+/* Should job j, queued now, be refused? When its answer would come, or the
+ * oldest unanswered job's has come (a commit that stalls shows there, not
+ * in the costs), later than queue_wait() after its request arrived. */
+static bool overloaded(const struct xd_market *m, const struct xd_job *j)
+{
+	if (m->qlen >= QUEUE_MAX)
+		return true;
+	int64_t bound = m->queue_wait_us, oldest = oldest_unanswered(m);
+	if (oldest && j->queued_us - oldest > bound)
+		return true;
+	return predicted_answer(m, j->queued_us) - arrival(j) > bound;
 }
 
 int xd_market_submit(struct xd_market *m, struct xd_job *j)
@@ -722,8 +908,8 @@ int xd_market_submit(struct xd_market *m, struct xd_job *j)
 		pthread_mutex_unlock(&m->q_mu);
 		return XD_SUBMIT_CLOSED;
 	}
-	if (!always_admitted(j) && (m->qlen >= QUEUE_MAX ||
-	    (m->head && j->queued_us - m->head->queued_us > m->queue_wait_us))) {
+	if (!always_admitted(j) && overloaded(m, j)) {
+		m->st_refused++;
 		pthread_mutex_unlock(&m->q_mu);
 		return XD_SUBMIT_BUSY;
 	}
@@ -738,12 +924,20 @@ int xd_market_submit(struct xd_market *m, struct xd_job *j)
 	return 0;
 }
 
+void xd_reply_overloaded(struct xd_reply *r)
+{
+	xd_reply_clear(r);
+	xd_reply_error(r, 503, "UNAVAILABLE", "the exchange is overloaded: the writes before this "
+	               "one would keep it waiting too long; retry (with the same client_order_id)");
+	r->retry_after = 1;
+}
+
 bool xd_market_ready(struct xd_market *m, const char **why)
 {
 	int64_t now = util_now_us(), since = m->commit_since_us;
 	pthread_mutex_lock(&m->q_mu);
 	bool up = m->running && !m->stopping;
-	int64_t oldest = m->head ? m->head->queued_us : 0;
+	int64_t oldest = oldest_unanswered(m);
 	pthread_mutex_unlock(&m->q_mu);
 	int probe_ms = m->w.nodes->probe_ms;
 	if (!up)
@@ -781,7 +975,12 @@ void xd_market_call(struct xd_market *m, struct xd_job *j)
 	struct waiter wt = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false };
 	j->done = wake_waiter;
 	j->arg = &wt;
-	if (xd_market_submit(m, j) != 0) {
+	int rc = xd_market_submit(m, j);
+	if (rc == XD_SUBMIT_BUSY) {
+		xd_reply_overloaded(&j->reply);
+		return;
+	}
+	if (rc != 0) {
 		xd_reply_error(&j->reply, 503, "UNAVAILABLE", "the exchange is shutting down");
 		return;
 	}
@@ -833,6 +1032,8 @@ static struct xd_market *market_new(const struct xd_market_config *c)
 	m->speed = c->clock_speed > 0 ? c->clock_speed : 1.0;
 	const char *stats = getenv("GPUXD_STATS");
 	m->stats = stats && *stats && strcmp(stats, "0") != 0;
+	for (size_t i = 0; m->stats && i < 4; i++)
+		m->st_hist[i] = xcalloc(STAT_STEPS, sizeof *m->st_hist[i]);
 	unsigned char rnd[3] = { 0 };
 	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
 		memset(rnd, 0, sizeof rnd);
@@ -884,7 +1085,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 {
 	struct xd_market *m = market_new(c);
 	*out = NULL;
-	m->queue_wait_us = (int64_t)(c->queue_wait_ms > 0 ? c->queue_wait_ms : 250) * 1000;
+	m->queue_wait_us = (int64_t)(c->queue_wait_ms > 0 ? c->queue_wait_ms : XD_QUEUE_WAIT_MS) * 1000;
 	m->commit_deadline_us = (int64_t)(c->commit_deadline_ms > 0 ? c->commit_deadline_ms : 5000) * 1000;
 	m->commit_ok_us = util_now_us();
 	struct xd_writer *w = &m->w;
@@ -960,12 +1161,7 @@ void xd_market_close(struct xd_market **mp)
 		pthread_join(m->thread, NULL);
 		m->running = false;
 		if (m->stats && m->st_batches)
-			fprintf(stderr, "gpuxd: writer: %" PRId64 " jobs in %" PRId64 " batches (max %" PRId64
-			        "), %.1f us of work per job, %.2f ms per commit (max %.2f ms)\n",
-			        m->st_jobs, m->st_batches, m->st_max_batch,
-			        (double)m->st_run_us / (double)m->st_jobs,
-			        (double)m->st_commit_us / 1000.0 / (double)m->st_batches,
-			        (double)m->st_max_commit_us / 1000.0);
+			stats_print(m);
 	}
 	xd_peers_stop(&m->peers);
 	if (m->upkeep_running) {
@@ -1011,6 +1207,8 @@ void xd_market_close(struct xd_market **mp)
 	free(m->qc.head);
 	free(m->qc.tail);
 	free(m->qc.etag);
+	for (size_t i = 0; i < 4; i++)
+		free(m->st_hist[i]);
 	pthread_cond_destroy(&m->q_cv);
 	pthread_cond_destroy(&m->upkeep_cv);
 	free(m);

@@ -57,6 +57,9 @@
 #include "fit/fit.h"
 
 #define XD_BODY_MAX 16384
+/* --queue-wait's default: a write that the writer cannot answer within this
+ * many ms of its arrival is refused at once (xd_market_submit) */
+#define XD_QUEUE_WAIT_MS 100
 #define XD_GPUS_MAX 512
 #define XD_HOURS_MAX 720
 #define XD_PRICE_MAX 1000000
@@ -323,6 +326,7 @@ struct xd_job {
 	void *arg;
 	struct xd_job *next;
 	int64_t queued_us;           /* when it was queued (admission by time) */
+	int64_t arrived_us;          /* when its whole request had been read (0: = queued_us) */
 };
 
 struct xd_market_config {
@@ -340,7 +344,7 @@ struct xd_market_config {
 	double clock_speed;
 	uint64_t seed;
 	size_t stream_backlog;       /* events the stream keeps for replay; 0: default */
-	int queue_wait_ms;           /* admission: the oldest queued write's longest wait */
+	int queue_wait_ms;           /* admission: a write's longest wait for its answer */
 	int commit_deadline_ms;      /* a COMMIT's longest wait (a shared store) */
 };
 struct xd_market;
@@ -352,11 +356,19 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 void xd_market_close(struct xd_market **m);
 /* Queue a job (the writer calls j->done after commit). 0; or the caller
  * answers 503 itself: XD_SUBMIT_CLOSED when the market is shutting down,
- * XD_SUBMIT_BUSY when the oldest queued job has waited longer than
- * queue_wait_ms (or the queue holds its backstop count) — never for a
- * cancel or an admin job, which are always queued. */
+ * XD_SUBMIT_BUSY when the job would not be answered within queue_wait_ms
+ * of its arrival (j->arrived_us): by what the writer's batches and COMMITs
+ * have cost lately, the batch under way and the jobs queued before it
+ * would take longer, or the oldest job not yet answered (in the batch under
+ * way or queued) has already waited longer (or the queue holds its
+ * backstop count) — never for a cancel, a read (a ladder by node size, a
+ * preview) or an admin job, which are always queued. */
 enum { XD_SUBMIT_CLOSED = -1, XD_SUBMIT_BUSY = -2 };
 int xd_market_submit(struct xd_market *m, struct xd_job *j);
+/* The answer to a write refused as overload (XD_SUBMIT_BUSY; or, queued,
+ * when its batch was about to run and it could no longer be answered within
+ * queue_wait_ms of its arrival): 503 UNAVAILABLE, Retry-After: 1. */
+void xd_reply_overloaded(struct xd_reply *r);
 /* GET /v1/ready: can this node commit now? true, or false with *why (a
  * static English sentence): shutting down, a commit stuck or failed, no
  * successful write probe lately. */

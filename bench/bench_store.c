@@ -169,13 +169,29 @@ static void build_order(const struct run *r, struct conn *c, long k, long i)
 	           "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", c->key, len, body);
 }
 
+/* http() for a set-up write, sent again while gpuxd answers 503 (it may
+ * refuse a write that it could not answer soon enough: a stall). */
+static int http_write(int port, const char *path, const char *key, const char *body, char **out)
+{
+	int st = 0;
+	for (int i = 0; i < 50; i++) {
+		st = http(port, "POST", path, key, body, out);
+		if (st != 503)
+			break;
+		free(*out);
+		*out = NULL;
+		usleep(20000);
+	}
+	return st;
+}
+
 /* A new funded account (e-mail NAME@example.com) through the gpuxd on port: its key. */
 static char *signup(int port, const char *admin, const char *name)
 {
 	char *body = NULL;
 	char *req = xasprintf("{\"email\":\"%s@example.com\",\"country\":\"US\","
 	                      "\"currency\":\"USD\",\"role\":\"both\"}", name);
-	int st = http(port, "POST", "/v1/accounts", NULL, req, &body);
+	int st = http_write(port, "/v1/accounts", NULL, req, &body);
 	free(req);
 	if (st != 201)
 		fatal("bench_store: signup failed: %s", body);
@@ -184,7 +200,7 @@ static char *signup(int port, const char *admin, const char *name)
 	free(body);
 	char *dep = xasprintf("{\"account_id\":%s,\"amount_minor\":100000000000,"
 	                      "\"reference\":\"bench-%s\"}", id, id);
-	if (http(port, "POST", "/v1/deposits", admin, dep, &body) != 201)
+	if (http_write(port, "/v1/deposits", admin, dep, &body) != 201)
 		fatal("bench_store: deposit failed: %s", body);
 	free(body);
 	free(dep);

@@ -73,7 +73,7 @@ static const char usage[] =
 	"  --queue-wait MS        answer a write 503 UNAVAILABLE at once when it would not\n"
 	"                         be answered within MS of its arrival: the writer's\n"
 	"                         recent pace says so, or an earlier write has waited\n"
-	"                         longer (default 100; cancels are always queued)\n"
+	"                         longer (default 50; cancels are always queued)\n"
 	"  --commit-deadline MS   a commit not done by then is answered 500\n"
 	"                         STORE_OUTCOME_UNKNOWN and GET /v1/ready fails (default 5000)\n"
 	"\n"

@@ -49,6 +49,15 @@ struct snap_book {
 	struct xd_unit_quotes u;     /* the best asks for units of 1 and of 8 */
 };
 
+/* A market reply rendered for one seq: its body split where each request's
+ * server_time goes, and its ETag. */
+struct rendered {
+	bool valid;
+	uint64_t seq;
+	char *head, *tail, *etag;
+	size_t head_len, tail_len;
+};
+
 struct xd_market {
 	const struct xd_tables *t;
 	bool demo;
@@ -70,11 +79,11 @@ struct xd_market {
 	pthread_t thread;
 	bool running;
 	/* admission (xd_market_submit), under q_mu: the bound on a write's
-	 * wait for its answer, the batch under way (when it began, 0: none; its
-	 * jobs; the arrival of its oldest), and what the writer's work costs,
-	 * learnt from each batch that committed (moving averages over about
-	 * COST_BATCHES batches): a COMMIT, and one job's work */
-	int64_t queue_wait_us;
+	 * wait for its answer; the batch under way (when it began, 0: none;
+	 * its jobs; the arrival of its oldest); what the writer's work has
+	 * cost, learnt from the batches that committed (moving averages over
+	 * about COST_BATCHES of them): a COMMIT, and one job's work */
+	int64_t wait_us;
 	int64_t batch_start_us, batch_oldest_us;
 	size_t batch_n;
 	int64_t cost_commit_us, cost_job_us;
@@ -103,16 +112,13 @@ struct xd_market {
 	pthread_mutex_t snap_mu;
 	struct snap_book *books;
 	uint64_t seq;
-	/* GET /v1/quotes as rendered for seq (under snap_mu): the body split
-	 * where each request's server_time goes, and its ETag */
-	struct {
-		bool valid;
-		uint64_t seq;
-		char *head, *tail, *etag;
-		size_t head_len, tail_len;
-		int64_t time_s;          /* the second time_text shows */
-		char time_text[32];
-	} qc;
+	/* the market replies as rendered for a seq (under snap_mu): GET
+	 * /v1/quotes, and GET /v1/books/{gpu} without a filter at each depth
+	 * asked for (n_gpus × XD_DEPTH_MAX, by gpu then depth - 1); and the
+	 * server_time of the second they were last served in */
+	struct rendered quotes_text, *book_text;
+	int64_t time_s;
+	char time_text[32];
 
 	struct xd_peers *peers;      /* shared store: what the other nodes did */
 	pthread_mutex_t in_mu;       /* peers.c's inbox, drained by the writer */
@@ -298,89 +304,104 @@ void xd_market_put_offset(struct xd_market *m, int64_t offset)
 	pthread_mutex_unlock(&m->clock_mu);
 }
 
-static char *make_etag(struct xd_market *m, uint64_t seq)
+/* ---- the market replies, rendered once per seq ---------------------------------- */
+
+static void rendered_free(struct rendered *r)
 {
-	return xasprintf("\"q-%s-%" PRIu64 "\"", m->boot, seq);
+	free(r->head);
+	free(r->tail);
+	free(r->etag);
+	memset(r, 0, sizeof *r);
 }
 
-/* The body of GET /v1/quotes at seq, without server_time; under snap_mu. */
-static cJSON *quotes_body(struct xd_market *m, uint64_t seq)
+/* r := the members of before, then (at each request) server_time, then the
+ * members of after: two non-empty objects, consumed. */
+static void render(struct rendered *r, cJSON *before, cJSON *after, uint64_t seq, char *etag)
 {
-	cJSON *o = cJSON_CreateObject();
-	xd_jint(o, "seq", (int64_t)seq);
-	cJSON *arr = cJSON_CreateArray();
+	char *a = cJSON_PrintUnformatted(before), *b = cJSON_PrintUnformatted(after);
+	cJSON_Delete(before);
+	cJSON_Delete(after);
+	if (!a || !b)
+		fatal("gpuxd: out of memory rendering a market reply");
+	rendered_free(r);
+	r->head = xasprintf("%.*s,", (int)strlen(a) - 1, a);   /* {"seq":N, */
+	r->head_len = strlen(r->head);
+	r->tail = xasprintf("%s\n", b + 1);                      /* "quotes":[…]}\n */
+	r->tail_len = strlen(r->tail);
+	r->etag = etag;
+	r->seq = seq;
+	r->valid = true;
+	cJSON_free(a);
+	cJSON_free(b);
+}
+
+/* The body of r for a request at now (exchange ms): its head, server_time,
+ * its tail. Under snap_mu. */
+static char *rendered_body(struct xd_market *m, const struct rendered *r, int64_t now)
+{
+	if (!m->time_text[0] || now / 1000 != m->time_s) {
+		m->time_s = now / 1000;
+		xd_time_fmt(now, m->time_text, sizeof m->time_text);
+	}
+	static const char key[] = "\"server_time\":\"";
+	size_t tn = strlen(m->time_text), n = r->head_len + sizeof key - 1 + tn + 2 + r->tail_len;
+	char *p = xmalloc(n + 1), *w = p;
+	memcpy(w, r->head, r->head_len), w += r->head_len;
+	memcpy(w, key, sizeof key - 1), w += sizeof key - 1;
+	memcpy(w, m->time_text, tn), w += tn;
+	memcpy(w, "\",", 2), w += 2;
+	memcpy(w, r->tail, r->tail_len), w += r->tail_len;
+	*w = 0;
+	return p;
+}
+
+/* Serve r (rendered for m->seq): its ETag in *etag; 1 if etag_in names it
+ * (304, *body NULL), else 0 and the body. Under snap_mu, which it releases. */
+static int rendered_serve(struct xd_market *m, const struct rendered *r, int64_t now,
+                          const char *etag_in, char **body, char **etag)
+{
+	*etag = xstrdup(r->etag);
+	*body = NULL;
+	bool same = etag_in && strstr(etag_in, r->etag);
+	if (!same)
+		*body = rendered_body(m, r, now);
+	pthread_mutex_unlock(&m->snap_mu);
+	return same ? 1 : 0;
+}
+
+/* The body of GET /v1/quotes at m->seq; under snap_mu. */
+static void quotes_render(struct xd_market *m)
+{
+	cJSON *head = cJSON_CreateObject(), *o = cJSON_CreateObject();
+	xd_jint(head, "seq", (int64_t)m->seq);
+	cJSON *arr = cJSON_AddArrayToObject(o, "quotes");
 	for (size_t g = 0; g < m->t->n_gpus; g++) {
 		const struct snap_book *b = &m->books[g];
 		cJSON_AddItemToArray(arr, xd_quote_json(m->t->gpu_ids[g], &b->u,
 		                                        b->n_bid ? &b->bid[0] : NULL, b->last));
 	}
-	cJSON_AddItemToObject(o, "quotes", arr);
-	return o;
-}
-
-/* Render the quotes of m->seq into m->qc, split after the "seq" member
- * (where server_time goes); under snap_mu. */
-static void quotes_render(struct xd_market *m)
-{
-	cJSON *o = quotes_body(m, m->seq);
-	char *text = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (!text)
-		fatal("gpuxd: out of memory rendering the quotes");
-	const char *comma = strchr(text, ',');   /* {"seq":N, — digits only before it */
-	size_t head = comma ? (size_t)(comma - text) + 1 : 0;
-	free(m->qc.head);
-	free(m->qc.tail);
-	free(m->qc.etag);
-	m->qc.head = xstrndup(text, head);
-	m->qc.head_len = head;
-	m->qc.tail = xasprintf("%s\n", text + head);
-	m->qc.tail_len = strlen(m->qc.tail);
-	m->qc.etag = make_etag(m, m->seq);
-	m->qc.seq = m->seq;
-	m->qc.valid = true;
-	cJSON_free(text);
+	render(&m->quotes_text, head, o, m->seq, xasprintf("\"q-%s-%" PRIu64 "\"", m->boot, m->seq));
 }
 
 int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag)
 {
 	int64_t now = xd_market_now(m);
 	pthread_mutex_lock(&m->snap_mu);
-	if (!m->qc.valid || m->qc.seq != m->seq)
+	struct rendered *r = &m->quotes_text;
+	if (!r->valid || r->seq != m->seq)
 		quotes_render(m);
-	*etag = xstrdup(m->qc.etag);
-	*body = NULL;
-	if (etag_in && strstr(etag_in, m->qc.etag)) {
-		pthread_mutex_unlock(&m->snap_mu);
-		return 1;
-	}
-	if (!m->qc.time_text[0] || now / 1000 != m->qc.time_s) {
-		m->qc.time_s = now / 1000;
-		xd_time_fmt(now, m->qc.time_text, sizeof m->qc.time_text);
-	}
-	static const char key[] = "\"server_time\":\"";
-	size_t tn = strlen(m->qc.time_text), n = m->qc.head_len + sizeof key - 1 + tn + 2 + m->qc.tail_len;
-	char *p = xmalloc(n + 1), *w = p;
-	memcpy(w, m->qc.head, m->qc.head_len), w += m->qc.head_len;
-	memcpy(w, key, sizeof key - 1), w += sizeof key - 1;
-	memcpy(w, m->qc.time_text, tn), w += tn;
-	memcpy(w, "\",", 2), w += 2;
-	memcpy(w, m->qc.tail, m->qc.tail_len), w += m->qc.tail_len;
-	*w = 0;
-	pthread_mutex_unlock(&m->snap_mu);
-	*body = p;
-	return 0;
+	return rendered_serve(m, r, now, etag_in, body, etag);
 }
 
-cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
+/* GPU gpu's book to depth at m->seq into r; under snap_mu. */
+static void book_render(struct xd_market *m, struct rendered *r, int gpu, int depth)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "gpu", m->t->gpu_ids[gpu]);
-	cJSON *asks = cJSON_CreateArray(), *bids = cJSON_CreateArray();
-	pthread_mutex_lock(&m->snap_mu);
-	xd_jint(o, "seq", (int64_t)m->seq);
+	cJSON *head = cJSON_CreateObject(), *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(head, "gpu", m->t->gpu_ids[gpu]);
+	xd_jint(head, "seq", (int64_t)m->seq);
 	const struct snap_book *b = &m->books[gpu];
 	for (int side = 0; side < 2; side++) {
+		cJSON *a = cJSON_AddArrayToObject(o, side ? "bids" : "asks");
 		const struct eng_level *lv = side ? b->bid : b->ask;
 		size_t n = side ? b->n_bid : b->n_ask;
 		for (size_t i = 0; i < n && (int)i < depth; i++) {
@@ -389,14 +410,21 @@ cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
 			xd_jint(l, "gpus", lv[i].gpus);
 			xd_jint(l, "orders", lv[i].orders);
 			xd_jint(l, "gpu_hours", lv[i].gpu_hours);
-			cJSON_AddItemToArray(side ? bids : asks, l);
+			cJSON_AddItemToArray(a, l);
 		}
 	}
-	pthread_mutex_unlock(&m->snap_mu);
-	xd_jtime(o, "server_time", xd_market_now(m));
-	cJSON_AddItemToObject(o, "asks", asks);
-	cJSON_AddItemToObject(o, "bids", bids);
-	return o;
+	render(r, head, o, m->seq, xasprintf("\"b-%s-%" PRIu64 "\"", m->boot, m->seq));
+}
+
+int xd_market_book_text(struct xd_market *m, int gpu, int depth, const char *etag_in,
+                        char **body, char **etag)
+{
+	int64_t now = xd_market_now(m);
+	pthread_mutex_lock(&m->snap_mu);
+	struct rendered *r = &m->book_text[(size_t)gpu * XD_DEPTH_MAX + (size_t)(depth - 1)];
+	if (!r->valid || r->seq != m->seq)
+		book_render(m, r, gpu, depth);
+	return rendered_serve(m, r, now, etag_in, body, etag);
 }
 
 cJSON *xd_market_book_for(struct xd_market *m, const struct engine *e, int gpu,
@@ -673,10 +701,9 @@ static void stats_print(struct xd_market *m)
 		fprintf(stderr, "gpuxd: writer: a job's time %s: p50 %.1f ms, p99 %.1f ms\n", name[i],
 		        stat_pct(m->st_hist[i], 0.5), stat_pct(m->st_hist[i], 0.99));
 	fprintf(stderr, "gpuxd: writer: %" PRId64 " writes refused as overload, %" PRId64 " more when "
-	        "due to run (a write waits at most %.0f ms; lately a COMMIT took %.2f ms, a job's "
-	        "work %.0f us)\n", m->st_refused, m->st_late,
-	        (double)m->queue_wait_us / 1000.0, (double)m->cost_commit_us / 1000.0,
-	        (double)m->cost_job_us);
+	        "due to run (a write waits at most %.0f ms; at the end a COMMIT took %.2f ms, a "
+	        "job's work %.0f us)\n", m->st_refused, m->st_late, (double)m->wait_us / 1000.0,
+	        (double)m->cost_commit_us / 1000.0, (double)m->cost_job_us);
 }
 
 /* Jobs that shed load, that only read, or that the operator sends: queued
@@ -700,7 +727,7 @@ static struct xd_job *drop_late(struct xd_market *m, struct xd_job *batch, int64
 	for (struct xd_job *j = batch, *next; j; j = next) {
 		next = j->next;
 		j->next = NULL;
-		if (!always_admitted(j) && done + m->cost_job_us - arrival(j) > m->queue_wait_us) {
+		if (!always_admitted(j) && done + m->cost_job_us - arrival(j) > m->wait_us) {
 			*lt = j;
 			lt = &j->next;
 			m->st_late++;
@@ -758,14 +785,19 @@ static struct xd_job *take_batch(struct xd_market *m, size_t *n_out, bool *stop,
 	return batch;
 }
 
+static void average(int64_t *avg, int64_t sample)
+{
+	*avg += (sample - *avg) / COST_BATCHES;
+}
+
 /* A batch of n jobs committed: its work took run_us, its COMMIT commit_us. */
 static void learn_costs(struct xd_market *m, size_t n, int64_t run_us, int64_t commit_us)
 {
 	if (!n)
 		return;
 	pthread_mutex_lock(&m->q_mu);
-	m->cost_job_us += (run_us / (int64_t)n - m->cost_job_us) / COST_BATCHES;
-	m->cost_commit_us += (commit_us - m->cost_commit_us) / COST_BATCHES;
+	average(&m->cost_job_us, run_us / (int64_t)n);
+	average(&m->cost_commit_us, commit_us);
 	pthread_mutex_unlock(&m->q_mu);
 }
 
@@ -893,7 +925,7 @@ static bool overloaded(const struct xd_market *m, const struct xd_job *j)
 {
 	if (m->qlen >= QUEUE_MAX)
 		return true;
-	int64_t bound = m->queue_wait_us, oldest = oldest_unanswered(m);
+	int64_t bound = m->wait_us, oldest = oldest_unanswered(m);
 	if (oldest && j->queued_us - oldest > bound)
 		return true;
 	return predicted_answer(m, j->queued_us) - arrival(j) > bound;
@@ -1050,6 +1082,7 @@ static struct xd_market *market_new(const struct xd_market_config *c)
 	pthread_cond_init(&m->upkeep_cv, &ca);
 	pthread_condattr_destroy(&ca);
 	m->books = xcalloc(m->t->n_gpus, sizeof *m->books);
+	m->book_text = xcalloc(m->t->n_gpus * XD_DEPTH_MAX, sizeof *m->book_text);
 	m->in_books = xcalloc(m->t->n_gpus, sizeof *m->in_books);
 	m->in_changed = xcalloc(m->t->n_gpus, sizeof *m->in_changed);
 	for (size_t g = 0; g < m->t->n_gpus; g++)
@@ -1085,7 +1118,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 {
 	struct xd_market *m = market_new(c);
 	*out = NULL;
-	m->queue_wait_us = (int64_t)(c->queue_wait_ms > 0 ? c->queue_wait_ms : XD_QUEUE_WAIT_MS) * 1000;
+	m->wait_us = (int64_t)(c->queue_wait_ms > 0 ? c->queue_wait_ms : XD_QUEUE_WAIT_MS) * 1000;
 	m->commit_deadline_us = (int64_t)(c->commit_deadline_ms > 0 ? c->commit_deadline_ms : 5000) * 1000;
 	m->commit_ok_us = util_now_us();
 	struct xd_writer *w = &m->w;
@@ -1204,9 +1237,10 @@ void xd_market_close(struct xd_market **mp)
 	pthread_mutex_destroy(&m->info_mu);
 	pthread_mutex_destroy(&m->q_mu);
 	pthread_mutex_destroy(&m->snap_mu);
-	free(m->qc.head);
-	free(m->qc.tail);
-	free(m->qc.etag);
+	rendered_free(&m->quotes_text);
+	for (size_t i = 0; m->book_text && i < m->t->n_gpus * XD_DEPTH_MAX; i++)
+		rendered_free(&m->book_text[i]);
+	free(m->book_text);
 	for (size_t i = 0; i < 4; i++)
 		free(m->st_hist[i]);
 	pthread_cond_destroy(&m->q_cv);

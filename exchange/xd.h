@@ -57,9 +57,8 @@
 #include "fit/fit.h"
 
 #define XD_BODY_MAX 16384
-/* --queue-wait's default: a write that the writer cannot answer within this
- * many ms of its arrival is refused at once (xd_market_submit) */
-#define XD_QUEUE_WAIT_MS 100
+/* --queue-wait's default, ms: see xd_market_submit */
+#define XD_QUEUE_WAIT_MS 50
 #define XD_GPUS_MAX 512
 #define XD_HOURS_MAX 720
 #define XD_PRICE_MAX 1000000
@@ -357,17 +356,18 @@ void xd_market_close(struct xd_market **m);
 /* Queue a job (the writer calls j->done after commit). 0; or the caller
  * answers 503 itself: XD_SUBMIT_CLOSED when the market is shutting down,
  * XD_SUBMIT_BUSY when the job would not be answered within queue_wait_ms
- * of its arrival (j->arrived_us): by what the writer's batches and COMMITs
- * have cost lately, the batch under way and the jobs queued before it
- * would take longer, or the oldest job not yet answered (in the batch under
- * way or queued) has already waited longer (or the queue holds its
- * backstop count) — never for a cancel, a read (a ladder by node size, a
- * preview) or an admin job, which are always queued. */
+ * (XD_QUEUE_WAIT_MS if 0) of its arrival (j->arrived_us): by what the
+ * writer's batches and COMMITs have cost lately, the batch under way and
+ * the jobs queued before it would take longer, or the oldest job not yet
+ * answered (in the batch under way or queued) has already waited longer
+ * (or the queue holds its backstop count) — never for a cancel, a read (a
+ * ladder by node size, a preview) or an admin job, which are always
+ * queued. */
 enum { XD_SUBMIT_CLOSED = -1, XD_SUBMIT_BUSY = -2 };
 int xd_market_submit(struct xd_market *m, struct xd_job *j);
 /* The answer to a write refused as overload (XD_SUBMIT_BUSY; or, queued,
  * when its batch was about to run and it could no longer be answered within
- * queue_wait_ms of its arrival): 503 UNAVAILABLE, Retry-After: 1. */
+ * the bound): 503 UNAVAILABLE, Retry-After: 1. */
 void xd_reply_overloaded(struct xd_reply *r);
 /* GET /v1/ready: can this node commit now? true, or false with *why (a
  * static English sentence): shutting down, a commit stuck or failed, no
@@ -385,8 +385,10 @@ cJSON *xd_market_info_of(struct xd_market *m, const struct xd_settings *s);
  * (the JSON text and a newline, malloc'ed), or 1 (304: etag_in matches)
  * and *body NULL; *etag (malloc'ed) either way. */
 int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag);
-/* GET /v1/books/{gpu}. */
-cJSON *xd_market_book(struct xd_market *m, int gpu, int depth);
+/* GET /v1/books/{gpu} without a filter, to depth (1..XD_DEPTH_MAX): as
+ * xd_market_quotes_text, rendered once per seq for each (gpu, depth). */
+int xd_market_book_text(struct xd_market *m, int gpu, int depth, const char *etag_in,
+                        char **body, char **etag);
 /* GET /v1/books/{gpu}?node_gpus=…: the ladders of engine e's book gpu for
  * units under f (the writer, its copy of the book current). */
 cJSON *xd_market_book_for(struct xd_market *m, const struct engine *e, int gpu,

@@ -11,7 +11,7 @@
 #
 # Overload: a node's capacity (acknowledged orders/s offered far more than it
 # can take: 6000/s, doubled until that is at least 5/4 of what was
-# acknowledged), then orders offered at 0.5x, 1x and 2x of it, on SQLite and
+# acknowledged; the better of two runs), then orders offered at 0.5x, 1x and 2x of it, on SQLite and
 # on two PostgreSQL nodes: acknowledged/s, 503/s (admission refuses a write
 # that would not be answered within --queue-wait of its arrival), p50/p99 of
 # the acknowledged, and the same from the moment each request was written
@@ -86,9 +86,13 @@ overload() { # LABEL NODES(1|2)
   }
   offer=6000
   while :; do # offered far more than it takes: at least 5/4 of what it acknowledged
-    setup cap$offer
-    cap=$(bench --label "$label: capacity" --rate "$offer" --conns "$oconns" $urls | ack); stop_all
-    [ -n "$cap" ] && [ "$cap" -gt 0 ] || { echo "  $label: no capacity measured"; return; }
+    cap=0
+    for try in 1 2; do # the better of two (a busy machine's stall lowers one)
+      setup cap$offer$try
+      c=$(bench --label "$label: capacity" --rate "$offer" --conns "$oconns" $urls | ack); stop_all
+      [ -n "$c" ] && [ "$c" -gt "$cap" ] && cap=$c
+    done
+    [ "$cap" -gt 0 ] || { echo "  $label: no capacity measured"; return; }
     [ $((cap * 5 / 4)) -le "$offer" ] || [ "$offer" -ge 24000 ] && break
     offer=$((offer * 2))
   done

@@ -715,27 +715,24 @@ static bool always_admitted(const struct xd_job *j)
 }
 
 /* Of the jobs of a batch about to run at now, those that admission may
- * refuse and that could no longer be answered within queue_wait of their
- * arrival, by the writer's recent pace (a stall it could not foresee held
- * them), go to *late, to be answered 503 instead of run; the rest are
- * returned, in their order. Under q_mu. */
+ * refuse and that have already waited longer than the bound since their
+ * arrival (a stall held them) go to *late, to be answered 503 instead of
+ * run; the rest are returned, in their order. Under q_mu. */
 static struct xd_job *drop_late(struct xd_market *m, struct xd_job *batch, int64_t now,
                                 struct xd_job **late)
 {
 	struct xd_job *keep = NULL, **kt = &keep, **lt = late;
-	int64_t done = now + m->cost_commit_us;
 	for (struct xd_job *j = batch, *next; j; j = next) {
 		next = j->next;
 		j->next = NULL;
-		if (!always_admitted(j) && done + m->cost_job_us - arrival(j) > m->wait_us) {
+		if (!always_admitted(j) && now - arrival(j) > m->wait_us) {
 			*lt = j;
 			lt = &j->next;
 			m->st_late++;
-			continue;
+		} else {
+			*kt = j;
+			kt = &j->next;
 		}
-		done += m->cost_job_us;
-		*kt = j;
-		kt = &j->next;
 	}
 	return keep;
 }
@@ -785,8 +782,13 @@ static struct xd_job *take_batch(struct xd_market *m, size_t *n_out, bool *stop,
 	return batch;
 }
 
+/* A moving average of the costs; a sample over four times it counts as
+ * four times it, so that one stall (the age of the oldest job shows those)
+ * does not leave admission refusing for long after. */
 static void average(int64_t *avg, int64_t sample)
 {
+	if (*avg > 0 && sample > 4 * *avg)
+		sample = 4 * *avg;
 	*avg += (sample - *avg) / COST_BATCHES;
 }
 
@@ -918,15 +920,19 @@ static int64_t predicted_answer(const struct xd_market *m, int64_t now)
 	return start + (1 + ahead / BATCH_MAX) * m->cost_commit_us + ahead * m->cost_job_us;
 }
 
-/* Should job j, queued now, be refused? When its answer would come, or the
- * oldest unanswered job's has come (a commit that stalls shows there, not
- * in the costs), later than queue_wait() after its request arrived. */
+/* Should job j, queued now, be refused? When the oldest unanswered job has
+ * waited longer than the bound (a commit that stalls shows there, not in
+ * the costs), or the jobs ahead of it would delay its answer past the bound
+ * after its arrival. With nothing ahead it is queued whatever it costs:
+ * refusing it would spare no one a wait. */
 static bool overloaded(const struct xd_market *m, const struct xd_job *j)
 {
 	if (m->qlen >= QUEUE_MAX)
 		return true;
 	int64_t bound = m->wait_us, oldest = oldest_unanswered(m);
-	if (oldest && j->queued_us - oldest > bound)
+	if (!oldest)
+		return false;
+	if (j->queued_us - oldest > bound)
 		return true;
 	return predicted_answer(m, j->queued_us) - arrival(j) > bound;
 }

@@ -240,15 +240,27 @@ struct tally {
 	long done, acked, busy;
 };
 
-/* Read what arrived on c; a complete reply goes into t. True if it was. */
-static bool on_readable(struct conn *c, struct tally *t)
+/* Read what arrived on c; a complete reply goes into t. True if it was.
+ * An idle connection that gpuxd closed (one that waited past its header
+ * deadline: at low rates each of many connections waits long between
+ * orders) is opened again; a closed one with a request in flight is fatal. */
+static bool on_readable(int ep, long i, struct conn *c, struct tally *t)
 {
 	char chunk[8192];
 	ssize_t n;
 	while ((n = read(c->fd, chunk, sizeof chunk)) > 0)
 		buf_append(&c->in, chunk, (size_t)n);
-	if (n == 0)
-		fatal("bench_store: gpuxd closed a connection");
+	if (n == 0 && c->busy)
+		fatal("bench_store: gpuxd closed a connection with a request in flight");
+	if (n == 0) {
+		close(c->fd);
+		c->fd = dial(c->port);
+		fcntl(c->fd, F_SETFL, O_NONBLOCK);
+		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = (uint64_t)i };
+		epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &ev);
+		buf_reset(&c->in);
+		return false;
+	}
 	int status = 0;
 	size_t len = reply_complete(&c->in, &status);
 	if (!len)
@@ -311,7 +323,7 @@ static void measure(struct run *r)
 		struct epoll_event evs[64];
 		int n = epoll_wait(ep, evs, 64, timeout);
 		for (int e = 0; e < n; e++)
-			if (on_readable(&r->cs[evs[e].data.u64], &t))
+			if (on_readable(ep, (long)evs[e].data.u64, &r->cs[evs[e].data.u64], &t))
 				idle[(first + n_idle++) % r->nconns] = (long)evs[e].data.u64;
 	}
 	double secs = (double)(util_now_us() - t0) / 1e6;

@@ -428,6 +428,10 @@ static void dispatch(struct req *r, const char *url, const char *method)
 		return;
 	}
 	r->path = store;   /* keeps the params alive */
+	if (xd_route_sheds(route) && xd_market_busy(c->m, r->read_us)) {
+		xd_reply_overloaded(&c->reply);
+		return;
+	}
 	if (strcmp(route->pattern, "/v1/accounts") == 0 && strcmp(method, "POST") == 0 &&
 	    signup_refused(srv, c, addr))
 		return;

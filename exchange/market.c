@@ -920,21 +920,30 @@ static int64_t predicted_answer(const struct xd_market *m, int64_t now)
 	return start + (1 + ahead / BATCH_MAX) * m->cost_commit_us + ahead * m->cost_job_us;
 }
 
-/* Should job j, queued now, be refused? When the oldest unanswered job has
- * waited longer than the bound (a commit that stalls shows there, not in
- * the costs), or the jobs ahead of it would delay its answer past the bound
- * after its arrival. With nothing ahead it is queued whatever it costs:
- * refusing it would spare no one a wait. */
-static bool overloaded(const struct xd_market *m, const struct xd_job *j)
+/* Should a write that arrived at arrived be refused, queued at now? When
+ * the oldest unanswered job has waited longer than the bound (a commit
+ * that stalls shows there, not in the costs), or the jobs ahead of it would
+ * delay its answer past the bound after its arrival. With nothing ahead it
+ * is queued whatever it costs: refusing it would spare no one a wait. */
+static bool overloaded(const struct xd_market *m, int64_t now, int64_t arrived)
 {
 	if (m->qlen >= QUEUE_MAX)
 		return true;
 	int64_t bound = m->wait_us, oldest = oldest_unanswered(m);
 	if (!oldest)
 		return false;
-	if (j->queued_us - oldest > bound)
+	if (now - oldest > bound)
 		return true;
-	return predicted_answer(m, j->queued_us) - arrival(j) > bound;
+	return predicted_answer(m, now) - arrived > bound;
+}
+
+bool xd_market_busy(struct xd_market *m, int64_t arrived_us)
+{
+	pthread_mutex_lock(&m->q_mu);
+	bool busy = m->running && !m->stopping && overloaded(m, util_now_us(), arrived_us);
+	m->st_refused += busy;
+	pthread_mutex_unlock(&m->q_mu);
+	return busy;
 }
 
 int xd_market_submit(struct xd_market *m, struct xd_job *j)
@@ -946,7 +955,7 @@ int xd_market_submit(struct xd_market *m, struct xd_job *j)
 		pthread_mutex_unlock(&m->q_mu);
 		return XD_SUBMIT_CLOSED;
 	}
-	if (!always_admitted(j) && overloaded(m, j)) {
+	if (!always_admitted(j) && overloaded(m, j->queued_us, arrival(j))) {
 		m->st_refused++;
 		pthread_mutex_unlock(&m->q_mu);
 		return XD_SUBMIT_BUSY;

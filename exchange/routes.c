@@ -864,3 +864,8 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/events", XD_ACCOUNT, xd_events_h_list },
 };
 const size_t xd_n_routes = sizeof xd_routes / sizeof xd_routes[0];
+
+bool xd_route_sheds(const struct xd_route *route)
+{
+	return route->handler == h_order;
+}

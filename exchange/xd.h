@@ -365,6 +365,10 @@ void xd_market_close(struct xd_market **m);
  * queued. */
 enum { XD_SUBMIT_CLOSED = -1, XD_SUBMIT_BUSY = -2 };
 int xd_market_submit(struct xd_market *m, struct xd_job *j);
+/* Would a write that arrived at arrived_us be refused as overload if it
+ * were queued now (as xd_market_submit decides)? Asked before the work of
+ * reading a request's key and body (http.c, xd_route_sheds). */
+bool xd_market_busy(struct xd_market *m, int64_t arrived_us);
 /* The answer to a write refused as overload (XD_SUBMIT_BUSY; or, queued,
  * when its batch was about to run and it could no longer be answered within
  * the bound): 503 UNAVAILABLE, Retry-After: 1. */
@@ -862,6 +866,10 @@ struct xd_route {
 	void (*handler)(struct xd_ctx *c);
 };
 extern const struct xd_route xd_routes[];
+/* Is route the write that floods an overload (POST /v1/orders), to be
+ * refused (xd_market_busy) before its key is checked or its body read? The
+ * key costs a read of the store, a round trip on PostgreSQL. */
+bool xd_route_sheds(const struct xd_route *route);
 extern const size_t xd_n_routes;
 /* A query parameter (NULL if absent). */
 const char *xd_query(struct xd_ctx *c, const char *name);

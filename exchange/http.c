@@ -92,7 +92,6 @@ struct req {
 	enum req_state state;
 	char *path;          /* scratch holding the route's {} params */
 	char *raw;           /* the request target as sent */
-	char *logpath;       /* the same, escaped, for the log line */
 	char method[40];     /* escaped */
 	struct xd_ctx ctx;
 	struct xd_job job;
@@ -522,7 +521,6 @@ static struct req *req_new(struct xd_server *srv, struct MHD_Connection *conn, c
 	r->conn = conn;
 	r->t0_us = util_now_us();
 	r->raw = xstrdup(raw ? raw : "");
-	r->logpath = xd_log_field(r->raw, 200);
 	snprintf(r->rid, sizeof r->rid, "r%012" PRIx64, ++srv->counter);
 	return r;
 }
@@ -604,14 +602,15 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		char st[12] = "-";
 		if (r->ctx.reply.status)
 			snprintf(st, sizeof st, "%d", r->ctx.reply.status);
+		char *path = xd_log_field(r->raw, 200);
 		fprintf(stderr, "%s %s %s %s %s %.2fms\n", t, r->rid, r->method[0] ? r->method : "-",
-		        r->logpath, st, ms);
+		        path, st, ms);
+		free(path);
 	}
 	xd_reply_clear(&r->ctx.reply);
 	xd_reply_clear(&r->job.reply);
 	buf_free(&r->body);
 	free(r->path);
-	free(r->logpath);
 	free(r->raw);
 	free(r);
 	*con_cls = NULL;

@@ -3,7 +3,7 @@
  * rate against gpuxd nodes that are already running (bench/store.sh starts
  * them: SQLite, one PostgreSQL node, two PostgreSQL nodes).
  *
- *   bench_store --label TEXT [--rate N] [--seconds S] [--conns C] [--one-gpu]
+ *   bench_store --label TEXT [--rate N] [--seconds S] [--conns C] [--one-gpu] [--split]
  *               --admin-key KEY URL [URL...]
  *   bench_store --label TEXT --stream-delay PROBES --admin-key KEY URL_A URL_B
  *
@@ -21,8 +21,11 @@
  * on a GET /v1/stream of node B (what LISTEN/NOTIFY and B's listener add).
  *
  * Prints one line: label, offered rate, acknowledged/s, 503/s (refused by
- * admission: the oldest queued write waited too long), and the p50, p99 and
- * max latency of the acknowledged orders.
+ * admission: the oldest write not yet answered waited too long), and the
+ * p50, p99 and max latency of the acknowledged orders. --split adds a line
+ * with the latencies from the moment each request was written (what gpuxd
+ * and the kernel took, without the wait for a free connection), for the
+ * acknowledged orders and for the 503s.
  * Figures are printed, never asserted.
  */
 #include <arpa/inet.h>
@@ -44,18 +47,20 @@
 
 #include "util/util.h"
 
+#define ACCOUNTS_MAX 128   /* more connections share these accounts (the URLs share one database) */
+
 struct conn {
 	int fd, port;
 	char *key;
 	struct buf out, in;
 	bool busy;
-	int64_t due_us;
+	int64_t due_us, sent_us;
 };
 
 struct run {
 	const char *label, *admin;
 	long rate, seconds, nconns;
-	bool one_gpu;
+	bool one_gpu, split;
 	int ports[8];
 	int n_ports;
 	struct conn *cs;
@@ -164,13 +169,29 @@ static void build_order(const struct run *r, struct conn *c, long k, long i)
 	           "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", c->key, len, body);
 }
 
+/* http() for a set-up write, sent again while gpuxd answers 503 (it may
+ * refuse a write that it could not answer soon enough: a stall). */
+static int http_write(int port, const char *path, const char *key, const char *body, char **out)
+{
+	int st = 0;
+	for (int i = 0; i < 50; i++) {
+		st = http(port, "POST", path, key, body, out);
+		if (st != 503)
+			break;
+		free(*out);
+		*out = NULL;
+		usleep(20000);
+	}
+	return st;
+}
+
 /* A new funded account (e-mail NAME@example.com) through the gpuxd on port: its key. */
 static char *signup(int port, const char *admin, const char *name)
 {
 	char *body = NULL;
 	char *req = xasprintf("{\"email\":\"%s@example.com\",\"country\":\"US\","
 	                      "\"currency\":\"USD\",\"role\":\"both\"}", name);
-	int st = http(port, "POST", "/v1/accounts", NULL, req, &body);
+	int st = http_write(port, "/v1/accounts", NULL, req, &body);
 	free(req);
 	if (st != 201)
 		fatal("bench_store: signup failed: %s", body);
@@ -179,7 +200,7 @@ static char *signup(int port, const char *admin, const char *name)
 	free(body);
 	char *dep = xasprintf("{\"account_id\":%s,\"amount_minor\":100000000000,"
 	                      "\"reference\":\"bench-%s\"}", id, id);
-	if (http(port, "POST", "/v1/deposits", admin, dep, &body) != 201)
+	if (http_write(port, "/v1/deposits", admin, dep, &body) != 201)
 		fatal("bench_store: deposit failed: %s", body);
 	free(body);
 	free(dep);
@@ -187,68 +208,111 @@ static char *signup(int port, const char *admin, const char *name)
 	return key;
 }
 
+/* The accounts first (one per connection up to ACCOUNTS_MAX, then shared
+ * round-robin: each connection's client_order_ids are its own), then the
+ * connections: a keep-alive connection left idle while the rest sign up
+ * would reach gpuxd's header deadline. */
 static void setup(struct run *r)
 {
 	r->cs = xcalloc((size_t)r->nconns, sizeof *r->cs);
 	for (long i = 0; i < r->nconns; i++) {
 		struct conn *c = &r->cs[i];
 		c->port = r->ports[i % r->n_ports];
+		if (i >= ACCOUNTS_MAX) {
+			c->key = xstrdup(r->cs[i % ACCOUNTS_MAX].key);
+			continue;
+		}
 		char name[32];
 		snprintf(name, sizeof name, "bench%ld", i);
 		c->key = signup(c->port, r->admin, name);
-		c->fd = dial(c->port);
-		fcntl(c->fd, F_SETFL, O_NONBLOCK);
+	}
+	for (long i = 0; i < r->nconns; i++) {
+		r->cs[i].fd = dial(r->cs[i].port);
+		fcntl(r->cs[i].fd, F_SETFL, O_NONBLOCK);
 	}
 }
 
-/* Read what arrived on c; the latency of a complete reply goes into lat. */
-static void on_readable(struct conn *c, int64_t *lat, long *done, long *acked, long *busy)
+/* What the replies said: the latencies of the acknowledged orders from
+ * their due time (lat) and from the moment they were written (wire), of the
+ * 503s from the moment they were written (refused). */
+struct tally {
+	int64_t *lat, *wire, *refused;
+	long done, acked, busy;
+};
+
+/* Read what arrived on c; a complete reply goes into t. True if it was.
+ * An idle connection that gpuxd closed (one that waited past its header
+ * deadline: at low rates each of many connections waits long between
+ * orders) is opened again; a closed one with a request in flight is fatal. */
+static bool on_readable(int ep, long i, struct conn *c, struct tally *t)
 {
 	char chunk[8192];
 	ssize_t n;
 	while ((n = read(c->fd, chunk, sizeof chunk)) > 0)
 		buf_append(&c->in, chunk, (size_t)n);
-	if (n == 0)
-		fatal("bench_store: gpuxd closed a connection");
+	if (n == 0 && c->busy)
+		fatal("bench_store: gpuxd closed a connection with a request in flight");
+	if (n == 0) {
+		close(c->fd);
+		c->fd = dial(c->port);
+		fcntl(c->fd, F_SETFL, O_NONBLOCK);
+		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = (uint64_t)i };
+		epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &ev);
+		buf_reset(&c->in);
+		return false;
+	}
 	int status = 0;
 	size_t len = reply_complete(&c->in, &status);
 	if (!len)
-		return;
+		return false;
+	bool was_busy = c->busy;
 	if (c->busy) {
-		(*done)++;
-		if (status >= 200 && status < 300)
-			lat[(*acked)++] = util_now_us() - c->due_us;
-		else if (status == 503)
-			(*busy)++;
+		int64_t now = util_now_us();
+		t->done++;
+		if (status >= 200 && status < 300) {
+			t->wire[t->acked] = now - c->sent_us;
+			t->lat[t->acked++] = now - c->due_us;
+		} else if (status == 503) {
+			t->refused[t->busy++] = now - c->sent_us;
+		}
 	}
 	c->busy = false;
 	memmove(c->in.data, c->in.data + len, c->in.len - len);
 	c->in.len -= len;
+	return was_busy;
+}
+
+/* The p-th fraction of the n sorted values, in ms. */
+static double pct_ms(int64_t *v, long n, double p)
+{
+	return n ? (double)v[(long)((double)n * p) < n ? (long)((double)n * p) : n - 1] / 1000.0 : 0;
 }
 
 static void measure(struct run *r)
 {
 	int ep = epoll_create1(EPOLL_CLOEXEC);
+	/* the idle connections, first freed first used (none idles into
+	 * gpuxd's header deadline): a ring of n_idle from idle[first] */
+	long *idle = xcalloc((size_t)r->nconns, sizeof *idle), n_idle = 0, first = 0;
 	for (long i = 0; i < r->nconns; i++) {
 		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = (uint64_t)i };
 		epoll_ctl(ep, EPOLL_CTL_ADD, r->cs[i].fd, &ev);
+		idle[n_idle++] = i;
 	}
-	long total = r->rate * r->seconds, sent = 0, done = 0, acked = 0, busy = 0, next_free = 0;
-	int64_t *lat = xcalloc((size_t)total, sizeof *lat);
+	long total = r->rate * r->seconds, sent = 0;
+	struct tally t = { xcalloc((size_t)total, sizeof *t.lat), xcalloc((size_t)total, sizeof *t.wire),
+	                   xcalloc((size_t)total, sizeof *t.refused), 0, 0, 0 };
 	int64_t t0 = util_now_us() + 10000, deadline = t0 + r->seconds * 1000000 + 30000000;
-	while (done < total && util_now_us() < deadline) {
+	while (t.done < total && util_now_us() < deadline) {
 		int64_t now = util_now_us();
-		while (sent < total && t0 + (int64_t)((double)sent * 1e6 / (double)r->rate) <= now) {
-			long k = -1;
-			for (long n = 0; n < r->nconns && k < 0; n++)
-				if (!r->cs[(next_free + n) % r->nconns].busy)
-					k = (next_free + n) % r->nconns;
-			if (k < 0)
-				break;
-			next_free = (k + 1) % r->nconns;
+		while (sent < total && n_idle > 0 && t0 + (int64_t)((double)sent * 1e6 / (double)r->rate) <= now) {
+			long k = idle[first];
+			first = (first + 1) % r->nconns;
+			n_idle--;
 			struct conn *c = &r->cs[k];
 			build_order(r, c, k, sent);
 			c->due_us = t0 + (int64_t)((double)sent * 1e6 / (double)r->rate);
+			c->sent_us = now;
 			c->busy = true;
 			sent++;
 			if (write(c->fd, c->out.data, c->out.len) != (ssize_t)c->out.len)
@@ -259,19 +323,29 @@ static void measure(struct run *r)
 		struct epoll_event evs[64];
 		int n = epoll_wait(ep, evs, 64, timeout);
 		for (int e = 0; e < n; e++)
-			on_readable(&r->cs[evs[e].data.u64], lat, &done, &acked, &busy);
+			if (on_readable(ep, (long)evs[e].data.u64, &r->cs[evs[e].data.u64], &t))
+				idle[(first + n_idle++) % r->nconns] = (long)evs[e].data.u64;
 	}
 	double secs = (double)(util_now_us() - t0) / 1e6;
-	qsort(lat, (size_t)acked, sizeof *lat, cmp_i64);
+	qsort(t.lat, (size_t)t.acked, sizeof *t.lat, cmp_i64);
+	qsort(t.wire, (size_t)t.acked, sizeof *t.wire, cmp_i64);
+	qsort(t.refused, (size_t)t.busy, sizeof *t.refused, cmp_i64);
 	/* sent < total: every connection was waiting for a reply when orders fell due */
 	printf("  %-44s offered %5ld/s  acknowledged %6.0f/s  503 %6.0f/s  acknowledged p50 %7.2f ms  "
 	       "p99 %7.2f ms  max %7.2f ms%s\n",
-	       r->label, r->rate, (double)acked / secs, (double)busy / secs,
-	       acked ? (double)lat[acked / 2] / 1000.0 : 0, acked ? (double)lat[(acked * 99) / 100] / 1000.0 : 0,
-	       acked ? (double)lat[acked - 1] / 1000.0 : 0,
+	       r->label, r->rate, (double)t.acked / secs, (double)t.busy / secs,
+	       pct_ms(t.lat, t.acked, 0.5), pct_ms(t.lat, t.acked, 0.99), pct_ms(t.lat, t.acked, 1),
 	       sent < total ? "  (not all sent: every connection busy)" : "");
+	if (r->split)
+		printf("  %-44s from written to answered: acknowledged p50 %.2f ms, p99 %.2f ms; "
+		       "503 p50 %.2f ms, p99 %.2f ms\n", "", pct_ms(t.wire, t.acked, 0.5),
+		       pct_ms(t.wire, t.acked, 0.99), pct_ms(t.refused, t.busy, 0.5),
+		       pct_ms(t.refused, t.busy, 0.99));
 	close(ep);
-	free(lat);
+	free(idle);
+	free(t.lat);
+	free(t.wire);
+	free(t.refused);
 }
 
 /* Read the stream on fd until an "event: trade" line: false on timeout. */
@@ -361,12 +435,13 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--label") == 0 && i + 1 < argc) r.label = argv[++i];
 		else if (strcmp(argv[i], "--admin-key") == 0 && i + 1 < argc) r.admin = argv[++i];
 		else if (strcmp(argv[i], "--one-gpu") == 0) r.one_gpu = true;
+		else if (strcmp(argv[i], "--split") == 0) r.split = true;
 		else if (strcmp(argv[i], "--stream-delay") == 0 && i + 1 < argc) probes = atol(argv[++i]);
 		else if (r.n_ports < 8 && strncmp(argv[i], "http://127.0.0.1:", 17) == 0)
 			r.ports[r.n_ports++] = atoi(argv[i] + 17);
 		else {
 			fprintf(stderr, "usage: bench_store --label TEXT [--rate N] [--seconds S] [--conns C] "
-			        "[--one-gpu] [--stream-delay PROBES] --admin-key KEY http://127.0.0.1:PORT...\n");
+			        "[--one-gpu] [--split] [--stream-delay PROBES] --admin-key KEY http://127.0.0.1:PORT...\n");
 			return 2;
 		}
 	}

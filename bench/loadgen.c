@@ -217,7 +217,10 @@ char *lg_account(int port, const char *role, bool funded)
 	char *body = xasprintf("{\"email\":\"bench-%s-%d-%ld@example.com\",\"country\":\"US\","
 	                       "\"currency\":\"USD\",\"role\":\"%s\"}", role, (int)getpid(),
 	                       ++serial, role);
-	if (lg_http(port, "POST", "/v1/accounts", NULL, body, &reply) != 201)
+	int st = 0;
+	for (int i = 0; i < 50 && (st = lg_http(port, "POST", "/v1/accounts", NULL, body, &reply)) == 503; i++)
+		usleep(20000);   /* refused as overload (a stall): sent again */
+	if (st != 201)
 		fatal("bench: signup failed: %s", reply.data);
 	free(body);
 	char *key = lg_json_field(lg_body(&reply), "api_key");

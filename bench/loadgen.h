@@ -54,8 +54,9 @@ int lg_http(int port, const char *method, const char *path, const char *key, con
 const char *lg_body(const struct buf *reply);
 /* A top-level-looking field "name": string or digits, copied; NULL if absent. */
 char *lg_json_field(const char *text, const char *name);
-/* Open an account (its e-mail address made unique); funded: a large deposit
- * with the admin key. Returns its API key. */
+/* Open an account (its e-mail address made unique; sent again while gpuxd
+ * answers 503); funded: a large deposit with the admin key. Returns its API
+ * key. */
 char *lg_account(int port, const char *role, bool funded);
 
 /* ---- the pool -------------------------------------------------------------------- */

@@ -58,7 +58,7 @@ struct exchange_config {
 	const char *trusted_proxies[EXCHANGE_TRUSTED_MAX];   /* CIDR ranges, as given */
 	int n_trusted_proxies;
 	int signup_limit;           /* new accounts per client address a minute (default 20; 0 = off) */
-	int queue_wait_ms;          /* refuse writes once the oldest has waited this long (default 250) */
+	int queue_wait_ms;          /* refuse writes that would wait longer for their answer (default 50) */
 	int commit_deadline_ms;     /* STORE_OUTCOME_UNKNOWN after this long in COMMIT (default 5000) */
 };
 

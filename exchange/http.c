@@ -84,6 +84,7 @@ struct req {
 	struct MHD_Connection *conn;
 	char rid[20];
 	int64_t t0_us;
+	int64_t read_us;     /* when the whole request had been read */
 	struct buf body;
 	bool too_large;
 	bool header_done;    /* the handler's first call has been made */
@@ -91,7 +92,6 @@ struct req {
 	enum req_state state;
 	char *path;          /* scratch holding the route's {} params */
 	char *raw;           /* the request target as sent */
-	char *logpath;       /* the same, escaped, for the log line */
 	char method[40];     /* escaped */
 	struct xd_ctx ctx;
 	struct xd_job job;
@@ -427,6 +427,10 @@ static void dispatch(struct req *r, const char *url, const char *method)
 		return;
 	}
 	r->path = store;   /* keeps the params alive */
+	if (xd_route_sheds(route) && xd_market_busy(c->m, r->read_us)) {
+		xd_reply_overloaded(&c->reply);
+		return;
+	}
 	if (strcmp(route->pattern, "/v1/accounts") == 0 && strcmp(method, "POST") == 0 &&
 	    signup_refused(srv, c, addr))
 		return;
@@ -490,19 +494,22 @@ void xd_ctx_submit(struct xd_ctx *c)
 	struct req *r = (struct req *)((char *)c - offsetof(struct req, ctx));
 	c->job->done = job_done;
 	c->job->arg = r;
+	c->job->arrived_us = r->read_us;
 	c->submitted = true;
 	r->state = R_WAIT;
 	MHD_suspend_connection(r->conn);
 	int rc = xd_market_submit(c->m, c->job);
-	if (rc != 0) {
-		xd_reply_error(&c->reply, 503, "UNAVAILABLE", rc == XD_SUBMIT_BUSY
-		               ? "the exchange is overloaded: writes queued before this one have waited "
-		                 "too long; retry (with the same client_order_id)"
-		               : "the exchange is shutting down; retry (with the same client_order_id)");
+	if (rc == 0)
+		return;
+	if (rc == XD_SUBMIT_BUSY) {
+		xd_reply_overloaded(&c->reply);
+	} else {
+		xd_reply_error(&c->reply, 503, "UNAVAILABLE",
+		               "the exchange is shutting down; retry (with the same client_order_id)");
 		c->reply.retry_after = 1;
-		r->state = R_DONE;
-		MHD_resume_connection(r->conn);
 	}
+	r->state = R_DONE;
+	MHD_resume_connection(r->conn);
 }
 
 /* ---- MHD callbacks -------------------------------------------------------------------- */
@@ -514,7 +521,6 @@ static struct req *req_new(struct xd_server *srv, struct MHD_Connection *conn, c
 	r->conn = conn;
 	r->t0_us = util_now_us();
 	r->raw = xstrdup(raw ? raw : "");
-	r->logpath = xd_log_field(r->raw, 200);
 	snprintf(r->rid, sizeof r->rid, "r%012" PRIx64, ++srv->counter);
 	return r;
 }
@@ -563,6 +569,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_YES;
 	}
 	if (r->state == R_NEW) {
+		r->read_us = util_now_us();
 		xd_conn_phase(conn, XD_PHASE_BUSY);
 		xd_store_reader_fault();   /* a fault of an earlier request is not this one's */
 		dispatch(r, url, method);
@@ -595,14 +602,15 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		char st[12] = "-";
 		if (r->ctx.reply.status)
 			snprintf(st, sizeof st, "%d", r->ctx.reply.status);
+		char *path = xd_log_field(r->raw, 200);
 		fprintf(stderr, "%s %s %s %s %s %.2fms\n", t, r->rid, r->method[0] ? r->method : "-",
-		        r->logpath, st, ms);
+		        path, st, ms);
+		free(path);
 	}
 	xd_reply_clear(&r->ctx.reply);
 	xd_reply_clear(&r->job.reply);
 	buf_free(&r->body);
 	free(r->path);
-	free(r->logpath);
 	free(r->raw);
 	free(r);
 	*con_cls = NULL;

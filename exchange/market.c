@@ -38,12 +38,24 @@
 #define QUEUE_MAX 20000   /* a backstop: admission is by the oldest job's wait */
 #define BATCH_MAX 1024
 #define IDLE_WAKE_MS 50
+#define COST_BATCHES 8
+#define STAT_STEP_US 100
+#define STAT_STEPS 100000   /* 10 s */
 
 struct snap_book {
 	size_t n_ask, n_bid;
 	struct eng_level ask[XD_DEPTH_MAX], bid[XD_DEPTH_MAX];
 	int64_t last;
 	struct xd_unit_quotes u;     /* the best asks for units of 1 and of 8 */
+};
+
+/* A market reply rendered for one seq: its body split where each request's
+ * server_time goes, and its ETag. */
+struct rendered {
+	bool valid;
+	uint64_t seq;
+	char *head, *tail, *etag;
+	size_t head_len, tail_len;
 };
 
 struct xd_market {
@@ -66,7 +78,15 @@ struct xd_market {
 	bool stopping;
 	pthread_t thread;
 	bool running;
-	int64_t queue_wait_us;       /* admission: see xd_market_submit */
+	/* admission (xd_market_submit), under q_mu: the bound on a write's
+	 * wait for its answer; the batch under way (when it began, 0: none;
+	 * its jobs; the arrival of its oldest); what the writer's work has
+	 * cost, learnt from the batches that committed (moving averages over
+	 * about COST_BATCHES of them): a COMMIT, and one job's work */
+	int64_t wait_us;
+	int64_t batch_start_us, batch_oldest_us;
+	size_t batch_n;
+	int64_t cost_commit_us, cost_job_us;
 	/* readiness (xd_market_ready), written by the writer */
 	_Atomic int64_t commit_since_us;   /* when the COMMIT under way began; 0: none */
 	_Atomic int64_t commit_ok_us;      /* when the last one committed in time */
@@ -78,6 +98,11 @@ struct xd_market {
 	/* GPUXD_STATS=1: the writer's time split, printed at shutdown */
 	bool stats;
 	int64_t st_batches, st_jobs, st_max_batch, st_run_us, st_commit_us, st_max_commit_us;
+	/* and where each job's time went (STAT_SPLITS histograms in STAT_STEP_US
+	 * steps): from its request's arrival to the queue, in the queue, in its
+	 * batch (run and commit), and all of it */
+	uint32_t *st_hist[4];
+	int64_t st_refused, st_late; /* under q_mu: refused at admission, or when due to run */
 
 	char *upkeep_path;           /* the database the upkeep thread opens */
 	struct xd_store *upkeep_db;  /* its connection, opened on its own thread */
@@ -87,16 +112,13 @@ struct xd_market {
 	pthread_mutex_t snap_mu;
 	struct snap_book *books;
 	uint64_t seq;
-	/* GET /v1/quotes as rendered for seq (under snap_mu): the body split
-	 * where each request's server_time goes, and its ETag */
-	struct {
-		bool valid;
-		uint64_t seq;
-		char *head, *tail, *etag;
-		size_t head_len, tail_len;
-		int64_t time_s;          /* the second time_text shows */
-		char time_text[32];
-	} qc;
+	/* the market replies as rendered for a seq (under snap_mu): GET
+	 * /v1/quotes, and GET /v1/books/{gpu} without a filter at each depth
+	 * asked for (n_gpus × XD_DEPTH_MAX, by gpu then depth - 1); and the
+	 * server_time of the second they were last served in */
+	struct rendered quotes_text, *book_text;
+	int64_t time_s;
+	char time_text[32];
 
 	struct xd_peers *peers;      /* shared store: what the other nodes did */
 	pthread_mutex_t in_mu;       /* peers.c's inbox, drained by the writer */
@@ -282,89 +304,104 @@ void xd_market_put_offset(struct xd_market *m, int64_t offset)
 	pthread_mutex_unlock(&m->clock_mu);
 }
 
-static char *make_etag(struct xd_market *m, uint64_t seq)
+/* ---- the market replies, rendered once per seq ---------------------------------- */
+
+static void rendered_free(struct rendered *r)
 {
-	return xasprintf("\"q-%s-%" PRIu64 "\"", m->boot, seq);
+	free(r->head);
+	free(r->tail);
+	free(r->etag);
+	memset(r, 0, sizeof *r);
 }
 
-/* The body of GET /v1/quotes at seq, without server_time; under snap_mu. */
-static cJSON *quotes_body(struct xd_market *m, uint64_t seq)
+/* r := the members of before, then (at each request) server_time, then the
+ * members of after: two non-empty objects, consumed. */
+static void render(struct rendered *r, cJSON *before, cJSON *after, uint64_t seq, char *etag)
 {
-	cJSON *o = cJSON_CreateObject();
-	xd_jint(o, "seq", (int64_t)seq);
-	cJSON *arr = cJSON_CreateArray();
+	char *a = cJSON_PrintUnformatted(before), *b = cJSON_PrintUnformatted(after);
+	cJSON_Delete(before);
+	cJSON_Delete(after);
+	if (!a || !b)
+		fatal("gpuxd: out of memory rendering a market reply");
+	rendered_free(r);
+	r->head = xasprintf("%.*s,", (int)strlen(a) - 1, a);   /* {"seq":N, */
+	r->head_len = strlen(r->head);
+	r->tail = xasprintf("%s\n", b + 1);                      /* "quotes":[…]}\n */
+	r->tail_len = strlen(r->tail);
+	r->etag = etag;
+	r->seq = seq;
+	r->valid = true;
+	cJSON_free(a);
+	cJSON_free(b);
+}
+
+/* The body of r for a request at now (exchange ms): its head, server_time,
+ * its tail. Under snap_mu. */
+static char *rendered_body(struct xd_market *m, const struct rendered *r, int64_t now)
+{
+	if (!m->time_text[0] || now / 1000 != m->time_s) {
+		m->time_s = now / 1000;
+		xd_time_fmt(now, m->time_text, sizeof m->time_text);
+	}
+	static const char key[] = "\"server_time\":\"";
+	size_t tn = strlen(m->time_text), n = r->head_len + sizeof key - 1 + tn + 2 + r->tail_len;
+	char *p = xmalloc(n + 1), *w = p;
+	memcpy(w, r->head, r->head_len), w += r->head_len;
+	memcpy(w, key, sizeof key - 1), w += sizeof key - 1;
+	memcpy(w, m->time_text, tn), w += tn;
+	memcpy(w, "\",", 2), w += 2;
+	memcpy(w, r->tail, r->tail_len), w += r->tail_len;
+	*w = 0;
+	return p;
+}
+
+/* Serve r (rendered for m->seq): its ETag in *etag; 1 if etag_in names it
+ * (304, *body NULL), else 0 and the body. Under snap_mu, which it releases. */
+static int rendered_serve(struct xd_market *m, const struct rendered *r, int64_t now,
+                          const char *etag_in, char **body, char **etag)
+{
+	*etag = xstrdup(r->etag);
+	*body = NULL;
+	bool same = etag_in && strstr(etag_in, r->etag);
+	if (!same)
+		*body = rendered_body(m, r, now);
+	pthread_mutex_unlock(&m->snap_mu);
+	return same ? 1 : 0;
+}
+
+/* The body of GET /v1/quotes at m->seq; under snap_mu. */
+static void quotes_render(struct xd_market *m)
+{
+	cJSON *head = cJSON_CreateObject(), *o = cJSON_CreateObject();
+	xd_jint(head, "seq", (int64_t)m->seq);
+	cJSON *arr = cJSON_AddArrayToObject(o, "quotes");
 	for (size_t g = 0; g < m->t->n_gpus; g++) {
 		const struct snap_book *b = &m->books[g];
 		cJSON_AddItemToArray(arr, xd_quote_json(m->t->gpu_ids[g], &b->u,
 		                                        b->n_bid ? &b->bid[0] : NULL, b->last));
 	}
-	cJSON_AddItemToObject(o, "quotes", arr);
-	return o;
-}
-
-/* Render the quotes of m->seq into m->qc, split after the "seq" member
- * (where server_time goes); under snap_mu. */
-static void quotes_render(struct xd_market *m)
-{
-	cJSON *o = quotes_body(m, m->seq);
-	char *text = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (!text)
-		fatal("gpuxd: out of memory rendering the quotes");
-	const char *comma = strchr(text, ',');   /* {"seq":N, — digits only before it */
-	size_t head = comma ? (size_t)(comma - text) + 1 : 0;
-	free(m->qc.head);
-	free(m->qc.tail);
-	free(m->qc.etag);
-	m->qc.head = xstrndup(text, head);
-	m->qc.head_len = head;
-	m->qc.tail = xasprintf("%s\n", text + head);
-	m->qc.tail_len = strlen(m->qc.tail);
-	m->qc.etag = make_etag(m, m->seq);
-	m->qc.seq = m->seq;
-	m->qc.valid = true;
-	cJSON_free(text);
+	render(&m->quotes_text, head, o, m->seq, xasprintf("\"q-%s-%" PRIu64 "\"", m->boot, m->seq));
 }
 
 int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag)
 {
 	int64_t now = xd_market_now(m);
 	pthread_mutex_lock(&m->snap_mu);
-	if (!m->qc.valid || m->qc.seq != m->seq)
+	struct rendered *r = &m->quotes_text;
+	if (!r->valid || r->seq != m->seq)
 		quotes_render(m);
-	*etag = xstrdup(m->qc.etag);
-	*body = NULL;
-	if (etag_in && strstr(etag_in, m->qc.etag)) {
-		pthread_mutex_unlock(&m->snap_mu);
-		return 1;
-	}
-	if (!m->qc.time_text[0] || now / 1000 != m->qc.time_s) {
-		m->qc.time_s = now / 1000;
-		xd_time_fmt(now, m->qc.time_text, sizeof m->qc.time_text);
-	}
-	static const char key[] = "\"server_time\":\"";
-	size_t tn = strlen(m->qc.time_text), n = m->qc.head_len + sizeof key - 1 + tn + 2 + m->qc.tail_len;
-	char *p = xmalloc(n + 1), *w = p;
-	memcpy(w, m->qc.head, m->qc.head_len), w += m->qc.head_len;
-	memcpy(w, key, sizeof key - 1), w += sizeof key - 1;
-	memcpy(w, m->qc.time_text, tn), w += tn;
-	memcpy(w, "\",", 2), w += 2;
-	memcpy(w, m->qc.tail, m->qc.tail_len), w += m->qc.tail_len;
-	*w = 0;
-	pthread_mutex_unlock(&m->snap_mu);
-	*body = p;
-	return 0;
+	return rendered_serve(m, r, now, etag_in, body, etag);
 }
 
-cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
+/* GPU gpu's book to depth at m->seq into r; under snap_mu. */
+static void book_render(struct xd_market *m, struct rendered *r, int gpu, int depth)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "gpu", m->t->gpu_ids[gpu]);
-	cJSON *asks = cJSON_CreateArray(), *bids = cJSON_CreateArray();
-	pthread_mutex_lock(&m->snap_mu);
-	xd_jint(o, "seq", (int64_t)m->seq);
+	cJSON *head = cJSON_CreateObject(), *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(head, "gpu", m->t->gpu_ids[gpu]);
+	xd_jint(head, "seq", (int64_t)m->seq);
 	const struct snap_book *b = &m->books[gpu];
 	for (int side = 0; side < 2; side++) {
+		cJSON *a = cJSON_AddArrayToObject(o, side ? "bids" : "asks");
 		const struct eng_level *lv = side ? b->bid : b->ask;
 		size_t n = side ? b->n_bid : b->n_ask;
 		for (size_t i = 0; i < n && (int)i < depth; i++) {
@@ -373,14 +410,21 @@ cJSON *xd_market_book(struct xd_market *m, int gpu, int depth)
 			xd_jint(l, "gpus", lv[i].gpus);
 			xd_jint(l, "orders", lv[i].orders);
 			xd_jint(l, "gpu_hours", lv[i].gpu_hours);
-			cJSON_AddItemToArray(side ? bids : asks, l);
+			cJSON_AddItemToArray(a, l);
 		}
 	}
-	pthread_mutex_unlock(&m->snap_mu);
-	xd_jtime(o, "server_time", xd_market_now(m));
-	cJSON_AddItemToObject(o, "asks", asks);
-	cJSON_AddItemToObject(o, "bids", bids);
-	return o;
+	render(r, head, o, m->seq, xasprintf("\"b-%s-%" PRIu64 "\"", m->boot, m->seq));
+}
+
+int xd_market_book_text(struct xd_market *m, int gpu, int depth, const char *etag_in,
+                        char **body, char **etag)
+{
+	int64_t now = xd_market_now(m);
+	pthread_mutex_lock(&m->snap_mu);
+	struct rendered *r = &m->book_text[(size_t)gpu * XD_DEPTH_MAX + (size_t)(depth - 1)];
+	if (!r->valid || r->seq != m->seq)
+		book_render(m, r, gpu, depth);
+	return rendered_serve(m, r, now, etag_in, body, etag);
 }
 
 cJSON *xd_market_book_for(struct xd_market *m, const struct engine *e, int gpu,
@@ -488,7 +532,8 @@ static void run_job(struct xd_market *m, struct xd_job *j)
 }
 
 /* One attempt at a batch in one transaction: 0 once committed, else the
- * fault (a shared store's statements longjmp here when they fail). */
+ * fault (a shared store's statements longjmp here when they fail).
+ * *t_run: when its COMMIT began. */
 static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 {
 	struct xd_writer *w = &m->w;
@@ -524,7 +569,7 @@ static int run_batch(struct xd_market *m, struct xd_job *batch, int64_t *t_run)
 		xd_ops_begin(w);   /* a write probe: this commit is the proof */
 		xd_meta_set(w->st, "probe_ms", w->now);
 	}
-	*t_run = m->stats ? t0 : 0;
+	*t_run = t0;
 	m->commit_since_us = w->in_tx ? t0 : 0;
 	enum xd_commit c = xd_ops_commit(w);
 	if (m->commit_since_us || c != XD_COMMITTED) {
@@ -606,36 +651,183 @@ static void answer_fault(struct xd_job *batch, int fault)
 	}
 }
 
+/* When a job's whole request had been read. */
+static int64_t arrival(const struct xd_job *j)
+{
+	return j->arrived_us ? j->arrived_us : j->queued_us;
+}
+
+static void stat_add(uint32_t *h, int64_t us)
+{
+	int64_t k = us / STAT_STEP_US;
+	h[k < 0 ? 0 : k >= STAT_STEPS ? STAT_STEPS - 1 : k]++;
+}
+
+/* GPUXD_STATS: the answered jobs of a batch taken at start_us. */
+static void stats_split(struct xd_market *m, const struct xd_job *batch, int64_t start_us)
+{
+	int64_t now = util_now_us();
+	for (const struct xd_job *j = batch; j; j = j->next) {
+		int64_t arrived = arrival(j);
+		stat_add(m->st_hist[0], j->queued_us - arrived);
+		stat_add(m->st_hist[1], start_us - j->queued_us);
+		stat_add(m->st_hist[2], now - start_us);
+		stat_add(m->st_hist[3], now - arrived);
+	}
+}
+
+/* The p-th percentile of histogram h, in ms. */
+static double stat_pct(const uint32_t *h, double p)
+{
+	uint64_t n = 0, seen = 0;
+	for (size_t k = 0; k < STAT_STEPS; k++)
+		n += h[k];
+	for (size_t k = 0; k < STAT_STEPS; k++)
+		if ((seen += h[k]) > 0 && (double)seen >= p * (double)n)
+			return (double)(k + 1) * STAT_STEP_US / 1000.0;
+	return 0;
+}
+
+static void stats_print(struct xd_market *m)
+{
+	static const char *const name[] = { "arrival to queue", "queued", "in its batch", "in all" };
+	fprintf(stderr, "gpuxd: writer: %" PRId64 " jobs in %" PRId64 " batches (max %" PRId64
+	        "), %.1f us of work per job, %.2f ms per commit (max %.2f ms)\n",
+	        m->st_jobs, m->st_batches, m->st_max_batch,
+	        (double)m->st_run_us / (double)m->st_jobs,
+	        (double)m->st_commit_us / 1000.0 / (double)m->st_batches,
+	        (double)m->st_max_commit_us / 1000.0);
+	for (size_t i = 0; i < 4; i++)
+		fprintf(stderr, "gpuxd: writer: a job's time %s: p50 %.1f ms, p99 %.1f ms\n", name[i],
+		        stat_pct(m->st_hist[i], 0.5), stat_pct(m->st_hist[i], 0.99));
+	fprintf(stderr, "gpuxd: writer: %" PRId64 " writes refused as overload, %" PRId64 " more when "
+	        "due to run (a write waits at most %.0f ms; at the end a COMMIT took %.2f ms, a "
+	        "job's work %.0f us)\n", m->st_refused, m->st_late, (double)m->wait_us / 1000.0,
+	        (double)m->cost_commit_us / 1000.0, (double)m->cost_job_us);
+}
+
+/* Jobs that shed load, that only read, or that the operator sends: queued
+ * whatever the wait. */
+static bool always_admitted(const struct xd_job *j)
+{
+	return j->kind == XD_JOB_CANCEL || j->kind == XD_JOB_BOOK || j->kind == XD_JOB_PREVIEW ||
+	       j->admin || j->admin_key_id > 0 || j->kind == XD_JOB_CLOCK;
+}
+
+/* Of the jobs of a batch about to run at now, those that admission may
+ * refuse and that have already waited longer than the bound since their
+ * arrival (a stall held them) go to *late, to be answered 503 instead of
+ * run; the rest are returned, in their order. Under q_mu. */
+static struct xd_job *drop_late(struct xd_market *m, struct xd_job *batch, int64_t now,
+                                struct xd_job **late)
+{
+	struct xd_job *keep = NULL, **kt = &keep, **lt = late;
+	for (struct xd_job *j = batch, *next; j; j = next) {
+		next = j->next;
+		j->next = NULL;
+		if (!always_admitted(j) && now - arrival(j) > m->wait_us) {
+			*lt = j;
+			lt = &j->next;
+			m->st_late++;
+		} else {
+			*kt = j;
+			kt = &j->next;
+		}
+	}
+	return keep;
+}
+
+/* The next batch: the queue's first BATCH_MAX jobs, once there are any (or
+ * IDLE_WAKE_MS has passed), less those too late (drop_late: in *late);
+ * *stop when the market stops after it. The batch under way (for
+ * admission) is this one from here on. */
+static struct xd_job *take_batch(struct xd_market *m, size_t *n_out, bool *stop,
+                                 struct xd_job **late)
+{
+	pthread_mutex_lock(&m->q_mu);
+	m->batch_start_us = m->batch_oldest_us = 0;   /* the last batch has been answered */
+	m->batch_n = 0;
+	if (!m->head && !m->stopping) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += IDLE_WAKE_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&m->q_cv, &m->q_mu, &ts);
+	}
+	struct xd_job *batch = m->head, *last = NULL;
+	size_t n = 0;
+	for (struct xd_job *j = batch; j && n < BATCH_MAX; j = j->next, n++)
+		last = j;
+	*late = NULL;
+	if (last) {
+		m->head = last->next;
+		if (!m->head)
+			m->tail = NULL;
+		last->next = NULL;
+		m->qlen -= n;
+		m->batch_start_us = util_now_us();
+		batch = drop_late(m, batch, m->batch_start_us, late);
+		n = 0;
+		for (struct xd_job *j = batch; j; j = j->next, n++)
+			if (!m->batch_oldest_us || arrival(j) < m->batch_oldest_us)
+				m->batch_oldest_us = arrival(j);
+		m->batch_n = n;
+	}
+	*stop = m->stopping && !m->head;
+	pthread_mutex_unlock(&m->q_mu);
+	*n_out = n;
+	return batch;
+}
+
+/* A moving average of the costs; a sample over four times it counts as
+ * four times it, so that one stall (the age of the oldest job shows those)
+ * does not leave admission refusing for long after. */
+static void average(int64_t *avg, int64_t sample)
+{
+	if (*avg > 0 && sample > 4 * *avg)
+		sample = 4 * *avg;
+	*avg += (sample - *avg) / COST_BATCHES;
+}
+
+/* A batch of n jobs committed: its work took run_us, its COMMIT commit_us. */
+static void learn_costs(struct xd_market *m, size_t n, int64_t run_us, int64_t commit_us)
+{
+	if (!n)
+		return;
+	pthread_mutex_lock(&m->q_mu);
+	average(&m->cost_job_us, run_us / (int64_t)n);
+	average(&m->cost_commit_us, commit_us);
+	pthread_mutex_unlock(&m->q_mu);
+}
+
+static void count_batch(struct xd_market *m, size_t n, int64_t t0, int64_t t1, int64_t t2)
+{
+	m->st_batches++;
+	m->st_jobs += (int64_t)n;
+	m->st_max_batch = (int64_t)n > m->st_max_batch ? (int64_t)n : m->st_max_batch;
+	m->st_run_us += t1 - t0;
+	m->st_commit_us += t2 - t1;
+	if (t2 - t1 > m->st_max_commit_us)
+		m->st_max_commit_us = t2 - t1;
+}
+
 static void *writer_main(void *arg)
 {
 	struct xd_market *m = arg;
 	for (;;) {
-		pthread_mutex_lock(&m->q_mu);
-		if (!m->head && !m->stopping) {
-			struct timespec ts;
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			ts.tv_nsec += IDLE_WAKE_MS * 1000000L;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
-			pthread_cond_timedwait(&m->q_cv, &m->q_mu, &ts);
-		}
-		struct xd_job *batch = m->head, *last = NULL;
 		size_t n = 0;
-		for (struct xd_job *j = batch; j && n < BATCH_MAX; j = j->next, n++)
-			last = j;
-		if (last) {
-			m->head = last->next;
-			if (!m->head)
-				m->tail = NULL;
-			last->next = NULL;
-			m->qlen -= n;
+		bool stop = false;
+		struct xd_job *late = NULL;
+		struct xd_job *batch = take_batch(m, &n, &stop, &late);
+		for (struct xd_job *j = late, *next; j; j = next) {
+			next = j->next;
+			xd_reply_overloaded(&j->reply);
+			j->done(j);
 		}
-		bool stop = m->stopping && !m->head;
-		pthread_mutex_unlock(&m->q_mu);
-
-		int64_t t0 = m->stats ? util_now_us() : 0, t1 = t0;
+		int64_t t0 = util_now_us(), t1 = t0;
 		int fault = 0;
 		for (int attempt = 0; attempt < 5; attempt++) {
 			fault = run_batch(m, batch, &t1);
@@ -645,6 +837,7 @@ static void *writer_main(void *arg)
 			if (fault != XD_FAULT_RETRY)
 				break;
 		}
+		int64_t t2 = util_now_us();
 		if (fault)
 			answer_fault(batch, fault);
 		for (struct xd_job *j = fault ? batch : NULL; j; j = j->next)
@@ -653,16 +846,12 @@ static void *writer_main(void *arg)
 		batch = requeue_deferred(m, batch, &n_back);
 		stop = stop && n_back == 0;
 		publish(m);
-		if (m->stats && n) {
-			int64_t t2 = util_now_us();
-			m->st_batches++;
-			m->st_jobs += (int64_t)n;
-			m->st_max_batch = (int64_t)n > m->st_max_batch ? (int64_t)n : m->st_max_batch;
-			m->st_run_us += t1 - t0;
-			m->st_commit_us += t2 - t1;
-			if (t2 - t1 > m->st_max_commit_us)
-				m->st_max_commit_us = t2 - t1;
-		}
+		if (!fault)
+			learn_costs(m, n - n_back, t1 - t0, t2 - t1);
+		if (m->stats && n)
+			count_batch(m, n, t0, t1, t2);
+		if (m->stats)
+			stats_split(m, batch, t0);
 		for (struct xd_job *j = batch, *next; j; j = next) {
 			next = j->next;
 			j->done(j);
@@ -706,11 +895,55 @@ static void *upkeep_main(void *arg)
 	return NULL;
 }
 
-/* Jobs that shed load or that the operator sends: queued whatever the wait. */
-static bool always_admitted(const struct xd_job *j)
+/* When the oldest job the writer has not answered yet arrived — one in the
+ * batch under way or in the queue (a job another node's book sent back
+ * keeps its arrival) — or 0 if there is none. Called with q_mu held. */
+static int64_t oldest_unanswered(const struct xd_market *m)
 {
-	return j->kind == XD_JOB_CANCEL || j->admin || j->admin_key_id > 0 ||
-	       j->kind == XD_JOB_CLOCK;
+	int64_t queued = m->head ? arrival(m->head) : 0;
+	if (!m->batch_oldest_us || (queued && queued < m->batch_oldest_us))
+		return queued;
+	return m->batch_oldest_us;
+}
+
+/* When the writer would answer a job queued at now, by what its work has
+ * cost lately: once the batch under way is done, the jobs queued before it
+ * and its own, and their COMMIT (one per BATCH_MAX jobs). Under q_mu. */
+static int64_t predicted_answer(const struct xd_market *m, int64_t now)
+{
+	int64_t start = now;
+	if (m->batch_start_us) {
+		int64_t end = m->batch_start_us + m->cost_commit_us + (int64_t)m->batch_n * m->cost_job_us;
+		start = end > now ? end : now;
+	}
+	int64_t ahead = (int64_t)m->qlen + 1;
+	return start + (1 + ahead / BATCH_MAX) * m->cost_commit_us + ahead * m->cost_job_us;
+}
+
+/* Should a write that arrived at arrived be refused, queued at now? When
+ * the oldest unanswered job has waited longer than the bound (a commit
+ * that stalls shows there, not in the costs), or the jobs ahead of it would
+ * delay its answer past the bound after its arrival. With nothing ahead it
+ * is queued whatever it costs: refusing it would spare no one a wait. */
+static bool overloaded(const struct xd_market *m, int64_t now, int64_t arrived)
+{
+	if (m->qlen >= QUEUE_MAX)
+		return true;
+	int64_t bound = m->wait_us, oldest = oldest_unanswered(m);
+	if (!oldest)
+		return false;
+	if (now - oldest > bound)
+		return true;
+	return predicted_answer(m, now) - arrived > bound;
+}
+
+bool xd_market_busy(struct xd_market *m, int64_t arrived_us)
+{
+	pthread_mutex_lock(&m->q_mu);
+	bool busy = m->running && !m->stopping && overloaded(m, util_now_us(), arrived_us);
+	m->st_refused += busy;
+	pthread_mutex_unlock(&m->q_mu);
+	return busy;
 }
 
 int xd_market_submit(struct xd_market *m, struct xd_job *j)
@@ -722,8 +955,8 @@ int xd_market_submit(struct xd_market *m, struct xd_job *j)
 		pthread_mutex_unlock(&m->q_mu);
 		return XD_SUBMIT_CLOSED;
 	}
-	if (!always_admitted(j) && (m->qlen >= QUEUE_MAX ||
-	    (m->head && j->queued_us - m->head->queued_us > m->queue_wait_us))) {
+	if (!always_admitted(j) && overloaded(m, j->queued_us, arrival(j))) {
+		m->st_refused++;
 		pthread_mutex_unlock(&m->q_mu);
 		return XD_SUBMIT_BUSY;
 	}
@@ -738,12 +971,20 @@ int xd_market_submit(struct xd_market *m, struct xd_job *j)
 	return 0;
 }
 
+void xd_reply_overloaded(struct xd_reply *r)
+{
+	xd_reply_clear(r);
+	xd_reply_error(r, 503, "UNAVAILABLE", "the exchange is overloaded: the writes before this "
+	               "one would keep it waiting too long; retry (with the same client_order_id)");
+	r->retry_after = 1;
+}
+
 bool xd_market_ready(struct xd_market *m, const char **why)
 {
 	int64_t now = util_now_us(), since = m->commit_since_us;
 	pthread_mutex_lock(&m->q_mu);
 	bool up = m->running && !m->stopping;
-	int64_t oldest = m->head ? m->head->queued_us : 0;
+	int64_t oldest = oldest_unanswered(m);
 	pthread_mutex_unlock(&m->q_mu);
 	int probe_ms = m->w.nodes->probe_ms;
 	if (!up)
@@ -781,7 +1022,12 @@ void xd_market_call(struct xd_market *m, struct xd_job *j)
 	struct waiter wt = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false };
 	j->done = wake_waiter;
 	j->arg = &wt;
-	if (xd_market_submit(m, j) != 0) {
+	int rc = xd_market_submit(m, j);
+	if (rc == XD_SUBMIT_BUSY) {
+		xd_reply_overloaded(&j->reply);
+		return;
+	}
+	if (rc != 0) {
 		xd_reply_error(&j->reply, 503, "UNAVAILABLE", "the exchange is shutting down");
 		return;
 	}
@@ -833,6 +1079,8 @@ static struct xd_market *market_new(const struct xd_market_config *c)
 	m->speed = c->clock_speed > 0 ? c->clock_speed : 1.0;
 	const char *stats = getenv("GPUXD_STATS");
 	m->stats = stats && *stats && strcmp(stats, "0") != 0;
+	for (size_t i = 0; m->stats && i < 4; i++)
+		m->st_hist[i] = xcalloc(STAT_STEPS, sizeof *m->st_hist[i]);
 	unsigned char rnd[3] = { 0 };
 	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
 		memset(rnd, 0, sizeof rnd);
@@ -849,6 +1097,7 @@ static struct xd_market *market_new(const struct xd_market_config *c)
 	pthread_cond_init(&m->upkeep_cv, &ca);
 	pthread_condattr_destroy(&ca);
 	m->books = xcalloc(m->t->n_gpus, sizeof *m->books);
+	m->book_text = xcalloc(m->t->n_gpus * XD_DEPTH_MAX, sizeof *m->book_text);
 	m->in_books = xcalloc(m->t->n_gpus, sizeof *m->in_books);
 	m->in_changed = xcalloc(m->t->n_gpus, sizeof *m->in_changed);
 	for (size_t g = 0; g < m->t->n_gpus; g++)
@@ -884,7 +1133,7 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 {
 	struct xd_market *m = market_new(c);
 	*out = NULL;
-	m->queue_wait_us = (int64_t)(c->queue_wait_ms > 0 ? c->queue_wait_ms : 250) * 1000;
+	m->wait_us = (int64_t)(c->queue_wait_ms > 0 ? c->queue_wait_ms : XD_QUEUE_WAIT_MS) * 1000;
 	m->commit_deadline_us = (int64_t)(c->commit_deadline_ms > 0 ? c->commit_deadline_ms : 5000) * 1000;
 	m->commit_ok_us = util_now_us();
 	struct xd_writer *w = &m->w;
@@ -960,12 +1209,7 @@ void xd_market_close(struct xd_market **mp)
 		pthread_join(m->thread, NULL);
 		m->running = false;
 		if (m->stats && m->st_batches)
-			fprintf(stderr, "gpuxd: writer: %" PRId64 " jobs in %" PRId64 " batches (max %" PRId64
-			        "), %.1f us of work per job, %.2f ms per commit (max %.2f ms)\n",
-			        m->st_jobs, m->st_batches, m->st_max_batch,
-			        (double)m->st_run_us / (double)m->st_jobs,
-			        (double)m->st_commit_us / 1000.0 / (double)m->st_batches,
-			        (double)m->st_max_commit_us / 1000.0);
+			stats_print(m);
 	}
 	xd_peers_stop(&m->peers);
 	if (m->upkeep_running) {
@@ -1008,9 +1252,12 @@ void xd_market_close(struct xd_market **mp)
 	pthread_mutex_destroy(&m->info_mu);
 	pthread_mutex_destroy(&m->q_mu);
 	pthread_mutex_destroy(&m->snap_mu);
-	free(m->qc.head);
-	free(m->qc.tail);
-	free(m->qc.etag);
+	rendered_free(&m->quotes_text);
+	for (size_t i = 0; m->book_text && i < m->t->n_gpus * XD_DEPTH_MAX; i++)
+		rendered_free(&m->book_text[i]);
+	free(m->book_text);
+	for (size_t i = 0; i < 4; i++)
+		free(m->st_hist[i]);
 	pthread_cond_destroy(&m->q_cv);
 	pthread_cond_destroy(&m->upkeep_cv);
 	free(m);

@@ -236,17 +236,27 @@ static void h_workloads(struct xd_ctx *c)
 	c->reply.raw = xstrdup(xd_market_tables(c->m)->workloads_json);
 }
 
+/* A reply rendered by market.c: 1 (304 Not Modified) or 0 (200), its
+ * body and ETag. */
+static void rendered_reply(struct xd_ctx *c, int same, char *body, char *etag)
+{
+	c->reply.status = same == 1 ? 304 : 200;
+	c->reply.raw = body;
+	c->reply.etag = etag;
+}
+
+static const char *if_none_match(struct xd_ctx *c)
+{
+	return MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+}
+
 static void h_quotes(struct xd_ctx *c)
 {
 	if (!no_query(c))
 		return;
-	const char *inm = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND,
-	                                              MHD_HTTP_HEADER_IF_NONE_MATCH);
 	char *etag = NULL, *body = NULL;
-	bool same = xd_market_quotes_text(c->m, inm, &body, &etag) == 1;
-	c->reply.status = same ? 304 : 200;
-	c->reply.raw = body;
-	c->reply.etag = etag;
+	int same = xd_market_quotes_text(c->m, if_none_match(c), &body, &etag);
+	rendered_reply(c, same, body, etag);
 }
 
 static int path_gpu(struct xd_ctx *c)
@@ -310,7 +320,9 @@ static void h_book(struct xd_ctx *c)
 	if (units < 0)
 		return;
 	if (units == 0) {
-		xd_reply_json(&c->reply, 200, xd_market_book(c->m, g, (int)depth));
+		char *etag = NULL, *body = NULL;
+		int same = xd_market_book_text(c->m, g, (int)depth, if_none_match(c), &body, &etag);
+		rendered_reply(c, same, body, etag);
 		return;
 	}
 	c->job->kind = XD_JOB_BOOK;
@@ -852,3 +864,8 @@ const struct xd_route xd_routes[] = {
 	{ "GET", "/v1/events", XD_ACCOUNT, xd_events_h_list },
 };
 const size_t xd_n_routes = sizeof xd_routes / sizeof xd_routes[0];
+
+bool xd_route_sheds(const struct xd_route *route)
+{
+	return route->handler == h_order;
+}

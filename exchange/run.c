@@ -45,7 +45,7 @@ void exchange_config_defaults(struct exchange_config *c)
 	c->header_timeout_s = 5;
 	c->body_timeout_s = 5;
 	c->signup_limit = 20;
-	c->queue_wait_ms = 250;
+	c->queue_wait_ms = XD_QUEUE_WAIT_MS;
 	c->commit_deadline_ms = 5000;
 }
 

@@ -57,6 +57,8 @@
 #include "fit/fit.h"
 
 #define XD_BODY_MAX 16384
+/* --queue-wait's default, ms: see xd_market_submit */
+#define XD_QUEUE_WAIT_MS 50
 #define XD_GPUS_MAX 512
 #define XD_HOURS_MAX 720
 #define XD_PRICE_MAX 1000000
@@ -325,6 +327,7 @@ struct xd_job {
 	void *arg;
 	struct xd_job *next;
 	int64_t queued_us;           /* when it was queued (admission by time) */
+	int64_t arrived_us;          /* when its whole request had been read (0: = queued_us) */
 };
 
 struct xd_market_config {
@@ -342,7 +345,7 @@ struct xd_market_config {
 	double clock_speed;
 	uint64_t seed;
 	size_t stream_backlog;       /* events the stream keeps for replay; 0: default */
-	int queue_wait_ms;           /* admission: the oldest queued write's longest wait */
+	int queue_wait_ms;           /* admission: a write's longest wait for its answer */
 	int commit_deadline_ms;      /* a COMMIT's longest wait (a shared store) */
 };
 struct xd_market;
@@ -354,11 +357,24 @@ int xd_market_open(const struct xd_market_config *c, struct xd_market **out, cha
 void xd_market_close(struct xd_market **m);
 /* Queue a job (the writer calls j->done after commit). 0; or the caller
  * answers 503 itself: XD_SUBMIT_CLOSED when the market is shutting down,
- * XD_SUBMIT_BUSY when the oldest queued job has waited longer than
- * queue_wait_ms (or the queue holds its backstop count) — never for a
- * cancel or an admin job, which are always queued. */
+ * XD_SUBMIT_BUSY when the job would not be answered within queue_wait_ms
+ * (XD_QUEUE_WAIT_MS if 0) of its arrival (j->arrived_us): by what the
+ * writer's batches and COMMITs have cost lately, the batch under way and
+ * the jobs queued before it would take longer, or the oldest job not yet
+ * answered (in the batch under way or queued) has already waited longer
+ * (or the queue holds its backstop count) — never for a cancel, a read (a
+ * ladder by node size, a preview) or an admin job, which are always
+ * queued. */
 enum { XD_SUBMIT_CLOSED = -1, XD_SUBMIT_BUSY = -2 };
 int xd_market_submit(struct xd_market *m, struct xd_job *j);
+/* Would a write that arrived at arrived_us be refused as overload if it
+ * were queued now (as xd_market_submit decides)? Asked before the work of
+ * reading a request's key and body (http.c, xd_route_sheds). */
+bool xd_market_busy(struct xd_market *m, int64_t arrived_us);
+/* The answer to a write refused as overload (XD_SUBMIT_BUSY; or, queued,
+ * when its batch was about to run and it could no longer be answered within
+ * the bound): 503 UNAVAILABLE, Retry-After: 1. */
+void xd_reply_overloaded(struct xd_reply *r);
 /* GET /v1/ready: can this node commit now? true, or false with *why (a
  * static English sentence): shutting down, a commit stuck or failed, no
  * successful write probe lately. */
@@ -375,8 +391,10 @@ cJSON *xd_market_info_of(struct xd_market *m, const struct xd_settings *s);
  * (the JSON text and a newline, malloc'ed), or 1 (304: etag_in matches)
  * and *body NULL; *etag (malloc'ed) either way. */
 int xd_market_quotes_text(struct xd_market *m, const char *etag_in, char **body, char **etag);
-/* GET /v1/books/{gpu}. */
-cJSON *xd_market_book(struct xd_market *m, int gpu, int depth);
+/* GET /v1/books/{gpu} without a filter, to depth (1..XD_DEPTH_MAX): as
+ * xd_market_quotes_text, rendered once per seq for each (gpu, depth). */
+int xd_market_book_text(struct xd_market *m, int gpu, int depth, const char *etag_in,
+                        char **body, char **etag);
 /* GET /v1/books/{gpu}?node_gpus=…: the ladders of engine e's book gpu for
  * units under f (the writer, its copy of the book current). */
 cJSON *xd_market_book_for(struct xd_market *m, const struct engine *e, int gpu,
@@ -892,6 +910,10 @@ struct xd_route {
 	void (*handler)(struct xd_ctx *c);
 };
 extern const struct xd_route xd_routes[];
+/* Is route the write that floods an overload (POST /v1/orders), to be
+ * refused (xd_market_busy) before its key is checked or its body read? The
+ * key costs a read of the store, a round trip on PostgreSQL. */
+bool xd_route_sheds(const struct xd_route *route);
 extern const size_t xd_n_routes;
 /* A query parameter (NULL if absent). */
 const char *xd_query(struct xd_ctx *c, const char *name);

@@ -94,8 +94,11 @@ start_gpuxd() { # args passed to gpuxd; sets GPUXD_PID GPUXD_URL GPUXD_DB GPUXD_
   fi
   GPUXD_LOG="$TMPD/gpuxd-$_n.log"
   rm -f "$TMPD/gpuxd-$_n.port"
-  # --signup-limit 0: tests sign up as they need (test_door holds the limit)
-  "$GPUXD" --listen 127.0.0.1:0 --port-file "$TMPD/gpuxd-$_n.port" --db "$GPUXD_DB" --signup-limit 0 "$@" \
+  # --signup-limit 0: tests sign up as they need (test_door holds the limit);
+  # --queue-wait 10000: a burst of writes on a busy machine is not refused as
+  # overload (test_overload holds a bound of its own)
+  "$GPUXD" --listen 127.0.0.1:0 --port-file "$TMPD/gpuxd-$_n.port" --db "$GPUXD_DB" --signup-limit 0 \
+    --queue-wait 10000 "$@" \
     >"$GPUXD_LOG" 2>&1 &
   GPUXD_PID=$!
   at_exit "kill $GPUXD_PID 2>/dev/null"

@@ -1,6 +1,6 @@
 # Transport and plumbing: the Unix socket (mode 0600), keep-alive, ETag and
-# 304 on /v1/quotes, cursor pagination and filters, the catalogue routes,
-# and gpuxd's command line.
+# 304 on /v1/quotes and /v1/books/{gpu}, cursor pagination and filters, the
+# catalogue routes, and gpuxd's command line.
 . tests/lib.sh
 . tests/exchange/xlib.sh
 SOCK="$TMPD/gpuxd.sock"
@@ -26,11 +26,37 @@ expect_match "quotes carry an ETag" "$etag" '^"q-[0-9a-f]+-[0-9]+"$'
 : >"$TMPD/q2"
 code=$(curl -s -o "$TMPD/q2" -w '%{http_code}' -H "If-None-Match: $etag" "$GPUXD_URL/v1/quotes")
 expect_eq "If-None-Match with the same ETag: 304, no body" "$code $(wc -c <"$TMPD/q2")" "304 0"
+expect_eq "quotes: seq, server_time, quotes, in that order" \
+  "$(jq -r 'keys_unsorted | join(",")' "$TMPD/q")" "seq,server_time,quotes"
+B="$GPUXD_URL/v1/books/h200?depth=3"
+bhdr=$(curl -s -D - -o "$TMPD/b" "$B" | tr -d '\r')
+betag=$(printf '%s' "$bhdr" | sed -n 's/^ETag: //p')
+expect_match "a book carries an ETag" "$betag" '^"b-[0-9a-f]+-[0-9]+"$'
+expect_eq "... and its fields in the documented order, the empty book's sides empty" \
+  "$(jq -c '[keys_unsorted, .gpu, .asks, .bids]' "$TMPD/b")" '[["gpu","seq","server_time","asks","bids"],"h200",[],[]]'
+: >"$TMPD/b2"
+code=$(curl -s -o "$TMPD/b2" -w '%{http_code}' -H "If-None-Match: $betag" "$B")
+expect_eq "... If-None-Match with it: 304, no body" "$code $(wc -c <"$TMPD/b2")" "304 0"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $betag" "$GPUXD_URL/v1/books/l40s?depth=3")
+expect_eq "... another GPU's book at the same seq: 304 as well (one seq for every book)" "$code" 304
 signup US USD seller; SK=$KEY
 req POST /v1/orders '{"client_order_id":"e1","gpu":"h200","side":"sell","type":"limit","gpus":1,"hours":1,"price_cents":400}' "$SK"
 code=$(curl -s -o "$TMPD/q3" -w '%{http_code}' -H "If-None-Match: $etag" "$GPUXD_URL/v1/quotes")
 expect_eq "after the book changed: 200 with the new best ask" "$code $(jq -r '.quotes[] | select(.gpu=="h200") | .best_ask_cents' "$TMPD/q3")" "200 400"
 expect_eq "seq increased" "$(( $(jq .seq "$TMPD/q3") > $(jq .seq "$TMPD/q") ))" 1
+code=$(curl -s -o "$TMPD/b3" -w '%{http_code}' -H "If-None-Match: $betag" "$B")
+expect_eq "the book after it changed: 200 with the new ask, at the new seq" \
+  "$code $(jq -c '[.asks, .seq]' "$TMPD/b3")" \
+  "200 [[{\"price_cents\":400,\"gpus\":1,\"orders\":1,\"gpu_hours\":1}],$(jq .seq "$TMPD/q3")]"
+signup US USD seller   # another seller: the filters below count SK's orders
+req POST /v1/orders '{"client_order_id":"e2","gpu":"h200","side":"sell","type":"limit","gpus":2,"hours":1,"price_cents":410}' "$KEY"
+curl -s "$GPUXD_URL/v1/books/h200?depth=1" >"$TMPD/b4"
+curl -s "$B" >"$TMPD/b5"
+expect_eq "each depth is its own reply: depth 1 shows one level, depth 3 both" \
+  "$(jq -c '[.asks[].price_cents]' "$TMPD/b4") $(jq -c '[.asks[].price_cents]' "$TMPD/b5")" "[400] [400,410]"
+hdr=$(curl -s -D - -o /dev/null "$GPUXD_URL/v1/books/h200?node_gpus=1" | tr -d '\r')
+expect_eq "a ladder by node size (the writer's, per request) carries no ETag" \
+  "$(printf '%s' "$hdr" | grep -ci '^ETag:')" 0
 
 i=0
 while [ $i -lt 5 ]; do

@@ -200,7 +200,7 @@ void detail_own_lines(const struct detail_own *o, struct wpanel *p, int rows)
 	if (o->error != NULL)
 		wpanel_text(p, o->error, WR_BAD, 1);
 	if (all == 0)
-		wpanel_text(p, _("No open order or active rental of yours here."), WR_DIM, 1);
+		wpanel_text(p, _("No open order or rental of yours here."), WR_DIM, 1);
 	if (rows < 1)
 		rows = 1;
 	for (size_t i = 0; i < n_r && (int)shown < rows - (all > (size_t)rows); i++, shown++) {

@@ -174,7 +174,8 @@ $(FUZZ_BINS): $(FUZZ_BUILD)/%: $(FUZZ_BUILD)/obj/tests/fuzz/%.o $$(call fuzz_lib
 fuzz: fuzz-build
 	@for f in $(FUZZ_BINS); do n=$$(basename $$f); \
 	  echo "fuzz: $$n for $${FUZZ_SECONDS:-300}s"; \
-	  $$f -max_total_time=$${FUZZ_SECONDS:-300} tests/fuzz/corpus/$$n || exit 1; done
+	  $$f -max_total_time=$${FUZZ_SECONDS:-300} -artifact_prefix=$(BUILD)/fuzz-crash-$$n- \
+	    tests/fuzz/corpus/$$n || exit 1; done
 
 # ---- objects and libraries ----
 WERROR_STAMP := $(if $(strip $(WERROR)),$(BUILD)/.werror)

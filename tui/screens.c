@@ -21,6 +21,7 @@ const struct tui_place_def tui_places[TUI_PLACES] = {
 	[TUI_WELCOME] = { NULL, tui_welcome_open },
 	[TUI_FIRST_RUN] = { NULL, tui_first_run_open },
 	[TUI_JOB_ORDER] = { NULL, tui_job_order_open },
+	[TUI_TABLE_STEP] = { NULL, tui_browse_step_open },
 };
 
 /* Every screen with a key map: the registry of actions (tui/frame/keys.c)

@@ -272,6 +272,8 @@ enum tui_place {
 	TUI_FIRST_RUN,          /* the welcome of a run without a key, once the
 	                           exchange says it is no demo */
 	TUI_JOB_ORDER,          /* the fit job's order across every GPU (t->job) */
+	TUI_TABLE_STEP,         /* the tables' cursor step rows on from gpu (where the
+	                           table shows it), and the detail of the row it comes to */
 	TUI_PLACES
 };
 
@@ -287,6 +289,7 @@ struct tui_goto {
 	char *const *ids;
 	size_t n_ids;
 	bool toggle;
+	int step;               /* TUI_TABLE_STEP: +1 the next row, -1 the previous */
 	bool restore;           /* as the last session left it (TUI_FIT: open, no keyboard) */
 };
 

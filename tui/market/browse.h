@@ -161,6 +161,12 @@ extern const struct tui_screen_class tui_browse_class, tui_compare_class, tui_de
  * g->gpus × g->hours what the fit job needs there (0: no job; hours 0: 24),
  * g->fits as fit_result.fits. */
 void tui_detail_open(struct tui *t, const struct tui_goto *g);
+/* browse_screen.c: the tables' cursor moves g->step rows (+1, -1) from the
+ * row of g->gpu (from the cursor where the current tab does not show it)
+ * and the detail of the row it comes to opens (tui_detail_open: the same
+ * detail screen, its range and view kept); at either end of the table it
+ * stays, and says so. */
+void tui_browse_step_open(struct tui *t, const struct tui_goto *g);
 /* compare.c: the marked GPUs side by side (Esc back): g->ids, 2 to 4
  * catalogue GPU ids (more are left out), in the order shown. */
 void tui_compare_open(struct tui *t, const struct tui_goto *g);

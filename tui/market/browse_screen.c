@@ -389,6 +389,28 @@ static unsigned detail(struct tui_browse *b)
 	return W_HANDLED | W_REDRAW;
 }
 
+void tui_browse_step_open(struct tui *t, const struct tui_goto *g)
+{
+	struct tui_browse *b = (struct tui_browse *)tui_find(t, &tui_browse_class);
+	const struct view_table *v = b != NULL ? b->tab[b->cur].view : NULL;
+	int pos, to;
+
+	if (v == NULL || v->n_shown == 0 || b->table == NULL)
+		return;
+	pos = g->gpu != NULL ? view_find(v, g->gpu) : -1;
+	if (pos < 0)
+		pos = (int)b->table->sel;
+	to = pos + (g->step < 0 ? -1 : 1);
+	if (to < 0 || (size_t)to >= v->n_shown) {
+		tui_message(t, to < 0 ? _("The first GPU of the table: no previous one")
+				      : _("The last GPU of the table: no next one"));
+		return;
+	}
+	wtable_select(b->table, (size_t)to);
+	browse_note_cursor(b);
+	detail(b);
+}
+
 /* :tab N or :tab WORKLOAD (its id, "inference"), or the digit pressed. */
 static void tab_to(struct tui_browse *b, wkey key, const char *arg)
 {

@@ -9,8 +9,8 @@
  *   book     the depth ladder at the panel's full height: price, GPUs,
  *            GPU-hours its orders hold, orders (when the panel is wide
  *            enough) and cumulative GPUs per level, asks above the spread,
- *            bids below; the account's own resting orders marked (*) when
- *            the orders page has listed them (t->account.open)
+ *            bids below; the account's own resting orders marked (*)
+ *            (from "yours" below, or as the orders page last listed them)
  *   chart    close prices over the last hour, 24 h or 7 days, asked by time
  *            (GET /v1/candles from the range's start on the exchange clock,
  *            and the last daily candle before it for the price it starts
@@ -22,7 +22,15 @@
  *   fill     with a fit job: what it needs on this GPU and what filling
  *            that from the asks would cost now; b opens the order form
  *            for exactly that
+ *   yours    with an account key: its open orders on this GPU and its
+ *            active rentals of it (tui/market/detail_own.c)
  *   trades   the most recent trades
+ *
+ * ↓ j and ↑ k show the next and previous GPU of the tables (their sort and
+ * filter; the tables' cursor follows, so Esc comes back to the row last
+ * shown): the tables step their cursor and open the detail of the row they
+ * come to, and tui_detail_open gives that GPU to the detail on top, which
+ * keeps its chart's range and its book's node size.
  *
  * At 120 columns and more the specs, the book and the rest stand side by
  * side; narrower, the book stands left and the specs follow the trades.
@@ -40,12 +48,14 @@
 #include "i18n/i18n.h"
 #include "tui/market/browse.h"
 #include "tui/market/detail_lots.h"
+#include "tui/market/detail_own.h"
 #include "util/util.h"
 
 enum { CANDLES_AGAIN_MS = 5000, CANDLES_SLIDE_MIN_MS = 30000, WIDE_COLS = 120,
        CHART_MIN_ROWS = 3 };
 
-enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_NODES, DK_ALERT };
+enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_NODES, DK_ALERT,
+       DK_NEXT_GPU, DK_PREV_GPU };
 
 static const struct wbinding bindings[] = {
 	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back"), "back" },
@@ -62,6 +72,14 @@ static const struct wbinding bindings[] = {
 	{ 'n', DK_NODES, N_("Book by node size: the plain book, then what serves units of 8, 4, 2, 1 GPUs inside one machine, and the machines they come from"), N_("Nodes"), "nodes" },
 	{ 'A', DK_ALERT, N_("An alert on this GPU, kept by the exchange (at its best ask)"),
 	  N_("Alert"), "alert" },
+	{ WKEY_DOWN, DK_NEXT_GPU, N_("The next GPU of the table, in the same range and view"), NULL,
+	  "next-gpu" },
+	{ 'j', DK_NEXT_GPU, N_("The next GPU of the table, in the same range and view"), NULL,
+	  "next-gpu" },
+	{ WKEY_UP, DK_PREV_GPU, N_("The previous GPU of the table, in the same range and view"), NULL,
+	  "prev-gpu" },
+	{ 'k', DK_PREV_GPU, N_("The previous GPU of the table, in the same range and view"), NULL,
+	  "prev-gpu" },
 };
 
 struct detail {
@@ -89,6 +107,8 @@ struct detail {
 	int spec_w;                 /* the spec sheet's labels' column */
 	struct detail_lots lots;    /* the ladder by node size and its machines */
 	uint64_t seen_lots;
+	struct detail_own own;      /* the user's open orders and active rentals here */
+	uint64_t seen_own;
 	int job_node_gpus;          /* the fit job's machines here (0: none needed) */
 	const char *job_link;
 };
@@ -324,15 +344,23 @@ static void build_specs(struct detail *d, struct wpanel *p)
 
 /* ---- the book -------------------------------------------------------------------------------- */
 
-static bool own_level(const struct detail *d, enum api_side side, int64_t price)
+static bool rests_at(const struct api_orders *o, const char *gpu, enum api_side side,
+		     int64_t price)
 {
-	const struct api_orders *o = d->base.t->account.open;
-
 	for (size_t i = 0; o != NULL && i < o->n; i++)
 		if (o->v[i].side == side && o->v[i].price_cents == price &&
-		    strcmp(o->v[i].gpu, d->gpu) == 0 && o->v[i].remaining_gpus > 0)
+		    strcmp(o->v[i].gpu, gpu) == 0 && o->v[i].remaining_gpus > 0 &&
+		    o->v[i].status != API_ORDER_WAITING)
 			return true;
 	return false;
+}
+
+/* Whether one of the user's orders rests at that level: as this screen's
+ * "yours here" or the orders page last listed them. */
+static bool own_level(const struct detail *d, enum api_side side, int64_t price)
+{
+	return rests_at(d->own.orders, d->gpu, side, price) ||
+	       rests_at(d->base.t->account.open, d->gpu, side, price);
 }
 
 /* The ladder's columns for a book of w columns: the price and the GPUs
@@ -732,6 +760,10 @@ static void rebuild(struct detail *d)
 	build_fill(d, side);
 	if (d->job_gpus > 0)
 		row(side);
+	if (detail_own_shown(&d->own)) {
+		detail_own_lines(&d->own, side, d->wide ? 4 : 2);
+		row(side);
+	}
 	if (d->lots.node_gpus > 0) {
 		detail_lots_lines(&d->lots, side, h - (int)side->n_next - 4);
 		row(side);
@@ -804,6 +836,7 @@ static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
 	const struct tui_focus *f = s->t->m.focus;
 
 	detail_lots_tick(&d->lots, now, next);
+	detail_own_tick(&d->own, now, next);
 	if (d->candles == NULL && d->candles_error == NULL && d->candles_req == 0) {
 		ask_candles(d, now);
 	} else if (f != NULL && f->trade_gen != d->candles_trades) {
@@ -826,9 +859,11 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 	uint64_t fg = f != NULL ? f->gen : 0;
 
 	(void)now;
-	if (fg != d->seen_focus || s->t->m.gen != d->seen_market || d->lots.gen != d->seen_lots)
+	if (fg != d->seen_focus || s->t->m.gen != d->seen_market || d->lots.gen != d->seen_lots ||
+	    d->own.gen != d->seen_own)
 		d->dirty = true;
 	d->seen_lots = d->lots.gen;
+	d->seen_own = d->own.gen;
 	d->seen_focus = fg;
 	d->seen_market = s->t->m.gen;
 	if (d->dirty && s->shown)
@@ -918,6 +953,10 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 	case DK_24H: set_range(d, DR_24H); break;
 	case DK_7D: set_range(d, DR_7D); break;
 	case DK_ALERT: tui_open(t, TUI_ALERTS, &(struct tui_goto){ .gpu = d->gpu }); break;
+	/* the tables move their cursor and open the detail of the row they
+	 * come to, which is this screen again (tui_detail_open) */
+	case DK_NEXT_GPU: tui_open(t, TUI_TABLE_STEP, &(struct tui_goto){ .gpu = d->gpu, .step = 1 }); break;
+	case DK_PREV_GPU: tui_open(t, TUI_TABLE_STEP, &(struct tui_goto){ .gpu = d->gpu, .step = -1 }); break;
 	}
 	return W_HANDLED | W_REDRAW;
 }
@@ -939,6 +978,7 @@ static void scr_free(struct tui_screen *s)
 		api_abandon(t->api, d->before_req);
 	tui_focus_set(t, NULL);
 	detail_lots_free(&d->lots);
+	detail_own_free(&d->own);
 	api_candles_free(&d->candles);
 	free(d->candles_error);
 	free(d->gpu);
@@ -959,19 +999,20 @@ static struct wpanel *panel(struct detail *d)
 	return (struct wpanel *)tui_screen_add(&d->base, &wpanel_new(&d->base.t->ui)->base);
 }
 
-void tui_detail_open(struct tui *t, const struct tui_goto *go)
+/* The GPU d shows and what the fit job needs there (go), its parts asked
+ * afresh; the chart's range and the book's node size are kept. */
+static void show_gpu(struct detail *d, const struct catalog_gpu *g, const struct tui_goto *go)
 {
-	const struct catalog_gpu *g = go->gpu != NULL ? catalog_gpu(t->cat, go->gpu) : NULL;
-	struct tui_screen *old = tui_find(t, &tui_detail_class);
-	struct detail *d;
+	struct tui *t = d->base.t;
+	int node_toggle = d->lots.t != NULL ? d->lots.node_gpus : 0;
 
-	if (g == NULL)
-		return;
-	d = xcalloc(1, sizeof *d);
-	tui_screen_init(&d->base, &tui_detail_class, t);
-	d->gpu = xstrdup(go->gpu);
-	if (old != NULL)
-		tui_remove(t, old); /* after the copy: go->gpu may be the old one's */
+	if (d->lots.t != NULL)
+		detail_lots_free(&d->lots);
+	if (d->own.t != NULL)
+		detail_own_free(&d->own);
+	char *id = xstrdup(go->gpu); /* go->gpu may be d->gpu */
+	free(d->gpu);
+	d->gpu = id;
 	d->g = g;
 	d->job_gpus = go->gpus;
 	/* what b on the tables would order for the same job (browse_order_size) */
@@ -981,14 +1022,43 @@ void tui_detail_open(struct tui *t, const struct tui_goto *go)
 	d->job_link = d->job_node_gpus > 0 ? go->interconnect : NULL;
 	detail_lots_init(&d->lots, t, d->gpu, d->job_node_gpus, d->job_link, d->job_gpus,
 			 d->job_hours);
+	while (d->lots.node_gpus != node_toggle)
+		detail_lots_toggle(&d->lots); /* the same node size as before */
+	detail_own_init(&d->own, t, d->gpu);
+	api_candles_free(&d->candles); /* another GPU's: asked again in the same range */
+	set_range(d, d->range);
+	d->seen_market = t->m.gen - 1;
+	d->dirty = true;
+	tui_focus_set(t, d->gpu);
+}
+
+void tui_detail_open(struct tui *t, const struct tui_goto *go)
+{
+	const struct catalog_gpu *g = go->gpu != NULL ? catalog_gpu(t->cat, go->gpu) : NULL;
+	struct tui_screen *old = tui_find(t, &tui_detail_class);
+	struct detail *d;
+
+	if (g == NULL)
+		return;
+	if (old != NULL && old == tui_top(t)) {
+		/* the next or previous GPU, or another one named: the same screen */
+		show_gpu(of(old), g, go);
+		tui_relayout(t);
+		return;
+	}
+	d = xcalloc(1, sizeof *d);
+	tui_screen_init(&d->base, &tui_detail_class, t);
 	d->range = DR_24H;
 	d->before_cents = -1;
+	struct tui_goto mine = *go;
+	mine.gpu = d->gpu = xstrdup(go->gpu); /* go->gpu may be the old one's */
+	if (old != NULL)
+		tui_remove(t, old);
+	show_gpu(d, g, &mine);
 	d->head = panel(d);
 	d->specs = panel(d);
 	d->book = panel(d);
 	d->side = panel(d);
-	d->seen_market = t->m.gen - 1;
-	tui_focus_set(t, d->gpu);
 	tui_push(t, &d->base);
 	tui_relayout(t);
 }

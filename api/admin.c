@@ -80,10 +80,7 @@ void api_exchange_settings_free(struct api_exchange_settings **p)
 static void key_clear(struct api_admin_key *k)
 {
 	free(k->name);
-	if (k->secret != NULL) {
-		explicit_bzero(k->secret, strlen(k->secret));
-		free(k->secret);
-	}
+	xfree_secret(k->secret);
 	memset(k, 0, sizeof *k);
 }
 

@@ -281,10 +281,7 @@ int api_call_try(const struct api_client *c, uint64_t id, int64_t *started_ms,
 
 void api_client_set_key(struct api_client *c, const char *key)
 {
-	if (c->auth != NULL) {
-		explicit_bzero(c->auth, strlen(c->auth));
-		free(c->auth);
-	}
+	xfree_secret(c->auth);
 	c->auth = key != NULL && *key != '\0' ? xasprintf("Authorization: Bearer %s", key) : NULL;
 }
 
@@ -354,10 +351,7 @@ void api_client_free(struct api_client **pc)
 		c->delivering = next;
 	}
 	api_curl.multi_cleanup(c->multi);
-	if (c->auth != NULL) {
-		explicit_bzero(c->auth, strlen(c->auth));
-		free(c->auth);
-	}
+	xfree_secret(c->auth);
 	free(c->base);
 	free(c->unix_path);
 	free(c->label);

@@ -84,10 +84,7 @@ void api_conf_free(struct api_conf **pc)
 		free(c->v[i].text);
 		free(c->v[i].key);
 		free(c->v[i].section);
-		if (c->v[i].value != NULL) {
-			explicit_bzero(c->v[i].value, strlen(c->v[i].value));
-			free(c->v[i].value);
-		}
+		xfree_secret(c->v[i].value);
 	}
 	free(c->v);
 	free(c);
@@ -467,10 +464,7 @@ static int parse_seconds(const char *what, const char *s, long *ms, char **cause
 void api_settings_clear(struct api_settings *s)
 {
 	free(s->url);
-	if (s->key != NULL) {
-		explicit_bzero(s->key, strlen(s->key));
-		free(s->key);
-	}
+	xfree_secret(s->key);
 	free(s->config_path);
 	free(s->profile);
 	free(s->demo_country);

@@ -32,10 +32,7 @@ const char *api_key_scope_name(enum api_key_scope v)
 static void key_clear(struct api_key *k)
 {
 	free(k->name);
-	if (k->api_key != NULL) {
-		explicit_bzero(k->api_key, strlen(k->api_key));
-		free(k->api_key);
-	}
+	xfree_secret(k->api_key);
 	memset(k, 0, sizeof *k);
 }
 

@@ -544,10 +544,7 @@ static int ensure_account(struct api_local *l, const char *keyfile, const char *
 	l->account_created = true;
 	rc = 0;
 out:
-	if (key != NULL) {
-		explicit_bzero(key, strlen(key));
-		free(key);
-	}
+	xfree_secret(key);
 	api_account_free(&a);
 	api_deposit_free(&d);
 	api_error_free(&e);
@@ -560,10 +557,7 @@ void api_local_clear(struct api_local *l)
 	free(l->socket_path);
 	free(l->data_dir);
 	free(l->log_path);
-	if (l->key != NULL) {
-		explicit_bzero(l->key, strlen(l->key));
-		free(l->key);
-	}
+	xfree_secret(l->key);
 	memset(l, 0, sizeof *l);
 }
 

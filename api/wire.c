@@ -345,10 +345,7 @@ void api_account_free(struct api_account **pp)
 
 	if (pp == NULL || (a = *pp) == NULL)
 		return;
-	if (a->api_key != NULL) {
-		explicit_bzero(a->api_key, strlen(a->api_key));
-		free(a->api_key);
-	}
+	xfree_secret(a->api_key);
 	free(a->email);
 	free(a->country);
 	free(a->currency);

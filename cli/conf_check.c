@@ -168,9 +168,7 @@ void cli_conf_warn_unknown(struct cli_ctx *ctx)
 	}
 out:
 	free(section);
-	if (text != NULL)
-		explicit_bzero(text, strlen(text));
-	free(text);
+	xfree_secret(text);
 	free(cause);
 	api_conf_free(&c);
 	free(path);

@@ -446,10 +446,7 @@ int main(int argc, char **argv)
 out:
 	api_curl_settle();
 	catalog_free(&ctx.catalog);
-	if (key != NULL) {
-		explicit_bzero(key, strlen(key));
-		free(key);
-	}
+	xfree_secret(key);
 	free(cargv);
 	free(remembered);
 	if (fflush(stdout) != 0 && rc == CLI_OK)

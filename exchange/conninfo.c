@@ -224,10 +224,8 @@ char *xd_conninfo_scrub(const char *target, const char *text)
 		char *dec = decoded(target, &s.v[i], uri);
 		mask_all(&out, raw);
 		mask_all(&out, dec);
-		explicit_bzero(raw, strlen(raw));
-		explicit_bzero(dec, strlen(dec));
-		free(raw);
-		free(dec);
+		xfree_secret(raw);
+		xfree_secret(dec);
 	}
 	free(s.v);
 	return out;

@@ -294,9 +294,6 @@ out:
 	xd_trust_free(&trust);
 	if (c->pid_file)
 		remove_pid_file(c->pid_file);
-	if (admin) {
-		explicit_bzero(admin, strlen(admin));
-		free(admin);
-	}
+	xfree_secret(admin);
 	return rc;
 }

@@ -30,6 +30,9 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
+/* Free a secret (an API key, a line holding one), its bytes wiped first
+ * (explicit_bzero, which the compiler keeps); NULL is nothing. */
+void xfree_secret(char *s);
 
 /* ---- fatal errors ------------------------------------------------------- */
 /* A hook run once before a fatal exit, e.g. to restore the terminal (endwin).

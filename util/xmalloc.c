@@ -99,3 +99,11 @@ int set_cause(char **cause, const char *fmt, ...)
 	}
 	return -1;
 }
+
+void xfree_secret(char *s)
+{
+	if (s == NULL)
+		return;
+	explicit_bzero(s, strlen(s));
+	free(s);
+}

@@ -84,9 +84,7 @@ void tui_copy(struct tui *t, const char *text, const char *what, bool secret)
 		free(m);
 		return;
 	}
-	if (t->clip != NULL)
-		explicit_bzero(t->clip, strlen(t->clip));
-	free(t->clip);
+	xfree_secret(t->clip);
 	t->clip = xstrdup(text);
 	write_osc52(t, text);
 	/* TRANSLATORS: %s says what was copied ("the API key", "order 42", "H200's price") */
@@ -98,8 +96,6 @@ void tui_copy(struct tui *t, const char *text, const char *what, bool secret)
 
 void tui_clip_free(struct tui *t)
 {
-	if (t->clip != NULL)
-		explicit_bzero(t->clip, strlen(t->clip));
-	free(t->clip);
+	xfree_secret(t->clip);
 	t->clip = NULL;
 }

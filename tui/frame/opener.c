@@ -42,10 +42,7 @@ static void opener_free(struct tui_opener *op)
 	free(op->cause);
 	free(op->url);
 	free(op->profile);
-	if (op->key != NULL) {
-		explicit_bzero(op->key, strlen(op->key));
-		free(op->key);
-	}
+	xfree_secret(op->key);
 	close(op->pipe[0]);
 	close(op->pipe[1]);
 	pthread_mutex_destroy(&op->lock);

@@ -208,9 +208,7 @@ static int new_key_height(const struct account_page *s, int w)
 
 static void new_key_forget(struct account_page *s)
 {
-	if (s->new_key != NULL)
-		explicit_bzero(s->new_key, strlen(s->new_key));
-	free(s->new_key);
+	xfree_secret(s->new_key);
 	free(s->new_key_what);
 	s->new_key = s->new_key_what = NULL;
 }

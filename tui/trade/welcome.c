@@ -417,11 +417,8 @@ static void on_created(void *ud, struct api_account *a, const struct api_error *
 
 static void wipe_candidate(struct welcome *w)
 {
-	if (w->candidate != NULL) {
-		explicit_bzero(w->candidate, strlen(w->candidate));
-		free(w->candidate);
-		w->candidate = NULL;
-	}
+	xfree_secret(w->candidate);
+	w->candidate = NULL;
 }
 
 static void on_checked(void *ud, struct api_account *a, const struct api_error *e)

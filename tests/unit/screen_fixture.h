@@ -23,7 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
 #include "tui/frame/harness.h"
+#include "tui/tui.h"
 #include "util/util.h"
 
 /* The test's own directory (fx_mkdtemp), its servers' ports and logs in it. */
@@ -284,6 +288,74 @@ static inline int fx_count_on_screen(struct tui_harness *h, const char *text)
 		n++;
 	free(s);
 	return n;
+}
+
+/* ---- the demo exchange and sessions on it ----------------------------------------------- */
+
+/* The screen tests' usual start: i18n in English, the catalogue into *cat,
+ * the test's own directory (fx_mkdtemp(name)) with HOME and the XDG
+ * directories in it, colours on, and a gpuxd --demo of the build on
+ * loopback (its exchange clock 1000 times slower than real time, its
+ * SQLite file in that directory) at url, its pid in *pid. -1, said, when
+ * one of them fails: the test cannot start its server, so it fails. */
+static inline int fx_demo_start(const char *name, struct catalog **cat, pid_t *pid, char *url,
+				size_t url_size)
+{
+	char *cause = NULL, db[512];
+	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
+		       (char *)"--db", db, NULL };
+
+	i18n_init(I18N_EN);
+	if (catalog_load(NULL, cat, &cause) != 0) {
+		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+		free(cause);
+		return -1;
+	}
+	if (fx_mkdtemp(name) != 0)
+		return -1;
+	setenv("HOME", fx_tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
+	unsetenv("NO_COLOR");
+	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
+	*pid = fx_start_server("gpuxd", "gpuxd", gx, url, url_size);
+	if (*pid < 0)
+		return -1;
+	return api_curl_ready(NULL) != 0 ? -1 : 0;
+}
+
+/* The end of what fx_demo_start began. */
+static inline int fx_demo_stop(struct catalog **cat, pid_t *pid)
+{
+	fx_stop_server(pid);
+	fx_rmtemp();
+	catalog_free(cat);
+	return 0;
+}
+
+/* A session of the harness, lines × cols, in lang (i18n switched to it),
+ * on url with key (NULL: none, url NULL: no exchange), one attempt per
+ * request, remembering no column choice. The session borrows its
+ * configuration, kept here until the program ends (8 sessions at once at
+ * the most). */
+static inline struct tui_harness *fx_session(const struct catalog *cat, const char *url,
+					     const char *key, enum i18n_lang lang, bool ascii,
+					     int lines, int cols)
+{
+	static struct api_config cfgs[8];
+	static size_t next;
+	struct api_config *cfg = &cfgs[next++ % 8];
+	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = "", .ascii = ascii };
+	struct tui_harness *h;
+
+	memset(cfg, 0, sizeof *cfg);
+	cfg->url = url;
+	cfg->key = key;
+	cfg->max_attempts = 1;
+	o.api = url != NULL ? cfg : NULL;
+	i18n_init(lang);
+	h = tui_harness_new(&o, lines, cols);
+	assert_non_null(h);
+	return h;
 }
 
 #endif

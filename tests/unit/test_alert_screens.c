@@ -29,52 +29,22 @@ static char gpuxd_url[64];
 
 static int setup_all(void **state)
 {
-	char *cause = NULL;
-	char db[512];
-	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
-		       (char *)"--db", db, NULL };
-
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+	if (fx_demo_start("alertscreens", &cat, &gpuxd_pid, gpuxd_url, sizeof gpuxd_url) != 0)
 		return -1;
-	}
-	if (fx_mkdtemp("alertscreens") != 0)
-		return -1;
-	setenv("HOME", fx_tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
-	unsetenv("NO_COLOR");
-	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
-	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	if (gpuxd_pid < 0)
-		return -1;
-	return api_curl_ready(NULL) != 0 ? -1 : 0;
+	return 0;
 }
 
 static int teardown_all(void **state)
 {
 	(void)state;
-	fx_stop_server(&gpuxd_pid);
-	fx_rmtemp();
-	catalog_free(&cat);
+	fx_demo_stop(&cat, &gpuxd_pid);
 	return 0;
 }
 
 static struct tui_harness *open_as(const char *key, int cols)
 {
-	static struct api_config cfg;
-	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
-	struct tui_harness *h;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.url = gpuxd_url;
-	cfg.key = key;
-	cfg.max_attempts = 1;
-	o.api = &cfg;
-	h = tui_harness_new(&o, 24, cols);
-	assert_non_null(h);
-	return h;
+	return fx_session(cat, gpuxd_url, key, I18N_EN, false, 24, cols);
 }
 
 /* The tables filtered to H200, its row under the cursor; then A. */

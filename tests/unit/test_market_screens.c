@@ -39,28 +39,8 @@ static char *buyer_key;
 /* A buyer account with €5,000.00 on it: its key. */
 static int setup_all(void **state)
 {
-	char *cause = NULL;
-	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
-		       (char *)"--db", NULL, NULL };
-	char db[512];
-
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
-		return -1;
-	}
-	if (fx_mkdtemp("mscreens") != 0)
-		return -1;
-	setenv("HOME", fx_tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
-	unsetenv("NO_COLOR");
-	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
-	gx[5] = db;
-	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	if (gpuxd_pid < 0)
-		return -1;
-	if (api_curl_ready(NULL) != 0)
+	if (fx_demo_start("mscreens", &cat, &gpuxd_pid, gpuxd_url, sizeof gpuxd_url) != 0)
 		return -1;
 	buyer_key = fx_first_account(gpuxd_url, "mscreens@example.pt", "buyer", 500000);
 	if (buyer_key == NULL)
@@ -71,10 +51,8 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
 	(void)state;
-	fx_stop_server(&gpuxd_pid);
-	fx_rmtemp();
 	free(buyer_key);
-	catalog_free(&cat);
+	fx_demo_stop(&cat, &gpuxd_pid);
 	return 0;
 }
 
@@ -82,34 +60,12 @@ static int teardown_all(void **state)
 
 static struct tui_harness *open_at(const char *url, const char *key, int lines, int cols)
 {
-	static struct api_config cfg;
-	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
-	struct tui_harness *h;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.url = url;
-	cfg.key = key;
-	cfg.max_attempts = 1;
-	o.api = &cfg;
-	h = tui_harness_new(&o, lines, cols);
-	assert_non_null(h);
-	return h;
+	return fx_session(cat, url, key, I18N_EN, false, lines, cols);
 }
 
 static struct tui_harness *open_ascii(bool ascii, int lines, int cols)
 {
-	static struct api_config cfg;
-	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "", .ascii = ascii };
-	struct tui_harness *h;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.url = gpuxd_url;
-	cfg.key = buyer_key;
-	cfg.max_attempts = 1;
-	o.api = &cfg;
-	h = tui_harness_new(&o, lines, cols);
-	assert_non_null(h);
-	return h;
+	return fx_session(cat, gpuxd_url, buyer_key, I18N_EN, ascii, lines, cols);
 }
 
 static size_t gpu_of(const char *id)

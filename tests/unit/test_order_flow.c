@@ -23,37 +23,17 @@ static char gpuxd_url[64];
 
 static int setup_all(void **state)
 {
-	char *cause = NULL;
-	char db[512];
-	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
-		       (char *)"--db", db, NULL };
-
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+	if (fx_demo_start("orderflow", &cat, &gpuxd_pid, gpuxd_url, sizeof gpuxd_url) != 0)
 		return -1;
-	}
-	if (fx_mkdtemp("orderflow") != 0)
-		return -1;
-	setenv("HOME", fx_tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
 	setenv("NO_COLOR", "1", 1);
-	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
-	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	if (gpuxd_pid < 0)
-		return -1;
-	if (api_curl_ready(NULL) != 0)
-		return -1;
 	return 0;
 }
 
 static int teardown_all(void **state)
 {
 	(void)state;
-	fx_stop_server(&gpuxd_pid);
-	fx_rmtemp();
-	catalog_free(&cat);
+	fx_demo_stop(&cat, &gpuxd_pid);
 	return 0;
 }
 
@@ -74,17 +54,8 @@ static char *buyer_at(const char *url, const char *email, int64_t deposit_minor)
 
 static struct tui_harness *open_at(const char *url, const char *key)
 {
-	static struct api_config cfg;
-	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = "" };
-	struct tui_harness *h;
+	struct tui_harness *h = fx_session(cat, url, key, I18N_EN, false, 24, 80);
 
-	memset(&cfg, 0, sizeof cfg);
-	cfg.url = url;
-	cfg.key = key;
-	cfg.max_attempts = 1;
-	o.api = &cfg;
-	h = tui_harness_new(&o, 24, 80);
-	assert_non_null(h);
 	fx_expect_on_screen(h, "H200 Hopper");
 	return h;
 }

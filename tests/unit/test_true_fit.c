@@ -41,24 +41,8 @@ static const int sizes[][2] = { { 24, 80 }, { 35, 120 } };
 
 static int setup_all(void **state)
 {
-	char *cause = NULL, db[512];
-	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
-		       (char *)"--db", db, NULL };
-
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
-		return -1;
-	}
-	if (fx_mkdtemp("truefit") != 0)
-		return -1;
-	setenv("HOME", fx_tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
-	unsetenv("NO_COLOR");
-	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
-	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	if (gpuxd_pid < 0 || api_curl_ready(NULL) != 0)
+	if (fx_demo_start("truefit", &cat, &gpuxd_pid, gpuxd_url, sizeof gpuxd_url) != 0)
 		return -1;
 	return 0;
 }
@@ -66,9 +50,7 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
 	(void)state;
-	fx_stop_server(&gpuxd_pid);
-	fx_rmtemp();
-	catalog_free(&cat);
+	fx_demo_stop(&cat, &gpuxd_pid);
 	return 0;
 }
 
@@ -76,17 +58,8 @@ static size_t prefix(const char *s, size_t n);
 
 static struct tui_harness *open_panel(enum i18n_lang lang, int lines, int cols)
 {
-	static struct api_config cfg;
-	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = "" };
-	struct tui_harness *h;
+	struct tui_harness *h = fx_session(cat, gpuxd_url, NULL, lang, false, lines, cols);
 
-	memset(&cfg, 0, sizeof cfg);
-	cfg.url = gpuxd_url;
-	cfg.max_attempts = 1;
-	o.api = &cfg;
-	i18n_init(lang);
-	h = tui_harness_new(&o, lines, cols);
-	assert_non_null(h);
 	fx_expect_on_screen(h, "H200");
 	tui_harness_key(h, WKEY_F4);
 	assert_string_equal(tui_harness_top(h), "fit");

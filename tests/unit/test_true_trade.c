@@ -49,24 +49,8 @@ static const enum i18n_lang all_langs[] = { I18N_EN, I18N_PT_PT, I18N_PT_BR, I18
 
 static int setup_all(void **state)
 {
-	char *cause = NULL, db[512];
-	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
-		       (char *)"--db", db, NULL };
-
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
-		return -1;
-	}
-	if (fx_mkdtemp("truetrade") != 0)
-		return -1;
-	setenv("HOME", fx_tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
-	unsetenv("NO_COLOR");
-	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
-	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	if (gpuxd_pid < 0 || api_curl_ready(NULL) != 0)
+	if (fx_demo_start("truetrade", &cat, &gpuxd_pid, gpuxd_url, sizeof gpuxd_url) != 0)
 		return -1;
 	return 0;
 }
@@ -74,9 +58,7 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
 	(void)state;
-	fx_stop_server(&gpuxd_pid);
-	fx_rmtemp();
-	catalog_free(&cat);
+	fx_demo_stop(&cat, &gpuxd_pid);
 	return 0;
 }
 

@@ -22,28 +22,10 @@ static char *buyer_key;
 
 static int setup_all(void **state)
 {
-	char *cause = NULL;
-	char db[512];
-	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
-		       (char *)"--db", db, NULL };
-
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+	if (fx_demo_start("sweep", &cat, &gpuxd_pid, gpuxd_url, sizeof gpuxd_url) != 0)
 		return -1;
-	}
-	if (fx_mkdtemp("sweep") != 0)
-		return -1;
-	setenv("HOME", fx_tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
 	setenv("NO_COLOR", "1", 1);
-	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
-	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	if (gpuxd_pid < 0)
-		return -1;
-	if (api_curl_ready(NULL) != 0)
-		return -1;
 	buyer_key = fx_first_account(gpuxd_url, "sweep@example.pt", "buyer", 500000);
 	if (buyer_key == NULL)
 		return -1;
@@ -53,28 +35,14 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
 	(void)state;
-	fx_stop_server(&gpuxd_pid);
-	fx_rmtemp();
 	free(buyer_key);
-	catalog_free(&cat);
+	fx_demo_stop(&cat, &gpuxd_pid);
 	return 0;
 }
 
 static struct tui_harness *open_at(const char *url, enum i18n_lang lang, int lines, int cols)
 {
-	static struct api_config cfg;
-	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = "" };
-	struct tui_harness *h;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.url = url;
-	cfg.key = buyer_key;
-	cfg.max_attempts = 1;
-	o.api = &cfg;
-	i18n_init(lang);
-	h = tui_harness_new(&o, lines, cols);
-	assert_non_null(h);
-	return h;
+	return fx_session(cat, url, buyer_key, lang, false, lines, cols);
 }
 
 /* The row that shows text (the test fails when none does), malloc'ed. */

@@ -285,6 +285,23 @@ static bool logged(const char *text)
 	return found;
 }
 
+/* Whether the chart's axis (the row ending in now) shows a clock time. */
+static bool axis_has_clock(struct tui_harness *h, const char *now)
+{
+	regex_t re;
+	int y = tui_harness_find(h, now);
+	char *row = y >= 0 ? tui_harness_row(h, y) : xstrdup("");
+	bool ok;
+
+	assert_int_equal(regcomp(&re, "[0-2][0-9]:[0-5][0-9]", REG_EXTENDED | REG_NOSUB), 0);
+	ok = regexec(&re, row, 0, NULL, 0) == 0;
+	if (!ok)
+		print_error("no clock time on the axis: [%s]\n", row);
+	regfree(&re);
+	free(row);
+	return ok;
+}
+
 /* ---- the chart and the one 24 h figure ------------------------------------------------------ */
 
 /* The detail's chart asks for its range by time, from its start on the
@@ -320,10 +337,10 @@ static void test_chart_by_time_and_one_change(void **state)
 			row = tui_harness_row(h, 0);
 			assert_non_null(strstr(row, title));
 			free(row);
-			/* the axis: from 24 h ago to now */
+			/* the axis: clock times up to now */
 			axis_now = xasprintf("%s", _("now"));
-			fx_expect_on_screen(h, "\u221224 h");
 			fx_expect_on_screen(h, axis_now);
+			assert_true(axis_has_clock(h, axis_now));
 			/* asked by time: the range from its start, the price before it */
 			assert_true(logged("GET /v1/candles/h200?interval=5m&from="));
 			assert_true(logged("GET /v1/candles/h200?interval=1d&to="));
@@ -332,7 +349,8 @@ static void test_chart_by_time_and_one_change(void **state)
 			/* the last hour holds no trade: a line at the carried $4.40, no bar */
 			tui_harness_key(h, '1');
 			fx_expect_on_screen(h, _("Price, last hour (1 min)"));
-			fx_expect_on_screen(h, "\u221260 min");
+			fx_settle(h);
+			assert_true(axis_has_clock(h, axis_now));
 			assert_true(logged("GET /v1/candles/h200?interval=1m&from="));
 			assert_false(logged("interval=1m&limit=60"));
 			assert_int_equal(fx_count_on_screen(h, "\u2588"), 0);

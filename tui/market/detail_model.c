@@ -3,13 +3,15 @@
  * order, candles put into chart columns (each column knowing whether a trade
  * was made in it or it carries the price before), the columns drawn as bars
  * of eighth blocks (or ASCII) or, where no trade was made, as a line at the
- * carried price, the time axis under them, and the 24 h change. Nothing here
- * knows curses or the exchange.
+ * carried price, or as OHLC candles (a wick and a body per column), the time
+ * axis under them on round times of the local clock, and the 24 h change.
+ * Nothing here knows curses or the exchange.
  */
 #include "tui/market/detail.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/util.h"
 #include "view/view.h"
@@ -230,4 +232,145 @@ char *detail_axis(int cols, const char *const *labels, const int *at, size_t n)
 	free(keep);
 	line = buf_take(&s);
 	return line != NULL ? line : xstrdup("");
+}
+
+/* ---- the candle view ------------------------------------------------------------------------ */
+
+size_t detail_ohlc_columns(const struct api_candle *v, size_t n, int64_t from, int64_t to,
+			   int cols, struct detail_ohlc *out)
+{
+	int64_t last = -1;
+	size_t k = 0, have = 0;
+
+	while (k < n && v[k].start < from)
+		last = v[k++].close_cents;
+	for (int j = 0; j < cols; j++) {
+		int64_t end = from + (int64_t)((double)(to - from) * (j + 1) / cols);
+		struct detail_ohlc *o = &out[j];
+
+		memset(o, 0, sizeof *o);
+		o->carried = last;
+		for (; k < n && v[k].start < end; k++) {
+			const struct api_candle *c = &v[k];
+			if (!o->traded) {
+				o->traded = true;
+				o->open = c->open_cents;
+				o->high = c->high_cents;
+				o->low = c->low_cents;
+			}
+			if (c->high_cents > o->high)
+				o->high = c->high_cents;
+			if (c->low_cents < o->low)
+				o->low = c->low_cents;
+			o->close = last = c->close_cents;
+			o->gpus += c->gpus;
+			o->gpu_hours += c->gpu_hours;
+			o->trades += c->trades;
+		}
+		have += o->traded || o->carried >= 0;
+	}
+	return have;
+}
+
+void detail_ohlc_range(const struct detail_ohlc *o, int cols, int64_t *lo, int64_t *hi)
+{
+	*lo = *hi = -1;
+	for (int j = 0; j < cols; j++) {
+		int64_t l = o[j].traded ? o[j].low : o[j].carried;
+		int64_t h = o[j].traded ? o[j].high : o[j].carried;
+		if (l < 0)
+			continue;
+		if (*lo < 0 || l < *lo)
+			*lo = l;
+		if (*hi < 0 || h > *hi)
+			*hi = h;
+	}
+}
+
+int detail_price_row(int64_t v, int64_t lo, int64_t hi, int rows)
+{
+	if (hi <= lo || rows <= 1)
+		return rows / 2;
+	int r = (int)((double)(hi - v) * (rows - 1) / (double)(hi - lo) + 0.5);
+	return r < 0 ? 0 : r >= rows ? rows - 1 : r;
+}
+
+const char *detail_candle_cell(const struct detail_ohlc *o, int64_t lo, int64_t hi, int rows,
+			       int r, bool ascii)
+{
+	if (!o->traded) {
+		if (o->carried < 0 || detail_price_row(o->carried, lo, hi, rows) != r)
+			return " ";
+		return ascii ? "-" : "\u2500";
+	}
+	int top = detail_price_row(o->high, lo, hi, rows);
+	int bottom = detail_price_row(o->low, lo, hi, rows);
+	int b_top = detail_price_row(o->open > o->close ? o->open : o->close, lo, hi, rows);
+	int b_bottom = detail_price_row(o->open > o->close ? o->close : o->open, lo, hi, rows);
+
+	if (r >= b_top && r <= b_bottom)
+		return ascii ? "#" : "\u2588";
+	if (r >= top && r <= bottom)
+		return ascii ? "|" : "\u2502";
+	return " ";
+}
+
+int detail_candle_dir(const struct detail_ohlc *o)
+{
+	if (!o->traded || o->close == o->open)
+		return 0;
+	return o->close > o->open ? 1 : -1;
+}
+
+/* ---- the time axis ---------------------------------------------------------------------------- */
+
+/* The local clock's offset from UTC at t (seconds east; 0 when unknown). */
+static int64_t local_offset(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	return localtime_r(&tt, &tm) != NULL ? (int64_t)tm.tm_gmtoff : 0;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+size_t detail_round_ticks(int64_t from, int64_t to, int64_t step, int64_t *out, size_t max)
+{
+	size_t n = 0;
+
+	if (step <= 0 || to < from)
+		return 0;
+	/* walk the local clock: each round wall time, back to the moment it
+	 * names with the offset then (a change of offset in the range moves
+	 * the ticks after it with the clock) */
+	int64_t wall = floor_div(from + local_offset(from), step) * step;
+	for (int guard = 0; n < max && guard < 100000; guard++, wall += step) {
+		int64_t t = wall - local_offset(wall - local_offset(from));
+		if (t > to)
+			break;
+		if (t >= from && (n == 0 || t > out[n - 1]))
+			out[n++] = t;
+	}
+	return n;
+}
+
+int64_t detail_tick_step(enum detail_range r, int cols, int label_w)
+{
+	static const int64_t hour[] = { 300, 600, 900, 1800, 3600 };
+	static const int64_t day[] = { 3600, 7200, 10800, 21600, 43200 };
+	static const int64_t week[] = { 86400, 2 * 86400, 7 * 86400 };
+	const int64_t *v = r == DR_1H ? hour : r == DR_24H ? day : week;
+	size_t n = r == DR_1H ? 5 : r == DR_24H ? 5 : 3;
+	int limit;
+	int64_t secs;
+
+	detail_range_interval(r, &limit, &secs);
+	for (size_t i = 0; i < n; i++)
+		if (cols > 0 && (double)v[i] * cols / (double)secs >= label_w + 2)
+			return v[i];
+	return v[n - 1];
 }

@@ -121,7 +121,7 @@ int detail_candle_dir(const struct detail_ohlc *o);
 size_t detail_round_ticks(int64_t from, int64_t to, int64_t step, int64_t *out, size_t max);
 /* The step between the axis's round times for a range of secs seconds on
  * cols columns with labels of label_w columns: the smallest of the range's
- * steps (1 h: 5, 10, 15, 30 min, 1 h; 24 h: 1, 2, 3, 6, 12 h; 7 d: 1, 2
+ * steps (1 h: 5, 10, 15, 30 min, 1 h; 24 h: 1, 2, 3, 4, 6, 12 h; 7 d: 1, 2
  * days) whose ticks stand at least label_w + 2 columns apart. */
 int64_t detail_tick_step(enum detail_range r, int cols, int label_w);
 

@@ -361,10 +361,10 @@ size_t detail_round_ticks(int64_t from, int64_t to, int64_t step, int64_t *out, 
 int64_t detail_tick_step(enum detail_range r, int cols, int label_w)
 {
 	static const int64_t hour[] = { 300, 600, 900, 1800, 3600 };
-	static const int64_t day[] = { 3600, 7200, 10800, 21600, 43200 };
+	static const int64_t day[] = { 3600, 7200, 10800, 14400, 21600, 43200 };
 	static const int64_t week[] = { 86400, 2 * 86400, 7 * 86400 };
 	const int64_t *v = r == DR_1H ? hour : r == DR_24H ? day : week;
-	size_t n = r == DR_1H ? 5 : r == DR_24H ? 5 : 3;
+	size_t n = r == DR_1H ? 5 : r == DR_24H ? 6 : 3;
 	int limit;
 	int64_t secs;
 

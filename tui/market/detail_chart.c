@@ -365,38 +365,70 @@ static char *column_span(const struct detail_chart *c, int j, int w, int64_t fro
 	return x;
 }
 
-/* What the cursor's column holds, in words (malloc'ed). */
-static char *inspect_text(const struct detail_chart *c, const struct detail_ohlc *o, int j,
-			  int w, int64_t from, int64_t to)
+/* segs (n) into p's lines of cols columns after a blank, joined by " · ",
+ * each whole on its line (one wider than the line is cut by the panel). */
+static void flow_segments(struct wpanel *p, char **segs, size_t n, int cols, bool ascii)
+{
+	const char *sep = " \u00b7 ";
+	int sep_w = wtext_width(sep, ascii);
+	struct wcells *l = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		int w = wtext_width(segs[i], ascii);
+		if (l != NULL && l->width + sep_w + w > cols)
+			l = NULL; /* the segment whole on the next line */
+		if (l == NULL) {
+			l = line(p);
+			wcells_pad(l, 1, WR_NORMAL);
+		} else {
+			wcells_add(l, sep, WR_DIM, 0);
+		}
+		wcells_add(l, segs[i], i == 0 ? WR_HEADER : WR_NORMAL, 0);
+	}
+}
+
+/* What the cursor's column holds, in words: its span, then its open, high,
+ * low and close, its GPUs, GPU-hours and trades, or the price carried. */
+static void inspect_lines(const struct detail_chart *c, struct wpanel *p, int cols,
+			  const struct detail_ohlc *o, int j, int w, int64_t from, int64_t to)
 {
 	const struct tui *t = c->t;
-	char *span = column_span(c, j, w, from, to), *x;
+	char *segs[8];
+	size_t n = 0;
 
+	segs[n++] = column_span(c, j, w, from, to);
 	if (!o->traded) {
-		char *p = money(t, o->carried);
-		x = o->carried >= 0
-			    /* TRANSLATORS: the chart's inspect line: a column without trades */
-			    ? xasprintf(_("%s · no trade, last price %s carried"), span, p)
-			    : xasprintf(_("%s · no trade, no price yet"), span);
-		free(p);
+		char *x = money(t, o->carried);
+		segs[n++] = o->carried >= 0
+				    /* TRANSLATORS: the chart's inspect line: a column without trades */
+				    ? xasprintf(_("no trade, last price %s carried"), x)
+				    : xstrdup(_("no trade, no price yet"));
+		free(x);
 	} else {
 		char *op = money(t, o->open), *hi = money(t, o->high), *lo = money(t, o->low);
 		char *cl = money(t, o->close);
-		/* TRANSLATORS: the chart's inspect line: a column's time span, its
-		 * open, high, low and close, then GPUs, GPU-hours and trades */
-		x = xasprintf(P_("%s · open %s · high %s · low %s · close %s · %lld GPUs, %lld GPU-h, "
-				 "%lld trade",
-				 "%s · open %s · high %s · low %s · close %s · %lld GPUs, %lld GPU-h, "
-				 "%lld trades", (unsigned long)o->trades),
-			      span, op, hi, lo, cl, (long long)o->gpus, (long long)o->gpu_hours,
-			      (long long)o->trades);
+		/* TRANSLATORS: the chart's inspect line: the column's first trade price */
+		segs[n++] = xasprintf(_("open %s"), op);
+		/* TRANSLATORS: the chart's inspect line: the column's highest trade price */
+		segs[n++] = xasprintf(_("high %s"), hi);
+		/* TRANSLATORS: the chart's inspect line: the column's lowest trade price */
+		segs[n++] = xasprintf(_("low %s"), lo);
+		/* TRANSLATORS: the chart's inspect line: the column's last trade price */
+		segs[n++] = xasprintf(_("close %s"), cl);
 		free(op);
 		free(hi);
 		free(lo);
 		free(cl);
+		segs[n++] = xasprintf(P_("%lld GPU", "%lld GPUs", (unsigned long)o->gpus),
+				      (long long)o->gpus);
+		/* TRANSLATORS: the chart's inspect line: GPU-hours traded in the column */
+		segs[n++] = xasprintf(_("%lld GPU-h"), (long long)o->gpu_hours);
+		segs[n++] = xasprintf(P_("%lld trade", "%lld trades", (unsigned long)o->trades),
+				      (long long)o->trades);
 	}
-	free(span);
-	return x;
+	flow_segments(p, segs, n, cols - 2, t->ascii);
+	for (size_t k = 0; k < n; k++)
+		free(segs[k]);
 }
 
 static const char *const close_names[DR_COUNT] = {
@@ -477,16 +509,14 @@ static void axis_line(const struct detail_chart *c, struct wpanel *p, int w, int
 }
 
 /* Under the axis: the cursor's column in words, or the legend. */
-static void legend_lines(const struct detail_chart *c, struct wpanel *p,
+static void legend_lines(const struct detail_chart *c, struct wpanel *p, int cols,
 			 const struct detail_ohlc *o, int w, int64_t from, int64_t to, bool quiet)
 {
 	const struct tui *t = c->t;
 	char *x;
 
 	if (c->cursor >= 0) {
-		x = inspect_text(c, &o[c->cursor], c->cursor, w, from, to);
-		wpanel_text(p, x, WR_NORMAL, 1);
-		free(x);
+		inspect_lines(c, p, cols, &o[c->cursor], c->cursor, w, from, to);
 		return;
 	}
 	if (c->view == DCV_CANDLES) {
@@ -544,7 +574,7 @@ void detail_chart_lines(struct detail_chart *c, struct wpanel *p, int cols, int 
 		for (int r = 0; r < rows; r++)
 			quiet |= bars_line(c, p, o, close, w, rows, r, lo, hi);
 		axis_line(c, p, w, from, to);
-		legend_lines(c, p, o, w, from, to, quiet);
+		legend_lines(c, p, cols, o, w, from, to, quiet);
 	}
 	free(o);
 	free(close);

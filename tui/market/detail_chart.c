@@ -366,7 +366,8 @@ static char *column_span(const struct detail_chart *c, int j, int w, int64_t fro
 }
 
 /* segs (n) into p's lines of cols columns after a blank, joined by " · ",
- * each whole on its line (one wider than the line is cut by the panel). */
+ * each whole on its line (one wider than a line wrapped on lines of its
+ * own). */
 static void flow_segments(struct wpanel *p, char **segs, size_t n, int cols, bool ascii)
 {
 	const char *sep = " \u00b7 ";
@@ -377,6 +378,12 @@ static void flow_segments(struct wpanel *p, char **segs, size_t n, int cols, boo
 		int w = wtext_width(segs[i], ascii);
 		if (l != NULL && l->width + sep_w + w > cols)
 			l = NULL; /* the segment whole on the next line */
+		if (w + 2 > cols) {
+			/* wider than a line: wrapped on lines of its own */
+			wpanel_text(p, segs[i], i == 0 ? WR_HEADER : WR_NORMAL, 2);
+			l = NULL;
+			continue;
+		}
 		if (l == NULL) {
 			l = line(p);
 			wcells_pad(l, 1, WR_NORMAL);
@@ -399,10 +406,12 @@ static void inspect_lines(const struct detail_chart *c, struct wpanel *p, int co
 	segs[n++] = column_span(c, j, w, from, to);
 	if (!o->traded) {
 		char *x = money(t, o->carried);
+		/* TRANSLATORS: the chart's inspect line: a column without trades */
+		segs[n++] = xstrdup(_("no trade"));
 		segs[n++] = o->carried >= 0
-				    /* TRANSLATORS: the chart's inspect line: a column without trades */
-				    ? xasprintf(_("no trade, last price %s carried"), x)
-				    : xstrdup(_("no trade, no price yet"));
+				    /* TRANSLATORS: the chart's inspect line: the price carried */
+				    ? xasprintf(_("last price %s carried"), x)
+				    : xstrdup(_("no price yet"));
 		free(x);
 	} else {
 		char *op = money(t, o->open), *hi = money(t, o->high), *lo = money(t, o->low);

@@ -38,6 +38,7 @@
 #include "i18n/i18n.h"
 #include "tests/unit/screen_fixture.h"
 #include "tui/frame/harness.h"
+#include "tui/market/detail_chart.h"
 #include "tui/tui_int.h"
 #include "util/util.h"
 
@@ -170,10 +171,11 @@ static int teardown_all(void **state)
 
 /* ---- sessions ----------------------------------------------------------------------------- */
 
-static struct tui_harness *open_session(enum i18n_lang lang, int lines, int cols)
+static struct tui_harness *open_session_as(enum i18n_lang lang, int lines, int cols, bool ascii)
 {
 	static struct api_config cfg;
-	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = conf_path };
+	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = conf_path,
+				 .ascii = ascii };
 	struct tui_harness *h;
 
 	memset(&cfg, 0, sizeof cfg);
@@ -188,6 +190,11 @@ static struct tui_harness *open_session(enum i18n_lang lang, int lines, int cols
 		tui_harness_pump(h, 20);
 	assert_true(tui_harness_tui(h)->m.have_prices);
 	return h;
+}
+
+static struct tui_harness *open_session(enum i18n_lang lang, int lines, int cols)
+{
+	return open_session_as(lang, lines, cols, false);
 }
 
 /* The H200 detail (the catalogue's fifth row), its 24 h chart drawn. */
@@ -299,13 +306,93 @@ static void test_candle_view(void **state)
 			legend[prefix_bytes(legend, 20)] = '\0'; /* the panel may wrap it after */
 			fx_expect_on_screen(h, legend);
 			free(legend);
-			tui_harness_key(h, 'c');
+			/* back by its name on the command line */
+			tui_harness_key(h, ':');
+			assert_string_equal(tui_harness_top(h), "command");
+			tui_harness_type(h, "candles");
+			tui_harness_key(h, WKEY_RETURN);
 			fx_expect_on_screen(h, _("Price, last 24 h (5 min)"));
 			assert_int_equal(fx_count_on_screen(h, "\u2502"), 0);
 			tui_harness_free(&h);
 		}
 	}
 	i18n_init(I18N_EN);
+}
+
+/* ASCII: the wick |, the body #, the carried price -; no block drawn. */
+static void test_candle_view_ascii(void **state)
+{
+	struct tui_harness *h;
+
+	(void)state;
+	h = open_session_as(I18N_EN, 24, 80, true);
+	open_h200(h);
+	tui_harness_key(h, 'c');
+	fx_expect_on_screen(h, _("Candles, last 24 h (5 min)"));
+	fx_settle(h);
+	assert_true(fx_count_on_screen(h, "|") >= 2);
+	assert_true(fx_count_on_screen(h, "#") >= 1);
+	assert_true(fx_count_on_screen(h, "-----") >= 1);
+	fx_expect_on_screen(h, "| high to low, # open to close");
+	assert_int_equal(fx_count_on_screen(h, "\u2588"), 0);
+	tui_harness_free(&h);
+}
+
+/* The help (F1) lists the chart's keys under their own title. */
+static void test_help_lists_the_chart(void **state)
+{
+	struct tui_harness *h;
+
+	(void)state;
+	h = open_session(I18N_EN, 35, 120);
+	open_h200(h);
+	tui_harness_key(h, WKEY_F1);
+	fx_expect_on_screen(h, _("GPU detail: the chart"));
+	for (int i = 0; i < 20 && tui_harness_find(h, _("Chart: inspect the first column")) < 0; i++)
+		tui_harness_key(h, WKEY_PGDN);
+	fx_expect_on_screen(h, _("Chart: candles (open, high, low, close) / close price"));
+	fx_expect_on_screen(h, _("Chart: inspect the first column"));
+	tui_harness_free(&h);
+}
+
+/* The same chart for another GPU (what next/previous GPU calls): its
+ * range, view and cursor column kept, its candles dropped and asked again
+ * for the new GPU, which has none. */
+static void test_set_gpu_keeps_the_view(void **state)
+{
+	struct tui_harness *h = open_session(I18N_EN, 24, 80);
+	struct tui *t = tui_harness_tui(h);
+	struct detail_chart c;
+	int64_t next = -1;
+	uint64_t gen;
+
+	(void)state;
+	detail_chart_init(&c, t, "h200");
+	detail_chart_tick(&c, util_now_ms(), &next);
+	for (int i = 0; i < 200 && (c.candles == NULL || !c.have_before); i++)
+		tui_harness_pump(h, 20);
+	assert_non_null(c.candles);
+	assert_true(c.candles->n > 0);
+	c.range = DR_7D;
+	c.view = DCV_CANDLES;
+	c.cursor = 5;
+	gen = c.gen;
+	detail_chart_set_gpu(&c, "h100-sxm");
+	assert_string_equal(c.gpu, "h100-sxm");
+	assert_null(c.candles);
+	assert_true(c.gen != gen);
+	assert_int_equal(c.range, DR_7D);
+	assert_int_equal(c.view, DCV_CANDLES);
+	assert_int_equal(c.cursor, 5);
+	next = -1;
+	detail_chart_tick(&c, util_now_ms(), &next);
+	assert_true(c.candles_req != 0);
+	for (int i = 0; i < 200 && (c.candles == NULL || !c.have_before); i++)
+		tui_harness_pump(h, 20);
+	assert_non_null(c.candles);
+	assert_int_equal(c.candles->n, 0); /* no H100 trade on this exchange */
+	detail_chart_free(&c);
+	tui_harness_free(&h);
 }
 
 /* ---- the inspect cursor ------------------------------------------------------------------- */
@@ -405,6 +492,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_candle_view),
+		cmocka_unit_test(test_candle_view_ascii),
+		cmocka_unit_test(test_help_lists_the_chart),
+		cmocka_unit_test(test_set_gpu_keeps_the_view),
 		cmocka_unit_test(test_inspect_cursor),
 		cmocka_unit_test(test_axis_in_the_zone),
 	};

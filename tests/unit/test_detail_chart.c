@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,31 +59,6 @@ enum { N_GROUP = sizeof group / sizeof group[0] };
 
 /* ---- the exchange and its trades ------------------------------------------------------- */
 
-static char *account(const char *email, const char *role, int64_t deposit)
-{
-	char body[256], *r, *key = NULL;
-	const char *k;
-	long long id;
-
-	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
-		 "\"role\":\"%s\"}", email, role);
-	r = fx_post(gpuxd_url, "/v1/accounts", NULL, body);
-	id = fx_json_int(r, "id");
-	k = strstr(r, "\"api_key\"");
-	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
-		const char *e = strchr(k + 1, '"');
-		if (e != NULL)
-			key = xstrndup(k + 1, (size_t)(e - k - 1));
-	}
-	free(r);
-	if (key != NULL && deposit > 0) {
-		snprintf(body, sizeof body, "{\"account_id\":%lld,\"amount_minor\":%lld,"
-			 "\"reference\":\"detail-chart-%lld\"}", id, (long long)deposit, id);
-		free(fx_post(gpuxd_url, "/v1/deposits", admin_key, body));
-	}
-	return key;
-}
-
 /* gpus × hours of H200 traded at cents: the seller asks it, the buyer takes it. */
 static void trade(int cents, int gpus, int hours)
 {
@@ -103,21 +77,11 @@ static void trade(int cents, int gpus, int hours)
 	free(r);
 }
 
-static void advance(long seconds)
-{
-	char body[64];
-
-	snprintf(body, sizeof body, "{\"advance_seconds\":%ld}", seconds);
-	free(fx_post(gpuxd_url, "/v1/admin/clock", admin_key, body));
-}
-
 static int setup_all(void **state)
 {
 	char *cause = NULL, db[512], keyf[512];
 	char *gx[] = { (char *)"--market", (char *)"open", (char *)"--clock-speed", (char *)"0.001",
 		       (char *)"--admin-key-file", keyf, (char *)"--db", db, NULL };
-	FILE *f;
-
 	(void)state;
 	setenv("TZ", "IST-5:30", 1);
 	tzset();
@@ -133,28 +97,26 @@ static int setup_all(void **state)
 	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
 	snprintf(keyf, sizeof keyf, "%s/admin.key", fx_tmpdir);
 	snprintf(conf_path, sizeof conf_path, "%s/gpux.conf", fx_tmpdir);
-	f = fopen(keyf, "w");
-	if (f == NULL)
+	if (fx_write_admin_key(keyf, admin_key) != 0)
 		return -1;
-	fprintf(f, "%s\n", admin_key);
-	fclose(f);
-	chmod(keyf, 0600);
 	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
 	if (gpuxd_pid < 0 || api_curl_ready(NULL) != 0)
 		return -1;
 	for (int i = 0; i < 50 && seller_key == NULL; i++) {
-		seller_key = account("chart-seller@example.pt", "seller", 0);
+		seller_key = fx_admin_account(gpuxd_url, admin_key, "chart-seller@example.pt",
+					      "seller", 0);
 		if (seller_key == NULL)
 			usleep(100 * 1000);
 	}
-	buyer_key = account("chart-buyer@example.pt", "buyer", 10000000);
+	buyer_key = fx_admin_account(gpuxd_url, admin_key, "chart-buyer@example.pt", "buyer",
+				     10000000);
 	if (seller_key == NULL || buyer_key == NULL)
 		return -1;
 	trade(400, 1, 1);
-	advance(10 * 3600);
+	fx_advance_clock(gpuxd_url, admin_key, 10 * 3600);
 	for (int i = 0; i < N_GROUP; i++)
 		trade(group[i].cents, group[i].gpus, group[i].hours);
-	advance(4 * 3600);
+	fx_advance_clock(gpuxd_url, admin_key, 4 * 3600);
 	return 0;
 }
 
@@ -214,18 +176,6 @@ static void open_h200(struct tui_harness *h)
 static char *money(enum i18n_lang lang, int64_t cents)
 {
 	return i18n_fmt_money(lang, cents, "USD");
-}
-
-/* The bytes of s's first n characters (UTF-8). */
-static size_t prefix_bytes(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	for (size_t k = 0; s[i] != '\0' && k < n; k++)
-		do
-			i++;
-		while (((unsigned char)s[i] & 0xc0) == 0x80);
-	return i;
 }
 
 /* What the inspect line says of the group's column, from the trades made:
@@ -303,7 +253,7 @@ static void test_candle_view(void **state)
 			/* the quiet columns carry the price as a line */
 			assert_true(fx_count_on_screen(h, "\u2500") > 5);
 			legend = xasprintf(_("%s high to low, %s open to close"), "\u2502", "\u2588");
-			legend[prefix_bytes(legend, 20)] = '\0'; /* the panel may wrap it after */
+			legend[fx_prefix_bytes(legend, 20)] = '\0'; /* the panel may wrap it after */
 			fx_expect_on_screen(h, legend);
 			free(legend);
 			/* back by its name on the command line */
@@ -467,6 +417,7 @@ static void test_axis_in_the_zone(void **state)
 			char *row;
 
 			open_h200(h);
+			fx_expect_on_screen(h, "IST");
 			y = tui_harness_find(h, "IST");
 			assert_true(y >= 0);
 			row = tui_harness_row(h, y);

@@ -58,7 +58,7 @@ const struct wbinding detail_chart_bindings[DETAIL_CHART_N_BINDINGS] = {
 	{ WKEY_END, CK_LAST, N_("Chart: inspect the last column (now)"), NULL, "chart-last" },
 };
 
-/* ---- the state --------------------------------------------------------------------------------- */
+/* ---- the state ------------------------------------------------------------------------------- */
 
 void detail_chart_init(struct detail_chart *c, struct tui *t, const char *gpu)
 {
@@ -161,7 +161,7 @@ bool detail_chart_escape(struct detail_chart *c)
 	return true;
 }
 
-/* ---- the requests ------------------------------------------------------------------------------ */
+/* ---- the requests ---------------------------------------------------------------------------- */
 
 /* The chart is asked again as its range moves on: every interval (the
  * last column fills), at least every CANDLES_SLIDE_MIN_MS. */
@@ -244,7 +244,7 @@ void detail_chart_tick(struct detail_chart *c, int64_t now, int64_t *next)
 		*next = c->slide_at;
 }
 
-/* ---- drawing ----------------------------------------------------------------------------------- */
+/* ---- drawing --------------------------------------------------------------------------------- */
 
 static char *money(const struct tui *t, int64_t cents)
 {

@@ -54,17 +54,32 @@ const char *detail_range_interval(enum detail_range r, int *limit, int64_t *seco
 	return "1h";
 }
 
+/* The first candle at or after from; *last the close of the one before it
+ * (-1 none): candles before the range set the price the chart starts from. */
+static size_t skip_before(const struct api_candle *v, size_t n, int64_t from, int64_t *last)
+{
+	size_t k = 0;
+
+	*last = -1;
+	while (k < n && v[k].start < from)
+		*last = v[k++].close_cents;
+	return k;
+}
+
+/* The end of column j of cols over [from, to) (exclusive). */
+static int64_t column_end(int64_t from, int64_t to, int j, int cols)
+{
+	return from + (int64_t)((double)(to - from) * (j + 1) / cols);
+}
+
 size_t detail_series(const struct api_candle *v, size_t n, int64_t from, int64_t to, int cols,
 		     int64_t *out, bool *traded)
 {
-	int64_t last = -1;
-	size_t k = 0, have = 0;
+	int64_t last;
+	size_t k = skip_before(v, n, from, &last), have = 0;
 
-	/* candles before the range set the price the chart starts from */
-	while (k < n && v[k].start < from)
-		last = v[k++].close_cents;
 	for (int j = 0; j < cols; j++) {
-		int64_t end = from + (int64_t)((double)(to - from) * (j + 1) / cols);
+		int64_t end = column_end(from, to, j, cols);
 		bool any = false;
 		while (k < n && v[k].start < end) {
 			last = v[k++].close_cents;
@@ -239,13 +254,11 @@ char *detail_axis(int cols, const char *const *labels, const int *at, size_t n)
 size_t detail_ohlc_columns(const struct api_candle *v, size_t n, int64_t from, int64_t to,
 			   int cols, struct detail_ohlc *out)
 {
-	int64_t last = -1;
-	size_t k = 0, have = 0;
+	int64_t last;
+	size_t k = skip_before(v, n, from, &last), have = 0;
 
-	while (k < n && v[k].start < from)
-		last = v[k++].close_cents;
 	for (int j = 0; j < cols; j++) {
-		int64_t end = from + (int64_t)((double)(to - from) * (j + 1) / cols);
+		int64_t end = column_end(from, to, j, cols);
 		struct detail_ohlc *o = &out[j];
 
 		memset(o, 0, sizeof *o);
@@ -322,7 +335,7 @@ int detail_candle_dir(const struct detail_ohlc *o)
 	return o->close > o->open ? 1 : -1;
 }
 
-/* ---- the time axis ---------------------------------------------------------------------------- */
+/* ---- the time axis --------------------------------------------------------------------------- */
 
 /* The local clock's offset from UTC at t (seconds east; 0 when unknown). */
 static int64_t local_offset(int64_t t)

@@ -212,8 +212,21 @@ static void test_candle_glyphs(void **state)
 	assert_string_equal(detail_candle_cell(&down, 380, 450, 8, 0, false), "\u2502");
 	assert_string_equal(detail_candle_cell(&down, 380, 450, 8, 4, false), "\u2588");
 	assert_int_equal(detail_candle_dir(&down), -1);
-	/* one price: the middle row */
-	assert_int_equal(detail_price_row(400, 400, 400, 5), 2);
+	/* at half a row: 445 the lower half of row 0, a body 425 … 415 from the
+	 * lower half of row 2 to the upper half of row 4 (a row per 10 cents,
+	 * half-rows of 70/15 cents) */
+	const struct detail_ohlc half = { .traded = true, .open = 415, .high = 445, .low = 380,
+					  .close = 425 };
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 0, false), "\u2577");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 1, false), "\u2502");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 2, false), "\u2584");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 3, false), "\u2588");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 4, false), "\u2580");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 5, false), "\u2502");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 4, true), "#");
+	assert_int_equal(detail_candle_dir(&half), 1);
+	/* one price: the top half of the middle row */
+	assert_int_equal(detail_price_half(400, 400, 400, 5), 4);
 }
 
 /* The axis's ticks on round times of the local clock: every 6 h from a

@@ -99,13 +99,15 @@ size_t detail_ohlc_columns(const struct api_candle *v, size_t n, int64_t from, i
 /* Lowest low and highest high of the columns (a carried price counts as
  * itself); -1 both when none has a price. */
 void detail_ohlc_range(const struct detail_ohlc *o, int cols, int64_t *lo, int64_t *hi);
-/* The row (0: the top) of price v on a chart of rows rows spanning
- * lo … hi (the middle row when hi ≤ lo). */
-int detail_price_row(int64_t v, int64_t lo, int64_t hi, int rows);
-/* The glyph (static) of column o in row r: the body from open to close █
- * (ASCII '#'), the wick from high to low outside it │ (ASCII '|'); a
- * column without trades: ─ (ASCII '-') at the carried price's row; " "
- * elsewhere. */
+/* The half-row (0: the top half of the top row … 2·rows - 1) of price v
+ * on a chart of rows rows spanning lo … hi (the top half of the middle row
+ * when hi ≤ lo). */
+int detail_price_half(int64_t v, int64_t lo, int64_t hi, int rows);
+/* The glyph (static) of column o in row r, at half a row's resolution: the
+ * body from open to close █, or ▀ / ▄ where it fills the row's upper or
+ * lower half (ASCII '#'); the wick from high to low outside it │, or ╵ / ╷
+ * for its upper or lower half (ASCII '|'); a column without trades: ─
+ * (ASCII '-') in the row of the carried price; " " elsewhere. */
 const char *detail_candle_cell(const struct detail_ohlc *o, int64_t lo, int64_t hi, int rows,
 			       int r, bool ascii);
 /* +1 a column that closed above its open, -1 below, 0 level or no trade. */

@@ -8,9 +8,9 @@
  *   close    a column with trades is a bar of eighth blocks (ASCII . : #)
  *            up to its close
  *   candles  a column with trades is an OHLC candle of the candles that
- *            start in it: a wick │ (ASCII |) from high to low, a body █
- *            (ASCII #) from open to close, in the good role when it closed
- *            up and the bad one when down
+ *            start in it, at half a row's resolution: a wick │ ╵ ╷ (ASCII |)
+ *            from high to low, a body █ ▀ ▄ (ASCII #) from open to close, in
+ *            the good role when it closed up and the bad one when down
  *
  * In both views a column without trades carries the last price as a line ─
  * at its level (ASCII -), dim, and the legend says so. Under the chart a time

@@ -300,31 +300,46 @@ void detail_ohlc_range(const struct detail_ohlc *o, int cols, int64_t *lo, int64
 	}
 }
 
-int detail_price_row(int64_t v, int64_t lo, int64_t hi, int rows)
+int detail_price_half(int64_t v, int64_t lo, int64_t hi, int rows)
 {
+	int halves = 2 * rows;
+
 	if (hi <= lo || rows <= 1)
-		return rows / 2;
-	int r = (int)((double)(hi - v) * (rows - 1) / (double)(hi - lo) + 0.5);
-	return r < 0 ? 0 : r >= rows ? rows - 1 : r;
+		return rows > 1 ? 2 * (rows / 2) : 0;
+	int h = (int)((double)(hi - v) * (halves - 1) / (double)(hi - lo) + 0.5);
+	return h < 0 ? 0 : h >= halves ? halves - 1 : h;
+}
+
+/* Which halves of row r (bit 1 the upper, bit 0 the lower) the half-rows
+ * top … bottom cover. */
+static int halves_of(int r, int top, int bottom)
+{
+	return (top <= 2 * r && 2 * r <= bottom ? 2 : 0) |
+	       (top <= 2 * r + 1 && 2 * r + 1 <= bottom ? 1 : 0);
 }
 
 const char *detail_candle_cell(const struct detail_ohlc *o, int64_t lo, int64_t hi, int rows,
 			       int r, bool ascii)
 {
+	static const char *const body[4] = { " ", "\u2584", "\u2580", "\u2588" };
+	static const char *const wick[4] = { " ", "\u2577", "\u2575", "\u2502" };
+
 	if (!o->traded) {
-		if (o->carried < 0 || detail_price_row(o->carried, lo, hi, rows) != r)
+		if (o->carried < 0 || detail_price_half(o->carried, lo, hi, rows) / 2 != r)
 			return " ";
 		return ascii ? "-" : "\u2500";
 	}
-	int top = detail_price_row(o->high, lo, hi, rows);
-	int bottom = detail_price_row(o->low, lo, hi, rows);
-	int b_top = detail_price_row(o->open > o->close ? o->open : o->close, lo, hi, rows);
-	int b_bottom = detail_price_row(o->open > o->close ? o->close : o->open, lo, hi, rows);
+	int64_t b_hi = o->open > o->close ? o->open : o->close;
+	int64_t b_lo = o->open > o->close ? o->close : o->open;
+	int b = halves_of(r, detail_price_half(b_hi, lo, hi, rows),
+			  detail_price_half(b_lo, lo, hi, rows));
+	int w = halves_of(r, detail_price_half(o->high, lo, hi, rows),
+			  detail_price_half(o->low, lo, hi, rows));
 
-	if (r >= b_top && r <= b_bottom)
-		return ascii ? "#" : "\u2588";
-	if (r >= top && r <= bottom)
-		return ascii ? "|" : "\u2502";
+	if (b != 0)
+		return ascii ? "#" : body[b];
+	if (w != 0)
+		return ascii ? "|" : wick[w];
 	return " ";
 }
 

@@ -115,11 +115,12 @@ static void set_range(struct detail_chart *c, enum detail_range r)
 	drop_candles(c);
 }
 
-/* The cursor moved by delta columns (or to an end); it appears on the
- * last column (now) when it was hidden. */
+/* The cursor moved a column (or to an end); it appears on the last column
+ * (now) when it was hidden. Before the chart was drawn its last column is
+ * not known: far right, clamped when drawn. */
 static void move_cursor(struct detail_chart *c, int action)
 {
-	int last = c->cols > 0 ? c->cols - 1 : 0;
+	int last = c->cols > 0 ? c->cols - 1 : 1 << 20;
 
 	if (action == CK_FIRST)
 		c->cursor = 0;

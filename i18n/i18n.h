@@ -189,6 +189,18 @@ char *i18n_fmt_date(enum i18n_lang lang, int64_t unix_seconds, unsigned flags);
  * (" UTC" appended with I18N_UTC; "?" for a time the C library cannot show). */
 char *i18n_fmt_when(enum i18n_lang lang, int64_t unix_seconds, unsigned flags);
 
+/* The clock of a moment, local time unless I18N_UTC (i18n/when.c):
+ * "14:35" in every language (24 h, as i18n_fmt_date writes it; "?" for a
+ * time the C library cannot show). */
+char *i18n_fmt_clock(enum i18n_lang lang, int64_t unix_seconds, unsigned flags);
+/* A day for a time axis: the weekday abbreviated and the day of the month,
+ * local time unless I18N_UTC: en "Mon 30", pt-PT, pt-BR "seg 30", es
+ * "lun 30", fr "lun. 30", de "Mo. 30." ("?" as above). */
+char *i18n_fmt_day(enum i18n_lang lang, int64_t unix_seconds, unsigned flags);
+/* The local time zone's abbreviation at a moment, as the C library names it
+ * ("WET", "CEST", "UTC"; "?" when it has none), malloc'ed. */
+char *i18n_zone_name(int64_t unix_seconds);
+
 /* Parse a typed decimal into an integer scaled by 10^scale (0..18), without
  * floating point: "4.19" or (pt-PT, pt-BR, es, fr, de) "4,19" → 419 for
  * scale 2; "4" → 400; ".5" → 50. The "." is accepted in every language; ","

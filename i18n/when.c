@@ -3,7 +3,8 @@
  * 10:00", with the month's name in the language and the time in the local
  * time zone (TZ): what gpux says about when the market opens. Pure like
  * format.c: the language is an argument, the words are tables here (they are
- * grammar, not messages: the sentence around them is translated).
+ * grammar, not messages: the sentence around them is translated). The clock
+ * and the weekday of a time axis too.
  */
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -52,4 +53,54 @@ char *i18n_fmt_when(enum i18n_lang lang, int64_t unix_seconds, unsigned flags)
 	default:
 		return xasprintf("%d %s %ld at %02d:%02d%s", d, m, y, h, mi, utc);
 	}
+}
+
+/* ---- a time axis ---------------------------------------------------------------------------- */
+
+static const char *const weekdays[I18N_NLANGS][7] = {
+	[I18N_EN] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"},
+	[I18N_PT_PT] = {"dom", "seg", "ter", "qua", "qui", "sex", "s\u00e1b"},
+	[I18N_PT_BR] = {"dom", "seg", "ter", "qua", "qui", "sex", "s\u00e1b"},
+	[I18N_ES] = {"dom", "lun", "mar", "mi\u00e9", "jue", "vie", "s\u00e1b"},
+	[I18N_FR] = {"dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."},
+	[I18N_DE] = {"So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."},
+};
+
+static bool moment(int64_t unix_seconds, unsigned flags, struct tm *tm)
+{
+	time_t t = (time_t)unix_seconds;
+	bool ok = (flags & I18N_UTC) ? gmtime_r(&t, tm) != NULL : localtime_r(&t, tm) != NULL;
+
+	return ok && (int64_t)t == unix_seconds;
+}
+
+char *i18n_fmt_clock(enum i18n_lang lang, int64_t unix_seconds, unsigned flags)
+{
+	struct tm tm;
+
+	(void)lang; /* every language of gpux writes 24 h clocks as 14:35 */
+	if (!moment(unix_seconds, flags, &tm))
+		return xstrdup("?");
+	return xasprintf("%02d:%02d", tm.tm_hour, tm.tm_min);
+}
+
+char *i18n_fmt_day(enum i18n_lang lang, int64_t unix_seconds, unsigned flags)
+{
+	struct tm tm;
+
+	if (!moment(unix_seconds, flags, &tm) || (unsigned)lang >= I18N_NLANGS)
+		return xstrdup("?");
+	const char *w = weekdays[lang][tm.tm_wday];
+	return xasprintf(lang == I18N_DE ? "%s %d." : "%s %d", w, tm.tm_mday);
+}
+
+char *i18n_zone_name(int64_t unix_seconds)
+{
+	time_t t = (time_t)unix_seconds;
+	struct tm tm;
+	char z[64];
+
+	if (localtime_r(&t, &tm) == NULL || strftime(z, sizeof z, "%Z", &tm) == 0 || z[0] == '\0')
+		return xstrdup("?");
+	return xstrdup(z);
 }

@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "tui/market/detail.h"
+#include "i18n/i18n.h"
+
+#include <time.h>
 
 /* 10 GPUs × 24 h from 4 @ 419, 8 @ 425: 4 + 6, two levels. */
 static void test_fill_walks_the_levels(void **state)
@@ -143,6 +146,138 @@ static void test_axis(void **state)
 	free(a);
 }
 
+/* A column of the candle view: the candles that start in it, open of the
+ * first, highest high, lowest low, close of the last, volumes summed; a
+ * column without one carries the last close (candles before the range
+ * only set it). */
+static void test_ohlc_columns(void **state)
+{
+	const struct api_candle c[] = {
+		{ .start = -10, .open_cents = 390, .high_cents = 390, .low_cents = 390,
+		  .close_cents = 390, .gpus = 9, .gpu_hours = 9, .trades = 9 },
+		{ .start = 10, .open_cents = 400, .high_cents = 410, .low_cents = 395,
+		  .close_cents = 405, .gpus = 2, .gpu_hours = 2, .trades = 2 },
+		{ .start = 50, .open_cents = 405, .high_cents = 450, .low_cents = 380,
+		  .close_cents = 420, .gpus = 1, .gpu_hours = 3, .trades = 1 },
+		{ .start = 250, .open_cents = 430, .high_cents = 430, .low_cents = 430,
+		  .close_cents = 430, .gpus = 1, .gpu_hours = 1, .trades = 1 },
+	};
+	struct detail_ohlc o[4];
+	int64_t lo, hi;
+
+	(void)state;
+	assert_int_equal(detail_ohlc_columns(c, 4, 0, 400, 4, o), 4);
+	assert_true(o[0].traded);
+	assert_int_equal(o[0].open, 400);
+	assert_int_equal(o[0].high, 450);
+	assert_int_equal(o[0].low, 380);
+	assert_int_equal(o[0].close, 420);
+	assert_int_equal(o[0].gpus, 3);
+	assert_int_equal(o[0].gpu_hours, 5);
+	assert_int_equal(o[0].trades, 3);
+	assert_int_equal(o[0].carried, 390);
+	assert_false(o[1].traded);
+	assert_int_equal(o[1].carried, 420);
+	assert_true(o[2].traded);
+	assert_int_equal(o[2].close, 430);
+	assert_false(o[3].traded);
+	assert_int_equal(o[3].carried, 430);
+	assert_int_equal(detail_candle_dir(&o[0]), 1);
+	assert_int_equal(detail_candle_dir(&o[1]), 0);
+	detail_ohlc_range(o, 4, &lo, &hi);
+	assert_int_equal(lo, 380);
+	assert_int_equal(hi, 450);
+	/* nothing before, nothing in it: no price */
+	assert_int_equal(detail_ohlc_columns(c + 3, 1, 0, 200, 2, o), 0);
+	assert_int_equal(o[0].carried, -1);
+}
+
+/* A candle over 8 rows spanning 380 … 450 (a row per 10 cents): the wick
+ * from high (row 0) to low (row 7), the body from close 420 (row 3) to open
+ * 400 (row 5); a column without trades a line at its carried price's row. */
+static void test_candle_glyphs(void **state)
+{
+	const struct detail_ohlc down = { .traded = true, .open = 420, .high = 450, .low = 380,
+					  .close = 400 };
+	const struct detail_ohlc quiet = { .carried = 420 }, none = { .carried = -1 };
+	const char *want[8] = { "|", "|", "|", "#", "#", "#", "|", "|" };
+
+	(void)state;
+	for (int r = 0; r < 8; r++) {
+		assert_string_equal(detail_candle_cell(&down, 380, 450, 8, r, true), want[r]);
+		assert_string_equal(detail_candle_cell(&quiet, 380, 450, 8, r, false),
+				    r == 3 ? "\u2500" : " ");
+		assert_string_equal(detail_candle_cell(&none, 380, 450, 8, r, false), " ");
+	}
+	assert_string_equal(detail_candle_cell(&down, 380, 450, 8, 0, false), "\u2502");
+	assert_string_equal(detail_candle_cell(&down, 380, 450, 8, 4, false), "\u2588");
+	assert_int_equal(detail_candle_dir(&down), -1);
+	/* at half a row: 445 the lower half of row 0, a body 425 … 415 from the
+	 * lower half of row 2 to the upper half of row 4 (a row per 10 cents,
+	 * half-rows of 70/15 cents) */
+	const struct detail_ohlc half = { .traded = true, .open = 415, .high = 445, .low = 380,
+					  .close = 425 };
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 0, false), "\u2577");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 1, false), "\u2502");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 2, false), "\u2584");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 3, false), "\u2588");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 4, false), "\u2580");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 5, false), "\u2502");
+	assert_string_equal(detail_candle_cell(&half, 380, 450, 8, 4, true), "#");
+	assert_int_equal(detail_candle_dir(&half), 1);
+	/* one price: the top half of the middle row */
+	assert_int_equal(detail_price_half(400, 400, 400, 5), 4);
+}
+
+/* The axis's ticks on round times of the local clock: every 6 h from a
+ * range starting at 15:00 local (09:30 UTC in a zone 5 h 30 min east), so
+ * 18:00, 00:00, 06:00, 12:00 — never the quarters of the range; local
+ * midnights across a change to summer time (Lisbon, 30 March 2025). */
+static void test_round_ticks(void **state)
+{
+	const int64_t from = 1741944600; /* 2025-03-14 09:30 UTC */
+	const char *want[] = { "18:00", "00:00", "06:00", "12:00" };
+	int64_t t[16];
+	size_t n;
+
+	(void)state;
+	setenv("TZ", "IST-5:30", 1);
+	tzset();
+	n = detail_round_ticks(from, from + 86400, 21600, t, 16);
+	assert_int_equal(n, 4);
+	assert_int_equal(t[0], from + 3 * 3600);
+	for (size_t i = 0; i < n; i++) {
+		char *x = i18n_fmt_clock(I18N_EN, t[i], 0);
+		assert_string_equal(x, want[i]);
+		free(x);
+	}
+	assert_int_equal(detail_round_ticks(from + 60, from + 660, 3600, t, 16), 0);
+	setenv("TZ", "Europe/Lisbon", 1);
+	tzset();
+	n = detail_round_ticks(1743202800, 1743465600, 86400, t, 16);
+	assert_int_equal(n, 4);
+	assert_int_equal(t[0], 1743206400); /* 29 March 00:00 WET */
+	assert_int_equal(t[1], 1743292800); /* 30 March 00:00 WET */
+	assert_int_equal(t[2], 1743375600); /* 31 March 00:00 WEST: 23:00 UTC */
+	assert_int_equal(t[3], 1743462000);
+	setenv("TZ", "UTC", 1);
+	tzset();
+}
+
+/* The step: the smallest of the range's whose ticks stand a label and two
+ * blanks apart. */
+static void test_tick_step(void **state)
+{
+	(void)state;
+	assert_int_equal(detail_tick_step(DR_24H, 26, 5), 43200);
+	assert_int_equal(detail_tick_step(DR_24H, 32, 5), 21600);
+	assert_int_equal(detail_tick_step(DR_24H, 45, 5), 14400);
+	assert_int_equal(detail_tick_step(DR_24H, 100, 5), 7200);
+	assert_int_equal(detail_tick_step(DR_1H, 40, 5), 900);
+	assert_int_equal(detail_tick_step(DR_7D, 60, 6), 86400);
+	assert_int_equal(detail_tick_step(DR_7D, 20, 6), 7 * 86400);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +287,10 @@ int main(void)
 		cmocka_unit_test(test_fill_walks_the_levels),
 		cmocka_unit_test(test_series_carries_the_close),
 		cmocka_unit_test(test_chart_ascii),
+		cmocka_unit_test(test_ohlc_columns),
+		cmocka_unit_test(test_candle_glyphs),
+		cmocka_unit_test(test_round_ticks),
+		cmocka_unit_test(test_tick_step),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,8 +95,8 @@ static void expect_detail_of(struct tui_harness *h, const char *name)
 	fail();
 }
 
-/* ↓ from the first row's detail: the second row's, the range (7 days) and
- * the node size (8) kept; k back; ↑ at the first row says there is none and
+/* ↓ from the first row's detail: the second row's, the range (7 days), the
+ * candle view and the node size (8) kept; k back; ↑ at the first row says there is none and
  * stays; Esc: the tables, the cursor on the GPU last shown. */
 static void test_next_and_previous_keep_the_view(void **state)
 {
@@ -113,13 +113,16 @@ static void test_next_and_previous_keep_the_view(void **state)
 	expect_detail_of(h, first);
 	tui_harness_key(h, '3');
 	tui_harness_key(h, 'n');
-	fx_expect_on_screen(h, "Price, last 7 days");
+	tui_harness_key(h, 'c');
+	fx_expect_on_screen(h, "Candles, last 7 days");
 	fx_expect_on_screen(h, "Book: nodes of 8 GPUs");
 
 	tui_harness_key(h, WKEY_DOWN);
 	expect_detail_of(h, second);
-	fx_expect_on_screen(h, "Price, last 7 days");
+	fx_expect_on_screen(h, "Candles, last 7 days");
 	fx_expect_on_screen(h, "Book: nodes of 8 GPUs");
+	tui_harness_key(h, 'c');
+	fx_expect_on_screen(h, "Price, last 7 days");
 	assert_string_equal(t->m.focus->gpu, view_shown_row(t->sel.view, 1)->gpu->id);
 	tui_harness_key(h, 'j');
 	expect_detail_of(h, third);

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -228,6 +229,33 @@ static void test_dates(void **state)
 	char *s = i18n_fmt_date(I18N_EN, INT64_MAX, I18N_UTC);   /* no crash */
 	assert_non_null(s);
 	free(s);
+}
+
+/* A time axis's labels: the clock in 24 h, the weekday and day in the
+ * language, local time (a fixed zone east of UTC by 5 h 30 min: local
+ * 15:00 is 09:30 UTC) or UTC. */
+static void test_axis_labels(void **state)
+{
+	(void)state;
+	const int64_t t = 1741944600;   /* Friday 2025-03-14 09:30:00 UTC */
+	eq(i18n_fmt_clock(I18N_EN, t, I18N_UTC), "09:30");
+	eq(i18n_fmt_day(I18N_EN, t, I18N_UTC), "Fri 14");
+	eq(i18n_fmt_day(I18N_PT_PT, t, I18N_UTC), "sex 14");
+	eq(i18n_fmt_day(I18N_PT_BR, t, I18N_UTC), "sex 14");
+	eq(i18n_fmt_day(I18N_ES, t, I18N_UTC), "vie 14");
+	eq(i18n_fmt_day(I18N_FR, t, I18N_UTC), "ven. 14");
+	eq(i18n_fmt_day(I18N_DE, t, I18N_UTC), "Fr. 14.");
+	eq(i18n_fmt_day(I18N_PT_PT, t + 86400, I18N_UTC), "s\u00e1b 15");
+	setenv("TZ", "IST-5:30", 1);
+	tzset();
+	eq(i18n_fmt_clock(I18N_DE, t, 0), "15:00");
+	eq(i18n_fmt_clock(I18N_EN, t + 52200, 0), "05:30"); /* past local midnight: */
+	eq(i18n_fmt_day(I18N_EN, t + 52200, 0), "Sat 15");  /* the next day */
+	eq(i18n_zone_name(t), "IST");
+	setenv("TZ", "UTC", 1);
+	tzset();
+	eq(i18n_zone_name(t), "UTC");
+	eq(i18n_fmt_clock(I18N_EN, INT64_MAX, 0), "?");
 }
 
 /* ---- language choice ------------------------------------------------------------- */
@@ -840,6 +868,7 @@ int main(void)
 		cmocka_unit_test(test_parse_decimal_good),
 		cmocka_unit_test(test_parse_decimal_bad),
 		cmocka_unit_test(test_ascii),
+		cmocka_unit_test(test_axis_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

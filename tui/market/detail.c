@@ -11,14 +11,9 @@
  *            enough) and cumulative GPUs per level, asks above the spread,
  *            bids below; the account's own resting orders marked (*)
  *            (from "yours" below, or as the orders page last listed them)
- *   chart    close prices over the last hour, 24 h or 7 days, asked by time
- *            (GET /v1/candles from the range's start on the exchange clock,
- *            and the last daily candle before it for the price it starts
- *            from): a column with trades is a bar of eighth blocks (ASCII
- *            . : #), one without carries the last price as a line ─ at its
- *            level (ASCII -), dim, and a legend says so; a time axis
- *            under it (−24 h … now); over 1 h and 7 d the range's change in
- *            its title
+ *   chart    prices over the last hour, 24 h or 7 days, as bars of the
+ *            close or as OHLC candles, a time axis of clock times and an
+ *            inspect cursor (a part of its own: tui/market/detail_chart.c)
  *   fill     with a fit job: what it needs on this GPU and what filling
  *            that from the asks would cost now; b opens the order form
  *            for exactly that
@@ -30,14 +25,13 @@
  * filter; the tables' cursor follows, so Esc comes back to the row last
  * shown): the tables step their cursor and open the detail of the row they
  * come to, and tui_detail_open gives that GPU to the detail on top, which
- * keeps its chart's range and its book's node size.
+ * keeps its chart's range, view and cursor and its book's node size.
  *
  * At 120 columns and more the specs, the book and the rest stand side by
  * side; narrower, the book stands left and the specs follow the trades.
  * The book and trades come from the feed's focus (tui/feed/focus.c:
- * streamed, or fetched while the stream is not live); the candles are
- * asked again after new trades, at most every few seconds, and as the
- * range moves on (every interval, at least every 30 s).
+ * streamed, or fetched while the stream is not live); the chart asks for
+ * its own candles.
  */
 #include "tui/market/detail.h"
 
@@ -47,15 +41,14 @@
 
 #include "i18n/i18n.h"
 #include "tui/market/browse.h"
+#include "tui/market/detail_chart.h"
 #include "tui/market/detail_lots.h"
 #include "tui/market/detail_own.h"
 #include "util/util.h"
 
-enum { CANDLES_AGAIN_MS = 5000, CANDLES_SLIDE_MIN_MS = 30000, WIDE_COLS = 120,
-       CHART_MIN_ROWS = 3 };
+enum { WIDE_COLS = 120, CHART_MIN_ROWS = 3 };
 
-enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_RANGE_NEXT, DK_1H, DK_24H, DK_7D, DK_NODES, DK_ALERT,
-       DK_NEXT_GPU, DK_PREV_GPU };
+enum { DK_BACK = 1, DK_BUY, DK_SELL, DK_NODES, DK_ALERT, DK_NEXT_GPU, DK_PREV_GPU };
 
 static const struct wbinding bindings[] = {
 	{ WKEY_ESC, DK_BACK, N_("Back to the tables"), N_("Back"), "back" },
@@ -64,11 +57,6 @@ static const struct wbinding bindings[] = {
 	{ WKEY_F5, DK_BUY, N_("Buy: the order form (for the fit job: exactly what it needs)"),
 	  N_("Buy"), "buy" },
 	{ 's', DK_SELL, N_("Sell this GPU (seller accounts)"), NULL, "sell" },
-	{ 'i', DK_RANGE_NEXT, N_("Chart: the next range (1 h, 24 h, 7 d)"), N_("Range"),
-	  "range-next" },
-	{ '1', DK_1H, N_("Chart: the last hour"), NULL, "range-1h" },
-	{ '2', DK_24H, N_("Chart: the last 24 hours"), NULL, "range-24h" },
-	{ '3', DK_7D, N_("Chart: the last 7 days"), NULL, "range-7d" },
 	{ 'n', DK_NODES, N_("Book by node size: the plain book, then what serves units of 8, 4, 2, 1 GPUs inside one machine, and the machines they come from"), N_("Nodes"), "nodes" },
 	{ 'A', DK_ALERT, N_("An alert on this GPU, kept by the exchange (at its best ask)"),
 	  N_("Alert"), "alert" },
@@ -89,16 +77,8 @@ struct detail {
 	int job_gpus, job_hours;    /* what the fit job needs here; 0: no job */
 	int job_fits;               /* as fit_result.fits */
 	struct wpanel *head, *specs, *book, *side; /* its widgets */
-	enum detail_range range;
-	struct api_candles *candles; /* the range's, from its start (from_s) on */
-	int64_t from_s;             /* the range's start asked (exchange clock, Unix s) */
-	int64_t before_cents;       /* the last close before from_s; -1 none */
-	bool have_before;           /* its answer came (or failed: no price before) */
-	char *candles_error;
-	uint64_t candles_req, before_req;
-	int64_t candles_next;       /* asked again no sooner (new trades) */
-	int64_t candles_slide;      /* asked again by then (the range moved on) */
-	uint64_t candles_trades;    /* the focus's trade_gen they were asked at */
+	struct detail_chart chart;  /* its range, candles, view and cursor */
+	uint64_t seen_chart;
 	uint64_t seen_focus, seen_market;
 	bool wide, dirty;
 	bool book_orders;           /* the ladder has room for the orders column */
@@ -112,18 +92,6 @@ struct detail {
 	int job_node_gpus;          /* the fit job's machines here (0: none needed) */
 	const char *job_link;
 };
-
-/* The chart is asked again as its range moves on: every interval (the
- * last column fills), at least every CANDLES_SLIDE_MIN_MS. */
-static int64_t slide_ms(enum detail_range r)
-{
-	int limit;
-	int64_t secs, iv;
-	const char *name = detail_range_interval(r, &limit, &secs);
-
-	iv = name[strlen(name) - 1] == 'm' ? 60 * atoi(name) : 3600 * atoi(name);
-	return iv * 1000 > CANDLES_SLIDE_MIN_MS ? iv * 1000 : CANDLES_SLIDE_MIN_MS;
-}
 
 static struct detail *of(struct tui_screen *s)
 {
@@ -506,146 +474,6 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 		wpanel_text(p, _("No machine on the book serves these units now."), WR_DIM, 1);
 }
 
-/* ---- the chart --------------------------------------------------------------------------------- */
-
-/* The candles the chart is drawn from: the close before the range (as a
- * candle before the window drawn, which starts at from) and the range's
- * own (malloc'ed; *n). */
-static struct api_candle *chart_candles(const struct detail *d, int64_t from, size_t *n)
-{
-	const struct api_candles *c = d->candles;
-	struct api_candle *v = xcalloc(c->n + 2, sizeof *v);
-	int64_t at = (d->from_s < from ? d->from_s : from) - 1;
-	size_t k = 0;
-
-	if (d->before_cents >= 0)
-		v[k++] = (struct api_candle){ .start = at, .open_cents = d->before_cents,
-					      .high_cents = d->before_cents,
-					      .low_cents = d->before_cents,
-					      .close_cents = d->before_cents };
-	memcpy(v + k, c->v, c->n * sizeof *v);
-	*n = k + c->n;
-	return v;
-}
-
-/* An axis label: so long ago, in the range's unit (malloc'ed). */
-static char *ago_label(const struct detail *d, int64_t ago)
-{
-	const char *minus = d->base.t->ascii ? "-" : "\u2212";
-
-	if (d->range == DR_1H)
-		/* TRANSLATORS: the chart's time axis: minutes ago, "−45 min" */
-		return xasprintf(_("%s%lld min"), minus, (long long)(ago / 60));
-	if (d->range == DR_24H)
-		/* TRANSLATORS: the chart's time axis: hours ago, "−18 h" */
-		return xasprintf(_("%s%lld h"), minus, (long long)(ago / 3600));
-	/* TRANSLATORS: the chart's time axis: days ago, "−6 d" */
-	return xasprintf(_("%s%lld d"), minus, (long long)(ago / 86400));
-}
-
-/* The time axis under the chart's w columns, on the exchange clock: a tick
- * every quarter of the range (every day of a week; every second, third …
- * one where the labels would crowd), counted back from "now". */
-static char *chart_axis(const struct detail *d, int w, int64_t secs)
-{
-	int n = d->range == DR_7D ? 7 : 4, step = 1, k = 0, widest;
-	char **labels = xcalloc((size_t)n + 2, sizeof *labels), *axis, *probe;
-	int *at = xcalloc((size_t)n + 2, sizeof *at);
-
-	probe = ago_label(d, secs);
-	widest = (int)view_text_width(probe);
-	free(probe);
-	while (step < n && w * step / n < widest + 1)
-		step++;
-	for (int i = 0; i < n; i++) {
-		if ((n - i) % step != 0)
-			continue;
-		labels[k] = ago_label(d, secs * (n - i) / n);
-		at[k++] = (int)((int64_t)w * i / n);
-	}
-	/* TRANSLATORS: the chart's time axis: its right end, the present */
-	labels[k] = xstrdup(_("now"));
-	at[k++] = w - 1;
-	axis = detail_axis(w, (const char *const *)labels, at, (size_t)k);
-	for (int i = 0; i < k; i++)
-		free(labels[i]);
-	free(labels);
-	free(at);
-	return axis;
-}
-
-static void build_chart(struct detail *d, struct wpanel *p, int cols, int rows)
-{
-	struct tui *t = d->base.t;
-	static const char *const names[DR_COUNT] = {
-		N_("Price, last hour (1 min)"), N_("Price, last 24 h (5 min)"), N_("Price, last 7 days (1 h)"),
-	};
-	int64_t secs, lo, hi, *col, bp, to;
-	int limit, label_w = 10, w = cols - label_w - 3;
-	struct api_candle *v;
-	size_t n;
-	bool *traded, quiet = false;
-
-	if (d->candles == NULL || !d->have_before) {
-		title(p, _(names[d->range]));
-		wpanel_text(p, d->candles_error ? d->candles_error : _("Waiting for the price history…"),
-			    WR_DIM, 1);
-		return;
-	}
-	if (w < 8)
-		w = 8;
-	col = xcalloc((size_t)w, sizeof *col);
-	traded = xcalloc((size_t)w, sizeof *traded);
-	detail_range_interval(d->range, &limit, &secs);
-	to = d->candles->server_time > d->from_s ? d->candles->server_time : d->from_s + secs;
-	v = chart_candles(d, to - secs, &n);
-	size_t have = detail_series(v, n, to - secs, to, w, col, traded);
-	free(v);
-	/* over the hour and the week, the range's own change; over 24 h the
-	 * title row has the one 24 h figure */
-	struct wcells *c = row(p);
-	wcells_add(c, _(names[d->range]), WR_HEADER, WAT_BOLD);
-	if (have > 0 && d->range != DR_24H && detail_change_bp(col, w, &bp)) {
-		char *x = view_change_text(t->o->lang, t->ascii, bp);
-		add(c, "  ", WR_NORMAL);
-		add(c, x, bp > 0 ? WR_GOOD : bp < 0 ? WR_BAD : WR_NORMAL);
-		free(x);
-	}
-	if (have == 0) {
-		wpanel_text(p, _("No trades in this range."), WR_DIM, 1);
-		free(col);
-		free(traded);
-		return;
-	}
-	detail_series_range(col, w, &lo, &hi);
-	for (int r = 0; r < rows; r++) {
-		char *lab = r == 0 ? money(t, hi) : r == rows - 1 ? money(t, lo) : xstrdup("");
-		c = row(p);
-		add_col(c, lab, label_w, true, WR_DIM);
-		add(c, " ", WR_NORMAL);
-		for (int j = 0; j < w; j++) {
-			const char *g = detail_cell(col[j], lo, hi, rows, r, !traded[j], t->ascii);
-			add(c, g, traded[j] ? WR_NORMAL : WR_DIM);
-			quiet |= !traded[j] && col[j] >= 0;
-		}
-		free(lab);
-	}
-	char *axis = chart_axis(d, w, secs);
-	c = row(p);
-	wcells_pad(c, label_w + 2, WR_DIM);
-	add(c, axis, WR_DIM);
-	free(axis);
-	if (quiet) {
-		/* TRANSLATORS: the chart's legend; %s is its line, ─ (ASCII -) */
-		char *x = xasprintf(_("%s no trade in that interval: the last price, carried"),
-				    t->ascii ? "-" : "\u2500");
-		wpanel_text(p, x, WR_DIM, 1);
-		free(x);
-	}
-	free(col);
-	free(traded);
-}
-
 /* ---- the fit job's order, and the trades --------------------------------------------------------- */
 
 static void build_fill(struct detail *d, struct wpanel *p)
@@ -755,7 +583,7 @@ static void rebuild(struct detail *d)
 	build_book(d, d->book, d->book_rows);
 	wpanel_commit(d->book);
 	wpanel_begin(side);
-	build_chart(d, side, side->base.w, d->chart_rows);
+	detail_chart_lines(&d->chart, side, side->base.w, d->chart_rows);
 	row(side);
 	build_fill(d, side);
 	if (d->job_gpus > 0)
@@ -780,76 +608,13 @@ static void rebuild(struct detail *d)
 
 /* ---- the screen --------------------------------------------------------------------------------------- */
 
-static void on_candles(void *ud, struct api_candles *r, const struct api_error *e)
-{
-	struct detail *d = ud;
-
-	d->candles_req = 0;
-	free(d->candles_error);
-	d->candles_error = NULL;
-	if (e != NULL) {
-		d->candles_error = view_api_error_words(d->base.t->o->lang, e, NULL);
-	} else {
-		tui_exchange_clock(d->base.t, r->server_time);
-		api_candles_free(&d->candles);
-		d->candles = r;
-	}
-	d->dirty = true;
-}
-
-/* The last daily candle before the range: the price its first columns carry. */
-static void on_before(void *ud, struct api_candles *r, const struct api_error *e)
-{
-	struct detail *d = ud;
-
-	d->before_req = 0;
-	d->have_before = true; /* a failure: the chart starts at the range's first trade */
-	d->before_cents = e == NULL && r->n > 0 ? r->v[r->n - 1].close_cents : -1;
-	api_candles_free(&r);
-	d->dirty = true;
-}
-
-/* The range by time: its candles from its start on the exchange clock to
- * now, and the close before it. */
-static void ask_candles(struct detail *d, int64_t now)
-{
-	struct tui *t = d->base.t;
-	struct api_candles_query q = { .to = -1 }, b = { .interval = "1d", .from = -1, .limit = 1 };
-	int64_t secs;
-
-	if (t->api == NULL || d->candles_req != 0 || d->before_req != 0)
-		return;
-	q.interval = detail_range_interval(d->range, &q.limit, &secs);
-	d->from_s = tui_exchange_now(t) - secs;
-	q.from = d->from_s;
-	b.to = d->from_s;
-	d->candles_next = now + CANDLES_AGAIN_MS;
-	d->candles_slide = now + slide_ms(d->range);
-	d->candles_trades = t->m.focus != NULL ? t->m.focus->trade_gen : 0;
-	d->candles_req = api_candles_start(t->api, d->gpu, &q, on_candles, d);
-	d->before_req = api_candles_start(t->api, d->gpu, &b, on_before, d);
-}
-
 static void scr_tick(struct tui_screen *s, int64_t now, int64_t *next)
 {
 	struct detail *d = of(s);
-	const struct tui_focus *f = s->t->m.focus;
 
 	detail_lots_tick(&d->lots, now, next);
 	detail_own_tick(&d->own, now, next);
-	if (d->candles == NULL && d->candles_error == NULL && d->candles_req == 0) {
-		ask_candles(d, now);
-	} else if (f != NULL && f->trade_gen != d->candles_trades) {
-		/* new trades: the chart's last candle moved */
-		if (now >= d->candles_next)
-			ask_candles(d, now);
-		else if (*next < 0 || d->candles_next < *next)
-			*next = d->candles_next;
-	} else if (now >= d->candles_slide) {
-		ask_candles(d, now); /* the range moved on */
-	}
-	if (d->candles_req == 0 && (*next < 0 || d->candles_slide < *next))
-		*next = d->candles_slide;
+	detail_chart_tick(&d->chart, now, next);
 }
 
 static void scr_recalc(struct tui_screen *s, int64_t now)
@@ -860,9 +625,10 @@ static void scr_recalc(struct tui_screen *s, int64_t now)
 
 	(void)now;
 	if (fg != d->seen_focus || s->t->m.gen != d->seen_market || d->lots.gen != d->seen_lots ||
-	    d->own.gen != d->seen_own)
+	    d->own.gen != d->seen_own || d->chart.gen != d->seen_chart)
 		d->dirty = true;
 	d->seen_lots = d->lots.gen;
+	d->seen_chart = d->chart.gen;
 	d->seen_own = d->own.gen;
 	d->seen_focus = fg;
 	d->seen_market = s->t->m.gen;
@@ -908,37 +674,21 @@ static void scr_layout(struct tui_screen *s, struct tui_area *body)
 	body->h = 0;
 }
 
-static void set_range(struct detail *d, enum detail_range r)
-{
-	if (d->range == r && d->candles != NULL)
-		return;
-	d->range = r;
-	api_candles_free(&d->candles);
-	free(d->candles_error);
-	d->candles_error = NULL;
-	if (d->candles_req != 0 && d->base.t->api != NULL)
-		api_abandon(d->base.t->api, d->candles_req);
-	if (d->before_req != 0 && d->base.t->api != NULL)
-		api_abandon(d->base.t->api, d->before_req);
-	d->candles_req = d->before_req = 0;
-	d->have_before = false;
-	d->before_cents = -1;
-	d->dirty = true;
-}
-
-static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
+static unsigned scr_act(struct tui_screen *s, size_t map, int action, wkey key, const char *arg)
 {
 	struct detail *d = of(s);
 	struct tui *t = s->t;
-	const struct wbinding *b;
 
-	if (ev->type != WEV_KEY)
-		return W_IGNORED;
-	b = tui_screen_binding(s, ev->key, NULL);
-	if (b == NULL)
-		return W_IGNORED;
-	switch (b->action) {
-	case DK_BACK: return W_HANDLED | W_CLOSE | W_REDRAW;
+	(void)key;
+	(void)arg;
+	if (map == 1)
+		return detail_chart_act(&d->chart, action);
+	switch (action) {
+	case DK_BACK:
+		/* Esc hides the chart's cursor first */
+		if (detail_chart_escape(&d->chart))
+			break;
+		return W_HANDLED | W_CLOSE | W_REDRAW;
 	/* the order form goes over this screen: Esc comes back here */
 	case DK_BUY:
 		tui_open(t, TUI_ORDER_FORM, &(struct tui_goto){ .gpu = d->gpu, .gpus = d->job_gpus,
@@ -948,17 +698,19 @@ static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
 		break;
 	case DK_NODES: detail_lots_toggle(&d->lots); break;
 	case DK_SELL: tui_open(t, TUI_ORDER_FORM, &(struct tui_goto){ .gpu = d->gpu, .sell = true }); break;
-	case DK_RANGE_NEXT: set_range(d, (enum detail_range)((d->range + 1) % DR_COUNT)); break;
-	case DK_1H: set_range(d, DR_1H); break;
-	case DK_24H: set_range(d, DR_24H); break;
-	case DK_7D: set_range(d, DR_7D); break;
 	case DK_ALERT: tui_open(t, TUI_ALERTS, &(struct tui_goto){ .gpu = d->gpu }); break;
 	/* the tables move their cursor and open the detail of the row they
 	 * come to, which is this screen again (tui_detail_open) */
 	case DK_NEXT_GPU: tui_open(t, TUI_TABLE_STEP, &(struct tui_goto){ .gpu = d->gpu, .step = 1 }); break;
 	case DK_PREV_GPU: tui_open(t, TUI_TABLE_STEP, &(struct tui_goto){ .gpu = d->gpu, .step = -1 }); break;
+	default: return W_IGNORED;
 	}
 	return W_HANDLED | W_REDRAW;
+}
+
+static unsigned scr_event(struct tui_screen *s, const struct wevent *ev)
+{
+	return tui_screen_dispatch(s, ev);
 }
 
 static void scr_notify(struct tui_screen *s, unsigned what)
@@ -972,26 +724,22 @@ static void scr_free(struct tui_screen *s)
 	struct detail *d = of(s);
 	struct tui *t = s->t;
 
-	if (d->candles_req != 0 && t->api != NULL)
-		api_abandon(t->api, d->candles_req);
-	if (d->before_req != 0 && t->api != NULL)
-		api_abandon(t->api, d->before_req);
 	tui_focus_set(t, NULL);
 	detail_lots_free(&d->lots);
 	detail_own_free(&d->own);
-	api_candles_free(&d->candles);
-	free(d->candles_error);
+	detail_chart_free(&d->chart);
 	free(d->gpu);
 }
 
 static const struct tui_keymap keys[] = {
 	{ N_("GPU detail"), bindings, sizeof bindings / sizeof bindings[0] },
+	{ N_("GPU detail: the chart"), detail_chart_bindings, DETAIL_CHART_N_BINDINGS },
 };
 
 const struct tui_screen_class tui_detail_class = {
 	.name = "detail", .flags = TS_OPAQUE, .layout = scr_layout, .recalc = scr_recalc,
-	.event = scr_event, .tick = scr_tick, .notify = scr_notify, .free = scr_free,
-	.keys = keys, .n_keys = 1,
+	.event = scr_event, .tick = scr_tick, .notify = scr_notify, .act = scr_act,
+	.free = scr_free, .keys = keys, .n_keys = 2,
 };
 
 static struct wpanel *panel(struct detail *d)
@@ -1025,8 +773,10 @@ static void show_gpu(struct detail *d, const struct catalog_gpu *g, const struct
 	while (d->lots.node_gpus != node_toggle)
 		detail_lots_toggle(&d->lots); /* the same node size as before */
 	detail_own_init(&d->own, t, d->gpu);
-	api_candles_free(&d->candles); /* another GPU's: asked again in the same range */
-	set_range(d, d->range);
+	if (d->chart.t != NULL)
+		detail_chart_set_gpu(&d->chart, d->gpu); /* the same range, view and cursor */
+	else
+		detail_chart_init(&d->chart, t, d->gpu);
 	d->seen_market = t->m.gen - 1;
 	d->dirty = true;
 	tui_focus_set(t, d->gpu);
@@ -1048,8 +798,6 @@ void tui_detail_open(struct tui *t, const struct tui_goto *go)
 	}
 	d = xcalloc(1, sizeof *d);
 	tui_screen_init(&d->base, &tui_detail_class, t);
-	d->range = DR_24H;
-	d->before_cents = -1;
 	struct tui_goto mine = *go;
 	mine.gpu = d->gpu = xstrdup(go->gpu); /* go->gpu may be the old one's */
 	if (old != NULL)

@@ -2,7 +2,8 @@
  * Internal to tui/: the detail screen of one GPU (tui/market/detail.c) and its
  * pure model (tui/market/detail_model.c: no curses, no exchange): what filling an
  * order from the ladder would cost, the chart's columns from candles, the
- * chart, its time axis and the sparkline drawn as text, and the 24 h change.
+ * chart (close prices or OHLC candles per column), its time axis on round
+ * times of the local clock, the sparkline drawn as text, and the 24 h change.
  */
 #ifndef GPUX_TUI_DETAIL_H
 #define GPUX_TUI_DETAIL_H
@@ -76,5 +77,54 @@ bool detail_change_since(const struct api_candle *v, size_t n, int64_t from, int
  * blank after the one before it), left out where that is not enough; the
  * last is always kept when it fits (it is "now"). */
 char *detail_axis(int cols, const char *const *labels, const int *at, size_t n);
+
+/* ---- the candle view ---- */
+
+/* What one column of the chart holds: the candles that start in it
+ * aggregated (open of the first, highest high, lowest low, close of the
+ * last; GPUs, GPU-hours and trades summed), or none (traded false) with the
+ * close carried from before (-1: no price yet). */
+struct detail_ohlc {
+	bool traded;
+	int64_t open, high, low, close; /* cents; when traded */
+	int64_t carried;            /* the last close before the column; -1 none */
+	int64_t gpus, gpu_hours, trades;
+};
+/* The columns of [from, to) as detail_series cuts them (column j covers
+ * [from + (to-from)·j/cols, from + (to-from)·(j+1)/cols)); candles before
+ * from only set the price carried. out[cols]. Returns how many columns
+ * have a price (traded or carried). */
+size_t detail_ohlc_columns(const struct api_candle *v, size_t n, int64_t from, int64_t to,
+			   int cols, struct detail_ohlc *out);
+/* Lowest low and highest high of the columns (a carried price counts as
+ * itself); -1 both when none has a price. */
+void detail_ohlc_range(const struct detail_ohlc *o, int cols, int64_t *lo, int64_t *hi);
+/* The half-row (0: the top half of the top row … 2·rows - 1) of price v
+ * on a chart of rows rows spanning lo … hi (the top half of the middle row
+ * when hi ≤ lo). */
+int detail_price_half(int64_t v, int64_t lo, int64_t hi, int rows);
+/* The glyph (static) of column o in row r, at half a row's resolution: the
+ * body from open to close █, or ▀ / ▄ where it fills the row's upper or
+ * lower half (ASCII '#'); the wick from high to low outside it │, or ╵ / ╷
+ * for its upper or lower half (ASCII '|'); a column without trades: ─
+ * (ASCII '-') in the row of the carried price; " " elsewhere. */
+const char *detail_candle_cell(const struct detail_ohlc *o, int64_t lo, int64_t hi, int rows,
+			       int r, bool ascii);
+/* +1 a column that closed above its open, -1 below, 0 level or no trade. */
+int detail_candle_dir(const struct detail_ohlc *o);
+
+/* ---- the time axis ---- */
+
+/* The round times in [from, to] every step seconds on the local clock (TZ):
+ * step a divisor of a day (a multiple of 60) — times whose local clock
+ * since midnight is a multiple of step —, or a whole number of days —
+ * local midnights, every step/86400 days counted from the epoch's day.
+ * At most max into out (oldest first); returns how many. */
+size_t detail_round_ticks(int64_t from, int64_t to, int64_t step, int64_t *out, size_t max);
+/* The step between the axis's round times for a range of secs seconds on
+ * cols columns with labels of label_w columns: the smallest of the range's
+ * steps (1 h: 5, 10, 15, 30 min, 1 h; 24 h: 1, 2, 3, 4, 6, 12 h; 7 d: 1, 2
+ * days) whose ticks stand at least label_w + 2 columns apart. */
+int64_t detail_tick_step(enum detail_range r, int cols, int label_w);
 
 #endif

@@ -302,12 +302,11 @@ static struct view_prices prices_of(struct tui_browse *b)
 /* The market figures (bid, last, the 24 h change and sparkline) into v. */
 static void set_market(struct tui_browse *b, struct view_table *v)
 {
-	struct view_quote *q;
-	size_t n = tui_market_figures(b->base.t, TUI_SPARK_COLS, &q);
-	struct view_market m = { q, n };
+	struct view_market m;
 
+	tui_market_figures(b->base.t, TUI_SPARK_COLS, &m);
 	view_set_market(v, &m);
-	tui_market_figures_free(q, n);
+	tui_market_figures_free(&m);
 }
 
 static struct view_table *new_view(struct tui_browse *b, const struct catalog_workload *w,
@@ -446,6 +445,8 @@ void browse_init(struct tui_browse *b)
 	b->cur = 0;
 	b->n_marks = tui_state_ids(t, "marks", &b->marks);
 	b->n_watch = tui_state_ids(t, "watch", &b->watch);
+	t->spark_shared = tui_state_get(t, "spark") != NULL &&
+			  strcmp(tui_state_get(t, "spark"), "shared") == 0;
 	/* the tab remembered */
 	for (size_t i = 0; i < b->n_tabs; i++)
 		if (tui_state_get(t, "tab") != NULL && strcmp(tui_state_get(t, "tab"), b->tab[i].w->id) == 0)
@@ -996,6 +997,34 @@ bool browse_is_watched(const struct tui_browse *b, const char *gpu_id)
 		if (strcmp(b->watch[i], gpu_id) == 0)
 			return true;
 	return false;
+}
+
+void browse_toggle_spark_scale(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	int64_t lo, hi;
+	char *m;
+
+	t->spark_shared = !t->spark_shared;
+	tui_state_set(t, "spark", t->spark_shared ? "shared" : NULL);
+	browse_note_cursor(b);
+	for (size_t i = 0; i < b->n_tabs; i++)
+		if (b->tab[i].view != NULL)
+			set_market(b, b->tab[i].view);
+	browse_refresh_table(b, false);
+	if (!t->spark_shared) {
+		m = xstrdup(_("Sparklines each on its own scale"));
+	} else if (tui_market_spark_scale(t, TUI_SPARK_COLS, &lo, &hi)) {
+		char *l = tui_usd(t, lo), *h = tui_usd(t, hi);
+		/* TRANSLATORS: the sparklines now share one scale; %s–%s its lowest and highest price */
+		m = xasprintf(_("Sparklines on one scale, %s\u2013%s (the last 24 h of every GPU)"), l, h);
+		free(l);
+		free(h);
+	} else {
+		m = xstrdup(_("Sparklines on one scale, once a GPU has traded in the last 24 h"));
+	}
+	tui_message(t, m);
+	free(m);
 }
 
 void browse_toggle_watch(struct tui_browse *b)

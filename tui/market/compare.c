@@ -111,17 +111,15 @@ static void make_view(struct compare *c)
 {
 	struct tui *t = c->base.t;
 	struct view_prices p = tui_market_prices(t);
-	struct view_quote *q;
-	size_t n;
+	struct view_market m;
 
 	view_free(&c->view);
 	c->view = view_new(t->cat, &c->w, t->m.have_prices ? &p : NULL,
 			   t->job.have ? &t->job.job : NULL, t->o->lang, t->ascii);
 	view_add_market(c->view);
-	n = tui_market_figures(t, TUI_SPARK_COLS, &q);
-	struct view_market m = { q, n };
+	tui_market_figures(t, TUI_SPARK_COLS, &m);
 	view_set_market(c->view, &m);
-	tui_market_figures_free(q, n);
+	tui_market_figures_free(&m);
 }
 
 /* The lowest known cents of column k among the rows; -1 none. */

@@ -165,7 +165,10 @@ static void new_key_lines(struct account_page *s, struct wpanel *p)
 		return;
 	kw = wtext_width(s->new_key, false);
 	/* TRANSLATORS: over the new API key, which has a line of its own below */
-	x = xasprintf(_("%s (y copies it; it is not shown again):"), s->new_key_what);
+	char *k = tui_key_label(tui_of(s), "copy-key");
+	/* TRANSLATORS: over the new API key; %1$s says which key, %2$s is the key that copies it */
+	x = xasprintf(_("%1$s (%2$s copies it; it is not shown again):"), s->new_key_what, k);
+	free(k);
 	wpanel_text(p, x, WR_GOOD, 1);
 	free(x);
 	if (kw <= w) {
@@ -191,7 +194,10 @@ static int new_key_height(const struct account_page *s, int w)
 		return 0;
 	kw = wtext_width(s->new_key, false);
 	int tw = w - 1 < 8 ? 8 : w - 1; /* as wpanel_text wraps */
-	x = xasprintf(_("%s (y copies it; it is not shown again):"), s->new_key_what);
+	char *k = tui_key_label(tui_of(s), "copy-key");
+	/* TRANSLATORS: over the new API key; %1$s says which key, %2$s is the key that copies it */
+	x = xasprintf(_("%1$s (%2$s copies it; it is not shown again):"), s->new_key_what, k);
+	free(k);
 	n += wtext_wrap(x, tw, tui_of(s)->ascii, &lines);
 	wtext_lines_free(lines, n);
 	free(x);
@@ -620,7 +626,9 @@ static void open_deposit(struct account_page *s)
 	char *prompt;
 
 	if (t->account.a == NULL || t->m.state == NULL) {
-		tui_message(t, _("Your account is not known yet: wait for it, then press d again"));
+		/* TRANSLATORS: %s is the key that deposits (d unless rebound) */
+		tui_key_message(t, _("Your account is not known yet: wait for it, then press %s again"),
+				"deposit", NULL);
 		return;
 	}
 	if (!can_deposit(t)) {
@@ -730,7 +738,9 @@ static unsigned account_key(struct tui_list *l, int action)
 		if (s->new_key != NULL)
 			tui_copy(t, s->new_key, _("the new API key"), true);
 		else
-			tui_message(t, _("No new key to copy: n or N makes one"));
+			/* TRANSLATORS: the keys that make a read-only and a trade API key */
+			tui_key_message(t, _("No new key to copy: %s or %s makes one"), "new-key",
+					"new-trade-key", NULL);
 		break;
 	default:
 		return W_IGNORED;

@@ -233,7 +233,8 @@ static char *parse_job(struct alerts *s, char **save, struct api_alert_req *r)
 
 	*r = (struct api_alert_req){ .when = API_WHEN_JOB_TOTAL_LTE, .expires_at = -1 };
 	if (!t->job.have)
-		return xstrdup(_("Set a fit job first: f opens the fit calculator"));
+		/* TRANSLATORS: %s is the key that opens the fit calculator (f unless rebound) */
+		return tui_key_text(t, _("Set a fit job first: %s opens the fit calculator"), "fit", NULL);
 	if (tok != NULL && (strcmp(tok, "<=") == 0 || strcmp(tok, "<") == 0 || strcmp(tok, "≤") == 0))
 		tok = strtok_r(NULL, " \t", save);
 	if (tok == NULL || i18n_parse_decimal(t->o->lang, tok, 2, &r->max_total_minor, NULL) != 0 ||

@@ -429,7 +429,10 @@ static void build(struct job_order *j)
 	wpanel_begin(j->panel);
 	head_lines(j);
 	if (!t->job.have && j->pv == NULL) {
-		wpanel_text(j->panel, _("Set a fit job first: f opens the fit calculator."), WR_DIM, 1);
+		/* TRANSLATORS: %s is the key that opens the fit calculator (f unless rebound) */
+		x = tui_key_text(t, _("Set a fit job first: %s opens the fit calculator."), "fit", NULL);
+		wpanel_text(j->panel, x, WR_DIM, 1);
+		free(x);
 	} else if (j->bad != NULL) {
 		wpanel_text(j->panel, j->bad, WR_BAD, 1);
 	} else if (j->pv_error != NULL && (j->pv == NULL || j->pv_gen != j->inputs_gen)) {
@@ -607,7 +610,7 @@ void tui_job_order_open(struct tui *t, const struct tui_goto *g)
 
 	(void)g;
 	if (!t->job.have) {
-		tui_message(t, _("Set a fit job first: f opens the fit calculator"));
+		tui_key_message(t, _("Set a fit job first: %s opens the fit calculator"), "fit", NULL);
 		return;
 	}
 	if (old != NULL) {

@@ -135,7 +135,7 @@ static void build(struct tui_list *l)
 	struct tui *t = l->page.base.t;
 	const struct api_orders *open = t->account.open;
 	size_t n_open = 0;
-	char *count = NULL;
+	char *count = NULL, *hint;
 
 	for (size_t i = 0; open != NULL && i < open->n; i++, n_open++)
 		add_row(t, &l->grid, &open->v[i]);
@@ -144,11 +144,13 @@ static void build(struct tui_list *l)
 			add_row(t, &l->grid, &s->done->v[i]);
 	if (open != NULL)
 		count = xasprintf(P_(" · %zu resting order", " · %zu resting orders", n_open), n_open);
+	/* TRANSLATORS: %s is the key that cancels an order (x unless rebound) */
+	hint = tui_key_text(t, _("%s cancels the resting order under the cursor"), "cancel", NULL);
 	tui_list_head(l, (const char *const[]){ count }, 1, open != NULL,
 		      _("asking the exchange for your orders…"),
-		      n_open > 0 ? _("x cancels the resting order under the cursor")
-				 : _("No resting order: recent done ones are listed (dim)."));
+		      n_open > 0 ? hint : _("No resting order: recent done ones are listed (dim)."));
 	free(count);
+	free(hint);
 }
 
 static void on_open(void *ud, struct api_orders *r, const struct api_error *e)

@@ -326,18 +326,14 @@ char *tui_key_label(const struct tui *t, const char *name)
 	return xasprintf(":%s", name);
 }
 
-/* text with each %s (or %N$s) the label of the next (the N-th) action
- * name of ap, NULL-terminated; %% a %. */
-static char *key_vtext(const struct tui *t, const char *text, va_list ap)
+char *tui_key_textv(const struct tui *t, const char *text, const char *const *names)
 {
-	const char *names[4] = { NULL };
 	size_t n = 0, next = 0;
 	struct buf b = {0};
-	const char *name;
 	char *out;
 
-	while (n < 4 && (name = va_arg(ap, const char *)) != NULL)
-		names[n++] = name;
+	while (names != NULL && names[n] != NULL)
+		n++;
 	for (const char *p = text; *p != '\0'; p++) {
 		size_t at = next;
 		const char *q = p + 1;
@@ -369,6 +365,17 @@ static char *key_vtext(const struct tui *t, const char *text, va_list ap)
 	}
 	out = buf_take(&b);
 	return out != NULL ? out : xstrdup("");
+}
+
+/* tui_key_textv of the names of ap (NULL-terminated, at most 4). */
+static char *key_vtext(const struct tui *t, const char *text, va_list ap)
+{
+	const char *names[5] = { NULL };
+	const char *name;
+
+	for (size_t n = 0; n < 4 && (name = va_arg(ap, const char *)) != NULL; n++)
+		names[n] = name;
+	return tui_key_textv(t, text, names);
 }
 
 char *tui_key_text(const struct tui *t, const char *text, ...)

@@ -263,6 +263,8 @@ char *tui_key_label(const struct tui *t, const char *name);
  * "buy", NULL) gives "b buys it", or "B buys it" after bind.buy = B.
  * malloc'ed. tui_key_message says it in the status bar. */
 char *tui_key_text(const struct tui *t, const char *text, ...);
+/* The same with the names in an array, NULL-terminated (names NULL: none). */
+char *tui_key_textv(const struct tui *t, const char *text, const char *const *names);
 void tui_key_message(struct tui *t, const char *text, ...);
 /* "No GPU selected: clear the filter (Esc) and choose a row", as bound. */
 void tui_key_no_selection(struct tui *t);

@@ -124,9 +124,12 @@ static void key_lines(struct account_page *s, struct wpanel *p)
 	x = xasprintf(_("API keys (%zu of at most %lld)"), s->keys->n, (long long)s->keys->max);
 	wcells_add(c, x, WR_NORMAL, WAT_BOLD);
 	free(x);
-	if (c->width + wtext_width(_("  n: new read-only key · N: new trade key · x: revoke"),
-				   c->ascii) <= p->base.w)
-		wcells_add(c, _("  n: new read-only key · N: new trade key · x: revoke"), WR_DIM, 0);
+	/* TRANSLATORS: the keys that make a read-only key, a trade key, and revoke one */
+	x = tui_key_text(t, _("  %s: new read-only key \u00b7 %s: new trade key \u00b7 %s: revoke"),
+			 "new-key", "new-trade-key", "revoke-key", NULL);
+	if (c->width + wtext_width(x, c->ascii) <= p->base.w)
+		wcells_add(c, x, WR_DIM, 0);
+	free(x);
 	for (size_t i = 0; i < s->keys->n && i < AC_KEYS_MAX_SHOWN; i++) {
 		const struct api_key *k = &s->keys->v[i];
 		char *cr = tui_date(t, k->created_at);
@@ -256,12 +259,15 @@ static void note_line(struct account_page *s, struct wcells *c)
 		x = topup_words(s);
 		wcells_add(c, x, WR_NORMAL, 0);
 		free(x);
-	} else if (api_client_is_local_demo(t->api))
-		wcells_add(c, _("Local demo exchange, simulated money: d deposits (tops up)."),
-			   WR_DIM, 0);
-	else
-		wcells_add(c, _("d deposits (tops up): a simulated payment on this exchange."),
-			   WR_DIM, 0);
+	} else {
+		/* TRANSLATORS: %s is the key that deposits (d unless rebound) */
+		x = tui_key_text(t, api_client_is_local_demo(t->api)
+				 ? _("Local demo exchange, simulated money: %s deposits (tops up).")
+				 : _("%s deposits (tops up): a simulated payment on this exchange."),
+				 "deposit", NULL);
+		wcells_add(c, x, WR_DIM, 0);
+		free(x);
+	}
 }
 
 /* Without an account: why, in one paragraph. */

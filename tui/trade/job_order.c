@@ -168,8 +168,10 @@ static void on_preview(void *ud, struct api_job *r, const struct api_error *e)
 	if (e != NULL) {
 		if (e->code != NULL && strcmp(e->code, "UNKNOWN_FIELD") == 0 && e->field != NULL &&
 		    strcmp(e->field, "job") == 0)
-			j->pv_error = xstrdup(_("This exchange does not take job orders: b on a row "
-						"buys what the job needs on that GPU."));
+			/* TRANSLATORS: %s is the key that buys (b unless rebound) */
+			j->pv_error = tui_key_text(j->base.t, _("This exchange does not take job "
+								"orders: %s on a row buys what the "
+								"job needs on that GPU."), "buy", NULL);
 		else
 			j->pv_error = tui_error_words(j->base.t, e);
 		j->pv_due = util_now_ms() + JOB_PREVIEW_MS;

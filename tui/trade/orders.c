@@ -334,7 +334,9 @@ void tui_orders_open(struct tui *t, const struct tui_goto *g)
 {
 	static const struct tui_list_def def = {
 		&tui_orders_class, TUI_ORDERS, sizeof(struct orders), TUI_LIST_MS, 2, OC_N, head,
-		align, N_("No orders yet: press Esc, choose a GPU and press b to buy"),
+		/* TRANSLATORS: %1$s is the key back to the tables (Esc), %2$s the key that buys (b) */
+		align, N_("No orders yet: press %1$s, choose a GPU and press %2$s to buy"),
+		{ "back", "buy" },
 	};
 	static const struct tui_list_ops ops = {
 		.key = orders_key, .ask = ask, .busy = busy, .build = build, .gpu = row_gpu,

@@ -173,8 +173,10 @@ static char *topup_text(struct welcome *w)
 	const struct api_topup *tp = w->topup;
 
 	if ((tp != NULL && tp->simulated_payments) || (market(w) != NULL && market(w)->simulated_payments))
-		return xstrdup(_("Top up: press a for your account, then d (a simulated payment "
-				 "on this exchange)."));
+		/* TRANSLATORS: %1$s is the key of the account page (a), %2$s its deposit key (d) */
+		return tui_key_text(w->base.t, _("Top up: press %1$s for your account, then "
+							 "%2$s (a simulated payment on this "
+							 "exchange)."), "account", "deposit", NULL);
 	if (tp != NULL && (tp->text != NULL || tp->url != NULL))
 		return xasprintf(_("Top up: %s%s%s"), tp->text ? tp->text : "",
 				 tp->text && tp->url ? " " : "", tp->url ? tp->url : "");
@@ -246,8 +248,13 @@ static void foot_build(struct welcome *w)
 				 "the last field: create · Esc: back"), WR_DIM, 1);
 	else if (w->mode == WM_KEY)
 		wpanel_text(p, _("Enter: check and save · Esc: back"), WR_DIM, 1);
-	else if (w->mode == WM_DONE)
-		wpanel_text(p, _("a: your account · Enter or Esc: the tables"), WR_DIM, 1);
+	else if (w->mode == WM_DONE) {
+		/* TRANSLATORS: %s is the key of the account page (a unless rebound) */
+		char *x = tui_key_text(w->base.t, _("%s: your account \u00b7 Enter or Esc: the tables"),
+				       "account", NULL);
+		wpanel_text(p, x, WR_DIM, 1);
+		free(x);
+	}
 	wpanel_commit(p);
 }
 

@@ -203,6 +203,83 @@ static inline char *fx_new_account(const char *base, const char *email, const ch
 	return key;
 }
 
+/* A new account on base (an EUR account in PT with this role), topped up
+ * when deposit_minor > 0 by the admin (admin_key) with the payment's
+ * reference a real exchange asks for: its key, or NULL. */
+static inline char *fx_admin_account(const char *base, const char *admin_key, const char *email,
+				     const char *role, int64_t deposit_minor)
+{
+	char body[256], *r, *key = NULL;
+	const char *k;
+	long long id;
+
+	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
+		 "\"role\":\"%s\"}", email, role);
+	r = fx_post(base, "/v1/accounts", NULL, body);
+	id = r != NULL ? fx_json_int(r, "id") : -1;
+	k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
+	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
+		const char *e = strchr(k + 1, '"');
+		if (e != NULL)
+			key = xstrndup(k + 1, (size_t)(e - k - 1));
+	}
+	free(r);
+	if (key != NULL && deposit_minor > 0) {
+		snprintf(body, sizeof body, "{\"account_id\":%lld,\"amount_minor\":%lld,"
+			 "\"reference\":\"fx-deposit-%lld\"}", id, (long long)deposit_minor, id);
+		r = fx_post(base, "/v1/deposits", admin_key, body);
+		if (r == NULL || strstr(r, "\"deposit_id\"") == NULL)
+			fprintf(stderr, "the deposit to %s was refused: %s\n", email, r != NULL ? r : "?");
+		free(r);
+	}
+	return key;
+}
+
+/* POST /v1/orders on base with key: the fields of fmt and a client order
+ * id of its own ("fx-N"); the reply, malloc'ed. */
+static inline char *fx_order(const char *base, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline char *fx_order(const char *base, const char *key, const char *fmt, ...)
+{
+	static int seq;
+	char body[512], fields[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(fields, sizeof fields, fmt, ap);
+	va_end(ap);
+	snprintf(body, sizeof body, "{\"client_order_id\":\"fx-%d\",%s}", ++seq, fields);
+	return fx_post(base, "/v1/orders", key, body);
+}
+
+/* One GPU-hour of gpu traded on base at cents: seller asks it, buyer
+ * takes it. 0, or -1 (said on stderr) when it did not fill. */
+static inline int fx_trade(const char *base, const char *seller, const char *buyer,
+			   const char *gpu, int cents)
+{
+	char *r;
+	int filled;
+
+	free(fx_order(base, seller, "\"gpu\":\"%s\",\"side\":\"sell\",\"type\":\"limit\","
+		      "\"gpus\":1,\"hours\":1,\"price_cents\":%d", gpu, cents));
+	r = fx_order(base, buyer, "\"gpu\":\"%s\",\"side\":\"buy\",\"type\":\"market\","
+		     "\"gpus\":1,\"hours\":1,\"max_price_cents\":%d", gpu, cents);
+	filled = r != NULL && strstr(r, "\"filled\"") != NULL;
+	if (!filled)
+		fprintf(stderr, "the trade of %s at %d did not fill: %s\n", gpu, cents, r ? r : "?");
+	free(r);
+	return filled ? 0 : -1;
+}
+
+/* The exchange's clock on base moved on by seconds (POST /v1/admin/clock). */
+static inline void fx_advance(const char *base, const char *admin_key, long seconds)
+{
+	char body[64];
+
+	snprintf(body, sizeof body, "{\"advance_seconds\":%ld}", seconds);
+	free(fx_post(base, "/v1/admin/clock", admin_key, body));
+}
+
 /* The first account of a gpuxd that may still be starting: fx_new_account
  * tried for up to 5 s. NULL, said on stderr, when none came. */
 static inline char *fx_first_account(const char *base, const char *email, const char *role,

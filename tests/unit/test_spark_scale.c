@@ -29,7 +29,6 @@ static pid_t gpuxd_pid = -1;
 static char gpuxd_url[64], conf_path[512];
 static char *buyer_key, *seller_key;
 static const char admin_key[] = "spark-scale-admin-key-0123456789";
-static int order_seq;
 
 /* The trades made, in cents: H200's and the A100 PCIe's, oldest first. */
 static const int h200_trades[] = { 400, 440 };
@@ -37,71 +36,9 @@ static const int pcie_trades[] = { 40, 50 };
 
 /* ---- the exchange and its trades ------------------------------------------------------- */
 
-/* A new account of role, topped up by the admin when deposit > 0: its key. */
-static char *account(const char *email, const char *role, int64_t deposit)
-{
-	char body[256], *r, *key = NULL;
-	const char *k;
-	long long id;
-
-	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
-		 "\"role\":\"%s\"}", email, role);
-	r = fx_post(gpuxd_url, "/v1/accounts", NULL, body);
-	id = fx_json_int(r, "id");
-	k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
-	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
-		const char *e = strchr(k + 1, '"');
-		if (e != NULL)
-			key = xstrndup(k + 1, (size_t)(e - k - 1));
-	}
-	free(r);
-	if (key != NULL && deposit > 0) {
-		snprintf(body, sizeof body, "{\"account_id\":%lld,\"amount_minor\":%lld,"
-			 "\"reference\":\"spark-scale-%lld\"}", id, (long long)deposit, id);
-		r = fx_post(gpuxd_url, "/v1/deposits", admin_key, body);
-		if (r == NULL || strstr(r, "\"deposit_id\"") == NULL)
-			print_error("the deposit to %s was refused: %s\n", email, r != NULL ? r : "?");
-		free(r);
-	}
-	return key;
-}
-
-static char *order(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char *order(const char *key, const char *fmt, ...)
-{
-	char body[512], fields[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(fields, sizeof fields, fmt, ap);
-	va_end(ap);
-	snprintf(body, sizeof body, "{\"client_order_id\":\"spark-%d\",%s}", ++order_seq, fields);
-	return fx_post(gpuxd_url, "/v1/orders", key, body);
-}
-
-/* One GPU-hour of gpu traded at cents: the seller asks it, the buyer takes it. */
 static int trade(const char *gpu, int cents)
 {
-	char *r;
-	int filled;
-
-	free(order(seller_key, "\"gpu\":\"%s\",\"side\":\"sell\",\"type\":\"limit\",\"gpus\":1,"
-		   "\"hours\":1,\"price_cents\":%d", gpu, cents));
-	r = order(buyer_key, "\"gpu\":\"%s\",\"side\":\"buy\",\"type\":\"market\",\"gpus\":1,"
-		  "\"hours\":1,\"max_price_cents\":%d", gpu, cents);
-	filled = r != NULL && strstr(r, "\"filled\"") != NULL;
-	if (!filled)
-		print_error("the trade of %s at %d did not fill: %s\n", gpu, cents, r ? r : "?");
-	free(r);
-	return filled ? 0 : -1;
-}
-
-static void advance(long seconds)
-{
-	char body[64];
-
-	snprintf(body, sizeof body, "{\"advance_seconds\":%ld}", seconds);
-	free(fx_post(gpuxd_url, "/v1/admin/clock", admin_key, body));
+	return fx_trade(gpuxd_url, seller_key, buyer_key, gpu, cents);
 }
 
 static int setup_all(void **state)
@@ -142,20 +79,20 @@ static int setup_all(void **state)
 	if (gpuxd_pid < 0 || api_curl_ready(NULL) != 0)
 		return -1;
 	for (int i = 0; i < 50 && seller_key == NULL; i++) {
-		seller_key = account("seller@example.pt", "seller", 0);
+		seller_key = fx_admin_account(gpuxd_url, admin_key, "seller@example.pt", "seller", 0);
 		if (seller_key == NULL)
 			usleep(100 * 1000);
 	}
-	buyer_key = account("buyer@example.pt", "buyer", 10000000);
+	buyer_key = fx_admin_account(gpuxd_url, admin_key, "buyer@example.pt", "buyer", 10000000);
 	if (seller_key == NULL || buyer_key == NULL)
 		return -1;
 	/* the first prices, 6 h later the second ones, then an hour on: now */
 	if (trade("h200", h200_trades[0]) != 0 || trade("a100-pcie", pcie_trades[0]) != 0)
 		return -1;
-	advance(6 * 3600);
+	fx_advance(gpuxd_url, admin_key, 6 * 3600);
 	if (trade("h200", h200_trades[1]) != 0 || trade("a100-pcie", pcie_trades[1]) != 0)
 		return -1;
-	advance(3600);
+	fx_advance(gpuxd_url, admin_key, 3600);
 	return 0;
 }
 

@@ -167,9 +167,9 @@ static void new_key_lines(struct account_page *s, struct wpanel *p)
 	if (s->new_key == NULL)
 		return;
 	kw = wtext_width(s->new_key, false);
-	/* TRANSLATORS: over the new API key, which has a line of its own below */
 	char *k = tui_key_label(tui_of(s), "copy-key");
-	/* TRANSLATORS: over the new API key; %1$s says which key, %2$s is the key that copies it */
+	/* TRANSLATORS: over the new API key, which has a line of its own below; %1$s
+	   says which key, %2$s is the key that copies it */
 	x = xasprintf(_("%1$s (%2$s copies it; it is not shown again):"), s->new_key_what, k);
 	free(k);
 	wpanel_text(p, x, WR_GOOD, 1);
@@ -198,7 +198,8 @@ static int new_key_height(const struct account_page *s, int w)
 	kw = wtext_width(s->new_key, false);
 	int tw = w - 1 < 8 ? 8 : w - 1; /* as wpanel_text wraps */
 	char *k = tui_key_label(tui_of(s), "copy-key");
-	/* TRANSLATORS: over the new API key; %1$s says which key, %2$s is the key that copies it */
+	/* TRANSLATORS: over the new API key, which has a line of its own below; %1$s
+	   says which key, %2$s is the key that copies it */
 	x = xasprintf(_("%1$s (%2$s copies it; it is not shown again):"), s->new_key_what, k);
 	free(k);
 	n += wtext_wrap(x, tw, tui_of(s)->ascii, &lines);

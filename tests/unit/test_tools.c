@@ -894,6 +894,8 @@ static void test_hints_name_bound_keys(void **state)
 	fx_expect_on_screen(h, "B: buy");
 	fx_expect_not_on_screen(h, "b: buy");
 	fx_expect_on_screen(h, "J: the cheapest GPU");
+	/* the panel's legend (the panel unfocused): the keys as bound */
+	fx_expect_on_screen(h, "Fit calculator \u00b7 :fit edit, F4 hide");
 	tui_harness_free(&h);
 	unlink(conf);
 }

@@ -78,8 +78,8 @@ static const struct wbinding bindings[] = {
 	{ WKEY_F7, A_ORDERS, N_("Your orders (cancel with x)"), NULL, "orders" },
 	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)"), NULL, "rentals" },
 	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger"), NULL, "account" },
-	{ 'S', A_SPARK_SCALE, N_("Sparklines on one scale, the lowest and highest price of every "
-				"GPU's (in the header), or each on its own"), NULL, "spark-scale" },
+	{ 'S', A_SPARK_SCALE, N_("Sparklines on one scale (in the header), or each on its own"),
+	  NULL, "spark-scale" },
 	{ 'A', A_ALERT, N_("An alert on the selected GPU, kept by the exchange (at its best ask)"), NULL,
 	  "alert" },
 	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter"), NULL, "clear-filter" },

@@ -126,7 +126,9 @@ static void columns(struct alerts *s)
 	g->align = s->messages ? msg_align : align;
 	g->empty = s->messages ? N_("No messages yet: alerts that fire and what conditional and "
 				    "standing orders do are listed here")
-			       : N_("No alerts yet: press n, or A on a row of the tables");
+			       /* TRANSLATORS: %s is the tables' alert key (A unless rebound) */
+			       : N_("No alerts yet: press n, or %s on a row of the tables");
+	g->empty_keys[0] = s->messages ? NULL : "alert";
 }
 
 static void build(struct tui_list *l)
@@ -488,7 +490,7 @@ void tui_alerts_open(struct tui *t, const struct tui_goto *g)
 {
 	static const struct tui_list_def def = {
 		&tui_alerts_class, TUI_ALERTS, sizeof(struct alerts), TUI_LIST_MS, 2, AC_N, head,
-		align, N_("No alerts yet: press n, or A on a row of the tables"),
+		align, N_("No alerts yet: press n, or %s on a row of the tables"), { "alert" },
 	};
 	static const struct tui_list_ops ops = {
 		.key = alerts_key, .typed = typed, .offers = alerts_offers, .ask = ask, .busy = busy,

@@ -185,6 +185,15 @@ static char *topup_text(struct welcome *w)
 
 /* ---- the panels ---------------------------------------------------------------------------------------- */
 
+/* One line of the menu: text, its %s the key of action as bound. */
+static void menu_line(struct welcome *w, struct wpanel *p, const char *text, const char *action)
+{
+	char *x = tui_key_text(w->base.t, text, action, NULL);
+
+	wpanel_text(p, x, WR_NORMAL, 3);
+	free(x);
+}
+
 static void head_build(struct welcome *w)
 {
 	struct tui *t = w->base.t;
@@ -206,10 +215,11 @@ static void head_build(struct welcome *w)
 		wpanel_text(p, x, WR_NORMAL, 1);
 		free(x);
 		wpanel_add(p);
-		wpanel_text(p, _("c  Create an account (e-mail, country, currency, role)"),
-			    WR_NORMAL, 3);
-		wpanel_text(p, _("k  Enter the API key of an account you have"), WR_NORMAL, 3);
-		wpanel_text(p, _("Esc  Browse the prices without an account"), WR_NORMAL, 3);
+		/* TRANSLATORS: the menu's keys as bound (c, k, Esc), each before what it does */
+		menu_line(w, p, _("%s  Create an account (e-mail, country, currency, role)"),
+			  "create-account");
+		menu_line(w, p, _("%s  Enter the API key of an account you have"), "enter-key");
+		menu_line(w, p, _("%s  Browse the prices without an account"), "browse");
 	} else if (w->mode == WM_FORM) {
 		x = xasprintf(_("An account on %s. Each field is checked as you type; nothing "
 				"is created before Enter on the last one."), api_client_label(t->api));

@@ -20,10 +20,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "api/api.h"
+#include "data/catalog.h"
+#include "i18n/i18n.h"
 #include "tui/frame/harness.h"
+#include "tui/tui.h"
 #include "util/util.h"
 
 /* The test's own directory (fx_mkdtemp), its servers' ports and logs in it. */
@@ -178,63 +183,6 @@ static inline long long fx_json_int(const char *reply, const char *name)
 	return atoll(p);
 }
 
-/* A new account on base (an EUR account in PT with this role), topped up
- * with deposit_minor when > 0: its key, or NULL. */
-static inline char *fx_new_account(const char *base, const char *email, const char *role,
-				   int64_t deposit_minor)
-{
-	char body[256];
-	char *r, *k, *key = NULL;
-
-	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
-		 "\"role\":\"%s\"}", email, role);
-	r = fx_post(base, "/v1/accounts", NULL, body);
-	k = strstr(r, "\"api_key\"");
-	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
-		char *e = strchr(k + 1, '"');
-		if (e != NULL)
-			key = xstrndup(k + 1, (size_t)(e - k - 1));
-	}
-	free(r);
-	if (key != NULL && deposit_minor > 0) {
-		snprintf(body, sizeof body, "{\"amount_minor\":%lld}", (long long)deposit_minor);
-		free(fx_post(base, "/v1/deposits", key, body));
-	}
-	return key;
-}
-
-/* A new account on base (an EUR account in PT with this role), topped up
- * when deposit_minor > 0 by the admin (admin_key) with the payment's
- * reference a real exchange asks for: its key, or NULL. */
-static inline char *fx_admin_account(const char *base, const char *admin_key, const char *email,
-				     const char *role, int64_t deposit_minor)
-{
-	char body[256], *r, *key = NULL;
-	const char *k;
-	long long id;
-
-	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
-		 "\"role\":\"%s\"}", email, role);
-	r = fx_post(base, "/v1/accounts", NULL, body);
-	id = r != NULL ? fx_json_int(r, "id") : -1;
-	k = r != NULL ? strstr(r, "\"api_key\"") : NULL;
-	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
-		const char *e = strchr(k + 1, '"');
-		if (e != NULL)
-			key = xstrndup(k + 1, (size_t)(e - k - 1));
-	}
-	free(r);
-	if (key != NULL && deposit_minor > 0) {
-		snprintf(body, sizeof body, "{\"account_id\":%lld,\"amount_minor\":%lld,"
-			 "\"reference\":\"fx-deposit-%lld\"}", id, (long long)deposit_minor, id);
-		r = fx_post(base, "/v1/deposits", admin_key, body);
-		if (r == NULL || strstr(r, "\"deposit_id\"") == NULL)
-			fprintf(stderr, "the deposit to %s was refused: %s\n", email, r != NULL ? r : "?");
-		free(r);
-	}
-	return key;
-}
-
 /* POST /v1/orders on base with key: the fields of fmt and a client order
  * id of its own ("fx-N"); the reply, malloc'ed. */
 static inline char *fx_order(const char *base, const char *key, const char *fmt, ...)
@@ -271,13 +219,29 @@ static inline int fx_trade(const char *base, const char *seller, const char *buy
 	return filled ? 0 : -1;
 }
 
-/* The exchange's clock on base moved on by seconds (POST /v1/admin/clock). */
-static inline void fx_advance(const char *base, const char *admin_key, long seconds)
+/* A new account on base (an EUR account in PT with this role), topped up
+ * with deposit_minor when > 0: its key, or NULL. */
+static inline char *fx_new_account(const char *base, const char *email, const char *role,
+				   int64_t deposit_minor)
 {
-	char body[64];
+	char body[256];
+	char *r, *k, *key = NULL;
 
-	snprintf(body, sizeof body, "{\"advance_seconds\":%ld}", seconds);
-	free(fx_post(base, "/v1/admin/clock", admin_key, body));
+	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
+		 "\"role\":\"%s\"}", email, role);
+	r = fx_post(base, "/v1/accounts", NULL, body);
+	k = strstr(r, "\"api_key\"");
+	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
+		char *e = strchr(k + 1, '"');
+		if (e != NULL)
+			key = xstrndup(k + 1, (size_t)(e - k - 1));
+	}
+	free(r);
+	if (key != NULL && deposit_minor > 0) {
+		snprintf(body, sizeof body, "{\"amount_minor\":%lld}", (long long)deposit_minor);
+		free(fx_post(base, "/v1/deposits", key, body));
+	}
+	return key;
 }
 
 /* The first account of a gpuxd that may still be starting: fx_new_account
@@ -295,6 +259,72 @@ static inline char *fx_first_account(const char *base, const char *email, const 
 	if (key == NULL)
 		fprintf(stderr, "no account from gpuxd at %s\n", base);
 	return key;
+}
+
+/* The admin key gpuxd --admin-key-file reads, written to path (only its
+ * owner may read it, as gpuxd asks). 0, or -1 when it could not be. */
+static inline int fx_write_admin_key(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -1;
+	fprintf(f, "%s\n", key);
+	fclose(f);
+	return chmod(path, 0600);
+}
+
+/* A new account on base (an EUR account in PT with this role), topped up by
+ * the admin (admin_key) with deposit_minor when > 0, under the payment
+ * reference a real exchange asks for: its key, or NULL. */
+static inline char *fx_admin_account(const char *base, const char *admin_key, const char *email,
+				     const char *role, int64_t deposit_minor)
+{
+	char body[256], *r, *key = NULL;
+	const char *k;
+	long long id;
+
+	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
+		 "\"role\":\"%s\"}", email, role);
+	r = fx_post(base, "/v1/accounts", NULL, body);
+	id = fx_json_int(r, "id");
+	k = strstr(r, "\"api_key\"");
+	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
+		const char *e = strchr(k + 1, '"');
+		if (e != NULL)
+			key = xstrndup(k + 1, (size_t)(e - k - 1));
+	}
+	free(r);
+	if (key != NULL && deposit_minor > 0) {
+		snprintf(body, sizeof body, "{\"account_id\":%lld,\"amount_minor\":%lld,"
+			 "\"reference\":\"fx-deposit-%lld\"}", id, (long long)deposit_minor, id);
+		r = fx_post(base, "/v1/deposits", admin_key, body);
+		if (r == NULL || strstr(r, "\"deposit_id\"") == NULL)
+			print_error("the deposit to %s was refused: %s\n", email, r != NULL ? r : "?");
+		free(r);
+	}
+	return key;
+}
+
+/* The exchange clock of base moved on by seconds (POST /v1/admin/clock). */
+static inline void fx_advance_clock(const char *base, const char *admin_key, long seconds)
+{
+	char body[64];
+
+	snprintf(body, sizeof body, "{\"advance_seconds\":%ld}", seconds);
+	free(fx_post(base, "/v1/admin/clock", admin_key, body));
+}
+
+/* The bytes of s's first n characters (UTF-8). */
+static inline size_t fx_prefix_bytes(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (size_t k = 0; s[i] != '\0' && k < n; k++)
+		do
+			i++;
+		while (((unsigned char)s[i] & 0xc0) == 0x80);
+	return i;
 }
 
 /* text shows within 8 s, else the test fails with the screen printed. */

@@ -64,12 +64,8 @@ static int setup_all(void **state)
 	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
 	snprintf(keyf, sizeof keyf, "%s/admin.key", fx_tmpdir);
 	snprintf(conf_path, sizeof conf_path, "%s/gpux.conf", fx_tmpdir);
-	f = fopen(keyf, "w");
-	if (f == NULL)
+	if (fx_write_admin_key(keyf, admin_key) != 0)
 		return -1;
-	fprintf(f, "%s\n", admin_key);
-	fclose(f);
-	chmod(keyf, 0600); /* gpuxd refuses a key others can read */
 	f = fopen(conf_path, "w");
 	if (f == NULL)
 		return -1;
@@ -89,10 +85,10 @@ static int setup_all(void **state)
 	/* the first prices, 6 h later the second ones, then an hour on: now */
 	if (trade("h200", h200_trades[0]) != 0 || trade("a100-pcie", pcie_trades[0]) != 0)
 		return -1;
-	fx_advance(gpuxd_url, admin_key, 6 * 3600);
+	fx_advance_clock(gpuxd_url, admin_key, 6 * 3600);
 	if (trade("h200", h200_trades[1]) != 0 || trade("a100-pcie", pcie_trades[1]) != 0)
 		return -1;
-	fx_advance(gpuxd_url, admin_key, 3600);
+	fx_advance_clock(gpuxd_url, admin_key, 3600);
 	return 0;
 }
 

@@ -52,21 +52,76 @@ static pid_t gpuxd_pid = -1;
 static char gpuxd_url[64], gpuxd_log[512], conf_path[512];
 static char *buyer_key, *seller_key;
 static const char admin_key[] = "true-market-admin-key-0123456789";
+static int order_seq;
 
 static const enum i18n_lang langs[] = { I18N_EN, I18N_PT_PT, I18N_DE };
 static const int sizes[][2] = { { 24, 80 }, { 35, 120 } };
 
 /* ---- the exchange and its trades ------------------------------------------------------- */
 
+/* A new account of role; topped up (by the admin, with the payment's
+ * reference a real exchange asks for) when deposit > 0: its key. */
+static char *account(const char *email, const char *role, int64_t deposit)
+{
+	char body[256], *r, *key = NULL;
+	const char *k;
+	long long id;
+
+	snprintf(body, sizeof body, "{\"email\":\"%s\",\"country\":\"PT\",\"currency\":\"EUR\","
+		 "\"role\":\"%s\"}", email, role);
+	r = fx_post(gpuxd_url, "/v1/accounts", NULL, body);
+	id = fx_json_int(r, "id");
+	k = strstr(r, "\"api_key\"");
+	if (k != NULL && (k = strchr(k + 9, '"')) != NULL) {
+		const char *e = strchr(k + 1, '"');
+		if (e != NULL)
+			key = xstrndup(k + 1, (size_t)(e - k - 1));
+	}
+	free(r);
+	if (key != NULL && deposit > 0) {
+		snprintf(body, sizeof body, "{\"account_id\":%lld,\"amount_minor\":%lld,"
+			 "\"reference\":\"true-market-%lld\"}", id, (long long)deposit, id);
+		r = fx_post(gpuxd_url, "/v1/deposits", admin_key, body);
+		if (r == NULL || strstr(r, "\"deposit_id\"") == NULL)
+			print_error("the deposit to %s was refused: %s\n", email, r != NULL ? r : "?");
+		free(r);
+	}
+	return key;
+}
+
+static char *order(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *order(const char *key, const char *fmt, ...)
+{
+	char body[512], fields[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(fields, sizeof fields, fmt, ap);
+	va_end(ap);
+	snprintf(body, sizeof body, "{\"client_order_id\":\"true-%d\",%s}", ++order_seq, fields);
+	return fx_post(gpuxd_url, "/v1/orders", key, body);
+}
+
 /* One H200 GPU-hour traded at cents: the seller asks it, the buyer takes it. */
 static void trade(int cents)
 {
-	fx_trade(gpuxd_url, seller_key, buyer_key, "h200", cents);
+	char *r;
+
+	free(order(seller_key, "\"gpu\":\"h200\",\"side\":\"sell\",\"type\":\"limit\",\"gpus\":1,"
+		   "\"hours\":1,\"price_cents\":%d", cents));
+	r = order(buyer_key, "\"gpu\":\"h200\",\"side\":\"buy\",\"type\":\"market\",\"gpus\":1,"
+		  "\"hours\":1,\"max_price_cents\":%d", cents);
+	if (strstr(r, "\"filled\"") == NULL)
+		print_error("the trade at %d did not fill: %s\n", cents, r);
+	free(r);
 }
 
 static void advance(long seconds)
 {
-	fx_advance(gpuxd_url, admin_key, seconds);
+	char body[64];
+
+	snprintf(body, sizeof body, "{\"advance_seconds\":%ld}", seconds);
+	free(fx_post(gpuxd_url, "/v1/admin/clock", admin_key, body));
 }
 
 static int setup_all(void **state)
@@ -101,11 +156,11 @@ static int setup_all(void **state)
 	if (gpuxd_pid < 0 || api_curl_ready(NULL) != 0)
 		return -1;
 	for (int i = 0; i < 50 && seller_key == NULL; i++) {
-		seller_key = fx_admin_account(gpuxd_url, admin_key, "seller@example.pt", "seller", 0);
+		seller_key = account("seller@example.pt", "seller", 0);
 		if (seller_key == NULL)
 			usleep(100 * 1000);
 	}
-	buyer_key = fx_admin_account(gpuxd_url, admin_key, "buyer@example.pt", "buyer", 10000000);
+	buyer_key = account("buyer@example.pt", "buyer", 10000000);
 	if (seller_key == NULL || buyer_key == NULL)
 		return -1;
 	/* $4.00, 23 h later $4.40, then 1 h 30 min on: now */
@@ -114,7 +169,7 @@ static int setup_all(void **state)
 	trade(440);
 	advance(90 * 60);
 	/* an ask resting for the tables' price column */
-	free(fx_order(gpuxd_url, seller_key, "\"gpu\":\"h200\",\"side\":\"sell\",\"type\":\"limit\",\"gpus\":8,"
+	free(order(seller_key, "\"gpu\":\"h200\",\"side\":\"sell\",\"type\":\"limit\",\"gpus\":8,"
 		   "\"hours\":720,\"price_cents\":450"));
 	return 0;
 }

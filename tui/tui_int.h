@@ -109,6 +109,8 @@ struct tui {
 	char *api_profile;          /* the config file's profile of that URL (NULL: the top level
 	                               or none): where a new key is saved */
 	struct tui_market m;        /* the market as data (tui/feed/) */
+	bool spark_shared;          /* the tables' sparklines on one scale (remembered:
+	                               "spark = shared", tui/frame/state.c) */
 	struct tui_account account; /* the account as data (tui/feed/account.c) */
 	struct tui_events events;   /* its events as data (tui/feed/events.c) */
 	bool bell;                  /* ring the terminal's bell after the next frame */

@@ -192,12 +192,27 @@ static size_t refill_row(struct view_table *t, struct view_row *r, const char *o
 	return changed;
 }
 
+/* The sparkline column's header: label, or its own. */
+static void set_spark_label(struct view_table *t, const char *label)
+{
+	if (label == NULL)
+		label = T(t, market_columns[VIEW_N_MARKET - 1].label);
+	for (size_t k = 0; k < t->n_columns; k++) {
+		struct view_column *vc = &t->columns[k];
+		if (vc->kind != VIEW_COL_SPARK || strcmp(vc->label, label) == 0)
+			continue;
+		free(vc->label);
+		vc->label = xstrdup(label);
+	}
+}
+
 size_t view_set_market(struct view_table *t, const struct view_market *m)
 {
 	size_t changed = 0;
 
 	if (!t->market)
 		return 0;
+	set_spark_label(t, m != NULL ? m->spark_label : NULL);
 	/* the texts of values no longer shown go (the cells are refilled below) */
 	for (size_t k = 0; k < t->n_columns; k++)
 		if (view_market_kind(t->columns[k].kind) && t->memo[k].n > 2 * t->n_rows + 64)

@@ -329,11 +329,14 @@ struct view_quote {
 struct view_market {
 	const struct view_quote *items;  /* GPUs not listed have none of them */
 	size_t n;
+	const char *spark_label;  /* the sparkline column's header (copied; the
+	                             scale its sparklines share), NULL: its own,
+	                             "24 h trend" */
 };
 /* Add the market columns (once; sort, filter, prices and job are kept). */
 void view_add_market(struct view_table *t);
 /* Replace the market figures (copied; NULL: none; stale as the prices
- * are). Cells whose value
+ * are) and the sparkline column's header. Cells whose value
  * changed get VIEW_CELL_CHANGED (UP/DOWN), others lose it; the sort is
  * re-applied. Returns the number of changed cells (0 without the columns). */
 size_t view_set_market(struct view_table *t, const struct view_market *m);

@@ -352,7 +352,7 @@ wait_text "$(tr_ de "gpux keys")" || fail "TUI: ? opens the help" "$(tui_screen)
 # scroll the help (↓) until the line of L shows, or its end
 want=$(tr_ de "Language (remembered for the next start)")
 k=0
-while [ $k -lt 40 ] && ! tui_screen | grep -qF -- "$want"; do tui_keys Down; sleep 0.05; k=$((k + 1)); done
+while [ $k -lt 100 ] && ! tui_screen | grep -qF -- "$want"; do tui_keys Down; sleep 0.05; k=$((k + 1)); done
 if wait_text "$want"; then
   ok "TUI: the ? help lists L, the language menu"
 else

@@ -183,6 +183,42 @@ static inline long long fx_json_int(const char *reply, const char *name)
 	return atoll(p);
 }
 
+/* POST /v1/orders on base with key: the fields of fmt and a client order
+ * id of its own ("fx-N"); the reply, malloc'ed. */
+static inline char *fx_order(const char *base, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline char *fx_order(const char *base, const char *key, const char *fmt, ...)
+{
+	static int seq;
+	char body[512], fields[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(fields, sizeof fields, fmt, ap);
+	va_end(ap);
+	snprintf(body, sizeof body, "{\"client_order_id\":\"fx-%d\",%s}", ++seq, fields);
+	return fx_post(base, "/v1/orders", key, body);
+}
+
+/* One GPU-hour of gpu traded on base at cents: seller asks it, buyer
+ * takes it. 0, or -1 (said on stderr) when it did not fill. */
+static inline int fx_trade(const char *base, const char *seller, const char *buyer,
+			   const char *gpu, int cents)
+{
+	char *r;
+	int filled;
+
+	free(fx_order(base, seller, "\"gpu\":\"%s\",\"side\":\"sell\",\"type\":\"limit\","
+		      "\"gpus\":1,\"hours\":1,\"price_cents\":%d", gpu, cents));
+	r = fx_order(base, buyer, "\"gpu\":\"%s\",\"side\":\"buy\",\"type\":\"market\","
+		     "\"gpus\":1,\"hours\":1,\"max_price_cents\":%d", gpu, cents);
+	filled = r != NULL && strstr(r, "\"filled\"") != NULL;
+	if (!filled)
+		fprintf(stderr, "the trade of %s at %d did not fill: %s\n", gpu, cents, r ? r : "?");
+	free(r);
+	return filled ? 0 : -1;
+}
+
 /* A new account on base (an EUR account in PT with this role), topped up
  * with deposit_minor when > 0: its key, or NULL. */
 static inline char *fx_new_account(const char *base, const char *email, const char *role,

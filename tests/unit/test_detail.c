@@ -85,6 +85,47 @@ static void test_chart_ascii(void **state)
 	free(sp);
 }
 
+/* One scale for several series: the range widened by each in turn (a
+ * series without a price leaves it), and each drawn on it — the cheap
+ * series all at the bottom, the dear one near the top, a price outside the
+ * scale at its edge; on its own scale each spans ▁ … █. */
+static void test_sparklines_on_one_scale(void **state)
+{
+	const int64_t cheap[4] = { 80, 90, 100, -1 }, dear[4] = { -1, 400, 420, 440 };
+	const int64_t none[4] = { -1, -1, -1, -1 };
+	int64_t lo = -1, hi = -1;
+	char *sp;
+
+	(void)state;
+	detail_series_widen(none, 4, &lo, &hi);
+	assert_int_equal(lo, -1);
+	assert_int_equal(hi, -1);
+	detail_series_widen(cheap, 4, &lo, &hi);
+	assert_int_equal(lo, 80);
+	assert_int_equal(hi, 100);
+	detail_series_widen(dear, 4, &lo, &hi);
+	assert_int_equal(lo, 80);
+	assert_int_equal(hi, 440);
+	/* eighths: 1 + (v - 80)·7/360, rounded: 80 … 100 → 1, 400 → 7, 420 and 440 → 8 */
+	sp = detail_sparkline_on(cheap, 4, lo, hi, false);
+	assert_string_equal(sp, "\u2581\u2581\u2581 ");
+	free(sp);
+	sp = detail_sparkline_on(dear, 4, lo, hi, false);
+	assert_string_equal(sp, " \u2587\u2588\u2588");
+	free(sp);
+	sp = detail_sparkline_on(dear, 4, lo, hi, true);
+	assert_string_equal(sp, " ###");
+	free(sp);
+	/* each on its own scale: the full height */
+	sp = detail_sparkline(cheap, 4, false);
+	assert_string_equal(sp, "\u2581\u2585\u2588 ");
+	free(sp);
+	/* outside the scale: at its edges */
+	sp = detail_sparkline_on((const int64_t[2]){ 10, 900 }, 2, 80, 440, false);
+	assert_string_equal(sp, "\u2581\u2588");
+	free(sp);
+}
+
 /* A price carried through a quiet interval is a line in the row of its
  * level alone, never a bar: ─ (ASCII -), blank below and above it. */
 static void test_carried_price_is_a_line(void **state)
@@ -282,6 +323,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_carried_price_is_a_line),
+		cmocka_unit_test(test_sparklines_on_one_scale),
 		cmocka_unit_test(test_change_since),
 		cmocka_unit_test(test_axis),
 		cmocka_unit_test(test_fill_walks_the_levels),

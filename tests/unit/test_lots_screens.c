@@ -213,7 +213,7 @@ static void fit_to_rental(enum i18n_lang lang, int lines, int cols, const char *
 	assert_string_equal(tui_harness_top(h), "detail");
 	tui_harness_key(h, 'n');
 	{
-		char *title = xasprintf(_("Book: nodes of %d GPUs (n: next)"), 8);
+		char *title = xasprintf(_("Book: nodes of %1$d GPUs (%2$s: next)"), 8, "n");
 		char *head = xasprintf("%.*s", 12, title); /* its start: the column may cut it */
 		fx_expect_on_screen(h, head);
 		free(title);

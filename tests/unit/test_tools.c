@@ -852,6 +852,54 @@ static void test_rebinding(void **state)
 	unlink(conf);
 }
 
+/* Hints name the keys as bound: with bind.buy = B, bind.watch = w and
+ * bind.fit = none, the texts that name those keys say B, w and the command
+ * line's :fit, never b, * or f. */
+static void test_hints_name_bound_keys(void **state)
+{
+	struct tui_harness *h;
+
+	(void)state;
+	write_conf("bind.buy = B\n"
+		   "bind.watch = w\n"
+		   "bind.fit = none\n");
+	h = open_plain(conf, 40, 120);
+	/* the registry's labels */
+	{
+		struct tui *t = tui_harness_tui(h);
+		char *b = tui_key_label(t, "buy"), *f = tui_key_label(t, "fit");
+		char *c = tui_key_label(t, "columns");
+		assert_string_equal(b, "B");
+		assert_string_equal(f, ":fit");
+		assert_string_equal(c, "c");  /* not rebound: its default */
+		free(b);
+		free(f);
+		free(c);
+	}
+	/* the watchlist's status text: w unpins */
+	tui_harness_key(h, 'w');
+	fx_expect_on_screen(h, "on top of every tab (w unpins)");
+	fx_expect_not_on_screen(h, "(* unpins)");
+	tui_harness_key(h, 'w');
+	/* $ without a job: the fit calculator has no key, the command line's form */
+	tui_harness_key(h, '$');
+	fx_expect_on_screen(h, "needs a job: press :fit and type a model");
+	fx_expect_not_on_screen(h, "press f and");
+	/* the fit panel, opened by its name: what B orders */
+	command(h, "fit");
+	tui_harness_key(h, WKEY_RETURN);
+	tui_harness_type(h, "70");
+	tui_harness_key(h, WKEY_ESC);
+	assert_true(tui_harness_tui(h)->job.have);
+	fx_expect_on_screen(h, "B: buy");
+	fx_expect_not_on_screen(h, "b: buy");
+	fx_expect_on_screen(h, "J: the cheapest GPU");
+	/* the panel's legend (the panel unfocused): the keys as bound */
+	fx_expect_on_screen(h, "Fit calculator \u00b7 :fit edit, F4 hide");
+	tui_harness_free(&h);
+	unlink(conf);
+}
+
 static void test_themes(void **state)
 {
 	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = conf };
@@ -961,6 +1009,7 @@ int main(void)
 		cmocka_unit_test(test_rebinding),
 		cmocka_unit_test(test_every_screen_rebinds),
 		cmocka_unit_test(test_themes),
+		cmocka_unit_test(test_hints_name_bound_keys),
 	};
 
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

@@ -336,7 +336,7 @@ static void test_new_key_whole(void **state)
 			free(narrow);
 			assert_true(newest_key_id(key) > before);
 			what = xasprintf(_("New trade key %lld"), newest_key_id(key));
-			warn = xasprintf(_("%s (y copies it; it is not shown again):"), what);
+			warn = xasprintf(_("%1$s (%2$s copies it; it is not shown again):"), what, "y");
 			/* the warning, from its start (it may wrap on a narrow screen) */
 			warn[prefix(warn, 30)] = '\0';
 			fx_expect_on_screen(h, warn);

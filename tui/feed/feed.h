@@ -186,10 +186,16 @@ int64_t tui_market_ask(const struct tui *t, const char *gpu);
 /* The asks for view_new / view_set_prices (borrowed until the next change). */
 struct view_prices tui_market_prices(const struct tui *t);
 /* Every catalogue GPU's market figures for view_set_market: bid and last,
- * the 24 h change and a sparkline of spark_cols columns from the history
- * (*out malloc'ed, n_gpus items; free with tui_market_figures_free). */
-size_t tui_market_figures(const struct tui *t, int spark_cols, struct view_quote **out);
-void tui_market_figures_free(struct view_quote *v, size_t n);
+ * the 24 h change and a sparkline of spark_cols columns from the history,
+ * each on its own scale or, with t->spark_shared, all on the one scale of
+ * tui_market_spark_scale, named in out->spark_label ("24 h $0.80–$4.40").
+ * out's items and label are malloc'ed: free with tui_market_figures_free. */
+void tui_market_figures(const struct tui *t, int spark_cols, struct view_market *out);
+void tui_market_figures_free(struct view_market *m);
+/* The one scale of every GPU's sparkline of spark_cols columns: the lowest
+ * and highest price in all their series; false (-1 both) when no GPU has
+ * a price in the last 24 h. */
+bool tui_market_spark_scale(const struct tui *t, int spark_cols, int64_t *lo, int64_t *hi);
 /* Earliest time a price's flash ends, or -1. */
 int64_t tui_market_next_change(struct tui *t, int64_t now);
 /* Whether GPU index g is flashing now: 0 no, else +1 up / -1 down / 2 new. */

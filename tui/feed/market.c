@@ -144,27 +144,49 @@ struct view_prices tui_market_prices(const struct tui *t)
 	return (struct view_prices){ t->m.asks, t->m.n_asks, t->m.stale };
 }
 
-size_t tui_market_figures(const struct tui *t, int spark_cols, struct view_quote **out)
+bool tui_market_spark_scale(const struct tui *t, int spark_cols, int64_t *lo, int64_t *hi)
+{
+	int64_t *col = xcalloc((size_t)spark_cols + 1, sizeof *col);
+
+	*lo = *hi = -1;
+	for (size_t g = 0; g < t->m.n_gpus; g++)
+		if (tui_history_series(t, g, spark_cols, col))
+			detail_series_widen(col, spark_cols, lo, hi);
+	free(col);
+	return *lo >= 0;
+}
+
+void tui_market_figures(const struct tui *t, int spark_cols, struct view_market *out)
 {
 	size_t n = t->m.n_gpus;
 	struct view_quote *v = xcalloc(n + 1, sizeof *v);
-	int64_t *col = xcalloc((size_t)spark_cols + 1, sizeof *col);
+	int64_t *col = xcalloc((size_t)spark_cols + 1, sizeof *col), lo = -1, hi = -1;
+	bool shared = t->spark_shared && tui_market_spark_scale(t, spark_cols, &lo, &hi);
 
+	memset(out, 0, sizeof *out);
 	for (size_t g = 0; g < n; g++) {
 		const struct tui_market_gpu *r = &t->m.gpu[g];
 		v[g].gpu_id = t->cat->gpus[g].id;
 		v[g].bid_cents = r->quoted ? r->q.best_bid_cents : -1;
 		v[g].last_cents = r->quoted ? r->q.last_cents : -1;
 		if (tui_history_series(t, g, spark_cols, col))
-			v[g].spark = detail_sparkline(col, spark_cols, t->ascii);
+			v[g].spark = shared ? detail_sparkline_on(col, spark_cols, lo, hi, t->ascii)
+				: detail_sparkline(col, spark_cols, t->ascii);
 		v[g].has_change = r->has_change;
 		v[g].change_bp = r->change_bp;
 	}
 	free(col);
-	*out = v;
-	return n;
+	if (shared) {
+		char *l = tui_usd(t, lo), *h = tui_usd(t, hi);
+		/* TRANSLATORS: the header of the 24 h sparklines drawn on one scale: its lowest
+		   and highest price ("24 h $0.80–$4.40") */
+		out->spark_label = xasprintf(_("24 h %s\u2013%s"), l, h);
+		free(l);
+		free(h);
+	}
+	out->items = v;
+	out->n = n;
 }
-
 bool tui_market_change(const struct tui *t, const char *gpu, int64_t *bp)
 {
 	const struct tui_market_gpu *r = row_of(t, gpu);
@@ -175,11 +197,15 @@ bool tui_market_change(const struct tui *t, const char *gpu, int64_t *bp)
 	return true;
 }
 
-void tui_market_figures_free(struct view_quote *v, size_t n)
+void tui_market_figures_free(struct view_market *m)
 {
-	for (size_t i = 0; v != NULL && i < n; i++)
+	struct view_quote *v = (struct view_quote *)m->items;
+
+	for (size_t i = 0; v != NULL && i < m->n; i++)
 		free((char *)v[i].spark);
 	free(v);
+	free((char *)m->spark_label);
+	memset(m, 0, sizeof *m);
 }
 
 int tui_flash(const struct tui *t, size_t g, int64_t now)

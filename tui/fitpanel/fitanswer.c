@@ -258,25 +258,35 @@ static char *cost_text(enum i18n_lang l, const struct view_row *r)
 	return s;
 }
 
-static char *order_text(const struct view_row *r)
+static const char *key_or(const char *bound, const char *key)
+{
+	return bound != NULL ? bound : key;
+}
+
+static char *order_text(const struct tui_ff *ff, const struct view_row *r)
 {
 	int n = r->job.gpus_run > 0 ? r->job.gpus_run : 1;
+	const char *b = key_or(ff->key_buy, "b");
 	char *m, *s;
 
 	if (r->job.gpus_run <= 0 || !r->job.shape.link_needed)
-		/* TRANSLATORS: what b does from the fit panel: "b: buy 4 × H100 SXM" */
-		return xasprintf(_("b: buy %d \u00d7 %s"), n, r->gpu->name);
+		/* TRANSLATORS: what the buy key (%1$s, b unless rebound) does from the fit
+		   panel: "b: buy 4 × H100 SXM" */
+		return xasprintf(_("%1$s: buy %2$d \u00d7 %3$s"), b, n, r->gpu->name);
 	m = view_fmt_node_shape(i18n_current(), &r->job.shape);
-	/* TRANSLATORS: what b does from the fit panel: "b: buy H100 SXM, 1 node of 8 (NVLink)" */
-	s = xasprintf(_("b: buy %s, %s"), r->gpu->name, m);
+	/* TRANSLATORS: what the buy key (%1$s, b unless rebound) does from the fit panel:
+	   "b: buy H100 SXM, 1 node of 8 (NVLink)" */
+	s = xasprintf(_("%1$s: buy %2$s, %3$s"), b, r->gpu->name, m);
 	free(m);
 	return s;
 }
 
-/* What J does: the job order across every GPU. */
-static const char *job_order_text(void)
+/* What the job order's key does: the job order across every GPU. */
+static char *job_order_text(const struct tui_ff *ff)
 {
-	return _("J: the cheapest GPU that runs it (a job order)");
+	/* TRANSLATORS: %s is the job order's key (J unless rebound) */
+	return xasprintf(_("%s: the cheapest GPU that runs it (a job order)"),
+			 key_or(ff->key_job, "J"));
 }
 
 /* A label padded to lw and a value: one line of the detailed answer. */
@@ -384,10 +394,12 @@ static void detailed_lines(struct tui_lines *ls, const struct tui_ff *ff, const 
 		label_value(ls, width, lw, NULL, _("Decode"), s, base);
 		free(s);
 	}
-	s = order_text(r);
+	s = order_text(ff, r);
 	tui_lines_wrap(ls, s, width, 1, WR_DIM, 0);
 	free(s);
-	tui_lines_wrap(ls, job_order_text(), width, 1, WR_DIM, 0);
+	s = job_order_text(ff);
+	tui_lines_wrap(ls, s, width, 1, WR_DIM, 0);
+	free(s);
 }
 
 /* The compact answer's figures a buyer decides on first: GPUs needed, cost
@@ -472,7 +484,7 @@ static void compact_lines(struct tui_lines *ls, const struct tui_ff *ff, const s
 		free(gb);
 		flow_item(&f, &item);
 	}
-	s = order_text(r);
+	s = order_text(ff, r);
 	wcells_reset(&item);
 	wcells_add(&item, s, WR_DIM, 0);
 	flow_item(&f, &item);
@@ -497,9 +509,13 @@ size_t tui_fit_answer_lines(const struct tui_ff *ff, const struct view_row *r, i
 		if (grey)
 			tui_lines_wrap(&ls, _("The last valid answer, greyed: fix the marked field."),
 				    width, 1, WR_FIELD_ERROR, 0);
-		if (r == NULL || !r->has_job)
-			tui_lines_wrap(&ls, _("No GPU under the cursor: clear the filter (Esc) and choose a row."),
-				    width, 2, WR_DIM, 0);
+		if (r == NULL || !r->has_job) {
+			/* TRANSLATORS: %s is the key that clears the filter (Esc unless rebound) */
+			char *x = xasprintf(_("No GPU under the cursor: clear the filter (%s) and choose "
+					      "a row."), key_or(ff->key_clear, "Esc"));
+			tui_lines_wrap(&ls, x, width, 2, WR_DIM, 0);
+			free(x);
+		}
 		else if (detailed)
 			detailed_lines(&ls, ff, r, width, grey);
 		else

@@ -779,6 +779,10 @@ void tui_ff_init(struct tui_ff *ff, const struct catalog *c, enum i18n_lang lang
 
 void tui_ff_free(struct tui_ff *ff)
 {
+	free(ff->key_buy);
+	free(ff->key_job);
+	free(ff->key_clear);
+	ff->key_buy = ff->key_job = ff->key_clear = NULL;
 	for (size_t i = 0; i < FF_COUNT; i++) {
 		free(ff->f[i].text);
 		free(ff->f[i].error);

@@ -103,6 +103,9 @@ struct tui_ff {
 	const struct catalog *cat;
 	enum i18n_lang lang;
 	bool ascii;
+	/* the keys the answer names, as bound (malloc'ed; NULL: the defaults
+	 * b, J, Esc): buy, the job order, clearing the filter */
+	char *key_buy, *key_job, *key_clear;
 	struct tui_ff_field f[FF_COUNT];
 	bool model_touched;     /* the model was typed in (an untouched empty model is no error) */
 

@@ -269,6 +269,7 @@ static void title_line(const struct tui_fit *p, struct wcells *c, int w)
 {
 	const struct view_table *v = p->t->sel.view;
 	const char *sep = c->ascii ? " | " : " \u00b7 ";
+	char *keys;
 
 	wcells_add(c, " ", WR_HEADER, 0);
 	wcells_add(c, _("Fit calculator"), WR_HEADER, WAT_BOLD);
@@ -277,11 +278,16 @@ static void title_line(const struct tui_fit *p, struct wcells *c, int w)
 		wcells_add(c, _("sorted: cheapest per hour"), WR_HEADER, 0);
 	}
 	wcells_add(c, sep, WR_HEADER, 0);
-	if (p->focused)
-		wcells_add(c, _("Tab \u2191\u2193 fields, \u2190\u2192 choices, Esc table, F4 hide"),
-			   WR_HEADER, 0);
-	else
-		wcells_add(c, _("f edit, F4 hide, $ cheapest, b buy"), WR_HEADER, 0);
+	/* TRANSLATORS: the fit panel's keys as bound: next field (Tab), back to the
+	   table (Esc), hide (F4) */
+	keys = p->focused ? tui_key_text(p->t, _("%s \u2191\u2193 fields, \u2190\u2192 choices, "
+						  "%s table, %s hide"), "next-field", "back",
+					 "fit-hide", NULL)
+	/* TRANSLATORS: the fit panel's keys as bound: edit (f), hide (F4), cheapest ($), buy (b) */
+			   : tui_key_text(p->t, _("%s edit, %s hide, %s cheapest, %s buy"), "fit",
+					  "fit-toggle", "cheapest", "buy", NULL);
+	wcells_add(c, keys, WR_HEADER, 0);
+	free(keys);
 	wcells_fit(c, w, WALIGN_LEFT, WR_HEADER);
 }
 

@@ -561,6 +561,9 @@ static struct tui_fit *fit_new(struct tui *t)
 	p->shown_lines.ascii = t->ascii;
 	p->sug_y = -1;
 	tui_ff_init(&p->ff, t->cat, t->o->lang, t->ascii);
+	p->ff.key_buy = tui_key_label(t, "buy");
+	p->ff.key_job = tui_key_label(t, "job-order");
+	p->ff.key_clear = tui_key_label(t, "clear-filter");
 	for (size_t i = 0; i < FF_COUNT; i++) {
 		if (tui_ff_kind((enum tui_ff_id)i) != FFK_TEXT)
 			continue;

@@ -248,8 +248,13 @@ static size_t too_small_lines(const struct tui *t, int width, char ***lines)
 		return n;
 	wtext_lines_free(*lines, n);
 	/* TRANSLATORS: the same notice for a terminal of very few rows; keep it short */
-	msg = xasprintf(_("Too small (%d\u00d7%d < %d\u00d7%d). q: quit"),
-			t->cols, t->lines, TUI_MIN_COLS, TUI_MIN_LINES);
+	{
+		char *q = tui_key_label(t, "quit");
+		/* TRANSLATORS: %5$s is the key that quits (q unless rebound) */
+		msg = xasprintf(_("Too small (%1$d\u00d7%2$d < %3$d\u00d7%4$d). %5$s: quit"),
+				t->cols, t->lines, TUI_MIN_COLS, TUI_MIN_LINES, q);
+		free(q);
+	}
 	n = wtext_wrap(msg, width, t->ascii, lines);
 	free(msg);
 	return n;

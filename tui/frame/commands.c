@@ -96,17 +96,22 @@ unsigned tui_frame_key(struct tui *t, const struct wevent *ev)
 
 void tui_key_unknown(struct tui *t, wkey key)
 {
-	char *name, *m;
+	char *name, *help, *command, *m;
 
 	if (key == WKEY_NONE || key == WKEY_RESIZE || key == WKEY_MOUSE)
 		return;
 	name = wkey_name(key, t->ascii);
-	/* TRANSLATORS: a key that does nothing on the screens shown; %s is its name ("x", "F8", "Ctrl-B") */
-	m = xasprintf(_("%s does nothing here: ? lists the keys, : runs any action by its name"),
-		      name);
+	help = tui_key_label(t, "help");
+	command = tui_key_label(t, "command");
+	/* TRANSLATORS: a key that does nothing on the screens shown; %1$s is its name ("x",
+	   "F8", "Ctrl-B"), %2$s and %3$s the keys of the help (?) and the command line (:) */
+	m = xasprintf(_("%1$s does nothing here: %2$s lists the keys, %3$s runs any action by its "
+			"name"), name, help, command);
 	tui_message(t, m);
 	free(m);
 	free(name);
+	free(help);
+	free(command);
 }
 
 /* ---- finding an action by its name ------------------------------------------------------------ */

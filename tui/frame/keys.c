@@ -19,9 +19,14 @@
  * they are. What the lines get wrong (an action no map has, a key gpux
  * does not know, one key given to two actions) is said once, in the
  * status bar and the message history, and that line alone is left out.
+ *
+ * Texts that name a key (hints, legends, status and empty-state texts)
+ * take its name from here (tui_key_label), so they say the key as bound:
+ * the key itself, or the command line's form where it has none.
  */
 #include "tui/tui_int.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,4 +300,110 @@ size_t tui_keys_maps(const struct tui *t, const struct wbinding ***maps, size_t 
 	for (size_t i = 0; i < t->n_bound; i++)
 		(*maps)[i] = tui_keys_bound(t, t->bound[i].orig, t->bound[i].n_orig, &(*ns)[i]);
 	return t->n_bound;
+}
+
+char *tui_key_label(const struct tui *t, const char *name)
+{
+	wkey fkey = WKEY_NONE;
+
+	for (size_t i = 0; i < t->n_bound; i++) {
+		size_t n;
+		const struct wbinding *map = tui_keys_bound(t, t->bound[i].orig, t->bound[i].n_orig,
+							    &n);
+		for (size_t k = 0; k < n; k++) {
+			if (map[k].name == NULL || strcmp(map[k].name, name) != 0)
+				continue;
+			if (map[k].key == WKEY_NONE)
+				continue;
+			if (!is_fkey(map[k].key))
+				return wkey_name(map[k].key, t->ascii);
+			if (fkey == WKEY_NONE)
+				fkey = map[k].key;
+		}
+	}
+	if (fkey != WKEY_NONE)
+		return wkey_name(fkey, t->ascii);
+	return xasprintf(":%s", name);
+}
+
+char *tui_key_textv(const struct tui *t, const char *text, const char *const *names)
+{
+	size_t n = 0, next = 0;
+	struct buf b = {0};
+	char *out;
+
+	while (names != NULL && names[n] != NULL)
+		n++;
+	for (const char *p = text; *p != '\0'; p++) {
+		size_t at = next;
+		const char *q = p + 1;
+		if (*p != '%') {
+			buf_putc(&b, *p);
+			continue;
+		}
+		if (*q == '%') {
+			buf_putc(&b, '%');
+			p = q;
+			continue;
+		}
+		if (*q >= '1' && *q <= '9' && q[1] == '$') {
+			at = (size_t)(*q - '1');
+			q += 2;
+		} else {
+			next++;
+		}
+		if (*q != 's') {
+			buf_putc(&b, *p);
+			continue;
+		}
+		if (at < n) {
+			char *label = tui_key_label(t, names[at]);
+			buf_puts(&b, label);
+			free(label);
+		}
+		p = q;
+	}
+	out = buf_take(&b);
+	return out != NULL ? out : xstrdup("");
+}
+
+/* tui_key_textv of the names of ap (NULL-terminated, at most 4). */
+static char *key_vtext(const struct tui *t, const char *text, va_list ap)
+{
+	const char *names[5] = { NULL };
+	const char *name;
+
+	for (size_t n = 0; n < 4 && (name = va_arg(ap, const char *)) != NULL; n++)
+		names[n] = name;
+	return tui_key_textv(t, text, names);
+}
+
+char *tui_key_text(const struct tui *t, const char *text, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, text);
+	s = key_vtext(t, text, ap);
+	va_end(ap);
+	return s;
+}
+
+void tui_key_message(struct tui *t, const char *text, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, text);
+	s = key_vtext(t, text, ap);
+	va_end(ap);
+	tui_message(t, s);
+	free(s);
+}
+
+void tui_key_no_selection(struct tui *t)
+{
+	/* TRANSLATORS: %s is the key that clears the filter (Esc, unless the config file rebinds it) */
+	tui_key_message(t, _("No GPU selected: clear the filter (%s) and choose a row"),
+			"clear-filter", (const char *)NULL);
 }

@@ -251,6 +251,23 @@ const struct wbinding *tui_keys_find(const struct tui *t, const struct tui_keyma
 /* Every map of the registry as bound: arrays (free both) of maps and their
  * sizes; how many. */
 size_t tui_keys_maps(const struct tui *t, const struct wbinding ***maps, size_t **ns);
+/* The help's name of the key now bound to the action called name
+ * (malloc'ed): its first key that is not an F-key, else its first F-key;
+ * ":name" (the command line's form) when it has no key (the config file
+ * bound it to none). What hints and status texts say
+ * for a key, so a rebind changes them too. */
+char *tui_key_label(const struct tui *t, const char *name);
+/* A text that names keys, as bound: text (translated) with each %s (or
+ * %N$s) the tui_key_label of the next (the N-th) action name after it, the
+ * names NULL-terminated (at most 4): tui_key_text(t, _("%s buys it"),
+ * "buy", NULL) gives "b buys it", or "B buys it" after bind.buy = B.
+ * malloc'ed. tui_key_message says it in the status bar. */
+char *tui_key_text(const struct tui *t, const char *text, ...);
+/* The same with the names in an array, NULL-terminated (names NULL: none). */
+char *tui_key_textv(const struct tui *t, const char *text, const char *const *names);
+void tui_key_message(struct tui *t, const char *text, ...);
+/* "No GPU selected: clear the filter (Esc) and choose a row", as bound. */
+void tui_key_no_selection(struct tui *t);
 
 /* ---- places: how one screen opens another (tui/screens.c) ---- */
 

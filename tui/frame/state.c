@@ -12,6 +12,7 @@
  *     filter.training = mem>=80 hbm3e
  *     marks = h200,b200
  *     watch = h100-sxm
+ *     spark = shared
  *     fit = open
  *     fit.model = llama 3.1 70b
  *

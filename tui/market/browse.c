@@ -293,6 +293,18 @@ static void default_ids(struct tui_tab *tb)
 	}
 }
 
+/* What the table says when the filter leaves no row, in today's language,
+ * naming the key that clears it as bound. */
+static void set_empty_text(struct tui_browse *b)
+{
+	/* TRANSLATORS: %s is the key that clears the filter (Esc unless rebound) */
+	char *e = tui_key_text(b->base.t, _("No GPU matches the filter (%s clears it)"),
+			       "clear-filter", NULL);
+
+	wtable_set_empty_text(b->table, e);
+	free(e);
+}
+
 static struct view_prices prices_of(struct tui_browse *b)
 {
 	struct tui *t = b->base.t;
@@ -302,12 +314,11 @@ static struct view_prices prices_of(struct tui_browse *b)
 /* The market figures (bid, last, the 24 h change and sparkline) into v. */
 static void set_market(struct tui_browse *b, struct view_table *v)
 {
-	struct view_quote *q;
-	size_t n = tui_market_figures(b->base.t, TUI_SPARK_COLS, &q);
-	struct view_market m = { q, n };
+	struct view_market m;
 
+	tui_market_figures(b->base.t, TUI_SPARK_COLS, &m);
 	view_set_market(v, &m);
-	tui_market_figures_free(q, n);
+	tui_market_figures_free(&m);
 }
 
 static struct view_table *new_view(struct tui_browse *b, const struct catalog_workload *w,
@@ -446,6 +457,8 @@ void browse_init(struct tui_browse *b)
 	b->cur = 0;
 	b->n_marks = tui_state_ids(t, "marks", &b->marks);
 	b->n_watch = tui_state_ids(t, "watch", &b->watch);
+	t->spark_shared = tui_state_get(t, "spark") != NULL &&
+			  strcmp(tui_state_get(t, "spark"), "shared") == 0;
 	/* the tab remembered */
 	for (size_t i = 0; i < b->n_tabs; i++)
 		if (tui_state_get(t, "tab") != NULL && strcmp(tui_state_get(t, "tab"), b->tab[i].w->id) == 0)
@@ -454,7 +467,7 @@ void browse_init(struct tui_browse *b)
 		build_view(b, &b->tab[b->cur]);
 	wtabs_set_active(b->tabs, b->cur);
 	b->table = (struct wtable *)tui_screen_add(&b->base, &wtable_new(&t->ui, &src)->base);
-	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
+	set_empty_text(b);
 	wwidget_set_focus(&b->table->base, true);
 	browse_refresh_table(b, false);
 }
@@ -484,7 +497,7 @@ void browse_lang_changed(struct tui_browse *b)
 	}
 	make_tabs(b);
 	wtabs_set_active(b->tabs, b->cur);
-	wtable_set_empty_text(b->table, _("No GPU matches the filter (Esc clears it)"));
+	set_empty_text(b);
 	browse_refresh_table(b, false);
 	wtable_set_scroll(b->table, b->tab[b->cur].scroll);
 	publish_sel(b);
@@ -615,7 +628,9 @@ void browse_sort_reverse(struct tui_browse *b)
 		return;
 	p = sorted_vis(tb);
 	if (p < 0) {
-		tui_message(t, _("Choose a sort column first: < or >, or click a header"));
+		/* TRANSLATORS: the keys that sort by the previous and the next column */
+		tui_key_message(t, _("Choose a sort column first: %s or %s, or click a header"),
+				"sort-prev", "sort-next", NULL);
 		return;
 	}
 	sort_by(b, (size_t)p, !tb->view->sort_desc);
@@ -938,7 +953,9 @@ void browse_sort_cheapest(struct tui_browse *b)
 
 	pull_job(b);
 	if (v == NULL || !v->has_job) {
-		tui_message(t, _("Sorting by the job's cost needs a job: press f and type a model"));
+		/* TRANSLATORS: %s is the key that opens the fit calculator */
+		tui_key_message(t, _("Sorting by the job's cost needs a job: press %s and type a model"),
+				"fit", NULL);
 		return;
 	}
 	browse_note_cursor(b);
@@ -971,7 +988,7 @@ void browse_toggle_mark(struct tui_browse *b)
 	browse_note_cursor(b);
 	gpu = cur_tab(b)->view != NULL && cur_tab(b)->view->n_shown > 0 ? cur_tab(b)->cursor_gpu : NULL;
 	if (gpu == NULL) {
-		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		tui_key_no_selection(t);
 		return;
 	}
 	for (i = 0; i < b->n_marks && strcmp(b->marks[i], gpu) != 0; i++)
@@ -998,6 +1015,34 @@ bool browse_is_watched(const struct tui_browse *b, const char *gpu_id)
 	return false;
 }
 
+void browse_toggle_spark_scale(struct tui_browse *b)
+{
+	struct tui *t = b->base.t;
+	int64_t lo, hi;
+	char *m;
+
+	t->spark_shared = !t->spark_shared;
+	tui_state_set(t, "spark", t->spark_shared ? "shared" : NULL);
+	browse_note_cursor(b);
+	for (size_t i = 0; i < b->n_tabs; i++)
+		if (b->tab[i].view != NULL)
+			set_market(b, b->tab[i].view);
+	browse_refresh_table(b, false);
+	if (!t->spark_shared) {
+		m = xstrdup(_("Sparklines each on its own scale"));
+	} else if (tui_market_spark_scale(t, TUI_SPARK_COLS, &lo, &hi)) {
+		char *l = tui_usd(t, lo), *h = tui_usd(t, hi);
+		/* TRANSLATORS: the sparklines now share one scale; %s–%s its lowest and highest price */
+		m = xasprintf(_("Sparklines on one scale, %s\u2013%s (the last 24 h of every GPU)"), l, h);
+		free(l);
+		free(h);
+	} else {
+		m = xstrdup(_("Sparklines on one scale, once a GPU has traded in the last 24 h"));
+	}
+	tui_message(t, m);
+	free(m);
+}
+
 void browse_toggle_watch(struct tui_browse *b)
 {
 	struct tui *t = b->base.t;
@@ -1008,7 +1053,7 @@ void browse_toggle_watch(struct tui_browse *b)
 	browse_note_cursor(b);
 	gpu = cur_tab(b)->view != NULL && cur_tab(b)->view->n_shown > 0 ? cur_tab(b)->cursor_gpu : NULL;
 	if (gpu == NULL) {
-		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		tui_key_no_selection(t);
 		return;
 	}
 	id = xstrdup(gpu);
@@ -1023,8 +1068,11 @@ void browse_toggle_watch(struct tui_browse *b)
 	} else {
 		b->watch = xreallocarray(b->watch, b->n_watch + 1, sizeof *b->watch);
 		b->watch[b->n_watch++] = xstrdup(id);
-		m = xasprintf(_("%s is on the watchlist, on top of every tab (* unpins)"),
-			      tui_gpu_name(t, id));
+		char *k = tui_key_label(t, "watch");
+		/* TRANSLATORS: %1$s is a GPU's name, %2$s the key that unpins it */
+		m = xasprintf(_("%1$s is on the watchlist, on top of every tab (%2$s unpins)"),
+			      tui_gpu_name(t, id), k);
+		free(k);
 	}
 	for (size_t k = 0; k < b->n_tabs; k++)
 		if (b->tab[k].view != NULL)

@@ -32,6 +32,7 @@ enum tui_action {
 	A_RENTALS,
 	A_ACCOUNT,
 	A_ALERT,        /* A: a new alert on the row's GPU (the alerts page) */
+	A_SPARK_SCALE,  /* S: the sparklines on one scale, or each on its own */
 	/* the fit calculator */
 	A_FIT,
 	A_FIT_TOGGLE,
@@ -140,6 +141,10 @@ bool browse_is_marked(const struct tui_browse *b, const char *gpu_id);
 /* *: the GPU under the cursor onto the watchlist (pinned on top of every
  * tab), or off it. */
 void browse_toggle_watch(struct tui_browse *b);
+/* S: every sparkline of the tables (and of compare) on the one scale of all
+ * the GPUs' last 24 h, its lowest and highest price in the column's
+ * header, or back to each GPU's own scale; remembered per exchange. */
+void browse_toggle_spark_scale(struct tui_browse *b);
 bool browse_is_watched(const struct tui_browse *b, const char *gpu_id);
 /* What the session remembers of the tables (tui_state_set): the tab, its
  * sort and filter, the marks, the watchlist. After every action. */

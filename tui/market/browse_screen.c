@@ -78,6 +78,8 @@ static const struct wbinding bindings[] = {
 	{ WKEY_F7, A_ORDERS, N_("Your orders (cancel with x)"), NULL, "orders" },
 	{ 'R', A_RENTALS, N_("Your rentals (stop early with x)"), NULL, "rentals" },
 	{ 'a', A_ACCOUNT, N_("Your account: balance, top-up, ledger"), NULL, "account" },
+	{ 'S', A_SPARK_SCALE, N_("Sparklines on one scale (in the header), or each on its own"),
+	  NULL, "spark-scale" },
 	{ 'A', A_ALERT, N_("An alert on the selected GPU, kept by the exchange (at its best ask)"), NULL,
 	  "alert" },
 	{ WKEY_ESC, A_ESCAPE, N_("Clear the filter"), NULL, "clear-filter" },
@@ -194,7 +196,11 @@ static void search_typed(struct tui_browse *b)
 		wfield_set_error(b->search, _("no row matches"));
 	else {
 		wfield_set_error(b->search, NULL);
-		wfield_set_after(b->search, _("Enter keeps it: n next, N previous"));
+		/* TRANSLATORS: the keys of the next and the previous match of the search */
+		char *a = tui_key_text(b->base.t, _("Enter keeps it: %s next, %s previous"),
+				       "search-next", "search-prev", NULL);
+		wfield_set_after(b->search, a);
+		free(a);
 	}
 	free(cause);
 }
@@ -251,16 +257,20 @@ static void search_step(struct tui_browse *b, const char *text, int dir)
 	int rc;
 
 	if (text == NULL) {
-		tui_message(t, _("No search yet: \\ or Ctrl-F searches"));
+		/* TRANSLATORS: %s is the key that starts a search (\\ unless rebound) */
+		tui_key_message(t, _("No search yet: %s searches"), "search", NULL);
 		return;
 	}
 	rc = browse_search(b, text, dir, false, &wrapped, &cause);
 	if (rc < 0)
 		m = cause;
-	else if (rc == 0)
-		m = xasprintf(_("No row matches \u201c%s\u201d (the filter may hide some: Esc clears it)"),
-			      text);
-	else if (wrapped)
+	else if (rc == 0) {
+		char *k = tui_key_label(t, "clear-filter");
+		/* TRANSLATORS: %1$s is the search typed, %2$s the key that clears the filter */
+		m = xasprintf(_("No row matches \u201c%1$s\u201d (the filter may hide some: %2$s clears it)"),
+			      text, k);
+		free(k);
+	} else if (wrapped)
 		m = xstrdup(dir > 0 ? _("Search went on from the top") : _("Search went on from the bottom"));
 	if (m != NULL)
 		tui_message(t, m);
@@ -313,7 +323,7 @@ static void copy_cell(struct tui_browse *b, const char *col)
 	char *what, *text = browse_cell(b, col, &what);
 
 	if (text == NULL) {
-		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		tui_key_no_selection(t);
 		return;
 	}
 	if (col != NULL && b->tab[b->cur].view != NULL &&
@@ -339,7 +349,7 @@ static unsigned order(struct tui_browse *b, bool sell)
 	browse_note_cursor(b);
 	gpu = b->tab[b->cur].cursor_gpu;
 	if (gpu == NULL) {
-		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		tui_key_no_selection(t);
 	} else {
 		struct tui_goto g = { .sell = sell }; /* what the fit job needs on this GPU */
 		char *id = xstrdup(gpu);
@@ -361,7 +371,7 @@ static void alert_on_row(struct tui_browse *b)
 
 	browse_note_cursor(b);
 	if (b->tab[b->cur].cursor_gpu == NULL) {
-		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		tui_key_no_selection(t);
 		return;
 	}
 	id = xstrdup(b->tab[b->cur].cursor_gpu);
@@ -377,7 +387,7 @@ static unsigned detail(struct tui_browse *b)
 	browse_note_cursor(b);
 	gpu = b->tab[b->cur].cursor_gpu;
 	if (gpu == NULL) {
-		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		tui_key_no_selection(t);
 		return W_HANDLED | W_REDRAW;
 	}
 	char *id = xstrdup(gpu);
@@ -552,6 +562,7 @@ static unsigned act(struct tui_screen *s, size_t map, int action, wkey key, cons
 	case A_RENTALS: tui_open(t, TUI_RENTALS, NULL); break;
 	case A_ACCOUNT: tui_open(t, TUI_ACCOUNT, NULL); break;
 	case A_ALERT: alert_on_row(b); break;
+	case A_SPARK_SCALE: browse_toggle_spark_scale(b); break;
 	default: return W_IGNORED;
 	}
 	return W_HANDLED | W_REDRAW;

@@ -111,17 +111,15 @@ static void make_view(struct compare *c)
 {
 	struct tui *t = c->base.t;
 	struct view_prices p = tui_market_prices(t);
-	struct view_quote *q;
-	size_t n;
+	struct view_market m;
 
 	view_free(&c->view);
 	c->view = view_new(t->cat, &c->w, t->m.have_prices ? &p : NULL,
 			   t->job.have ? &t->job.job : NULL, t->o->lang, t->ascii);
 	view_add_market(c->view);
-	n = tui_market_figures(t, TUI_SPARK_COLS, &q);
-	struct view_market m = { q, n };
+	tui_market_figures(t, TUI_SPARK_COLS, &m);
 	view_set_market(c->view, &m);
-	tui_market_figures_free(q, n);
+	tui_market_figures_free(&m);
 }
 
 /* The lowest known cents of column k among the rows; -1 none. */
@@ -304,8 +302,10 @@ static void rebuild(struct compare *c)
 	make_view(c);
 	wpanel_begin(c->head);
 	r = wpanel_add(c->head);
-	/* TRANSLATORS: the compare screen's first row; %zu is 2 to 4 */
-	s = xasprintf(_("Comparing %zu GPUs (Esc back)"), c->n);
+	/* TRANSLATORS: the compare screen's first row; %1$zu is 2 to 4, %2$s the key back (Esc) */
+	char *back = tui_key_label(t, "back");
+	s = xasprintf(_("Comparing %1$zu GPUs (%2$s back)"), c->n, back);
+	free(back);
 	wcells_pad(r, 1, WR_NORMAL);
 	wcells_add(r, s, WR_HEADER, WAT_BOLD);
 	free(s);
@@ -330,7 +330,13 @@ static void rebuild(struct compare *c)
 		wcells_pad(r, 1, WR_NORMAL);
 		wcells_add(r, _(titles[sec]), WR_HEADER, WAT_BOLD);
 		if (sec == 1 && !c->view->has_job)
-			hint_lines(c, _("Set a fit job (f) to compare what it needs on each GPU."));
+		{
+			/* TRANSLATORS: %s is the key that opens the fit calculator (f unless rebound) */
+			char *h = tui_key_text(t, _("Set a fit job (%s) to compare what it needs on each "
+						   "GPU."), "fit", NULL);
+			hint_lines(c, h);
+			free(h);
+		}
 		for (size_t k = 0; k < c->view->n_columns; k++)
 			if (kind_in(c->view->columns[k].kind, sec))
 				figure_row(c, k);

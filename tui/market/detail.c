@@ -413,7 +413,10 @@ static void build_book(struct detail *d, struct wpanel *p, int rows)
 
 	if (d->lots.node_gpus > 0) {
 		/* TRANSLATORS: the detail's book by node size: what serves units of N GPUs inside one machine */
-		char *x = xasprintf(_("Book: nodes of %d GPUs (n: next)"), d->lots.node_gpus);
+		char *k = tui_key_label(t, "nodes");
+		/* TRANSLATORS: %1$d GPUs a node; %2$s the key to the next node size (n unless rebound) */
+		char *x = xasprintf(_("Book: nodes of %1$d GPUs (%2$s: next)"), d->lots.node_gpus, k);
+		free(k);
 		title(p, x);
 		free(x);
 		rows -= 1;

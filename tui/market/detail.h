@@ -45,6 +45,9 @@ size_t detail_series(const struct api_candle *v, size_t n, int64_t from, int64_t
 		     int64_t *out, bool *traded);
 /* Lowest and highest price of the series (-1 both when it has none). */
 void detail_series_range(const int64_t *col, int cols, int64_t *lo, int64_t *hi);
+/* lo … hi widened to take in the series' prices (-1 both: none yet): the
+ * one scale of several series, each widened in turn. */
+void detail_series_widen(const int64_t *col, int cols, int64_t *lo, int64_t *hi);
 
 /* The glyph (static) of a column of price v in row r (0: the top) of a
  * chart of rows rows spanning lo … hi: a bar of eighth blocks ▁…█ (ASCII
@@ -57,8 +60,12 @@ const char *detail_cell(int64_t v, int64_t lo, int64_t hi, int rows, int r, bool
  * UTF-8 string of exactly cols columns): detail_cell's bars; a column
  * without a price stays blank. */
 void detail_chart(const int64_t *col, int cols, int rows, bool ascii, char **out);
-/* One row of the series (a sparkline), malloc'ed. */
+/* One row of the series (a sparkline) on its own scale, malloc'ed. */
 char *detail_sparkline(const int64_t *col, int cols, bool ascii);
+/* One row of the series on the scale lo … hi (a scale shared with other
+ * series: the lowest price drawn ▁, the highest █, a price outside the
+ * scale at its edge, a column without a price blank), malloc'ed. */
+char *detail_sparkline_on(const int64_t *col, int cols, int64_t lo, int64_t hi, bool ascii);
 
 /* The change from first to last price of a series in hundredths of a
  * percent (+123 = +1.23 %); false when the series has no two prices. */

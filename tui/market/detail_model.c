@@ -96,6 +96,11 @@ size_t detail_series(const struct api_candle *v, size_t n, int64_t from, int64_t
 void detail_series_range(const int64_t *col, int cols, int64_t *lo, int64_t *hi)
 {
 	*lo = *hi = -1;
+	detail_series_widen(col, cols, lo, hi);
+}
+
+void detail_series_widen(const int64_t *col, int cols, int64_t *lo, int64_t *hi)
+{
 	for (int j = 0; j < cols; j++) {
 		if (col[j] < 0)
 			continue;
@@ -156,10 +161,27 @@ void detail_chart(const int64_t *col, int cols, int rows, bool ascii, char **out
 
 char *detail_sparkline(const int64_t *col, int cols, bool ascii)
 {
-	char *row = NULL;
+	int64_t lo, hi;
 
-	detail_chart(col, cols, 1, ascii, &row);
-	return row;
+	detail_series_range(col, cols, &lo, &hi);
+	return detail_sparkline_on(col, cols, lo, hi, ascii);
+}
+
+char *detail_sparkline_on(const int64_t *col, int cols, int64_t lo, int64_t hi, bool ascii)
+{
+	struct buf s = {0};
+	char *row;
+
+	for (int j = 0; j < cols; j++) {
+		int64_t v = col[j];
+		if (v >= 0 && v < lo)
+			v = lo;
+		if (v > hi && hi >= 0)
+			v = hi;
+		buf_puts(&s, detail_cell(v, lo, hi, 1, 0, false, ascii));
+	}
+	row = buf_take(&s);
+	return row != NULL ? row : xstrdup("");
 }
 
 bool detail_change_bp(const int64_t *col, int cols, int64_t *bp)

@@ -124,9 +124,12 @@ static void key_lines(struct account_page *s, struct wpanel *p)
 	x = xasprintf(_("API keys (%zu of at most %lld)"), s->keys->n, (long long)s->keys->max);
 	wcells_add(c, x, WR_NORMAL, WAT_BOLD);
 	free(x);
-	if (c->width + wtext_width(_("  n: new read-only key · N: new trade key · x: revoke"),
-				   c->ascii) <= p->base.w)
-		wcells_add(c, _("  n: new read-only key · N: new trade key · x: revoke"), WR_DIM, 0);
+	/* TRANSLATORS: the keys that make a read-only key, a trade key, and revoke one */
+	x = tui_key_text(t, _("  %s: new read-only key \u00b7 %s: new trade key \u00b7 %s: revoke"),
+			 "new-key", "new-trade-key", "revoke-key", NULL);
+	if (c->width + wtext_width(x, c->ascii) <= p->base.w)
+		wcells_add(c, x, WR_DIM, 0);
+	free(x);
 	for (size_t i = 0; i < s->keys->n && i < AC_KEYS_MAX_SHOWN; i++) {
 		const struct api_key *k = &s->keys->v[i];
 		char *cr = tui_date(t, k->created_at);
@@ -164,8 +167,11 @@ static void new_key_lines(struct account_page *s, struct wpanel *p)
 	if (s->new_key == NULL)
 		return;
 	kw = wtext_width(s->new_key, false);
-	/* TRANSLATORS: over the new API key, which has a line of its own below */
-	x = xasprintf(_("%s (y copies it; it is not shown again):"), s->new_key_what);
+	char *k = tui_key_label(tui_of(s), "copy-key");
+	/* TRANSLATORS: over the new API key, which has a line of its own below; %1$s
+	   says which key, %2$s is the key that copies it */
+	x = xasprintf(_("%1$s (%2$s copies it; it is not shown again):"), s->new_key_what, k);
+	free(k);
 	wpanel_text(p, x, WR_GOOD, 1);
 	free(x);
 	if (kw <= w) {
@@ -191,7 +197,11 @@ static int new_key_height(const struct account_page *s, int w)
 		return 0;
 	kw = wtext_width(s->new_key, false);
 	int tw = w - 1 < 8 ? 8 : w - 1; /* as wpanel_text wraps */
-	x = xasprintf(_("%s (y copies it; it is not shown again):"), s->new_key_what);
+	char *k = tui_key_label(tui_of(s), "copy-key");
+	/* TRANSLATORS: over the new API key, which has a line of its own below; %1$s
+	   says which key, %2$s is the key that copies it */
+	x = xasprintf(_("%1$s (%2$s copies it; it is not shown again):"), s->new_key_what, k);
+	free(k);
 	n += wtext_wrap(x, tw, tui_of(s)->ascii, &lines);
 	wtext_lines_free(lines, n);
 	free(x);
@@ -248,12 +258,15 @@ static void note_line(struct account_page *s, struct wcells *c)
 		x = topup_words(s);
 		wcells_add(c, x, WR_NORMAL, 0);
 		free(x);
-	} else if (api_client_is_local_demo(t->api))
-		wcells_add(c, _("Local demo exchange, simulated money: d deposits (tops up)."),
-			   WR_DIM, 0);
-	else
-		wcells_add(c, _("d deposits (tops up): a simulated payment on this exchange."),
-			   WR_DIM, 0);
+	} else {
+		/* TRANSLATORS: %s is the key that deposits (d unless rebound) */
+		x = tui_key_text(t, api_client_is_local_demo(t->api)
+				 ? _("Local demo exchange, simulated money: %s deposits (tops up).")
+				 : _("%s deposits (tops up): a simulated payment on this exchange."),
+				 "deposit", NULL);
+		wcells_add(c, x, WR_DIM, 0);
+		free(x);
+	}
 }
 
 /* Without an account: why, in one paragraph. */
@@ -618,7 +631,9 @@ static void open_deposit(struct account_page *s)
 	char *prompt;
 
 	if (t->account.a == NULL || t->m.state == NULL) {
-		tui_message(t, _("Your account is not known yet: wait for it, then press d again"));
+		/* TRANSLATORS: %s is the key that deposits (d unless rebound) */
+		tui_key_message(t, _("Your account is not known yet: wait for it, then press %s again"),
+				"deposit", NULL);
 		return;
 	}
 	if (!can_deposit(t)) {
@@ -728,7 +743,9 @@ static unsigned account_key(struct tui_list *l, int action)
 		if (s->new_key != NULL)
 			tui_copy(t, s->new_key, _("the new API key"), true);
 		else
-			tui_message(t, _("No new key to copy: n or N makes one"));
+			/* TRANSLATORS: the keys that make a read-only and a trade API key */
+			tui_key_message(t, _("No new key to copy: %s or %s makes one"), "new-key",
+					"new-trade-key", NULL);
 		break;
 	default:
 		return W_IGNORED;

@@ -126,7 +126,9 @@ static void columns(struct alerts *s)
 	g->align = s->messages ? msg_align : align;
 	g->empty = s->messages ? N_("No messages yet: alerts that fire and what conditional and "
 				    "standing orders do are listed here")
-			       : N_("No alerts yet: press n, or A on a row of the tables");
+			       /* TRANSLATORS: %s is the tables' alert key (A unless rebound) */
+			       : N_("No alerts yet: press n, or %s on a row of the tables");
+	g->empty_keys[0] = s->messages ? NULL : "alert";
 }
 
 static void build(struct tui_list *l)
@@ -233,7 +235,8 @@ static char *parse_job(struct alerts *s, char **save, struct api_alert_req *r)
 
 	*r = (struct api_alert_req){ .when = API_WHEN_JOB_TOTAL_LTE, .expires_at = -1 };
 	if (!t->job.have)
-		return xstrdup(_("Set a fit job first: f opens the fit calculator"));
+		/* TRANSLATORS: %s is the key that opens the fit calculator (f unless rebound) */
+		return tui_key_text(t, _("Set a fit job first: %s opens the fit calculator"), "fit", NULL);
 	if (tok != NULL && (strcmp(tok, "<=") == 0 || strcmp(tok, "<") == 0 || strcmp(tok, "≤") == 0))
 		tok = strtok_r(NULL, " \t", save);
 	if (tok == NULL || i18n_parse_decimal(t->o->lang, tok, 2, &r->max_total_minor, NULL) != 0 ||
@@ -487,7 +490,7 @@ void tui_alerts_open(struct tui *t, const struct tui_goto *g)
 {
 	static const struct tui_list_def def = {
 		&tui_alerts_class, TUI_ALERTS, sizeof(struct alerts), TUI_LIST_MS, 2, AC_N, head,
-		align, N_("No alerts yet: press n, or A on a row of the tables"),
+		align, N_("No alerts yet: press n, or %s on a row of the tables"), { "alert" },
 	};
 	static const struct tui_list_ops ops = {
 		.key = alerts_key, .typed = typed, .offers = alerts_offers, .ask = ask, .busy = busy,

@@ -168,8 +168,10 @@ static void on_preview(void *ud, struct api_job *r, const struct api_error *e)
 	if (e != NULL) {
 		if (e->code != NULL && strcmp(e->code, "UNKNOWN_FIELD") == 0 && e->field != NULL &&
 		    strcmp(e->field, "job") == 0)
-			j->pv_error = xstrdup(_("This exchange does not take job orders: b on a row "
-						"buys what the job needs on that GPU."));
+			/* TRANSLATORS: %s is the key that buys (b unless rebound) */
+			j->pv_error = tui_key_text(j->base.t, _("This exchange does not take job "
+								"orders: %s on a row buys what the "
+								"job needs on that GPU."), "buy", NULL);
 		else
 			j->pv_error = tui_error_words(j->base.t, e);
 		j->pv_due = util_now_ms() + JOB_PREVIEW_MS;
@@ -429,7 +431,10 @@ static void build(struct job_order *j)
 	wpanel_begin(j->panel);
 	head_lines(j);
 	if (!t->job.have && j->pv == NULL) {
-		wpanel_text(j->panel, _("Set a fit job first: f opens the fit calculator."), WR_DIM, 1);
+		/* TRANSLATORS: %s is the key that opens the fit calculator (f unless rebound) */
+		x = tui_key_text(t, _("Set a fit job first: %s opens the fit calculator."), "fit", NULL);
+		wpanel_text(j->panel, x, WR_DIM, 1);
+		free(x);
 	} else if (j->bad != NULL) {
 		wpanel_text(j->panel, j->bad, WR_BAD, 1);
 	} else if (j->pv_error != NULL && (j->pv == NULL || j->pv_gen != j->inputs_gen)) {
@@ -607,7 +612,7 @@ void tui_job_order_open(struct tui *t, const struct tui_goto *g)
 
 	(void)g;
 	if (!t->job.have) {
-		tui_message(t, _("Set a fit job first: f opens the fit calculator"));
+		tui_key_message(t, _("Set a fit job first: %s opens the fit calculator"), "fit", NULL);
 		return;
 	}
 	if (old != NULL) {

@@ -104,10 +104,20 @@ static enum walign grid_align(void *ctx, size_t col)
 }
 
 /* The table again after the grid changed, the cursor on the row of key. */
-static void table_reload(struct wtable *tb, const struct tui_grid *g, int64_t key)
+/* The empty table's text in today's language, its keys as bound. */
+static void set_empty(const struct tui *t, struct wtable *tb, const struct tui_grid *g)
+{
+	char *e = tui_key_textv(t, _(g->empty), g->empty_keys);
+
+	wtable_set_empty_text(tb, e);
+	free(e);
+}
+
+static void table_reload(const struct tui *t, struct wtable *tb, const struct tui_grid *g,
+			 int64_t key)
 {
 	if (g->empty != NULL)
-		wtable_set_empty_text(tb, _(g->empty)); /* in today's language */
+		set_empty(t, tb, g);
 	wtable_reload(tb, true);
 	for (size_t i = 0; key >= 0 && i < g->n_rows; i++) {
 		if (g->key[i] == key) {
@@ -141,7 +151,8 @@ static void list_init(struct tui_list *l, struct tui *t, const struct tui_list_d
 	l->ops = ops;
 	l->head_lines = def->head_lines;
 	l->grid = (struct tui_grid){ .n_cols = def->n_cols, .head = def->head, .align = def->align,
-				     .empty = def->empty };
+				     .empty = def->empty,
+				     .empty_keys = { def->empty_keys[0], def->empty_keys[1] } };
 	l->head = (struct wpanel *)tui_screen_add(&l->page.base, &wpanel_new(&t->ui)->base);
 	l->table = (struct wtable *)tui_screen_add(&l->page.base, &wtable_new(&t->ui, &src)->base);
 	{
@@ -149,7 +160,7 @@ static void list_init(struct tui_list *l, struct tui *t, const struct tui_list_d
 		const struct wbinding *m = tui_keys_bound(t, wtable_bindings, WTABLE_N_BINDINGS, &nm);
 		wtable_set_bindings(l->table, m, nm);
 	}
-	wtable_set_empty_text(l->table, _(def->empty));
+	set_empty(t, l->table, &l->grid);
 	wwidget_set_focus(&l->table->base, true);
 	l->dirty = true;
 }
@@ -225,7 +236,7 @@ static void build(struct tui_list *l)
 	l->seen_state = t->m.state_gen;
 	tui_grid_clear(&l->grid);
 	l->ops->build(l);
-	table_reload(l->table, &l->grid, key);
+	table_reload(l->page.base.t, l->table, &l->grid, key);
 }
 
 void tui_list_layout(struct tui_screen *s, struct tui_area *body)

@@ -980,11 +980,13 @@ void tui_order_form_open(struct tui *t, const struct tui_goto *g)
 		return;
 	}
 	if (g->gpu == NULL) {
-		tui_message(t, _("Choose a GPU in the tables (Esc) and press b to buy it"));
+		/* TRANSLATORS: %1$s is the key back to the tables, %2$s the key that buys */
+		tui_key_message(t, _("Choose a GPU in the tables (%1$s) and press %2$s to buy it"),
+				"back", "buy", NULL);
 		return;
 	}
 	if (catalog_gpu(t->cat, g->gpu) == NULL) {
-		tui_message(t, _("No GPU selected: clear the filter (Esc) and choose a row"));
+		tui_key_no_selection(t);
 		return;
 	}
 	if (g->sell && role == API_ROLE_BUYER) {

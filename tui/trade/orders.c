@@ -135,7 +135,7 @@ static void build(struct tui_list *l)
 	struct tui *t = l->page.base.t;
 	const struct api_orders *open = t->account.open;
 	size_t n_open = 0;
-	char *count = NULL;
+	char *count = NULL, *hint;
 
 	for (size_t i = 0; open != NULL && i < open->n; i++, n_open++)
 		add_row(t, &l->grid, &open->v[i]);
@@ -144,11 +144,13 @@ static void build(struct tui_list *l)
 			add_row(t, &l->grid, &s->done->v[i]);
 	if (open != NULL)
 		count = xasprintf(P_(" · %zu resting order", " · %zu resting orders", n_open), n_open);
+	/* TRANSLATORS: %s is the key that cancels an order (x unless rebound) */
+	hint = tui_key_text(t, _("%s cancels the resting order under the cursor"), "cancel", NULL);
 	tui_list_head(l, (const char *const[]){ count }, 1, open != NULL,
 		      _("asking the exchange for your orders…"),
-		      n_open > 0 ? _("x cancels the resting order under the cursor")
-				 : _("No resting order: recent done ones are listed (dim)."));
+		      n_open > 0 ? hint : _("No resting order: recent done ones are listed (dim)."));
 	free(count);
+	free(hint);
 }
 
 static void on_open(void *ud, struct api_orders *r, const struct api_error *e)
@@ -332,7 +334,9 @@ void tui_orders_open(struct tui *t, const struct tui_goto *g)
 {
 	static const struct tui_list_def def = {
 		&tui_orders_class, TUI_ORDERS, sizeof(struct orders), TUI_LIST_MS, 2, OC_N, head,
-		align, N_("No orders yet: press Esc, choose a GPU and press b to buy"),
+		/* TRANSLATORS: %1$s is the key back to the tables (Esc), %2$s the key that buys (b) */
+		align, N_("No orders yet: press %1$s, choose a GPU and press %2$s to buy"),
+		{ "back", "buy" },
 	};
 	static const struct tui_list_ops ops = {
 		.key = orders_key, .ask = ask, .busy = busy, .build = build, .gpu = row_gpu,

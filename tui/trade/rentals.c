@@ -117,7 +117,7 @@ static void build(struct tui_list *l)
 	struct rentals *s = (struct rentals *)l;
 	struct tui *t = l->page.base.t;
 	size_t n_active = s->active != NULL ? s->active->n : 0;
-	char *x[2] = { NULL, charges(t, s->active) };
+	char *x[2] = { NULL, charges(t, s->active) }, *hint;
 
 	for (size_t i = 0; i < n_active; i++)
 		add_row(t, &l->grid, &s->active->v[i]);
@@ -127,11 +127,13 @@ static void build(struct tui_list *l)
 	if (s->active != NULL)
 		x[0] = xasprintf(P_(" · %zu active rental", " · %zu active rentals", n_active),
 				 n_active);
+	/* TRANSLATORS: %s is the key that stops a rental (x unless rebound) */
+	hint = tui_key_text(t, _("%s stops the rental under the cursor early: hours not begun "
+				 "come back"), "stop", NULL);
 	tui_list_head(l, (const char *const *)x, 2, s->active != NULL,
 		      _("asking the exchange for your rentals…"),
-		      n_active > 0 ? _("x stops the rental under the cursor early: hours not begun "
-				       "come back")
-				   : _("No active rental: recent ended ones are listed (dim)."));
+		      n_active > 0 ? hint : _("No active rental: recent ended ones are listed (dim)."));
+	free(hint);
 	free(x[0]);
 	free(x[1]);
 }

@@ -96,6 +96,8 @@ struct tui_grid {
 	int64_t *key;               /* the id the cursor follows */
 	const char *empty;          /* msgid of the empty table's text (translated
 	                               again on each reload) */
+	const char *empty_keys[3];  /* the actions whose keys its %s name, as bound
+	                               (NULL-terminated) */
 };
 
 void tui_grid_clear(struct tui_grid *g);
@@ -142,6 +144,7 @@ struct tui_list_def {
 	const char *const *head;
 	const enum walign *align;
 	const char *empty;
+	const char *empty_keys[3];  /* the actions whose keys empty's %s name */
 };
 
 struct tui_list {

@@ -173,8 +173,10 @@ static char *topup_text(struct welcome *w)
 	const struct api_topup *tp = w->topup;
 
 	if ((tp != NULL && tp->simulated_payments) || (market(w) != NULL && market(w)->simulated_payments))
-		return xstrdup(_("Top up: press a for your account, then d (a simulated payment "
-				 "on this exchange)."));
+		/* TRANSLATORS: %1$s is the key of the account page (a), %2$s its deposit key (d) */
+		return tui_key_text(w->base.t, _("Top up: press %1$s for your account, then "
+							 "%2$s (a simulated payment on this "
+							 "exchange)."), "account", "deposit", NULL);
 	if (tp != NULL && (tp->text != NULL || tp->url != NULL))
 		return xasprintf(_("Top up: %s%s%s"), tp->text ? tp->text : "",
 				 tp->text && tp->url ? " " : "", tp->url ? tp->url : "");
@@ -182,6 +184,15 @@ static char *topup_text(struct welcome *w)
 }
 
 /* ---- the panels ---------------------------------------------------------------------------------------- */
+
+/* One line of the menu: text, its %s the key of action as bound. */
+static void menu_line(struct welcome *w, struct wpanel *p, const char *text, const char *action)
+{
+	char *x = tui_key_text(w->base.t, text, action, NULL);
+
+	wpanel_text(p, x, WR_NORMAL, 3);
+	free(x);
+}
 
 static void head_build(struct welcome *w)
 {
@@ -204,10 +215,11 @@ static void head_build(struct welcome *w)
 		wpanel_text(p, x, WR_NORMAL, 1);
 		free(x);
 		wpanel_add(p);
-		wpanel_text(p, _("c  Create an account (e-mail, country, currency, role)"),
-			    WR_NORMAL, 3);
-		wpanel_text(p, _("k  Enter the API key of an account you have"), WR_NORMAL, 3);
-		wpanel_text(p, _("Esc  Browse the prices without an account"), WR_NORMAL, 3);
+		/* TRANSLATORS: the menu's keys as bound (c, k, Esc), each before what it does */
+		menu_line(w, p, _("%s  Create an account (e-mail, country, currency, role)"),
+			  "create-account");
+		menu_line(w, p, _("%s  Enter the API key of an account you have"), "enter-key");
+		menu_line(w, p, _("%s  Browse the prices without an account"), "browse");
 	} else if (w->mode == WM_FORM) {
 		x = xasprintf(_("An account on %s. Each field is checked as you type; nothing "
 				"is created before Enter on the last one."), api_client_label(t->api));
@@ -246,8 +258,13 @@ static void foot_build(struct welcome *w)
 				 "the last field: create · Esc: back"), WR_DIM, 1);
 	else if (w->mode == WM_KEY)
 		wpanel_text(p, _("Enter: check and save · Esc: back"), WR_DIM, 1);
-	else if (w->mode == WM_DONE)
-		wpanel_text(p, _("a: your account · Enter or Esc: the tables"), WR_DIM, 1);
+	else if (w->mode == WM_DONE) {
+		/* TRANSLATORS: %s is the key of the account page (a unless rebound) */
+		char *x = tui_key_text(w->base.t, _("%s: your account \u00b7 Enter or Esc: the tables"),
+				       "account", NULL);
+		wpanel_text(p, x, WR_DIM, 1);
+		free(x);
+	}
 	wpanel_commit(p);
 }
 

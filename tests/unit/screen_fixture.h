@@ -29,6 +29,7 @@
 #include "i18n/i18n.h"
 #include "tui/frame/harness.h"
 #include "tui/tui.h"
+#include "tui/tui_int.h"
 #include "util/util.h"
 
 /* The test's own directory (fx_mkdtemp), its servers' ports and logs in it. */
@@ -395,18 +396,12 @@ static inline int fx_count_on_screen(struct tui_harness *h, const char *text)
 
 /* ---- the demo exchange and sessions on it ----------------------------------------------- */
 
-/* The screen tests' usual start: i18n in English, the catalogue into *cat,
- * the test's own directory (fx_mkdtemp(name)) with HOME and the XDG
- * directories in it, colours on, and a gpuxd --demo of the build on
- * loopback (its exchange clock 1000 times slower than real time, its
- * SQLite file in that directory) at url, its pid in *pid. -1, said, when
- * one of them fails: the test cannot start its server, so it fails. */
-static inline int fx_demo_start(const char *name, struct catalog **cat, pid_t *pid, char *url,
-				size_t url_size)
+/* What the exchanges below start with: i18n in English, the catalogue
+ * into *cat, the test's own directory (fx_mkdtemp(name)) with HOME and the
+ * XDG directories in it, colours on. -1, said, when one fails. */
+static inline int fx_test_dir(const char *name, struct catalog **cat)
 {
-	char *cause = NULL, db[512];
-	char *gx[] = { (char *)"--demo", (char *)"--quiet", (char *)"--clock-speed", (char *)"0.001",
-		       (char *)"--db", db, NULL };
+	char *cause = NULL;
 
 	i18n_init(I18N_EN);
 	if (catalog_load(NULL, cat, &cause) != 0) {
@@ -419,14 +414,68 @@ static inline int fx_demo_start(const char *name, struct catalog **cat, pid_t *p
 	setenv("HOME", fx_tmpdir, 1);
 	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
 	unsetenv("NO_COLOR");
+	return 0;
+}
+
+/* gpuxd of the build on loopback with args (NULL-terminated, at most 12;
+ * its SQLite file in the test's directory is added) at url, its pid in
+ * *pid. -1, said, when it does not start: the test fails. */
+static inline int fx_gpuxd(const char *const *args, pid_t *pid, char *url, size_t url_size)
+{
+	char db[512], *gx[16];
+	size_t n = 0;
+
 	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
+	for (; args[n] != NULL && n < 12; n++)
+		gx[n] = (char *)args[n];
+	gx[n++] = (char *)"--db";
+	gx[n++] = db;
+	gx[n] = NULL;
 	*pid = fx_start_server("gpuxd", "gpuxd", gx, url, url_size);
 	if (*pid < 0)
 		return -1;
 	return api_curl_ready(NULL) != 0 ? -1 : 0;
 }
 
-/* The end of what fx_demo_start began. */
+/* The screen tests' usual start (fx_test_dir): a gpuxd --demo, its
+ * exchange clock 1000 times slower than real time. */
+static inline int fx_demo_start(const char *name, struct catalog **cat, pid_t *pid, char *url,
+				size_t url_size)
+{
+	static const char *const args[] = { "--demo", "--quiet", "--clock-speed", "0.001", NULL };
+
+	return fx_test_dir(name, cat) != 0 ? -1 : fx_gpuxd(args, pid, url, url_size);
+}
+
+/* An exchange without market makers, where the test makes every trade
+ * (fx_test_dir): gpuxd --market open, its clock 1000 times slower than real
+ * time and moved by fx_advance_clock, admin_key its admin key (in a file of
+ * the test's directory); *seller a seller's key and *buyer a buyer's with
+ * EUR 100,000.00 on it, both made by the admin. */
+static inline int fx_market_start(const char *name, const char *admin_key, struct catalog **cat,
+				  pid_t *pid, char *url, size_t url_size, char **seller,
+				  char **buyer)
+{
+	char keyf[512];
+	const char *const args[] = { "--market", "open", "--clock-speed", "0.001",
+				     "--admin-key-file", keyf, NULL };
+
+	if (fx_test_dir(name, cat) != 0)
+		return -1;
+	snprintf(keyf, sizeof keyf, "%s/admin.key", fx_tmpdir);
+	if (fx_write_admin_key(keyf, admin_key) != 0 || fx_gpuxd(args, pid, url, url_size) != 0)
+		return -1;
+	*seller = NULL;
+	for (int i = 0; i < 50 && *seller == NULL; i++) {
+		*seller = fx_admin_account(url, admin_key, "seller@example.pt", "seller", 0);
+		if (*seller == NULL)
+			usleep(100 * 1000);
+	}
+	*buyer = fx_admin_account(url, admin_key, "buyer@example.pt", "buyer", 10000000);
+	return *seller != NULL && *buyer != NULL ? 0 : -1;
+}
+
+/* The end of what fx_demo_start or fx_market_start began. */
 static inline int fx_demo_stop(struct catalog **cat, pid_t *pid)
 {
 	fx_stop_server(pid);
@@ -437,17 +486,19 @@ static inline int fx_demo_stop(struct catalog **cat, pid_t *pid)
 
 /* A session of the harness, lines × cols, in lang (i18n switched to it),
  * on url with key (NULL: none, url NULL: no exchange), one attempt per
- * request, remembering no column choice. The session borrows its
- * configuration, kept here until the program ends (8 sessions at once at
- * the most). */
-static inline struct tui_harness *fx_session(const struct catalog *cat, const char *url,
-					     const char *key, enum i18n_lang lang, bool ascii,
-					     int lines, int cols)
+ * request, its column choices remembered in conf ("": nowhere). The
+ * session borrows its configuration, kept here until the program ends (8
+ * sessions at once at the most). */
+static inline struct tui_harness *fx_session_conf(const struct catalog *cat, const char *url,
+						  const char *key, enum i18n_lang lang,
+						  bool ascii, const char *conf, int lines,
+						  int cols)
 {
 	static struct api_config cfgs[8];
 	static size_t next;
 	struct api_config *cfg = &cfgs[next++ % 8];
-	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = "", .ascii = ascii };
+	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = conf,
+				 .ascii = ascii };
 	struct tui_harness *h;
 
 	memset(cfg, 0, sizeof *cfg);
@@ -459,6 +510,23 @@ static inline struct tui_harness *fx_session(const struct catalog *cat, const ch
 	h = tui_harness_new(&o, lines, cols);
 	assert_non_null(h);
 	return h;
+}
+
+/* fx_session_conf remembering nothing. */
+static inline struct tui_harness *fx_session(const struct catalog *cat, const char *url,
+					     const char *key, enum i18n_lang lang, bool ascii,
+					     int lines, int cols)
+{
+	return fx_session_conf(cat, url, key, lang, ascii, "", lines, cols);
+}
+
+/* The session waits for its first prices (4 s at the most; the test fails
+ * without them). */
+static inline void fx_wait_prices(struct tui_harness *h)
+{
+	for (int i = 0; i < 200 && !tui_harness_tui(h)->m.have_prices; i++)
+		tui_harness_pump(h, 20);
+	assert_true(tui_harness_tui(h)->m.have_prices);
 }
 
 #endif

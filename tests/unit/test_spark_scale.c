@@ -43,45 +43,21 @@ static int trade(const char *gpu, int cents)
 
 static int setup_all(void **state)
 {
-	char *cause = NULL, db[512], keyf[512], st[512];
-	char *gx[] = { (char *)"--market", (char *)"open", (char *)"--clock-speed", (char *)"0.001",
-		       (char *)"--admin-key-file", keyf, (char *)"--db", db, NULL };
+	char st[512];
 	FILE *f;
 
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+	if (fx_market_start("sparkscale", admin_key, &cat, &gpuxd_pid, gpuxd_url, sizeof gpuxd_url,
+			    &seller_key, &buyer_key) != 0)
 		return -1;
-	}
-	if (fx_mkdtemp("sparkscale") != 0)
-		return -1;
-	setenv("HOME", fx_tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
 	snprintf(st, sizeof st, "%s/state", fx_tmpdir);
 	setenv("XDG_STATE_HOME", st, 1);
-	unsetenv("NO_COLOR");
-	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
-	snprintf(keyf, sizeof keyf, "%s/admin.key", fx_tmpdir);
 	snprintf(conf_path, sizeof conf_path, "%s/gpux.conf", fx_tmpdir);
-	if (fx_write_admin_key(keyf, admin_key) != 0)
-		return -1;
 	f = fopen(conf_path, "w");
 	if (f == NULL)
 		return -1;
 	fclose(f);
 	chmod(conf_path, 0600);
-	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	if (gpuxd_pid < 0 || api_curl_ready(NULL) != 0)
-		return -1;
-	for (int i = 0; i < 50 && seller_key == NULL; i++) {
-		seller_key = fx_admin_account(gpuxd_url, admin_key, "seller@example.pt", "seller", 0);
-		if (seller_key == NULL)
-			usleep(100 * 1000);
-	}
-	buyer_key = fx_admin_account(gpuxd_url, admin_key, "buyer@example.pt", "buyer", 10000000);
-	if (seller_key == NULL || buyer_key == NULL)
-		return -1;
 	/* the first prices, 6 h later the second ones, then an hour on: now */
 	if (trade("h200", h200_trades[0]) != 0 || trade("a100-pcie", pcie_trades[0]) != 0)
 		return -1;
@@ -95,11 +71,9 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
 	(void)state;
-	fx_stop_server(&gpuxd_pid);
-	fx_rmtemp();
 	free(buyer_key);
 	free(seller_key);
-	catalog_free(&cat);
+	fx_demo_stop(&cat, &gpuxd_pid);
 	return 0;
 }
 
@@ -107,18 +81,7 @@ static int teardown_all(void **state)
 
 static struct tui_harness *open_session(void)
 {
-	static struct api_config cfg;
-	struct tui_options o = { .catalog = cat, .lang = I18N_EN, .config_path = conf_path };
-	struct tui_harness *h;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.url = gpuxd_url;
-	cfg.key = buyer_key;
-	cfg.max_attempts = 1;
-	o.api = &cfg;
-	h = tui_harness_new(&o, 40, 120);
-	assert_non_null(h);
-	return h;
+	return fx_session_conf(cat, gpuxd_url, buyer_key, I18N_EN, false, conf_path, 40, 120);
 }
 
 static const char *const eighths[8] = {

@@ -88,38 +88,12 @@ static void trade(int cents)
 
 static int setup_all(void **state)
 {
-	char *cause = NULL, db[512], keyf[512];
-	char *gx[] = { (char *)"--market", (char *)"open", (char *)"--clock-speed", (char *)"0.001",
-		       (char *)"--admin-key-file", keyf, (char *)"--db", db, NULL };
-
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+	if (fx_market_start("truemarket", admin_key, &cat, &gpuxd_pid, gpuxd_url, sizeof gpuxd_url,
+			    &seller_key, &buyer_key) != 0)
 		return -1;
-	}
-	if (fx_mkdtemp("truemarket") != 0)
-		return -1;
-	setenv("HOME", fx_tmpdir, 1);
-	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);
-	unsetenv("NO_COLOR");
-	snprintf(db, sizeof db, "%s/gpuxd.db", fx_tmpdir);
-	snprintf(keyf, sizeof keyf, "%s/admin.key", fx_tmpdir);
 	snprintf(gpuxd_log, sizeof gpuxd_log, "%s/gpuxd.log", fx_tmpdir);
 	snprintf(conf_path, sizeof conf_path, "%s/gpux.conf", fx_tmpdir);
-	if (fx_write_admin_key(keyf, admin_key) != 0)
-		return -1;
-	gpuxd_pid = fx_start_server("gpuxd", "gpuxd", gx, gpuxd_url, sizeof gpuxd_url);
-	if (gpuxd_pid < 0 || api_curl_ready(NULL) != 0)
-		return -1;
-	for (int i = 0; i < 50 && seller_key == NULL; i++) {
-		seller_key = fx_admin_account(gpuxd_url, admin_key, "seller@example.pt", "seller", 0);
-		if (seller_key == NULL)
-			usleep(100 * 1000);
-	}
-	buyer_key = fx_admin_account(gpuxd_url, admin_key, "buyer@example.pt", "buyer", 10000000);
-	if (seller_key == NULL || buyer_key == NULL)
-		return -1;
 	/* $4.00, 23 h later $4.40, then 1 h 30 min on: now */
 	trade(400);
 	fx_advance_clock(gpuxd_url, admin_key, 23 * 3600);
@@ -134,11 +108,9 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
 	(void)state;
-	fx_stop_server(&gpuxd_pid);
-	fx_rmtemp();
 	free(buyer_key);
 	free(seller_key);
-	catalog_free(&cat);
+	fx_demo_stop(&cat, &gpuxd_pid);
 	return 0;
 }
 
@@ -158,23 +130,10 @@ static void remember_columns(const char *training)
 static struct tui_harness *open_session(const char *url, enum i18n_lang lang, bool ascii,
 					int lines, int cols)
 {
-	static struct api_config cfg;
-	struct tui_options o = { .catalog = cat, .lang = lang, .config_path = conf_path,
-				 .ascii = ascii };
-	struct tui_harness *h;
+	struct tui_harness *h = fx_session_conf(cat, url, buyer_key, lang, ascii, conf_path, lines,
+						cols);
 
-	memset(&cfg, 0, sizeof cfg);
-	cfg.url = url;
-	cfg.key = buyer_key;
-	cfg.max_attempts = 1;
-	o.api = &cfg;
-	i18n_init(lang);
-	h = tui_harness_new(&o, lines, cols);
-	assert_non_null(h);
-	/* the first prices */
-	for (int i = 0; i < 200 && !tui_harness_tui(h)->m.have_prices; i++)
-		tui_harness_pump(h, 20);
-	assert_true(tui_harness_tui(h)->m.have_prices);
+	fx_wait_prices(h);
 	return h;
 }
 

@@ -30,12 +30,14 @@
  */
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -459,6 +461,47 @@ static char *gpux_csv(const char *lang, const char *args)
 	return buf_take(&out);
 }
 
+/* Whether pid runs (a zombie its new parent has not reaped is gone). */
+static bool running(pid_t pid)
+{
+	char path[64], stat[256];
+	FILE *f;
+	bool zombie = false;
+
+	if (kill(pid, 0) != 0)
+		return false;
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (f != NULL && fgets(stat, sizeof stat, f) != NULL) {
+		const char *p = strrchr(stat, ')');
+		zombie = p != NULL && p[1] == ' ' && p[2] == 'Z';
+	}
+	if (f != NULL)
+		fclose(f);
+	return !zombie;
+}
+
+/* The local demo exchange the runs of gpux_csv started (its pid file in
+ * gpux_home) stopped, and gone within 5 s, before its home is removed. */
+static void stop_local_gpuxd(void)
+{
+	char *path = xasprintf("%s/data/gpux/gpuxd.pid", gpux_home);
+	FILE *f = fopen(path, "r");
+	long pid = 0;
+
+	free(path);
+	if (f == NULL)
+		return; /* none was started */
+	if (fscanf(f, "%ld", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	if (pid <= 1 || kill((pid_t)pid, SIGTERM) != 0)
+		return;
+	for (int i = 0; i < 100 && running((pid_t)pid); i++)
+		usleep(50 * 1000);
+	assert_false(running((pid_t)pid));
+}
+
 /* Split a CSV line (no quoting in gpux fit's ids, names and numbers). */
 static size_t csv_split(char *line, char **cell, size_t max)
 {
@@ -624,6 +667,7 @@ static void test_same_answer_as_cli(void **state)
 		same_answer(&ff, cases[i].lang_id, cases[i].args, cases[i].workload, cases[i].arch);
 		tui_ff_free(&ff);
 	}
+	stop_local_gpuxd();
 	char *rm = xasprintf("rm -rf '%s'", gpux_home);
 	assert_int_equal(system(rm), 0);
 	free(rm);

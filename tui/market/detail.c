@@ -773,8 +773,8 @@ static void show_gpu(struct detail *d, const struct catalog_gpu *g, const struct
 	d->job_link = d->job_node_gpus > 0 ? go->interconnect : NULL;
 	detail_lots_init(&d->lots, t, d->gpu, d->job_node_gpus, d->job_link, d->job_gpus,
 			 d->job_hours);
-	while (d->lots.node_gpus != node_toggle)
-		detail_lots_toggle(&d->lots); /* the same node size as before */
+	if (node_toggle != 0)
+		detail_lots_show(&d->lots, node_toggle); /* the same node size as before */
 	detail_own_init(&d->own, t, d->gpu);
 	if (d->chart.t != NULL)
 		detail_chart_set_gpu(&d->chart, d->gpu); /* the same range, view and cursor */

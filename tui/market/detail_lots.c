@@ -68,19 +68,9 @@ static const char *link_for(const struct detail_lots *l, int g)
 	return g > 1 && g == l->job_node_gpus ? l->job_link : NULL;
 }
 
-void detail_lots_toggle(struct detail_lots *l)
+void detail_lots_show(struct detail_lots *l, int node_gpus)
 {
-	size_t i = 0, n = sizeof sizes / sizeof sizes[0];
-
-	if (l->node_gpus == 0 && l->job_node_gpus > 1) {
-		l->node_gpus = l->job_node_gpus; /* the job's machines first */
-	} else {
-		while (i < n && sizes[i] != l->node_gpus)
-			i++;
-		l->node_gpus = sizes[(i + 1) % n];
-		if (l->node_gpus == l->job_node_gpus && l->node_gpus != 0 && i + 1 < n)
-			l->node_gpus = sizes[(i + 2) % n]; /* shown first already */
-	}
+	l->node_gpus = node_gpus;
 	abandon(l, &l->ladder_req);
 	abandon(l, &l->preview_req);
 	api_book_free(&l->ladder);
@@ -89,6 +79,23 @@ void detail_lots_toggle(struct detail_lots *l)
 	l->error = NULL;
 	l->ladder_next = l->preview_next = 0;
 	l->gen++;
+}
+
+void detail_lots_toggle(struct detail_lots *l)
+{
+	size_t i = 0, n = sizeof sizes / sizeof sizes[0];
+	int next;
+
+	if (l->node_gpus == 0 && l->job_node_gpus > 1) {
+		next = l->job_node_gpus; /* the job's machines first */
+	} else {
+		while (i < n && sizes[i] != l->node_gpus)
+			i++;
+		next = sizes[(i + 1) % n];
+		if (next == l->job_node_gpus && next != 0 && i + 1 < n)
+			next = sizes[(i + 2) % n]; /* shown first already */
+	}
+	detail_lots_show(l, next);
 }
 
 static void on_ladder(void *ud, struct api_book *b, const struct api_error *e)

@@ -37,6 +37,8 @@ void detail_lots_init(struct detail_lots *l, struct tui *t, const char *gpu, int
 void detail_lots_free(struct detail_lots *l);
 /* n: the plain book → the job's node size (if any) → 8 → 4 → 2 → 1 → the plain book. */
 void detail_lots_toggle(struct detail_lots *l);
+/* The ladder of units of node_gpus GPUs (0: the plain book), asked afresh. */
+void detail_lots_show(struct detail_lots *l, int node_gpus);
 /* Start what is due; lower *next. */
 void detail_lots_tick(struct detail_lots *l, int64_t now, int64_t *next);
 /* The lots section into p (at most rows lines; nothing with the plain book). */

@@ -67,10 +67,6 @@ static void on_orders(void *ud, struct api_orders *r, const struct api_error *e)
 	} else {
 		api_orders_free(&o->orders);
 		o->orders = r;
-		if (o->rentals_req == 0) {
-			free(o->error);
-			o->error = NULL;
-		}
 	}
 	o->gen++;
 }
@@ -101,6 +97,8 @@ static void ask(struct detail_own *o, int64_t now)
 	struct api_list_query qo = { .status = "open", .gpu = o->gpu, .limit = DETAIL_OWN_LIMIT };
 	struct api_list_query qr = { .status = "active", .gpu = o->gpu, .limit = DETAIL_OWN_LIMIT };
 
+	free(o->error); /* the failure of this round's replies, if any */
+	o->error = NULL;
 	o->seen_moved = o->t->account.moved;
 	o->seen_trades = trades_seen(o);
 	o->next = now + DETAIL_OWN_MS;

@@ -17,7 +17,7 @@ struct detail_own {
 	char *gpu;
 	struct api_orders *orders;   /* open ones on gpu; NULL before the first answer */
 	struct api_rentals *rentals; /* active ones of gpu; NULL likewise */
-	char *error;                /* the last failure, in words; NULL if none */
+	char *error;                /* a failure of the last round of asks, in words; NULL if none */
 	uint64_t orders_req, rentals_req;
 	int64_t next;               /* asked again by then (ms, monotonic) */
 	uint64_t seen_moved;        /* t->account.moved they were asked at */

@@ -26,6 +26,7 @@
 
 #include "api/api.h"
 #include "data/catalog.h"
+#include "tests/unit/catalog_fixture.h"
 #include "i18n/i18n.h"
 #include "tui/frame/harness.h"
 #include "tui/tui.h"
@@ -401,15 +402,7 @@ static inline int fx_count_on_screen(struct tui_harness *h, const char *text)
  * XDG directories in it, colours on. -1, said, when one fails. */
 static inline int fx_test_dir(const char *name, struct catalog **cat)
 {
-	char *cause = NULL;
-
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
-		free(cause);
-		return -1;
-	}
-	if (fx_mkdtemp(name) != 0)
+	if (fx_catalog_load(cat) != 0 || fx_mkdtemp(name) != 0)
 		return -1;
 	setenv("HOME", fx_tmpdir, 1);
 	setenv("XDG_CONFIG_HOME", fx_tmpdir, 1);

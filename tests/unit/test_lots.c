@@ -22,6 +22,7 @@
 
 #include "api/api.h"
 #include "data/catalog.h"
+#include "tests/unit/catalog_fixture.h"
 #include "fit/fit.h"
 #include "i18n/i18n.h"
 #include "util/util.h"
@@ -31,14 +32,9 @@ static struct catalog *cat;
 
 static int setup_all(void **state)
 {
-	char *cause = NULL;
-
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+	if (fx_catalog_load(&cat) != 0)
 		return -1;
-	}
 	return 0;
 }
 

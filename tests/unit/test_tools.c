@@ -27,14 +27,9 @@ static char *buyer_key;
 
 static int setup_all(void **state)
 {
-	char *cause = NULL;
-
 	(void)state;
-	i18n_init(I18N_EN);
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
+	if (fx_catalog_load(&cat) != 0)
 		return -1;
-	}
 	if (fx_mkdtemp("tools") != 0)
 		return -1;
 	setenv("HOME", fx_tmpdir, 1);

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "data/catalog.h"
+#include "tests/unit/catalog_fixture.h"
 #include "i18n/i18n.h"
 #include "util/util.h"
 #include "view/view.h"
@@ -25,14 +26,9 @@ static struct catalog *cat;
 
 static int setup(void **state)
 {
-	char *cause = NULL;
-
 	(void)state;
-	if (catalog_load(NULL, &cat, &cause) != 0) {
-		print_error("catalog_load: %s\n", cause != NULL ? cause : "?");
-		free(cause);
+	if (fx_catalog_load(&cat) != 0)
 		return -1;
-	}
 	return 0;
 }
 

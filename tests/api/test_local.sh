@@ -82,11 +82,18 @@ answered() { # PATH: the newest gpuxd of the local demo's log answered GET PATH 
 }
 restarted() { # STATUS-LINE-PATTERN: after a kill, STALE with the reason, then prices again
   t0=$(date +%s)
-  # the status line as it says STALE (read once: the restart may end before a second look)
+  # the status line as it says STALE with the reason: on a loaded machine the
+  # old gpuxd may take a moment to go, and the bar first says that nothing
+  # answers; the reason comes once the restart begins, for a short while, so
+  # the bar is read every 0.1 s until it says it or says STALE no more
   stale= i=0
-  while [ -z "$stale" ] && [ $i -lt 100 ]; do
+  while [ $i -lt 100 ]; do
     line=$(tui_screen | sed -n 23p)
-    case $line in *"STALE: "*) stale=$line ;; *) sleep 0.1; i=$((i + 1)) ;; esac
+    case $line in
+      *"STALE: "*) stale=$line; printf '%s' "$line" | grep -qE -- "$2" && break ;;
+      *) [ -n "$stale" ] && break ;;
+    esac
+    sleep 0.1; i=$((i + 1))
   done
   if [ -n "$stale" ]; then ok "$1: the status bar says STALE"
   else fail "$1: STALE" "$(tui_screen | sed -n 23p)"; fi
